@@ -1,0 +1,38 @@
+//! # tabula-core
+//!
+//! The pieces every Tabula rule system shares:
+//!
+//! - [`roller`]: the one [`Roller`] trait with its three sources, [`Seeded`]
+//!   (ChaCha20, serializable so a table resumes the same stream), [`Manual`] (values
+//!   typed in by people rolling physical dice or drawing physical cards) and
+//!   [`Scripted`] (tests and the books' worked examples).
+//! - [`dice`]: a die within explicit caps, pools, and the Tiers book's d3.
+//! - [`notation`]: the dice notation players type at the table (`4d6kh3`,
+//!   `10d6>=5`, `1d20+5`), parsed once into an AST with typed, positioned errors.
+//! - [`cards`]: the standard 52 + 2 Jokers, a shoe of N decks where every physical
+//!   card keeps its own identity, with tarot suit names as aliases.
+//! - [`odds`]: exact finite distributions (convolution, best-of-k, counts of
+//!   successes, draws without replacement).
+//! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
+//!   returns, and the decide/evolve [`System`] trait with its event log.
+//!
+//! A rule system crate depends on this crate only.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod cards;
+pub mod dice;
+pub mod notation;
+pub mod odds;
+pub mod roller;
+pub mod rule;
+pub mod system;
+
+pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
+pub use dice::{D3Mode, DiceError, Die};
+pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
+pub use rule::{Refusal, Rule, RuleError};
+pub use system::{
+    CommandParseError, CommandSpec, EventLog, Logged, ParamKind, ParamSpec, Seat, System, Table,
+    TextPlay,
+};

@@ -1,0 +1,1 @@
+//! Dice notation (placeholder, being written).

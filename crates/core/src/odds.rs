@@ -1,0 +1,1 @@
+//! Exact odds (placeholder, being written).

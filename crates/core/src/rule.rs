@@ -1,0 +1,190 @@
+//! Rule citations and the error a refused command returns.
+//!
+//! Every refusal names the rule that refused it: the system, the seed file and
+//! section of the rulebook, and the ruling id from `RULINGS.md` when one applies.
+//! A refused command changes nothing (see [`crate::system::Table::submit`]).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::roller::RollError;
+
+/// A citation of one rule: where in which book (and which ruling) it comes from.
+///
+/// All fields are static text so citations cost nothing to build; rule system
+/// crates declare them as constants next to the code that applies them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// The system id (`sour-grapes`, `scratch`, `tiers`, `bastards`, `sapio`), or
+    /// `core` for table-wide rules such as dice caps.
+    pub system: &'static str,
+    /// The seed file the rule comes from, e.g. `000_05a1db5b88f54528.txt`; empty for
+    /// rules of Tabula itself (caps, turn order of the table).
+    pub seed: &'static str,
+    /// The section of the book, in the book's own words, e.g. `"Check"`.
+    pub section: &'static str,
+    /// The ruling id in `RULINGS.md` that settles the point, e.g. `R-SG-1`.
+    pub ruling: Option<&'static str>,
+}
+
+impl Rule {
+    /// A citation of a rulebook section.
+    pub const fn book(system: &'static str, seed: &'static str, section: &'static str) -> Self {
+        Rule {
+            system,
+            seed,
+            section,
+            ruling: None,
+        }
+    }
+
+    /// The same citation with a ruling id added.
+    pub const fn ruling(self, id: &'static str) -> Self {
+        Rule {
+            ruling: Some(id),
+            ..self
+        }
+    }
+
+    /// A rule of Tabula itself (caps, seats, table mechanics), not of a book.
+    pub const fn table(section: &'static str) -> Self {
+        Rule {
+            system: "core",
+            seed: "",
+            section,
+            ruling: None,
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.seed.is_empty() {
+            write!(f, "{}, \"{}\"", self.system, self.section)?;
+        } else {
+            write!(f, "{}, \"{}\" ({})", self.system, self.section, self.seed)?;
+        }
+        if let Some(r) = self.ruling {
+            write!(f, "; {r}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What kind of refusal a [`RuleError`] is, for callers that react to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The seat may not give this command now (another seat's turn or step).
+    NotYourTurn,
+    /// The command belongs to another phase or step of the turn structure.
+    WrongPhase,
+    /// The seat may never give this command (a player trying a GM command).
+    NotPermitted,
+    /// A number is outside what the rule allows.
+    OutOfRange {
+        /// The field or parameter, in the book's words.
+        field: String,
+        /// The smallest allowed value.
+        min: i64,
+        /// The largest allowed value.
+        max: i64,
+        /// The value that was given.
+        got: i64,
+    },
+    /// A name (character, stat, card, zone...) that the table does not know.
+    Unknown {
+        /// What kind of thing was named.
+        field: String,
+        /// The name given.
+        name: String,
+    },
+    /// The rule forbids the command in the present state (an injured stat, a used
+    /// slot, a depleted pool...). The message says which.
+    Forbidden,
+    /// The dice or cards could not be produced (manual values missing or out of range).
+    Roll(RollError),
+}
+
+/// A command was refused. Names the rule, says why in words a player understands,
+/// and guarantees that nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message} [{rule}]")]
+pub struct RuleError {
+    /// The rule that refused the command.
+    pub rule: Rule,
+    /// The kind of refusal, to match on.
+    pub kind: Refusal,
+    /// A sentence for the player, e.g. "Perception is injured and cannot be rolled".
+    pub message: String,
+}
+
+impl RuleError {
+    /// A refusal of `kind` under `rule`, with a message for the player.
+    pub fn new(rule: Rule, kind: Refusal, message: impl Into<String>) -> Self {
+        RuleError {
+            rule,
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// Shorthand for a [`Refusal::Forbidden`] refusal.
+    pub fn forbidden(rule: Rule, message: impl Into<String>) -> Self {
+        Self::new(rule, Refusal::Forbidden, message)
+    }
+
+    /// Shorthand for a [`Refusal::OutOfRange`] refusal; the message is generated.
+    pub fn out_of_range(rule: Rule, field: &str, min: i64, max: i64, got: i64) -> Self {
+        Self::new(
+            rule,
+            Refusal::OutOfRange {
+                field: field.to_string(),
+                min,
+                max,
+                got,
+            },
+            format!("{field} must be between {min} and {max}, not {got}"),
+        )
+    }
+
+    /// Shorthand for a [`Refusal::Unknown`] refusal; the message is generated.
+    pub fn unknown(rule: Rule, field: &str, name: &str) -> Self {
+        Self::new(
+            rule,
+            Refusal::Unknown {
+                field: field.to_string(),
+                name: name.to_string(),
+            },
+            format!("there is no {field} called \"{name}\""),
+        )
+    }
+
+    /// A refusal because the roller could not produce a die or card.
+    pub fn roll(err: RollError) -> Self {
+        let message = err.to_string();
+        Self::new(Rule::table("Rolling"), Refusal::Roll(err), message)
+    }
+}
+
+impl From<RollError> for RuleError {
+    fn from(err: RollError) -> Self {
+        RuleError::roll(err)
+    }
+}
+
+/// Deserialization helper kept for symmetry: citations are never read back from
+/// files, but views that embed them are deserialized in tests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleText {
+    /// The citation rendered with [`Rule`]'s `Display`.
+    pub cited: String,
+}
+
+impl From<Rule> for RuleText {
+    fn from(r: Rule) -> Self {
+        RuleText {
+            cited: r.to_string(),
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! The decide/evolve shape every rule system shares, seats, and the event log.
+//!
+//! ```text
+//! command (from a seat) --decide(state, seat, cmd, roller)--> Ok(events) | Err(RuleError)
+//! events ----------------evolve(state, event)--------------> next state   (pure, no dice)
+//! state -----------------view(state, seat)-----------------> what that seat may see
+//! ```
+//!
+//! `decide` validates against the rules and rolls or draws through the injected
+//! [`Roller`]; every die face and card drawn is written into the events. `evolve`
+//! never rolls, so replaying the log rebuilds the exact table, and undo is "replay
+//! to event N". A [`Table`] holds the initial state, the log and the current state,
+//! and guarantees that a refused command changes nothing.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::roller::Roller;
+use crate::rule::RuleError;
+
+/// Who gives a command: the GM (storyteller, Dealer) or a named player.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Seat {
+    /// The game master (the Sour Grapes storyteller, the Bastards Dealer).
+    Gm,
+    /// A player, by the name the table knows them by.
+    Player(String),
+}
+
+impl Seat {
+    /// Read a seat name: `gm` (any case; also `storyteller`, `dealer`) is the GM,
+    /// anything else names a player.
+    pub fn parse(text: &str) -> Seat {
+        let t = text.trim();
+        match t.to_ascii_lowercase().as_str() {
+            "gm" | "storyteller" | "dealer" => Seat::Gm,
+            _ => Seat::Player(t.to_string()),
+        }
+    }
+
+    /// True for the GM seat.
+    pub fn is_gm(&self) -> bool {
+        matches!(self, Seat::Gm)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seat::Gm => f.write_str("GM"),
+            Seat::Player(p) => f.write_str(p),
+        }
+    }
+}
+
+/// The kind and range of one parameter of a command, for "what may this seat do now".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ParamKind {
+    /// A whole number in `min..=max`.
+    Int {
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+    },
+    /// One of the listed names.
+    Choice {
+        /// The allowed names.
+        options: Vec<String>,
+    },
+    /// Free text (a name, a description).
+    Text,
+}
+
+/// One parameter of a legal command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamSpec {
+    /// The parameter's name, in the book's words.
+    pub name: String,
+    /// What values it takes.
+    pub kind: ParamKind,
+}
+
+impl ParamSpec {
+    /// An integer parameter in `min..=max`.
+    pub fn int(name: &str, min: i64, max: i64) -> Self {
+        ParamSpec {
+            name: name.into(),
+            kind: ParamKind::Int { min, max },
+        }
+    }
+
+    /// A parameter that takes one of `options`.
+    pub fn choice<I, S>(name: &str, options: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ParamSpec {
+            name: name.into(),
+            kind: ParamKind::Choice {
+                options: options.into_iter().map(Into::into).collect(),
+            },
+        }
+    }
+
+    /// A free-text parameter.
+    pub fn text(name: &str) -> Self {
+        ParamSpec {
+            name: name.into(),
+            kind: ParamKind::Text,
+        }
+    }
+}
+
+/// A command a seat may give now, with its parameters: the answer to "what may
+/// this seat do now".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandSpec {
+    /// The command's name as typed at the terminal, e.g. `check`.
+    pub name: String,
+    /// One line on what it does, in the book's words.
+    pub summary: String,
+    /// Its parameters, in the order typed.
+    pub params: Vec<ParamSpec>,
+}
+
+impl CommandSpec {
+    /// A command spec.
+    pub fn new(name: &str, summary: &str, params: Vec<ParamSpec>) -> Self {
+        CommandSpec {
+            name: name.into(),
+            summary: summary.into(),
+            params,
+        }
+    }
+}
+
+/// A rule system: its state, the commands a seat may give, the events that
+/// result, and what each seat may see.
+pub trait System {
+    /// The system id: `sour-grapes`, `scratch`, `tiers`, `bastards` or `sapio`.
+    const ID: &'static str;
+    /// The whole table state (characters, turn structure, decks). Never sent to a
+    /// seat directly: see [`System::view`].
+    type State: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    /// A command a seat gives.
+    type Command: Clone + fmt::Debug + Serialize + DeserializeOwned;
+    /// What happened, with every die face and card in it.
+    type Event: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    /// What one seat may see of the state.
+    type View: fmt::Debug + Serialize;
+
+    /// Check `command` from `seat` against the rules and produce its events,
+    /// rolling or drawing through `roller`. Pure apart from the roller.
+    ///
+    /// # Errors
+    /// A [`RuleError`] naming the rule that refused the command.
+    fn decide(
+        state: &Self::State,
+        seat: &Seat,
+        command: &Self::Command,
+        roller: &mut dyn Roller,
+    ) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// Apply one event. Never rolls and never fails: events are facts.
+    fn evolve(state: &mut Self::State, event: &Self::Event);
+
+    /// What `seat` may see: hidden cards, other hands and deck order are removed.
+    fn view(state: &Self::State, seat: &Seat) -> Self::View;
+
+    /// The commands `seat` may give now, with their parameters.
+    fn legal_commands(state: &Self::State, seat: &Seat) -> Vec<CommandSpec>;
+}
+
+/// One entry of the event log: its sequence number (from 1), the seat whose
+/// command produced it, and the event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Logged<E> {
+    /// Position in the log, counting from 1.
+    pub seq: u64,
+    /// The seat whose command produced the event.
+    pub seat: Seat,
+    /// The event.
+    pub event: E,
+}
+
+/// The append-only event log of a table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(serialize = "E: Serialize", deserialize = "E: DeserializeOwned"))]
+pub struct EventLog<E> {
+    entries: Vec<Logged<E>>,
+}
+
+impl<E> Default for EventLog<E> {
+    fn default() -> Self {
+        EventLog {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<E> EventLog<E> {
+    /// Every entry, oldest first.
+    pub fn entries(&self) -> &[Logged<E>] {
+        &self.entries
+    }
+
+    /// The number of events.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when nothing has happened yet.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn push(&mut self, seat: Seat, event: E) -> &Logged<E> {
+        let seq = self.entries.len() as u64 + 1;
+        self.entries.push(Logged { seq, seat, event });
+        &self.entries[self.entries.len() - 1]
+    }
+}
+
+/// A table: the initial state, the event log and the current state of one game of
+/// one system.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound(serialize = "", deserialize = ""))]
+pub struct Table<S: System> {
+    initial: S::State,
+    state: S::State,
+    log: EventLog<S::Event>,
+}
+
+impl<S: System> PartialEq for Table<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.initial == other.initial && self.state == other.state && self.log == other.log
+    }
+}
+
+impl<S: System> Table<S> {
+    /// A table that starts from `initial` with an empty log.
+    pub fn new(initial: S::State) -> Self {
+        Table {
+            state: initial.clone(),
+            initial,
+            log: EventLog::default(),
+        }
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &S::State {
+        &self.state
+    }
+
+    /// The state the table started from.
+    pub fn initial(&self) -> &S::State {
+        &self.initial
+    }
+
+    /// The event log.
+    pub fn log(&self) -> &EventLog<S::Event> {
+        &self.log
+    }
+
+    /// Give `command` as `seat`: decide, then (only if it was accepted and the
+    /// roller had every value it needed) evolve and append the events. Returns the
+    /// entries appended.
+    ///
+    /// # Errors
+    /// The [`RuleError`] from [`System::decide`], or a roll error from
+    /// [`Roller::finish`] (a manual roller short of values). Either way the table
+    /// is unchanged.
+    pub fn submit(
+        &mut self,
+        seat: &Seat,
+        command: &S::Command,
+        roller: &mut dyn Roller,
+    ) -> Result<&[Logged<S::Event>], RuleError> {
+        let decided = S::decide(&self.state, seat, command, roller);
+        let finished = roller.finish();
+        let events = decided?;
+        finished?;
+        let first = self.log.len();
+        for event in events {
+            S::evolve(&mut self.state, &event);
+            self.log.push(seat.clone(), event);
+        }
+        Ok(&self.log.entries()[first..])
+    }
+
+    /// What `seat` may see now.
+    pub fn view(&self, seat: &Seat) -> S::View {
+        S::view(&self.state, seat)
+    }
+
+    /// What `seat` may do now.
+    pub fn legal_commands(&self, seat: &Seat) -> Vec<CommandSpec> {
+        S::legal_commands(&self.state, seat)
+    }
+
+    /// Rebuild a state from `initial` by applying the first `upto` events of `log`
+    /// (all of them when `upto` is larger than the log).
+    pub fn replay(initial: &S::State, log: &EventLog<S::Event>, upto: usize) -> S::State {
+        let mut state = initial.clone();
+        for entry in log.entries().iter().take(upto) {
+            S::evolve(&mut state, &entry.event);
+        }
+        state
+    }
+
+    /// Undo: keep only the first `upto` events and rebuild the state from them.
+    pub fn truncate(&mut self, upto: usize) {
+        self.log.entries.truncate(upto);
+        self.state = Self::replay(&self.initial, &self.log, upto);
+    }
+
+    /// True when replaying the whole log from the initial state gives the current
+    /// state (the invariant property tests check).
+    pub fn replay_matches(&self) -> bool {
+        Self::replay(&self.initial, &self.log, usize::MAX) == self.state
+    }
+}
+
+/// A command line typed at the terminal could not be read as a command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum CommandParseError {
+    /// The first word is not a command this system knows.
+    #[error("unknown command {got:?}; commands: {known}")]
+    Unknown {
+        /// The word typed.
+        got: String,
+        /// The commands known, comma-separated.
+        known: String,
+    },
+    /// The command is known but its arguments are wrong.
+    #[error("{command}: {problem} (usage: {usage})")]
+    Arguments {
+        /// The command.
+        command: String,
+        /// What is wrong, naming the argument.
+        problem: String,
+        /// How the command is written.
+        usage: String,
+    },
+}
+
+/// A system that can be played by typing commands at a terminal (`tabula <system>
+/// play`): it reads its table file, reads command lines and describes events.
+pub trait TextPlay: System {
+    /// The error a broken table file gives.
+    type SetupError: std::error::Error;
+
+    /// Build the initial state from a table file's text (TOML). `base_dir` is the
+    /// directory of the table file, for files it refers to (character sheets).
+    ///
+    /// # Errors
+    /// A [`TextPlay::SetupError`] naming the field or rule that is broken.
+    fn setup(text: &str, base_dir: &std::path::Path) -> Result<Self::State, Self::SetupError>;
+
+    /// The seat a line without a `seat:` prefix is given by (whose turn it is).
+    fn default_seat(state: &Self::State) -> Seat;
+
+    /// Read one command line (without the seat prefix).
+    ///
+    /// # Errors
+    /// [`CommandParseError`] naming the command or argument that is wrong.
+    fn parse_command(
+        state: &Self::State,
+        seat: &Seat,
+        line: &str,
+    ) -> Result<Self::Command, CommandParseError>;
+
+    /// A line or lines of text for one event, showing every die and card.
+    fn describe(state: &Self::State, event: &Self::Event) -> String;
+
+    /// A short status for the terminal: whose turn it is, the step, and anything
+    /// the seat should know before choosing (odds next to each choice).
+    fn status(state: &Self::State, seat: &Seat) -> String;
+
+    /// True when the encounter is over and play should stop.
+    fn finished(state: &Self::State) -> bool;
+}
