@@ -1,1 +1,101 @@
-fn main() {}
+//! `tabula`: roll, check, odds, characters and terminal play for five tabletop
+//! role-playing games. This binary only parses flags and prints; the rules live in
+//! the system crates, reached through `tabula-engine`.
+
+mod common;
+mod systems;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+use common::{CliError, Ctx};
+use tabula_engine::SystemId;
+
+/// Tabula: the rules engine and table for Sour Grapes, Scratch RPS, Tiers, A Game
+/// of Bastards and The Sapio System.
+#[derive(Debug, Parser)]
+#[command(name = "tabula", version, about, long_about = None)]
+struct Cli {
+    /// Print one JSON document instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the five rule systems and their ids.
+    Systems,
+    /// Sour Grapes (000_05a1db5b88f54528.txt).
+    #[command(name = "sour-grapes", subcommand)]
+    SourGrapes(systems::sour_grapes::Command),
+    /// Scratch RPS (001_337b5a42e331e513.txt).
+    #[command(subcommand)]
+    Scratch(systems::scratch::Command),
+    /// Tiers, the d3/d6 tier system (002_631931fd73349179.txt).
+    #[command(subcommand)]
+    Tiers(systems::tiers::Command),
+    /// A Game of Bastards (003_2dfeea144768d328.txt).
+    #[command(subcommand)]
+    Bastards(systems::bastards::Command),
+    /// The Sapio System (004_f39b4146df158cae.txt).
+    #[command(subcommand)]
+    Sapio(systems::sapio::Command),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let ctx = Ctx { json: cli.json };
+    match run(cli.command, ctx) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
+    match command {
+        Command::Systems => systems_list(ctx),
+        Command::SourGrapes(c) => systems::sour_grapes::run(c, ctx),
+        Command::Scratch(c) => systems::scratch::run(c, ctx),
+        Command::Tiers(c) => systems::tiers::run(c, ctx),
+        Command::Bastards(c) => systems::bastards::run(c, ctx),
+        Command::Sapio(c) => systems::sapio::run(c, ctx),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct SystemRow {
+    id: &'static str,
+    title: &'static str,
+    seed: &'static str,
+    randomizer: &'static str,
+}
+
+fn systems_list(ctx: Ctx) -> Result<(), CliError> {
+    let rows: Vec<SystemRow> = SystemId::ALL
+        .into_iter()
+        .map(|s| SystemRow {
+            id: s.id(),
+            title: s.title(),
+            seed: s.seed(),
+            randomizer: s.randomizer(),
+        })
+        .collect();
+    ctx.emit(&rows, || {
+        rows.iter()
+            .map(|r| format!("{:<12} {:<30} {}", r.id, r.title, r.randomizer))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}

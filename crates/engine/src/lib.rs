@@ -1,1 +1,129 @@
-//! engine
+//! # tabula-engine
+//!
+//! The facade over Tabula's rule systems: [`SystemId`] names each of the five
+//! systems, each system crate is re-exported under its id, and [`play`] is the
+//! terminal play driver every system shares (`tabula <system> play TABLE`).
+//!
+//! The server (not built yet) will reach the systems through this crate too.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod play;
+
+pub use tabula_bastards as bastards;
+pub use tabula_core as core;
+pub use tabula_sapio as sapio;
+pub use tabula_scratch as scratch;
+pub use tabula_sour_grapes as sour_grapes;
+pub use tabula_tiers as tiers;
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the five rule systems Tabula plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SystemId {
+    /// Sour Grapes (000_05a1db5b88f54528.txt).
+    SourGrapes,
+    /// Scratch RPS (001_337b5a42e331e513.txt).
+    Scratch,
+    /// Tiers, the untitled d3/d6 tier system (002_631931fd73349179.txt).
+    Tiers,
+    /// A Game of Bastards (003_2dfeea144768d328.txt).
+    Bastards,
+    /// The Sapio System v0.6 (004_f39b4146df158cae.txt).
+    Sapio,
+}
+
+impl SystemId {
+    /// All five, in the order of their seed files.
+    pub const ALL: [SystemId; 5] = [
+        SystemId::SourGrapes,
+        SystemId::Scratch,
+        SystemId::Tiers,
+        SystemId::Bastards,
+        SystemId::Sapio,
+    ];
+
+    /// The id typed on the command line: `sour-grapes`, `scratch`, `tiers`,
+    /// `bastards`, `sapio`.
+    pub fn id(self) -> &'static str {
+        match self {
+            SystemId::SourGrapes => "sour-grapes",
+            SystemId::Scratch => "scratch",
+            SystemId::Tiers => "tiers",
+            SystemId::Bastards => "bastards",
+            SystemId::Sapio => "sapio",
+        }
+    }
+
+    /// The book's title (Tiers has none in its text; RULINGS.md names it).
+    pub fn title(self) -> &'static str {
+        match self {
+            SystemId::SourGrapes => "Sour Grapes",
+            SystemId::Scratch => "Scratch RPS",
+            SystemId::Tiers => "Tiers (the d3/d6 tier system)",
+            SystemId::Bastards => "A Game of Bastards",
+            SystemId::Sapio => "The Sapio System",
+        }
+    }
+
+    /// The rulebook's seed file in `shared/seeds/`.
+    pub fn seed(self) -> &'static str {
+        match self {
+            SystemId::SourGrapes => "000_05a1db5b88f54528.txt",
+            SystemId::Scratch => "001_337b5a42e331e513.txt",
+            SystemId::Tiers => "002_631931fd73349179.txt",
+            SystemId::Bastards => "003_2dfeea144768d328.txt",
+            SystemId::Sapio => "004_f39b4146df158cae.txt",
+        }
+    }
+
+    /// What the book rolls or draws, in a few words.
+    pub fn randomizer(self) -> &'static str {
+        match self {
+            SystemId::SourGrapes => "d6 pools against a difficulty; action cards",
+            SystemId::Scratch => "d20 + ability level against a defense",
+            SystemId::Tiers => "d6 and d3 plus a Roleplay Bonus against a Goal",
+            SystemId::Bastards => "a shoe of two 54-card decks; skill hands and Fate Draws",
+            SystemId::Sapio => "pools of twelve-sided Spiral Dice against a TN",
+        }
+    }
+}
+
+impl fmt::Display for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A system id that is not one of the five.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown system {0:?}; the systems are sour-grapes, scratch, tiers, bastards, sapio")]
+pub struct UnknownSystem(pub String);
+
+impl FromStr for SystemId {
+    type Err = UnknownSystem;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SystemId::ALL
+            .into_iter()
+            .find(|id| id.id() == s.trim())
+            .ok_or_else(|| UnknownSystem(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        for id in SystemId::ALL {
+            assert_eq!(id.id().parse::<SystemId>(), Ok(id));
+        }
+        assert!("chess".parse::<SystemId>().is_err());
+    }
+}
