@@ -228,12 +228,32 @@ impl<E> EventLog<E> {
 
 /// A table: the initial state, the event log and the current state of one game of
 /// one system.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(bound(serialize = "", deserialize = ""))]
 pub struct Table<S: System> {
     initial: S::State,
     state: S::State,
     log: EventLog<S::Event>,
+}
+
+impl<S: System> Clone for Table<S> {
+    fn clone(&self) -> Self {
+        Table {
+            initial: self.initial.clone(),
+            state: self.state.clone(),
+            log: self.log.clone(),
+        }
+    }
+}
+
+impl<S: System> fmt::Debug for Table<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Table")
+            .field("system", &S::ID)
+            .field("events", &self.log.len())
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<S: System> PartialEq for Table<S> {
