@@ -53,7 +53,11 @@ fn every_case_agrees_with_icepool_to_1e_9() {
             let outcome: i64 = k.parse().unwrap();
             let p = v.as_f64().unwrap();
             let diff = (got.p(&outcome) - p).abs();
-            assert!(diff < 1e-9, "{name}: P({outcome}) = {} vs icepool {p}", got.p(&outcome));
+            assert!(
+                diff < 1e-9,
+                "{name}: P({outcome}) = {} vs icepool {p}",
+                got.p(&outcome)
+            );
         }
     }
 }

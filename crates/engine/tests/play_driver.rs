@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+use tabula_core::Die;
 use tabula_core::roller::{Manual, Roller, Scripted};
 use tabula_core::rule::{Refusal, Rule, RuleError};
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, Table, TextPlay};
-use tabula_core::Die;
 use tabula_engine::play::{self, PlayOptions};
 
 struct Race;
@@ -152,7 +152,11 @@ fn a_refused_command_changes_nothing() {
     let mut t = table();
     let before = t.state().clone();
     let err = t
-        .submit(&Seat::Player("bob".into()), &Command::Roll, &mut Scripted::dice([3]))
+        .submit(
+            &Seat::Player("bob".into()),
+            &Command::Roll,
+            &mut Scripted::dice([3]),
+        )
         .unwrap_err();
     assert_eq!(err.kind, Refusal::NotYourTurn);
     assert_eq!(t.state(), &before);
@@ -174,8 +178,12 @@ fn a_manual_roller_short_of_dice_refuses_and_says_what_is_missing() {
 #[test]
 fn a_saved_table_resumes() {
     let mut t = table();
-    t.submit(&Seat::Player("ann".into()), &Command::Roll, &mut Scripted::dice([4]))
-        .unwrap();
+    t.submit(
+        &Seat::Player("ann".into()),
+        &Command::Roll,
+        &mut Scripted::dice([4]),
+    )
+    .unwrap();
     let json = play::save_json(&t, None).unwrap();
     let saved: play::SavedTable<Race> = serde_json::from_str(&json).unwrap();
     assert_eq!(saved.system, "race");
