@@ -644,11 +644,20 @@ impl Parser<'_> {
     }
 
     fn skip_ws(&mut self) {
-        while let Some(c) = self.text.get(self.pos..).and_then(|s| s.chars().next()) {
-            if !c.is_whitespace() {
-                break;
+        loop {
+            match self.peek() {
+                Some(b) if b.is_ascii() => {
+                    if !char::from(b).is_whitespace() {
+                        return;
+                    }
+                    self.pos += 1;
+                }
+                Some(_) => match self.text.get(self.pos..).and_then(|s| s.chars().next()) {
+                    Some(c) if c.is_whitespace() => self.pos += c.len_utf8(),
+                    _ => return,
+                },
+                None => return,
             }
-            self.pos += c.len_utf8();
         }
     }
 
@@ -794,15 +803,15 @@ impl Parser<'_> {
             }
         };
         self.pos += 1;
-        let op = format!("{first}{}", if high { 'h' } else { 'l' });
+        // Static messages: the happy path allocates nothing.
+        let (select, expected): (fn(u32) -> Select, &str) = match (keep, high) {
+            (true, true) => (Select::KeepHighest, "a number after `kh`"),
+            (true, false) => (Select::KeepLowest, "a number after `kl`"),
+            (false, true) => (Select::DropHighest, "a number after `dh`"),
+            (false, false) => (Select::DropLowest, "a number after `dl`"),
+        };
         self.skip_ws();
-        let n = self.number(&format!("a number after `{op}`"))?;
-        Ok(Some(match (keep, high) {
-            (true, true) => Select::KeepHighest(n),
-            (true, false) => Select::KeepLowest(n),
-            (false, true) => Select::DropHighest(n),
-            (false, false) => Select::DropLowest(n),
-        }))
+        Ok(Some(select(self.number(expected)?)))
     }
 
     fn success(&mut self) -> Result<Option<Success>, NotationError> {
@@ -824,7 +833,14 @@ impl Parser<'_> {
             compare
         };
         self.skip_ws();
-        let target = self.number(&format!("a number after `{}`", compare.symbol()))?;
+        let expected = match compare {
+            Compare::AtLeast => "a number after `>=`",
+            Compare::Above => "a number after `>`",
+            Compare::AtMost => "a number after `<=`",
+            Compare::Below => "a number after `<`",
+            Compare::Equal => "a number after `=`",
+        };
+        let target = self.number(expected)?;
         Ok(Some(Success { compare, target }))
     }
 }
