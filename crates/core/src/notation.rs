@@ -33,10 +33,13 @@
 //!   what tables mean by it.) With a selection, only kept dice count:
 //!   `4d6kh3>=5`.
 //! - `0d6` is allowed and is 0, as in `d20`.
+//! - `d%` is a d100 (1 to 100). Python `d20` reads `d%` as the tens die of a
+//!   percentile pair (0, 10, ..., 90) instead.
 //!
 //! Not supported: parentheses, `*`, rerolls and exploding dice, and `d20`'s
-//! bare `k3` / `p3` (keep or drop dice showing 3), which would read differently
-//! from Roll20's `k3`; both are refused with a message asking for `kh` or `kl`.
+//! bare `k3` / `p3` (keep or drop the dice showing 3), which Roll20 reads as
+//! "keep the highest 3": both are refused with a message asking for `h` or `l`
+//! after the letter.
 //!
 //! # Caps
 //!
@@ -786,12 +789,12 @@ impl Parser<'_> {
     }
 
     fn select(&mut self) -> Result<Option<Select>, NotationError> {
-        let keep = match self.peek_lower() {
-            Some(b'k') => true,
-            Some(b'd' | b'p') => false,
+        let (keep, first) = match self.peek_lower() {
+            Some(b'k') => (true, 'k'),
+            Some(b'd') => (false, 'd'),
+            Some(b'p') => (false, 'p'),
             _ => return Ok(None),
         };
-        let first = if keep { 'k' } else { 'd' };
         self.pos += 1;
         let high = match self.peek_lower() {
             Some(b'h') => true,

@@ -582,6 +582,10 @@ fn syntax_errors_say_what_and_where() {
         e.to_string(),
         "expected `h` or `l` after `k` (`kh1` for the highest, `kl1` for the lowest) at position 4, found '3'"
     );
+    assert_eq!(
+        err("4d6p3").to_string(),
+        "expected `h` or `l` after `p` (`ph1` for the highest, `pl1` for the lowest) at position 4, found '3'"
+    );
     // Rerolls and explosions are not part of the notation.
     assert!(matches!(
         err("1d1rr1"),
@@ -717,5 +721,33 @@ proptest! {
             prop_assert!(e.position() <= text.len());
             prop_assert!(text.is_char_boundary(e.position()));
         }
+    }
+}
+
+/// Totals Python d20 1.1.2 gives for the same dice (its `random.randrange`
+/// patched to return this sequence), for the notation both share (`ph`/`pl`
+/// are d20's spelling of `dh`/`dl`).
+#[test]
+fn agrees_with_python_d20() {
+    let faces = [6, 2, 5, 1, 3, 4, 4, 2, 1, 5];
+    for (text, d20_total) in [
+        ("4d6kh3", 13),
+        ("2d20kl1", 2),
+        ("4d6pl1", 13),
+        ("4d6ph1", 8),
+        ("3d6kh5", 13),
+        ("3d6pl5", 0),
+        ("4d6kh0", 0),
+        ("1d20+5", 11),
+        ("-1d6+2", -4),
+        ("0d6kh1", 0),
+        ("3d6kh2", 11),
+        ("3d6kl2", 7),
+        ("3d6pl1", 11),
+    ] {
+        let expr = parse(text);
+        let used = expr.dice_count() as usize;
+        let mut r = Scripted::dice(faces[..used].iter().copied());
+        assert_eq!(expr.roll(&mut r).unwrap().total, d20_total, "{text}");
     }
 }
