@@ -30,6 +30,7 @@ pub mod system;
 
 pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
 pub use dice::{D3Mode, DiceError, Die};
+pub use notation::{Expr, NotationError, RollOutcome};
 pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
