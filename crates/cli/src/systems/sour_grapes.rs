@@ -102,7 +102,7 @@ struct Validated<'a> {
     name: &'a str,
 }
 
-fn load(file: &PathBuf) -> Result<Character, CliError> {
+fn load(file: &std::path::Path) -> Result<Character, CliError> {
     let text = read_file(file)?;
     Character::from_toml(&text)
         .map_err(|e: CharacterFileError| CliError::BadInput(format!("{}: {e}", file.display())))

@@ -99,6 +99,25 @@ pub struct Participant {
     pub cards: Vec<String>,
     /// Effects in play on them.
     pub effects: Vec<ActiveEffect>,
+    /// Skills the table agreed are comparable: a card's skill (F) -> this
+    /// character's skill ("Skills": "make a case for a skill being a comparable
+    /// for another").
+    #[serde(default)]
+    pub comparable: BTreeMap<String, String>,
+}
+
+impl Participant {
+    /// The character's skill used for a card's skill `k`: the skill itself, or
+    /// the comparable the table agreed on.
+    pub fn skill_for(&self, k: &str) -> String {
+        if let Some(own) = self.character.skill(k) {
+            return own.name.clone();
+        }
+        self.comparable
+            .iter()
+            .find(|(from, _)| key(from) == key(k))
+            .map_or_else(|| k.to_string(), |(_, to)| to.clone())
+    }
 }
 
 /// Table options where the book leaves a choice to the table.
@@ -1017,6 +1036,8 @@ fn prepare_roll(
     let p = s
         .participant(who)
         .ok_or_else(|| RuleError::unknown(rule, "character", who))?;
+    let resolved = skill.map(|k| p.skill_for(k));
+    let skill = resolved.as_deref();
     let current = p.character.stat(stat).current;
     if bet.dice > current {
         return Err(RuleError::new(
@@ -1164,7 +1185,10 @@ fn check_bet_tokens(
         let avail = card
             .skill
             .as_deref()
-            .and_then(|k| s.participant(who).and_then(|p| p.character.skill(k)))
+            .and_then(|k| {
+                s.participant(who)
+                    .and_then(|p| p.character.skill(&p.skill_for(k)))
+            })
             .map_or(0, |k| k.available);
         if total > avail {
             return Err(RuleError::out_of_range(

@@ -50,6 +50,9 @@ pub struct ParticipantEntry {
     /// Effects in play at the start.
     #[serde(default)]
     pub effects: Vec<String>,
+    /// Comparable skills agreed by the table: card skill -> the character's skill.
+    #[serde(default)]
+    pub comparable: std::collections::BTreeMap<String, String>,
 }
 
 /// A table file.
@@ -207,6 +210,7 @@ pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
             seat,
             cards: hand,
             effects,
+            comparable: p.comparable.clone(),
         });
     }
     let start_event = match file.start.as_deref() {
@@ -796,7 +800,11 @@ fn cur(state: &State, who: &str, stat: Stat) -> u32 {
 
 fn tokens_of(state: &State, who: &str, skill: Option<&str>) -> u32 {
     skill
-        .and_then(|k| state.participant(who).and_then(|p| p.character.skill(k)))
+        .and_then(|k| {
+            state
+                .participant(who)
+                .and_then(|p| p.character.skill(&p.skill_for(k)))
+        })
         .map_or(0, |k| k.available)
 }
 
