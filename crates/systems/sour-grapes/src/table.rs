@@ -862,6 +862,16 @@ impl State {
         })
     }
 
+    /// True when an effect on `name` forbids Skill Tokens with points of `stat`
+    /// in one roll (Intoxicated).
+    pub fn no_tokens_with(&self, name: &str, stat: Stat) -> bool {
+        self.effect_rule(
+            name,
+            |r| matches!(r, EffectRule::NoTokensWith { stat: s } if *s == stat),
+        )
+        .is_some()
+    }
+
     /// True when the Event is at an end: one side (players / monsters) all Dying.
     fn one_side_down(&self) -> bool {
         let down = |monster: bool| {
@@ -2749,7 +2759,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     };
     match &s.moment {
         Moment::Free | Moment::Situation(_) => {
-            if !mine.is_empty() {
+            if !mine.is_empty() && !gm {
                 out.push(CommandSpec::new(
                     "spend",
                     "Spend: exhaust a point of a stat, no roll",
@@ -2770,6 +2780,18 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     vec![
                         ParamSpec::choice("stat", stat_names()),
                         ParamSpec::choice("as", names(s)),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "check",
+                    "a Check for a monster (`as NAME`)",
+                    vec![
+                        ParamSpec::choice("stat", stat_names()),
+                        ParamSpec::int("dice", 0, 10),
+                        ParamSpec::int("tokens", 0, 5),
+                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
+                        ParamSpec::text("skill (with)"),
+                        ParamSpec::choice("as", mine.clone()),
                     ],
                 ));
                 out.push(CommandSpec::new(

@@ -825,7 +825,11 @@ fn card_odds(state: &State, who: &str, card: &cards::ActionCard, need: u32) -> S
         return String::new();
     };
     let max = cur(state, who, st);
-    let tok = tokens_of(state, who, card.skill.as_deref());
+    let mut tok = tokens_of(state, who, card.skill.as_deref());
+    if state.no_tokens_with(who, st) {
+        // Intoxicated: tokens and these dice not in one roll; show the dice.
+        tok = 0;
+    }
     format!(
         "{who} {} [{} {max}, {} tokens {tok}, needs {need}]: {}",
         card.name,
@@ -868,19 +872,15 @@ pub fn status(state: &State, seat: &Seat) -> String {
         }
         Moment::Event(e) => {
             let Some(t) = &e.turn else {
-                let waiting: Vec<&String> = e
-                    .initiative
+                let waiting: Vec<&str> = state
+                    .participants
                     .iter()
-                    .filter(|(_, v)| v.is_none())
-                    .map(|(k, _)| k)
+                    .map(|p| p.character.name())
+                    .filter(|n| e.initiative.get(*n).is_some_and(Option::is_none))
                     .collect();
                 return format!(
-                    "Event, initiative: waiting for {}",
-                    waiting
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "Event, initiative: waiting for {} (each: `initiative STAT DICE`, any stat they make a case for; exhausts nothing)",
+                    waiting.join(", ")
                 );
             };
             let mut s = format!(
@@ -925,11 +925,10 @@ pub fn status(state: &State, seat: &Seat) -> String {
                         "; Stunt {} on the table; others may `interrupt`, then `pass`",
                         t.stunt.as_deref().unwrap_or("?")
                     );
-                    for p in state
-                        .participants
-                        .iter()
-                        .filter(|p| p.character.name() != ctl)
-                    {
+                    for p in state.participants.iter().filter(|p| {
+                        p.character.name() != ctl
+                            && !p.character.has(crate::stats::Condition::Dying)
+                    }) {
                         for c in p
                             .cards
                             .iter()
@@ -972,10 +971,18 @@ pub fn status(state: &State, seat: &Seat) -> String {
                 Step::Support => {
                     let _ = write!(
                         s,
-                        "; targets {}; `compliment`/`divert` may be offered, then `pass`",
-                        t.targets.join(", ")
+                        "; targets: {}; `compliment`/`divert` may be offered, then `pass`",
+                        if t.targets.is_empty() {
+                            "none".to_string()
+                        } else {
+                            t.targets.join(", ")
+                        }
                     );
-                    for p in state.participants.iter() {
+                    for p in state
+                        .participants
+                        .iter()
+                        .filter(|p| !p.character.has(crate::stats::Condition::Dying))
+                    {
                         let who = p.character.name();
                         for c in p.cards.iter().filter_map(|c| state.card(c)) {
                             let need = match (c.kind, c.value) {
