@@ -379,3 +379,71 @@ fn encounter_script_plays_through() {
         let _ = SourGrapes::view(t.state(), &seat);
     }
 }
+
+/// Step 5-8 with a Compliment: Flame Weapon's Result is additional damage,
+/// rolled once; a non-target cannot react.
+#[test]
+fn flame_weapon_adds_damage_and_only_targets_react() {
+    let mut t = table_from(TWO_SHEETS);
+    start_event(&mut t);
+    let mut none = Scripted::dice([]);
+    give(&mut t, "stunt Attack", &mut none);
+    give(&mut t, "pass", &mut none);
+    give(&mut t, "target Ogre success 2 result 2", &mut none);
+    give(
+        &mut t,
+        "compliment Flame Weapon success 4 result 3",
+        &mut none,
+    );
+    // Step 6: the Compliment needs 4: 6, 6, 6, 6.
+    give(&mut t, "pass", &mut Scripted::dice([6, 6, 6, 6]));
+    assert!(t.state().turn().unwrap().compliment.is_some());
+    let err = try_give(&mut t, "Sam: react Dodge 2", &mut none).unwrap_err();
+    assert!(err.contains("no target"), "{err}");
+    // Step 8: Stunt 5, 5; damage 4, 4 = 2; Flame Weapon 3, 3, 3 = 3.
+    give(
+        &mut t,
+        "gm: take",
+        &mut Scripted::dice([5, 5, 4, 4, 3, 3, 3]),
+    );
+    let dmg: Vec<u32> = t
+        .log()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Damaged {
+                points, doubled, ..
+            } => {
+                assert!(*doubled, "the Ogre is Frail");
+                Some(*points)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dmg, vec![4, 6]);
+    // The Ogre is Dying: the only monster, so the Event ends.
+    assert!(matches!(t.state().moment, Moment::Free));
+}
+
+/// R-SG-8: equal initiative totals roll a d20 again.
+#[test]
+fn initiative_ties_roll_again() {
+    let mut t = table_from(TWO_SHEETS);
+    let mut none = Scripted::dice([]);
+    give(&mut t, "gm: event", &mut none);
+    give(
+        &mut t,
+        "Sam: initiative Agility 2",
+        &mut Scripted::dice([4, 5]),
+    );
+    // Tie at 2: the d20s (Hero 5, Ogre 12) put the Ogre first.
+    give(
+        &mut t,
+        "gm: initiative Agility 2",
+        &mut Scripted::dice([3, 3, 5, 12]),
+    );
+    assert_eq!(
+        t.state().event().unwrap().order,
+        vec!["Ogre".to_string(), "Hero".to_string()]
+    );
+}
