@@ -830,13 +830,21 @@ fn card_odds(state: &State, who: &str, card: &cards::ActionCard, need: u32) -> S
         // Intoxicated: tokens and these dice not in one roll; show the dice.
         tok = 0;
     }
-    format!(
-        "{who} {} [{} {max}, {} tokens {tok}, needs {need}]: {}",
+    let skill = match (&card.skill, state.participant(who)) {
+        (Some(k), Some(p)) => p.skill_for(k),
+        (Some(k), None) => k.clone(),
+        (None, _) => "no skill".into(),
+    };
+    let mut line = format!(
+        "{who} {} [{} {max}, {skill} tokens {tok}, needs {need}; odds by dice]: {}",
         card.name,
         st,
-        card.skill.as_deref().unwrap_or("no skill"),
         odds_line(max, tok, need)
-    )
+    );
+    if tok > 0 {
+        let _ = write!(line, " | with no tokens: {}", odds_line(max, 0, need));
+    }
+    line
 }
 
 /// The chance that `dice` + `tokens` beats (strictly) a roll of `sd` + `st`.
@@ -902,6 +910,7 @@ pub fn status(state: &State, seat: &Seat) -> String {
                             t.pending_effects.join(", ")
                         );
                     }
+                    let _ = write!(s, "\n   {}", brief(state, ctl));
                     if let Some(p) = state.participant(ctl) {
                         for c in p
                             .cards
@@ -962,7 +971,10 @@ pub fn status(state: &State, seat: &Seat) -> String {
                                 s,
                                 "\n   result {r} up to {} dice (+ tokens from the same {} pool, R-SG-4): expected damage {:.2} per die",
                                 cur(state, ctl, r),
-                                c.skill.as_deref().unwrap_or("skill"),
+                                match (&c.skill, state.participant(ctl)) {
+                                    (Some(k), Some(p)) => p.skill_for(k),
+                                    _ => "skill".to_string(),
+                                },
                                 5.0 / 6.0
                             );
                         }
@@ -1053,6 +1065,54 @@ pub fn status(state: &State, seat: &Seat) -> String {
             s
         }
     }
+}
+
+/// One line of a participant's sheet: stats (current/actual, `*` injured),
+/// skill tokens, effects.
+pub fn brief(state: &State, who: &str) -> String {
+    let Some(p) = state.participant(who) else {
+        return String::new();
+    };
+    let c = &p.character;
+    let stats: Vec<String> = Stat::ALL
+        .iter()
+        .map(|st| {
+            let v = c.stat(*st);
+            format!(
+                "{} {}/{}{}",
+                st.abbreviation(),
+                v.current,
+                v.actual,
+                if v.injured { "*" } else { "" }
+            )
+        })
+        .collect();
+    let skills: Vec<String> = c
+        .skills()
+        .iter()
+        .map(|k| format!("{} {}/{}", k.name, k.available, k.rating))
+        .collect();
+    let mut line = format!("{who}: {} | {}", stats.join(" "), skills.join(", "));
+    if !p.effects.is_empty() {
+        let effects: Vec<String> = p
+            .effects
+            .iter()
+            .map(|e| {
+                if e.tokens > 0 {
+                    format!("{} ({} tokens)", e.card, e.tokens)
+                } else {
+                    e.card.clone()
+                }
+            })
+            .collect();
+        let _ = write!(line, " | effects: {}", effects.join(", "));
+    }
+    let conditions = c.conditions();
+    if !conditions.is_empty() {
+        let names: Vec<String> = conditions.iter().map(|c| c.to_string()).collect();
+        let _ = write!(line, " | {}", names.join(", "));
+    }
+    line
 }
 
 fn title(state: &State) -> &str {
