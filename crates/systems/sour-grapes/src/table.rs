@@ -375,6 +375,20 @@ pub enum Event {
         /// Points (up to the exhausted points).
         points: u32,
     },
+    /// The storyteller gave spent skill tokens back.
+    TokensBack {
+        /// Who.
+        who: String,
+        /// The skill.
+        skill: String,
+        /// Tokens.
+        points: u32,
+    },
+    /// The storyteller rejected a character's offered cards in the open step.
+    Rejected {
+        /// Whose offers.
+        who: String,
+    },
     /// An injury was removed.
     Healed {
         /// Who.
@@ -645,6 +659,23 @@ pub enum Command {
         stat: Stat,
         /// Points.
         points: u32,
+    },
+    /// The storyteller gives spent skill tokens back (e.g. inside a Situation,
+    /// "Skill Token ... recovery are up to the story teller").
+    TokensBack {
+        /// Who.
+        who: String,
+        /// The skill.
+        skill: String,
+        /// Tokens.
+        points: u32,
+    },
+    /// The storyteller rejects a card offered in the open step as invalid
+    /// ("If the player places an invalid interrupt it can be rejected by the
+    /// table"): the offers of `who` are taken back unrolled.
+    Reject {
+        /// The character whose offers are rejected.
+        who: String,
     },
     /// The storyteller removes an injury.
     Heal {
@@ -1464,6 +1495,51 @@ fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> 
                 stat: *stat,
                 points: *points,
             });
+        }
+        Command::TokensBack { who, skill, points } => {
+            need_gm(seat, "give skill tokens back", rules::SKILLS)?;
+            let who = who_known(&d.s, who, rules::SKILLS)?;
+            let Some(k) =
+                d.s.participant(&who)
+                    .and_then(|p| p.character.skill(skill).cloned())
+            else {
+                return Err(RuleError::unknown(rules::SKILLS, "skill", skill));
+            };
+            let spent = k.rating - k.available;
+            if *points == 0 || *points > spent {
+                return Err(RuleError::out_of_range(
+                    rules::SKILLS,
+                    "tokens",
+                    1,
+                    i64::from(spent),
+                    i64::from(*points),
+                ));
+            }
+            d.emit(Event::TokensBack {
+                who,
+                skill: k.name,
+                points: *points,
+            });
+        }
+        Command::Reject { who } => {
+            need_gm(seat, "reject a card", rules::TURN)?;
+            let who = who_known(&d.s, who, rules::TURN)?;
+            let Some(t) = d.s.turn() else {
+                return Err(wrong_phase(rules::TURN, "no turn is running"));
+            };
+            let offered = t
+                .interrupts
+                .iter()
+                .chain(&t.compliments)
+                .chain(&t.diverts)
+                .any(|p| p.by == who);
+            if !offered || !matches!(t.step, Step::Interrupt | Step::Support) {
+                return Err(RuleError::forbidden(
+                    rules::TURN,
+                    format!("{who} has no card offered in the open step"),
+                ));
+            }
+            d.emit(Event::Rejected { who });
         }
         Command::Heal { who, stat } => {
             need_gm(seat, "remove an injury", rules::STAT_MECHANICS)?;
@@ -2467,6 +2543,18 @@ fn evolve(s: &mut State, e: &Event) {
                 p.character.stat_mut(*stat).raise(*points);
             }
         }
+        Event::TokensBack { who, skill, points } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.recover_skill(skill, *points);
+            }
+        }
+        Event::Rejected { who } => {
+            if let Some(t) = s.turn_mut() {
+                t.interrupts.retain(|p| &p.by != who);
+                t.compliments.retain(|p| &p.by != who);
+                t.diverts.retain(|p| &p.by != who);
+            }
+        }
         Event::Healed { who, stat } => {
             if let Some(p) = s.participant_mut(who) {
                 p.character.stat_mut(*stat).injured = false;
@@ -2989,6 +3077,16 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             ));
                         }
                     }
+                    if gm && !t.interrupts.is_empty() {
+                        out.push(CommandSpec::new(
+                            "reject",
+                            "reject an invalid card offered now",
+                            vec![ParamSpec::choice(
+                                "as",
+                                t.interrupts.iter().map(|p| p.by.clone()),
+                            )],
+                        ));
+                    }
                     if ctl || gm {
                         out.push(CommandSpec::new(
                             "pass",
@@ -3052,6 +3150,19 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                 ],
                             ));
                         }
+                    }
+                    let offered: Vec<String> = t
+                        .compliments
+                        .iter()
+                        .chain(&t.diverts)
+                        .map(|p| p.by.clone())
+                        .collect();
+                    if gm && !offered.is_empty() {
+                        out.push(CommandSpec::new(
+                            "reject",
+                            "reject an invalid card offered now",
+                            vec![ParamSpec::choice("as", offered)],
+                        ));
                     }
                     if ctl || gm {
                         out.push(CommandSpec::new(

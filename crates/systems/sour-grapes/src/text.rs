@@ -368,7 +368,7 @@ fn bet(a: &Args<'_>, k: &str, usage: &str) -> Result<Bet, CommandParseError> {
     }
 }
 
-const KNOWN: &str = "spend, check, giveback, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
+const KNOWN: &str = "spend, check, giveback, reject, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
 
 /// Read one command line. See the module docs of [`crate::table`] for the steps.
 ///
@@ -404,14 +404,24 @@ pub fn parse(line: &str) -> Result<Command, CommandParseError> {
             }
         }
         "giveback" => {
-            usage = "giveback STAT [POINTS] as NAME";
-            Command::GiveBack {
-                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
-                stat: stat(c, &name, usage)?,
-                points: match nums.first() {
-                    None => 1,
-                    some => num(c, "points", some, usage)?,
-                },
+            usage = "giveback STAT-or-SKILL [POINTS] as NAME";
+            let who = who.ok_or_else(|| err(c, "say who: as NAME", usage))?;
+            let points = match nums.first() {
+                None => 1,
+                some => num(c, "points", some, usage)?,
+            };
+            if name.is_empty() {
+                return Err(err(c, "name a stat or skill", usage));
+            }
+            match Pool::parse(&name) {
+                Pool::Stat(stat) => Command::GiveBack { who, stat, points },
+                Pool::Skill(skill) => Command::TokensBack { who, skill, points },
+            }
+        }
+        "reject" => {
+            usage = "reject as NAME";
+            Command::Reject {
+                who: who.ok_or_else(|| err(c, "say whose card: as NAME", usage))?,
             }
         }
         "heal" => {
@@ -612,6 +622,12 @@ pub fn describe(state: &State, e: &Event) -> String {
             cur(state, who, *stat)
         ),
         Event::Healed { who, stat } => format!("{who}'s {stat} injury is healed"),
+        Event::TokensBack { who, skill, points } => {
+            format!("the storyteller gives {who} {points} {skill} token(s) back")
+        }
+        Event::Rejected { who } => {
+            format!("the table rejects {who}'s card as invalid here; it is taken back unrolled")
+        }
         Event::Rested { who } => format!(
             "a short rest: {} recover exhausted uninjured stats and skill tokens",
             who.join(", ")

@@ -68,6 +68,9 @@ fn casino_situation() {
             .available,
         1
     );
+    // The storyteller may give a held token back early (discretion).
+    give(&mut t, "gm: giveback Fast Talking as Hero", &mut none);
+    assert!(try_give(&mut t, "gm: giveback Fast Talking as Hero", &mut none).is_err());
     give(&mut t, "gm: difficulty 11", &mut none);
     give(&mut t, "gm: difficulty 5", &mut none);
     match &t.state().moment {
@@ -446,4 +449,26 @@ fn initiative_ties_roll_again() {
         t.state().event().unwrap().order,
         vec!["Ogre".to_string(), "Hero".to_string()]
     );
+}
+
+/// "If the player places an invalid interrupt it can be rejected by the table":
+/// the storyteller rejects an offer, which is taken back unrolled.
+#[test]
+fn storyteller_rejects_an_invalid_card() {
+    let mut t = table_from(TWO_SHEETS);
+    start_event(&mut t);
+    let mut none = Scripted::dice([]);
+    give(&mut t, "end", &mut none);
+    // The Ogre cannot attack (Might depleted); give the Hero's turn back.
+    give(&mut t, "gm: end", &mut none);
+    give(&mut t, "stunt Attack", &mut none);
+    give(&mut t, "pass", &mut none);
+    give(&mut t, "target Ogre success 1 result 1", &mut none);
+    give(&mut t, "compliment Flame Weapon success 3", &mut none);
+    assert!(try_give(&mut t, "Sam: reject as Hero", &mut none).is_err());
+    give(&mut t, "gm: reject as Hero", &mut none);
+    assert!(t.state().turn().unwrap().compliments.is_empty());
+    // Nothing to roll in step 6 now.
+    give(&mut t, "pass", &mut none);
+    assert_eq!(t.state().turn().unwrap().step, Step::Reaction);
 }

@@ -68,6 +68,8 @@ fn line() -> impl Strategy<Value = String> {
                 26 => format!("take as {who}"),
                 27 => format!("afflict {card} as {who}"),
                 28 => format!("award {b} as {who}"),
+                29 => format!("giveback Fast Talking {b} as {who}"),
+                30 => format!("reject as {who}"),
                 _ => format!("raise {stat} as {who}"),
             };
             // Half the lines carry no seat: the default seat gives them.
