@@ -2853,7 +2853,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "Spend: exhaust a point of a stat, no roll",
                     vec![ParamSpec::choice("stat", stat_names())],
                 ));
-                out.push(CommandSpec::new("check", "Check: dice up to the stat, tokens up to the skill; success when more than the difficulty", vec![
+                out.push(CommandSpec::new("check", "Check: dice up to the stat, tokens up to the skill; success when more than the difficulty. `check STAT DICE [TOKENS] vs D [with SKILL]`", vec![
                     ParamSpec::choice("stat", stat_names()),
                     ParamSpec::int("dice", 0, 10),
                     ParamSpec::int("tokens", 0, 5),
@@ -2884,7 +2884,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ));
                 out.push(CommandSpec::new(
                     "giveback",
-                    "give exhausted points back as a reward",
+                    "give exhausted points (or skill tokens) back. `giveback STAT-or-SKILL [N] as NAME`",
                     vec![
                         ParamSpec::choice("stat", stat_names()),
                         ParamSpec::int("points", 1, 10),
@@ -2921,7 +2921,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             } else if gm {
                 out.push(CommandSpec::new(
                     "situation",
-                    "announce a Situation: a running difficulty ending in a final check",
+                    "announce a Situation: a running difficulty ending in a final check. `situation D STAT [with SKILL] as NAME`",
                     vec![
                         ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY)),
                         ParamSpec::choice("stat", stat_names()),
@@ -3100,7 +3100,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         let c = t.stunt.as_deref().and_then(|c| s.card(c));
                         out.push(CommandSpec::new(
                             "target",
-                            "step 4: targets, and dice + tokens on Success and Result (not rolled)",
+                            "step 4: targets, and dice + tokens on Success and Result (not rolled). `target NAME[, NAME] success D [T] [result D [T]]`",
                             vec![
                                 ParamSpec::text("targets, comma-separated"),
                                 ParamSpec::int(
@@ -3125,7 +3125,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         if !c.is_empty() && !t.compliments.iter().any(|p| &p.by == o) {
                             out.push(CommandSpec::new(
                                 "compliment",
-                                &format!("{o}: offer a Compliment"),
+                                &format!("{o}: offer a Compliment. `compliment CARD success D [T] [result D [T]] as {o}`"),
                                 vec![
                                     ParamSpec::choice("card", c),
                                     ParamSpec::int("success dice", 0, 10),
@@ -3140,7 +3140,7 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         if !c.is_empty() && !t.diverts.iter().any(|p| &p.by == o) {
                             out.push(CommandSpec::new(
                                 "divert",
-                                &format!("{o}: offer a Divert"),
+                                &format!("{o}: offer a Divert. `divert CARD success D [T] to NAME as {o}`"),
                                 vec![
                                     ParamSpec::choice("card", c),
                                     ParamSpec::int("success dice", 0, 10),

@@ -472,3 +472,33 @@ fn storyteller_rejects_an_invalid_card() {
     give(&mut t, "pass", &mut none);
     assert_eq!(t.state().turn().unwrap().step, Step::Reaction);
 }
+
+/// A broken table file lists every problem, naming the field.
+#[test]
+fn broken_table_file_lists_every_problem() {
+    let text = r#"
+start = "battle"
+[[participant]]
+file = "nope.toml"
+[[participant]]
+file = "rook.toml"
+cards = ["Attack", "Kick", "Intoxicated"]
+[[card]]
+value = "x"
+name = "Kick"
+type = "stunt"
+outcome = "damage"
+"#;
+    let err = SourGrapes::setup(text, &examples()).unwrap_err();
+    let all = err.problems.join("\n");
+    for needle in [
+        "value (A)",
+        "Success stat (B)",
+        "participant[0].file",
+        "participant[1].cards: no card called \"Kick\"",
+        "Intoxicated is an effect",
+        "start:",
+    ] {
+        assert!(all.contains(needle), "{needle} not in {all}");
+    }
+}
