@@ -1051,7 +1051,11 @@ pub fn status(state: &State, seat: &Seat) -> String {
                             {
                                 let Some(st) = c.success else { continue };
                                 let max = cur(state, r, st);
-                                let tok = tokens_of(state, r, c.skill.as_deref());
+                                let tok = if state.no_tokens_with(r, st) {
+                                    0
+                                } else {
+                                    tokens_of(state, r, c.skill.as_deref())
+                                };
                                 let line: Vec<String> = (0..=max)
                                     .map(|n| {
                                         match p_beat(
@@ -1069,7 +1073,9 @@ pub fn status(state: &State, seat: &Seat) -> String {
                                     s,
                                     "\n   {r} {} [{st} {max}, {} tokens {tok}, must beat the Stunt's roll]: {}",
                                     c.name,
-                                    c.skill.as_deref().unwrap_or("no skill"),
+                                    c.skill
+                                        .as_deref()
+                                        .map_or_else(|| "no skill".to_string(), |k| p.skill_for(k)),
                                     line.join(" ")
                                 );
                             }
