@@ -121,6 +121,9 @@ pub enum Keep {
     Roll,
     /// Holds tokens; one is removed at the start of each turn; at none it is discarded.
     Countdown,
+    /// Cannot be discarded "until a specific action has occurred": it leaves by
+    /// its own round countdown or when the storyteller removes it (`cure`).
+    Stays,
 }
 
 /// The rule an effect changes while in play.
@@ -154,6 +157,26 @@ pub struct EffectSpec {
     /// The rule it changes.
     #[serde(default = "no_rule")]
     pub rule: EffectRule,
+    /// What it does when a "New Round" is announced ("some Actions, Effects and
+    /// Cards take effect in the beginning of a Round").
+    #[serde(default)]
+    pub round_start: Option<RoundStart>,
+}
+
+/// What an effect does at the beginning of each Round.
+///
+/// Sour Grapes, "Event" (Rounds). None of the book's seven cards has one; a
+/// table's own cards may (e.g. a bleeding wound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundStart {
+    /// Damage dealt to the holder's `stat` (0 for none), R-SG-10.
+    #[serde(default)]
+    pub damage: u32,
+    /// The stat damaged.
+    pub stat: Option<Stat>,
+    /// Remove one of the effect's tokens; at none it is discarded.
+    #[serde(default)]
+    pub countdown: bool,
 }
 
 fn no_rule() -> EffectRule {
@@ -266,7 +289,9 @@ pub enum CardProblem {
     #[error("{0}: outcome {1} does not fit a {2}")]
     OutcomeType(String, String, CardType),
     /// An effect card or apply-effect stunt without effect data, or too many tokens.
-    #[error("{0}: needs `effect` data (keep, tokens 0 to {MAX_EFFECT_TOKENS}, rule)")]
+    #[error(
+        "{0}: needs `effect` data (keep, tokens 0 to {MAX_EFFECT_TOKENS}, rule; round_start damage 0 to {MAX_VALUE} with a stat)"
+    )]
     Effect(String),
     /// Two cards with the same name.
     #[error("{0}: two cards have this name")]
@@ -356,7 +381,12 @@ impl ActionCard {
         }
         let needs_effect = d.kind == CardType::Effect || d.outcome == Outcome::ApplyEffect;
         let effect_ok = match d.effect {
-            Some(e) => e.tokens <= MAX_EFFECT_TOKENS,
+            Some(e) => {
+                e.tokens <= MAX_EFFECT_TOKENS
+                    && e.round_start.is_none_or(|r| {
+                        r.damage <= MAX_VALUE && (r.damage == 0 || r.stat.is_some())
+                    })
+            }
             None => !needs_effect,
         };
         if !effect_ok {

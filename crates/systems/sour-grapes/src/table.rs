@@ -807,6 +807,13 @@ pub enum Command {
         /// The effect card.
         card: String,
     },
+    /// The storyteller removes an effect ("until a specific action has occurred").
+    Cure {
+        /// Who.
+        who: String,
+        /// The effect.
+        effect: String,
+    },
     /// The storyteller ends the Event.
     EndEvent,
     /// Experience option: award points.
@@ -1310,6 +1317,13 @@ fn next_turn(d: &mut Dec<'_>) {
             index = 0;
             round += 1;
             d.emit(Event::NewRound { round });
+            round_start_effects(d);
+            if d.s.one_side_down() {
+                d.emit(Event::EventEnded {
+                    reason: "one side is all Dying".into(),
+                });
+                return;
+            }
         }
         let Some(name) = e.order.get(index).cloned() else {
             return;
@@ -1345,6 +1359,46 @@ fn next_turn(d: &mut Dec<'_>) {
                 }
             }
             return;
+        }
+    }
+}
+
+/// "New Round": effects that act at the beginning of a Round deal their damage
+/// and count down. Sour Grapes, "Event" (Rounds).
+fn round_start_effects(d: &mut Dec<'_>) {
+    let holders: Vec<(String, Vec<ActiveEffect>)> =
+        d.s.participants
+            .iter()
+            .map(|p| (p.character.name().to_string(), p.effects.clone()))
+            .collect();
+    for (who, effects) in holders {
+        for eff in effects {
+            let Some(rs) =
+                d.s.card(&eff.card)
+                    .and_then(|c| c.effect)
+                    .and_then(|e| e.round_start)
+            else {
+                continue;
+            };
+            if let Some(stat) = rs.stat
+                && rs.damage > 0
+            {
+                apply_damage(d, &who, stat, rs.damage, None, &eff.card);
+            }
+            if rs.countdown {
+                let left = eff.tokens.saturating_sub(1);
+                d.emit(Event::EffectCountdown {
+                    who: who.clone(),
+                    effect: eff.card.clone(),
+                    tokens: left,
+                });
+                if left == 0 {
+                    d.emit(Event::EffectRemoved {
+                        who: who.clone(),
+                        effect: eff.card.clone(),
+                    });
+                }
+            }
         }
     }
 }
@@ -1672,6 +1726,24 @@ fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> 
             }
             d.emit(Event::EventEnded {
                 reason: "the storyteller ended it".into(),
+            });
+        }
+        Command::Cure { who, effect } => {
+            need_gm(seat, "remove an effect", rules::EFFECTS)?;
+            let who = who_known(&d.s, who, rules::EFFECTS)?;
+            let card = find_card(&d.s, effect)?;
+            let has =
+                d.s.participant(&who)
+                    .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
+            if !has {
+                return Err(RuleError::forbidden(
+                    rules::EFFECTS,
+                    format!("{who} has no {} in play", card.name),
+                ));
+            }
+            d.emit(Event::EffectRemoved {
+                who,
+                effect: card.name.clone(),
             });
         }
         Command::Afflict { who, card } => {
@@ -2022,11 +2094,14 @@ fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleE
                     format!("{} has no {} in play", t.controller, card.name),
                 ));
             }
-            if card.effect.map(|e| e.keep) == Some(Keep::Countdown) {
+            if matches!(
+                card.effect.map(|e| e.keep),
+                Some(Keep::Countdown | Keep::Stays)
+            ) {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
                     format!(
-                        "{} cannot be discarded until its tokens are gone",
+                        "{} cannot be discarded until its tokens are gone or the storyteller removes it",
                         card.name
                     ),
                 ));
@@ -2840,6 +2915,37 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     }
     let mine = s.controlled_by(seat);
     let gm = seat.is_gm();
+    if gm {
+        out.push(CommandSpec::new(
+            "afflict",
+            "put an effect card on a character. `afflict EFFECT as NAME`",
+            vec![
+                ParamSpec::choice(
+                    "card",
+                    s.cards
+                        .iter()
+                        .filter(|c| c.effect.is_some())
+                        .map(|c| c.name.clone()),
+                ),
+                ParamSpec::choice("as", names(s)),
+            ],
+        ));
+        let in_play: Vec<String> = s
+            .participants
+            .iter()
+            .flat_map(|p| p.effects.iter().map(|e| e.card.clone()))
+            .collect();
+        if !in_play.is_empty() {
+            out.push(CommandSpec::new(
+                "cure",
+                "remove an effect (its condition is met). `cure EFFECT as NAME`",
+                vec![
+                    ParamSpec::choice("effect", in_play),
+                    ParamSpec::choice("as", names(s)),
+                ],
+            ));
+        }
+    }
     let max_cur = |who: &str, st: Option<Stat>| {
         s.participant(who)
             .and_then(|p| st.map(|st| i64::from(p.character.stat(st).current)))
@@ -2972,20 +3078,6 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
         Moment::Event(e) => {
             if gm {
                 out.push(CommandSpec::new("end-event", "end the Event", vec![]));
-                out.push(CommandSpec::new(
-                    "afflict",
-                    "put an effect card on a character",
-                    vec![
-                        ParamSpec::choice(
-                            "card",
-                            s.cards
-                                .iter()
-                                .filter(|c| c.effect.is_some())
-                                .map(|c| c.name.clone()),
-                        ),
-                        ParamSpec::choice("as", names(s)),
-                    ],
-                ));
             }
             if e.order.is_empty() {
                 for m in &mine {
@@ -3031,8 +3123,10 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                 .effects
                                 .iter()
                                 .filter(|x| {
-                                    s.card(&x.card).and_then(|c| c.effect).map(|e| e.keep)
-                                        != Some(Keep::Countdown)
+                                    s.card(&x.card)
+                                        .and_then(|c| c.effect)
+                                        .map(|e| e.keep)
+                                        .is_none_or(|k| k == Keep::Roll || k == Keep::Discard)
                                 })
                                 .map(|x| x.card.clone())
                                 .collect();

@@ -368,7 +368,7 @@ fn bet(a: &Args<'_>, k: &str, usage: &str) -> Result<Bet, CommandParseError> {
     }
 }
 
-const KNOWN: &str = "spend, check, giveback, reject, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
+const KNOWN: &str = "spend, check, giveback, reject, cure, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
 
 /// Read one command line. See the module docs of [`crate::table`] for the steps.
 ///
@@ -561,6 +561,13 @@ pub fn parse(line: &str) -> Result<Command, CommandParseError> {
             Command::Afflict {
                 who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
                 card: a.positional.join(" "),
+            }
+        }
+        "cure" => {
+            usage = "cure EFFECT as NAME";
+            Command::Cure {
+                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
+                effect: a.positional.join(" "),
             }
         }
         "end-event" => Command::EndEvent,

@@ -502,3 +502,32 @@ outcome = "damage"
         assert!(all.contains(needle), "{needle} not in {all}");
     }
 }
+
+/// "New Round": a table's own effect acts at the beginning of each Round and
+/// cannot be discarded by its holder; the storyteller removes it.
+#[test]
+fn round_start_effect_and_cure() {
+    let text = TWO_SHEETS.to_string()
+        + r#"
+[[card]]
+value = "*"
+star = "notes"
+name = "Bleeding"
+success = "N/A"
+type = "effect"
+outcome = "none"
+effect = { keep = "stays", tokens = 3, round_start = { damage = 1, stat = "Vitality", countdown = true } }
+"#;
+    let mut t = table_from(&text);
+    let mut none = Scripted::dice([]);
+    give(&mut t, "gm: afflict Bleeding as Hero", &mut none);
+    start_event(&mut t);
+    assert_eq!(hero_stat(&t, Stat::Vitality), 5);
+    let err = try_give(&mut t, "discard Bleeding", &mut none).unwrap_err();
+    assert!(err.contains("cannot be discarded"), "{err}");
+    give(&mut t, "end", &mut none);
+    give(&mut t, "gm: end", &mut none);
+    assert_eq!(hero_stat(&t, Stat::Vitality), 4);
+    give(&mut t, "gm: cure Bleeding as Hero", &mut none);
+    assert!(t.state().participant("Hero").unwrap().effects.is_empty());
+}

@@ -70,6 +70,7 @@ fn line() -> impl Strategy<Value = String> {
                 28 => format!("award {b} as {who}"),
                 29 => format!("giveback Fast Talking {b} as {who}"),
                 30 => format!("reject as {who}"),
+                31 => format!("cure {card} as {who}"),
                 _ => format!("raise {stat} as {who}"),
             };
             // Half the lines carry no seat: the default seat gives them.
