@@ -99,6 +99,9 @@ pub enum Outcome {
     },
     /// A Compliment whose Result roll is additional damage to its Target stat (Flame Weapon).
     ExtraDamage,
+    /// A negative Compliment: its Result roll is taken off the Stunt's damage
+    /// ("Used to modify the Stunt in a positive or negative way").
+    LessDamage,
     /// A Divert: the stunt goes to a new target (Shove).
     Redirect,
     /// A Reaction that gets out of the way (Dodge).
@@ -361,7 +364,7 @@ impl ActionCard {
         let fits = match d.outcome {
             Outcome::Damage => d.kind == CardType::Stunt,
             Outcome::FixedDamage { .. } => d.kind == CardType::Interrupt,
-            Outcome::ExtraDamage => d.kind == CardType::Compliment,
+            Outcome::ExtraDamage | Outcome::LessDamage => d.kind == CardType::Compliment,
             Outcome::Redirect => d.kind == CardType::Divert,
             Outcome::Evade => d.kind == CardType::Reaction,
             Outcome::ApplyEffect => d.kind == CardType::Stunt,
@@ -376,6 +379,7 @@ impl ActionCard {
         }
         if matches!(d.outcome, Outcome::Damage | Outcome::ExtraDamage)
             && (result.is_none() || target.is_none())
+            || d.outcome == Outcome::LessDamage && result.is_none()
         {
             problems.push(CardProblem::DamageStats(name.clone()));
         }

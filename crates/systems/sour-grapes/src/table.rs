@@ -351,6 +351,8 @@ pub enum Purpose {
     Damage,
     /// A Compliment's Result roll: additional damage (step 8).
     ExtraDamage,
+    /// A negative Compliment's Result roll: less damage (step 8).
+    LessDamage,
     /// A card that lost its slot still rolls for exhaustion.
     LostSlot,
 }
@@ -2558,7 +2560,21 @@ fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                                     None,
                                     true,
                                 )?;
-                                Some((x.successes, ct, crs, card.name.clone()))
+                                Some((x.successes, ct, crs, card.name.clone(), false))
+                            }
+                            (Outcome::LessDamage, Some(crs), _) => {
+                                let x = roll_for(
+                                    d,
+                                    Purpose::LessDamage,
+                                    &c.by,
+                                    Some(&card.name),
+                                    crs,
+                                    card.skill.as_deref(),
+                                    c.result,
+                                    None,
+                                    true,
+                                )?;
+                                Some((x.successes, crs, crs, card.name.clone(), true))
                             }
                             _ => None,
                         }
@@ -2566,11 +2582,16 @@ fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                     None => None,
                 };
                 let target = stunt.target.unwrap_or(Stat::Vitality);
+                let less = match &extra {
+                    Some((x, _, _, _, true)) => *x,
+                    _ => 0,
+                };
+                let stunt_damage = dmg.successes.saturating_sub(less);
                 for h in &hit {
-                    if dmg.successes > 0 {
-                        apply_damage(d, h, target, dmg.successes, Some(rs), &stunt.name);
+                    if stunt_damage > 0 {
+                        apply_damage(d, h, target, stunt_damage, Some(rs), &stunt.name);
                     }
-                    if let Some((x, ct, crs, name)) = &extra
+                    if let Some((x, ct, crs, name, false)) = &extra
                         && *x > 0
                     {
                         apply_damage(d, h, *ct, *x, Some(*crs), name);

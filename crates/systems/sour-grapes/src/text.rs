@@ -613,6 +613,7 @@ fn purpose_text(p: &Purpose) -> &'static str {
         Purpose::Reaction => "Reaction (step 8)",
         Purpose::Damage => "damage",
         Purpose::ExtraDamage => "additional damage",
+        Purpose::LessDamage => "damage taken off",
         Purpose::LostSlot => "lost the slot, rolls for exhaustion",
     }
 }

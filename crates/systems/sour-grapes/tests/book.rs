@@ -531,3 +531,46 @@ effect = { keep = "stays", tokens = 3, round_start = { damage = 1, stat = "Vital
     give(&mut t, "gm: cure Bleeding as Hero", &mut none);
     assert!(t.state().participant("Hero").unwrap().effects.is_empty());
 }
+
+/// A negative Compliment (a table's own card): its Result is taken off the
+/// Stunt's damage ("modify the Stunt in a positive or negative way").
+#[test]
+fn negative_compliment_lessens_damage() {
+    let text = TWO_SHEETS.replace(
+        "cards = [\"Attack\", \"Dodge\"]",
+        "cards = [\"Attack\", \"Dodge\", \"Parry Call\"]",
+    ) + r#"
+[[card]]
+value = "1"
+name = "Parry Call"
+success = "Perception"
+result = "Resolve"
+type = "compliment"
+outcome = "less-damage"
+"#;
+    let mut t = table_from(&text);
+    start_event(&mut t);
+    let mut none = Scripted::dice([]);
+    give(&mut t, "stunt Attack", &mut none);
+    give(&mut t, "pass", &mut none);
+    give(&mut t, "target Ogre success 1 result 3", &mut none);
+    give(
+        &mut t,
+        "gm: compliment Parry Call success 2 result 2",
+        &mut none,
+    );
+    // Step 6: Parry Call 4, 4 (needs 1).
+    give(&mut t, "pass", &mut Scripted::dice([4, 4]));
+    // Step 8: Stunt 5; damage 6, 6, 6 = 3; Parry Call's Result 3, 5 = 2: 1 damage,
+    // doubled by Frail.
+    give(&mut t, "gm: take", &mut Scripted::dice([5, 6, 6, 6, 3, 5]));
+    assert_eq!(
+        t.state()
+            .participant("Ogre")
+            .unwrap()
+            .character
+            .stat(Stat::Vitality)
+            .current,
+        6
+    );
+}
