@@ -1222,6 +1222,9 @@ fn card_needs(s: &State, card: &ActionCard, who: &str, stunt_successes: u32) -> 
     base + dazed(s, who)
 }
 
+/// Step 4 (and every offered card): dice up to the Current Stat Value, and one
+/// token pool for Success and Result.
+/// Sour Grapes, "Turn Mechanics" (Targeting & Betting) (000_05a1db5b88f54528.txt); R-SG-4.
 fn check_bet_tokens(
     s: &State,
     who: &str,
@@ -1266,6 +1269,8 @@ fn check_bet_tokens(
     Ok(())
 }
 
+/// Damage to a stat's Current Stat Value, doubled once by Frail, Despised or Lost.
+/// Sour Grapes, "Injury, Exhaust & Damage" and "Stats" (000_05a1db5b88f54528.txt); R-SG-7, R-SG-10.
 fn apply_damage(
     d: &mut Dec<'_>,
     who: &str,
@@ -1297,6 +1302,9 @@ fn end_turn(d: &mut Dec<'_>, reason: &str) {
     next_turn(d);
 }
 
+/// The next Controller in initiative order; "New Round" when the order wraps;
+/// Dying participants are skipped; countdown effects lose a token.
+/// Sour Grapes, "Event" (Rounds, Turn) and "Effects" (000_05a1db5b88f54528.txt).
 fn next_turn(d: &mut Dec<'_>) {
     if d.s.one_side_down() {
         d.emit(Event::EventEnded {
@@ -1456,6 +1464,8 @@ fn settle_slot(
 
 // ---------------------------------------------------------------- decide
 
+/// Check a command against the rules and produce its events.
+/// Sour Grapes, "Game Moments" (000_05a1db5b88f54528.txt) and the sections cited below.
 fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
     if d.s.over {
         return Err(wrong_phase(rules::MOMENTS, "the encounter is over"));
@@ -1970,6 +1980,8 @@ fn initiative(
     Ok(())
 }
 
+/// The commands of a turn's steps.
+/// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
 fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
     let Some(t) = d.s.turn().cloned() else {
         return Err(wrong_phase(
@@ -2390,6 +2402,9 @@ fn reactor(s: &State, seat: &Seat, who: &Option<String>, t: &Turn) -> Result<Str
     }
 }
 
+/// Step 3 closes: the one Interrupt (most points) rolls; if it succeeds it
+/// applies and the turn is over.
+/// Sour Grapes, "Interrupt" and "Turn Mechanics" step 3 (000_05a1db5b88f54528.txt); R-SG-2.
 fn close_interrupts(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
     let winner = settle_slot(d, Slot::Interrupt, &t.interrupts)?;
     if let Some(w) = winner {
@@ -2424,6 +2439,9 @@ fn close_interrupts(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// Step 5 closes and step 6 runs: the Divert's and the Compliment's success
+/// rolls decide the receiver and the modification.
+/// Sour Grapes, "Turn Mechanics" steps 5-6, "Compliment", "Divert" (000_05a1db5b88f54528.txt); R-SG-6.
 fn close_support(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
     // Step 6: success rolls for the Divert and the Compliment.
     if let Some(w) = settle_slot(d, Slot::Divert, &t.diverts)? {
@@ -2627,6 +2645,7 @@ fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
 
 // ---------------------------------------------------------------- evolve
 
+/// Apply one event; never rolls, never fails.
 fn evolve(s: &mut State, e: &Event) {
     match e {
         Event::Spent { who, stat } => {
