@@ -1899,7 +1899,15 @@ fn initiative(
             "initiative is already settled",
         ));
     }
-    let who = actor(&d.s, seat, who, rules::INITIATIVE)?;
+    // Without `as NAME`, the seat's first character still to roll.
+    let pending_mine =
+        d.s.controlled_by(seat)
+            .into_iter()
+            .find(|n| e.initiative.get(n).is_some_and(Option::is_none));
+    let who = match (who, pending_mine) {
+        (None, Some(n)) => n,
+        _ => actor(&d.s, seat, who, rules::INITIATIVE)?,
+    };
     if e.initiative.get(&who).is_some_and(Option::is_some) {
         return Err(RuleError::forbidden(
             rules::INITIATIVE,

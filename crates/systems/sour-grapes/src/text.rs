@@ -885,7 +885,7 @@ pub fn status(state: &State, seat: &Seat) -> String {
     }
     match &state.moment {
         Moment::Free => format!(
-            "{}: between moments - the storyteller (gm) may call a check, a Situation or an Event",
+            "{}: between moments - the storyteller (gm) may call a check, a Situation or an Event (`event` starts the fight; `help` lists every command)",
             title(state)
         ),
         Moment::Situation(sit) => {
@@ -1160,11 +1160,12 @@ pub fn default_seat(state: &State) -> Seat {
         Moment::Free => Seat::Gm,
         Moment::Situation(sit) => seat_of(&sit.who),
         Moment::Event(e) => match &e.turn {
-            None => e
-                .initiative
+            None => state
+                .participants
                 .iter()
-                .find(|(_, v)| v.is_none())
-                .map_or(Seat::Gm, |(k, _)| seat_of(k)),
+                .map(|p| p.character.name())
+                .find(|n| e.initiative.get(*n).is_some_and(Option::is_none))
+                .map_or(Seat::Gm, seat_of),
             Some(t) => match t.step {
                 Step::Reaction => t
                     .receivers
