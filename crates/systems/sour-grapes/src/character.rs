@@ -33,6 +33,25 @@ pub const MAX_SKILL: u32 = 5;
 pub const MAX_SKILLS: usize = 40;
 /// The longest name (character or skill), in bytes.
 pub const MAX_NAME: usize = 80;
+/// The largest Experience bonus on one card (easier or damage).
+pub const MAX_CARD_BONUS: u32 = 5;
+/// The most cards with Experience bonuses on one sheet.
+pub const MAX_CARD_BONUSES: usize = 40;
+
+/// An Experience bonus on one action card: the book's "smaller bonuses could be
+/// modifying the requirements of an action card to cost less or deal more damage".
+///
+/// Sour Grapes, "Experience" (000_05a1db5b88f54528.txt).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardBonus {
+    /// Successes taken off the card's numeric value (A), 0..=5.
+    #[serde(default)]
+    pub easier: u32,
+    /// Points added to the damage the card deals, 0..=5.
+    #[serde(default)]
+    pub damage: u32,
+}
+
 /// The most experience points one character may hold.
 pub const MAX_EXPERIENCE: u32 = 1_000;
 
@@ -105,6 +124,9 @@ pub struct CharacterDraft {
     /// Unspent experience points (the Experience table rule).
     #[serde(default)]
     pub experience: i64,
+    /// Experience bonuses by card name.
+    #[serde(default)]
+    pub card_bonuses: BTreeMap<String, CardBonus>,
 }
 
 /// One broken rule in a character draft.
@@ -183,6 +205,11 @@ pub enum Problem {
     /// Experience outside 0..=MAX_EXPERIENCE.
     #[error("experience: must be 0 to {MAX_EXPERIENCE}, not {0}")]
     Experience(i64),
+    /// A card bonus above the cap, with an empty card name, or too many.
+    #[error(
+        "card_bonuses.{0}: a card name, with easier and damage 0 to {MAX_CARD_BONUS} (at most {MAX_CARD_BONUSES} cards)"
+    )]
+    CardBonus(String),
 }
 
 /// A draft that broke rules: every problem, and the draft handed back.
@@ -232,6 +259,8 @@ pub struct Character {
     stats: [StatValue; 9],
     skills: Vec<Skill>,
     experience: u32,
+    #[serde(default)]
+    card_bonuses: BTreeMap<String, CardBonus>,
 }
 
 fn name_ok(n: &str) -> bool {
@@ -342,6 +371,21 @@ impl Character {
         if !(0..=i64::from(MAX_EXPERIENCE)).contains(&draft.experience) {
             problems.push(Problem::Experience(draft.experience));
         }
+        if draft.card_bonuses.len() > MAX_CARD_BONUSES {
+            problems.push(Problem::CardBonus(format!(
+                "({} cards)",
+                draft.card_bonuses.len()
+            )));
+        }
+        for (card, b) in draft.card_bonuses.iter().take(MAX_CARD_BONUSES) {
+            if card.trim().is_empty()
+                || card.len() > MAX_NAME
+                || b.easier > MAX_CARD_BONUS
+                || b.damage > MAX_CARD_BONUS
+            {
+                problems.push(Problem::CardBonus(card.clone()));
+            }
+        }
         if !problems.is_empty() {
             return Err(DraftError {
                 problems,
@@ -356,6 +400,11 @@ impl Character {
             stats,
             skills,
             experience: draft.experience as u32,
+            card_bonuses: draft
+                .card_bonuses
+                .iter()
+                .map(|(k, v)| (crate::cards::key(k), *v))
+                .collect(),
         })
     }
 
@@ -400,6 +449,7 @@ impl Character {
                 })
                 .collect(),
             experience: i64::from(self.experience),
+            card_bonuses: self.card_bonuses.clone(),
         }
     }
 
@@ -438,6 +488,26 @@ impl Character {
     /// Unspent experience points.
     pub fn experience(&self) -> u32 {
         self.experience
+    }
+
+    /// The Experience bonus on a card (zero when none).
+    pub fn card_bonus(&self, card: &str) -> CardBonus {
+        self.card_bonuses
+            .get(&crate::cards::key(card))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn improve_card(&mut self, card: &str, damage: bool) {
+        let b = self
+            .card_bonuses
+            .entry(crate::cards::key(card))
+            .or_default();
+        if damage {
+            b.damage = (b.damage + 1).min(MAX_CARD_BONUS);
+        } else {
+            b.easier = (b.easier + 1).min(MAX_CARD_BONUS);
+        }
     }
 
     /// The conditions applied now: one per depleted stat (R-SG-10).
@@ -596,6 +666,12 @@ impl Character {
         }
         if self.experience > 0 {
             out.push_str(&format!("  Experience: {}\n", self.experience));
+        }
+        for (card, b) in &self.card_bonuses {
+            out.push_str(&format!(
+                "  Card bonus {card}: {} easier, +{} damage\n",
+                b.easier, b.damage
+            ));
         }
         out
     }

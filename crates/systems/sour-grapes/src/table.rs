@@ -622,6 +622,15 @@ pub enum Event {
         /// What.
         what: Pool,
     },
+    /// An experience point bought a card bonus.
+    Improved {
+        /// Who.
+        who: String,
+        /// The card.
+        card: String,
+        /// True for +1 damage, false for one success less.
+        damage: bool,
+    },
     /// The storyteller ended the encounter.
     EncounterEnded,
 }
@@ -831,6 +840,16 @@ pub enum Command {
         who: Option<String>,
         /// What.
         what: Pool,
+    },
+    /// Experience option: spend a point on a card bonus (one less success needed,
+    /// or one more damage).
+    Improve {
+        /// Who.
+        who: Option<String>,
+        /// The card.
+        card: String,
+        /// True for +1 damage, false for one success less.
+        damage: bool,
     },
     /// The storyteller ends the encounter.
     EndEncounter,
@@ -1211,7 +1230,11 @@ fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> {
 /// Successes a card needs from `who` (R-SG-2, R-SG-5, R-SG-6), Dazed included.
 fn card_needs(s: &State, card: &ActionCard, who: &str, stunt_successes: u32) -> u32 {
     let base = match card.value {
-        CardValue::Needs(n) => n,
+        // Experience: a card bonus may lower a numeric value ("cost less").
+        CardValue::Needs(n) => n.saturating_sub(
+            s.participant(who)
+                .map_or(0, |p| p.character.card_bonus(&card.name).easier),
+        ),
         CardValue::Star(StarRule::AttackerAgility) => s
             .turn()
             .and_then(|t| s.participant(&t.controller))
@@ -1867,6 +1890,63 @@ fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> 
             d.emit(Event::Raised {
                 who,
                 what: what.clone(),
+            });
+        }
+        Command::Improve { who, card, damage } => {
+            if !d.s.options.experience {
+                return Err(RuleError::forbidden(
+                    rules::EXPERIENCE,
+                    "this table does not use the Experience rule (experience = true)",
+                ));
+            }
+            if !matches!(d.s.moment, Moment::Free) {
+                return Err(wrong_phase(
+                    rules::EXPERIENCE,
+                    "points are spent between moments (at chapter ends)",
+                ));
+            }
+            let who = actor(&d.s, seat, who, rules::EXPERIENCE)?;
+            let c = find_card(&d.s, card)?;
+            let Some(p) = d.s.participant(&who) else {
+                return Ok(());
+            };
+            if p.character.experience() == 0 {
+                return Err(RuleError::forbidden(
+                    rules::EXPERIENCE,
+                    format!("{who} has no experience points"),
+                ));
+            }
+            let b = p.character.card_bonus(&c.name);
+            let (now, useful) = if *damage {
+                (
+                    b.damage,
+                    matches!(c.outcome, Outcome::Damage | Outcome::ExtraDamage),
+                )
+            } else {
+                (
+                    b.easier,
+                    matches!(c.value, CardValue::Needs(n) if n > b.easier),
+                )
+            };
+            if !useful || now >= crate::character::MAX_CARD_BONUS {
+                return Err(RuleError::forbidden(
+                    rules::EXPERIENCE,
+                    format!(
+                        "{} cannot be made {} (a numeric value above the bonus, or a damage card; at most {} per card)",
+                        c.name,
+                        if *damage {
+                            "to deal more damage"
+                        } else {
+                            "easier"
+                        },
+                        crate::character::MAX_CARD_BONUS
+                    ),
+                ));
+            }
+            d.emit(Event::Improved {
+                who,
+                card: c.name.clone(),
+                damage: *damage,
             });
         }
         Command::EndEncounter => {
@@ -2586,7 +2666,10 @@ fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                                     None,
                                     true,
                                 )?;
-                                Some((x.successes, ct, crs, card.name.clone(), false))
+                                let bonus =
+                                    d.s.participant(&c.by)
+                                        .map_or(0, |p| p.character.card_bonus(&card.name).damage);
+                                Some((x.successes + bonus, ct, crs, card.name.clone(), false))
                             }
                             (Outcome::LessDamage, Some(crs), _) => {
                                 let x = roll_for(
@@ -2612,7 +2695,10 @@ fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                     Some((x, _, _, _, true)) => *x,
                     _ => 0,
                 };
-                let stunt_damage = dmg.successes.saturating_sub(less);
+                let bonus =
+                    d.s.participant(&t.controller)
+                        .map_or(0, |p| p.character.card_bonus(&stunt.name).damage);
+                let stunt_damage = (dmg.successes + bonus).saturating_sub(less);
                 for h in &hit {
                     if stunt_damage > 0 {
                         apply_damage(d, h, target, stunt_damage, Some(rs), &stunt.name);
@@ -2900,6 +2986,13 @@ fn evolve(s: &mut State, e: &Event) {
                 p.character.set_experience(x);
             }
         }
+        Event::Improved { who, card, damage } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_sub(1);
+                p.character.set_experience(x);
+                p.character.improve_card(card, *damage);
+            }
+        }
         Event::Raised { who, what } => {
             if let Some(p) = s.participant_mut(who) {
                 let x = p.character.experience().saturating_sub(1);
@@ -3120,6 +3213,20 @@ fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "raise",
                     "Experience: spend a point to raise a stat or skill by one",
                     vec![ParamSpec::text("stat or skill")],
+                ));
+                out.push(CommandSpec::new(
+                    "improve",
+                    "Experience: spend a point on a card: one success less, or one more damage. `improve CARD easier|damage`",
+                    vec![
+                        ParamSpec::choice(
+                            "card",
+                            s.cards
+                                .iter()
+                                .filter(|c| c.kind != CardType::Effect)
+                                .map(|c| c.name.clone()),
+                        ),
+                        ParamSpec::choice("bonus", ["easier", "damage"]),
+                    ],
                 ));
             }
         }

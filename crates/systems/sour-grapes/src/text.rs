@@ -368,7 +368,7 @@ fn bet(a: &Args<'_>, k: &str, usage: &str) -> Result<Bet, CommandParseError> {
     }
 }
 
-const KNOWN: &str = "spend, check, giveback, reject, cure, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
+const KNOWN: &str = "spend, check, giveback, reject, cure, improve, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
 
 /// Read one command line. See the module docs of [`crate::table`] for the steps.
 ///
@@ -569,6 +569,19 @@ pub fn parse(line: &str) -> Result<Command, CommandParseError> {
                 who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
                 effect: a.positional.join(" "),
             }
+        }
+        "improve" => {
+            usage = "improve CARD easier|damage [as NAME]";
+            let (last, card) = match a.positional.split_last() {
+                Some((l, rest)) => (l.to_ascii_lowercase(), rest.join(" ")),
+                None => return Err(err(c, "name a card and easier or damage", usage)),
+            };
+            let damage = match last.as_str() {
+                "damage" => true,
+                "easier" => false,
+                _ => return Err(err(c, "end with easier or damage", usage)),
+            };
+            Command::Improve { who, card, damage }
         }
         "end-event" => Command::EndEvent,
         "end-encounter" => Command::EndEncounter,
@@ -812,6 +825,14 @@ pub fn describe(state: &State, e: &Event) -> String {
         Event::EventEnded { reason } => format!("The Event ends: {reason}"),
         Event::Awarded { who, points } => format!("{who} is awarded {points} experience"),
         Event::Raised { who, what } => format!("{who} spends an experience point: {what} +1"),
+        Event::Improved { who, card, damage } => format!(
+            "{who} spends an experience point: {card} {}",
+            if *damage {
+                "deals 1 more damage"
+            } else {
+                "needs 1 success less"
+            }
+        ),
         Event::EncounterEnded => "The storyteller ends the encounter.".into(),
     }
 }

@@ -574,3 +574,56 @@ outcome = "less-damage"
         6
     );
 }
+
+/// Experience (table rule): points raise a stat or skill, or buy a card bonus
+/// (the book's "smaller bonuses": cost less, deal more damage).
+#[test]
+fn experience_raises_and_card_bonuses() {
+    let text = TWO_SHEETS.replace("title = \"test\"", "title = \"test\"\nexperience = true");
+    let mut t = table_from(&text);
+    let mut none = Scripted::dice([]);
+    assert!(
+        try_give(&mut t, "Sam: raise Agility", &mut none).is_err(),
+        "no points yet"
+    );
+    give(&mut t, "gm: award 3 as Hero", &mut none);
+    give(&mut t, "Sam: raise Agility", &mut none);
+    assert_eq!(
+        t.state()
+            .participant("Hero")
+            .unwrap()
+            .character
+            .stat(Stat::Agility)
+            .actual,
+        6
+    );
+    give(&mut t, "Sam: improve Attack damage", &mut none);
+    // Attack needs 1: one less is 0, still allowed once.
+    give(&mut t, "Sam: improve Attack easier", &mut none);
+    let err = try_give(&mut t, "Sam: improve Dodge easier", &mut none).unwrap_err();
+    assert!(err.contains("no experience"), "{err}");
+    let b = t
+        .state()
+        .participant("Hero")
+        .unwrap()
+        .character
+        .card_bonus("attack");
+    assert_eq!((b.easier, b.damage), (1, 1));
+    // In the Event the Attack deals its Result + 1.
+    start_event(&mut t);
+    give(&mut t, "stunt Attack", &mut none);
+    give(&mut t, "pass", &mut none);
+    give(&mut t, "target Ogre success 0 result 1", &mut none);
+    give(&mut t, "pass", &mut none);
+    // Stunt: no dice, needs 0: success. Damage 4 = 1, + 1 bonus = 2, doubled (Frail).
+    give(&mut t, "gm: take", &mut Scripted::dice([4]));
+    assert_eq!(
+        t.state()
+            .participant("Ogre")
+            .unwrap()
+            .character
+            .stat(Stat::Vitality)
+            .current,
+        4
+    );
+}
