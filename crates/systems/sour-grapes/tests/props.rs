@@ -71,6 +71,7 @@ fn line() -> impl Strategy<Value = String> {
                 29 => format!("giveback Fast Talking {b} as {who}"),
                 30 => format!("reject as {who}"),
                 31 => format!("cure {card} as {who}"),
+                32 => format!("improve {card} damage as {who}"),
                 _ => format!("raise {stat} as {who}"),
             };
             // Half the lines carry no seat: the default seat gives them.
@@ -174,6 +175,10 @@ fn script_replays_identically() {
         Table::<SourGrapes>::replay(a.initial(), &log, usize::MAX),
         *a.state()
     );
+    // A saved table (play --save / --resume) reads back identical.
+    let saved = serde_json::to_string(&a).unwrap();
+    let back: Table<SourGrapes> = serde_json::from_str(&saved).unwrap();
+    assert_eq!(back, a);
 }
 
 /// Lines that fit the state now (so whole turns get played), chosen by `pick`.
