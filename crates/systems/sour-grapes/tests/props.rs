@@ -33,7 +33,7 @@ const STATS: [&str; 5] = ["Agility", "Strength", "Perception", "Vitality", "Luck
 fn line() -> impl Strategy<Value = String> {
     (
         0usize..4,
-        0usize..30,
+        0usize..34,
         0usize..5,
         0usize..8,
         0usize..5,
