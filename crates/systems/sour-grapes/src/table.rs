@@ -20,6 +20,11 @@
 //! | 6 their success rolls | automatic | |
 //! | 7 Reactions | each receiver | `react CARD DICE TOKENS` or `take` |
 //! | 8 Final rolls | automatic | stunt, reactions, damage once |
+//!
+//! The storyteller (seat `gm`) also runs the monsters, opens Situations and
+//! Events, gives points and tokens back (`giveback`), heals injuries, puts effects
+//! on and takes them off (`afflict`, `cure`), rejects invalid cards (`reject`),
+//! and awards experience (`award`; players `raise` and `improve`).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
