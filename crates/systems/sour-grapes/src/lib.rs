@@ -8,7 +8,7 @@
 //!   conditions of a depleted stat ("Stats", "Stat Mechanics"; R-SG-3, R-SG-7, R-SG-10).
 //! - [`character`]: skills, the character sheet as a TOML draft validated into a
 //!   [`character::Character`], monsters and the experience option.
-//! - [`check`]: the Check roll and its exact odds ("Check"; R-SG-1).
+//! - [`check`](mod@check): the Check roll and its exact odds ("Check"; R-SG-1).
 //! - [`cards`]: action cards as data with fields A-F, the book's seven cards
 //!   ("Cards", "Card Mechanics"; R-SG-2).
 //! - [`table`]: the decide/evolve [`tabula_core::System`] for the game moments:
