@@ -1,14 +1,236 @@
-//! `tabula sour-grapes ...`: not built yet (issue 3). The system's rules land in
-//! `crates/systems/sour-grapes` and its subcommands here: `check`, `odds`,
-//! `character validate|show`, `play`.
+//! `tabula sour-grapes ...`: Check and its odds, character sheets, the book's
+//! cards, and terminal play. Rules live in `crates/systems/sour-grapes`.
 
-use crate::common::{CliError, Ctx};
+use std::path::PathBuf;
 
-/// The sour-grapes subcommands (none yet).
+use serde::Serialize;
+use tabula_engine::sour_grapes::cards::book_cards;
+use tabula_engine::sour_grapes::character::{Character, CharacterFileError};
+use tabula_engine::sour_grapes::check::{self, CheckSpec};
+use tabula_engine::sour_grapes::{ActionCard, SourGrapes};
+
+use crate::common::{self, CliError, Ctx, PlayArgs, finish, read_file, roller_for};
+
+/// The sour-grapes subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// A single Check: dice up to the stat, tokens from a skill; success when
+    /// the successes are more than the difficulty (R-SG-1).
+    Check {
+        /// Dice to roll (d6; each 1 exhausts the stat by one).
+        #[arg(long)]
+        dice: u32,
+        /// Skill tokens (each an automatic success).
+        #[arg(long, default_value_t = 0)]
+        tokens: u32,
+        /// The Difficulty threshold.
+        #[arg(long)]
+        difficulty: u32,
+        /// The Current Stat Value: dice may not exceed it.
+        #[arg(long)]
+        stat: Option<u32>,
+        /// The dice you rolled yourself, e.g. 6,2,1,1,5.
+        #[arg(long)]
+        rolled: Option<String>,
+        /// Seed the dice.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// The exact chance a Check succeeds, for every dice count 0..=stat, with the
+    /// expected exhaustion and the fewest dice reaching --target.
+    Odds {
+        /// Dice asked about.
+        #[arg(long)]
+        dice: u32,
+        /// Skill tokens.
+        #[arg(long, default_value_t = 0)]
+        tokens: u32,
+        /// The Difficulty.
+        #[arg(long)]
+        difficulty: u32,
+        /// The Current Stat Value (the table runs 0..=stat; default: --dice).
+        #[arg(long)]
+        stat: Option<u32>,
+        /// The chance to reach while exhausting least (0 to 1).
+        #[arg(long, default_value_t = 0.75)]
+        target: f64,
+        /// Accepted for symmetry with `check`; odds roll nothing.
+        #[arg(long, hide = true)]
+        rolled: Option<String>,
+        /// Accepted for symmetry with `check`; odds roll nothing.
+        #[arg(long, hide = true)]
+        seed: Option<u64>,
+    },
+    /// Character sheets.
+    #[command(subcommand)]
+    Character(CharacterCommand),
+    /// The book's seven action cards (fields A-F).
+    Cards,
+    /// Play a table file at the terminal.
+    Play(#[command(flatten)] PlayArgs),
+}
+
+/// `tabula sour-grapes character ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum CharacterCommand {
+    /// Check a sheet against every rule; lists every problem.
+    Validate {
+        /// The TOML sheet.
+        file: PathBuf,
+    },
+    /// Print a sheet.
+    Show {
+        /// The TOML sheet.
+        file: PathBuf,
+    },
+}
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    success: bool,
+    successes: u32,
+    exhausted: u32,
+    dice: &'a [u32],
+    tokens: u32,
+    difficulty: u32,
+    ones: u32,
+}
+
+#[derive(Serialize)]
+struct Validated<'a> {
+    valid: bool,
+    name: &'a str,
+}
+
+fn load(file: &std::path::Path) -> Result<Character, CliError> {
+    let text = read_file(file)?;
+    Character::from_toml(&text)
+        .map_err(|e: CharacterFileError| CliError::BadInput(format!("{}: {e}", file.display())))
+}
 
 /// Run a sour-grapes subcommand.
-pub fn run(command: Command, _ctx: Ctx) -> Result<(), CliError> {
-    match command {}
+///
+/// # Errors
+/// Bad input (exit 2) for refused checks and broken files.
+pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
+    match command {
+        Command::Check {
+            dice,
+            tokens,
+            difficulty,
+            stat,
+            rolled,
+            seed,
+        } => {
+            let mut roller = roller_for(seed, rolled.as_deref());
+            let spec = CheckSpec {
+                dice,
+                tokens,
+                difficulty,
+                stat,
+            };
+            let out = check::check(spec, roller.as_mut()).map_err(CliError::bad)?;
+            finish(roller.as_mut())?;
+            let json = CheckJson {
+                success: out.success,
+                successes: out.successes,
+                exhausted: out.exhausted,
+                dice: &out.roll.dice,
+                tokens: out.roll.tokens,
+                difficulty: out.difficulty,
+                ones: out.roll.ones,
+            };
+            ctx.emit(&json, || {
+                format!(
+                    "{} -> {} successes against difficulty {}: {} (needs more than {difficulty}, R-SG-1); the stat is exhausted by {}",
+                    out.roll.shown(),
+                    out.successes,
+                    out.difficulty,
+                    if out.success { "SUCCESS" } else { "FAILED" },
+                    out.exhausted
+                )
+            })
+        }
+        Command::Odds {
+            dice,
+            tokens,
+            difficulty,
+            stat,
+            target,
+            ..
+        } => {
+            if !(0.0..=1.0).contains(&target) {
+                return Err(CliError::BadInput(format!(
+                    "--target must be between 0 and 1, not {target}"
+                )));
+            }
+            let spec = CheckSpec {
+                dice,
+                tokens,
+                difficulty,
+                stat: Some(stat.unwrap_or(dice)),
+            };
+            let o = check::odds(spec, target).map_err(CliError::bad)?;
+            ctx.emit(&o, || {
+                let mut s = format!(
+                    "{dice} dice + {tokens} tokens against difficulty {difficulty}: {:.4} ({:.1}%), expected exhaustion {:.2}\n",
+                    o.probability,
+                    o.probability * 100.0,
+                    o.expected_exhaustion
+                );
+                s.push_str(" dice  chance   expected exhaustion\n");
+                for c in &o.choices {
+                    s.push_str(&format!(
+                        " {:>4}  {:>6.2}%  {:.2}\n",
+                        c.dice,
+                        c.probability * 100.0,
+                        c.expected_exhaustion
+                    ));
+                }
+                match o.best_dice {
+                    Some(n) => s.push_str(&format!(
+                        "fewest dice for at least {:.0}%: {n} (expected exhaustion {:.2})",
+                        target * 100.0,
+                        f64::from(n) / 6.0
+                    )),
+                    None => s.push_str(&format!(
+                        "no number of dice reaches {:.0}%",
+                        target * 100.0
+                    )),
+                }
+                s
+            })
+        }
+        Command::Character(CharacterCommand::Validate { file }) => {
+            let c = load(&file)?;
+            ctx.emit(
+                &Validated {
+                    valid: true,
+                    name: c.name(),
+                },
+                || {
+                    format!(
+                        "{}: {} is a legal Sour Grapes character",
+                        file.display(),
+                        c.name()
+                    )
+                },
+            )
+        }
+        Command::Character(CharacterCommand::Show { file }) => {
+            let c = load(&file)?;
+            ctx.emit(&c, || c.sheet())
+        }
+        Command::Cards => {
+            let cards: Vec<ActionCard> = book_cards();
+            ctx.emit(&cards, || {
+                cards
+                    .iter()
+                    .map(ActionCard::printed)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+        }
+        Command::Play(args) => common::play::<SourGrapes>(&args, ctx),
+    }
 }

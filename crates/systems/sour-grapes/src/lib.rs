@@ -2,12 +2,44 @@
 //!
 //! The rules of Sour Grapes (000_05a1db5b88f54528.txt), system id `sour-grapes`.
 //!
-//! Not built yet: this crate compiles so the workspace has its final shape. Its
-//! issue fills it with the book's characters (a draft validated into a character),
-//! its checks and odds, and its turn structure as a decide/evolve
-//! [`tabula_core::System`]. It depends on `tabula-core` only.
+//! Modules follow the book's chapters:
+//!
+//! - [`stats`]: the nine Stats, Actual and Current Stat Value, Injury and the
+//!   conditions of a depleted stat ("Stats", "Stat Mechanics"; R-SG-3, R-SG-7, R-SG-10).
+//! - [`character`]: skills, the character sheet as a TOML draft validated into a
+//!   [`character::Character`], monsters and the experience option.
+//! - [`check`](mod@check): the Check roll and its exact odds ("Check"; R-SG-1).
+//! - [`cards`]: action cards as data with fields A-F, the book's seven cards
+//!   ("Cards", "Card Mechanics"; R-SG-2).
+//! - [`table`]: the decide/evolve [`tabula_core::System`] for the game moments:
+//!   Spend, Check, Situation and the Event with initiative and the eight-step turn
+//!   ("Game Moments" to "Injury, Exhaust & Damage"; R-SG-4..R-SG-9).
+//! - [`text`]: terminal play ([`tabula_core::TextPlay`]).
+//!
+//! It depends on `tabula-core` only.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cards;
+pub mod character;
+pub mod check;
+pub mod rules;
+pub mod stats;
+pub mod table;
+pub mod text;
+
 /// The system id used on the command line and in table files.
 pub const ID: &str = "sour-grapes";
+/// The rulebook's seed file.
+pub const SEED: &str = "000_05a1db5b88f54528.txt";
+
+/// The Sour Grapes rule system: implements [`tabula_core::System`] and
+/// [`tabula_core::TextPlay`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SourGrapes;
+
+pub use cards::{ActionCard, CardType};
+pub use character::{Character, CharacterDraft};
+pub use check::{CheckOutcome, CheckRoll, CheckSpec, check, odds};
+pub use stats::{Condition, Stat, StatValue};
+pub use table::{Command, Event, State};

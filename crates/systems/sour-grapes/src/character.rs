@@ -1,0 +1,751 @@
+//! The character sheet: nine stats, free-named skills, monsters, experience.
+//!
+//! Sour Grapes, "Character Creation", "Stats", "Skills", "Skill Mechanics",
+//! "Monsters", "Experience" (000_05a1db5b88f54528.txt).
+//!
+//! A [`CharacterDraft`] (public fields, read from TOML) becomes a [`Character`]
+//! only through [`Character::from_draft`], whose [`DraftError`] lists every broken
+//! rule and hands the draft back.
+//!
+//! ```toml
+//! name = "Example Player"
+//! [stats]
+//! agility = 5
+//! might = 3          # "strength" is accepted too (R-SG-3)
+//! resolve = { actual = 4, current = 2, injured = true }
+//! # ... all nine
+//! [[skills]]
+//! name = "fencing"
+//! rating = 3          # 1 (trained) to 5 (masterclass)
+//! used = 0            # tokens already spent
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::stats::{Condition, MAX_STAT, Stat, StatValue};
+
+/// The highest skill rating, masterclass. Sour Grapes, "Skills".
+pub const MAX_SKILL: u32 = 5;
+/// The most skills one sheet may hold ("players should rarely have more than one
+/// page"; a page of the book's sheet holds ten; Tabula caps at 40).
+pub const MAX_SKILLS: usize = 40;
+/// The longest name (character or skill), in bytes.
+pub const MAX_NAME: usize = 80;
+/// The largest Experience bonus on one card (easier or damage).
+pub const MAX_CARD_BONUS: u32 = 5;
+/// The most cards with Experience bonuses on one sheet.
+pub const MAX_CARD_BONUSES: usize = 40;
+
+/// An Experience bonus on one action card: the book's "smaller bonuses could be
+/// modifying the requirements of an action card to cost less or deal more damage".
+///
+/// Sour Grapes, "Experience" (000_05a1db5b88f54528.txt).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardBonus {
+    /// Successes taken off the card's numeric value (A), 0..=5.
+    #[serde(default)]
+    pub easier: u32,
+    /// Points added to the damage the card deals, 0..=5.
+    #[serde(default)]
+    pub damage: u32,
+}
+
+/// The most experience points one character may hold.
+pub const MAX_EXPERIENCE: u32 = 1_000;
+
+/// A skill: a free name and a rating 1 (trained) to 5 (masterclass), used as free
+/// tokens; `available` tokens remain until they recover.
+///
+/// Sour Grapes, "Skills" and "Skill Mechanics" (000_05a1db5b88f54528.txt).
+/// Skills cannot be injured, negated or modified.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skill {
+    /// The skill's name, free text ("fencing", "Fast Talking").
+    pub name: String,
+    /// The rating, 1..=5.
+    pub rating: u32,
+    /// Tokens available now, 0..=rating.
+    pub available: u32,
+}
+
+/// One stat as written in a TOML sheet: a number (Actual = Current) or a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StatEntry {
+    /// `agility = 5`: Actual 5, Current 5, not injured.
+    Value(i64),
+    /// `resolve = { actual = 4, current = 2, injured = true }`.
+    Full {
+        /// The Actual Stat Value.
+        actual: i64,
+        /// The Current Stat Value (default: actual).
+        current: Option<i64>,
+        /// The Injury marker (default: false).
+        #[serde(default)]
+        injured: bool,
+    },
+}
+
+/// One skill as written in a TOML sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillDraft {
+    /// The skill's name.
+    pub name: String,
+    /// The rating, 1..=5.
+    pub rating: i64,
+    /// Tokens already spent (default 0).
+    #[serde(default)]
+    pub used: i64,
+    /// Notes, free text.
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// A character sheet as read from TOML: not necessarily legal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterDraft {
+    /// The character's name.
+    #[serde(default)]
+    pub name: String,
+    /// True for a monster: the same sheet, run by the storyteller ("Monsters").
+    #[serde(default)]
+    pub monster: bool,
+    /// Who they are, free text.
+    #[serde(default)]
+    pub concept: String,
+    /// Stat name -> entry; all nine are required.
+    #[serde(default)]
+    pub stats: BTreeMap<String, StatEntry>,
+    /// The skills.
+    #[serde(default)]
+    pub skills: Vec<SkillDraft>,
+    /// Unspent experience points (the Experience table rule).
+    #[serde(default)]
+    pub experience: i64,
+    /// Experience bonuses by card name.
+    #[serde(default)]
+    pub card_bonuses: BTreeMap<String, CardBonus>,
+}
+
+/// One broken rule in a character draft.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[non_exhaustive]
+pub enum Problem {
+    /// `name` is empty or too long.
+    #[error("name: a character needs a name of 1 to {MAX_NAME} bytes")]
+    Name,
+    /// A stat is missing: there are 9 Stats ("Stats").
+    #[error("stats.{0}: missing (there are 9 Stats and each needs a value)")]
+    MissingStat(Stat),
+    /// A key under `[stats]` is not a stat.
+    #[error(
+        "stats.{0}: not a stat (Agility, Might/Strength, Knowledge, Perception, Prestige, Resolve, Spirit, Stamina, Vitality)"
+    )]
+    UnknownStat(String),
+    /// Might given twice (as Might and Strength, R-SG-3).
+    #[error("stats.{0}: given twice (Might and Strength are one stat, R-SG-3)")]
+    DuplicateStat(Stat),
+    /// The Actual Stat Value is outside 1..=10 ("Stats").
+    #[error("stats.{stat}: Actual Stat Value must be 1 to 10, not {got}")]
+    ActualOutOfRange {
+        /// The stat.
+        stat: Stat,
+        /// The value given.
+        got: i64,
+    },
+    /// The Current Stat Value is outside 0..=actual.
+    #[error("stats.{stat}.current: must be 0 to the Actual Stat Value {actual}, not {got}")]
+    CurrentOutOfRange {
+        /// The stat.
+        stat: Stat,
+        /// The Actual Stat Value.
+        actual: i64,
+        /// The value given.
+        got: i64,
+    },
+    /// A stat at zero must be injured ("If a stat ever reaches zero it is automatically injured").
+    #[error("stats.{0}.injured: a stat at zero is automatically injured")]
+    ZeroNotInjured(Stat),
+    /// A skill's name is empty or too long.
+    #[error("skills[{0}].name: a skill needs a name of 1 to {MAX_NAME} bytes")]
+    SkillName(usize),
+    /// Two skills with the same name.
+    #[error("skills[{index}].name: {name:?} is listed twice")]
+    DuplicateSkill {
+        /// The index of the second one.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// A rating outside 1..=5 ("Skills are in values from 1 (trained) to 5 (masterclass)").
+    #[error("skills[{index}].rating: {name:?} must be 1 (trained) to 5 (masterclass), not {got}")]
+    SkillRating {
+        /// The index.
+        index: usize,
+        /// The name.
+        name: String,
+        /// The rating given.
+        got: i64,
+    },
+    /// Tokens used outside 0..=rating.
+    #[error("skills[{index}].used: {name:?} may have 0 to its rating of tokens spent, not {got}")]
+    SkillUsed {
+        /// The index.
+        index: usize,
+        /// The name.
+        name: String,
+        /// The value given.
+        got: i64,
+    },
+    /// More skills than one sheet holds.
+    #[error("skills: at most {MAX_SKILLS} skills (\"rarely more than one page\"), not {0}")]
+    TooManySkills(usize),
+    /// Experience outside 0..=MAX_EXPERIENCE.
+    #[error("experience: must be 0 to {MAX_EXPERIENCE}, not {0}")]
+    Experience(i64),
+    /// A card bonus above the cap, with an empty card name, or too many.
+    #[error(
+        "card_bonuses.{0}: a card name, with easier and damage 0 to {MAX_CARD_BONUS} (at most {MAX_CARD_BONUSES} cards)"
+    )]
+    CardBonus(String),
+}
+
+/// A draft that broke rules: every problem, and the draft handed back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+pub struct DraftError {
+    /// Every broken rule, in sheet order.
+    pub problems: Vec<Problem>,
+    /// The draft, unchanged.
+    pub draft: Box<CharacterDraft>,
+}
+
+impl fmt::Display for DraftError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = if self.draft.name.is_empty() {
+            "the character"
+        } else {
+            &self.draft.name
+        };
+        write!(f, "{name} breaks {} rule(s):", self.problems.len())?;
+        for p in &self.problems {
+            write!(f, "\n  - {p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A character file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CharacterFileError {
+    /// The TOML is malformed or a field has the wrong type.
+    #[error("not a character sheet: {0}")]
+    Toml(String),
+    /// The sheet breaks rules.
+    #[error(transparent)]
+    Draft(#[from] DraftError),
+}
+
+/// A legal character (or monster): nine stats, skills, experience.
+///
+/// Sour Grapes, "Character Creation" (000_05a1db5b88f54528.txt). Built only by
+/// [`Character::from_draft`]; the table changes it only through events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    name: String,
+    monster: bool,
+    concept: String,
+    stats: [StatValue; 9],
+    skills: Vec<Skill>,
+    experience: u32,
+    #[serde(default)]
+    card_bonuses: BTreeMap<String, CardBonus>,
+}
+
+fn name_ok(n: &str) -> bool {
+    !n.trim().is_empty() && n.len() <= MAX_NAME
+}
+
+impl Character {
+    /// Validate a draft. Sour Grapes, "Stats" (9 stats, 1-10), "Stat Mechanics"
+    /// (zero is injured), "Skills" (1-5), R-SG-3.
+    ///
+    /// # Errors
+    /// [`DraftError`] listing every broken rule, with the draft.
+    pub fn from_draft(draft: CharacterDraft) -> Result<Character, DraftError> {
+        let mut problems = Vec::new();
+        if !name_ok(&draft.name) {
+            problems.push(Problem::Name);
+        }
+        let mut seen: [Option<StatValue>; 9] = [None; 9];
+        for (key, entry) in &draft.stats {
+            let Some(stat) = Stat::parse(key) else {
+                problems.push(Problem::UnknownStat(key.clone()));
+                continue;
+            };
+            if seen[stat.index()].is_some() {
+                problems.push(Problem::DuplicateStat(stat));
+                continue;
+            }
+            let (actual, current, injured) = match entry {
+                StatEntry::Value(v) => (*v, *v, false),
+                StatEntry::Full {
+                    actual,
+                    current,
+                    injured,
+                } => (*actual, current.unwrap_or(*actual), *injured),
+            };
+            let mut ok = true;
+            if !(1..=i64::from(MAX_STAT)).contains(&actual) {
+                problems.push(Problem::ActualOutOfRange { stat, got: actual });
+                ok = false;
+            } else if !(0..=actual).contains(&current) {
+                problems.push(Problem::CurrentOutOfRange {
+                    stat,
+                    actual,
+                    got: current,
+                });
+                ok = false;
+            } else if current == 0 && !injured {
+                problems.push(Problem::ZeroNotInjured(stat));
+                ok = false;
+            }
+            // Mark as seen even when broken, so it is not also reported missing.
+            seen[stat.index()] = Some(if ok {
+                StatValue {
+                    actual: actual as u32,
+                    current: current as u32,
+                    injured,
+                }
+            } else {
+                StatValue::fresh(1)
+            });
+        }
+        for stat in Stat::ALL {
+            if seen[stat.index()].is_none() {
+                problems.push(Problem::MissingStat(stat));
+            }
+        }
+        if draft.skills.len() > MAX_SKILLS {
+            problems.push(Problem::TooManySkills(draft.skills.len()));
+        }
+        let mut skills: Vec<Skill> = Vec::new();
+        for (index, s) in draft.skills.iter().enumerate().take(MAX_SKILLS) {
+            if !name_ok(&s.name) {
+                problems.push(Problem::SkillName(index));
+                continue;
+            }
+            if skills
+                .iter()
+                .any(|k| k.name.eq_ignore_ascii_case(s.name.trim()))
+            {
+                problems.push(Problem::DuplicateSkill {
+                    index,
+                    name: s.name.clone(),
+                });
+                continue;
+            }
+            if !(1..=i64::from(MAX_SKILL)).contains(&s.rating) {
+                problems.push(Problem::SkillRating {
+                    index,
+                    name: s.name.clone(),
+                    got: s.rating,
+                });
+                continue;
+            }
+            if !(0..=s.rating).contains(&s.used) {
+                problems.push(Problem::SkillUsed {
+                    index,
+                    name: s.name.clone(),
+                    got: s.used,
+                });
+                continue;
+            }
+            skills.push(Skill {
+                name: s.name.trim().to_string(),
+                rating: s.rating as u32,
+                available: (s.rating - s.used) as u32,
+            });
+        }
+        if !(0..=i64::from(MAX_EXPERIENCE)).contains(&draft.experience) {
+            problems.push(Problem::Experience(draft.experience));
+        }
+        if draft.card_bonuses.len() > MAX_CARD_BONUSES {
+            problems.push(Problem::CardBonus(format!(
+                "({} cards)",
+                draft.card_bonuses.len()
+            )));
+        }
+        for (card, b) in draft.card_bonuses.iter().take(MAX_CARD_BONUSES) {
+            if card.trim().is_empty()
+                || card.len() > MAX_NAME
+                || b.easier > MAX_CARD_BONUS
+                || b.damage > MAX_CARD_BONUS
+            {
+                problems.push(Problem::CardBonus(card.clone()));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(DraftError {
+                problems,
+                draft: Box::new(draft),
+            });
+        }
+        let stats = seen.map(|s| s.unwrap_or(StatValue::fresh(1)));
+        Ok(Character {
+            name: draft.name.trim().to_string(),
+            monster: draft.monster,
+            concept: draft.concept,
+            stats,
+            skills,
+            experience: draft.experience as u32,
+            card_bonuses: draft
+                .card_bonuses
+                .iter()
+                .map(|(k, v)| (crate::cards::key(k), *v))
+                .collect(),
+        })
+    }
+
+    /// Read and validate a TOML sheet.
+    ///
+    /// # Errors
+    /// [`CharacterFileError`]: malformed TOML, or every broken rule.
+    pub fn from_toml(text: &str) -> Result<Character, CharacterFileError> {
+        let draft: CharacterDraft =
+            toml::from_str(text).map_err(|e| CharacterFileError::Toml(e.to_string()))?;
+        Ok(Character::from_draft(draft)?)
+    }
+
+    /// The sheet as a draft (for writing back to TOML).
+    pub fn to_draft(&self) -> CharacterDraft {
+        CharacterDraft {
+            name: self.name.clone(),
+            monster: self.monster,
+            concept: self.concept.clone(),
+            stats: Stat::ALL
+                .iter()
+                .map(|s| {
+                    let v = self.stat(*s);
+                    (
+                        s.name().to_ascii_lowercase(),
+                        StatEntry::Full {
+                            actual: i64::from(v.actual),
+                            current: Some(i64::from(v.current)),
+                            injured: v.injured,
+                        },
+                    )
+                })
+                .collect(),
+            skills: self
+                .skills
+                .iter()
+                .map(|k| SkillDraft {
+                    name: k.name.clone(),
+                    rating: i64::from(k.rating),
+                    used: i64::from(k.rating - k.available),
+                    notes: String::new(),
+                })
+                .collect(),
+            experience: i64::from(self.experience),
+            card_bonuses: self.card_bonuses.clone(),
+        }
+    }
+
+    /// The character's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// True for a monster ("Monsters": the same sheet, run by the storyteller).
+    pub fn is_monster(&self) -> bool {
+        self.monster
+    }
+
+    /// Who they are, free text.
+    pub fn concept(&self) -> &str {
+        &self.concept
+    }
+
+    /// One stat.
+    pub fn stat(&self, stat: Stat) -> StatValue {
+        self.stats[stat.index()]
+    }
+
+    /// The skills.
+    pub fn skills(&self) -> &[Skill] {
+        &self.skills
+    }
+
+    /// A skill by name (any case).
+    pub fn skill(&self, name: &str) -> Option<&Skill> {
+        self.skills
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Unspent experience points.
+    pub fn experience(&self) -> u32 {
+        self.experience
+    }
+
+    /// The Experience bonus on a card (zero when none).
+    pub fn card_bonus(&self, card: &str) -> CardBonus {
+        self.card_bonuses
+            .get(&crate::cards::key(card))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn improve_card(&mut self, card: &str, damage: bool) {
+        let b = self
+            .card_bonuses
+            .entry(crate::cards::key(card))
+            .or_default();
+        if damage {
+            b.damage = (b.damage + 1).min(MAX_CARD_BONUS);
+        } else {
+            b.easier = (b.easier + 1).min(MAX_CARD_BONUS);
+        }
+    }
+
+    /// The conditions applied now: one per depleted stat (R-SG-10).
+    pub fn conditions(&self) -> Vec<Condition> {
+        Stat::ALL
+            .iter()
+            .filter(|s| self.stat(**s).depleted())
+            .map(|s| s.condition())
+            .collect()
+    }
+
+    /// True when `condition` applies.
+    pub fn has(&self, condition: Condition) -> bool {
+        Stat::ALL
+            .iter()
+            .any(|s| s.condition() == condition && self.stat(*s).depleted())
+    }
+
+    /// Why `stat` cannot recover now, if it cannot: injured ("Stat Mechanics"),
+    /// or Crippled / Feeble / Dying ("Stats").
+    pub fn recovery_blocked(&self, stat: Stat) -> Option<String> {
+        let v = self.stat(stat);
+        if v.injured {
+            return Some(format!(
+                "{stat} is injured and does not recover until healed"
+            ));
+        }
+        if self.has(Condition::Dying) {
+            return Some("Dying: stats do not recover".into());
+        }
+        if stat.is_physical() && self.has(Condition::Crippled) {
+            return Some("Crippled: Physical stats do not recover".into());
+        }
+        if stat.is_mental() && self.has(Condition::Feeble) {
+            return Some("Feeble: Mental stats do not recover".into());
+        }
+        None
+    }
+
+    /// Damage multiplier for damage to `target` from a card whose Result stat is
+    /// `from`: 2 when Frail (physical target), Despised (mental target) or Lost
+    /// (Spirit attack) applies, else 1. Doubling does not stack (R-SG-7).
+    pub fn damage_factor(&self, target: Stat, from: Option<Stat>) -> u32 {
+        let doubled = (target.is_physical() && self.has(Condition::Frail))
+            || (target.is_mental() && self.has(Condition::Despised))
+            || (from == Some(Stat::Spirit) && self.has(Condition::Lost));
+        if doubled { 2 } else { 1 }
+    }
+
+    // ---- changes, used only by the table's evolve ----
+
+    pub(crate) fn stat_mut(&mut self, stat: Stat) -> &mut StatValue {
+        &mut self.stats[stat.index()]
+    }
+
+    pub(crate) fn spend_tokens(&mut self, skill: &str, tokens: u32) {
+        if let Some(s) = self
+            .skills
+            .iter_mut()
+            .find(|s| s.name.eq_ignore_ascii_case(skill))
+        {
+            s.available = s.available.saturating_sub(tokens);
+        }
+    }
+
+    pub(crate) fn recover_skill(&mut self, skill: &str, tokens: u32) {
+        if let Some(s) = self
+            .skills
+            .iter_mut()
+            .find(|s| s.name.eq_ignore_ascii_case(skill))
+        {
+            s.available = s.available.saturating_add(tokens).min(s.rating);
+        }
+    }
+
+    pub(crate) fn recover_all_skills(&mut self) {
+        for s in &mut self.skills {
+            s.available = s.rating;
+        }
+    }
+
+    pub(crate) fn set_experience(&mut self, points: u32) {
+        self.experience = points.min(MAX_EXPERIENCE);
+    }
+
+    pub(crate) fn raise_skill(&mut self, name: &str) {
+        match self
+            .skills
+            .iter_mut()
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+        {
+            Some(s) => {
+                s.rating = (s.rating + 1).min(MAX_SKILL);
+                s.available = (s.available + 1).min(s.rating);
+            }
+            None => {
+                if self.skills.len() < MAX_SKILLS {
+                    self.skills.push(Skill {
+                        name: name.trim().to_string(),
+                        rating: 1,
+                        available: 1,
+                    });
+                }
+            }
+        }
+    }
+
+    pub(crate) fn raise_stat(&mut self, stat: Stat) {
+        let v = self.stat_mut(stat);
+        if v.actual < MAX_STAT {
+            v.actual += 1;
+            v.current += 1;
+        }
+    }
+
+    /// A text sheet, as `character show` prints it.
+    pub fn sheet(&self) -> String {
+        let mut out = format!(
+            "{}{}\n",
+            self.name,
+            if self.monster { " (monster)" } else { "" }
+        );
+        if !self.concept.is_empty() {
+            out.push_str(&format!("  {}\n", self.concept));
+        }
+        out.push_str("  Stat              Actual Current\n");
+        for s in Stat::ALL {
+            let v = self.stat(s);
+            let nature = match s.nature() {
+                crate::stats::Nature::Physical => "Physical",
+                crate::stats::Nature::Mental => "Mental",
+                crate::stats::Nature::Both => "Phys+Ment",
+            };
+            out.push_str(&format!(
+                "  {:<11} {} {:>5} {:>7}  {:<9}{}{}\n",
+                s.name(),
+                s.abbreviation(),
+                v.actual,
+                v.current,
+                nature,
+                if v.injured { "  injured" } else { "" },
+                if v.depleted() {
+                    format!("  {}: {}", s.condition(), s.condition().effect())
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        if self.skills.is_empty() {
+            out.push_str("  Skills: none\n");
+        } else {
+            out.push_str("  Skills (tokens available / rating):\n");
+            for k in &self.skills {
+                out.push_str(&format!("    {} {}/{}\n", k.name, k.available, k.rating));
+            }
+        }
+        if self.experience > 0 {
+            out.push_str(&format!("  Experience: {}\n", self.experience));
+        }
+        for (card, b) in &self.card_bonuses {
+            out.push_str(&format!(
+                "  Card bonus {card}: {} easier, +{} damage\n",
+                b.easier, b.damage
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHEET: &str = include_str!("../../../../examples/sour-grapes/example-character.toml");
+
+    /// Sour Grapes, "Stat Mechanics": the book's example stat sheet, with the
+    /// Injured stat at Actual 4 and Current 2.
+    #[test]
+    fn book_example_sheet() {
+        let c = Character::from_toml(SHEET).unwrap();
+        assert_eq!(c.stat(Stat::Agility).actual, 5);
+        assert_eq!(c.stat(Stat::Might).actual, 3);
+        assert_eq!(c.stat(Stat::Perception).actual, 6);
+        assert_eq!(c.stat(Stat::Vitality).actual, 6);
+        let res = c.stat(Stat::Resolve);
+        assert_eq!((res.actual, res.current, res.injured), (4, 2, true));
+        assert!(c.recovery_blocked(Stat::Resolve).is_some());
+        assert_eq!(c.skills().len(), 8);
+        assert!(c.conditions().is_empty());
+    }
+
+    #[test]
+    fn every_problem_is_listed() {
+        let text = r#"
+name = ""
+[stats]
+agility = 11
+strength = 3
+might = 3
+luck = 2
+perception = { actual = 4, current = 5 }
+prestige = { actual = 2, current = 0 }
+[[skills]]
+name = "boxing"
+rating = 6
+[[skills]]
+name = "Boxing"
+rating = 2
+"#;
+        let err = match Character::from_toml(text) {
+            Err(CharacterFileError::Draft(e)) => e,
+            other => panic!("expected a draft error, got {other:?}"),
+        };
+        let p = &err.problems;
+        assert!(p.contains(&Problem::Name));
+        assert!(p.contains(&Problem::ActualOutOfRange {
+            stat: Stat::Agility,
+            got: 11
+        }));
+        assert!(p.contains(&Problem::DuplicateStat(Stat::Might)));
+        assert!(p.contains(&Problem::UnknownStat("luck".into())));
+        assert!(p.contains(&Problem::ZeroNotInjured(Stat::Prestige)));
+        assert!(p.contains(&Problem::MissingStat(Stat::Vitality)));
+        assert!(p.iter().any(|x| matches!(
+            x,
+            Problem::CurrentOutOfRange {
+                stat: Stat::Perception,
+                ..
+            }
+        )));
+        assert!(p.iter().any(|x| matches!(x, Problem::SkillRating { .. })));
+        assert!(err.to_string().contains("stats.Vitality"));
+    }
+
+    #[test]
+    fn draft_round_trip() {
+        let c = Character::from_toml(SHEET).unwrap();
+        let again = Character::from_draft(c.to_draft()).unwrap();
+        assert_eq!(c, again);
+    }
+}

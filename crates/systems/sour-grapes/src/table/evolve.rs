@@ -1,0 +1,274 @@
+//! Applying events: never rolls, never fails, so replaying the log rebuilds the
+//! table.
+
+use super::*;
+
+/// Apply one event; never rolls, never fails.
+pub(super) fn evolve(s: &mut State, e: &Event) {
+    match e {
+        Event::Spent { who, stat } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.stat_mut(*stat).lower(1);
+            }
+        }
+        Event::GivenBack { who, stat, points } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.stat_mut(*stat).raise(*points);
+            }
+        }
+        Event::TokensBack { who, skill, points } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.recover_skill(skill, *points);
+            }
+        }
+        Event::Rejected { who } => {
+            if let Some(t) = s.turn_mut() {
+                t.interrupts.retain(|p| &p.by != who);
+                t.compliments.retain(|p| &p.by != who);
+                t.diverts.retain(|p| &p.by != who);
+            }
+        }
+        Event::Healed { who, stat } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.stat_mut(*stat).injured = false;
+            }
+        }
+        Event::Rested { who } => {
+            for w in who {
+                if let Some(p) = s.participant_mut(w) {
+                    for st in Stat::ALL {
+                        if p.character.recovery_blocked(st).is_none() {
+                            let v = p.character.stat(st);
+                            p.character.stat_mut(st).raise(v.exhausted());
+                        }
+                    }
+                    p.character.recover_all_skills();
+                }
+            }
+        }
+        Event::Rolled {
+            who,
+            skill,
+            exhausts,
+            tokens_spent,
+            ..
+        } => {
+            if let Some(p) = s.participant_mut(who) {
+                for (st, n) in exhausts {
+                    p.character.stat_mut(*st).lower(*n);
+                }
+                if let Some(k) = skill
+                    && *tokens_spent > 0
+                {
+                    p.character.spend_tokens(k, *tokens_spent);
+                }
+            }
+        }
+        Event::SituationStarted {
+            who,
+            stat,
+            skill,
+            difficulty,
+        } => {
+            s.moment = Moment::Situation(Situation {
+                who: who.clone(),
+                stat: *stat,
+                skill: skill.clone(),
+                difficulty: *difficulty,
+                history: vec![*difficulty],
+            });
+        }
+        Event::DifficultyChanged { to, .. } => {
+            if let Moment::Situation(sit) = &mut s.moment {
+                sit.difficulty = *to;
+                sit.history.push(*to);
+            }
+        }
+        Event::SituationEnded { who, .. } => {
+            s.moment = Moment::Free;
+            if let Some(p) = s.participant_mut(who) {
+                p.character.recover_all_skills();
+            }
+        }
+        Event::EventStarted { participants } => {
+            s.moment = Moment::Event(Box::new(EventState {
+                initiative: participants.iter().map(|p| (p.clone(), None)).collect(),
+                order: Vec::new(),
+                round: 0,
+                index: 0,
+                turn: None,
+            }));
+        }
+        Event::InitiativeRolled { who, total, .. } => {
+            if let Some(e) = s.event_mut() {
+                e.initiative.insert(who.clone(), Some(*total));
+            }
+        }
+        Event::InitiativeSettled { order, .. } => {
+            if let Some(e) = s.event_mut() {
+                e.order = order.clone();
+            }
+        }
+        Event::NewRound { round } => {
+            if let Some(e) = s.event_mut() {
+                e.round = *round;
+            }
+        }
+        Event::TurnBegan { controller, index } => {
+            let pending: Vec<String> = s
+                .participant(controller)
+                .map(|p| {
+                    p.effects
+                        .iter()
+                        .filter(|e| {
+                            s.card(&e.card).and_then(|c| c.effect).map(|x| x.keep)
+                                == Some(Keep::Roll)
+                        })
+                        .map(|e| e.card.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(e) = s.event_mut() {
+                e.index = *index;
+                e.turn = Some(Turn::new(controller.clone(), pending));
+            }
+        }
+        Event::EffectCountdown {
+            who,
+            effect,
+            tokens,
+        } => {
+            if let Some(p) = s.participant_mut(who)
+                && let Some(x) = p.effects.iter_mut().find(|x| &x.card == effect)
+            {
+                x.tokens = *tokens;
+            }
+        }
+        Event::EffectAdded {
+            who,
+            effect,
+            tokens,
+        } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.effects.push(ActiveEffect {
+                    card: effect.clone(),
+                    tokens: *tokens,
+                });
+            }
+        }
+        Event::EffectRemoved { who, effect } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.effects.retain(|x| &x.card != effect);
+            }
+            if let Some(t) = s.turn_mut() {
+                t.pending_effects.retain(|x| x != effect);
+            }
+        }
+        Event::EffectKept { effect, .. } => {
+            if let Some(t) = s.turn_mut() {
+                t.pending_effects.retain(|x| x != effect);
+            }
+        }
+        Event::FreePoint { who, into } => {
+            if let Some(p) = s.participant_mut(who) {
+                match into {
+                    Pool::Stat(st) => p.character.stat_mut(*st).raise(1),
+                    Pool::Skill(k) => p.character.recover_skill(k, 1),
+                }
+            }
+            if let Some(t) = s.turn_mut() {
+                t.free_point = false;
+            }
+        }
+        Event::StuntPlayed { card, .. } => {
+            if let Some(t) = s.turn_mut() {
+                t.stunt = Some(card.clone());
+                t.step = Step::Interrupt;
+            }
+        }
+        Event::Offered { slot, play } => {
+            if let Some(t) = s.turn_mut() {
+                match slot {
+                    Slot::Interrupt => t.interrupts.push(play.clone()),
+                    Slot::Compliment => t.compliments.push(play.clone()),
+                    Slot::Divert => t.diverts.push(play.clone()),
+                }
+            }
+        }
+        Event::SlotWon { .. } => {}
+        Event::StepReached { step } => {
+            if let Some(t) = s.turn_mut() {
+                t.step = *step;
+            }
+        }
+        Event::TargetsDeclared {
+            targets,
+            success,
+            result,
+        } => {
+            if let Some(t) = s.turn_mut() {
+                t.targets = targets.clone();
+                t.receivers = targets.clone();
+                t.success = *success;
+                t.result = *result;
+                t.step = Step::Support;
+            }
+        }
+        Event::Diverted { to, .. } => {
+            if let Some(t) = s.turn_mut() {
+                t.receivers = vec![to.clone()];
+            }
+        }
+        Event::ComplimentApplies { play } => {
+            if let Some(t) = s.turn_mut() {
+                t.compliment = Some(play.clone());
+            }
+        }
+        Event::Reacted { who, play } => {
+            if let Some(t) = s.turn_mut() {
+                t.reactions.insert(who.clone(), play.clone());
+            }
+        }
+        Event::Damaged {
+            who, stat, points, ..
+        } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.stat_mut(*stat).lower(*points);
+            }
+        }
+        Event::TurnEnded { .. } => {
+            if let Some(e) = s.event_mut() {
+                e.turn = None;
+            }
+        }
+        Event::EventEnded { .. } => {
+            s.moment = Moment::Free;
+        }
+        Event::Awarded { who, points } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_add(*points);
+                p.character.set_experience(x);
+            }
+        }
+        Event::Improved { who, card, damage } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_sub(1);
+                p.character.set_experience(x);
+                p.character.improve_card(card, *damage);
+            }
+        }
+        Event::Raised { who, what } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_sub(1);
+                p.character.set_experience(x);
+                match what {
+                    Pool::Stat(st) => p.character.raise_stat(*st),
+                    Pool::Skill(k) => p.character.raise_skill(k),
+                }
+            }
+        }
+        Event::EncounterEnded => {
+            s.over = true;
+        }
+    }
+}

@@ -1,0 +1,432 @@
+//! "What may this seat do now": the legal commands with their parameters.
+
+use super::rolls::*;
+use super::*;
+
+pub(super) fn names(s: &State) -> Vec<String> {
+    s.participants
+        .iter()
+        .map(|p| p.character.name().to_string())
+        .collect()
+}
+
+pub(super) fn stat_names() -> Vec<String> {
+    Stat::ALL.iter().map(|s| s.name().to_string()).collect()
+}
+
+pub(super) fn cards_of(s: &State, who: &str, kind: CardType) -> Vec<String> {
+    s.participant(who)
+        .map(|p| {
+            p.cards
+                .iter()
+                .filter_map(|c| s.card(c))
+                .filter(|c| c.kind == kind && may_play(s, who, c, kind).is_ok())
+                .map(|c| c.name.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
+    let mut out = Vec::new();
+    if s.over {
+        return out;
+    }
+    let mine = s.controlled_by(seat);
+    let gm = seat.is_gm();
+    if gm {
+        out.push(CommandSpec::new(
+            "afflict",
+            "put an effect card on a character. `afflict EFFECT as NAME`",
+            vec![
+                ParamSpec::choice(
+                    "card",
+                    s.cards
+                        .iter()
+                        .filter(|c| c.effect.is_some())
+                        .map(|c| c.name.clone()),
+                ),
+                ParamSpec::choice("as", names(s)),
+            ],
+        ));
+        let in_play: Vec<String> = s
+            .participants
+            .iter()
+            .flat_map(|p| p.effects.iter().map(|e| e.card.clone()))
+            .collect();
+        if !in_play.is_empty() {
+            out.push(CommandSpec::new(
+                "cure",
+                "remove an effect (its condition is met). `cure EFFECT as NAME`",
+                vec![
+                    ParamSpec::choice("effect", in_play),
+                    ParamSpec::choice("as", names(s)),
+                ],
+            ));
+        }
+    }
+    let max_cur = |who: &str, st: Option<Stat>| {
+        s.participant(who)
+            .and_then(|p| st.map(|st| i64::from(p.character.stat(st).current)))
+            .unwrap_or(0)
+    };
+    match &s.moment {
+        Moment::Free | Moment::Situation(_) => {
+            if !mine.is_empty() && !gm {
+                out.push(CommandSpec::new(
+                    "spend",
+                    "Spend: exhaust a point of a stat, no roll",
+                    vec![ParamSpec::choice("stat", stat_names())],
+                ));
+                out.push(CommandSpec::new("check", "Check: dice up to the stat, tokens up to the skill; success when more than the difficulty. `check STAT DICE [TOKENS] vs D [with SKILL]`", vec![
+                    ParamSpec::choice("stat", stat_names()),
+                    ParamSpec::int("dice", 0, 10),
+                    ParamSpec::int("tokens", 0, 5),
+                    ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
+                    ParamSpec::text("skill (with)"),
+                ]));
+            }
+            if gm {
+                out.push(CommandSpec::new(
+                    "spend",
+                    "Spend, dictated to a player (`as NAME`)",
+                    vec![
+                        ParamSpec::choice("stat", stat_names()),
+                        ParamSpec::choice("as", names(s)),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "check",
+                    "a Check for a monster (`as NAME`)",
+                    vec![
+                        ParamSpec::choice("stat", stat_names()),
+                        ParamSpec::int("dice", 0, 10),
+                        ParamSpec::int("tokens", 0, 5),
+                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
+                        ParamSpec::text("skill (with)"),
+                        ParamSpec::choice("as", mine.clone()),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "giveback",
+                    "give exhausted points (or skill tokens) back. `giveback STAT-or-SKILL [N] as NAME`",
+                    vec![
+                        ParamSpec::choice("stat", stat_names()),
+                        ParamSpec::int("points", 1, 10),
+                        ParamSpec::choice("as", names(s)),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "heal",
+                    "remove an injury",
+                    vec![
+                        ParamSpec::choice("stat", stat_names()),
+                        ParamSpec::choice("as", names(s)),
+                    ],
+                ));
+            }
+            if let Moment::Situation(sit) = &s.moment {
+                if gm {
+                    out.push(CommandSpec::new(
+                        "difficulty",
+                        "raise or lower the Situation's difficulty",
+                        vec![ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY))],
+                    ));
+                }
+                if gm || mine.contains(&sit.who) {
+                    out.push(CommandSpec::new(
+                        "final",
+                        "the Situation's final check",
+                        vec![
+                            ParamSpec::int("dice", 0, max_cur(&sit.who, Some(sit.stat))),
+                            ParamSpec::int("tokens", 0, 5),
+                        ],
+                    ));
+                }
+            } else if gm {
+                out.push(CommandSpec::new(
+                    "situation",
+                    "announce a Situation: a running difficulty ending in a final check. `situation D STAT [with SKILL] as NAME`",
+                    vec![
+                        ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY)),
+                        ParamSpec::choice("stat", stat_names()),
+                        ParamSpec::text("skill (with)"),
+                        ParamSpec::choice("as", names(s)),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "event",
+                    "declare an Event: initiative, rounds, turns",
+                    vec![],
+                ));
+                out.push(CommandSpec::new(
+                    "rest",
+                    "a short rest: uninjured stats and skills recover",
+                    vec![],
+                ));
+                out.push(CommandSpec::new(
+                    "end-encounter",
+                    "end the encounter",
+                    vec![],
+                ));
+                if s.options.experience {
+                    out.push(CommandSpec::new(
+                        "award",
+                        "Experience: award points",
+                        vec![
+                            ParamSpec::int("points", 1, i64::from(MAX_POINTS)),
+                            ParamSpec::choice("as", names(s)),
+                        ],
+                    ));
+                }
+            }
+            if matches!(s.moment, Moment::Free)
+                && s.options.experience
+                && mine.iter().any(|m| {
+                    s.participant(m)
+                        .is_some_and(|p| p.character.experience() > 0)
+                })
+            {
+                out.push(CommandSpec::new(
+                    "raise",
+                    "Experience: spend a point to raise a stat or skill by one",
+                    vec![ParamSpec::text("stat or skill")],
+                ));
+                out.push(CommandSpec::new(
+                    "improve",
+                    "Experience: spend a point on a card: one success less, or one more damage. `improve CARD easier|damage`",
+                    vec![
+                        ParamSpec::choice(
+                            "card",
+                            s.cards
+                                .iter()
+                                .filter(|c| c.kind != CardType::Effect)
+                                .map(|c| c.name.clone()),
+                        ),
+                        ParamSpec::choice("bonus", ["easier", "damage"]),
+                    ],
+                ));
+            }
+        }
+        Moment::Event(e) => {
+            if gm {
+                out.push(CommandSpec::new("end-event", "end the Event", vec![]));
+            }
+            if e.order.is_empty() {
+                for m in &mine {
+                    if e.initiative.get(m).is_some_and(Option::is_none) {
+                        out.push(CommandSpec::new(
+                            "initiative",
+                            &format!("{m}: initiative, a check that exhausts nothing (+ d20)"),
+                            vec![
+                                ParamSpec::choice("stat", stat_names()),
+                                ParamSpec::int("dice", 0, 10),
+                                ParamSpec::choice("as", [m.clone()]),
+                            ],
+                        ));
+                    }
+                }
+            }
+            let Some(t) = &e.turn else { return out };
+            let ctl = mine.contains(&t.controller);
+            let others: Vec<&String> = mine.iter().filter(|m| **m != t.controller).collect();
+            match t.step {
+                Step::Prep => {
+                    if ctl {
+                        if t.free_point {
+                            out.push(CommandSpec::new(
+                                "recover",
+                                "the free point: one exhausted uninjured stat point or skill token",
+                                vec![ParamSpec::text("stat or skill")],
+                            ));
+                        }
+                        for p in &t.pending_effects {
+                            out.push(CommandSpec::new(
+                                "keep",
+                                &format!("roll to keep {p} (R-SG-9)"),
+                                vec![
+                                    ParamSpec::choice("effect", [p.clone()]),
+                                    ParamSpec::int("dice", 0, 10),
+                                    ParamSpec::int("tokens", 0, 5),
+                                ],
+                            ));
+                        }
+                        if let Some(p) = s.participant(&t.controller) {
+                            let disc: Vec<String> = p
+                                .effects
+                                .iter()
+                                .filter(|x| {
+                                    s.card(&x.card)
+                                        .and_then(|c| c.effect)
+                                        .map(|e| e.keep)
+                                        .is_none_or(|k| k == Keep::Roll || k == Keep::Discard)
+                                })
+                                .map(|x| x.card.clone())
+                                .collect();
+                            if !disc.is_empty() {
+                                out.push(CommandSpec::new(
+                                    "discard",
+                                    "discard an effect",
+                                    vec![ParamSpec::choice("effect", disc)],
+                                ));
+                            }
+                        }
+                        if t.pending_effects.is_empty() {
+                            let c = cards_of(s, &t.controller, CardType::Stunt);
+                            if !c.is_empty() {
+                                out.push(CommandSpec::new(
+                                    "stunt",
+                                    "step 2: lay down a Stunt",
+                                    vec![ParamSpec::choice("card", c)],
+                                ));
+                            }
+                        }
+                        out.push(CommandSpec::new(
+                            "end",
+                            "end the turn without a Stunt",
+                            vec![],
+                        ));
+                    }
+                }
+                Step::Interrupt => {
+                    for o in &others {
+                        let c = cards_of(s, o, CardType::Interrupt);
+                        if !c.is_empty() && !t.interrupts.iter().any(|p| &&p.by == o) {
+                            out.push(CommandSpec::new(
+                                "interrupt",
+                                &format!("{o}: offer an Interrupt (rolled when the step closes)"),
+                                vec![
+                                    ParamSpec::choice("card", c),
+                                    ParamSpec::int("dice", 0, 10),
+                                    ParamSpec::int("tokens", 0, 5),
+                                    ParamSpec::choice("as", [(*o).clone()]),
+                                ],
+                            ));
+                        }
+                    }
+                    if gm && !t.interrupts.is_empty() {
+                        out.push(CommandSpec::new(
+                            "reject",
+                            "reject an invalid card offered now",
+                            vec![ParamSpec::choice(
+                                "as",
+                                t.interrupts.iter().map(|p| p.by.clone()),
+                            )],
+                        ));
+                    }
+                    if ctl || gm {
+                        out.push(CommandSpec::new(
+                            "pass",
+                            "close step 3 and roll the Interrupt, if any",
+                            vec![],
+                        ));
+                    }
+                }
+                Step::Targeting => {
+                    if ctl {
+                        let c = t.stunt.as_deref().and_then(|c| s.card(c));
+                        out.push(CommandSpec::new(
+                            "target",
+                            "step 4: targets, and dice + tokens on Success and Result (not rolled). `target NAME[, NAME] success D [T] [result D [T]]`",
+                            vec![
+                                ParamSpec::text("targets, comma-separated"),
+                                ParamSpec::int(
+                                    "success dice",
+                                    0,
+                                    max_cur(&t.controller, c.and_then(|c| c.success)),
+                                ),
+                                ParamSpec::int("success tokens", 0, 5),
+                                ParamSpec::int(
+                                    "result dice",
+                                    0,
+                                    max_cur(&t.controller, c.and_then(|c| c.result)),
+                                ),
+                                ParamSpec::int("result tokens", 0, 5),
+                            ],
+                        ));
+                    }
+                }
+                Step::Support => {
+                    for o in &mine {
+                        let c = cards_of(s, o, CardType::Compliment);
+                        if !c.is_empty() && !t.compliments.iter().any(|p| &p.by == o) {
+                            out.push(CommandSpec::new(
+                                "compliment",
+                                &format!("{o}: offer a Compliment. `compliment CARD success D [T] [result D [T]] as {o}`"),
+                                vec![
+                                    ParamSpec::choice("card", c),
+                                    ParamSpec::int("success dice", 0, 10),
+                                    ParamSpec::int("success tokens", 0, 5),
+                                    ParamSpec::int("result dice", 0, 10),
+                                    ParamSpec::int("result tokens", 0, 5),
+                                    ParamSpec::choice("as", [o.clone()]),
+                                ],
+                            ));
+                        }
+                        let c = cards_of(s, o, CardType::Divert);
+                        if !c.is_empty() && !t.diverts.iter().any(|p| &p.by == o) {
+                            out.push(CommandSpec::new(
+                                "divert",
+                                &format!("{o}: offer a Divert. `divert CARD success D [T] to NAME as {o}`"),
+                                vec![
+                                    ParamSpec::choice("card", c),
+                                    ParamSpec::int("success dice", 0, 10),
+                                    ParamSpec::int("success tokens", 0, 5),
+                                    ParamSpec::choice("to", names(s)),
+                                    ParamSpec::choice("as", [o.clone()]),
+                                ],
+                            ));
+                        }
+                    }
+                    let offered: Vec<String> = t
+                        .compliments
+                        .iter()
+                        .chain(&t.diverts)
+                        .map(|p| p.by.clone())
+                        .collect();
+                    if gm && !offered.is_empty() {
+                        out.push(CommandSpec::new(
+                            "reject",
+                            "reject an invalid card offered now",
+                            vec![ParamSpec::choice("as", offered)],
+                        ));
+                    }
+                    if ctl || gm {
+                        out.push(CommandSpec::new(
+                            "pass",
+                            "close step 5: step 6 rolls the Divert and Compliment",
+                            vec![],
+                        ));
+                    }
+                }
+                Step::Reaction => {
+                    for r in t
+                        .receivers
+                        .iter()
+                        .filter(|r| !t.reactions.contains_key(*r) && mine.contains(r))
+                    {
+                        let c = cards_of(s, r, CardType::Reaction);
+                        if !c.is_empty() {
+                            out.push(CommandSpec::new(
+                                "react",
+                                &format!("{r}: play a Reaction (rolled in step 8)"),
+                                vec![
+                                    ParamSpec::choice("card", c),
+                                    ParamSpec::int("dice", 0, 10),
+                                    ParamSpec::int("tokens", 0, 5),
+                                    ParamSpec::choice("as", [r.clone()]),
+                                ],
+                            ));
+                        }
+                        out.push(CommandSpec::new(
+                            "take",
+                            &format!("{r}: no Reaction"),
+                            vec![ParamSpec::choice("as", [r.clone()])],
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}

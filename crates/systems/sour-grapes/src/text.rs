@@ -1,0 +1,1232 @@
+//! Terminal play: the table file, command lines, and what is printed.
+//!
+//! A table file (TOML):
+//!
+//! ```toml
+//! title = "Firefoot's Tavern brawl"
+//! initiative_d20 = true      # R-SG-8 (default true)
+//! experience = false         # the Experience table rule (default false)
+//! start = "event"            # "free" (default) or "event": declare the Event at once
+//! book_cards = true          # the book's seven cards (default true)
+//!
+//! [[participant]]
+//! file = "example-character.toml"   # a character sheet, relative to this file
+//! seat = "Sam"                       # who plays it (default: the character's name;
+//!                                    # monsters: gm)
+//! cards = ["Attack", "Dodge"]        # cards they may play (default: every card)
+//! effects = ["Intoxicated"]          # effects in play at the start
+//!
+//! [[card]]                           # the table's own cards (see data/book-cards.toml)
+//! ```
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Deserialize;
+use tabula_core::{CommandParseError, Seat, TextPlay};
+
+use crate::SourGrapes;
+use crate::cards::{self, CardDraft, CardType, CardValue, StarRule, key};
+use crate::character::{Character, CharacterDraft};
+use crate::check::{self, odds_line};
+use crate::stats::Stat;
+use crate::table::{
+    ActiveEffect, Bet, Command, Event, MAX_PARTICIPANTS, Moment, Participant, Pool, Purpose, State,
+    Step, TableOptions,
+};
+
+/// A participant entry of a table file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParticipantEntry {
+    /// A character file, relative to the table file.
+    pub file: Option<String>,
+    /// Or the sheet inline.
+    pub sheet: Option<CharacterDraft>,
+    /// The seat that plays it.
+    pub seat: Option<String>,
+    /// Cards they may play (default: all).
+    pub cards: Option<Vec<String>>,
+    /// Effects in play at the start.
+    #[serde(default)]
+    pub effects: Vec<String>,
+    /// Comparable skills agreed by the table: card skill -> the character's skill.
+    #[serde(default)]
+    pub comparable: std::collections::BTreeMap<String, String>,
+}
+
+/// A table file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    /// The title.
+    #[serde(default)]
+    pub title: String,
+    /// R-SG-8's d20 (default true).
+    pub initiative_d20: Option<bool>,
+    /// The Experience option (default false).
+    #[serde(default)]
+    pub experience: bool,
+    /// `free` or `event`.
+    pub start: Option<String>,
+    /// Include the book's seven cards (default true).
+    pub book_cards: Option<bool>,
+    /// The participants.
+    #[serde(default)]
+    pub participant: Vec<ParticipantEntry>,
+    /// The table's own cards.
+    #[serde(default)]
+    pub card: Vec<CardDraft>,
+}
+
+/// A table file could not be set up: every problem, naming the field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the table file is broken:\n  - {}", .problems.join("\n  - "))]
+pub struct SetupError {
+    /// Every problem found.
+    pub problems: Vec<String>,
+}
+
+/// Build the initial state from a table file's text.
+///
+/// # Errors
+/// [`SetupError`] listing every broken field, card and character rule.
+pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
+    let file: TableFile = toml::from_str(text).map_err(|e| SetupError {
+        problems: vec![e.to_string()],
+    })?;
+    let mut problems = Vec::new();
+    let mut all_cards = if file.book_cards.unwrap_or(true) {
+        cards::book_cards()
+    } else {
+        Vec::new()
+    };
+    match cards::validate_cards(file.card.clone()) {
+        Ok(extra) => {
+            for c in extra {
+                if all_cards.iter().any(|k| key(&k.name) == key(&c.name)) {
+                    problems.push(format!(
+                        "card {}: the table already has a card of that name",
+                        c.name
+                    ));
+                } else {
+                    all_cards.push(c);
+                }
+            }
+        }
+        Err(es) => problems.extend(es.into_iter().map(|e| format!("card: {e}"))),
+    }
+    if file.participant.is_empty() {
+        problems.push("participant: a table needs at least one participant".into());
+    }
+    if file.participant.len() > MAX_PARTICIPANTS {
+        problems.push(format!("participant: at most {MAX_PARTICIPANTS}"));
+    }
+    let mut participants: Vec<Participant> = Vec::new();
+    for (i, p) in file.participant.iter().enumerate().take(MAX_PARTICIPANTS) {
+        let character =
+            match (&p.file, &p.sheet) {
+                (Some(f), None) => {
+                    let path = base.join(f);
+                    match std::fs::read_to_string(&path) {
+                        Ok(t) => Character::from_toml(&t)
+                            .map_err(|e| format!("participant[{i}] ({f}): {e}")),
+                        Err(e) => Err(format!(
+                            "participant[{i}].file: cannot read {}: {e}",
+                            path.display()
+                        )),
+                    }
+                }
+                (None, Some(d)) => Character::from_draft(d.clone())
+                    .map_err(|e| format!("participant[{i}].sheet: {e}")),
+                _ => Err(format!(
+                    "participant[{i}]: give exactly one of `file` or `sheet`"
+                )),
+            };
+        let character = match character {
+            Ok(c) => c,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        if participants
+            .iter()
+            .any(|q| q.character.name().eq_ignore_ascii_case(character.name()))
+        {
+            problems.push(format!(
+                "participant[{i}]: two participants are called {}",
+                character.name()
+            ));
+            continue;
+        }
+        let seat = match &p.seat {
+            Some(s) => Seat::parse(s),
+            None if character.is_monster() => Seat::Gm,
+            None => Seat::Player(character.name().to_string()),
+        };
+        let mut hand = Vec::new();
+        match &p.cards {
+            Some(list) => {
+                for c in list {
+                    match all_cards.iter().find(|k| key(&k.name) == key(c)) {
+                        Some(k) if k.kind != CardType::Effect => hand.push(k.name.clone()),
+                        Some(k) => problems.push(format!(
+                            "participant[{i}].cards: {} is an effect, not an action card",
+                            k.name
+                        )),
+                        None => {
+                            problems.push(format!("participant[{i}].cards: no card called {c:?}"))
+                        }
+                    }
+                }
+            }
+            None => {
+                hand = all_cards
+                    .iter()
+                    .filter(|k| k.kind != CardType::Effect)
+                    .map(|k| k.name.clone())
+                    .collect()
+            }
+        }
+        let mut effects = Vec::new();
+        for e in &p.effects {
+            match all_cards.iter().find(|k| key(&k.name) == key(e)) {
+                Some(k) => match k.effect {
+                    Some(spec) => effects.push(ActiveEffect {
+                        card: k.name.clone(),
+                        tokens: spec.tokens,
+                    }),
+                    None => problems.push(format!(
+                        "participant[{i}].effects: {} is not an effect",
+                        k.name
+                    )),
+                },
+                None => problems.push(format!("participant[{i}].effects: no card called {e:?}")),
+            }
+        }
+        participants.push(Participant {
+            character,
+            seat,
+            cards: hand,
+            effects,
+            comparable: p.comparable.clone(),
+        });
+    }
+    let start_event = match file.start.as_deref() {
+        None | Some("free") => false,
+        Some("event") => true,
+        Some(other) => {
+            problems.push(format!(
+                "start: must be \"free\" or \"event\", not {other:?}"
+            ));
+            false
+        }
+    };
+    if !problems.is_empty() {
+        return Err(SetupError { problems });
+    }
+    let mut state = State {
+        title: file.title,
+        options: TableOptions {
+            initiative_d20: file.initiative_d20.unwrap_or(true),
+            experience: file.experience,
+        },
+        cards: all_cards,
+        participants,
+        moment: Moment::Free,
+        over: false,
+    };
+    if start_event {
+        let participants = state
+            .participants
+            .iter()
+            .map(|p| p.character.name().to_string())
+            .collect();
+        <SourGrapes as tabula_core::System>::evolve(
+            &mut state,
+            &Event::EventStarted { participants },
+        );
+    }
+    Ok(state)
+}
+
+// ---------------------------------------------------------------- parsing
+
+const KEYWORDS: [&str; 8] = [
+    "as",
+    "with",
+    "vs",
+    "success",
+    "result",
+    "to",
+    "on",
+    "difficulty",
+];
+
+/// A command line split into positional words and keyword arguments.
+struct Args<'a> {
+    command: String,
+    positional: Vec<&'a str>,
+    keywords: Vec<(&'a str, Vec<&'a str>)>,
+}
+
+fn split(line: &str) -> Args<'_> {
+    let mut words = line.split_whitespace();
+    let command = words.next().unwrap_or("").to_ascii_lowercase();
+    let mut positional = Vec::new();
+    let mut keywords: Vec<(&str, Vec<&str>)> = Vec::new();
+    for w in words {
+        let lw = w.to_ascii_lowercase();
+        if let Some(k) = KEYWORDS.iter().find(|k| **k == lw) {
+            keywords.push((k, Vec::new()));
+        } else if let Some((_, v)) = keywords.last_mut() {
+            v.push(w);
+        } else {
+            positional.push(w);
+        }
+    }
+    Args {
+        command,
+        positional,
+        keywords,
+    }
+}
+
+impl<'a> Args<'a> {
+    fn kw(&self, k: &str) -> Option<&Vec<&'a str>> {
+        self.keywords.iter().find(|(n, _)| *n == k).map(|(_, v)| v)
+    }
+
+    fn kw_text(&self, k: &str) -> Option<String> {
+        self.kw(k).map(|v| v.join(" ")).filter(|s| !s.is_empty())
+    }
+
+    /// Leading non-numeric positional words (a card or stat name) and trailing numbers.
+    fn name_and_numbers(&self) -> (String, Vec<&'a str>) {
+        let split_at = self
+            .positional
+            .iter()
+            .position(|w| w.parse::<i64>().is_ok())
+            .unwrap_or(self.positional.len());
+        (
+            self.positional[..split_at].join(" "),
+            self.positional[split_at..].to_vec(),
+        )
+    }
+}
+
+fn err(command: &str, problem: impl Into<String>, usage: &str) -> CommandParseError {
+    CommandParseError::Arguments {
+        command: command.to_string(),
+        problem: problem.into(),
+        usage: usage.to_string(),
+    }
+}
+
+fn num(
+    command: &str,
+    what: &str,
+    text: Option<&&str>,
+    usage: &str,
+) -> Result<u32, CommandParseError> {
+    match text {
+        None => Err(err(command, format!("{what} is missing"), usage)),
+        Some(t) => t.parse::<u32>().map_err(|_| {
+            err(
+                command,
+                format!("{what} must be a whole number 0 or more, not {t:?}"),
+                usage,
+            )
+        }),
+    }
+}
+
+fn opt_num(
+    command: &str,
+    what: &str,
+    text: Option<&&str>,
+    usage: &str,
+) -> Result<u32, CommandParseError> {
+    match text {
+        None => Ok(0),
+        some => num(command, what, some, usage),
+    }
+}
+
+fn stat(command: &str, text: &str, usage: &str) -> Result<Stat, CommandParseError> {
+    Stat::parse(text).ok_or_else(|| err(command, format!("{text:?} is not a stat"), usage))
+}
+
+fn bet(a: &Args<'_>, k: &str, usage: &str) -> Result<Bet, CommandParseError> {
+    match a.kw(k) {
+        None => Ok(Bet::default()),
+        Some(v) => Ok(Bet {
+            dice: num(&a.command, &format!("{k} dice"), v.first(), usage)?,
+            tokens: opt_num(&a.command, &format!("{k} tokens"), v.get(1), usage)?,
+        }),
+    }
+}
+
+const KNOWN: &str = "spend, check, giveback, reject, cure, improve, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
+
+/// Read one command line. See the module docs of [`crate::table`] for the steps.
+///
+/// # Errors
+/// [`CommandParseError`] naming the argument.
+pub fn parse(line: &str) -> Result<Command, CommandParseError> {
+    let a = split(line);
+    let c = a.command.as_str();
+    let who = a.kw_text("as");
+    let (name, nums) = a.name_and_numbers();
+    let usage;
+    let cmd = match c {
+        "spend" => {
+            usage = "spend STAT [as NAME]";
+            Command::Spend {
+                who,
+                stat: stat(c, &name, usage)?,
+            }
+        }
+        "check" => {
+            usage = "check STAT DICE [TOKENS] vs DIFFICULTY [with SKILL] [as NAME]";
+            let difficulty = a
+                .kw("vs")
+                .or_else(|| a.kw("difficulty"))
+                .ok_or_else(|| err(c, "the difficulty is missing (vs D)", usage))?;
+            Command::Check {
+                who,
+                stat: stat(c, &name, usage)?,
+                dice: num(c, "dice", nums.first(), usage)?,
+                tokens: opt_num(c, "tokens", nums.get(1), usage)?,
+                skill: a.kw_text("with"),
+                difficulty: num(c, "difficulty", difficulty.first(), usage)?,
+            }
+        }
+        "giveback" => {
+            usage = "giveback STAT-or-SKILL [POINTS] as NAME";
+            let who = who.ok_or_else(|| err(c, "say who: as NAME", usage))?;
+            let points = match nums.first() {
+                None => 1,
+                some => num(c, "points", some, usage)?,
+            };
+            if name.is_empty() {
+                return Err(err(c, "name a stat or skill", usage));
+            }
+            match Pool::parse(&name) {
+                Pool::Stat(stat) => Command::GiveBack { who, stat, points },
+                Pool::Skill(skill) => Command::TokensBack { who, skill, points },
+            }
+        }
+        "reject" => {
+            usage = "reject as NAME";
+            Command::Reject {
+                who: who.ok_or_else(|| err(c, "say whose card: as NAME", usage))?,
+            }
+        }
+        "heal" => {
+            usage = "heal STAT as NAME";
+            Command::Heal {
+                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
+                stat: stat(c, &name, usage)?,
+            }
+        }
+        "rest" => Command::Rest,
+        "situation" => {
+            usage = "situation DIFFICULTY STAT [with SKILL] as NAME";
+            let (n, _) = (a.positional.first(), ());
+            Command::Situation {
+                who: who.ok_or_else(|| err(c, "say who works it: as NAME", usage))?,
+                difficulty: num(c, "difficulty", n, usage)?,
+                stat: stat(
+                    c,
+                    &a.positional
+                        .get(1..)
+                        .map(|w| w.join(" "))
+                        .unwrap_or_default(),
+                    usage,
+                )?,
+                skill: a.kw_text("with"),
+            }
+        }
+        "difficulty" => {
+            usage = "difficulty D";
+            Command::Difficulty {
+                value: num(c, "difficulty", a.positional.first(), usage)?,
+            }
+        }
+        "final" => {
+            usage = "final DICE [TOKENS]";
+            Command::Final {
+                dice: num(c, "dice", nums.first(), usage)?,
+                tokens: opt_num(c, "tokens", nums.get(1), usage)?,
+            }
+        }
+        "event" => Command::StartEvent,
+        "initiative" => {
+            usage = "initiative STAT DICE [as NAME]";
+            Command::Initiative {
+                who,
+                stat: stat(c, &name, usage)?,
+                dice: num(c, "dice", nums.first(), usage)?,
+            }
+        }
+        "recover" => {
+            usage = "recover STAT|SKILL";
+            if name.is_empty() {
+                return Err(err(c, "name a stat or skill", usage));
+            }
+            Command::Recover {
+                into: Pool::parse(&a.positional.join(" ")),
+            }
+        }
+        "keep" => {
+            usage = "keep EFFECT DICE [TOKENS]";
+            Command::Keep {
+                effect: name,
+                bet: Bet {
+                    dice: num(c, "dice", nums.first(), usage)?,
+                    tokens: opt_num(c, "tokens", nums.get(1), usage)?,
+                },
+            }
+        }
+        "discard" => Command::Discard {
+            effect: a.positional.join(" "),
+        },
+        "stunt" => Command::Stunt {
+            card: a.positional.join(" "),
+        },
+        "end" => Command::EndTurn,
+        "interrupt" => {
+            usage = "interrupt CARD DICE [TOKENS] [as NAME]";
+            Command::Interrupt {
+                who,
+                card: name,
+                bet: Bet {
+                    dice: num(c, "dice", nums.first(), usage)?,
+                    tokens: opt_num(c, "tokens", nums.get(1), usage)?,
+                },
+            }
+        }
+        "pass" => Command::Pass,
+        "target" => {
+            usage = "target NAME[, NAME] success DICE [TOKENS] [result DICE [TOKENS]]";
+            let targets = a
+                .positional
+                .join(" ")
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            Command::Target {
+                targets,
+                success: bet(&a, "success", usage)?,
+                result: bet(&a, "result", usage)?,
+            }
+        }
+        "compliment" => {
+            usage = "compliment CARD success DICE [TOKENS] [result DICE [TOKENS]] [as NAME]";
+            Command::Compliment {
+                who,
+                card: name,
+                success: bet(&a, "success", usage)?,
+                result: bet(&a, "result", usage)?,
+            }
+        }
+        "divert" => {
+            usage = "divert CARD success DICE [TOKENS] to NAME [as NAME]";
+            Command::Divert {
+                who,
+                card: name,
+                success: bet(&a, "success", usage)?,
+                to: a
+                    .kw_text("to")
+                    .ok_or_else(|| err(c, "the new target is missing (to NAME)", usage))?,
+            }
+        }
+        "react" => {
+            usage = "react CARD DICE [TOKENS] [as NAME]";
+            Command::React {
+                who,
+                card: name,
+                bet: Bet {
+                    dice: num(c, "dice", nums.first(), usage)?,
+                    tokens: opt_num(c, "tokens", nums.get(1), usage)?,
+                },
+            }
+        }
+        "take" => Command::Take { who },
+        "afflict" => {
+            usage = "afflict EFFECT as NAME";
+            Command::Afflict {
+                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
+                card: a.positional.join(" "),
+            }
+        }
+        "cure" => {
+            usage = "cure EFFECT as NAME";
+            Command::Cure {
+                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
+                effect: a.positional.join(" "),
+            }
+        }
+        "improve" => {
+            usage = "improve CARD easier|damage [as NAME]";
+            let (last, card) = match a.positional.split_last() {
+                Some((l, rest)) => (l.to_ascii_lowercase(), rest.join(" ")),
+                None => return Err(err(c, "name a card and easier or damage", usage)),
+            };
+            let damage = match last.as_str() {
+                "damage" => true,
+                "easier" => false,
+                _ => return Err(err(c, "end with easier or damage", usage)),
+            };
+            Command::Improve { who, card, damage }
+        }
+        "end-event" => Command::EndEvent,
+        "end-encounter" => Command::EndEncounter,
+        "award" => {
+            usage = "award POINTS as NAME";
+            Command::Award {
+                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
+                points: num(c, "points", a.positional.first(), usage)?,
+            }
+        }
+        "raise" => {
+            usage = "raise STAT|SKILL [as NAME]";
+            if a.positional.is_empty() {
+                return Err(err(c, "name a stat or skill", usage));
+            }
+            Command::Raise {
+                who,
+                what: Pool::parse(&a.positional.join(" ")),
+            }
+        }
+        other => {
+            return Err(CommandParseError::Unknown {
+                got: other.to_string(),
+                known: KNOWN.into(),
+            });
+        }
+    };
+    Ok(cmd)
+}
+
+// ---------------------------------------------------------------- describing
+
+fn purpose_text(p: &Purpose) -> &'static str {
+    match p {
+        Purpose::Check => "Check",
+        Purpose::SituationFinal => "final check",
+        Purpose::KeepEffect => "roll to keep",
+        Purpose::Interrupt => "Interrupt",
+        Purpose::Compliment => "Compliment (step 6)",
+        Purpose::Divert => "Divert (step 6)",
+        Purpose::Stunt => "Stunt (step 8)",
+        Purpose::Reaction => "Reaction (step 8)",
+        Purpose::Damage => "damage",
+        Purpose::ExtraDamage => "additional damage",
+        Purpose::LessDamage => "damage taken off",
+        Purpose::LostSlot => "lost the slot, rolls for exhaustion",
+    }
+}
+
+/// One event as text, with every die.
+pub fn describe(state: &State, e: &Event) -> String {
+    match e {
+        Event::Spent { who, stat } => format!(
+            "{who} spends a point of {stat} (now {})",
+            cur(state, who, *stat)
+        ),
+        Event::GivenBack { who, stat, points } => format!(
+            "the storyteller gives {who} {points} {stat} back (now {})",
+            cur(state, who, *stat)
+        ),
+        Event::Healed { who, stat } => format!("{who}'s {stat} injury is healed"),
+        Event::TokensBack { who, skill, points } => {
+            format!("the storyteller gives {who} {points} {skill} token(s) back")
+        }
+        Event::Rejected { who } => {
+            format!("the table rejects {who}'s card as invalid here; it is taken back unrolled")
+        }
+        Event::Rested { who } => format!(
+            "a short rest: {} recover exhausted uninjured stats and skill tokens",
+            who.join(", ")
+        ),
+        Event::Rolled {
+            purpose,
+            who,
+            card,
+            stat,
+            skill,
+            roll,
+            needed,
+            success,
+            exhausts,
+            tokens_spent,
+        } => {
+            let mut s = format!("{who} rolls {}", purpose_text(purpose));
+            if let Some(c) = card {
+                let _ = write!(s, " [{c}]");
+            }
+            let _ = write!(s, ": {stat} {}d", roll.dice.len());
+            if roll.tokens > 0 {
+                let _ = write!(
+                    s,
+                    " + {} {} tokens",
+                    roll.tokens,
+                    skill.as_deref().unwrap_or("skill")
+                );
+            }
+            let _ = write!(s, " -> {} = {} successes", roll.shown(), roll.successes);
+            if let Some(n) = needed {
+                let _ = write!(s, " (needs {n})");
+            }
+            match success {
+                Some(true) => s.push_str(": SUCCESS"),
+                Some(false) => s.push_str(": FAILED"),
+                None => {}
+            }
+            for (st, n) in exhausts {
+                let _ = write!(s, "; {st} exhausted by {n} (now {})", cur(state, who, *st));
+            }
+            if *tokens_spent > 0 {
+                let _ = write!(s, "; {tokens_spent} tokens spent");
+            }
+            s
+        }
+        Event::SituationStarted {
+            who,
+            stat,
+            skill,
+            difficulty,
+        } => format!(
+            "Situation: {who} faces difficulty {difficulty}; the final check is {stat}{}",
+            skill
+                .as_ref()
+                .map(|k| format!(" + {k}"))
+                .unwrap_or_default()
+        ),
+        Event::DifficultyChanged { from, to } => {
+            format!("the Situation's difficulty goes from {from} to {to}")
+        }
+        Event::SituationEnded { who, success } => format!(
+            "the Situation ends: {who} {}; held skill tokens recover",
+            if *success { "succeeds" } else { "fails" }
+        ),
+        Event::EventStarted { participants } => format!(
+            "An Event! Initiative: {} each roll `initiative STAT DICE`",
+            participants.join(", ")
+        ),
+        Event::InitiativeRolled {
+            who,
+            stat,
+            roll,
+            d20,
+            total,
+        } => format!(
+            "{who} rolls initiative on {stat}: {} = {} successes{} = {total} (exhausts nothing)",
+            roll.shown(),
+            roll.successes,
+            d20.map(|d| format!(" + d20 {d}")).unwrap_or_default()
+        ),
+        Event::InitiativeSettled { order, tiebreaks } => {
+            let mut s = format!("initiative order: {}", order.join(", "));
+            for (n, r) in tiebreaks {
+                let _ = write!(s, "; tie-break d20 for {n}: {r:?}");
+            }
+            s
+        }
+        Event::NewRound { round } => format!("=== New Round {round} ==="),
+        Event::TurnBegan { controller, .. } => {
+            format!("--- {controller}'s turn: {controller} is the Controller ---")
+        }
+        Event::EffectCountdown {
+            who,
+            effect,
+            tokens,
+        } => format!("{who}'s {effect} loses a token ({tokens} left)"),
+        Event::EffectAdded {
+            who,
+            effect,
+            tokens,
+        } => format!(
+            "{effect} is in play on {who}{}",
+            if *tokens > 0 {
+                format!(" with {tokens} tokens")
+            } else {
+                String::new()
+            }
+        ),
+        Event::EffectRemoved { who, effect } => format!("{who}'s {effect} is discarded"),
+        Event::EffectKept { who, effect } => format!("{who} keeps {effect}"),
+        Event::FreePoint { who, into } => format!("{who} puts the free point into {into}"),
+        Event::StuntPlayed { by, card } => format!("{by} lays down the Stunt {card}"),
+        Event::Offered { slot, play } => format!(
+            "{} offers {:?} {} ({} on Success{})",
+            play.by,
+            slot,
+            play.card,
+            play.success,
+            if play.result.points() > 0 {
+                format!(", {} on Result", play.result)
+            } else {
+                String::new()
+            }
+        ),
+        Event::SlotWon { slot, by, over } => format!(
+            "{by} wins the {slot:?} slot over {} (more points)",
+            over.join(", ")
+        ),
+        Event::StepReached { step } => format!("now {}", step.title()),
+        Event::TargetsDeclared {
+            targets,
+            success,
+            result,
+        } => format!(
+            "targets: {}; {success} on Success, {result} on Result (placed, not rolled)",
+            if targets.is_empty() {
+                "none".to_string()
+            } else {
+                targets.join(", ")
+            }
+        ),
+        Event::Diverted { from, to } => {
+            format!("the Stunt is diverted from {} to {to}", from.join(", "))
+        }
+        Event::ComplimentApplies { play } => {
+            format!("{}'s {} will modify the Stunt", play.by, play.card)
+        }
+        Event::Reacted { who, play } => match play {
+            Some(p) => format!("{who} reacts with {} ({} placed)", p.card, p.success),
+            None => format!("{who} takes it (no Reaction)"),
+        },
+        Event::Damaged {
+            who,
+            stat,
+            points,
+            doubled,
+            source,
+        } => format!(
+            "{source} deals {points} damage to {who}'s {stat}{} (now {}){}",
+            if *doubled { " (doubled)" } else { "" },
+            cur(state, who, *stat),
+            if cur(state, who, *stat) == 0 {
+                format!(
+                    ": {stat} is depleted and injured - {}: {}",
+                    stat.condition(),
+                    stat.condition().effect()
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Event::TurnEnded { controller, reason } => format!("{controller}'s turn is over: {reason}"),
+        Event::EventEnded { reason } => format!("The Event ends: {reason}"),
+        Event::Awarded { who, points } => format!("{who} is awarded {points} experience"),
+        Event::Raised { who, what } => format!("{who} spends an experience point: {what} +1"),
+        Event::Improved { who, card, damage } => format!(
+            "{who} spends an experience point: {card} {}",
+            if *damage {
+                "deals 1 more damage"
+            } else {
+                "needs 1 success less"
+            }
+        ),
+        Event::EncounterEnded => "The storyteller ends the encounter.".into(),
+    }
+}
+
+fn cur(state: &State, who: &str, stat: Stat) -> u32 {
+    state
+        .participant(who)
+        .map_or(0, |p| p.character.stat(stat).current)
+}
+
+fn tokens_of(state: &State, who: &str, skill: Option<&str>) -> u32 {
+    skill
+        .and_then(|k| {
+            state
+                .participant(who)
+                .and_then(|p| p.character.skill(&p.skill_for(k)))
+        })
+        .map_or(0, |k| k.available)
+}
+
+fn dazed(state: &State, who: &str) -> u32 {
+    if state
+        .participant(who)
+        .is_some_and(|p| p.character.has(crate::stats::Condition::Dazed))
+    {
+        2
+    } else {
+        0
+    }
+}
+
+/// Odds line for `who` rolling `card`'s Success against a fixed need.
+fn card_odds(state: &State, who: &str, card: &cards::ActionCard, need: u32) -> String {
+    let Some(st) = card.success else {
+        return String::new();
+    };
+    let max = cur(state, who, st);
+    let mut tok = tokens_of(state, who, card.skill.as_deref());
+    if state.no_tokens_with(who, st) {
+        // Intoxicated: tokens and these dice not in one roll; show the dice.
+        tok = 0;
+    }
+    let skill = match (&card.skill, state.participant(who)) {
+        (Some(k), Some(p)) => p.skill_for(k),
+        (Some(k), None) => k.clone(),
+        (None, _) => "no skill".into(),
+    };
+    let mut line = format!(
+        "{who} {} [{} {max}, {skill} tokens {tok}, needs {need}; odds by dice]: {}",
+        card.name,
+        st,
+        odds_line(max, tok, need)
+    );
+    if tok > 0 {
+        let _ = write!(line, " | with no tokens: {}", odds_line(max, 0, need));
+    }
+    line
+}
+
+/// The chance that `dice` + `tokens` beats (strictly) a roll of `sd` + `st`.
+fn p_beat(dice: u32, tokens: u32, sd: u32, st: u32) -> Option<f64> {
+    let r = check::successes_dist(dice, tokens).ok()?;
+    let s = check::successes_dist(sd, st).ok()?;
+    Some(r.combine(&s, |a, b| a > b).ok()?.p(&true))
+}
+
+/// Whose turn, which step, what they may do, and odds next to each dice choice.
+pub fn status(state: &State, seat: &Seat) -> String {
+    if state.over {
+        return "the encounter is over".into();
+    }
+    match &state.moment {
+        Moment::Free => format!(
+            "{}: between moments - the storyteller (gm) may call a check, a Situation or an Event (`event` starts the fight; `help` lists every command)",
+            title(state)
+        ),
+        Moment::Situation(sit) => {
+            let max = cur(state, &sit.who, sit.stat);
+            let tok = tokens_of(state, &sit.who, sit.skill.as_deref());
+            let diff = sit.difficulty + dazed(state, &sit.who);
+            format!(
+                "Situation for {}: difficulty {} (so far {:?}); final check {} {max} + {} tokens {tok}: {}",
+                sit.who,
+                diff,
+                sit.history,
+                sit.stat,
+                sit.skill.as_deref().unwrap_or("no skill"),
+                odds_line(max, tok, diff + 1)
+            )
+        }
+        Moment::Event(e) => {
+            let Some(t) = &e.turn else {
+                let waiting: Vec<&str> = state
+                    .participants
+                    .iter()
+                    .map(|p| p.character.name())
+                    .filter(|n| e.initiative.get(*n).is_some_and(Option::is_none))
+                    .collect();
+                return format!(
+                    "Event, initiative: waiting for {} (each: `initiative STAT DICE`, any stat they make a case for; exhausts nothing)",
+                    waiting.join(", ")
+                );
+            };
+            let mut s = format!(
+                "Round {}, {}'s turn (Controller), {}",
+                e.round,
+                t.controller,
+                t.step.title()
+            );
+            let ctl = &t.controller;
+            match t.step {
+                Step::Prep => {
+                    if t.free_point {
+                        s.push_str("; free point unused (`recover STAT|SKILL`)");
+                    }
+                    if !t.pending_effects.is_empty() {
+                        let _ = write!(
+                            s,
+                            "; roll to keep or discard: {}",
+                            t.pending_effects.join(", ")
+                        );
+                    }
+                    let _ = write!(s, "\n   {}", brief(state, ctl));
+                    if let Some(p) = state.participant(ctl) {
+                        for c in p
+                            .cards
+                            .iter()
+                            .filter_map(|c| state.card(c))
+                            .filter(|c| c.kind == CardType::Stunt)
+                        {
+                            if let CardValue::Needs(n) = c.value {
+                                let _ = write!(
+                                    s,
+                                    "\n   stunt {}",
+                                    card_odds(state, ctl, c, n + dazed(state, ctl))
+                                );
+                            }
+                        }
+                    }
+                }
+                Step::Interrupt => {
+                    let _ = write!(
+                        s,
+                        "; Stunt {} on the table; others may `interrupt`, then `pass`",
+                        t.stunt.as_deref().unwrap_or("?")
+                    );
+                    for p in state.participants.iter().filter(|p| {
+                        p.character.name() != ctl
+                            && !p.character.has(crate::stats::Condition::Dying)
+                    }) {
+                        for c in p
+                            .cards
+                            .iter()
+                            .filter_map(|c| state.card(c))
+                            .filter(|c| c.kind == CardType::Interrupt)
+                        {
+                            if let CardValue::Needs(n) = c.value {
+                                let who = p.character.name();
+                                let _ = write!(
+                                    s,
+                                    "\n   {}",
+                                    card_odds(state, who, c, n + dazed(state, who))
+                                );
+                            }
+                        }
+                    }
+                }
+                Step::Targeting => {
+                    if let Some(c) = t.stunt.as_deref().and_then(|c| state.card(c)) {
+                        let need = match c.value {
+                            CardValue::Needs(n) => n,
+                            _ => 0,
+                        } + dazed(state, ctl);
+                        let _ = write!(
+                            s,
+                            "; `target NAME success D T result D T`\n   success {}",
+                            card_odds(state, ctl, c, need)
+                        );
+                        if let Some(r) = c.result {
+                            let _ = write!(
+                                s,
+                                "\n   result {r} up to {} dice (+ tokens from the same {} pool, R-SG-4): expected damage {:.2} per die",
+                                cur(state, ctl, r),
+                                match (&c.skill, state.participant(ctl)) {
+                                    (Some(k), Some(p)) => p.skill_for(k),
+                                    _ => "skill".to_string(),
+                                },
+                                5.0 / 6.0
+                            );
+                        }
+                    }
+                }
+                Step::Support => {
+                    let _ = write!(
+                        s,
+                        "; targets: {}; `compliment`/`divert` may be offered, then `pass`",
+                        if t.targets.is_empty() {
+                            "none".to_string()
+                        } else {
+                            t.targets.join(", ")
+                        }
+                    );
+                    for p in state
+                        .participants
+                        .iter()
+                        .filter(|p| !p.character.has(crate::stats::Condition::Dying))
+                    {
+                        let who = p.character.name();
+                        for c in p.cards.iter().filter_map(|c| state.card(c)) {
+                            let need = match (c.kind, c.value) {
+                                (CardType::Compliment, CardValue::Needs(n)) => n,
+                                (CardType::Divert, CardValue::Needs(n)) => n,
+                                (CardType::Divert, CardValue::Star(StarRule::AttackerAgility)) => {
+                                    cur(state, ctl, Stat::Agility) + 1
+                                }
+                                _ => continue,
+                            } + dazed(state, who);
+                            let _ = write!(s, "\n   {}", card_odds(state, who, c, need));
+                        }
+                    }
+                }
+                Step::Reaction => {
+                    let pending: Vec<&String> = t
+                        .receivers
+                        .iter()
+                        .filter(|r| !t.reactions.contains_key(*r))
+                        .collect();
+                    let _ = write!(
+                        s,
+                        "; waiting for {} to `react CARD DICE TOKENS` or `take`; the Stunt has {} placed",
+                        pending
+                            .iter()
+                            .map(|x| x.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        t.success
+                    );
+                    for r in pending {
+                        if let Some(p) = state.participant(r) {
+                            for c in p
+                                .cards
+                                .iter()
+                                .filter_map(|c| state.card(c))
+                                .filter(|c| c.kind == CardType::Reaction)
+                            {
+                                let Some(st) = c.success else { continue };
+                                let max = cur(state, r, st);
+                                let tok = if state.no_tokens_with(r, st) {
+                                    0
+                                } else {
+                                    tokens_of(state, r, c.skill.as_deref())
+                                };
+                                let line: Vec<String> = (0..=max)
+                                    .map(|n| {
+                                        match p_beat(
+                                            n,
+                                            tok,
+                                            t.success.dice,
+                                            t.success.tokens + dazed(state, r),
+                                        ) {
+                                            Some(p) => format!("{n}d:{:.0}%", p * 100.0),
+                                            None => format!("{n}d:?"),
+                                        }
+                                    })
+                                    .collect();
+                                let _ = write!(
+                                    s,
+                                    "\n   {r} {} [{st} {max}, {} tokens {tok}, must beat the Stunt's roll]: {}",
+                                    c.name,
+                                    c.skill
+                                        .as_deref()
+                                        .map_or_else(|| "no skill".to_string(), |k| p.skill_for(k)),
+                                    line.join(" ")
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            let _ = seat;
+            s
+        }
+    }
+}
+
+/// One line of a participant's sheet: stats (current/actual, `*` injured),
+/// skill tokens, effects.
+pub fn brief(state: &State, who: &str) -> String {
+    let Some(p) = state.participant(who) else {
+        return String::new();
+    };
+    let c = &p.character;
+    let stats: Vec<String> = Stat::ALL
+        .iter()
+        .map(|st| {
+            let v = c.stat(*st);
+            format!(
+                "{} {}/{}{}",
+                st.abbreviation(),
+                v.current,
+                v.actual,
+                if v.injured { "*" } else { "" }
+            )
+        })
+        .collect();
+    let skills: Vec<String> = c
+        .skills()
+        .iter()
+        .map(|k| format!("{} {}/{}", k.name, k.available, k.rating))
+        .collect();
+    let mut line = format!("{who}: {} | {}", stats.join(" "), skills.join(", "));
+    if !p.effects.is_empty() {
+        let effects: Vec<String> = p
+            .effects
+            .iter()
+            .map(|e| {
+                if e.tokens > 0 {
+                    format!("{} ({} tokens)", e.card, e.tokens)
+                } else {
+                    e.card.clone()
+                }
+            })
+            .collect();
+        let _ = write!(line, " | effects: {}", effects.join(", "));
+    }
+    let conditions = c.conditions();
+    if !conditions.is_empty() {
+        let names: Vec<String> = conditions.iter().map(|c| c.to_string()).collect();
+        let _ = write!(line, " | {}", names.join(", "));
+    }
+    line
+}
+
+fn title(state: &State) -> &str {
+    if state.title.is_empty() {
+        "Sour Grapes"
+    } else {
+        &state.title
+    }
+}
+
+/// The seat that acts next by default.
+pub fn default_seat(state: &State) -> Seat {
+    let seat_of = |n: &str| state.participant(n).map_or(Seat::Gm, |p| p.seat.clone());
+    match &state.moment {
+        Moment::Free => Seat::Gm,
+        Moment::Situation(sit) => seat_of(&sit.who),
+        Moment::Event(e) => match &e.turn {
+            None => state
+                .participants
+                .iter()
+                .map(|p| p.character.name())
+                .find(|n| e.initiative.get(*n).is_some_and(Option::is_none))
+                .map_or(Seat::Gm, seat_of),
+            Some(t) => match t.step {
+                Step::Reaction => t
+                    .receivers
+                    .iter()
+                    .find(|r| !t.reactions.contains_key(*r))
+                    .map_or_else(|| seat_of(&t.controller), |r| seat_of(r)),
+                _ => seat_of(&t.controller),
+            },
+        },
+    }
+}
+
+impl TextPlay for SourGrapes {
+    type SetupError = SetupError;
+
+    fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
+        setup(text, base_dir)
+    }
+
+    fn default_seat(state: &State) -> Seat {
+        default_seat(state)
+    }
+
+    fn parse_command(
+        _state: &State,
+        _seat: &Seat,
+        line: &str,
+    ) -> Result<Command, CommandParseError> {
+        parse(line)
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        describe(state, event)
+    }
+
+    fn status(state: &State, seat: &Seat) -> String {
+        status(state, seat)
+    }
+
+    fn finished(state: &State) -> bool {
+        state.over
+    }
+}
