@@ -488,10 +488,6 @@ impl Action {
                 Ok(a)
             }
         };
-        let evade_with = match (args, with) {
-            ([ab], None) => Some(ability_arg(&w, ab)?),
-            _ => with,
-        };
         match w.as_str() {
             "attack" => Ok(Action::Attack { target: one()?, with }),
             "hold" => Ok(Action::Hold { target: one()?, with }),
@@ -501,6 +497,10 @@ impl Action {
                 if args.len() > 1 || (args.len() == 1 && with.is_some()) {
                     return Err(args_err(&w, "takes at most one movement ability"));
                 }
+                let evade_with = match (args, with) {
+                    ([ab], None) => Some(ability_arg(&w, ab)?),
+                    _ => with,
+                };
                 Ok(Action::Evade { with: evade_with })
             }
             "throw" => no_with(Action::Throw { target: one()? }),
@@ -577,6 +577,14 @@ fn roll_text(state: &State, r: &TargetRoll, ability: Option<Ability>) -> String 
     } else {
         "failure"
     };
+    if r.against == "difficulty" {
+        return format!(
+            "{dice}{ab}{m} = {} against difficulty {} ({}): {verdict}",
+            c.total,
+            c.difficulty,
+            n(state, r.target)
+        );
+    }
     format!(
         "{dice}{ab}{m} = {} against {}'s {} {}: {verdict}",
         c.total,
@@ -604,12 +612,17 @@ fn effect_text(state: &State, actor: usize, e: &Effect) -> String {
                 .map(|s| s.to_string())
                 .unwrap_or_default();
             format!(
-                "{} takes {amount} damage: {hit_points} hit points, {st}",
-                n(state, *target)
+                "{} takes {amount} damage: {hit_points} hit point{}, {st}",
+                n(state, *target),
+                if *hit_points == 1 { "" } else { "s" }
             )
         }
         Effect::HitPoints { target, hit_points } => {
-            format!("{} now has {hit_points} hit points", n(state, *target))
+            format!(
+                "{} now has {hit_points} hit point{}",
+                n(state, *target),
+                if *hit_points == 1 { "" } else { "s" }
+            )
         }
         Effect::Delayed { target, .. } if *target == actor => format!(
             "{} delays himself until the end of his next turn",
