@@ -47,7 +47,8 @@ fn submit(t: &mut Table<Scratch>, who: &str, line: &str, dice: &[u32]) {
     let s = seat(who);
     let cmd = Scratch::parse_command(t.state(), &s, line).unwrap_or_else(|e| panic!("{line}: {e}"));
     let mut roller = Scripted::dice(dice.iter().copied());
-    t.submit(&s, &cmd, &mut roller).unwrap_or_else(|e| panic!("{line}: {e}"));
+    t.submit(&s, &cmd, &mut roller)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
     assert_eq!(roller.remaining(), 0, "{line} used every die");
 }
 
@@ -67,12 +68,21 @@ fn the_combat_example_ends_with_breakhelm_incapacitated() {
     // Initiative: Chokestar 13 + 2 x 3 stealth = 19, Flipfire 17, Breakhelm X-19 14.
     submit(&mut t, "gm", "initiative", &[13, 17, 14]);
     let s = t.state();
-    let order: Vec<String> = s.order.iter().map(|g| s.groups[*g].seat.to_string()).collect();
+    let order: Vec<String> = s
+        .order
+        .iter()
+        .map(|g| s.groups[*g].seat.to_string())
+        .collect();
     assert_eq!(order, ["chokestar-player", "flipfire-player", "GM"]);
     assert_eq!(s.groups[0].initiative, Some(19));
 
     // Round 1.
-    submit(&mut t, "chokestar-player", "chokestar hold breakhelm", &[11]); // 11 + 2 = 13 < 14
+    submit(
+        &mut t,
+        "chokestar-player",
+        "chokestar hold breakhelm",
+        &[11],
+    ); // 11 + 2 = 13 < 14
     assert_eq!(hp(&t, "breakhelm"), 6);
     submit(&mut t, "flipfire-player", "flipfire shoot breakhelm", &[7]); // 9 < 10
     assert_eq!(hp(&t, "breakhelm"), 6);
@@ -89,8 +99,17 @@ fn the_combat_example_ends_with_breakhelm_incapacitated() {
     assert_eq!(hp(&t, "flipfire"), 4);
 
     // Round 3.
-    submit(&mut t, "chokestar-player", "chokestar hold breakhelm", &[13]); // 15 >= 14
-    assert_eq!(hp(&t, "breakhelm"), 5, "R-SCR-4: a healthy, undelayed wrestler's hold deals 1");
+    submit(
+        &mut t,
+        "chokestar-player",
+        "chokestar hold breakhelm",
+        &[13],
+    ); // 15 >= 14
+    assert_eq!(
+        hp(&t, "breakhelm"),
+        5,
+        "R-SCR-4: a healthy, undelayed wrestler's hold deals 1"
+    );
     let b = t.state().find("breakhelm").unwrap();
     assert!(t.state().characters[b].delayed());
     submit(&mut t, "flipfire-player", "flipfire shoot breakhelm", &[17]); // 19 >= 10
@@ -100,15 +119,25 @@ fn the_combat_example_ends_with_breakhelm_incapacitated() {
     let gm = seat("gm");
     let shoot = Scratch::parse_command(t.state(), &gm, "breakhelm shoot flipfire").unwrap();
     let before = t.clone();
-    let err = t.submit(&gm, &shoot, &mut Scripted::dice([20])).unwrap_err();
+    let err = t
+        .submit(&gm, &shoot, &mut Scripted::dice([20]))
+        .unwrap_err();
     assert_eq!(err.kind, Refusal::Forbidden);
     assert!(err.message.contains("delayed"), "{}", err.message);
     assert_eq!(t, before, "a refused command changes nothing");
     submit(&mut t, "gm", "breakhelm end", &[]);
-    assert!(!t.state().characters[b].delayed(), "the delay ends with his turn");
+    assert!(
+        !t.state().characters[b].delayed(),
+        "the delay ends with his turn"
+    );
 
     // Round 4.
-    submit(&mut t, "chokestar-player", "chokestar attack breakhelm", &[14]); // 16 >= 10
+    submit(
+        &mut t,
+        "chokestar-player",
+        "chokestar attack breakhelm",
+        &[14],
+    ); // 16 >= 10
     assert_eq!(hp(&t, "breakhelm"), 2);
     submit(&mut t, "flipfire-player", "flipfire shoot breakhelm", &[10]); // 12 >= 10
     assert_eq!(hp(&t, "breakhelm"), 0);
@@ -122,7 +151,12 @@ fn the_combat_example_ends_with_breakhelm_incapacitated() {
 fn the_narrated_second_wrestling_attack_is_refused_under_r_scr_4() {
     let mut t = table();
     submit(&mut t, "gm", "initiative", &[13, 17, 14]);
-    submit(&mut t, "chokestar-player", "chokestar hold breakhelm", &[11]);
+    submit(
+        &mut t,
+        "chokestar-player",
+        "chokestar hold breakhelm",
+        &[11],
+    );
     // The book's "damaging basic attack" in the same turn: his turn is over.
     let s = seat("chokestar-player");
     let cmd = Scratch::parse_command(t.state(), &s, "chokestar attack breakhelm").unwrap();
