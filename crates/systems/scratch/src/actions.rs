@@ -885,7 +885,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
                 Some(Ability::Wrestling)
             } else {
                 let mut opts = vec![Ability::Wrestling, Ability::Detection];
-                opts.extend(movement(s));
+                opts.extend(Ability::MOVEMENT);
                 pick(s, a, *with, &opts)?
             };
             p.ability = ab;
@@ -905,7 +905,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             let t = target_of(s, a, target, Some(Range::Close), false)?;
             unrepeatable(s, a, t, Unrepeatable::Distract)?;
             p.kind = ActionKind::Distract;
-            let ab = pick(s, a, *with, &movement(s))?;
+            let ab = pick(s, a, *with, &Ability::MOVEMENT)?;
             p.ability = ab;
             p.rolls.push(PlannedRoll {
                 target: t,
@@ -924,7 +924,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
         }
         Action::Evade { with } => {
             p.kind = ActionKind::Evade;
-            let ab = pick(s, a, *with, &movement(s))?;
+            let ab = pick(s, a, *with, &Ability::MOVEMENT)?;
             p.ability = ab;
             p.effects.push(Effect::Evading {
                 evading: Evading {

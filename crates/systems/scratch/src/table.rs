@@ -165,33 +165,18 @@ pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
             });
         }
     }
-    let mut terrain = BTreeSet::new();
-    for t in &file.encounter.terrain {
-        terrain.insert(Terrain::parse(t).ok_or_else(|| SetupError::Terrain(t.clone()))?);
+    if file
+        .groups
+        .iter()
+        .map(|g| g.characters.len())
+        .sum::<usize>()
+        > MAX_CHARACTERS
+    {
+        return Err(SetupError::TooManyCharacters);
     }
-    if file.groups.is_empty() {
-        return Err(SetupError::NoGroups);
-    }
-    let mut state = State {
-        rules: r,
-        terrain,
-        cover: file.encounter.cover,
-        throwable_objects: file.encounter.throwable_objects,
-        characters: Vec::new(),
-        groups: Vec::new(),
-        phase: Phase::Preparation,
-        round: 0,
-        order: Vec::new(),
-        group_turn: 0,
-        active: None,
-        unrepeatable: BTreeSet::new(),
-    };
-    for (gi, g) in file.groups.iter().enumerate() {
-        let seat = Seat::parse(&g.seat);
-        if state.groups.iter().any(|x| x.seat == seat) {
-            return Err(SetupError::DuplicateSeat(g.seat.clone()));
-        }
-        let mut members = Vec::new();
+    let mut groups = Vec::new();
+    for g in &file.groups {
+        let mut chars = Vec::new();
         for path in &g.characters {
             let full = base_dir.join(path);
             let text = std::fs::read_to_string(&full).map_err(|e| SetupError::Read {
@@ -202,6 +187,53 @@ pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
                 file: path.clone(),
                 error,
             })?;
+            chars.push((path.clone(), c));
+        }
+        groups.push((g.seat.clone(), g.side.clone(), chars));
+    }
+    build_state(r, &file.encounter, groups)
+}
+
+/// Build the initial state from characters already validated: one entry per
+/// initiative group (seat, side, and each character with the file it came from,
+/// for errors). A character's minions join its group.
+///
+/// # Errors
+/// [`SetupError`] naming the field or file.
+#[allow(clippy::type_complexity)]
+pub fn build_state(
+    r: TableRules,
+    encounter: &EncounterFile,
+    groups: Vec<(String, String, Vec<(String, Character)>)>,
+) -> Result<State, SetupError> {
+    let mut terrain = BTreeSet::new();
+    for t in &encounter.terrain {
+        terrain.insert(Terrain::parse(t).ok_or_else(|| SetupError::Terrain(t.clone()))?);
+    }
+    if groups.is_empty() {
+        return Err(SetupError::NoGroups);
+    }
+    let mut state = State {
+        rules: r,
+        terrain,
+        cover: encounter.cover,
+        throwable_objects: encounter.throwable_objects,
+        characters: Vec::new(),
+        groups: Vec::new(),
+        phase: Phase::Preparation,
+        round: 0,
+        order: Vec::new(),
+        group_turn: 0,
+        active: None,
+        unrepeatable: BTreeSet::new(),
+    };
+    for (gi, (seat_name, side, chars)) in groups.into_iter().enumerate() {
+        let seat = Seat::parse(&seat_name);
+        if state.groups.iter().any(|x| x.seat == seat) {
+            return Err(SetupError::DuplicateSeat(seat_name));
+        }
+        let mut members = Vec::new();
+        for (path, c) in chars {
             let minions: Vec<Character> = c.minions().to_vec();
             let leader = state.characters.len();
             let mut add = |c: Character,
@@ -235,7 +267,7 @@ pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
         }
         state.groups.push(Group {
             seat,
-            side: g.side.clone(),
+            side,
             members,
             initiative: None,
         });
