@@ -23,6 +23,12 @@ pub enum Command {
         /// Other modifiers (cover -2, engage +2, swimming...).
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         modifier: i64,
+        /// The roller is in cover: -2 to the roll ("Basic Actions", take cover).
+        #[arg(long)]
+        cover: bool,
+        /// The roller engaged before this close range attack: +2 ("Basic Actions").
+        #[arg(long)]
+        engaged: bool,
         /// The dice you rolled yourself (one d20, or d6s for --d20 d6-table|d6x4).
         #[arg(long, value_name = "V,V,...")]
         rolled: Option<String>,
@@ -47,6 +53,12 @@ pub enum Command {
         /// How the twenty-sided die is rolled: d20, d6-table, d6x4 (R-SCR-6).
         #[arg(long, default_value = "d20")]
         d20: String,
+        /// The roller is in cover: -2 to the roll ("Basic Actions", take cover).
+        #[arg(long)]
+        cover: bool,
+        /// The roller engaged before this close range attack: +2 ("Basic Actions").
+        #[arg(long)]
+        engaged: bool,
         /// An attack whose damage outcomes to give: basic, shooting, blasting,
         /// knockout, fighting, wrestling-hold, no-damage.
         #[arg(long)]
@@ -101,6 +113,16 @@ fn method(text: &str) -> Result<D20Method, CliError> {
     })
 }
 
+/// The modifier with cover (-2) and engage (+2) added.
+fn situational(modifier: i64, cover: bool, engaged: bool) -> Result<i64, CliError> {
+    if cover && engaged {
+        return Err(CliError::BadInput(
+            "--cover and --engaged: close range attacks cannot be made from cover (\"Basic Actions\")".into(),
+        ));
+    }
+    Ok(modifier + if cover { -2 } else { 0 } + if engaged { 2 } else { 0 })
+}
+
 /// Run a scratch subcommand.
 pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
@@ -108,18 +130,38 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             level,
             difficulty,
             modifier,
+            cover,
+            engaged,
             rolled,
             seed,
             d20,
-        } => check(level, difficulty, modifier, rolled, seed, &d20, ctx),
+        } => check(
+            level,
+            difficulty,
+            situational(modifier, cover, engaged)?,
+            rolled,
+            seed,
+            &d20,
+            ctx,
+        ),
         Command::Odds {
             level,
             difficulty,
             modifier,
             d20,
+            cover,
+            engaged,
             attack,
             injured,
-        } => odds(level, difficulty, modifier, &d20, attack, injured, ctx),
+        } => odds(
+            level,
+            difficulty,
+            situational(modifier, cover, engaged)?,
+            &d20,
+            attack,
+            injured,
+            ctx,
+        ),
         Command::Carrying { strength } => {
             let c = Carrying::for_strength(strength);
             ctx.emit(&c, || carrying_text(&c))

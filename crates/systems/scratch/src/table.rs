@@ -657,15 +657,15 @@ fn effect_text(state: &State, actor: usize, e: &Effect) -> String {
             )
         }
         Effect::Delayed { target, .. } if *target == actor => format!(
-            "{} delays himself until the end of his next turn",
+            "{} is delayed by their own attack until the end of their next turn",
             n(state, *target)
         ),
         Effect::Delayed { target, .. } => format!(
-            "{} is delayed until the end of his next turn",
+            "{} is delayed until the end of their next turn",
             n(state, *target)
         ),
         Effect::Panicked { target, .. } => format!(
-            "{} is panicked until the end of his next turn",
+            "{} is panicked until the end of their next turn",
             n(state, *target)
         ),
         Effect::Held { target, .. } => format!("{} is held (stops evading)", n(state, *target)),

@@ -16,18 +16,42 @@ fn table() -> Table<Scratch> {
 
 const SEATS: [&str; 4] = ["gm", "alice", "bob", "nobody"];
 const ACTIONS: [&str; 18] = [
-    "attack", "throw", "hold", "distract", "evade", "escape", "engage", "cover", "leave-cover", "shoot", "blast",
-    "knockout", "fight", "surprise", "intimidate", "heal", "end", "initiative",
+    "attack",
+    "throw",
+    "hold",
+    "distract",
+    "evade",
+    "escape",
+    "engage",
+    "cover",
+    "leave-cover",
+    "shoot",
+    "blast",
+    "knockout",
+    "fight",
+    "surprise",
+    "intimidate",
+    "heal",
+    "end",
+    "initiative",
 ];
 
 fn invariants(s: &State) {
     for c in &s.characters {
         let d = c.base_defenses(&s.rules);
-        assert!(c.hit_points <= d.max_hit_points.max(c.character.level(tabula_scratch::Ability::Toughness)));
+        assert!(
+            c.hit_points
+                <= d.max_hit_points
+                    .max(c.character.level(tabula_scratch::Ability::Toughness))
+        );
     }
     if let Some(a) = s.active {
         let c = &s.characters[a];
-        assert_eq!(Some(c.group), s.current_group(), "the active character is in the group whose turn it is");
+        assert_eq!(
+            Some(c.group),
+            s.current_group(),
+            "the active character is in the group whose turn it is"
+        );
         assert!(c.takes_turns() || s.phase != tabula_scratch::Phase::Turns);
     }
     if s.phase == tabula_scratch::Phase::Turns {
