@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::common::{self, CliError, Ctx, PlayArgs};
 use tabula_engine::scratch::character::{Carrying, PrintedCheck};
 use tabula_engine::scratch::rolls::{self, AttackKind, Check};
-use tabula_engine::scratch::{Ability, Character, D20Method, TableRules};
+use tabula_engine::scratch::{Ability, Character, D20Method, LoadError, TableRules};
 
 /// The scratch subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -23,6 +23,10 @@ pub enum Command {
         /// Other modifiers (cover -2, engage +2, swimming...).
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         modifier: i64,
+        /// The roll requires the ability: refused without at least one level
+        /// ("Rolls": "requires healing ability").
+        #[arg(long)]
+        requires: bool,
         /// The roller is in cover: -2 to the roll ("Basic Actions", take cover).
         #[arg(long)]
         cover: bool,
@@ -130,20 +134,26 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             level,
             difficulty,
             modifier,
+            requires,
             cover,
             engaged,
             rolled,
             seed,
             d20,
-        } => check(
-            level,
-            difficulty,
-            situational(modifier, cover, engaged)?,
-            rolled,
-            seed,
-            &d20,
-            ctx,
-        ),
+        } => {
+            if requires && level < 1 {
+                return Err(CliError::bad(rolls::requires_ability(level)));
+            }
+            check(
+                level,
+                difficulty,
+                situational(modifier, cover, engaged)?,
+                rolled,
+                seed,
+                &d20,
+                ctx,
+            )
+        }
         Command::Odds {
             level,
             difficulty,
@@ -434,8 +444,32 @@ fn character(args: &CharacterArgs, show: bool, ctx: Ctx) -> Result<(), CliError>
         strength_base: args.strength_base,
         ..TableRules::default()
     };
-    let c = Character::from_toml(&text, &rules)
-        .map_err(|e| CliError::BadInput(format!("{}: {e}", args.file.display())))?;
+    let c = match Character::from_toml(&text, &rules) {
+        Ok(c) => c,
+        Err(e) => {
+            if ctx.json {
+                let problems: Vec<serde_json::Value> = match &e {
+                    LoadError::Character(ce) => ce
+                        .problems
+                        .iter()
+                        .map(|p| {
+                            let mut v = serde_json::to_value(p).unwrap_or(serde_json::Value::Null);
+                            if let Some(o) = v.as_object_mut() {
+                                o.insert("message".into(), p.to_string().into());
+                            }
+                            v
+                        })
+                        .collect(),
+                    LoadError::Toml(m) => vec![serde_json::json!({ "kind": "toml", "message": m })],
+                };
+                ctx.emit(
+                    &serde_json::json!({ "valid": false, "problems": problems }),
+                    String::new,
+                )?;
+            }
+            return Err(CliError::BadInput(format!("{}: {e}", args.file.display())));
+        }
+    };
     let s = sheet(&c, args.strength_base);
     if show {
         ctx.emit(&s, || sheet_text(&s, &c, "").trim_end().to_string())

@@ -12,6 +12,24 @@
 //!   alternatives (R-SCR-6), exact odds of rolls and of damage.
 //! - [`rules`]: the rule citations and the table's options.
 //! - [`abilities`]: the book's abilities and terrain.
+//! - [`encounter`]: an encounter's state, events and `evolve`: initiative
+//!   groups, turns with one regular and one bonus action, hit points, and the
+//!   states (delayed, panicked, held, evading, in cover, engaged, escaped).
+//! - [`actions`]: the commands and `decide`: every basic action and ability
+//!   action, and "what may this seat do now".
+//! - [`table`]: [`Scratch`], the `System` and `TextPlay` (table files, typed
+//!   commands, descriptions showing every die, a status with odds).
+//!
+//! ```
+//! use tabula_scratch::{Character, TableRules};
+//! let boss = Character::from_toml(
+//!     "name = \"The Boss\"\n[abilities]\nshooting = 2\ndetection = 1\ncommand = 4\ntoughness = 3\n",
+//!     &TableRules::default(),
+//! ).unwrap();
+//! let d = boss.defenses(8);
+//! // R-SCR-2: 10 + 4 command, not the printed 11.
+//! assert_eq!((d.agility, d.intelligence, d.strength, d.stamina), (10, 14, 11, 1));
+//! ```
 //!
 //! It depends on `tabula-core` only.
 #![deny(missing_docs)]

@@ -195,6 +195,17 @@ pub fn check_inputs(level: i64, difficulty: i64, modifier: i64) -> Result<(), Ru
     check_range("modifier", modifier, -MAX_NUMBER, MAX_NUMBER)
 }
 
+/// The refusal of a roll that requires an ability the roller does not have:
+/// "a character can only attempt the action if they have at least one level".
+///
+/// "Rolls" (001_337b5a42e331e513.txt).
+pub fn requires_ability(level: i64) -> RuleError {
+    RuleError::forbidden(
+        rules::ROLLS,
+        format!("this roll requires the ability: level {level} cannot attempt it"),
+    )
+}
+
 /// Make one roll: `level` + `modifier` + a d20 (by `method`) against `difficulty`.
 ///
 /// "Rolls" (001_337b5a42e331e513.txt); R-SCR-6.

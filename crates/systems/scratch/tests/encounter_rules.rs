@@ -732,3 +732,62 @@ fn unknown_names_and_bad_lines_are_refused() {
             .contains("himself")
     );
 }
+
+#[test]
+fn what_may_this_seat_do_now() {
+    use tabula_core::{ParamKind, System};
+    let mut s = scene(
+        vec![
+            ("a", "A", vec![ch("Gunner", "shooting = 2\ntoughness = 3")]),
+            (
+                "b",
+                "B",
+                vec![ch("Foe", "toughness = 9"), ch("Foe Two", "toughness = 2")],
+            ),
+        ],
+        &["level-ground"],
+        true,
+        false,
+    );
+    let before = Scratch::legal_commands(s.t.state(), &Seat::Gm);
+    assert_eq!(
+        before.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        ["initiative"]
+    );
+    s.ok("gm", "initiative", &[20, 1]);
+    let a = Scratch::legal_commands(s.t.state(), &Seat::parse("a"));
+    let names: Vec<&str> = a.iter().map(|c| c.name.as_str()).collect();
+    for want in [
+        "gunner shoot",
+        "gunner attack",
+        "gunner evade",
+        "gunner cover",
+        "gunner engage",
+        "gunner end",
+    ] {
+        assert!(names.contains(&want), "{want} in {names:?}");
+    }
+    assert!(!names.contains(&"gunner throw"), "no throwable objects");
+    assert!(!names.contains(&"gunner heal"), "no healing");
+    let shoot = a.iter().find(|c| c.name == "gunner shoot").unwrap();
+    assert_eq!(
+        shoot.params[0].kind,
+        ParamKind::Choice {
+            options: vec!["foe".into(), "foe-two".into()]
+        }
+    );
+    // Not b's turn: nothing to do.
+    assert!(Scratch::legal_commands(s.t.state(), &Seat::parse("b")).is_empty());
+    // After taking cover, close attacks leave the list.
+    s.ok("a", "gunner cover", &[]);
+    let names: Vec<String> = Scratch::legal_commands(s.t.state(), &Seat::parse("a"))
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert!(
+        names.contains(&"gunner shoot".to_string())
+            && !names.contains(&"gunner attack".to_string()),
+        "{names:?}"
+    );
+    assert!(names.contains(&"gunner leave-cover".to_string()));
+}
