@@ -222,7 +222,7 @@ fn check(
     };
     ctx.emit(&out, || {
         format!(
-            "rolled {} ({}){} + level {} {:+} = {} against difficulty {}: {}",
+            "rolled {} ({}){} + level {}{} = {} against difficulty {}: {}",
             out.die,
             out.dice
                 .iter()
@@ -235,7 +235,11 @@ fn check(
                 format!(" by {d20}")
             },
             out.level,
-            out.modifier,
+            if out.modifier == 0 {
+                String::new()
+            } else {
+                format!(" {:+}", out.modifier)
+            },
             out.total,
             out.difficulty,
             if out.automatic {
@@ -314,7 +318,12 @@ fn odds(
     };
     ctx.emit(&out, || {
         let mut s = format!(
-            "d20 + {level} {modifier:+} against {difficulty}: {:.4} ({:.2}%), automatic {:.4}",
+            "d20 + {level}{} against {difficulty}: {:.4} ({:.2}%), automatic {:.4}",
+            if modifier == 0 {
+                String::new()
+            } else {
+                format!(" {modifier:+}")
+            },
             out.probability,
             out.probability * 100.0,
             out.automatic

@@ -477,6 +477,20 @@ fn act(
     let (events, s, a) = start(state, seat, actor)?;
     let mut events = events;
     if matches!(action, Action::End) {
+        if let Some(c) = s.get(a)
+            && c.panicked()
+            && !c.delayed()
+            && c.hit_points > 0
+            && !c.regular_used
+        {
+            return Err(refuse(
+                rules::STALKING_ABILITIES,
+                format!(
+                    "{} is panicked: he must evade or escape",
+                    c.character.name()
+                ),
+            ));
+        }
         events.push(Event::TurnEnded { character: a });
         return Ok(events);
     }
@@ -563,7 +577,10 @@ fn target_of(
     if tc.escaped {
         return Err(refuse(
             rules::BASIC_ACTIONS,
-            format!("{} escaped and cannot be attacked", tc.character.name()),
+            format!(
+                "{} escaped: he cannot be attacked (or helped) for the rest of the encounter",
+                tc.character.name()
+            ),
         ));
     }
     if t == actor {
