@@ -181,6 +181,9 @@ pub struct RollPreview {
     pub target: String,
     /// The chance of success.
     pub probability: f64,
+    /// The chance of each total damage this action deals to this target (all
+    /// its rolls at the target together), damage ascending.
+    pub damage: Vec<(i64, f64)>,
 }
 
 #[derive(Clone, Copy)]
@@ -1282,20 +1285,49 @@ pub fn preview(state: &State, actor: usize, action: &Action) -> Option<Vec<RollP
         s.apply(&Event::TurnStarted { character: actor });
     }
     let p = plan(&s, actor, action).ok()?;
-    Some(
-        p.rolls
-            .iter()
-            .map(|r| RollPreview {
-                target: s.get(r.target).map(|c| c.id.clone()).unwrap_or_default(),
-                probability: crate::rolls::probability(
-                    i64::from(r.level),
-                    r.difficulty,
-                    r.modifier,
-                    s.rules.d20,
-                ),
-            })
-            .collect(),
-    )
+    let method = s.rules.d20;
+    let mut out: Vec<RollPreview> = Vec::new();
+    let mut dists: Vec<tabula_core::odds::Dist<i64>> = Vec::new();
+    for r in &p.rolls {
+        let id = s.get(r.target).map(|c| c.id.clone()).unwrap_or_default();
+        let one = crate::rolls::damage_distribution(
+            crate::rolls::DamageProfile {
+                normal: r.normal,
+                automatic: r.automatic,
+                rolls: 1,
+            },
+            i64::from(r.level),
+            r.difficulty,
+            r.modifier,
+            method,
+        )
+        .ok()?;
+        match out.iter().position(|x| x.target == id) {
+            Some(i) => {
+                let merged = dists.get(i)?.add(&one).ok()?;
+                if let Some(d) = dists.get_mut(i) {
+                    *d = merged;
+                }
+            }
+            None => {
+                out.push(RollPreview {
+                    target: id,
+                    probability: crate::rolls::probability(
+                        i64::from(r.level),
+                        r.difficulty,
+                        r.modifier,
+                        method,
+                    ),
+                    damage: Vec::new(),
+                });
+                dists.push(one);
+            }
+        }
+    }
+    for (o, d) in out.iter_mut().zip(dists) {
+        o.damage = d.iter().map(|(v, p)| (*v, p)).collect();
+    }
+    Some(out)
 }
 
 /// The characters `seat` may act with now.

@@ -1000,10 +1000,11 @@ impl TextPlay for Scratch {
                                 && let Some(first) = p.first()
                             {
                                 odds.push(format!(
-                                    "{} {} {:.0}%",
+                                    "{} {} {:.0}%{}",
                                     verb_word(&tpl),
                                     first.target,
-                                    first.probability * 100.0
+                                    first.probability * 100.0,
+                                    damage_text(&first.damage)
                                 ));
                             }
                         }
@@ -1031,6 +1032,20 @@ impl TextPlay for Scratch {
     fn finished(state: &State) -> bool {
         state.phase == Phase::Over
     }
+}
+
+/// " [0: 35%, 2: 60%, 5: 5%]" for damaging actions, empty otherwise.
+fn damage_text(d: &[(i64, f64)]) -> String {
+    if d.iter().all(|(v, _)| *v == 0) {
+        return String::new();
+    }
+    format!(
+        " [{}]",
+        d.iter()
+            .map(|(v, p)| format!("{v}: {:.1}%", p * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 fn verb_word(a: &Action) -> &'static str {

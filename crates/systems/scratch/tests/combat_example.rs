@@ -165,3 +165,31 @@ fn the_narrated_second_wrestling_attack_is_refused_under_r_scr_4() {
     assert_eq!(err.kind, Refusal::NotYourTurn);
     assert_eq!(t, before);
 }
+
+#[test]
+fn odds_of_each_damage_outcome_in_the_example() {
+    use tabula_scratch::actions::{Action, preview};
+    let mut t = table();
+    submit(&mut t, "gm", "initiative", &[13, 17, 14]);
+    let s = t.state();
+    let id = |x: &str| s.find(x).unwrap();
+    let close = |a: &[(i64, f64)], b: &[(i64, f64)]| {
+        assert_eq!(a.len(), b.len(), "{a:?} vs {b:?}");
+        for ((va, pa), (vb, pb)) in a.iter().zip(b) {
+            assert_eq!(va, vb);
+            assert!((pa - pb).abs() < 1e-12, "{a:?} vs {b:?}");
+        }
+    };
+    // Chokestar's wrestling hold (healthy, undelayed) against strength 14.
+    let p = preview(s, id("chokestar"), &Action::Hold { target: "breakhelm".into(), with: None }).unwrap();
+    close(&p[0].damage, &[(0, 0.55), (1, 0.40), (2, 0.05)]);
+    // Breakhelm X-19's fighting against Chokestar's agility 13: two rolls.
+    let p = preview(s, id("breakhelm"), &Action::Fight { targets: vec!["chokestar".into()] }).unwrap();
+    close(&p[0].damage, &[(0, 0.16), (1, 0.44), (2, 0.3425), (3, 0.055), (4, 0.0025)]);
+    // Flipfire's shooting against agility 10: 2, or 5 on a natural 20 (R-SCR-3).
+    let p = preview(s, id("flipfire"), &Action::Shoot { target: "breakhelm".into() }).unwrap();
+    close(&p[0].damage, &[(0, 0.35), (2, 0.60), (5, 0.05)]);
+    // Breakhelm X-19's shooting against Flipfire's agility 11.
+    let p = preview(s, id("breakhelm"), &Action::Shoot { target: "flipfire".into() }).unwrap();
+    close(&p[0].damage, &[(0, 0.30), (2, 0.65), (5, 0.05)]);
+}
