@@ -9,7 +9,7 @@ use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, Syste
 
 use crate::abilities::{Ability, Terrain};
 use crate::actions::{self, Action, Command};
-use crate::character::{Character, HitPointState, LoadError};
+use crate::character::{Character, CharacterDraft, HitPointState, LoadError};
 use crate::encounter::{ActionKind, Combatant, Effect, Event, Group, Phase, State, TargetRoll};
 use crate::rolls::Check;
 use crate::rules::{D20Method, MAX_CHARACTERS, MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
@@ -41,9 +41,39 @@ pub struct GroupFile {
     pub seat: String,
     /// The side (groups on one side are companions).
     pub side: String,
-    /// Character files, relative to the table file. A character's minions join
-    /// the same group.
-    pub characters: Vec<String>,
+    /// Character files, relative to the table file (`"thug.toml"`, or
+    /// `{ file = "thug.toml", id = "thug-a" }` to seat one file twice). A
+    /// character's minions join the same group.
+    pub characters: Vec<CharacterEntry>,
+}
+
+/// One character in a group of a table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CharacterEntry {
+    /// A character file.
+    File(String),
+    /// A character file with the id it has at this table.
+    WithId(CharacterRef),
+}
+
+/// A character file with an id for this table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterRef {
+    /// The file, relative to the table file.
+    pub file: String,
+    /// The id at this table (letters, digits, `-`).
+    pub id: Option<String>,
+}
+
+impl CharacterEntry {
+    fn parts(&self) -> (&str, Option<&str>) {
+        match self {
+            CharacterEntry::File(f) => (f, None),
+            CharacterEntry::WithId(r) => (&r.file, r.id.as_deref()),
+        }
+    }
 }
 
 /// A table file (TOML).
@@ -177,17 +207,24 @@ pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
     let mut groups = Vec::new();
     for g in &file.groups {
         let mut chars = Vec::new();
-        for path in &g.characters {
+        for entry in &g.characters {
+            let (path, id) = entry.parts();
             let full = base_dir.join(path);
             let text = std::fs::read_to_string(&full).map_err(|e| SetupError::Read {
-                file: path.clone(),
+                file: path.to_string(),
                 error: e.to_string(),
             })?;
-            let c = Character::from_toml(&text, &r).map_err(|error| SetupError::Character {
-                file: path.clone(),
+            let bad = |error: LoadError| SetupError::Character {
+                file: path.to_string(),
                 error,
-            })?;
-            chars.push((path.clone(), c));
+            };
+            let mut draft: CharacterDraft =
+                toml::from_str(&text).map_err(|e| bad(LoadError::Toml(e.to_string())))?;
+            if let Some(id) = id {
+                draft.id = Some(id.to_string());
+            }
+            let c = Character::from_draft(draft, &r).map_err(|e| bad(LoadError::Character(e)))?;
+            chars.push((path.to_string(), c));
         }
         groups.push((g.seat.clone(), g.side.clone(), chars));
     }

@@ -181,15 +181,47 @@ fn odds_of_each_damage_outcome_in_the_example() {
         }
     };
     // Chokestar's wrestling hold (healthy, undelayed) against strength 14.
-    let p = preview(s, id("chokestar"), &Action::Hold { target: "breakhelm".into(), with: None }).unwrap();
+    let p = preview(
+        s,
+        id("chokestar"),
+        &Action::Hold {
+            target: "breakhelm".into(),
+            with: None,
+        },
+    )
+    .unwrap();
     close(&p[0].damage, &[(0, 0.55), (1, 0.40), (2, 0.05)]);
     // Breakhelm X-19's fighting against Chokestar's agility 13: two rolls.
-    let p = preview(s, id("breakhelm"), &Action::Fight { targets: vec!["chokestar".into()] }).unwrap();
-    close(&p[0].damage, &[(0, 0.16), (1, 0.44), (2, 0.3425), (3, 0.055), (4, 0.0025)]);
+    let p = preview(
+        s,
+        id("breakhelm"),
+        &Action::Fight {
+            targets: vec!["chokestar".into()],
+        },
+    )
+    .unwrap();
+    close(
+        &p[0].damage,
+        &[(0, 0.16), (1, 0.44), (2, 0.3425), (3, 0.055), (4, 0.0025)],
+    );
     // Flipfire's shooting against agility 10: 2, or 5 on a natural 20 (R-SCR-3).
-    let p = preview(s, id("flipfire"), &Action::Shoot { target: "breakhelm".into() }).unwrap();
+    let p = preview(
+        s,
+        id("flipfire"),
+        &Action::Shoot {
+            target: "breakhelm".into(),
+        },
+    )
+    .unwrap();
     close(&p[0].damage, &[(0, 0.35), (2, 0.60), (5, 0.05)]);
     // Breakhelm X-19's shooting against Flipfire's agility 11.
-    let p = preview(s, id("breakhelm"), &Action::Shoot { target: "flipfire".into() }).unwrap();
+    let p = preview(
+        s,
+        id("breakhelm"),
+        &Action::Shoot {
+            target: "flipfire".into(),
+        },
+    )
+    .unwrap();
     close(&p[0].damage, &[(0, 0.30), (2, 0.65), (5, 0.05)]);
 }
