@@ -480,26 +480,30 @@ fn act(
     let (events, s, a) = start(state, seat, actor)?;
     let mut events = events;
     if matches!(action, Action::End) {
-        if let Some(c) = s.get(a)
-            && c.panicked()
-            && !c.delayed()
-            && c.hit_points > 0
-            && !c.regular_used
-        {
-            return Err(refuse(
-                rules::STALKING_ABILITIES,
-                format!(
-                    "{} is panicked: he must evade or escape",
-                    c.character.name()
-                ),
-            ));
-        }
+        may_end(&s, a)?;
         events.push(Event::TurnEnded { character: a });
         return Ok(events);
     }
     let plan = plan(&s, a, action)?;
     events.extend(execute(&s, a, plan, roller)?);
     Ok(events)
+}
+
+/// A panicked character who can act must evade or escape before his turn ends
+/// ("Stalking Abilities").
+fn may_end(s: &State, a: usize) -> Result<(), RuleError> {
+    match s.get(a) {
+        Some(c) if c.panicked() && !c.delayed() && c.hit_points > 0 && !c.regular_used => {
+            Err(refuse(
+                rules::STALKING_ABILITIES,
+                format!(
+                    "{} is panicked: he must evade or escape",
+                    c.character.name()
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Check whose turn it is and start `actor`'s turn if needed: the events so far,
@@ -1508,6 +1512,9 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                             params,
                         ));
                     }
+                }
+                if may_end(&s, a).is_err() {
+                    continue;
                 }
                 out.push(CommandSpec::new(
                     &format!("{} end", c.id),

@@ -379,6 +379,9 @@ fn states_of(c: &Combatant) -> Vec<String> {
             None => "evading".into(),
         });
     }
+    if !c.held_by.is_empty() {
+        v.push("held".into());
+    }
     if c.in_cover {
         v.push("in cover".into());
     }
@@ -934,6 +937,16 @@ impl TextPlay for Scratch {
                 effects,
                 ..
             } => {
+                if rolls.is_empty() {
+                    let lines: Vec<String> = effects
+                        .iter()
+                        .map(|e| effect_text(state, *actor, e))
+                        .filter(|t| !t.is_empty())
+                        .collect();
+                    if !lines.is_empty() {
+                        return lines.join("\n    ");
+                    }
+                }
                 let mut s = format!("{} {}", n(state, *actor), verb(*action));
                 for r in rolls {
                     s.push_str(&format!("\n    {}", roll_text(state, r, *ability)));

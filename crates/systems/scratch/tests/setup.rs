@@ -41,8 +41,14 @@ fn broken_table_files_name_the_field() {
         ("[rules]\nd20 = \"d12\"\n", "d20"),
         ("[encounter]\nterrain = [\"lava\"]\n", "lava"),
         ("", "at least one initiative group"),
-        ("[[groups]]\nseat = \"gm\"\nside = \"x\"\ncharacters = [\"nope.toml\"]\n", "nope.toml"),
-        ("[[groups]]\nseat = \"gm\"\nside = \"x\"\ncharacters = [\"zimzambamalam.toml\"]\n[[groups]]\nseat = \"GM\"\nside = \"y\"\ncharacters = [\"thug.toml\"]\n", "two initiative groups"),
+        (
+            "[[groups]]\nseat = \"gm\"\nside = \"x\"\ncharacters = [\"nope.toml\"]\n",
+            "nope.toml",
+        ),
+        (
+            "[[groups]]\nseat = \"gm\"\nside = \"x\"\ncharacters = [\"zimzambamalam.toml\"]\n[[groups]]\nseat = \"GM\"\nside = \"y\"\ncharacters = [\"thug.toml\"]\n",
+            "two initiative groups",
+        ),
     ];
     for (text, want) in cases {
         let err = setup(text).unwrap_err().to_string();
@@ -51,7 +57,10 @@ fn broken_table_files_name_the_field() {
     // A character that breaks the table's limits names the file and the rule.
     let text = "[rules]\nmax_level = 2\n[[groups]]\nseat = \"gm\"\nside = \"x\"\ncharacters = [\"chokestar.toml\"]\n";
     let err = setup(text).unwrap_err().to_string();
-    assert!(err.contains("chokestar.toml") && err.contains("abilities.stealth"), "{err}");
+    assert!(
+        err.contains("chokestar.toml") && err.contains("abilities.stealth"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -59,5 +68,9 @@ fn the_text_option_for_strength_and_the_d6_method() {
     let text = format!("[rules]\nstrength_base = 7\nd20 = \"d6-table\"\n{GROUPS}");
     let s = setup(&text).unwrap();
     let thug = s.find("thug").unwrap();
-    assert_eq!(s.strength(thug), 9, "7 + 2 toughness (the text's table option)");
+    assert_eq!(
+        s.strength(thug),
+        9,
+        "7 + 2 toughness (the text's table option)"
+    );
 }
