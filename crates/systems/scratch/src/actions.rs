@@ -49,6 +49,18 @@ pub enum Command {
         /// The ability.
         ability: Ability,
     },
+    /// The GM calls for a roll outside the actions: d20 + the ability's level
+    /// (none: no ability) against a difficulty ("Rolls"). Takes no action.
+    Roll {
+        /// The character's id.
+        character: String,
+        /// The ability added, if any.
+        ability: Option<Ability>,
+        /// The difficulty, -1000..=1000.
+        difficulty: i64,
+        /// The roll requires the ability: refused without a level of it.
+        requires: bool,
+    },
     /// A character acts on its turn (starting its turn if it has not begun).
     Act {
         /// The character's id.
@@ -278,6 +290,43 @@ pub fn decide(
             }
         }
         Command::Act { actor, action } => act(state, seat, actor, action, roller),
+        Command::Roll {
+            character,
+            ability,
+            difficulty,
+            requires,
+        } => {
+            if !seat.is_gm() {
+                return Err(RuleError::new(
+                    rules::ROLLS,
+                    Refusal::NotPermitted,
+                    "only the GM calls for a roll outside the actions",
+                ));
+            }
+            crate::rolls::check_inputs(0, *difficulty, 0)?;
+            let i = find(state, character)?;
+            let Some(c) = state.get(i) else {
+                return Err(RuleError::unknown(rules::TABLE, "character", character));
+            };
+            let level = ability.map(|a| c.level(a)).unwrap_or(0);
+            if *requires && level == 0 {
+                return Err(refuse(
+                    rules::ROLLS,
+                    format!(
+                        "this roll requires {}; {} has no level of it and cannot attempt it",
+                        ability.map(|a| a.name()).unwrap_or("an ability"),
+                        c.character.name()
+                    ),
+                ));
+            }
+            let modifier = if c.in_cover { -2 } else { 0 };
+            let roll = roll_d20(state.rules.d20, roller)?;
+            let check = Check::resolve(roll, *ability, level, modifier, *difficulty);
+            Ok(vec![Event::Rolled {
+                character: i,
+                check,
+            }])
+        }
     }
 }
 
@@ -1415,6 +1464,17 @@ fn word(action: &Action) -> &'static str {
 /// What `seat` may do now, with parameters (targets that are legal now).
 pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
+    if seat.is_gm() && !state.characters.is_empty() {
+        out.push(CommandSpec::new(
+            "roll",
+            "call for a roll: d20 + the ability against a difficulty (\"Rolls\"); add `requires` when the roll needs the ability",
+            vec![
+                ParamSpec::choice("character", state.characters.iter().map(|c| c.id.clone())),
+                ParamSpec::choice("ability", Ability::ALL.iter().map(|a| a.name())),
+                ParamSpec::int("difficulty", -crate::rolls::MAX_NUMBER, crate::rolls::MAX_NUMBER),
+            ],
+        ));
+    }
     match state.phase {
         Phase::Preparation => {
             if seat.is_gm() || state.groups.iter().any(|g| &g.seat == seat) {

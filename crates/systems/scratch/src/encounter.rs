@@ -405,6 +405,14 @@ pub enum Event {
         /// False when the hurried roll failed.
         usable: bool,
     },
+    /// A roll the GM called for outside the actions ("Rolls": "make a command
+    /// roll (difficulty 25)").
+    Rolled {
+        /// Who rolled.
+        character: usize,
+        /// The roll.
+        check: Check,
+    },
     /// A temporary bonus was removed.
     Uncrafted {
         /// The companion.
@@ -622,6 +630,7 @@ impl State {
                     );
                 }
             }
+            Event::Rolled { .. } => {}
             Event::Uncrafted { target, ability } => {
                 if let Some(c) = self.characters.get_mut(*target) {
                     c.bonuses.remove(ability);

@@ -158,7 +158,8 @@ pub enum SetupError {
 }
 
 /// Words that cannot be character ids (commands of the system or the driver).
-pub const RESERVED: [&str; 13] = [
+pub const RESERVED: [&str; 14] = [
+    "roll",
     "initiative",
     "terrain",
     "craft",
@@ -478,7 +479,7 @@ impl System for Scratch {
     }
 }
 
-const USAGE: &str = "CHARACTER ACTION [TARGET...] [with ABILITY]; actions: attack, throw, hold, distract, evade, escape, engage, cover, leave-cover, shoot, blast, knockout, fight, surprise, intimidate, heal, end; also: initiative, terrain add|remove T, craft CRAFTER COMPANION ABILITY [hurry], uncraft CRAFTER COMPANION ABILITY";
+const USAGE: &str = "CHARACTER ACTION [TARGET...] [with ABILITY]; actions: attack, throw, hold, distract, evade, escape, engage, cover, leave-cover, shoot, blast, knockout, fight, surprise, intimidate, heal, end; also: initiative, roll CHARACTER [ABILITY] DIFFICULTY [requires] (GM), terrain add|remove T, craft CRAFTER COMPANION ABILITY [hurry], uncraft CRAFTER COMPANION ABILITY";
 
 fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
     CommandParseError::Arguments {
@@ -768,6 +769,35 @@ impl TextPlay for Scratch {
         let first_l = first.to_ascii_lowercase();
         match first_l.as_str() {
             "initiative" => return Ok(Command::Initiative),
+            "roll" => {
+                // roll CHARACTER [ABILITY] DIFFICULTY [requires]
+                let mut rest: Vec<&str> = words.get(1..).unwrap_or(&[]).to_vec();
+                let requires = rest
+                    .last()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("requires"));
+                if requires {
+                    rest.pop();
+                }
+                let (character, ability, difficulty) = match rest.as_slice() {
+                    [c, d] => (c, None, d),
+                    [c, a, d] => (c, Some(ability_arg("roll", a)?), d),
+                    _ => {
+                        return Err(args_err(
+                            "roll",
+                            "write roll CHARACTER [ABILITY] DIFFICULTY [requires]",
+                        ));
+                    }
+                };
+                let difficulty: i64 = difficulty.parse().map_err(|_| {
+                    args_err("roll", format!("difficulty {difficulty:?} is not a number"))
+                })?;
+                return Ok(Command::Roll {
+                    character: character.to_string(),
+                    ability,
+                    difficulty,
+                    requires,
+                });
+            }
             "terrain" => {
                 let (Some(change), Some(t), 3) = (words.get(1), words.get(2), words.len()) else {
                     return Err(args_err("terrain", "write terrain add|remove TERRAIN"));
@@ -885,6 +915,18 @@ impl TextPlay for Scratch {
                     } else {
                         " (it cannot be used while in a hurry)"
                     }
+                )
+            }
+            Event::Rolled { character, check } => {
+                let r = TargetRoll {
+                    target: *character,
+                    against: "difficulty".into(),
+                    check: check.clone(),
+                };
+                format!(
+                    "{} rolls: {}",
+                    n(state, *character),
+                    roll_text(state, &r, check.ability)
                 )
             }
             Event::Uncrafted { target, ability } => format!(

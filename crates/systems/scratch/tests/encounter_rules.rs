@@ -752,7 +752,7 @@ fn what_may_this_seat_do_now() {
     let before = Scratch::legal_commands(s.t.state(), &Seat::Gm);
     assert_eq!(
         before.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-        ["initiative"]
+        ["roll", "initiative"]
     );
     s.ok("gm", "initiative", &[20, 1]);
     let a = Scratch::legal_commands(s.t.state(), &Seat::parse("a"));
@@ -790,4 +790,36 @@ fn what_may_this_seat_do_now() {
         "{names:?}"
     );
     assert!(names.contains(&"gunner leave-cover".to_string()));
+}
+
+#[test]
+fn rolls_the_gm_calls_for_with_or_without_an_ability() {
+    let mut s = duel(
+        ch("Healer", "healing = 3\ntoughness = 3"),
+        ch("B", "toughness = 9"),
+        &[],
+        false,
+        false,
+    );
+    // "Make a healing roll of 11 (requires healing)".
+    s.ok("gm", "roll healer healing 11 requires", &[8]);
+    let last = s.t.log().entries().last().unwrap();
+    match &last.event {
+        tabula_scratch::Event::Rolled { check, .. } => assert!(check.success && check.total == 11),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        s.refused("gm", "roll b healing 11 requires", &[20])
+            .message
+            .contains("cannot attempt")
+    );
+    // Without `requires` anyone may roll, adding nothing.
+    s.ok("gm", "roll b healing 11", &[10]);
+    s.ok("gm", "roll b 25", &[20]);
+    assert_eq!(
+        s.refused("a", "roll b 25", &[20]).kind,
+        Refusal::NotPermitted
+    );
+    // It takes no action: A's turn is still to come.
+    s.ok("a", "healer end", &[]);
 }
