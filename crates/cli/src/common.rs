@@ -2,11 +2,11 @@
 //! roller from `--seed` / `--rolled` / `--manual`, and running `play`.
 
 use serde::Serialize;
-use std::cell::RefCell;
 use std::fmt;
+use std::cell::RefCell;
 use std::io::{self, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::path::{Path, PathBuf};
 
 use tabula_engine::core::roller::{Ask, Manual, RollError, Roller, Seeded};
 use tabula_engine::core::system::{Table, TextPlay};
@@ -65,11 +65,7 @@ pub struct Ctx {
 
 impl Ctx {
     /// Print `value` as JSON, or `text()` as text, to stdout.
-    pub fn emit<T: Serialize>(
-        &self,
-        value: &T,
-        text: impl FnOnce() -> String,
-    ) -> Result<(), CliError> {
+    pub fn emit<T: Serialize>(&self, value: &T, text: impl FnOnce() -> String) -> Result<(), CliError> {
         let mut out = io::stdout().lock();
         if self.json {
             let s = serde_json::to_string_pretty(value)
@@ -239,17 +235,11 @@ pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
             summary.accepted,
             summary.refused,
             summary.events,
-            if summary.finished {
-                ", encounter over"
-            } else {
-                ""
-            }
+            if summary.finished { ", encounter over" } else { "" }
         );
     }
     if args.strict && summary.refused > 0 {
-        return Err(CliError::BadInput(
-            "a command was refused (--strict)".into(),
-        ));
+        return Err(CliError::BadInput("a command was refused (--strict)".into()));
     }
     Ok(())
 }

@@ -100,11 +100,7 @@ impl<T: Ord + Clone> Dist<T> {
 
     /// The probability that the outcome satisfies `pred`.
     pub fn p_where(&self, pred: impl Fn(&T) -> bool) -> f64 {
-        self.p
-            .iter()
-            .filter(|(v, _)| pred(v))
-            .map(|(_, w)| *w)
-            .sum()
+        self.p.iter().filter(|(v, _)| pred(v)).map(|(_, w)| *w).sum()
     }
 
     /// (outcome, probability) pairs in increasing order of outcome.
@@ -226,11 +222,7 @@ impl Dist<i64> {
     ///
     /// # Errors
     /// [`OddsError::TooLarge`] as for [`Dist::combine`].
-    pub fn count_successes(
-        &self,
-        n: u32,
-        success: impl Fn(i64) -> bool,
-    ) -> Result<Self, OddsError> {
+    pub fn count_successes(&self, n: u32, success: impl Fn(i64) -> bool) -> Result<Self, OddsError> {
         let q = self.p_where(|v| success(*v));
         Dist::from_weights([(1i64, q), (0i64, 1.0 - q)])
             .unwrap_or_else(|_| Dist::certain(0))

@@ -23,9 +23,9 @@
 use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead, Write};
 
-use tabula_core::Seeded;
 use tabula_core::roller::Roller;
 use tabula_core::system::{ParamKind, Seat, Table, TextPlay};
+use tabula_core::Seeded;
 
 /// The longest command line accepted, in bytes.
 pub const MAX_LINE: usize = 4096;
@@ -97,10 +97,7 @@ struct SavedTableRef<'a, S: TextPlay> {
 ///
 /// # Errors
 /// Serialization errors (none are expected for the systems' state types).
-pub fn save_json<S: TextPlay>(
-    table: &Table<S>,
-    roller: Option<&Seeded>,
-) -> serde_json::Result<String> {
+pub fn save_json<S: TextPlay>(table: &Table<S>, roller: Option<&Seeded>) -> serde_json::Result<String> {
     serde_json::to_string(&SavedTableRef {
         system: S::ID,
         table,
@@ -150,10 +147,7 @@ pub fn run<S: TextPlay>(
             writeln!(out, "> {text}")?;
         }
         if text.len() > MAX_LINE {
-            writeln!(
-                out,
-                "refused: a command line may be at most {MAX_LINE} bytes"
-            )?;
+            writeln!(out, "refused: a command line may be at most {MAX_LINE} bytes")?;
             summary.refused += 1;
             continue;
         }
