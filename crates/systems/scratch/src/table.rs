@@ -152,8 +152,8 @@ pub enum SetupError {
         /// The id.
         id: String,
     },
-    /// Too many characters.
-    #[error("groups: more than {MAX_CHARACTERS} characters")]
+    /// Too many characters (or groups).
+    #[error("groups: more than {MAX_CHARACTERS} characters or groups")]
     TooManyCharacters,
 }
 
@@ -196,13 +196,8 @@ pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
             });
         }
     }
-    if file
-        .groups
-        .iter()
-        .map(|g| g.characters.len())
-        .sum::<usize>()
-        > MAX_CHARACTERS
-    {
+    let listed: usize = file.groups.iter().map(|g| g.characters.len()).sum();
+    if file.groups.len() > MAX_CHARACTERS || listed > MAX_CHARACTERS {
         return Err(SetupError::TooManyCharacters);
     }
     let mut groups = Vec::new();
