@@ -1,13 +1,61 @@
 //! # tabula-scratch
 //!
-//! The rules of Scratch RPS (001_337b5a42e331e513.txt), system id `scratch`.
+//! The rules of Scratch RPS (001_337b5a42e331e513.txt), system id `scratch`, with
+//! the rulings R-SCR-1 to R-SCR-6 of `RULINGS.md`.
 //!
-//! Not built yet: this crate compiles so the workspace has its final shape. Its
-//! issue fills it with the book's characters (a draft validated into a character),
-//! its checks and odds, and its turn structure as a decide/evolve
-//! [`tabula_core::System`]. It depends on `tabula-core` only.
+//! Modules follow the book:
+//! - [`character`]: abilities with levels, character points and the maximum
+//!   level, derived defenses ("Defenses"), stamina and hit points ("Hit Points"),
+//!   carrying capacity, command's minions. A [`CharacterDraft`] (TOML) becomes a
+//!   [`Character`] only through [`Character::from_draft`].
+//! - [`rolls`]: d20 + ability level against a difficulty, the natural 20, the d6
+//!   alternatives (R-SCR-6), exact odds of rolls and of damage.
+//! - [`rules`]: the rule citations and the table's options.
+//! - [`abilities`]: the book's abilities and terrain.
+//! - [`encounter`]: an encounter's state, events and `evolve`: initiative
+//!   groups, turns with one regular and one bonus action, hit points, and the
+//!   states (delayed, panicked, held, evading, in cover, engaged, escaped).
+//! - [`actions`]: the commands and `decide`: every basic action and ability
+//!   action, and "what may this seat do now".
+//! - [`table`]: [`Scratch`], the `System` and `TextPlay` (table files, typed
+//!   commands, descriptions showing every die, a status with odds).
+//!
+//! ```
+//! use tabula_scratch::{Character, TableRules};
+//! let boss = Character::from_toml(
+//!     "name = \"The Boss\"\n[abilities]\nshooting = 2\ndetection = 1\ncommand = 4\ntoughness = 3\n",
+//!     &TableRules::default(),
+//! ).unwrap();
+//! let d = boss.defenses(8);
+//! // R-SCR-2: 10 + 4 command, not the printed 11.
+//! assert_eq!((d.agility, d.intelligence, d.strength, d.stamina), (10, 14, 11, 1));
+//! ```
+//!
+//! It depends on `tabula-core` only.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod abilities;
+pub mod character;
+pub mod rolls;
+pub mod rules;
+
+pub use abilities::{Ability, Terrain};
+pub use character::{
+    Carrying, Character, CharacterDraft, CharacterError, Defenses, HitPointState, LoadError,
+    Problem,
+};
+pub use rules::{D20Method, TableRules};
+
 /// The system id used on the command line and in table files.
 pub const ID: &str = "scratch";
+/// The rulebook's seed file.
+pub const SEED: &str = "001_337b5a42e331e513.txt";
+
+pub mod actions;
+pub mod encounter;
+pub mod table;
+
+pub use actions::{Action, Command};
+pub use encounter::{Event, Phase, State};
+pub use table::{Scratch, SetupError, View};

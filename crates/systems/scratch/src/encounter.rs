@@ -1,0 +1,768 @@
+//! Encounters: initiative groups, turns, hit points and states ("Turns", "Hit
+//! Points", "Basic Actions", the abilities). The state, its events and `evolve`;
+//! the commands and `decide` are in [`crate::actions`].
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::abilities::{Ability, Terrain};
+use crate::character::{Character, Defenses, HitPointState};
+use crate::rolls::{Check, D20Roll};
+use crate::rules::TableRules;
+use tabula_core::Seat;
+
+/// Where the encounter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Before initiative: companions may add or remove craftsmanship bonuses.
+    Preparation,
+    /// Initiative groups take turns.
+    Turns,
+    /// At most one side has characters who can still act.
+    Over,
+}
+
+/// One initiative group: the characters one person controls ("Turns").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    /// The controlling seat.
+    pub seat: Seat,
+    /// The side it fights on (groups on one side are companions).
+    pub side: String,
+    /// Indices of its characters in [`State::characters`].
+    pub members: Vec<usize>,
+    /// Its initiative total, once rolled.
+    pub initiative: Option<i64>,
+}
+
+/// A temporary craftsmanship bonus on one ability ("Support Abilities").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CraftBonus {
+    /// The crafter's index.
+    pub crafter: usize,
+    /// False when it was added in a hurry and the roll failed: it cannot be used.
+    pub usable: bool,
+}
+
+/// How a character is evading ("Basic Actions", evade).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evading {
+    /// The movement ability added, if any.
+    pub ability: Option<Ability>,
+    /// The level added to agility and strength.
+    pub level: u32,
+}
+
+/// One character in the encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combatant {
+    /// The character.
+    pub character: Character,
+    /// The id typed in commands.
+    pub id: String,
+    /// Its initiative group.
+    pub group: usize,
+    /// Its leader, when it is a minion ("Support Abilities", command).
+    pub leader: Option<usize>,
+    /// Hit points, 0..=toughness.
+    pub hit_points: u32,
+    /// Turns it has started.
+    pub turns: u32,
+    /// True once it has had its turn this round.
+    pub done_this_round: bool,
+    /// Its regular action this turn is used.
+    pub regular_used: bool,
+    /// Its bonus action this turn is used.
+    pub bonus_used: bool,
+    /// Delayed until the end of this turn number (of its own turns).
+    pub delayed_through: Option<u32>,
+    /// Panicked until the end of this turn number.
+    pub panicked_through: Option<u32>,
+    /// Evading until its next turn or until held.
+    pub evading: Option<Evading>,
+    /// The turn number on which it last evaded (escape needs the last one).
+    pub evaded_on_turn: Option<u32>,
+    /// The turn number on which it engaged (+2 close attacks that turn, -2
+    /// agility until its next turn begins).
+    pub engaged_on_turn: Option<u32>,
+    /// In cover (+2 agility, -2 to rolls).
+    pub in_cover: bool,
+    /// A flying character that evaded or attacked at long range: no close
+    /// attacks against it until its next turn, unless the attacker flies.
+    pub aloft: bool,
+    /// Escaped: no actions, cannot be attacked.
+    pub escaped: bool,
+    /// Characters who held it successfully since its last turn.
+    pub held_by: Vec<usize>,
+    /// Temporary craftsmanship bonuses on its abilities.
+    pub bonuses: BTreeMap<Ability, CraftBonus>,
+}
+
+impl Combatant {
+    /// A combatant at full hit points.
+    pub fn new(character: Character, group: usize, leader: Option<usize>) -> Self {
+        let max = character.level(Ability::Toughness);
+        Combatant {
+            id: character.id().to_string(),
+            character,
+            group,
+            leader,
+            hit_points: max,
+            turns: 0,
+            done_this_round: false,
+            regular_used: false,
+            bonus_used: false,
+            delayed_through: None,
+            panicked_through: None,
+            evading: None,
+            evaded_on_turn: None,
+            engaged_on_turn: None,
+            in_cover: false,
+            aloft: false,
+            escaped: false,
+            held_by: Vec::new(),
+            bonuses: BTreeMap::new(),
+        }
+    }
+
+    /// The level of `ability` with a usable temporary bonus added.
+    pub fn level(&self, ability: Ability) -> u32 {
+        let base = self.character.level(ability);
+        match self.bonuses.get(&ability) {
+            Some(b) if b.usable && base > 0 => base + 1,
+            _ => base,
+        }
+    }
+
+    /// True when it has at least one level of `ability`.
+    pub fn has(&self, ability: Ability) -> bool {
+        self.level(ability) > 0
+    }
+
+    /// Defenses and hit points from its levels (bonuses included), before
+    /// states.
+    pub fn base_defenses(&self, rules: &TableRules) -> Defenses {
+        Defenses::from_levels(|a| self.level(a), rules.strength_base)
+    }
+
+    /// Healthy, injured or incapacitated ("Hit Points").
+    pub fn hp_state(&self, rules: &TableRules) -> HitPointState {
+        HitPointState::of(self.hit_points, self.base_defenses(rules).stamina)
+    }
+
+    /// Delayed ("Basic Actions", hold and distract).
+    pub fn delayed(&self) -> bool {
+        self.delayed_through.is_some()
+    }
+
+    /// Panicked ("Stalking Abilities", surprise).
+    pub fn panicked(&self) -> bool {
+        self.panicked_through.is_some()
+    }
+
+    /// Still in the encounter and not incapacitated: it has turns.
+    pub fn takes_turns(&self) -> bool {
+        !self.escaped && self.hit_points > 0
+    }
+}
+
+/// Everything on the table: the rules, the terrain, the characters and the
+/// turn structure. Nothing in Scratch RPS is hidden, so every seat sees it all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// The table's options.
+    pub rules: TableRules,
+    /// The terrain of the encounter ("Movement Abilities").
+    pub terrain: BTreeSet<Terrain>,
+    /// There is cover to take ("Basic Actions", take cover).
+    pub cover: bool,
+    /// Dangerous throwable objects are at hand ("Basic Actions", throw object).
+    pub throwable_objects: bool,
+    /// Every character; indices are stable.
+    pub characters: Vec<Combatant>,
+    /// The initiative groups, in table order.
+    pub groups: Vec<Group>,
+    /// Where the encounter is.
+    pub phase: Phase,
+    /// The round, from 1 once initiative is rolled.
+    pub round: u32,
+    /// Group indices, highest initiative first.
+    pub order: Vec<usize>,
+    /// The position in `order` of the group whose turn it is.
+    pub group_turn: usize,
+    /// The character whose turn is on.
+    pub active: Option<usize>,
+    /// Unrepeatable actions used: (actor, action, target).
+    pub unrepeatable: BTreeSet<(usize, Unrepeatable, usize)>,
+}
+
+/// The unrepeatable actions ("Turns").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unrepeatable {
+    /// Distract ("Basic Actions").
+    Distract,
+    /// Surprise ("Stalking Abilities").
+    Surprise,
+    /// Intimidate ("Support Abilities").
+    Intimidate,
+}
+
+/// The kind of an action, for the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActionKind {
+    /// Basic attack.
+    Attack,
+    /// Throw object.
+    Throw,
+    /// Hold.
+    Hold,
+    /// Hold while delayed (wrestling).
+    HoldWhileDelayed,
+    /// Distract.
+    Distract,
+    /// Evade.
+    Evade,
+    /// Escape.
+    Escape,
+    /// Engage (bonus).
+    Engage,
+    /// Take cover (bonus).
+    TakeCover,
+    /// Leave cover (free).
+    LeaveCover,
+    /// Shooting.
+    Shoot,
+    /// Blasting.
+    Blast,
+    /// Knockout.
+    Knockout,
+    /// Fighting.
+    Fight,
+    /// Surprise.
+    Surprise,
+    /// Intimidate.
+    Intimidate,
+    /// Healing: revive or heal.
+    Heal,
+}
+
+impl ActionKind {
+    /// The word typed for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            ActionKind::Attack => "attack",
+            ActionKind::Throw => "throw",
+            ActionKind::Hold => "hold",
+            ActionKind::HoldWhileDelayed => "hold (while delayed)",
+            ActionKind::Distract => "distract",
+            ActionKind::Evade => "evade",
+            ActionKind::Escape => "escape",
+            ActionKind::Engage => "engage",
+            ActionKind::TakeCover => "cover",
+            ActionKind::LeaveCover => "leave-cover",
+            ActionKind::Shoot => "shoot",
+            ActionKind::Blast => "blast",
+            ActionKind::Knockout => "knockout",
+            ActionKind::Fight => "fight",
+            ActionKind::Surprise => "surprise",
+            ActionKind::Intimidate => "intimidate",
+            ActionKind::Heal => "heal",
+        }
+    }
+}
+
+/// Which of the turn's actions an action uses ("Turns").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Slot {
+    /// The one regular action.
+    Regular,
+    /// The one bonus action.
+    Bonus,
+    /// Costs no action (leaving cover).
+    Free,
+}
+
+/// One roll against one target.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetRoll {
+    /// The target's index.
+    pub target: usize,
+    /// What is rolled against: `agility`, `strength`, `intelligence`,
+    /// `intelligence or strength`, or `difficulty`.
+    pub against: String,
+    /// The roll.
+    pub check: Check,
+}
+
+/// What an action changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "kebab-case")]
+pub enum Effect {
+    /// Damage: hit points lowered (never below zero).
+    Damage {
+        /// Who.
+        target: usize,
+        /// Damage dealt.
+        amount: u32,
+        /// Hit points after.
+        hit_points: u32,
+    },
+    /// Hit points set by healing or reviving.
+    HitPoints {
+        /// Who.
+        target: usize,
+        /// Hit points after.
+        hit_points: u32,
+    },
+    /// Delayed until the end of its turn number `through`.
+    Delayed {
+        /// Who.
+        target: usize,
+        /// The turn number at whose end the delay ends.
+        through: u32,
+    },
+    /// Panicked until the end of its turn number `through`.
+    Panicked {
+        /// Who.
+        target: usize,
+        /// The turn number at whose end the panic ends.
+        through: u32,
+    },
+    /// A successful hold: stops evading and is remembered for a wrestling hold
+    /// while delayed.
+    Held {
+        /// Who was held.
+        target: usize,
+        /// By whom.
+        by: usize,
+    },
+    /// The actor evades.
+    Evading {
+        /// The movement ability and level added.
+        evading: Evading,
+    },
+    /// A flying actor cannot be attacked at close range until its next turn.
+    Aloft,
+    /// The actor escaped.
+    Escaped,
+    /// The actor engaged.
+    Engaged,
+    /// The actor took cover.
+    TookCover,
+    /// The actor left cover.
+    LeftCover,
+    /// An unrepeatable action was used on a target.
+    Used {
+        /// Which.
+        action: Unrepeatable,
+        /// On whom.
+        target: usize,
+    },
+}
+
+/// One group's initiative roll ("Turns", "Stalking Abilities").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativeRoll {
+    /// The group's index.
+    pub group: usize,
+    /// The die.
+    pub roll: D20Roll,
+    /// 2 x the highest stealth in the group.
+    pub stealth: i64,
+    /// 10 x the highest detection in the group.
+    pub detection: i64,
+    /// The total.
+    pub total: i64,
+    /// Dice rolled again to break ties, in order.
+    pub tie_breaks: Vec<u32>,
+}
+
+/// What happened. Every die is in the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// The GM changed the terrain.
+    TerrainChanged {
+        /// Which terrain.
+        terrain: Terrain,
+        /// Now present or not.
+        present: bool,
+    },
+    /// A temporary craftsmanship bonus was added ("Support Abilities").
+    Crafted {
+        /// The crafter.
+        crafter: usize,
+        /// The companion.
+        target: usize,
+        /// The ability.
+        ability: Ability,
+        /// The roll when added in a hurry (difficulty 10).
+        hurry: Option<Check>,
+        /// False when the hurried roll failed.
+        usable: bool,
+    },
+    /// A roll the GM called for outside the actions ("Rolls": "make a command
+    /// roll (difficulty 25)").
+    Rolled {
+        /// Who rolled.
+        character: usize,
+        /// The roll.
+        check: Check,
+    },
+    /// A temporary bonus was removed.
+    Uncrafted {
+        /// The companion.
+        target: usize,
+        /// The ability.
+        ability: Ability,
+    },
+    /// Initiative was rolled; the order is highest first.
+    InitiativeRolled {
+        /// Each group's roll.
+        rolls: Vec<InitiativeRoll>,
+        /// Group indices in turn order.
+        order: Vec<usize>,
+    },
+    /// A character's turn began.
+    TurnStarted {
+        /// Who.
+        character: usize,
+    },
+    /// A character acted.
+    Acted {
+        /// Who.
+        actor: usize,
+        /// What.
+        action: ActionKind,
+        /// Which action of the turn it used.
+        slot: Slot,
+        /// The ability named or picked for the rolls (R-SCR-5).
+        ability: Option<Ability>,
+        /// Every roll.
+        rolls: Vec<TargetRoll>,
+        /// What changed.
+        effects: Vec<Effect>,
+    },
+    /// A character's turn ended.
+    TurnEnded {
+        /// Who.
+        character: usize,
+    },
+}
+
+impl State {
+    /// The combatant at `i`, if any.
+    pub fn get(&self, i: usize) -> Option<&Combatant> {
+        self.characters.get(i)
+    }
+
+    /// The index of the character with `id` (case-insensitive).
+    pub fn find(&self, id: &str) -> Option<usize> {
+        let id = id.trim();
+        self.characters
+            .iter()
+            .position(|c| c.id.eq_ignore_ascii_case(id))
+    }
+
+    /// The group whose turn it is.
+    pub fn current_group(&self) -> Option<usize> {
+        if self.phase != Phase::Turns {
+            return None;
+        }
+        self.order.get(self.group_turn).copied()
+    }
+
+    /// The seat of character `i`.
+    pub fn seat_of(&self, i: usize) -> Option<&Seat> {
+        let c = self.get(i)?;
+        self.groups.get(c.group).map(|g| &g.seat)
+    }
+
+    /// The side of character `i`.
+    pub fn side_of(&self, i: usize) -> Option<&str> {
+        let c = self.get(i)?;
+        self.groups.get(c.group).map(|g| g.side.as_str())
+    }
+
+    /// True when the terrain holds water or deep water.
+    pub fn in_water(&self) -> bool {
+        self.terrain.contains(&Terrain::Water) || self.terrain.contains(&Terrain::DeepWater)
+    }
+
+    /// True when `ability` is a movement ability usable in this terrain
+    /// ("Movement Abilities").
+    pub fn terrain_allows(&self, ability: Ability) -> bool {
+        match ability.terrain() {
+            Some(Terrain::Water) => self.in_water(),
+            Some(t) => self.terrain.contains(&t),
+            None => false,
+        }
+    }
+
+    /// True when character `i` can fly here (has flying and room to fly).
+    pub fn can_fly(&self, i: usize) -> bool {
+        self.get(i)
+            .is_some_and(|c| c.has(Ability::Flying) && self.terrain.contains(&Terrain::RoomToFly))
+    }
+
+    /// Agility now: 10 + the best of stealth, acrobatics, quickness, flying; +
+    /// the evading level; +2 in cover; -2 engaged; + swimming in water.
+    ///
+    /// "Defenses", "Basic Actions", "Movement Abilities" (001_337b5a42e331e513.txt).
+    pub fn agility(&self, i: usize) -> i64 {
+        let Some(c) = self.get(i) else { return 10 };
+        let mut a = i64::from(c.base_defenses(&self.rules).agility);
+        if let Some(e) = c.evading {
+            a += i64::from(e.level);
+        }
+        if c.in_cover {
+            a += 2;
+        }
+        if c.engaged_on_turn.is_some() {
+            a -= 2;
+        }
+        if self.in_water() {
+            a += i64::from(c.level(Ability::Swimming));
+        }
+        a
+    }
+
+    /// Strength now: the derived strength + the evading level.
+    ///
+    /// "Defenses", "Basic Actions" (evade); R-SCR-1.
+    pub fn strength(&self, i: usize) -> i64 {
+        let Some(c) = self.get(i) else { return 10 };
+        let mut s = i64::from(c.base_defenses(&self.rules).strength);
+        if let Some(e) = c.evading {
+            s += i64::from(e.level);
+        }
+        s
+    }
+
+    /// Intelligence now ("Defenses"; R-SCR-2).
+    pub fn intelligence(&self, i: usize) -> i64 {
+        self.get(i)
+            .map(|c| i64::from(c.base_defenses(&self.rules).intelligence))
+            .unwrap_or(10)
+    }
+
+    /// The sides that still have a character who can act.
+    pub fn sides_standing(&self) -> BTreeSet<&str> {
+        self.characters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.takes_turns())
+            .filter_map(|(i, _)| self.side_of(i))
+            .collect()
+    }
+
+    /// True when character `i` may still start a turn this round.
+    pub fn may_start_turn(&self, i: usize) -> bool {
+        self.get(i)
+            .is_some_and(|c| c.takes_turns() && !c.done_this_round)
+    }
+
+    fn group_has_turns_left(&self, g: usize) -> bool {
+        self.groups
+            .get(g)
+            .is_some_and(|grp| grp.members.iter().any(|m| self.may_start_turn(*m)))
+    }
+
+    /// Move to the next group (and round) with a character who may act.
+    fn advance(&mut self) {
+        if self.phase != Phase::Turns {
+            return;
+        }
+        let steps = self.order.len() * 2 + 2;
+        for _ in 0..steps {
+            if let Some(g) = self.current_group()
+                && self.group_has_turns_left(g)
+            {
+                return;
+            }
+            self.group_turn += 1;
+            if self.group_turn >= self.order.len() {
+                self.group_turn = 0;
+                self.round += 1;
+                for c in &mut self.characters {
+                    c.done_this_round = false;
+                }
+            }
+        }
+        self.phase = Phase::Over;
+    }
+
+    fn refresh_over(&mut self) {
+        if self.phase == Phase::Turns && self.sides_standing().len() <= 1 {
+            self.phase = Phase::Over;
+            self.active = None;
+        }
+    }
+
+    /// Apply one event. Never fails: events are facts.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::TerrainChanged { terrain, present } => {
+                if *present {
+                    self.terrain.insert(*terrain);
+                } else {
+                    self.terrain.remove(terrain);
+                }
+            }
+            Event::Crafted {
+                crafter,
+                target,
+                ability,
+                usable,
+                ..
+            } => {
+                if let Some(c) = self.characters.get_mut(*target) {
+                    c.bonuses.insert(
+                        *ability,
+                        CraftBonus {
+                            crafter: *crafter,
+                            usable: *usable,
+                        },
+                    );
+                }
+            }
+            Event::Rolled { .. } => {}
+            Event::Uncrafted { target, ability } => {
+                if let Some(c) = self.characters.get_mut(*target) {
+                    c.bonuses.remove(ability);
+                }
+            }
+            Event::InitiativeRolled { rolls, order } => {
+                for r in rolls {
+                    if let Some(g) = self.groups.get_mut(r.group) {
+                        g.initiative = Some(r.total);
+                    }
+                }
+                self.order = order.clone();
+                self.phase = Phase::Turns;
+                self.round = 1;
+                self.group_turn = 0;
+                self.advance();
+                self.refresh_over();
+            }
+            Event::TurnStarted { character } => {
+                if let Some(c) = self.characters.get_mut(*character) {
+                    c.turns += 1;
+                    c.regular_used = false;
+                    c.bonus_used = false;
+                    // Evading lasts until the next turn; the engage penalty until
+                    // its beginning; a flyer is reachable again.
+                    c.evading = None;
+                    c.engaged_on_turn = None;
+                    c.aloft = false;
+                }
+                self.active = Some(*character);
+            }
+            Event::Acted {
+                actor,
+                slot,
+                effects,
+                ..
+            } => {
+                if let Some(c) = self.characters.get_mut(*actor) {
+                    match slot {
+                        Slot::Regular => c.regular_used = true,
+                        Slot::Bonus => c.bonus_used = true,
+                        Slot::Free => {}
+                    }
+                }
+                for e in effects {
+                    self.apply_effect(*actor, e);
+                }
+                self.refresh_over();
+            }
+            Event::TurnEnded { character } => {
+                if let Some(c) = self.characters.get_mut(*character) {
+                    c.done_this_round = true;
+                    let t = c.turns;
+                    if c.delayed_through.is_some_and(|d| d <= t) {
+                        c.delayed_through = None;
+                    }
+                    if c.panicked_through.is_some_and(|d| d <= t) {
+                        c.panicked_through = None;
+                    }
+                    c.held_by.clear();
+                }
+                self.active = None;
+                self.advance();
+                self.refresh_over();
+            }
+        }
+    }
+
+    fn apply_effect(&mut self, actor: usize, effect: &Effect) {
+        match effect {
+            Effect::Damage {
+                target, hit_points, ..
+            }
+            | Effect::HitPoints { target, hit_points } => {
+                if let Some(c) = self.characters.get_mut(*target) {
+                    c.hit_points = *hit_points;
+                }
+            }
+            Effect::Delayed { target, through } => {
+                if let Some(c) = self.characters.get_mut(*target) {
+                    c.delayed_through =
+                        Some(c.delayed_through.map_or(*through, |d| d.max(*through)));
+                }
+            }
+            Effect::Panicked { target, through } => {
+                if let Some(c) = self.characters.get_mut(*target) {
+                    c.panicked_through =
+                        Some(c.panicked_through.map_or(*through, |d| d.max(*through)));
+                }
+            }
+            Effect::Held { target, by } => {
+                if let Some(c) = self.characters.get_mut(*target) {
+                    c.evading = None;
+                    if !c.held_by.contains(by) {
+                        c.held_by.push(*by);
+                    }
+                }
+            }
+            Effect::Evading { evading } => {
+                if let Some(c) = self.characters.get_mut(actor) {
+                    c.evading = Some(*evading);
+                    c.evaded_on_turn = Some(c.turns);
+                }
+            }
+            Effect::Aloft => {
+                if let Some(c) = self.characters.get_mut(actor) {
+                    c.aloft = true;
+                }
+            }
+            Effect::Escaped => {
+                if let Some(c) = self.characters.get_mut(actor) {
+                    c.escaped = true;
+                }
+            }
+            Effect::Engaged => {
+                if let Some(c) = self.characters.get_mut(actor) {
+                    c.engaged_on_turn = Some(c.turns);
+                }
+            }
+            Effect::TookCover => {
+                if let Some(c) = self.characters.get_mut(actor) {
+                    c.in_cover = true;
+                }
+            }
+            Effect::LeftCover => {
+                if let Some(c) = self.characters.get_mut(actor) {
+                    c.in_cover = false;
+                }
+            }
+            Effect::Used { action, target } => {
+                self.unrepeatable.insert((actor, *action, *target));
+            }
+        }
+    }
+}

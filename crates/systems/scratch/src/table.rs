@@ -1,0 +1,1170 @@
+//! The [`Scratch`] system: `System` and `TextPlay` (table files, typed commands,
+//! descriptions of every event with every die).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay};
+
+use crate::abilities::{Ability, Terrain};
+use crate::actions::{self, Action, Command};
+use crate::character::{Character, CharacterDraft, HitPointState, LoadError};
+use crate::encounter::{ActionKind, Combatant, Effect, Event, Group, Phase, State, TargetRoll};
+use crate::rolls::Check;
+use crate::rules::{D20Method, MAX_CHARACTERS, MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
+
+/// Scratch RPS (001_337b5a42e331e513.txt) as a decide/evolve system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scratch;
+
+/// The encounter part of a table file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterFile {
+    /// Terrain names: obstacles, level-ground, room-to-fly, water, deep-water.
+    #[serde(default)]
+    pub terrain: Vec<String>,
+    /// There is cover to take.
+    #[serde(default)]
+    pub cover: bool,
+    /// Dangerous throwable objects are at hand.
+    #[serde(default)]
+    pub throwable_objects: bool,
+}
+
+/// One initiative group in a table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupFile {
+    /// The controlling seat (`gm` or a player's name).
+    pub seat: String,
+    /// The side (groups on one side are companions).
+    pub side: String,
+    /// Character files, relative to the table file (`"thug.toml"`, or
+    /// `{ file = "thug.toml", id = "thug-a" }` to seat one file twice). A
+    /// character's minions join the same group.
+    pub characters: Vec<CharacterEntry>,
+}
+
+/// One character in a group of a table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CharacterEntry {
+    /// A character file.
+    File(String),
+    /// A character file with the id it has at this table.
+    WithId(CharacterRef),
+}
+
+/// A character file with an id for this table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterRef {
+    /// The file, relative to the table file.
+    pub file: String,
+    /// The id at this table (letters, digits, `-`).
+    pub id: Option<String>,
+}
+
+impl CharacterEntry {
+    fn parts(&self) -> (&str, Option<&str>) {
+        match self {
+            CharacterEntry::File(f) => (f, None),
+            CharacterEntry::WithId(r) => (&r.file, r.id.as_deref()),
+        }
+    }
+}
+
+/// A table file (TOML).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    /// The table's options.
+    #[serde(default)]
+    pub rules: TableRules,
+    /// The encounter.
+    #[serde(default)]
+    pub encounter: EncounterFile,
+    /// The initiative groups.
+    #[serde(default)]
+    pub groups: Vec<GroupFile>,
+}
+
+/// A table file could not be set up. Each names the field or file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Not TOML of the table format.
+    #[error("not a table file: {0}")]
+    Toml(String),
+    /// A rule option is out of range.
+    #[error("rules.{field}: {value} must be between {min} and {max}")]
+    Rule {
+        /// The option.
+        field: &'static str,
+        /// Its value.
+        value: u32,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+    },
+    /// An unknown terrain name.
+    #[error(
+        "encounter.terrain: {0:?} is not a terrain (obstacles, level-ground, room-to-fly, water, deep-water)"
+    )]
+    Terrain(String),
+    /// No groups.
+    #[error("groups: a table needs at least one initiative group")]
+    NoGroups,
+    /// Two groups with one seat.
+    #[error("groups: seat {0:?} has two initiative groups; one per controlling person (\"Turns\")")]
+    DuplicateSeat(String),
+    /// A character file cannot be read.
+    #[error("{file}: cannot read: {error}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        error: String,
+    },
+    /// A character file is broken.
+    #[error("{file}: {error}")]
+    Character {
+        /// The file.
+        file: String,
+        /// What is broken.
+        error: LoadError,
+    },
+    /// Two characters with one id.
+    #[error("{file}: id {id:?} is taken by another character; give one an `id`")]
+    DuplicateId {
+        /// The file.
+        file: String,
+        /// The id.
+        id: String,
+    },
+    /// An id that is a command word.
+    #[error("{file}: id {id:?} is a command word; give the character another `id`")]
+    ReservedId {
+        /// The file.
+        file: String,
+        /// The id.
+        id: String,
+    },
+    /// Too many characters (or groups).
+    #[error("groups: more than {MAX_CHARACTERS} characters or groups")]
+    TooManyCharacters,
+}
+
+/// Words that cannot be character ids (commands of the system or the driver).
+pub const RESERVED: [&str; 14] = [
+    "roll",
+    "initiative",
+    "terrain",
+    "craft",
+    "uncraft",
+    "help",
+    "status",
+    "view",
+    "log",
+    "undo",
+    "quit",
+    "exit",
+    "end",
+    "with",
+];
+
+/// Build the initial state from a table file.
+///
+/// # Errors
+/// [`SetupError`] naming the field or file.
+pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
+    let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
+    let r = file.rules;
+    for (field, value, min, max) in [
+        ("cp", r.cp, 1, MAX_CP_CAP),
+        ("max_level", r.max_level, 1, MAX_LEVEL_CAP),
+        ("strength_base", r.strength_base, 0, 20),
+    ] {
+        if value < min || value > max {
+            return Err(SetupError::Rule {
+                field,
+                value,
+                min,
+                max,
+            });
+        }
+    }
+    let listed: usize = file.groups.iter().map(|g| g.characters.len()).sum();
+    if file.groups.len() > MAX_CHARACTERS || listed > MAX_CHARACTERS {
+        return Err(SetupError::TooManyCharacters);
+    }
+    let mut groups = Vec::new();
+    for g in &file.groups {
+        let mut chars = Vec::new();
+        for entry in &g.characters {
+            let (path, id) = entry.parts();
+            let full = base_dir.join(path);
+            let text = std::fs::read_to_string(&full).map_err(|e| SetupError::Read {
+                file: path.to_string(),
+                error: e.to_string(),
+            })?;
+            let bad = |error: LoadError| SetupError::Character {
+                file: path.to_string(),
+                error,
+            };
+            let mut draft: CharacterDraft =
+                toml::from_str(&text).map_err(|e| bad(LoadError::Toml(e.to_string())))?;
+            if let Some(id) = id {
+                draft.id = Some(id.to_string());
+            }
+            let c = Character::from_draft(draft, &r).map_err(|e| bad(LoadError::Character(e)))?;
+            chars.push((path.to_string(), c));
+        }
+        groups.push((g.seat.clone(), g.side.clone(), chars));
+    }
+    build_state(r, &file.encounter, groups)
+}
+
+/// Build the initial state from characters already validated: one entry per
+/// initiative group (seat, side, and each character with the file it came from,
+/// for errors). A character's minions join its group.
+///
+/// # Errors
+/// [`SetupError`] naming the field or file.
+#[allow(clippy::type_complexity)]
+pub fn build_state(
+    r: TableRules,
+    encounter: &EncounterFile,
+    groups: Vec<(String, String, Vec<(String, Character)>)>,
+) -> Result<State, SetupError> {
+    let mut terrain = BTreeSet::new();
+    for t in &encounter.terrain {
+        terrain.insert(Terrain::parse(t).ok_or_else(|| SetupError::Terrain(t.clone()))?);
+    }
+    if groups.is_empty() {
+        return Err(SetupError::NoGroups);
+    }
+    let mut state = State {
+        rules: r,
+        terrain,
+        cover: encounter.cover,
+        throwable_objects: encounter.throwable_objects,
+        characters: Vec::new(),
+        groups: Vec::new(),
+        phase: Phase::Preparation,
+        round: 0,
+        order: Vec::new(),
+        group_turn: 0,
+        active: None,
+        unrepeatable: BTreeSet::new(),
+    };
+    for (gi, (seat_name, side, chars)) in groups.into_iter().enumerate() {
+        let seat = Seat::parse(&seat_name);
+        if state.groups.iter().any(|x| x.seat == seat) {
+            return Err(SetupError::DuplicateSeat(seat_name));
+        }
+        let mut members = Vec::new();
+        for (path, c) in chars {
+            let minions: Vec<Character> = c.minions().to_vec();
+            let leader = state.characters.len();
+            let mut add = |c: Character,
+                           leader: Option<usize>,
+                           state: &mut State|
+             -> Result<(), SetupError> {
+                if state.characters.len() >= MAX_CHARACTERS {
+                    return Err(SetupError::TooManyCharacters);
+                }
+                let id = c.id().to_string();
+                if RESERVED.contains(&id.as_str()) || Action::word_known(&id) {
+                    return Err(SetupError::ReservedId {
+                        file: path.clone(),
+                        id,
+                    });
+                }
+                if state.find(&id).is_some() {
+                    return Err(SetupError::DuplicateId {
+                        file: path.clone(),
+                        id,
+                    });
+                }
+                members.push(state.characters.len());
+                state.characters.push(Combatant::new(c, gi, leader));
+                Ok(())
+            };
+            add(c, None, &mut state)?;
+            for m in minions {
+                add(m, Some(leader), &mut state)?;
+            }
+        }
+        state.groups.push(Group {
+            seat,
+            side,
+            members,
+            initiative: None,
+        });
+    }
+    Ok(state)
+}
+
+/// One character as every seat sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CharacterView {
+    /// The id typed in commands.
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// The controlling seat.
+    pub seat: String,
+    /// The side.
+    pub side: String,
+    /// Hit points now.
+    pub hit_points: u32,
+    /// Maximum hit points.
+    pub max_hit_points: u32,
+    /// Stamina.
+    pub stamina: u32,
+    /// Healthy, injured, incapacitated.
+    pub state: HitPointState,
+    /// Agility now (states included).
+    pub agility: i64,
+    /// Intelligence now.
+    pub intelligence: i64,
+    /// Strength now.
+    pub strength: i64,
+    /// Every state it is in: delayed, panicked, evading, in cover, engaged,
+    /// flying, escaped.
+    pub states: Vec<String>,
+    /// The leader's id, for a minion.
+    pub minion_of: Option<String>,
+}
+
+/// What a seat sees: everything (Scratch RPS hides nothing).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    /// Preparation, turns, over.
+    pub phase: Phase,
+    /// The round.
+    pub round: u32,
+    /// The seat whose group's turn it is.
+    pub turn_of: Option<String>,
+    /// The character whose turn is on.
+    pub active: Option<String>,
+    /// The terrain.
+    pub terrain: Vec<Terrain>,
+    /// Cover available.
+    pub cover: bool,
+    /// Throwable objects available.
+    pub throwable_objects: bool,
+    /// Every character.
+    pub characters: Vec<CharacterView>,
+}
+
+fn states_of(c: &Combatant) -> Vec<String> {
+    let mut v = Vec::new();
+    if c.delayed() {
+        v.push("delayed".into());
+    }
+    if c.panicked() {
+        v.push("panicked".into());
+    }
+    if let Some(e) = c.evading {
+        v.push(match e.ability {
+            Some(a) => format!("evading (+{} {a})", e.level),
+            None => "evading".into(),
+        });
+    }
+    if !c.held_by.is_empty() {
+        v.push("held".into());
+    }
+    if c.in_cover {
+        v.push("in cover".into());
+    }
+    if c.engaged_on_turn.is_some() {
+        v.push("engaged".into());
+    }
+    if c.aloft {
+        v.push("flying".into());
+    }
+    if c.escaped {
+        v.push("escaped".into());
+    }
+    for (a, b) in &c.bonuses {
+        v.push(format!(
+            "+1 {a}{}",
+            if b.usable {
+                ""
+            } else {
+                " (not usable in a hurry)"
+            }
+        ));
+    }
+    v
+}
+
+/// The view of `state` (the same for every seat).
+pub fn view_of(state: &State) -> View {
+    View {
+        phase: state.phase,
+        round: state.round,
+        turn_of: state
+            .current_group()
+            .and_then(|g| state.groups.get(g))
+            .map(|g| g.seat.to_string()),
+        active: state
+            .active
+            .and_then(|a| state.get(a))
+            .map(|c| c.id.clone()),
+        terrain: state.terrain.iter().copied().collect(),
+        cover: state.cover,
+        throwable_objects: state.throwable_objects,
+        characters: state
+            .characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let d = c.base_defenses(&state.rules);
+                CharacterView {
+                    id: c.id.clone(),
+                    name: c.character.name().into(),
+                    seat: state.seat_of(i).map(|s| s.to_string()).unwrap_or_default(),
+                    side: state.side_of(i).unwrap_or_default().into(),
+                    hit_points: c.hit_points,
+                    max_hit_points: d.max_hit_points,
+                    stamina: d.stamina,
+                    state: c.hp_state(&state.rules),
+                    agility: state.agility(i),
+                    intelligence: state.intelligence(i),
+                    strength: state.strength(i),
+                    states: states_of(c),
+                    minion_of: c.leader.and_then(|l| state.get(l)).map(|l| l.id.clone()),
+                }
+            })
+            .collect(),
+    }
+}
+
+impl System for Scratch {
+    const ID: &'static str = crate::ID;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = View;
+
+    fn decide(
+        state: &State,
+        seat: &Seat,
+        command: &Command,
+        roller: &mut dyn Roller,
+    ) -> Result<Vec<Event>, RuleError> {
+        actions::decide(state, seat, command, roller)
+    }
+
+    fn evolve(state: &mut State, event: &Event) {
+        state.apply(event);
+    }
+
+    fn view(state: &State, _seat: &Seat) -> View {
+        view_of(state)
+    }
+
+    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
+        actions::legal_commands(state, seat)
+    }
+}
+
+const USAGE: &str = "CHARACTER ACTION [TARGET...] [with ABILITY]; actions: attack, throw, hold, distract, evade, escape, engage, cover, leave-cover, shoot, blast, knockout, fight, surprise, intimidate, heal, end; also: initiative, roll CHARACTER [ABILITY] DIFFICULTY [requires] (GM), terrain add|remove T, craft CRAFTER COMPANION ABILITY [hurry], uncraft CRAFTER COMPANION ABILITY";
+
+fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
+    CommandParseError::Arguments {
+        command: command.into(),
+        problem: problem.into(),
+        usage: USAGE.into(),
+    }
+}
+
+fn ability_arg(command: &str, text: &str) -> Result<Ability, CommandParseError> {
+    Ability::parse(text).ok_or_else(|| args_err(command, format!("{text:?} is not an ability")))
+}
+
+impl Action {
+    /// True when `word` is an action word.
+    pub fn word_known(word: &str) -> bool {
+        matches!(
+            word,
+            "attack"
+                | "throw"
+                | "hold"
+                | "distract"
+                | "evade"
+                | "escape"
+                | "engage"
+                | "cover"
+                | "take-cover"
+                | "leave-cover"
+                | "shoot"
+                | "blast"
+                | "knockout"
+                | "fight"
+                | "surprise"
+                | "intimidate"
+                | "heal"
+                | "end"
+        )
+    }
+
+    /// Read an action: `WORD [TARGET...] [with ABILITY]`.
+    ///
+    /// # Errors
+    /// [`CommandParseError`] naming the argument.
+    pub fn parse(words: &[&str]) -> Result<Action, CommandParseError> {
+        let Some((w, rest)) = words.split_first() else {
+            return Err(args_err("act", "an action is missing"));
+        };
+        let w = w.to_ascii_lowercase();
+        let (args, with) = match rest.iter().position(|x| x.eq_ignore_ascii_case("with")) {
+            Some(i) => {
+                let after = rest.get(i + 1..).unwrap_or(&[]);
+                let [ab] = after else {
+                    return Err(args_err(&w, "`with` takes one ability"));
+                };
+                (rest.get(..i).unwrap_or(&[]), Some(ability_arg(&w, ab)?))
+            }
+            None => (rest, None),
+        };
+        let one = || -> Result<String, CommandParseError> {
+            match args {
+                [t] => Ok(t.to_string()),
+                _ => Err(args_err(
+                    &w,
+                    format!("takes one target, got {}", args.len()),
+                )),
+            }
+        };
+        let none = || -> Result<(), CommandParseError> {
+            if args.is_empty() {
+                Ok(())
+            } else {
+                Err(args_err(&w, "takes no target"))
+            }
+        };
+        let no_with = |a: Action| -> Result<Action, CommandParseError> {
+            if with.is_some() {
+                Err(args_err(&w, "takes no `with`"))
+            } else {
+                Ok(a)
+            }
+        };
+        match w.as_str() {
+            "attack" => Ok(Action::Attack { target: one()?, with }),
+            "hold" => Ok(Action::Hold { target: one()?, with }),
+            "distract" => Ok(Action::Distract { target: one()?, with }),
+            "surprise" => Ok(Action::Surprise { target: one()?, with }),
+            "evade" => {
+                if args.len() > 1 || (args.len() == 1 && with.is_some()) {
+                    return Err(args_err(&w, "takes at most one movement ability"));
+                }
+                let evade_with = match (args, with) {
+                    ([ab], None) => Some(ability_arg(&w, ab)?),
+                    _ => with,
+                };
+                Ok(Action::Evade { with: evade_with })
+            }
+            "throw" => no_with(Action::Throw { target: one()? }),
+            "shoot" => no_with(Action::Shoot { target: one()? }),
+            "knockout" => no_with(Action::Knockout { target: one()? }),
+            "intimidate" => no_with(Action::Intimidate { target: one()? }),
+            "heal" | "revive" => no_with(Action::Heal { target: one()? }),
+            "blast" => {
+                if args.is_empty() || args.len() > 3 {
+                    return Err(args_err(&w, "takes one to three targets"));
+                }
+                no_with(Action::Blast {
+                    targets: args.iter().map(|s| s.to_string()).collect(),
+                })
+            }
+            "fight" => {
+                if args.is_empty() || args.len() > 2 {
+                    return Err(args_err(&w, "takes one or two targets"));
+                }
+                no_with(Action::Fight {
+                    targets: args.iter().map(|s| s.to_string()).collect(),
+                })
+            }
+            "escape" => none().and_then(|_| no_with(Action::Escape)),
+            "engage" => none().and_then(|_| no_with(Action::Engage)),
+            "cover" | "take-cover" => none().and_then(|_| no_with(Action::TakeCover)),
+            "leave-cover" => none().and_then(|_| no_with(Action::LeaveCover)),
+            "end" | "pass" => none().and_then(|_| no_with(Action::End)),
+            other => Err(CommandParseError::Unknown {
+                got: other.into(),
+                known: "attack, throw, hold, distract, evade, escape, engage, cover, leave-cover, shoot, blast, knockout, fight, surprise, intimidate, heal, end".into(),
+            }),
+        }
+    }
+}
+
+fn n(state: &State, i: usize) -> String {
+    state
+        .get(i)
+        .map(|c| c.character.name().to_string())
+        .unwrap_or_else(|| format!("#{i}"))
+}
+
+fn roll_text(state: &State, r: &TargetRoll, ability: Option<Ability>) -> String {
+    let c: &Check = &r.check;
+    let dice = if c.roll.dice.len() == 1 && c.roll.method == D20Method::D20 {
+        format!("d20 {}", c.roll.value)
+    } else {
+        format!(
+            "{} ({} by {:?})",
+            c.roll.value,
+            c.roll
+                .dice
+                .iter()
+                .map(|d| format!("d6 {d}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            c.roll.method
+        )
+    };
+    let ab = match (ability, c.level) {
+        (Some(a), l) if l > 0 => format!(" + {a} {l}"),
+        _ => String::new(),
+    };
+    let m = if c.modifier != 0 {
+        format!(" {:+}", c.modifier)
+    } else {
+        String::new()
+    };
+    let verdict = if c.roll.automatic {
+        "automatic success"
+    } else if c.success {
+        "success"
+    } else {
+        "failure"
+    };
+    if r.against == "difficulty" {
+        return format!(
+            "{dice}{ab}{m} = {} against difficulty {} ({}): {verdict}",
+            c.total,
+            c.difficulty,
+            n(state, r.target)
+        );
+    }
+    format!(
+        "{dice}{ab}{m} = {} against {}'s {} {}: {verdict}",
+        c.total,
+        n(state, r.target),
+        r.against,
+        c.difficulty
+    )
+}
+
+fn effect_text(state: &State, actor: usize, e: &Effect) -> String {
+    match e {
+        Effect::Damage {
+            target,
+            amount,
+            hit_points,
+        } => {
+            let st = state
+                .get(*target)
+                .map(|c| {
+                    crate::character::HitPointState::of(
+                        *hit_points,
+                        c.base_defenses(&state.rules).stamina,
+                    )
+                })
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            format!(
+                "{} takes {amount} damage: {hit_points} hit point{}, {st}",
+                n(state, *target),
+                if *hit_points == 1 { "" } else { "s" }
+            )
+        }
+        Effect::HitPoints { target, hit_points } => {
+            format!(
+                "{} now has {hit_points} hit point{}",
+                n(state, *target),
+                if *hit_points == 1 { "" } else { "s" }
+            )
+        }
+        Effect::Delayed { target, .. } if *target == actor => format!(
+            "{} is delayed by their own attack until the end of their next turn",
+            n(state, *target)
+        ),
+        Effect::Delayed { target, .. } => format!(
+            "{} is delayed until the end of their next turn",
+            n(state, *target)
+        ),
+        Effect::Panicked { target, .. } => format!(
+            "{} is panicked until the end of their next turn",
+            n(state, *target)
+        ),
+        Effect::Held { target, .. } => format!("{} is held (stops evading)", n(state, *target)),
+        Effect::Evading { evading } => match evading.ability {
+            Some(a) => format!(
+                "{} evades: +{} {a} to agility and strength until his next turn",
+                n(state, actor),
+                evading.level
+            ),
+            None => format!(
+                "{} evades (no movement ability: defenses unchanged)",
+                n(state, actor)
+            ),
+        },
+        Effect::Aloft => format!(
+            "{} is flying: no close range attacks on him until his next turn",
+            n(state, actor)
+        ),
+        Effect::Escaped => format!("{} escapes the encounter", n(state, actor)),
+        Effect::Engaged => format!(
+            "{} engages: +2 to close range attacks this turn, -2 agility until his next turn",
+            n(state, actor)
+        ),
+        Effect::TookCover => format!(
+            "{} takes cover: +2 agility, -2 to his rolls",
+            n(state, actor)
+        ),
+        Effect::LeftCover => format!("{} leaves cover", n(state, actor)),
+        Effect::Used { .. } => String::new(),
+    }
+}
+
+fn seat_label(state: &State, g: usize) -> String {
+    state
+        .groups
+        .get(g)
+        .map(|g| format!("{} ({})", g.seat, g.side))
+        .unwrap_or_default()
+}
+
+impl TextPlay for Scratch {
+    type SetupError = SetupError;
+
+    fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
+        setup_table(text, base_dir)
+    }
+
+    fn default_seat(state: &State) -> Seat {
+        match state.current_group().and_then(|g| state.groups.get(g)) {
+            Some(g) => g.seat.clone(),
+            None => Seat::Gm,
+        }
+    }
+
+    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(first) = words.first() else {
+            return Err(args_err("", "empty command"));
+        };
+        let first_l = first.to_ascii_lowercase();
+        match first_l.as_str() {
+            "initiative" => return Ok(Command::Initiative),
+            "roll" => {
+                // roll CHARACTER [ABILITY] DIFFICULTY [requires]
+                let mut rest: Vec<&str> = words.get(1..).unwrap_or(&[]).to_vec();
+                let requires = rest
+                    .last()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("requires"));
+                if requires {
+                    rest.pop();
+                }
+                let (character, ability, difficulty) = match rest.as_slice() {
+                    [c, d] => (c, None, d),
+                    [c, a, d] => (c, Some(ability_arg("roll", a)?), d),
+                    _ => {
+                        return Err(args_err(
+                            "roll",
+                            "write roll CHARACTER [ABILITY] DIFFICULTY [requires]",
+                        ));
+                    }
+                };
+                let difficulty: i64 = difficulty.parse().map_err(|_| {
+                    args_err("roll", format!("difficulty {difficulty:?} is not a number"))
+                })?;
+                return Ok(Command::Roll {
+                    character: character.to_string(),
+                    ability,
+                    difficulty,
+                    requires,
+                });
+            }
+            "terrain" => {
+                let (Some(change), Some(t), 3) = (words.get(1), words.get(2), words.len()) else {
+                    return Err(args_err("terrain", "write terrain add|remove TERRAIN"));
+                };
+                let present = match change.to_ascii_lowercase().as_str() {
+                    "add" => true,
+                    "remove" => false,
+                    other => return Err(args_err("terrain", format!("{other:?}: add or remove"))),
+                };
+                let terrain = Terrain::parse(t)
+                    .ok_or_else(|| args_err("terrain", format!("{t:?} is not a terrain")))?;
+                return Ok(Command::Terrain { terrain, present });
+            }
+            "craft" | "uncraft" => {
+                let hurry = words
+                    .get(4)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("hurry"));
+                let max = if first_l == "craft" { 5 } else { 4 };
+                let (Some(c), Some(t), Some(a)) = (words.get(1), words.get(2), words.get(3)) else {
+                    return Err(args_err(
+                        &first_l,
+                        "write craft CRAFTER COMPANION ABILITY [hurry]",
+                    ));
+                };
+                if words.len() > max || (words.len() == 5 && !hurry) {
+                    return Err(args_err(&first_l, "too many arguments"));
+                }
+                let ability = ability_arg(&first_l, a)?;
+                return Ok(if first_l == "craft" {
+                    Command::Craft {
+                        crafter: c.to_string(),
+                        target: t.to_string(),
+                        ability,
+                        hurry,
+                    }
+                } else {
+                    Command::Uncraft {
+                        crafter: c.to_string(),
+                        target: t.to_string(),
+                        ability,
+                    }
+                });
+            }
+            _ => {}
+        }
+        if Action::word_known(&first_l) {
+            // The actor is implied: the character whose turn is on, or the only one
+            // this seat may act with.
+            let who = actions::actors(state, seat);
+            let [a] = who.as_slice() else {
+                return Err(args_err(
+                    &first_l,
+                    "name the character first (CHARACTER ACTION ...)",
+                ));
+            };
+            let actor = state.get(*a).map(|c| c.id.clone()).unwrap_or_default();
+            return Ok(Command::Act {
+                actor,
+                action: Action::parse(&words)?,
+            });
+        }
+        if state.find(first).is_none() {
+            return Err(CommandParseError::Unknown {
+                got: first.to_string(),
+                known: format!(
+                    "initiative, terrain, craft, uncraft, or a character id ({})",
+                    state
+                        .characters
+                        .iter()
+                        .map(|c| c.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+        Ok(Command::Act {
+            actor: first.to_string(),
+            action: Action::parse(words.get(1..).unwrap_or(&[]))?,
+        })
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        match event {
+            Event::TerrainChanged { terrain, present } => {
+                format!(
+                    "terrain: {terrain} {}",
+                    if *present { "added" } else { "removed" }
+                )
+            }
+            Event::Crafted {
+                crafter,
+                target,
+                ability,
+                hurry,
+                usable,
+            } => {
+                let roll = hurry
+                    .as_ref()
+                    .map(|c| {
+                        format!(
+                            " in a hurry: d20 {} + craftsmanship {} = {} against 10: {}",
+                            c.roll.value,
+                            c.level,
+                            c.total,
+                            if c.success { "success" } else { "failure" }
+                        )
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "{} gives {} a temporary +1 to {ability}{roll}{}",
+                    n(state, *crafter),
+                    n(state, *target),
+                    if *usable {
+                        ""
+                    } else {
+                        " (it cannot be used while in a hurry)"
+                    }
+                )
+            }
+            Event::Rolled { character, check } => {
+                let r = TargetRoll {
+                    target: *character,
+                    against: "difficulty".into(),
+                    check: check.clone(),
+                };
+                format!(
+                    "{} rolls: {}",
+                    n(state, *character),
+                    roll_text(state, &r, check.ability)
+                )
+            }
+            Event::Uncrafted { target, ability } => format!(
+                "the temporary bonus to {}'s {ability} is removed",
+                n(state, *target)
+            ),
+            Event::InitiativeRolled { rolls, order } => {
+                let mut s = String::from("initiative:");
+                for r in rolls {
+                    s.push_str(&format!(
+                        "\n    {}: d20 {}{}{} = {}{}",
+                        seat_label(state, r.group),
+                        r.roll.value,
+                        if r.stealth > 0 {
+                            format!(" + stealth {}", r.stealth)
+                        } else {
+                            String::new()
+                        },
+                        if r.detection > 0 {
+                            format!(" + detection {}", r.detection)
+                        } else {
+                            String::new()
+                        },
+                        r.total,
+                        if r.tie_breaks.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (tie broken by {:?})", r.tie_breaks)
+                        }
+                    ));
+                }
+                s.push_str(&format!(
+                    "\n    order: {}",
+                    order
+                        .iter()
+                        .map(|g| seat_label(state, *g))
+                        .collect::<Vec<_>>()
+                        .join(", then ")
+                ));
+                s
+            }
+            Event::TurnStarted { character } => {
+                format!("round {}: {}'s turn", state.round, n(state, *character))
+            }
+            Event::Acted {
+                actor,
+                action,
+                ability,
+                rolls,
+                effects,
+                ..
+            } => {
+                if rolls.is_empty() {
+                    let lines: Vec<String> = effects
+                        .iter()
+                        .map(|e| effect_text(state, *actor, e))
+                        .filter(|t| !t.is_empty())
+                        .collect();
+                    if !lines.is_empty() {
+                        return lines.join("\n    ");
+                    }
+                }
+                let mut s = format!("{} {}", n(state, *actor), verb(*action));
+                for r in rolls {
+                    s.push_str(&format!("\n    {}", roll_text(state, r, *ability)));
+                }
+                for e in effects {
+                    let t = effect_text(state, *actor, e);
+                    if !t.is_empty() {
+                        s.push_str(&format!("\n    {t}"));
+                    }
+                }
+                s
+            }
+            Event::TurnEnded { character } => {
+                let mut s = format!("{}'s turn ends", n(state, *character));
+                if state.phase == Phase::Over {
+                    s.push_str(&format!(
+                        "; the encounter is over ({} still standing)",
+                        state
+                            .sides_standing()
+                            .into_iter()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                s
+            }
+        }
+    }
+
+    fn status(state: &State, seat: &Seat) -> String {
+        let roster = state
+            .characters
+            .iter()
+            .map(|c| {
+                let d = c.base_defenses(&state.rules);
+                let st = states_of(c);
+                format!(
+                    "{} {}/{} {}{}",
+                    c.id,
+                    c.hit_points,
+                    d.max_hit_points,
+                    c.hp_state(&state.rules),
+                    if st.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", st.join(", "))
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        match state.phase {
+            Phase::Preparation => format!("before the encounter: roll `initiative` ({roster})"),
+            Phase::Over => format!(
+                "the encounter is over: {} standing ({roster})",
+                state
+                    .sides_standing()
+                    .into_iter()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Phase::Turns => {
+                let g = state
+                    .current_group()
+                    .map(|g| seat_label(state, g))
+                    .unwrap_or_default();
+                let mut s = format!("round {}, {g}'s turn ({roster})", state.round);
+                let who = actions::actors(state, seat);
+                for a in who {
+                    let Some(c) = state.get(a) else { continue };
+                    let mut odds = Vec::new();
+                    let my_side = state.side_of(a);
+                    for (ti, t) in state.characters.iter().enumerate() {
+                        let ally = state.side_of(ti) == my_side;
+                        for tpl in [
+                            Action::Attack {
+                                target: t.id.clone(),
+                                with: None,
+                            },
+                            Action::Hold {
+                                target: t.id.clone(),
+                                with: None,
+                            },
+                            Action::Shoot {
+                                target: t.id.clone(),
+                            },
+                            Action::Fight {
+                                targets: vec![t.id.clone()],
+                            },
+                            Action::Knockout {
+                                target: t.id.clone(),
+                            },
+                            Action::Heal {
+                                target: t.id.clone(),
+                            },
+                        ] {
+                            if ally != matches!(tpl, Action::Heal { .. }) {
+                                continue;
+                            }
+                            if let Some(p) = actions::preview(state, a, &tpl)
+                                && let Some(first) = p.first()
+                            {
+                                odds.push(format!(
+                                    "{} {} {:.0}%{}",
+                                    verb_word(&tpl),
+                                    first.target,
+                                    first.probability * 100.0,
+                                    damage_text(&first.damage)
+                                ));
+                            }
+                        }
+                    }
+                    s.push_str(&format!(
+                        "\n   {}{}: {}",
+                        c.id,
+                        if state.active == Some(a) {
+                            " (turn on)"
+                        } else {
+                            ""
+                        },
+                        if odds.is_empty() {
+                            "no rolls".to_string()
+                        } else {
+                            odds.join(", ")
+                        }
+                    ));
+                }
+                s
+            }
+        }
+    }
+
+    fn finished(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+}
+
+/// " [0: 35%, 2: 60%, 5: 5%]" for damaging actions, empty otherwise.
+fn damage_text(d: &[(i64, f64)]) -> String {
+    if d.iter().all(|(v, _)| *v == 0) {
+        return String::new();
+    }
+    format!(
+        " [{}]",
+        d.iter()
+            .map(|(v, p)| format!("{v}: {:.1}%", p * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+fn verb_word(a: &Action) -> &'static str {
+    match a {
+        Action::Attack { .. } => "attack",
+        Action::Hold { .. } => "hold",
+        Action::Shoot { .. } => "shoot",
+        Action::Fight { .. } => "fight",
+        Action::Knockout { .. } => "knockout",
+        Action::Heal { .. } => "heal",
+        _ => "",
+    }
+}
+
+fn verb(kind: ActionKind) -> &'static str {
+    match kind {
+        ActionKind::Attack => "makes a basic attack",
+        ActionKind::Throw => "throws an object",
+        ActionKind::Hold => "tries a hold",
+        ActionKind::HoldWhileDelayed => "holds back while delayed (wrestling)",
+        ActionKind::Distract => "tries to distract",
+        ActionKind::Evade => "evades",
+        ActionKind::Escape => "escapes",
+        ActionKind::Engage => "engages",
+        ActionKind::TakeCover => "takes cover",
+        ActionKind::LeaveCover => "leaves cover",
+        ActionKind::Shoot => "shoots",
+        ActionKind::Blast => "blasts",
+        ActionKind::Knockout => "tries a knockout",
+        ActionKind::Fight => "fights",
+        ActionKind::Surprise => "tries to surprise",
+        ActionKind::Intimidate => "tries to intimidate",
+        ActionKind::Heal => "uses healing",
+    }
+}
