@@ -13,6 +13,9 @@
 //!   buying Rolls with PSP, roll uses, Combat Points).
 //! - [`odds`]: exact odds of a roll against a Goal, a Competing Roll, and
 //!   the damage of bought Rolls.
+//! - [`content`]: table data (Actions and perks, R-TI-4; Items by speed; roll
+//!   uses; enemy kinds; NPCs) and the book's Sample Content.
+//! - [`zones`]: Zones as a graph of touching and accessible areas.
 //! - [`rules`]: citations of every rule as constants.
 //!
 //! It depends on `tabula-core` only.
@@ -20,9 +23,12 @@
 #![forbid(unsafe_code)]
 
 pub mod character;
+pub mod content;
+pub mod gm;
 pub mod odds;
 pub mod roleplay;
 pub mod rules;
+pub mod zones;
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "tiers";
