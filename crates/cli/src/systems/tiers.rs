@@ -10,7 +10,7 @@
 use serde::Serialize;
 use std::path::PathBuf;
 
-use crate::common::{CliError, Ctx, finish, read_file, roller_for};
+use crate::common::{self, CliError, Ctx, PlayArgs, finish, read_file, roller_for};
 use tabula_engine::core::D3Mode;
 use tabula_engine::tiers::character::{Character, CharacterFileError, Stat};
 use tabula_engine::tiers::odds;
@@ -26,6 +26,8 @@ pub enum Command {
     /// Validate or show a character file.
     #[command(subcommand)]
     Character(CharacterCommand),
+    /// Play a table file at the terminal (or run a script).
+    Play(PlayArgs),
 }
 
 /// `tabula tiers check`.
@@ -111,6 +113,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Check(a) => check(a, ctx),
         Command::Odds(a) => odds_cmd(a, ctx),
         Command::Character(c) => character(c, ctx),
+        Command::Play(a) => common::play::<tabula_engine::tiers::Tiers>(&a, ctx),
     }
 }
 
