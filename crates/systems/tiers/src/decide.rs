@@ -1640,7 +1640,9 @@ fn spend(
         ));
     }
     let rolls = dice.d6 + dice.d3;
-    if rolls == 0 {
+    // The Healer's response heals "with Combat Points": a heal may use CP alone.
+    let cp_only_heal = u.effect == UseEffect::Heal && dice.combat_points > 0;
+    if rolls == 0 && !cp_only_heal {
         return Err(RuleError::forbidden(
             rules::DESCRIBING_ROLLS,
             format!("{} uses at least one Roll", u.name),
