@@ -333,3 +333,28 @@ fn healer_heals_with_combat_points() {
     assert_eq!(t.state().enemies[0].health, 2);
     assert_eq!(t.state().rolls_left().combat_points, 2);
 }
+
+/// Block (an enemy's) and a house reduction Action (a player's) each soak the
+/// next damage once; a movement Action moves up to its roll, not through others.
+#[test]
+fn block_reduction_and_a_movement_action() {
+    let mut t = table();
+    ok(&mut t, "GM: fight", &[]);
+    ok(&mut t, "GM: spend Gob Block d6=1", &[4]);
+    ok(&mut t, "John: act Shield Up", &[2]);
+    ok(&mut t, "GM: spend Gob Bite d3=2 on John", &[3, 2]);
+    assert_eq!(t.state().heroes[0].health, 22);
+    assert_eq!(t.state().heroes[0].reduction, 0);
+    ok(&mut t, "GM: end-phase", &[]);
+    // Dash (Skill tier 2, flat 2): Cristy may end in the occupied Street...
+    ok(&mut t, "Cristy: act Dash on Street", &[]);
+    ok(&mut t, "Cristy: act Slash on Gob", &[5, 2]);
+    assert_eq!(t.state().enemies[0].health, 4);
+    ok(&mut t, "Cristy: act Slash on Gob", &[5, 2]);
+    assert_eq!(t.state().enemies[0].health, 0);
+    // ...but not pass through it: from the Shop, the Alley lies beyond the Street.
+    ok(&mut t, "GM: end-phase", &[]);
+    ok(&mut t, "GM: move-player Cristy Shop pay=d3", &[]);
+    ok(&mut t, "GM: end-phase", &[]);
+    assert_eq!(no(&mut t, "Cristy: act Dash on Alley").rule, rules::MOVEMENT);
+}
