@@ -152,7 +152,7 @@ impl StatPoints {
 
     /// The Roleplay Bonus: the highest tier holding at least 1 SP, 0..=6.
     ///
-    /// "Roleplay Bonus" (002_631931fd73349179.txt); R-TI-1.
+    /// Tiers, "Roleplay Bonus" (002_631931fd73349179.txt); R-TI-1.
     pub fn roleplay_bonus(&self) -> u32 {
         self.tiers
             .iter()
@@ -162,7 +162,7 @@ impl StatPoints {
 
     /// True when the Stat has at least 1 SP in `tier` (so its Actions are open).
     ///
-    /// "Stats and Tiers" (002_631931fd73349179.txt); R-TI-4.
+    /// Tiers, "Stats and Tiers" (002_631931fd73349179.txt); R-TI-4.
     pub fn has_tier(&self, tier: u32) -> bool {
         self.in_tier(tier) >= 1
     }
@@ -542,21 +542,21 @@ impl Character {
 
     /// The Roleplay Bonus of one Stat, 1..=6 (R-TI-1).
     ///
-    /// "Roleplay Bonus" (002_631931fd73349179.txt); R-TI-1.
+    /// Tiers, "Roleplay Bonus" (002_631931fd73349179.txt); R-TI-1.
     pub fn roleplay_bonus(&self, stat: Stat) -> u32 {
         self.stat(stat).roleplay_bonus()
     }
 
     /// Total SP over the four Stats: 12 + 4 x level. The sheet tracks it for the GM.
     ///
-    /// "Leveling Up" (002_631931fd73349179.txt).
+    /// Tiers, "Leveling Up" (002_631931fd73349179.txt).
     pub fn total_sp(&self) -> u32 {
         Stat::ALL.iter().map(|&s| self.stat(s).total()).sum()
     }
 
     /// Max Health before Stat perks: 10 x (level + 1) (R-TI-2).
     ///
-    /// "Health" (002_631931fd73349179.txt); R-TI-2.
+    /// Tiers, "Health" (002_631931fd73349179.txt); R-TI-2.
     pub fn base_max_health(&self) -> u32 {
         base_max_health(self.level)
     }
@@ -568,7 +568,7 @@ impl Character {
 
     /// Max Action Points: 6 for every player.
     ///
-    /// "Action Points (AP)" (002_631931fd73349179.txt).
+    /// Tiers, "Action Points (AP)" (002_631931fd73349179.txt).
     pub fn max_ap(&self) -> u32 {
         MAX_AP
     }
@@ -586,14 +586,14 @@ impl Character {
 
 /// Max Health before perks of a character of `level`: 10 x (level + 1).
 ///
-/// "Starting Stats", "Leveling Up", "Health" (002_631931fd73349179.txt); R-TI-2.
+/// Tiers, "Starting Stats", "Leveling Up", "Health" (002_631931fd73349179.txt); R-TI-2.
 pub fn base_max_health(level: u32) -> u32 {
     HEALTH_PER_LEVEL.saturating_mul(level.saturating_add(1))
 }
 
 /// The SP budget of a character of `level`: 12 + 4 x level.
 ///
-/// "Starting Stats", "Leveling Up" (002_631931fd73349179.txt).
+/// Tiers, "Starting Stats", "Leveling Up" (002_631931fd73349179.txt).
 pub fn sp_budget(level: u32) -> u32 {
     STARTING_SP.saturating_add(SP_PER_LEVEL.saturating_mul(level))
 }

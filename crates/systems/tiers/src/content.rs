@@ -162,7 +162,7 @@ pub struct ItemDef {
 impl ItemDef {
     /// AP to use it: Fast 1, Normal 2, Slow 3, Special its own (at least 4).
     ///
-    /// "Items" (002_631931fd73349179.txt); R-TI-7.
+    /// Tiers, "Items" (002_631931fd73349179.txt); R-TI-7.
     pub fn ap(&self) -> u32 {
         match self.speed {
             Speed::Fast => 1,

@@ -37,6 +37,8 @@ pub enum Pay {
 #[serde(tag = "command", rename_all = "kebab-case")]
 pub enum Command {
     /// Player, out of combat: roll a d6 + the Stat's Roleplay Bonus against a Goal.
+    ///
+    /// Tiers, "Roleplay Bonus", "Asking for Rolls" (002_631931fd73349179.txt).
     Roll {
         /// The Stat the GM asked for.
         stat: Stat,
@@ -44,6 +46,8 @@ pub enum Command {
         goal: u32,
     },
     /// GM, out of combat: Competing Rolls between two characters (any Stats).
+    ///
+    /// Tiers, "Competing Rolls", "Ties", "Stats" (002_631931fd73349179.txt).
     Compete {
         /// The first character.
         first: String,
@@ -55,11 +59,15 @@ pub enum Command {
         second_stat: Stat,
     },
     /// A player consents to be the Defendant of a PvP Roll by `actor`.
+    ///
+    /// Tiers, "Player-Versus-Player Rolls" (002_631931fd73349179.txt).
     Consent {
         /// Who may roll against the consenting player.
         actor: String,
     },
     /// GM, out of combat: a PvP Roll (the Defendant must have consented).
+    ///
+    /// Tiers, "Defendants & Tied PvP Rolls" (002_631931fd73349179.txt).
     Pvp {
         /// The player acting (stealing, persuading).
         actor: String,
@@ -71,21 +79,33 @@ pub enum Command {
         defendant_stat: Stat,
     },
     /// Player (Super 6): roll 2d6 for something incredibly unlikely.
+    ///
+    /// Tiers, "Custom Rules": Super 6 (002_631931fd73349179.txt).
     Super6,
     /// Player, out of combat (Resting): rest `hours`, 1d6 Health per hour.
+    ///
+    /// Tiers, "Custom Rules": Resting (002_631931fd73349179.txt).
     Rest {
         /// Hours, 1..=24.
         hours: u32,
     },
     /// GM: combat begins.
+    ///
+    /// Tiers, "Phases", "Combat" (002_631931fd73349179.txt).
     Fight,
     /// GM: end the current phase and begin the next.
+    ///
+    /// Tiers, "Phases", "Player Phase", "Creating Combat" (002_631931fd73349179.txt).
     EndPhase,
     /// GM: end the combat now.
+    ///
+    /// Tiers, "Combat", "Player Phase" (002_631931fd73349179.txt).
     EndCombat,
     /// GM: close the session.
     Close,
     /// Player, in combat: use an Action.
+    ///
+    /// Tiers, "Actions", "Stats and Tiers", "Rolling for Criticals"; R-TI-4, R-TI-6 (002_631931fd73349179.txt).
     Act {
         /// The Action.
         action: String,
@@ -95,11 +115,15 @@ pub enum Command {
         cover: bool,
     },
     /// Player, Player Phase: move through Zones, 1 AP each.
+    ///
+    /// Tiers, "Movement", "Zones" (002_631931fd73349179.txt).
     Move {
         /// The Zones in order; the last is where the player ends.
         path: Vec<String>,
     },
     /// Player, Player Phase: use an Item.
+    ///
+    /// Tiers, "Items", "Sample Items"; R-TI-7 (002_631931fd73349179.txt).
     UseItem {
         /// The Item.
         item: String,
@@ -107,6 +131,8 @@ pub enum Command {
         target: Option<String>,
     },
     /// Player, in combat: roleplay against a Goal, 1 AP per d3.
+    ///
+    /// Tiers, "Roleplaying in Combat" (002_631931fd73349179.txt).
     Roleplay {
         /// The Stat.
         stat: Stat,
@@ -117,6 +143,8 @@ pub enum Command {
     },
     /// Player, in combat: roleplay against an enemy (it rolls a free 1d3, the GM
     /// may raise it with `answer`).
+    ///
+    /// Tiers, "Roleplaying in Combat", "Roleplaying Against Enemies" (002_631931fd73349179.txt).
     RoleplayVs {
         /// The enemy.
         enemy: String,
@@ -126,11 +154,15 @@ pub enum Command {
         d3: u32,
     },
     /// GM: settle a waiting Competing Roll, raising the enemy's 1d3.
+    ///
+    /// Tiers, "Roleplaying Against Enemies", "Enemy Behavior" (002_631931fd73349179.txt).
     Answer {
         /// The raise.
         raise: Purchase,
     },
     /// GM, in combat: an enemy spends Rolls on a use (Bite, Block, Fireball...).
+    ///
+    /// Tiers, "Describing Rolls", "Spending Rolls for Actions", "Creating Combat" (002_631931fd73349179.txt).
     Spend {
         /// The enemy.
         enemy: String,
@@ -146,6 +178,8 @@ pub enum Command {
         to: Option<String>,
     },
     /// GM, in combat: move an enemy to a touching, accessible Zone (1d3 or 1 CP).
+    ///
+    /// Tiers, "Using Rolls", "Describing Rolls" (Move) (002_631931fd73349179.txt).
     MoveEnemy {
         /// The enemy.
         enemy: String,
@@ -155,6 +189,8 @@ pub enum Command {
         pay: Pay,
     },
     /// GM, in combat: move a player (a d3 or 2 CP per Zone).
+    ///
+    /// Tiers, "Enemy Movement" (002_631931fd73349179.txt).
     MovePlayer {
         /// The player.
         player: String,
@@ -164,6 +200,8 @@ pub enum Command {
         pay: Pay,
     },
     /// GM: an enemy joins, with Health from the pool's reserve.
+    ///
+    /// Tiers, "Enemy Health" (002_631931fd73349179.txt).
     Spawn {
         /// Its name (no spaces).
         name: String,
@@ -175,6 +213,8 @@ pub enum Command {
         zone: String,
     },
     /// GM: a Shadow Goblin sinks into its shadow (any roll).
+    ///
+    /// Tiers, "Shadow Goblin" (002_631931fd73349179.txt).
     Sink {
         /// The enemy.
         enemy: String,
@@ -182,6 +222,8 @@ pub enum Command {
         pay: Pay,
     },
     /// GM: a Shadow Goblin leaves its shadow (any roll).
+    ///
+    /// Tiers, "Shadow Goblin" (002_631931fd73349179.txt).
     Emerge {
         /// The enemy.
         enemy: String,
@@ -189,6 +231,8 @@ pub enum Command {
         pay: Pay,
     },
     /// GM: the Enchanted Armor ensnares a player who attacked it (its movement).
+    ///
+    /// Tiers, "Enchanted Armor" (002_631931fd73349179.txt).
     Ensnare {
         /// The enemy.
         enemy: String,
@@ -198,6 +242,8 @@ pub enum Command {
         pay: Pay,
     },
     /// GM: the Enchanted Armor absorbs life force from the ensnared player.
+    ///
+    /// Tiers, "Enchanted Armor" (002_631931fd73349179.txt).
     Absorb {
         /// The enemy.
         enemy: String,
@@ -412,7 +458,7 @@ fn roll_dice(s: &State, d6: u32, d3: u32, bonus: u32, roller: &mut dyn Roller) -
 /// Damage to a hero: reduced by its reduction; 0 Health leaves the fight, with
 /// Death Rolls and Permanent Wounds when the table plays them.
 ///
-/// "Health", "Death Rolls", "Permanent Wounds" (002_631931fd73349179.txt).
+/// Tiers, "Health", "Death Rolls", "Permanent Wounds" (002_631931fd73349179.txt).
 fn damage_hero(
     s: &State,
     i: usize,
@@ -501,7 +547,7 @@ fn heal_enemy(s: &State, i: usize, amount: u32, out: &mut Vec<Event>) -> R<()> {
 
 /// After damage: all players at 0 lose; all enemies at 0 with no reserve win.
 ///
-/// "Combat", "Enemy Health", "Player Phase" (002_631931fd73349179.txt).
+/// Tiers, "Combat", "Enemy Health", "Player Phase" (002_631931fd73349179.txt).
 fn settle(s: &State, events: &mut Vec<Event>) {
     let mut after = s.clone();
     for e in events.iter() {
@@ -1199,7 +1245,7 @@ fn check_free_to_move(s: &State, i: usize) -> R<()> {
 /// A path of touching, accessible Zones, never through a Zone holding players
 /// or enemies (the last Zone may hold them).
 ///
-/// "Movement" (002_631931fd73349179.txt).
+/// Tiers, "Movement" (002_631931fd73349179.txt).
 fn check_path(s: &State, from: usize, path: &[usize], mover: Option<usize>) -> R<()> {
     let mut at = from;
     for (k, &z) in path.iter().enumerate() {
@@ -1258,7 +1304,7 @@ fn reach_err(reach: Reach, name: &str) -> RuleError {
 
 /// Roll an Action's dice, and the critical d6 for damage and healing (R-TI-6).
 ///
-/// "Rolling for Criticals" (002_631931fd73349179.txt); R-TI-6.
+/// Tiers, "Rolling for Criticals" (002_631931fd73349179.txt); R-TI-6.
 fn action_roll(
     s: &State,
     i: usize,

@@ -20,7 +20,7 @@ pub const PAIR_COST: u32 = D6_COST + D3_COST;
 /// The Party Stat Points: the total SP of every player's sheet (the 12 of
 /// level 0 included). NPC allies are not part of the party.
 ///
-/// "Player Stat Points as Currency" (002_631931fd73349179.txt).
+/// Tiers, "Player Stat Points as Currency" (002_631931fd73349179.txt).
 pub fn party_stat_points<'a>(players: impl IntoIterator<Item = &'a Character>) -> u32 {
     players
         .into_iter()
@@ -64,7 +64,7 @@ impl fmt::Display for CombatDifficulty {
 
 /// The shared enemy Health pool: Easy PSP/2 (rounded up), Normal PSP, Hard 2 x PSP.
 ///
-/// "Enemy Health", "Rounding" (002_631931fd73349179.txt).
+/// Tiers, "Enemy Health", "Rounding" (002_631931fd73349179.txt).
 pub fn enemy_health_pool(psp: u32, difficulty: CombatDifficulty) -> u32 {
     match difficulty {
         CombatDifficulty::Easy => psp.div_ceil(2),
@@ -122,7 +122,7 @@ impl Purchase {
 
     /// Check the purchase against the PSP and the alternation rule (R-TI-5).
     ///
-    /// "Creating Combat", "Buying Rolls" (002_631931fd73349179.txt); R-TI-5.
+    /// Tiers, "Creating Combat", "Buying Rolls" (002_631931fd73349179.txt); R-TI-5.
     ///
     /// # Errors
     /// Every [`PurchaseError`] that applies.
@@ -167,7 +167,7 @@ impl Purchase {
     /// The book's quick buy: as many d6 + d3 pairs as PSP ÷ 16 allows, then a d6
     /// if 12 SP are left, and the rest as Combat Points.
     ///
-    /// "Buying Rolls" (002_631931fd73349179.txt).
+    /// Tiers, "Buying Rolls" (002_631931fd73349179.txt).
     pub fn quick(psp: u32) -> Purchase {
         let pairs = psp / PAIR_COST;
         let rest = psp % PAIR_COST;

@@ -11,7 +11,7 @@ use tabula_core::odds::{Dist, OddsError};
 
 /// The distribution of one roll's total: d6 + bonus, or Nd3 + bonus.
 ///
-/// "Roleplay Bonus", "Roleplaying in Combat", "Dice" (002_631931fd73349179.txt).
+/// Tiers, "Roleplay Bonus", "Roleplaying in Combat", "Dice" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.
@@ -47,7 +47,7 @@ pub struct CheckOdds {
 
 /// The chance that a roll of `kind` plus `bonus` meets or exceeds `goal`.
 ///
-/// "Asking for Rolls" (002_631931fd73349179.txt).
+/// Tiers, "Asking for Rolls" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.
@@ -79,7 +79,7 @@ pub struct ContestOdds {
 
 /// The odds of a contest between two independent totals.
 ///
-/// "Competing Rolls", "Defendants & Tied PvP Rolls" (002_631931fd73349179.txt).
+/// Tiers, "Competing Rolls", "Defendants & Tied PvP Rolls" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.
@@ -106,7 +106,7 @@ pub fn contest_odds(first: &Dist, second: &Dist, kind: Contest) -> Result<Contes
 /// The distribution of an enemy's bought Rolls used for damage: `d6` d6 plus `d3`
 /// d3 plus `combat_points`.
 ///
-/// "Creating Combat", "Enemy Behavior" (002_631931fd73349179.txt).
+/// Tiers, "Creating Combat", "Enemy Behavior" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.

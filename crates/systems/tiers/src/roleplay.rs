@@ -16,7 +16,7 @@ pub const MAX_NUMBER: u32 = 10_000;
 
 /// The book's Suggested Difficulty Curve: a Goal by name.
 ///
-/// "Suggested Difficulty Curve" (002_631931fd73349179.txt).
+/// Tiers, "Suggested Difficulty Curve" (002_631931fd73349179.txt).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Difficulty {
@@ -103,7 +103,7 @@ pub struct GoalError(pub String);
 
 /// Read a Goal: a number, or a difficulty name from the curve.
 ///
-/// "Asking for Rolls", "Suggested Difficulty Curve" (002_631931fd73349179.txt).
+/// Tiers, "Asking for Rolls", "Suggested Difficulty Curve" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// [`GoalError`] for anything else.
@@ -195,7 +195,7 @@ pub enum RollProblem {
 
 /// Roll `kind` and add `bonus`: d6 + bonus out of combat, Xd3 + bonus in combat.
 ///
-/// "Roleplay Bonus", "Roleplaying in Combat", "Dice" (002_631931fd73349179.txt).
+/// Tiers, "Roleplay Bonus", "Roleplaying in Combat", "Dice" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// [`RollProblem`] for no dice, caps, or the roller.
@@ -248,7 +248,7 @@ pub struct CheckOutcome {
 
 /// Roll against a Goal: "If the player meets or exceeds the goal, they succeed."
 ///
-/// "Asking for Rolls" (002_631931fd73349179.txt).
+/// Tiers, "Asking for Rolls" (002_631931fd73349179.txt).
 ///
 /// # Errors
 /// As [`roll`], and a Goal above [`MAX_NUMBER`].
@@ -272,7 +272,7 @@ pub fn check(
 
 /// Judge a roll already made against `goal` (meet or beat).
 ///
-/// "Asking for Rolls" (002_631931fd73349179.txt).
+/// Tiers, "Asking for Rolls" (002_631931fd73349179.txt).
 pub fn judge(roll: RollResult, goal: u32) -> CheckOutcome {
     CheckOutcome {
         success: roll.total >= goal,
@@ -324,7 +324,7 @@ pub enum Contest {
 
 /// Decide a contest from the two totals.
 ///
-/// "Competing Rolls", "Ties", "Defendants & Tied PvP Rolls" (002_631931fd73349179.txt).
+/// Tiers, "Competing Rolls", "Ties", "Defendants & Tied PvP Rolls" (002_631931fd73349179.txt).
 pub fn contest(first: u32, second: u32, kind: Contest) -> ContestResult {
     use std::cmp::Ordering::*;
     match (first.cmp(&second), kind) {

@@ -262,7 +262,7 @@ fn load_seat(seat: &SeatFile, base: &Path, label: &str) -> Result<Character, Set
 /// Build the initial state from a table file.
 ///
 /// "Player Stat Points as Currency", "Enemy Health", "Creating Combat",
-/// "Zones" (002_631931fd73349179.txt); R-TI-2, R-TI-4, R-TI-5.
+/// Tiers, "Zones" (002_631931fd73349179.txt); R-TI-2, R-TI-4, R-TI-5.
 ///
 /// # Errors
 /// A [`SetupError`] naming the field or rule that is broken.

@@ -392,13 +392,11 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::ConsentUsed { .. } => "(the consent is used)".into(),
         Event::Super6 {
             hero: h,
-            dice,
+            dice: [a, b],
             success,
         } => format!(
-            "{} tries a Super 6: 2d6 [{}, {}]: {}",
+            "{} tries a Super 6: 2d6 [{a}, {b}]: {}",
             hero(*h),
-            dice[0],
-            dice[1],
             if *success {
                 "both 6s, the cool thing happens!"
             } else {

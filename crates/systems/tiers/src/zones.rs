@@ -56,7 +56,7 @@ pub enum ZoneError {
 impl Zones {
     /// Build the map from a table's Zone list.
     ///
-    /// "Zones" (002_631931fd73349179.txt).
+    /// Tiers, "Zones" (002_631931fd73349179.txt).
     ///
     /// # Errors
     /// [`ZoneError`] for a count outside the caps, a duplicate or unknown name.
@@ -125,7 +125,7 @@ impl Zones {
 
     /// True when the two Zones touch and can access each other (a 1-AP move).
     ///
-    /// "Movement" (002_631931fd73349179.txt).
+    /// Tiers, "Movement" (002_631931fd73349179.txt).
     pub fn accessible(&self, a: usize, b: usize) -> bool {
         self.access.contains(&(a.min(b), a.max(b)))
     }

@@ -356,5 +356,8 @@ fn block_reduction_and_a_movement_action() {
     ok(&mut t, "GM: end-phase", &[]);
     ok(&mut t, "GM: move-player Cristy Shop pay=d3", &[]);
     ok(&mut t, "GM: end-phase", &[]);
-    assert_eq!(no(&mut t, "Cristy: act Dash on Alley").rule, rules::MOVEMENT);
+    assert_eq!(
+        no(&mut t, "Cristy: act Dash on Alley").rule,
+        rules::MOVEMENT
+    );
 }
