@@ -181,3 +181,11 @@ fn the_encounter_script_plays_strictly() {
     assert!(stdout.contains("the players win"));
     assert!(!stdout.contains("refused"));
 }
+
+#[test]
+fn sample_content_lists_the_books_data() {
+    let v = json(&tabula(&["--json", "tiers", "content"]));
+    assert_eq!(v["items"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["enemies"].as_array().map(Vec::len), Some(5));
+    assert_eq!(v["npcs"].as_array().map(Vec::len), Some(3));
+}

@@ -6,6 +6,7 @@
 //!   Roll and `--damage-d6/--damage-d3/--cp` for the damage of bought Rolls.
 //! - `character validate FILE`, `character show FILE`.
 //! - `play TABLE [--script F] [--seed N] [--manual] [--strict] [--save F] [--resume F]`.
+//! - `content`: the book's Sample Content (Items, roll uses, enemies, NPCs).
 
 use serde::Serialize;
 use std::path::PathBuf;
@@ -28,6 +29,8 @@ pub enum Command {
     Character(CharacterCommand),
     /// Play a table file at the terminal (or run a script).
     Play(PlayArgs),
+    /// The book's Sample Content: Items, roll uses, enemies, NPCs.
+    Content,
 }
 
 /// `tabula tiers check`.
@@ -114,6 +117,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Odds(a) => odds_cmd(a, ctx),
         Command::Character(c) => character(c, ctx),
         Command::Play(a) => common::play::<tabula_engine::tiers::Tiers>(&a, ctx),
+        Command::Content => content(ctx),
     }
 }
 
@@ -333,4 +337,28 @@ fn character(c: CharacterCommand, ctx: Ctx) -> Result<(), CliError> {
             })
         }
     }
+}
+
+fn content(ctx: Ctx) -> Result<(), CliError> {
+    let c = tabula_engine::tiers::content::Catalog::sample()
+        .map_err(|e| CliError::Failure(e.to_string()))?;
+    ctx.emit(&c, || {
+        let mut lines = vec!["Sample Items:".to_string()];
+        for i in &c.items {
+            lines.push(format!("  {} ({} AP): {}", i.name, i.ap(), i.description));
+        }
+        lines.push("Roll uses (Describing Rolls):".into());
+        for u in &c.uses {
+            lines.push(format!("  {}: {}", u.name, u.description));
+        }
+        lines.push("Enemies:".into());
+        for e in &c.enemies {
+            lines.push(format!("  {}: {}", e.name, e.description));
+        }
+        lines.push("Non-Player Characters:".into());
+        for n in &c.npcs {
+            lines.push(format!("  {}: {}", n.name, n.who));
+        }
+        lines.join("\n")
+    })
 }

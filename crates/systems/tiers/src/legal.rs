@@ -43,9 +43,9 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 "answer",
                 "settle the Competing Roll: the enemy's free 1d3, raised by Rolls or Combat Points",
                 vec![
-                    ParamSpec::int("d6", 0, i64::from(left.d6)),
-                    ParamSpec::int("d3", 0, i64::from(left.d3)),
-                    ParamSpec::int("cp", 0, i64::from(left.combat_points)),
+                    ParamSpec::int("d6=", 0, i64::from(left.d6)),
+                    ParamSpec::int("d3=", 0, i64::from(left.d3)),
+                    ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
                 ],
             ));
         }
@@ -97,10 +97,10 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![
                                 ParamSpec::choice("enemy", live_enemies.clone()),
                                 ParamSpec::choice("use", uses),
-                                ParamSpec::int("d6", 0, i64::from(left.d6)),
-                                ParamSpec::int("d3", 0, i64::from(left.d3)),
-                                ParamSpec::int("cp", 0, i64::from(left.combat_points)),
-                                ParamSpec::text("on TARGET / to=ZONE / heal=N"),
+                                ParamSpec::int("d6=", 0, i64::from(left.d6)),
+                                ParamSpec::int("d3=", 0, i64::from(left.d3)),
+                                ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
+                                ParamSpec::text("on TARGET, to=ZONE (Shove), heal=N (Drain)"),
                             ],
                         ));
                         out.push(CommandSpec::new(
@@ -109,7 +109,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![
                                 ParamSpec::choice("enemy", live_enemies.clone()),
                                 ParamSpec::choice("zone", zones.clone()),
-                                ParamSpec::choice("pay", ["d3", "cp"]),
+                                ParamSpec::choice("pay=", ["d3", "cp"]),
                             ],
                         ));
                         out.push(CommandSpec::new(
@@ -118,7 +118,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![
                                 ParamSpec::choice("player", heroes.clone()),
                                 ParamSpec::choice("zone", zones.clone()),
-                                ParamSpec::choice("pay", ["d3", "cp"]),
+                                ParamSpec::choice("pay=", ["d3", "cp"]),
                             ],
                         ));
                     }
@@ -140,7 +140,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                 what,
                                 vec![
                                     ParamSpec::choice("enemy", shadows.clone()),
-                                    ParamSpec::choice("pay", ["d3", "d6"]),
+                                    ParamSpec::choice("pay=", ["d3", "d6"]),
                                 ],
                             ));
                         }
@@ -153,7 +153,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![
                                 ParamSpec::choice("enemy", armors.clone()),
                                 ParamSpec::choice("player", heroes.clone()),
-                                ParamSpec::choice("pay", ["d3", "cp"]),
+                                ParamSpec::choice("pay=", ["d3", "cp"]),
                             ],
                         ));
                         out.push(CommandSpec::new(
@@ -161,9 +161,9 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             "heal for the rolls, the ensnared player takes half",
                             vec![
                                 ParamSpec::choice("enemy", armors),
-                                ParamSpec::int("d6", 0, i64::from(left.d6)),
-                                ParamSpec::int("d3", 0, i64::from(left.d3)),
-                                ParamSpec::int("cp", 0, i64::from(left.combat_points)),
+                                ParamSpec::int("d6=", 0, i64::from(left.d6)),
+                                ParamSpec::int("d3=", 0, i64::from(left.d3)),
+                                ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
                             ],
                         ));
                     }
@@ -177,8 +177,8 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     vec![
                         ParamSpec::text("name"),
                         ParamSpec::choice("kind", kinds),
-                        ParamSpec::int("health", 1, i64::from(s.reserve)),
-                        ParamSpec::choice("zone", zones.clone()),
+                        ParamSpec::int("health=", 1, i64::from(s.reserve)),
+                        ParamSpec::choice("zone=", zones.clone()),
                     ],
                 ));
             }
