@@ -317,8 +317,31 @@ pub enum ContentError {
         /// Its name.
         name: String,
         /// What is wrong.
-        problem: String,
+        problem: ContentProblem,
     },
+}
+
+/// What is wrong with one definition of table data.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ContentProblem {
+    /// More definitions of one kind than [`MAX_DEFS`].
+    #[error("at most {MAX_DEFS} definitions, not {0}")]
+    TooMany(usize),
+    /// The name is empty or longer than the cap.
+    #[error("needs a name of 1 to {MAX_NAME} bytes")]
+    Name,
+    /// A tier outside 1..=6.
+    #[error("tier must be 1..=6, not {0}")]
+    Tier(u32),
+    /// An AP cost outside 1..=6.
+    #[error("ap must be 1..=6, not {0}")]
+    Ap(u32),
+    /// More than [`MAX_DEF_DICE`] of a die, or a number above 1000.
+    #[error("at most {MAX_DEF_DICE} of each die and amounts up to 1000")]
+    Amount,
+    /// A Special Item's AP outside 4..=6.
+    #[error("a Special Item costs 4 to 6 AP, not {0}")]
+    SpecialAp(u32),
 }
 
 fn find<'a, T>(list: &'a [T], name: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
@@ -363,10 +386,12 @@ impl Catalog {
     }
 
     fn check(&self) -> Result<(), ContentError> {
-        let bad = |kind: &'static str, name: &str, problem: String| ContentError::Bad {
-            kind,
-            name: name.to_string(),
-            problem,
+        let bad = |kind: &'static str, name: &str, problem: ContentProblem| {
+            Err(ContentError::Bad {
+                kind,
+                name: name.to_string(),
+                problem,
+            })
         };
         let counts = [
             ("actions", self.actions.len()),
@@ -378,69 +403,63 @@ impl Catalog {
         ];
         for (kind, n) in counts {
             if n > MAX_DEFS {
-                return Err(bad(kind, "", format!("at most {MAX_DEFS}, not {n}")));
+                return bad(kind, "", ContentProblem::TooMany(n));
             }
         }
         let name_ok = |n: &str| !n.trim().is_empty() && n.len() <= MAX_NAME;
+        let tier_ok = |t: u32| (1..=TIERS as u32).contains(&t);
         for a in &self.actions {
             if !name_ok(&a.name) {
-                return Err(bad("actions", &a.name, "needs a name".into()));
+                return bad("actions", &a.name, ContentProblem::Name);
             }
-            if !(1..=TIERS as u32).contains(&a.tier) {
-                return Err(bad(
-                    "actions",
-                    &a.name,
-                    format!("tier must be 1..=6, not {}", a.tier),
-                ));
+            if !tier_ok(a.tier) {
+                return bad("actions", &a.name, ContentProblem::Tier(a.tier));
             }
             if !(1..=MAX_AP).contains(&a.ap) {
-                return Err(bad(
-                    "actions",
-                    &a.name,
-                    format!("ap must be 1..=6, not {}", a.ap),
-                ));
+                return bad("actions", &a.name, ContentProblem::Ap(a.ap));
             }
             if a.d6 > MAX_DEF_DICE || a.d3 > MAX_DEF_DICE || a.flat > 1000 {
-                return Err(bad(
-                    "actions",
-                    &a.name,
-                    format!("at most {MAX_DEF_DICE} of each die and a flat 1000"),
-                ));
+                return bad("actions", &a.name, ContentProblem::Amount);
             }
         }
         for p in &self.perks {
-            if !name_ok(&p.name) || !(1..=TIERS as u32).contains(&p.tier) || p.max_health > 1000 {
-                return Err(bad(
-                    "perks",
-                    &p.name,
-                    "needs a name, a tier 1..=6 and max_health up to 1000".into(),
-                ));
+            if !name_ok(&p.name) {
+                return bad("perks", &p.name, ContentProblem::Name);
+            }
+            if !tier_ok(p.tier) {
+                return bad("perks", &p.name, ContentProblem::Tier(p.tier));
+            }
+            if p.max_health > 1000 {
+                return bad("perks", &p.name, ContentProblem::Amount);
             }
         }
         for i in &self.items {
-            if !name_ok(&i.name) || i.heal > 1000 || i.overheal > 1000 {
-                return Err(bad(
-                    "items",
-                    &i.name,
-                    "needs a name; heal and overheal up to 1000".into(),
-                ));
+            if !name_ok(&i.name) {
+                return bad("items", &i.name, ContentProblem::Name);
             }
-            if i.speed == Speed::Special && i.ap.is_some_and(|ap| !(4..=MAX_AP).contains(&ap)) {
-                return Err(bad(
-                    "items",
-                    &i.name,
-                    "a Special Item costs 4 to 6 AP".into(),
-                ));
+            if i.heal > 1000 || i.overheal > 1000 {
+                return bad("items", &i.name, ContentProblem::Amount);
+            }
+            if let Some(ap) = i.ap
+                && i.speed == Speed::Special
+                && !(4..=MAX_AP).contains(&ap)
+            {
+                return bad("items", &i.name, ContentProblem::SpecialAp(ap));
             }
         }
         for u in &self.uses {
             if !name_ok(&u.name) {
-                return Err(bad("uses", &u.name, "needs a name".into()));
+                return bad("uses", &u.name, ContentProblem::Name);
             }
         }
         for e in &self.enemies {
             if !name_ok(&e.name) {
-                return Err(bad("enemies", &e.name, "needs a name".into()));
+                return bad("enemies", &e.name, ContentProblem::Name);
+            }
+        }
+        for n in &self.npcs {
+            if !name_ok(&n.name) {
+                return bad("npcs", &n.name, ContentProblem::Name);
             }
         }
         Ok(())
@@ -518,5 +537,12 @@ mod tests {
         .unwrap();
         let e = c.extend(more).unwrap_err();
         assert!(e.to_string().contains("Smash"));
+        assert!(matches!(
+            e,
+            ContentError::Bad {
+                problem: ContentProblem::Tier(7),
+                ..
+            }
+        ));
     }
 }
