@@ -189,3 +189,24 @@ fn sample_content_lists_the_books_data() {
     assert_eq!(v["enemies"].as_array().map(Vec::len), Some(5));
     assert_eq!(v["npcs"].as_array().map(Vec::len), Some(3));
 }
+
+/// John's treasure roll from his sheet: Skill +1.
+#[test]
+fn check_takes_the_bonus_from_a_character() {
+    let out = tabula(&[
+        "--json",
+        "tiers",
+        "check",
+        "--character",
+        "examples/tiers/john.toml",
+        "--stat",
+        "skill",
+        "--goal",
+        "3",
+        "--rolled",
+        "2",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["roll"]["bonus"], 1);
+    assert_eq!(v["success"], true);
+}

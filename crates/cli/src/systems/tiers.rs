@@ -37,8 +37,14 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// The Roleplay Bonus (or any flat bonus) added to the dice.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "character")]
     pub bonus: u32,
+    /// Take the bonus from this character file's Roleplay Bonus (with --stat).
+    #[arg(long, value_name = "FILE", requires = "stat")]
+    pub character: Option<PathBuf>,
+    /// The Stat whose Roleplay Bonus is added (with --character).
+    #[arg(long, requires = "character")]
+    pub stat: Option<String>,
     /// The Goal: a number or a difficulty (very-easy, easy, kind-of-hard, hard,
     /// extremely-hard, heroic, almost-impossible).
     #[arg(long)]
@@ -128,15 +134,34 @@ fn kind_of(d3: Option<u32>) -> RollKind {
     }
 }
 
+/// The bonus: `--bonus`, or the Roleplay Bonus of `--stat` on `--character`.
+fn bonus_of(
+    bonus: u32,
+    character: Option<&std::path::Path>,
+    stat: Option<&str>,
+) -> Result<u32, CliError> {
+    let (Some(file), Some(stat)) = (character, stat) else {
+        return Ok(bonus);
+    };
+    let st = Stat::parse(stat).ok_or_else(|| {
+        CliError::BadInput(format!(
+            "--stat {stat:?} is not a Stat (strength, skill, support, scharisma)"
+        ))
+    })?;
+    let ch = load(file)?.map_err(|e| CliError::BadInput(format!("{}: {e}", file.display())))?;
+    Ok(ch.roleplay_bonus(st))
+}
+
 fn check(a: CheckArgs, ctx: Ctx) -> Result<(), CliError> {
     let goal = parse_goal(&a.goal).map_err(CliError::bad)?;
+    let bonus = bonus_of(a.bonus, a.character.as_deref(), a.stat.as_deref())?;
     let mode = if a.halved_d6 {
         D3Mode::HalvedD6
     } else {
         D3Mode::True
     };
     let mut roller = roller_for(a.seed, a.rolled.as_deref());
-    let out = roleplay::check(kind_of(a.d3), a.bonus, goal, mode, roller.as_mut())
+    let out = roleplay::check(kind_of(a.d3), bonus, goal, mode, roller.as_mut())
         .map_err(CliError::bad)?;
     finish(roller.as_mut())?;
     ctx.emit(&out, || {

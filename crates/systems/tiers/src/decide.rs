@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::character::Stat;
 use crate::content::{ActionEffect, Reach, UseDie, UseEffect, When};
 use crate::gm::Purchase;
-use crate::roleplay::{self, Contest, ContestResult, RollKind, RollProblem, RollResult};
+use crate::roleplay::{self, Contest, ContestResult, RollKind, RollProblem, RollResult, TieRule};
 use crate::rules;
 use crate::table::{Enemy, Event, Hero, Mode, Outcome, Pending, Phase, State, Target, Turret};
 use tabula_core::dice::check_pool;
@@ -18,6 +18,8 @@ pub const MAX_REST_HOURS: u32 = 24;
 /// The most dice or Combat Points one enemy command may spend (Tabula's cap; the
 /// pool limits it anyway).
 pub const MAX_SPEND: u32 = 100;
+/// The most times one Competing Roll is rolled again on ties (Tabula's cap).
+pub const MAX_REROLLS: u32 = 10;
 
 /// How the GM pays for moving a player or an enemy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -629,13 +631,28 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
                     "a Competing Roll needs two characters",
                 ));
             }
-            out.push(contest_out_of_combat(
-                s,
-                (a, *first_stat),
-                (b, *second_stat),
-                Contest::Competing { tie: s.options.tie },
-                roller,
-            )?);
+            // "Ties": when the table's GM has ties rolled again, the characters
+            // do another Roll (every Roll shown), at most MAX_REROLLS times.
+            for _ in 0..=MAX_REROLLS {
+                let ev = contest_out_of_combat(
+                    s,
+                    (a, *first_stat),
+                    (b, *second_stat),
+                    Contest::Competing { tie: s.options.tie },
+                    roller,
+                )?;
+                let again = matches!(
+                    ev,
+                    Event::Contested {
+                        result: ContestResult::Tie(TieRule::RollAgain),
+                        ..
+                    }
+                );
+                out.push(ev);
+                if !again {
+                    break;
+                }
+            }
         }
         Command::Consent { actor } => {
             let d = hero_seat(s, seat)?;

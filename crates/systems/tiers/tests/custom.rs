@@ -361,3 +361,26 @@ fn block_reduction_and_a_movement_action() {
         rules::MOVEMENT
     );
 }
+
+/// "Ties": a table whose GM has ties rolled again gets another Roll at once.
+#[test]
+fn ties_roll_again_when_the_table_says_so() {
+    let mut t = table_with(&[("tie = \"nothing-happens\"", "tie = \"roll-again\"")]).unwrap();
+    let ev = ok(
+        &mut t,
+        "GM: compete John strength Cristy strength",
+        &[1, 1, 4, 2],
+    );
+    let results: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Contested { result, .. } => Some(*result),
+            _ => None,
+        })
+        .collect();
+    use tabula_tiers::roleplay::{ContestResult, TieRule};
+    assert_eq!(
+        results,
+        vec![ContestResult::Tie(TieRule::RollAgain), ContestResult::First]
+    );
+}
