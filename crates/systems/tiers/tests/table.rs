@@ -389,6 +389,22 @@ fn broken_table_files_name_the_field() {
     assert!(matches!(e, SetupError::UnknownKind { .. }), "{e}");
 }
 
+/// The example table with every custom rule on, a dungeon, halved d6s and
+/// ties rolled again.
+fn every_rule_table() -> Table<Tiers> {
+    let text = std::fs::read_to_string(examples().join("table.toml"))
+        .unwrap()
+        .replace("d3 = \"true\"", "d3 = \"halved-d6\"\ndungeon = true")
+        .replace("tie = \"nothing-happens\"", "tie = \"roll-again\"")
+        .replace(
+            "[custom_rules]\ncover = true",
+            "[custom_rules]\ncover = true\nsuper_6 = true\nresting = true\ndeath_rolls = true\npermanent_wounds = true\nweighted_inventory = true",
+        );
+    let state = Tiers::setup(&text, &examples()).unwrap();
+    assert!(state.options.custom.death_rolls && state.options.dungeon);
+    Table::new(state)
+}
+
 fn line_strategy() -> impl Strategy<Value = String> {
     let heroes = prop::sample::select(vec!["John", "Cristy", "Steve", "GM"]);
     let enemies = prop::sample::select(vec!["Gob", "Shade", "Armor", "Medic", "Boss", "Nope"]);
@@ -442,6 +458,11 @@ fn line_strategy() -> impl Strategy<Value = String> {
                 18 => format!("compete {h} {st} Cristy skill"),
                 19 => format!("consent {h}"),
                 20 => "end-combat".to_string(),
+                21 => "super6".to_string(),
+                22 => format!("rest {n}"),
+                23 => format!("act {a} on {e} cover"),
+                24 => format!("pvp {h} {st} Cristy strength"),
+                25 => format!("emerge {e} pay=d6"),
                 _ => format!("roleplay {st} {n} {}", m + 3),
             };
             format!("{h}: {body}")
@@ -454,8 +475,12 @@ proptest! {
     /// Random command sequences never panic, refused commands change nothing,
     /// the invariants hold, and replaying the log rebuilds the state.
     #[test]
-    fn random_commands_keep_invariants(seed in any::<u64>(), lines in prop::collection::vec(line_strategy(), 1..60)) {
-        let mut t = example_table();
+    fn random_commands_keep_invariants(
+        seed in any::<u64>(),
+        every_rule in any::<bool>(),
+        lines in prop::collection::vec(line_strategy(), 1..60),
+    ) {
+        let mut t = if every_rule { every_rule_table() } else { example_table() };
         let mut roller = Seeded::from_seed(seed);
         for line in &lines {
             let (seat, body) = seat_and_body(t.state(), line);
