@@ -15,7 +15,9 @@
 //!   uses; enemy kinds; NPCs) and the book's Sample Content.
 //! - [`zones`]: Zones as a graph of touching and accessible areas.
 //! - [`table`], [`decide`], [`legal`], [`setup`], [`text`]: Combat and the table
-//!   as a decide/evolve [`System`]: [`Tiers`].
+//!   as a decide/evolve [`System`]: [`Tiers`]. The players' side of combat
+//!   (Actions, Movement, Items) and the GM's (roll uses, enemy movement, the
+//!   sample enemies' rules) are the private modules `combat` and `enemies`.
 //! - [`odds`]: exact odds of a roll against a Goal, a Competing Roll, and the
 //!   damage of bought Rolls.
 //! - [`rules`]: citations of every rule as constants.
@@ -36,8 +38,10 @@
 #![forbid(unsafe_code)]
 
 pub mod character;
+mod combat;
 pub mod content;
 pub mod decide;
+mod enemies;
 pub mod gm;
 pub mod legal;
 pub mod odds;
