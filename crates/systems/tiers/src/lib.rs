@@ -1,13 +1,137 @@
 //! # tabula-tiers
 //!
-//! The rules of Tiers, the d3/d6 tier system (002_631931fd73349179.txt), system id `tiers`.
+//! The rules of Tiers, the untitled d3/d6 tier system (002_631931fd73349179.txt),
+//! system id `tiers`.
 //!
-//! Not built yet: this crate compiles so the workspace has its final shape. Its
-//! issue fills it with the book's characters (a draft validated into a character),
-//! its checks and odds, and its turn structure as a decide/evolve
-//! [`tabula_core::System`]. It depends on `tabula-core` only.
+//! Modules follow the book's chapters:
+//!
+//! - [`character`]: Character Creation (level, the four Stats with six tiers, SP,
+//!   Roleplay Bonus, Health, AP, Items); a draft validated into a character.
+//! - [`roleplay`]: Roleplaying (d6 + Roleplay Bonus against a Goal, the Suggested
+//!   Difficulty Curve, Competing Rolls, PvP Rolls) and the in-combat d3 roll.
+//! - [`gm`]: Help for the GM (Party Stat Points, the shared enemy Health pool,
+//!   buying Rolls with PSP).
+//! - [`content`]: table data (Actions and perks, R-TI-4; Items by speed; roll
+//!   uses; enemy kinds; NPCs) and the book's Sample Content.
+//! - [`zones`]: Zones as a graph of touching and accessible areas.
+//! - [`table`], [`decide`], [`legal`], [`setup`], [`text`]: Combat and the table
+//!   as a decide/evolve [`System`]: [`Tiers`]. The players' side of combat
+//!   (Actions, Movement, Items) and the GM's (roll uses, enemy movement, the
+//!   sample enemies' rules) are the private modules `combat` and `enemies`.
+//! - [`odds`]: exact odds of a roll against a Goal, a Competing Roll, and the
+//!   damage of bought Rolls.
+//! - [`rules`]: citations of every rule as constants.
+//!
+//! It depends on `tabula-core` only.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_tiers::roleplay::{check, RollKind};
+//! use tabula_core::{D3Mode, Scripted};
+//! // "How to Roleplay": John rolls a 2 with a Roleplay Bonus of +1.
+//! let out = check(RollKind::OutOfCombat, 1, 3, D3Mode::True, &mut Scripted::dice([2])).unwrap();
+//! assert_eq!(out.roll.total, 3);
+//! assert!(out.success);
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod character;
+mod combat;
+pub mod content;
+pub mod decide;
+mod enemies;
+pub mod gm;
+pub mod legal;
+pub mod odds;
+pub mod roleplay;
+pub mod rules;
+pub mod setup;
+pub mod table;
+pub mod text;
+pub mod zones;
+
+use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay};
+
 /// The system id used on the command line and in table files.
 pub const ID: &str = "tiers";
+/// The seed file of the book.
+pub const SEED: &str = rules::SEED;
+
+/// The Tiers rule system: [`System`] and [`TextPlay`] over [`table::State`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tiers;
+
+impl System for Tiers {
+    const ID: &'static str = ID;
+    type State = table::State;
+    type Command = decide::Command;
+    type Event = table::Event;
+    type View = legal::View;
+
+    fn decide(
+        state: &Self::State,
+        seat: &Seat,
+        command: &Self::Command,
+        roller: &mut dyn Roller,
+    ) -> Result<Vec<Self::Event>, RuleError> {
+        decide::decide(state, seat, command, roller)
+    }
+
+    fn evolve(state: &mut Self::State, event: &Self::Event) {
+        table::evolve(state, event);
+    }
+
+    fn view(state: &Self::State, seat: &Seat) -> Self::View {
+        legal::view(state, seat)
+    }
+
+    fn legal_commands(state: &Self::State, seat: &Seat) -> Vec<CommandSpec> {
+        legal::legal_commands(state, seat)
+    }
+}
+
+impl TextPlay for Tiers {
+    type SetupError = setup::SetupError;
+
+    fn setup(text: &str, base_dir: &std::path::Path) -> Result<Self::State, Self::SetupError> {
+        setup::setup(text, base_dir)
+    }
+
+    /// The GM out of combat, in the Enemy Phase and while a Competing Roll
+    /// waits; in the Player Phase the first player (then ally) with AP left.
+    fn default_seat(state: &Self::State) -> Seat {
+        if state.pending.is_some() {
+            return Seat::Gm;
+        }
+        match state.phase() {
+            Some(table::Phase::Player) => state
+                .heroes
+                .iter()
+                .find(|h| h.up() && h.ap > 0)
+                .map_or(Seat::Gm, |h| Seat::Player(h.name().to_string())),
+            _ => Seat::Gm,
+        }
+    }
+
+    fn parse_command(
+        state: &Self::State,
+        seat: &Seat,
+        line: &str,
+    ) -> Result<Self::Command, CommandParseError> {
+        text::parse(state, seat, line)
+    }
+
+    fn describe(state: &Self::State, event: &Self::Event) -> String {
+        text::describe(state, event)
+    }
+
+    fn status(state: &Self::State, seat: &Seat) -> String {
+        text::status(state, seat)
+    }
+
+    fn finished(state: &Self::State) -> bool {
+        state.closed
+    }
+}

@@ -1,0 +1,402 @@
+//! Combat, the players' side: Actions (R-TI-4, R-TI-6), Movement through Zones,
+//! Items by speed.
+
+use crate::content::{ActionEffect, Reach, When};
+use crate::decide::*;
+use crate::roleplay::{self, Contest, ContestResult};
+use crate::rules;
+use crate::table::{Event, State, Turret};
+use tabula_core::{Die, Roller, RuleError, Seat};
+
+pub(crate) fn check_free_to_move(s: &State, i: usize) -> R<()> {
+    let h = hero(s, i)?;
+    if h.ensnared_by.is_some() {
+        return Err(RuleError::forbidden(
+            rules::ENCHANTED_ARMOR,
+            format!("{} is ensnared and cannot move away", h.name()),
+        ));
+    }
+    if let Some(g) = h.grappled_by
+        && s.enemies.get(g).is_some_and(|e| e.health > 0)
+    {
+        return Err(RuleError::forbidden(
+            rules::DESCRIBING_ROLLS,
+            format!("{} is grappled and cannot move away", h.name()),
+        ));
+    }
+    Ok(())
+}
+
+/// A path of touching, accessible Zones, never through a Zone holding players
+/// or enemies (the last Zone may hold them).
+///
+/// Tiers, "Movement" (002_631931fd73349179.txt).
+pub(crate) fn check_path(s: &State, from: usize, path: &[usize], mover: Option<usize>) -> R<()> {
+    let mut at = from;
+    for (k, &z) in path.iter().enumerate() {
+        if !s.zones.accessible(at, z) {
+            return Err(RuleError::forbidden(
+                rules::MOVEMENT,
+                format!(
+                    "{} is not a touching, accessible Zone of {}",
+                    s.zones.name(z),
+                    s.zones.name(at)
+                ),
+            ));
+        }
+        if k + 1 < path.len() {
+            let occupied = s
+                .heroes
+                .iter()
+                .enumerate()
+                .any(|(j, h)| Some(j) != mover && h.zone == z && h.up())
+                || s.enemies.iter().any(|e| e.zone == z && e.health > 0);
+            if occupied {
+                return Err(RuleError::forbidden(
+                    rules::MOVEMENT,
+                    format!(
+                        "you cannot move through players or enemies ({} is occupied)",
+                        s.zones.name(z)
+                    ),
+                ));
+            }
+        }
+        at = z;
+    }
+    Ok(())
+}
+
+pub(crate) fn reach_ok(s: &State, reach: Reach, from: usize, to: usize) -> bool {
+    match reach {
+        Reach::Melee => from == to,
+        Reach::Ranged => s.zones.distance(from, to).is_some(),
+        Reach::Own => true,
+    }
+}
+
+pub(crate) fn reach_err(reach: Reach, name: &str) -> RuleError {
+    match reach {
+        Reach::Ranged => RuleError::forbidden(
+            rules::ACTION_POINTS,
+            format!("ranged actions can't shoot through inaccessible Zones: no way reaches {name}"),
+        ),
+        _ => RuleError::forbidden(
+            rules::ACTIONS,
+            format!("{name} is not in your Zone (this Action is melee)"),
+        ),
+    }
+}
+
+/// Roll an Action's dice, and the critical d6 for damage and healing (R-TI-6).
+///
+/// Tiers, "Rolling for Criticals" (002_631931fd73349179.txt); R-TI-6.
+pub(crate) fn action_roll(
+    s: &State,
+    i: usize,
+    a: &crate::content::ActionDef,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<u32> {
+    let roll = roll_dice(s, a.d6, a.d3, a.flat, roller)?;
+    let crits = matches!(a.effect, ActionEffect::Damage | ActionEffect::Heal);
+    let critical = if crits {
+        Some(roller.roll(Die::D6)?)
+    } else {
+        None
+    };
+    let amount = if critical == Some(6) {
+        roll.total.saturating_mul(2)
+    } else {
+        roll.total
+    };
+    out.push(Event::ActionRolled {
+        hero: i,
+        action: a.name.clone(),
+        roll,
+        critical,
+        amount,
+    });
+    Ok(amount)
+}
+
+/// Use an Action: Player Phase (unless it says otherwise), 1 SP in its tier, its
+/// AP, its reach; damage and healing roll a critical d6 (players only); Cover
+/// asks a Competing RP-Roll first.
+///
+/// Tiers, "Actions", "Stats and Tiers", "Rolling for Criticals", "Cover"
+/// (002_631931fd73349179.txt); R-TI-4, R-TI-6.
+pub(crate) fn act(
+    s: &State,
+    seat: &Seat,
+    action: &str,
+    target: Option<&str>,
+    cover: bool,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let i = hero_seat(s, seat)?;
+    let a = s
+        .catalog
+        .action(action)
+        .ok_or_else(|| RuleError::unknown(rules::ACTIONS, "Action", action))?
+        .clone();
+    player_phase(s, a.when)?;
+    let h = up(s, i)?;
+    if !h.character.stat(a.stat).has_tier(a.tier) {
+        return Err(RuleError::forbidden(
+            rules::ACTIONS,
+            format!(
+                "{} needs at least 1 SP in tier {} of {} ({} has {})",
+                a.name,
+                a.tier,
+                a.stat,
+                h.name(),
+                h.character.stat(a.stat).in_tier(a.tier)
+            ),
+        ));
+    }
+    if cover && !s.options.custom.cover {
+        return Err(RuleError::forbidden(
+            rules::COVER,
+            "this table does not play the Cover custom rule",
+        ));
+    }
+    match a.effect {
+        ActionEffect::Damage | ActionEffect::Compete => {
+            let name = target.ok_or_else(|| {
+                RuleError::forbidden(rules::ACTIONS, format!("{} needs a target enemy", a.name))
+            })?;
+            let e = find_enemy(s, name)?;
+            let x = enemy(s, e)?;
+            if x.health == 0 {
+                return Err(RuleError::forbidden(
+                    rules::ACTIONS,
+                    format!("{} is already at 0 Health", x.name),
+                ));
+            }
+            if a.effect == ActionEffect::Damage && x.shadow {
+                return Err(RuleError::forbidden(
+                    rules::SHADOW_GOBLIN,
+                    format!("{} is in its shadow form and cannot receive damage", x.name),
+                ));
+            }
+            if !reach_ok(s, a.reach, h.zone, x.zone) {
+                return Err(reach_err(a.reach, &x.name));
+            }
+            out.push(spend_ap(s, i, a.ap)?);
+            // Remember the attacker (Enchanted Armor faces whoever attacked it).
+            out.push(Event::Attacked { enemy: e, hero: i });
+            if cover {
+                // "Cover": a Competing RP-Roll, the player's 1d3 + Roleplay Bonus of
+                // the Action's Stat against the target's 1d3; higher hits.
+                let mine = roll_dice(s, 0, 1, h.character.roleplay_bonus(a.stat), roller)?;
+                let theirs = roll_dice(s, 0, 1, 0, roller)?;
+                let result = roleplay::contest(
+                    mine.total,
+                    theirs.total,
+                    Contest::Competing { tie: s.options.tie },
+                );
+                out.push(Event::Contested {
+                    first: h.name().to_string(),
+                    second: x.name.clone(),
+                    first_roll: mine,
+                    second_roll: theirs,
+                    contest: Contest::Competing { tie: s.options.tie },
+                    result,
+                    about: format!("cover ({})", a.name),
+                });
+                if result != ContestResult::First {
+                    return Ok(());
+                }
+            }
+            if a.effect == ActionEffect::Compete {
+                let mine = roll_dice(
+                    s,
+                    a.d6,
+                    a.d3,
+                    a.flat + h.character.roleplay_bonus(a.stat),
+                    roller,
+                )?;
+                let theirs = roll_dice(s, 0, 1, 0, roller)?;
+                let result = roleplay::contest(
+                    mine.total,
+                    theirs.total,
+                    Contest::Competing { tie: s.options.tie },
+                );
+                out.push(Event::Contested {
+                    first: h.name().to_string(),
+                    second: x.name.clone(),
+                    first_roll: mine,
+                    second_roll: theirs,
+                    contest: Contest::Competing { tie: s.options.tie },
+                    result,
+                    about: a.name.clone(),
+                });
+                if result == ContestResult::First && h.grappled_by == Some(e) {
+                    out.push(Event::Released { hero: i });
+                }
+                return Ok(());
+            }
+            let amount = action_roll(s, i, &a, roller, out)?;
+            let mut now = s.clone();
+            for ev in out.iter() {
+                crate::table::evolve(&mut now, ev);
+            }
+            damage_enemy(&now, e, amount, out)?;
+            settle(s, out);
+        }
+        ActionEffect::Heal | ActionEffect::Reduce => {
+            let t = match target {
+                Some(n) => find_hero(s, n)?,
+                None => i,
+            };
+            let th = hero(s, t)?;
+            if t != i && h.ensnared_by.is_some() {
+                return Err(RuleError::forbidden(
+                    rules::ENCHANTED_ARMOR,
+                    "an ensnared player cannot help or heal their allies",
+                ));
+            }
+            if t != i && !reach_ok(s, a.reach, h.zone, th.zone) {
+                return Err(reach_err(a.reach, th.name()));
+            }
+            if t != i && a.reach == Reach::Own {
+                return Err(RuleError::forbidden(
+                    rules::ACTIONS,
+                    format!("{} is used on yourself only", a.name),
+                ));
+            }
+            if !th.up() {
+                return Err(RuleError::forbidden(
+                    rules::HEALTH_ZERO,
+                    format!("{} is at 0 Health and cannot be healed", th.name()),
+                ));
+            }
+            out.push(spend_ap(s, i, a.ap)?);
+            let amount = action_roll(s, i, &a, roller, out)?;
+            if a.effect == ActionEffect::Heal {
+                heal_hero(s, t, amount, 0, out)?;
+            } else {
+                out.push(Event::Reduction { hero: t, amount });
+            }
+        }
+        ActionEffect::Move => {
+            let name = target.ok_or_else(|| {
+                RuleError::forbidden(rules::MOVEMENT, format!("{} needs a Zone", a.name))
+            })?;
+            let z = find_zone(s, name)?;
+            check_free_to_move(s, i)?;
+            let occupied: Vec<usize> = (0..s.zones.names().len())
+                .filter(|&zz| {
+                    s.heroes
+                        .iter()
+                        .enumerate()
+                        .any(|(j, o)| j != i && o.zone == zz && o.up())
+                        || s.enemies.iter().any(|e| e.zone == zz && e.health > 0)
+                })
+                .collect();
+            let steps = s
+                .zones
+                .distance_avoiding(h.zone, z, &occupied)
+                .ok_or_else(|| {
+                    RuleError::forbidden(
+                        rules::MOVEMENT,
+                        format!("no free, accessible way leads to {name}"),
+                    )
+                })?;
+            out.push(spend_ap(s, i, a.ap)?);
+            let amount = action_roll(s, i, &a, roller, out)?;
+            if steps > amount {
+                return Err(RuleError::forbidden(
+                    rules::MOVEMENT,
+                    format!(
+                        "{} rolled {amount} Zones but {name} is {steps} away",
+                        a.name
+                    ),
+                ));
+            }
+            out.push(Event::HeroMoved {
+                hero: i,
+                path: vec![z],
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Use an Item: its speed's AP, on yourself or a player in your Zone; heals
+/// stop at max Health (the Slow Shield's overheal above it); the Turret drops a
+/// turret. The Item is used up.
+///
+/// Tiers, "Items", "Sample Items" (002_631931fd73349179.txt); R-TI-7.
+pub(crate) fn use_item(
+    s: &State,
+    seat: &Seat,
+    item: &str,
+    target: Option<&str>,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let i = hero_seat(s, seat)?;
+    player_phase(s, When::PlayerPhase)?;
+    let h = up(s, i)?;
+    let def = s
+        .catalog
+        .item(item)
+        .ok_or_else(|| RuleError::unknown(rules::ITEMS, "Item", item))?
+        .clone();
+    if !h
+        .items
+        .iter()
+        .any(|x| crate::table::norm(x) == crate::table::norm(&def.name))
+    {
+        return Err(RuleError::forbidden(
+            rules::ITEMS,
+            format!("{} does not carry a {}", h.name(), def.name),
+        ));
+    }
+    let t = match target {
+        Some(n) => find_hero(s, n)?,
+        None => i,
+    };
+    let th = hero(s, t)?;
+    if t != i {
+        if h.ensnared_by.is_some() {
+            return Err(RuleError::forbidden(
+                rules::ENCHANTED_ARMOR,
+                "an ensnared player cannot help or heal their allies",
+            ));
+        }
+        if th.zone != h.zone {
+            return Err(RuleError::forbidden(
+                rules::ITEMS,
+                format!("{} is not in your Zone", th.name()),
+            ));
+        }
+    }
+    if def.heal > 0 && !th.up() {
+        return Err(RuleError::forbidden(
+            rules::HEALTH_ZERO,
+            format!("{} is at 0 Health and cannot be healed", th.name()),
+        ));
+    }
+    out.push(spend_ap(s, i, def.ap())?);
+    out.push(Event::ItemUsed {
+        hero: i,
+        item: def.name.clone(),
+    });
+    if def.heal > 0 {
+        heal_hero(s, t, def.heal, def.overheal, out)?;
+    }
+    if def.turret {
+        let level = h.character.level();
+        out.push(Event::TurretPlaced {
+            turret: Turret {
+                owner: i,
+                zone: h.zone,
+                health: level,
+                damage: level,
+            },
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,632 @@
+//! Help for the GM, in combat: spending the enemies' Rolls and Combat Points on
+//! roll uses ("Describing Rolls"), moving enemies and players ("Enemy
+//! Movement", "Using Rolls"), and the sample enemies' own rules.
+
+use crate::character::Stat;
+use crate::content::{UseDie, UseEffect};
+use crate::decide::*;
+use crate::gm::Purchase;
+use crate::roleplay::{self, Contest, ContestResult};
+use crate::rules;
+use crate::table::{Enemy, Event, State};
+use tabula_core::{Roller, RuleError, Seat};
+
+pub(crate) fn move_cost(pay: Pay) -> R<Purchase> {
+    match pay {
+        Pay::D3 => Ok(Purchase {
+            d3: 1,
+            ..Purchase::default()
+        }),
+        Pay::Cp => Ok(Purchase {
+            combat_points: 1,
+            ..Purchase::default()
+        }),
+        Pay::D6 => Err(RuleError::forbidden(
+            rules::USING_ROLLS_MOVE,
+            "moving an enemy costs 1d3 or 1 Combat Point",
+        )),
+    }
+}
+
+/// Move an enemy one Zone: 1d3 or 1 CP; a turret in the new Zone fires.
+///
+/// "Using Rolls", "Enemy Movement", "Sample Items" (Turret)
+/// (002_631931fd73349179.txt).
+pub(crate) fn move_enemy(s: &State, e: usize, z: usize, pay: Pay, out: &mut Vec<Event>) -> R<()> {
+    let x = enemy(s, e)?;
+    if x.health == 0 {
+        return Err(RuleError::forbidden(
+            rules::USING_ROLLS_MOVE,
+            format!("{} is at 0 Health", x.name),
+        ));
+    }
+    if x.ensnaring.is_some() {
+        return Err(RuleError::forbidden(
+            rules::ENCHANTED_ARMOR,
+            "Enchanted Armor cannot move while it has a character ensnared",
+        ));
+    }
+    if !s.zones.accessible(x.zone, z) {
+        return Err(RuleError::forbidden(
+            rules::USING_ROLLS_MOVE,
+            format!(
+                "{} is not a touching, accessible Zone of {}",
+                s.zones.name(z),
+                s.zones.name(x.zone)
+            ),
+        ));
+    }
+    out.push(take_rolls(s, doubled(s, move_cost(pay)?))?);
+    out.push(Event::EnemyMoved { enemy: e, to: z });
+    for (t, turret) in s.turrets.iter().enumerate() {
+        if turret.zone == z && turret.health > 0 && !x.shadow {
+            out.push(Event::TurretFired {
+                turret: t,
+                enemy: e,
+            });
+            let mut now = s.clone();
+            for ev in out.iter() {
+                crate::table::evolve(&mut now, ev);
+            }
+            if now.enemies.get(e).is_some_and(|en| en.health > 0) {
+                damage_enemy(&now, e, turret.damage, out)?;
+            }
+        }
+    }
+    settle(s, out);
+    Ok(())
+}
+
+/// Spend Rolls (and Combat Points) on a roll use: Move, Grapple, Bite, Block,
+/// Fireball (divided, rounded up), Drain, Shove, or a table's own; doubled in the
+/// Player Phase; a Roll is used once per Enemy Phase.
+///
+/// Tiers, "Describing Rolls", "Spending Rolls for Actions", "Creating Combat",
+/// "Enemy Behavior" (002_631931fd73349179.txt).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn spend(
+    s: &State,
+    seat: &Seat,
+    en: &str,
+    use_name: &str,
+    dice: Purchase,
+    heal_d6: u32,
+    target: Option<&str>,
+    to: Option<&str>,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    gm_only(seat)?;
+    in_combat(s)?;
+    let e = find_enemy(s, en)?;
+    let x = enemy(s, e)?;
+    let u = s
+        .catalog
+        .roll_use(use_name)
+        .ok_or_else(|| RuleError::unknown(rules::DESCRIBING_ROLLS, "roll use", use_name))?
+        .clone();
+    cap("d6", dice.d6)?;
+    cap("d3", dice.d3)?;
+    cap("cp", dice.combat_points)?;
+    cap("heal", heal_d6)?;
+    if x.health == 0 {
+        return Err(RuleError::forbidden(
+            rules::HEALTH_ZERO,
+            format!("{} is at 0 Health", x.name),
+        ));
+    }
+    let wrong_die = match u.die {
+        UseDie::D6 => dice.d3 > 0,
+        UseDie::D3 => dice.d6 > 0,
+        UseDie::Any => false,
+    };
+    if wrong_die {
+        return Err(RuleError::forbidden(
+            rules::DESCRIBING_ROLLS,
+            format!(
+                "{} uses {} Rolls",
+                u.name,
+                if u.die == UseDie::D6 { "d6" } else { "d3" }
+            ),
+        ));
+    }
+    if u.effect == UseEffect::Move {
+        let to = to.or(target).ok_or_else(|| {
+            RuleError::forbidden(rules::USING_ROLLS_MOVE, "Move needs a Zone (to=ZONE)")
+        })?;
+        let z = find_zone(s, to)?;
+        let pay = match (dice.d3, dice.combat_points, dice.d6) {
+            (1, 0, 0) => Pay::D3,
+            (0, 1, 0) => Pay::Cp,
+            _ => {
+                return Err(RuleError::forbidden(
+                    rules::USING_ROLLS_MOVE,
+                    "moving an enemy to an adjacent Zone costs 1d3 or 1 CP",
+                ));
+            }
+        };
+        return move_enemy(s, e, z, pay, out);
+    }
+    let deals_damage = matches!(
+        u.effect,
+        UseEffect::Damage | UseEffect::Divided | UseEffect::Drain
+    );
+    if deals_damage && x.shadow {
+        return Err(RuleError::forbidden(
+            rules::SHADOW_GOBLIN,
+            format!("{} is in its shadow form and cannot deal damage", x.name),
+        ));
+    }
+    if u.effect != UseEffect::Drain && heal_d6 > 0 {
+        return Err(RuleError::forbidden(
+            rules::DESCRIBING_ROLLS,
+            "heal= is for Drain (Xd6 + Yd6)",
+        ));
+    }
+    let rolls = dice.d6 + dice.d3;
+    // The Healer's response heals "with Combat Points": a heal may use CP alone.
+    let cp_only_heal = u.effect == UseEffect::Heal && dice.combat_points > 0;
+    if rolls == 0 && !cp_only_heal {
+        return Err(RuleError::forbidden(
+            rules::DESCRIBING_ROLLS,
+            format!("{} uses at least one Roll", u.name),
+        ));
+    }
+    if u.effect == UseEffect::Shove && dice.combat_points != dice.d3 {
+        return Err(RuleError::forbidden(
+            rules::DESCRIBING_ROLLS,
+            "Shove is Xd3 + X CP: as many Combat Points as d3",
+        ));
+    }
+    let cost = Purchase {
+        d6: dice.d6 + heal_d6,
+        ..dice
+    };
+    // Resolve the target before spending anything.
+    let hero_target = |s: &State| -> R<usize> {
+        let name = target.ok_or_else(|| {
+            RuleError::forbidden(
+                rules::DESCRIBING_ROLLS,
+                format!("{} needs a player", u.name),
+            )
+        })?;
+        let t = find_hero(s, name)?;
+        let th = up(s, t)?;
+        if s.zones.distance(x.zone, th.zone).is_none() {
+            return Err(RuleError::forbidden(
+                rules::ZONES,
+                format!("no accessible way leads from {} to {}", x.name, th.name()),
+            ));
+        }
+        Ok(t)
+    };
+    match u.effect {
+        UseEffect::Damage | UseEffect::Drain => {
+            let t = hero_target(s)?;
+            out.push(take_rolls(s, doubled(s, cost))?);
+            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let total = roll.total;
+            out.push(Event::EnemyRolled {
+                enemy: e,
+                use_name: u.name.clone(),
+                roll,
+            });
+            damage_hero(s, t, total, roller, out)?;
+            if u.effect == UseEffect::Drain {
+                let heal = roll_dice(s, heal_d6, 0, 0, roller)?;
+                let amount = heal.total;
+                out.push(Event::EnemyRolled {
+                    enemy: e,
+                    use_name: format!("{} (heal)", u.name),
+                    roll: heal,
+                });
+                if amount > 0 {
+                    heal_enemy(s, e, amount, out)?;
+                }
+            }
+        }
+        UseEffect::Divided => {
+            let zname = target.ok_or_else(|| {
+                RuleError::forbidden(rules::SPENDING_ROLLS, format!("{} needs a Zone", u.name))
+            })?;
+            let z = find_zone(s, zname)?;
+            let hit: Vec<usize> = s
+                .heroes
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.zone == z && h.up())
+                .map(|(j, _)| j)
+                .collect();
+            if hit.is_empty() {
+                return Err(RuleError::forbidden(
+                    rules::SPENDING_ROLLS,
+                    format!("no player with Health is in {zname}"),
+                ));
+            }
+            if s.zones.distance(x.zone, z).is_none() {
+                return Err(RuleError::forbidden(
+                    rules::ZONES,
+                    format!("no accessible way leads from {} to {zname}", x.name),
+                ));
+            }
+            out.push(take_rolls(s, doubled(s, cost))?);
+            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let each = roll.total.div_ceil(hit.len() as u32);
+            out.push(Event::EnemyRolled {
+                enemy: e,
+                use_name: u.name.clone(),
+                roll,
+            });
+            for t in hit {
+                damage_hero(s, t, each, roller, out)?;
+            }
+        }
+        UseEffect::Block => {
+            out.push(take_rolls(s, doubled(s, cost))?);
+            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let total = roll.total;
+            out.push(Event::EnemyRolled {
+                enemy: e,
+                use_name: u.name.clone(),
+                roll,
+            });
+            out.push(Event::Blocked {
+                enemy: e,
+                amount: total,
+            });
+        }
+        UseEffect::Heal => {
+            let t = match target {
+                Some(n) => find_enemy(s, n)?,
+                None => e,
+            };
+            if enemy(s, t)?.health == 0 {
+                return Err(RuleError::forbidden(
+                    rules::HEALTH_ZERO,
+                    format!("{} is at 0 Health", enemy(s, t)?.name),
+                ));
+            }
+            out.push(take_rolls(s, doubled(s, cost))?);
+            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let total = roll.total;
+            out.push(Event::EnemyRolled {
+                enemy: e,
+                use_name: u.name.clone(),
+                roll,
+            });
+            heal_enemy(s, t, total, out)?;
+        }
+        UseEffect::Grapple | UseEffect::Shove => {
+            let t = hero_target(s)?;
+            let dest = if u.effect == UseEffect::Shove {
+                let to = to.ok_or_else(|| {
+                    RuleError::forbidden(rules::DESCRIBING_ROLLS, "Shove needs to=ZONE")
+                })?;
+                let z = find_zone(s, to)?;
+                let far = s.zones.distance(hero(s, t)?.zone, z);
+                if !far.is_some_and(|d| d >= 1 && d <= dice.combat_points) {
+                    return Err(RuleError::forbidden(
+                        rules::DESCRIBING_ROLLS,
+                        format!(
+                            "Shove moves a player up to {} Zones away along accessible Zones",
+                            dice.combat_points
+                        ),
+                    ));
+                }
+                Some(z)
+            } else {
+                if x.zone != hero(s, t)?.zone {
+                    return Err(RuleError::forbidden(
+                        rules::DESCRIBING_ROLLS,
+                        "a grapple needs the player in the enemy's Zone",
+                    ));
+                }
+                None
+            };
+            out.push(take_rolls(s, doubled(s, cost))?);
+            let bonus = if u.effect == UseEffect::Shove {
+                0
+            } else {
+                dice.combat_points
+            };
+            let theirs = roll_dice(s, dice.d6, dice.d3, bonus, roller)?;
+            let th = hero(s, t)?;
+            let mine = roll_dice(s, 0, 1, th.character.roleplay_bonus(Stat::Strength), roller)?;
+            let result = roleplay::contest(
+                theirs.total,
+                mine.total,
+                Contest::Competing { tie: s.options.tie },
+            );
+            out.push(Event::Contested {
+                first: x.name.clone(),
+                second: th.name().to_string(),
+                first_roll: theirs,
+                second_roll: mine,
+                contest: Contest::Competing { tie: s.options.tie },
+                result,
+                about: u.name.clone(),
+            });
+            if result == ContestResult::First {
+                match dest {
+                    Some(z) => out.push(Event::HeroMoved {
+                        hero: t,
+                        path: vec![z],
+                    }),
+                    None => out.push(Event::Grappled { enemy: e, hero: t }),
+                }
+            }
+        }
+        UseEffect::Move => {}
+    }
+    settle(s, out);
+    Ok(())
+}
+
+/// Move a player: a d3 or 2 CP per Zone, doubled in the Player Phase.
+///
+/// Tiers, "Enemy Movement", "Spending Rolls for Actions" (002_631931fd73349179.txt).
+pub(crate) fn move_player(
+    s: &State,
+    seat: &Seat,
+    player: &str,
+    to: &str,
+    pay: &Pay,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    gm_only(seat)?;
+    in_combat(s)?;
+    let i = find_hero(s, player)?;
+    let h = up(s, i)?;
+    let z = find_zone(s, to)?;
+    let steps = s.zones.distance(h.zone, z).ok_or_else(|| {
+        RuleError::forbidden(
+            rules::ENEMY_MOVEMENT,
+            format!(
+                "no accessible way leads from {} to {to}",
+                s.zones.name(h.zone)
+            ),
+        )
+    })?;
+    if steps == 0 {
+        return Err(RuleError::forbidden(
+            rules::ENEMY_MOVEMENT,
+            format!("{} is already in {to}", h.name()),
+        ));
+    }
+    let cost = match pay {
+        Pay::D3 => Purchase {
+            d3: steps,
+            ..Purchase::default()
+        },
+        Pay::Cp => Purchase {
+            combat_points: 2 * steps,
+            ..Purchase::default()
+        },
+        Pay::D6 => {
+            return Err(RuleError::forbidden(
+                rules::ENEMY_MOVEMENT,
+                "moving a player costs a d3 or 2 Combat Points per Zone",
+            ));
+        }
+    };
+    out.push(take_rolls(s, doubled(s, cost))?);
+    out.push(Event::HeroMoved {
+        hero: i,
+        path: vec![z],
+    });
+    Ok(())
+}
+
+/// An enemy joins, its Health from the pool's reserve.
+///
+/// Tiers, "Enemy Health" (002_631931fd73349179.txt).
+pub(crate) fn spawn(
+    s: &State,
+    seat: &Seat,
+    name: &str,
+    kind: &str,
+    health: &u32,
+    zone: &str,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    gm_only(seat)?;
+    let k = s
+        .catalog
+        .enemy(kind)
+        .ok_or_else(|| RuleError::unknown(rules::SAMPLE_ENEMIES, "enemy kind", kind))?;
+    let z = find_zone(s, zone)?;
+    if name.trim().is_empty()
+        || name.contains(char::is_whitespace)
+        || name.contains(':')
+        || s.enemy(name).is_some()
+        || s.hero(name).is_some()
+    {
+        return Err(RuleError::forbidden(
+            rules::SEATS,
+            format!("{name:?} is not a free name for an enemy (one word, unused)"),
+        ));
+    }
+    if *health == 0 || *health > s.reserve {
+        return Err(RuleError::out_of_range(
+            rules::ENEMY_HEALTH,
+            "health",
+            1,
+            i64::from(s.reserve),
+            i64::from(*health),
+        ));
+    }
+    if s.enemies.len() >= crate::setup::MAX_SEATS * 4 {
+        return Err(RuleError::forbidden(rules::CAPS, "too many enemies"));
+    }
+    out.push(Event::EnemySpawned {
+        enemy: Enemy {
+            name: name.trim().to_string(),
+            kind: k.name.clone(),
+            health: *health,
+            start_health: *health,
+            zone: z,
+            block: 0,
+            shadow: false,
+            ensnaring: None,
+            last_attacker: None,
+            moved: false,
+        },
+    });
+    Ok(())
+}
+
+/// A Shadow Goblin sinks into (or leaves) its shadow for any one roll.
+///
+/// Tiers, "Shadow Goblin" (002_631931fd73349179.txt).
+pub(crate) fn shadow(
+    s: &State,
+    seat: &Seat,
+    cmd: &Command,
+    en: &str,
+    pay: &Pay,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    gm_only(seat)?;
+    in_combat(s)?;
+    let sink = matches!(cmd, Command::Sink { .. });
+    let e = find_enemy(s, en)?;
+    let x = enemy(s, e)?;
+    let shadowy = s.catalog.enemy(&x.kind).is_some_and(|k| k.shadow_form);
+    if !shadowy {
+        return Err(RuleError::forbidden(
+            rules::SHADOW_GOBLIN,
+            format!("{} ({}) has no shadow form", x.name, x.kind),
+        ));
+    }
+    if x.health == 0 || x.shadow == sink {
+        return Err(RuleError::forbidden(
+            rules::SHADOW_GOBLIN,
+            format!(
+                "{} is {}",
+                x.name,
+                if x.health == 0 {
+                    "at 0 Health"
+                } else if sink {
+                    "already in its shadow"
+                } else {
+                    "not in its shadow"
+                }
+            ),
+        ));
+    }
+    let cost = match pay {
+        Pay::D6 => Purchase {
+            d6: 1,
+            ..Purchase::default()
+        },
+        Pay::D3 => Purchase {
+            d3: 1,
+            ..Purchase::default()
+        },
+        Pay::Cp => {
+            return Err(RuleError::forbidden(
+                rules::SHADOW_GOBLIN,
+                "the shadow form costs a roll (a d6 or a d3), not Combat Points",
+            ));
+        }
+    };
+    out.push(take_rolls(s, cost)?);
+    out.push(Event::Shadow { enemy: e, on: sink });
+    Ok(())
+}
+
+/// The Enchanted Armor ensnares a player in its Zone who attacked it, with its
+/// movement (1d3 or 1 CP), unless it approached this phase.
+///
+/// Tiers, "Enchanted Armor" (002_631931fd73349179.txt).
+pub(crate) fn ensnare(
+    s: &State,
+    seat: &Seat,
+    en: &str,
+    player: &str,
+    pay: &Pay,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    gm_only(seat)?;
+    in_combat(s)?;
+    let e = find_enemy(s, en)?;
+    let i = find_hero(s, player)?;
+    let x = enemy(s, e)?;
+    let h = up(s, i)?;
+    let armor = s.catalog.enemy(&x.kind).is_some_and(|k| k.ensnare);
+    let why = if !armor {
+        Some(format!("{} ({}) cannot ensnare", x.name, x.kind))
+    } else if x.health == 0 {
+        Some(format!("{} is at 0 Health", x.name))
+    } else if x.ensnaring.is_some() || h.ensnared_by.is_some() {
+        Some("one ensnared character at a time".to_string())
+    } else if x.zone != h.zone {
+        Some(format!("{} is not in {}'s Zone", h.name(), x.name))
+    } else if x.last_attacker != Some(i) {
+        Some(format!("{} has not attacked {}", h.name(), x.name))
+    } else if x.moved {
+        Some(format!(
+            "{} approached this phase and cannot ensnare in the same turn",
+            x.name
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(RuleError::forbidden(rules::ENCHANTED_ARMOR, why));
+    }
+    out.push(take_rolls(s, doubled(s, move_cost(*pay)?))?);
+    out.push(Event::Ensnared { enemy: e, hero: i });
+    Ok(())
+}
+
+/// Absorb: heal the Enchanted Armor for the rolls, and deal half (rounded up)
+/// to the ensnared player.
+///
+/// Tiers, "Enchanted Armor", "Rounding" (002_631931fd73349179.txt).
+pub(crate) fn absorb(
+    s: &State,
+    seat: &Seat,
+    en: &str,
+    dice: &Purchase,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    gm_only(seat)?;
+    in_combat(s)?;
+    let e = find_enemy(s, en)?;
+    let x = enemy(s, e)?;
+    let Some(victim) = x.ensnaring else {
+        return Err(RuleError::forbidden(
+            rules::ENCHANTED_ARMOR,
+            format!("{} has no one ensnared", x.name),
+        ));
+    };
+    if x.health == 0 {
+        return Err(RuleError::forbidden(
+            rules::ENCHANTED_ARMOR,
+            format!("{} is at 0 Health", x.name),
+        ));
+    }
+    cap("d6", dice.d6)?;
+    cap("d3", dice.d3)?;
+    cap("cp", dice.combat_points)?;
+    if dice.d6 + dice.d3 == 0 {
+        return Err(RuleError::forbidden(
+            rules::ENCHANTED_ARMOR,
+            "Absorb uses at least one roll",
+        ));
+    }
+    out.push(take_rolls(s, doubled(s, *dice))?);
+    let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+    let total = roll.total;
+    out.push(Event::EnemyRolled {
+        enemy: e,
+        use_name: "Absorb".into(),
+        roll,
+    });
+    heal_enemy(s, e, total, out)?;
+    damage_hero(s, victim, total.div_ceil(2), roller, out)?;
+    settle(s, out);
+    Ok(())
+}

@@ -1,0 +1,286 @@
+//! Help for the GM: Party Stat Points (PSP), the shared enemy Health pool,
+//! buying Rolls with PSP, and what a bought Roll may be used for.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::character::Character;
+use crate::rules;
+use tabula_core::{Refusal, RuleError};
+
+/// SP cost of one d6 Roll ("Creating Combat").
+pub const D6_COST: u32 = 12;
+/// SP cost of one d3 Roll ("Creating Combat").
+pub const D3_COST: u32 = 4;
+/// SP cost of one Combat Point ("Creating Combat").
+pub const CP_COST: u32 = 1;
+/// "To quickly see how many Rolls you can buy, do PSP ÷ 16."
+pub const PAIR_COST: u32 = D6_COST + D3_COST;
+
+/// The Party Stat Points: the total SP of every player's sheet (the 12 of
+/// level 0 included). NPC allies are not part of the party.
+///
+/// Tiers, "Player Stat Points as Currency" (002_631931fd73349179.txt).
+pub fn party_stat_points<'a>(players: impl IntoIterator<Item = &'a Character>) -> u32 {
+    players
+        .into_iter()
+        .fold(0u32, |acc, c| acc.saturating_add(c.total_sp()))
+}
+
+/// How hard a combat is, for the enemy Health pool ("Enemy Health").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CombatDifficulty {
+    /// Half the PSP (rounded up, "Rounding").
+    Easy,
+    /// The PSP.
+    #[default]
+    Normal,
+    /// Double the PSP.
+    Hard,
+}
+
+impl CombatDifficulty {
+    /// Read `easy`, `normal` or `hard` (any case).
+    pub fn parse(text: &str) -> Option<CombatDifficulty> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "easy" => Some(CombatDifficulty::Easy),
+            "normal" => Some(CombatDifficulty::Normal),
+            "hard" => Some(CombatDifficulty::Hard),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for CombatDifficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CombatDifficulty::Easy => "Easy",
+            CombatDifficulty::Normal => "Normal",
+            CombatDifficulty::Hard => "Hard",
+        })
+    }
+}
+
+/// The shared enemy Health pool: Easy PSP/2 (rounded up), Normal PSP, Hard 2 x PSP.
+///
+/// Tiers, "Enemy Health", "Rounding" (002_631931fd73349179.txt).
+pub fn enemy_health_pool(psp: u32, difficulty: CombatDifficulty) -> u32 {
+    match difficulty {
+        CombatDifficulty::Easy => psp.div_ceil(2),
+        CombatDifficulty::Normal => psp,
+        CombatDifficulty::Hard => psp.saturating_mul(2),
+    }
+}
+
+/// The Rolls (and Combat Points) the GM buys with PSP for the enemies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Purchase {
+    /// d6 Rolls, 12 SP each.
+    #[serde(default)]
+    pub d6: u32,
+    /// d3 Rolls, 4 SP each.
+    #[serde(default)]
+    pub d3: u32,
+    /// Combat Points, 1 SP each.
+    #[serde(default)]
+    pub combat_points: u32,
+}
+
+/// Why a purchase of Rolls is refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "problem", rename_all = "kebab-case")]
+pub enum PurchaseError {
+    /// d6 and d3 counts differ by more than one (R-TI-5).
+    #[error(
+        "after buying a d6 you must buy a d3 before another d6 (and the other way round): {d6}d6 and {d3}d3 differ by more than one (R-TI-5)"
+    )]
+    Alternation {
+        /// d6 asked for.
+        d6: u32,
+        /// d3 asked for.
+        d3: u32,
+    },
+    /// The purchase costs more SP than the PSP.
+    #[error("{cost} SP is more than the party's {psp} Stat Points")]
+    OverBudget {
+        /// The cost in SP.
+        cost: u64,
+        /// The PSP.
+        psp: u32,
+    },
+}
+
+impl Purchase {
+    /// The cost in SP: 12 per d6, 4 per d3, 1 per Combat Point.
+    pub fn cost(&self) -> u64 {
+        u64::from(self.d6) * u64::from(D6_COST)
+            + u64::from(self.d3) * u64::from(D3_COST)
+            + u64::from(self.combat_points) * u64::from(CP_COST)
+    }
+
+    /// Check the purchase against the PSP and the alternation rule (R-TI-5).
+    ///
+    /// Tiers, "Creating Combat", "Buying Rolls" (002_631931fd73349179.txt); R-TI-5.
+    ///
+    /// # Errors
+    /// Every [`PurchaseError`] that applies.
+    pub fn validate(&self, psp: u32) -> Result<(), Vec<PurchaseError>> {
+        let mut problems = Vec::new();
+        if self.d6.abs_diff(self.d3) > 1 {
+            problems.push(PurchaseError::Alternation {
+                d6: self.d6,
+                d3: self.d3,
+            });
+        }
+        if self.cost() > u64::from(psp) {
+            problems.push(PurchaseError::OverBudget {
+                cost: self.cost(),
+                psp,
+            });
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// As [`Purchase::validate`], as one refusal naming the rule.
+    ///
+    /// # Errors
+    /// A [`RuleError`] under "Buying Rolls"; R-TI-5.
+    pub fn check(&self, psp: u32) -> Result<(), RuleError> {
+        self.validate(psp).map_err(|ps| {
+            RuleError::new(
+                rules::BUYING_ROLLS,
+                Refusal::Forbidden,
+                ps.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })
+    }
+
+    /// The book's quick buy: as many d6 + d3 pairs as PSP ÷ 16 allows, then a d6
+    /// if 12 SP are left, and the rest as Combat Points.
+    ///
+    /// Tiers, "Buying Rolls" (002_631931fd73349179.txt).
+    pub fn quick(psp: u32) -> Purchase {
+        let pairs = psp / PAIR_COST;
+        let rest = psp % PAIR_COST;
+        let extra = u32::from(rest >= D6_COST);
+        Purchase {
+            d6: pairs + extra,
+            d3: pairs,
+            combat_points: rest - extra * D6_COST,
+        }
+    }
+}
+
+impl fmt::Display for Purchase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}d6 + {}d3 + {} CP ({} SP)",
+            self.d6,
+            self.d3,
+            self.combat_points,
+            self.cost()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::character::{CharacterDraft, StatsDraft};
+
+    fn level_one(name: &str) -> Character {
+        Character::from_draft(CharacterDraft {
+            name: name.into(),
+            level: 1,
+            stats: StatsDraft::from_totals(4, 4, 4, 4),
+            ..CharacterDraft::default()
+        })
+        .unwrap()
+    }
+
+    /// "Enemy Health": four level-1 players in an Easy combat share 32 Health.
+    #[test]
+    fn four_level_one_players_easy_share_32() {
+        let party: Vec<Character> = ["A", "B", "C", "D"].iter().map(|n| level_one(n)).collect();
+        let psp = party_stat_points(&party);
+        assert_eq!(psp, 64);
+        assert_eq!(enemy_health_pool(psp, CombatDifficulty::Easy), 32);
+        assert_eq!(enemy_health_pool(psp, CombatDifficulty::Normal), 64);
+        assert_eq!(enemy_health_pool(psp, CombatDifficulty::Hard), 128);
+        assert_eq!(enemy_health_pool(33, CombatDifficulty::Easy), 17);
+    }
+
+    /// "Creating Combat": 2d6 + 3d3 costs 36 SP and is allowed; 2d6 + 4d3 is not.
+    #[test]
+    fn buying_two_d6_and_three_d3() {
+        let ok = Purchase {
+            d6: 2,
+            d3: 3,
+            combat_points: 0,
+        };
+        assert_eq!(ok.cost(), 36);
+        assert_eq!(ok.validate(64), Ok(()));
+        let refused = Purchase {
+            d6: 2,
+            d3: 4,
+            combat_points: 0,
+        };
+        assert_eq!(
+            refused.validate(64),
+            Err(vec![PurchaseError::Alternation { d6: 2, d3: 4 }])
+        );
+        let err = refused.check(64).unwrap_err();
+        assert_eq!(err.rule.ruling, Some("R-TI-5"));
+        let broke = Purchase {
+            d6: 3,
+            d3: 3,
+            combat_points: 0,
+        };
+        assert!(matches!(
+            broke.validate(36).unwrap_err().as_slice(),
+            [PurchaseError::OverBudget { cost: 48, psp: 36 }]
+        ));
+    }
+
+    #[test]
+    fn quick_buy_follows_psp_over_16() {
+        assert_eq!(
+            Purchase::quick(64),
+            Purchase {
+                d6: 4,
+                d3: 4,
+                combat_points: 0
+            }
+        );
+        assert_eq!(
+            Purchase::quick(36),
+            Purchase {
+                d6: 2,
+                d3: 2,
+                combat_points: 4
+            }
+        );
+        assert_eq!(
+            Purchase::quick(20),
+            Purchase {
+                d6: 1,
+                d3: 1,
+                combat_points: 4
+            }
+        );
+        for psp in 0..200 {
+            assert_eq!(Purchase::quick(psp).validate(psp), Ok(()));
+            assert_eq!(Purchase::quick(psp).cost(), u64::from(psp));
+        }
+    }
+}

@@ -1,0 +1,429 @@
+//! The table file (TOML): who plays, where, against what, with which options and
+//! table data. [`setup`] checks every part and builds the initial [`State`].
+//!
+//! ```toml
+//! title = "Goblins behind the ice cream shop"
+//! d3 = "halved-d6"          # or "true" (default)
+//! tie = "nothing-happens"   # or "roll-again"
+//! difficulty = "easy"       # the enemy Health pool: easy, normal, hard
+//! start = "combat"          # or "roleplay" (default)
+//! first_phase = "enemy"     # (default) or "player"
+//! dungeon = false           # true: no full heal after combat
+//!
+//! [custom_rules]            # "Custom Rules", all off by default
+//! cover = true
+//!
+//! [rolls]                   # bought with PSP (default: PSP / 16, the quick buy)
+//! d6 = 2
+//! d3 = 2
+//! combat_points = 4
+//!
+//! [[players]]
+//! file = "john.toml"        # a character file, relative to this file
+//! zone = "Shop"
+//!
+//! [[allies]]                # NPC allies: act in the Player Phase, not in the PSP
+//! file = "steve.toml"
+//! zone = "Street"
+//!
+//! [[zones]]
+//! name = "Shop"
+//! touches = ["Street"]
+//!
+//! [[enemies]]
+//! name = "Gob1"
+//! kind = "Goblin"
+//! health = 8
+//! zone = "Street"
+//!
+//! [[actions]]               # house content (R-TI-4), see content::ActionDef
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+use crate::character::{Character, CharacterDraft, CharacterFileError, MAX_NAME, Stat};
+use crate::content::{ActionDef, Catalog, ContentError, EnemyKind, ItemDef, Npc, PerkDef, RollUse};
+use crate::gm::{self, CombatDifficulty, Purchase, PurchaseError};
+use crate::roleplay::TieRule;
+use crate::table::{CustomRules, Enemy, Hero, Mode, Phase, State, TableOptions, norm};
+use crate::zones::{ZoneDef, ZoneError, Zones};
+use tabula_core::D3Mode;
+
+/// The most players plus allies, and the most enemies, at one table (Tabula's cap).
+pub const MAX_SEATS: usize = 32;
+
+/// Where a game starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Start {
+    /// Out of combat.
+    #[default]
+    Roleplay,
+    /// In combat, at its first phase.
+    Combat,
+}
+
+/// A player or ally in a table file: a character file or an inline character.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatFile {
+    /// A character file, relative to the table file.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// An inline character, instead of a file.
+    #[serde(default)]
+    pub character: Option<CharacterDraft>,
+    /// The Zone the character starts in.
+    pub zone: String,
+}
+
+/// An enemy in a table file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnemyFile {
+    /// Its name at this table (no spaces, so commands can name it).
+    pub name: String,
+    /// Its kind, from the catalog.
+    pub kind: String,
+    /// Its Health, from the shared pool.
+    pub health: u32,
+    /// Its Zone.
+    pub zone: String,
+}
+
+/// A table file as written.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    /// The title.
+    #[serde(default)]
+    pub title: String,
+    /// How d3s are rolled.
+    #[serde(default)]
+    pub d3: D3Mode,
+    /// What a tied Competing Roll does.
+    #[serde(default)]
+    pub tie: TieRule,
+    /// The enemy Health pool's difficulty.
+    #[serde(default)]
+    pub difficulty: CombatDifficulty,
+    /// Where the game starts.
+    #[serde(default)]
+    pub start: Start,
+    /// Which phase combat starts with.
+    #[serde(default)]
+    pub first_phase: Phase,
+    /// A dungeon: no full heal after combat.
+    #[serde(default)]
+    pub dungeon: bool,
+    /// Custom rules.
+    #[serde(default)]
+    pub custom_rules: CustomRules,
+    /// The enemies' Rolls (default: the quick buy).
+    #[serde(default)]
+    pub rolls: Option<Purchase>,
+    /// Players.
+    #[serde(default)]
+    pub players: Vec<SeatFile>,
+    /// NPC allies.
+    #[serde(default)]
+    pub allies: Vec<SeatFile>,
+    /// Zones.
+    #[serde(default)]
+    pub zones: Vec<ZoneDef>,
+    /// Enemies.
+    #[serde(default)]
+    pub enemies: Vec<EnemyFile>,
+    /// House Actions (R-TI-4).
+    #[serde(default)]
+    pub actions: Vec<ActionDef>,
+    /// House perks (R-TI-4).
+    #[serde(default)]
+    pub perks: Vec<PerkDef>,
+    /// House Items.
+    #[serde(default)]
+    pub items: Vec<ItemDef>,
+    /// House roll uses.
+    #[serde(default)]
+    pub uses: Vec<RollUse>,
+    /// House enemy kinds.
+    #[serde(default)]
+    pub enemy_kinds: Vec<EnemyKind>,
+    /// House NPCs.
+    #[serde(default)]
+    pub npcs: Vec<Npc>,
+}
+
+/// A table file could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// Not TOML or a field of the wrong type.
+    #[error("not a Tiers table file: {0}")]
+    Toml(String),
+    /// A character file could not be read.
+    #[error("{path}: {message}")]
+    File {
+        /// The path.
+        path: String,
+        /// The error.
+        message: String,
+    },
+    /// A character breaks the rules.
+    #[error("character {who}: {error}")]
+    Character {
+        /// Which seat.
+        who: String,
+        /// The problems.
+        error: CharacterFileError,
+    },
+    /// A seat has neither or both of `file` and `character`.
+    #[error("{0}: give either file or character")]
+    Seat(String),
+    /// No players, or too many seats.
+    #[error("a table has 1 to {MAX_SEATS} players and allies and at most {MAX_SEATS} enemies")]
+    Seats,
+    /// Two heroes or enemies share a name, or a name is unusable.
+    #[error("two seats or enemies are called {0:?} (names must be unique and free of ':')")]
+    Name(String),
+    /// The Zones are broken.
+    #[error(transparent)]
+    Zones(#[from] ZoneError),
+    /// A Zone name is unknown.
+    #[error("{who}: there is no Zone {zone:?}")]
+    UnknownZone {
+        /// Who names it.
+        who: String,
+        /// The name.
+        zone: String,
+    },
+    /// An enemy kind is unknown.
+    #[error("enemy {who}: there is no enemy kind {kind:?}")]
+    UnknownKind {
+        /// The enemy.
+        who: String,
+        /// The kind.
+        kind: String,
+    },
+    /// Table data is out of range.
+    #[error(transparent)]
+    Content(#[from] ContentError),
+    /// The enemies' Health is more than the pool.
+    #[error(
+        "enemies: their Health adds up to {total}, more than the {difficulty} pool of {pool} (\"Enemy Health\")"
+    )]
+    HealthPool {
+        /// The sum.
+        total: u64,
+        /// The pool.
+        pool: u32,
+        /// The difficulty.
+        difficulty: CombatDifficulty,
+    },
+    /// The Rolls bought break "Buying Rolls".
+    #[error("rolls: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Rolls(Vec<PurchaseError>),
+    /// Weighted Inventory: more Items than SP in Strength.
+    #[error("{who}: carries {items} Items but has {strength} SP in Strength (Weighted Inventory)")]
+    Weighted {
+        /// The hero.
+        who: String,
+        /// Items carried.
+        items: usize,
+        /// SP in Strength.
+        strength: u32,
+    },
+    /// Combat is asked to start with no enemy and no Health in reserve.
+    #[error("start = \"combat\" needs at least one enemy")]
+    NoEnemies,
+}
+
+fn load_seat(seat: &SeatFile, base: &Path, label: &str) -> Result<Character, SetupError> {
+    match (&seat.file, &seat.character) {
+        (Some(f), None) => {
+            let path = base.join(f);
+            let text = std::fs::read_to_string(&path).map_err(|e| SetupError::File {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            Character::from_toml(&text).map_err(|error| SetupError::Character {
+                who: f.clone(),
+                error,
+            })
+        }
+        (None, Some(d)) => Character::from_draft(d.clone()).map_err(|e| SetupError::Character {
+            who: d.name.clone(),
+            error: CharacterFileError::Rules(e),
+        }),
+        _ => Err(SetupError::Seat(label.to_string())),
+    }
+}
+
+/// Build the initial state from a table file.
+///
+/// "Player Stat Points as Currency", "Enemy Health", "Creating Combat",
+/// Tiers, "Zones" (002_631931fd73349179.txt); R-TI-2, R-TI-4, R-TI-5.
+///
+/// # Errors
+/// A [`SetupError`] naming the field or rule that is broken.
+pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
+    let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
+    from_file(file, base)
+}
+
+/// As [`setup`], from a parsed [`TableFile`].
+///
+/// # Errors
+/// As [`setup`].
+pub fn from_file(file: TableFile, base: &Path) -> Result<State, SetupError> {
+    let seats = file.players.len() + file.allies.len();
+    if file.players.is_empty() || seats > MAX_SEATS || file.enemies.len() > MAX_SEATS {
+        return Err(SetupError::Seats);
+    }
+    let zones = Zones::new(&file.zones)?;
+    let mut catalog = Catalog::sample()?;
+    catalog.extend(Catalog {
+        actions: file.actions,
+        perks: file.perks,
+        items: file.items,
+        uses: file.uses,
+        enemies: file.enemy_kinds,
+        npcs: file.npcs,
+    })?;
+    let mut heroes: Vec<Hero> = Vec::new();
+    let all = file
+        .players
+        .iter()
+        .map(|s| (s, false))
+        .chain(file.allies.iter().map(|s| (s, true)));
+    for (i, (seat, ally)) in all.enumerate() {
+        let label = format!("{}[{i}]", if ally { "allies" } else { "players" });
+        let c = load_seat(seat, base, &label)?;
+        let zone =
+            zones
+                .index(&seat.zone.replace('_', " "))
+                .ok_or_else(|| SetupError::UnknownZone {
+                    who: c.name().to_string(),
+                    zone: seat.zone.clone(),
+                })?;
+        if c.name().contains(':')
+            || heroes.iter().any(|h| norm(h.name()) == norm(c.name()))
+            || norm(c.name()) == "gm"
+        {
+            return Err(SetupError::Name(c.name().to_string()));
+        }
+        let strength = c.stat(Stat::Strength).total();
+        if file.custom_rules.weighted_inventory && c.items().len() > strength as usize {
+            return Err(SetupError::Weighted {
+                who: c.name().to_string(),
+                items: c.items().len(),
+                strength,
+            });
+        }
+        let max_health = c
+            .base_max_health()
+            .saturating_add(catalog.perk_health(|s, t| c.stat(s).has_tier(t)));
+        heroes.push(Hero {
+            health: c.health().unwrap_or(max_health).min(max_health),
+            max_health,
+            ally,
+            ap: crate::character::MAX_AP,
+            zone,
+            items: c.items().to_vec(),
+            reduction: 0,
+            grappled_by: None,
+            ensnared_by: None,
+            dead: false,
+            wounds: 0,
+            character: c,
+        });
+    }
+    let psp = gm::party_stat_points(heroes.iter().filter(|h| !h.ally).map(|h| &h.character));
+    let pool = gm::enemy_health_pool(psp, file.difficulty);
+    let mut enemies: Vec<Enemy> = Vec::new();
+    let mut total: u64 = 0;
+    for e in &file.enemies {
+        let name = e.name.trim().to_string();
+        if name.is_empty()
+            || name.len() > MAX_NAME
+            || name.contains(char::is_whitespace)
+            || enemies.iter().any(|x| norm(&x.name) == norm(&name))
+            || heroes.iter().any(|h| norm(h.name()) == norm(&name))
+        {
+            return Err(SetupError::Name(name));
+        }
+        let kind = catalog
+            .enemy(&e.kind)
+            .ok_or_else(|| SetupError::UnknownKind {
+                who: name.clone(),
+                kind: e.kind.clone(),
+            })?
+            .name
+            .clone();
+        let zone =
+            zones
+                .index(&e.zone.replace('_', " "))
+                .ok_or_else(|| SetupError::UnknownZone {
+                    who: name.clone(),
+                    zone: e.zone.clone(),
+                })?;
+        total += u64::from(e.health);
+        enemies.push(Enemy {
+            name,
+            kind,
+            health: e.health,
+            start_health: e.health,
+            zone,
+            block: 0,
+            shadow: false,
+            ensnaring: None,
+            last_attacker: None,
+            moved: false,
+        });
+    }
+    if total > u64::from(pool) {
+        return Err(SetupError::HealthPool {
+            total,
+            pool,
+            difficulty: file.difficulty,
+        });
+    }
+    let rolls = file.rolls.unwrap_or_else(|| Purchase::quick(psp));
+    rolls.validate(psp).map_err(SetupError::Rolls)?;
+    let mut state = State {
+        title: file.title,
+        options: TableOptions {
+            d3: file.d3,
+            tie: file.tie,
+            dungeon: file.dungeon,
+            custom: file.custom_rules,
+        },
+        zones,
+        catalog,
+        mode: Mode::Roleplay,
+        first_phase: file.first_phase,
+        heroes,
+        enemies,
+        difficulty: file.difficulty,
+        psp,
+        health_pool: pool,
+        reserve: pool.saturating_sub(u32::try_from(total).unwrap_or(u32::MAX)),
+        rolls,
+        spent: Purchase::default(),
+        pending: None,
+        consents: Vec::new(),
+        turrets: Vec::new(),
+        outcome: None,
+        closed: false,
+    };
+    if file.start == Start::Combat {
+        if state.enemies.is_empty() {
+            return Err(SetupError::NoEnemies);
+        }
+        state.mode = Mode::Combat {
+            phase: state.first_phase,
+            round: 1,
+        };
+    }
+    Ok(state)
+}

@@ -1,0 +1,761 @@
+//! The table: state, commands and events of a Tiers game, and `evolve`.
+//!
+//! A game starts out of combat (Roleplaying) or in combat. Combat runs in
+//! phases ("Phases"): the Enemy Phase, where the GM spends the enemies' bought
+//! Rolls, then the Player Phase, where players (and NPC allies) spend AP.
+//! [`crate::Tiers`] implements [`tabula_core::System`] over these types;
+//! `decide` lives in [`crate::decide`], the terminal text in [`crate::text`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::character::{Character, MAX_AP, Stat};
+use crate::content::Catalog;
+use crate::gm::{CombatDifficulty, Purchase};
+use crate::roleplay::{CheckOutcome, Contest, ContestResult, RollResult, TieRule};
+use crate::zones::Zones;
+use tabula_core::D3Mode;
+
+/// The custom rules a table switches on ("Custom Rules"); all off by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomRules {
+    /// Super 6: roll 2d6; both 6s and the unlikely, cool thing happens.
+    #[serde(default)]
+    pub super_6: bool,
+    /// Resting: no automatic heal after combat; 1d6 Health per hour of rest.
+    #[serde(default)]
+    pub resting: bool,
+    /// Death Rolls: at 0 Health roll 1d6; odd, the character is dead.
+    #[serde(default)]
+    pub death_rolls: bool,
+    /// Weighted Inventory: 1 Item per SP in Strength.
+    #[serde(default)]
+    pub weighted_inventory: bool,
+    /// Permanent Wounds: falling to 0 Health leaves a permanent scar.
+    #[serde(default)]
+    pub permanent_wounds: bool,
+    /// Cover: an Action at a target you can't see needs a Competing RP-Roll.
+    #[serde(default)]
+    pub cover: bool,
+}
+
+/// The table's options: how the d3 is rolled, ties, dungeons, custom rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableOptions {
+    /// True d3s, or d6s halved ("Dice").
+    pub d3: D3Mode,
+    /// What a tied Competing Roll does ("Ties": the GM's discretion).
+    pub tie: TieRule,
+    /// A dungeon: no full heal after combat ("Player Phase").
+    pub dungeon: bool,
+    /// The custom rules in play.
+    pub custom: CustomRules,
+}
+
+/// A phase of combat ("Phases").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// The GM describes enemy actions and spends Rolls.
+    #[default]
+    Enemy,
+    /// Players (and NPC allies) spend AP.
+    Player,
+}
+
+/// Out of combat or in combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "kebab-case")]
+pub enum Mode {
+    /// Out of combat: Stat rolls with a d6, Competing and PvP Rolls.
+    Roleplay,
+    /// In combat.
+    Combat {
+        /// The current phase.
+        phase: Phase,
+        /// The round, from 1 (an Enemy Phase and a Player Phase).
+        round: u32,
+    },
+}
+
+/// How a combat ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Every enemy is at 0 Health and no Health is left in the pool.
+    Won,
+    /// Every player is at 0 Health ("the players lose combat").
+    Lost,
+    /// The GM ended it (enemies fled, the story moved on).
+    Ended,
+}
+
+/// A player character or NPC ally at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hero {
+    /// The character sheet.
+    pub character: Character,
+    /// True for an NPC ally (acts in the Player Phase; not part of the PSP).
+    pub ally: bool,
+    /// Current Health (may pass the maximum by an overheal).
+    pub health: u32,
+    /// Max Health: 10 x (level + 1) plus perks (R-TI-2).
+    pub max_health: u32,
+    /// Action Points left, 0..=6.
+    pub ap: u32,
+    /// The Zone (index into the table's Zones).
+    pub zone: usize,
+    /// Items carried (names; the Items of the catalog can be used).
+    pub items: Vec<String>,
+    /// Damage the next hit on this hero is reduced by.
+    pub reduction: u32,
+    /// The enemy (index) grappling this hero.
+    pub grappled_by: Option<usize>,
+    /// The enemy (index) that has this hero ensnared.
+    pub ensnared_by: Option<usize>,
+    /// Dead (Death Rolls).
+    pub dead: bool,
+    /// Permanent wounds suffered (Permanent Wounds).
+    pub wounds: u32,
+}
+
+impl Hero {
+    /// The hero's name.
+    pub fn name(&self) -> &str {
+        self.character.name()
+    }
+
+    /// True while the hero can act and be healed (Health above 0, not dead).
+    pub fn up(&self) -> bool {
+        self.health > 0 && !self.dead
+    }
+}
+
+/// An enemy in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enemy {
+    /// Its name at this table ("Gob1").
+    pub name: String,
+    /// Its kind (a name in the catalog, e.g. "Goblin").
+    pub kind: String,
+    /// Current Health, drawn from the shared pool.
+    pub health: u32,
+    /// The Health it was given (heals stop there).
+    pub start_health: u32,
+    /// The Zone.
+    pub zone: usize,
+    /// Damage the next attack on it is reduced by (Block).
+    pub block: u32,
+    /// In shadow form (Shadow Goblin): cannot receive or deal damage.
+    pub shadow: bool,
+    /// The hero it has ensnared (Enchanted Armor).
+    pub ensnaring: Option<usize>,
+    /// The hero who attacked it most recently.
+    pub last_attacker: Option<usize>,
+    /// True once it moved this phase (Enchanted Armor cannot then ensnare).
+    pub moved: bool,
+}
+
+/// A turret dropped by the Turret Item.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turret {
+    /// The hero who dropped it.
+    pub owner: usize,
+    /// Its Zone.
+    pub zone: usize,
+    /// Its Health (the owner's level).
+    pub health: u32,
+    /// Damage it deals to an enemy entering its Zone (the owner's level).
+    pub damage: u32,
+}
+
+/// A Competing Roll a player started against an enemy, waiting for the GM to
+/// say which Rolls or Combat Points raise the enemy's free 1d3.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The hero rolling.
+    pub hero: usize,
+    /// The enemy.
+    pub enemy: usize,
+    /// The hero's Stat.
+    pub stat: Stat,
+    /// d3 the hero rolls (AP already spent).
+    pub d3: u32,
+    /// The hero's Roleplay Bonus added.
+    pub bonus: u32,
+    /// What the roll is for (an Action's name, or "roleplay").
+    pub about: String,
+}
+
+/// Who takes damage or healing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "index", rename_all = "kebab-case")]
+pub enum Target {
+    /// A hero, by index.
+    Hero(usize),
+    /// An enemy, by index.
+    Enemy(usize),
+}
+
+/// The whole table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The table's title.
+    pub title: String,
+    /// The options.
+    pub options: TableOptions,
+    /// The Zones.
+    pub zones: Zones,
+    /// Actions, perks, Items, roll uses, enemy kinds, NPCs.
+    pub catalog: Catalog,
+    /// Out of combat or in combat.
+    pub mode: Mode,
+    /// Which phase a combat starts with ("generally starts with an Enemy Phase").
+    pub first_phase: Phase,
+    /// Players and NPC allies.
+    pub heroes: Vec<Hero>,
+    /// Enemies.
+    pub enemies: Vec<Enemy>,
+    /// The combat's difficulty.
+    pub difficulty: CombatDifficulty,
+    /// Party Stat Points.
+    pub psp: u32,
+    /// The shared enemy Health pool.
+    pub health_pool: u32,
+    /// Health of the pool not yet given to an enemy (for `spawn`).
+    pub reserve: u32,
+    /// The Rolls bought with PSP.
+    pub rolls: Purchase,
+    /// The Rolls used since the last Enemy Phase began.
+    pub spent: Purchase,
+    /// A Competing Roll waiting for the GM.
+    pub pending: Option<Pending>,
+    /// PvP consents given: (Defendant, actor).
+    pub consents: Vec<(usize, usize)>,
+    /// Turrets in play.
+    pub turrets: Vec<Turret>,
+    /// How the last combat ended.
+    pub outcome: Option<Outcome>,
+    /// True when the GM closed the session.
+    pub closed: bool,
+}
+
+impl State {
+    /// A hero's index by name (any case).
+    pub fn hero(&self, name: &str) -> Option<usize> {
+        let n = norm(name);
+        self.heroes.iter().position(|h| norm(h.name()) == n)
+    }
+
+    /// An enemy's index by name (any case).
+    pub fn enemy(&self, name: &str) -> Option<usize> {
+        let n = norm(name);
+        self.enemies.iter().position(|e| norm(&e.name) == n)
+    }
+
+    /// A Zone's index by name (any case; `_` for spaces).
+    pub fn zone(&self, name: &str) -> Option<usize> {
+        self.zones.index(&name.replace('_', " "))
+    }
+
+    /// The Rolls still usable this round.
+    pub fn rolls_left(&self) -> Purchase {
+        Purchase {
+            d6: self.rolls.d6.saturating_sub(self.spent.d6),
+            d3: self.rolls.d3.saturating_sub(self.spent.d3),
+            combat_points: self
+                .rolls
+                .combat_points
+                .saturating_sub(self.spent.combat_points),
+        }
+    }
+
+    /// The phase, in combat.
+    pub fn phase(&self) -> Option<Phase> {
+        match self.mode {
+            Mode::Combat { phase, .. } => Some(phase),
+            Mode::Roleplay => None,
+        }
+    }
+
+    /// The name of a target.
+    pub fn target_name(&self, t: Target) -> String {
+        match t {
+            Target::Hero(i) => self.heroes.get(i).map_or("?", |h| h.name()).to_string(),
+            Target::Enemy(i) => self
+                .enemies
+                .get(i)
+                .map_or("?", |e| e.name.as_str())
+                .to_string(),
+        }
+    }
+}
+
+/// Names compared without case, with `_` as a space.
+pub fn norm(s: &str) -> String {
+    s.trim().replace('_', " ").to_ascii_lowercase()
+}
+
+/// What happened. Every die is in the event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// A Stat roll against a Goal: d6 out of combat, Xd3 in combat.
+    Rolled {
+        /// The hero.
+        hero: usize,
+        /// The Stat.
+        stat: Stat,
+        /// The roll and its result.
+        outcome: CheckOutcome,
+    },
+    /// A Competing or PvP Roll.
+    Contested {
+        /// The first roller's name.
+        first: String,
+        /// The second roller's name.
+        second: String,
+        /// The first roll.
+        first_roll: RollResult,
+        /// The second roll.
+        second_roll: RollResult,
+        /// Competing or PvP.
+        contest: Contest,
+        /// Who won.
+        result: ContestResult,
+        /// What it was for.
+        about: String,
+    },
+    /// A Defendant consented to a PvP Roll.
+    ConsentGiven {
+        /// The Defendant.
+        defendant: usize,
+        /// Who may roll against them.
+        actor: usize,
+    },
+    /// A consent was used by a PvP Roll.
+    ConsentUsed {
+        /// The Defendant.
+        defendant: usize,
+        /// The actor.
+        actor: usize,
+    },
+    /// A Super 6 roll.
+    Super6 {
+        /// The hero.
+        hero: usize,
+        /// The two d6.
+        dice: [u32; 2],
+        /// Both 6s.
+        success: bool,
+    },
+    /// A rest (Resting): 1d6 per hour.
+    Rested {
+        /// The hero.
+        hero: usize,
+        /// One d6 per hour.
+        dice: Vec<u32>,
+        /// Health gained (up to the maximum).
+        healed: u32,
+    },
+    /// Combat began.
+    CombatStarted,
+    /// A phase began: the Player Phase restores AP, the Enemy Phase the Rolls.
+    PhaseBegan {
+        /// The phase.
+        phase: Phase,
+        /// The round.
+        round: u32,
+    },
+    /// AP spent.
+    ApSpent {
+        /// The hero.
+        hero: usize,
+        /// AP.
+        ap: u32,
+    },
+    /// Enemy Rolls spent (doubled in the Player Phase).
+    RollsSpent {
+        /// What was spent.
+        spent: Purchase,
+    },
+    /// An Action's dice, with the critical die when it deals damage or heals.
+    ActionRolled {
+        /// The hero.
+        hero: usize,
+        /// The Action.
+        action: String,
+        /// The dice.
+        roll: RollResult,
+        /// The critical d6 (6 doubles), for damage and healing.
+        critical: Option<u32>,
+        /// The amount after the critical.
+        amount: u32,
+    },
+    /// An enemy rolled its bought Rolls for a use.
+    EnemyRolled {
+        /// The enemy.
+        enemy: usize,
+        /// The use (Bite, Block...).
+        use_name: String,
+        /// The dice; `bonus` is the Combat Points added.
+        roll: RollResult,
+    },
+    /// Damage dealt.
+    Damaged {
+        /// Who.
+        target: Target,
+        /// Damage before reduction.
+        rolled: u32,
+        /// Damage a reduction or Block took away (and is used up).
+        prevented: u32,
+        /// Health lost.
+        dealt: u32,
+    },
+    /// Health restored.
+    Healed {
+        /// Who.
+        target: Target,
+        /// Health gained.
+        amount: u32,
+    },
+    /// A hero's next damage is reduced.
+    Reduction {
+        /// The hero.
+        hero: usize,
+        /// By how much.
+        amount: u32,
+    },
+    /// A hero attacked an enemy (the Enchanted Armor remembers who).
+    Attacked {
+        /// The enemy.
+        enemy: usize,
+        /// The hero.
+        hero: usize,
+    },
+    /// An enemy blocks the next attack.
+    Blocked {
+        /// The enemy.
+        enemy: usize,
+        /// By how much.
+        amount: u32,
+    },
+    /// A hero moved along Zones.
+    HeroMoved {
+        /// The hero.
+        hero: usize,
+        /// The Zones passed, the last one where the hero ends.
+        path: Vec<usize>,
+    },
+    /// An enemy moved.
+    EnemyMoved {
+        /// The enemy.
+        enemy: usize,
+        /// Its new Zone.
+        to: usize,
+    },
+    /// An Item was used (and is gone from the inventory).
+    ItemUsed {
+        /// The hero.
+        hero: usize,
+        /// The Item.
+        item: String,
+    },
+    /// A turret was dropped.
+    TurretPlaced {
+        /// The turret.
+        turret: Turret,
+    },
+    /// A turret hit an enemy entering its Zone.
+    TurretFired {
+        /// The turret (index).
+        turret: usize,
+        /// The enemy.
+        enemy: usize,
+    },
+    /// A hero is grappled.
+    Grappled {
+        /// The enemy.
+        enemy: usize,
+        /// The hero.
+        hero: usize,
+    },
+    /// A hero is free of a grapple or an ensnare.
+    Released {
+        /// The hero.
+        hero: usize,
+    },
+    /// A hero is ensnared by the Enchanted Armor.
+    Ensnared {
+        /// The enemy.
+        enemy: usize,
+        /// The hero.
+        hero: usize,
+    },
+    /// A Shadow Goblin sank into (or left) its shadow form.
+    Shadow {
+        /// The enemy.
+        enemy: usize,
+        /// True when it sank.
+        on: bool,
+    },
+    /// A hero reached 0 Health: out of the fight, cannot be healed.
+    FellToZero {
+        /// The hero.
+        hero: usize,
+    },
+    /// A Death Roll.
+    DeathRoll {
+        /// The hero.
+        hero: usize,
+        /// The d6.
+        die: u32,
+        /// True on an odd roll.
+        dead: bool,
+    },
+    /// A permanent wound.
+    Wounded {
+        /// The hero.
+        hero: usize,
+    },
+    /// An enemy reached 0 Health.
+    EnemyDefeated {
+        /// The enemy.
+        enemy: usize,
+    },
+    /// An enemy joined, its Health taken from the pool's reserve.
+    EnemySpawned {
+        /// The enemy.
+        enemy: Enemy,
+    },
+    /// A Competing Roll waits for the GM's answer.
+    PendingSet {
+        /// The roll.
+        pending: Pending,
+    },
+    /// The waiting roll was settled.
+    PendingCleared,
+    /// Combat ended.
+    CombatEnded {
+        /// How.
+        outcome: Outcome,
+        /// True when players were fully healed.
+        healed: bool,
+    },
+    /// The GM closed the session.
+    Closed,
+}
+
+/// Apply one event. Never rolls, never fails.
+pub fn evolve(s: &mut State, e: &Event) {
+    match e {
+        Event::Rolled { .. } | Event::Contested { .. } | Event::Super6 { .. } => {}
+        Event::EnemyRolled { .. } | Event::ActionRolled { .. } => {}
+        Event::ConsentGiven { defendant, actor } => {
+            if !s.consents.contains(&(*defendant, *actor)) {
+                s.consents.push((*defendant, *actor));
+            }
+        }
+        Event::ConsentUsed { defendant, actor } => {
+            s.consents.retain(|c| *c != (*defendant, *actor));
+        }
+        Event::Rested { hero, healed, .. } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.health = h.health.saturating_add(*healed);
+            }
+        }
+        Event::CombatStarted => {
+            s.mode = Mode::Combat {
+                phase: s.first_phase,
+                round: 1,
+            };
+            s.outcome = None;
+            for h in &mut s.heroes {
+                h.ap = MAX_AP;
+            }
+            s.spent = Purchase::default();
+        }
+        Event::PhaseBegan { phase, round } => {
+            s.mode = Mode::Combat {
+                phase: *phase,
+                round: *round,
+            };
+            for e in &mut s.enemies {
+                e.moved = false;
+            }
+            match phase {
+                Phase::Player => {
+                    for h in &mut s.heroes {
+                        if h.up() {
+                            h.ap = MAX_AP;
+                        }
+                    }
+                }
+                Phase::Enemy => s.spent = Purchase::default(),
+            }
+        }
+        Event::ApSpent { hero, ap } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.ap = h.ap.saturating_sub(*ap);
+            }
+        }
+        Event::RollsSpent { spent } => {
+            s.spent.d6 = s.spent.d6.saturating_add(spent.d6);
+            s.spent.d3 = s.spent.d3.saturating_add(spent.d3);
+            s.spent.combat_points = s.spent.combat_points.saturating_add(spent.combat_points);
+        }
+        Event::Damaged {
+            target,
+            prevented,
+            dealt,
+            ..
+        } => match *target {
+            Target::Hero(i) => {
+                if let Some(h) = s.heroes.get_mut(i) {
+                    h.reduction = h.reduction.saturating_sub(*prevented);
+                    h.health = h.health.saturating_sub(*dealt);
+                }
+            }
+            Target::Enemy(i) => {
+                if let Some(en) = s.enemies.get_mut(i) {
+                    en.block = en.block.saturating_sub(*prevented);
+                    en.health = en.health.saturating_sub(*dealt);
+                }
+            }
+        },
+        Event::Healed { target, amount } => match *target {
+            Target::Hero(i) => {
+                if let Some(h) = s.heroes.get_mut(i) {
+                    h.health = h.health.saturating_add(*amount);
+                }
+            }
+            Target::Enemy(i) => {
+                if let Some(en) = s.enemies.get_mut(i) {
+                    en.health = en.health.saturating_add(*amount);
+                }
+            }
+        },
+        Event::Reduction { hero, amount } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.reduction = h.reduction.saturating_add(*amount);
+            }
+        }
+        Event::Attacked { enemy, hero } => {
+            if let Some(en) = s.enemies.get_mut(*enemy) {
+                en.last_attacker = Some(*hero);
+            }
+        }
+        Event::Blocked { enemy, amount } => {
+            if let Some(en) = s.enemies.get_mut(*enemy) {
+                en.block = en.block.saturating_add(*amount);
+            }
+        }
+        Event::HeroMoved { hero, path } => {
+            if let (Some(h), Some(&to)) = (s.heroes.get_mut(*hero), path.last()) {
+                h.zone = to;
+            }
+        }
+        Event::EnemyMoved { enemy, to } => {
+            if let Some(en) = s.enemies.get_mut(*enemy) {
+                en.zone = *to;
+                en.moved = true;
+            }
+        }
+        Event::ItemUsed { hero, item } => {
+            if let Some(h) = s.heroes.get_mut(*hero)
+                && let Some(pos) = h.items.iter().position(|i| norm(i) == norm(item))
+            {
+                h.items.remove(pos);
+            }
+        }
+        Event::TurretPlaced { turret } => s.turrets.push(turret.clone()),
+        Event::TurretFired { .. } => {}
+        Event::Grappled { enemy, hero } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.grappled_by = Some(*enemy);
+            }
+        }
+        Event::Released { hero } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.grappled_by = None;
+                if let Some(en) = h.ensnared_by.take().and_then(|e| s.enemies.get_mut(e)) {
+                    en.ensnaring = None;
+                }
+            }
+        }
+        Event::Ensnared { enemy, hero } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.ensnared_by = Some(*enemy);
+            }
+            if let Some(en) = s.enemies.get_mut(*enemy) {
+                en.ensnaring = Some(*hero);
+            }
+        }
+        Event::Shadow { enemy, on } => {
+            if let Some(en) = s.enemies.get_mut(*enemy) {
+                en.shadow = *on;
+            }
+        }
+        Event::FellToZero { hero } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.health = 0;
+                h.ap = 0;
+                h.reduction = 0;
+            }
+        }
+        Event::DeathRoll { hero, dead, .. } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.dead = *dead;
+            }
+        }
+        Event::Wounded { hero } => {
+            if let Some(h) = s.heroes.get_mut(*hero) {
+                h.wounds = h.wounds.saturating_add(1);
+            }
+        }
+        Event::EnemyDefeated { enemy } => {
+            if let Some(en) = s.enemies.get_mut(*enemy) {
+                en.health = 0;
+                en.block = 0;
+                en.ensnaring = None;
+            }
+            for h in &mut s.heroes {
+                if h.grappled_by == Some(*enemy) {
+                    h.grappled_by = None;
+                }
+                if h.ensnared_by == Some(*enemy) {
+                    h.ensnared_by = None;
+                }
+            }
+        }
+        Event::EnemySpawned { enemy } => {
+            s.reserve = s.reserve.saturating_sub(enemy.health);
+            s.enemies.push(enemy.clone());
+        }
+        Event::PendingSet { pending } => s.pending = Some(pending.clone()),
+        Event::PendingCleared => s.pending = None,
+        Event::CombatEnded { outcome, healed } => {
+            s.mode = Mode::Roleplay;
+            s.outcome = Some(*outcome);
+            s.pending = None;
+            s.turrets.clear();
+            for h in &mut s.heroes {
+                h.grappled_by = None;
+                h.ensnared_by = None;
+                h.reduction = 0;
+                h.ap = MAX_AP;
+                if *healed && !h.dead {
+                    h.health = h.max_health;
+                } else {
+                    h.health = h.health.min(h.max_health);
+                }
+            }
+            for en in &mut s.enemies {
+                en.block = 0;
+                en.ensnaring = None;
+                en.shadow = false;
+            }
+        }
+        Event::Closed => s.closed = true,
+    }
+}

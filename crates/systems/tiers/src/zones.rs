@@ -1,0 +1,217 @@
+//! Zones: a graph of areas. Two Zones may touch (be adjacent) without access
+//! between them ("Two Zones being adjacent doesn't mean they can access each
+//! other").
+//!
+//! Movement goes between touching, accessible Zones, 1 AP each; ranged Actions
+//! reach a Zone only along accessible Zones ("Ranged actions can't shoot through
+//! inaccessible Zones").
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, VecDeque};
+
+/// The most Zones a table may define (Tabula's cap).
+pub const MAX_ZONES: usize = 64;
+
+/// One Zone as a table file writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneDef {
+    /// The Zone's name.
+    pub name: String,
+    /// Zones this one touches (adjacency is symmetric).
+    #[serde(default)]
+    pub touches: Vec<String>,
+    /// Touching Zones with no access between (symmetric): a cliff, a wall.
+    #[serde(default)]
+    pub no_access: Vec<String>,
+}
+
+/// The Zones of a table: names and symmetric touch and access relations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zones {
+    names: Vec<String>,
+    touch: BTreeSet<(usize, usize)>,
+    access: BTreeSet<(usize, usize)>,
+}
+
+/// A Zone map could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ZoneError {
+    /// No Zones, or more than [`MAX_ZONES`].
+    #[error("a table has 1 to {MAX_ZONES} Zones, not {0}")]
+    Count(usize),
+    /// Two Zones share a name.
+    #[error("zones: two Zones are called {0:?}")]
+    Duplicate(String),
+    /// A Zone names a Zone that is not defined.
+    #[error("zones: {from:?} names {to:?}, which is not a Zone")]
+    Unknown {
+        /// The Zone whose list holds the name.
+        from: String,
+        /// The name.
+        to: String,
+    },
+}
+
+impl Zones {
+    /// Build the map from a table's Zone list.
+    ///
+    /// Tiers, "Zones" (002_631931fd73349179.txt).
+    ///
+    /// # Errors
+    /// [`ZoneError`] for a count outside the caps, a duplicate or unknown name.
+    pub fn new(defs: &[ZoneDef]) -> Result<Zones, ZoneError> {
+        if defs.is_empty() || defs.len() > MAX_ZONES {
+            return Err(ZoneError::Count(defs.len()));
+        }
+        let mut names: Vec<String> = Vec::new();
+        for d in defs {
+            let n = d.name.trim().to_string();
+            if names.iter().any(|x| x.eq_ignore_ascii_case(&n)) || n.is_empty() {
+                return Err(ZoneError::Duplicate(n));
+            }
+            names.push(n);
+        }
+        let mut z = Zones {
+            names,
+            touch: BTreeSet::new(),
+            access: BTreeSet::new(),
+        };
+        let mut blocked = BTreeSet::new();
+        for (i, d) in defs.iter().enumerate() {
+            for t in &d.touches {
+                let j = z.index(t).ok_or_else(|| ZoneError::Unknown {
+                    from: d.name.clone(),
+                    to: t.clone(),
+                })?;
+                if i != j {
+                    z.touch.insert((i.min(j), i.max(j)));
+                }
+            }
+            for t in &d.no_access {
+                let j = z.index(t).ok_or_else(|| ZoneError::Unknown {
+                    from: d.name.clone(),
+                    to: t.clone(),
+                })?;
+                blocked.insert((i.min(j), i.max(j)));
+                z.touch.insert((i.min(j), i.max(j)));
+            }
+        }
+        z.access = z.touch.difference(&blocked).copied().collect();
+        Ok(z)
+    }
+
+    /// The Zone's index by name (any case).
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The Zone's name by index (empty for an unknown index).
+    pub fn name(&self, i: usize) -> &str {
+        self.names.get(i).map_or("", String::as_str)
+    }
+
+    /// Every Zone name.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// True when the two Zones touch.
+    pub fn touching(&self, a: usize, b: usize) -> bool {
+        self.touch.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// True when the two Zones touch and can access each other (a 1-AP move).
+    ///
+    /// Tiers, "Movement" (002_631931fd73349179.txt).
+    pub fn accessible(&self, a: usize, b: usize) -> bool {
+        self.access.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// Zones a move from `a` may go to in one step.
+    pub fn neighbours(&self, a: usize) -> Vec<usize> {
+        (0..self.names.len())
+            .filter(|&b| b != a && self.accessible(a, b))
+            .collect()
+    }
+
+    /// Steps along accessible Zones from `a` to `b` (0 for the same Zone; None
+    /// when no accessible way exists). Ranged Actions reach exactly the Zones
+    /// with `Some` distance.
+    ///
+    /// "Action Points (AP)": "Ranged actions can't shoot through inaccessible
+    /// Zones" (002_631931fd73349179.txt).
+    pub fn distance(&self, a: usize, b: usize) -> Option<u32> {
+        self.distance_avoiding(a, b, &[])
+    }
+
+    /// As [`Zones::distance`], never passing through (but possibly ending in) the
+    /// Zones in `avoid`.
+    pub fn distance_avoiding(&self, a: usize, b: usize, avoid: &[usize]) -> Option<u32> {
+        if a >= self.names.len() || b >= self.names.len() {
+            return None;
+        }
+        let mut dist = vec![None; self.names.len()];
+        let mut queue = VecDeque::from([a]);
+        if let Some(d) = dist.get_mut(a) {
+            *d = Some(0u32);
+        }
+        while let Some(x) = queue.pop_front() {
+            let dx = dist.get(x).copied().flatten().unwrap_or(0);
+            if x == b {
+                return Some(dx);
+            }
+            if x != a && avoid.contains(&x) {
+                continue;
+            }
+            for y in self.neighbours(x) {
+                if let Some(slot) = dist.get_mut(y)
+                    && slot.is_none()
+                {
+                    *slot = Some(dx + 1);
+                    queue.push_back(y);
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(name: &str, touches: &[&str], no_access: &[&str]) -> ZoneDef {
+        ZoneDef {
+            name: name.into(),
+            touches: touches.iter().map(|s| s.to_string()).collect(),
+            no_access: no_access.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// "Zones": a plateau touches four Zones; only one slope gives access.
+    #[test]
+    fn plateau_with_one_slope() {
+        let z = Zones::new(&[
+            def("Plateau", &["Slope"], &["North", "East", "West"]),
+            def("Slope", &["North"], &[]),
+            def("North", &["East"], &[]),
+            def("East", &[], &[]),
+            def("West", &[], &[]),
+        ])
+        .unwrap();
+        let p = z.index("plateau").unwrap();
+        let n = z.index("North").unwrap();
+        let w = z.index("West").unwrap();
+        assert!(z.touching(p, n));
+        assert!(!z.accessible(p, n));
+        assert_eq!(z.distance(p, n), Some(2));
+        assert_eq!(z.distance(p, w), None);
+        let s = z.index("Slope").unwrap();
+        assert_eq!(z.distance_avoiding(p, n, &[s]), None);
+        assert!(Zones::new(&[def("A", &["B"], &[])]).is_err());
+        assert!(Zones::new(&[]).is_err());
+    }
+}
