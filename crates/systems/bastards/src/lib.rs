@@ -2,12 +2,20 @@
 //!
 //! The rules of A Game of Bastards (003_2dfeea144768d328.txt), system id `bastards`.
 //!
-//! Not built yet: this crate compiles so the workspace has its final shape. Its
-//! issue fills it with the book's characters (a draft validated into a character),
-//! its checks and odds, and its turn structure as a decide/evolve
-//! [`tabula_core::System`]. It depends on `tabula-core` only.
+//! - [`values`]: card values, the suit order for ties, the shoe (R-GB-1, R-GB-2).
+//! - [`deck`]: drawing with Jokers and Wildcards (R-GB-3), running out of cards.
+//! - [`fate`]: Skill Hands against the Dealer's Fate Draw, the Difficulty Modifier
+//!   (R-GB-6) and the simple opposed hand.
+//! - [`chance`]: exact odds (R-GB-11).
+//!
+//! It depends on `tabula-core` only.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+
+pub mod chance;
+pub mod deck;
+pub mod fate;
+pub mod values;
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "bastards";
