@@ -5,7 +5,12 @@
 use tabula_engine::bastards::{chance, deck, fate};
 use tabula_engine::core::cards::CardSpec;
 
-use crate::common::{CliError, Ctx, finish, roller_for};
+use std::path::PathBuf;
+
+use tabula_engine::bastards::Bastards;
+use tabula_engine::bastards::character::{Character, SheetError};
+
+use crate::common::{self, CliError, Ctx, PlayArgs, finish, read_file, roller_for};
 
 /// The bastards subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -48,6 +53,11 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         specialty: i64,
     },
+    /// Character sheets: validate or show.
+    #[command(subcommand)]
+    Character(CharacterCommand),
+    /// Play a table file at the terminal (or a script).
+    Play(PlayArgs),
     /// The exact chance that a given card wins an opposed hand against an opponent
     /// who draws some cards and plays the best.
     CardOdds {
@@ -69,6 +79,31 @@ pub enum Command {
     },
 }
 
+/// `tabula bastards character ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum CharacterCommand {
+    /// Check a sheet against every rule; lists every broken rule.
+    Validate {
+        /// The sheet (TOML).
+        file: PathBuf,
+    },
+    /// Show a sheet.
+    Show {
+        /// The sheet (TOML).
+        file: PathBuf,
+    },
+}
+
+#[derive(serde::Serialize)]
+struct ValidateOut {
+    valid: bool,
+    problems: Vec<String>,
+}
+
+fn load(file: &std::path::Path) -> Result<Result<Character, SheetError>, CliError> {
+    Ok(Character::from_toml(&read_file(file)?))
+}
+
 #[derive(serde::Serialize)]
 struct CardOddsOut {
     probability: f64,
@@ -82,6 +117,42 @@ struct CardOddsOut {
 /// Run a bastards subcommand.
 pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
+        Command::Character(CharacterCommand::Validate { file }) => {
+            let problems: Vec<String> = match load(&file)? {
+                Ok(_) => Vec::new(),
+                Err(SheetError::Rules(e)) => e.problems.iter().map(ToString::to_string).collect(),
+                Err(e) => vec![e.to_string()],
+            };
+            let out = ValidateOut {
+                valid: problems.is_empty(),
+                problems: problems.clone(),
+            };
+            ctx.emit(&out, || {
+                if problems.is_empty() {
+                    format!("{}: valid", file.display())
+                } else {
+                    format!(
+                        "{}: {} broken rule(s)\n  {}",
+                        file.display(),
+                        problems.len(),
+                        problems.join("\n  ")
+                    )
+                }
+            })?;
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(CliError::bad(format!(
+                    "{} is not a legal character",
+                    file.display()
+                )))
+            }
+        }
+        Command::Character(CharacterCommand::Show { file }) => {
+            let c = load(&file)?.map_err(|e| CliError::bad(format!("{}: {e}", file.display())))?;
+            ctx.emit(&c, || c.sheet())
+        }
+        Command::Play(args) => common::play::<Bastards>(&args, ctx),
         Command::Check {
             trait_score,
             rank,

@@ -12,10 +12,87 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod advantages;
 pub mod chance;
+pub mod character;
 pub mod deck;
 pub mod fate;
+pub mod opposition;
+pub mod table;
 pub mod values;
+pub mod view;
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "bastards";
+
+pub use opposition::{Command, Event, State};
+pub use view::View;
+
+use tabula_core::roller::Roller;
+use tabula_core::rule::RuleError;
+use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
+
+/// A Game of Bastards as a Tabula rule system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bastards;
+
+impl System for Bastards {
+    const ID: &'static str = ID;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = View;
+
+    fn decide(
+        state: &State,
+        seat: &Seat,
+        command: &Command,
+        roller: &mut dyn Roller,
+    ) -> Result<Vec<Event>, RuleError> {
+        opposition::decide(state, seat, command, roller)
+    }
+
+    fn evolve(state: &mut State, event: &Event) {
+        opposition::evolve(state, event);
+    }
+
+    fn view(state: &State, seat: &Seat) -> View {
+        view::view(state, seat)
+    }
+
+    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
+        view::legal_commands(state, seat)
+    }
+}
+
+impl TextPlay for Bastards {
+    type SetupError = table::TableError;
+
+    fn setup(text: &str, base_dir: &std::path::Path) -> Result<State, table::TableError> {
+        table::setup(text, base_dir)
+    }
+
+    fn default_seat(state: &State) -> Seat {
+        table::default_seat(state)
+    }
+
+    fn parse_command(
+        _state: &State,
+        _seat: &Seat,
+        line: &str,
+    ) -> Result<Command, CommandParseError> {
+        table::parse_command(line)
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        table::describe(state, event)
+    }
+
+    fn status(state: &State, seat: &Seat) -> String {
+        table::status(state, seat)
+    }
+
+    fn finished(state: &State) -> bool {
+        state.finished
+    }
+}
