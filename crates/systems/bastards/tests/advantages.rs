@@ -1,0 +1,659 @@
+//! Each Advantage's effect, replayed with scripted cards.
+
+mod common;
+use common::*;
+use tabula_bastards::character::Trait;
+use tabula_bastards::opposition::{Event, Phase};
+use tabula_core::roller::Scripted;
+
+const A_HAND: [&str; 5] = ["2C", "9S", "5H", "KD", "4H"];
+const B_HAND: [&str; 5] = ["3C", "7S", "6H", "QD", "8H"];
+
+/// A attacks B unarmed: A plays `a_card` face down, B plays `b_card`, both call.
+fn exchange(
+    t: &mut tabula_core::system::Table<tabula_bastards::Bastards>,
+    attack: &str,
+    a_card: &str,
+    b_card: &str,
+    extra: &[&str],
+) {
+    let mut r = Scripted::values(extra.iter().copied());
+    let lines = [
+        attack.to_string(),
+        format!("a: play {a_card}"),
+        format!("b: play {b_card}"),
+        "b: call".into(),
+        "a: call".into(),
+    ];
+    for l in &lines {
+        submit(t, l, &mut r).unwrap_or_else(|e| panic!("{l}: {e}"));
+    }
+}
+
+fn damage(t: &tabula_core::system::Table<tabula_bastards::Bastards>) -> Vec<(i64, i64)> {
+    t.log()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Damage { raw, taken, .. } => Some((*raw, *taken)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn plain_damage_is_the_margin_r_gb_5() {
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    // KD 13 + Body 2 = 15 against 7S 7 + Mind 1 = 8: margin 7.
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &[],
+    );
+    assert_eq!(damage(&t), vec![(7, 7)]);
+    assert_eq!(c(&t, "B").pool(Trait::Body), 3);
+    let raises = t.log().entries().iter().find_map(|e| match &e.event {
+        Event::Revealed { raises, .. } => Some(*raises),
+        _ => None,
+    });
+    assert_eq!(raises, Some(3), "R-GB-4: a raise per full 2 points");
+}
+
+#[test]
+fn toughness_and_armour_reduce_bp_damage() {
+    let mut bd = draft("B", "b", &["Toughness", "Toughness", "Careful"]);
+    bd.armour = Some(tabula_bastards::character::Armour {
+        name: "Coat".into(),
+        reduction: 1,
+    });
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &[],
+    );
+    assert_eq!(damage(&t), vec![(7, 4)]);
+}
+
+#[test]
+fn brawler_adds_unarmed_ranks_and_tenacity_draws() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Brawler"])),
+        fated(draft("B", "b", &["Tenacity"])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &["JC"],
+    );
+    // 7 + Unarmed Combat 2 = 9, capped by the pool of 10.
+    assert_eq!(damage(&t), vec![(9, 9)]);
+    assert!(
+        c(&t, "B").hand.iter().any(|k| k.to_string() == "JC"),
+        "Tenacity drew a card"
+    );
+}
+
+#[test]
+fn careful_draws_after_avoiding_damage() {
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &["Careful"])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "4H",
+        "QD",
+        &["JC"],
+    );
+    assert!(damage(&t).is_empty());
+    assert!(c(&t, "B").hand.iter().any(|k| k.to_string() == "JC"));
+}
+
+#[test]
+fn mind_over_matter_moves_bp_damage_to_mp() {
+    let mut bd = draft("B", "b", &["Mind Over Matter"]);
+    bd.suit = "Spades".into();
+    bd.body = 1;
+    bd.mind = 3;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play KD",
+            "b: play 7S mom",
+            "b: call",
+            "a: call",
+        ],
+        &mut r,
+    );
+    // 15 against 7 + Mind 3 = 10: 5 damage to MP after 1 MP spent.
+    assert_eq!(c(&t, "B").pool(Trait::Body), 5);
+    assert_eq!(c(&t, "B").pool(Trait::Mind), 15 - 1 - 5);
+}
+
+#[test]
+fn zeal_attacks_with_spirit_and_costs_sp() {
+    let mut ad = draft("A", "a", &["Zeal"]);
+    ad.spirit = 4;
+    let mut t = opened(
+        fated(ad),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical zeal",
+        "9S",
+        "7S",
+        &[],
+    );
+    // 9 + Spirit 4 = 13 against 8: 5.
+    assert_eq!(damage(&t), vec![(5, 5)]);
+    assert_eq!(c(&t, "A").pool(Trait::Spirit), 19);
+}
+
+#[test]
+fn fortune_makes_both_sides_use_luck() {
+    let mut ad = draft("A", "a", &["Fortune"]);
+    ad.luck = 5;
+    let mut bd = draft("B", "b", &[]);
+    bd.luck = 3;
+    let mut t = opened(fated(ad), fated(bd), A_HAND, B_HAND, "10C");
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical fortune",
+        "9S",
+        "7S",
+        &[],
+    );
+    // 9 + 5 = 14 against 7 + 3 = 10.
+    assert_eq!(damage(&t), vec![(4, 4)]);
+}
+
+#[test]
+fn disarm_drops_the_weapon_and_two_raises_take_it() {
+    let mut ad = draft("A", "a", &["Disarm"]);
+    ad.mind = 3;
+    let mut bd = draft("B", "b", &[]);
+    bd.weapons = vec![weapon("Sword", 2, "Unarmed Combat")];
+    let mut t = opened(fated(ad), fated(bd), A_HAND, B_HAND, "10C");
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical disarm",
+        "KD",
+        "7S",
+        &[],
+    );
+    assert!(damage(&t).is_empty(), "Disarm deals no damage");
+    assert!(c(&t, "B").wielding.is_empty());
+    assert_eq!(
+        c(&t, "A").wielding.first().map(|w| w.name.as_str()),
+        Some("Sword")
+    );
+}
+
+#[test]
+fn savage_makes_a_second_attack_at_minus_two() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Savage"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical savage",
+        "KD",
+        "6H",
+        &[],
+    );
+    match &t.state().phase {
+        Phase::Exchange(x) => assert_eq!(x.attacker_bonus, 2 - 2),
+        other => panic!("expected the follow-up attack, got {other:?}"),
+    }
+    assert_eq!(c(&t, "A").pool(Trait::Body), 9, "1 BP for Savage");
+}
+
+#[test]
+fn wild_swing_trades_body_for_double_damage() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Wild Swing"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical wild=2",
+        "KD",
+        "7S",
+        &[],
+    );
+    // 13 + 0 = 13 against 8: 5, plus 2 x 2 = 9.
+    assert_eq!(damage(&t), vec![(9, 9)]);
+}
+
+#[test]
+fn berserk_doubles_body_to_damage_and_forbids_defensive_advantages() {
+    let mut ad = draft("A", "a", &["Berserk", "Dodge"]);
+    ad.wildcards = 1;
+    let mut t = opened(
+        fated(ad),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["a: use A berserk"], &mut r);
+    assert!(
+        submit(&mut t, "a: use A dodge", &mut r).is_err(),
+        "Berserk: offensive Advantages only"
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &["JC"],
+    );
+    assert_eq!(damage(&t), vec![(7 + 4, 10)]);
+}
+
+#[test]
+fn iron_wall_and_soul_of_steel_reduce_damage() {
+    let mut bd = draft("B", "b", &["Iron Wall"]);
+    bd.wildcards = 1;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["b: use B iron-wall"], &mut r);
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &[],
+    );
+    assert_eq!(damage(&t), vec![(7, 5)]);
+}
+
+#[test]
+fn dodge_and_serendipity_change_the_next_defense_trait() {
+    let mut bd = draft("B", "b", &["Dodge"]);
+    bd.body = 4;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["b: use B dodge"], &mut r);
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &[],
+    );
+    // 15 against 7 + Body 4 = 11.
+    assert_eq!(damage(&t), vec![(4, 4)]);
+    assert_eq!(c(&t, "B").pool(Trait::Body), 20 - 1 - 4);
+    assert_eq!(c(&t, "B").status.next_defense, None, "used up");
+}
+
+#[test]
+fn all_out_defense_doubles_body_and_forbids_actions() {
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &["All-Out Defense"])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["b: use B all-out-defense"], &mut r);
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &[],
+    );
+    // 15 against 7 + 2 x 2 = 11.
+    assert_eq!(damage(&t), vec![(4, 4)]);
+}
+
+#[test]
+fn study_doubles_mind_against_the_studied_opponent() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Study"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(["JD"]);
+    run(&mut t, &["a: use A study B", "b: draw"], &mut r);
+    assert!(c(&t, "A").status.studied.contains(&1));
+    // B attacks A: B 12 (QD) + 2 = 14 against A 9 + 2 x Mind 1 = 11.
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "b: attack A Unarmed_Combat physical",
+            "b: play QD",
+            "a: play 9S",
+            "a: call",
+            "b: call",
+        ],
+        &mut r,
+    );
+    assert_eq!(damage(&t), vec![(3, 3)]);
+}
+
+#[test]
+fn karmic_shuffle_makes_defense_use_luck() {
+    let mut ad = draft("A", "a", &["Karmic Shuffle"]);
+    ad.wildcards = 1;
+    let mut bd = draft("B", "b", &[]);
+    bd.luck = 4;
+    let mut t = opened(fated(ad), fated(bd), A_HAND, B_HAND, "10C");
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["a: use A karmic-shuffle"], &mut r);
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &[],
+    );
+    assert_eq!(damage(&t), vec![(4, 4)]);
+}
+
+#[test]
+fn speedy_replaces_initiative_without_losing_the_action() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Speedy"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["a: reinit 9S"], &mut r);
+    assert!(matches!(
+        t.state().phase,
+        Phase::Turn {
+            actor: 0,
+            drawn: true
+        }
+    ));
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    run(&mut t, &["a: reinit 9S"], &mut r);
+    assert!(
+        matches!(t.state().phase, Phase::Turn { actor: 1, .. }),
+        "without Speedy it costs the action"
+    );
+}
+
+#[test]
+fn hearty_criminal_and_cunning_linguist_add_a_card() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Hearty"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(&mut t, &["a: attack B Athletics physical"], &mut r);
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!()
+    };
+    assert_eq!(x.attacker_limit, 1 + 1);
+    let mut t = opened(
+        fated(draft("A", "a", &["Cunning Linguist", "Criminal"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    run(&mut t, &["a: attack B Influence social"], &mut r);
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!()
+    };
+    assert_eq!(x.attacker_limit, 1 + 2);
+}
+
+#[test]
+fn two_weapons_cost_two_and_ambidextrous_one_r_gb_7() {
+    for (adv, penalty) in [(vec![], 2), (vec!["Ambidextrous"], 1)] {
+        let mut ad = draft("A", "a", &adv);
+        ad.weapons = vec![
+            weapon("Knife", 1, "Unarmed Combat"),
+            weapon("Dagger", 2, "Unarmed Combat"),
+        ];
+        let mut t = opened(
+            fated(ad),
+            fated(draft("B", "b", &[])),
+            A_HAND,
+            B_HAND,
+            "10C",
+        );
+        let mut r = Scripted::values(Vec::<String>::new());
+        run(&mut t, &["a: wield Dagger"], &mut r);
+        exchange(
+            &mut t,
+            "a: attack B Unarmed_Combat physical",
+            "KD",
+            "7S",
+            &[],
+        );
+        // 13 + 2 - penalty against 8; damage adds both weapons (3).
+        let margin = 15 - penalty - 8;
+        assert_eq!(damage(&t), vec![(margin + 3, (margin + 3).min(10))]);
+    }
+}
+
+#[test]
+fn ass_pull_draws_two_and_must_discard_two() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Ass Pull"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(["AC", "AS"]);
+    run(&mut t, &["a: use A ass-pull"], &mut r);
+    assert!(
+        submit(&mut t, "a: pass", &mut r).is_err(),
+        "discard two first"
+    );
+    run(
+        &mut t,
+        &["a: discard 4H", "a: discard 5H", "a: pass"],
+        &mut r,
+    );
+    assert_eq!(c(&t, "A").pool(Trait::Luck), 4);
+}
+
+#[test]
+fn advantages_of_a_suit_with_an_empty_pool_cannot_be_used() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Zeal"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    // Empty A's SP by hand-editing the start state.
+    let mut s = t.state().clone();
+    if let tabula_bastards::opposition::Body::Fated { pools, .. } = &mut s.combatants[0].body {
+        pools[1] = 0;
+    }
+    t = tabula_core::system::Table::new(s);
+    let mut r = Scripted::values(Vec::<String>::new());
+    let e = submit(&mut t, "a: attack B Unarmed_Combat physical zeal", &mut r).unwrap_err();
+    assert!(e.message.contains("Zeal"), "{e}");
+}
+
+#[test]
+fn desperation_then_knock_out() {
+    let mut bd = draft("B", "b", &[]);
+    bd.body = 1;
+    bd.suit = "Spades".into();
+    bd.mind = 2;
+    bd.spirit = 2;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "6H",
+        &["2D", "3D"],
+    );
+    assert!(c(&t, "B").desperate(), "BP emptied");
+    assert_eq!(c(&t, "B").hand.len(), 3 + 2, "draws Spirit (2) cards");
+    assert!(!c(&t, "B").knocked_out);
+    assert!(
+        t.log()
+            .entries()
+            .iter()
+            .any(|e| matches!(e.event, Event::Desperate { .. }))
+    );
+}
+
+#[test]
+fn extras_lose_a_member_per_two_points_r_gb_9() {
+    use tabula_bastards::opposition::Body;
+    let mut thugs = fated(draft("B", "b", &[]));
+    thugs.body = Body::Extras {
+        power: 2,
+        members: 5,
+    };
+    let mut t = opened(fated(draft("A", "a", &[])), thugs, A_HAND, B_HAND, "10C");
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play KD",
+            "b: play 6H",
+            "b: call",
+            "a: call",
+        ],
+        &mut r,
+    );
+    // 15 against 6 (Extras add no Trait): 9, four members.
+    assert_eq!(c(&t, "B").pool(Trait::Body), 1);
+    assert!(!c(&t, "B").knocked_out);
+}
+
+#[test]
+fn initiative_ace_is_one_and_lowest_acts_first() {
+    let mut t = tabula_core::system::Table::new(state(vec![
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+    ]));
+    let mut r = Scripted::values(["2C", "9S", "5H", "KD", "4H", "AS", "7S", "6H", "QD", "8H"]);
+    run(
+        &mut t,
+        &["gm: begin", "a: init A 2C", "b: init B AS"],
+        &mut r,
+    );
+    assert!(
+        matches!(t.state().phase, Phase::Turn { actor: 1, .. }),
+        "B's Ace (1) acts before A's 2"
+    );
+}
+
+#[test]
+fn betting_is_limited_by_skill_ranks_but_a_wildcard_may_still_be_bet() {
+    let mut bd = draft("B", "b", &[]);
+    bd.wildcards = 1;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(["JH"]);
+    run(
+        &mut t,
+        &[
+            "a: attack B Athletics physical",
+            "a: play 9S",
+            "b: play 7S",
+            "b: bet 8H",
+        ],
+        &mut r,
+    );
+    run(&mut t, &["a: bet 5H"], &mut r);
+    assert!(
+        submit(&mut t, "b: bet 6H", &mut r).is_err(),
+        "Athletics 1: one face-up card"
+    );
+    run(&mut t, &["b: bet wild", "a: call", "b: call"], &mut r);
+    // A: 9 + 5 + 2 = 16; B: 7 + 8 + 11 + 1 = 27.
+    assert!(damage(&t).is_empty());
+}
