@@ -263,6 +263,24 @@ pub struct AttackOptions {
     pub specialty: Option<String>,
     /// A penalty on the total (Savage's follow-up: -2).
     pub penalty: i64,
+    /// A Counter's attack: the face-up cards are the sacrificed skill cards.
+    pub counter_cards: Option<i64>,
+}
+
+/// The defender's terms, fixed when it plays its face-down card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Defense {
+    /// The skill defended with.
+    pub skill: String,
+    /// The bonus (Trait and modifiers).
+    pub bonus: i64,
+    /// Face-up cards it may bet from the hand.
+    pub limit: i64,
+    /// Mind Over Matter declared.
+    pub mind_over_matter: bool,
+    /// Counter<Weapon>: skill cards sacrificed now to counter-attack with on a
+    /// successful defense.
+    pub counter: i64,
 }
 
 /// Which side of an exchange.
@@ -311,6 +329,8 @@ pub struct Exchange {
     pub called: bool,
     /// Mind Over Matter declared by the defender.
     pub mind_over_matter: bool,
+    /// Counter<Weapon>: cards the defender sacrificed to counter-attack with.
+    pub counter: i64,
 }
 
 /// Where the table is.
@@ -381,6 +401,8 @@ pub enum Command {
     },
     /// Begin an Opposition (GM): shuffle, draw every hand.
     Begin,
+    /// Begin a new scene (GM): shuffle, Berserk and Distance end.
+    Scene,
     /// Choose an initiative card.
     Init {
         /// Who.
@@ -421,6 +443,8 @@ pub enum Command {
         skill: Option<String>,
         /// Mind Over Matter (defender).
         mind_over_matter: bool,
+        /// Counter<Weapon> (defender): skill cards to sacrifice, 0 for none.
+        counter: i64,
     },
     /// Bet a face-up card from the hand.
     Bet {
@@ -586,7 +610,7 @@ pub enum Event {
         /// Card.
         card: Card,
         /// The defender's skill, bonus and face-up limit (defender only).
-        defense: Option<(String, i64, i64, bool)>,
+        defense: Option<Defense>,
     },
     /// A face-up card bet.
     FaceUp {
@@ -718,6 +742,9 @@ pub enum Event {
     },
     /// The encounter is over.
     Finished,
+    /// A new scene began ("The deck is shuffled at the beginning of every scene";
+    /// Berserk and Distance last until the end of the scene).
+    SceneBegan,
     /// A weapon picked up from the ground into a free hand.
     PickedUp {
         /// Combatant.
@@ -976,6 +1003,24 @@ pub fn decide(
                 }
             }
         }
+        Command::Scene => {
+            if !seat.is_gm() {
+                return Err(RuleError::new(
+                    RULE_STEPS,
+                    Refusal::NotPermitted,
+                    "the Dealer sets the scene",
+                ));
+            }
+            if state.phase != Phase::Scene {
+                return Err(RuleError::new(
+                    RULE_STEPS,
+                    Refusal::WrongPhase,
+                    "end the Opposition first",
+                ));
+            }
+            o.emit(Event::Shuffled);
+            o.emit(Event::SceneBegan);
+        }
         Command::Init { who: name, card } => {
             let i = who(state, name)?;
             may_command(state, seat, i)?;
@@ -1106,6 +1151,7 @@ pub fn decide(
             card,
             skill,
             mind_over_matter,
+            counter,
         } => {
             let Phase::Exchange(x) = &state.phase else {
                 return Err(RuleError::new(
@@ -1134,11 +1180,17 @@ pub fn decide(
             let c = o.c(i)?;
             let card = card_in_hand(c, card)?;
             let defense = if side == Side::Defender {
-                Some(defense_terms(&o, x, skill.as_deref(), *mind_over_matter)?)
+                Some(defense_terms(
+                    &o,
+                    x,
+                    skill.as_deref(),
+                    *mind_over_matter,
+                    *counter,
+                )?)
             } else {
                 None
             };
-            if let Some((_, _, _, true)) = &defense {
+            if defense.as_ref().is_some_and(|d| d.mind_over_matter) {
                 o.need(i, &Advantage::MindOverMatter)?;
             }
             if o.c(i)?.status.next_defense.is_some()
@@ -1771,7 +1823,10 @@ fn declare(
         bonus += r;
     }
     bonus -= two_weapon_penalty(&c, skill, false) + opts.penalty;
-    let limit = (rank + extra_cards(&c, skill, kind) - c.status.stance).max(0);
+    let mut limit = (rank + extra_cards(&c, skill, kind) - c.status.stance).max(0);
+    if let Some(n) = opts.counter_cards {
+        limit = n;
+    }
     let x = Exchange {
         attacker: i,
         defender: t,
@@ -1790,6 +1845,7 @@ fn declare(
         to_act: Side::Defender,
         called: false,
         mind_over_matter: false,
+        counter: 0,
     };
     o.emit(Event::Declared(Box::new(x)));
     Ok(())
@@ -1800,7 +1856,8 @@ fn defense_terms(
     x: &Exchange,
     skill: Option<&str>,
     mom: bool,
-) -> Result<(String, i64, i64, bool), RuleError> {
+    counter: i64,
+) -> Result<Defense, RuleError> {
     let d = o.c(x.defender)?;
     let skill = skill.unwrap_or(&x.skill).trim().to_string();
     let rank = skill_rank(d, &skill)?;
@@ -1831,7 +1888,48 @@ fn defense_terms(
     bonus -= two_weapon_penalty(d, &skill, true);
     let berserk = i64::from(d.status.berserk);
     let limit = (rank + extra_cards(d, &skill, x.kind) + d.status.stance - berserk).max(0);
-    Ok((skill, bonus, limit, mom))
+    if counter > 0 {
+        // Counter<Weapon>: attacked with a melee weapon while wielding the chosen
+        // weapon; any number of skill cards sacrificed, leaving at least the
+        // face-down card.
+        let a = o.c(x.attacker)?;
+        let melee_attack = x.kind == HandKind::Physical
+            && a.wielding
+                .iter()
+                .any(|w| w.melee && w.skill.eq_ignore_ascii_case(&x.skill));
+        let has = d
+            .wielding
+            .iter()
+            .any(|w| d.usable(&Advantage::Counter(w.name.clone())) > 0);
+        if !has {
+            return Err(err(
+                RULE_ADVANTAGES,
+                "Counter needs the Advantage for a weapon in hand",
+            ));
+        }
+        if !melee_attack {
+            return Err(err(
+                RULE_ADVANTAGES,
+                "Counter answers an attack with a melee weapon",
+            ));
+        }
+        if counter > limit {
+            return Err(RuleError::out_of_range(
+                RULE_ADVANTAGES,
+                "Counter cards",
+                1,
+                limit,
+                counter,
+            ));
+        }
+    }
+    Ok(Defense {
+        skill,
+        bonus,
+        limit: limit - counter.max(0),
+        mind_over_matter: mom,
+        counter: counter.max(0),
+    })
 }
 
 fn total(down: Option<Card>, up: &[Card], bonus: i64) -> Total {
@@ -1902,6 +2000,7 @@ fn reveal(o: &mut Out, roller: &mut dyn Roller) -> Result<(), RuleError> {
         && x.options.penalty == 0
         && o.c(ti)?.active()
         && o.c(x.attacker)?.active();
+    let counter = !success && x.counter > 0 && o.c(ti)?.active() && o.c(x.attacker)?.active();
     if follow_up {
         let opts = AttackOptions {
             penalty: 2,
@@ -1909,6 +2008,13 @@ fn reveal(o: &mut Out, roller: &mut dyn Roller) -> Result<(), RuleError> {
             ..AttackOptions::default()
         };
         declare(o, x.attacker, ti, &x.skill, x.kind, opts)?;
+    } else if counter {
+        let skill = x.defense_skill.clone().unwrap_or_else(|| x.skill.clone());
+        let opts = AttackOptions {
+            counter_cards: Some(x.counter),
+            ..AttackOptions::default()
+        };
+        declare(o, ti, x.attacker, &skill, HandKind::Physical, opts)?;
     } else {
         end_turn(o);
     }
@@ -2239,11 +2345,12 @@ pub fn evolve(s: &mut State, e: &Event) {
                     }
                     Side::Defender => {
                         x.defender_down = Some(*card);
-                        if let Some((skill, bonus, limit, mom)) = defense {
-                            x.defense_skill = Some(skill.clone());
-                            x.defender_bonus = *bonus;
-                            x.defender_limit = *limit;
-                            x.mind_over_matter = *mom;
+                        if let Some(d) = defense {
+                            x.defense_skill = Some(d.skill.clone());
+                            x.defender_bonus = d.bonus;
+                            x.defender_limit = d.limit;
+                            x.mind_over_matter = d.mind_over_matter;
+                            x.counter = d.counter;
                         }
                         x.to_act = Side::Defender;
                         x.defender
@@ -2430,6 +2537,13 @@ pub fn evolve(s: &mut State, e: &Event) {
             s.distance = Some((name, *rounds));
         }
         Event::Finished => s.finished = true,
+        Event::SceneBegan => {
+            s.distance = None;
+            s.karmic_shuffle = false;
+            for c in &mut s.combatants {
+                c.status = Status::default();
+            }
+        }
         Event::DealerWildcards { gained } => {
             s.dealer_wildcards = s.dealer_wildcards.saturating_add(*gained)
         }

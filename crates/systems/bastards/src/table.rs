@@ -315,7 +315,7 @@ pub fn words(line: &str) -> Vec<String> {
     out
 }
 
-const COMMANDS: &str = "fate, begin, init, draw, mulligan, discard, wildcard, attack, play, bet, call, reinit, wield, pickup, pass, use, reinforce, involve, appear, distance, end, finish";
+const COMMANDS: &str = "fate, scene, begin, init, draw, mulligan, discard, wildcard, attack, play, bet, call, reinit, wield, pickup, pass, use, reinforce, involve, appear, distance, end, finish";
 
 /// Read one command line.
 ///
@@ -375,6 +375,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
             }
         }
         "begin" => Command::Begin,
+        "scene" => Command::Scene,
         "init" | "initiative" => {
             let u = "init WHO CARD";
             Command::Init {
@@ -424,13 +425,16 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
             }
         }
         "play" => {
-            let u = "play CARD [SKILL] [mom]";
+            let u = "play CARD [SKILL] [mom] [counter=N]";
             let card = arg(0, "card", u)?;
             let mut skill = None;
             let mut mind_over_matter = false;
+            let mut counter = 0;
             for a in args.iter().skip(1) {
                 if a.eq_ignore_ascii_case("mom") {
                     mind_over_matter = true;
+                } else if let Some(n) = a.to_ascii_lowercase().strip_prefix("counter=") {
+                    counter = int(n, "counter", u)?;
                 } else {
                     skill = Some(a.to_string());
                 }
@@ -439,6 +443,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
                 card,
                 skill,
                 mind_over_matter,
+                counter,
             }
         }
         "bet" => {
@@ -598,8 +603,16 @@ pub fn describe(s: &State, e: &Event) -> String {
             n(&x.attacker)
         ),
         Event::FaceDown { side, defense, .. } => match (side, defense) {
-            (Side::Defender, Some((skill, bonus, limit, _))) => format!(
-                "The defender plays a card face down ({skill}, +{bonus}, up to {limit} face-up). Betting: the defender first."
+            (Side::Defender, Some(d)) => format!(
+                "The defender plays a card face down ({}, +{}, up to {} face-up{}). Betting: the defender first.",
+                d.skill,
+                d.bonus,
+                d.limit,
+                if d.counter > 0 {
+                    format!("; {} card(s) held back to Counter", d.counter)
+                } else {
+                    String::new()
+                }
             ),
             _ => "A card is played face down.".into(),
         },
@@ -691,6 +704,7 @@ pub fn describe(s: &State, e: &Event) -> String {
             n(who)
         ),
         Event::Finished => "The encounter is over.".into(),
+        Event::SceneBegan => "A new scene: Berserk and Distance end.".into(),
         Event::DealerWildcards { gained } => format!("The Dealer banks {gained} Wildcard(s)"),
         Event::KarmicShuffle => "Karmic Shuffle: physical defense draws use Luck.".into(),
     }

@@ -234,6 +234,11 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "Begin an Opposition: shuffle, everyone draws a hand",
                     vec![],
                 ));
+                out.push(CommandSpec::new(
+                    "scene",
+                    "Begin a new scene: shuffle the deck; Berserk and Distance end",
+                    vec![],
+                ));
                 out.push(CommandSpec::new("finish", "End the encounter", vec![]));
             }
             let fated: Vec<String> = if seat.is_gm() {

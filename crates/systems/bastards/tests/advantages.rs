@@ -657,3 +657,263 @@ fn betting_is_limited_by_skill_ranks_but_a_wildcard_may_still_be_bet() {
     // A: 9 + 5 + 2 = 16; B: 7 + 8 + 11 + 1 = 27.
     assert!(damage(&t).is_empty());
 }
+
+#[test]
+fn counter_turns_a_successful_defense_into_an_attack_with_the_held_cards() {
+    let mut ad = draft("A", "a", &[]);
+    ad.weapons = vec![weapon("Club", 1, "Unarmed Combat")];
+    let mut bd = draft("B", "b", &["Counter<Staff>"]);
+    bd.weapons = vec![weapon("Staff", 1, "Unarmed Combat")];
+    let mut t = opened(fated(ad), fated(bd), A_HAND, B_HAND, "10C");
+    let mut r = Scripted::values(Vec::<String>::new());
+    // B holds back one of its two Unarmed Combat cards: A 4 + 2 = 6 against QD 12 + 1.
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play 4H",
+            "b: play QD counter=1",
+        ],
+        &mut r,
+    );
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!()
+    };
+    assert_eq!((x.defender_limit, x.counter), (1, 1));
+    run(&mut t, &["b: call", "a: call"], &mut r);
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!("the counter-attack")
+    };
+    assert_eq!((x.attacker, x.defender, x.attacker_limit), (1, 0, 1));
+    // Without the weapon in hand, Counter is refused.
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &["Counter<Staff>"])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    run(
+        &mut t,
+        &["a: attack B Unarmed_Combat physical", "a: play 4H"],
+        &mut r,
+    );
+    assert!(submit(&mut t, "b: play QD counter=1", &mut r).is_err());
+}
+
+#[test]
+fn a_new_scene_shuffles_and_ends_berserk() {
+    let mut ad = draft("A", "a", &["Berserk"]);
+    ad.wildcards = 1;
+    let mut t = opened(
+        fated(ad),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &["a: use A berserk", "gm: end", "gm: scene"],
+        &mut r,
+    );
+    assert!(!c(&t, "A").status.berserk);
+    assert_eq!(t.state().shoe.pile().len(), 108);
+}
+
+/// A frightening (fear) attack: Spirit against Spirit, damage to SP.
+#[test]
+fn resolve_and_faith_on_sp_damage() {
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &["Resolve", "Faith"])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(&mut t, "a: attack B Guts fear", "KD", "6H", &["JC", "JS"]);
+    // 13 + Spirit 1 = 14 against 6 + 1 = 7: 7, Resolve -1 = 6, SP 5 empties.
+    assert_eq!(damage(&t), vec![(7, 5)]);
+    assert!(
+        c(&t, "B").hand.iter().any(|k| k.to_string() == "JC"),
+        "Faith drew"
+    );
+    assert!(c(&t, "B").desperate());
+}
+
+#[test]
+fn soul_of_steel_costs_the_action_and_reduces_bp_damage() {
+    let mut ad = draft("A", "a", &["Soul of Steel"]);
+    ad.wildcards = 1;
+    ad.spirit = 2;
+    let mut t = opened(
+        fated(ad),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(["JD"]);
+    run(&mut t, &["a: use A soul-of-steel", "b: draw"], &mut r);
+    assert!(c(&t, "A").status.soul_of_steel);
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "b: attack A Unarmed_Combat physical",
+            "b: play QD",
+            "a: play 4H",
+            "a: call",
+            "b: call",
+        ],
+        &mut r,
+    );
+    // 12 + 2 = 14 against 4 + 1 = 5: 9, less 2 x Spirit 2 = 5.
+    assert_eq!(damage(&t), vec![(9, 5)]);
+}
+
+#[test]
+fn defensive_stance_moves_cards_from_attack_to_defense() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Defensive Stance"])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    assert!(
+        submit(&mut t, "a: use A stance 3", &mut r).is_err(),
+        "at most Body"
+    );
+    run(
+        &mut t,
+        &["a: use A stance 2", "a: attack B Unarmed_Combat physical"],
+        &mut r,
+    );
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!()
+    };
+    assert_eq!(x.attacker_limit, 0);
+}
+
+#[test]
+fn florentine_removes_the_two_weapon_penalty_on_defense() {
+    let mut bd = draft("B", "b", &["Florentine<Knife>"]);
+    bd.weapons = vec![
+        weapon("Knife", 1, "Unarmed Combat"),
+        weapon("Dagger", 1, "Unarmed Combat"),
+    ];
+    let mut b = fated(bd);
+    let dagger = b.carried.remove(0);
+    b.wielding.push(dagger);
+    let mut t = opened(fated(draft("A", "a", &[])), b, A_HAND, B_HAND, "10C");
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play KD",
+            "b: play 7S",
+        ],
+        &mut r,
+    );
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!()
+    };
+    assert_eq!(x.defender_bonus, 1, "Mind 1, no -2");
+}
+
+#[test]
+fn acrobat_redraws_in_a_fate_draw() {
+    let mut ad = draft("A", "a", &["Acrobat"]);
+    ad.skills.insert("Athletics".into(), 2);
+    let mut t = tabula_core::system::Table::new(state(vec![fated(ad)]));
+    // Athletics 2 + min(Body 2, 1) = 3 cards; the Dealer draws 6 - 2 = 4.
+    let mut r = Scripted::values(["2C", "3C", "KS", "4C", "5C", "6C", "7C"]);
+    run(&mut t, &["gm: fate A Athletics Body 0 acrobat"], &mut r);
+    let Some(Event::FateDrawn { result, .. }) = t.log().entries().last().map(|e| &e.event) else {
+        panic!()
+    };
+    assert_eq!(result.player_card.to_string(), "KS");
+    assert!(result.success);
+}
+
+#[test]
+fn a_follower_takes_damage_to_its_one_power_pool() {
+    use tabula_bastards::opposition::Body;
+    let mut f = fated(draft("B", "b", &[]));
+    f.body = Body::Follower { power: 5, pool: 5 };
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        f,
+        A_HAND,
+        ["3C", "7S", "6H", "QD", "8H"],
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play KD",
+            "b: play 6H",
+            "b: call",
+            "a: call",
+        ],
+        &mut r,
+    );
+    // 15 against 6 + Power 5 = 11: 4 of 5.
+    assert!(!c(&t, "B").knocked_out);
+    assert_eq!(c(&t, "B").pool(Trait::Body), 1);
+}
+
+#[test]
+fn reinforce_and_involve_spend_a_wildcard_and_distance_keeps_melee_off() {
+    let mut ad = draft("A", "a", &[]);
+    ad.wildcards = 3;
+    ad.body = 4;
+    let mut t =
+        tabula_core::system::Table::new(state(vec![fated(ad), fated(draft("B", "b", &[]))]));
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "a: reinforce A Police",
+            "a: involve A Cop",
+            "a: distance A 1",
+        ],
+        &mut r,
+    );
+    assert_eq!(t.state().combatants.len(), 5);
+    assert_eq!(c(&t, "Police").pool(Trait::Body), 5);
+    assert_eq!(
+        c(&t, "Cop 1").trait_score(Trait::Body),
+        4,
+        "Power Rating = highest Trait"
+    );
+    assert_eq!(c(&t, "A").wildcards, 0);
+    assert!(
+        submit(&mut t, "b: distance B 1", &mut r).is_err(),
+        "one player per scene"
+    );
+}
+
+#[test]
+fn mulligan_sacrifices_the_action() {
+    let mut t = tabula_core::system::Table::new(state(vec![
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+    ]));
+    let mut r = Scripted::values([
+        "2C", "9S", "5H", "KD", "4H", "3C", "7S", "6H", "QD", "8H", "2D", "3D", "4D", "5D", "6D",
+    ]);
+    run(
+        &mut t,
+        &["gm: begin", "a: init A 2C", "b: init B 3C", "a: mulligan"],
+        &mut r,
+    );
+    assert_eq!(c(&t, "A").hand.len(), 5);
+    assert!(matches!(t.state().phase, Phase::Turn { actor: 1, .. }));
+}

@@ -267,6 +267,11 @@ const LINES: &[&str] = &[
     "gm: wildcard investor",
     "wield Wrench",
     "gm: finish",
+    "gm: scene",
+    "play best counter=1",
+    "use Kodos stance 1",
+    "Stella: use Cynthia all-out-defense",
+    "gm: reinforce investor Guards",
 ];
 
 proptest! {
