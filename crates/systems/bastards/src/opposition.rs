@@ -398,6 +398,8 @@ pub enum Command {
         modifier: i64,
         /// Acrobat: discard up to Body cards and redraw (extreme movement).
         acrobat: bool,
+        /// A Specialty whose rank is added ("Specialties").
+        specialty: Option<String>,
     },
     /// Begin an Opposition (GM): shuffle, draw every hand.
     Begin,
@@ -965,6 +967,7 @@ pub fn decide(
             trait_used,
             modifier,
             acrobat,
+            specialty,
         } => {
             let i = who(state, name)?;
             if !seat.is_gm() {
@@ -977,7 +980,14 @@ pub fn decide(
                     "a Skill Check is made outside an opposed hand",
                 ));
             }
-            fate_draw(&mut o, i, skill, *trait_used, *modifier, *acrobat, roller)?;
+            let ask = FateAsk {
+                skill,
+                trait_used: *trait_used,
+                modifier: *modifier,
+                acrobat: *acrobat,
+                specialty: specialty.as_deref(),
+            };
+            fate_draw(&mut o, i, ask, roller)?;
         }
         Command::Begin => {
             if !seat.is_gm() {
@@ -1107,6 +1117,13 @@ pub fn decide(
         Command::Wildcard { who: name } => {
             let i = who(state, name)?;
             may_command(state, seat, i)?;
+            if state.phase == Phase::Scene {
+                return Err(RuleError::new(
+                    RULE_WILDCARD,
+                    Refusal::WrongPhase,
+                    "a Wildcard adds a card to the current hand: hands exist in an Opposition",
+                ));
+            }
             o.spend_wildcard(i, "a new card")?;
             o.draw(i, 1, DrawReason::Wildcard, roller)?;
         }
@@ -1559,15 +1576,28 @@ fn actor_or_owner(state: &State, seat: &Seat) -> Result<usize, RuleError> {
     }
 }
 
-fn fate_draw(
-    o: &mut Out,
-    i: usize,
-    skill: &str,
+/// What a Skill Check asks for.
+struct FateAsk<'a> {
+    skill: &'a str,
     trait_used: Trait,
     modifier: i64,
     acrobat: bool,
+    specialty: Option<&'a str>,
+}
+
+fn fate_draw(
+    o: &mut Out,
+    i: usize,
+    ask: FateAsk<'_>,
     roller: &mut dyn Roller,
 ) -> Result<(), RuleError> {
+    let FateAsk {
+        skill,
+        trait_used,
+        modifier,
+        acrobat,
+        specialty,
+    } = ask;
     let c = o.c(i)?;
     let Some(ch) = c.character() else {
         return Err(err(
@@ -1595,7 +1625,13 @@ fn fate_draw(
         trait_score: t.clamp(1, fate::MAX_TRAIT),
         rank: r.min(fate::MAX_RANK),
         modifier,
-        specialty: 0,
+        specialty: match specialty {
+            Some(sp) => ch
+                .specialty_rank(sp)
+                .ok_or_else(|| RuleError::unknown(fate::RULE_SKILL_HAND, "Specialty", sp))?
+                .min(fate::MAX_SPECIALTY),
+            None => 0,
+        },
     };
     let mut shoe = o.s.shoe.clone();
     let result = fate::play_skill_hand(hand, &mut shoe, roller)?;
@@ -2245,7 +2281,18 @@ fn use_advantage(
             if !st.berserk {
                 return Err(err(RULE_ADVANTAGES, "not Berserk"));
             }
-            fate_draw(o, i, "Meditation", Trait::Mind, 0, false, roller)?;
+            fate_draw(
+                o,
+                i,
+                FateAsk {
+                    skill: "Meditation",
+                    trait_used: Trait::Mind,
+                    modifier: 0,
+                    acrobat: false,
+                    specialty: None,
+                },
+                roller,
+            )?;
             if let Some(Event::FateDrawn { result, .. }) = o.events.last()
                 && result.success
             {

@@ -351,7 +351,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
     };
     Ok(match head.as_str() {
         "fate" | "check" => {
-            let u = "fate WHO SKILL TRAIT [MODIFIER] [acrobat]";
+            let u = "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]";
             let who = arg(0, "who", u)?;
             let skill = arg(1, "skill", u)?;
             let t = arg(2, "trait", u)?;
@@ -359,9 +359,12 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
                 .ok_or_else(|| bad(&format!("{t:?} is not Body, Spirit, Mind or Luck"), u))?;
             let mut modifier = 0;
             let mut acrobat = false;
+            let mut specialty = None;
             for a in args.iter().skip(3) {
                 if a.eq_ignore_ascii_case("acrobat") {
                     acrobat = true;
+                } else if let Some(sp) = a.strip_prefix("spec=") {
+                    specialty = Some(sp.to_string());
                 } else {
                     modifier = int(a.trim_start_matches('+'), "modifier", u)?;
                 }
@@ -372,6 +375,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
                 trait_used,
                 modifier,
                 acrobat,
+                specialty,
             }
         }
         "begin" => Command::Begin,

@@ -298,3 +298,19 @@ proptest! {
         prop_assert_eq!(&rebuilt, t.state());
     }
 }
+
+#[test]
+fn a_specialty_adds_its_rank_to_a_fate_draw() {
+    let mut t = load();
+    let mut r = Scripted::values(["9S", "4C", "2H", "JH", "2D", "7S"]);
+    submit(&mut t, "gm: fate Kodos Technology Mind spec=Invent", &mut r).unwrap();
+    let tabula_bastards::Event::FateDrawn { result, .. } = &t.log().entries().last().unwrap().event
+    else {
+        panic!()
+    };
+    // Mind 3 + Invent (Technology 3 x Influence 2: rank 2) = 5; 9 + 5 = 14 > 11.
+    assert_eq!(result.player_total, 14);
+    assert!(result.success);
+    let e = submit(&mut t, "Stella: wildcard Cynthia", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::WrongPhase);
+}
