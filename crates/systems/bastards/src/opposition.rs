@@ -108,6 +108,9 @@ pub struct Status {
     pub must_discard: u32,
     /// A card was discarded this hand.
     pub discarded: bool,
+    /// The action of this round was sacrificed before the character's turn
+    /// (All-Out Defense, Soul of Steel): the turn is skipped.
+    pub sacrificed: bool,
 }
 
 /// One side of the table.
@@ -1681,13 +1684,24 @@ fn start_round(o: &mut Out) {
             .get(*i)
             .map_or((99, 9, *i), |c| init_key(c, *i))
     });
-    let first = order.first().copied();
+    let first = order
+        .iter()
+        .copied()
+        .find(|i| o.s.combatants.get(*i).is_some_and(|c| !c.status.sacrificed));
+    let any = order.first().copied();
     o.emit(Event::Order { order });
-    if let Some(f) = first {
-        o.emit(Event::TurnBegan { who: f });
-    } else {
-        o.emit(Event::OppositionEnded);
-        o.emit(Event::Shuffled);
+    match (first, any) {
+        (Some(f), _) => o.emit(Event::TurnBegan { who: f }),
+        (None, Some(f)) => {
+            // Everyone gave up this round's action: the round ends at once.
+            let round = o.s.round + 1;
+            o.emit(Event::RoundEnded { round });
+            o.emit(Event::TurnBegan { who: f });
+        }
+        (None, None) => {
+            o.emit(Event::OppositionEnded);
+            o.emit(Event::Shuffled);
+        }
     }
 }
 
@@ -1697,7 +1711,11 @@ fn end_turn(o: &mut Out) {
         o.s.order
             .iter()
             .skip(o.s.turn + 1)
-            .find(|i| o.s.combatants.get(**i).is_some_and(Combatant::active))
+            .find(|i| {
+                o.s.combatants
+                    .get(**i)
+                    .is_some_and(|c| c.active() && !c.status.sacrificed)
+            })
             .copied();
     match next {
         Some(n) => o.emit(Event::TurnBegan { who: n }),
@@ -1707,6 +1725,38 @@ fn end_turn(o: &mut Out) {
             start_round(o);
         }
     }
+}
+
+/// Give up this round's action: now, if it is the character's own action (the
+/// caller ends the turn: returns true); later, if its turn is still to come this
+/// round (marked, the turn is skipped: returns false).
+///
+/// # Errors
+/// When the character has already acted this round or is acting in an exchange.
+fn sacrifice_action(o: &mut Out, i: usize) -> Result<bool, RuleError> {
+    if own_action(o, i).is_ok() {
+        return Ok(true);
+    }
+    let later = match &o.s.phase {
+        Phase::Initiative => true,
+        Phase::Turn { actor, .. } => {
+            *actor != i && o.s.order.iter().skip(o.s.turn + 1).any(|k| *k == i)
+        }
+        Phase::Exchange(x) => {
+            x.attacker != i && o.s.order.iter().skip(o.s.turn + 1).any(|k| *k == i)
+        }
+        Phase::Scene => false,
+    };
+    if !later {
+        return Err(err(
+            RULE_ADVANTAGES,
+            "the action of this round is already taken (or under way)",
+        ));
+    }
+    let mut st = o.c(i)?.status.clone();
+    st.sacrificed = true;
+    o.emit(Event::StatusChanged { who: i, status: st });
+    Ok(false)
 }
 
 fn skill_rank(c: &Combatant, skill: &str) -> Result<i64, RuleError> {
@@ -2195,9 +2245,13 @@ fn use_advantage(
         UseAdvantage::AllOutDefense => {
             o.need(i, &Advantage::AllOutDefense)?;
             in_opposition(o)?;
+            // "At any point during or before this character's action this round":
+            // no actions this round, so the action is given up.
+            let now = sacrifice_action(o, i)?;
+            let mut st = o.c(i)?.status.clone();
             st.all_out_defense = true;
             o.emit(Event::StatusChanged { who: i, status: st });
-            if own_action(o, i).is_ok() {
+            if now {
                 end_turn(o);
             }
         }
@@ -2244,11 +2298,15 @@ fn use_advantage(
         }
         UseAdvantage::SoulOfSteel => {
             o.need(i, &Advantage::SoulOfSteel)?;
-            own_action(o, i)?;
+            in_opposition(o)?;
             o.spend_wildcard(i, "Soul of Steel")?;
+            let now = sacrifice_action(o, i)?;
+            let mut st = o.c(i)?.status.clone();
             st.soul_of_steel = true;
             o.emit(Event::StatusChanged { who: i, status: st });
-            end_turn(o);
+            if now {
+                end_turn(o);
+            }
         }
         UseAdvantage::Study(target) => {
             o.need(i, &Advantage::Study)?;
@@ -2547,6 +2605,7 @@ pub fn evolve(s: &mut State, e: &Event) {
                 c.status.all_out_defense = false;
                 c.status.iron_wall = false;
                 c.status.soul_of_steel = false;
+                c.status.sacrificed = false;
             }
             if let Some((_, r)) = &mut s.distance {
                 *r = r.saturating_sub(1);

@@ -917,3 +917,32 @@ fn mulligan_sacrifices_the_action() {
     assert_eq!(c(&t, "A").hand.len(), 5);
     assert!(matches!(t.state().phase, Phase::Turn { actor: 1, .. }));
 }
+
+#[test]
+fn soul_of_steel_and_all_out_defense_before_the_turn_skip_it() {
+    let mut bd = draft("B", "b", &["Soul of Steel", "All-Out Defense"]);
+    bd.wildcards = 1;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    // During A's turn B gives up its coming action.
+    run(&mut t, &["b: use B soul-of-steel"], &mut r);
+    assert!(c(&t, "B").status.sacrificed && c(&t, "B").status.soul_of_steel);
+    run(&mut t, &["a: pass"], &mut r);
+    // B's turn was skipped: round 2 begins with A.
+    assert_eq!(t.state().round, 2);
+    assert!(matches!(t.state().phase, Phase::Turn { actor: 0, .. }));
+    assert!(!c(&t, "B").status.sacrificed);
+    let mut r = Scripted::values(["JC"]);
+    run(&mut t, &["a: draw", "a: pass"], &mut r);
+    // It is B's turn; A has acted this round and cannot give up its action.
+    assert!(
+        submit(&mut t, "a: use A all-out-defense", &mut r).is_err(),
+        "already acted this round"
+    );
+}
