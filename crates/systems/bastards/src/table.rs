@@ -745,6 +745,11 @@ pub fn status(s: &State, seat: &Seat) -> String {
             }
         );
     }
+    if let Some(p) = lead_chance(s, seat) {
+        out += &format!(
+            "\n  If both call now, you win with chance {p:.3} (the other face-down card is unknown)"
+        );
+    }
     let legal: Vec<String> = v.legal.iter().map(|c| c.name.clone()).collect();
     out += &format!(
         "\n  {} may: {}",
@@ -779,4 +784,89 @@ fn short_phase(s: &State) -> String {
             x.to_act
         ),
     }
+}
+
+/// In the betting step, the chance that `seat`'s side wins if both call now: the
+/// other side's face-down card is any card the seat has not seen (the 104 non-Joker
+/// cards less its own hands, its face-down card, every card face up on the table
+/// and the discard pile), equally likely. `None` outside betting or for a seat not
+/// in the exchange.
+pub fn lead_chance(s: &State, seat: &Seat) -> Option<f64> {
+    let Phase::Exchange(x) = &s.phase else {
+        return None;
+    };
+    let (mine_down, theirs_down) = (x.attacker_down?, x.defender_down?);
+    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| &c.controller == seat);
+    let aggressor = if owns(x.attacker) {
+        true
+    } else if owns(x.defender) {
+        false
+    } else {
+        return None;
+    };
+    let (my_down, my_up, my_bonus, their_up, their_bonus) = if aggressor {
+        (
+            mine_down,
+            &x.attacker_up,
+            x.attacker_bonus,
+            &x.defender_up,
+            x.defender_bonus,
+        )
+    } else {
+        (
+            theirs_down,
+            &x.defender_up,
+            x.defender_bonus,
+            &x.attacker_up,
+            x.attacker_bonus,
+        )
+    };
+    let mut counts = vec![2i64; 52];
+    let mut seen = |c: &tabula_core::cards::Card| {
+        if let Some(k) = values::key(c.face).and_then(|k| usize::try_from(k).ok())
+            && let Some(n) = counts.get_mut(k)
+        {
+            *n -= 1;
+        }
+    };
+    for c in s.combatants.iter().filter(|c| &c.controller == seat) {
+        c.hand.iter().for_each(&mut seen);
+    }
+    for c in &s.combatants {
+        c.initiative.iter().for_each(&mut seen);
+    }
+    x.attacker_up
+        .iter()
+        .chain(x.defender_up.iter())
+        .for_each(&mut seen);
+    seen(&my_down);
+    s.shoe.discards().iter().for_each(&mut seen);
+    let sum = |cards: &[tabula_core::cards::Card]| -> i64 {
+        cards.iter().filter_map(|c| values::value(c.face)).sum()
+    };
+    let mine = values::Total {
+        total: values::value(my_down.face).unwrap_or(0) + sum(my_up) + my_bonus,
+        suit: values::suit_of(my_down.face),
+    };
+    let (mut wins, mut total) = (0i64, 0i64);
+    for (k, n) in counts.iter().enumerate() {
+        if *n <= 0 {
+            continue;
+        }
+        let face = crate::chance::face_of_key(k);
+        let theirs = values::Total {
+            total: values::value(face).unwrap_or(0) + sum(their_up) + their_bonus,
+            suit: values::suit_of(face),
+        };
+        let won = if aggressor {
+            values::aggressor_wins(mine, theirs)
+        } else {
+            !values::aggressor_wins(theirs, mine)
+        };
+        total += n;
+        if won {
+            wins += n;
+        }
+    }
+    (total > 0).then(|| wins as f64 / total as f64)
 }

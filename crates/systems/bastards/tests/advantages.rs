@@ -946,3 +946,33 @@ fn soul_of_steel_and_all_out_defense_before_the_turn_skip_it() {
         "already acted this round"
     );
 }
+
+#[test]
+fn status_shows_the_chance_of_winning_if_both_call() {
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut r = Scripted::values(Vec::<String>::new());
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play KD",
+            "b: play 7S",
+        ],
+        &mut r,
+    );
+    let a = tabula_core::system::Seat::Player("a".into());
+    // A has 15; B has 1 + an unknown card among the 97 A has not seen: only the
+    // two Aces of Diamonds (15, Diamonds, the defender's tie) beat it.
+    let p = tabula_bastards::table::lead_chance(t.state(), &a).unwrap();
+    assert!((p - 95.0 / 97.0).abs() < 1e-12, "{p}");
+    assert!(tabula_bastards::table::status(t.state(), &a).contains("0.979"));
+    assert!(
+        tabula_bastards::table::lead_chance(t.state(), &tabula_core::system::Seat::Gm).is_none()
+    );
+}
