@@ -68,8 +68,8 @@ pub fn joint_best(counts: &[u64], a: u64, b: u64) -> (Vec<Vec<u128>>, u128) {
     for (x, row) in ways.iter_mut().enumerate() {
         for (y, cell) in row.iter_mut().enumerate() {
             // Inclusion-exclusion on the exact integer CDF (never negative).
-            let v = cdf(x + 1, y + 1) + cdf(x, y);
-            *cell = v.saturating_sub(cdf(x, y + 1) + cdf(x + 1, y));
+            let v = cdf(x + 1, y + 1).saturating_add(cdf(x, y));
+            *cell = v.saturating_sub(cdf(x, y + 1).saturating_add(cdf(x + 1, y)));
         }
     }
     let total = choose(total_cards, a).saturating_mul(choose(total_cards.saturating_sub(a), b));

@@ -390,6 +390,7 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// Skill Check: a Fate Draw for `who` with `skill` off `trait_used`.
+    /// "Building A Scene" (Skill Check), "Skill Hand"; R-GB-6.
     Fate {
         /// The Fated.
         who: String,
@@ -404,32 +405,33 @@ pub enum Command {
         /// A Specialty whose rank is added ("Specialties").
         specialty: Option<String>,
     },
-    /// Begin an Opposition (GM): shuffle, draw every hand.
+    /// Begin an Opposition (GM): shuffle, draw every hand. "Steps" 1, "Initiative".
     Begin,
-    /// Begin a new scene (GM): shuffle, Berserk and Distance end.
+    /// Begin a new scene (GM): shuffle, Berserk and Distance end. "Shuffling".
     Scene,
-    /// Choose an initiative card.
+    /// Choose an initiative card. "Initiative"; R-GB-2 (Ace = 1).
     Init {
         /// Who.
         who: String,
         /// The card.
         card: String,
     },
-    /// Draw step: draw one card.
+    /// Draw step: draw one card. "Core Mechanic", "Steps" 2.
     Draw,
     /// Draw step: mulligan (sacrifice the action, discard all, draw five).
+    /// "Core Mechanic", "Steps" 2.
     Mulligan,
-    /// Discard one card (once per hand; Ass Pull requires two).
+    /// Discard one card (once per hand; Ass Pull requires two). "Core Mechanic".
     Discard {
         /// The card.
         card: String,
     },
-    /// Spend a Wildcard to draw a card into the hand (any time).
+    /// Spend a Wildcard to draw a card into the hand (any time). "Jokers"; R-GB-3.
     Wildcard {
         /// Who.
         who: String,
     },
-    /// Declare an opposed hand against a target.
+    /// Declare an opposed hand against a target. "Steps" 4.
     Attack {
         /// The target.
         target: String,
@@ -441,6 +443,7 @@ pub enum Command {
         options: AttackOptions,
     },
     /// Play the face-down card (attacker, then defender with its skill).
+    /// "Steps" 5, "Skill Hands in Oppositions".
     Play {
         /// The card.
         card: String,
@@ -451,66 +454,70 @@ pub enum Command {
         /// Counter<Weapon> (defender): skill cards to sacrifice, 0 for none.
         counter: i64,
     },
-    /// Bet a face-up card from the hand.
+    /// Bet a face-up card from the hand. "Steps" 6-8, "Skill Hands in Oppositions".
     Bet {
         /// The card.
         card: String,
     },
-    /// Bet a Wildcard: draw a new card and play it face up.
+    /// Bet a Wildcard: draw a new card and play it face up. "Skill Hands in
+    /// Oppositions"; R-GB-3.
     BetWild,
-    /// Call.
+    /// Call; when both call, reveal and settle. "Steps" 8-9.
     Call,
-    /// Replace the initiative card (costs the action unless Speedy).
+    /// Replace the initiative card (costs the action unless Speedy). "Initiative",
+    /// "Speedy".
     Reinit {
         /// The new card.
         card: String,
     },
-    /// Take a carried weapon in hand (ready: no action; else the action).
+    /// Take a carried weapon in hand (ready: no action; else the action). "Random
+    /// Rules".
     Wield {
         /// The weapon.
         weapon: String,
     },
-    /// Pick up a weapon from the ground (the action).
+    /// Pick up a weapon from the ground (the action). "Random Rules".
     Pickup {
         /// The weapon.
         weapon: String,
     },
-    /// End the action without acting.
+    /// End the action without acting. "Steps" 10.
     Pass,
-    /// Use an Advantage that is not part of an attack.
+    /// Use an Advantage that is not part of an attack. "Advantages"; R-GB-8.
     Use {
         /// Who uses it.
         who: String,
         /// Which.
         advantage: UseAdvantage,
     },
-    /// Reinforce: a Wildcard brings 5 Extras.
+    /// Reinforce: a Wildcard brings 5 Extras. "Building A Scene"; R-GB-9.
     Reinforce {
         /// Whose Wildcard.
         who: String,
         /// The group's name.
         name: String,
     },
-    /// Involve: a Wildcard brings two Followers.
+    /// Involve: a Wildcard brings two Followers. "Building A Scene".
     Involve {
         /// Whose Wildcard.
         who: String,
         /// Their name (suffixed 1 and 2).
         name: String,
     },
-    /// Appearance: a Fated not yet present enters the Opposition.
+    /// Appearance: a Fated not yet present enters the Opposition. "Building A Scene".
     Appear {
         /// Who.
         who: String,
     },
-    /// Distance: Wildcards for rounds before melee (once per scene).
+    /// Distance: Wildcards for rounds before melee (once per scene). "Building A
+    /// Scene".
     Distance {
         /// Whose Wildcards.
         who: String,
         /// How many.
         wildcards: u32,
     },
-    /// End the Opposition (GM) and shuffle everything back.
+    /// End the Opposition (GM) and shuffle everything back. "Steps" 13-14.
     End,
     /// End the encounter (GM).
     Finish,
