@@ -1172,7 +1172,7 @@ pub fn decide(
                     ),
                 ));
             }
-            declare(&mut o, i, t, skill, *kind, options.clone())?;
+            declare(&mut o, i, t, skill, *kind, options.clone(), roller)?;
         }
         Command::Play {
             card,
@@ -1830,8 +1830,15 @@ fn declare(
     skill: &str,
     kind: HandKind,
     opts: AttackOptions,
+    roller: &mut dyn Roller,
 ) -> Result<(), RuleError> {
     let c = o.c(i)?.clone();
+    if c.hand.is_empty() {
+        return Err(err(
+            RULE_BETTING,
+            format!("{} has no card to play face down", c.name),
+        ));
+    }
     let rank = skill_rank(&c, skill)?;
     let mut bonus = match (&c.body, kind) {
         (_, HandKind::Simple) => 0,
@@ -1941,6 +1948,9 @@ fn declare(
         counter: 0,
     };
     o.emit(Event::Declared(Box::new(x)));
+    // "Each hand, every player involved draws a new card from the deck": the
+    // acting character drew in its draw step; the one affected draws now.
+    o.draw(t, 1, DrawReason::Hand, roller)?;
     Ok(())
 }
 
@@ -2092,22 +2102,27 @@ fn reveal(o: &mut Out, roller: &mut dyn Roller) -> Result<(), RuleError> {
         && x.options.savage
         && x.options.penalty == 0
         && o.c(ti)?.active()
-        && o.c(x.attacker)?.active();
-    let counter = !success && x.counter > 0 && o.c(ti)?.active() && o.c(x.attacker)?.active();
+        && o.c(x.attacker)?.active()
+        && !o.c(x.attacker)?.hand.is_empty();
+    let counter = !success
+        && x.counter > 0
+        && o.c(ti)?.active()
+        && o.c(x.attacker)?.active()
+        && !o.c(ti)?.hand.is_empty();
     if follow_up {
         let opts = AttackOptions {
             penalty: 2,
             specialty: x.options.specialty.clone(),
             ..AttackOptions::default()
         };
-        declare(o, x.attacker, ti, &x.skill, x.kind, opts)?;
+        declare(o, x.attacker, ti, &x.skill, x.kind, opts, roller)?;
     } else if counter {
         let skill = x.defense_skill.clone().unwrap_or_else(|| x.skill.clone());
         let opts = AttackOptions {
             counter_cards: Some(x.counter),
             ..AttackOptions::default()
         };
-        declare(o, ti, x.attacker, &skill, HandKind::Physical, opts)?;
+        declare(o, ti, x.attacker, &skill, HandKind::Physical, opts, roller)?;
     } else {
         end_turn(o);
     }

@@ -17,7 +17,8 @@ fn exchange(
     b_card: &str,
     extra: &[&str],
 ) {
-    let mut r = Scripted::values(extra.iter().copied());
+    // The one affected draws a card when the hand is declared: 2S.
+    let mut r = Scripted::values(std::iter::once("2S").chain(extra.iter().copied()));
     let lines = [
         attack.to_string(),
         format!("a: play {a_card}"),
@@ -148,7 +149,7 @@ fn mind_over_matter_moves_bp_damage_to_mp() {
         B_HAND,
         "10C",
     );
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
@@ -242,7 +243,7 @@ fn savage_makes_a_second_attack_at_minus_two() {
         "a: attack B Unarmed_Combat physical savage",
         "KD",
         "6H",
-        &[],
+        &["3S"],
     );
     match &t.state().phase {
         Phase::Exchange(x) => assert_eq!(x.attacker_bonus, 2 - 2),
@@ -382,7 +383,7 @@ fn study_doubles_mind_against_the_studied_opponent() {
     run(&mut t, &["a: use A study B", "b: draw"], &mut r);
     assert!(c(&t, "A").status.studied.contains(&1));
     // B attacks A: B 12 (QD) + 2 = 14 against A 9 + 2 x Mind 1 = 11.
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
@@ -457,7 +458,7 @@ fn hearty_criminal_and_cunning_linguist_add_a_card() {
         B_HAND,
         "10C",
     );
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S", "2S"]);
     run(&mut t, &["a: attack B Athletics physical"], &mut r);
     let Phase::Exchange(x) = &t.state().phase else {
         panic!()
@@ -572,7 +573,7 @@ fn desperation_then_knock_out() {
         &["2D", "3D"],
     );
     assert!(c(&t, "B").desperate(), "BP emptied");
-    assert_eq!(c(&t, "B").hand.len(), 3 + 2, "draws Spirit (2) cards");
+    assert_eq!(c(&t, "B").hand.len(), 3 + 1 + 2, "draws Spirit (2) cards");
     assert!(!c(&t, "B").knocked_out);
     assert!(
         t.log()
@@ -591,7 +592,7 @@ fn extras_lose_a_member_per_two_points_r_gb_9() {
         members: 5,
     };
     let mut t = opened(fated(draft("A", "a", &[])), thugs, A_HAND, B_HAND, "10C");
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
@@ -637,7 +638,7 @@ fn betting_is_limited_by_skill_ranks_but_a_wildcard_may_still_be_bet() {
         B_HAND,
         "10C",
     );
-    let mut r = Scripted::values(["JH"]);
+    let mut r = Scripted::values(["2S", "JH"]);
     run(
         &mut t,
         &[
@@ -665,7 +666,7 @@ fn counter_turns_a_successful_defense_into_an_attack_with_the_held_cards() {
     let mut bd = draft("B", "b", &["Counter<Staff>"]);
     bd.weapons = vec![weapon("Staff", 1, "Unarmed Combat")];
     let mut t = opened(fated(ad), fated(bd), A_HAND, B_HAND, "10C");
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S", "2S", "2S"]);
     // B holds back one of its two Unarmed Combat cards: A 4 + 2 = 6 against QD 12 + 1.
     run(
         &mut t,
@@ -757,7 +758,7 @@ fn soul_of_steel_costs_the_action_and_reduces_bp_damage() {
     let mut r = Scripted::values(["JD"]);
     run(&mut t, &["a: use A soul-of-steel", "b: draw"], &mut r);
     assert!(c(&t, "A").status.soul_of_steel);
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
@@ -782,7 +783,7 @@ fn defensive_stance_moves_cards_from_attack_to_defense() {
         B_HAND,
         "10C",
     );
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     assert!(
         submit(&mut t, "a: use A stance 3", &mut r).is_err(),
         "at most Body"
@@ -809,7 +810,7 @@ fn florentine_removes_the_two_weapon_penalty_on_defense() {
     let dagger = b.carried.remove(0);
     b.wielding.push(dagger);
     let mut t = opened(fated(draft("A", "a", &[])), b, A_HAND, B_HAND, "10C");
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
@@ -852,7 +853,7 @@ fn a_follower_takes_damage_to_its_one_power_pool() {
         ["3C", "7S", "6H", "QD", "8H"],
         "10C",
     );
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
@@ -956,7 +957,7 @@ fn status_shows_the_chance_of_winning_if_both_call() {
         B_HAND,
         "10C",
     );
-    let mut r = Scripted::values(Vec::<String>::new());
+    let mut r = Scripted::values(["2S"]);
     run(
         &mut t,
         &[
