@@ -496,6 +496,9 @@ pub enum Command {
         who: String,
         /// The group's name.
         name: String,
+        /// One weapon type for the whole group: damage bonus at most the group's
+        /// Power Rating.
+        weapon: Option<Weapon>,
     },
     /// Involve: a Wildcard brings two Followers. "Building A Scene".
     Involve {
@@ -503,6 +506,8 @@ pub enum Command {
         who: String,
         /// Their name (suffixed 1 and 2).
         name: String,
+        /// One weapon each, of the controller's choice.
+        weapon: Option<Weapon>,
     },
     /// Appearance: a Fated not yet present enters the Opposition. "Building A Scene".
     Appear {
@@ -1388,10 +1393,12 @@ pub fn decide(
         Command::Reinforce {
             who: name,
             name: group,
+            weapon,
         }
         | Command::Involve {
             who: name,
             name: group,
+            weapon,
         } => {
             let i = who(state, name)?;
             may_command(state, seat, i)?;
@@ -1406,6 +1413,18 @@ pub fn decide(
                 .clamp(1, 5);
             let controller = o.c(i)?.controller.clone();
             let reinforce = matches!(command, Command::Reinforce { .. });
+            if let Some(w) = weapon {
+                let max = if reinforce { power } else { 20 };
+                if !(0..=max).contains(&w.damage) {
+                    return Err(RuleError::out_of_range(
+                        RULE_DRAMATIC,
+                        "weapon damage bonus",
+                        0,
+                        max,
+                        w.damage,
+                    ));
+                }
+            }
             o.spend_wildcard(i, if reinforce { "Reinforce" } else { "Involve" })?;
             let make = |n: String, body: Body| Combatant {
                 name: n,
@@ -1416,7 +1435,7 @@ pub fn decide(
                 wildcards: 0,
                 knocked_out: false,
                 present: true,
-                wielding: Vec::new(),
+                wielding: weapon.iter().cloned().collect(),
                 carried: Vec::new(),
                 status: Status::default(),
             };

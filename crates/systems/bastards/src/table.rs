@@ -501,18 +501,27 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
             };
             Command::Use { who, advantage }
         }
-        "reinforce" => {
-            let u = "reinforce WHO GROUP-NAME";
-            Command::Reinforce {
-                who: arg(0, "who", u)?,
-                name: arg(1, "name", u)?,
-            }
-        }
-        "involve" => {
-            let u = "involve WHO NAME";
-            Command::Involve {
-                who: arg(0, "who", u)?,
-                name: arg(1, "name", u)?,
+        "reinforce" | "involve" => {
+            let u = "reinforce|involve WHO NAME [WEAPON DAMAGE]";
+            let who = arg(0, "who", u)?;
+            let name = arg(1, "name", u)?;
+            let weapon = match args.get(2) {
+                Some(w) => {
+                    let damage = int(&arg(3, "weapon damage", u)?, "weapon damage", u)?;
+                    Some(Weapon {
+                        name: w.to_string(),
+                        damage,
+                        skill: format!("{w} Combat"),
+                        melee: true,
+                        ready: true,
+                    })
+                }
+                None => None,
+            };
+            if head == "reinforce" {
+                Command::Reinforce { who, name, weapon }
+            } else {
+                Command::Involve { who, name, weapon }
             }
         }
         "appear" => Command::Appear {

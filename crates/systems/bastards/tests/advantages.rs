@@ -899,6 +899,21 @@ fn reinforce_and_involve_spend_a_wildcard_and_distance_keeps_melee_off() {
         submit(&mut t, "b: distance B 1", &mut r).is_err(),
         "one player per scene"
     );
+    let mut ad = draft("A", "a", &[]);
+    ad.wildcards = 2;
+    let mut t = tabula_core::system::Table::new(state(vec![fated(ad)]));
+    // Power Rating 2 (highest Trait): a club +3 is too heavy for the group.
+    assert!(submit(&mut t, "a: reinforce A Thugs Club 3", &mut r).is_err());
+    run(
+        &mut t,
+        &["a: reinforce A Thugs Club 2", "a: involve A Guard Rifle 4"],
+        &mut r,
+    );
+    assert_eq!(c(&t, "Thugs").wielding.first().map(|w| w.damage), Some(2));
+    assert_eq!(
+        c(&t, "Guard 2").wielding.first().map(|w| w.skill.as_str()),
+        Some("Rifle Combat")
+    );
 }
 
 #[test]
