@@ -834,6 +834,23 @@ fn may_command(state: &State, seat: &Seat, i: usize) -> Result<(), RuleError> {
     }
 }
 
+/// A card for initiative: as [`card_in_hand`], but `lowest` and `best` follow the
+/// initiative values (the Ace is 1, R-GB-2).
+fn initiative_card(c: &Combatant, text: &str) -> Result<Card, RuleError> {
+    let sel = text.trim().to_ascii_lowercase();
+    let key = |k: &Card| {
+        values::initiative_value(k.face).unwrap_or(99) * 4
+            + values::suit_of(k.face).map_or(0, |s| i64::from(values::suit_order(s)))
+    };
+    let pick = match sel.as_str() {
+        "lowest" | "low" | "worst" => c.hand.iter().min_by_key(|k| key(k)),
+        "best" | "high" | "highest" => c.hand.iter().max_by_key(|k| key(k)),
+        _ => return card_in_hand(c, text),
+    };
+    pick.copied()
+        .ok_or_else(|| err(RULE_HAND, format!("{} holds no card", c.name)))
+}
+
 /// A card of a hand named by `text`: a card (`QH`, `10s`, `2 of cups`), or `best`
 /// (the highest value, then suit) or `lowest` (the lowest), so scripts need not
 /// know a shuffled hand.
@@ -1063,7 +1080,7 @@ pub fn decide(
                     format!("{} has already played an initiative card", c.name),
                 ));
             }
-            let card = card_in_hand(c, card)?;
+            let card = initiative_card(c, card)?;
             o.emit(Event::Initiative { who: i, card });
             let all =
                 o.s.combatants
@@ -1315,7 +1332,7 @@ pub fn decide(
         }
         Command::Reinit { card } => {
             let i = acting(state, seat)?;
-            let card = card_in_hand(o.c(i)?, card)?;
+            let card = initiative_card(o.c(i)?, card)?;
             o.emit(Event::Initiative { who: i, card });
             if o.c(i)?.usable(&Advantage::Speedy) == 0 {
                 end_turn(&mut o);
