@@ -669,7 +669,9 @@ pub fn describe(s: &State, e: &Event) -> String {
             format!("{} spends 1 {} on {why}", n(who), pool.pool_name())
         }
         Event::WildcardSpent { who, why } => format!("{} spends a Wildcard on {why}", n(who)),
-        Event::StatusChanged { who, .. } => format!("{}'s status changes", n(who)),
+        Event::StatusChanged { who, status } => {
+            format!("{} now: {}", n(who), status_text(s, status))
+        }
         Event::Desperate { who } => format!("{} is Desperate", n(who)),
         Event::KnockedOut { who } => format!("{} is knocked out", n(who)),
         Event::Weapons { who, wielding, .. } => format!(
@@ -878,4 +880,46 @@ pub fn lead_chance(s: &State, seat: &Seat) -> Option<f64> {
         }
     }
     (total > 0).then(|| wins as f64 / total as f64)
+}
+
+/// The statuses in force, in words.
+pub fn status_text(s: &State, st: &Status) -> String {
+    let mut v: Vec<String> = Vec::new();
+    if st.berserk {
+        v.push("Berserk".into());
+    }
+    if st.all_out_defense {
+        v.push("All-Out Defense".into());
+    }
+    if st.iron_wall {
+        v.push("Iron Wall".into());
+    }
+    if st.soul_of_steel {
+        v.push("Soul of Steel".into());
+    }
+    for i in &st.studied {
+        if let Some(c) = s.combatants.get(*i) {
+            v.push(format!("Studied {}", c.name));
+        }
+    }
+    if st.stance > 0 {
+        v.push(format!("Defensive Stance {}", st.stance));
+    }
+    if let Some(t) = st.next_defense {
+        v.push(format!("next physical defense with {t}"));
+    }
+    if st.must_discard > 0 {
+        v.push(format!("must discard {}", st.must_discard));
+    }
+    if st.discarded {
+        v.push("has discarded this hand".into());
+    }
+    if st.sacrificed {
+        v.push("action of this round given up".into());
+    }
+    if v.is_empty() {
+        "nothing special".into()
+    } else {
+        v.join(", ")
+    }
 }
