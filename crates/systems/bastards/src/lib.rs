@@ -8,7 +8,30 @@
 //!   (R-GB-6) and the simple opposed hand.
 //! - [`chance`]: exact odds (R-GB-11).
 //!
+//! - [`character`], [`advantages`]: sheets and the 31 Advantages.
+//! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
+//!   and do; [`table`] the table file and the terminal text.
+//!
 //! It depends on `tabula-core` only.
+//!
+//! # Examples
+//!
+//! Carlton's repair ("Skill Hand"): Mind 3, Repair 2 against the Dealer's three
+//! cards.
+//!
+//! ```
+//! use tabula_bastards::fate::{check, SkillHand};
+//! use tabula_core::roller::Scripted;
+//!
+//! let hand = SkillHand { trait_score: 3, rank: 2, modifier: 0, specialty: 0 };
+//! let mut cards = Scripted::values(["9S", "4C", "JH", "2D", "7S"]);
+//! let result = check(hand, &mut cards)?;
+//! assert!(result.success);
+//! assert_eq!((result.player_total, result.dealer_total), (12, 11));
+//! let odds = tabula_bastards::chance::skill_hand(hand)?;
+//! assert!(odds.probability > 0.5);
+//! # Ok::<(), tabula_core::rule::RuleError>(())
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
