@@ -370,29 +370,29 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             )],
                         ));
                     }
-                    out.push(CommandSpec::new(
-                        "use",
-                        "Use an Advantage",
-                        vec![
-                            ParamSpec::choice("who", [c.name.clone()]),
-                            ParamSpec::choice(
-                                "advantage",
-                                [
-                                    "all-out-defense",
-                                    "stance",
-                                    "serendipity",
-                                    "iron-wall",
-                                    "karmic-shuffle",
-                                    "soul-of-steel",
-                                    "study",
-                                    "dodge",
-                                    "ass-pull",
-                                    "berserk",
-                                    "calm",
-                                ],
-                            ),
-                        ],
-                    ));
+                    let uses = usable_now(c, true);
+                    if !uses.is_empty() {
+                        out.push(CommandSpec::new(
+                            "use",
+                            "Use an Advantage",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::choice("advantage", uses),
+                            ],
+                        ));
+                    }
+                    if c.character().is_some() {
+                        out.push(CommandSpec::new(
+                            "fate",
+                            "Skill Check: a Skill Hand against the Dealer's Fate Draw",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::text("skill"),
+                                ParamSpec::choice("trait", trait_names()),
+                                ParamSpec::int("modifier", 0, 20),
+                            ],
+                        ));
+                    }
                 }
             }
         }
@@ -437,6 +437,27 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
         }
     }
     if !matches!(s.phase, Phase::Scene) {
+        let acting = crate::opposition::actor(s);
+        for (k, c) in s.combatants.iter().enumerate() {
+            if &c.controller != seat || !c.active() {
+                continue;
+            }
+            let own_turn = acting == Some(k) && matches!(s.phase, Phase::Turn { drawn: true, .. });
+            if own_turn {
+                continue; // listed with the turn's commands
+            }
+            let uses = usable_now(c, false);
+            if !uses.is_empty() {
+                out.push(CommandSpec::new(
+                    "use",
+                    "Use an Advantage (any time)",
+                    vec![
+                        ParamSpec::choice("who", [c.name.clone()]),
+                        ParamSpec::choice("advantage", uses),
+                    ],
+                ));
+            }
+        }
         let wild: Vec<String> = mine
             .iter()
             .filter(|c| c.wildcards > 0 && c.active())
@@ -471,4 +492,49 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
         ));
     }
     out
+}
+
+/// The `use` Advantages a combatant has and may use now: `own_action` adds the
+/// ones used only during its own action.
+fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
+    use crate::advantages::Advantage as A;
+    let mut v = Vec::new();
+    let has = |a: &A| c.usable(a) > 0;
+    let wild = c.wildcards > 0;
+    if has(&A::AllOutDefense) && !c.status.all_out_defense {
+        v.push("all-out-defense");
+    }
+    if has(&A::Dodge) && c.pool(Trait::Body) > 0 {
+        v.push("dodge");
+    }
+    if has(&A::Serendipity) && c.pool(Trait::Luck) > 0 {
+        v.push("serendipity");
+    }
+    if has(&A::IronWall) && wild {
+        v.push("iron-wall");
+    }
+    if has(&A::KarmicShuffle) && wild {
+        v.push("karmic-shuffle");
+    }
+    if has(&A::SoulOfSteel) && wild {
+        v.push("soul-of-steel");
+    }
+    if own_action {
+        if has(&A::DefensiveStance) {
+            v.push("stance");
+        }
+        if has(&A::Study) {
+            v.push("study");
+        }
+        if has(&A::AssPull) && c.pool(Trait::Luck) > 0 {
+            v.push("ass-pull");
+        }
+        if has(&A::Berserk) && wild && !c.status.berserk {
+            v.push("berserk");
+        }
+        if c.status.berserk {
+            v.push("calm");
+        }
+    }
+    v.into_iter().map(String::from).collect()
 }

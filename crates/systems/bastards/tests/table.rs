@@ -314,3 +314,38 @@ fn a_specialty_adds_its_rank_to_a_fate_draw() {
     let e = submit(&mut t, "Stella: wildcard Cynthia", &mut r).unwrap_err();
     assert_eq!(e.kind, Refusal::WrongPhase);
 }
+
+#[test]
+fn every_legal_command_is_a_command_the_parser_knows_and_the_next_line_is_legal() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script() {
+        let (seat, body) = match line.split_once(':') {
+            Some((s, rest)) => (Seat::parse(s), rest.trim().to_string()),
+            None => (Bastards::default_seat(t.state()), line.clone()),
+        };
+        let legal = Bastards::legal_commands(t.state(), &seat);
+        let word = body.split_whitespace().next().unwrap().to_string();
+        assert!(
+            legal
+                .iter()
+                .any(|c| c.name.split_whitespace().next() == Some(word.as_str())),
+            "{line}: not among {:?}",
+            legal.iter().map(|c| c.name.clone()).collect::<Vec<_>>()
+        );
+        for s in seats(t.state()) {
+            for c in Bastards::legal_commands(t.state(), &s) {
+                let e = table::parse_command(&c.name);
+                assert!(
+                    !matches!(
+                        e,
+                        Err(tabula_core::system::CommandParseError::Unknown { .. })
+                    ),
+                    "{}",
+                    c.name
+                );
+            }
+        }
+        submit(&mut t, &line, &mut r).unwrap();
+    }
+}
