@@ -2190,6 +2190,18 @@ fn consequences(
     if let Body::Extras { .. } = target.body {
         let lost = (margin / 2).min(target.pool(Trait::Body)).max(0);
         o.emit(Event::MembersLost { who: ti, lost });
+        // "the number of members determining the size of the group's hand": the
+        // group keeps its best cards, one per member left.
+        let left = usize::try_from(o.c(ti)?.pool(Trait::Body).max(0)).unwrap_or(0);
+        let mut hand = o.c(ti)?.hand.clone();
+        if hand.len() > left {
+            hand.sort_by_key(|k| values::key(k.face).unwrap_or(-1));
+            let gone: Vec<Card> = hand.iter().take(hand.len() - left).copied().collect();
+            o.emit(Event::Discarded {
+                who: ti,
+                cards: gone,
+            });
+        }
         if o.c(ti)?.pool(Trait::Body) <= 0 {
             o.emit(Event::KnockedOut { who: ti });
         }

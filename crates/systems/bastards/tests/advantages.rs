@@ -607,6 +607,8 @@ fn extras_lose_a_member_per_two_points_r_gb_9() {
     // 15 against 6 (Extras add no Trait): 9, four members.
     assert_eq!(c(&t, "B").pool(Trait::Body), 1);
     assert!(!c(&t, "B").knocked_out);
+    // One member left: the group's hand shrinks to its best card.
+    assert_eq!(c(&t, "B").hand.len(), 1);
 }
 
 #[test]

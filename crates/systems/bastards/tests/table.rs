@@ -349,3 +349,15 @@ fn every_legal_command_is_a_command_the_parser_knows_and_the_next_line_is_legal(
         submit(&mut t, &line, &mut r).unwrap();
     }
 }
+
+#[test]
+fn the_state_survives_a_json_round_trip() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script().iter().take(20) {
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    let json = serde_json::to_string(t.state()).unwrap();
+    let back: State = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, t.state());
+}
