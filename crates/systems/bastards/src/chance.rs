@@ -310,6 +310,24 @@ mod tests {
                     }
                 }
             }
+            (1, 2) => {
+                for i in 0..n {
+                    for j in 0..n {
+                        for j2 in j + 1..n {
+                            if j != i && j2 != i {
+                                total += 1;
+                                let d = deck[j].max(deck[j2]);
+                                wins += u64::from(key_wins(
+                                    deck[i],
+                                    hand.player_bonus(),
+                                    d,
+                                    hand.modifier,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
             _ => unreachable!(),
         }
         wins as f64 / total as f64
@@ -317,7 +335,14 @@ mod tests {
 
     #[test]
     fn skill_hand_odds_match_brute_force() {
-        for (t, r, m) in [(5, 1, 0), (5, 1, 3), (5, 2, 0), (5, 2, 7)] {
+        for (t, r, m) in [
+            (5, 1, 0),
+            (5, 1, 3),
+            (5, 2, 0),
+            (5, 2, 7),
+            (4, 1, 0),
+            (4, 0, 2),
+        ] {
             let hand = SkillHand {
                 trait_score: t,
                 rank: r,
