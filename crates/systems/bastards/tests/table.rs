@@ -361,3 +361,29 @@ fn the_state_survives_a_json_round_trip() {
     let back: State = serde_json::from_str(&json).unwrap();
     assert_eq!(&back, t.state());
 }
+
+#[test]
+fn indirect_opposition_gives_the_opposing_hands_to_the_player_not_involved() {
+    let dir = examples();
+    let text = std::fs::read_to_string(dir.join("indirect.toml")).unwrap();
+    let mut t = Table::<Bastards>::new(Bastards::setup(&text, &dir).unwrap());
+    assert!(t.state().indirect);
+    let mut r = Seeded::from_seed(2);
+    submit(&mut t, "gm: begin", &mut r).unwrap();
+    let blaine = Seat::Player("Blaine".into());
+    let v = Bastards::view(t.state(), &blaine);
+    assert!(
+        v.combatants
+            .iter()
+            .any(|c| c.name == "Guards" && c.hand.is_some())
+    );
+    assert!(
+        v.combatants
+            .iter()
+            .any(|c| c.name == "Cynthia" && c.hand.is_none())
+    );
+    let gm = Bastards::view(t.state(), &Seat::Gm);
+    assert!(gm.combatants.iter().all(|c| c.hand.is_none()));
+    submit(&mut t, "Blaine: init Guards lowest", &mut r).unwrap();
+    assert_hidden(t.state());
+}
