@@ -118,3 +118,42 @@ pub fn discard_all(shoe: &mut Shoe, cards: &[Card]) {
         let _ = shoe.discard(*c);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::roller::Seeded;
+
+    #[test]
+    fn an_empty_deck_takes_the_discards_back_and_replay_matches() {
+        let mut shoe = Shoe::new(2, true).unwrap();
+        let mut r = Seeded::from_seed(5);
+        let mut replayed = shoe.clone();
+        // Draw the whole shoe into one hand (Jokers are replaced), discard it all.
+        let mut steps = draw(&mut shoe, &mut r, 104).unwrap();
+        assert_eq!(cards(&steps).len(), MAX_DRAW, "capped");
+        steps.extend(draw(&mut shoe, &mut r, 44).unwrap());
+        apply(&mut replayed, &steps);
+        assert_eq!(cards(&steps).len(), 104);
+        assert!(
+            jokers(&steps) >= 4,
+            "every Joker came out (and may come again)"
+        );
+        assert_eq!(shoe, replayed);
+        let held = cards(&steps);
+        discard_all(&mut shoe, &held[..50]);
+        discard_all(&mut replayed, &held[..50]);
+        // The deck (the four Jokers went back in after the draw) runs out: the
+        // discards are shuffled back in to finish the draw.
+        let more = draw(&mut shoe, &mut r, 10).unwrap();
+        assert!(more.contains(&DrawStep::Reshuffle));
+        assert_eq!(cards(&more).len(), 10);
+        apply(&mut replayed, &more);
+        assert_eq!(shoe, replayed);
+        // Nothing left anywhere: refused.
+        let mut empty = Shoe::new(1, false).unwrap();
+        let all = draw(&mut empty, &mut r, 52).unwrap();
+        assert_eq!(cards(&all).len(), 52);
+        assert!(draw(&mut empty, &mut r, 1).is_err());
+    }
+}
