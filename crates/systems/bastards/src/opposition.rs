@@ -1166,6 +1166,22 @@ pub fn decide(
             options,
         } => {
             let i = acting(state, seat)?;
+            if options.penalty != 0 || options.counter_cards.is_some() {
+                // Set only by Savage's follow-up and Counter, never by a seat.
+                return Err(err(
+                    RULE_ADVANTAGES,
+                    "penalty and counter cards are not declared",
+                ));
+            }
+            if !(0..=crate::character::MAX_TRAIT).contains(&options.wild_swing) {
+                return Err(RuleError::out_of_range(
+                    RULE_ADVANTAGES,
+                    "Wild Swing",
+                    0,
+                    crate::character::MAX_TRAIT,
+                    options.wild_swing,
+                ));
+            }
             if o.c(i)?.status.must_discard > 0 {
                 return Err(err(RULE_ADVANTAGES, "Ass Pull: discard two cards first"));
             }
