@@ -387,3 +387,144 @@ fn indirect_opposition_gives_the_opposing_hands_to_the_player_not_involved() {
     submit(&mut t, "Blaine: init Guards lowest", &mut r).unwrap();
     assert_hidden(t.state());
 }
+
+fn any_command() -> impl Strategy<Value = tabula_bastards::Command> {
+    use tabula_bastards::Command as C;
+    use tabula_bastards::character::Trait;
+    use tabula_bastards::opposition::{AttackOptions, HandKind, UseAdvantage};
+    let name = prop::sample::select(vec![
+        "Cynthia",
+        "Kodos",
+        "investor",
+        "Carlton",
+        "Bodyguard",
+        "Thugs",
+        "nobody",
+        "",
+    ])
+    .prop_map(String::from);
+    let card = prop::sample::select(vec!["best", "lowest", "QH", "Joker", "zz", "10S"])
+        .prop_map(String::from);
+    let skill = prop::sample::select(vec![
+        "Influence",
+        "Unarmed Combat",
+        "Business",
+        "Sword Combat",
+        "x",
+    ])
+    .prop_map(String::from);
+    let num = prop::sample::select(vec![i64::MIN, -1, 0, 1, 2, 3, 20, 21, i64::MAX]);
+    let kind = prop::sample::select(vec![
+        HandKind::Physical,
+        HandKind::Social,
+        HandKind::Fear,
+        HandKind::Simple,
+    ]);
+    prop_oneof![
+        Just(C::Begin),
+        Just(C::Scene),
+        Just(C::Draw),
+        Just(C::Mulligan),
+        Just(C::Call),
+        Just(C::BetWild),
+        Just(C::Pass),
+        Just(C::End),
+        (name.clone(), card.clone()).prop_map(|(who, card)| C::Init { who, card }),
+        card.clone().prop_map(|card| C::Discard { card }),
+        card.clone().prop_map(|card| C::Bet { card }),
+        card.clone().prop_map(|card| C::Reinit { card }),
+        (
+            card.clone(),
+            proptest::option::of(skill.clone()),
+            any::<bool>(),
+            num.clone()
+        )
+            .prop_map(|(card, skill, mind_over_matter, counter)| C::Play {
+                card,
+                skill,
+                mind_over_matter,
+                counter
+            }),
+        (
+            name.clone(),
+            skill.clone(),
+            kind,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            num.clone(),
+            num.clone()
+        )
+            .prop_map(
+                |(target, skill, kind, zeal, fortune, savage, wild_swing, penalty)| C::Attack {
+                    target,
+                    skill,
+                    kind,
+                    options: AttackOptions {
+                        zeal,
+                        fortune,
+                        savage,
+                        wild_swing,
+                        penalty,
+                        ..AttackOptions::default()
+                    },
+                }
+            ),
+        (name.clone(), skill.clone(), num.clone(), any::<bool>()).prop_map(
+            |(who, skill, modifier, acrobat)| C::Fate {
+                who,
+                skill,
+                trait_used: Trait::Mind,
+                modifier,
+                acrobat,
+                specialty: None,
+            }
+        ),
+        (name.clone(), num.clone()).prop_map(|(who, n)| C::Use {
+            who,
+            advantage: UseAdvantage::DefensiveStance(n)
+        }),
+        name.clone().prop_map(|who| C::Use {
+            who,
+            advantage: UseAdvantage::Dodge
+        }),
+        name.clone().prop_map(|who| C::Wildcard { who }),
+        name.clone().prop_map(|who| C::Appear { who }),
+        (name.clone(), any::<u32>()).prop_map(|(who, wildcards)| C::Distance { who, wildcards }),
+        name.clone().prop_map(|who| C::Reinforce {
+            who,
+            name: "Crowd".into(),
+            weapon: None
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_commands_from_any_seat_never_panic(
+        cmds in proptest::collection::vec((any_command(), 0usize..8), 1..80),
+        seed in 0u64..1000,
+    ) {
+        let seats = [
+            Seat::Gm,
+            Seat::Player("Stella".into()),
+            Seat::Player("Blaine".into()),
+            Seat::Player("Pat".into()),
+            Seat::Player("x".into()),
+        ];
+        let mut t = load();
+        let mut r = Seeded::from_seed(seed);
+        for (cmd, s) in cmds {
+            // Mostly the seat whose move it is, sometimes anyone.
+            let seat = &seats.get(s).cloned().unwrap_or_else(|| Bastards::default_seat(t.state()));
+            let before = t.state().clone();
+            if t.submit(seat, &cmd, &mut r).is_err() {
+                prop_assert_eq!(t.state(), &before);
+            }
+            conserve(t.state());
+        }
+        prop_assert!(t.replay_matches());
+    }
+}
