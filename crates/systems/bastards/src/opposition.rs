@@ -2280,6 +2280,10 @@ fn consequences(
         raw,
         taken,
     });
+    if taken == 0 && t.usable(&Advantage::Careful) > 0 {
+        // The attack landed but every point was stopped: damage avoided.
+        o.draw(ti, 1, DrawReason::Advantage, roller)?;
+    }
     if taken > 0 && pool == Trait::Body && t.usable(&Advantage::Tenacity) > 0 {
         o.draw(ti, 1, DrawReason::Advantage, roller)?;
     }

@@ -994,3 +994,28 @@ fn status_shows_the_chance_of_winning_if_both_call() {
         tabula_bastards::table::lead_chance(t.state(), &tabula_core::system::Seat::Gm).is_none()
     );
 }
+
+#[test]
+fn careful_also_draws_when_reductions_stop_every_point() {
+    let mut bd = draft("B", "b", &["Careful", "Toughness", "Toughness"]);
+    bd.armour = Some(tabula_bastards::character::Armour {
+        name: "Plate".into(),
+        reduction: 5,
+    });
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    exchange(
+        &mut t,
+        "a: attack B Unarmed_Combat physical",
+        "KD",
+        "7S",
+        &["JC"],
+    );
+    assert_eq!(damage(&t), vec![(7, 0)]);
+    assert!(c(&t, "B").hand.iter().any(|k| k.to_string() == "JC"));
+}
