@@ -1,14 +1,258 @@
-//! `tabula bastards ...`: not built yet (issue 6). The system's rules land in
-//! `crates/systems/bastards` and its subcommands here: `check`, `odds`,
-//! `character validate|show`, `play`.
+//! `tabula bastards ...`: A Game of Bastards (003_2dfeea144768d328.txt). Skill Hands
+//! against the Dealer's Fate Draw (`check`), their exact odds (`odds`), the chance
+//! that a given card wins an opposed hand (`card-odds`).
 
-use crate::common::{CliError, Ctx};
+use tabula_engine::bastards::{chance, deck, fate};
+use tabula_engine::core::cards::CardSpec;
 
-/// The bastards subcommands (none yet).
+use std::path::PathBuf;
+
+use tabula_engine::bastards::Bastards;
+use tabula_engine::bastards::character::{Character, SheetError};
+
+use crate::common::{self, CliError, Ctx, PlayArgs, finish, read_file, roller_for};
+
+/// The bastards subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// A Skill Hand against the Dealer's Fate Draw (R-GB-6): draw rank cards and add
+    /// the Trait; the Dealer draws 6 - Trait and adds the Difficulty Modifier.
+    Check {
+        /// The Trait added to your card (Body, Spirit, Mind or Luck score), 1..=20.
+        #[arg(long = "trait", value_name = "T")]
+        trait_score: i64,
+        /// Your rank in the skill: the cards you draw (at least 1), 0..=20.
+        #[arg(long)]
+        rank: i64,
+        /// The Difficulty Modifier added to the Dealer's card, 0..=20.
+        #[arg(long, default_value_t = 0)]
+        modifier: i64,
+        /// A Specialty's rank, added to your total, 0..=20.
+        #[arg(long, default_value_t = 0)]
+        specialty: i64,
+        /// The cards you drew yourself, yours first then the Dealer's, e.g.
+        /// 9S,4C,JH,2D,7S (a Joker is followed by its replacement).
+        #[arg(long, value_name = "CARDS")]
+        rolled: Option<String>,
+        /// Seed the shuffle.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// The exact chance that a Skill Hand beats the Dealer's Fate Draw (R-GB-11).
+    Odds {
+        /// The Trait added to your card, 1..=20.
+        #[arg(long = "trait", value_name = "T")]
+        trait_score: i64,
+        /// Your rank in the skill, 0..=20.
+        #[arg(long)]
+        rank: i64,
+        /// The Difficulty Modifier, 0..=20.
+        #[arg(long, default_value_t = 0)]
+        modifier: i64,
+        /// A Specialty's rank, 0..=20.
+        #[arg(long, default_value_t = 0)]
+        specialty: i64,
+    },
+    /// Character sheets: validate or show.
+    #[command(subcommand)]
+    Character(CharacterCommand),
+    /// Play a table file at the terminal (or a script).
+    Play(PlayArgs),
+    /// The exact chance that a given card wins an opposed hand against an opponent
+    /// who draws some cards and plays the best.
+    CardOdds {
+        /// The card you play, e.g. QH.
+        #[arg(long)]
+        card: String,
+        /// Your bonus (the Trait added).
+        #[arg(long, default_value_t = 0)]
+        bonus: i64,
+        /// Cards the opponent draws, 1..=20.
+        #[arg(long, default_value_t = 1)]
+        opponent_draws: u64,
+        /// The opponent's bonus.
+        #[arg(long, default_value_t = 0)]
+        opponent_bonus: i64,
+        /// You are the defender (an identical-suit tie is yours).
+        #[arg(long)]
+        defending: bool,
+    },
+}
+
+/// `tabula bastards character ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum CharacterCommand {
+    /// Check a sheet against every rule; lists every broken rule.
+    Validate {
+        /// The sheet (TOML).
+        file: PathBuf,
+    },
+    /// Show a sheet.
+    Show {
+        /// The sheet (TOML).
+        file: PathBuf,
+    },
+}
+
+#[derive(serde::Serialize)]
+struct ValidateOut {
+    valid: bool,
+    problems: Vec<String>,
+}
+
+fn load(file: &std::path::Path) -> Result<Result<Character, SheetError>, CliError> {
+    Ok(Character::from_toml(&read_file(file)?))
+}
+
+#[derive(serde::Serialize)]
+struct CardOddsOut {
+    probability: f64,
+    card: String,
+    bonus: i64,
+    opponent_draws: u64,
+    opponent_bonus: i64,
+    defending: bool,
+}
 
 /// Run a bastards subcommand.
-pub fn run(command: Command, _ctx: Ctx) -> Result<(), CliError> {
-    match command {}
+pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
+    match command {
+        Command::Character(CharacterCommand::Validate { file }) => {
+            let problems: Vec<String> = match load(&file)? {
+                Ok(_) => Vec::new(),
+                Err(SheetError::Rules(e)) => e.problems.iter().map(ToString::to_string).collect(),
+                Err(e) => vec![e.to_string()],
+            };
+            let out = ValidateOut {
+                valid: problems.is_empty(),
+                problems: problems.clone(),
+            };
+            ctx.emit(&out, || {
+                if problems.is_empty() {
+                    format!("{}: valid", file.display())
+                } else {
+                    format!(
+                        "{}: {} broken rule(s)\n  {}",
+                        file.display(),
+                        problems.len(),
+                        problems.join("\n  ")
+                    )
+                }
+            })?;
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(CliError::bad(format!(
+                    "{} is not a legal character",
+                    file.display()
+                )))
+            }
+        }
+        Command::Character(CharacterCommand::Show { file }) => {
+            let c = load(&file)?.map_err(|e| CliError::bad(format!("{}: {e}", file.display())))?;
+            ctx.emit(&c, || c.sheet())
+        }
+        Command::Play(args) => common::play::<Bastards>(&args, ctx),
+        Command::Check {
+            trait_score,
+            rank,
+            modifier,
+            specialty,
+            rolled,
+            seed,
+        } => {
+            let hand = fate::SkillHand {
+                trait_score,
+                rank,
+                modifier,
+                specialty,
+            };
+            let mut roller = roller_for(seed, rolled.as_deref());
+            let res = fate::check(hand, roller.as_mut()).map_err(CliError::bad)?;
+            finish(roller.as_mut())?;
+            ctx.emit(&res, || {
+                let show = |steps: &[deck::DrawStep]| {
+                    steps
+                        .iter()
+                        .map(|s| match s {
+                            deck::DrawStep::Card(c) => c.to_string(),
+                            deck::DrawStep::Joker(c) => format!("{c} (Wildcard)"),
+                            deck::DrawStep::Reshuffle => "(reshuffle)".into(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                format!(
+                    "You drew {} and play {} + {} = {}\nThe Dealer drew {} and plays {} + {} = {} ({})\n{} by {}",
+                    show(&res.player_draw),
+                    res.player_card,
+                    hand.player_bonus(),
+                    res.player_total,
+                    show(&res.dealer_draw),
+                    res.dealer_card,
+                    hand.modifier,
+                    res.dealer_total,
+                    res.difficulty,
+                    if res.success { "Success" } else { "Failure" },
+                    res.margin.abs()
+                )
+            })
+        }
+        Command::Odds {
+            trait_score,
+            rank,
+            modifier,
+            specialty,
+        } => {
+            let hand = fate::SkillHand {
+                trait_score,
+                rank,
+                modifier,
+                specialty,
+            };
+            let odds = chance::skill_hand(hand).map_err(CliError::bad)?;
+            ctx.emit(&odds, || {
+                format!(
+                    "You draw {}, the Dealer draws {} (+{}, {}): {:.4} ({} of {})",
+                    odds.player_draws,
+                    odds.dealer_draws,
+                    modifier,
+                    odds.difficulty,
+                    odds.probability,
+                    odds.successes,
+                    odds.outcomes
+                )
+            })
+        }
+        Command::CardOdds {
+            card,
+            bonus,
+            opponent_draws,
+            opponent_bonus,
+            defending,
+        } => {
+            let face = match card.parse::<CardSpec>().map_err(CliError::bad)? {
+                CardSpec::Face(f) => f,
+                CardSpec::AnyJoker => {
+                    return Err(CliError::bad(
+                        "a Joker is never played: it becomes a Wildcard (R-GB-3)",
+                    ));
+                }
+            };
+            let probability =
+                chance::card_wins(face, bonus, opponent_draws, opponent_bonus, defending)
+                    .map_err(CliError::bad)?;
+            let out = CardOddsOut {
+                probability,
+                card: face.to_string(),
+                bonus,
+                opponent_draws,
+                opponent_bonus,
+                defending,
+            };
+            ctx.emit(&out, || {
+                format!("{face} + {bonus} wins with probability {probability:.4}")
+            })
+        }
+    }
 }

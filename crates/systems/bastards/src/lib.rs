@@ -2,12 +2,120 @@
 //!
 //! The rules of A Game of Bastards (003_2dfeea144768d328.txt), system id `bastards`.
 //!
-//! Not built yet: this crate compiles so the workspace has its final shape. Its
-//! issue fills it with the book's characters (a draft validated into a character),
-//! its checks and odds, and its turn structure as a decide/evolve
-//! [`tabula_core::System`]. It depends on `tabula-core` only.
+//! - [`values`]: card values, the suit order for ties, the shoe (R-GB-1, R-GB-2).
+//! - [`deck`]: drawing with Jokers and Wildcards (R-GB-3), running out of cards.
+//! - [`fate`]: Skill Hands against the Dealer's Fate Draw, the Difficulty Modifier
+//!   (R-GB-6) and the simple opposed hand.
+//! - [`chance`]: exact odds (R-GB-11).
+//!
+//! - [`character`], [`advantages`]: sheets and the 31 Advantages.
+//! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
+//!   and do; [`table`] the table file and the terminal text.
+//!
+//! It depends on `tabula-core` only.
+//!
+//! # Examples
+//!
+//! Carlton's repair ("Skill Hand"): Mind 3, Repair 2 against the Dealer's three
+//! cards.
+//!
+//! ```
+//! use tabula_bastards::fate::{check, SkillHand};
+//! use tabula_core::roller::Scripted;
+//!
+//! let hand = SkillHand { trait_score: 3, rank: 2, modifier: 0, specialty: 0 };
+//! let mut cards = Scripted::values(["9S", "4C", "JH", "2D", "7S"]);
+//! let result = check(hand, &mut cards)?;
+//! assert!(result.success);
+//! assert_eq!((result.player_total, result.dealer_total), (12, 11));
+//! let odds = tabula_bastards::chance::skill_hand(hand)?;
+//! assert!(odds.probability > 0.5);
+//! # Ok::<(), tabula_core::rule::RuleError>(())
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod advantages;
+pub mod chance;
+pub mod character;
+pub mod deck;
+pub mod fate;
+pub mod opposition;
+pub mod table;
+pub mod values;
+pub mod view;
+
 /// The system id used on the command line and in table files.
 pub const ID: &str = "bastards";
+
+pub use opposition::{Command, Event, State};
+pub use view::View;
+
+use tabula_core::roller::Roller;
+use tabula_core::rule::RuleError;
+use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
+
+/// A Game of Bastards as a Tabula rule system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bastards;
+
+impl System for Bastards {
+    const ID: &'static str = ID;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = View;
+
+    fn decide(
+        state: &State,
+        seat: &Seat,
+        command: &Command,
+        roller: &mut dyn Roller,
+    ) -> Result<Vec<Event>, RuleError> {
+        opposition::decide(state, seat, command, roller)
+    }
+
+    fn evolve(state: &mut State, event: &Event) {
+        opposition::evolve(state, event);
+    }
+
+    fn view(state: &State, seat: &Seat) -> View {
+        view::view(state, seat)
+    }
+
+    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
+        view::legal_commands(state, seat)
+    }
+}
+
+impl TextPlay for Bastards {
+    type SetupError = table::TableError;
+
+    fn setup(text: &str, base_dir: &std::path::Path) -> Result<State, table::TableError> {
+        table::setup(text, base_dir)
+    }
+
+    fn default_seat(state: &State) -> Seat {
+        table::default_seat(state)
+    }
+
+    fn parse_command(
+        _state: &State,
+        _seat: &Seat,
+        line: &str,
+    ) -> Result<Command, CommandParseError> {
+        table::parse_command(line)
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        table::describe(state, event)
+    }
+
+    fn status(state: &State, seat: &Seat) -> String {
+        table::status(state, seat)
+    }
+
+    fn finished(state: &State) -> bool {
+        state.finished
+    }
+}

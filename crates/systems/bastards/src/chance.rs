@@ -1,0 +1,406 @@
+//! Exact odds: a Skill Hand against the Dealer's Fate Draw, and a given card in an
+//! opposed hand.
+//!
+//! R-GB-11: a drawn Joker is replaced with its Wildcard banked, so a Fate Draw is the
+//! same as drawing from the 104 cards that are not Jokers. Both hands come from the
+//! same shoe without replacement. Counts are exact integers (`u128`); only the final
+//! division is floating point.
+
+use serde::{Deserialize, Serialize};
+use tabula_core::cards::{Face, Rank, Suit};
+use tabula_core::rule::{Rule, RuleError};
+
+use crate::fate::{self, SkillHand};
+use crate::values::{self, SEED};
+
+/// R-GB-11: the odds of a Fate Draw.
+pub const RULE_ODDS: Rule = Rule::book(crate::ID, SEED, "Fate Draw").ruling("R-GB-11");
+
+/// `C(n, k)` exactly; 0 when `k > n`. Exact while the result fits in `u128`, which
+/// holds for every draw the caps allow (at most 20 + 5 cards from 104).
+pub fn choose(n: u64, k: u64) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        // r * (n - i) is divisible by (i + 1) at every step.
+        r = r.saturating_mul(u128::from(n - i)) / u128::from(i + 1);
+    }
+    r
+}
+
+/// The 52 card strengths (keys 0..=51, see [`values::key`]) with two copies each:
+/// the 104 non-Joker cards of the shoe (R-GB-1, R-GB-11).
+pub fn shoe_counts() -> Vec<u64> {
+    vec![2; 52]
+}
+
+/// The face of a key 0..=51.
+pub fn face_of_key(key: usize) -> Face {
+    let rank = Rank::ALL.get(key / 4).copied().unwrap_or(Rank::Two);
+    let suit = Suit::ALL.get(key % 4).copied().unwrap_or(Suit::Clubs);
+    Face::Standard { rank, suit }
+}
+
+/// The joint distribution, as exact counts, of the best key of a hand of `a` cards
+/// and the best key of a hand of `b` cards drawn after it from the same deck
+/// without replacement, where `counts[k]` cards have key `k`. Returns
+/// `(ways[ka][kb], total_ways)`.
+pub fn joint_best(counts: &[u64], a: u64, b: u64) -> (Vec<Vec<u128>>, u128) {
+    let n = counts.len();
+    let mut below = vec![0u64; n + 1];
+    for (i, c) in counts.iter().enumerate() {
+        below[i + 1] = below[i] + c;
+    }
+    let total_cards = below[n];
+    // cdf(x, y): both hands' best keys are below x and below y (x, y = 0..=n).
+    let cdf = |x: usize, y: usize| -> u128 {
+        let (na, nb) = (below[x], below[y]);
+        if na <= nb {
+            choose(na, a).saturating_mul(choose(nb.saturating_sub(a), b))
+        } else {
+            choose(nb, b).saturating_mul(choose(na.saturating_sub(b), a))
+        }
+    };
+    let mut ways = vec![vec![0u128; n]; n];
+    for (x, row) in ways.iter_mut().enumerate() {
+        for (y, cell) in row.iter_mut().enumerate() {
+            // Inclusion-exclusion on the exact integer CDF (never negative).
+            let v = cdf(x + 1, y + 1).saturating_add(cdf(x, y));
+            *cell = v.saturating_sub(cdf(x, y + 1).saturating_add(cdf(x + 1, y)));
+        }
+    }
+    let total = choose(total_cards, a).saturating_mul(choose(total_cards.saturating_sub(a), b));
+    (ways, total)
+}
+
+/// The exact chance of a Skill Hand against the Dealer's Fate Draw, with the
+/// counts behind it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SkillHandOdds {
+    /// The chance that the Skill Hand succeeds, 0..=1.
+    pub probability: f64,
+    /// The hand asked about.
+    pub hand: SkillHand,
+    /// Cards the player draws.
+    pub player_draws: usize,
+    /// Cards the Dealer draws.
+    pub dealer_draws: usize,
+    /// Ordered draws (player's set, then Dealer's set) that succeed.
+    pub successes: String,
+    /// All ordered draws.
+    pub outcomes: String,
+    /// The guideline label of the Difficulty Modifier.
+    pub difficulty: String,
+}
+
+/// Whether a player card (key `kp`) plus `pb` beats a Dealer card (key `kd`) plus
+/// `db` (R-GB-2: ties by suit, the same suit to the Dealer).
+fn key_wins(kp: usize, pb: i64, kd: usize, db: i64) -> bool {
+    let fp = face_of_key(kp);
+    let fd = face_of_key(kd);
+    values::aggressor_wins(
+        values::Total {
+            total: values::value(fp).unwrap_or(0) + pb,
+            suit: values::suit_of(fp),
+        },
+        values::Total {
+            total: values::value(fd).unwrap_or(0) + db,
+            suit: values::suit_of(fd),
+        },
+    )
+}
+
+/// The exact chance that `hand` beats the Dealer's Fate Draw (R-GB-6, R-GB-11).
+///
+/// # Errors
+/// A [`RuleError`] naming a number out of range.
+pub fn skill_hand(hand: SkillHand) -> Result<SkillHandOdds, RuleError> {
+    hand.validate()?;
+    let (pd, dd) = (hand.player_draws(), hand.dealer_draws());
+    let (ways, total) = joint_best(&shoe_counts(), pd as u64, dd as u64);
+    let mut wins: u128 = 0;
+    for (kp, row) in ways.iter().enumerate() {
+        for (kd, w) in row.iter().enumerate() {
+            if *w > 0 && key_wins(kp, hand.player_bonus(), kd, hand.modifier) {
+                wins += *w;
+            }
+        }
+    }
+    Ok(SkillHandOdds {
+        probability: ratio(wins, total),
+        hand,
+        player_draws: pd,
+        dealer_draws: dd,
+        successes: wins.to_string(),
+        outcomes: total.to_string(),
+        difficulty: fate::difficulty_label(hand.modifier).to_string(),
+    })
+}
+
+fn ratio(num: u128, den: u128) -> f64 {
+    if den == 0 {
+        0.0
+    } else {
+        num as f64 / den as f64
+    }
+}
+
+/// The largest number of cards an opponent may draw in [`card_wins`].
+pub const MAX_OPPONENT_DRAWS: u64 = 20;
+
+/// The exact chance that a given card, played with `bonus`, wins an opposed hand
+/// against an opponent who draws `opponent_draws` cards from the rest of the
+/// shoe's 104 non-Joker cards (R-GB-11) and plays the best of them plus
+/// `opponent_bonus`. `defending`: the given card is the defender's, so an
+/// identical-suit tie goes to it (R-GB-2).
+///
+/// # Errors
+/// A [`RuleError`] when the card is a Joker or the draw count is out of range.
+pub fn card_wins(
+    face: Face,
+    bonus: i64,
+    opponent_draws: u64,
+    opponent_bonus: i64,
+    defending: bool,
+) -> Result<f64, RuleError> {
+    let Some(k) = values::key(face) else {
+        return Err(RuleError::forbidden(
+            values::RULE_JOKERS,
+            "a Joker is never played: it becomes a Wildcard",
+        ));
+    };
+    if !(1..=MAX_OPPONENT_DRAWS).contains(&opponent_draws) {
+        return Err(RuleError::out_of_range(
+            RULE_ODDS,
+            "opponent draws",
+            1,
+            MAX_OPPONENT_DRAWS as i64,
+            opponent_draws as i64,
+        ));
+    }
+    if bonus.abs() > 100 || opponent_bonus.abs() > 100 {
+        return Err(RuleError::out_of_range(
+            RULE_ODDS,
+            "bonus",
+            -100,
+            100,
+            bonus.max(opponent_bonus),
+        ));
+    }
+    let mut counts = shoe_counts();
+    if let Some(c) = counts.get_mut(k as usize) {
+        *c -= 1;
+    }
+    let n: u64 = counts.iter().sum();
+    let total = choose(n, opponent_draws);
+    let mut below = 0u64;
+    let mut wins: u128 = 0;
+    for (ko, c) in counts.iter().enumerate() {
+        let p_le = choose(below + c, opponent_draws);
+        let p_lt = choose(below, opponent_draws);
+        below += c;
+        let ways = p_le - p_lt;
+        if ways == 0 {
+            continue;
+        }
+        let mine_wins = if defending {
+            !key_wins(ko, opponent_bonus, k as usize, bonus)
+        } else {
+            key_wins(k as usize, bonus, ko, opponent_bonus)
+        };
+        if mine_wins {
+            wins += ways;
+        }
+    }
+    Ok(ratio(wins, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute force: every ordered pair of disjoint hands from a deck of keys.
+    fn brute(deck: &[usize], a: usize, b: usize) -> (Vec<Vec<u128>>, u128) {
+        let n = deck.iter().max().map_or(0, |m| m + 1);
+        let mut ways = vec![vec![0u128; n]; n];
+        let mut total = 0u128;
+        let m = deck.len();
+        for sa in 0u32..(1 << m) {
+            if sa.count_ones() as usize != a {
+                continue;
+            }
+            for sb in 0u32..(1 << m) {
+                if sb & sa != 0 || sb.count_ones() as usize != b {
+                    continue;
+                }
+                let best = |s: u32| {
+                    (0..m)
+                        .filter(|i| s & (1 << i) != 0)
+                        .map(|i| deck[i])
+                        .max()
+                        .unwrap()
+                };
+                ways[best(sa)][best(sb)] += 1;
+                total += 1;
+            }
+        }
+        (ways, total)
+    }
+
+    #[test]
+    fn joint_best_matches_brute_force_on_small_decks() {
+        let counts = [2u64, 1, 3, 2, 2];
+        let deck: Vec<usize> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(k, c)| std::iter::repeat_n(k, *c as usize))
+            .collect();
+        for a in 1..=3 {
+            for b in 1..=3 {
+                assert_eq!(
+                    joint_best(&counts, a as u64, b as u64),
+                    brute(&deck, a, b),
+                    "a={a} b={b}"
+                );
+            }
+        }
+    }
+
+    /// Brute force over the real 104 cards for one card each and for two against one.
+    fn brute_real(hand: SkillHand) -> f64 {
+        let deck: Vec<usize> = (0..52).flat_map(|k| [k, k]).collect();
+        let (pd, dd) = (hand.player_draws(), hand.dealer_draws());
+        let mut wins = 0u64;
+        let mut total = 0u64;
+        let n = deck.len();
+        match (pd, dd) {
+            (1, 1) => {
+                for i in 0..n {
+                    for j in 0..n {
+                        if i != j {
+                            total += 1;
+                            wins += u64::from(key_wins(
+                                deck[i],
+                                hand.player_bonus(),
+                                deck[j],
+                                hand.modifier,
+                            ));
+                        }
+                    }
+                }
+            }
+            (2, 1) => {
+                for i in 0..n {
+                    for i2 in i + 1..n {
+                        for j in 0..n {
+                            if j != i && j != i2 {
+                                total += 1;
+                                let p = deck[i].max(deck[i2]);
+                                wins += u64::from(key_wins(
+                                    p,
+                                    hand.player_bonus(),
+                                    deck[j],
+                                    hand.modifier,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            (1, 2) => {
+                for i in 0..n {
+                    for j in 0..n {
+                        for j2 in j + 1..n {
+                            if j != i && j2 != i {
+                                total += 1;
+                                let d = deck[j].max(deck[j2]);
+                                wins += u64::from(key_wins(
+                                    deck[i],
+                                    hand.player_bonus(),
+                                    d,
+                                    hand.modifier,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => unreachable!(),
+        }
+        wins as f64 / total as f64
+    }
+
+    #[test]
+    fn skill_hand_odds_match_brute_force() {
+        for (t, r, m) in [
+            (5, 1, 0),
+            (5, 1, 3),
+            (5, 2, 0),
+            (5, 2, 7),
+            (4, 1, 0),
+            (4, 0, 2),
+        ] {
+            let hand = SkillHand {
+                trait_score: t,
+                rank: r,
+                modifier: m,
+                specialty: 0,
+            };
+            let exact = skill_hand(hand).unwrap().probability;
+            let brute = brute_real(hand);
+            assert!(
+                (exact - brute).abs() < 1e-12,
+                "{hand:?}: {exact} vs {brute}"
+            );
+        }
+    }
+
+    #[test]
+    fn skill_hand_odds_are_sane() {
+        let carlton = SkillHand {
+            trait_score: 3,
+            rank: 2,
+            modifier: 0,
+            specialty: 0,
+        };
+        let p = skill_hand(carlton).unwrap().probability;
+        assert!(p > 0.5 && p < 1.0, "{p}");
+        let legend = SkillHand {
+            modifier: 20,
+            ..carlton
+        };
+        assert!(skill_hand(legend).unwrap().probability < 0.05);
+        let harder = SkillHand {
+            modifier: 5,
+            ..carlton
+        };
+        assert!(skill_hand(harder).unwrap().probability < p);
+    }
+
+    #[test]
+    fn card_wins_matches_brute_force() {
+        let face = face_of_key(30);
+        for defending in [false, true] {
+            let exact = card_wins(face, 2, 1, 3, defending).unwrap();
+            let mut deck: Vec<usize> = (0..52).flat_map(|k| [k, k]).collect();
+            let pos = deck.iter().position(|k| *k == 30).unwrap();
+            deck.remove(pos);
+            let wins = deck
+                .iter()
+                .filter(|&&ko| {
+                    if defending {
+                        !key_wins(ko, 3, 30, 2)
+                    } else {
+                        key_wins(30, 2, ko, 3)
+                    }
+                })
+                .count();
+            assert!((exact - wins as f64 / deck.len() as f64).abs() < 1e-12);
+        }
+        let ace = card_wins(face_of_key(51), 0, 3, 0, false).unwrap();
+        assert!(ace > 0.9);
+    }
+}

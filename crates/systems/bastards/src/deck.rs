@@ -1,0 +1,159 @@
+//! Drawing from the shoe with the book's Jokers and running out of cards.
+//!
+//! A Game of Bastards, "Shuffling" and "Jokers – Unbound by Fate"
+//! (003_2dfeea144768d328.txt); R-GB-1, R-GB-3: a drawn Joker leaves the hand at
+//! once, its holder gains a Wildcard, the draw is finished with a replacement card,
+//! then the discard pile is shuffled into the deck. When the deck runs out in a
+//! sustained Opposition the discards are shuffled back in (the other choice the book
+//! gives, stopping, is the `end` command).
+
+use serde::{Deserialize, Serialize};
+use tabula_core::cards::{Card, Shoe};
+use tabula_core::roller::{RollError, Roller};
+
+/// The most cards one draw may ask for (a cap on user-given counts).
+pub const MAX_DRAW: usize = 60;
+
+/// One thing that happened while drawing, in order, so replaying the steps
+/// rebuilds the shoe exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DrawStep {
+    /// A card went into the hand.
+    Card(Card),
+    /// A Joker was drawn: it left the hand at once (to the discards) and its holder
+    /// gained a Wildcard (R-GB-3).
+    Joker(Card),
+    /// The discard pile was shuffled back into the deck (after a Joker, or because
+    /// the deck ran out).
+    Reshuffle,
+}
+
+/// The cards that went into the hand.
+pub fn cards(steps: &[DrawStep]) -> Vec<Card> {
+    steps
+        .iter()
+        .filter_map(|s| match s {
+            DrawStep::Card(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many Jokers were drawn (Wildcards gained).
+pub fn jokers(steps: &[DrawStep]) -> u32 {
+    steps
+        .iter()
+        .filter(|s| matches!(s, DrawStep::Joker(_)))
+        .count() as u32
+}
+
+/// Draw `n` cards (capped at [`MAX_DRAW`]) into a hand from `shoe`, replacing each
+/// Joker (R-GB-3); when the deck is empty the discards are shuffled back in.
+///
+/// # Errors
+/// [`RollError::EmptyPile`] when neither the deck nor the discards hold a card;
+/// whatever the roller reports.
+pub fn draw(
+    shoe: &mut Shoe,
+    roller: &mut dyn Roller,
+    n: usize,
+) -> Result<Vec<DrawStep>, RollError> {
+    let n = n.min(MAX_DRAW);
+    let mut steps = Vec::new();
+    let mut got = 0;
+    let mut joker_seen = false;
+    // Every iteration either adds a card, or discards one of the shoe's few Jokers,
+    // or reshuffles a non-empty discard pile; the bound is generous.
+    let mut budget = n * 3 + 64;
+    while got < n {
+        if budget == 0 {
+            return Err(RollError::EmptyPile);
+        }
+        budget -= 1;
+        if shoe.pile().is_empty() {
+            if shoe.discards().is_empty() {
+                return Err(RollError::EmptyPile);
+            }
+            shoe.reshuffle_discards();
+            steps.push(DrawStep::Reshuffle);
+            continue;
+        }
+        let card = shoe.draw(roller)?;
+        if card.face.is_joker() {
+            // The Joker came out of the pile, so it is out and can be discarded.
+            let _ = shoe.discard(card);
+            steps.push(DrawStep::Joker(card));
+            joker_seen = true;
+        } else {
+            steps.push(DrawStep::Card(card));
+            got += 1;
+        }
+    }
+    if joker_seen {
+        shoe.reshuffle_discards();
+        steps.push(DrawStep::Reshuffle);
+    }
+    Ok(steps)
+}
+
+/// Replay drawn steps on a shoe (for `evolve`): never rolls, never fails.
+pub fn apply(shoe: &mut Shoe, steps: &[DrawStep]) {
+    for step in steps {
+        match step {
+            DrawStep::Card(c) => {
+                shoe.take(*c);
+            }
+            DrawStep::Joker(c) => {
+                shoe.take(*c);
+                let _ = shoe.discard(*c);
+            }
+            DrawStep::Reshuffle => shoe.reshuffle_discards(),
+        }
+    }
+}
+
+/// Put cards that are out onto the discard pile (cards not out are skipped).
+pub fn discard_all(shoe: &mut Shoe, cards: &[Card]) {
+    for c in cards {
+        let _ = shoe.discard(*c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::roller::Seeded;
+
+    #[test]
+    fn an_empty_deck_takes_the_discards_back_and_replay_matches() {
+        let mut shoe = Shoe::new(2, true).unwrap();
+        let mut r = Seeded::from_seed(5);
+        let mut replayed = shoe.clone();
+        // Draw the whole shoe into one hand (Jokers are replaced), discard it all.
+        let mut steps = draw(&mut shoe, &mut r, 104).unwrap();
+        assert_eq!(cards(&steps).len(), MAX_DRAW, "capped");
+        steps.extend(draw(&mut shoe, &mut r, 44).unwrap());
+        apply(&mut replayed, &steps);
+        assert_eq!(cards(&steps).len(), 104);
+        assert!(
+            jokers(&steps) >= 4,
+            "every Joker came out (and may come again)"
+        );
+        assert_eq!(shoe, replayed);
+        let held = cards(&steps);
+        discard_all(&mut shoe, &held[..50]);
+        discard_all(&mut replayed, &held[..50]);
+        // The deck (the four Jokers went back in after the draw) runs out: the
+        // discards are shuffled back in to finish the draw.
+        let more = draw(&mut shoe, &mut r, 10).unwrap();
+        assert!(more.contains(&DrawStep::Reshuffle));
+        assert_eq!(cards(&more).len(), 10);
+        apply(&mut replayed, &more);
+        assert_eq!(shoe, replayed);
+        // Nothing left anywhere: refused.
+        let mut empty = Shoe::new(1, false).unwrap();
+        let all = draw(&mut empty, &mut r, 52).unwrap();
+        assert_eq!(cards(&all).len(), 52);
+        assert!(draw(&mut empty, &mut r, 1).is_err());
+    }
+}

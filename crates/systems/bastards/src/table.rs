@@ -1,0 +1,925 @@
+//! The table file, command lines, and text for the terminal (`tabula bastards
+//! play`).
+//!
+//! A table file (TOML):
+//!
+//! ```toml
+//! title = "The investor's office"
+//! indirect = false            # true: no Dealer; `gm` runs the Indirect Opposition
+//! [[fated]]
+//! file = "cynthia.toml"       # a character sheet beside the table file
+//! controller = "Stella"       # optional: default the sheet's player, else gm
+//! present = true              # optional: false waits for `appear`
+//! [[followers]]
+//! name = "Bodyguard"
+//! power = 3                   # 1..=5
+//! weapon = { name = "Club", damage = 1, skill = "Club Combat" }
+//! [[extras]]
+//! name = "Thugs"
+//! power = 2                   # 1..=5
+//! members = 5                 # 1..=5
+//! ```
+
+use serde::Deserialize;
+use std::path::Path;
+use tabula_core::cards::Shoe;
+use tabula_core::system::{CommandParseError, Seat};
+
+use crate::character::{Character, SheetError, Trait, Weapon};
+use crate::deck::DrawStep;
+use crate::opposition::{
+    self, AttackOptions, Body, Combatant, Command, DrawReason, Event, HandKind, Phase, Side, State,
+    Status, UseAdvantage,
+};
+use crate::values;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableFile {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    indirect: bool,
+    #[serde(default)]
+    fated: Vec<FatedEntry>,
+    #[serde(default)]
+    followers: Vec<FollowerEntry>,
+    #[serde(default)]
+    extras: Vec<ExtrasEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FatedEntry {
+    file: String,
+    controller: Option<String>,
+    #[serde(default = "yes")]
+    present: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FollowerEntry {
+    name: String,
+    power: i64,
+    controller: Option<String>,
+    weapon: Option<Weapon>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExtrasEntry {
+    name: String,
+    power: i64,
+    members: i64,
+    controller: Option<String>,
+    weapon: Option<Weapon>,
+}
+
+/// A table file that could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// Unreadable TOML or an unknown field (named).
+    #[error("{0}")]
+    Toml(String),
+    /// A character file could not be read.
+    #[error("{file}: {message}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        message: String,
+    },
+    /// A character sheet is broken.
+    #[error("{file}: {error}")]
+    Sheet {
+        /// The file.
+        file: String,
+        /// Every broken rule.
+        error: SheetError,
+    },
+    /// A Power Rating or member count out of range.
+    #[error("{name}: {field} must be 1 to 5, not {got} [\"Optional Rules\"]")]
+    OutOfRange {
+        /// Who.
+        name: String,
+        /// power or members.
+        field: &'static str,
+        /// The value.
+        got: i64,
+    },
+    /// Two combatants share a name.
+    #[error("two combatants are called {0}")]
+    Duplicate(String),
+    /// Too many combatants.
+    #[error("a table holds at most {0} combatants")]
+    TooMany(usize),
+    /// No shoe.
+    #[error("the shoe could not be built")]
+    Shoe,
+}
+
+fn seat_of(text: Option<&str>, default: &str) -> Seat {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => Seat::parse(t),
+        None if default.trim().is_empty() => Seat::Gm,
+        None => Seat::parse(default),
+    }
+}
+
+fn blank(name: String, controller: Seat, body: Body) -> Combatant {
+    Combatant {
+        name,
+        controller,
+        body,
+        hand: Vec::new(),
+        initiative: None,
+        wildcards: 0,
+        knocked_out: false,
+        present: true,
+        wielding: Vec::new(),
+        carried: Vec::new(),
+        status: Status::default(),
+    }
+}
+
+/// Build the initial state from a table file.
+///
+/// # Errors
+/// [`TableError`] naming the field, file or rule.
+pub fn setup(text: &str, base: &Path) -> Result<State, TableError> {
+    let t: TableFile = toml::from_str(text).map_err(|e| TableError::Toml(e.to_string()))?;
+    let total = t.fated.len() + t.followers.len() + t.extras.len();
+    if total > opposition::MAX_COMBATANTS {
+        return Err(TableError::TooMany(opposition::MAX_COMBATANTS));
+    }
+    let mut combatants: Vec<Combatant> = Vec::new();
+    for f in &t.fated {
+        let path = base.join(&f.file);
+        let sheet = std::fs::read_to_string(&path).map_err(|e| TableError::Read {
+            file: f.file.clone(),
+            message: e.to_string(),
+        })?;
+        let ch = Character::from_toml(&sheet).map_err(|error| TableError::Sheet {
+            file: f.file.clone(),
+            error,
+        })?;
+        let pools = [
+            ch.pool_max(Trait::Body),
+            ch.pool_max(Trait::Spirit),
+            ch.pool_max(Trait::Mind),
+            ch.pool_max(Trait::Luck),
+        ];
+        let mut c = blank(
+            ch.name().to_string(),
+            seat_of(f.controller.as_deref(), ch.player()),
+            Body::Fated {
+                character: Box::new(ch.clone()),
+                pools,
+                desperate: false,
+            },
+        );
+        c.wildcards = ch.wildcards();
+        c.present = f.present;
+        // Each Fated starts holding its first weapon; the rest are carried.
+        let mut weapons = ch.weapons().to_vec();
+        if !weapons.is_empty() {
+            c.wielding.push(weapons.remove(0));
+        }
+        c.carried = weapons;
+        combatants.push(c);
+    }
+    for f in &t.followers {
+        if !(1..=5).contains(&f.power) {
+            return Err(TableError::OutOfRange {
+                name: f.name.clone(),
+                field: "power",
+                got: f.power,
+            });
+        }
+        let mut c = blank(
+            f.name.clone(),
+            seat_of(f.controller.as_deref(), ""),
+            Body::Follower {
+                power: f.power,
+                pool: f.power * 5,
+            },
+        );
+        c.wielding.extend(f.weapon.clone());
+        combatants.push(c);
+    }
+    for f in &t.extras {
+        for (field, got) in [("power", f.power), ("members", f.members)] {
+            if !(1..=5).contains(&got) {
+                return Err(TableError::OutOfRange {
+                    name: f.name.clone(),
+                    field,
+                    got,
+                });
+            }
+        }
+        let mut c = blank(
+            f.name.clone(),
+            seat_of(f.controller.as_deref(), ""),
+            Body::Extras {
+                power: f.power,
+                members: f.members,
+            },
+        );
+        c.wielding.extend(f.weapon.clone());
+        combatants.push(c);
+    }
+    for (i, c) in combatants.iter().enumerate() {
+        if combatants
+            .iter()
+            .skip(i + 1)
+            .any(|d| d.name.eq_ignore_ascii_case(&c.name))
+        {
+            return Err(TableError::Duplicate(c.name.clone()));
+        }
+    }
+    Ok(State {
+        title: t.title,
+        shoe: Shoe::new(values::DECKS, true).map_err(|_| TableError::Shoe)?,
+        combatants,
+        phase: Phase::Scene,
+        round: 0,
+        order: Vec::new(),
+        turn: 0,
+        dealer_wildcards: 0,
+        distance: None,
+        karmic_shuffle: false,
+        indirect: t.indirect,
+        finished: false,
+        ground: Vec::new(),
+    })
+}
+
+/// The seat a line without `seat:` is given by: whoever must act now.
+pub fn default_seat(s: &State) -> Seat {
+    let ctl = |i: usize| {
+        s.combatants
+            .get(i)
+            .map_or(Seat::Gm, |c| c.controller.clone())
+    };
+    match &s.phase {
+        Phase::Scene => Seat::Gm,
+        Phase::Initiative => s
+            .combatants
+            .iter()
+            .find(|c| c.active() && c.initiative.is_none())
+            .map_or(Seat::Gm, |c| c.controller.clone()),
+        Phase::Turn { actor, .. } => ctl(*actor),
+        Phase::Exchange(x) => {
+            if x.attacker_down.is_none()
+                || (x.defender_down.is_some() && x.to_act == Side::Attacker)
+            {
+                ctl(x.attacker)
+            } else {
+                ctl(x.defender)
+            }
+        }
+    }
+}
+
+/// Split a line into words; double quotes group words (`"Unarmed Combat"`), and
+/// `_` stands for a space inside a word.
+pub fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            '_' if !quoted => cur.push(' '),
+            c => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+const COMMANDS: &str = "fate, scene, begin, init, draw, mulligan, discard, wildcard, attack, play, bet, call, reinit, wield, pickup, pass, use, reinforce, involve, appear, distance, end, finish";
+
+/// Read one command line.
+///
+/// # Errors
+/// [`CommandParseError`] naming the command or argument.
+pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
+    let w = words(line);
+    let Some(head) = w.first() else {
+        return Err(CommandParseError::Unknown {
+            got: String::new(),
+            known: COMMANDS.into(),
+        });
+    };
+    let head = head.to_ascii_lowercase();
+    let args: Vec<&str> = w.iter().skip(1).map(String::as_str).collect();
+    let bad = |problem: &str, usage: &str| CommandParseError::Arguments {
+        command: head.clone(),
+        problem: problem.into(),
+        usage: usage.into(),
+    };
+    let arg = |i: usize, name: &str, usage: &str| {
+        args.get(i)
+            .map(|s| s.to_string())
+            .ok_or_else(|| bad(&format!("missing {name}"), usage))
+    };
+    let int = |text: &str, name: &str, usage: &str| {
+        text.parse::<i64>().map_err(|_| {
+            bad(
+                &format!("{name} must be a whole number, not {text:?}"),
+                usage,
+            )
+        })
+    };
+    Ok(match head.as_str() {
+        "fate" | "check" => {
+            let u = "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]";
+            let who = arg(0, "who", u)?;
+            let skill = arg(1, "skill", u)?;
+            let t = arg(2, "trait", u)?;
+            let trait_used = Trait::parse(&t)
+                .ok_or_else(|| bad(&format!("{t:?} is not Body, Spirit, Mind or Luck"), u))?;
+            let mut modifier = 0;
+            let mut acrobat = false;
+            let mut specialty = None;
+            for a in args.iter().skip(3) {
+                if a.eq_ignore_ascii_case("acrobat") {
+                    acrobat = true;
+                } else if let Some(sp) = a.strip_prefix("spec=") {
+                    specialty = Some(sp.to_string());
+                } else {
+                    modifier = int(a.trim_start_matches('+'), "modifier", u)?;
+                }
+            }
+            Command::Fate {
+                who,
+                skill,
+                trait_used,
+                modifier,
+                acrobat,
+                specialty,
+            }
+        }
+        "begin" => Command::Begin,
+        "scene" => Command::Scene,
+        "init" | "initiative" => {
+            let u = "init WHO CARD";
+            Command::Init {
+                who: arg(0, "who", u)?,
+                card: arg(1, "card", u)?,
+            }
+        }
+        "draw" => Command::Draw,
+        "mulligan" => Command::Mulligan,
+        "discard" => Command::Discard {
+            card: arg(0, "card", "discard CARD")?,
+        },
+        "wildcard" => Command::Wildcard {
+            who: arg(0, "who", "wildcard WHO")?,
+        },
+        "attack" => {
+            let u = "attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]";
+            let target = arg(0, "target", u)?;
+            let skill = arg(1, "skill", u)?;
+            let mut kind = HandKind::Physical;
+            let mut options = AttackOptions::default();
+            for a in args.iter().skip(2) {
+                let l = a.to_ascii_lowercase();
+                if let Some(k) = HandKind::parse(&l) {
+                    kind = k;
+                } else if l == "zeal" {
+                    options.zeal = true;
+                } else if l == "fortune" {
+                    options.fortune = true;
+                } else if l == "disarm" {
+                    options.disarm = true;
+                } else if l == "savage" {
+                    options.savage = true;
+                } else if let Some(n) = l.strip_prefix("wild=") {
+                    options.wild_swing = int(n, "wild swing", u)?;
+                } else if let Some(n) = a.strip_prefix("spec=") {
+                    options.specialty = Some(n.to_string());
+                } else {
+                    return Err(bad(&format!("unknown option {a:?}"), u));
+                }
+            }
+            Command::Attack {
+                target,
+                skill,
+                kind,
+                options,
+            }
+        }
+        "play" => {
+            let u = "play CARD [SKILL] [mom] [counter=N]";
+            let card = arg(0, "card", u)?;
+            let mut skill = None;
+            let mut mind_over_matter = false;
+            let mut counter = 0;
+            for a in args.iter().skip(1) {
+                if a.eq_ignore_ascii_case("mom") {
+                    mind_over_matter = true;
+                } else if let Some(n) = a.to_ascii_lowercase().strip_prefix("counter=") {
+                    counter = int(n, "counter", u)?;
+                } else {
+                    skill = Some(a.to_string());
+                }
+            }
+            Command::Play {
+                card,
+                skill,
+                mind_over_matter,
+                counter,
+            }
+        }
+        "bet" => {
+            let c = arg(0, "card (or wild)", "bet CARD | bet wild")?;
+            if c.eq_ignore_ascii_case("wild") || c.eq_ignore_ascii_case("wildcard") {
+                Command::BetWild
+            } else {
+                Command::Bet { card: c }
+            }
+        }
+        "call" => Command::Call,
+        "reinit" => Command::Reinit {
+            card: arg(0, "card", "reinit CARD")?,
+        },
+        "wield" => Command::Wield {
+            weapon: arg(0, "weapon", "wield WEAPON")?,
+        },
+        "pickup" => Command::Pickup {
+            weapon: arg(0, "weapon", "pickup WEAPON")?,
+        },
+        "pass" => Command::Pass,
+        "use" => {
+            let u = "use WHO all-out-defense|stance N|serendipity|iron-wall|karmic-shuffle|soul-of-steel|study TARGET|dodge|ass-pull|berserk|calm";
+            let who = arg(0, "who", u)?;
+            let a = arg(1, "advantage", u)?;
+            let norm: String = a
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect();
+            let advantage = match norm.as_str() {
+                "alloutdefense" => UseAdvantage::AllOutDefense,
+                "stance" | "defensivestance" => {
+                    UseAdvantage::DefensiveStance(int(&arg(2, "N", u)?, "N", u)?)
+                }
+                "serendipity" => UseAdvantage::Serendipity,
+                "ironwall" => UseAdvantage::IronWall,
+                "karmicshuffle" => UseAdvantage::KarmicShuffle,
+                "soulofsteel" => UseAdvantage::SoulOfSteel,
+                "study" => UseAdvantage::Study(arg(2, "target", u)?),
+                "dodge" => UseAdvantage::Dodge,
+                "asspull" => UseAdvantage::AssPull,
+                "berserk" => UseAdvantage::Berserk,
+                "calm" => UseAdvantage::Calm,
+                _ => {
+                    return Err(bad(
+                        &format!("{a:?} is not an Advantage used on its own"),
+                        u,
+                    ));
+                }
+            };
+            Command::Use { who, advantage }
+        }
+        "reinforce" | "involve" => {
+            let u = "reinforce|involve WHO NAME [WEAPON DAMAGE]";
+            let who = arg(0, "who", u)?;
+            let name = arg(1, "name", u)?;
+            let weapon = match args.get(2) {
+                Some(w) => {
+                    let damage = int(&arg(3, "weapon damage", u)?, "weapon damage", u)?;
+                    Some(Weapon {
+                        name: w.to_string(),
+                        damage,
+                        skill: format!("{w} Combat"),
+                        melee: true,
+                        ready: true,
+                    })
+                }
+                None => None,
+            };
+            if head == "reinforce" {
+                Command::Reinforce { who, name, weapon }
+            } else {
+                Command::Involve { who, name, weapon }
+            }
+        }
+        "appear" => Command::Appear {
+            who: arg(0, "who", "appear WHO")?,
+        },
+        "distance" => {
+            let u = "distance WHO WILDCARDS";
+            let who = arg(0, "who", u)?;
+            let n = int(&arg(1, "wildcards", u)?, "wildcards", u)?;
+            let wildcards = u32::try_from(n).map_err(|_| bad("wildcards must be 1 or more", u))?;
+            Command::Distance { who, wildcards }
+        }
+        "end" => Command::End,
+        "finish" => Command::Finish,
+        _ => {
+            return Err(CommandParseError::Unknown {
+                got: head,
+                known: COMMANDS.into(),
+            });
+        }
+    })
+}
+
+fn steps_text(steps: &[DrawStep]) -> String {
+    steps
+        .iter()
+        .map(|s| match s {
+            DrawStep::Card(_) => "a card".to_string(),
+            DrawStep::Joker(c) => format!("{c} (a Wildcard)"),
+            DrawStep::Reshuffle => "(discards shuffled into the deck)".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn cards_text(cards: &[tabula_core::cards::Card]) -> String {
+    cards
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Text for one event (after it was applied). Cards drawn into a hand and
+/// face-down cards are not named here (a shared terminal); `status` shows the
+/// acting seat its own hand, and `view` each seat its own.
+pub fn describe(s: &State, e: &Event) -> String {
+    let n = |i: &usize| {
+        s.combatants
+            .get(*i)
+            .map_or("?".to_string(), |c| c.name.clone())
+    };
+    match e {
+        Event::Shuffled => "Every card is shuffled back into the deck.".into(),
+        Event::OppositionBegan => {
+            "The Opposition begins: everyone draws a hand, then plays a card for initiative.".into()
+        }
+        Event::Drew { who, steps, reason } => {
+            let why = match reason {
+                DrawReason::Opening => "a hand",
+                DrawReason::Hand => "the hand's card",
+                DrawReason::Mulligan => "a mulligan",
+                DrawReason::Wildcard => "a Wildcard",
+                DrawReason::Desperation => "Desperation",
+                DrawReason::Advantage => "an Advantage",
+                DrawReason::AssPull => "Ass Pull",
+                DrawReason::Acrobat => "Acrobat",
+            };
+            format!("{} draws ({why}): {}", n(who), steps_text(steps))
+        }
+        Event::Discarded { who, cards } => format!("{} discards {}", n(who), cards_text(cards)),
+        Event::Initiative { who, card } => format!(
+            "{} plays {card} for initiative ({})",
+            n(who),
+            values::initiative_value(card.face).unwrap_or(0)
+        ),
+        Event::Order { order } => format!(
+            "Round {}: the order is {}",
+            s.round,
+            order.iter().map(n).collect::<Vec<_>>().join(", ")
+        ),
+        Event::TurnBegan { who } => format!("{}'s turn: draw or mulligan.", n(who)),
+        Event::DrawStepDone => "Active phase: declare an action.".into(),
+        Event::Declared(x) => format!(
+            "{} acts against {} with {} ({:?}), +{}; up to {} face-up card(s). {} plays a card face down.",
+            n(&x.attacker),
+            n(&x.defender),
+            x.skill,
+            x.kind,
+            x.attacker_bonus,
+            x.attacker_limit,
+            n(&x.attacker)
+        ),
+        Event::FaceDown { side, defense, .. } => match (side, defense) {
+            (Side::Defender, Some(d)) => format!(
+                "The defender plays a card face down ({}, +{}, up to {} face-up{}). Betting: the defender first.",
+                d.skill,
+                d.bonus,
+                d.limit,
+                if d.counter > 0 {
+                    format!("; {} card(s) held back to Counter", d.counter)
+                } else {
+                    String::new()
+                }
+            ),
+            _ => "A card is played face down.".into(),
+        },
+        Event::FaceUp { side, card, wild } => format!(
+            "{:?} bets {card} face up{}",
+            side,
+            if wild.is_some() { " (a Wildcard)" } else { "" }
+        ),
+        Event::Called { side } => format!("{side:?} calls."),
+        Event::Revealed {
+            attacker,
+            defender,
+            success,
+            margin,
+            raises,
+            cards,
+        } => format!(
+            "Reveal: {} = {attacker} against {} = {defender}: {} by {} ({raises} raise(s))",
+            cards_text(&cards.0),
+            cards_text(&cards.1),
+            if *success { "success" } else { "failure" },
+            margin.abs()
+        ),
+        Event::Damage {
+            who,
+            pool,
+            raw,
+            taken,
+        } => format!(
+            "{} takes {taken} to {} ({raw} before reductions), {} left",
+            n(who),
+            pool.pool_name(),
+            s.combatants.get(*who).map_or(0, |c| c.pool(*pool))
+        ),
+        Event::MembersLost { who, lost } => format!(
+            "{} lose {lost} member(s), {} left",
+            n(who),
+            s.combatants.get(*who).map_or(0, |c| c.pool(Trait::Body))
+        ),
+        Event::Spent { who, pool, why } => {
+            format!("{} spends 1 {} on {why}", n(who), pool.pool_name())
+        }
+        Event::WildcardSpent { who, why } => format!("{} spends a Wildcard on {why}", n(who)),
+        Event::StatusChanged { who, status } => {
+            format!("{} now: {}", n(who), status_text(s, status))
+        }
+        Event::Desperate { who } => format!("{} is Desperate", n(who)),
+        Event::KnockedOut { who } => format!("{} is knocked out", n(who)),
+        Event::Weapons { who, wielding, .. } => format!(
+            "{} holds {}",
+            n(who),
+            wielding
+                .iter()
+                .map(|w| w.name.clone())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+        Event::Dropped { who, weapon } => format!("{} drops {}", n(who), weapon.name),
+        Event::PickedUp { who, weapon } => format!("{} takes {}", n(who), weapon.name),
+        Event::TurnEnded => "The turn ends.".into(),
+        Event::RoundEnded { round } => {
+            format!("End of round; round {round} restarts from the lowest initiative.")
+        }
+        Event::OppositionEnded => "The Opposition ends.".into(),
+        Event::FateDrawn { who, skill, result } => format!(
+            "{} ({skill}) draws {} and plays {} + {} = {}; the Dealer draws {} and plays {} + {} = {}: {} by {}",
+            n(who),
+            crate::deck::cards(&result.player_draw)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            result.player_card,
+            result.hand.player_bonus(),
+            result.player_total,
+            crate::deck::cards(&result.dealer_draw)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            result.dealer_card,
+            result.hand.modifier,
+            result.dealer_total,
+            if result.success { "success" } else { "failure" },
+            result.margin.abs()
+        ),
+        Event::Joined(c) => format!("{} join the scene", c.name),
+        Event::Appeared { who } => format!("{} appears in person", n(who)),
+        Event::Distance { who, rounds } => format!(
+            "{} keeps everyone at a distance for {rounds} round(s)",
+            n(who)
+        ),
+        Event::Finished => "The encounter is over.".into(),
+        Event::SceneBegan => "A new scene: Berserk and Distance end.".into(),
+        Event::DealerWildcards { gained } => format!("The Dealer banks {gained} Wildcard(s)"),
+        Event::KarmicShuffle => "Karmic Shuffle: physical defense draws use Luck.".into(),
+    }
+}
+
+/// Status text for `seat`: the phase, whose move it is, and the seat's hands.
+pub fn status(s: &State, seat: &Seat) -> String {
+    let v = crate::view::view(s, seat);
+    let mut out = format!("[{}] round {} - {:?}", seat, s.round, short_phase(s));
+    for c in &v.combatants {
+        let pools: Vec<String> = c
+            .pools
+            .iter()
+            .map(|(p, n, m)| format!("{p} {n}/{m}"))
+            .collect();
+        out += &format!(
+            "\n  {}{}: {} W{}{}{}",
+            c.name,
+            if c.knocked_out {
+                " (out)"
+            } else if c.desperate {
+                " (Desperate)"
+            } else {
+                ""
+            },
+            pools.join(" "),
+            c.wildcards,
+            c.initiative
+                .map(|k| format!(" init {k}"))
+                .unwrap_or_default(),
+            match &c.hand {
+                Some(h) => format!(" hand [{}]", cards_text(h)),
+                None => format!(" {} cards", c.hand_size),
+            }
+        );
+    }
+    if let Some(p) = lead_chance(s, seat) {
+        out += &format!(
+            "\n  If both call now, you win with chance {p:.3} (the other face-down card is unknown)"
+        );
+    }
+    let legal: Vec<String> = v.legal.iter().map(|c| c.name.clone()).collect();
+    out += &format!(
+        "\n  {} may: {}",
+        seat,
+        if legal.is_empty() {
+            "nothing now".into()
+        } else {
+            legal.join(", ")
+        }
+    );
+    out
+}
+
+fn short_phase(s: &State) -> String {
+    let n = |i: usize| {
+        s.combatants
+            .get(i)
+            .map_or("?".to_string(), |c| c.name.clone())
+    };
+    match &s.phase {
+        Phase::Scene => "scene".into(),
+        Phase::Initiative => "initiative".into(),
+        Phase::Turn { actor, drawn } => format!(
+            "{}'s turn{}",
+            n(*actor),
+            if *drawn { "" } else { " (draw step)" }
+        ),
+        Phase::Exchange(x) => format!(
+            "{} vs {}, {:?} to act",
+            n(x.attacker),
+            n(x.defender),
+            x.to_act
+        ),
+    }
+}
+
+/// In the betting step, the chance that `seat`'s side wins if both call now: the
+/// other side's face-down card is any card the seat has not seen (the 104 non-Joker
+/// cards less its own hands, its face-down card, every card face up on the table
+/// and the discard pile), equally likely. `None` outside betting or for a seat not
+/// in the exchange.
+pub fn lead_chance(s: &State, seat: &Seat) -> Option<f64> {
+    let Phase::Exchange(x) = &s.phase else {
+        return None;
+    };
+    let (mine_down, theirs_down) = (x.attacker_down?, x.defender_down?);
+    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| &c.controller == seat);
+    let aggressor = if owns(x.attacker) {
+        true
+    } else if owns(x.defender) {
+        false
+    } else {
+        return None;
+    };
+    let (my_down, my_up, my_bonus, their_up, their_bonus) = if aggressor {
+        (
+            mine_down,
+            &x.attacker_up,
+            x.attacker_bonus,
+            &x.defender_up,
+            x.defender_bonus,
+        )
+    } else {
+        (
+            theirs_down,
+            &x.defender_up,
+            x.defender_bonus,
+            &x.attacker_up,
+            x.attacker_bonus,
+        )
+    };
+    let mut counts = vec![2i64; 52];
+    let mut seen = |c: &tabula_core::cards::Card| {
+        if let Some(k) = values::key(c.face).and_then(|k| usize::try_from(k).ok())
+            && let Some(n) = counts.get_mut(k)
+        {
+            *n -= 1;
+        }
+    };
+    for c in s.combatants.iter().filter(|c| &c.controller == seat) {
+        c.hand.iter().for_each(&mut seen);
+    }
+    for c in &s.combatants {
+        c.initiative.iter().for_each(&mut seen);
+    }
+    x.attacker_up
+        .iter()
+        .chain(x.defender_up.iter())
+        .for_each(&mut seen);
+    seen(&my_down);
+    s.shoe.discards().iter().for_each(&mut seen);
+    let sum = |cards: &[tabula_core::cards::Card]| -> i64 {
+        cards.iter().filter_map(|c| values::value(c.face)).sum()
+    };
+    let mine = values::Total {
+        total: values::value(my_down.face).unwrap_or(0) + sum(my_up) + my_bonus,
+        suit: values::suit_of(my_down.face),
+    };
+    let (mut wins, mut total) = (0i64, 0i64);
+    for (k, n) in counts.iter().enumerate() {
+        if *n <= 0 {
+            continue;
+        }
+        let face = crate::chance::face_of_key(k);
+        let theirs = values::Total {
+            total: values::value(face).unwrap_or(0) + sum(their_up) + their_bonus,
+            suit: values::suit_of(face),
+        };
+        let won = if aggressor {
+            values::aggressor_wins(mine, theirs)
+        } else {
+            !values::aggressor_wins(theirs, mine)
+        };
+        total += n;
+        if won {
+            wins += n;
+        }
+    }
+    (total > 0).then(|| wins as f64 / total as f64)
+}
+
+/// The statuses in force, in words.
+pub fn status_text(s: &State, st: &Status) -> String {
+    let mut v: Vec<String> = Vec::new();
+    if st.berserk {
+        v.push("Berserk".into());
+    }
+    if st.all_out_defense {
+        v.push("All-Out Defense".into());
+    }
+    if st.iron_wall {
+        v.push("Iron Wall".into());
+    }
+    if st.soul_of_steel {
+        v.push("Soul of Steel".into());
+    }
+    for i in &st.studied {
+        if let Some(c) = s.combatants.get(*i) {
+            v.push(format!("Studied {}", c.name));
+        }
+    }
+    if st.stance > 0 {
+        v.push(format!("Defensive Stance {}", st.stance));
+    }
+    if let Some(t) = st.next_defense {
+        v.push(format!("next physical defense with {t}"));
+    }
+    if st.must_discard > 0 {
+        v.push(format!("must discard {}", st.must_discard));
+    }
+    if st.discarded {
+        v.push("has discarded this hand".into());
+    }
+    if st.sacrificed {
+        v.push("action of this round given up".into());
+    }
+    if v.is_empty() {
+        "nothing special".into()
+    } else {
+        v.join(", ")
+    }
+}

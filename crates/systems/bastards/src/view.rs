@@ -1,0 +1,540 @@
+//! What one seat may see, and what it may do now.
+//!
+//! Hidden information (issue item 9): a seat's view never shows another seat's
+//! hand, a face-down card before the reveal (not even to the Dealer), the Dealer's
+//! hand, or the deck order (only the sizes of the deck and the discard pile).
+
+use serde::Serialize;
+use tabula_core::cards::Card;
+use tabula_core::system::{CommandSpec, ParamSpec, Seat};
+
+use crate::character::{Trait, Weapon};
+use crate::opposition::{Body, Combatant, HandKind, Phase, Side, State, Status};
+
+/// One combatant as a seat sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct CombatantView {
+    /// Name.
+    pub name: String,
+    /// Who commands it.
+    pub controller: Seat,
+    /// `Fated`, `Follower` or `Extras`.
+    pub kind: &'static str,
+    /// Pools: (name, now, full). Followers: the Power Pool; Extras: members.
+    pub pools: Vec<(String, i64, i64)>,
+    /// Desperate.
+    pub desperate: bool,
+    /// Knocked out.
+    pub knocked_out: bool,
+    /// In the scene.
+    pub present: bool,
+    /// Wildcards.
+    pub wildcards: u32,
+    /// The initiative card (face up).
+    pub initiative: Option<Card>,
+    /// The hand: only for the seat that commands it.
+    pub hand: Option<Vec<Card>>,
+    /// Cards in the hand (public).
+    pub hand_size: usize,
+    /// Weapons in hand.
+    pub wielding: Vec<Weapon>,
+    /// Statuses (public effects of Advantages).
+    pub status: Status,
+}
+
+/// An opposed hand as a seat sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExchangeView {
+    /// The acting combatant.
+    pub attacker: String,
+    /// The affected combatant.
+    pub defender: String,
+    /// The attacker's skill.
+    pub skill: String,
+    /// The kind of hand.
+    pub kind: HandKind,
+    /// The attacker has played its face-down card.
+    pub attacker_down_played: bool,
+    /// The attacker's face-down card: only to its own seat.
+    pub attacker_down: Option<Card>,
+    /// The defender has played its face-down card.
+    pub defender_down_played: bool,
+    /// The defender's face-down card: only to its own seat.
+    pub defender_down: Option<Card>,
+    /// Face-up cards.
+    pub attacker_up: Vec<Card>,
+    /// Face-up cards.
+    pub defender_up: Vec<Card>,
+    /// Who bets next.
+    pub to_act: Side,
+}
+
+/// Where the table is, as seen.
+#[derive(Clone, Debug, Serialize)]
+pub enum PhaseView {
+    /// Outside an Opposition.
+    Scene,
+    /// Waiting for initiative cards from these.
+    Initiative(Vec<String>),
+    /// Someone's turn.
+    Turn {
+        /// Who.
+        actor: String,
+        /// The draw step is done.
+        drawn: bool,
+    },
+    /// An opposed hand.
+    Exchange(Box<ExchangeView>),
+}
+
+/// What one seat sees.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// The seat.
+    pub seat: Seat,
+    /// The title.
+    pub title: String,
+    /// Round.
+    pub round: u32,
+    /// Where the table is.
+    pub phase: PhaseView,
+    /// Everyone.
+    pub combatants: Vec<CombatantView>,
+    /// Cards left in the deck (never their order).
+    pub deck: usize,
+    /// Cards in the discard pile.
+    pub discards: usize,
+    /// The Dealer's Wildcards.
+    pub dealer_wildcards: u32,
+    /// Weapons on the ground.
+    pub ground: Vec<Weapon>,
+    /// What this seat may do now.
+    pub legal: Vec<CommandSpec>,
+}
+
+fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
+    let (kind, pools) = match &c.body {
+        Body::Fated {
+            character, pools, ..
+        } => (
+            "Fated",
+            Trait::ALL
+                .iter()
+                .zip(pools.iter())
+                .map(|(t, p)| (t.pool_name().to_string(), *p, character.pool_max(*t)))
+                .collect(),
+        ),
+        Body::Follower { power, pool } => ("Follower", vec![("Power".into(), *pool, power * 5)]),
+        Body::Extras { members, .. } => ("Extras", vec![("Members".into(), *members, 5)]),
+    };
+    CombatantView {
+        name: c.name.clone(),
+        controller: c.controller.clone(),
+        kind,
+        pools,
+        desperate: c.desperate(),
+        knocked_out: c.knocked_out,
+        present: c.present,
+        wildcards: c.wildcards,
+        initiative: c.initiative,
+        hand: (&c.controller == seat).then(|| c.hand.clone()),
+        hand_size: c.hand.len(),
+        wielding: c.wielding.clone(),
+        status: c.status.clone(),
+    }
+}
+
+/// The view of `seat`.
+pub fn view(s: &State, seat: &Seat) -> View {
+    let name = |i: usize| {
+        s.combatants
+            .get(i)
+            .map(|c| c.name.clone())
+            .unwrap_or_default()
+    };
+    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| &c.controller == seat);
+    let phase = match &s.phase {
+        Phase::Scene => PhaseView::Scene,
+        Phase::Initiative => PhaseView::Initiative(
+            s.combatants
+                .iter()
+                .filter(|c| c.active() && c.initiative.is_none())
+                .map(|c| c.name.clone())
+                .collect(),
+        ),
+        Phase::Turn { actor, drawn } => PhaseView::Turn {
+            actor: name(*actor),
+            drawn: *drawn,
+        },
+        Phase::Exchange(x) => PhaseView::Exchange(Box::new(ExchangeView {
+            attacker: name(x.attacker),
+            defender: name(x.defender),
+            skill: x.skill.clone(),
+            kind: x.kind,
+            attacker_down_played: x.attacker_down.is_some(),
+            attacker_down: x.attacker_down.filter(|_| owns(x.attacker)),
+            defender_down_played: x.defender_down.is_some(),
+            defender_down: x.defender_down.filter(|_| owns(x.defender)),
+            attacker_up: x.attacker_up.clone(),
+            defender_up: x.defender_up.clone(),
+            to_act: x.to_act,
+        })),
+    };
+    View {
+        seat: seat.clone(),
+        title: s.title.clone(),
+        round: s.round,
+        phase,
+        combatants: s
+            .combatants
+            .iter()
+            .map(|c| combatant_view(c, seat))
+            .collect(),
+        deck: s.shoe.pile().len(),
+        discards: s.shoe.discards().len(),
+        dealer_wildcards: s.dealer_wildcards,
+        ground: s.ground.clone(),
+        legal: legal_commands(s, seat),
+    }
+}
+
+fn cards_of(c: &Combatant) -> Vec<String> {
+    c.hand.iter().map(ToString::to_string).collect()
+}
+
+/// What `seat` may do now, with parameters.
+pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
+    let mut out = Vec::new();
+    if s.finished {
+        return out;
+    }
+    let mine: Vec<&Combatant> = s
+        .combatants
+        .iter()
+        .filter(|c| &c.controller == seat)
+        .collect();
+    let names = |v: &[&Combatant]| v.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    let targets: Vec<String> = s
+        .combatants
+        .iter()
+        .filter(|c| c.active())
+        .map(|c| c.name.clone())
+        .collect();
+    let trait_names = || {
+        Trait::ALL
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    match &s.phase {
+        Phase::Scene => {
+            if seat.is_gm() {
+                out.push(CommandSpec::new(
+                    "begin",
+                    "Begin an Opposition: shuffle, everyone draws a hand",
+                    vec![],
+                ));
+                out.push(CommandSpec::new(
+                    "scene",
+                    "Begin a new scene: shuffle the deck; Berserk and Distance end",
+                    vec![],
+                ));
+                out.push(CommandSpec::new("finish", "End the encounter", vec![]));
+            }
+            let fated: Vec<String> = if seat.is_gm() {
+                s.combatants
+                    .iter()
+                    .filter(|c| c.character().is_some())
+                    .map(|c| c.name.clone())
+                    .collect()
+            } else {
+                mine.iter()
+                    .filter(|c| c.character().is_some())
+                    .map(|c| c.name.clone())
+                    .collect()
+            };
+            if !fated.is_empty() {
+                out.push(CommandSpec::new(
+                    "fate",
+                    "Skill Check: a Skill Hand against the Dealer's Fate Draw",
+                    vec![
+                        ParamSpec::choice("who", fated),
+                        ParamSpec::text("skill"),
+                        ParamSpec::choice("trait", trait_names()),
+                        ParamSpec::int("modifier", 0, 20),
+                    ],
+                ));
+            }
+            let with_wild: Vec<&Combatant> = mine
+                .iter()
+                .copied()
+                .filter(|c| c.wildcards > 0 && c.character().is_some())
+                .collect();
+            if !with_wild.is_empty() {
+                for (n, sum) in [
+                    (
+                        "reinforce",
+                        "Reinforce: a Wildcard brings a group of 5 Extras",
+                    ),
+                    ("involve", "Involve: a Wildcard brings two Touched"),
+                ] {
+                    out.push(CommandSpec::new(
+                        n,
+                        sum,
+                        vec![
+                            ParamSpec::choice("who", names(&with_wild)),
+                            ParamSpec::text("name"),
+                        ],
+                    ));
+                }
+                if s.distance.is_none() {
+                    out.push(CommandSpec::new(
+                        "distance",
+                        "Distance: Wildcards for rounds before melee",
+                        vec![
+                            ParamSpec::choice("who", names(&with_wild)),
+                            ParamSpec::int("wildcards", 1, 20),
+                        ],
+                    ));
+                }
+            }
+        }
+        Phase::Initiative => {
+            for c in mine.iter().filter(|c| c.active() && c.initiative.is_none()) {
+                out.push(CommandSpec::new(
+                    "init",
+                    "Play a card for initiative (Ace = 1, lowest acts first)",
+                    vec![
+                        ParamSpec::choice("who", [c.name.clone()]),
+                        ParamSpec::choice("card", cards_of(c)),
+                    ],
+                ));
+            }
+        }
+        Phase::Turn { actor, drawn } => {
+            if let Some(c) = s.combatants.get(*actor).filter(|c| &c.controller == seat) {
+                if !drawn {
+                    out.push(CommandSpec::new("draw", "Draw one card", vec![]));
+                    out.push(CommandSpec::new(
+                        "mulligan",
+                        "Sacrifice the action: discard the hand, draw a new one",
+                        vec![],
+                    ));
+                } else {
+                    if !c.status.discarded || c.status.must_discard > 0 {
+                        out.push(CommandSpec::new(
+                            "discard",
+                            "Discard a card",
+                            vec![ParamSpec::choice("card", cards_of(c))],
+                        ));
+                    }
+                    if c.status.must_discard == 0 && !c.status.all_out_defense {
+                        let others: Vec<String> =
+                            targets.iter().filter(|t| **t != c.name).cloned().collect();
+                        out.push(CommandSpec::new(
+                            "attack",
+                            "Declare an opposed hand against a target",
+                            vec![
+                                ParamSpec::choice("target", others),
+                                ParamSpec::text("skill"),
+                                ParamSpec::choice("kind", ["physical", "social", "fear", "simple"]),
+                                ParamSpec::text(
+                                    "options: zeal fortune disarm savage wild=N spec=NAME",
+                                ),
+                            ],
+                        ));
+                        out.push(CommandSpec::new(
+                            "reinit",
+                            "Replace the initiative card (the action, unless Speedy)",
+                            vec![ParamSpec::choice("card", cards_of(c))],
+                        ));
+                        if !s.ground.is_empty() {
+                            out.push(CommandSpec::new(
+                                "pickup",
+                                "Pick up a weapon (the action)",
+                                vec![ParamSpec::choice(
+                                    "weapon",
+                                    s.ground.iter().map(|w| w.name.clone()),
+                                )],
+                            ));
+                        }
+                        out.push(CommandSpec::new("pass", "End the action", vec![]));
+                    }
+                    if !c.carried.is_empty() && c.wielding.len() < 2 {
+                        out.push(CommandSpec::new(
+                            "wield",
+                            "Take a carried weapon in hand",
+                            vec![ParamSpec::choice(
+                                "weapon",
+                                c.carried.iter().map(|w| w.name.clone()),
+                            )],
+                        ));
+                    }
+                    let uses = usable_now(c, true);
+                    if !uses.is_empty() {
+                        out.push(CommandSpec::new(
+                            "use",
+                            "Use an Advantage",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::choice("advantage", uses),
+                            ],
+                        ));
+                    }
+                    if c.character().is_some() {
+                        out.push(CommandSpec::new(
+                            "fate",
+                            "Skill Check: a Skill Hand against the Dealer's Fate Draw",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::text("skill"),
+                                ParamSpec::choice("trait", trait_names()),
+                                ParamSpec::int("modifier", 0, 20),
+                            ],
+                        ));
+                    }
+                }
+            }
+        }
+        Phase::Exchange(x) => {
+            let side_i = if x.attacker_down.is_none() {
+                Some((x.attacker, true))
+            } else if x.defender_down.is_none() {
+                Some((x.defender, true))
+            } else if x.to_act == Side::Attacker {
+                Some((x.attacker, false))
+            } else {
+                Some((x.defender, false))
+            };
+            if let Some((i, face_down)) = side_i
+                && let Some(c) = s.combatants.get(i).filter(|c| &c.controller == seat)
+            {
+                if face_down {
+                    out.push(CommandSpec::new("play", "Play a card face down (defender: and its skill, `mom` for Mind Over Matter)", vec![ParamSpec::choice("card", cards_of(c)), ParamSpec::text("skill")]));
+                } else {
+                    let limit = if x.to_act == Side::Attacker {
+                        x.attacker_limit
+                    } else {
+                        x.defender_limit
+                    };
+                    if limit > 0 && !c.hand.is_empty() {
+                        out.push(CommandSpec::new(
+                            "bet",
+                            "Bet a card face up",
+                            vec![ParamSpec::choice("card", cards_of(c))],
+                        ));
+                    }
+                    if c.wildcards > 0 {
+                        out.push(CommandSpec::new(
+                            "bet wild",
+                            "Spend a Wildcard: draw a card and bet it face up",
+                            vec![],
+                        ));
+                    }
+                    out.push(CommandSpec::new("call", "Call (both call: reveal)", vec![]));
+                }
+            }
+        }
+    }
+    if !matches!(s.phase, Phase::Scene) {
+        let acting = crate::opposition::actor(s);
+        for (k, c) in s.combatants.iter().enumerate() {
+            if &c.controller != seat || !c.active() {
+                continue;
+            }
+            let own_turn = acting == Some(k) && matches!(s.phase, Phase::Turn { drawn: true, .. });
+            if own_turn {
+                continue; // listed with the turn's commands
+            }
+            let uses = usable_now(c, false);
+            if !uses.is_empty() {
+                out.push(CommandSpec::new(
+                    "use",
+                    "Use an Advantage (any time)",
+                    vec![
+                        ParamSpec::choice("who", [c.name.clone()]),
+                        ParamSpec::choice("advantage", uses),
+                    ],
+                ));
+            }
+        }
+        let wild: Vec<String> = mine
+            .iter()
+            .filter(|c| c.wildcards > 0 && c.active())
+            .map(|c| c.name.clone())
+            .collect();
+        if !wild.is_empty() {
+            out.push(CommandSpec::new(
+                "wildcard",
+                "Spend a Wildcard to draw a card into the hand",
+                vec![ParamSpec::choice("who", wild)],
+            ));
+        }
+        if seat.is_gm() {
+            out.push(CommandSpec::new(
+                "end",
+                "End the Opposition and shuffle every card back",
+                vec![],
+            ));
+            out.push(CommandSpec::new("finish", "End the encounter", vec![]));
+        }
+    }
+    let absent: Vec<String> = mine
+        .iter()
+        .filter(|c| !c.present)
+        .map(|c| c.name.clone())
+        .collect();
+    if !absent.is_empty() {
+        out.push(CommandSpec::new(
+            "appear",
+            "Appearance: enter the Opposition in person",
+            vec![ParamSpec::choice("who", absent)],
+        ));
+    }
+    out
+}
+
+/// The `use` Advantages a combatant has and may use now: `own_action` adds the
+/// ones used only during its own action.
+fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
+    use crate::advantages::Advantage as A;
+    let mut v = Vec::new();
+    let has = |a: &A| c.usable(a) > 0;
+    let wild = c.wildcards > 0;
+    if has(&A::AllOutDefense) && !c.status.all_out_defense {
+        v.push("all-out-defense");
+    }
+    if has(&A::Dodge) && c.pool(Trait::Body) > 0 {
+        v.push("dodge");
+    }
+    if has(&A::Serendipity) && c.pool(Trait::Luck) > 0 {
+        v.push("serendipity");
+    }
+    if has(&A::IronWall) && wild {
+        v.push("iron-wall");
+    }
+    if has(&A::KarmicShuffle) && wild {
+        v.push("karmic-shuffle");
+    }
+    if has(&A::SoulOfSteel) && wild {
+        v.push("soul-of-steel");
+    }
+    if own_action {
+        if has(&A::DefensiveStance) {
+            v.push("stance");
+        }
+        if has(&A::Study) {
+            v.push("study");
+        }
+        if has(&A::AssPull) && c.pool(Trait::Luck) > 0 {
+            v.push("ass-pull");
+        }
+        if has(&A::Berserk) && wild && !c.status.berserk {
+            v.push("berserk");
+        }
+        if c.status.berserk {
+            v.push("calm");
+        }
+    }
+    v.into_iter().map(String::from).collect()
+}

@@ -1,0 +1,530 @@
+//! The example table and script, hidden information for every seat, bad input,
+//! and property tests (replay, random command sequences).
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use std::path::PathBuf;
+use tabula_bastards::opposition::{Phase, State};
+use tabula_bastards::view::PhaseView;
+use tabula_bastards::{Bastards, table};
+use tabula_core::roller::{Scripted, Seeded};
+use tabula_core::rule::Refusal;
+use tabula_core::system::{Seat, System, Table, TextPlay};
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")
+}
+
+fn load() -> Table<Bastards> {
+    let dir = examples();
+    let text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
+    Table::new(Bastards::setup(&text, &dir).unwrap())
+}
+
+fn script() -> Vec<String> {
+    std::fs::read_to_string(examples().join("encounter.script"))
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+fn seats(s: &State) -> Vec<Seat> {
+    let mut v: Vec<Seat> = s.combatants.iter().map(|c| c.controller.clone()).collect();
+    v.push(Seat::Gm);
+    v.push(Seat::Player("a stranger".into()));
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Every seat's view hides what it must hide.
+fn assert_hidden(s: &State) {
+    for seat in seats(s) {
+        let v = Bastards::view(s, &seat);
+        for (c, cv) in s.combatants.iter().zip(&v.combatants) {
+            if c.controller == seat {
+                assert_eq!(cv.hand.as_ref(), Some(&c.hand));
+            } else {
+                assert!(cv.hand.is_none(), "{seat} sees {}'s hand", c.name);
+            }
+            assert_eq!(cv.hand_size, c.hand.len());
+        }
+        if let (Phase::Exchange(x), PhaseView::Exchange(xv)) = (&s.phase, &v.phase) {
+            let owns = |i: usize| s.combatants[i].controller == seat;
+            if !owns(x.attacker) {
+                assert!(
+                    xv.attacker_down.is_none(),
+                    "{seat} sees the attacker's face-down card"
+                );
+            }
+            if !owns(x.defender) {
+                assert!(
+                    xv.defender_down.is_none(),
+                    "{seat} sees the defender's face-down card"
+                );
+            }
+        }
+        // The deck is a count only: no card of the pile is in the view.
+        let json = serde_json::to_value(&v).unwrap();
+        assert!(json.get("shoe").is_none() && json.get("pile").is_none());
+        assert_eq!(v.deck, s.shoe.pile().len());
+    }
+}
+
+fn conserve(s: &State) {
+    let mut out = 0;
+    for c in &s.combatants {
+        out += c.hand.len() + usize::from(c.initiative.is_some());
+    }
+    if let Phase::Exchange(x) = &s.phase {
+        out += usize::from(x.attacker_down.is_some()) + usize::from(x.defender_down.is_some());
+        out += x.attacker_up.len() + x.defender_up.len();
+    }
+    assert_eq!(
+        out,
+        s.shoe.out_count(),
+        "every card out of the shoe is in a hand or on the table"
+    );
+    assert_eq!(
+        s.shoe.pile().len() + s.shoe.discards().len() + s.shoe.out_count(),
+        108
+    );
+    for c in &s.combatants {
+        for t in tabula_bastards::character::Trait::ALL {
+            assert!(c.pool(t) >= 0);
+        }
+    }
+}
+
+#[test]
+fn the_encounter_script_plays_through_with_seed_1() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script() {
+        submit(&mut t, &line, &mut r).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_hidden(t.state());
+        conserve(t.state());
+    }
+    assert!(Bastards::finished(t.state()));
+    assert!(t.replay_matches());
+}
+
+#[test]
+fn the_dealer_never_sees_a_players_hand_nor_a_player_the_dealers() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script().iter().take(12) {
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    let gm = Bastards::view(t.state(), &Seat::Gm);
+    let stella = Bastards::view(t.state(), &Seat::Player("Stella".into()));
+    for (gv, sv) in gm.combatants.iter().zip(&stella.combatants) {
+        assert_eq!(gv.controller == Seat::Gm, gv.hand.is_some());
+        assert_eq!(
+            sv.controller == Seat::Player("Stella".into()),
+            sv.hand.is_some()
+        );
+    }
+}
+
+#[test]
+fn a_face_down_card_is_hidden_from_everyone_else_until_the_reveal() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    let lines = script();
+    let upto = lines.iter().position(|l| l == "play best").unwrap() + 1;
+    for line in &lines[..upto] {
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    let Phase::Exchange(x) = &t.state().phase else {
+        panic!("in an exchange")
+    };
+    assert!(x.attacker_down.is_some());
+    for seat in seats(t.state()) {
+        let PhaseView::Exchange(xv) = Bastards::view(t.state(), &seat).phase else {
+            panic!()
+        };
+        assert!(xv.attacker_down_played);
+        assert_eq!(
+            xv.attacker_down.is_some(),
+            seat == Seat::Player("Blaine".into()),
+            "{seat}"
+        );
+    }
+}
+
+#[test]
+fn out_of_turn_and_illegal_commands_are_refused_and_change_nothing() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script().iter().take(7) {
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    // Kodos (Blaine) is to draw.
+    let before = t.state().clone();
+    let len = t.log().len();
+    let e = submit(&mut t, "Stella: draw", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::NotPermitted);
+    let e = submit(&mut t, "Blaine: bet best", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::WrongPhase);
+    assert!(e.rule.section.contains("Skill Hands"));
+    let e = submit(&mut t, "Blaine: attack investor Influence", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::WrongPhase, "draw first");
+    let e = submit(&mut t, "Stella: begin", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::NotPermitted);
+    let e = submit(&mut t, "Blaine: init Kodos 5H", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::WrongPhase);
+    assert_eq!(t.state(), &before);
+    assert_eq!(t.log().len(), len);
+    assert!(table::parse_command("attack").is_err());
+    assert!(table::parse_command("juggle").is_err());
+    assert!(table::parse_command("use Kodos flying").is_err());
+}
+
+#[test]
+fn broken_table_files_name_the_problem() {
+    let dir = examples();
+    let e =
+        Bastards::setup("[[extras]]\nname = \"T\"\npower = 9\nmembers = 3\n", &dir).unwrap_err();
+    assert!(e.to_string().contains("power"), "{e}");
+    let e = Bastards::setup("[[fated]]\nfile = \"broken.toml\"\n", &dir).unwrap_err();
+    assert!(e.to_string().contains("Moons"), "{e}");
+    let e = Bastards::setup("[[fated]]\nfile = \"nobody.toml\"\n", &dir).unwrap_err();
+    assert!(e.to_string().contains("nobody.toml"), "{e}");
+    let e = Bastards::setup("colour = 3\n", &dir).unwrap_err();
+    assert!(e.to_string().contains("colour"), "{e}");
+    let e = Bastards::setup(
+        "[[fated]]\nfile = \"kodos.toml\"\n[[fated]]\nfile = \"kodos.toml\"\n",
+        &dir,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("Kodos"), "{e}");
+}
+
+#[test]
+fn the_books_characters_are_legal() {
+    for f in [
+        "kodos.toml",
+        "cynthia.toml",
+        "investor.toml",
+        "carlton.toml",
+    ] {
+        let text = std::fs::read_to_string(examples().join(f)).unwrap();
+        tabula_bastards::character::Character::from_toml(&text)
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+}
+
+#[test]
+fn carltons_repair_as_a_skill_check_at_the_table() {
+    let mut t = load();
+    let mut r = Scripted::values(["9S", "4C", "JH", "2D", "7S"]);
+    submit(&mut t, "gm: fate Carlton Repair Mind", &mut r).unwrap();
+    let last = t.log().entries().last().unwrap();
+    let tabula_bastards::Event::FateDrawn { result, .. } = &last.event else {
+        panic!()
+    };
+    assert!(result.success);
+    assert_eq!((result.player_total, result.dealer_total), (12, 11));
+    conserve(t.state());
+}
+
+const LINES: &[&str] = &[
+    "gm: begin",
+    "gm: end",
+    "draw",
+    "mulligan",
+    "discard lowest",
+    "discard best",
+    "pass",
+    "call",
+    "bet best",
+    "bet wild",
+    "play best",
+    "play lowest",
+    "play best Business",
+    "play lowest mom",
+    "Stella: init Cynthia lowest",
+    "Blaine: init Kodos best",
+    "gm: init investor lowest",
+    "gm: init Bodyguard best",
+    "gm: init Thugs lowest",
+    "attack investor Influence social",
+    "attack Kodos Unarmed_Combat physical",
+    "attack Cynthia Club_Combat physical savage",
+    "attack Thugs Sword_Combat physical",
+    "attack Kodos Unarmed_Combat physical fortune",
+    "reinit lowest",
+    "Blaine: use Kodos dodge",
+    "Blaine: use Kodos study investor",
+    "Stella: fate Cynthia Business Mind 3",
+    "Pat: appear Carlton",
+    "Stella: wildcard Cynthia",
+    "gm: wildcard investor",
+    "wield Wrench",
+    "gm: finish",
+    "gm: scene",
+    "play best counter=1",
+    "use Kodos stance 1",
+    "Stella: use Cynthia all-out-defense",
+    "gm: reinforce investor Guards",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_commands_never_panic_and_keep_invariants(picks in proptest::collection::vec(0..LINES.len(), 1..60), seed in 0u64..1000) {
+        let mut t = load();
+        let mut r = Seeded::from_seed(seed);
+        for i in picks {
+            let line = LINES[i];
+            let before = t.state().clone();
+            let len = t.log().len();
+            if submit(&mut t, line, &mut r).is_err() {
+                prop_assert_eq!(t.state(), &before);
+                prop_assert_eq!(t.log().len(), len);
+            }
+            conserve(t.state());
+            assert_hidden(t.state());
+        }
+        prop_assert!(t.replay_matches());
+        // Replaying the log from the start rebuilds the same state.
+        let rebuilt = Table::<Bastards>::replay(t.initial(), t.log(), usize::MAX);
+        prop_assert_eq!(&rebuilt, t.state());
+    }
+}
+
+#[test]
+fn a_specialty_adds_its_rank_to_a_fate_draw() {
+    let mut t = load();
+    let mut r = Scripted::values(["9S", "4C", "2H", "JH", "2D", "7S"]);
+    submit(&mut t, "gm: fate Kodos Technology Mind spec=Invent", &mut r).unwrap();
+    let tabula_bastards::Event::FateDrawn { result, .. } = &t.log().entries().last().unwrap().event
+    else {
+        panic!()
+    };
+    // Mind 3 + Invent (Technology 3 x Influence 2: rank 2) = 5; 9 + 5 = 14 > 11.
+    assert_eq!(result.player_total, 14);
+    assert!(result.success);
+    let e = submit(&mut t, "Stella: wildcard Cynthia", &mut r).unwrap_err();
+    assert_eq!(e.kind, Refusal::WrongPhase);
+}
+
+#[test]
+fn every_legal_command_is_a_command_the_parser_knows_and_the_next_line_is_legal() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script() {
+        let (seat, body) = match line.split_once(':') {
+            Some((s, rest)) => (Seat::parse(s), rest.trim().to_string()),
+            None => (Bastards::default_seat(t.state()), line.clone()),
+        };
+        let legal = Bastards::legal_commands(t.state(), &seat);
+        let word = body.split_whitespace().next().unwrap().to_string();
+        assert!(
+            legal
+                .iter()
+                .any(|c| c.name.split_whitespace().next() == Some(word.as_str())),
+            "{line}: not among {:?}",
+            legal.iter().map(|c| c.name.clone()).collect::<Vec<_>>()
+        );
+        for s in seats(t.state()) {
+            for c in Bastards::legal_commands(t.state(), &s) {
+                let e = table::parse_command(&c.name);
+                assert!(
+                    !matches!(
+                        e,
+                        Err(tabula_core::system::CommandParseError::Unknown { .. })
+                    ),
+                    "{}",
+                    c.name
+                );
+            }
+        }
+        submit(&mut t, &line, &mut r).unwrap();
+    }
+}
+
+#[test]
+fn the_state_survives_a_json_round_trip() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script().iter().take(20) {
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    let json = serde_json::to_string(t.state()).unwrap();
+    let back: State = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, t.state());
+}
+
+#[test]
+fn indirect_opposition_gives_the_opposing_hands_to_the_player_not_involved() {
+    let dir = examples();
+    let text = std::fs::read_to_string(dir.join("indirect.toml")).unwrap();
+    let mut t = Table::<Bastards>::new(Bastards::setup(&text, &dir).unwrap());
+    assert!(t.state().indirect);
+    let mut r = Seeded::from_seed(2);
+    submit(&mut t, "gm: begin", &mut r).unwrap();
+    let blaine = Seat::Player("Blaine".into());
+    let v = Bastards::view(t.state(), &blaine);
+    assert!(
+        v.combatants
+            .iter()
+            .any(|c| c.name == "Guards" && c.hand.is_some())
+    );
+    assert!(
+        v.combatants
+            .iter()
+            .any(|c| c.name == "Cynthia" && c.hand.is_none())
+    );
+    let gm = Bastards::view(t.state(), &Seat::Gm);
+    assert!(gm.combatants.iter().all(|c| c.hand.is_none()));
+    submit(&mut t, "Blaine: init Guards lowest", &mut r).unwrap();
+    assert_hidden(t.state());
+}
+
+fn any_command() -> impl Strategy<Value = tabula_bastards::Command> {
+    use tabula_bastards::Command as C;
+    use tabula_bastards::character::Trait;
+    use tabula_bastards::opposition::{AttackOptions, HandKind, UseAdvantage};
+    let name = prop::sample::select(vec![
+        "Cynthia",
+        "Kodos",
+        "investor",
+        "Carlton",
+        "Bodyguard",
+        "Thugs",
+        "nobody",
+        "",
+    ])
+    .prop_map(String::from);
+    let card = prop::sample::select(vec!["best", "lowest", "QH", "Joker", "zz", "10S"])
+        .prop_map(String::from);
+    let skill = prop::sample::select(vec![
+        "Influence",
+        "Unarmed Combat",
+        "Business",
+        "Sword Combat",
+        "x",
+    ])
+    .prop_map(String::from);
+    let num = prop::sample::select(vec![i64::MIN, -1, 0, 1, 2, 3, 20, 21, i64::MAX]);
+    let kind = prop::sample::select(vec![
+        HandKind::Physical,
+        HandKind::Social,
+        HandKind::Fear,
+        HandKind::Simple,
+    ]);
+    prop_oneof![
+        Just(C::Begin),
+        Just(C::Scene),
+        Just(C::Draw),
+        Just(C::Mulligan),
+        Just(C::Call),
+        Just(C::BetWild),
+        Just(C::Pass),
+        Just(C::End),
+        (name.clone(), card.clone()).prop_map(|(who, card)| C::Init { who, card }),
+        card.clone().prop_map(|card| C::Discard { card }),
+        card.clone().prop_map(|card| C::Bet { card }),
+        card.clone().prop_map(|card| C::Reinit { card }),
+        (
+            card.clone(),
+            proptest::option::of(skill.clone()),
+            any::<bool>(),
+            num.clone()
+        )
+            .prop_map(|(card, skill, mind_over_matter, counter)| C::Play {
+                card,
+                skill,
+                mind_over_matter,
+                counter
+            }),
+        (
+            name.clone(),
+            skill.clone(),
+            kind,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            num.clone(),
+            num.clone()
+        )
+            .prop_map(
+                |(target, skill, kind, zeal, fortune, savage, wild_swing, penalty)| C::Attack {
+                    target,
+                    skill,
+                    kind,
+                    options: AttackOptions {
+                        zeal,
+                        fortune,
+                        savage,
+                        wild_swing,
+                        penalty,
+                        ..AttackOptions::default()
+                    },
+                }
+            ),
+        (name.clone(), skill.clone(), num.clone(), any::<bool>()).prop_map(
+            |(who, skill, modifier, acrobat)| C::Fate {
+                who,
+                skill,
+                trait_used: Trait::Mind,
+                modifier,
+                acrobat,
+                specialty: None,
+            }
+        ),
+        (name.clone(), num.clone()).prop_map(|(who, n)| C::Use {
+            who,
+            advantage: UseAdvantage::DefensiveStance(n)
+        }),
+        name.clone().prop_map(|who| C::Use {
+            who,
+            advantage: UseAdvantage::Dodge
+        }),
+        name.clone().prop_map(|who| C::Wildcard { who }),
+        name.clone().prop_map(|who| C::Appear { who }),
+        (name.clone(), any::<u32>()).prop_map(|(who, wildcards)| C::Distance { who, wildcards }),
+        name.clone().prop_map(|who| C::Reinforce {
+            who,
+            name: "Crowd".into(),
+            weapon: None
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_commands_from_any_seat_never_panic(
+        cmds in proptest::collection::vec((any_command(), 0usize..8), 1..80),
+        seed in 0u64..1000,
+    ) {
+        let seats = [
+            Seat::Gm,
+            Seat::Player("Stella".into()),
+            Seat::Player("Blaine".into()),
+            Seat::Player("Pat".into()),
+            Seat::Player("x".into()),
+        ];
+        let mut t = load();
+        let mut r = Seeded::from_seed(seed);
+        for (cmd, s) in cmds {
+            // Mostly the seat whose move it is, sometimes anyone.
+            let seat = &seats.get(s).cloned().unwrap_or_else(|| Bastards::default_seat(t.state()));
+            let before = t.state().clone();
+            if t.submit(seat, &cmd, &mut r).is_err() {
+                prop_assert_eq!(t.state(), &before);
+            }
+            conserve(t.state());
+        }
+        prop_assert!(t.replay_matches());
+    }
+}
