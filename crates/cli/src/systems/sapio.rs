@@ -1,7 +1,10 @@
 //! `tabula sapio ...`: The Sapio System (004_f39b4146df158cae.txt): `check`, `odds`,
 //! `character validate|show`, `play`.
 
+use std::path::PathBuf;
+
 use crate::common::{self, CliError, Ctx};
+use tabula_engine::sapio::characters::{self, Character, SheetError};
 use tabula_engine::sapio::checks::{self, PoolSpec};
 use tabula_engine::sapio::odds;
 use tabula_engine::sapio::spiral_dice::normalize_face;
@@ -48,11 +51,129 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         penalty: u32,
     },
+    /// Character files: validate or show.
+    #[command(subcommand)]
+    Character(CharacterCommand),
+    /// Play a table file at the terminal (or a script with --script).
+    Play(common::PlayArgs),
+}
+
+/// `tabula sapio character ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum CharacterCommand {
+    /// Check a character file against every rule; list every broken one.
+    Validate {
+        /// The character file (TOML), e.g. examples/sapio/roof-runner.toml.
+        file: PathBuf,
+    },
+    /// Show a character sheet.
+    Show {
+        /// The character file (TOML).
+        file: PathBuf,
+    },
+}
+
+fn load(file: &std::path::Path) -> Result<Character, CliError> {
+    let text = common::read_file(file)?;
+    characters::parse_character(&text).map_err(|e| match e {
+        SheetError::Toml(m) => CliError::BadInput(format!("{}: {m}", file.display())),
+        SheetError::Rules(r) => CliError::BadInput(format!(
+            "{}: {} broken rule(s):\n  {}",
+            file.display(),
+            r.problems.len(),
+            r.problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        )),
+    })
+}
+
+#[derive(serde::Serialize)]
+struct Validated<'a> {
+    valid: bool,
+    name: &'a str,
+    warnings: &'a [String],
+}
+
+fn show(c: &Character) -> String {
+    let s = c.sheet();
+    let mut out = c.name().to_string();
+    if let Some(p) = c.player() {
+        out.push_str(&format!(" (played by {p})"));
+    }
+    out.push_str(&format!(
+        "\nProfession: {} [{}]",
+        s.profession.name,
+        s.profession.specializations.join(", ")
+    ));
+    for side in &s.side_professions {
+        out.push_str(&format!(
+            "\nSide Profession: {} [{}]",
+            side.name,
+            side.specializations.join(", ")
+        ));
+    }
+    out.push_str(&format!("\nQualities: {}", s.qualities.join(", ")));
+    for t in &s.special_talents {
+        out.push_str(&format!("\nSpecial Talent: {} - {}", t.name, t.text));
+        if let Some(e) = t.effect {
+            out.push_str(&format!(" ({e:?})"));
+        }
+    }
+    out.push_str(&format!(
+        "\nPrinciple: {}\nWorst Impulse: {}\nLuck: {}",
+        s.principle, s.worst_impulse, s.luck
+    ));
+    for w in &s.weapons {
+        out.push_str(&format!("\nWeapon: {} ({})", w.name, w.level));
+    }
+    for (label, track) in [("Injuries", &s.injuries), ("Stresses", &s.stresses)] {
+        let e: Vec<String> = track
+            .entries()
+            .iter()
+            .map(|(b, n)| format!("{n} ({})", b.level))
+            .collect();
+        if !e.is_empty() {
+            out.push_str(&format!("\n{label}: {}", e.join(", ")));
+        }
+    }
+    let cyc = c.cycle();
+    out.push_str(&format!(
+        "\nAdvancements: {} taken, {} cycle(s) complete",
+        s.advancements.len(),
+        cyc.completed
+    ));
+    for w in c.warnings() {
+        out.push_str(&format!("\nwarning: {w}"));
+    }
+    out
 }
 
 /// Run a sapio subcommand.
 pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
+        Command::Character(CharacterCommand::Validate { file }) => {
+            let c = load(&file)?;
+            let v = Validated {
+                valid: true,
+                name: c.name(),
+                warnings: c.warnings(),
+            };
+            ctx.emit(&v, || {
+                let mut s = format!("{}: a legal character ({})", file.display(), c.name());
+                for w in c.warnings() {
+                    s.push_str(&format!("\nwarning: {w}"));
+                }
+                s
+            })
+        }
+        Command::Character(CharacterCommand::Show { file }) => {
+            let c = load(&file)?;
+            ctx.emit(c.sheet(), || show(&c))
+        }
+        Command::Play(args) => common::play::<tabula_engine::sapio::Sapio>(&args, ctx),
         Command::Check {
             pool,
             tn,

@@ -16,10 +16,16 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod characters;
 pub mod checks;
 pub mod harm;
+pub mod invoking;
 pub mod odds;
 pub mod spiral_dice;
+pub mod table;
+mod text;
+
+pub use table::{Command, Event, Sapio, State};
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "sapio";
