@@ -229,7 +229,7 @@ pub enum Command {
         /// The character.
         character: usize,
     },
-    /// GM: set the TN (0 to 5), naming any Injuries or Stresses not relevant.
+    /// GM: set the TN (1 to 5), naming any Injuries or Stresses not relevant.
     Tn {
         /// The TN.
         tn: u32,
@@ -897,11 +897,11 @@ impl Sapio {
                         "against a defender the TN starts at 1 and the defender raises it",
                     ));
                 }
-                if *tn > MAX_TN {
+                if *tn == 0 || *tn > MAX_TN {
                     return Err(RuleError::out_of_range(
                         checks::RULE_WHEN_TO_ROLL,
                         "TN",
-                        0,
+                        1,
                         5,
                         i64::from(*tn),
                     ));

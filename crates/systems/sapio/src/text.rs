@@ -859,7 +859,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                     out.push(CommandSpec::new(
                         "tn",
                         "set the TN",
-                        vec![ParamSpec::int("tn", 0, 5), ParamSpec::text("except")],
+                        vec![ParamSpec::int("tn", 1, 5), ParamSpec::text("except")],
                     ));
                 }
                 if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
