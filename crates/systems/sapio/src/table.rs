@@ -1126,7 +1126,7 @@ impl Sapio {
             Command::SpendLuck { amount } => {
                 let c = focal_player(state, seat)?;
                 let m = known(state, c.focal)?;
-                if *amount == 0 || c.luck + amount > MAX_LUCK_SPEND {
+                if *amount == 0 || c.luck.saturating_add(*amount) > MAX_LUCK_SPEND {
                     return Err(RuleError::out_of_range(
                         RULE_LUCK,
                         "Luck spent on one roll",
@@ -1135,7 +1135,7 @@ impl Sapio {
                         i64::from(*amount),
                     ));
                 }
-                if c.luck + amount > m.character.luck() {
+                if c.luck.saturating_add(*amount) > m.character.luck() {
                     return Err(forbid(
                         RULE_LUCK,
                         format!("{} has {} Luck", m.character.name(), m.character.luck()),
@@ -1176,7 +1176,7 @@ impl Sapio {
             Command::Bonus { dice } => {
                 gm_only(seat)?;
                 let c = open_check(state)?;
-                if *dice == 0 || c.gm_bonus + dice > MAX_BONUS {
+                if *dice == 0 || c.gm_bonus.saturating_add(*dice) > MAX_BONUS {
                     return Err(RuleError::out_of_range(
                         checks::RULE_BONUS_PAST_SIX,
                         "bonus dice",
@@ -1409,13 +1409,13 @@ impl Sapio {
 
 fn luck_room(state: &State, i: usize, amount: u32) -> Result<(), RuleError> {
     let m = known(state, i)?;
-    if m.character.luck() + amount > MAX_LUCK {
+    if m.character.luck().saturating_add(amount) > MAX_LUCK {
         return Err(RuleError::out_of_range(
             RULE_LUCK,
             "Luck held",
             0,
             i64::from(MAX_LUCK),
-            i64::from(m.character.luck() + amount),
+            i64::from(m.character.luck().saturating_add(amount)),
         ));
     }
     Ok(())

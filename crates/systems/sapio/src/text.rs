@@ -687,10 +687,11 @@ pub fn status(state: &State, _seat: &Seat) -> String {
         let (spec, _) = c.spec(&m.character);
         let pool = checks::settle(&spec);
         s.push_str(&format!(
-            "check #{}: {} focal, {} dice, TN {}",
+            "check #{}: {} focal, {} {}, TN {}",
             c.id,
             m.character.name(),
             pool.dice,
+            if pool.dice == 1 { "die" } else { "dice" },
             c.tn.map_or("not set".to_string(), |_| pool.tn.to_string())
         ));
         if c.tn.is_some()
@@ -925,7 +926,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ],
                     ));
                 }
-                if c.tn.is_some() {
+                if c.tn.is_some() && c.declaration.as_ref().is_none_or(|d| d.accepted.is_some()) {
                     let weapons: Vec<String> = m
                         .character
                         .sheet()

@@ -656,3 +656,112 @@ proptest! {
         prop_assert!(t.replay_matches());
     }
 }
+
+fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
+    use tabula_sapio::Command as C;
+    use tabula_sapio::harm::HarmKind;
+    let who = 0usize..6;
+    let n = prop_oneof![0u32..8, Just(u32::MAX), any::<u32>()];
+    let word = prop_oneof![
+        Just("Roof Runner".to_string()),
+        Just("Leaping".to_string()),
+        Just("Agile".to_string()),
+        Just("Arcane Knight".to_string()),
+        Just("Tough".to_string()),
+        Just("Deadly Aim".to_string()),
+        Just("Sword".to_string()),
+        Just("Cut".to_string()),
+        "[a-z ]{0,12}",
+    ];
+    prop_oneof![
+        (who.clone(), n.clone(), any::<bool>()).prop_map(|(character, tn, ongoing)| C::Check {
+            character,
+            tn,
+            ongoing
+        }),
+        (who.clone(), who.clone()).prop_map(|(aggressor, defender)| C::Confront {
+            aggressor,
+            defender
+        }),
+        (who.clone(), who.clone()).prop_map(|(aggressor, defender)| C::Fight {
+            aggressor,
+            defender
+        }),
+        Just(C::BeginSequence { goal: "g".into() }),
+        who.clone().prop_map(|character| C::Threaten { character }),
+        who.clone().prop_map(|character| C::EnterFray { character }),
+        Just(C::Frame { text: "f".into() }),
+        who.clone().prop_map(|character| C::Focal { character }),
+        n.clone().prop_map(|tn| C::Tn {
+            tn,
+            not_relevant: vec![]
+        }),
+        (word.clone(), any::<bool>()).prop_map(|(element, fully)| C::Invoke { element, fully }),
+        (who.clone(), word.clone()).prop_map(|(helper, element)| C::Help { helper, element }),
+        word.clone().prop_map(|element| C::Defend { element }),
+        word.clone().prop_map(|name| C::Talent { name }),
+        n.clone().prop_map(|amount| C::SpendLuck { amount }),
+        any::<bool>().prop_map(|accept| C::Rule { accept }),
+        n.clone().prop_map(|dice| C::Bonus { dice }),
+        proptest::option::of(word.clone()).prop_map(|weapon| C::Roll { weapon }),
+        (
+            who.clone(),
+            word.clone(),
+            proptest::option::of(word.clone())
+        )
+            .prop_map(|(character, name, similar_to)| C::Harm {
+                character,
+                kind: HarmKind::Injury,
+                level: Level::Minor,
+                name,
+                similar_to,
+            }),
+        (who.clone(), n.clone()).prop_map(|(character, amount)| C::GiveLuck { character, amount }),
+        (who.clone(), who.clone()).prop_map(|(character, beneficiary)| C::LuckImpulse {
+            character,
+            beneficiary
+        }),
+        who.clone()
+            .prop_map(|character| C::LuckPrinciple { character }),
+        who.prop_map(|character| C::Release { character }),
+        Just(C::EndSequence),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Structured commands with out-of-range characters and huge numbers never
+    /// panic; a refusal changes nothing; the log replays.
+    #[test]
+    fn arbitrary_commands_never_panic(cmds in proptest::collection::vec((any::<bool>(), any_command()), 1..80), seed in 0u64..100) {
+        let mut t = table();
+        let mut roller = Seeded::from_seed(seed);
+        for (gm, cmd) in cmds {
+            let s = if gm { Seat::Gm } else { seat("Ana") };
+            let before = t.state().clone();
+            match t.submit(&s, &cmd, &mut roller) {
+                Ok(entries) => {
+                    let events: Vec<Event> = entries.iter().map(|e| e.event.clone()).collect();
+                    for e in &events {
+                        prop_assert!(!Sapio::describe(t.state(), e).is_empty());
+                    }
+                }
+                Err(_) => prop_assert_eq!(t.state(), &before),
+            }
+            let _ = Sapio::legal_commands_for(t.state(), &s);
+            prop_assert!(!Sapio::status(t.state(), &s).is_empty());
+        }
+        prop_assert!(t.replay_matches());
+    }
+}
+
+trait Legal {
+    fn legal_commands_for(state: &State, seat: &Seat) -> Vec<tabula_core::CommandSpec>;
+}
+
+impl Legal for Sapio {
+    fn legal_commands_for(state: &State, seat: &Seat) -> Vec<tabula_core::CommandSpec> {
+        <Sapio as tabula_core::System>::legal_commands(state, seat)
+    }
+}
