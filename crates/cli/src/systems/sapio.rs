@@ -119,7 +119,7 @@ fn show(c: &Character) -> String {
     for t in &s.special_talents {
         out.push_str(&format!("\nSpecial Talent: {} - {}", t.name, t.text));
         if let Some(e) = t.effect {
-            out.push_str(&format!(" ({e:?})"));
+            out.push_str(&format!(" ({e})"));
         }
     }
     out.push_str(&format!(

@@ -129,6 +129,22 @@ pub enum TalentEffect {
     IgnoreInjury,
 }
 
+impl fmt::Display for TalentEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TalentEffect::BonusDice { dice } => write!(f, "+{dice} bonus dice in its situation"),
+            TalentEffect::TnCap { max } => write!(f, "the TN is never more than {max}"),
+            TalentEffect::TnReduction { by } => write!(f, "the TN is reduced by {by}"),
+            TalentEffect::ExtraHits { hits } => write!(f, "+{hits} Hits on a success"),
+            TalentEffect::ExtraSpares { spares } => write!(f, "+{spares} Spares"),
+            TalentEffect::ExtraSpirals { spirals } => write!(f, "+{spirals} Spirals"),
+            TalentEffect::IgnoreInjury => {
+                f.write_str("ignores the TN increase from a single Injury")
+            }
+        }
+    }
+}
+
 /// A Special Talent: its name, its text, and how it changes a roll (if it does).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1004,6 +1020,38 @@ pub enum Advance {
         /// The talent.
         talent: Talent,
     },
+}
+
+impl fmt::Display for Advance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Advance::ProfessionSpecialization { name } => {
+                write!(f, "learns the Specialization {name} in their Profession")
+            }
+            Advance::SideSpecialization { profession, name } => {
+                write!(f, "learns the Specialization {name} in {profession}")
+            }
+            Advance::SideProfession { name } => write!(f, "gains the Side Profession {name}"),
+            Advance::Quality { name } => write!(f, "gains the Quality {name}"),
+            Advance::SpecialTalent { talent } => {
+                write!(f, "gains the Special Talent {}", talent.name)
+            }
+        }
+    }
+}
+
+impl fmt::Display for CycleChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CycleChange::ProfessionWord { profession, to } => {
+                write!(f, "changes a word of {profession}: now {to}")
+            }
+            CycleChange::Swap { side } => {
+                write!(f, "swaps {side} with the Main Profession")
+            }
+            CycleChange::Quality { from, to } => write!(f, "changes the Quality {from} to {to}"),
+        }
+    }
 }
 
 impl Advance {

@@ -179,7 +179,8 @@ impl State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "kebab-case")]
 pub enum Command {
-    /// GM: call for a check outside an Action Sequence. "When to Roll".
+    /// GM: call for a check outside an Action Sequence.
+    /// The Sapio System, "When to Roll" (004_f39b4146df158cae.txt).
     Check {
         /// The focal character.
         character: usize,
@@ -188,7 +189,8 @@ pub enum Command {
         /// The task goes on: its elements stay invoked until `release`.
         ongoing: bool,
     },
-    /// GM: a simple confrontation between characters (R-SA-5).
+    /// GM: a simple confrontation between characters.
+    /// The Sapio System, "Character versus Character" (004_f39b4146df158cae.txt); R-SA-5.
     Confront {
         /// The aggressor, who rolls.
         aggressor: usize,
@@ -196,7 +198,7 @@ pub enum Command {
         defender: usize,
     },
     /// GM: a fight between characters: an Action Sequence with the aggressor
-    /// focal first (R-SA-5, "Character versus Character").
+    /// focal first. The Sapio System, "Character versus Character" (004_f39b4146df158cae.txt); R-SA-5.
     Fight {
         /// The aggressor.
         aggressor: usize,
@@ -204,32 +206,36 @@ pub enum Command {
         defender: usize,
     },
     /// GM: begin an Action Sequence.
+    /// The Sapio System, "Action Sequences in Play" (004_f39b4146df158cae.txt).
     BeginSequence {
         /// The group goal.
         goal: String,
     },
     /// GM: a character is threatened at the start of the round: they take part and
-    /// must take a turn.
+    /// must take a turn. The Sapio System, "Action Sequences in Play" (004_f39b4146df158cae.txt).
     Threaten {
         /// The character.
         character: usize,
     },
     /// A player: their character enters the fray at the start of a round.
+    /// The Sapio System, "Action Sequences in Play" (004_f39b4146df158cae.txt).
     EnterFray {
         /// The character.
         character: usize,
     },
-    /// GM: frame the turn.
+    /// GM: frame the turn. The Sapio System, "Action Sequences in Play" (004_f39b4146df158cae.txt).
     Frame {
         /// What the characters and NPCs are doing, the state of the environment.
         text: String,
     },
-    /// The players: the focal character of this turn.
+    /// The players: the focal character of this turn, focal once a round.
+    /// The Sapio System, "Action Sequences in Play" (004_f39b4146df158cae.txt).
     Focal {
         /// The character.
         character: usize,
     },
     /// GM: set the TN (1 to 5), naming any Injuries or Stresses not relevant.
+    /// The Sapio System, "When to Roll", "Injuries and Stresses" (004_f39b4146df158cae.txt); R-SA-7.
     Tn {
         /// The TN.
         tn: u32,
@@ -238,6 +244,7 @@ pub enum Command {
     },
     /// The focal player invokes an element: a Profession (Main fully or partly, or
     /// a Side Profession), a Specialization of it, or a Quality.
+    /// The Sapio System, "When to Roll", "Invoking an Element" (004_f39b4146df158cae.txt).
     Invoke {
         /// The element's name.
         element: String,
@@ -246,51 +253,62 @@ pub enum Command {
     },
     /// Another character helps (outside a sequence) or supports (inside one) the
     /// focal character, invoking one element for a bonus die.
+    /// The Sapio System, "Special Situations when Rolling", "Action Sequences in
+    /// Play" (004_f39b4146df158cae.txt); R-SA-2.
     Help {
         /// The helper.
         helper: usize,
         /// The element invoked.
         element: String,
     },
-    /// The defender raises the TN by invoking an element (R-SA-5).
+    /// The defender raises the TN by invoking an element.
+    /// The Sapio System, "Character versus Character" (004_f39b4146df158cae.txt); R-SA-5.
     Defend {
         /// The element.
         element: String,
     },
     /// The focal player calls out a Special Talent.
+    /// The Sapio System, "Special Talents" (004_f39b4146df158cae.txt).
     Talent {
         /// The talent's name.
         name: String,
     },
     /// The focal player spends Luck one for one for bonus dice.
+    /// The Sapio System, "Luck" (004_f39b4146df158cae.txt); R-SA-2.
     SpendLuck {
         /// How much.
         amount: u32,
     },
     /// The focal player declares a sacrifice for the Principle or an
-    /// overindulgence of the Worst Impulse (R-SA-8).
+    /// overindulgence of the Worst Impulse.
+    /// The Sapio System, "Principles and Worst Impulses" (004_f39b4146df158cae.txt); R-SA-8.
     Declare {
         /// Which.
         nature: Nature,
         /// What the character does.
         text: String,
     },
-    /// GM: accept or reject the declaration (R-SA-8).
+    /// GM: accept or reject the declaration.
+    /// The Sapio System, "Principles and Worst Impulses" (004_f39b4146df158cae.txt); R-SA-8.
     Rule {
         /// Accepted.
         accept: bool,
     },
     /// GM: bonus dice for especially helpful support or a situation.
+    /// The Sapio System, "Action Sequences in Play", "When to Roll" (004_f39b4146df158cae.txt); R-SA-2.
     Bonus {
         /// How many.
         dice: u32,
     },
-    /// The focal player rolls.
+    /// The focal player rolls (Improbable Success taken).
+    /// The Sapio System, "When to Roll", "Weapons and causing Injury" (004_f39b4146df158cae.txt);
+    /// R-SA-1, R-SA-2, R-SA-3, R-SA-4, R-SA-7.
     Roll {
         /// The weapon used in an attack, if any (R-SA-4).
         weapon: Option<String>,
     },
-    /// GM: record an Injury or a Stress (R-SA-6: naming the similar entry, if any).
+    /// GM: record an Injury or a Stress, naming the similar entry, if any.
+    /// The Sapio System, "Injuries and Stresses" (004_f39b4146df158cae.txt); R-SA-6.
     Harm {
         /// Who takes it.
         character: usize,
@@ -304,6 +322,7 @@ pub enum Command {
         similar_to: Option<String>,
     },
     /// GM: an Injury heals or a Stress clears.
+    /// The Sapio System, "Injuries and Stresses" (004_f39b4146df158cae.txt).
     Heal {
         /// Whose.
         character: usize,
@@ -313,19 +332,21 @@ pub enum Command {
         name: String,
     },
     /// GM: a character gains Luck for getting into trouble by their Principle.
+    /// The Sapio System, "Principles and Worst Impulses" (004_f39b4146df158cae.txt).
     LuckPrinciple {
         /// The character.
         character: usize,
     },
     /// GM (or the focal player): a character's Worst Impulse caused trouble; the
     /// most inconvenienced other character gains Luck.
+    /// The Sapio System, "Principles and Worst Impulses" (004_f39b4146df158cae.txt).
     LuckImpulse {
         /// Whose Worst Impulse.
         character: usize,
         /// The most inconvenienced other character.
         beneficiary: usize,
     },
-    /// GM: give Luck for compelling choices.
+    /// GM: give Luck for compelling choices. The Sapio System, "Luck" (004_f39b4146df158cae.txt).
     GiveLuck {
         /// To whom.
         character: usize,
@@ -333,11 +354,13 @@ pub enum Command {
         amount: u32,
     },
     /// GM: an ongoing task ends; the character's elements are free again.
+    /// The Sapio System, "Invoking an Element" (004_f39b4146df158cae.txt).
     Release {
         /// Whose.
         character: usize,
     },
     /// An advancement after a consequential session (outside checks and sequences).
+    /// The Sapio System, "Advancement" (004_f39b4146df158cae.txt).
     Advance {
         /// Who.
         character: usize,
@@ -345,6 +368,7 @@ pub enum Command {
         advance: Advance,
     },
     /// A change on completing an advancement cycle.
+    /// The Sapio System, "Advancement" (004_f39b4146df158cae.txt).
     Change {
         /// Who.
         character: usize,

@@ -649,7 +649,7 @@ pub fn describe(state: &State, event: &Event) -> String {
             ..
         } => format!("{}'s {kind} {n} is erased", name(state, *character)),
         Event::Advanced { character, advance } => {
-            format!("{} advances: {advance:?}", name(state, *character))
+            format!("{} advances: {advance}", name(state, *character))
         }
         Event::Changed { character, change } => format!(
             "{} completes a cycle and changes: {change:?}",
