@@ -537,7 +537,17 @@ impl Character {
                 p.push(DraftProblem::TalentEffect { index: i, problem });
             }
         }
+        for (field, track) in [("injuries", &d.injuries), ("stresses", &d.stresses)] {
+            for (b, name) in track.entries() {
+                if name.trim().is_empty() || name.chars().count() > crate::harm::MAX_ENTRY_CHARS {
+                    p.push(DraftProblem::TooLong {
+                        field: format!("{field}.{}", b.level.to_string().to_lowercase()),
+                    });
+                }
+            }
+        }
         for (i, w) in d.weapons.iter().enumerate() {
+            long(&mut p, &format!("weapons[{i}].name"), &w.name);
             if w.name.trim().is_empty() {
                 p.push(DraftProblem::EmptyElement {
                     field: format!("weapons[{i}].name"),

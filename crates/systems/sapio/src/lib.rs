@@ -12,7 +12,28 @@
 //! - [`odds`]: exact odds of a check.
 //! - [`harm`]: Injuries and Stresses (R-SA-6), weapons (R-SA-4).
 //!
+//! - [`characters`]: the sheet, its validation, the starting build and advancement.
+//! - [`invoking`]: building a check's pool from invoked elements, help, Luck,
+//!   Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5).
+//! - [`table`]: the table as a decide/evolve [`tabula_core::System`] ([`Sapio`]):
+//!   checks, Action Sequences, Luck, Injuries and Stresses, advancement.
+//!
 //! It depends on `tabula-core` only.
+//!
+//! # Examples
+//!
+//! A one-shot check of three dice against TN 2, with the faces typed in:
+//!
+//! ```
+//! use tabula_core::Scripted;
+//! use tabula_sapio::checks::{check, Net, PoolSpec};
+//!
+//! let spec = PoolSpec { built: 3, tn: 2, ..PoolSpec::default() };
+//! let report = check(&spec, &mut Scripted::values(["H", "HH@", "S"])).unwrap();
+//! assert!(report.roll.success);
+//! assert_eq!(report.roll.extra_hits, 1);
+//! assert_eq!(report.roll.net, Net::Even);
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
