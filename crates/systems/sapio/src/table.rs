@@ -353,10 +353,22 @@ pub enum Command {
         /// How much.
         amount: u32,
     },
-    /// GM: an ongoing task ends; the character's elements are free again.
-    /// The Sapio System, "Invoking an Element" (004_f39b4146df158cae.txt).
+    /// GM: an ongoing task ends and the character's elements are free again; or,
+    /// with `element`, that one element is free again (net Spares may "allow
+    /// multiple invocations of elements").
+    /// The Sapio System, "Invoking an Element", "Adjudicating Outcomes"
+    /// (004_f39b4146df158cae.txt).
     Release {
         /// Whose.
+        character: usize,
+        /// One element to free (any lock), or `None` for every ongoing-task lock.
+        element: Option<String>,
+    },
+    /// A participant who is not threatened leaves the fray at the start of a round
+    /// (engaging was optional). The Sapio System, "Action Sequences in Play"
+    /// (004_f39b4146df158cae.txt).
+    LeaveFray {
+        /// The character.
         character: usize,
     },
     /// An advancement after a consequential session (outside checks and sequences).
@@ -508,8 +520,15 @@ pub enum Event {
         /// The round that ended.
         round: u32,
     },
-    /// A character's elements for ongoing tasks are free again.
+    /// A character's elements for ongoing tasks (or one element) are free again.
     Released {
+        /// The character.
+        character: usize,
+        /// The one element freed, or `None` for every ongoing-task lock.
+        element: Option<String>,
+    },
+    /// A participant left the fray at a round's start.
+    Left {
         /// The character.
         character: usize,
     },
@@ -1368,7 +1387,63 @@ impl Sapio {
                     reason: LuckReason::Gm,
                 }])
             }
-            Command::Release { character } => {
+            Command::Release {
+                character,
+                element: Some(element),
+            } => {
+                gm_only(seat)?;
+                let m = known(state, *character)?;
+                let lock = m
+                    .locked
+                    .iter()
+                    .find(|l| l.element.eq_ignore_ascii_case(element.trim()))
+                    .ok_or_else(|| {
+                        forbid(
+                            RULE_LOCKS,
+                            format!(
+                                "{} has no invoked element called {element:?}",
+                                m.character.name()
+                            ),
+                        )
+                    })?;
+                Ok(vec![Event::Released {
+                    character: *character,
+                    element: Some(lock.element.clone()),
+                }])
+            }
+            Command::LeaveFray { character } => {
+                acts_for(state, seat, *character)?;
+                let s = state
+                    .sequence
+                    .as_ref()
+                    .ok_or_else(|| wrong_phase(RULE_SEQUENCE, "no Action Sequence is under way"))?;
+                if s.turns > 0 || state.check.is_some() {
+                    return Err(wrong_phase(
+                        RULE_SEQUENCE,
+                        "a character may leave the fray only at the beginning of a round",
+                    ));
+                }
+                match state.participant(*character) {
+                    None => Err(forbid(
+                        RULE_SEQUENCE,
+                        format!("{} does not take part", state.name(*character)),
+                    )),
+                    Some(p) if p.threatened => Err(forbid(
+                        RULE_SEQUENCE,
+                        format!(
+                            "{} is threatened and must take a turn this round",
+                            state.name(*character)
+                        ),
+                    )),
+                    Some(_) => Ok(vec![Event::Left {
+                        character: *character,
+                    }]),
+                }
+            }
+            Command::Release {
+                character,
+                element: None,
+            } => {
                 gm_only(seat)?;
                 let m = known(state, *character)?;
                 if !m
@@ -1386,6 +1461,7 @@ impl Sapio {
                 }
                 Ok(vec![Event::Released {
                     character: *character,
+                    element: None,
                 }])
             }
             Command::Advance { character, advance } => {
@@ -1635,9 +1711,17 @@ impl System for Sapio {
                     m.locked.retain(|l| l.until != Until::RoundEnd);
                 }
             }
-            Event::Released { character } => {
+            Event::Released { character, element } => {
                 if let Some(m) = state.characters.get_mut(*character) {
-                    m.locked.retain(|l| !matches!(l.until, Until::TaskEnd(_)));
+                    match element {
+                        Some(e) => m.locked.retain(|l| !l.element.eq_ignore_ascii_case(e)),
+                        None => m.locked.retain(|l| !matches!(l.until, Until::TaskEnd(_))),
+                    }
+                }
+            }
+            Event::Left { character } => {
+                if let Some(s) = &mut state.sequence {
+                    s.participants.retain(|p| p.character != *character);
                 }
             }
             Event::SequenceEnded => {

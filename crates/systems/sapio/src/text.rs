@@ -9,6 +9,7 @@
 //! | `begin-sequence [GOAL]` | GM | begin an Action Sequence |
 //! | `threaten CHAR` | GM | at a round's start: CHAR must take a turn |
 //! | `enter-fray CHAR` | player | at a round's start: CHAR takes part |
+//! | `leave-fray CHAR` | player | at a round's start: a participant not threatened leaves |
 //! | `frame TEXT` | GM | frame the turn |
 //! | `focal CHAR` | player | the focal character of the turn |
 //! | `tn N [except NAME, NAME]` | GM | set the TN; Injuries/Stresses named are not relevant |
@@ -27,7 +28,7 @@
 //! | `luck-principle CHAR` | GM | CHAR gains 1 Luck |
 //! | `luck-impulse CHAR OTHER` | GM or focal | OTHER gains 1 Luck from CHAR's Worst Impulse |
 //! | `give-luck CHAR N` | GM | Luck for compelling choices |
-//! | `release CHAR` | GM | an ongoing task ends |
+//! | `release CHAR [ELEMENT]` | GM | an ongoing task ends; or one element may be invoked again (net Spares) |
 //! | `advance CHAR specialization\|side-specialization SIDE\|side-profession\|quality\|talent NAME` | player | advancement |
 //! | `change CHAR word PROFESSION to NEW` / `swap SIDE` / `quality OLD to NEW` | player | cycle change |
 //! | `end-sequence` / `end` | GM | end the sequence / the encounter |
@@ -41,7 +42,7 @@ use crate::invoking::{Nature, ProfessionUse};
 use crate::odds;
 use crate::table::{Command, Event, State, Step, plain_talent};
 
-const COMMANDS: &str = "check, confront, fight, begin-sequence, threaten, enter-fray, frame, focal, tn, invoke, help, support, defend, talent, luck, declare, accept, reject, bonus, roll, injury, stress, heal, luck-principle, luck-impulse, give-luck, release, advance, change, end-sequence, end";
+const COMMANDS: &str = "check, confront, fight, begin-sequence, threaten, enter-fray, leave-fray, frame, focal, tn, invoke, help, support, defend, talent, luck, declare, accept, reject, bonus, roll, injury, stress, heal, luck-principle, luck-impulse, give-luck, release, advance, change, end-sequence, end";
 
 fn usage(cmd: &str) -> &'static str {
     match cmd {
@@ -69,7 +70,8 @@ fn usage(cmd: &str) -> &'static str {
         "luck-principle" => "luck-principle CHARACTER",
         "luck-impulse" => "luck-impulse CHARACTER OTHER",
         "give-luck" => "give-luck CHARACTER N",
-        "release" => "release CHARACTER",
+        "release" => "release CHARACTER [ELEMENT]",
+        "leave-fray" => "leave-fray CHARACTER",
         "advance" => {
             "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME"
         }
@@ -208,7 +210,14 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
         "begin-sequence" => Command::BeginSequence {
             goal: rest.to_string(),
         },
-        "threaten" | "enter-fray" | "focal" | "luck-principle" | "release" => {
+        "release" => {
+            let (character, more) = character(state, c, rest)?;
+            Command::Release {
+                character,
+                element: (!more.is_empty()).then(|| more.to_string()),
+            }
+        }
+        "threaten" | "enter-fray" | "leave-fray" | "focal" | "luck-principle" => {
             let (character, more) = character(state, c, rest)?;
             if !more.is_empty() {
                 return Err(bad(c, format!("unexpected {more:?}")));
@@ -217,8 +226,8 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
                 "threaten" => Command::Threaten { character },
                 "enter-fray" => Command::EnterFray { character },
                 "focal" => Command::Focal { character },
-                "luck-principle" => Command::LuckPrinciple { character },
-                _ => Command::Release { character },
+                "leave-fray" => Command::LeaveFray { character },
+                _ => Command::LuckPrinciple { character },
             }
         }
         "frame" => Command::Frame {
@@ -594,10 +603,18 @@ pub fn describe(state: &State, event: &Event) -> String {
         Event::RoundEnded { round } => {
             format!("round {round} ends: everyone has been focal; invoked elements are free again")
         }
-        Event::Released { character } => format!(
+        Event::Released {
+            character,
+            element: None,
+        } => format!(
             "{}'s ongoing task ends; its elements are free",
             name(state, *character)
         ),
+        Event::Released {
+            character,
+            element: Some(e),
+        } => format!("{}'s {e} may be invoked again", name(state, *character)),
+        Event::Left { character } => format!("{} leaves the fray", name(state, *character)),
         Event::SequenceEnded => "the Action Sequence ends".into(),
         Event::LuckGained {
             character,
@@ -759,11 +776,6 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "begin an Action Sequence",
                     vec![ParamSpec::text("goal")],
                 ));
-                out.push(CommandSpec::new(
-                    "release",
-                    "an ongoing task ends",
-                    vec![ch("character", &all)],
-                ));
                 out.push(CommandSpec::new("end", "end the encounter", vec![]));
             }
             if !mine.is_empty() {
@@ -822,6 +834,20 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                         "enter-fray",
                         "enter the fray at the round's start",
                         vec![ch("character", &mine_out)],
+                    ));
+                }
+                let may_leave: Vec<String> = s
+                    .participants
+                    .iter()
+                    .filter(|p| !p.threatened)
+                    .map(|p| name(state, p.character).to_string())
+                    .filter(|n| mine.contains(n))
+                    .collect();
+                if !may_leave.is_empty() {
+                    out.push(CommandSpec::new(
+                        "leave-fray",
+                        "leave the fray at the round's start (not threatened)",
+                        vec![ch("character", &may_leave)],
                     ));
                 }
             }
@@ -961,6 +987,11 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         }
     }
     if gm {
+        out.push(CommandSpec::new(
+            "release",
+            "an ongoing task ends, or one element may be invoked again",
+            vec![ch("character", &all), ParamSpec::text("element")],
+        ));
         out.push(CommandSpec::new(
             "injury",
             "record an Injury (R-SA-6)",

@@ -168,6 +168,10 @@ fn ongoing_tasks_lock_their_elements_except_the_main_profession() {
         "roll",
         &mut Scripted::values(["H", "H", "H"]),
     );
+    // Net Spares may allow an element to be invoked again.
+    ok(&mut t, "GM", "release Wren Agile", &mut none());
+    assert_eq!(t.state().characters[0].locked.len(), 2);
+    refused(&mut t, "GM", "release Wren Agile");
     ok(&mut t, "GM", "release Wren", &mut none());
     assert!(t.state().characters[0].locked.is_empty());
     refused(&mut t, "GM", "release Wren");
@@ -291,8 +295,15 @@ fn action_sequence_rounds() {
     assert_eq!(s.round, 2);
     assert!(s.participants.iter().all(|p| !p.focal_done));
     assert!(t.state().characters.iter().all(|m| m.locked.is_empty()));
-    // A new round: Sable may enter the fray now.
+    // A new round: Sable may enter the fray now; Brannoc (not threatened) may
+    // leave; Wren was threatened last round, this round only if the GM says so.
     ok(&mut t, "Cy", "enter-fray Sable", &mut none());
+    ok(&mut t, "GM", "threaten Wren", &mut none());
+    refused(&mut t, "Ana", "leave-fray Wren");
+    ok(&mut t, "Ben", "leave-fray Brannoc", &mut none());
+    assert_eq!(t.state().sequence.as_ref().unwrap().participants.len(), 2);
+    ok(&mut t, "GM", "frame Round two", &mut none());
+    refused(&mut t, "Cy", "leave-fray Sable");
     ok(&mut t, "GM", "end-sequence", &mut none());
     assert!(t.state().sequence.is_none());
 }
@@ -600,6 +611,8 @@ const LINES: &[&str] = &[
     "GM: luck-impulse Vance Sable",
     "GM: give-luck Brannoc 2",
     "GM: release Sable",
+    "GM: release Wren Agile",
+    "Ben: leave-fray Brannoc",
     "Ana: advance Wren quality Durable",
     "Ben: advance Brannoc specialization Swordplay",
     "GM: end-sequence",
@@ -723,7 +736,9 @@ fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
         }),
         who.clone()
             .prop_map(|character| C::LuckPrinciple { character }),
-        who.prop_map(|character| C::Release { character }),
+        (who.clone(), proptest::option::of(word.clone()))
+            .prop_map(|(character, element)| C::Release { character, element }),
+        who.prop_map(|character| C::LeaveFray { character }),
         Just(C::EndSequence),
     ]
 }
