@@ -44,27 +44,35 @@ pub fn spiral_die() -> Result<Die, RollError> {
     Die::labelled(&FACES).map_err(RollError::Dice)
 }
 
-/// What one face of a Spiral Die shows. R-SA-1.
+/// What one face of a Spiral Die shows. R-SA-1. Serialized as its label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Face {
     /// One Spiral (faces 1 and 2).
+    #[serde(rename = "@")]
     Spiral,
     /// One Spare (faces 3 and 4).
+    #[serde(rename = "S")]
     Spare,
     /// Two Spares (face 5).
+    #[serde(rename = "SS")]
     SpareSpare,
     /// A Hit and a Spare (face 6).
+    #[serde(rename = "HS")]
     HitSpare,
     /// One Hit (face 7).
+    #[serde(rename = "H")]
     Hit,
     /// Two Hits (face 8).
+    #[serde(rename = "HH")]
     HitHit,
     /// Two Hits and a Spiral (face 9).
+    #[serde(rename = "HH@")]
     HitHitSpiral,
     /// A Hit and a Spiral (faces 10 and 11).
+    #[serde(rename = "H@")]
     HitSpiral,
     /// Nothing (face 12).
+    #[serde(rename = "blank")]
     Blank,
 }
 
