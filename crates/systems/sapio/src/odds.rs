@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn odds_match_brute_force_enumeration() {
-        for n in 1..=3u32 {
+        for n in 1..=4u32 {
             for tn in 0..=7u32 {
                 let mut acc = BTreeMap::new();
                 brute(n, tn, 1.0, &mut acc);
