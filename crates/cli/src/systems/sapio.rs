@@ -1,14 +1,236 @@
-//! `tabula sapio ...`: not built yet (issue 7). The system's rules land in
-//! `crates/systems/sapio` and its subcommands here: `check`, `odds`,
+//! `tabula sapio ...`: The Sapio System (004_f39b4146df158cae.txt): `check`, `odds`,
 //! `character validate|show`, `play`.
 
-use crate::common::{CliError, Ctx};
+use std::path::PathBuf;
 
-/// The sapio subcommands (none yet).
+use crate::common::{self, CliError, Ctx};
+use tabula_engine::sapio::characters::{self, Character, SheetError};
+use tabula_engine::sapio::checks::{self, PoolSpec};
+use tabula_engine::sapio::odds;
+use tabula_engine::sapio::spiral_dice::normalize_face;
+
+/// The sapio subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Roll a check: N Spiral Dice built already, bonus dice (past six they lower
+    /// the TN, R-SA-2), against TN T; Improbable Success is taken (R-SA-3).
+    Check {
+        /// Dice built from the steps before bonus dice (1 to 6).
+        #[arg(long)]
+        pool: u32,
+        /// The GM's TN (1 to 5; 0 for a roll only for Spares and Spirals).
+        #[arg(long)]
+        tn: u32,
+        /// Bonus dice (Special Talents, help, Luck, Principle / Worst Impulse).
+        #[arg(long, default_value_t = 0)]
+        bonus: u32,
+        /// The largest applicable Injury/Stress penalty (0, 1 Moderate, 2 Severe; R-SA-7).
+        #[arg(long, default_value_t = 0)]
+        penalty: u32,
+        /// The faces you rolled, e.g. `H,HH,S,blank` (labels @ S SS HS H HH HH@ H@ blank,
+        /// or 1 to 12; also `*` for Hit, `Y` for Spare).
+        #[arg(long)]
+        rolled: Option<String>,
+        /// Seed the dice.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// The exact chance a check succeeds (Improbable Success included), with the
+    /// distribution of extra Hits and of net Spares / Spirals.
+    Odds {
+        /// Dice built from the steps before bonus dice (1 to 6).
+        #[arg(long)]
+        pool: u32,
+        /// The GM's TN (1 to 5).
+        #[arg(long)]
+        tn: u32,
+        /// Bonus dice.
+        #[arg(long, default_value_t = 0)]
+        bonus: u32,
+        /// The largest applicable Injury/Stress penalty (0, 1, 2; R-SA-7).
+        #[arg(long, default_value_t = 0)]
+        penalty: u32,
+    },
+    /// Character files: validate or show.
+    #[command(subcommand)]
+    Character(CharacterCommand),
+    /// Play a table file at the terminal (or a script with --script).
+    Play(common::PlayArgs),
+}
+
+/// `tabula sapio character ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum CharacterCommand {
+    /// Check a character file against every rule; list every broken one.
+    Validate {
+        /// The character file (TOML), e.g. examples/sapio/roof-runner.toml.
+        file: PathBuf,
+    },
+    /// Show a character sheet.
+    Show {
+        /// The character file (TOML).
+        file: PathBuf,
+    },
+}
+
+fn load(file: &std::path::Path) -> Result<Character, CliError> {
+    let text = common::read_file(file)?;
+    characters::parse_character(&text).map_err(|e| match e {
+        SheetError::Toml(m) => CliError::BadInput(format!("{}: {m}", file.display())),
+        SheetError::Rules(r) => CliError::BadInput(format!(
+            "{}: {} broken rule(s):\n  {}",
+            file.display(),
+            r.problems.len(),
+            r.problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        )),
+    })
+}
+
+#[derive(serde::Serialize)]
+struct Validated<'a> {
+    valid: bool,
+    name: &'a str,
+    warnings: &'a [String],
+}
+
+fn show(c: &Character) -> String {
+    let s = c.sheet();
+    let mut out = c.name().to_string();
+    if let Some(p) = c.player() {
+        out.push_str(&format!(" (played by {p})"));
+    }
+    out.push_str(&format!(
+        "\nProfession: {} [{}]",
+        s.profession.name,
+        s.profession.specializations.join(", ")
+    ));
+    for side in &s.side_professions {
+        out.push_str(&format!(
+            "\nSide Profession: {} [{}]",
+            side.name,
+            side.specializations.join(", ")
+        ));
+    }
+    out.push_str(&format!("\nQualities: {}", s.qualities.join(", ")));
+    for t in &s.special_talents {
+        out.push_str(&format!("\nSpecial Talent: {} - {}", t.name, t.text));
+        if let Some(e) = t.effect {
+            out.push_str(&format!(" ({e})"));
+        }
+    }
+    out.push_str(&format!(
+        "\nPrinciple: {}\nWorst Impulse: {}\nLuck: {}",
+        s.principle, s.worst_impulse, s.luck
+    ));
+    for w in &s.weapons {
+        out.push_str(&format!("\nWeapon: {} ({})", w.name, w.level));
+    }
+    for (label, track) in [("Injuries", &s.injuries), ("Stresses", &s.stresses)] {
+        let e: Vec<String> = track
+            .entries()
+            .iter()
+            .map(|(b, n)| format!("{n} ({})", b.level))
+            .collect();
+        if !e.is_empty() {
+            out.push_str(&format!("\n{label}: {}", e.join(", ")));
+        }
+    }
+    let cyc = c.cycle();
+    out.push_str(&format!(
+        "\nAdvancements: {} taken, {} cycle(s) complete",
+        s.advancements.len(),
+        cyc.completed
+    ));
+    for w in c.warnings() {
+        out.push_str(&format!("\nwarning: {w}"));
+    }
+    out
+}
 
 /// Run a sapio subcommand.
-pub fn run(command: Command, _ctx: Ctx) -> Result<(), CliError> {
-    match command {}
+pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
+    match command {
+        Command::Character(CharacterCommand::Validate { file }) => {
+            let c = load(&file)?;
+            let v = Validated {
+                valid: true,
+                name: c.name(),
+                warnings: c.warnings(),
+            };
+            ctx.emit(&v, || {
+                let mut s = format!("{}: a legal character ({})", file.display(), c.name());
+                for w in c.warnings() {
+                    s.push_str(&format!("\nwarning: {w}"));
+                }
+                s
+            })
+        }
+        Command::Character(CharacterCommand::Show { file }) => {
+            let c = load(&file)?;
+            ctx.emit(c.sheet(), || show(&c))
+        }
+        Command::Play(args) => common::play::<tabula_engine::sapio::Sapio>(&args, ctx),
+        Command::Check {
+            pool,
+            tn,
+            bonus,
+            penalty,
+            rolled,
+            seed,
+        } => {
+            let spec = PoolSpec {
+                built: pool,
+                bonus,
+                tn,
+                penalty,
+                ..PoolSpec::default()
+            };
+            let rolled = rolled.map(|list| {
+                list.split(',')
+                    .map(normalize_face)
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            });
+            let mut roller = common::roller_for(seed, rolled.as_deref());
+            let report = checks::check(&spec, roller.as_mut()).map_err(CliError::bad)?;
+            common::finish(roller.as_mut())?;
+            ctx.emit(&report, || {
+                let mut s = report.roll.describe();
+                for p in &report.prompts {
+                    s.push_str(&format!("\n  - {p}"));
+                }
+                s
+            })
+        }
+        Command::Odds {
+            pool,
+            tn,
+            bonus,
+            penalty,
+        } => {
+            let spec = PoolSpec {
+                built: pool,
+                bonus,
+                tn,
+                penalty,
+                ..PoolSpec::default()
+            };
+            let r = odds::odds(&spec).map_err(CliError::bad)?;
+            ctx.emit(&r, || {
+                let mut s = format!(
+                    "{} dice vs TN {}: {:.6} (Improbable Success adds {:.2e})\nnet Spares {:.4}, net Spirals {:.4}\nextra Hits on success:",
+                    r.pool.dice, r.pool.tn, r.probability, r.improbable_part, r.p_net_spares, r.p_net_spirals
+                );
+                for e in &r.extra_hits {
+                    s.push_str(&format!("\n  +{}: {:.6}", e.extra, e.p));
+                }
+                s
+            })
+        }
+    }
 }

@@ -1,13 +1,54 @@
 //! # tabula-sapio
 //!
-//! The rules of The Sapio System v0.6 (004_f39b4146df158cae.txt), system id `sapio`.
+//! The rules of The Sapio System v0.6 (004_f39b4146df158cae.txt), system id `sapio`,
+//! with the rulings R-SA-1 to R-SA-8 of `RULINGS.md`.
 //!
-//! Not built yet: this crate compiles so the workspace has its final shape. Its
-//! issue fills it with the book's characters (a draft validated into a character),
-//! its checks and odds, and its turn structure as a decide/evolve
-//! [`tabula_core::System`]. It depends on `tabula-core` only.
+//! Modules follow the book:
+//!
+//! - [`spiral_dice`]: the twelve-faced Spiral Die (R-SA-1): Hits, Spares, Spirals.
+//! - [`checks`]: building the pool (six dice at most, bonus dice past six lower the
+//!   TN, R-SA-2), the TN and its Injury/Stress penalty (R-SA-7), success and extra
+//!   Hits, net Spares and Spirals, Improbable Success (R-SA-3).
+//! - [`odds`]: exact odds of a check.
+//! - [`harm`]: Injuries and Stresses (R-SA-6), weapons (R-SA-4).
+//!
+//! - [`characters`]: the sheet, its validation, the starting build and advancement.
+//! - [`invoking`]: building a check's pool from invoked elements, help, Luck,
+//!   Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5).
+//! - [`table`]: the table as a decide/evolve [`tabula_core::System`] ([`Sapio`]):
+//!   checks, Action Sequences, Luck, Injuries and Stresses, advancement.
+//!
+//! It depends on `tabula-core` only.
+//!
+//! # Examples
+//!
+//! A one-shot check of three dice against TN 2, with the faces typed in:
+//!
+//! ```
+//! use tabula_core::Scripted;
+//! use tabula_sapio::checks::{check, Net, PoolSpec};
+//!
+//! let spec = PoolSpec { built: 3, tn: 2, ..PoolSpec::default() };
+//! let report = check(&spec, &mut Scripted::values(["H", "HH@", "S"])).unwrap();
+//! assert!(report.roll.success);
+//! assert_eq!(report.roll.extra_hits, 1);
+//! assert_eq!(report.roll.net, Net::Even);
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod characters;
+pub mod checks;
+pub mod harm;
+pub mod invoking;
+pub mod odds;
+pub mod spiral_dice;
+pub mod table;
+mod text;
+
+pub use table::{Command, Event, Sapio, State};
+
 /// The system id used on the command line and in table files.
 pub const ID: &str = "sapio";
+/// The rulebook's seed file.
+pub const SEED: &str = "004_f39b4146df158cae.txt";

@@ -1,0 +1,137 @@
+//! `tabula sapio ...` end to end: check, odds, character files, and the example
+//! encounter played from its script.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tabula(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run tabula");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_with_rolled_faces_prints_success_as_json() {
+    let (code, out, err) = tabula(&[
+        "--json",
+        "sapio",
+        "check",
+        "--pool",
+        "4",
+        "--tn",
+        "2",
+        "--rolled",
+        "H,HH,S,blank",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["success"], true);
+    assert_eq!(v["hits"], 3);
+    assert_eq!(v["extra_hits"], 1);
+    assert_eq!(v["rolls"][0].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn check_bonus_past_six_lowers_the_tn() {
+    let (code, out, err) = tabula(&[
+        "--json",
+        "sapio",
+        "check",
+        "--pool",
+        "5",
+        "--tn",
+        "3",
+        "--bonus",
+        "3",
+        "--rolled",
+        "H,H,blank,blank,blank,blank",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["pool"]["tn"], 2);
+    assert_eq!(v["success"], true);
+}
+
+#[test]
+fn check_refuses_missing_or_wrong_faces() {
+    let (code, _, err) = tabula(&[
+        "sapio", "check", "--pool", "3", "--tn", "2", "--rolled", "H,HH",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("need 1 more Spiral Die"), "{err}");
+    let (code, _, _) = tabula(&[
+        "sapio", "check", "--pool", "1", "--tn", "2", "--rolled", "HHH",
+    ]);
+    assert_eq!(code, 2);
+    let (code, _, err) = tabula(&["sapio", "check", "--pool", "7", "--tn", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("When to Roll"), "{err}");
+}
+
+#[test]
+fn odds_prints_an_exact_probability() {
+    let (code, out, err) = tabula(&["--json", "sapio", "odds", "--pool", "1", "--tn", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!((v["probability"].as_f64().unwrap() - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn character_files() {
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "character",
+        "validate",
+        "examples/sapio/roof-runner.toml",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("legal"));
+    let (code, out, _) = tabula(&[
+        "sapio",
+        "character",
+        "show",
+        "examples/sapio/roof-runner.toml",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Violence is not the answer"));
+    let dir = std::env::temp_dir().join("tabula-sapio-cli-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "name = \"X\"\n[profession]\nname = \"Gas Station Clerk\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = tabula(&["sapio", "character", "validate", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("profession.name"), "{err}");
+    assert!(err.contains("special_talents"), "{err}");
+}
+
+#[test]
+fn the_example_encounter_plays_through() {
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "play",
+        "examples/sapio/table.toml",
+        "--script",
+        "examples/sapio/encounter.script",
+        "--seed",
+        "1",
+        "--strict",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!out.contains("refused"), "{out}");
+    assert!(out.contains("The encounter is over."));
+}

@@ -1,0 +1,1329 @@
+//! Characters: Professions, Specializations, Side Professions, Qualities, Special
+//! Talents, Principle and Worst Impulse, Luck, weapons; the starting build and
+//! advancement.
+//!
+//! The Sapio System, "Characters in Sapio", "Building a Starting Character",
+//! "Advancement", "Weapons and causing Injury" (004_f39b4146df158cae.txt).
+//!
+//! A [`CharacterDraft`] (TOML, public fields) becomes a [`Character`] only through
+//! [`Character::from_draft`], whose [`DraftError`] lists every broken rule.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use tabula_core::Rule;
+
+use crate::harm::{Level, Track};
+use crate::{ID, SEED};
+
+/// "The Elements of a Character".
+pub const RULE_ELEMENTS: Rule = Rule::book(ID, SEED, "The Elements of a Character");
+/// "Professions and Specializations": two words or less.
+pub const RULE_PROFESSIONS: Rule = Rule::book(ID, SEED, "Professions and Specializations");
+/// "Qualities": not so broad they could apply anywhere.
+pub const RULE_QUALITIES: Rule = Rule::book(ID, SEED, "Qualities");
+/// "Special Talents".
+pub const RULE_TALENTS: Rule = Rule::book(ID, SEED, "Special Talents");
+/// "Principles and Worst Impulses".
+pub const RULE_PRINCIPLES: Rule = Rule::book(ID, SEED, "Principles and Worst Impulses");
+/// "Building a Starting Character".
+pub const RULE_STARTING: Rule = Rule::book(ID, SEED, "Building a Starting Character");
+/// "Advancement": the cycle rule and the changes a completed cycle allows.
+pub const RULE_ADVANCEMENT: Rule = Rule::book(ID, SEED, "Advancement");
+/// "Luck".
+pub const RULE_LUCK: Rule = Rule::book(ID, SEED, "Luck");
+
+/// The longest name or phrase accepted (a table limit).
+pub const MAX_TEXT: usize = 200;
+/// The most elements of one kind a character may list (a table limit).
+pub const MAX_ELEMENTS: usize = 40;
+/// The most Luck a character may hold (a table limit; the book gives 1 to 3 a session).
+pub const MAX_LUCK: u32 = 99;
+/// The Qualities the book names as too generic: "'Lucky' and 'Competent' are so
+/// generic that they could apply to anything, and therefore should not be used."
+pub const TOO_GENERIC_QUALITIES: [&str; 2] = ["Lucky", "Competent"];
+/// The book's example Qualities ("Example Qualities").
+pub const EXAMPLE_QUALITIES: [&str; 35] = [
+    "Strong",
+    "Battle-hardened",
+    "Towering",
+    "Heavy",
+    "Imposing",
+    "Inconspicuous",
+    "Durable",
+    "Tough",
+    "Unflappable",
+    "Agile",
+    "Quick",
+    "Dextrous",
+    "Lithe",
+    "Sneaky",
+    "Strong-willed",
+    "Stoic",
+    "Empathetic",
+    "Perceptive",
+    "Intuitive",
+    "Knowledgeable",
+    "Smart",
+    "Kind",
+    "Friendly",
+    "Likeable",
+    "Crafty",
+    "Creative",
+    "Inventive",
+    "Magnetic",
+    "Charismatic",
+    "Charming",
+    "Gorgeous",
+    "Scary",
+    "Magically Trained",
+    "Magical",
+    "Annointed",
+];
+
+/// A Profession as written in a file: its name and its Specializations.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfessionDraft {
+    /// Two words or less, e.g. "Roof Runner".
+    pub name: String,
+    /// Skills within the Profession, e.g. "Leaping".
+    #[serde(default)]
+    pub specializations: Vec<String>,
+}
+
+/// How a Special Talent changes a roll, when it does. "Special Talents".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum TalentEffect {
+    /// Bonus dice in its situation (One with the Forest: 1).
+    BonusDice {
+        /// 1 to 3.
+        dice: u32,
+    },
+    /// The TN is never more than this (Hide in Plain Sight: 4).
+    TnCap {
+        /// 0 to 5.
+        max: u32,
+    },
+    /// The TN is reduced by this much.
+    TnReduction {
+        /// 1 to 3.
+        by: u32,
+    },
+    /// Extra Hits if the check succeeds (Deadly Aim: 1).
+    ExtraHits {
+        /// 1 to 3.
+        hits: u32,
+    },
+    /// Automatic Spares (Lucky in Love: 2).
+    ExtraSpares {
+        /// 1 to 3.
+        spares: u32,
+    },
+    /// Automatic Spirals.
+    ExtraSpirals {
+        /// 1 to 3.
+        spirals: u32,
+    },
+    /// Ignore the TN increase from a single Injury (Usually Bloody).
+    IgnoreInjury,
+}
+
+impl fmt::Display for TalentEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TalentEffect::BonusDice { dice } => write!(f, "+{dice} bonus dice in its situation"),
+            TalentEffect::TnCap { max } => write!(f, "the TN is never more than {max}"),
+            TalentEffect::TnReduction { by } => write!(f, "the TN is reduced by {by}"),
+            TalentEffect::ExtraHits { hits } => write!(f, "+{hits} Hits on a success"),
+            TalentEffect::ExtraSpares { spares } => write!(f, "+{spares} Spares"),
+            TalentEffect::ExtraSpirals { spirals } => write!(f, "+{spirals} Spirals"),
+            TalentEffect::IgnoreInjury => {
+                f.write_str("ignores the TN increase from a single Injury")
+            }
+        }
+    }
+}
+
+/// A Special Talent: its name, its text, and how it changes a roll (if it does).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Talent {
+    /// The name, e.g. "Hide in Plain Sight".
+    pub name: String,
+    /// What it does, in words.
+    #[serde(default)]
+    pub text: String,
+    /// How it changes a roll when the player calls it out for a check.
+    #[serde(default)]
+    pub effect: Option<TalentEffect>,
+}
+
+/// A weapon and its base injury level. "Weapons and causing Injury".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    /// The weapon, e.g. "Knife".
+    pub name: String,
+    /// Minor, Moderate or Severe.
+    pub level: Level,
+}
+
+/// One advancement taken, as recorded on the sheet. "Advancement".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdvanceKind {
+    /// A new Specialization within the (Main) Profession.
+    ProfessionSpecialization,
+    /// A new Specialization within a Side Profession.
+    SideSpecialization,
+    /// A new Side Profession (counts as the same choice as a Side Specialization).
+    SideProfession,
+    /// An additional Quality.
+    Quality,
+    /// An additional Special Talent.
+    SpecialTalent,
+}
+
+/// The four choices of the advancement cycle: "The player must select all types of
+/// advancement once before being able to select the same one again."
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdvanceChoice {
+    /// Learn a new Specialization within their Profession.
+    Profession,
+    /// A new Specialization within a Side Profession, or a new Side Profession.
+    Side,
+    /// Gain an additional Quality.
+    Quality,
+    /// Gain an additional Special Talent.
+    SpecialTalent,
+}
+
+impl AdvanceKind {
+    /// Which of the four choices this is.
+    pub fn choice(self) -> AdvanceChoice {
+        match self {
+            AdvanceKind::ProfessionSpecialization => AdvanceChoice::Profession,
+            AdvanceKind::SideSpecialization | AdvanceKind::SideProfession => AdvanceChoice::Side,
+            AdvanceKind::Quality => AdvanceChoice::Quality,
+            AdvanceKind::SpecialTalent => AdvanceChoice::SpecialTalent,
+        }
+    }
+}
+
+impl fmt::Display for AdvanceChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AdvanceChoice::Profession => "a Specialization within the Profession",
+            AdvanceChoice::Side => "a Side Specialization or Side Profession",
+            AdvanceChoice::Quality => "a Quality",
+            AdvanceChoice::SpecialTalent => "a Special Talent",
+        })
+    }
+}
+
+/// One of the three changes a completed advancement cycle allows. "Advancement".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CycleChangeKind {
+    /// Change a single word in one of their Professions.
+    ProfessionWord,
+    /// Swap a Side Profession with the Main Profession (Specializations follow).
+    Swap,
+    /// Change a Quality to something else.
+    Quality,
+}
+
+/// Where each advancement cycle stands.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CycleState {
+    /// Cycles completed.
+    pub completed: u32,
+    /// The choices taken in the cycle under way.
+    pub current: Vec<AdvanceChoice>,
+}
+
+/// Run the cycle rule over a history of advancements. Returns the cycle state, or
+/// the index and choice of the first advancement that repeats a choice before the
+/// cycle was complete.
+pub fn cycles(history: &[AdvanceKind]) -> Result<CycleState, (usize, AdvanceChoice)> {
+    let mut st = CycleState::default();
+    for (i, k) in history.iter().enumerate() {
+        let c = k.choice();
+        if st.current.contains(&c) {
+            return Err((i, c));
+        }
+        st.current.push(c);
+        if st.current.len() == 4 {
+            st.completed += 1;
+            st.current.clear();
+        }
+    }
+    Ok(st)
+}
+
+/// A character sheet as written in a TOML file: not necessarily legal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterDraft {
+    /// The character's name.
+    pub name: String,
+    /// The player (seat) who plays them; `None` for a GM character.
+    #[serde(default)]
+    pub player: Option<String>,
+    /// The Main Profession and its Specializations.
+    pub profession: ProfessionDraft,
+    /// Side Professions and their Specializations.
+    #[serde(default)]
+    pub side_professions: Vec<ProfessionDraft>,
+    /// Qualities.
+    #[serde(default)]
+    pub qualities: Vec<String>,
+    /// Special Talents.
+    #[serde(default)]
+    pub special_talents: Vec<Talent>,
+    /// The Principle: the character's better nature.
+    #[serde(default)]
+    pub principle: String,
+    /// The Worst Impulse: the character's vice.
+    #[serde(default)]
+    pub worst_impulse: String,
+    /// Luck held.
+    #[serde(default)]
+    pub luck: u32,
+    /// Weapons with their base injury level.
+    #[serde(default)]
+    pub weapons: Vec<Weapon>,
+    /// Advancements taken, in order (empty for a starting character).
+    #[serde(default)]
+    pub advancements: Vec<AdvanceKind>,
+    /// Changes made on completing advancement cycles.
+    #[serde(default)]
+    pub cycle_changes: Vec<CycleChangeKind>,
+    /// Injuries carried.
+    #[serde(default)]
+    pub injuries: Track,
+    /// Stresses carried.
+    #[serde(default)]
+    pub stresses: Track,
+}
+
+/// One broken rule in a character draft.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum DraftProblem {
+    /// `name` is empty.
+    #[error("name: a character needs a name")]
+    NoName,
+    /// A text field is longer than [`MAX_TEXT`] characters.
+    #[error("{field}: at most {MAX_TEXT} characters")]
+    TooLong {
+        /// The field.
+        field: String,
+    },
+    /// A list holds more than [`MAX_ELEMENTS`] entries.
+    #[error("{field}: at most {MAX_ELEMENTS} entries")]
+    TooMany {
+        /// The field.
+        field: String,
+    },
+    /// A Profession is not one or two words. "Professions and Specializations".
+    #[error("{field}: a Profession is two words or less, not {words} (\"{name}\") [{rule}]", rule = RULE_PROFESSIONS)]
+    ProfessionWords {
+        /// `profession.name` or `side_professions[i].name`.
+        field: String,
+        /// The name.
+        name: String,
+        /// Its number of words.
+        words: usize,
+    },
+    /// An element name is empty.
+    #[error("{field}: empty name [{rule}]", rule = RULE_ELEMENTS)]
+    EmptyElement {
+        /// The field.
+        field: String,
+    },
+    /// Two elements share a name, so invoking one by name would be ambiguous.
+    #[error("{field}: \"{name}\" is used twice; element names must differ [{rule}]", rule = RULE_ELEMENTS)]
+    Duplicate {
+        /// The field.
+        field: String,
+        /// The repeated name.
+        name: String,
+    },
+    /// A required element is missing.
+    #[error("{field}: a character needs {what} [{rule}]", rule = RULE_ELEMENTS)]
+    Missing {
+        /// The field.
+        field: String,
+        /// What is needed.
+        what: String,
+    },
+    /// The count of an element does not match the starting build plus the
+    /// advancements taken. "Building a Starting Character"; "Advancement".
+    #[error("{field}: the starting build plus the advancements taken give {expected}, the sheet has {got} [{rule}]", rule = RULE_STARTING)]
+    BuildCount {
+        /// The field.
+        field: String,
+        /// What the starting build plus advancements give.
+        expected: usize,
+        /// What the sheet has.
+        got: usize,
+    },
+    /// An advancement repeats a choice before the cycle is complete. "Advancement".
+    #[error("advancements[{index}]: {choice} again before every type of advancement was taken once (the cycle rule) [{rule}]", rule = RULE_ADVANCEMENT)]
+    CycleRule {
+        /// Its index in `advancements`.
+        index: usize,
+        /// The repeated choice.
+        choice: AdvanceChoice,
+    },
+    /// More cycle changes than completed cycles. "Advancement".
+    #[error("cycle_changes: {changes} change(s) but only {completed} completed advancement cycle(s) [{rule}]", rule = RULE_ADVANCEMENT)]
+    CycleChanges {
+        /// Changes listed.
+        changes: usize,
+        /// Cycles completed.
+        completed: u32,
+    },
+    /// Luck above the table cap.
+    #[error("luck: at most {MAX_LUCK}, not {got} [{rule}]", rule = RULE_LUCK)]
+    Luck {
+        /// The Luck given.
+        got: u32,
+    },
+    /// A Special Talent's effect is out of range.
+    #[error("special_talents[{index}].effect: {problem} [{rule}]", rule = RULE_TALENTS)]
+    TalentEffect {
+        /// The talent's index.
+        index: usize,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// A warning about a legal but ill-advised sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "warning", rename_all = "kebab-case")]
+pub enum DraftWarning {
+    /// A Quality the book calls too generic. "Qualities".
+    #[error("qualities: \"{quality}\" is so generic it could apply to anything and should not be used [{rule}]", rule = RULE_QUALITIES)]
+    TooGeneric {
+        /// The Quality.
+        quality: String,
+    },
+}
+
+/// A draft that is not a legal character: the draft back, and every broken rule.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} broken rule(s): {}", .problems.len(), .problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+pub struct DraftError {
+    /// The draft as given.
+    pub draft: Box<CharacterDraft>,
+    /// Every broken rule.
+    pub problems: Vec<DraftProblem>,
+}
+
+/// A legal Sapio character. Built only by [`Character::from_draft`]; changed only
+/// by the table's events (invocations lock nothing here: see [`crate::invoking`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    sheet: CharacterDraft,
+    warnings: Vec<String>,
+}
+
+fn words(s: &str) -> usize {
+    s.split_whitespace().count()
+}
+
+impl Character {
+    /// Validate a draft. Checks every rule and returns all that are broken.
+    ///
+    /// # Errors
+    /// [`DraftError`] listing every [`DraftProblem`].
+    pub fn from_draft(draft: CharacterDraft) -> Result<Character, DraftError> {
+        let mut p = Vec::new();
+        let d = &draft;
+        if d.name.trim().is_empty() {
+            p.push(DraftProblem::NoName);
+        }
+        let long = |p: &mut Vec<DraftProblem>, field: &str, s: &str| {
+            if s.chars().count() > MAX_TEXT {
+                p.push(DraftProblem::TooLong {
+                    field: field.to_string(),
+                });
+            }
+        };
+        long(&mut p, "name", &d.name);
+        long(&mut p, "principle", &d.principle);
+        long(&mut p, "worst_impulse", &d.worst_impulse);
+        for (i, t) in d.special_talents.iter().enumerate() {
+            long(&mut p, &format!("special_talents[{i}].name"), &t.name);
+            if t.text.chars().count() > 4 * MAX_TEXT {
+                p.push(DraftProblem::TooLong {
+                    field: format!("special_talents[{i}].text"),
+                });
+            }
+        }
+        for (field, n) in [
+            ("side_professions", d.side_professions.len()),
+            ("qualities", d.qualities.len()),
+            ("special_talents", d.special_talents.len()),
+            ("weapons", d.weapons.len()),
+            ("advancements", d.advancements.len()),
+            ("cycle_changes", d.cycle_changes.len()),
+            (
+                "profession.specializations",
+                d.profession.specializations.len(),
+            ),
+        ] {
+            if n > MAX_ELEMENTS {
+                p.push(DraftProblem::TooMany {
+                    field: field.into(),
+                });
+            }
+        }
+        // Professions: two words or less.
+        let mut profs: Vec<(String, &ProfessionDraft)> =
+            vec![("profession".to_string(), &d.profession)];
+        for (i, s) in d.side_professions.iter().enumerate() {
+            profs.push((format!("side_professions[{i}]"), s));
+        }
+        let mut names: Vec<(String, String)> = Vec::new();
+        for (field, prof) in &profs {
+            let w = words(&prof.name);
+            if w == 0 || w > 2 {
+                p.push(DraftProblem::ProfessionWords {
+                    field: format!("{field}.name"),
+                    name: prof.name.clone(),
+                    words: w,
+                });
+            }
+            names.push((format!("{field}.name"), prof.name.trim().to_lowercase()));
+            if prof.specializations.len() > MAX_ELEMENTS {
+                p.push(DraftProblem::TooMany {
+                    field: format!("{field}.specializations"),
+                });
+            }
+            for (j, s) in prof.specializations.iter().enumerate() {
+                let f = format!("{field}.specializations[{j}]");
+                if s.trim().is_empty() {
+                    p.push(DraftProblem::EmptyElement { field: f.clone() });
+                }
+                if s.chars().count() > MAX_TEXT {
+                    p.push(DraftProblem::TooLong { field: f.clone() });
+                }
+                names.push((f, s.trim().to_lowercase()));
+            }
+        }
+        for (i, q) in d.qualities.iter().enumerate() {
+            let f = format!("qualities[{i}]");
+            if q.trim().is_empty() {
+                p.push(DraftProblem::EmptyElement { field: f.clone() });
+            }
+            if q.chars().count() > MAX_TEXT {
+                p.push(DraftProblem::TooLong { field: f.clone() });
+            }
+            names.push((f, q.trim().to_lowercase()));
+        }
+        for (i, t) in d.special_talents.iter().enumerate() {
+            if t.name.trim().is_empty() {
+                p.push(DraftProblem::EmptyElement {
+                    field: format!("special_talents[{i}].name"),
+                });
+            }
+            if let Some(problem) = t.effect.and_then(effect_problem) {
+                p.push(DraftProblem::TalentEffect { index: i, problem });
+            }
+        }
+        for (field, track) in [("injuries", &d.injuries), ("stresses", &d.stresses)] {
+            for (b, name) in track.entries() {
+                if name.trim().is_empty() || name.chars().count() > crate::harm::MAX_ENTRY_CHARS {
+                    p.push(DraftProblem::TooLong {
+                        field: format!("{field}.{}", b.level.to_string().to_lowercase()),
+                    });
+                }
+            }
+        }
+        for (i, w) in d.weapons.iter().enumerate() {
+            long(&mut p, &format!("weapons[{i}].name"), &w.name);
+            if w.name.trim().is_empty() {
+                p.push(DraftProblem::EmptyElement {
+                    field: format!("weapons[{i}].name"),
+                });
+            }
+        }
+        for (i, (f, n)) in names.iter().enumerate() {
+            if !n.is_empty() && names[..i].iter().any(|(_, m)| m == n) {
+                p.push(DraftProblem::Duplicate {
+                    field: f.clone(),
+                    name: n.clone(),
+                });
+            }
+        }
+        // The elements every character has.
+        let mut missing = |field: &str, what: &str, ok: bool| {
+            if !ok {
+                p.push(DraftProblem::Missing {
+                    field: field.into(),
+                    what: what.into(),
+                });
+            }
+        };
+        missing(
+            "side_professions",
+            "a Side Profession",
+            !d.side_professions.is_empty(),
+        );
+        missing("qualities", "a Quality", !d.qualities.is_empty());
+        missing(
+            "special_talents",
+            "a Special Talent",
+            !d.special_talents.is_empty(),
+        );
+        missing("principle", "a Principle", !d.principle.trim().is_empty());
+        missing(
+            "worst_impulse",
+            "a Worst Impulse",
+            !d.worst_impulse.trim().is_empty(),
+        );
+        // The starting build plus advancements.
+        let n = |k: AdvanceKind| d.advancements.iter().filter(|a| **a == k).count();
+        let side_specs: usize = d
+            .side_professions
+            .iter()
+            .map(|s| s.specializations.len())
+            .sum();
+        let swapped = d.cycle_changes.contains(&CycleChangeKind::Swap);
+        let mut count = |field: &str, expected: usize, got: usize| {
+            if expected != got {
+                p.push(DraftProblem::BuildCount {
+                    field: field.into(),
+                    expected,
+                    got,
+                });
+            }
+        };
+        if swapped {
+            count(
+                "specializations (all Professions)",
+                1 + n(AdvanceKind::ProfessionSpecialization) + n(AdvanceKind::SideSpecialization),
+                d.profession.specializations.len() + side_specs,
+            );
+        } else {
+            count(
+                "profession.specializations",
+                1 + n(AdvanceKind::ProfessionSpecialization),
+                d.profession.specializations.len(),
+            );
+            count(
+                "side_professions[].specializations",
+                n(AdvanceKind::SideSpecialization),
+                side_specs,
+            );
+        }
+        count(
+            "side_professions",
+            1 + n(AdvanceKind::SideProfession),
+            d.side_professions.len(),
+        );
+        count("qualities", 2 + n(AdvanceKind::Quality), d.qualities.len());
+        count(
+            "special_talents",
+            1 + n(AdvanceKind::SpecialTalent),
+            d.special_talents.len(),
+        );
+        match cycles(&d.advancements) {
+            Ok(st) => {
+                if d.cycle_changes.len() > st.completed as usize {
+                    p.push(DraftProblem::CycleChanges {
+                        changes: d.cycle_changes.len(),
+                        completed: st.completed,
+                    });
+                }
+            }
+            Err((index, choice)) => p.push(DraftProblem::CycleRule { index, choice }),
+        }
+        if d.luck > MAX_LUCK {
+            p.push(DraftProblem::Luck { got: d.luck });
+        }
+        if p.is_empty() {
+            let warnings = warnings_of(&draft);
+            Ok(Character {
+                sheet: draft,
+                warnings,
+            })
+        } else {
+            Err(DraftError {
+                draft: Box::new(draft),
+                problems: p,
+            })
+        }
+    }
+
+    /// The sheet, as it would be written back to a file.
+    pub fn sheet(&self) -> &CharacterDraft {
+        &self.sheet
+    }
+
+    /// Warnings about a legal sheet (Qualities the book calls too generic).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        self.sheet.name.trim()
+    }
+
+    /// The player who plays the character, if any.
+    pub fn player(&self) -> Option<&str> {
+        self.sheet.player.as_deref()
+    }
+
+    /// Luck held.
+    pub fn luck(&self) -> u32 {
+        self.sheet.luck
+    }
+
+    /// The Injury track.
+    pub fn injuries(&self) -> &Track {
+        &self.sheet.injuries
+    }
+
+    /// The Stress track.
+    pub fn stresses(&self) -> &Track {
+        &self.sheet.stresses
+    }
+
+    /// True when a second Severe Injury or Stress has debilitated the character.
+    pub fn debilitated(&self) -> bool {
+        self.sheet.injuries.debilitated || self.sheet.stresses.debilitated
+    }
+
+    /// Find a Profession by name (case-insensitive): `Some(true)` for the Main
+    /// Profession, `Some(false)` for a Side Profession; with its canonical name.
+    pub fn find_profession(&self, name: &str) -> Option<(bool, &str)> {
+        let t = name.trim();
+        if self.sheet.profession.name.trim().eq_ignore_ascii_case(t) {
+            return Some((true, self.sheet.profession.name.trim()));
+        }
+        self.sheet
+            .side_professions
+            .iter()
+            .find(|s| s.name.trim().eq_ignore_ascii_case(t))
+            .map(|s| (false, s.name.trim()))
+    }
+
+    /// The Profession a Specialization is under, and the Specialization's canonical name.
+    pub fn find_specialization(&self, name: &str) -> Option<(&str, &str)> {
+        let t = name.trim();
+        std::iter::once(&self.sheet.profession)
+            .chain(self.sheet.side_professions.iter())
+            .find_map(|p| {
+                p.specializations
+                    .iter()
+                    .find(|s| s.trim().eq_ignore_ascii_case(t))
+                    .map(|s| (p.name.trim(), s.trim()))
+            })
+    }
+
+    /// A Quality's canonical name.
+    pub fn find_quality(&self, name: &str) -> Option<&str> {
+        let t = name.trim();
+        self.sheet
+            .qualities
+            .iter()
+            .find(|q| q.trim().eq_ignore_ascii_case(t))
+            .map(|q| q.trim())
+    }
+
+    /// A Special Talent by name.
+    pub fn find_talent(&self, name: &str) -> Option<&Talent> {
+        let t = name.trim();
+        self.sheet
+            .special_talents
+            .iter()
+            .find(|s| s.name.trim().eq_ignore_ascii_case(t))
+    }
+
+    /// A weapon by name.
+    pub fn find_weapon(&self, name: &str) -> Option<&Weapon> {
+        let t = name.trim();
+        self.sheet
+            .weapons
+            .iter()
+            .find(|w| w.name.trim().eq_ignore_ascii_case(t))
+    }
+
+    /// Every element that may be invoked (Professions, Specializations, Qualities).
+    pub fn elements(&self) -> Vec<String> {
+        let s = &self.sheet;
+        let mut out = vec![s.profession.name.trim().to_string()];
+        out.extend(
+            s.profession
+                .specializations
+                .iter()
+                .map(|x| x.trim().to_string()),
+        );
+        for side in &s.side_professions {
+            out.push(side.name.trim().to_string());
+            out.extend(side.specializations.iter().map(|x| x.trim().to_string()));
+        }
+        out.extend(s.qualities.iter().map(|x| x.trim().to_string()));
+        out
+    }
+
+    /// Where the advancement cycle stands.
+    pub fn cycle(&self) -> CycleState {
+        cycles(&self.sheet.advancements).unwrap_or_default()
+    }
+
+    /// Completed-cycle changes still available.
+    pub fn cycle_changes_left(&self) -> u32 {
+        self.cycle()
+            .completed
+            .saturating_sub(self.sheet.cycle_changes.len() as u32)
+    }
+
+    /// Check an advancement against the cycle rule and the sheet.
+    ///
+    /// # Errors
+    /// [`AdvanceError`] naming the rule.
+    pub fn check_advance(&self, adv: &Advance) -> Result<(), AdvanceError> {
+        let kind = adv.kind();
+        let st = self.cycle();
+        if st.current.contains(&kind.choice()) {
+            return Err(AdvanceError::CycleRule {
+                choice: kind.choice(),
+            });
+        }
+        if self.sheet.advancements.len() >= MAX_ELEMENTS {
+            return Err(AdvanceError::TooMany);
+        }
+        let name = adv.name();
+        if name.trim().is_empty() || name.chars().count() > MAX_TEXT {
+            return Err(AdvanceError::Name);
+        }
+        let exists = self
+            .elements()
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(name.trim()))
+            || self.find_talent(name).is_some();
+        if exists {
+            return Err(AdvanceError::Exists {
+                name: name.trim().to_string(),
+            });
+        }
+        match adv {
+            Advance::SideSpecialization { profession, .. } => {
+                match self.find_profession(profession) {
+                    Some((false, _)) => Ok(()),
+                    _ => Err(AdvanceError::NoSideProfession {
+                        name: profession.clone(),
+                    }),
+                }
+            }
+            Advance::SideProfession { name } if words(name) > 2 => {
+                Err(AdvanceError::Words { name: name.clone() })
+            }
+            Advance::SpecialTalent { talent } => match talent.effect.and_then(effect_problem) {
+                Some(problem) => Err(AdvanceError::Effect { problem }),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// Apply an advancement (checked by [`Character::check_advance`]).
+    pub fn apply_advance(&mut self, adv: &Advance) {
+        let s = &mut self.sheet;
+        match adv {
+            Advance::ProfessionSpecialization { name } => {
+                s.profession.specializations.push(name.trim().to_string())
+            }
+            Advance::SideSpecialization { profession, name } => {
+                if let Some(p) = s
+                    .side_professions
+                    .iter_mut()
+                    .find(|p| p.name.trim().eq_ignore_ascii_case(profession.trim()))
+                {
+                    p.specializations.push(name.trim().to_string());
+                }
+            }
+            Advance::SideProfession { name } => s.side_professions.push(ProfessionDraft {
+                name: name.trim().to_string(),
+                specializations: Vec::new(),
+            }),
+            Advance::Quality { name } => s.qualities.push(name.trim().to_string()),
+            Advance::SpecialTalent { talent } => s.special_talents.push(talent.clone()),
+        }
+        s.advancements.push(adv.kind());
+        self.warnings = warnings_of(&self.sheet);
+    }
+
+    /// Check a completed-cycle change.
+    ///
+    /// # Errors
+    /// [`AdvanceError`] naming the rule.
+    pub fn check_change(&self, change: &CycleChange) -> Result<(), AdvanceError> {
+        if self.cycle_changes_left() == 0 {
+            return Err(AdvanceError::NoCycleCompleted);
+        }
+        match change {
+            CycleChange::ProfessionWord { profession, to } => {
+                if self.find_profession(profession).is_none() {
+                    return Err(AdvanceError::NoProfession {
+                        name: profession.clone(),
+                    });
+                }
+                let w = words(to);
+                if w == 0 || w > 2 || to.chars().count() > MAX_TEXT {
+                    return Err(AdvanceError::Words { name: to.clone() });
+                }
+                // Exactly one word changes.
+                let old: Vec<String> = profession
+                    .split_whitespace()
+                    .map(str::to_lowercase)
+                    .collect();
+                let new: Vec<String> = to.split_whitespace().map(str::to_lowercase).collect();
+                let changed = old.len() == new.len()
+                    && old.iter().zip(&new).filter(|(a, b)| a != b).count() == 1;
+                if !changed {
+                    return Err(AdvanceError::OneWord);
+                }
+                Ok(())
+            }
+            CycleChange::Swap { side } => match self.find_profession(side) {
+                Some((false, _)) => Ok(()),
+                _ => Err(AdvanceError::NoSideProfession { name: side.clone() }),
+            },
+            CycleChange::Quality { from, to } => {
+                if self.find_quality(from).is_none() {
+                    return Err(AdvanceError::NoQuality { name: from.clone() });
+                }
+                if to.trim().is_empty() || to.chars().count() > MAX_TEXT {
+                    return Err(AdvanceError::Name);
+                }
+                if self
+                    .elements()
+                    .iter()
+                    .any(|e| e.eq_ignore_ascii_case(to.trim()))
+                {
+                    return Err(AdvanceError::Exists {
+                        name: to.trim().to_string(),
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Apply a completed-cycle change (checked by [`Character::check_change`]).
+    pub fn apply_change(&mut self, change: &CycleChange) {
+        let s = &mut self.sheet;
+        match change {
+            CycleChange::ProfessionWord { profession, to } => {
+                let t = profession.trim();
+                if s.profession.name.trim().eq_ignore_ascii_case(t) {
+                    s.profession.name = to.trim().to_string();
+                } else if let Some(p) = s
+                    .side_professions
+                    .iter_mut()
+                    .find(|p| p.name.trim().eq_ignore_ascii_case(t))
+                {
+                    p.name = to.trim().to_string();
+                }
+                s.cycle_changes.push(CycleChangeKind::ProfessionWord);
+            }
+            CycleChange::Swap { side } => {
+                if let Some(p) = s
+                    .side_professions
+                    .iter_mut()
+                    .find(|p| p.name.trim().eq_ignore_ascii_case(side.trim()))
+                {
+                    std::mem::swap(p, &mut s.profession);
+                }
+                s.cycle_changes.push(CycleChangeKind::Swap);
+            }
+            CycleChange::Quality { from, to } => {
+                if let Some(q) = s
+                    .qualities
+                    .iter_mut()
+                    .find(|q| q.trim().eq_ignore_ascii_case(from.trim()))
+                {
+                    *q = to.trim().to_string();
+                }
+                s.cycle_changes.push(CycleChangeKind::Quality);
+            }
+        }
+        self.warnings = warnings_of(&self.sheet);
+    }
+
+    /// Mutable access for the table's events (Luck, Injuries, Stresses).
+    pub(crate) fn sheet_mut(&mut self) -> &mut CharacterDraft {
+        &mut self.sheet
+    }
+}
+
+fn warnings_of(d: &CharacterDraft) -> Vec<String> {
+    d.qualities
+        .iter()
+        .filter(|q| {
+            TOO_GENERIC_QUALITIES
+                .iter()
+                .any(|g| g.eq_ignore_ascii_case(q.trim()))
+        })
+        .map(|q| {
+            DraftWarning::TooGeneric {
+                quality: q.trim().to_string(),
+            }
+            .to_string()
+        })
+        .collect()
+}
+
+fn effect_problem(e: TalentEffect) -> Option<String> {
+    let in_range = |v: u32, lo: u32, hi: u32, what: &str| {
+        (v < lo || v > hi).then(|| format!("{what} must be {lo} to {hi}, not {v}"))
+    };
+    match e {
+        TalentEffect::BonusDice { dice } => in_range(dice, 1, 3, "dice"),
+        TalentEffect::TnCap { max } => in_range(max, 0, 5, "max"),
+        TalentEffect::TnReduction { by } => in_range(by, 1, 3, "by"),
+        TalentEffect::ExtraHits { hits } => in_range(hits, 1, 3, "hits"),
+        TalentEffect::ExtraSpares { spares } => in_range(spares, 1, 3, "spares"),
+        TalentEffect::ExtraSpirals { spirals } => in_range(spirals, 1, 3, "spirals"),
+        TalentEffect::IgnoreInjury => None,
+    }
+}
+
+/// An advancement chosen after a consequential session. "Advancement".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Advance {
+    /// Learn a new Specialization within the Profession.
+    ProfessionSpecialization {
+        /// The Specialization.
+        name: String,
+    },
+    /// Learn a new Specialization within a Side Profession.
+    SideSpecialization {
+        /// The Side Profession.
+        profession: String,
+        /// The Specialization.
+        name: String,
+    },
+    /// Gain a new Side Profession.
+    SideProfession {
+        /// Two words or less.
+        name: String,
+    },
+    /// Gain an additional Quality.
+    Quality {
+        /// The Quality.
+        name: String,
+    },
+    /// Gain an additional Special Talent.
+    SpecialTalent {
+        /// The talent.
+        talent: Talent,
+    },
+}
+
+impl fmt::Display for Advance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Advance::ProfessionSpecialization { name } => {
+                write!(f, "learns the Specialization {name} in their Profession")
+            }
+            Advance::SideSpecialization { profession, name } => {
+                write!(f, "learns the Specialization {name} in {profession}")
+            }
+            Advance::SideProfession { name } => write!(f, "gains the Side Profession {name}"),
+            Advance::Quality { name } => write!(f, "gains the Quality {name}"),
+            Advance::SpecialTalent { talent } => {
+                write!(f, "gains the Special Talent {}", talent.name)
+            }
+        }
+    }
+}
+
+impl fmt::Display for CycleChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CycleChange::ProfessionWord { profession, to } => {
+                write!(f, "changes a word of {profession}: now {to}")
+            }
+            CycleChange::Swap { side } => {
+                write!(f, "swaps {side} with the Main Profession")
+            }
+            CycleChange::Quality { from, to } => write!(f, "changes the Quality {from} to {to}"),
+        }
+    }
+}
+
+impl Advance {
+    /// Its kind on the sheet.
+    pub fn kind(&self) -> AdvanceKind {
+        match self {
+            Advance::ProfessionSpecialization { .. } => AdvanceKind::ProfessionSpecialization,
+            Advance::SideSpecialization { .. } => AdvanceKind::SideSpecialization,
+            Advance::SideProfession { .. } => AdvanceKind::SideProfession,
+            Advance::Quality { .. } => AdvanceKind::Quality,
+            Advance::SpecialTalent { .. } => AdvanceKind::SpecialTalent,
+        }
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Advance::ProfessionSpecialization { name }
+            | Advance::SideSpecialization { name, .. }
+            | Advance::SideProfession { name }
+            | Advance::Quality { name } => name,
+            Advance::SpecialTalent { talent } => &talent.name,
+        }
+    }
+}
+
+/// A change allowed on completing an advancement cycle. "Advancement".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CycleChange {
+    /// Change a single word in one of their Professions.
+    ProfessionWord {
+        /// The Profession as it is now.
+        profession: String,
+        /// The Profession after the change (one word differs).
+        to: String,
+    },
+    /// Swap a Side Profession with the Main Profession.
+    Swap {
+        /// The Side Profession that becomes Main.
+        side: String,
+    },
+    /// Change a Quality to something else.
+    Quality {
+        /// The Quality now.
+        from: String,
+        /// The new Quality.
+        to: String,
+    },
+}
+
+/// Why an advancement or cycle change is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AdvanceError {
+    /// The cycle rule: every type must be taken once before one repeats.
+    #[error("{choice} was already taken in this advancement cycle; take every other type first [{rule}]", rule = RULE_ADVANCEMENT)]
+    CycleRule {
+        /// The repeated choice.
+        choice: AdvanceChoice,
+    },
+    /// No completed cycle left to spend on a change.
+    #[error("a change needs a completed advancement cycle not yet used [{rule}]", rule = RULE_ADVANCEMENT)]
+    NoCycleCompleted,
+    /// Too many advancements on one sheet (a table cap).
+    #[error("at most {MAX_ELEMENTS} advancements [{rule}]", rule = RULE_ADVANCEMENT)]
+    TooMany,
+    /// Empty or too long a name.
+    #[error("the new element needs a name of 1 to {MAX_TEXT} characters [{rule}]", rule = RULE_ELEMENTS)]
+    Name,
+    /// The name is already on the sheet.
+    #[error("\"{name}\" is already on the sheet [{rule}]", rule = RULE_ELEMENTS)]
+    Exists {
+        /// The name.
+        name: String,
+    },
+    /// A Profession is two words or less.
+    #[error("\"{name}\": a Profession is two words or less [{rule}]", rule = RULE_PROFESSIONS)]
+    Words {
+        /// The name.
+        name: String,
+    },
+    /// Only a single word of a Profession may change.
+    #[error("change a single word of the Profession, keeping the others [{rule}]", rule = RULE_ADVANCEMENT)]
+    OneWord,
+    /// No such Side Profession.
+    #[error("there is no Side Profession called \"{name}\" [{rule}]", rule = RULE_ADVANCEMENT)]
+    NoSideProfession {
+        /// The name.
+        name: String,
+    },
+    /// No such Profession.
+    #[error("there is no Profession called \"{name}\" [{rule}]", rule = RULE_ADVANCEMENT)]
+    NoProfession {
+        /// The name.
+        name: String,
+    },
+    /// No such Quality.
+    #[error("there is no Quality called \"{name}\" [{rule}]", rule = RULE_ADVANCEMENT)]
+    NoQuality {
+        /// The name.
+        name: String,
+    },
+    /// A talent effect out of range.
+    #[error("special talent effect: {problem} [{rule}]", rule = RULE_TALENTS)]
+    Effect {
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// Read a character file (TOML).
+///
+/// # Errors
+/// [`SheetError::Toml`] for unreadable TOML (naming the field), or
+/// [`SheetError::Rules`] with every broken rule.
+pub fn parse_character(text: &str) -> Result<Character, SheetError> {
+    let draft: CharacterDraft =
+        toml::from_str(text).map_err(|e| SheetError::Toml(e.to_string()))?;
+    Character::from_draft(draft).map_err(SheetError::Rules)
+}
+
+/// A character file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SheetError {
+    /// Not TOML, or a field of the wrong type or unknown.
+    #[error("{0}")]
+    Toml(String),
+    /// Legal TOML, broken rules.
+    #[error(transparent)]
+    Rules(DraftError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn roof_runner() -> CharacterDraft {
+        toml::from_str(include_str!("../../../../examples/sapio/roof-runner.toml")).unwrap()
+    }
+
+    #[test]
+    fn the_roof_runner_is_a_legal_starting_character() {
+        let c = Character::from_draft(roof_runner()).unwrap();
+        assert_eq!(c.sheet().profession.name, "Roof Runner");
+        assert_eq!(
+            c.find_specialization("leaping"),
+            Some(("Roof Runner", "Leaping"))
+        );
+        assert_eq!(c.sheet().principle, "Violence is not the answer");
+        assert_eq!(c.sheet().worst_impulse, "Stealing isn't a big deal");
+        assert!(c.warnings().is_empty());
+    }
+
+    #[test]
+    fn every_broken_rule_is_listed() {
+        let mut d = roof_runner();
+        d.name = String::new();
+        d.profession.name = "Gas Station Clerk".into();
+        d.qualities = vec!["Agile".into(), "Agile".into(), "Quick".into()];
+        d.principle = String::new();
+        d.advancements = vec![AdvanceKind::Quality, AdvanceKind::Quality];
+        d.luck = 1000;
+        let e = Character::from_draft(d).unwrap_err();
+        let has = |f: &dyn Fn(&DraftProblem) -> bool| e.problems.iter().any(f);
+        assert!(has(&|p| matches!(p, DraftProblem::NoName)));
+        assert!(has(&|p| matches!(
+            p,
+            DraftProblem::ProfessionWords { words: 3, .. }
+        )));
+        assert!(has(&|p| matches!(p, DraftProblem::Duplicate { .. })));
+        assert!(has(
+            &|p| matches!(p, DraftProblem::Missing { field, .. } if field == "principle")
+        ));
+        assert!(has(&|p| matches!(
+            p,
+            DraftProblem::CycleRule { index: 1, .. }
+        )));
+        assert!(has(
+            &|p| matches!(p, DraftProblem::BuildCount { field, .. } if field == "qualities")
+        ));
+        assert!(has(&|p| matches!(p, DraftProblem::Luck { got: 1000 })));
+        assert_eq!(e.draft.luck, 1000);
+    }
+
+    #[test]
+    fn starting_build_counts() {
+        let mut d = roof_runner();
+        d.side_professions[0]
+            .specializations
+            .push("Cash Register".into());
+        d.special_talents.push(Talent {
+            name: "Weather Sense".into(),
+            ..Talent::default()
+        });
+        let e = Character::from_draft(d).unwrap_err();
+        assert_eq!(e.problems.len(), 2, "{e}");
+    }
+
+    #[test]
+    fn too_generic_qualities_warn() {
+        let mut d = roof_runner();
+        d.qualities[1] = "Lucky".into();
+        let c = Character::from_draft(d).unwrap();
+        assert_eq!(c.warnings().len(), 1);
+        assert!(c.warnings()[0].contains("Lucky"));
+    }
+
+    #[test]
+    fn advancement_cycle_and_changes() {
+        let mut c = Character::from_draft(roof_runner()).unwrap();
+        let q = Advance::Quality {
+            name: "Durable".into(),
+        };
+        c.check_advance(&q).unwrap();
+        c.apply_advance(&q);
+        let q2 = Advance::Quality {
+            name: "Likeable".into(),
+        };
+        assert!(matches!(
+            c.check_advance(&q2),
+            Err(AdvanceError::CycleRule { .. })
+        ));
+        assert_eq!(
+            c.check_change(&CycleChange::Swap {
+                side: "Night Clerk".into()
+            }),
+            Err(AdvanceError::NoCycleCompleted)
+        );
+        for adv in [
+            Advance::ProfessionSpecialization {
+                name: "Quick Escapes".into(),
+            },
+            Advance::SideSpecialization {
+                profession: "Night Clerk".into(),
+                name: "Haggling".into(),
+            },
+            Advance::SpecialTalent {
+                talent: Talent {
+                    name: "Weather Sense".into(),
+                    text: "always knows tomorrow's weather".into(),
+                    effect: None,
+                },
+            },
+        ] {
+            c.check_advance(&adv).unwrap();
+            c.apply_advance(&adv);
+        }
+        assert_eq!(c.cycle().completed, 1);
+        c.check_advance(&q2).unwrap();
+        let swap = CycleChange::Swap {
+            side: "Night Clerk".into(),
+        };
+        c.check_change(&swap).unwrap();
+        c.apply_change(&swap);
+        assert_eq!(c.sheet().profession.name, "Night Clerk");
+        assert_eq!(c.sheet().profession.specializations, vec!["Haggling"]);
+        assert_eq!(c.cycle_changes_left(), 0);
+        // The advanced sheet still validates from its file form.
+        Character::from_draft(c.sheet().clone()).unwrap();
+        let word = CycleChange::ProfessionWord {
+            profession: "Roof Runner".into(),
+            to: "Roof Dancer".into(),
+        };
+        assert_eq!(c.check_change(&word), Err(AdvanceError::NoCycleCompleted));
+    }
+}

@@ -1,0 +1,1043 @@
+//! The terminal side of the table: reading command lines, describing events,
+//! the status line and "what may this seat do now".
+//!
+//! | line | who | does |
+//! |---|---|---|
+//! | `check CHAR TN [ongoing]` | GM | call a check outside an Action Sequence |
+//! | `confront AGGRESSOR DEFENDER` | GM | Character versus Character, one roll (R-SA-5) |
+//! | `fight AGGRESSOR DEFENDER` | GM | a fight: an Action Sequence, aggressor focal first |
+//! | `begin-sequence [GOAL]` | GM | begin an Action Sequence |
+//! | `threaten CHAR` | GM | at a round's start: CHAR must take a turn |
+//! | `enter-fray CHAR` | player | at a round's start: CHAR takes part |
+//! | `leave-fray CHAR` | player | at a round's start: a participant not threatened leaves |
+//! | `frame TEXT` | GM | frame the turn |
+//! | `focal CHAR` | player | the focal character of the turn |
+//! | `tn N [except NAME, NAME]` | GM | set the TN; Injuries/Stresses named are not relevant |
+//! | `invoke ELEMENT [full\|partial]` | focal | a Profession, a Specialization of it, a Quality |
+//! | `help HELPER ELEMENT` (or `support`) | helper | one element for a bonus die |
+//! | `defend ELEMENT` | defender | raise the TN by 1 (R-SA-5) |
+//! | `talent NAME` | focal | call out a Special Talent |
+//! | `luck N` | focal | spend Luck for bonus dice |
+//! | `declare principle\|impulse TEXT` | focal | a sacrifice or overindulgence (R-SA-8) |
+//! | `accept` / `reject` | GM | rule on the declaration |
+//! | `bonus N` | GM | bonus dice for helpful support or the situation |
+//! | `roll [with WEAPON]` | focal | roll the pool |
+//! | `injury CHAR LEVEL WORDS [similar-to ENTRY]` | GM | record an Injury (R-SA-6) |
+//! | `stress CHAR LEVEL WORDS [similar-to ENTRY]` | GM | record a Stress |
+//! | `heal CHAR injury\|stress WORDS` | GM | erase an entry |
+//! | `luck-principle CHAR` | GM | CHAR gains 1 Luck |
+//! | `luck-impulse CHAR OTHER` | GM or focal | OTHER gains 1 Luck from CHAR's Worst Impulse |
+//! | `give-luck CHAR N` | GM | Luck for compelling choices |
+//! | `release CHAR [ELEMENT]` | GM | an ongoing task ends; or one element may be invoked again (net Spares) |
+//! | `advance CHAR specialization\|side-specialization SIDE\|side-profession\|quality\|talent NAME` | player | advancement |
+//! | `change CHAR word PROFESSION to NEW` / `swap SIDE` / `quality OLD to NEW` | player | cycle change |
+//! | `end-sequence` / `end` | GM | end the sequence / the encounter |
+
+use tabula_core::system::{CommandParseError, CommandSpec, ParamSpec, Seat};
+
+use crate::characters::{Advance, CycleChange};
+use crate::checks::{self, Net};
+use crate::harm::{Damage, HarmKind, Level, Placement};
+use crate::invoking::{Nature, ProfessionUse};
+use crate::odds;
+use crate::table::{Command, Event, State, Step, plain_talent};
+
+const COMMANDS: &str = "check, confront, fight, begin-sequence, threaten, enter-fray, leave-fray, frame, focal, tn, invoke, help, support, defend, talent, luck, declare, accept, reject, bonus, roll, injury, stress, heal, luck-principle, luck-impulse, give-luck, release, advance, change, end-sequence, end";
+
+fn usage(cmd: &str) -> &'static str {
+    match cmd {
+        "check" => "check CHARACTER TN [ongoing]",
+        "confront" => "confront AGGRESSOR DEFENDER",
+        "fight" => "fight AGGRESSOR DEFENDER",
+        "begin-sequence" => "begin-sequence [GOAL]",
+        "threaten" => "threaten CHARACTER",
+        "enter-fray" => "enter-fray CHARACTER",
+        "frame" => "frame TEXT",
+        "focal" => "focal CHARACTER",
+        "tn" => "tn N [except NAME, NAME]",
+        "invoke" => "invoke ELEMENT [full|partial]",
+        "help" | "support" => "help HELPER ELEMENT",
+        "defend" => "defend ELEMENT",
+        "talent" => "talent NAME",
+        "luck" => "luck N",
+        "declare" => "declare principle|impulse TEXT",
+        "bonus" => "bonus N",
+        "roll" => "roll [with WEAPON]",
+        "injury" | "stress" => {
+            "injury|stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]"
+        }
+        "heal" => "heal CHARACTER injury|stress WORDS",
+        "luck-principle" => "luck-principle CHARACTER",
+        "luck-impulse" => "luck-impulse CHARACTER OTHER",
+        "give-luck" => "give-luck CHARACTER N",
+        "release" => "release CHARACTER [ELEMENT]",
+        "leave-fray" => "leave-fray CHARACTER",
+        "advance" => {
+            "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME"
+        }
+        "change" => "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
+        _ => "",
+    }
+}
+
+fn bad(cmd: &str, problem: impl Into<String>) -> CommandParseError {
+    CommandParseError::Arguments {
+        command: cmd.to_string(),
+        problem: problem.into(),
+        usage: usage(cmd).to_string(),
+    }
+}
+
+/// The longest of `names` that `rest` starts with (case-insensitive, ending at a
+/// word boundary): its index and what follows.
+fn take_name<'a>(rest: &'a str, names: &[String]) -> Option<(usize, &'a str)> {
+    let rest = rest.trim_start();
+    let mut best: Option<(usize, usize)> = None;
+    for (i, n) in names.iter().enumerate() {
+        let len = n.len();
+        if len == 0 || rest.len() < len || !rest.is_char_boundary(len) {
+            continue;
+        }
+        let head = &rest[..len];
+        let boundary = rest[len..].chars().next().is_none_or(char::is_whitespace);
+        if head.eq_ignore_ascii_case(n) && boundary && best.is_none_or(|(_, l)| len > l) {
+            best = Some((i, len));
+        }
+    }
+    best.map(|(i, len)| (i, rest[len..].trim_start()))
+}
+
+fn character<'a>(
+    state: &State,
+    cmd: &str,
+    rest: &'a str,
+) -> Result<(usize, &'a str), CommandParseError> {
+    let names: Vec<String> = state
+        .characters
+        .iter()
+        .map(|m| m.character.name().to_string())
+        .collect();
+    take_name(rest, &names).ok_or_else(|| {
+        bad(
+            cmd,
+            format!(
+                "no character at the start of {:?}; characters: {}",
+                rest.trim(),
+                names.join(", ")
+            ),
+        )
+    })
+}
+
+fn number(cmd: &str, word: &str) -> Result<u32, CommandParseError> {
+    word.trim()
+        .parse::<u32>()
+        .map_err(|_| bad(cmd, format!("{word:?} is not a whole number")))
+}
+
+fn text(cmd: &str, rest: &str, what: &str) -> Result<String, CommandParseError> {
+    let t = rest.trim();
+    if t.is_empty() {
+        Err(bad(cmd, format!("{what} is missing")))
+    } else {
+        Ok(t.to_string())
+    }
+}
+
+/// Split `a KEYWORD b` at the first whole-word keyword.
+fn split_word(rest: &str, word: &str) -> (String, Option<String>) {
+    let padded = format!(" {} ", rest.trim());
+    let lower = padded.to_ascii_lowercase();
+    let pat = format!(" {} ", word.to_ascii_lowercase());
+    match lower.find(&pat) {
+        Some(i) if padded.is_char_boundary(i) && padded.is_char_boundary(i + pat.len()) => (
+            padded[..i].trim().to_string(),
+            Some(padded[i + pat.len()..].trim().to_string()),
+        ),
+        _ => (rest.trim().to_string(), None),
+    }
+}
+
+/// Read one command line. See the module table.
+///
+/// # Errors
+/// [`CommandParseError`] naming the command or argument.
+pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    let line = line.trim();
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let cmd = word.to_ascii_lowercase();
+    let c = cmd.as_str();
+    Ok(match c {
+        "check" => {
+            let (character, rest) = character(state, c, rest)?;
+            let mut words = rest.split_whitespace();
+            let tn = number(c, words.next().ok_or_else(|| bad(c, "the TN is missing"))?)?;
+            let ongoing = match words.next() {
+                None => false,
+                Some(w) if w.eq_ignore_ascii_case("ongoing") => true,
+                Some(w) => return Err(bad(c, format!("{w:?}: expected `ongoing` or nothing"))),
+            };
+            Command::Check {
+                character,
+                tn,
+                ongoing,
+            }
+        }
+        "confront" | "fight" | "luck-impulse" => {
+            let (a, rest) = character(state, c, rest)?;
+            let (b, rest) = character(state, c, rest)?;
+            if !rest.is_empty() {
+                return Err(bad(c, format!("unexpected {rest:?}")));
+            }
+            match c {
+                "confront" => Command::Confront {
+                    aggressor: a,
+                    defender: b,
+                },
+                "fight" => Command::Fight {
+                    aggressor: a,
+                    defender: b,
+                },
+                _ => Command::LuckImpulse {
+                    character: a,
+                    beneficiary: b,
+                },
+            }
+        }
+        "begin-sequence" => Command::BeginSequence {
+            goal: rest.to_string(),
+        },
+        "release" => {
+            let (character, more) = character(state, c, rest)?;
+            Command::Release {
+                character,
+                element: (!more.is_empty()).then(|| more.to_string()),
+            }
+        }
+        "threaten" | "enter-fray" | "leave-fray" | "focal" | "luck-principle" => {
+            let (character, more) = character(state, c, rest)?;
+            if !more.is_empty() {
+                return Err(bad(c, format!("unexpected {more:?}")));
+            }
+            match c {
+                "threaten" => Command::Threaten { character },
+                "enter-fray" => Command::EnterFray { character },
+                "focal" => Command::Focal { character },
+                "leave-fray" => Command::LeaveFray { character },
+                _ => Command::LuckPrinciple { character },
+            }
+        }
+        "frame" => Command::Frame {
+            text: text(c, rest, "the framing")?,
+        },
+        "tn" => {
+            let (n, except) = split_word(rest, "except");
+            let tn = number(c, &n)?;
+            let not_relevant = except
+                .map(|e| {
+                    e.split(',')
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default();
+            Command::Tn { tn, not_relevant }
+        }
+        "invoke" => {
+            let t = text(c, rest, "the element")?;
+            let (element, fully) = match t.rsplit_once(char::is_whitespace) {
+                Some((e, q))
+                    if q.eq_ignore_ascii_case("full") || q.eq_ignore_ascii_case("fully") =>
+                {
+                    (e.trim().to_string(), true)
+                }
+                Some((e, q))
+                    if q.eq_ignore_ascii_case("partial") || q.eq_ignore_ascii_case("partly") =>
+                {
+                    (e.trim().to_string(), false)
+                }
+                _ => (t, true),
+            };
+            Command::Invoke { element, fully }
+        }
+        "help" | "support" => {
+            let (helper, rest) = character(state, c, rest)?;
+            Command::Help {
+                helper,
+                element: text(c, rest, "the element")?,
+            }
+        }
+        "defend" => Command::Defend {
+            element: text(c, rest, "the element")?,
+        },
+        "talent" => Command::Talent {
+            name: text(c, rest, "the Special Talent")?,
+        },
+        "luck" => Command::SpendLuck {
+            amount: number(c, rest)?,
+        },
+        "declare" => {
+            let (w, t) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let nature = match w.to_ascii_lowercase().as_str() {
+                "principle" => Nature::Principle,
+                "impulse" | "worst-impulse" => Nature::WorstImpulse,
+                _ => return Err(bad(c, format!("{w:?}: expected principle or impulse"))),
+            };
+            Command::Declare {
+                nature,
+                text: text(c, t, "what the character does")?,
+            }
+        }
+        "accept" => Command::Rule { accept: true },
+        "reject" => Command::Rule { accept: false },
+        "bonus" => Command::Bonus {
+            dice: number(c, rest)?,
+        },
+        "roll" => {
+            let weapon = if rest.is_empty() {
+                None
+            } else {
+                match rest.split_once(char::is_whitespace) {
+                    Some((w, name)) if w.eq_ignore_ascii_case("with") => {
+                        Some(name.trim().to_string())
+                    }
+                    _ => return Err(bad(c, format!("{rest:?}: expected `with WEAPON`"))),
+                }
+            };
+            Command::Roll { weapon }
+        }
+        "injury" | "stress" => {
+            let (character, rest) = character(state, c, rest)?;
+            let (lw, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let level = Level::parse(lw)
+                .ok_or_else(|| bad(c, format!("{lw:?}: expected minor, moderate or severe")))?;
+            let (name, similar) = split_word(rest, "similar-to");
+            Command::Harm {
+                character,
+                kind: if c == "injury" {
+                    HarmKind::Injury
+                } else {
+                    HarmKind::Stress
+                },
+                level,
+                name: text(c, &name, "the words of the entry")?,
+                similar_to: similar,
+            }
+        }
+        "heal" => {
+            let (character, rest) = character(state, c, rest)?;
+            let (kw, name) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let kind = match kw.to_ascii_lowercase().as_str() {
+                "injury" => HarmKind::Injury,
+                "stress" => HarmKind::Stress,
+                _ => return Err(bad(c, format!("{kw:?}: expected injury or stress"))),
+            };
+            Command::Heal {
+                character,
+                kind,
+                name: text(c, name, "the entry")?,
+            }
+        }
+        "give-luck" => {
+            let (character, rest) = character(state, c, rest)?;
+            Command::GiveLuck {
+                character,
+                amount: number(c, rest)?,
+            }
+        }
+        "advance" => {
+            let (i, rest) = character(state, c, rest)?;
+            let (kw, name) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let name = name.trim().to_string();
+            let advance = match kw.to_ascii_lowercase().as_str() {
+                "specialization" => Advance::ProfessionSpecialization { name },
+                "side-specialization" => {
+                    let sides: Vec<String> = state
+                        .characters
+                        .get(i)
+                        .map(|m| {
+                            m.character
+                                .sheet()
+                                .side_professions
+                                .iter()
+                                .map(|s| s.name.trim().to_string())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let (k, spec) = take_name(&name, &sides).ok_or_else(|| {
+                        bad(
+                            c,
+                            format!(
+                                "no Side Profession at the start of {name:?}; Side Professions: {}",
+                                sides.join(", ")
+                            ),
+                        )
+                    })?;
+                    Advance::SideSpecialization {
+                        profession: sides.get(k).cloned().unwrap_or_default(),
+                        name: spec.to_string(),
+                    }
+                }
+                "side-profession" => Advance::SideProfession { name },
+                "quality" => Advance::Quality { name },
+                "talent" | "special-talent" => Advance::SpecialTalent {
+                    talent: plain_talent(&name),
+                },
+                _ => {
+                    return Err(bad(
+                        c,
+                        format!(
+                            "{kw:?}: expected specialization, side-specialization, side-profession, quality or talent"
+                        ),
+                    ));
+                }
+            };
+            Command::Advance {
+                character: i,
+                advance,
+            }
+        }
+        "change" => {
+            let (i, rest) = character(state, c, rest)?;
+            let (kw, more) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let change = match kw.to_ascii_lowercase().as_str() {
+                "word" => match split_word(more, "to") {
+                    (profession, Some(to)) => CycleChange::ProfessionWord { profession, to },
+                    _ => return Err(bad(c, "expected `word PROFESSION to NEW`")),
+                },
+                "swap" => CycleChange::Swap {
+                    side: text(c, more, "the Side Profession")?,
+                },
+                "quality" => match split_word(more, "to") {
+                    (from, Some(to)) => CycleChange::Quality { from, to },
+                    _ => return Err(bad(c, "expected `quality OLD to NEW`")),
+                },
+                _ => return Err(bad(c, format!("{kw:?}: expected word, swap or quality"))),
+            };
+            Command::Change {
+                character: i,
+                change,
+            }
+        }
+        "end-sequence" => Command::EndSequence,
+        "end" => Command::End,
+        _ => {
+            return Err(CommandParseError::Unknown {
+                got: word.to_string(),
+                known: COMMANDS.to_string(),
+            });
+        }
+    })
+}
+
+fn name(state: &State, i: usize) -> &str {
+    state.characters.get(i).map_or("?", |m| m.character.name())
+}
+
+fn seat_of(state: &State, i: usize) -> Seat {
+    state
+        .characters
+        .get(i)
+        .and_then(|m| m.character.player())
+        .map_or(Seat::Gm, |p| Seat::Player(p.to_string()))
+}
+
+/// Whose turn it is: the GM while framing, setting TNs and ruling; the focal
+/// character's player while a pool is built.
+pub fn default_seat(state: &State) -> Seat {
+    if let Some(c) = &state.check {
+        let waits_for_gm =
+            c.tn.is_none() || c.declaration.as_ref().is_some_and(|d| d.accepted.is_none());
+        return if waits_for_gm {
+            Seat::Gm
+        } else {
+            seat_of(state, c.focal)
+        };
+    }
+    if let Some(s) = &state.sequence
+        && s.framed
+        && let Some(p) = s.participants.iter().find(|p| !p.focal_done)
+    {
+        return seat_of(state, p.character);
+    }
+    Seat::Gm
+}
+
+/// One or more lines for an event, with every die.
+pub fn describe(state: &State, event: &Event) -> String {
+    match event {
+        Event::CheckCalled { check } => match check.versus {
+            Some(d) => format!(
+                "check #{}: {} is focal against {} (TN starts at 1; {} raises it with `defend`)",
+                check.id,
+                name(state, check.focal),
+                name(state, d),
+                name(state, d)
+            ),
+            None => format!(
+                "check #{}: {} is focal{}{}",
+                check.id,
+                name(state, check.focal),
+                check.tn.map(|t| format!(", TN {t}")).unwrap_or_default(),
+                if check.ongoing {
+                    " (an ongoing task)"
+                } else {
+                    ""
+                }
+            ),
+        },
+        Event::SequenceBegun { goal, fight } => match fight {
+            Some((a, d)) => format!(
+                "a fight: {} against {}; {} is focal first",
+                name(state, *a),
+                name(state, *d),
+                name(state, *a)
+            ),
+            None => format!("an Action Sequence begins: {goal}"),
+        },
+        Event::Joined {
+            character,
+            threatened,
+        } => format!(
+            "{} {}",
+            name(state, *character),
+            if *threatened {
+                "is threatened and must take a turn this round"
+            } else {
+                "enters the fray"
+            }
+        ),
+        Event::TurnFramed { round, text } => {
+            format!("round {round}, the GM frames the turn: {text}")
+        }
+        Event::TnSet { tn, not_relevant } => {
+            let mut s = format!("the GM sets TN {tn}");
+            if !not_relevant.is_empty() {
+                s.push_str(&format!(" ({} not relevant)", not_relevant.join(", ")));
+            }
+            s
+        }
+        Event::Invoked { element, step } => match step {
+            Step::Profession(u) => format!(
+                "invokes {element} ({}): +{} {}",
+                match u {
+                    ProfessionUse::MainFully => "Main Profession, fully applicable",
+                    ProfessionUse::MainPartly => "Main Profession, partly applicable",
+                    ProfessionUse::MainAgain => "Main Profession again for a simultaneous task",
+                    ProfessionUse::Side => "Side Profession",
+                },
+                u.dice(),
+                if u.dice() == 1 { "die" } else { "dice" }
+            ),
+            Step::Specialization => format!("invokes the Specialization {element}: +1 die"),
+            Step::Quality => format!("invokes the Quality {element}: +1 die"),
+        },
+        Event::Helped { helper, element } => format!(
+            "{} helps with {element}: +1 bonus die",
+            name(state, *helper)
+        ),
+        Event::Defended { element, tn } => format!("the defender invokes {element}: TN {tn}"),
+        Event::TalentCalled { name } => format!("calls out the Special Talent {name}"),
+        Event::LuckSpent { amount } => format!("spends {amount} Luck: +{amount} bonus dice"),
+        Event::Declared { nature, text } => format!(
+            "declares {}: {text} (the GM accepts or rejects)",
+            match nature {
+                Nature::Principle => "a sacrifice for the Principle",
+                Nature::WorstImpulse => "an overindulgence of the Worst Impulse",
+            }
+        ),
+        Event::Ruled { accepted } => {
+            if *accepted {
+                "the GM accepts: +1 bonus die".into()
+            } else {
+                "the GM rejects the declaration".into()
+            }
+        }
+        Event::BonusGiven { dice } => format!("the GM gives {dice} bonus dice"),
+        Event::Rolled {
+            check,
+            spec,
+            roll,
+            weapon,
+            ..
+        } => {
+            let mut s = format!(
+                "{} rolls {} dice ({} built + {} bonus",
+                name(state, check.focal),
+                roll.pool.dice,
+                spec.built,
+                spec.bonus
+            );
+            if roll.pool.tn_lowered_by_bonus > 0 {
+                s.push_str(&format!(
+                    ", TN -{} for bonus dice past six",
+                    roll.pool.tn_lowered_by_bonus
+                ));
+            }
+            if spec.penalty > 0 {
+                s.push_str(&format!(", TN +{} Injury/Stress", spec.penalty));
+            }
+            s.push_str(&format!("): {}", roll.describe()));
+            if let Some((w, d)) = weapon {
+                s.push_str(&match d {
+                    Damage::Injury(l) => format!("; the {w} deals a {l} Injury"),
+                    Damage::Death => format!("; the {w} kills"),
+                });
+            }
+            match roll.net {
+                Net::Spares(_) => s.push_str(&format!(
+                    "\n  net Spares, e.g.: {}",
+                    checks::NET_SPARE_PROMPTS.join("; ")
+                )),
+                Net::Spirals(_) => s.push_str(&format!(
+                    "\n  net Spirals, e.g.: {}",
+                    checks::NET_SPIRAL_PROMPTS.join("; ")
+                )),
+                Net::Even => {}
+            }
+            s
+        }
+        Event::RoundEnded { round } => {
+            format!("round {round} ends: everyone has been focal; invoked elements are free again")
+        }
+        Event::Released {
+            character,
+            element: None,
+        } => format!(
+            "{}'s ongoing task ends; its elements are free",
+            name(state, *character)
+        ),
+        Event::Released {
+            character,
+            element: Some(e),
+        } => format!("{}'s {e} may be invoked again", name(state, *character)),
+        Event::Left { character } => format!("{} leaves the fray", name(state, *character)),
+        Event::SequenceEnded => "the Action Sequence ends".into(),
+        Event::LuckGained {
+            character,
+            amount,
+            reason,
+        } => format!(
+            "{} gains {amount} Luck ({}), now {}",
+            name(state, *character),
+            match reason {
+                crate::table::LuckReason::Principle => "trouble from their Principle",
+                crate::table::LuckReason::WorstImpulse => "inconvenienced by a Worst Impulse",
+                crate::table::LuckReason::Gm => "from the GM",
+            },
+            state
+                .characters
+                .get(*character)
+                .map_or(0, |m| m.character.luck())
+        ),
+        Event::Harmed {
+            character,
+            kind,
+            recording,
+        } => {
+            let mut s = format!(
+                "{} takes a {} {kind}: {}",
+                name(state, *character),
+                recording.dealt,
+                recording.name
+            );
+            if let Some(e) = recording.erased {
+                s.push_str(&format!(
+                    "; similar to the {} one, which is erased",
+                    e.level
+                ));
+            }
+            match recording.placement {
+                Placement::Box(b) => s.push_str(&format!("; recorded as {}", b.level)),
+                Placement::Debilitated => s.push_str(&format!(
+                    "; a second Severe {kind}: {} is debilitated",
+                    name(state, *character)
+                )),
+            }
+            s
+        }
+        Event::Healed {
+            character,
+            kind,
+            name: n,
+            ..
+        } => format!("{}'s {kind} {n} is erased", name(state, *character)),
+        Event::Advanced { character, advance } => {
+            format!("{} advances: {advance}", name(state, *character))
+        }
+        Event::Changed { character, change } => format!(
+            "{} completes a cycle and changes: {change:?}",
+            name(state, *character)
+        ),
+        Event::EncounterEnded => "the GM ends the encounter".into(),
+    }
+}
+
+/// The status line: the sequence and round, the check being built with its pool,
+/// TN and exact odds.
+pub fn status(state: &State, _seat: &Seat) -> String {
+    let mut s = String::new();
+    if let Some(q) = &state.sequence {
+        s.push_str(&format!("{} | round {}", q.goal, q.round));
+        let waiting: Vec<&str> = q
+            .participants
+            .iter()
+            .filter(|p| !p.focal_done)
+            .map(|p| name(state, p.character))
+            .collect();
+        s.push_str(&format!(" | not yet focal: {}", waiting.join(", ")));
+        if q.turns == 0 && state.check.is_none() {
+            s.push_str(" | round start: threaten / enter-fray, then frame");
+        } else if q.framed {
+            s.push_str(" | turn framed: choose the focal character");
+        }
+    }
+    if let Some(c) = &state.check
+        && let Some(m) = state.characters.get(c.focal)
+    {
+        if !s.is_empty() {
+            s.push_str(" | ");
+        }
+        let (spec, _) = c.spec(&m.character);
+        let pool = checks::settle(&spec);
+        s.push_str(&format!(
+            "check #{}: {} focal, {} {}, TN {}",
+            c.id,
+            m.character.name(),
+            pool.dice,
+            if pool.dice == 1 { "die" } else { "dice" },
+            c.tn.map_or("not set".to_string(), |_| pool.tn.to_string())
+        ));
+        if c.tn.is_some()
+            && let Ok(p) = odds::p_success(pool.dice, pool.tn)
+        {
+            s.push_str(&format!(" (chance {:.1}%)", p * 100.0));
+        }
+    }
+    if s.is_empty() {
+        s = format!(
+            "{}: the GM calls a check, begins an Action Sequence, or ends",
+            if state.title.is_empty() {
+                "Sapio"
+            } else {
+                &state.title
+            }
+        );
+    }
+    format!("[{}] {s}", default_seat(state))
+}
+
+/// What `seat` may do now, with parameters.
+pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
+    let mut out = Vec::new();
+    if state.over {
+        return out;
+    }
+    let gm = seat.is_gm();
+    let all: Vec<String> = state
+        .characters
+        .iter()
+        .map(|m| m.character.name().to_string())
+        .collect();
+    let mine: Vec<String> = state
+        .characters
+        .iter()
+        .filter(|m| gm || matches!(seat, Seat::Player(p) if m.character.player().is_some_and(|o| o.eq_ignore_ascii_case(p))))
+        .map(|m| m.character.name().to_string())
+        .collect();
+    let ch = |n: &str, opts: &[String]| ParamSpec::choice(n, opts.iter().cloned());
+    match (&state.check, &state.sequence) {
+        (None, None) => {
+            if gm {
+                out.push(CommandSpec::new(
+                    "check",
+                    "call for a check (TN 1-5)",
+                    vec![
+                        ch("character", &all),
+                        ParamSpec::int("tn", 1, 5),
+                        ParamSpec::choice("ongoing", ["ongoing"]),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "confront",
+                    "Character versus Character (R-SA-5)",
+                    vec![ch("aggressor", &all), ch("defender", &all)],
+                ));
+                out.push(CommandSpec::new(
+                    "fight",
+                    "a fight as an Action Sequence",
+                    vec![ch("aggressor", &all), ch("defender", &all)],
+                ));
+                out.push(CommandSpec::new(
+                    "begin-sequence",
+                    "begin an Action Sequence",
+                    vec![ParamSpec::text("goal")],
+                ));
+                out.push(CommandSpec::new("end", "end the encounter", vec![]));
+            }
+            if !mine.is_empty() {
+                out.push(CommandSpec::new(
+                    "advance",
+                    "an advancement (cycle rule)",
+                    vec![
+                        ch("character", &mine),
+                        ParamSpec::choice(
+                            "kind",
+                            [
+                                "specialization",
+                                "side-specialization",
+                                "side-profession",
+                                "quality",
+                                "talent",
+                            ],
+                        ),
+                        ParamSpec::text("name"),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "change",
+                    "a change after a completed cycle",
+                    vec![
+                        ch("character", &mine),
+                        ParamSpec::choice("kind", ["word", "swap", "quality"]),
+                        ParamSpec::text("what"),
+                    ],
+                ));
+            }
+        }
+        (None, Some(s)) => {
+            if s.turns == 0 {
+                let outside: Vec<String> = state
+                    .characters
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !s.participants.iter().any(|p| p.character == *i))
+                    .map(|(_, m)| m.character.name().to_string())
+                    .collect();
+                if gm {
+                    out.push(CommandSpec::new(
+                        "threaten",
+                        "a character is threatened: must take a turn",
+                        vec![ch("character", &all)],
+                    ));
+                }
+                let mine_out: Vec<String> = outside
+                    .iter()
+                    .filter(|n| mine.contains(n))
+                    .cloned()
+                    .collect();
+                if !mine_out.is_empty() {
+                    out.push(CommandSpec::new(
+                        "enter-fray",
+                        "enter the fray at the round's start",
+                        vec![ch("character", &mine_out)],
+                    ));
+                }
+                let may_leave: Vec<String> = s
+                    .participants
+                    .iter()
+                    .filter(|p| !p.threatened)
+                    .map(|p| name(state, p.character).to_string())
+                    .filter(|n| mine.contains(n))
+                    .collect();
+                if !may_leave.is_empty() {
+                    out.push(CommandSpec::new(
+                        "leave-fray",
+                        "leave the fray at the round's start (not threatened)",
+                        vec![ch("character", &may_leave)],
+                    ));
+                }
+            }
+            if s.framed {
+                let free: Vec<String> = s
+                    .participants
+                    .iter()
+                    .filter(|p| !p.focal_done)
+                    .map(|p| name(state, p.character).to_string())
+                    .filter(|n| mine.contains(n))
+                    .collect();
+                if !free.is_empty() {
+                    out.push(CommandSpec::new(
+                        "focal",
+                        "the focal character of this turn",
+                        vec![ch("character", &free)],
+                    ));
+                }
+            } else if gm {
+                out.push(CommandSpec::new(
+                    "frame",
+                    "frame the turn",
+                    vec![ParamSpec::text("text")],
+                ));
+                out.push(CommandSpec::new(
+                    "end-sequence",
+                    "end the Action Sequence",
+                    vec![],
+                ));
+            }
+        }
+        (Some(c), _) => {
+            let focal = name(state, c.focal).to_string();
+            if gm {
+                if c.versus.is_none() {
+                    out.push(CommandSpec::new(
+                        "tn",
+                        "set the TN",
+                        vec![ParamSpec::int("tn", 1, 5), ParamSpec::text("except")],
+                    ));
+                }
+                if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
+                    out.push(CommandSpec::new(
+                        "accept",
+                        "accept the declaration (R-SA-8)",
+                        vec![],
+                    ));
+                    out.push(CommandSpec::new(
+                        "reject",
+                        "reject the declaration (R-SA-8)",
+                        vec![],
+                    ));
+                }
+                out.push(CommandSpec::new(
+                    "bonus",
+                    "bonus dice for helpful support",
+                    vec![ParamSpec::int("dice", 1, i64::from(MAX_BONUS_LEFT))],
+                ));
+            }
+            if mine.contains(&focal)
+                && let Some(m) = state.characters.get(c.focal)
+            {
+                let elements = m.character.elements();
+                out.push(CommandSpec::new(
+                    "invoke",
+                    "invoke a Profession, a Specialization of it, a Quality",
+                    vec![
+                        ch("element", &elements),
+                        ParamSpec::choice("applicable", ["full", "partial"]),
+                    ],
+                ));
+                let talents: Vec<String> = m
+                    .character
+                    .sheet()
+                    .special_talents
+                    .iter()
+                    .map(|t| t.name.clone())
+                    .collect();
+                out.push(CommandSpec::new(
+                    "talent",
+                    "call out a Special Talent",
+                    vec![ch("talent", &talents)],
+                ));
+                if m.character.luck() > c.luck {
+                    out.push(CommandSpec::new(
+                        "luck",
+                        "spend Luck for bonus dice",
+                        vec![ParamSpec::int(
+                            "amount",
+                            1,
+                            i64::from(m.character.luck() - c.luck),
+                        )],
+                    ));
+                }
+                if c.declaration.is_none() {
+                    out.push(CommandSpec::new(
+                        "declare",
+                        "a sacrifice or an overindulgence (R-SA-8)",
+                        vec![
+                            ParamSpec::choice("nature", ["principle", "impulse"]),
+                            ParamSpec::text("what"),
+                        ],
+                    ));
+                }
+                if c.tn.is_some() && c.declaration.as_ref().is_none_or(|d| d.accepted.is_some()) {
+                    let weapons: Vec<String> = m
+                        .character
+                        .sheet()
+                        .weapons
+                        .iter()
+                        .map(|w| w.name.clone())
+                        .collect();
+                    out.push(CommandSpec::new(
+                        "roll",
+                        "roll the pool",
+                        vec![ch("with weapon", &weapons)],
+                    ));
+                }
+            }
+            let helpers: Vec<String> = mine.iter().filter(|n| **n != focal).cloned().collect();
+            if !helpers.is_empty() {
+                out.push(CommandSpec::new(
+                    "help",
+                    "help with one element: +1 bonus die",
+                    vec![ch("helper", &helpers), ParamSpec::text("element")],
+                ));
+            }
+            if let Some(d) = c.versus
+                && mine.iter().any(|n| n == name(state, d))
+            {
+                out.push(CommandSpec::new(
+                    "defend",
+                    "raise the TN by invoking an element (R-SA-5)",
+                    vec![ParamSpec::text("element")],
+                ));
+            }
+        }
+    }
+    if gm {
+        out.push(CommandSpec::new(
+            "release",
+            "an ongoing task ends, or one element may be invoked again",
+            vec![ch("character", &all), ParamSpec::text("element")],
+        ));
+        out.push(CommandSpec::new(
+            "injury",
+            "record an Injury (R-SA-6)",
+            vec![
+                ch("character", &all),
+                ParamSpec::choice("level", ["minor", "moderate", "severe"]),
+                ParamSpec::text("words"),
+                ParamSpec::text("similar-to"),
+            ],
+        ));
+        out.push(CommandSpec::new(
+            "stress",
+            "record a Stress (R-SA-6)",
+            vec![
+                ch("character", &all),
+                ParamSpec::choice("level", ["minor", "moderate", "severe"]),
+                ParamSpec::text("words"),
+                ParamSpec::text("similar-to"),
+            ],
+        ));
+        out.push(CommandSpec::new(
+            "heal",
+            "erase an Injury or Stress",
+            vec![
+                ch("character", &all),
+                ParamSpec::choice("kind", ["injury", "stress"]),
+                ParamSpec::text("words"),
+            ],
+        ));
+        out.push(CommandSpec::new(
+            "luck-principle",
+            "1 Luck for trouble from the Principle",
+            vec![ch("character", &all)],
+        ));
+        out.push(CommandSpec::new(
+            "luck-impulse",
+            "1 Luck to the most inconvenienced other character",
+            vec![ch("character", &all), ch("other", &all)],
+        ));
+        out.push(CommandSpec::new(
+            "give-luck",
+            "Luck for compelling choices",
+            vec![ch("character", &all), ParamSpec::int("amount", 1, 3)],
+        ));
+    }
+    out
+}
+
+const MAX_BONUS_LEFT: u32 = checks::MAX_BONUS;

@@ -1,0 +1,782 @@
+//! The table: the book's worked procedures replayed with scripted dice, the
+//! example encounter, refusals that change nothing, and property tests.
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use tabula_core::system::{Seat, Table, TextPlay};
+use tabula_core::{Refusal, Roller, Scripted, Seeded};
+use tabula_sapio::checks::Net;
+use tabula_sapio::harm::{Damage, Level};
+use tabula_sapio::invoking::ProfessionUse;
+use tabula_sapio::table::{Event, SetupError, Until};
+use tabula_sapio::{Sapio, State};
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/sapio")
+}
+
+fn table() -> Table<Sapio> {
+    let dir = examples();
+    let text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
+    Table::new(Sapio::setup(&text, &dir).unwrap())
+}
+
+fn seat(s: &str) -> Seat {
+    Seat::parse(s)
+}
+
+/// Give `line` as `who`; panics on refusal (for the happy paths).
+fn ok(t: &mut Table<Sapio>, who: &str, line: &str, roller: &mut dyn Roller) -> Vec<Event> {
+    let s = seat(who);
+    let cmd = Sapio::parse_command(t.state(), &s, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    t.submit(&s, &cmd, roller)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .iter()
+        .map(|l| l.event.clone())
+        .collect()
+}
+
+/// Give `line` as `who`, expect a refusal, and check nothing changed.
+fn refused(t: &mut Table<Sapio>, who: &str, line: &str) -> tabula_core::RuleError {
+    let s = seat(who);
+    let before = t.state().clone();
+    let n = t.log().len();
+    let cmd = Sapio::parse_command(t.state(), &s, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let err = t
+        .submit(&s, &cmd, &mut Scripted::values(["H"; 12]))
+        .expect_err(line);
+    assert_eq!(t.state(), &before, "{line} changed the state");
+    assert_eq!(t.log().len(), n);
+    err
+}
+
+fn none() -> Scripted {
+    Scripted::default()
+}
+
+fn rolled(
+    events: &[Event],
+) -> (
+    &tabula_sapio::checks::PoolSpec,
+    &tabula_sapio::checks::CheckRoll,
+    &Option<(String, Damage)>,
+) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Rolled {
+                spec, roll, weapon, ..
+            } => Some((spec, roll, weapon)),
+            _ => None,
+        })
+        .expect("a roll")
+}
+
+fn built(t: &Table<Sapio>) -> (u32, u32) {
+    let c = t.state().check.as_ref().unwrap();
+    let m = &t.state().characters[c.focal];
+    (c.built(), c.bonus(&m.character))
+}
+
+/// "When you invoke a character element": one die, the Main Profession fully
+/// applicable (two), a Specialization of it, a Quality, then bonus dice to six,
+/// and each two bonus dice past six lower the TN by 1 (R-SA-2).
+#[test]
+fn the_pool_is_built_step_by_step() {
+    let mut t = table();
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    assert_eq!(built(&t), (1, 0), "1. You always roll at least one die");
+    ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    assert_eq!(built(&t), (3, 0), "2a. fully applicable: two dice");
+    ok(&mut t, "Ana", "invoke Leaping", &mut none());
+    assert_eq!(built(&t), (4, 0), "3. a Specialization of it");
+    ok(&mut t, "Ana", "invoke Agile", &mut none());
+    assert_eq!(built(&t), (5, 0), "4. one Quality");
+    ok(&mut t, "Ben", "help Brannoc Battle-hardened", &mut none());
+    ok(&mut t, "Cy", "help Sable Quick", &mut none());
+    ok(&mut t, "Ana", "luck 1", &mut none());
+    ok(&mut t, "GM", "bonus 1", &mut none());
+    assert_eq!(built(&t), (5, 4), "5. bonus dice: help, Luck, the GM's");
+    let ev = ok(
+        &mut t,
+        "Ana",
+        "roll",
+        &mut Scripted::values(["H", "HH", "S", "blank", "@", "H@"]),
+    );
+    let (spec, roll, _) = rolled(&ev);
+    assert_eq!((spec.built, spec.bonus, spec.tn), (5, 4, 3));
+    // 9 dice: six rolled, three past six: TN 3 - 1 = 2, one lost.
+    assert_eq!(roll.pool.dice, 6);
+    assert_eq!(roll.pool.tn, 2);
+    assert_eq!(roll.pool.bonus_lost, 1);
+    assert_eq!(roll.rolls[0].len(), 6);
+    assert_eq!(roll.hits, 4);
+    assert!(roll.success);
+    assert_eq!(roll.extra_hits, 2);
+    assert_eq!(roll.net, Net::Spirals(1));
+    // Luck was spent; the check is over and (not ongoing) locks nothing.
+    assert_eq!(t.state().characters[0].character.luck(), 0);
+    assert!(t.state().characters.iter().all(|m| m.locked.is_empty()));
+}
+
+#[test]
+fn one_profession_one_specialization_of_it_one_quality() {
+    let mut t = table();
+    ok(&mut t, "GM", "check Wren 2", &mut none());
+    let e = refused(&mut t, "Ana", "invoke Leaping");
+    assert!(e.message.contains("invoke that Profession first"), "{e}");
+    ok(&mut t, "Ana", "invoke Night Clerk", &mut none());
+    assert_eq!(built(&t), (2, 0), "a Side Profession gives one die");
+    refused(&mut t, "Ana", "invoke Roof Runner full");
+    refused(&mut t, "Ana", "invoke Leaping");
+    ok(&mut t, "Ana", "invoke Agile", &mut none());
+    let e = refused(&mut t, "Ana", "invoke Perceptive");
+    assert!(e.message.contains("only one Quality"));
+    let e = refused(&mut t, "Ana", "invoke Hide in Plain Sight");
+    assert!(matches!(e.kind, Refusal::Unknown { .. }));
+}
+
+/// "Invoking an Element": an element invoked for an ongoing task cannot serve a
+/// simultaneous one, except the Main Profession (one die, fully applicable).
+#[test]
+fn ongoing_tasks_lock_their_elements_except_the_main_profession() {
+    let mut t = table();
+    ok(&mut t, "GM", "check Wren 2 ongoing", &mut none());
+    ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    ok(&mut t, "Ana", "invoke Leaping", &mut none());
+    ok(&mut t, "Ana", "invoke Agile", &mut none());
+    ok(&mut t, "Ana", "roll", &mut Scripted::values(["H"; 5]));
+    assert_eq!(t.state().characters[0].locked.len(), 3);
+    ok(&mut t, "GM", "check Wren 2", &mut none());
+    let e = refused(&mut t, "Ana", "invoke Roof Runner partial");
+    assert!(e.message.contains("fully applicable"), "{e}");
+    let ev = ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    assert!(matches!(
+        ev[0],
+        Event::Invoked {
+            step: tabula_sapio::table::Step::Profession(ProfessionUse::MainAgain),
+            ..
+        }
+    ));
+    assert_eq!(built(&t), (2, 0), "the Main Profession again gives one die");
+    refused(&mut t, "Ana", "invoke Agile");
+    ok(&mut t, "Ana", "invoke Perceptive", &mut none());
+    ok(
+        &mut t,
+        "Ana",
+        "roll",
+        &mut Scripted::values(["H", "H", "H"]),
+    );
+    // Net Spares may allow an element to be invoked again.
+    ok(&mut t, "GM", "release Wren Agile", &mut none());
+    assert_eq!(t.state().characters[0].locked.len(), 2);
+    refused(&mut t, "GM", "release Wren Agile");
+    ok(&mut t, "GM", "release Wren", &mut none());
+    assert!(t.state().characters[0].locked.is_empty());
+    refused(&mut t, "GM", "release Wren");
+}
+
+#[test]
+fn help_is_one_element_each_and_never_a_talent_or_principle() {
+    let mut t = table();
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    let e = refused(&mut t, "Ben", "help Brannoc Spellcaster");
+    assert!(e.message.contains("Special Talents cannot"), "{e}");
+    refused(&mut t, "Ben", "help Brannoc Protect the weak");
+    refused(&mut t, "Ana", "help Wren Agile");
+    refused(&mut t, "Ana", "help Brannoc Pyromancy");
+    ok(&mut t, "Ben", "help Brannoc Pyromancy", &mut none());
+    refused(&mut t, "Ben", "help Brannoc Battle-hardened");
+    assert_eq!(built(&t), (1, 1));
+}
+
+/// R-SA-8: the Principle or Worst Impulse die needs the GM's acceptance.
+#[test]
+fn principle_bonus_die_needs_the_gm() {
+    let mut t = table();
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    ok(
+        &mut t,
+        "Ana",
+        "declare principle Wren leaps into the brawl to stop it",
+        &mut none(),
+    );
+    assert_eq!(built(&t), (1, 0));
+    let e = refused(&mut t, "Ana", "roll");
+    assert!(e.rule.ruling == Some("R-SA-8"));
+    refused(&mut t, "Ana", "accept");
+    ok(&mut t, "GM", "accept", &mut none());
+    assert_eq!(built(&t), (1, 1));
+    refused(&mut t, "Ana", "declare impulse one more");
+    ok(&mut t, "GM", "tn 2", &mut none());
+    ok(&mut t, "Ana", "roll", &mut Scripted::values(["H", "H"]));
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    ok(
+        &mut t,
+        "Ana",
+        "declare impulse Wren pockets the ledger",
+        &mut none(),
+    );
+    ok(&mut t, "GM", "reject", &mut none());
+    assert_eq!(built(&t), (1, 0));
+}
+
+#[test]
+fn luck_is_gained_and_spent() {
+    let mut t = table();
+    ok(&mut t, "GM", "luck-principle Wren", &mut none());
+    assert_eq!(t.state().characters[0].character.luck(), 2);
+    ok(&mut t, "GM", "luck-impulse Wren Brannoc", &mut none());
+    assert_eq!(t.state().characters[1].character.luck(), 1);
+    refused(&mut t, "GM", "luck-impulse Wren Wren");
+    refused(&mut t, "Ana", "luck-principle Wren");
+    refused(&mut t, "GM", "give-luck Wren 4");
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    refused(&mut t, "Ana", "luck 3");
+    ok(&mut t, "Ana", "luck 2", &mut none());
+    assert_eq!(built(&t), (1, 2));
+    ok(
+        &mut t,
+        "Ana",
+        "roll",
+        &mut Scripted::values(["H", "H", "H"]),
+    );
+    assert_eq!(t.state().characters[0].character.luck(), 0);
+}
+
+/// "Action Sequences in Play": the GM frames, the players choose a focal
+/// character who has not been focal this round, supporters invoke one element,
+/// locked for the round; the round ends when all have been focal; entering the
+/// fray only at a round's start.
+#[test]
+fn action_sequence_rounds() {
+    let mut t = table();
+    ok(&mut t, "GM", "begin-sequence Escape", &mut none());
+    refused(&mut t, "GM", "frame Nobody is here yet");
+    ok(&mut t, "GM", "threaten Wren", &mut none());
+    ok(&mut t, "Ben", "enter-fray Brannoc", &mut none());
+    refused(&mut t, "Ben", "enter-fray Sable");
+    refused(&mut t, "Ana", "focal Wren");
+    ok(&mut t, "GM", "frame The roof door bursts open", &mut none());
+    refused(&mut t, "Cy", "enter-fray Sable");
+    refused(&mut t, "GM", "focal Sable");
+    ok(&mut t, "Ana", "focal Wren", &mut none());
+    refused(&mut t, "Ana", "roll");
+    ok(&mut t, "GM", "tn 2", &mut none());
+    ok(
+        &mut t,
+        "Ben",
+        "support Brannoc Battle-hardened",
+        &mut none(),
+    );
+    ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    ok(
+        &mut t,
+        "Ana",
+        "roll",
+        &mut Scripted::values(["H", "H", "H", "H"]),
+    );
+    assert!(
+        t.state().characters[1]
+            .locked
+            .iter()
+            .any(|l| l.element == "Battle-hardened" && l.until == Until::RoundEnd)
+    );
+    ok(&mut t, "GM", "frame Brannoc's turn", &mut none());
+    refused(&mut t, "Ana", "focal Wren");
+    ok(&mut t, "Ben", "focal Brannoc", &mut none());
+    ok(&mut t, "GM", "tn 1", &mut none());
+    let e = refused(&mut t, "Ben", "invoke Battle-hardened");
+    assert!(e.message.contains("simultaneous"));
+    let ev = ok(&mut t, "Ben", "roll", &mut Scripted::values(["H"]));
+    assert!(matches!(ev.last(), Some(Event::RoundEnded { round: 1 })));
+    let s = t.state().sequence.as_ref().unwrap();
+    assert_eq!(s.round, 2);
+    assert!(s.participants.iter().all(|p| !p.focal_done));
+    assert!(t.state().characters.iter().all(|m| m.locked.is_empty()));
+    // A new round: Sable may enter the fray now; Brannoc (not threatened) may
+    // leave; Wren was threatened last round, this round only if the GM says so.
+    ok(&mut t, "Cy", "enter-fray Sable", &mut none());
+    ok(&mut t, "GM", "threaten Wren", &mut none());
+    refused(&mut t, "Ana", "leave-fray Wren");
+    ok(&mut t, "Ben", "leave-fray Brannoc", &mut none());
+    assert_eq!(t.state().sequence.as_ref().unwrap().participants.len(), 2);
+    ok(&mut t, "GM", "frame Round two", &mut none());
+    refused(&mut t, "Cy", "leave-fray Sable");
+    ok(&mut t, "GM", "end-sequence", &mut none());
+    assert!(t.state().sequence.is_none());
+}
+
+/// R-SA-5: the TN starts at 1, each element the defender invokes adds 1, to 5.
+#[test]
+fn character_versus_character() {
+    let mut t = table();
+    ok(&mut t, "GM", "confront Brannoc Sable", &mut none());
+    refused(&mut t, "GM", "tn 3");
+    refused(&mut t, "Ben", "defend Tough");
+    for (el, tn) in [
+        ("Tough", 2),
+        ("Quick", 3),
+        ("Desert Commando", 4),
+        ("Wilderness Survival", 5),
+    ] {
+        ok(&mut t, "Cy", &format!("defend {el}"), &mut none());
+        assert_eq!(t.state().check.as_ref().unwrap().tn, Some(tn));
+    }
+    let e = refused(&mut t, "Cy", "defend Field Medic");
+    assert_eq!(e.rule.ruling, Some("R-SA-5"));
+    refused(&mut t, "Cy", "help Sable Field Medic");
+    ok(&mut t, "Ben", "invoke Arcane Knight full", &mut none());
+    ok(&mut t, "Ben", "invoke Pyromancy", &mut none());
+    let ev = ok(
+        &mut t,
+        "Ben",
+        "roll with Sword",
+        &mut Scripted::values(["HH", "HH", "H", "H"]),
+    );
+    let (_, roll, weapon) = rolled(&ev);
+    assert_eq!((roll.hits, roll.extra_hits), (6, 1));
+    // A Moderate weapon needs two extra Hits to become Severe (R-SA-4).
+    assert_eq!(
+        weapon,
+        &Some(("Sword".to_string(), Damage::Injury(Level::Moderate)))
+    );
+}
+
+/// A fight: an Action Sequence with the aggressor focal first; both fighters'
+/// TNs come from the other's elements, which stay invoked through the round.
+#[test]
+fn a_fight_is_an_action_sequence() {
+    let mut t = table();
+    ok(&mut t, "GM", "fight Vance Wren", &mut none());
+    ok(&mut t, "GM", "frame Vance charges", &mut none());
+    let e = refused(&mut t, "Ana", "focal Wren");
+    assert!(e.message.contains("aggressor"));
+    ok(&mut t, "GM", "focal Vance", &mut none());
+    ok(&mut t, "Ana", "defend Agile", &mut none());
+    ok(&mut t, "GM", "invoke Gang Enforcer full", &mut none());
+    let ev = ok(
+        &mut t,
+        "GM",
+        "roll with Large Dagger",
+        &mut Scripted::values(["HH", "H", "H"]),
+    );
+    let (_, roll, weapon) = rolled(&ev);
+    assert_eq!((roll.pool.tn, roll.extra_hits), (2, 2));
+    assert_eq!(
+        weapon,
+        &Some(("Large Dagger".into(), Damage::Injury(Level::Severe)))
+    );
+    assert!(
+        t.state().characters[0]
+            .locked
+            .iter()
+            .any(|l| l.element == "Agile")
+    );
+    ok(&mut t, "GM", "injury Wren severe Stabbed", &mut none());
+    ok(&mut t, "GM", "frame Wren reels", &mut none());
+    ok(&mut t, "Ana", "focal Wren", &mut none());
+    assert_eq!(t.state().check.as_ref().unwrap().versus, Some(3));
+    refused(&mut t, "Ana", "invoke Agile");
+    ok(&mut t, "GM", "defend Imposing", &mut none());
+    ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    // TN 2 from Vance, +2 for the Severe Injury (R-SA-7).
+    let ev = ok(
+        &mut t,
+        "Ana",
+        "roll",
+        &mut Scripted::values(["H", "H", "H"]),
+    );
+    let (spec, roll, _) = rolled(&ev);
+    assert_eq!((spec.tn, spec.penalty, roll.pool.tn), (2, 2, 4));
+    assert!(matches!(ev.last(), Some(Event::RoundEnded { .. })));
+}
+
+#[test]
+fn injuries_raise_the_tn_by_the_largest_penalty_and_talents_cap_it() {
+    let mut t = table();
+    ok(
+        &mut t,
+        "GM",
+        "injury Wren moderate Sprained ankle",
+        &mut none(),
+    );
+    ok(&mut t, "GM", "stress Wren severe Terrified", &mut none());
+    ok(&mut t, "GM", "check Wren 4", &mut none());
+    let ev = ok(&mut t, "Ana", "roll", &mut Scripted::values(["H"]));
+    assert_eq!(
+        rolled(&ev).1.pool.tn,
+        6,
+        "only the largest: +2, past 5 (R-SA-7)"
+    );
+    ok(&mut t, "GM", "check Wren 4", &mut none());
+    ok(&mut t, "GM", "tn 4 except Terrified", &mut none());
+    ok(&mut t, "Ana", "talent Hide in Plain Sight", &mut none());
+    let ev = ok(&mut t, "Ana", "roll", &mut Scripted::values(["H"]));
+    assert_eq!(rolled(&ev).1.pool.tn, 4, "+1 Moderate, capped at 4");
+    // A second Severe debilitates.
+    ok(&mut t, "GM", "stress Wren severe Broken", &mut none());
+    assert!(t.state().characters[0].character.debilitated());
+    refused(&mut t, "GM", "check Wren 1");
+    ok(&mut t, "GM", "heal Wren injury Sprained ankle", &mut none());
+    refused(&mut t, "GM", "heal Wren injury Sprained ankle");
+}
+
+#[test]
+fn special_talents_change_the_roll() {
+    let mut t = table();
+    ok(&mut t, "GM", "check Sable 1", &mut none());
+    ok(&mut t, "Cy", "talent Deadly Aim", &mut none());
+    refused(&mut t, "Cy", "talent Deadly Aim");
+    let ev = ok(
+        &mut t,
+        "Cy",
+        "roll with Knife",
+        &mut Scripted::values(["H"]),
+    );
+    let (_, roll, weapon) = rolled(&ev);
+    assert_eq!((roll.hits, roll.extra_hits), (2, 1));
+    assert_eq!(
+        weapon,
+        &Some(("Knife".into(), Damage::Injury(Level::Moderate)))
+    );
+    // Usually Bloody ignores a single Injury's increase.
+    ok(&mut t, "GM", "injury Vance severe Burned", &mut none());
+    ok(&mut t, "GM", "check Vance 2", &mut none());
+    ok(&mut t, "GM", "talent Usually Bloody", &mut none());
+    let ev = ok(&mut t, "GM", "roll", &mut Scripted::values(["H"]));
+    assert_eq!(rolled(&ev).1.pool.tn, 2);
+}
+
+#[test]
+fn out_of_turn_and_bad_input_change_nothing() {
+    let mut t = table();
+    let e = refused(&mut t, "Ana", "check Wren 3");
+    assert_eq!(e.kind, Refusal::NotPermitted);
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    let e = refused(&mut t, "Ben", "invoke Roof Runner full");
+    assert_eq!(e.kind, Refusal::NotYourTurn);
+    refused(&mut t, "Ben", "help Sable Quick");
+    refused(&mut t, "GM", "check Brannoc 2");
+    refused(&mut t, "GM", "tn 6");
+    refused(&mut t, "Ana", "advance Wren quality Durable");
+    assert!(Sapio::parse_command(t.state(), &seat("GM"), "check Nobody 3").is_err());
+    assert!(Sapio::parse_command(t.state(), &seat("GM"), "frobnicate").is_err());
+    assert!(Sapio::parse_command(t.state(), &seat("GM"), "tn x").is_err());
+    // The dice must be faces of a Spiral Die.
+    let before = t.state().clone();
+    let cmd = Sapio::parse_command(t.state(), &seat("Ana"), "roll").unwrap();
+    assert!(
+        t.submit(&seat("Ana"), &cmd, &mut Scripted::values(["7x"]))
+            .is_err()
+    );
+    assert_eq!(t.state(), &before);
+}
+
+#[test]
+fn a_broken_character_file_names_the_field() {
+    let dir = examples();
+    let text = "[[characters]]\nsheet = { name = \"X\", profession = { name = \"Very Long Profession\", specializations = [\"A\"] } }\n";
+    match Sapio::setup(text, &dir) {
+        Err(SetupError::Character { error, .. }) => {
+            let msg = error.to_string();
+            assert!(msg.contains("profession.name"), "{msg}");
+            assert!(msg.contains("qualities"), "{msg}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        Sapio::setup("[[characters]]\nfile = \"missing.toml\"\n", &dir),
+        Err(SetupError::File { .. })
+    ));
+    assert!(matches!(
+        Sapio::setup("characters = []", &dir),
+        Err(SetupError::Count(0))
+    ));
+}
+
+#[test]
+fn advancement_at_the_table() {
+    let mut t = table();
+    ok(&mut t, "Ana", "advance Wren quality Durable", &mut none());
+    let e = refused(&mut t, "Ana", "advance Wren quality Likeable");
+    assert!(e.message.contains("cycle"));
+    refused(&mut t, "Ben", "advance Wren specialization Quick Escapes");
+    ok(
+        &mut t,
+        "Ana",
+        "advance Wren specialization Quick Escapes",
+        &mut none(),
+    );
+    ok(
+        &mut t,
+        "Ana",
+        "advance Wren side-specialization Night Clerk Haggling",
+        &mut none(),
+    );
+    refused(&mut t, "Ana", "change Wren swap Night Clerk");
+    ok(
+        &mut t,
+        "Ana",
+        "advance Wren talent Weather Sense",
+        &mut none(),
+    );
+    ok(
+        &mut t,
+        "Ana",
+        "change Wren word Roof Runner to Roof Dancer",
+        &mut none(),
+    );
+    assert_eq!(
+        t.state().characters[0].character.sheet().profession.name,
+        "Roof Dancer"
+    );
+    refused(&mut t, "Ana", "change Wren quality Agile to Lithe");
+    ok(&mut t, "Ana", "advance Wren quality Likeable", &mut none());
+}
+
+/// The example encounter plays through without a refusal, and replaying the log
+/// rebuilds the same state.
+#[test]
+fn the_example_encounter_replays() {
+    let mut t = table();
+    let script = std::fs::read_to_string(examples().join("encounter.script")).unwrap();
+    let mut roller = Seeded::from_seed(1);
+    let mut n = 0;
+    for line in script.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (who, body) = line.split_once(':').unwrap();
+        ok(&mut t, who, body.trim(), &mut roller);
+        n += 1;
+    }
+    assert!(n > 60);
+    assert!(Sapio::finished(t.state()));
+    assert!(t.replay_matches());
+}
+
+const LINES: &[&str] = &[
+    "GM: check Wren 3",
+    "GM: check Sable 2 ongoing",
+    "GM: confront Brannoc Sable",
+    "GM: fight Vance Wren",
+    "GM: begin-sequence Run",
+    "GM: threaten Wren",
+    "GM: threaten Vance",
+    "Ben: enter-fray Brannoc",
+    "Cy: enter-fray Sable",
+    "GM: frame Action",
+    "Ana: focal Wren",
+    "Ben: focal Brannoc",
+    "Cy: focal Sable",
+    "GM: focal Vance",
+    "GM: tn 2",
+    "GM: tn 5",
+    "Ana: invoke Roof Runner full",
+    "Ana: invoke Roof Runner partial",
+    "Ana: invoke Leaping",
+    "Ana: invoke Agile",
+    "Ben: invoke Arcane Knight full",
+    "Ben: invoke Pyromancy",
+    "Cy: invoke Desert Commando partial",
+    "Cy: invoke Quick",
+    "GM: invoke Gang Enforcer full",
+    "Ben: help Brannoc Battle-hardened",
+    "Cy: support Sable Tough",
+    "Ana: help Wren Perceptive",
+    "Cy: defend Tough",
+    "Ana: defend Agile",
+    "GM: defend Heavy",
+    "Ana: talent Hide in Plain Sight",
+    "Cy: talent Deadly Aim",
+    "Ana: luck 1",
+    "Cy: luck 2",
+    "Ana: declare principle Sacrifice",
+    "GM: accept",
+    "GM: reject",
+    "GM: bonus 3",
+    "Ana: roll",
+    "Ben: roll with Sword",
+    "Cy: roll with Hunting Rifle",
+    "GM: roll with Large Dagger",
+    "GM: injury Wren minor Cut",
+    "GM: injury Wren minor Cut again similar-to Cut",
+    "GM: stress Sable severe Shaken",
+    "GM: injury Vance moderate Burned",
+    "GM: heal Wren injury Cut",
+    "GM: luck-principle Wren",
+    "GM: luck-impulse Vance Sable",
+    "GM: give-luck Brannoc 2",
+    "GM: release Sable",
+    "GM: release Wren Agile",
+    "Ben: leave-fray Brannoc",
+    "Ana: advance Wren quality Durable",
+    "Ben: advance Brannoc specialization Swordplay",
+    "GM: end-sequence",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Random command sequences never panic, keep the invariants, and replaying
+    /// the log rebuilds the same state.
+    #[test]
+    fn random_commands_keep_the_invariants(picks in proptest::collection::vec(0..LINES.len(), 1..120), seed in 0u64..1000) {
+        let mut t = table();
+        let mut roller = Seeded::from_seed(seed);
+        for i in picks {
+            let line = LINES[i];
+            let (who, body) = line.split_once(':').unwrap();
+            let s = seat(who);
+            let before: State = t.state().clone();
+            if let Ok(cmd) = Sapio::parse_command(t.state(), &s, body.trim()) {
+                match t.submit(&s, &cmd, &mut roller) {
+                    Ok(entries) => {
+                        for e in entries {
+                            if let Event::Rolled { roll, .. } = &e.event {
+                                prop_assert!(roll.pool.dice <= 6);
+                                prop_assert_eq!(roll.rolls[0].len() as u32, roll.pool.dice);
+                            }
+                        }
+                    }
+                    Err(_) => prop_assert_eq!(t.state(), &before),
+                }
+            }
+            let st = t.state();
+            for m in &st.characters {
+                prop_assert!(m.character.luck() <= tabula_sapio::characters::MAX_LUCK);
+                let elements = m.character.elements();
+                for l in &m.locked {
+                    prop_assert!(elements.iter().any(|e| e.eq_ignore_ascii_case(&l.element)));
+                }
+            }
+            if let Some(s) = &st.sequence {
+                let mut seen: Vec<usize> = s.participants.iter().map(|p| p.character).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                prop_assert_eq!(seen.len(), s.participants.len());
+            } else {
+                prop_assert!(st.characters.iter().all(|m| m.locked.iter().all(|l| l.until != Until::RoundEnd)));
+            }
+            if let Some(c) = &st.check {
+                prop_assert!(c.built() <= 5);
+                prop_assert!(c.tn.unwrap_or(0) <= 5);
+            }
+        }
+        prop_assert!(t.replay_matches());
+    }
+}
+
+fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
+    use tabula_sapio::Command as C;
+    use tabula_sapio::harm::HarmKind;
+    let who = 0usize..6;
+    let n = prop_oneof![0u32..8, Just(u32::MAX), any::<u32>()];
+    let word = prop_oneof![
+        Just("Roof Runner".to_string()),
+        Just("Leaping".to_string()),
+        Just("Agile".to_string()),
+        Just("Arcane Knight".to_string()),
+        Just("Tough".to_string()),
+        Just("Deadly Aim".to_string()),
+        Just("Sword".to_string()),
+        Just("Cut".to_string()),
+        "[a-z ]{0,12}",
+    ];
+    prop_oneof![
+        (who.clone(), n.clone(), any::<bool>()).prop_map(|(character, tn, ongoing)| C::Check {
+            character,
+            tn,
+            ongoing
+        }),
+        (who.clone(), who.clone()).prop_map(|(aggressor, defender)| C::Confront {
+            aggressor,
+            defender
+        }),
+        (who.clone(), who.clone()).prop_map(|(aggressor, defender)| C::Fight {
+            aggressor,
+            defender
+        }),
+        Just(C::BeginSequence { goal: "g".into() }),
+        who.clone().prop_map(|character| C::Threaten { character }),
+        who.clone().prop_map(|character| C::EnterFray { character }),
+        Just(C::Frame { text: "f".into() }),
+        who.clone().prop_map(|character| C::Focal { character }),
+        n.clone().prop_map(|tn| C::Tn {
+            tn,
+            not_relevant: vec![]
+        }),
+        (word.clone(), any::<bool>()).prop_map(|(element, fully)| C::Invoke { element, fully }),
+        (who.clone(), word.clone()).prop_map(|(helper, element)| C::Help { helper, element }),
+        word.clone().prop_map(|element| C::Defend { element }),
+        word.clone().prop_map(|name| C::Talent { name }),
+        n.clone().prop_map(|amount| C::SpendLuck { amount }),
+        any::<bool>().prop_map(|accept| C::Rule { accept }),
+        n.clone().prop_map(|dice| C::Bonus { dice }),
+        proptest::option::of(word.clone()).prop_map(|weapon| C::Roll { weapon }),
+        (
+            who.clone(),
+            word.clone(),
+            proptest::option::of(word.clone())
+        )
+            .prop_map(|(character, name, similar_to)| C::Harm {
+                character,
+                kind: HarmKind::Injury,
+                level: Level::Minor,
+                name,
+                similar_to,
+            }),
+        (who.clone(), n.clone()).prop_map(|(character, amount)| C::GiveLuck { character, amount }),
+        (who.clone(), who.clone()).prop_map(|(character, beneficiary)| C::LuckImpulse {
+            character,
+            beneficiary
+        }),
+        who.clone()
+            .prop_map(|character| C::LuckPrinciple { character }),
+        (who.clone(), proptest::option::of(word.clone()))
+            .prop_map(|(character, element)| C::Release { character, element }),
+        who.prop_map(|character| C::LeaveFray { character }),
+        Just(C::EndSequence),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Structured commands with out-of-range characters and huge numbers never
+    /// panic; a refusal changes nothing; the log replays.
+    #[test]
+    fn arbitrary_commands_never_panic(cmds in proptest::collection::vec((any::<bool>(), any_command()), 1..80), seed in 0u64..100) {
+        let mut t = table();
+        let mut roller = Seeded::from_seed(seed);
+        for (gm, cmd) in cmds {
+            let s = if gm { Seat::Gm } else { seat("Ana") };
+            let before = t.state().clone();
+            match t.submit(&s, &cmd, &mut roller) {
+                Ok(entries) => {
+                    let events: Vec<Event> = entries.iter().map(|e| e.event.clone()).collect();
+                    for e in &events {
+                        prop_assert!(!Sapio::describe(t.state(), e).is_empty());
+                    }
+                }
+                Err(_) => prop_assert_eq!(t.state(), &before),
+            }
+            let _ = Sapio::legal_commands_for(t.state(), &s);
+            prop_assert!(!Sapio::status(t.state(), &s).is_empty());
+        }
+        prop_assert!(t.replay_matches());
+    }
+}
+
+trait Legal {
+    fn legal_commands_for(state: &State, seat: &Seat) -> Vec<tabula_core::CommandSpec>;
+}
+
+impl Legal for Sapio {
+    fn legal_commands_for(state: &State, seat: &Seat) -> Vec<tabula_core::CommandSpec> {
+        <Sapio as tabula_core::System>::legal_commands(state, seat)
+    }
+}
