@@ -3,6 +3,7 @@
 //! the system crates, reached through `tabula-engine`.
 
 mod common;
+mod roll;
 mod systems;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// List the five rule systems and their ids.
     Systems,
+    /// Roll free dice notation: 4d6kh3, 2d20kl1, 10d6>=5, 1d20+5.
+    Roll(roll::RollArgs),
     /// Sour Grapes (000_05a1db5b88f54528.txt).
     #[command(name = "sour-grapes", subcommand)]
     SourGrapes(systems::sour_grapes::Command),
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
 fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
         Command::Systems => systems_list(ctx),
+        Command::Roll(args) => roll::run(&args, ctx),
         Command::SourGrapes(c) => systems::sour_grapes::run(c, ctx),
         Command::Scratch(c) => systems::scratch::run(c, ctx),
         Command::Tiers(c) => systems::tiers::run(c, ctx),
