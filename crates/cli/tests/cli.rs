@@ -30,7 +30,10 @@ fn systems_lists_the_five_ids() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["sour-grapes", "scratch", "tiers", "bastards", "sapio"]);
+    assert_eq!(
+        ids,
+        ["sour-grapes", "scratch", "tiers", "bastards", "sapio"]
+    );
 }
 
 #[test]
@@ -62,10 +65,18 @@ fn roll_with_your_own_dice() {
 fn roll_refuses_missing_and_impossible_values() {
     let short = tabula(&["roll", "3d6", "--rolled", "6,2"]);
     assert_eq!(short.status.code(), Some(2));
-    assert!(stderr(&short).contains("need 1 more d6"), "{}", stderr(&short));
+    assert!(
+        stderr(&short).contains("need 1 more d6"),
+        "{}",
+        stderr(&short)
+    );
     let nine = tabula(&["roll", "3d6", "--rolled", "6,2,9"]);
     assert_eq!(nine.status.code(), Some(2));
-    assert!(stderr(&nine).contains("\"9\" is not a face of a d6"), "{}", stderr(&nine));
+    assert!(
+        stderr(&nine).contains("\"9\" is not a face of a d6"),
+        "{}",
+        stderr(&nine)
+    );
     let extra = tabula(&["roll", "3d6", "--rolled", "6,2,1,4"]);
     assert_eq!(extra.status.code(), Some(2));
     assert!(stderr(&extra).contains("left over"), "{}", stderr(&extra));

@@ -302,7 +302,7 @@ impl Dist<i64> {
 
     /// The chance the outcome is at least `v`.
     pub fn p_at_least(&self, v: i64) -> f64 {
-        self.p.range(v..).map(|(_, w)| *w).sum()
+        self.p.range(v..).map(|(_, w)| *w).sum::<f64>() + 0.0
     }
 
     /// The chance the outcome is more than `v`.
@@ -437,6 +437,13 @@ mod tests {
         let b = best_of_draws(&[1, 2, 3], 2).unwrap();
         assert!(close(b.p(&3), 2.0 / 3.0));
         assert!(close(b.p(&2), 1.0 / 3.0));
+    }
+
+    #[test]
+    fn an_impossible_outcome_is_plain_zero() {
+        let d = Dist::die(6).unwrap();
+        assert!(d.p_at_least(7).is_sign_positive());
+        assert!(d.p_where(|v| *v > 6).is_sign_positive());
     }
 
     #[test]
