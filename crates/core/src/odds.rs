@@ -104,7 +104,9 @@ impl<T: Ord + Clone> Dist<T> {
             .iter()
             .filter(|(v, _)| pred(v))
             .map(|(_, w)| *w)
-            .sum()
+            .sum::<f64>()
+            // The empty sum is -0.0; `+ 0.0` makes it 0.0.
+            + 0.0
     }
 
     /// (outcome, probability) pairs in increasing order of outcome.
