@@ -1,19 +1,7 @@
 //! `tabula bastards ...` end to end: the built binary.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tabula(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::tabula;
 
 #[test]
 fn check_replays_carltons_repair() {

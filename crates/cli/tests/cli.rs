@@ -1,23 +1,10 @@
 //! The `tabula` binary as a new user meets it: `systems` and `roll`, their JSON,
 //! and their refusals (stderr, exit code 2, no panic).
 
+mod common;
+use common::{stderr, stdout, tabula};
+
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .output()
-        .expect("the tabula binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn systems_lists_the_five_ids() {

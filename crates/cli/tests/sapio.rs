@@ -1,25 +1,8 @@
 //! `tabula sapio ...` end to end: check, odds, character files, and the example
 //! encounter played from its script.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tabula(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run tabula");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::tabula_text as tabula;
 
 #[test]
 fn check_with_rolled_faces_prints_success_as_json() {

@@ -1,15 +1,9 @@
 //! `tabula scratch ...` end to end: the example table and script, check, odds,
 //! character files.
 
+mod common;
+use common::tabula;
 use std::process::Command;
-
-fn tabula(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(args)
-        .output()
-        .expect("the tabula binary runs")
-}
 
 #[test]
 fn the_example_script_plays_without_a_refusal() {

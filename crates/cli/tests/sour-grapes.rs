@@ -1,19 +1,7 @@
 //! `tabula sour-grapes ...` end to end: check, odds, character, play.
 
-use std::process::Command;
-
-fn tabula(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(args)
-        .output()
-        .expect("run tabula");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::tabula_text as tabula;
 
 #[test]
 fn lock_pick_check_json() {

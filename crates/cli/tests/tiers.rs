@@ -1,19 +1,9 @@
 //! `tabula tiers ...` end to end: check, odds, character, play.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+use common::tabula;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run tabula")
-}
+use std::process::Output;
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
