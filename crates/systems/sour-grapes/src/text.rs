@@ -238,11 +238,7 @@ pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
         over: false,
     };
     if start_event {
-        let participants = state
-            .participants
-            .iter()
-            .map(|p| p.character.name().to_string())
-            .collect();
+        let participants = state.participant_names();
         <SourGrapes as tabula_core::System>::evolve(
             &mut state,
             &Event::EventStarted { participants },

@@ -3,13 +3,6 @@
 use super::rolls::*;
 use super::*;
 
-pub(super) fn names(s: &State) -> Vec<String> {
-    s.participants
-        .iter()
-        .map(|p| p.character.name().to_string())
-        .collect()
-}
-
 pub(super) fn stat_names() -> Vec<String> {
     Stat::ALL.iter().map(|s| s.name().to_string()).collect()
 }
@@ -46,7 +39,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         .filter(|c| c.effect.is_some())
                         .map(|c| c.name.clone()),
                 ),
-                ParamSpec::choice("as", names(s)),
+                ParamSpec::choice("as", s.participant_names()),
             ],
         ));
         let in_play: Vec<String> = s
@@ -60,7 +53,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 "remove an effect (its condition is met). `cure EFFECT as NAME`",
                 vec![
                     ParamSpec::choice("effect", in_play),
-                    ParamSpec::choice("as", names(s)),
+                    ParamSpec::choice("as", s.participant_names()),
                 ],
             ));
         }
@@ -92,7 +85,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "Spend, dictated to a player (`as NAME`)",
                     vec![
                         ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::choice("as", names(s)),
+                        ParamSpec::choice("as", s.participant_names()),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -113,7 +106,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     vec![
                         ParamSpec::choice("stat", stat_names()),
                         ParamSpec::int("points", 1, 10),
-                        ParamSpec::choice("as", names(s)),
+                        ParamSpec::choice("as", s.participant_names()),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -121,7 +114,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "remove an injury",
                     vec![
                         ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::choice("as", names(s)),
+                        ParamSpec::choice("as", s.participant_names()),
                     ],
                 ));
             }
@@ -151,7 +144,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY)),
                         ParamSpec::choice("stat", stat_names()),
                         ParamSpec::text("skill (with)"),
-                        ParamSpec::choice("as", names(s)),
+                        ParamSpec::choice("as", s.participant_names()),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -175,7 +168,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         "Experience: award points",
                         vec![
                             ParamSpec::int("points", 1, i64::from(MAX_POINTS)),
-                            ParamSpec::choice("as", names(s)),
+                            ParamSpec::choice("as", s.participant_names()),
                         ],
                     ));
                 }
@@ -372,7 +365,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                     ParamSpec::choice("card", c),
                                     ParamSpec::int("success dice", 0, 10),
                                     ParamSpec::int("success tokens", 0, 5),
-                                    ParamSpec::choice("to", names(s)),
+                                    ParamSpec::choice("to", s.participant_names()),
                                     ParamSpec::choice("as", [o.clone()]),
                                 ],
                             ));

@@ -917,7 +917,15 @@ impl State {
         self.event_mut().and_then(|e| e.turn.as_mut())
     }
 
-    /// The characters `seat` plays.
+    /// Every participant's name, in table order.
+    pub fn participant_names(&self) -> Vec<String> {
+        self.participants
+            .iter()
+            .map(|p| p.character.name().to_string())
+            .collect()
+    }
+
+    /// The names of the characters `seat` controls, in table order.
     pub fn controlled_by(&self, seat: &Seat) -> Vec<String> {
         self.participants
             .iter()

@@ -173,11 +173,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     "rest after the Situation or Event is over",
                 ));
             }
-            let who =
-                d.s.participants
-                    .iter()
-                    .map(|p| p.character.name().to_string())
-                    .collect();
+            let who = d.s.participant_names();
             d.emit(Event::Rested { who });
         }
         Command::Situation {
@@ -267,11 +263,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     "an Event starts between other moments",
                 ));
             }
-            let participants =
-                d.s.participants
-                    .iter()
-                    .map(|p| p.character.name().to_string())
-                    .collect();
+            let participants = d.s.participant_names();
             d.emit(Event::EventStarted { participants });
         }
         Command::Initiative { who, stat, dice } => initiative(d, seat, who, *stat, *dice)?,
@@ -546,11 +538,7 @@ pub(super) fn initiative(
         for (name, t) in &e.initiative {
             keys.insert(name.clone(), vec![t.unwrap_or(0)]);
         }
-        let table_order: Vec<String> =
-            d.s.participants
-                .iter()
-                .map(|p| p.character.name().to_string())
-                .collect();
+        let table_order: Vec<String> = d.s.participant_names();
         for _ in 0..MAX_TIEBREAKS {
             let mut groups: BTreeMap<Vec<u32>, Vec<String>> = BTreeMap::new();
             for (n, k) in &keys {
