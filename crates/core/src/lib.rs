@@ -13,6 +13,9 @@
 //!   card keeps its own identity, with tarot suit names as aliases.
 //! - [`odds`]: exact finite distributions (convolution, best-of-k, counts of
 //!   successes, draws without replacement).
+//! - [`files`]: capped reads of table and sheet files, from disk or uploaded.
+//! - [`names`]: the checks every typed name passes (no control characters, no `:`
+//!   in a seat name) and case-blind matching.
 //! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
 //!   returns, and the decide/evolve [`System`] trait with its event log.
 //!
@@ -22,6 +25,8 @@
 
 pub mod cards;
 pub mod dice;
+pub mod files;
+pub mod names;
 pub mod notation;
 pub mod odds;
 pub mod roller;
@@ -35,5 +40,5 @@ pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
     CommandParseError, CommandSpec, EventLog, Logged, ParamKind, ParamSpec, Seat, System, Table,
-    TextPlay,
+    TextPlay, seat_list,
 };

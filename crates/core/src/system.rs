@@ -346,6 +346,24 @@ impl<S: System> Table<S> {
     }
 }
 
+/// The seat list of a table from the seats its characters are played by: the
+/// GM first, then each player seat once (without regard to case), in order.
+/// Systems use it for [`TextPlay::seats`].
+pub fn seat_list<I: IntoIterator<Item = Seat>>(controllers: I) -> Vec<Seat> {
+    let mut seats = vec![Seat::Gm];
+    for seat in controllers {
+        let known = seats.iter().any(|s| match (s, &seat) {
+            (Seat::Gm, Seat::Gm) => true,
+            (Seat::Player(a), Seat::Player(b)) => crate::names::same_name(a, b),
+            _ => false,
+        });
+        if !known {
+            seats.push(seat);
+        }
+    }
+    seats
+}
+
 /// A command line typed at the terminal could not be read as a command.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum CommandParseError {
@@ -375,15 +393,26 @@ pub trait TextPlay: System {
     /// The error a broken table file gives.
     type SetupError: std::error::Error;
 
-    /// Build the initial state from a table file's text (TOML). `base_dir` is the
-    /// directory of the table file, for files it refers to (character sheets).
+    /// Build the initial state from a table file's text (TOML). `files` gives the
+    /// files it refers to (character sheets) by name: the directory of the table
+    /// file on the terminal (a [`std::path::Path`]), the uploaded texts on the
+    /// server ([`crate::files::InMemoryFiles`]); every read is capped.
     ///
     /// # Errors
     /// A [`TextPlay::SetupError`] naming the field or rule that is broken.
-    fn setup(text: &str, base_dir: &std::path::Path) -> Result<Self::State, Self::SetupError>;
+    fn setup<F: crate::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<Self::State, Self::SetupError>;
 
     /// The seat a line without a `seat:` prefix is given by (whose turn it is).
     fn default_seat(state: &Self::State) -> Seat;
+
+    /// Every seat at this table: the GM first, then each player seat once, in
+    /// the table file's order. A line or request from a name that is not here is
+    /// refused by the driver and the server, and a typed seat name is matched
+    /// against this list without regard to case.
+    fn seats(state: &Self::State) -> Vec<Seat>;
 
     /// Read one command line (without the seat prefix).
     ///

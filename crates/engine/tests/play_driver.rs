@@ -72,13 +72,20 @@ impl System for Race {
 impl TextPlay for Race {
     type SetupError = std::io::Error;
 
-    fn setup(text: &str, _dir: &Path) -> Result<State, std::io::Error> {
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        _files: &F,
+    ) -> Result<State, std::io::Error> {
         let players: Vec<String> = text.split_whitespace().map(String::from).collect();
         Ok(State {
             scores: vec![0; players.len()],
             players,
             turn: 0,
         })
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        tabula_core::system::seat_list(state.players.iter().map(|p| Seat::Player(p.clone())))
     }
 
     fn default_seat(state: &State) -> Seat {

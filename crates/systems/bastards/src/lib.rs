@@ -91,8 +91,15 @@ impl System for Bastards {
 impl TextPlay for Bastards {
     type SetupError = table::TableError;
 
-    fn setup(text: &str, base_dir: &std::path::Path) -> Result<State, table::TableError> {
-        table::setup(text, base_dir)
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<State, table::TableError> {
+        table::setup(text, files)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        tabula_core::system::seat_list(state.combatants.iter().map(|c| c.controller.clone()))
     }
 
     fn default_seat(state: &State) -> Seat {

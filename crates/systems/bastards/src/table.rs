@@ -21,7 +21,6 @@
 //! ```
 
 use serde::Deserialize;
-use std::path::Path;
 use tabula_core::cards::Shoe;
 use tabula_core::system::{CommandParseError, Seat};
 
@@ -151,7 +150,10 @@ fn blank(name: String, controller: Seat, body: Body) -> Combatant {
 ///
 /// # Errors
 /// [`TableError`] naming the field, file or rule.
-pub fn setup(text: &str, base: &Path) -> Result<State, TableError> {
+pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+    text: &str,
+    files: &F,
+) -> Result<State, TableError> {
     let t: TableFile = toml::from_str(text).map_err(|e| TableError::Toml(e.to_string()))?;
     let total = t.fated.len() + t.followers.len() + t.extras.len();
     if total > opposition::MAX_COMBATANTS {
@@ -159,8 +161,7 @@ pub fn setup(text: &str, base: &Path) -> Result<State, TableError> {
     }
     let mut combatants: Vec<Combatant> = Vec::new();
     for f in &t.fated {
-        let path = base.join(&f.file);
-        let sheet = std::fs::read_to_string(&path).map_err(|e| TableError::Read {
+        let sheet = files.read(&f.file).map_err(|e| TableError::Read {
             file: f.file.clone(),
             message: e.to_string(),
         })?;

@@ -8,7 +8,6 @@
 //! Character", "Advancement"; R-SA-1 to R-SA-8.
 
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{Refusal, Roller, Rule, RuleError};
 
@@ -1866,7 +1865,10 @@ pub struct TableCharacter {
 ///
 /// # Errors
 /// [`SetupError`] naming the field or character.
-pub fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
+pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+    text: &str,
+    files: &F,
+) -> Result<State, SetupError> {
     let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
     if file.characters.is_empty() || file.characters.len() > MAX_CHARACTERS {
         return Err(SetupError::Count(file.characters.len()));
@@ -1875,8 +1877,7 @@ pub fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
     for (index, entry) in file.characters.iter().enumerate() {
         let (path, draft) = match (&entry.file, &entry.sheet) {
             (Some(f), None) => {
-                let p = base_dir.join(f);
-                let t = std::fs::read_to_string(&p).map_err(|e| SetupError::File {
+                let t = files.read(f).map_err(|e| SetupError::File {
                     index,
                     path: f.clone(),
                     error: e.to_string(),
@@ -1910,8 +1911,20 @@ pub fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
 impl TextPlay for Sapio {
     type SetupError = SetupError;
 
-    fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
-        setup(text, base_dir)
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<State, SetupError> {
+        setup(text, files)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        tabula_core::system::seat_list(
+            state
+                .characters
+                .iter()
+                .filter_map(|m| m.character.player().map(|p| Seat::Player(p.to_string()))),
+        )
     }
 
     fn default_seat(state: &State) -> Seat {

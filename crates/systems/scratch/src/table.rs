@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay};
 
@@ -179,7 +178,10 @@ pub const RESERVED: [&str; 14] = [
 ///
 /// # Errors
 /// [`SetupError`] naming the field or file.
-pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
+pub fn setup_table<F: tabula_core::files::SheetFiles + ?Sized>(
+    text: &str,
+    files: &F,
+) -> Result<State, SetupError> {
     let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
     let r = file.rules;
     for (field, value, min, max) in [
@@ -205,8 +207,7 @@ pub fn setup_table(text: &str, base_dir: &Path) -> Result<State, SetupError> {
         let mut chars = Vec::new();
         for entry in &g.characters {
             let (path, id) = entry.parts();
-            let full = base_dir.join(path);
-            let text = std::fs::read_to_string(&full).map_err(|e| SetupError::Read {
+            let text = files.read(path).map_err(|e| SetupError::Read {
                 file: path.to_string(),
                 error: e.to_string(),
             })?;
@@ -745,8 +746,15 @@ fn seat_label(state: &State, g: usize) -> String {
 impl TextPlay for Scratch {
     type SetupError = SetupError;
 
-    fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
-        setup_table(text, base_dir)
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<State, SetupError> {
+        setup_table(text, files)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        tabula_core::system::seat_list(state.groups.iter().map(|g| g.seat.clone()))
     }
 
     fn default_seat(state: &State) -> Seat {

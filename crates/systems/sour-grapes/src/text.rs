@@ -20,7 +20,6 @@
 //! ```
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde::Deserialize;
 use tabula_core::{CommandParseError, Seat, TextPlay};
@@ -91,7 +90,10 @@ pub struct SetupError {
 ///
 /// # Errors
 /// [`SetupError`] listing every broken field, card and character rule.
-pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
+pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+    text: &str,
+    files: &F,
+) -> Result<State, SetupError> {
     let file: TableFile = toml::from_str(text).map_err(|e| SetupError {
         problems: vec![e.to_string()],
     })?;
@@ -124,25 +126,20 @@ pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
     }
     let mut participants: Vec<Participant> = Vec::new();
     for (i, p) in file.participant.iter().enumerate().take(MAX_PARTICIPANTS) {
-        let character =
-            match (&p.file, &p.sheet) {
-                (Some(f), None) => {
-                    let path = base.join(f);
-                    match std::fs::read_to_string(&path) {
-                        Ok(t) => Character::from_toml(&t)
-                            .map_err(|e| format!("participant[{i}] ({f}): {e}")),
-                        Err(e) => Err(format!(
-                            "participant[{i}].file: cannot read {}: {e}",
-                            path.display()
-                        )),
-                    }
+        let character = match (&p.file, &p.sheet) {
+            (Some(f), None) => match files.read(f) {
+                Ok(t) => {
+                    Character::from_toml(&t).map_err(|e| format!("participant[{i}] ({f}): {e}"))
                 }
-                (None, Some(d)) => Character::from_draft(d.clone())
-                    .map_err(|e| format!("participant[{i}].sheet: {e}")),
-                _ => Err(format!(
-                    "participant[{i}]: give exactly one of `file` or `sheet`"
-                )),
-            };
+                Err(e) => Err(format!("participant[{i}].file: {e}")),
+            },
+            (None, Some(d)) => {
+                Character::from_draft(d.clone()).map_err(|e| format!("participant[{i}].sheet: {e}"))
+            }
+            _ => Err(format!(
+                "participant[{i}]: give exactly one of `file` or `sheet`"
+            )),
+        };
         let character = match character {
             Ok(c) => c,
             Err(e) => {
@@ -1198,8 +1195,15 @@ pub fn default_seat(state: &State) -> Seat {
 impl TextPlay for SourGrapes {
     type SetupError = SetupError;
 
-    fn setup(text: &str, base_dir: &Path) -> Result<State, SetupError> {
-        setup(text, base_dir)
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<State, SetupError> {
+        setup(text, files)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        tabula_core::system::seat_list(state.participants.iter().map(|p| p.seat.clone()))
     }
 
     fn default_seat(state: &State) -> Seat {

@@ -95,12 +95,24 @@ impl System for Tiers {
 impl TextPlay for Tiers {
     type SetupError = setup::SetupError;
 
-    fn setup(text: &str, base_dir: &std::path::Path) -> Result<Self::State, Self::SetupError> {
-        setup::setup(text, base_dir)
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<Self::State, Self::SetupError> {
+        setup::setup(text, files)
     }
 
     /// The GM out of combat, in the Enemy Phase and while a Competing Roll
     /// waits; in the Player Phase the first player (then ally) with AP left.
+    fn seats(state: &Self::State) -> Vec<Seat> {
+        tabula_core::system::seat_list(
+            state
+                .heroes
+                .iter()
+                .map(|h| Seat::Player(h.name().to_string())),
+        )
+    }
+
     fn default_seat(state: &Self::State) -> Seat {
         if state.pending.is_some() {
             return Seat::Gm;

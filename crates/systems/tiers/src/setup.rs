@@ -40,7 +40,6 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 use crate::character::{Character, CharacterDraft, CharacterFileError, MAX_NAME, Stat};
 use crate::content::{ActionDef, Catalog, ContentError, EnemyKind, ItemDef, Npc, PerkDef, RollUse};
@@ -238,12 +237,15 @@ pub enum SetupError {
     NoEnemies,
 }
 
-fn load_seat(seat: &SeatFile, base: &Path, label: &str) -> Result<Character, SetupError> {
+fn load_seat<F: tabula_core::files::SheetFiles + ?Sized>(
+    seat: &SeatFile,
+    files: &F,
+    label: &str,
+) -> Result<Character, SetupError> {
     match (&seat.file, &seat.character) {
         (Some(f), None) => {
-            let path = base.join(f);
-            let text = std::fs::read_to_string(&path).map_err(|e| SetupError::File {
-                path: path.display().to_string(),
+            let text = files.read(f).map_err(|e| SetupError::File {
+                path: f.clone(),
                 message: e.to_string(),
             })?;
             Character::from_toml(&text).map_err(|error| SetupError::Character {
@@ -266,16 +268,22 @@ fn load_seat(seat: &SeatFile, base: &Path, label: &str) -> Result<Character, Set
 ///
 /// # Errors
 /// A [`SetupError`] naming the field or rule that is broken.
-pub fn setup(text: &str, base: &Path) -> Result<State, SetupError> {
+pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+    text: &str,
+    files: &F,
+) -> Result<State, SetupError> {
     let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
-    from_file(file, base)
+    from_file(file, files)
 }
 
 /// As [`setup`], from a parsed [`TableFile`].
 ///
 /// # Errors
 /// As [`setup`].
-pub fn from_file(file: TableFile, base: &Path) -> Result<State, SetupError> {
+pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
+    file: TableFile,
+    files: &F,
+) -> Result<State, SetupError> {
     let seats = file.players.len() + file.allies.len();
     if file.players.is_empty() || seats > MAX_SEATS || file.enemies.len() > MAX_SEATS {
         return Err(SetupError::Seats);
@@ -298,7 +306,7 @@ pub fn from_file(file: TableFile, base: &Path) -> Result<State, SetupError> {
         .chain(file.allies.iter().map(|s| (s, true)));
     for (i, (seat, ally)) in all.enumerate() {
         let label = format!("{}[{i}]", if ally { "allies" } else { "players" });
-        let c = load_seat(seat, base, &label)?;
+        let c = load_seat(seat, files, &label)?;
         let zone =
             zones
                 .index(&seat.zone.replace('_', " "))
