@@ -2,16 +2,15 @@
 //! roller from `--seed` / `--rolled` / `--manual`, and running `play`.
 
 use serde::Serialize;
-use std::cell::RefCell;
 use std::fmt;
-use std::io::{self, BufReader, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
+use tabula_engine::core::files::{MAX_FILE_BYTES, read_text_capped};
 use tabula_engine::core::roller::{Ask, Manual, RollError, Roller, Seeded};
-use tabula_engine::core::system::{Table, TextPlay};
-use tabula_engine::core::{Card, Die};
-use tabula_engine::play::{self, LineSource, PlayOptions, SavedTable};
+use tabula_engine::core::system::TextPlay;
+use tabula_engine::play::{self, LineSource, PlayOptions};
+use tabula_engine::{AnyTable, SaveFile, SystemId};
 
 /// Exit code for bad input (a refused roll, an unreadable file, a broken rule).
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -100,13 +99,14 @@ pub fn finish(roller: &mut dyn Roller) -> Result<(), CliError> {
     roller.finish().map_err(|e: RollError| CliError::bad(e))
 }
 
-/// Read a file to text, naming it in the error.
+/// Read a file to text with the size cap every input has
+/// ([`MAX_FILE_BYTES`](tabula_engine::core::files::MAX_FILE_BYTES)), naming it in
+/// the error (missing, a directory, too large, not text).
 ///
 /// # Errors
 /// Bad input when the file cannot be read.
 pub fn read_file(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))
+    read_text_capped(path, MAX_FILE_BYTES).map_err(CliError::bad)
 }
 
 /// The options of `tabula <system> play`.
@@ -117,8 +117,9 @@ pub struct PlayArgs {
     /// Run the commands in FILE instead of reading them from the terminal.
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
-    /// Seed the dice, so the same seed and commands give the same game.
-    #[arg(long, conflicts_with = "manual")]
+    /// Seed the dice, so the same seed and commands give the same game (not with
+    /// --resume: a saved table continues its own dice stream).
+    #[arg(long, conflicts_with_all = ["manual", "resume"])]
     pub seed: Option<u64>,
     /// Ask for each die or card instead of rolling (physical dice and cards).
     #[arg(long)]
@@ -127,9 +128,11 @@ pub struct PlayArgs {
     #[arg(long)]
     pub strict: bool,
     /// Save the table (and the seeded dice stream) to FILE after every command.
+    /// With --resume, saves go to FILE instead of the resumed file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// Resume the table saved in FILE (by --save) instead of starting TABLE anew.
+    /// Resume the table saved in FILE (by --save) instead of starting TABLE anew;
+    /// every command is saved back to FILE (unless --save names another).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
 }
@@ -137,105 +140,89 @@ pub struct PlayArgs {
 /// Run `tabula <system> play` for system `S`.
 ///
 /// # Errors
-/// Bad input for a broken table or script file, or (with `--strict`) a refused
-/// command; failures for I/O.
+/// Bad input for a broken table, save or script file, an unwritable save path,
+/// or (with `--strict`) a refused command; failures for I/O.
 pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
-    let (mut table, seeded) = match &args.resume {
-        Some(path) => {
-            let saved: SavedTable<S> = serde_json::from_str(&read_file(path)?)
-                .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
-            if saved.system != S::ID {
-                return Err(CliError::BadInput(format!(
-                    "{} is a saved {} table, not {}",
-                    path.display(),
-                    saved.system,
-                    S::ID
-                )));
-            }
-            (saved.table, saved.roller)
-        }
+    let system: SystemId = S::ID.parse().map_err(CliError::bad)?;
+    let mut table = match &args.resume {
+        Some(path) => SaveFile::load(system, &read_file(path)?)
+            .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?,
         None => {
             let text = read_file(&args.table)?;
-            let dir = args.table.parent().unwrap_or(Path::new("."));
-            let state = S::setup(&text, dir)
-                .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
-            (Table::new(state), None)
+            let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
+            let roller = match args.seed {
+                Some(seed) => Seeded::from_seed(seed),
+                None => Seeded::from_entropy(),
+            };
+            AnyTable::setup(system, &text, &dir, roller)
+                .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?
         }
     };
-    let seeded: Option<Rc<RefCell<Seeded>>> = if args.manual {
-        None
-    } else {
-        let s = match (seeded, args.seed) {
-            (Some(resumed), _) => resumed,
-            (None, Some(seed)) => Seeded::from_seed(seed),
-            (None, None) => Seeded::from_entropy(),
-        };
-        Some(Rc::new(RefCell::new(s)))
+    let save_path = args.save.clone().or_else(|| args.resume.clone());
+    if let Some(path) = &save_path {
+        // Write once now, so an unwritable path is refused before play starts.
+        write_save(path, &table)?;
+    }
+    let script = match &args.script {
+        Some(path) => Some(read_file(path)?),
+        None => None,
     };
-    let mut roller: Box<dyn Roller> = match &seeded {
-        Some(shared) => Box::new(SharedSeeded(Rc::clone(shared))),
-        None => Box::new(Manual::prompting(Box::new(
-            |ask: Ask, err: Option<&RollError>| {
-                if let Some(e) = err {
-                    eprintln!("  {e}");
-                }
-                eprint!("  {ask}: ");
-                let _ = io::stderr().flush();
-                let mut line = String::new();
-                match io::stdin().read_line(&mut line) {
-                    Ok(0) | Err(_) => None,
-                    Ok(_) => Some(line.trim().to_string()),
-                }
-            },
-        ))),
-    };
+    let mut manual = args.manual.then(|| {
+        Manual::prompting(Box::new(|ask: Ask, err: Option<&RollError>| {
+            if let Some(e) = err {
+                eprintln!("  {e}");
+            }
+            eprint!("  {ask}: ");
+            let _ = io::stderr().flush();
+            let mut line = String::new();
+            match play::read_capped_line(&mut io::stdin().lock(), &mut line) {
+                Ok(0) | Err(_) => None,
+                Ok(_) => Some(line.trim().to_string()),
+            }
+        }))
+    });
     let options = PlayOptions {
-        echo: args.script.is_some(),
+        echo: script.is_some(),
         strict: args.strict,
+        saving: save_path.is_some(),
     };
-    let save_path = args.save.clone();
-    let mut save = |t: &Table<S>| -> io::Result<()> {
-        if let Some(path) = &save_path {
-            let roller = seeded.as_ref().map(|r| r.borrow().clone());
-            let text = play::save_json(t, roller.as_ref()).map_err(io::Error::other)?;
-            std::fs::write(path, text)?;
+    let mut save = |t: &AnyTable| -> io::Result<()> {
+        match &save_path {
+            Some(path) => write_save(path, t).map_err(|e| io::Error::other(e.to_string())),
+            None => Ok(()),
         }
-        Ok(())
     };
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let summary = match &args.script {
-        Some(path) => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
-            let mut input = BufReader::new(file);
-            play::run(
-                &mut table,
-                &mut input,
-                &mut out,
-                roller.as_mut(),
-                options,
-                &mut save,
-            )?
-        }
-        None => {
-            let mut input = StdinLines;
-            play::run(
-                &mut table,
-                &mut input,
-                &mut out,
-                roller.as_mut(),
-                options,
-                &mut save,
-            )?
-        }
+    let roller = manual.as_mut().map(|m| m as &mut dyn Roller);
+    let result = match &script {
+        Some(text) => play::run(
+            &mut table,
+            &mut text.as_bytes(),
+            &mut out,
+            roller,
+            options,
+            &mut save,
+        ),
+        None => play::run(
+            &mut table,
+            &mut StdinLines,
+            &mut out,
+            roller,
+            options,
+            &mut save,
+        ),
     };
     drop(out);
+    let summary = result.map_err(|e| match e.kind() {
+        io::ErrorKind::InvalidData => CliError::BadInput(e.to_string()),
+        _ => CliError::from(e),
+    })?;
     if ctx.json {
         ctx.emit(&summary, String::new)?;
     } else {
         eprintln!(
-            "{} commands accepted, {} refused, {} events{}",
+            "{} commands accepted, {} refused, {} log rows{}",
             summary.accepted,
             summary.refused,
             summary.events,
@@ -254,26 +241,20 @@ pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads stdin a line at a time without holding its lock, so a manual roller can
-/// read dice from the same terminal between commands.
+/// Write the save file of `table` to `path`, naming the path when it cannot.
+fn write_save(path: &Path, table: &AnyTable) -> Result<(), CliError> {
+    let text = serde_json::to_string(&SaveFile::of(table))
+        .map_err(|e| CliError::Failure(e.to_string()))?;
+    std::fs::write(path, text)
+        .map_err(|e| CliError::BadInput(format!("cannot save to {}: {e}", path.display())))
+}
+
+/// Reads stdin a line at a time (each capped) without holding its lock, so a
+/// manual roller can read dice from the same terminal between commands.
 struct StdinLines;
 
 impl LineSource for StdinLines {
     fn next_line(&mut self, buf: &mut String) -> io::Result<usize> {
-        io::stdin().read_line(buf)
-    }
-}
-
-/// A seeded roller shared between the play loop and the save hook, so a saved
-/// table resumes the dice stream exactly where it stopped.
-struct SharedSeeded(Rc<RefCell<Seeded>>);
-
-impl Roller for SharedSeeded {
-    fn roll(&mut self, die: Die) -> Result<u32, RollError> {
-        self.0.borrow_mut().roll(die)
-    }
-
-    fn draw(&mut self, pile: &[Card]) -> Result<usize, RollError> {
-        self.0.borrow_mut().draw(pile)
+        play::read_capped_line(&mut io::stdin().lock(), buf)
     }
 }

@@ -39,6 +39,6 @@ pub use notation::{Expr, NotationError, RollOutcome};
 pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
-    CommandParseError, CommandSpec, EventLog, Logged, ParamKind, ParamSpec, Seat, System, Table,
-    TextPlay, seat_list,
+    ChoiceOdds, CommandParseError, CommandSpec, EventLog, Logged, ParamKind, ParamSpec, Seat,
+    System, Table, TextPlay, seat_list,
 };

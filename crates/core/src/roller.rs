@@ -117,7 +117,7 @@ fn need_text(dice: &[(String, u32)], cards: u32) -> String {
 }
 
 /// The seeded source: ChaCha20, resumable from its serialized state.
-#[derive(Clone, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seeded {
     rng: ChaCha20Rng,
 }

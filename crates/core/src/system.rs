@@ -313,6 +313,16 @@ impl<S: System> Table<S> {
         Ok(&self.log.entries()[first..])
     }
 
+    /// Append an event that was decided earlier (replaying a stored log): evolve
+    /// the state with it and log it under `seat`. Returns its entry.
+    ///
+    /// Only for events that [`System::decide`] produced for this table, in order;
+    /// anything else may leave a state the rules would never reach.
+    pub fn apply(&mut self, seat: &Seat, event: S::Event) -> &Logged<S::Event> {
+        S::evolve(&mut self.state, &event);
+        self.log.push(seat.clone(), event)
+    }
+
     /// What `seat` may see now.
     pub fn view(&self, seat: &Seat) -> S::View {
         S::view(&self.state, seat)
@@ -433,4 +443,43 @@ pub trait TextPlay: System {
 
     /// True when the encounter is over and play should stop.
     fn finished(state: &Self::State) -> bool;
+
+    /// [`TextPlay::describe`] as `seat` may read it: a system with hidden
+    /// information (another seat's cards) says less to the seats that may not see
+    /// it. `state` is the state just after `event`. The default is `describe`,
+    /// for systems where every event is public.
+    fn describe_for(state: &Self::State, event: &Self::Event, seat: &Seat) -> String {
+        let _ = seat;
+        Self::describe(state, event)
+    }
+
+    /// The event as `seat` may see it in the log: itself, a copy with hidden
+    /// values removed, or `None` when the seat may see nothing of it beyond
+    /// [`TextPlay::describe_for`]'s text. `state` is the state just after
+    /// `event`. The default shows every event, for systems with no hidden
+    /// information.
+    fn event_for(state: &Self::State, event: &Self::Event, seat: &Seat) -> Option<Self::Event> {
+        let _ = (state, seat);
+        Some(event.clone())
+    }
+
+    /// The odds this system can offer `seat` for the choice in front of it now
+    /// (how many dice to risk, which card to bet), each as a probability in
+    /// `0.0..=1.0`. Empty where the system has none for this moment.
+    fn odds(state: &Self::State, seat: &Seat) -> Vec<ChoiceOdds> {
+        let _ = (state, seat);
+        Vec::new()
+    }
+}
+
+/// The chance of success of one option of a pending choice, for "see your odds
+/// before you commit".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChoiceOdds {
+    /// The option, in the book's words (`risk 3 dice`, `bet the 9 of Spades`).
+    pub choice: String,
+    /// The chance it succeeds, `0.0..=1.0`.
+    pub probability: f64,
+    /// What "success" means here (`3 successes against Difficulty 2`).
+    pub detail: String,
 }

@@ -1,14 +1,21 @@
 //! # tabula-engine
 //!
 //! The facade over Tabula's rule systems: [`SystemId`] names each of the five
-//! systems, each system crate is re-exported under its id, and [`play`] is the
-//! terminal play driver every system shares (`tabula <system> play TABLE`).
-//!
-//! The server (not built yet) will reach the systems through this crate too.
+//! systems, each system crate is re-exported under its id, [`AnyTable`] is one
+//! table interface over all five (commands as text or JSON, per-seat views and
+//! logs, undo, odds), [`session`] holds the journal and the seat rules behind
+//! it, and [`play`] is the terminal play driver every system shares (`tabula
+//! <system> play TABLE`). The server reaches the systems only through
+//! [`AnyTable`], so the terminal and the server cannot drift apart.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod any;
 pub mod play;
+pub mod session;
+
+pub use any::{Accepted, AnyTable, Dice, LoadError, RawRow, SaveError, SaveFile, SetupFailure};
+pub use session::{CommandError, LogLine};
 
 pub use tabula_bastards as bastards;
 pub use tabula_core as core;
@@ -17,12 +24,12 @@ pub use tabula_scratch as scratch;
 pub use tabula_sour_grapes as sour_grapes;
 pub use tabula_tiers as tiers;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
 /// One of the five rule systems Tabula plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SystemId {
     /// Sour Grapes (000_05a1db5b88f54528.txt).

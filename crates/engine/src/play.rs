@@ -1,34 +1,43 @@
 //! The terminal play driver shared by every system: `tabula <system> play TABLE`.
 //!
 //! It shows whose turn it is and what they may do, reads typed commands (from a
-//! person or a script file), gives them to the [`Table`], and prints every result
-//! with every die and card. A refused command prints the rule that refused it and
+//! person or a script file), gives them to the [`AnyTable`] — the same interface
+//! the server uses, so the two cannot drift apart — and prints every result with
+//! every die and card. A refused command prints the rule that refused it and
 //! changes nothing.
 //!
 //! A line is `[SEAT:] COMMAND ARGS...`. Without a seat prefix the command is given
-//! by the seat whose turn it is ([`TextPlay::default_seat`]). The driver's own
-//! commands are:
+//! by the seat whose turn it is. A seat prefix that names no seat is refused with
+//! the list of seats (matched without regard to case).
+//!
+//! The book's commands always win: a driver command is read as the driver's only
+//! when the system has no command of that name (Sapio's `help` is Receiving
+//! Help). Every driver command can also be written with a leading `/` (`/help`),
+//! which is never a book command. The driver's commands are:
 //!
 //! | line | does |
 //! |---|---|
-//! | `help` | the commands the current seat may give now, with their parameters |
+//! | `?`, `/help` (`help` where the book has none) | the commands the seat may give now |
 //! | `status` | whose turn it is and what they may do |
-//! | `view [SEAT]` | what that seat may see, as JSON (default: the current seat) |
-//! | `log` | every event so far |
-//! | `undo` | take back the last accepted command (replays the log without it) |
-//! | `quit` | stop |
+//! | `odds` | the odds the system offers the seat for its pending choice |
+//! | `view [SEAT]` | what a seat may see, as JSON: a player only its own view |
+//! | `log` | every event so far, as the seat may see it |
+//! | `undo` | the GM's alone (`gm: undo`): take back the last command, dice with it |
+//! | `quit` | stop (says so when changes are not saved) |
 //!
-//! Lines that are empty or start with `#` are ignored.
+//! Lines that are empty or start with `#` are comments.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::io::{self, BufRead, Write};
 
-use tabula_core::Seeded;
 use tabula_core::roller::Roller;
-use tabula_core::system::{ParamKind, Seat, Table, TextPlay};
+use tabula_core::system::{ParamKind, Seat};
+
+use crate::any::{AnyTable, Dice};
+use crate::session::{CommandError, LogLine};
 
 /// The longest command line accepted, in bytes.
-pub const MAX_LINE: usize = 4096;
+pub const MAX_LINE: usize = crate::session::MAX_COMMAND_BYTES;
 
 /// How the driver talks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -37,100 +46,113 @@ pub struct PlayOptions {
     pub echo: bool,
     /// Stop at the first refused command (for scripts that must replay exactly).
     pub strict: bool,
+    /// True when every accepted command is saved (`--save`/`--resume`); `quit`
+    /// warns about unsaved changes otherwise.
+    pub saving: bool,
 }
 
 /// What a play session did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PlaySummary {
-    /// Commands accepted.
+    /// Commands accepted (undo included).
     pub accepted: usize,
-    /// Commands refused (by the rules, or unreadable).
+    /// Commands refused (by the rules, the seat rules, or unreadable).
     pub refused: usize,
-    /// Events in the log at the end.
-    pub events: usize,
+    /// Rows in the table's log at the end.
+    pub events: u64,
     /// True when the encounter reached its end.
     pub finished: bool,
 }
 
-/// A table saved to resume later: the table (initial state, log, current state)
-/// and, for seeded play, the roller's state so the same stream continues.
-///
-/// The file holds the seeded roller's state and every hidden card: it is the GM's
-/// file, never a player's.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(bound(serialize = "", deserialize = ""))]
-pub struct SavedTable<S: TextPlay> {
-    /// The system id, checked when the file is loaded.
-    pub system: String,
-    /// The table.
-    pub table: Table<S>,
-    /// The seeded roller's state, when play is seeded.
-    pub roller: Option<Seeded>,
-}
-
-/// Where command lines come from: any `BufRead` (a script file, a test's
-/// bytes), or a terminal reader that does not hold stdin's lock.
+/// Where command lines come from: a script's text, a test's bytes, or a
+/// terminal reader that does not hold stdin's lock.
 pub trait LineSource {
     /// Append the next line to `buf`; returns the bytes read, 0 at the end.
     ///
     /// # Errors
-    /// The source's I/O errors.
+    /// The source's I/O errors, and `InvalidData` for a line longer than
+    /// [`MAX_LINE`] bytes (read no further than that, so a source that never
+    /// ends a line cannot take unbounded memory).
     fn next_line(&mut self, buf: &mut String) -> io::Result<usize>;
 }
 
 impl<R: BufRead> LineSource for R {
     fn next_line(&mut self, buf: &mut String) -> io::Result<usize> {
-        self.read_line(buf)
+        read_capped_line(self, buf)
     }
 }
 
-#[derive(Serialize)]
-#[serde(bound(serialize = ""))]
-struct SavedTableRef<'a, S: TextPlay> {
-    system: &'static str,
-    table: &'a Table<S>,
-    roller: Option<&'a Seeded>,
-}
-
-/// The JSON of a [`SavedTable`] for `table` (and the seeded roller's state),
-/// written without copying the table.
+/// Read one line of at most [`MAX_LINE`] bytes (plus its newline) into `buf`.
 ///
 /// # Errors
-/// Serialization errors (none are expected for the systems' state types).
-pub fn save_json<S: TextPlay>(
-    table: &Table<S>,
-    roller: Option<&Seeded>,
-) -> serde_json::Result<String> {
-    serde_json::to_string(&SavedTableRef {
-        system: S::ID,
-        table,
-        roller,
+/// `InvalidData` for a longer line or one that is not UTF-8; the source's errors.
+pub fn read_capped_line(source: &mut dyn BufRead, buf: &mut String) -> io::Result<usize> {
+    let mut bytes = Vec::new();
+    let n = io::Read::take(source, MAX_LINE as u64 + 2).read_until(b'\n', &mut bytes)?;
+    let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+    let body = body.strip_suffix(b"\r").unwrap_or(body);
+    if body.len() > MAX_LINE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a command line may be at most {MAX_LINE} bytes; stopping"),
+        ));
+    }
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line is not UTF-8 text"))?;
+    buf.push_str(text);
+    Ok(n)
+}
+
+/// The driver's own commands, by the word that names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DriverCommand {
+    Help,
+    Status,
+    Odds,
+    View,
+    Log,
+    Undo,
+    Quit,
+}
+
+fn driver_command(word: &str) -> Option<DriverCommand> {
+    Some(match word.to_ascii_lowercase().as_str() {
+        "?" | "help" | "commands" => DriverCommand::Help,
+        "status" => DriverCommand::Status,
+        "odds" => DriverCommand::Odds,
+        "view" => DriverCommand::View,
+        "log" => DriverCommand::Log,
+        "undo" => DriverCommand::Undo,
+        "quit" | "exit" => DriverCommand::Quit,
+        _ => return None,
     })
 }
 
 /// Run a play session until the input ends, `quit`, or the encounter finishes.
 ///
-/// `after_command` is called after every accepted command (to save the table).
+/// Dice and cards come from `manual` when given (asked for at the terminal),
+/// else from the table's seeded roller. `after_command` is called after every
+/// accepted command and undo (to save the table).
 ///
 /// # Errors
-/// Only I/O errors on `input`/`out`; refused commands are printed, counted and
-/// play continues (unless `options.strict`, which stops at the first one).
-pub fn run<S: TextPlay>(
-    table: &mut Table<S>,
+/// I/O errors on `input`/`out` (a line longer than [`MAX_LINE`] is one);
+/// refused commands are printed, counted and play continues (unless
+/// `options.strict`, which stops at the first one).
+pub fn run(
+    table: &mut AnyTable,
     input: &mut dyn LineSource,
     out: &mut dyn Write,
-    roller: &mut dyn Roller,
+    mut manual: Option<&mut dyn Roller>,
     options: PlayOptions,
-    after_command: &mut dyn FnMut(&Table<S>) -> io::Result<()>,
+    after_command: &mut dyn FnMut(&AnyTable) -> io::Result<()>,
 ) -> io::Result<PlaySummary> {
     let mut summary = PlaySummary::default();
-    let mut boundaries: Vec<usize> = Vec::new();
     let mut last_status = String::new();
+    let mut unsaved = 0usize;
     print_status(table, out, &mut last_status)?;
     let mut line = String::new();
     loop {
-        if S::finished(table.state()) {
-            summary.finished = true;
+        if table.finished() {
             writeln!(out, "The encounter is over.")?;
             break;
         }
@@ -149,125 +171,177 @@ pub fn run<S: TextPlay>(
         if options.echo {
             writeln!(out, "> {text}")?;
         }
-        if text.len() > MAX_LINE {
-            writeln!(
-                out,
-                "refused: a command line may be at most {MAX_LINE} bytes"
-            )?;
-            summary.refused += 1;
-            continue;
-        }
-        let (seat, body) = split_seat::<S>(table, text);
-        match body.split_whitespace().next().unwrap_or("") {
-            "quit" | "exit" => break,
-            "help" => {
-                print_help(table, &seat, out)?;
-                continue;
-            }
-            "status" => {
-                writeln!(out, "{}", S::status(table.state(), &seat))?;
-                continue;
-            }
-            "view" => {
-                let who = body
-                    .split_once(char::is_whitespace)
-                    .map(|(_, s)| Seat::parse(s))
-                    .unwrap_or(seat);
-                let json = serde_json::to_string_pretty(&table.view(&who))
-                    .unwrap_or_else(|e| format!("(view could not be shown: {e})"));
-                writeln!(out, "{json}")?;
-                continue;
-            }
-            "log" => {
-                let mut state = table.initial().clone();
-                for entry in table.log().entries() {
-                    S::evolve(&mut state, &entry.event);
-                    writeln!(
-                        out,
-                        "{:>4} [{}] {}",
-                        entry.seq,
-                        entry.seat,
-                        S::describe(&state, &entry.event)
-                    )?;
-                }
-                continue;
-            }
-            "undo" => {
-                match boundaries.pop() {
-                    Some(n) => {
-                        table.truncate(n);
-                        writeln!(out, "undone: the table is back to event {n}")?;
-                        after_command(table)?;
-                    }
-                    None => writeln!(out, "nothing to undo in this session")?,
-                }
-                continue;
-            }
-            _ => {}
-        }
-        let command = match S::parse_command(table.state(), &seat, body) {
-            Ok(c) => c,
-            Err(e) => {
-                writeln!(out, "refused: {e}")?;
+        let refused =
+            |out: &mut dyn Write, summary: &mut PlaySummary, e: &dyn std::fmt::Display| {
                 summary.refused += 1;
+                writeln!(out, "refused: {e}")
+            };
+        let (seat, body) = match split_seat(table, text) {
+            Ok(x) => x,
+            Err(e) => {
+                refused(out, &mut summary, &e)?;
                 if options.strict {
                     break;
                 }
                 continue;
             }
         };
-        let before = table.log().len();
-        let mut state = table.state().clone();
-        match table.submit(&seat, &command, roller) {
-            Ok(entries) => {
-                let entries = entries.to_vec();
-                for entry in &entries {
-                    S::evolve(&mut state, &entry.event);
-                    writeln!(out, "  {}", S::describe(&state, &entry.event))?;
+        let word = body.split_whitespace().next().unwrap_or("");
+        let driver = match word.strip_prefix('/') {
+            Some(w) => match driver_command(w) {
+                Some(d) => Some(d),
+                None => {
+                    refused(
+                        out,
+                        &mut summary,
+                        &format!(
+                            "unknown driver command {word:?}; they are /help, /status, /odds, /view, /log, /undo, /quit"
+                        ),
+                    )?;
+                    if options.strict {
+                        break;
+                    }
+                    continue;
                 }
-                boundaries.push(before);
-                summary.accepted += 1;
-                after_command(table)?;
-                print_status(table, out, &mut last_status)?;
+            },
+            None if word == "?" => Some(DriverCommand::Help),
+            // The book's commands win: a driver word is the driver's only when
+            // the system has no command of that name.
+            None => driver_command(word).filter(|_| !table.knows_command(&seat, body)),
+        };
+        let arg = body
+            .split_once(char::is_whitespace)
+            .map(|(_, rest)| rest.trim())
+            .filter(|a| !a.is_empty());
+        let result: Result<(), CommandError> = match driver {
+            Some(DriverCommand::Quit) => {
+                if unsaved > 0 && !options.saving {
+                    writeln!(
+                        out,
+                        "{unsaved} accepted command(s) are not saved: start with --save FILE to keep the table"
+                    )?;
+                }
+                break;
             }
-            Err(e) => {
-                writeln!(out, "refused: {e}")?;
-                summary.refused += 1;
-                if options.strict {
-                    break;
+            Some(DriverCommand::Help) => {
+                print_help(table, &seat, out)?;
+                Ok(())
+            }
+            Some(DriverCommand::Status) => {
+                writeln!(out, "{}", table.status(&seat))?;
+                Ok(())
+            }
+            Some(DriverCommand::Odds) => {
+                let odds = table.odds(&seat);
+                if odds.is_empty() {
+                    writeln!(out, "no odds to offer {seat} for this moment")?;
                 }
+                for o in odds {
+                    writeln!(
+                        out,
+                        "  {}: {:.1}% ({})",
+                        o.choice,
+                        o.probability * 100.0,
+                        o.detail
+                    )?;
+                }
+                Ok(())
+            }
+            Some(DriverCommand::View) => {
+                let whose = match arg {
+                    Some(name) => table.resolve_seat(name),
+                    None => Ok(seat.clone()),
+                };
+                match whose.and_then(|w| table.view(&seat, &w)) {
+                    Ok(v) => {
+                        let json = serde_json::to_string_pretty(&v)
+                            .unwrap_or_else(|e| format!("(view could not be shown: {e})"));
+                        writeln!(out, "{json}")?;
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Some(DriverCommand::Log) => {
+                for l in table.log_for(&seat, 0) {
+                    print_line(out, &l, true)?;
+                }
+                Ok(())
+            }
+            Some(DriverCommand::Undo) => match table.undo(&seat) {
+                Ok(acc) => {
+                    for l in &acc.events {
+                        writeln!(out, "  {}", l.text)?;
+                    }
+                    summary.accepted += 1;
+                    unsaved += 1;
+                    after_command(table)?;
+                    print_status(table, out, &mut last_status)?;
+                    Ok(())
+                }
+                Err(CommandError::GmOnly { .. }) => Err(CommandError::GmOnly {
+                    what: "undo (write `gm: undo`)".into(),
+                }),
+                Err(e) => Err(e),
+            },
+            None => {
+                let dice = match manual.as_mut() {
+                    Some(m) => Dice::Manual(&mut **m),
+                    None => Dice::Table,
+                };
+                match table.submit_text(&seat, body, dice) {
+                    Ok(acc) => {
+                        for l in &acc.events {
+                            print_line(out, l, false)?;
+                        }
+                        summary.accepted += 1;
+                        unsaved += 1;
+                        after_command(table)?;
+                        print_status(table, out, &mut last_status)?;
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+        };
+        if let Err(e) = result {
+            refused(out, &mut summary, &e)?;
+            if options.strict {
+                break;
             }
         }
     }
-    summary.events = table.log().len();
-    summary.finished = S::finished(table.state());
+    summary.events = table.seq();
+    summary.finished = table.finished();
     Ok(summary)
 }
 
-/// Split an optional `seat:` prefix off a line.
-fn split_seat<'a, S: TextPlay>(table: &Table<S>, text: &'a str) -> (Seat, &'a str) {
-    match text.split_once(':') {
-        // Seat names may hold spaces ("Breakhelm X-19: attack"); commands never
-        // contain a colon.
-        Some((seat, rest)) if !seat.trim().is_empty() => (Seat::parse(seat), rest.trim()),
-        _ => (S::default_seat(table.state()), text),
+fn print_line(out: &mut dyn Write, l: &LogLine, numbered: bool) -> io::Result<()> {
+    if numbered {
+        writeln!(out, "{:>4} [{}] {}", l.seq, l.seat, l.text)
+    } else {
+        writeln!(out, "  {}", l.text)
     }
 }
 
-fn print_status<S: TextPlay>(
-    table: &Table<S>,
-    out: &mut dyn Write,
-    last: &mut String,
-) -> io::Result<()> {
-    let seat = S::default_seat(table.state());
-    let status = S::status(table.state(), &seat);
+/// Split an optional `seat:` prefix off a line and resolve it to a seat.
+fn split_seat<'a>(table: &AnyTable, text: &'a str) -> Result<(Seat, &'a str), CommandError> {
+    match text.split_once(':') {
+        // Seat names may hold spaces ("Breakhelm X-19: attack"); seat names
+        // never contain a colon.
+        Some((seat, rest)) if !seat.trim().is_empty() => {
+            Ok((table.resolve_seat(seat)?, rest.trim()))
+        }
+        _ => Ok((table.default_seat(), text)),
+    }
+}
+
+fn print_status(table: &AnyTable, out: &mut dyn Write, last: &mut String) -> io::Result<()> {
+    let seat = table.default_seat();
+    let status = table.status(&seat);
     if status != *last {
         writeln!(out, "-- {status}")?;
-        let names: Vec<String> = table
-            .legal_commands(&seat)
-            .into_iter()
-            .map(|c| c.name)
-            .collect();
+        let names: Vec<String> = table.legal(&seat).into_iter().map(|c| c.name).collect();
         if !names.is_empty() {
             writeln!(out, "-- {seat} may: {}", names.join(", "))?;
         }
@@ -276,9 +350,9 @@ fn print_status<S: TextPlay>(
     Ok(())
 }
 
-fn print_help<S: TextPlay>(table: &Table<S>, seat: &Seat, out: &mut dyn Write) -> io::Result<()> {
+fn print_help(table: &AnyTable, seat: &Seat, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{seat} may now:")?;
-    for spec in table.legal_commands(seat) {
+    for spec in table.legal(seat) {
         let params: Vec<String> = spec
             .params
             .iter()
@@ -296,8 +370,10 @@ fn print_help<S: TextPlay>(table: &Table<S>, seat: &Seat, out: &mut dyn Write) -
             spec.summary
         )?;
     }
+    let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
     writeln!(
         out,
-        "  (and: help, status, view [SEAT], log, undo, quit; prefix a line with SEAT: to act as another seat)"
+        "  (and: ?, /status, /odds, /view [SEAT], /log, /undo (GM), /quit; prefix a line with SEAT: to act as another seat: {})",
+        seats.join(", ")
     )
 }

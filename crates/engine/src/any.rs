@@ -1,0 +1,595 @@
+//! One table interface over the five systems: [`AnyTable`].
+//!
+//! The server and the terminal driver reach every book through this type and
+//! know nothing of any one of them. Commands come as the text a seat types (the
+//! same syntax as `play`) or as the system's command JSON; answers are JSON
+//! ([`Accepted`], [`LogLine`], views) or a [`CommandError`] (the `RuleError` with
+//! its rule, citation, kind and message).
+//!
+//! For the store, a table is its initial state, the roller it started with and
+//! its journal rows ([`RawRow`], JSON); [`AnyTable::restore`] replays them.
+
+use serde::{Deserialize, Serialize};
+
+use tabula_core::files::SheetFiles;
+use tabula_core::roller::Roller;
+use tabula_core::system::{CommandSpec, Seat, System, TextPlay};
+use tabula_core::{ChoiceOdds, Seeded};
+
+use crate::SystemId;
+use crate::session::{CommandError, Entry, LogLine, RestoreError, Row, Session, seat_key};
+
+/// A table file could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{system} table: {message}")]
+pub struct SetupFailure {
+    /// The system whose table file it is.
+    pub system: SystemId,
+    /// The system's error, naming the field or rule that is broken.
+    pub message: String,
+}
+
+/// Stored rows could not be turned back into a table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The stored JSON is not this system's state, roller or rows.
+    #[error("{what}: {message}")]
+    Json {
+        /// What was being read (`initial state`, `roller`, `row 12`).
+        what: String,
+        /// serde's words.
+        message: String,
+    },
+    /// The rows do not replay.
+    #[error(transparent)]
+    Restore(#[from] RestoreError),
+}
+
+/// A journal row as stored: JSON, seat as text (`gm` or the player's name).
+/// Holds hidden cards and the roller's state: the store's, never a seat's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RawRow {
+    /// Sequence number, from 1.
+    pub seq: u64,
+    /// `gm` or the player's seat name.
+    pub seat: String,
+    /// The [`Entry`] as JSON (`{"kind": "event", "event": ...}` or
+    /// `{"kind": "undo", "back_to": N}`).
+    pub entry: serde_json::Value,
+    /// True on the last row of a command.
+    pub command_end: bool,
+    /// The seeded roller's state after the command, on its last row.
+    pub roller: Option<serde_json::Value>,
+}
+
+/// What an accepted command (or undo) did, as the seat that gave it may see it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Accepted {
+    /// The table's sequence number after it.
+    pub seq: u64,
+    /// The new log lines.
+    pub events: Vec<LogLine>,
+}
+
+/// How the dice and cards of one command are chosen.
+pub enum Dice<'a> {
+    /// The table's seeded roller.
+    Table,
+    /// Values rolled or drawn at the real table (short values refuse the command
+    /// with "need 2 more d6").
+    Manual(&'a mut dyn Roller),
+}
+
+trait DynSession: Send + Sync {
+    fn seq(&self) -> u64;
+    fn seats(&self) -> Vec<Seat>;
+    fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError>;
+    fn knows_command(&self, seat: &Seat, text: &str) -> bool;
+    fn submit_text(&mut self, seat: &Seat, text: &str, dice: Dice<'_>)
+    -> Result<u64, CommandError>;
+    fn submit_json(
+        &mut self,
+        seat: &Seat,
+        command: &serde_json::Value,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError>;
+    fn undo(&mut self, seat: &Seat) -> Result<u64, CommandError>;
+    fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError>;
+    fn legal(&self, seat: &Seat) -> Vec<CommandSpec>;
+    fn status(&self, seat: &Seat) -> String;
+    fn odds(&self, seat: &Seat) -> Vec<ChoiceOdds>;
+    fn default_seat(&self) -> Seat;
+    fn finished(&self) -> bool;
+    fn log_for(&self, seat: &Seat, after: u64) -> Vec<LogLine>;
+    fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine>;
+    fn raw_rows_after(&self, after: u64) -> Vec<RawRow>;
+    fn initial_state(&self) -> serde_json::Value;
+    fn state(&self) -> serde_json::Value;
+    fn roller(&self) -> &Seeded;
+    fn initial_roller(&self) -> &Seeded;
+}
+
+fn json_err(e: serde_json::Error) -> CommandError {
+    CommandError::Json {
+        message: e.to_string(),
+    }
+}
+
+impl<S> DynSession for Session<S>
+where
+    S: TextPlay + Send + Sync + 'static,
+    S::State: Send + Sync,
+    S::Event: Send + Sync,
+{
+    fn seq(&self) -> u64 {
+        Session::seq(self)
+    }
+    fn seats(&self) -> Vec<Seat> {
+        Session::seats(self)
+    }
+    fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError> {
+        Session::resolve_seat(self, name)
+    }
+    fn knows_command(&self, seat: &Seat, text: &str) -> bool {
+        !matches!(
+            self.parse(seat, text),
+            Err(CommandError::Parse(
+                tabula_core::system::CommandParseError::Unknown { .. }
+            ))
+        )
+    }
+    fn submit_text(
+        &mut self,
+        seat: &Seat,
+        text: &str,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError> {
+        self.check_seat(seat)?;
+        let command = self.parse(seat, text)?;
+        self.submit_command(seat, &command, dice)
+    }
+    fn submit_json(
+        &mut self,
+        seat: &Seat,
+        command: &serde_json::Value,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError> {
+        self.check_seat(seat)?;
+        let command: S::Command = serde_json::from_value(command.clone()).map_err(json_err)?;
+        self.submit_command(seat, &command, dice)
+    }
+    fn undo(&mut self, seat: &Seat) -> Result<u64, CommandError> {
+        Session::undo(self, seat).map(|r| r.seq)
+    }
+    fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError> {
+        self.check_seat(whose)?;
+        let v = self.view_of(viewer, whose)?;
+        serde_json::to_value(v).map_err(json_err)
+    }
+    fn legal(&self, seat: &Seat) -> Vec<CommandSpec> {
+        Session::legal(self, seat)
+    }
+    fn status(&self, seat: &Seat) -> String {
+        Session::status(self, seat)
+    }
+    fn odds(&self, seat: &Seat) -> Vec<ChoiceOdds> {
+        Session::odds(self, seat)
+    }
+    fn default_seat(&self) -> Seat {
+        Session::default_seat(self)
+    }
+    fn finished(&self) -> bool {
+        Session::finished(self)
+    }
+    fn log_for(&self, seat: &Seat, after: u64) -> Vec<LogLine> {
+        Session::log_for(self, seat, after)
+    }
+    fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine> {
+        let rows: Vec<_> = self
+            .rows()
+            .iter()
+            .filter(|r| r.seq > before)
+            .cloned()
+            .collect();
+        // An undo's line is described alone; events in the state after them.
+        if rows.iter().any(|r| matches!(r.entry, Entry::Undo { .. })) {
+            return Session::log_for(self, seat, before);
+        }
+        self.lines_for(&rows, seat)
+    }
+    fn raw_rows_after(&self, after: u64) -> Vec<RawRow> {
+        self.rows()
+            .iter()
+            .filter(|r| r.seq > after)
+            .map(|r| RawRow {
+                seq: r.seq,
+                seat: seat_key(&r.seat),
+                entry: serde_json::to_value(&r.entry).unwrap_or(serde_json::Value::Null),
+                command_end: r.command_end,
+                roller: r.roller.as_ref().and_then(|x| serde_json::to_value(x).ok()),
+            })
+            .collect()
+    }
+    fn initial_state(&self) -> serde_json::Value {
+        serde_json::to_value(self.table().initial()).unwrap_or(serde_json::Value::Null)
+    }
+    fn state(&self) -> serde_json::Value {
+        serde_json::to_value(Session::state(self)).unwrap_or(serde_json::Value::Null)
+    }
+    fn roller(&self) -> &Seeded {
+        Session::roller(self)
+    }
+    fn initial_roller(&self) -> &Seeded {
+        Session::initial_roller(self)
+    }
+}
+
+trait SubmitCommand<S: TextPlay> {
+    fn submit_command(
+        &mut self,
+        seat: &Seat,
+        command: &S::Command,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError>;
+}
+
+impl<S: TextPlay> SubmitCommand<S> for Session<S> {
+    fn submit_command(
+        &mut self,
+        seat: &Seat,
+        command: &S::Command,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError> {
+        let manual = match dice {
+            Dice::Table => None,
+            Dice::Manual(r) => Some(r),
+        };
+        self.submit(seat, command, manual)?;
+        Ok(self.seq())
+    }
+}
+
+/// A table of any of the five systems, in play (see the module docs).
+pub struct AnyTable {
+    system: SystemId,
+    inner: Box<dyn DynSession>,
+}
+
+impl std::fmt::Debug for AnyTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnyTable")
+            .field("system", &self.system)
+            .field("seq", &self.inner.seq())
+            .finish_non_exhaustive()
+    }
+}
+
+macro_rules! dispatch {
+    ($system:expr, $S:ident => $body:expr) => {
+        match $system {
+            SystemId::SourGrapes => {
+                type $S = tabula_sour_grapes::SourGrapes;
+                $body
+            }
+            SystemId::Scratch => {
+                type $S = tabula_scratch::Scratch;
+                $body
+            }
+            SystemId::Tiers => {
+                type $S = tabula_tiers::Tiers;
+                $body
+            }
+            SystemId::Bastards => {
+                type $S = tabula_bastards::Bastards;
+                $body
+            }
+            SystemId::Sapio => {
+                type $S = tabula_sapio::Sapio;
+                $body
+            }
+        }
+    };
+}
+
+impl AnyTable {
+    /// Set up a new table of `system` from its table file's text; the sheets it
+    /// names come from `files`. The table rolls with `roller`.
+    ///
+    /// # Errors
+    /// [`SetupFailure`] with the system's message naming the broken field.
+    pub fn setup(
+        system: SystemId,
+        text: &str,
+        files: &dyn SheetFiles,
+        roller: Seeded,
+    ) -> Result<AnyTable, SetupFailure> {
+        let fail = |e: &dyn std::fmt::Display| SetupFailure {
+            system,
+            message: e.to_string(),
+        };
+        let inner: Box<dyn DynSession> = dispatch!(system, S => {
+            let state = <S as TextPlay>::setup(text, files).map_err(|e| fail(&e))?;
+            Box::new(Session::<S>::new(state, roller))
+        });
+        Ok(AnyTable { system, inner })
+    }
+
+    /// Rebuild a table from what the store keeps: its initial state, the roller
+    /// it started with, and its journal rows.
+    ///
+    /// # Errors
+    /// [`LoadError`] when the JSON is not this system's or the rows do not replay.
+    pub fn restore(
+        system: SystemId,
+        initial_state: &serde_json::Value,
+        initial_roller: &serde_json::Value,
+        rows: &[RawRow],
+    ) -> Result<AnyTable, LoadError> {
+        fn read<T: serde::de::DeserializeOwned>(
+            what: &str,
+            v: &serde_json::Value,
+        ) -> Result<T, LoadError> {
+            serde_json::from_value(v.clone()).map_err(|e| LoadError::Json {
+                what: what.to_string(),
+                message: e.to_string(),
+            })
+        }
+        let inner: Box<dyn DynSession> = dispatch!(system, S => {
+            let initial: <S as System>::State = read("initial state", initial_state)?;
+            let roller: Seeded = read("roller", initial_roller)?;
+            let mut typed = Vec::with_capacity(rows.len());
+            for r in rows {
+                let what = format!("row {}", r.seq);
+                typed.push(Row::<<S as System>::Event> {
+                    seq: r.seq,
+                    seat: Seat::parse(&r.seat),
+                    entry: read(&what, &r.entry)?,
+                    command_end: r.command_end,
+                    roller: match &r.roller {
+                        Some(v) => Some(read(&what, v)?),
+                        None => None,
+                    },
+                });
+            }
+            Box::new(Session::<S>::restore(initial, roller, typed)?)
+        });
+        Ok(AnyTable { system, inner })
+    }
+
+    /// Which system this table plays.
+    pub fn system(&self) -> SystemId {
+        self.system
+    }
+
+    /// The sequence number of the last journal row (0 at the start).
+    pub fn seq(&self) -> u64 {
+        self.inner.seq()
+    }
+
+    /// Every seat: the GM first, then the players.
+    pub fn seats(&self) -> Vec<Seat> {
+        self.inner.seats()
+    }
+
+    /// The seat a typed name means, without regard to case.
+    ///
+    /// # Errors
+    /// [`CommandError::UnknownSeat`] listing the seats.
+    pub fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError> {
+        self.inner.resolve_seat(name)
+    }
+
+    /// True when this system has a command named by the first word of `text`
+    /// (whether or not its arguments are right): the driver's own words never
+    /// shadow a book command.
+    pub fn knows_command(&self, seat: &Seat, text: &str) -> bool {
+        self.inner.knows_command(seat, text)
+    }
+
+    /// Give a command typed as text by `seat` (the same syntax as a `play` line,
+    /// without the seat prefix). Returns what happened as `seat` may see it.
+    ///
+    /// # Errors
+    /// [`CommandError`]; nothing changes.
+    pub fn submit_text(
+        &mut self,
+        seat: &Seat,
+        text: &str,
+        dice: Dice<'_>,
+    ) -> Result<Accepted, CommandError> {
+        let before = self.seq();
+        self.inner.submit_text(seat, text, dice)?;
+        Ok(self.accepted(seat, before))
+    }
+
+    /// Give a command as the system's command JSON.
+    ///
+    /// # Errors
+    /// [`CommandError::Json`] when it is not this system's command, or any
+    /// other [`CommandError`]; nothing changes.
+    pub fn submit_json(
+        &mut self,
+        seat: &Seat,
+        command: &serde_json::Value,
+        dice: Dice<'_>,
+    ) -> Result<Accepted, CommandError> {
+        let before = self.seq();
+        self.inner.submit_json(seat, command, dice)?;
+        Ok(self.accepted(seat, before))
+    }
+
+    /// Take back the last command, the roller with it (the GM's alone).
+    ///
+    /// # Errors
+    /// [`CommandError::GmOnly`], [`CommandError::NothingToUndo`].
+    pub fn undo(&mut self, seat: &Seat) -> Result<Accepted, CommandError> {
+        let before = self.seq();
+        self.inner.undo(seat)?;
+        Ok(self.accepted(seat, before))
+    }
+
+    fn accepted(&self, seat: &Seat, before: u64) -> Accepted {
+        Accepted {
+            seq: self.seq(),
+            events: self.inner.lines_since(seat, before),
+        }
+    }
+
+    /// The log lines after `before` as `seat` may see them (after a command,
+    /// what to push to each seat).
+    pub fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine> {
+        self.inner.lines_since(seat, before)
+    }
+
+    /// `whose` view as `viewer` may see it, as JSON: a player only its own.
+    ///
+    /// # Errors
+    /// [`CommandError::NotYourView`], [`CommandError::UnknownSeat`].
+    pub fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError> {
+        self.inner.view(viewer, whose)
+    }
+
+    /// What `seat` may do now, with each command's parameters.
+    pub fn legal(&self, seat: &Seat) -> Vec<CommandSpec> {
+        self.inner.legal(seat)
+    }
+
+    /// Whose turn it is and what `seat` should know, in the book's words.
+    pub fn status(&self, seat: &Seat) -> String {
+        self.inner.status(seat)
+    }
+
+    /// The odds the system offers `seat` for the choice in front of it.
+    pub fn odds(&self, seat: &Seat) -> Vec<ChoiceOdds> {
+        self.inner.odds(seat)
+    }
+
+    /// The seat whose turn it is.
+    pub fn default_seat(&self) -> Seat {
+        self.inner.default_seat()
+    }
+
+    /// True when the encounter is over.
+    pub fn finished(&self) -> bool {
+        self.inner.finished()
+    }
+
+    /// The log after row `after`, as `seat` may see it.
+    pub fn log_for(&self, seat: &Seat, after: u64) -> Vec<LogLine> {
+        self.inner.log_for(seat, after)
+    }
+
+    /// The journal rows after `after`, for the store (hidden cards and roller
+    /// included: never send these to a seat).
+    pub fn raw_rows_after(&self, after: u64) -> Vec<RawRow> {
+        self.inner.raw_rows_after(after)
+    }
+
+    /// The initial state as JSON, for the store (holds every hidden card).
+    pub fn initial_state(&self) -> serde_json::Value {
+        self.inner.initial_state()
+    }
+
+    /// The current state as JSON, for a save file's check (holds every hidden card).
+    pub fn state(&self) -> serde_json::Value {
+        self.inner.state()
+    }
+
+    /// The roller as it is now, as JSON (the GM's secret).
+    pub fn roller(&self) -> serde_json::Value {
+        serde_json::to_value(self.inner.roller()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The roller the table started with, as JSON (the GM's secret).
+    pub fn initial_roller(&self) -> serde_json::Value {
+        serde_json::to_value(self.inner.initial_roller()).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A table saved to a file (`play --save`): everything [`AnyTable::restore`]
+/// needs, plus the current state to check the replay against. The GM's file:
+/// it holds every hidden card and the roller's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SaveFile {
+    /// The system id, checked when the file is loaded.
+    pub system: String,
+    /// The format's version (1).
+    pub format: u32,
+    /// The initial state.
+    pub initial_state: serde_json::Value,
+    /// The roller the table started with.
+    pub initial_roller: serde_json::Value,
+    /// The journal.
+    pub rows: Vec<RawRow>,
+    /// The state after the journal, which the replay must rebuild exactly.
+    pub state: serde_json::Value,
+}
+
+/// A save file could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SaveError {
+    /// The file is not a Tabula save.
+    #[error("not a Tabula save file: {0}")]
+    NotASave(String),
+    /// The file saves another system's table.
+    #[error(
+        "this is a save of a {found} table, not {expected}; play it with `tabula {found} play`"
+    )]
+    OtherSystem {
+        /// The system asked for.
+        expected: String,
+        /// The system in the file.
+        found: String,
+    },
+    /// The file's rows do not replay, or the replay disagrees with the stored state.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+}
+
+impl SaveFile {
+    /// The save of `table`.
+    pub fn of(table: &AnyTable) -> SaveFile {
+        SaveFile {
+            system: table.system().id().to_string(),
+            format: 1,
+            initial_state: table.initial_state(),
+            initial_roller: table.initial_roller(),
+            rows: table.raw_rows_after(0),
+            state: table.state(),
+        }
+    }
+
+    /// Read a save file's text for `system`, replay it and check the replay
+    /// against the stored state.
+    ///
+    /// # Errors
+    /// [`SaveError`]: not a save, another system's save (named), rows that do
+    /// not replay, or a replay that disagrees with the stored state.
+    pub fn load(system: SystemId, text: &str) -> Result<AnyTable, SaveError> {
+        let probe: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| SaveError::NotASave(e.to_string()))?;
+        let found = probe
+            .get("system")
+            .and_then(|s| s.as_str())
+            .ok_or_else(|| SaveError::NotASave("no \"system\" field".into()))?
+            .to_string();
+        if found != system.id() {
+            return Err(SaveError::OtherSystem {
+                expected: system.id().to_string(),
+                found,
+            });
+        }
+        let save: SaveFile =
+            serde_json::from_value(probe).map_err(|e| SaveError::NotASave(e.to_string()))?;
+        let table = AnyTable::restore(
+            system,
+            &save.initial_state,
+            &save.initial_roller,
+            &save.rows,
+        )?;
+        if table.state() != save.state {
+            return Err(SaveError::Load(LoadError::Restore(RestoreError::Disagrees)));
+        }
+        Ok(table)
+    }
+}

@@ -1,0 +1,565 @@
+//! A table in play: the rules' [`Table`], its append-only journal (every event and
+//! every undo, each with a sequence number that is never reused), the seeded
+//! roller, and the seat rules every front end shares (the terminal driver and the
+//! server).
+//!
+//! # The journal
+//!
+//! Every accepted command appends one row per event; the last row of a command
+//! is marked as the command's end and carries the seeded roller's state after it.
+//! An undo (the GM's alone) appends one [`Entry::Undo`] row that names the
+//! sequence number the table went back to, and the roller goes back with it:
+//! undo is never a reroll, so the same command given again draws the same dice
+//! and cards. Replaying the rows from the initial state rebuilds the table, its
+//! undo history and the roller exactly ([`Session::restore`]); that is how a
+//! saved file and the server's database bring a table back.
+//!
+//! # Seats
+//!
+//! A seat name is matched against [`TextPlay::seats`] without regard to case, and
+//! a name that is no seat is refused with the list of seats. Undo is the GM's
+//! alone. A player sees only its own [`System::view`]; what the log shows each
+//! seat goes through [`TextPlay::describe_for`] and [`TextPlay::event_for`].
+
+use serde::{Deserialize, Serialize};
+
+use tabula_core::names::same_name;
+use tabula_core::roller::Roller;
+use tabula_core::rule::RuleError;
+use tabula_core::system::{CommandParseError, CommandSpec, Seat, Table, TextPlay};
+use tabula_core::{ChoiceOdds, Seeded};
+
+/// The longest command text accepted, in bytes (a `play` line or a server
+/// command's `text`).
+pub const MAX_COMMAND_BYTES: usize = 4096;
+
+/// The most rows one table's journal may hold; a command that would pass it is
+/// refused (a table that long is far past any real session: start a new one).
+pub const MAX_JOURNAL_ROWS: u64 = 1_000_000;
+
+/// One row of the journal: an event, or an undo.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Entry<E> {
+    /// An event the rules produced.
+    Event {
+        /// The event.
+        event: E,
+    },
+    /// The GM took back the last command: the table went back to how it was
+    /// right after row `back_to` (0: the start), roller included.
+    Undo {
+        /// The sequence number the table went back to.
+        back_to: u64,
+    },
+}
+
+/// One journal row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(
+    serialize = "E: Serialize",
+    deserialize = "E: serde::de::DeserializeOwned"
+))]
+pub struct Row<E> {
+    /// Position in the journal, from 1; never reused, not even after an undo.
+    pub seq: u64,
+    /// The seat whose command produced the row.
+    pub seat: Seat,
+    /// The event or the undo.
+    pub entry: Entry<E>,
+    /// True on the last row of a command (and on every undo row).
+    pub command_end: bool,
+    /// On a command's last row: the seeded roller's state after the command.
+    /// The GM's secret: never sent to a seat.
+    pub roller: Option<Seeded>,
+}
+
+/// Why a seat's command was refused. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
+#[serde(tag = "error", rename_all = "kebab-case")]
+pub enum CommandError {
+    /// The name is no seat at this table.
+    #[error("{name:?} is no seat at this table; the seats are {}", seats.join(", "))]
+    UnknownSeat {
+        /// The name given.
+        name: String,
+        /// The seats there are.
+        seats: Vec<String>,
+    },
+    /// Only the GM may do this (undo, another seat's view).
+    #[error("only the GM may {what}")]
+    GmOnly {
+        /// What was asked.
+        what: String,
+    },
+    /// A player asked for another seat's view.
+    #[error("{seat} may see only their own view, not {other}'s")]
+    NotYourView {
+        /// The seat asking.
+        seat: String,
+        /// The seat asked about.
+        other: String,
+    },
+    /// The command text is longer than [`MAX_COMMAND_BYTES`].
+    #[error("a command may be at most {max} bytes")]
+    TooLong {
+        /// [`MAX_COMMAND_BYTES`].
+        max: usize,
+    },
+    /// The command text could not be read.
+    #[error("{0}")]
+    Parse(CommandParseError),
+    /// The command JSON is not a command of this system.
+    #[error("not a command of this system: {message}")]
+    Json {
+        /// serde's words, naming the field.
+        message: String,
+    },
+    /// The rules refused the command (or the dice given were short).
+    #[error("{0}")]
+    Rule(RuleError),
+    /// Undo with nothing to undo.
+    #[error("nothing to undo")]
+    NothingToUndo,
+    /// The journal is full ([`MAX_JOURNAL_ROWS`]).
+    #[error("this table's log is full ({max} rows); start a new table")]
+    JournalFull {
+        /// [`MAX_JOURNAL_ROWS`].
+        max: u64,
+    },
+}
+
+/// Why stored rows could not be replayed into a table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    /// The rows are not numbered 1, 2, 3, ...
+    #[error("row {got} is out of order (expected {expected})")]
+    OutOfOrder {
+        /// The sequence number expected.
+        expected: u64,
+        /// The one found.
+        got: u64,
+    },
+    /// An undo row names a point the table was not at.
+    #[error("row {seq}: undo back to {back_to} does not match the log (expected {expected})")]
+    BadUndo {
+        /// The undo row.
+        seq: u64,
+        /// What it says.
+        back_to: u64,
+        /// What the log says it should be.
+        expected: u64,
+    },
+    /// A row could not be read (bad JSON).
+    #[error("row {seq}: {message}")]
+    Corrupt {
+        /// The row.
+        seq: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// The state rebuilt from the log is not the state the file stored.
+    #[error(
+        "the stored state disagrees with the replay of its log; the file was edited or is damaged"
+    )]
+    Disagrees,
+}
+
+/// A point the table can be taken back to: right after a command.
+#[derive(Clone, Debug, PartialEq)]
+struct Boundary {
+    seq: u64,
+    events: usize,
+    roller: Seeded,
+}
+
+/// One line of the log as one seat may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// The row's sequence number.
+    pub seq: u64,
+    /// The seat whose command produced it.
+    pub seat: String,
+    /// `event` or `undo`.
+    pub kind: String,
+    /// The event in words, with every die and card this seat may see.
+    pub text: String,
+    /// The event as JSON, as this seat may see it; absent when the seat may see
+    /// nothing of it beyond the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<serde_json::Value>,
+}
+
+/// A table in play (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Session<S: TextPlay> {
+    table: Table<S>,
+    rows: Vec<Row<S::Event>>,
+    roller: Seeded,
+    initial_roller: Seeded,
+    boundaries: Vec<Boundary>,
+}
+
+/// The stable text of a seat in stored rows and API answers: `gm` for the GM,
+/// else the player's name.
+pub fn seat_key(seat: &Seat) -> String {
+    match seat {
+        Seat::Gm => "gm".to_string(),
+        Seat::Player(p) => p.clone(),
+    }
+}
+
+impl<S: TextPlay> Session<S> {
+    /// A new table from its initial state and the seeded roller it rolls with.
+    pub fn new(initial: S::State, roller: Seeded) -> Self {
+        Session {
+            table: Table::new(initial),
+            rows: Vec::new(),
+            boundaries: vec![Boundary {
+                seq: 0,
+                events: 0,
+                roller: roller.clone(),
+            }],
+            initial_roller: roller.clone(),
+            roller,
+        }
+    }
+
+    /// Rebuild a table from its initial state, the roller it started with, and
+    /// its journal rows (from a save file or the database).
+    ///
+    /// # Errors
+    /// [`RestoreError`] when the rows are out of order or an undo names a point
+    /// the log was not at.
+    pub fn restore(
+        initial: S::State,
+        initial_roller: Seeded,
+        rows: Vec<Row<S::Event>>,
+    ) -> Result<Self, RestoreError> {
+        let mut s = Session::new(initial, initial_roller);
+        for row in rows {
+            s.replay_row(row)?;
+        }
+        Ok(s)
+    }
+
+    fn replay_row(&mut self, row: Row<S::Event>) -> Result<(), RestoreError> {
+        let expected = self.seq() + 1;
+        if row.seq != expected {
+            return Err(RestoreError::OutOfOrder {
+                expected,
+                got: row.seq,
+            });
+        }
+        match &row.entry {
+            Entry::Event { event } => {
+                self.table.apply(&row.seat, event.clone());
+                if row.command_end {
+                    if let Some(r) = &row.roller {
+                        self.roller = r.clone();
+                    }
+                    self.boundaries.push(Boundary {
+                        seq: row.seq,
+                        events: self.table.log().len(),
+                        roller: self.roller.clone(),
+                    });
+                }
+            }
+            Entry::Undo { back_to } => {
+                let expected = self.undo_target().map_or(0, |b| b.seq);
+                if self.boundaries.len() < 2 || *back_to != expected {
+                    return Err(RestoreError::BadUndo {
+                        seq: row.seq,
+                        back_to: *back_to,
+                        expected,
+                    });
+                }
+                self.rewind();
+            }
+        }
+        self.rows.push(row);
+        Ok(())
+    }
+
+    fn undo_target(&self) -> Option<&Boundary> {
+        let n = self.boundaries.len();
+        (n >= 2).then(|| &self.boundaries[n - 2])
+    }
+
+    fn rewind(&mut self) {
+        self.boundaries.pop();
+        if let Some(b) = self.boundaries.last() {
+            self.table.truncate(b.events);
+            self.roller = b.roller.clone();
+        }
+    }
+
+    /// The rules' table: initial state, live events, current state.
+    pub fn table(&self) -> &Table<S> {
+        &self.table
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &S::State {
+        self.table.state()
+    }
+
+    /// Every journal row, oldest first. Holds every hidden card and the roller:
+    /// the GM's and the store's, never a seat's.
+    pub fn rows(&self) -> &[Row<S::Event>] {
+        &self.rows
+    }
+
+    /// The seeded roller as it is now (the GM's secret).
+    pub fn roller(&self) -> &Seeded {
+        &self.roller
+    }
+
+    /// The roller the table started with.
+    pub fn initial_roller(&self) -> &Seeded {
+        &self.initial_roller
+    }
+
+    /// The sequence number of the last row (0 before anything happened).
+    pub fn seq(&self) -> u64 {
+        self.rows.last().map_or(0, |r| r.seq)
+    }
+
+    /// Every seat at this table: the GM first, then the players.
+    pub fn seats(&self) -> Vec<Seat> {
+        S::seats(self.state())
+    }
+
+    /// The seat a typed name means: `gm` (also `storyteller`, `dealer`) or a
+    /// player's seat, without regard to case.
+    ///
+    /// # Errors
+    /// [`CommandError::UnknownSeat`] listing the seats.
+    pub fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError> {
+        let seats = self.seats();
+        match Seat::parse(name) {
+            Seat::Gm => Ok(Seat::Gm),
+            Seat::Player(p) => seats
+                .iter()
+                .find(|s| matches!(s, Seat::Player(q) if same_name(q, &p)))
+                .cloned()
+                .ok_or_else(|| CommandError::UnknownSeat {
+                    name: name.trim().to_string(),
+                    seats: seats.iter().map(ToString::to_string).collect(),
+                }),
+        }
+    }
+
+    /// Check that `seat` is one of this table's seats (the exact one
+    /// [`Session::resolve_seat`] returns).
+    ///
+    /// # Errors
+    /// [`CommandError::UnknownSeat`] listing the seats.
+    pub fn check_seat(&self, seat: &Seat) -> Result<(), CommandError> {
+        let seats = self.seats();
+        if seats.contains(seat) {
+            Ok(())
+        } else {
+            Err(CommandError::UnknownSeat {
+                name: seat.to_string(),
+                seats: seats.iter().map(ToString::to_string).collect(),
+            })
+        }
+    }
+
+    /// Read a command line typed by `seat` (without the seat prefix).
+    ///
+    /// # Errors
+    /// [`CommandError::TooLong`] or [`CommandError::Parse`].
+    pub fn parse(&self, seat: &Seat, text: &str) -> Result<S::Command, CommandError> {
+        if text.len() > MAX_COMMAND_BYTES {
+            return Err(CommandError::TooLong {
+                max: MAX_COMMAND_BYTES,
+            });
+        }
+        S::parse_command(self.state(), seat, text.trim()).map_err(CommandError::Parse)
+    }
+
+    /// Give `command` as `seat`. Dice and cards come from `manual` when given
+    /// (values rolled at the real table; short values refuse the whole command),
+    /// else from the table's seeded roller, which moves only when the command is
+    /// accepted. Returns the rows appended.
+    ///
+    /// # Errors
+    /// [`CommandError`]; nothing changes, the roller included.
+    pub fn submit(
+        &mut self,
+        seat: &Seat,
+        command: &S::Command,
+        manual: Option<&mut dyn Roller>,
+    ) -> Result<&[Row<S::Event>], CommandError> {
+        self.check_seat(seat)?;
+        let mut seeded = self.roller.clone();
+        let roller: &mut dyn Roller = match manual {
+            Some(m) => m,
+            None => &mut seeded,
+        };
+        let before = self.table.log().len();
+        let first = self.rows.len();
+        let mut trial = self.table.clone();
+        let events: Vec<S::Event> = trial
+            .submit(seat, command, roller)
+            .map_err(CommandError::Rule)?
+            .iter()
+            .map(|l| l.event.clone())
+            .collect();
+        let n = events.len() as u64;
+        if self.seq().saturating_add(n.max(1)) > MAX_JOURNAL_ROWS {
+            return Err(CommandError::JournalFull {
+                max: MAX_JOURNAL_ROWS,
+            });
+        }
+        self.table = trial;
+        self.roller = seeded;
+        let mut seq = self.seq();
+        for (i, event) in events.into_iter().enumerate() {
+            seq += 1;
+            let end = i as u64 + 1 == n;
+            self.rows.push(Row {
+                seq,
+                seat: seat.clone(),
+                entry: Entry::Event { event },
+                command_end: end,
+                roller: end.then(|| self.roller.clone()),
+            });
+        }
+        if n > 0 {
+            self.boundaries.push(Boundary {
+                seq,
+                events: before + n as usize,
+                roller: self.roller.clone(),
+            });
+        }
+        Ok(&self.rows[first..])
+    }
+
+    /// Take back the last command (the GM's alone): the table and the roller go
+    /// back to how they were before it, and one undo row is appended.
+    ///
+    /// # Errors
+    /// [`CommandError::GmOnly`] for a player, [`CommandError::NothingToUndo`].
+    pub fn undo(&mut self, seat: &Seat) -> Result<&Row<S::Event>, CommandError> {
+        if !seat.is_gm() {
+            return Err(CommandError::GmOnly {
+                what: "undo".into(),
+            });
+        }
+        let back_to = self
+            .undo_target()
+            .map(|b| b.seq)
+            .ok_or(CommandError::NothingToUndo)?;
+        if self.seq() >= MAX_JOURNAL_ROWS {
+            return Err(CommandError::JournalFull {
+                max: MAX_JOURNAL_ROWS,
+            });
+        }
+        self.rewind();
+        let row = Row {
+            seq: self.seq() + 1,
+            seat: seat.clone(),
+            entry: Entry::Undo { back_to },
+            command_end: true,
+            roller: Some(self.roller.clone()),
+        };
+        self.rows.push(row);
+        Ok(&self.rows[self.rows.len() - 1])
+    }
+
+    /// What `viewer` may see of `whose` view: a player only its own, the GM any.
+    ///
+    /// # Errors
+    /// [`CommandError::NotYourView`] when a player asks for another seat's.
+    pub fn view_of(&self, viewer: &Seat, whose: &Seat) -> Result<S::View, CommandError> {
+        if viewer != whose && !viewer.is_gm() {
+            return Err(CommandError::NotYourView {
+                seat: viewer.to_string(),
+                other: whose.to_string(),
+            });
+        }
+        Ok(S::view(self.state(), whose))
+    }
+
+    /// What `seat` may do now.
+    pub fn legal(&self, seat: &Seat) -> Vec<CommandSpec> {
+        S::legal_commands(self.state(), seat)
+    }
+
+    /// Whose turn it is and what they may do, for `seat`.
+    pub fn status(&self, seat: &Seat) -> String {
+        S::status(self.state(), seat)
+    }
+
+    /// The odds the system offers `seat` for the choice in front of it.
+    pub fn odds(&self, seat: &Seat) -> Vec<ChoiceOdds> {
+        S::odds(self.state(), seat)
+    }
+
+    /// The seat whose turn it is.
+    pub fn default_seat(&self) -> Seat {
+        S::default_seat(self.state())
+    }
+
+    /// True when the encounter is over.
+    pub fn finished(&self) -> bool {
+        S::finished(self.state())
+    }
+
+    /// The log after row `after`, as `seat` may see it. Replays the journal from
+    /// the start (each line is described in the state just after its event).
+    pub fn log_for(&self, seat: &Seat, after: u64) -> Vec<LogLine> {
+        let mut replay: Session<S> =
+            Session::new(self.table.initial().clone(), self.initial_roller.clone());
+        let mut lines = Vec::new();
+        for row in &self.rows {
+            let seq = row.seq;
+            if replay.replay_row(row.clone()).is_err() {
+                break;
+            }
+            if seq > after {
+                lines.push(replay.line_for(row, seat));
+            }
+        }
+        lines
+    }
+
+    /// The log lines of `rows` (just appended, so the current state is the state
+    /// after the last of them) as `seat` may see them.
+    pub fn lines_for(&self, rows: &[Row<S::Event>], seat: &Seat) -> Vec<LogLine> {
+        if rows.len() <= 1 {
+            return rows.iter().map(|r| self.line_for(r, seat)).collect();
+        }
+        // Several events: describe each in the state just after it.
+        let first = rows[0].seq;
+        self.log_for(seat, first.saturating_sub(1))
+    }
+
+    /// One row as `seat` may see it, in the current state (the state just
+    /// after the row).
+    fn line_for(&self, row: &Row<S::Event>, seat: &Seat) -> LogLine {
+        let state = self.state();
+        match &row.entry {
+            Entry::Event { event } => LogLine {
+                seq: row.seq,
+                seat: row.seat.to_string(),
+                kind: "event".into(),
+                text: S::describe_for(state, event, seat),
+                event: S::event_for(state, event, seat).and_then(|e| serde_json::to_value(e).ok()),
+            },
+            Entry::Undo { back_to } => LogLine {
+                seq: row.seq,
+                seat: row.seat.to_string(),
+                kind: "undo".into(),
+                text: format!(
+                    "{} undid the last command: the table is back to #{back_to}",
+                    row.seat
+                ),
+                event: Some(serde_json::json!({ "undo": { "back_to": back_to } })),
+            },
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! The seat rules, the journal and saves every front end shares, on the books'
+//! example tables (issue "Rules the table must keep", items 22, 27-30).
+
+use std::path::PathBuf;
+
+use tabula_core::Seeded;
+use tabula_core::roller::Manual;
+use tabula_core::system::Seat;
+use tabula_engine::play::{self, PlayOptions};
+use tabula_engine::{AnyTable, CommandError, Dice, SaveError, SaveFile, SystemId};
+
+fn examples(system: SystemId) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(system.id())
+}
+
+fn table(system: SystemId, seed: u64) -> AnyTable {
+    let dir = examples(system);
+    let text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
+    AnyTable::setup(system, &text, &dir, Seeded::from_seed(seed)).unwrap()
+}
+
+fn player(name: &str) -> Seat {
+    Seat::Player(name.into())
+}
+
+#[test]
+fn undo_is_the_gms_alone() {
+    let mut t = table(SystemId::Bastards, 1);
+    t.submit_text(
+        &player("Stella"),
+        "fate Cynthia Business Mind 3",
+        Dice::Table,
+    )
+    .unwrap();
+    let seq = t.seq();
+    let e = t.undo(&player("Stella")).unwrap_err();
+    assert!(matches!(e, CommandError::GmOnly { .. }), "{e}");
+    assert_eq!(t.seq(), seq, "a refused undo changes nothing");
+    let acc = t.undo(&Seat::Gm).unwrap();
+    assert_eq!(acc.events.len(), 1);
+    assert_eq!(acc.events[0].kind, "undo");
+    assert!(matches!(
+        t.undo(&Seat::Gm),
+        Err(CommandError::NothingToUndo)
+    ));
+}
+
+#[test]
+fn undo_is_never_a_reroll() {
+    for system in [SystemId::Bastards, SystemId::Sapio, SystemId::Tiers] {
+        let mut t = table(system, 7);
+        let (seat, line) = match system {
+            SystemId::Bastards => (player("Stella"), "fate Cynthia Business Mind 3"),
+            SystemId::Tiers => (player("John"), "roll skill very-easy"),
+            _ => (Seat::Gm, "check Wren 3"),
+        };
+        let first = t.submit_text(&seat, line, Dice::Table).unwrap();
+        t.undo(&Seat::Gm).unwrap();
+        let again = t.submit_text(&seat, line, Dice::Table).unwrap();
+        let texts = |a: &tabula_engine::Accepted| {
+            a.events.iter().map(|l| l.text.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            texts(&first),
+            texts(&again),
+            "{system}: the same dice again"
+        );
+        // The undo itself is in the log, and the sequence numbers never repeat.
+        let log = t.log_for(&Seat::Gm, 0);
+        assert!(log.iter().any(|l| l.kind == "undo"), "{system}");
+        let seqs: Vec<u64> = log.iter().map(|l| l.seq).collect();
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{system}: {seqs:?}");
+    }
+}
+
+#[test]
+fn a_refused_command_does_not_move_the_roller() {
+    let mut a = table(SystemId::Tiers, 3);
+    let mut b = table(SystemId::Tiers, 3);
+    assert!(
+        a.submit_text(&player("John"), "fly to the moon", Dice::Table)
+            .is_err()
+    );
+    assert!(
+        a.submit_text(&player("John"), "roll skill impossible-goal", Dice::Table)
+            .is_err()
+    );
+    let x = a
+        .submit_text(&player("John"), "roll skill very-easy", Dice::Table)
+        .unwrap();
+    let y = b
+        .submit_text(&player("John"), "roll skill very-easy", Dice::Table)
+        .unwrap();
+    assert_eq!(x, y);
+}
+
+#[test]
+fn a_name_that_is_no_seat_is_refused_with_the_seats() {
+    let mut t = table(SystemId::Bastards, 1);
+    let e = t.resolve_seat("Mallory").unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("Mallory") && text.contains("Stella") && text.contains("GM"),
+        "{text}"
+    );
+    assert_eq!(t.resolve_seat("stella").unwrap(), player("Stella"));
+    assert_eq!(t.resolve_seat("DEALER").unwrap(), Seat::Gm);
+    let e = t
+        .submit_text(
+            &player("Mallory"),
+            "fate Cynthia Business Mind 3",
+            Dice::Table,
+        )
+        .unwrap_err();
+    assert!(matches!(e, CommandError::UnknownSeat { .. }));
+}
+
+#[test]
+fn a_player_sees_only_its_own_view() {
+    let t = table(SystemId::Bastards, 1);
+    assert!(t.view(&player("Stella"), &player("Stella")).is_ok());
+    assert!(matches!(
+        t.view(&player("Stella"), &player("Blaine")),
+        Err(CommandError::NotYourView { .. })
+    ));
+    assert!(matches!(
+        t.view(&player("Stella"), &Seat::Gm),
+        Err(CommandError::NotYourView { .. })
+    ));
+    assert!(t.view(&Seat::Gm, &player("Stella")).is_ok());
+}
+
+#[test]
+fn manual_dice_that_run_short_refuse_the_whole_command() {
+    let mut t = table(SystemId::Tiers, 1);
+    let mut short = Manual::from_values(Vec::<String>::new());
+    let e = t
+        .submit_text(
+            &player("John"),
+            "roll skill very-easy",
+            Dice::Manual(&mut short),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("need 1 more d6"), "{e}");
+    assert_eq!(t.seq(), 0);
+    let mut given = Manual::from_values(["4"]);
+    let acc = t
+        .submit_text(
+            &player("John"),
+            "roll skill very-easy",
+            Dice::Manual(&mut given),
+        )
+        .unwrap();
+    assert!(acc.events.iter().any(|l| l.text.contains('4')), "{acc:?}");
+}
+
+#[test]
+fn book_commands_win_over_driver_commands() {
+    // Sapio's `help` is Receiving Help: the driver must not take it.
+    let t = table(SystemId::Sapio, 1);
+    assert!(t.knows_command(&player("Ben"), "help Brannoc Battle-hardened"));
+    let t = table(SystemId::Tiers, 1);
+    assert!(!t.knows_command(&player("John"), "status"));
+}
+
+fn play_script(t: &mut AnyTable, script: &str) -> (play::PlaySummary, String) {
+    let mut out = Vec::new();
+    let summary = play::run(
+        t,
+        &mut script.as_bytes(),
+        &mut out,
+        None,
+        PlayOptions {
+            echo: true,
+            strict: false,
+            saving: false,
+        },
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    (summary, String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn the_terminal_keeps_the_seat_rules() {
+    let mut t = table(SystemId::Bastards, 1);
+    let script = "Stella: fate Cynthia Business Mind 3\nStella: undo\nMallory: begin\n\
+                  Stella: view Blaine\nstella: view\ngm: undo\n/fly\nquit\n";
+    let (summary, text) = play_script(&mut t, script);
+    assert!(text.contains("only the GM may undo"), "{text}");
+    assert!(text.contains("\"Mallory\" is no seat"), "{text}");
+    assert!(text.contains("may see only their own view"), "{text}");
+    assert!(text.contains("undid the last command"), "{text}");
+    assert!(text.contains("unknown driver command"), "{text}");
+    assert!(text.contains("not saved"), "{text}");
+    assert_eq!(summary.accepted, 2);
+    assert_eq!(summary.refused, 4);
+}
+
+#[test]
+fn a_line_that_never_ends_is_refused_in_bounded_memory() {
+    let mut t = table(SystemId::Tiers, 1);
+    let endless = std::io::Read::take(std::io::repeat(b'x'), 1 << 30);
+    let mut reader = std::io::BufReader::new(endless);
+    let mut out = Vec::new();
+    let e = play::run(
+        &mut t,
+        &mut reader,
+        &mut out,
+        None,
+        PlayOptions::default(),
+        &mut |_| Ok(()),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+}
+
+#[test]
+fn a_save_replays_its_log_and_keeps_the_dice_stream() {
+    let mut t = table(SystemId::Bastards, 5);
+    t.submit_text(
+        &player("Stella"),
+        "fate Cynthia Business Mind 3",
+        Dice::Table,
+    )
+    .unwrap();
+    t.submit_text(&Seat::Gm, "begin", Dice::Table).unwrap();
+    t.undo(&Seat::Gm).unwrap();
+    let text = serde_json::to_string(&SaveFile::of(&t)).unwrap();
+    let mut back = SaveFile::load(SystemId::Bastards, &text).unwrap();
+    assert_eq!(back.state(), t.state());
+    assert_eq!(back.seq(), t.seq());
+    let a = t.submit_text(&Seat::Gm, "begin", Dice::Table).unwrap();
+    let b = back.submit_text(&Seat::Gm, "begin", Dice::Table).unwrap();
+    assert_eq!(a, b, "the same dice stream continues");
+    // Another system's save says which system it is.
+    let e = SaveFile::load(SystemId::Sapio, &text).unwrap_err();
+    assert!(matches!(e, SaveError::OtherSystem { .. }));
+    assert!(e.to_string().contains("bastards"), "{e}");
+    // A stored state that disagrees with the replay is refused.
+    let mut save: serde_json::Value = serde_json::from_str(&text).unwrap();
+    save["state"]["round"] = serde_json::json!(99);
+    let e = SaveFile::load(SystemId::Bastards, &save.to_string()).unwrap_err();
+    assert!(e.to_string().contains("disagrees"), "{e}");
+}
+
+#[test]
+fn raw_rows_restore_the_same_table() {
+    let mut t = table(SystemId::Sapio, 9);
+    let mut out = Vec::new();
+    let script =
+        std::fs::read_to_string(examples(SystemId::Sapio).join("encounter.script")).unwrap();
+    play::run(
+        &mut t,
+        &mut script.as_bytes(),
+        &mut out,
+        None,
+        PlayOptions::default(),
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    assert!(t.seq() > 10);
+    let rows = t.raw_rows_after(0);
+    let back = AnyTable::restore(
+        SystemId::Sapio,
+        &t.initial_state(),
+        &t.initial_roller(),
+        &rows,
+    )
+    .unwrap();
+    assert_eq!(back.state(), t.state());
+    assert_eq!(back.roller(), t.roller());
+    assert_eq!(back.log_for(&Seat::Gm, 0), t.log_for(&Seat::Gm, 0));
+}
