@@ -24,14 +24,15 @@
 //!   number.
 //! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the highest
 //!   N, `dl N` the lowest. `ph` and `pl` (Python `d20`'s spelling) are read as
-//!   `dh` and `dl`. Keeping more dice than were rolled keeps them all, dropping
-//!   more drops them all (the term is then 0); this is what `d20` does. Among
-//!   equal dice, the earlier one counts as the lower.
+//!   `dh` and `dl`. Keeping or dropping more dice than the term rolls is
+//!   refused ([`NotationError::SelectsMoreThanRolled`]; Python `d20` silently
+//!   keeps them all). Among equal dice, the earlier one counts as the lower.
 //! - A success test counts the kept dice whose face passes it, and that count is
 //!   the term's value: `10d6>=5` is the number of dice showing 5 or 6. (Python
 //!   `d20` instead compares the whole sum and yields 1 or 0; Roll20's counting is
 //!   what tables mean by it.) With a selection, only kept dice count:
-//!   `4d6kh3>=5`.
+//!   `4d6kh3>=5`. A test every face passes (`10d6>=1`) is refused
+//!   ([`NotationError::EveryFaceSucceeds`]).
 //! - `0d6` is allowed and is 0, as in `d20`.
 //! - `d%` is a d100 (1 to 100). Python `d20` reads `d%` as the tens die of a
 //!   percentile pair (0, 10, ..., 90) instead.
@@ -144,8 +145,8 @@ pub struct DiceTerm {
 
 /// Which dice of a group are kept.
 ///
-/// Keeping more dice than were rolled keeps them all; dropping more drops them
-/// all. Among equal faces the earlier die counts as the lower one.
+/// At most as many dice as the term rolls (the parser refuses more). Among
+/// equal faces the earlier die counts as the lower one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Select {
@@ -284,6 +285,31 @@ pub enum NotationError {
         /// The first byte past the cap ([`MAX_INPUT_LEN`]).
         position: usize,
     },
+    /// A keep or drop of more dice than the term rolls (`2d6kh3`).
+    #[error("cannot {verb} {selected} dice of {rolled} rolled (position {position})")]
+    SelectsMoreThanRolled {
+        /// `keep` or `drop`.
+        verb: &'static str,
+        /// The dice to keep or drop.
+        selected: u32,
+        /// The dice the term rolls.
+        rolled: u32,
+        /// Where the selection starts.
+        position: usize,
+    },
+    /// A success test that every face of the die passes (`10d6>=1`): it counts
+    /// the dice, not successes.
+    #[error(
+        "every face of a d{sides} passes {test}, so it counts no successes (position {position})"
+    )]
+    EveryFaceSucceeds {
+        /// The test as written, e.g. `>=1`.
+        test: String,
+        /// The sides of the die.
+        sides: u32,
+        /// Where the test starts.
+        position: usize,
+    },
     /// More than [`MAX_TERMS`] terms.
     #[error("too many terms: at most {max} are allowed (position {position})")]
     TooManyTerms {
@@ -305,7 +331,9 @@ impl NotationError {
             | NotationError::TooManySides { position, .. }
             | NotationError::ZeroSides { position }
             | NotationError::TooLong { position, .. }
-            | NotationError::TooManyTerms { position, .. } => *position,
+            | NotationError::TooManyTerms { position, .. }
+            | NotationError::SelectsMoreThanRolled { position, .. }
+            | NotationError::EveryFaceSucceeds { position, .. } => *position,
         }
     }
 }
@@ -777,9 +805,34 @@ impl Parser<'_> {
             });
         }
         self.skip_ws();
+        let select_at = self.pos;
         let select = self.select()?;
+        if let Some(sel) = select {
+            let (verb, n) = match sel {
+                Select::KeepHighest(n) | Select::KeepLowest(n) => ("keep", n),
+                Select::DropHighest(n) | Select::DropLowest(n) => ("drop", n),
+            };
+            if n > count {
+                return Err(NotationError::SelectsMoreThanRolled {
+                    verb,
+                    selected: n,
+                    rolled: count,
+                    position: select_at,
+                });
+            }
+        }
         self.skip_ws();
+        let success_at = self.pos;
         let success = self.success()?;
+        if let Some(test) = success
+            && (1..=sides).all(|face| test.test(face))
+        {
+            return Err(NotationError::EveryFaceSucceeds {
+                test: format!("{}{}", test.compare.symbol(), test.target),
+                sides,
+                position: success_at,
+            });
+        }
         Ok(Atom::Dice(DiceTerm {
             count,
             sides,
@@ -853,6 +906,22 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn a_success_test_every_face_passes_is_refused() {
+        for text in ["10d6>=1", "3d6>0", "2d6<=6", "2d6<7", "1d1=1"] {
+            assert!(
+                matches!(
+                    Expr::parse(text),
+                    Err(NotationError::EveryFaceSucceeds { .. })
+                ),
+                "{text}"
+            );
+        }
+        assert!(Expr::parse("10d6>=2").is_ok());
+        let e = Expr::parse("10d6>=1").unwrap_err().to_string();
+        assert!(e.contains("every face of a d6 passes >=1"), "{e}");
+    }
+
     fn select() -> impl Strategy<Value = Select> {
         prop_oneof![
             (0..40u32).prop_map(Select::KeepHighest),
@@ -883,12 +952,23 @@ mod tests {
                 proptest::option::of(select()),
                 proptest::option::of(success()),
             )
-                .prop_map(|(count, sides, select, success)| Atom::Dice(DiceTerm {
-                    count,
-                    sides,
-                    select,
-                    success,
-                })),
+                .prop_map(|(count, sides, select, success)| {
+                    // Only what the parser accepts: no keeping or dropping more
+                    // dice than rolled, no test every face passes.
+                    let select = select.map(|s| match s {
+                        Select::KeepHighest(n) => Select::KeepHighest(n.min(count)),
+                        Select::KeepLowest(n) => Select::KeepLowest(n.min(count)),
+                        Select::DropHighest(n) => Select::DropHighest(n.min(count)),
+                        Select::DropLowest(n) => Select::DropLowest(n.min(count)),
+                    });
+                    let success = success.filter(|t| !(1..=sides).all(|f| t.test(f)));
+                    Atom::Dice(DiceTerm {
+                        count,
+                        sides,
+                        select,
+                        success,
+                    })
+                }),
         ]
     }
 
@@ -904,6 +984,18 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn keeping_or_dropping_more_dice_than_rolled_is_refused(n in 3u32..50) {
+            for op in ["kh", "kl", "dh", "dl"] {
+                let text = format!("2d6{op}{n}");
+                let is_refused = matches!(
+                    Expr::parse(&text),
+                    Err(NotationError::SelectsMoreThanRolled { rolled: 2, .. })
+                );
+                prop_assert!(is_refused, "{}", text);
+            }
+        }
+
         #[test]
         fn printing_then_parsing_round_trips(e in expr()) {
             let text = e.to_string();
