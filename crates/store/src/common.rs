@@ -56,6 +56,21 @@ fn encode_optional_state(
     value.map(|value| encode_state(value, what)).transpose()
 }
 
+/// Refuses text PostgreSQL cannot keep (U+0000), on both backends alike.
+pub(crate) fn check_text(value: &str, field: &'static str) -> Result<(), StoreError> {
+    if value.contains('\0') {
+        Err(StoreError::NulInText { field })
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether lookup keys could match anything stored: a key holding U+0000 cannot (and
+/// PostgreSQL would refuse it as a parameter), so the lookup finds nothing.
+pub(crate) fn findable(keys: &[&str]) -> bool {
+    keys.iter().all(|key| !key.contains('\0'))
+}
+
 /// A stored JSON text back to a value.
 pub(crate) fn decode_json(text: &str, column: &str) -> Result<Value, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{column}: {e}")))
@@ -87,6 +102,8 @@ pub(crate) struct TableRow {
 
 /// Checks a new table against the caps and the seat-name rule, and encodes it.
 pub(crate) fn prepare_table(table: NewTable) -> Result<TableRow, StoreError> {
+    check_text(&table.system, "system")?;
+    check_text(&table.name, "name")?;
     let initial_state = encode_state(&table.initial_state, "initial state")?;
     let initial_roller = encode_optional_state(table.roller.as_ref(), "initial roller")?;
     let mut names = HashSet::with_capacity(table.seats.len());
@@ -98,6 +115,9 @@ pub(crate) fn prepare_table(table: NewTable) -> Result<TableRow, StoreError> {
             display_name,
             token_hash,
         } = seat;
+        check_text(&seat, "seat")?;
+        check_text(&display_name, "display name")?;
+        check_text(&token_hash, "token hash")?;
         if !names.insert(seat.clone()) {
             return Err(StoreError::DuplicateSeat(seat));
         }
@@ -167,6 +187,7 @@ pub(crate) fn prepare_append(
     let count = entries.len();
     let mut rows = Vec::with_capacity(count);
     for (index, NewEntry { seat, entry }) in entries.into_iter().enumerate() {
+        check_text(&seat, "seat")?;
         let entry = serde_json::to_string(&entry)
             .map_err(|e| StoreError::Corrupt(format!("entry {index} does not serialize: {e}")))?;
         if entry.len() > MAX_ENTRY_BYTES {
@@ -243,7 +264,16 @@ pub(crate) fn summary(row: SummaryRow) -> Result<TableSummary, StoreError> {
 
 /// A table as selected for loading: its summary, then initial_state and
 /// initial_roller JSON.
-pub(crate) type LoadRow = (String, String, String, i64, i64, i64, String, Option<String>);
+pub(crate) type LoadRow = (
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    i64,
+    String,
+    Option<String>,
+);
 
 pub(crate) fn split_load_row(
     row: LoadRow,
@@ -288,7 +318,10 @@ mod tests {
         let a = new_table_id();
         let b = new_table_id();
         assert_eq!(a.len(), 32);
-        assert!(a.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
         assert_ne!(a, b);
     }
 
@@ -379,7 +412,15 @@ mod tests {
         for good in ["tabula", "_x", "tabula_test_0a1b", &"a".repeat(63)] {
             assert!(check_schema_name(good).is_ok(), "{good}");
         }
-        for bad in ["", "1abc", "Tabula", "a-b", "a;drop", "a b", &"a".repeat(64)] {
+        for bad in [
+            "",
+            "1abc",
+            "Tabula",
+            "a-b",
+            "a;drop",
+            "a b",
+            &"a".repeat(64),
+        ] {
             assert!(check_schema_name(bad).is_err(), "{bad}");
         }
     }

@@ -85,6 +85,16 @@ pub enum StoreError {
     #[error("seq {0} is past the largest the store keeps (i64::MAX)")]
     SeqOutOfRange(u64),
 
+    /// A text field (a name, a seat, a token hash) holds the character U+0000, which
+    /// PostgreSQL text cannot keep; refused by both backends alike. (Inside JSON values
+    /// it is fine: JSON writes it as `\u0000`.)
+    #[error("the {field} holds the character U+0000")]
+    NulInText {
+        /// Which field: `"system"`, `"name"`, `"seat"`, `"display name"` or
+        /// `"token hash"`.
+        field: &'static str,
+    },
+
     /// Two seats of one [`NewTable`](crate::NewTable) share this name.
     #[error("seat {0:?} appears twice at one table")]
     DuplicateSeat(String),

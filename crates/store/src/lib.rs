@@ -222,7 +222,7 @@ pub struct StoredEntry {
     pub seq: u64,
     /// The seat that gave the command.
     pub seat: String,
-    /// The entry as appended (PostgreSQL may reorder object keys; values are kept).
+    /// The entry as appended (the same JSON text on both backends, key order kept).
     pub entry: serde_json::Value,
     /// When it was appended, in milliseconds since the Unix epoch (UTC), by the clock of
     /// the server that appended it; the same for every entry of one command.
@@ -279,7 +279,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// # Errors
     /// [`StoreError::DuplicateSeat`] when two seats share a name;
     /// [`StoreError::StateTooLarge`] when the initial state or roller is over
-    /// [`MAX_STATE_BYTES`]. Nothing is written then.
+    /// [`MAX_STATE_BYTES`]; [`StoreError::NulInText`] when a text field holds U+0000.
+    /// Nothing is written then.
     async fn create_table(&self, table: NewTable) -> Result<TableId, StoreError>;
 
     /// Every table, newest first (by creation order, not by clock).
@@ -323,7 +324,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     ///   [`MAX_APPEND_ENTRIES`]), [`StoreError::EntryTooLarge`] (over
     ///   [`MAX_ENTRY_BYTES`]), [`StoreError::StateTooLarge`] (`roller_after` over
     ///   [`MAX_STATE_BYTES`]), [`StoreError::SeqOutOfRange`] (a seq past
-    ///   `i64::MAX`), all checked before the database is touched.
+    ///   `i64::MAX`), [`StoreError::NulInText`] (a seat name holding U+0000), all
+    ///   checked before the database is touched.
     async fn append(
         &self,
         id: &str,
@@ -343,6 +345,9 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Replaces the token hash of seat `seat` at table `id` (the GM reissues a link,
     /// so the old link stops working). Returns `false`, changing nothing, when there
     /// is no such seat (or no such table).
+    ///
+    /// # Errors
+    /// [`StoreError::NulInText`] when `token_hash` holds U+0000.
     async fn reissue_token(
         &self,
         id: &str,
@@ -435,10 +440,19 @@ mod tests {
     fn the_scheme_picks_the_backend() {
         assert!(matches!(backend_of("sqlite://t.db"), Ok(Backend::Sqlite)));
         assert!(matches!(backend_of("SQLite::memory:"), Ok(Backend::Sqlite)));
-        assert!(matches!(backend_of("postgres://h/d"), Ok(Backend::Postgres)));
-        assert!(matches!(backend_of("postgresql://h/d"), Ok(Backend::Postgres)));
+        assert!(matches!(
+            backend_of("postgres://h/d"),
+            Ok(Backend::Postgres)
+        ));
+        assert!(matches!(
+            backend_of("postgresql://h/d"),
+            Ok(Backend::Postgres)
+        ));
         for bad in ["mysql://h/d", "t.db", "", "sqlite"] {
-            assert!(matches!(backend_of(bad), Err(StoreError::BadUrl(_))), "{bad}");
+            assert!(
+                matches!(backend_of(bad), Err(StoreError::BadUrl(_))),
+                "{bad}"
+            );
         }
     }
 

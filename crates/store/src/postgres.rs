@@ -1,6 +1,6 @@
 //! The PostgreSQL backend, for several stateless servers sharing one log. JSON is kept
-//! as JSONB and read back as text; the `(table_id, seq)` primary key of `entries` is
-//! the optimistic lock between servers.
+//! in `json` columns (checked, kept verbatim) and read back as text; the
+//! `(table_id, seq)` primary key of `entries` is the optimistic lock between servers.
 
 use std::str::FromStr;
 
@@ -10,8 +10,8 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection};
 
 use crate::common::{
-    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db,
-    seq_to_db, stored_entry,
+    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db,
+    stored_entry,
 };
 use crate::{
     LoadedTable, NewEntry, NewTable, SeatRecord, Store, StoreError, StoredEntry, TableId,
@@ -109,7 +109,7 @@ impl Store for PgStore {
         sqlx::query(
             "INSERT INTO tables \
              (id, system, name, initial_state, initial_roller, roller, created_ms) \
-             VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $5::jsonb, $6)",
+             VALUES ($1, $2, $3, $4::json, $5::json, $5::json, $6)",
         )
         .bind(&row.id)
         .bind(&row.system)
@@ -154,6 +154,9 @@ impl Store for PgStore {
     }
 
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
         // One snapshot for the summary, the seats and the entries.
         let mut tx = self
             .pool
@@ -188,7 +191,10 @@ impl Store for PgStore {
             summary,
             initial_state,
             initial_roller,
-            seats: seats.into_iter().map(seat_record).collect::<Result<_, _>>()?,
+            seats: seats
+                .into_iter()
+                .map(seat_record)
+                .collect::<Result<_, _>>()?,
             entries: entries
                 .into_iter()
                 .map(stored_entry)
@@ -201,6 +207,9 @@ impl Store for PgStore {
         id: &str,
         token_hash: &str,
     ) -> Result<Option<SeatRecord>, StoreError> {
+        if !common::findable(&[id, token_hash]) {
+            return Ok(None);
+        }
         let row: Option<SeatRecordRow> = sqlx::query_as(
             "SELECT table_id, seat, role, display_name FROM seats \
              WHERE table_id = $1 AND token_hash = $2 ORDER BY position LIMIT 1",
@@ -213,17 +222,24 @@ impl Store for PgStore {
     }
 
     async fn seats(&self, id: &str) -> Result<Vec<SeatRecord>, StoreError> {
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
         // The table's row and its seats in one statement, so "no table" and "no seats"
         // differ: a missing table gives no row at all.
-        let rows: Vec<(Option<String>, Option<String>, Option<String>, Option<String>)> =
-            sqlx::query_as(
-                "SELECT s.table_id, s.seat, s.role, s.display_name FROM tables t \
+        let rows: Vec<(
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        )> = sqlx::query_as(
+            "SELECT s.table_id, s.seat, s.role, s.display_name FROM tables t \
                  LEFT JOIN seats s ON s.table_id = t.id \
                  WHERE t.id = $1 ORDER BY s.position",
-            )
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?;
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
         if rows.is_empty() {
             return Err(StoreError::NotFound);
         }
@@ -245,6 +261,9 @@ impl Store for PgStore {
         roller_after: Option<Value>,
     ) -> Result<u64, StoreError> {
         let rows = common::prepare_append(expect_seq, entries, roller_after.as_ref())?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
         let mut tx = self.pool.begin().await?;
         let current: Option<i64> = sqlx::query_scalar(
             "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = $1), 0) \
@@ -266,7 +285,7 @@ impl Store for PgStore {
         for entry in &rows.entries {
             let inserted = sqlx::query(
                 "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) \
-                 VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb)",
+                 VALUES ($1, $2, $3, $4::json, $5, $6, $7::json)",
             )
             .bind(id)
             .bind(entry.seq)
@@ -281,7 +300,7 @@ impl Store for PgStore {
                 return Err(self.unique_to_conflict(error, tx, id).await);
             }
         }
-        sqlx::query("UPDATE tables SET roller = $1::jsonb WHERE id = $2")
+        sqlx::query("UPDATE tables SET roller = $1::json WHERE id = $2")
             .bind(&rows.roller)
             .bind(id)
             .execute(&mut *tx)
@@ -292,6 +311,9 @@ impl Store for PgStore {
 
     async fn entries_after(&self, id: &str, after: u64) -> Result<Vec<StoredEntry>, StoreError> {
         let after = seq_to_db(after)?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
         let mut tx = self
             .pool
             .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -320,6 +342,10 @@ impl Store for PgStore {
         seat: &str,
         token_hash: &str,
     ) -> Result<bool, StoreError> {
+        common::check_text(token_hash, "token hash")?;
+        if !common::findable(&[id, seat]) {
+            return Ok(false);
+        }
         let done =
             sqlx::query("UPDATE seats SET token_hash = $1 WHERE table_id = $2 AND seat = $3")
                 .bind(token_hash)

@@ -11,8 +11,8 @@ use sqlx::sqlite::{
 };
 
 use crate::common::{
-    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db,
-    seq_to_db, stored_entry,
+    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db,
+    stored_entry,
 };
 use crate::{
     LoadedTable, NewEntry, NewTable, SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError,
@@ -130,6 +130,9 @@ impl Store for SqliteStore {
     }
 
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
         // One read transaction: the summary, seats and entries are one snapshot.
         let mut tx = self.pool.begin().await?;
         let row: Option<LoadRow> = sqlx::query_as(&format!(
@@ -162,8 +165,14 @@ impl Store for SqliteStore {
             summary,
             initial_state,
             initial_roller,
-            seats: seats.into_iter().map(seat_record).collect::<Result<_, _>>()?,
-            entries: entries.into_iter().map(stored_entry).collect::<Result<_, _>>()?,
+            seats: seats
+                .into_iter()
+                .map(seat_record)
+                .collect::<Result<_, _>>()?,
+            entries: entries
+                .into_iter()
+                .map(stored_entry)
+                .collect::<Result<_, _>>()?,
         }))
     }
 
@@ -172,6 +181,9 @@ impl Store for SqliteStore {
         id: &str,
         token_hash: &str,
     ) -> Result<Option<SeatRecord>, StoreError> {
+        if !common::findable(&[id, token_hash]) {
+            return Ok(None);
+        }
         let row: Option<SeatRecordRow> = sqlx::query_as(
             "SELECT table_id, seat, role, display_name FROM seats \
              WHERE table_id = ?1 AND token_hash = ?2 ORDER BY position LIMIT 1",
@@ -184,6 +196,9 @@ impl Store for SqliteStore {
     }
 
     async fn seats(&self, id: &str) -> Result<Vec<SeatRecord>, StoreError> {
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
         let mut tx = self.pool.begin().await?;
         let exists: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tables WHERE id = ?1")
             .bind(id)
@@ -211,6 +226,9 @@ impl Store for SqliteStore {
         roller_after: Option<Value>,
     ) -> Result<u64, StoreError> {
         let rows = common::prepare_append(expect_seq, entries, roller_after.as_ref())?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
         // IMMEDIATE: this transaction holds the file's one write lock from its first
         // statement, so the seq it reads cannot change before it writes.
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
@@ -258,6 +276,9 @@ impl Store for SqliteStore {
 
     async fn entries_after(&self, id: &str, after: u64) -> Result<Vec<StoredEntry>, StoreError> {
         let after = seq_to_db(after)?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
         let mut tx = self.pool.begin().await?;
         let exists: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tables WHERE id = ?1")
             .bind(id)
@@ -284,12 +305,17 @@ impl Store for SqliteStore {
         seat: &str,
         token_hash: &str,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query("UPDATE seats SET token_hash = ?1 WHERE table_id = ?2 AND seat = ?3")
-            .bind(token_hash)
-            .bind(id)
-            .bind(seat)
-            .execute(&self.pool)
-            .await?;
+        common::check_text(token_hash, "token hash")?;
+        if !common::findable(&[id, seat]) {
+            return Ok(false);
+        }
+        let done =
+            sqlx::query("UPDATE seats SET token_hash = ?1 WHERE table_id = ?2 AND seat = ?3")
+                .bind(token_hash)
+                .bind(id)
+                .bind(seat)
+                .execute(&self.pool)
+                .await?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -321,7 +347,10 @@ impl SqliteStore {
                 .bind(id)
                 .fetch_one(&self.pool)
                 .await;
-        match current.map_err(StoreError::from).and_then(|c| seq_from_db(c, "entries.seq")) {
+        match current
+            .map_err(StoreError::from)
+            .and_then(|c| seq_from_db(c, "entries.seq"))
+        {
             Ok(current) => StoreError::Conflict { current },
             Err(error) => error,
         }

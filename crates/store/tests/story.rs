@@ -298,7 +298,10 @@ async fn tables_are_created_listed_and_counted(db: Db) {
 
     for id in [&first, &second, &third] {
         assert_eq!(id.len(), 32, "{id}");
-        assert!(id.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')), "{id}");
+        assert!(
+            id.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')),
+            "{id}"
+        );
     }
     assert_ne!(first, second);
 
@@ -313,7 +316,10 @@ async fn tables_are_created_listed_and_counted(db: Db) {
     assert!(list.iter().all(|t| t.seq == 0));
     assert_eq!(list[1].system, "tiers");
     assert!(list[0].created_ms >= list[2].created_ms);
-    assert!(list[2].created_ms > 1_600_000_000_000, "milliseconds since 1970");
+    assert!(
+        list[2].created_ms > 1_600_000_000_000,
+        "milliseconds since 1970"
+    );
 
     assert_eq!(
         store.seats(&first).await.unwrap(),
@@ -358,9 +364,15 @@ async fn a_token_finds_its_seat_and_no_other(db: Db) {
         store.seat_for_token(&one, "hash-gm").await.unwrap(),
         Some(record(&one, "gm", Role::Gm))
     );
-    assert_eq!(store.seat_for_token(&one, "hash-nobody").await.unwrap(), None);
+    assert_eq!(
+        store.seat_for_token(&one, "hash-nobody").await.unwrap(),
+        None
+    );
     assert_eq!(store.seat_for_token(&one, "").await.unwrap(), None);
-    assert_eq!(store.seat_for_token("nope", "hash-ann").await.unwrap(), None);
+    assert_eq!(
+        store.seat_for_token("nope", "hash-ann").await.unwrap(),
+        None
+    );
 
     // A hash only one table knows.
     let mut lone = friday();
@@ -422,7 +434,9 @@ async fn commands_append_and_read_back_in_order(db: Db) {
     let odd = json!({"u64": u64::MAX, "neg": -7, "float": 0.1, "s": "é\u{0}\"", "n": null,
                      "deep": [[[{"a": []}]]], "big": i64::MIN});
     assert_eq!(
-        store.append(&id, 4, vec![entry("gm", odd.clone())], None).await,
+        store
+            .append(&id, 4, vec![entry("gm", odd.clone())], None)
+            .await,
         Ok(5)
     );
     let back = store.entries_after(&id, 4).await.unwrap();
@@ -526,7 +540,10 @@ async fn a_reissued_token_retires_the_old_one(db: Db) {
     let one = store.create_table(friday()).await.unwrap();
     let two = store.create_table(friday()).await.unwrap();
 
-    assert_eq!(store.reissue_token(&one, "ann", "hash-ann-2").await, Ok(true));
+    assert_eq!(
+        store.reissue_token(&one, "ann", "hash-ann-2").await,
+        Ok(true)
+    );
     assert_eq!(store.seat_for_token(&one, "hash-ann").await.unwrap(), None);
     assert_eq!(
         store.seat_for_token(&one, "hash-ann-2").await.unwrap(),
@@ -544,7 +561,10 @@ async fn a_reissued_token_retires_the_old_one(db: Db) {
     );
 
     assert_eq!(store.reissue_token(&one, "nobody", "h").await, Ok(false));
-    assert_eq!(store.reissue_token("no-such-table", "ann", "h").await, Ok(false));
+    assert_eq!(
+        store.reissue_token("no-such-table", "ann", "h").await,
+        Ok(false)
+    );
     assert_eq!(store.seat_for_token(&one, "h").await.unwrap(), None);
 }
 
@@ -572,7 +592,9 @@ async fn a_reopened_store_has_everything_back(db: Db) {
     assert_eq!(store.seat_for_token(&id, "hash-bo").await.unwrap(), None);
     // And the log goes on from where it was.
     assert_eq!(
-        store.append(&id, 3, vec![entry("gm", json!("again"))], None).await,
+        store
+            .append(&id, 3, vec![entry("gm", json!("again"))], None)
+            .await,
         Ok(4)
     );
     // Opening a second time runs no migration twice.
@@ -588,7 +610,12 @@ async fn caps_and_bad_input_are_refused(db: Db) {
     let over = json!("x".repeat(MAX_ENTRY_BYTES - 1));
     assert_eq!(
         store
-            .append(&id, 0, vec![entry("ann", json!(1)), entry("ann", over)], None)
+            .append(
+                &id,
+                0,
+                vec![entry("ann", json!(1)), entry("ann", over)],
+                None
+            )
             .await,
         Err(StoreError::EntryTooLarge {
             index: 1,
@@ -596,19 +623,27 @@ async fn caps_and_bad_input_are_refused(db: Db) {
             max: MAX_ENTRY_BYTES,
         })
     );
-    assert_eq!(store.append(&id, 0, vec![], None).await, Err(StoreError::EmptyEntries));
+    assert_eq!(
+        store.append(&id, 0, vec![], None).await,
+        Err(StoreError::EmptyEntries)
+    );
     assert_eq!(
         store
             .append(&id, u64::MAX, vec![entry("ann", json!(1))], None)
             .await,
         Err(StoreError::SeqOutOfRange(u64::MAX))
     );
-    assert!(store.entries_after(&id, 0).await.unwrap().is_empty(), "nothing written");
+    assert!(
+        store.entries_after(&id, 0).await.unwrap().is_empty(),
+        "nothing written"
+    );
 
     // Exactly at the cap is fine.
     let at_cap = json!("x".repeat(MAX_ENTRY_BYTES - 2));
     assert_eq!(
-        store.append(&id, 0, vec![entry("ann", at_cap.clone())], None).await,
+        store
+            .append(&id, 0, vec![entry("ann", at_cap.clone())], None)
+            .await,
         Ok(1)
     );
     assert_eq!(store.entries_after(&id, 0).await.unwrap()[0].entry, at_cap);
@@ -620,6 +655,63 @@ async fn caps_and_bad_input_are_refused(db: Db) {
         store.create_table(twice).await,
         Err(StoreError::DuplicateSeat("ann".into()))
     );
+    assert_eq!(store.count_tables().await, Ok(1));
+
+    // U+0000: fine inside JSON, refused in text fields, never a match as a key (the
+    // same on both backends: PostgreSQL text cannot hold it).
+    let nul = json!({"say": "a\u{0}b"});
+    assert_eq!(
+        store
+            .append(&id, 1, vec![entry("ann", nul.clone())], Some(nul.clone()))
+            .await,
+        Ok(2)
+    );
+    assert_eq!(store.entries_after(&id, 1).await.unwrap()[0].entry, nul);
+    assert_eq!(
+        store
+            .append(&id, 2, vec![entry("a\u{0}", json!(1))], None)
+            .await,
+        Err(StoreError::NulInText { field: "seat" })
+    );
+    for (field, change) in [
+        (
+            "system",
+            (|t: &mut NewTable| t.system.push('\0')) as fn(&mut NewTable),
+        ),
+        ("name", |t| t.name.push('\0')),
+        ("seat", |t| t.seats[1].seat.push('\0')),
+        ("display name", |t| t.seats[1].display_name.push('\0')),
+        ("token hash", |t| t.seats[1].token_hash.push('\0')),
+    ] {
+        let mut table = friday();
+        change(&mut table);
+        assert_eq!(
+            store.create_table(table).await,
+            Err(StoreError::NulInText { field }),
+            "{field}"
+        );
+    }
+    assert_eq!(
+        store.reissue_token(&id, "ann", "h\u{0}").await,
+        Err(StoreError::NulInText {
+            field: "token hash"
+        })
+    );
+    let nul_id = format!("{id}\u{0}");
+    assert_eq!(store.load_table(&nul_id).await, Ok(None));
+    assert_eq!(store.seats(&nul_id).await, Err(StoreError::NotFound));
+    assert_eq!(
+        store.entries_after(&nul_id, 0).await,
+        Err(StoreError::NotFound)
+    );
+    assert_eq!(
+        store
+            .append(&nul_id, 2, vec![entry("ann", json!(1))], None)
+            .await,
+        Err(StoreError::NotFound)
+    );
+    assert_eq!(store.seat_for_token(&id, "hash-ann\u{0}").await, Ok(None));
+    assert_eq!(store.reissue_token(&id, "ann\u{0}", "h").await, Ok(false));
     assert_eq!(store.count_tables().await, Ok(1));
 
     // URLs and schemas.

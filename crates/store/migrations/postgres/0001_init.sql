@@ -1,6 +1,8 @@
--- Tabula's store, PostgreSQL backend. JSON is kept as JSONB; the log's seq lives only
--- in `entries` (a table's seq is MAX(entries.seq), 0 when empty), so there is one
--- source of truth and the (table_id, seq) primary key is the optimistic lock that
+-- Tabula's store, PostgreSQL backend. JSON is kept in `json` columns, not `jsonb`:
+-- the text comes back exactly as it went in (key order, and "\u0000", which jsonb
+-- refuses), as with SQLite; the store never queries inside it. The log's seq lives
+-- only in `entries` (a table's seq is MAX(entries.seq), 0 when empty), so there is
+-- one source of truth and the (table_id, seq) primary key is the optimistic lock that
 -- keeps two servers racing on one table from both appending.
 
 CREATE TABLE tables (
@@ -8,9 +10,9 @@ CREATE TABLE tables (
     created_order  BIGINT  GENERATED ALWAYS AS IDENTITY UNIQUE, -- "newest first" order
     system         TEXT    NOT NULL,
     name           TEXT    NOT NULL,
-    initial_state  JSONB   NOT NULL,
-    initial_roller JSONB,                               -- NULL = no roller state
-    roller         JSONB,                               -- the current roller state
+    initial_state  JSON    NOT NULL,
+    initial_roller JSON,                                -- NULL = no roller state
+    roller         JSON,                                -- the current roller state
     created_ms     BIGINT  NOT NULL                     -- Unix epoch milliseconds
 );
 
@@ -30,9 +32,9 @@ CREATE TABLE entries (
     table_id    TEXT    NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
     seq         BIGINT  NOT NULL CHECK (seq >= 1),
     seat        TEXT    NOT NULL,
-    entry       JSONB   NOT NULL,
+    entry       JSON    NOT NULL,
     at_ms       BIGINT  NOT NULL,                       -- Unix epoch milliseconds
     command_end BOOLEAN NOT NULL,
-    roller      JSONB,                                  -- on command ends only
+    roller      JSON,                                   -- on command ends only
     PRIMARY KEY (table_id, seq)
 );
