@@ -365,7 +365,9 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 /// - `sqlite:` (e.g. `sqlite://tabula.db`, a path relative to the working directory,
 ///   or `sqlite:///var/lib/tabula.db`; `sqlite::memory:` for a store that lives as long
 ///   as the returned value): the file is created if missing, opened in WAL mode with
-///   foreign keys on and a busy timeout of [`SQLITE_BUSY_TIMEOUT`].
+///   foreign keys on and a busy timeout of [`SQLITE_BUSY_TIMEOUT`]. Writes are synced
+///   with `synchronous = NORMAL`: a committed append survives the process crashing; a
+///   power cut may lose the last few.
 /// - `postgres:` or `postgresql:` (a libpq-style URL): the tables live in the
 ///   connection's default schema (usually `public`; see [`open_with_schema`]).
 ///
