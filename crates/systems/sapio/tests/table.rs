@@ -1326,10 +1326,10 @@ proptest! {
                 spec = &legal[rng.below(legal.len())];
             }
             let line = type_command(spec, &text_pool(&state), &mut rng);
-            if let Ok(cmd) = Sapio::parse_command(&state, &seat, &line) {
-                if t.submit(&seat, &cmd, &mut roller).is_err() {
-                    prop_assert_eq!(t.state(), &state, "{} changed the state", line);
-                }
+            if let Ok(cmd) = Sapio::parse_command(&state, &seat, &line)
+                && t.submit(&seat, &cmd, &mut roller).is_err()
+            {
+                prop_assert_eq!(t.state(), &state, "{} changed the state", line);
             }
         }
         prop_assert!(t.replay_matches());
