@@ -1047,7 +1047,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             if injured {
                 p.after.push(Effect::Delayed {
                     target: a,
-                    through: turn + 1,
+                    through: turn.saturating_add(1),
                 });
             }
         }
@@ -1081,7 +1081,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             if injured {
                 p.after.push(Effect::Delayed {
                     target: a,
-                    through: turn + 1,
+                    through: turn.saturating_add(1),
                 });
             }
         }
@@ -1100,7 +1100,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             ));
             p.after.push(Effect::Delayed {
                 target: a,
-                through: turn + 1,
+                through: turn.saturating_add(1),
             });
         }
         Action::Fight { targets } => {
@@ -1303,7 +1303,10 @@ fn execute(
                     hit_points: after,
                 });
             }
-            let through = s.get(r.target).map(|c| c.turns + 1).unwrap_or(1);
+            let through = s
+                .get(r.target)
+                .map(|c| c.turns.saturating_add(1))
+                .unwrap_or(1);
             for o in &r.on_success {
                 effects.push(match o {
                     OnSuccess::Delay => Effect::Delayed {

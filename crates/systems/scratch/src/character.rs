@@ -304,26 +304,25 @@ impl Defenses {
     /// "Defenses" (001_337b5a42e331e513.txt); R-SCR-1, R-SCR-2.
     pub fn from_levels(level: impl Fn(Ability) -> u32, strength_base: u32) -> Defenses {
         let best = |list: &[Ability]| list.iter().map(|a| level(*a)).max().unwrap_or(0);
-        let agility = 10
-            + best(&[
-                Ability::Stealth,
-                Ability::Acrobatics,
-                Ability::Quickness,
-                Ability::Flying,
-            ]);
-        let intelligence = 10
-            + best(&[
-                Ability::Detection,
-                Ability::Command,
-                Ability::Healing,
-                Ability::Craftsmanship,
-            ]);
+        // Saturating: levels are capped (MAX_LEVEL_CAP), but this takes any lookup.
+        let agility = 10u32.saturating_add(best(&[
+            Ability::Stealth,
+            Ability::Acrobatics,
+            Ability::Quickness,
+            Ability::Flying,
+        ]));
+        let intelligence = 10u32.saturating_add(best(&[
+            Ability::Detection,
+            Ability::Command,
+            Ability::Healing,
+            Ability::Craftsmanship,
+        ]));
         let force = best(&[Ability::Wrestling, Ability::Swimming]);
         let toughness = level(Ability::Toughness);
         let strength = if force > 0 {
-            10 + force
+            10u32.saturating_add(force)
         } else {
-            strength_base + toughness
+            strength_base.saturating_add(toughness)
         };
         Defenses {
             agility,

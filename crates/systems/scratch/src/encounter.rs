@@ -721,7 +721,7 @@ impl State {
             }
             Event::TurnStarted { character } => {
                 if let Some(c) = self.characters.get_mut(*character) {
-                    c.turns += 1;
+                    c.turns = c.turns.saturating_add(1);
                     c.regular_used = false;
                     c.bonus_used = false;
                     // Evading lasts until the next turn; the engage penalty until

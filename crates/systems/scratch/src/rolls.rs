@@ -159,7 +159,11 @@ impl Check {
         modifier: i64,
         difficulty: i64,
     ) -> Check {
-        let total = i64::from(roll.value) + i64::from(level) + modifier;
+        // Saturating: the callers cap user numbers, and a total past the
+        // integer range compares the same.
+        let total = i64::from(roll.value)
+            .saturating_add(i64::from(level))
+            .saturating_add(modifier);
         let success = roll.automatic || total >= difficulty;
         Check {
             roll,
@@ -235,7 +239,9 @@ pub fn check(
 /// "Rolls" (001_337b5a42e331e513.txt): automatic on a natural 20, else total >=
 /// difficulty.
 pub fn probability(level: i64, difficulty: i64, modifier: i64, method: D20Method) -> f64 {
-    d20_distribution(method).p_where(|(v, auto)| *auto || v + level + modifier >= difficulty)
+    d20_distribution(method).p_where(|(v, auto)| {
+        *auto || v.saturating_add(level).saturating_add(modifier) >= difficulty
+    })
 }
 
 /// The chances of one roll: success, automatic success, and failure.
@@ -251,7 +257,9 @@ pub struct RollOdds {
 pub fn roll_odds(level: i64, difficulty: i64, modifier: i64, method: D20Method) -> RollOdds {
     let d = d20_distribution(method);
     RollOdds {
-        probability: d.p_where(|(v, auto)| *auto || v + level + modifier >= difficulty),
+        probability: d.p_where(|(v, auto)| {
+            *auto || v.saturating_add(level).saturating_add(modifier) >= difficulty
+        }),
         automatic: d.p_where(|(_, auto)| *auto),
     }
 }
@@ -497,7 +505,7 @@ pub fn damage_distribution(
     let one = d20_distribution(method).map(|(v, auto)| {
         if *auto {
             i64::from(profile.automatic)
-        } else if v + level + modifier >= difficulty {
+        } else if v.saturating_add(level).saturating_add(modifier) >= difficulty {
             i64::from(profile.normal)
         } else {
             0

@@ -47,6 +47,9 @@ pub const SUPPORT_ABILITIES: Rule = book("Support Abilities");
 /// Where several abilities could apply the player names one, the default is the
 /// highest legal one; R-SCR-5.
 pub const NAMED_ABILITY: Rule = book("Abilities").ruling("R-SCR-5");
+/// A table's `[rules]` bind every character in it; a sheet cannot carry its own
+/// CP or maximum level; R-SCR-7.
+pub const TABLE_LIMITS: Rule = book("Abilities").ruling("R-SCR-7");
 /// Tabula's own caps on numbers given by users.
 pub const CAPS: Rule = Rule::table("Caps");
 /// Tabula's table file and seats.
@@ -159,7 +162,8 @@ impl TryFrom<String> for D20Method {
     }
 }
 
-/// The table's options. Every field defaults to the book as ruled.
+/// The table's options. Every field defaults to the book as ruled. They bind
+/// every character at the table: a sheet cannot carry its own (R-SCR-7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TableRules {
