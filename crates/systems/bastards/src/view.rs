@@ -312,7 +312,10 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             }
         }
         Phase::Initiative => {
-            for c in mine.iter().filter(|c| c.active() && c.initiative.is_none()) {
+            for c in mine
+                .iter()
+                .filter(|c| c.active() && c.initiative.is_none() && !c.hand.is_empty())
+            {
                 out.push(CommandSpec::new(
                     "init",
                     "Play a card for initiative (Ace = 1, lowest acts first)",
@@ -333,7 +336,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         vec![],
                     ));
                 } else {
-                    if !c.status.discarded || c.status.must_discard > 0 {
+                    if (!c.status.discarded || c.status.must_discard > 0) && !c.hand.is_empty() {
                         out.push(CommandSpec::new(
                             "discard",
                             "Discard a card",
@@ -355,11 +358,13 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                 ),
                             ],
                         ));
-                        out.push(CommandSpec::new(
-                            "reinit",
-                            "Replace the initiative card (the action, unless Speedy)",
-                            vec![ParamSpec::choice("card", cards_of(c))],
-                        ));
+                        if !c.hand.is_empty() {
+                            out.push(CommandSpec::new(
+                                "reinit",
+                                "Replace the initiative card (the action, unless Speedy)",
+                                vec![ParamSpec::choice("card", cards_of(c))],
+                            ));
+                        }
                         if !s.ground.is_empty() {
                             out.push(CommandSpec::new(
                                 "pickup",
