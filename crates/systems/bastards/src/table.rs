@@ -796,9 +796,7 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             let who = exchange_side(side);
             match wild {
                 Some(steps) => with_notes(
-                    format!(
-                        "{who} spends a Wildcard and bets {card}, drawn from the deck, face up"
-                    ),
+                    format!("{who} bets {card} face up, drawn from the deck with the Wildcard"),
                     joker_notes(&who, steps),
                 ),
                 None => format!("{who} bets {card} face up"),

@@ -238,7 +238,7 @@ fn text_for(spec: &CommandSpec, name: &str, r: u32) -> Option<String> {
     ];
     let pick = |v: &[&str]| v[r as usize % v.len()].to_string();
     Some(match name {
-        "skill" if spec.name == "play" && r % 3 == 0 => return None,
+        "skill" if spec.name == "play" && r.is_multiple_of(3) => return None,
         "skill" => pick(&SKILLS),
         "name" => format!("Crowd{}", r % 1000),
         n if n.starts_with("options") => pick(&OPTIONS),
@@ -291,10 +291,10 @@ fn choices(s: &State, r: u32) -> Vec<(Seat, CommandSpec)> {
     for seat in Bastards::seats(s) {
         for spec in Bastards::legal_commands(s, &seat) {
             let rare = match spec.name.as_str() {
-                "finish" => r % 97 != 0,
-                "end" | "scene" => r % 13 != 0,
+                "finish" => !r.is_multiple_of(97),
+                "end" | "scene" => !r.is_multiple_of(13),
                 // A mulligan sacrifices the action: now and then, so hands are played.
-                "mulligan" | "reinit" => r % 5 != 0,
+                "mulligan" | "reinit" => !r.is_multiple_of(5),
                 _ => false,
             };
             if !rare {
@@ -668,7 +668,7 @@ fn a_drawn_joker_is_shown_with_the_wildcard_it_gives_r_gb_3() {
     let text = describe_last(&t, |e| matches!(e, Event::FaceUp { .. }));
     assert_eq!(
         text,
-        "A spends a Wildcard and bets QS, drawn from the deck, face up; Black Joker drawn: A gains a Wildcard; the discards are shuffled into the deck"
+        "A bets QS face up, drawn from the deck with the Wildcard; Black Joker drawn: A gains a Wildcard; the discards are shuffled into the deck"
     );
     assert_eq!(c(&t, "A").wildcards, 1, "one spent, one gained");
 }
