@@ -185,3 +185,22 @@ fn check_shows_a_drawn_joker_and_who_gains_the_wildcard() {
     assert!(out.contains("Joker (you gain a Wildcard"), "{out}");
     assert!(out.contains("Joker (the Dealer gains a Wildcard"), "{out}");
 }
+
+/// Every shipped script plays under `--strict`: the Indirect Opposition too (the
+/// defender discards before playing face down).
+#[test]
+fn the_indirect_script_plays_strict() {
+    let (code, out, err) = tabula_text(&[
+        "bastards",
+        "play",
+        "examples/bastards/indirect.toml",
+        "--script",
+        "examples/bastards/indirect.script",
+        "--seed",
+        "1",
+        "--strict",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("Guards discards 1 card(s) face down"), "{out}");
+    assert!(out.contains("The encounter is over."), "{out}");
+}

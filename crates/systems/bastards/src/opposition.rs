@@ -2146,6 +2146,15 @@ fn defense_terms(
     bonus -= two_weapon_penalty(d, &skill, true);
     let berserk = i64::from(d.status.berserk);
     let limit = (rank + extra_cards(d, &skill, x.kind) + d.status.stance - berserk).max(0);
+    if counter < 0 {
+        return Err(RuleError::out_of_range(
+            RULE_ADVANTAGES,
+            "Counter cards",
+            0,
+            limit,
+            counter,
+        ));
+    }
     if counter > 0 {
         // Counter<Weapon>: attacked with a melee weapon while wielding the chosen
         // weapon; any number of skill cards sacrificed, leaving at least the

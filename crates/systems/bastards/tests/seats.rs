@@ -791,3 +791,45 @@ fn reinforce_refuses_a_name_with_control_characters() {
     assert!(e.message.contains("control characters"), "{e}");
     assert!(t.log().is_empty());
 }
+
+/// Common acceptance: numbers typed at the table are range-checked, naming the
+/// field; a number past the integer range is "too large", never wrapped.
+#[test]
+fn numbers_at_the_table_are_refused_naming_the_field() {
+    let mut t = opened(
+        fated(draft("A", "a", &["Defensive Stance"])),
+        fated(draft("B", "b", &["Counter<Staff>"])),
+        ["2C", "9S", "5H", "KD", "4H"],
+        ["3C", "7S", "6H", "QD", "8H"],
+        "10C",
+    );
+    let mut r = Scripted::values(["2S"]);
+    let field = |e: tabula_core::rule::RuleError| match e.kind {
+        Refusal::OutOfRange { field, .. } => field,
+        other => panic!("{other:?}: {}", e.message),
+    };
+    let e = submit(&mut t, "a: use A stance 99", &mut r).unwrap_err();
+    assert_eq!(field(e), "Defensive Stance");
+    let e = submit(
+        &mut t,
+        "a: attack B Unarmed_Combat physical wild=-1",
+        &mut r,
+    )
+    .unwrap_err();
+    assert_eq!(field(e), "Wild Swing");
+    let e = submit(&mut t, "a: fate A Athletics Body 21", &mut r).unwrap_err();
+    assert_eq!(field(e), "Difficulty Modifier");
+    let e = table::parse_command("fate A Athletics Body 99999999999999999999").unwrap_err();
+    assert!(e.to_string().contains("too large"), "{e}");
+    let e = table::parse_command("attack B Unarmed_Combat wild=-99999999999999999999").unwrap_err();
+    assert!(e.to_string().contains("too large"), "{e}");
+    run(
+        &mut t,
+        &["a: attack B Unarmed_Combat physical", "a: play KD"],
+        &mut r,
+    );
+    let e = submit(&mut t, "b: play QD counter=-1", &mut r).unwrap_err();
+    assert_eq!(field(e), "Counter cards");
+    let e = submit(&mut t, &format!("b: play QD counter={}", i64::MAX), &mut r).unwrap_err();
+    assert!(e.message.contains("Counter"), "{e}");
+}
