@@ -10,7 +10,12 @@
 //!
 //! - [`character`], [`advantages`]: sheets and the 31 Advantages.
 //! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
-//!   and do; [`table`] the table file and the terminal text.
+//!   and do (R-GB-12); [`table`] the table file and the terminal text.
+//!
+//! Hidden information (R-GB-12): [`System::view`], [`TextPlay::status`] and
+//! [`TextPlay::describe`] show only what the book puts on the table plus, for the
+//! asking seat, its own hands and its own characters' pools. `describe` is for a
+//! shared log (everyone); [`Bastards::describe_for`] is one seat's log line.
 //!
 //! It depends on `tabula-core` only.
 //!
@@ -58,6 +63,16 @@ use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay
 /// A Game of Bastards as a Tabula rule system.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Bastards;
+
+impl Bastards {
+    /// One event described for one seat: [`TextPlay::describe`] (what everyone at
+    /// the table sees) plus that seat's own cards drawn and discarded, its own
+    /// characters' pools, and for the Dealer the Dealer's side of a Fate Draw
+    /// (R-GB-12). See [`table::describe_for`].
+    pub fn describe_for(state: &State, event: &Event, seat: &Seat) -> String {
+        table::describe_for(state, event, seat)
+    }
+}
 
 impl System for Bastards {
     const ID: &'static str = ID;
