@@ -137,6 +137,42 @@ impl TextPlay for Bastards {
         table::status(state, seat)
     }
 
+    /// One seat's log line: the shared text plus that seat's own cards and
+    /// pools (R-GB-12; [`table::describe_for`]).
+    fn describe_for(state: &State, event: &Event, seat: &Seat) -> String {
+        table::describe_for(state, event, seat)
+    }
+
+    /// The event's JSON goes to a seat only when it holds nothing hidden
+    /// (R-GB-12): table phases, the turn order, face-up cards, revealed hands and
+    /// public statuses. Events that name cards in a hand, a face-down card, a
+    /// discard, a Fate Draw's unplayed cards or pool points are shown to every
+    /// seat, the GM included, only as [`TextPlay::describe_for`]'s text, which
+    /// says to each seat what that seat may see.
+    fn event_for(_state: &State, event: &Event, _seat: &Seat) -> Option<Event> {
+        use opposition::Event as E;
+        match event {
+            E::Shuffled
+            | E::OppositionBegan
+            | E::Order { .. }
+            | E::TurnBegan { .. }
+            | E::DrawStepDone
+            | E::Initiative { .. }
+            | E::FaceUp { .. }
+            | E::Revealed { .. }
+            | E::MembersLost { .. }
+            | E::Desperate { .. }
+            | E::KnockedOut { .. }
+            | E::TurnEnded
+            | E::RoundEnded { .. }
+            | E::OppositionEnded
+            | E::Finished
+            | E::SceneBegan
+            | E::KarmicShuffle => Some(event.clone()),
+            _ => None,
+        }
+    }
+
     fn finished(state: &State) -> bool {
         state.finished
     }
