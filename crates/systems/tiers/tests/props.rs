@@ -47,11 +47,11 @@ proptest! {
         }
     }
 
-    /// R-TI-5 and the budget, against a direct reading of the rule.
+    /// R-TI-5, "1d3 (need 1d6)" and the budget, against a direct reading of the rule.
     #[test]
     fn purchases(d6 in 0u32..10, d3 in 0u32..10, cp in 0u32..20, psp in 0u32..200) {
         let p = Purchase { d6, d3, combat_points: cp };
-        let ok = d6.abs_diff(d3) <= 1 && 12 * d6 + 4 * d3 + cp <= psp;
+        let ok = d6.abs_diff(d3) <= 1 && (d3 == 0 || d6 > 0) && 12 * d6 + 4 * d3 + cp <= psp;
         prop_assert_eq!(p.validate(psp).is_ok(), ok);
     }
 
