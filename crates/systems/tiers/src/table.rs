@@ -666,21 +666,31 @@ pub fn evolve(s: &mut State, e: &Event) {
             s.spent.d3 = s.spent.d3.saturating_add(spent.d3);
             s.spent.combat_points = s.spent.combat_points.saturating_add(spent.combat_points);
         }
+        // A Block or a reduction soaks one attack ("Reduce Xd6 damage from an
+        // attack"), then is gone.
         Event::Damaged {
             target,
+            rolled,
             prevented,
             dealt,
-            ..
         } => match *target {
             Target::Hero(i) => {
                 if let Some(h) = s.heroes.get_mut(i) {
-                    h.reduction = h.reduction.saturating_sub(*prevented);
+                    h.reduction = if *rolled > 0 {
+                        0
+                    } else {
+                        h.reduction.saturating_sub(*prevented)
+                    };
                     h.health = h.health.saturating_sub(*dealt);
                 }
             }
             Target::Enemy(i) => {
                 if let Some(en) = s.enemies.get_mut(i) {
-                    en.block = en.block.saturating_sub(*prevented);
+                    en.block = if *rolled > 0 {
+                        0
+                    } else {
+                        en.block.saturating_sub(*prevented)
+                    };
                     en.health = en.health.saturating_sub(*dealt);
                     en.hurt |= *dealt > 0;
                 }
