@@ -135,9 +135,9 @@ pub(crate) fn action_roll(
         None
     };
     let amount = if critical == Some(6) {
-        roll.total.saturating_mul(2)
+        roll.amount().saturating_mul(2)
     } else {
-        roll.total
+        roll.amount()
     };
     out.push(Event::ActionRolled {
         hero: i,
@@ -261,7 +261,7 @@ pub(crate) fn act(
                     s,
                     a.d6,
                     a.d3,
-                    a.flat + h.character.roleplay_bonus(a.stat),
+                    a.flat.saturating_add(h.character.roleplay_bonus(a.stat)),
                     roller,
                 )?;
                 let theirs = roll_dice(s, 0, 1, 0, roller)?;

@@ -290,13 +290,12 @@ pub(crate) fn roll_err(e: RollProblem, rule: tabula_core::Rule) -> RuleError {
     match e {
         RollProblem::Roll(r) => RuleError::roll(r),
         RollProblem::NoDice => RuleError::forbidden(rule, e.to_string()),
-        RollProblem::TooLarge { field, max, got } => RuleError::out_of_range(
-            rules::CAPS,
+        RollProblem::OutOfRange {
             field,
-            0,
-            i64::try_from(max).unwrap_or(i64::MAX),
-            i64::try_from(got).unwrap_or(i64::MAX),
-        ),
+            min,
+            max,
+            got,
+        } => RuleError::out_of_range(rules::CAPS, field, min, max, got),
     }
 }
 
@@ -579,18 +578,18 @@ pub(crate) fn roll_dice(
     let mut r = RollResult {
         d6: Vec::new(),
         d3: Vec::new(),
-        bonus,
-        total: bonus,
+        bonus: i64::from(bonus),
+        total: i64::from(bonus),
     };
     for _ in 0..d6 {
         let v = roller.roll(Die::D6)?;
         r.d6.push(v);
-        r.total = r.total.saturating_add(v);
+        r.total = r.total.saturating_add(i64::from(v));
     }
     for _ in 0..d3 {
         let v = s.options.d3.roll(roller)?;
         r.d3.push(v);
-        r.total = r.total.saturating_add(v.value);
+        r.total = r.total.saturating_add(i64::from(v.value));
     }
     Ok(r)
 }
@@ -783,9 +782,14 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
             let i = hero_seat(s, seat)?;
             out_of_combat(s)?;
             let bonus = alive(s, i)?.character.roleplay_bonus(*stat);
-            let outcome =
-                roleplay::check(RollKind::OutOfCombat, bonus, *goal, s.options.d3, roller)
-                    .map_err(|e| roll_err(e, rules::ASKING_FOR_ROLLS))?;
+            let outcome = roleplay::check(
+                RollKind::OutOfCombat,
+                i64::from(bonus),
+                *goal,
+                s.options.d3,
+                roller,
+            )
+            .map_err(|e| roll_err(e, rules::ASKING_FOR_ROLLS))?;
             out.push(Event::Rolled {
                 hero: i,
                 stat: *stat,
@@ -1026,7 +1030,7 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
             out.push(spend_ap(s, i, *d3)?);
             let outcome = roleplay::check(
                 RollKind::InCombat { d3: *d3 },
-                h.character.roleplay_bonus(*stat),
+                i64::from(h.character.roleplay_bonus(*stat)),
                 *goal,
                 s.options.d3,
                 roller,
@@ -1087,7 +1091,13 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
                 out.push(take_rolls(s, *raise)?);
             }
             let hero_roll = roll_dice(s, 0, p.d3, p.bonus, roller)?;
-            let enemy_roll = roll_dice(s, raise.d6, raise.d3 + 1, raise.combat_points, roller)?;
+            let enemy_roll = roll_dice(
+                s,
+                raise.d6,
+                raise.d3.saturating_add(1),
+                raise.combat_points,
+                roller,
+            )?;
             let result = roleplay::contest(
                 hero_roll.total,
                 enemy_roll.total,
@@ -1172,14 +1182,14 @@ fn contest_out_of_combat(
     let hb = hero(s, b)?;
     let ra = roleplay::roll(
         RollKind::OutOfCombat,
-        ha.character.roleplay_bonus(sa),
+        i64::from(ha.character.roleplay_bonus(sa)),
         s.options.d3,
         roller,
     )
     .map_err(|e| roll_err(e, rules::COMPETING_ROLLS))?;
     let rb = roleplay::roll(
         RollKind::OutOfCombat,
-        hb.character.roleplay_bonus(sb),
+        i64::from(hb.character.roleplay_bonus(sb)),
         s.options.d3,
         roller,
     )

@@ -131,7 +131,7 @@ pub(crate) fn respond_to_attack(
         },
     )?);
     let roll = roll_dice(&now, 1, 0, 0, roller)?;
-    let amount = roll.total;
+    let amount = roll.amount();
     out.push(Event::EnemyRolled {
         enemy: e,
         use_name: "Block (its Response to the attack)".into(),
@@ -418,7 +418,7 @@ pub(crate) fn spend(
             let t = hero_target(s)?;
             out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let total = roll.total;
+            let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -427,7 +427,7 @@ pub(crate) fn spend(
             damage_hero(s, t, total, roller, out)?;
             if u.effect == UseEffect::Drain {
                 let heal = roll_dice(s, heal_d6, 0, 0, roller)?;
-                let amount = heal.total;
+                let amount = heal.amount();
                 out.push(Event::EnemyRolled {
                     enemy: e,
                     use_name: format!("{} (heal)", u.name),
@@ -464,7 +464,9 @@ pub(crate) fn spend(
             }
             out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let each = roll.total.div_ceil(hit.len() as u32);
+            let each = roll
+                .amount()
+                .div_ceil(u32::try_from(hit.len()).unwrap_or(u32::MAX));
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -477,7 +479,7 @@ pub(crate) fn spend(
         UseEffect::Block => {
             out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let total = roll.total;
+            let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -501,7 +503,7 @@ pub(crate) fn spend(
             }
             out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let total = roll.total;
+            let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -832,7 +834,7 @@ pub(crate) fn absorb(
     cap("d6", dice.d6)?;
     cap("d3", dice.d3)?;
     cap("cp", dice.combat_points)?;
-    if dice.d6 + dice.d3 == 0 {
+    if dice.d6.saturating_add(dice.d3) == 0 {
         return Err(RuleError::forbidden(
             rules::ENCHANTED_ARMOR,
             "Absorb uses at least one roll",
@@ -840,7 +842,7 @@ pub(crate) fn absorb(
     }
     out.push(take_rolls(s, doubled(s, *dice))?);
     let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-    let total = roll.total;
+    let total = roll.amount();
     out.push(Event::EnemyRolled {
         enemy: e,
         use_name: "Absorb".into(),

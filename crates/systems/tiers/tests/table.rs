@@ -437,7 +437,7 @@ fn line_strategy() -> impl Strategy<Value = String> {
         stats,
         0u32..4,
         0u32..4,
-        0u8..22,
+        0u8..27,
     )
         .prop_map(|(h, e, z, a, u, i, st, n, m, k)| {
             let body = match k {
