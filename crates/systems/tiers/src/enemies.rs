@@ -659,11 +659,18 @@ pub(crate) fn spawn(
     out: &mut Vec<Event>,
 ) -> R<()> {
     gm_only(seat)?;
-    let k = s
-        .catalog
-        .enemy(kind)
-        .ok_or_else(|| RuleError::unknown(rules::SAMPLE_ENEMIES, "enemy kind", kind))?;
+    let k = s.catalog.enemy(kind).ok_or_else(|| {
+        unknown_among(
+            rules::SAMPLE_ENEMIES,
+            "enemy kind",
+            kind,
+            s.catalog.enemies.iter().map(|k| k.name.replace(' ', "_")),
+        )
+    })?;
     let z = find_zone(s, zone)?;
+    if let Err(e) = tabula_core::names::check_seat_name("name", name) {
+        return Err(RuleError::forbidden(rules::SEATS, e.to_string()));
+    }
     if name.trim().is_empty()
         || name.contains(char::is_whitespace)
         || name.contains(':')
@@ -716,6 +723,16 @@ pub(crate) fn shadow(
             format!("{} ({}) has no shadow form", x.name, x.kind),
         ));
     }
+    if sink {
+        // "Responses": it sinks whenever dealt damage, by itself (R-TI-9).
+        return Err(RuleError::forbidden(
+            rules::SHADOW_GOBLIN,
+            format!(
+                "{} sinks into its shadow by itself whenever it is dealt damage (its Response, paid with any roll left); the GM does not sink it otherwise",
+                x.name
+            ),
+        ));
+    }
     if x.health == 0 || x.shadow == sink {
         return Err(RuleError::forbidden(
             rules::SHADOW_GOBLIN,
@@ -748,7 +765,9 @@ pub(crate) fn shadow(
             ));
         }
     };
-    out.push(take_rolls(s, cost)?);
+    // "Actions": "Spend any roll to get out of their shadow form": an Action,
+    // doubled in the Player Phase ("Spending Rolls for Actions").
+    out.push(take_rolls(s, doubled(s, cost))?);
     out.push(Event::Shadow { enemy: e, on: sink });
     Ok(())
 }

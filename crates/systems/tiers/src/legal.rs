@@ -115,7 +115,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                 out.push(CommandSpec::new("fight", "combat begins", vec![]));
             }
         }
-        Mode::Combat { phase, .. } => {
+        Mode::Combat { .. } => {
             out.push(CommandSpec::new(
                 "end-phase",
                 "end this phase, begin the next",
@@ -170,21 +170,21 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     .map(|e| e.name.clone())
                     .collect()
             };
-            let shadows = kind(|k| k.shadow_form);
+            let shadows: Vec<String> = s
+                .enemies
+                .iter()
+                .filter(|e| e.standing() && e.shadow)
+                .map(|e| e.name.clone())
+                .collect();
             if !shadows.is_empty() {
-                for (name, what) in [
-                    ("sink", "sink into a shadow"),
-                    ("emerge", "leave the shadow"),
-                ] {
-                    out.push(CommandSpec::new(
-                        name,
-                        what,
-                        vec![
-                            ParamSpec::choice("enemy", shadows.clone()),
-                            ParamSpec::choice("pay=", ["d3", "d6"]),
-                        ],
-                    ));
-                }
+                out.push(CommandSpec::new(
+                    "emerge",
+                    "leave the shadow form (any roll; doubled in the Player Phase)",
+                    vec![
+                        ParamSpec::choice("enemy", shadows),
+                        ParamSpec::choice("pay=", ["d3", "d6"]),
+                    ],
+                ));
             }
             let armors = kind(|k| k.ensnare);
             if !armors.is_empty() && !up.is_empty() {
@@ -208,14 +208,13 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     ],
                 ));
             }
-            if phase == Phase::Player {
-                for (i, h) in s.heroes.iter().enumerate() {
-                    if h.ally {
-                        let prefix = format!("{} ", typed(h.name()));
-                        character_commands(s, i, &prefix, out);
-                    }
-                }
-            }
+        }
+    }
+    // "Phases": the GM plays the NPC allies (`GM: Steve move Yard`).
+    for (i, h) in s.heroes.iter().enumerate() {
+        if h.ally {
+            let prefix = format!("{} ", typed(h.name()));
+            character_commands(s, i, &prefix, out);
         }
     }
     if s.reserve > 0 {

@@ -19,7 +19,7 @@
 //! | `spend ENEMY USE [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE] [on TARGET]` | GM: a roll use |
 //! | `move-enemy ENEMY ZONE [pay=d3\|cp]`, `move-player PLAYER ZONE [pay=d3\|cp]` | GM |
 //! | `spawn NAME KIND health=N zone=ZONE` | GM: Health from the pool's reserve |
-//! | `sink ENEMY [pay=d3\|d6]`, `emerge ENEMY [pay=d3\|d6]` | GM: Shadow Goblin |
+//! | `emerge ENEMY [pay=d3\|d6]` | GM: a Shadow Goblin leaves its shadow (it sinks by itself when dealt damage; `sink` is refused) |
 //! | `ensnare ENEMY PLAYER [pay=d3\|cp]`, `absorb ENEMY [d6=N] [d3=N] [cp=N]` | GM: Enchanted Armor |
 //! | `ALLY act ...`, `ALLY move ...`, `ALLY item ...`, `ALLY roleplay ...` | GM: an NPC ally's command (`GM: Steve move Yard`) |
 

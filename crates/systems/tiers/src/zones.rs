@@ -67,7 +67,7 @@ impl Zones {
         let mut names: Vec<String> = Vec::new();
         for d in defs {
             let n = d.name.trim().to_string();
-            if names.iter().any(|x| x.eq_ignore_ascii_case(&n)) || n.is_empty() {
+            if names.iter().any(|x| tabula_core::names::same_name(x, &n)) || n.is_empty() {
                 return Err(ZoneError::Duplicate(n));
             }
             names.push(n);
@@ -105,7 +105,7 @@ impl Zones {
     pub fn index(&self, name: &str) -> Option<usize> {
         self.names
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+            .position(|n| tabula_core::names::same_name(n, name))
     }
 
     /// The Zone's name by index (empty for an unknown index).

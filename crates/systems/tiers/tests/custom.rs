@@ -200,20 +200,36 @@ fn shadow_form() {
     let mut t = table();
     ok(&mut t, "GM: fight", &[]);
     assert_eq!(no(&mut t, "GM: sink Gob pay=d3").rule, rules::SHADOW_GOBLIN);
-    ok(&mut t, "GM: sink Shade pay=d6", &[]);
+    // It sinks by itself when dealt damage, not at the GM's word (R-TI-9).
+    assert_eq!(
+        no(&mut t, "GM: sink Shade pay=d6").rule,
+        rules::SHADOW_GOBLIN
+    );
+    ok(&mut t, "GM: end-phase", &[]);
+    // Cristy's knife: 2d3 [1, 1], critical [1]; the Shade sinks for a d3.
+    let ev = ok(&mut t, "Cristy: act Throw Knife on Shade", &[1, 1, 1]);
+    assert!(ev.contains(&Event::Shadow { enemy: 1, on: true }));
+    assert_eq!(t.state().rolls_left().d3, 2);
     assert_eq!(
         no(&mut t, "GM: spend Shade Bite d3=1 on Steve").rule,
         rules::SHADOW_GOBLIN
     );
+    // It can move (doubled in the Player Phase: 2d3).
     ok(&mut t, "GM: move-enemy Shade Street pay=d3", &[]);
-    ok(&mut t, "GM: end-phase", &[]);
     assert_eq!(
-        no(&mut t, "GM: Steve act Slash on Shade").rule,
+        no(&mut t, "Cristy: act Throw Knife on Shade").rule,
         rules::SHADOW_GOBLIN
     );
     ok(&mut t, "GM: end-phase", &[]);
     ok(&mut t, "GM: emerge Shade pay=d3", &[]);
     ok(&mut t, "GM: spend Shade Bite d3=1 on Steve", &[2]);
+    ok(&mut t, "GM: end-phase", &[]);
+    // Sinks again on the next hit (the last d3); leaving the shadow in the
+    // Player Phase is an Action: doubled, 2d6.
+    ok(&mut t, "Cristy: act Throw Knife on Shade", &[1, 1, 1]);
+    assert!(t.state().enemies[1].shadow);
+    ok(&mut t, "GM: emerge Shade pay=d6", &[]);
+    assert_eq!(t.state().rolls_left().d6, 0);
 }
 
 /// "Enchanted Armor": ensnare a player who attacked it, in its Zone, not after
