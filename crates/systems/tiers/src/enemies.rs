@@ -850,6 +850,16 @@ pub(crate) fn absorb(
             format!("{} is at 0 Health", x.name),
         ));
     }
+    // "absorb life force from the creature": none is left at 0 Health.
+    if !hero(s, victim)?.up() {
+        return Err(RuleError::forbidden(
+            rules::HEALTH_ZERO,
+            format!(
+                "{} is at 0 Health: no life force is left to absorb",
+                hero(s, victim)?.name()
+            ),
+        ));
+    }
     cap("d6", dice.d6)?;
     cap("d3", dice.d3)?;
     cap("cp", dice.combat_points)?;
