@@ -987,9 +987,15 @@ pub fn status(state: &State, seat: &Seat) -> String {
             title(state)
         ),
         Moment::Situation(sit) => {
+            if let Some(why) = state.check_forbidden(&sit.who, sit.stat) {
+                return format!(
+                    "Situation for {}: difficulty {} (so far {:?}); {why}: the final check cannot be made, `final 0` ends the Situation as failed",
+                    sit.who, sit.difficulty, sit.history
+                );
+            }
             let max = cur(state, &sit.who, sit.stat);
             let tok = tokens_of(state, &sit.who, sit.skill.as_deref());
-            let diff = sit.difficulty + dazed(state, &sit.who);
+            let diff = sit.difficulty.saturating_add(dazed(state, &sit.who));
             format!(
                 "Situation for {}: difficulty {} (so far {:?}); final check {} {max} + {} tokens {tok}: {}",
                 sit.who,
@@ -997,7 +1003,7 @@ pub fn status(state: &State, seat: &Seat) -> String {
                 sit.history,
                 sit.stat,
                 sit.skill.as_deref().unwrap_or("no skill"),
-                odds_line(max, tok, diff + 1)
+                odds_line(max, tok, diff.saturating_add(1))
             )
         }
         Moment::Event(e) => {

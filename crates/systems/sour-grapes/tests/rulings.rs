@@ -481,6 +481,13 @@ fn a_player_acts_only_for_its_own_characters() {
     }
     assert_eq!(t, before);
     give(&mut t, "gm: spend Agility as Rook", &mut none);
+    // Rook's Situation: only Rook's seat rolls its final check.
+    give(&mut t, "gm: situation 5 Prestige as Rook", &mut none);
+    for line in ["gm: final 1", "Sam: final 1"] {
+        let err = try_give(&mut t, line, &mut none).unwrap_err();
+        assert!(err.contains("does not play Rook"), "{line}: {err}");
+    }
+    give(&mut t, "Ana: final 1", &mut Scripted::dice([4]));
     give(&mut t, "gm: event", &mut none);
     let err = try_give(&mut t, "Sam: initiative Agility 1 as Rook", &mut none).unwrap_err();
     assert!(err.contains("does not play"), "{err}");

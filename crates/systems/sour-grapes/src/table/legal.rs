@@ -151,7 +151,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         vec![ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY))],
                     ));
                 }
-                if gm || mine.contains(&sit.who) {
+                if mine.contains(&sit.who) {
                     // R-SG-12: a final check that may not be made ends it failed.
                     let (summary, dice, tokens) = match s.check_forbidden(&sit.who, sit.stat) {
                         Some(_) => (

@@ -230,12 +230,18 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let Moment::Situation(sit) = d.s.moment.clone() else {
                 return Err(wrong_phase(rules::SITUATION, "no Situation is running"));
             };
+            // The final check is rolled by the seat that plays the character
+            // (the storyteller for a monster): a seat acts only for its own.
             let seat_ok =
-                seat.is_gm() || d.s.participant(&sit.who).is_some_and(|p| &p.seat == seat);
+                d.s.participant(&sit.who)
+                    .is_some_and(|p| same_seat(&p.seat, seat));
             if !seat_ok {
-                return Err(not_your_turn(
-                    rules::SITUATION,
-                    format!("the final check is {}'s", sit.who),
+                return Err(not_permitted(
+                    rules::SEATS,
+                    format!(
+                        "the final check is {}'s: {seat} does not play {}",
+                        sit.who, sit.who
+                    ),
                 ));
             }
             let diff = sit.difficulty.saturating_add(dazed(&d.s, &sit.who));
