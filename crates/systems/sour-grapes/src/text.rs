@@ -234,6 +234,19 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                 None => problems.push(format!("participant[{i}].effects: no card called {e:?}")),
             }
         }
+        for (from, to) in &p.comparable {
+            for name in [from, to] {
+                if let Err(e) = check_name(&format!("participant[{i}].comparable"), name) {
+                    problems.push(e.to_string());
+                }
+            }
+            if character.skill(to).is_none() {
+                problems.push(format!(
+                    "participant[{i}].comparable: {} has no skill called {to:?} to use for {from}",
+                    character.name()
+                ));
+            }
+        }
         participants.push(Participant {
             character,
             seat,
@@ -921,7 +934,8 @@ fn card_odds(state: &State, who: &str, card: &cards::ActionCard, need: u32) -> S
         return String::new();
     };
     let max = cur(state, who, st);
-    let mut tok = tokens_of(state, who, card.skill.as_deref());
+    // Tokens already placed on another bet of this turn are not free (R-SG-11).
+    let mut tok = state.tokens_free(who, card);
     if state.no_tokens_with(who, st) {
         // Intoxicated: tokens and these dice not in one roll; show the dice.
         tok = 0;

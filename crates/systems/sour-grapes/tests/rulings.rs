@@ -543,6 +543,15 @@ fn table_file_refuses_bad_names() {
         all.contains("participant[0].seat") && all.contains("':'"),
         "{all}"
     );
+    let bad = TWO_SHEETS.replace(
+        "\"Sand Strike\", \"Flame Weapon\"]",
+        "\"Sand Strike\", \"Flame Weapon\"]\ncomparable = { Swords = \"Nope\" }",
+    );
+    let all = SourGrapes::setup(&bad, &examples())
+        .unwrap_err()
+        .problems
+        .join("\n");
+    assert!(all.contains("no skill called \"Nope\""), "{all}");
     let all = SourGrapes::setup("title = \"empty\"", &examples())
         .unwrap_err()
         .problems

@@ -1026,6 +1026,22 @@ impl State {
         None
     }
 
+    /// Tokens `who` may still place on `card`: the available tokens of the skill
+    /// the card draws on (its own skill F or the agreed comparable), less those
+    /// already placed on bets of this turn not rolled yet (R-SG-4, R-SG-11).
+    pub fn tokens_free(&self, who: &str, card: &ActionCard) -> u32 {
+        let Some(p) = self.participant(who) else {
+            return 0;
+        };
+        card.skill
+            .as_deref()
+            .and_then(|k| p.character.skill(&p.skill_for(k)))
+            .map_or(0, |k| {
+                k.available
+                    .saturating_sub(rolls::committed_tokens(self, who, &k.name))
+            })
+    }
+
     /// The stats `who` may make a check with now (R-SG-12).
     pub fn check_stats(&self, who: &str) -> Vec<Stat> {
         Stat::ALL

@@ -500,14 +500,7 @@ pub(super) fn check_bet_tokens(
         ));
     };
     if total > 0 {
-        let pool = card.skill.as_deref().and_then(|k| {
-            s.participant(who)
-                .and_then(|p| p.character.skill(&p.skill_for(k)))
-        });
-        let avail = pool.map_or(0, |k| {
-            k.available
-                .saturating_sub(committed_tokens(s, who, &k.name))
-        });
+        let avail = s.tokens_free(who, card);
         if total > avail {
             return Err(RuleError::out_of_range(
                 rules::BETTING,
