@@ -4,7 +4,7 @@
 //! Sour Grapes, "Game Moments", "Spend", "Check", "Situation", "Event", "Turn
 //! Mechanics", "Stunt", "Interrupt", "Compliment", "Divert", "Reactions",
 //! "Effects", "Injury, Exhaust & Damage", "Experience" (000_05a1db5b88f54528.txt);
-//! R-SG-1..R-SG-10.
+//! R-SG-1..R-SG-12.
 //!
 //! The moment is one of [`Moment::Free`] (single Spends and Checks),
 //! [`Moment::Situation`] (a running difficulty ending in a final check) or
