@@ -1,0 +1,113 @@
+//! The one error type of the store.
+
+/// Why a [`Store`](crate::Store) call failed. Match on it: [`StoreError::Conflict`]
+/// and [`StoreError::NotFound`] are everyday answers a server turns into a retry or a
+/// 404; the size and range variants are bad input (a 4xx); [`StoreError::Database`],
+/// [`StoreError::Migration`] and [`StoreError::Corrupt`] are internal failures whose
+/// text is for the server's logs only, never for a client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The table's seq was not the `expect_seq` given to
+    /// [`Store::append`](crate::Store::append): someone appended first. Nothing was
+    /// written; reload from `current` (the table's seq now) and decide again.
+    #[error("the table's log has moved on to seq {current}")]
+    Conflict {
+        /// The table's seq when the append was refused.
+        current: u64,
+    },
+
+    /// No table has this id.
+    #[error("no such table")]
+    NotFound,
+
+    /// The URL given to [`open`](crate::open) names no backend or cannot be parsed, or
+    /// the schema given to [`open_with_schema`](crate::open_with_schema) is not a
+    /// plain name. The message never repeats the URL (it may hold a password).
+    #[error("bad store URL: {0}")]
+    BadUrl(String),
+
+    /// The database failed: unreachable, busy past the timeout, closed, or refused a
+    /// statement. The text is the driver's, for logs only.
+    #[error("database error: {0}")]
+    Database(String),
+
+    /// The migrations could not be applied (e.g. the database was written by a newer
+    /// Tabula, or an applied migration was changed). The text is for logs only.
+    #[error("migration failed: {0}")]
+    Migration(String),
+
+    /// A stored row could not be read back (bad JSON, an unknown role, a negative
+    /// seq). The text names the column, for logs only.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+
+    /// [`Store::append`](crate::Store::append) was given no entries: a command always
+    /// writes at least one.
+    #[error("an append needs at least one entry")]
+    EmptyEntries,
+
+    /// [`Store::append`](crate::Store::append) was given more than
+    /// [`MAX_APPEND_ENTRIES`](crate::MAX_APPEND_ENTRIES) entries.
+    #[error("{count} entries in one append, over the cap of {max}")]
+    TooManyEntries {
+        /// How many entries were given.
+        count: usize,
+        /// The cap, [`MAX_APPEND_ENTRIES`](crate::MAX_APPEND_ENTRIES).
+        max: usize,
+    },
+
+    /// One entry's compact JSON is over [`MAX_ENTRY_BYTES`](crate::MAX_ENTRY_BYTES).
+    #[error("entry {index} takes {bytes} bytes of JSON, over the cap of {max}")]
+    EntryTooLarge {
+        /// The entry's index in the append (0-based).
+        index: usize,
+        /// Its size as compact JSON, in bytes.
+        bytes: usize,
+        /// The cap, [`MAX_ENTRY_BYTES`](crate::MAX_ENTRY_BYTES).
+        max: usize,
+    },
+
+    /// An initial state or roller state's compact JSON is over
+    /// [`MAX_STATE_BYTES`](crate::MAX_STATE_BYTES).
+    #[error("the {what} takes {bytes} bytes of JSON, over the cap of {max}")]
+    StateTooLarge {
+        /// Which one: `"initial state"`, `"initial roller"` or `"roller"`.
+        what: &'static str,
+        /// Its size as compact JSON, in bytes.
+        bytes: usize,
+        /// The cap, [`MAX_STATE_BYTES`](crate::MAX_STATE_BYTES).
+        max: usize,
+    },
+
+    /// A seq (given, or one an append would create) is over `i64::MAX`, the most the
+    /// databases can keep.
+    #[error("seq {0} is past the largest the store keeps (i64::MAX)")]
+    SeqOutOfRange(u64),
+
+    /// A text field (a name, a seat, a token hash) holds the character U+0000, which
+    /// PostgreSQL text cannot keep; refused by both backends alike. (Inside JSON values
+    /// it is fine: JSON writes it as `\u0000`.)
+    #[error("the {field} holds the character U+0000")]
+    NulInText {
+        /// Which field: `"system"`, `"name"`, `"seat"`, `"display name"` or
+        /// `"token hash"`.
+        field: &'static str,
+    },
+
+    /// Two seats of one [`NewTable`](crate::NewTable) share this name.
+    #[error("seat {0:?} appears twice at one table")]
+    DuplicateSeat(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        StoreError::Database(error.to_string())
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(error: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Migration(error.to_string())
+    }
+}

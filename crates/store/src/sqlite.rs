@@ -1,0 +1,358 @@
+//! The embedded SQLite backend: one file, WAL mode, writers serialized by
+//! `BEGIN IMMEDIATE` (so a write transaction never has to upgrade a read lock) and a
+//! busy timeout.
+
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use serde_json::Value;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+use crate::common::{
+    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db,
+    stored_entry,
+};
+use crate::{
+    LoadedTable, NewEntry, NewTable, SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError,
+    StoredEntry, TableId, TableSummary,
+};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// Connections kept to one file: readers run side by side in WAL mode.
+const MAX_CONNECTIONS: u32 = 8;
+
+/// The store in one SQLite file.
+pub(crate) struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore")
+            .field("connections", &self.pool.size())
+            .finish_non_exhaustive()
+    }
+}
+
+const SUMMARY_COLUMNS: &str = "t.id, t.system, t.name, t.created_ms, \
+     COALESCE((SELECT MAX(e.seq) FROM entries e WHERE e.table_id = t.id), 0), \
+     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id)";
+
+impl SqliteStore {
+    /// Opens (creating if missing) the file named by a `sqlite:` URL and migrates it.
+    pub(crate) async fn open(url: &str) -> Result<SqliteStore, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)
+            .map_err(|e| StoreError::BadUrl(e.to_string()))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(SQLITE_BUSY_TIMEOUT);
+        let lower = url.to_ascii_lowercase();
+        let in_memory = lower.contains(":memory:") || lower.contains("mode=memory");
+        let pool = if in_memory {
+            // An in-memory database lives as long as one connection to it: keep exactly
+            // one, forever (a shared cache would also fail writers with SQLITE_LOCKED
+            // instead of waiting).
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+        } else {
+            SqlitePoolOptions::new().max_connections(MAX_CONNECTIONS)
+        }
+        .connect_with(options)
+        .await?;
+        MIGRATOR.run(&pool).await?;
+        Ok(SqliteStore { pool })
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    async fn create_table(&self, table: NewTable) -> Result<TableId, StoreError> {
+        let row = common::prepare_table(table)?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query(
+            "INSERT INTO tables \
+             (id, created_order, system, name, initial_state, initial_roller, roller, created_ms) \
+             VALUES (?1, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM tables), \
+                     ?2, ?3, ?4, ?5, ?5, ?6)",
+        )
+        .bind(&row.id)
+        .bind(&row.system)
+        .bind(&row.name)
+        .bind(&row.initial_state)
+        .bind(&row.initial_roller)
+        .bind(row.created_ms)
+        .execute(&mut *tx)
+        .await?;
+        for seat in &row.seats {
+            sqlx::query(
+                "INSERT INTO seats (table_id, position, seat, role, display_name, token_hash) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .bind(&row.id)
+            .bind(seat.position)
+            .bind(&seat.seat)
+            .bind(seat.role)
+            .bind(&seat.display_name)
+            .bind(&seat.token_hash)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(row.id)
+    }
+
+    async fn list_tables(&self) -> Result<Vec<TableSummary>, StoreError> {
+        let rows: Vec<SummaryRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM tables t ORDER BY t.created_order DESC"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(common::summary).collect()
+    }
+
+    async fn count_tables(&self) -> Result<u64, StoreError> {
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM tables")
+            .fetch_one(&self.pool)
+            .await?;
+        seq_from_db(count, "COUNT(tables)")
+    }
+
+    async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
+        // One read transaction: the summary, seats and entries are one snapshot.
+        let mut tx = self.pool.begin().await?;
+        let row: Option<LoadRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS}, t.initial_state, t.initial_roller \
+             FROM tables t WHERE t.id = ?1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (summary, initial_state, initial_roller) = common::split_load_row(row)?;
+        let seats: Vec<SeatRecordRow> = sqlx::query_as(
+            "SELECT table_id, seat, role, display_name FROM seats \
+             WHERE table_id = ?1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let entries: Vec<StoredEntryRow> = sqlx::query_as(
+            "SELECT seq, seat, entry, at_ms, command_end, roller FROM entries \
+             WHERE table_id = ?1 ORDER BY seq",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some(LoadedTable {
+            summary,
+            initial_state,
+            initial_roller,
+            seats: seats
+                .into_iter()
+                .map(seat_record)
+                .collect::<Result<_, _>>()?,
+            entries: entries
+                .into_iter()
+                .map(stored_entry)
+                .collect::<Result<_, _>>()?,
+        }))
+    }
+
+    async fn seat_for_token(
+        &self,
+        id: &str,
+        token_hash: &str,
+    ) -> Result<Option<SeatRecord>, StoreError> {
+        if !common::findable(&[id, token_hash]) {
+            return Ok(None);
+        }
+        let row: Option<SeatRecordRow> = sqlx::query_as(
+            "SELECT table_id, seat, role, display_name FROM seats \
+             WHERE table_id = ?1 AND token_hash = ?2 ORDER BY position LIMIT 1",
+        )
+        .bind(id)
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(seat_record).transpose()
+    }
+
+    async fn seats(&self, id: &str) -> Result<Vec<SeatRecord>, StoreError> {
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        let mut tx = self.pool.begin().await?;
+        let exists: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tables WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if exists.is_none() {
+            return Err(StoreError::NotFound);
+        }
+        let rows: Vec<SeatRecordRow> = sqlx::query_as(
+            "SELECT table_id, seat, role, display_name FROM seats \
+             WHERE table_id = ?1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        rows.into_iter().map(seat_record).collect()
+    }
+
+    async fn append(
+        &self,
+        id: &str,
+        expect_seq: u64,
+        entries: Vec<NewEntry>,
+        roller_after: Option<Value>,
+    ) -> Result<u64, StoreError> {
+        let rows = common::prepare_append(expect_seq, entries, roller_after.as_ref())?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        // IMMEDIATE: this transaction holds the file's one write lock from its first
+        // statement, so the seq it reads cannot change before it writes.
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let current: Option<i64> = sqlx::query_scalar(
+            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = ?1), 0) \
+             FROM tables WHERE id = ?1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(current) = current else {
+            return Err(StoreError::NotFound);
+        };
+        if current != rows.expect {
+            return Err(StoreError::Conflict {
+                current: seq_from_db(current, "entries.seq")?,
+            });
+        }
+        for entry in &rows.entries {
+            let inserted = sqlx::query(
+                "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .bind(id)
+            .bind(entry.seq)
+            .bind(&entry.seat)
+            .bind(&entry.entry)
+            .bind(rows.at_ms)
+            .bind(entry.command_end)
+            .bind(&entry.roller)
+            .execute(&mut *tx)
+            .await;
+            if let Err(error) = inserted {
+                return Err(self.unique_to_conflict(error, tx, id).await);
+            }
+        }
+        sqlx::query("UPDATE tables SET roller = ?1 WHERE id = ?2")
+            .bind(&rows.roller)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(rows.last)
+    }
+
+    async fn entries_after(&self, id: &str, after: u64) -> Result<Vec<StoredEntry>, StoreError> {
+        let after = seq_to_db(after)?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        let mut tx = self.pool.begin().await?;
+        let exists: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tables WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if exists.is_none() {
+            return Err(StoreError::NotFound);
+        }
+        let rows: Vec<StoredEntryRow> = sqlx::query_as(
+            "SELECT seq, seat, entry, at_ms, command_end, roller FROM entries \
+             WHERE table_id = ?1 AND seq > ?2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(after)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        rows.into_iter().map(stored_entry).collect()
+    }
+
+    async fn reissue_token(
+        &self,
+        id: &str,
+        seat: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError> {
+        common::check_text(token_hash, "token hash")?;
+        if !common::findable(&[id, seat]) {
+            return Ok(false);
+        }
+        let done =
+            sqlx::query("UPDATE seats SET token_hash = ?1 WHERE table_id = ?2 AND seat = ?3")
+                .bind(token_hash)
+                .bind(id)
+                .bind(seat)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+impl SqliteStore {
+    /// A failed entry insert: a `(table_id, seq)` clash is a [`StoreError::Conflict`]
+    /// at the log's seq now, anything else a database error. (With `BEGIN IMMEDIATE`
+    /// a clash means the stored log disagrees with itself; kept for symmetry with
+    /// PostgreSQL.)
+    async fn unique_to_conflict(
+        &self,
+        error: sqlx::Error,
+        tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+        id: &str,
+    ) -> StoreError {
+        let unique = matches!(&error, sqlx::Error::Database(db) if db.is_unique_violation());
+        if !unique {
+            return error.into();
+        }
+        if let Err(error) = tx.rollback().await {
+            return error.into();
+        }
+        let current: Result<i64, sqlx::Error> =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE table_id = ?1")
+                .bind(id)
+                .fetch_one(&self.pool)
+                .await;
+        match current
+            .map_err(StoreError::from)
+            .and_then(|c| seq_from_db(c, "entries.seq"))
+        {
+            Ok(current) => StoreError::Conflict { current },
+            Err(error) => error,
+        }
+    }
+}
