@@ -250,20 +250,47 @@ pub async fn command(
             "`rolled` takes at most {MAX_ROLLED_VALUES} values of at most {MAX_ROLLED_VALUE_BYTES} bytes each"
         )));
     }
-    let (slot, mut guard) = state.write(&id).await?;
-    let t = guard
-        .as_mut()
-        .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
-    let before = t.seq();
-    if let Some(expected) = body.expect_seq
-        && expected != before
-    {
-        return Err(AppError::Stale { current: before });
+    apply(&state, &id, body.expect_seq, |t| submit(t, &who, &body))
+        .await
+        .map(Json)
+}
+
+/// Decide with `decide` under the table's write lock and append what it did
+/// to the store. A stale `expect_seq` or a refusal is answered only after the
+/// table is checked against the store (another server may have moved it: then
+/// it is reloaded and decided again, once).
+async fn apply(
+    state: &AppState,
+    id: &str,
+    expect_seq: Option<u64>,
+    mut decide: impl FnMut(&mut AnyTable) -> Result<Accepted, AppError> + Send,
+) -> Result<Accepted, AppError> {
+    let (slot, mut guard) = state.write(id).await?;
+    let mut checked = false;
+    loop {
+        let t = guard
+            .as_mut()
+            .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
+        let before = t.seq();
+        let outcome = match expect_seq {
+            Some(expected) if expected != before => Err(AppError::Stale { current: before }),
+            _ => decide(t),
+        };
+        match outcome {
+            Ok(accepted) => {
+                let seq = state.persist(&slot, &mut guard, id, before).await?;
+                Span::current().record("seq", seq);
+                return Ok(accepted);
+            }
+            Err(e @ (AppError::Stale { .. } | AppError::Command(_))) if !checked => {
+                checked = true;
+                if !state.catch_up(&slot, &mut guard, id).await? {
+                    return Err(e);
+                }
+            }
+            Err(e) => return Err(e),
+        }
     }
-    let accepted = submit(t, &who, &body)?;
-    let seq = state.persist(&slot, &mut guard, &id, before).await?;
-    Span::current().record("seq", seq);
-    Ok(Json(accepted))
 }
 
 /// Let the engine decide `body` (synchronously: the manual roller is not
@@ -344,20 +371,11 @@ pub async fn undo(
             what: "undo".into(),
         }));
     }
-    let (slot, mut guard) = state.write(&id).await?;
-    let t = guard
-        .as_mut()
-        .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
-    let before = t.seq();
-    if let Some(expected) = body.expect_seq
-        && expected != before
-    {
-        return Err(AppError::Stale { current: before });
-    }
-    let accepted = t.undo(&who.seat).map_err(AppError::Command)?;
-    let seq = state.persist(&slot, &mut guard, &id, before).await?;
-    Span::current().record("seq", seq);
-    Ok(Json(accepted))
+    apply(&state, &id, body.expect_seq, |t| {
+        t.undo(&who.seat).map_err(AppError::Command)
+    })
+    .await
+    .map(Json)
 }
 
 /// `POST /api/tables/{id}/seats/{seat}/reissue`: a new token for a seat (GM

@@ -241,10 +241,13 @@ impl AppState {
         Ok((slot, OwnedRwLockWriteGuard::downgrade(write)))
     }
 
-    /// Table `id` for a command, loaded and brought up to date as for
-    /// [`AppState::read`]: holding the guard, nothing else in this process
-    /// changes the table (another server's append is caught by the store's
-    /// seq check: [`AppError::Stale`]).
+    /// Table `id` for a command, loaded from the store on first use: holding
+    /// the guard, nothing else in this process changes the table. It is *not*
+    /// checked against the store first (that would cost every command a round
+    /// trip): a command decided on a copy another server has moved past is
+    /// refused by the store's seq check ([`AppError::Stale`], and the copy is
+    /// reloaded); a refusal or a stale `expect_seq` is checked with
+    /// [`AppState::catch_up`] before it is answered.
     ///
     /// # Errors
     /// As [`AppState::read`].
@@ -253,8 +256,34 @@ impl AppState {
         id: &str,
     ) -> Result<(Arc<Slot>, OwnedRwLockWriteGuard<Option<AnyTable>>), AppError> {
         let slot = self.slot(id)?;
-        let guard = self.write_slot(&slot, id).await?;
+        let mut guard = slot.table.clone().write_owned().await;
+        if guard.is_none() {
+            *guard = Some(load(self.store().as_ref(), id).await?);
+        }
         Ok((slot, guard))
+    }
+
+    /// Bring the table in `guard` up to date with the store (another server
+    /// appended): true when it was behind and has been reloaded.
+    ///
+    /// # Errors
+    /// [`AppError::Internal`] when the store fails.
+    pub async fn catch_up(
+        &self,
+        slot: &Slot,
+        guard: &mut Option<AnyTable>,
+        id: &str,
+    ) -> Result<bool, AppError> {
+        let behind = match guard.as_ref() {
+            None => true,
+            Some(t) => self.behind(id, t.seq()).await?,
+        };
+        if behind {
+            let t = load(self.store().as_ref(), id).await?;
+            let _ = slot.tx.send(Signal::Advanced(t.seq()));
+            *guard = Some(t);
+        }
+        Ok(behind)
     }
 
     /// True when the store holds rows of table `id` after `seq`.
@@ -273,18 +302,17 @@ impl AppState {
         id: &str,
     ) -> Result<OwnedRwLockWriteGuard<Option<AnyTable>>, AppError> {
         let mut guard = slot.table.clone().write_owned().await;
-        let stale = match guard.as_ref() {
-            None => true,
-            Some(t) => self.behind(id, t.seq()).await?,
-        };
-        if stale {
-            let loaded = guard.is_some();
+        let fresh = guard.is_none();
+        if fresh
+            || self
+                .behind(id, guard.as_ref().map_or(0, AnyTable::seq))
+                .await?
+        {
             let t = load(self.store().as_ref(), id).await?;
-            let seq = t.seq();
-            *guard = Some(t);
-            if loaded {
-                let _ = slot.tx.send(Signal::Advanced(seq));
+            if !fresh {
+                let _ = slot.tx.send(Signal::Advanced(t.seq()));
             }
+            *guard = Some(t);
         }
         Ok(guard)
     }
