@@ -886,3 +886,33 @@ async fn the_examples_and_the_page_are_served_without_files() {
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.text.contains("location.hash"));
 }
+
+async fn store_down(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let t = c
+        .create(json!({"system": "sapio", "example": "table"}))
+        .await;
+    store.close().await;
+    // The store is gone: a generic 500 (the details go to the log only) and
+    // an unhealthy /healthz; nothing panics.
+    let a = c.get(&t.url("view"), &t.gm()).await;
+    assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", a.text);
+    assert_eq!(
+        a.json,
+        json!({"error": "internal", "message": "internal error; it has been logged"})
+    );
+    let h = c.call(Method::GET, "/healthz", None, None).await;
+    assert_eq!(h.status, StatusCode::SERVICE_UNAVAILABLE);
+    let a = c
+        .call(
+            Method::POST,
+            "/api/tables",
+            None,
+            Some(&json!({"system": "sapio", "example": "table"})),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(!a.text.to_lowercase().contains("sql"), "{}", a.text);
+}
+story!(a_failing_store_is_a_generic_500, crate::store_down);
