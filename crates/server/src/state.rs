@@ -241,6 +241,26 @@ impl AppState {
         Ok((slot, OwnedRwLockWriteGuard::downgrade(write)))
     }
 
+    /// Table `id` for reading as this server holds it (loaded on first use,
+    /// not checked against the store): for a WebSocket woken by this table's
+    /// own signal, which comes after the table moved.
+    ///
+    /// # Errors
+    /// As [`AppState::read`].
+    pub async fn read_cached(
+        &self,
+        id: &str,
+    ) -> Result<(Arc<Slot>, OwnedRwLockReadGuard<Option<AnyTable>>), AppError> {
+        let slot = self.slot(id)?;
+        let guard = slot.table.clone().read_owned().await;
+        if guard.is_some() {
+            return Ok((slot, guard));
+        }
+        drop(guard);
+        let write = self.write_slot(&slot, id).await?;
+        Ok((slot, OwnedRwLockWriteGuard::downgrade(write)))
+    }
+
     /// Table `id` for a command, loaded from the store on first use: holding
     /// the guard, nothing else in this process changes the table. It is *not*
     /// checked against the store first (that would cost every command a round

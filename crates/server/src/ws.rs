@@ -166,7 +166,7 @@ async fn follow(
             }
             signal = rx.recv() => match signal {
                 Ok(Signal::Advanced(_)) | Err(RecvError::Lagged(_)) => {
-                    let update = match state.read(&id).await {
+                    let update = match state.read_cached(&id).await {
                         Ok((_, guard)) => guard.as_ref().and_then(|t| {
                             let seq = t.seq();
                             (seq > last).then(|| {
