@@ -1,0 +1,132 @@
+//! # tabula-web
+//!
+//! The table's browser page, served by the `tabula` binary itself: the lobby
+//! (`/`), the table page (`/t/{id}`, one per seat link), the page's files under
+//! `/assets/...` (the files of `web/` at the repository root, compiled into the
+//! binary: there is no build step and nothing is read from disk), and a QR code
+//! of a seat link (`/qr`).
+//!
+//! The page is plain HTML, CSS and ES modules. It gets everything through the
+//! same HTTP and WebSocket API as any other client (`tabula-server`): it decides
+//! no rule, rolls no die and never holds another seat's secret. A seat's token
+//! rides in the link's fragment (`/t/ID#TOKEN`), which browsers never send to a
+//! server; the page reads it and sends it as `Authorization: Bearer TOKEN`.
+//!
+//! Wiring: `tabula_server::app(state).merge(tabula_web::routes())` (the routes
+//! take any router state, so they merge into any `Router<S>`).
+//!
+//! Every answer of these routes carries a strict Content-Security-Policy
+//! ([`CONTENT_SECURITY_POLICY`]: scripts, styles, images and connections from
+//! this origin only; no inline script or style; no frames), `nosniff`, and
+//! `Referrer-Policy: no-referrer`.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod assets;
+mod qr;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Path;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+pub use assets::{Asset, asset, assets};
+pub use qr::{MAX_QR_TEXT_BYTES, QrError, qr_svg};
+
+/// The Content-Security-Policy of every page and file served here.
+///
+/// Scripts, styles, images and fetch/WebSocket connections come from this
+/// origin only (`'self'` also allows `ws:`/`wss:` to the same host); images may
+/// also be `data:` URLs; no inline script, no `eval`, no inline style, no
+/// plugins, no frames, forms post only here, and no `<base>` tag.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
+manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The routes of the page, for any router state `S`:
+///
+/// | method | path | answer |
+/// |---|---|---|
+/// | GET | `/` | the lobby (`text/html`) |
+/// | GET | `/t/{id}` | the table page (`text/html`); the seat's token stays in the fragment |
+/// | GET | `/assets/{file}` | a file of `web/` (content type by extension; `ETag`, `Cache-Control: no-cache`); 404 for any other name |
+/// | GET | `/qr?text=...` | a QR code of `text` (`image/svg+xml`); 400 when `text` is missing, empty or longer than [`MAX_QR_TEXT_BYTES`] |
+/// | POST | `/qr` | the same for the request body (`text/plain`), so a link's token never appears in a URL |
+///
+/// Merge them into the server's router:
+/// `tabula_server::app(state).merge(tabula_web::routes())`.
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/", get(lobby))
+        .route("/t/{id}", get(table_page))
+        .route("/assets/{*file}", get(asset_file))
+        .route("/qr", get(qr::get_qr).post(qr::post_qr))
+}
+
+/// Headers every answer of these routes carries.
+fn secure(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+fn serve(file: &Asset, request: &HeaderMap) -> Response {
+    let etag = file.etag();
+    let matches = request
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    let mut response = if matches {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut r = Response::new(Body::from(file.bytes));
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(file.content_type()),
+        );
+        r
+    };
+    let h = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    secure(response)
+}
+
+fn page(name: &str, request: &HeaderMap) -> Response {
+    match asset(name) {
+        Some(file) => serve(file, request),
+        None => not_found(),
+    }
+}
+
+fn not_found() -> Response {
+    secure((StatusCode::NOT_FOUND, "not found\n").into_response())
+}
+
+async fn lobby(request: HeaderMap) -> Response {
+    page("index.html", &request)
+}
+
+async fn table_page(Path(_id): Path<String>, request: HeaderMap) -> Response {
+    page("table.html", &request)
+}
+
+async fn asset_file(Path(file): Path<String>, request: HeaderMap) -> Response {
+    page(&file, &request)
+}
