@@ -1,9 +1,134 @@
 //! # tabula-server
 //!
-//! Not built yet. This crate will hold the shared online table: an axum
-//! `fn app(state) -> Router` with HTTP and WebSocket routes (create a table, invite
-//! seats each with its own secret token, send commands, follow the table live),
-//! one `AppError` type, and the browser page embedded from `web/`. It will depend on
-//! `tabula-engine` and `tabula-store` only through their interfaces.
+//! The shared online table: HTTP and WebSocket over the Tabula engine, with
+//! its tables kept in a [`tabula_store::Store`] (SQLite by default,
+//! PostgreSQL for several servers). [`app`] builds the whole axum router from
+//! an [`AppState`], so tests call it without a socket; [`serve::run`] is
+//! `tabula serve`. docs/API.md lists every endpoint with its shapes.
+//!
+//! ## How a command travels
+//!
+//! Authenticate (the bearer token's SHA-256 hash names one seat of one
+//! table; a wrong token, an unknown table and a malformed id get the same 401),
+//! take the table's write lock (the table is loaded from the store on first
+//! use and kept in memory; commands to one table are applied one at a time,
+//! different tables in parallel), refuse a stale `expect_seq` (409), let the
+//! engine decide (a refusal is a 422 carrying the rule and changes nothing),
+//! append every row of the command and the roller state after it to the store
+//! in one call (one transaction: a crash can neither lose an acknowledged
+//! command nor replay its dice; the store's seq check is the optimistic lock
+//! between servers, and on a conflict the table is reloaded and the answer is
+//! 409), then signal the table's followers, each of which computes its own
+//! seat's view and lines.
+//!
+//! ## Secrets
+//!
+//! Tokens are 128 random bits from the operating system; the store keeps only
+//! their SHA-256 hash; links carry them in the URL fragment, which browsers
+//! never send. A seat reaches the table only through the engine's per-seat
+//! projections ([`tabula_engine::AnyTable::view`], `log_for`, `lines_since`,
+//! `legal`, `odds`, `status`); the journal rows and the roller state go to the
+//! store and never to a response. The request log (tracing) records method,
+//! path, table id, seat, seq, status and latency: never a header or a body.
+//!
+//! ## Caps
+//!
+//! [`MAX_BODY_BYTES`], [`MAX_COMMAND_BYTES`], [`MAX_ROLLED_VALUES`],
+//! [`MAX_WS_MESSAGE_BYTES`], [`MAX_TABLES`], [`create::MAX_FILES`],
+//! [`create::MAX_NAME_BYTES`]; the store adds its own per-entry caps.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+
+pub mod auth;
+pub mod create;
+pub mod error;
+pub mod examples;
+pub mod routes;
+pub mod serve;
+pub mod state;
+pub mod ws;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::Request;
+use axum::routing::{get, post};
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
+use tracing::{Level, field};
+
+pub use error::AppError;
+pub use state::{AppState, Settings};
+/// The longest command text accepted, in bytes (the engine's cap; a longer
+/// `text` is refused with 422 `too-long`).
+pub use tabula_engine::session::MAX_COMMAND_BYTES;
+
+/// The largest request body, in bytes (1 MiB); a larger one is refused with
+/// 413 before it is read.
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// The most values in one command's `rolled` list (and each value's longest,
+/// [`MAX_ROLLED_VALUE_BYTES`]); more is a 400.
+pub const MAX_ROLLED_VALUES: usize = 1000;
+
+/// The longest single `rolled` value, in bytes (`"10"`, `"QH"`, `"2 of cups"`).
+pub const MAX_ROLLED_VALUE_BYTES: usize = 32;
+
+/// The largest WebSocket message or frame a client may send, in bytes (16 KiB);
+/// a larger one closes the connection.
+pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
+
+/// How long a WebSocket without a bearer header has to send its token.
+pub const WS_AUTH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most tables one server holds: creating one more (counted in the store)
+/// is refused with 503 `table-limit`, and so is opening one more in memory
+/// when every table held is in use.
+pub const MAX_TABLES: usize = 10_000;
+
+/// How many table moves a slow WebSocket may fall behind before it skips to
+/// the newest (it then sends every missed line at once: nothing is lost).
+pub const BROADCAST_CAPACITY: usize = 64;
+
+/// The whole app: every route of docs/API.md over `state`, with the body limit
+/// and the request log.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/tables", post(routes::create_table))
+        .route("/examples", get(routes::list_examples))
+        .route("/tables/{id}/view", get(routes::view))
+        .route("/tables/{id}/legal", get(routes::legal))
+        .route("/tables/{id}/log", get(routes::log))
+        .route("/tables/{id}/odds", get(routes::odds))
+        .route("/tables/{id}/status", get(routes::status))
+        .route("/tables/{id}/seats", get(routes::seats))
+        .route("/tables/{id}/commands", post(routes::command))
+        .route("/tables/{id}/undo", post(routes::undo))
+        .route("/tables/{id}/seats/{seat}/reissue", post(routes::reissue))
+        .route("/tables/{id}/ws", get(ws::upgrade));
+    Router::new()
+        .route("/healthz", get(routes::healthz))
+        .route("/t/{id}", get(routes::page))
+        .nest("/api", api)
+        .fallback(routes::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &Request<_>| {
+                    // Method and path only: never headers (tokens), the query
+                    // or the body.
+                    tracing::info_span!(
+                        "request",
+                        method = %req.method(),
+                        path = %req.uri().path(),
+                        table = field::Empty,
+                        seat = field::Empty,
+                        seq = field::Empty,
+                    )
+                })
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(Level::INFO))
+                .on_failure(DefaultOnFailure::new().level(Level::ERROR)),
+        )
+        .with_state(state)
+}

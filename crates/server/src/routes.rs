@@ -1,0 +1,416 @@
+//! The HTTP handlers (docs/API.md lists every one with its shapes).
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tracing::Span;
+
+use tabula_engine::core::roller::Manual;
+use tabula_engine::core::system::Seat;
+use tabula_engine::session::seat_key;
+use tabula_engine::{Accepted, AnyTable, CommandError, Dice};
+use tabula_store::Role;
+
+use crate::auth;
+use crate::create::{self, CreateRequest, SeatLink};
+use crate::error::{ApiJson, ApiQuery, AppError};
+use crate::state::{AppState, Authed};
+use crate::{MAX_ROLLED_VALUE_BYTES, MAX_ROLLED_VALUES, examples};
+
+/// `GET /healthz`: 200 `{"status": "ok", "store": "sqlite"}` while the store
+/// answers, else 503.
+pub async fn healthz(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+    match state.store().count_tables().await {
+        Ok(_) => Ok(Json(
+            json!({"status": "ok", "store": state.store().backend()}),
+        )),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: store unavailable");
+            Err(AppError::Unavailable)
+        }
+    }
+}
+
+/// `GET /api/examples`: the bundled example files per system.
+pub async fn list_examples() -> Json<Value> {
+    Json(json!({"examples": examples::catalog()}))
+}
+
+/// `POST /api/tables`: create a table (201 with every seat's token and link).
+pub async fn create_table(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<CreateRequest>,
+) -> Result<Response, AppError> {
+    if let Some(expected) = &state.settings().create_token_hash {
+        let given = auth::bearer(&headers).map(auth::hash_token);
+        if !given.is_some_and(|g| auth::same_secret(&g, expected)) {
+            return Err(AppError::Unauthorized(
+                "creating tables on this server needs its create token: send `Authorization: Bearer CREATE_TOKEN`",
+            ));
+        }
+    }
+    let (table, name) = create::prepare(&request)?;
+    let created = create::register(
+        state.store().as_ref(),
+        &table,
+        &name,
+        &state.settings().base_url,
+        state.settings().max_tables,
+    )
+    .await?;
+    Span::current().record("table", created.table.as_str());
+    tracing::info!(table = %created.table, system = %created.system, "table created");
+    state.insert(&created.table, table);
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// Who is asking: the bearer token's seat at table `id`.
+async fn seat(state: &AppState, id: &str, headers: &HeaderMap) -> Result<Authed, AppError> {
+    let span = Span::current();
+    span.record("table", id);
+    let authed = state.authenticate(id, auth::bearer(headers)).await?;
+    span.record("seat", authed.key.as_str());
+    Ok(authed)
+}
+
+fn table(guard: &Option<AnyTable>) -> Result<&AnyTable, AppError> {
+    guard
+        .as_ref()
+        .ok_or_else(|| AppError::Internal("table not loaded".into()))
+}
+
+/// `?seat=NAME` of `GET /view`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewQuery {
+    /// Whose view (the GM may ask for any seat's; a player only its own).
+    #[serde(default)]
+    pub seat: Option<String>,
+}
+
+/// `GET /api/tables/{id}/view`: the seat's view and the table's seq.
+pub async fn view(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiQuery(q): ApiQuery<ViewQuery>,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    let (_slot, guard) = state.read(&id).await?;
+    let t = table(&guard)?;
+    let whose = match &q.seat {
+        Some(name) => t.resolve_seat(name).map_err(AppError::Command)?,
+        None => who.seat.clone(),
+    };
+    let view = t.view(&who.seat, &whose).map_err(AppError::Command)?;
+    Span::current().record("seq", t.seq());
+    Ok(Json(json!({
+        "table": id,
+        "system": t.system().id(),
+        "seq": t.seq(),
+        "seat": who.key,
+        "role": who.role,
+        "of": seat_key(&whose),
+        "view": view,
+    })))
+}
+
+/// `GET /api/tables/{id}/legal`: what the seat may do now, with parameters.
+pub async fn legal(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    let (_slot, guard) = state.read(&id).await?;
+    let t = table(&guard)?;
+    Ok(Json(json!({
+        "seq": t.seq(),
+        "seat": who.key,
+        "commands": t.legal(&who.seat),
+    })))
+}
+
+/// `?after=SEQ` of `GET /log` and the WebSocket.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AfterQuery {
+    /// Only rows with a seq above this (default 0: the whole log).
+    #[serde(default)]
+    pub after: Option<u64>,
+}
+
+/// `GET /api/tables/{id}/log?after=SEQ`: the log as the seat may see it.
+pub async fn log(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiQuery(q): ApiQuery<AfterQuery>,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    let (_slot, guard) = state.read(&id).await?;
+    let t = table(&guard)?;
+    Ok(Json(json!({
+        "seq": t.seq(),
+        "seat": who.key,
+        "lines": t.log_for(&who.seat, q.after.unwrap_or(0)),
+    })))
+}
+
+/// `GET /api/tables/{id}/odds`: the odds the system offers the seat now.
+pub async fn odds(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    let (_slot, guard) = state.read(&id).await?;
+    let t = table(&guard)?;
+    Ok(Json(json!({
+        "seq": t.seq(),
+        "seat": who.key,
+        "odds": t.odds(&who.seat),
+    })))
+}
+
+/// `GET /api/tables/{id}/status`: whose turn it is, in the book's words.
+pub async fn status(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    let (_slot, guard) = state.read(&id).await?;
+    let t = table(&guard)?;
+    Ok(Json(json!({
+        "table": id,
+        "system": t.system().id(),
+        "seq": t.seq(),
+        "seat": who.key,
+        "role": who.role,
+        "turn": seat_key(&t.default_seat()),
+        "finished": t.finished(),
+        "status": t.status(&who.seat),
+    })))
+}
+
+/// `GET /api/tables/{id}/seats`: every seat and its role (never a token).
+pub async fn seats(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    let records = state.store().seats(&id).await.map_err(AppError::store)?;
+    let seats: Vec<Value> = records
+        .into_iter()
+        .map(|r| json!({"seat": r.seat, "role": r.role, "name": r.display_name}))
+        .collect();
+    Ok(Json(json!({"seat": who.key, "seats": seats})))
+}
+
+/// The body of `POST /commands`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandRequest {
+    /// The command as a play line without the seat prefix
+    /// (`init Cynthia lowest`); not with `command`.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// The command as the system's command JSON; not with `text`.
+    #[serde(default)]
+    pub command: Option<Value>,
+    /// The seat's own dice or cards, in the order the command uses them
+    /// (`["6", "2"]`, `["QH"]`); absent: the table's seeded roller.
+    #[serde(default)]
+    pub rolled: Option<Vec<String>>,
+    /// Refuse with 409 unless the table is at this seq.
+    #[serde(default)]
+    pub expect_seq: Option<u64>,
+}
+
+/// `POST /api/tables/{id}/commands`: give a command as the token's seat.
+pub async fn command(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<CommandRequest>,
+) -> Result<Json<Accepted>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    if let Some(values) = &body.rolled
+        && (values.len() > MAX_ROLLED_VALUES
+            || values.iter().any(|v| v.len() > MAX_ROLLED_VALUE_BYTES))
+    {
+        return Err(AppError::BadRequest(format!(
+            "`rolled` takes at most {MAX_ROLLED_VALUES} values of at most {MAX_ROLLED_VALUE_BYTES} bytes each"
+        )));
+    }
+    let (slot, mut guard) = state.write(&id).await?;
+    let t = guard
+        .as_mut()
+        .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
+    let before = t.seq();
+    if let Some(expected) = body.expect_seq
+        && expected != before
+    {
+        return Err(AppError::Stale { current: before });
+    }
+    let accepted = submit(t, &who, &body)?;
+    let seq = state.persist(&slot, &mut guard, &id, before).await?;
+    Span::current().record("seq", seq);
+    Ok(Json(accepted))
+}
+
+/// Let the engine decide `body` (synchronously: the manual roller is not
+/// `Send`, so it never lives across an await).
+fn submit(t: &mut AnyTable, who: &Authed, body: &CommandRequest) -> Result<Accepted, AppError> {
+    let mut manual = body
+        .rolled
+        .as_ref()
+        .map(|values| Manual::from_values(values.iter().cloned()));
+    let dice = match manual.as_mut() {
+        Some(m) => Dice::Manual(m),
+        None => Dice::Table,
+    };
+    match (&body.text, &body.command) {
+        (Some(text), None) => t.submit_text(&who.seat, text, dice),
+        (None, Some(command)) => t.submit_json(&who.seat, command, dice),
+        _ => {
+            return Err(AppError::BadRequest(
+                "give exactly one of `text` (a play line without the seat, e.g. \"draw\") and `command` (the system's command JSON)"
+                    .into(),
+            ));
+        }
+    }
+    .map_err(AppError::Command)
+}
+
+/// The body of `POST /undo` (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    /// Refuse with 409 unless the table is at this seq.
+    #[serde(default)]
+    pub expect_seq: Option<u64>,
+}
+
+/// A JSON body that may be empty (no body, or no bytes): then `T::default()`.
+#[derive(Debug, Default)]
+pub struct OptionalJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    T: serde::de::DeserializeOwned + Default,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                AppError::BodyTooLarge {
+                    max: crate::MAX_BODY_BYTES,
+                }
+            } else {
+                AppError::BadRequest(format!("the body could not be read: {}", e.body_text()))
+            }
+        })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        serde_json::from_slice(&bytes)
+            .map(OptionalJson)
+            .map_err(|e| {
+                AppError::BadJson(format!("the body is not the JSON this endpoint takes: {e}"))
+            })
+    }
+}
+
+/// `POST /api/tables/{id}/undo`: take back the last command (GM only).
+pub async fn undo(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    OptionalJson(body): OptionalJson<UndoRequest>,
+) -> Result<Json<Accepted>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    if who.role != Role::Gm {
+        return Err(AppError::Command(CommandError::GmOnly {
+            what: "undo".into(),
+        }));
+    }
+    let (slot, mut guard) = state.write(&id).await?;
+    let t = guard
+        .as_mut()
+        .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
+    let before = t.seq();
+    if let Some(expected) = body.expect_seq
+        && expected != before
+    {
+        return Err(AppError::Stale { current: before });
+    }
+    let accepted = t.undo(&who.seat).map_err(AppError::Command)?;
+    let seq = state.persist(&slot, &mut guard, &id, before).await?;
+    Span::current().record("seq", seq);
+    Ok(Json(accepted))
+}
+
+/// `POST /api/tables/{id}/seats/{seat}/reissue`: a new token for a seat (GM
+/// only); the old one stops working at once.
+pub async fn reissue(
+    State(state): State<AppState>,
+    Path((id, name)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<SeatLink>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    if who.role != Role::Gm {
+        return Err(AppError::Command(CommandError::GmOnly {
+            what: "reissue a seat's token".into(),
+        }));
+    }
+    let target = {
+        let (_slot, guard) = state.read(&id).await?;
+        let t = table(&guard)?;
+        t.resolve_seat(&name)
+            .map_err(|e| AppError::NotFound(e.to_string()))?
+    };
+    let key = seat_key(&target);
+    let token = auth::new_token()?;
+    let found = state
+        .store()
+        .reissue_token(&id, &key, &auth::hash_token(&token))
+        .await
+        .map_err(AppError::store)?;
+    if !found {
+        return Err(AppError::NotFound(format!(
+            "{name:?} is no seat at this table"
+        )));
+    }
+    state.reissued(&id, &key);
+    tracing::info!(table = %id, seat = %key, "token reissued");
+    Ok(Json(SeatLink {
+        link: create::link(&state.settings().base_url, &id, &token),
+        role: match target {
+            Seat::Gm => Role::Gm,
+            Seat::Player(_) => Role::Player,
+        },
+        seat: key,
+        token,
+    }))
+}
+
+/// `GET /t/{id}`: the table's page. The token stays in the URL fragment; the
+/// page reads it there and sends it as the bearer header.
+pub async fn page(Path(_id): Path<String>) -> Html<&'static str> {
+    Html(include_str!("page.html"))
+}
+
+/// Any other route: 404 JSON.
+pub async fn not_found() -> AppError {
+    AppError::NotFound("no such route; see docs/API.md".into())
+}

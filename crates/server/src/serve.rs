@@ -1,0 +1,164 @@
+//! Running the server on a socket (`tabula serve`): open the store, bind, serve
+//! until Ctrl-C or SIGTERM, then finish the requests in flight.
+
+use std::net::SocketAddr;
+
+use tokio::net::TcpListener;
+
+use crate::state::{AppState, Settings};
+use crate::{app, auth};
+
+/// The address `tabula serve` binds by default.
+pub const DEFAULT_BIND: &str = "127.0.0.1:7878";
+
+/// The database `tabula serve` opens by default: `tabula.db` in the working
+/// directory, created if missing.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://tabula.db";
+
+/// What `tabula serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// The store's URL (`sqlite://...` or `postgres://...`).
+    pub database_url: String,
+    /// The create token: when set, `POST /api/tables` needs it as the bearer
+    /// token. Required for a bind that is not loopback.
+    pub create_token: Option<String>,
+}
+
+/// `tabula serve` could not start or stopped on a failure.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A non-loopback bind without a create token: anyone on the network could
+    /// create tables.
+    #[error(
+        "refusing to listen on {0} without a create token: anyone who reaches it could create tables; pass --create-token TOKEN (or set TABULA_CREATE_TOKEN), or bind 127.0.0.1"
+    )]
+    OpenBind(SocketAddr),
+    /// The create token is empty or not plain visible ASCII.
+    #[error("the create token must be 1 to 256 visible ASCII characters")]
+    BadCreateToken,
+    /// The store could not be opened.
+    #[error("cannot open the store: {0}")]
+    Store(#[from] tabula_store::StoreError),
+    /// The address could not be bound, or serving failed.
+    #[error("cannot listen on {addr}: {source}")]
+    Io {
+        /// The address.
+        addr: SocketAddr,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+}
+
+/// Check `options` before anything is opened.
+///
+/// # Errors
+/// [`ServeError::OpenBind`], [`ServeError::BadCreateToken`].
+pub fn check(options: &ServeOptions) -> Result<(), ServeError> {
+    if let Some(t) = &options.create_token
+        && auth::plausible(t).is_none()
+    {
+        return Err(ServeError::BadCreateToken);
+    }
+    if !options.bind.ip().is_loopback() && options.create_token.is_none() {
+        return Err(ServeError::OpenBind(options.bind));
+    }
+    Ok(())
+}
+
+/// Open the store, bind, call `ready` with the bound address and the store's
+/// backend, and serve until Ctrl-C or SIGTERM; then stop accepting, tell open
+/// WebSockets to close, finish the requests in flight, and close the store.
+///
+/// # Errors
+/// [`ServeError`].
+pub async fn run(
+    options: ServeOptions,
+    ready: impl FnOnce(SocketAddr, &'static str),
+) -> Result<(), ServeError> {
+    check(&options)?;
+    let store = tabula_store::open(&options.database_url).await?;
+    let listener = TcpListener::bind(options.bind)
+        .await
+        .map_err(|source| ServeError::Io {
+            addr: options.bind,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Io {
+        addr: options.bind,
+        source,
+    })?;
+    let settings = Settings {
+        create_token_hash: options.create_token.as_deref().map(auth::hash_token),
+        base_url: format!("http://{addr}"),
+        ..Settings::default()
+    };
+    let state = AppState::with_settings(store.clone(), settings);
+    ready(addr, store.backend());
+    let on_signal = state.clone();
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: finishing requests in flight");
+            on_signal.begin_shutdown();
+        })
+        .await
+        .map_err(|source| ServeError::Io { addr, source })?;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Resolves on Ctrl-C or (on Unix) SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(bind: &str, token: Option<&str>) -> ServeOptions {
+        ServeOptions {
+            bind: bind.parse().unwrap(),
+            database_url: DEFAULT_DATABASE_URL.into(),
+            create_token: token.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn an_open_bind_needs_a_create_token() {
+        assert!(check(&options("127.0.0.1:7878", None)).is_ok());
+        assert!(check(&options("[::1]:7878", None)).is_ok());
+        assert!(matches!(
+            check(&options("0.0.0.0:7878", None)),
+            Err(ServeError::OpenBind(_))
+        ));
+        assert!(check(&options("0.0.0.0:7878", Some("s3cret"))).is_ok());
+        assert!(matches!(
+            check(&options("127.0.0.1:7878", Some(""))),
+            Err(ServeError::BadCreateToken)
+        ));
+    }
+}

@@ -1,0 +1,418 @@
+//! The app's shared state: the store, the tables in play (loaded from the store
+//! on first use and kept in memory), and the server's settings.
+//!
+//! One table is one [`Slot`]: the [`AnyTable`] behind a tokio `RwLock` (commands
+//! take it for writing, so commands to one table are applied one at a time;
+//! reads share it; different tables never wait for each other) and a broadcast
+//! channel that carries only "the table moved" signals ([`Signal`]): every
+//! WebSocket computes its own seat's view and lines, so no secret of one seat
+//! ever sits in a message shared between seats.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast, watch};
+
+use tabula_engine::core::system::Seat;
+use tabula_engine::{AnyTable, RawRow, SystemId};
+use tabula_store::{NewEntry, Role, SeatRecord, Store, StoreError, StoredEntry};
+
+use crate::auth;
+use crate::error::{AppError, UNAUTHORIZED_MESSAGE};
+use crate::{BROADCAST_CAPACITY, MAX_TABLES};
+
+/// What a table's broadcast channel carries: never a view, a line or a card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// The table's journal moved to this seq (a command, an undo, or a reload
+    /// after another server wrote).
+    Advanced(u64),
+    /// The GM reissued this seat's token (the seat key): connections of that
+    /// seat close.
+    Reissued(String),
+}
+
+/// One table in play (see the module docs). `table` is `None` until it is
+/// loaded, and again after a store failure left it unsure (the next use
+/// reloads it).
+#[derive(Debug)]
+pub struct Slot {
+    pub(crate) table: Arc<RwLock<Option<AnyTable>>>,
+    pub(crate) tx: broadcast::Sender<Signal>,
+}
+
+impl Slot {
+    fn new(table: Option<AnyTable>) -> Slot {
+        Slot {
+            table: Arc::new(RwLock::new(table)),
+            tx: broadcast::channel(BROADCAST_CAPACITY).0,
+        }
+    }
+
+    /// Follow this table: one [`Signal`] per move.
+    pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
+        self.tx.subscribe()
+    }
+}
+
+/// Settings of one server.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The SHA-256 hash (hex) of the create token; `None`: anyone who reaches
+    /// the server may create tables.
+    pub create_token_hash: Option<String>,
+    /// Prepended to `/t/ID#TOKEN` in the links the server hands out (e.g.
+    /// `http://127.0.0.1:7878`); empty: links are relative.
+    pub base_url: String,
+    /// The most tables this server holds ([`MAX_TABLES`] by default; see
+    /// there).
+    pub max_tables: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            create_token_hash: None,
+            base_url: String::new(),
+            max_tables: MAX_TABLES,
+        }
+    }
+}
+
+/// The state every handler shares; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub(crate) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) settings: Settings,
+    pub(crate) slots: Mutex<HashMap<String, Arc<Slot>>>,
+    pub(crate) shutdown: watch::Sender<bool>,
+}
+
+/// A request's seat, proven by its token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Authed {
+    /// The table id.
+    pub table: String,
+    /// The seat as the engine knows it.
+    pub seat: Seat,
+    /// The seat's key: `gm` or the player's name.
+    pub key: String,
+    /// GM or player.
+    pub role: Role,
+}
+
+impl AppState {
+    /// The state of a server on `store`: creating tables is open to anyone,
+    /// links are relative.
+    pub fn new(store: Arc<dyn Store>) -> AppState {
+        AppState::with_settings(store, Settings::default())
+    }
+
+    /// The state of a server on `store` with `settings`.
+    pub fn with_settings(store: Arc<dyn Store>, settings: Settings) -> AppState {
+        AppState {
+            inner: Arc::new(Inner {
+                store,
+                settings,
+                slots: Mutex::new(HashMap::new()),
+                shutdown: watch::channel(false).0,
+            }),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    /// Tell every WebSocket to close (1001, going away): called when the server
+    /// begins a graceful shutdown, so open sockets do not hold it up.
+    pub fn begin_shutdown(&self) {
+        self.inner.shutdown.send_replace(true);
+    }
+
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.inner.shutdown.subscribe()
+    }
+
+    /// How many tables are held in memory now.
+    pub fn loaded_tables(&self) -> usize {
+        self.slots().len()
+    }
+
+    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        // A panic while holding this lock cannot leave the map half-changed
+        // (every change is one insert or remove), so a poisoned lock is usable.
+        self.inner
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The seat whose token `token` is at table `id`.
+    ///
+    /// # Errors
+    /// [`AppError::Unauthorized`] (one body for a malformed id, an unknown
+    /// table and a wrong token); [`AppError::Internal`] when the store fails.
+    pub async fn authenticate(&self, id: &str, token: Option<&str>) -> Result<Authed, AppError> {
+        let unauthorized = AppError::Unauthorized(UNAUTHORIZED_MESSAGE);
+        let Some(token) = token.and_then(auth::plausible) else {
+            return Err(unauthorized);
+        };
+        if !auth::plausible_table_id(id) {
+            return Err(unauthorized);
+        }
+        let record = self
+            .store()
+            .seat_for_token(id, &auth::hash_token(token))
+            .await
+            .map_err(AppError::store)?
+            .ok_or(unauthorized)?;
+        Ok(authed(id, record))
+    }
+
+    /// The slot of table `id`, made (empty) on first use.
+    ///
+    /// # Errors
+    /// [`AppError::TableLimit`] when [`Settings::max_tables`] tables are held
+    /// and none is idle enough to let go.
+    pub fn slot(&self, id: &str) -> Result<Arc<Slot>, AppError> {
+        let max = self.inner.settings.max_tables;
+        let mut slots = self.slots();
+        if let Some(s) = slots.get(id) {
+            return Ok(s.clone());
+        }
+        if slots.len() >= max {
+            // Let go of a table nobody is using (no request, no socket).
+            let idle = slots
+                .iter()
+                .find(|(_, s)| Arc::strong_count(s) == 1)
+                .map(|(k, _)| k.clone());
+            match idle {
+                Some(k) => {
+                    slots.remove(&k);
+                }
+                None => return Err(AppError::TableLimit { max }),
+            }
+        }
+        let slot = Arc::new(Slot::new(None));
+        slots.insert(id.to_string(), slot.clone());
+        Ok(slot)
+    }
+
+    /// Hold a freshly created table in memory.
+    pub(crate) fn insert(&self, id: &str, table: AnyTable) {
+        let max = self.inner.settings.max_tables;
+        let mut slots = self.slots();
+        if slots.len() < max {
+            slots.insert(id.to_string(), Arc::new(Slot::new(Some(table))));
+        }
+    }
+
+    /// Table `id` for reading: loaded from the store on first use, and
+    /// brought up to date first when the store holds rows this server has not
+    /// seen (another server on the same database appended them).
+    ///
+    /// # Errors
+    /// As [`AppState::slot`]; [`AppError::Internal`] when it cannot be loaded.
+    pub async fn read(
+        &self,
+        id: &str,
+    ) -> Result<(Arc<Slot>, OwnedRwLockReadGuard<Option<AnyTable>>), AppError> {
+        let slot = self.slot(id)?;
+        let guard = slot.table.clone().read_owned().await;
+        if let Some(t) = guard.as_ref()
+            && !self.behind(id, t.seq()).await?
+        {
+            return Ok((slot, guard));
+        }
+        drop(guard);
+        let write = self.write_slot(&slot, id).await?;
+        Ok((slot, OwnedRwLockWriteGuard::downgrade(write)))
+    }
+
+    /// Table `id` for a command, loaded and brought up to date as for
+    /// [`AppState::read`]: holding the guard, nothing else in this process
+    /// changes the table (another server's append is caught by the store's
+    /// seq check: [`AppError::Stale`]).
+    ///
+    /// # Errors
+    /// As [`AppState::read`].
+    pub async fn write(
+        &self,
+        id: &str,
+    ) -> Result<(Arc<Slot>, OwnedRwLockWriteGuard<Option<AnyTable>>), AppError> {
+        let slot = self.slot(id)?;
+        let guard = self.write_slot(&slot, id).await?;
+        Ok((slot, guard))
+    }
+
+    /// True when the store holds rows of table `id` after `seq`.
+    async fn behind(&self, id: &str, seq: u64) -> Result<bool, AppError> {
+        let newer = self
+            .store()
+            .entries_after(id, seq)
+            .await
+            .map_err(AppError::store)?;
+        Ok(!newer.is_empty())
+    }
+
+    async fn write_slot(
+        &self,
+        slot: &Slot,
+        id: &str,
+    ) -> Result<OwnedRwLockWriteGuard<Option<AnyTable>>, AppError> {
+        let mut guard = slot.table.clone().write_owned().await;
+        let stale = match guard.as_ref() {
+            None => true,
+            Some(t) => self.behind(id, t.seq()).await?,
+        };
+        if stale {
+            let loaded = guard.is_some();
+            let t = load(self.store().as_ref(), id).await?;
+            let seq = t.seq();
+            *guard = Some(t);
+            if loaded {
+                let _ = slot.tx.send(Signal::Advanced(seq));
+            }
+        }
+        Ok(guard)
+    }
+
+    /// Write the rows `table` gained after `before` to the store, as one
+    /// append, with the roller state after them. On success every follower of
+    /// the table hears of the new seq.
+    ///
+    /// # Errors
+    /// [`AppError::Stale`] when another server appended first (the table is
+    /// reloaded from the store, so the command is dropped);
+    /// [`AppError::TooLarge`] when the store refuses the entries' size (the
+    /// table is reloaded: nothing changed); [`AppError::Internal`] on a store
+    /// failure (the table is reloaded, or dropped from memory if that fails
+    /// too).
+    pub(crate) async fn persist(
+        &self,
+        slot: &Slot,
+        guard: &mut Option<AnyTable>,
+        id: &str,
+        before: u64,
+    ) -> Result<u64, AppError> {
+        let Some(table) = guard.as_ref() else {
+            return Err(AppError::Internal("persist without a table".into()));
+        };
+        let rows = table.raw_rows_after(before);
+        let target = table.seq();
+        let Some(last) = rows.last() else {
+            return Ok(target);
+        };
+        let roller_after = last.roller.clone();
+        let entries: Vec<NewEntry> = rows
+            .into_iter()
+            .map(|r| NewEntry {
+                seat: r.seat,
+                entry: r.entry,
+            })
+            .collect();
+        let result = self.store().append(id, before, entries, roller_after).await;
+        let error = match result {
+            Ok(seq) if seq == target => {
+                let _ = slot.tx.send(Signal::Advanced(seq));
+                return Ok(seq);
+            }
+            Ok(seq) => AppError::Internal(format!(
+                "the store appended up to seq {seq}, the table is at {target}"
+            )),
+            Err(StoreError::Conflict { current }) => AppError::Stale { current },
+            Err(
+                e @ (StoreError::EntryTooLarge { .. }
+                | StoreError::TooManyEntries { .. }
+                | StoreError::StateTooLarge { .. }
+                | StoreError::SeqOutOfRange(_)),
+            ) => AppError::TooLarge(format!(
+                "the command's log entries are too large to keep ({e}); nothing changed"
+            )),
+            Err(e) => AppError::store(e),
+        };
+        // The table in memory moved on but the store did not (or moved
+        // elsewhere): go back to what the store holds.
+        match load(self.store().as_ref(), id).await {
+            Ok(t) => {
+                let seq = t.seq();
+                *guard = Some(t);
+                let _ = slot.tx.send(Signal::Advanced(seq));
+            }
+            Err(e) => {
+                tracing::error!(table = id, error = %e, "reload after a failed append");
+                *guard = None;
+            }
+        }
+        Err(error)
+    }
+
+    /// Tell table `id`'s followers that `key`'s token was reissued.
+    pub(crate) fn reissued(&self, id: &str, key: &str) {
+        if let Some(slot) = self.slots().get(id) {
+            let _ = slot.tx.send(Signal::Reissued(key.to_string()));
+        }
+    }
+}
+
+fn authed(id: &str, record: SeatRecord) -> Authed {
+    let seat = match record.role {
+        Role::Gm => Seat::Gm,
+        Role::Player => Seat::Player(record.seat.clone()),
+    };
+    Authed {
+        table: id.to_string(),
+        seat,
+        key: record.seat,
+        role: record.role,
+    }
+}
+
+/// The journal row the engine reads back from a stored entry.
+pub fn raw_row(e: StoredEntry) -> RawRow {
+    RawRow {
+        seq: e.seq,
+        seat: e.seat,
+        entry: e.entry,
+        command_end: e.command_end,
+        roller: e.roller,
+    }
+}
+
+/// Rebuild table `id` from the store: its initial state and roller, every row.
+///
+/// # Errors
+/// [`AppError::Unauthorized`] when the store has no such table (the caller was
+/// authenticated a moment ago, so it was just removed); [`AppError::Internal`]
+/// when the store fails or the rows do not replay.
+pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
+    let loaded = store
+        .load_table(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or(AppError::Unauthorized(UNAUTHORIZED_MESSAGE))?;
+    let system: SystemId = loaded
+        .summary
+        .system
+        .parse()
+        .map_err(|e| AppError::Internal(format!("table {id}: {e}")))?;
+    let roller = loaded
+        .initial_roller
+        .clone()
+        .ok_or_else(|| AppError::Internal(format!("table {id} has no initial roller")))?;
+    let rows: Vec<RawRow> = loaded.entries.into_iter().map(raw_row).collect();
+    AnyTable::restore(system, &loaded.initial_state, &roller, &rows)
+        .map_err(|e| AppError::Internal(format!("table {id} does not replay: {e}")))
+}
