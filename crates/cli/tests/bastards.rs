@@ -1,7 +1,7 @@
 //! `tabula bastards ...` end to end: the built binary.
 
 mod common;
-use common::tabula;
+use common::{tabula, tabula_text};
 
 #[test]
 fn check_replays_carltons_repair() {
@@ -107,4 +107,102 @@ fn the_encounter_script_plays_strict() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("The encounter is over."));
+}
+
+/// Item 21: a number out of range is named by the flag it was typed with
+/// (`--bonus` and `--opponent-bonus` differ); negative numbers are accepted as
+/// values; a number past the integer range is "too large", never wrapped; no value
+/// panics.
+#[test]
+fn card_odds_range_errors_name_the_flag() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["bastards", "card-odds", "--card", "QH"];
+        args.extend_from_slice(extra);
+        tabula_text(&args)
+    };
+    let (code, _, err) = run(&["--opponent-bonus", "200"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--opponent-bonus: opponent bonus must be between -100 and 100, not 200"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--bonus", "200"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--bonus: bonus must be between"), "{err}");
+    assert!(!err.contains("opponent"), "{err}");
+    let (code, out, err) = run(&["--bonus", "-4", "--opponent-bonus", "-2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("QH + -4 wins"), "{out}");
+    let (code, _, err) = run(&["--bonus", "99999999999999999999"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("too large"), "{err}");
+    let (code, _, err) = run(&["--bonus", "-9223372036854775808"]);
+    assert_eq!(code, 2, "no panic: {err}");
+    assert!(err.contains("--bonus:"), "{err}");
+    let (code, _, err) = run(&["--opponent-draws", "-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--opponent-draws: opponent draws must be between 1 and 20"),
+        "{err}"
+    );
+    let (code, _, err) = tabula_text(&["bastards", "check", "--trait", "-3", "--rank", "2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--trait: Trait must be between 1 and 20, not -3"),
+        "{err}"
+    );
+    let (code, _, err) = tabula_text(&[
+        "bastards",
+        "odds",
+        "--trait",
+        "3",
+        "--rank",
+        "2",
+        "--modifier",
+        "-1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--modifier: Difficulty Modifier must be between 0 and 20"),
+        "{err}"
+    );
+}
+
+/// R-GB-3: a Joker drawn in a check is shown, with who gains its Wildcard.
+#[test]
+fn check_shows_a_drawn_joker_and_who_gains_the_wildcard() {
+    let (code, out, err) = tabula_text(&[
+        "bastards",
+        "check",
+        "--trait",
+        "3",
+        "--rank",
+        "2",
+        "--rolled",
+        "Joker,9S,4C,JH,Joker,2D,7S",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Joker (you gain a Wildcard"), "{out}");
+    assert!(out.contains("Joker (the Dealer gains a Wildcard"), "{out}");
+}
+
+/// Every shipped script plays under `--strict`: the Indirect Opposition too (the
+/// defender discards before playing face down).
+#[test]
+fn the_indirect_script_plays_strict() {
+    let (code, out, err) = tabula_text(&[
+        "bastards",
+        "play",
+        "examples/bastards/indirect.toml",
+        "--script",
+        "examples/bastards/indirect.script",
+        "--seed",
+        "1",
+        "--strict",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // The terminal prints each line as the seat that gave the command sees it
+    // (the acting seat sees its own discarded card).
+    assert!(out.contains("Guards discards 3S"), "{out}");
+    assert!(out.contains("The encounter is over."), "{out}");
 }

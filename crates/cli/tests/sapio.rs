@@ -118,3 +118,106 @@ fn the_example_encounter_plays_through() {
     assert!(!out.contains("refused"), "{out}");
     assert!(out.contains("The encounter is over."));
 }
+
+/// Receiving Help reaches the game from the shipped script: `assist` is read by
+/// Sapio, and the first check's pool gets the help die (5 built + help + Luck).
+#[test]
+fn the_example_encounter_receives_help() {
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "play",
+        "examples/sapio/table.toml",
+        "--script",
+        "examples/sapio/encounter.script",
+        "--seed",
+        "1",
+        "--strict",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("Brannoc helps with Battle-hardened: +1 bonus die"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Wren rolls 6 dice (5 built + 2 bonus)"),
+        "{out}"
+    );
+    // The weapon's Injury is on the target without a GM step (R-SA-4).
+    assert!(
+        out.contains("Vance takes a Moderate Injury: Sword; recorded as Moderate"),
+        "{out}"
+    );
+    // Advancement comes at the end-of-session step (R-SA-9).
+    assert!(out.contains("ends a consequential session"), "{out}");
+}
+
+/// Negative numbers reach the parser and are refused by name; numbers past the
+/// integer range are refused as too large, never wrapped.
+#[test]
+fn negative_and_huge_numbers_are_refused_by_name() {
+    for (flag, value, says) in [
+        ("--bonus", "-4", "negative"),
+        ("--tn", "-1", "negative"),
+        ("--penalty", "-2", "negative"),
+        ("--bonus", "4294967296", "too large"),
+        ("--bonus", "99999999999999999999999", "too large"),
+        (
+            "--bonus",
+            "999999999999999999999999999999999999999999999999",
+            "too large",
+        ),
+    ] {
+        let mut args = vec!["sapio", "check", "--pool", "3", "--tn", "2"];
+        if flag == "--tn" {
+            args = vec!["sapio", "check", "--pool", "3"];
+        }
+        args.extend([flag, value]);
+        let (code, _, err) = tabula(&args);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+        assert!(err.contains(says), "{flag} {value}: {err}");
+    }
+    let (code, _, err) = tabula(&["sapio", "odds", "--pool", "-3", "--tn", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--pool") && err.contains("negative"), "{err}");
+    // In range of the integer, out of the book's range: the rule is named.
+    let (code, _, err) = tabula(&[
+        "sapio", "check", "--pool", "3", "--tn", "2", "--bonus", "25",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bonus dice"), "{err}");
+}
+
+/// "Lucky" and "Competent" are refused as Qualities, and magic needs its
+/// Quality and Special Talent pair (R-SA-10): errors, not warnings.
+#[test]
+fn character_validate_refuses_lucky_and_unpaired_magic() {
+    let dir = std::env::temp_dir().join("tabula-sapio-cli-r-sa-10");
+    std::fs::create_dir_all(&dir).unwrap();
+    let sheet = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/sapio/roof-runner.toml"),
+    )
+    .unwrap();
+    let lucky = dir.join("lucky.toml");
+    std::fs::write(&lucky, sheet.replace("\"Perceptive\"", "\"Lucky\"")).unwrap();
+    let (code, _, err) = tabula(&["sapio", "character", "validate", lucky.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("qualities[1]") && err.contains("R-SA-10"),
+        "{err}"
+    );
+    let magic = dir.join("magic.toml");
+    std::fs::write(&magic, sheet.replace("\"Perceptive\"", "\"Magical\"")).unwrap();
+    let (code, _, err) = tabula(&["sapio", "character", "validate", magic.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Special Talent that grants"), "{err}");
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "character",
+        "validate",
+        "examples/sapio/arcane-knight.toml",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("legal"));
+}

@@ -2,7 +2,7 @@
 //! character files.
 
 mod common;
-use common::tabula;
+use common::{tabula, tabula_text};
 use std::process::Command;
 
 #[test]
@@ -183,11 +183,302 @@ fn every_book_character_validates() {
         "flipfire",
     ] {
         let path = format!("examples/scratch/{f}.toml");
-        let out = tabula(&["scratch", "character", "show", &path]);
+        // R-SCR-7: the table's [rules] bind the sheet; the example table seats
+        // every book character.
+        let out = tabula(&[
+            "scratch",
+            "character",
+            "show",
+            &path,
+            "--table",
+            "examples/scratch/table.toml",
+        ]);
         assert!(
             out.status.success(),
             "{f}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+}
+
+/// R-SCR-7: a sheet cannot raise the table's CP or maximum level; the book's
+/// Breakhelm X-19 needs a table that allows 14 CP and level 6.
+#[test]
+fn a_sheet_cannot_raise_the_tables_cp_or_maximum_level() {
+    let (code, _, err) = tabula_text(&[
+        "scratch",
+        "character",
+        "validate",
+        "examples/scratch/breakhelm-x-19.toml",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("abilities.toughness") && err.contains("14 levels"),
+        "{err}"
+    );
+    let (code, out, err) = tabula_text(&[
+        "scratch",
+        "character",
+        "validate",
+        "examples/scratch/breakhelm-x-19.toml",
+        "--cp",
+        "14",
+        "--max-level",
+        "6",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let dir = std::env::temp_dir().join("tabula-scratch-cli-r-scr-7");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("raiser.toml");
+    std::fs::write(
+        &file,
+        "name = \"Raiser\"\ncp = 14\nmax_level = 6\n[abilities]\ntoughness = 3\n",
+    )
+    .unwrap();
+    let (code, _, err) = tabula_text(&["scratch", "character", "validate", file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cp: the sheet's 14 is above the table's 10")
+            && err.contains("max_level: the sheet's 6 is above the table's 4")
+            && err.contains("R-SCR-7"),
+        "{err}"
+    );
+}
+
+/// R-SCR-6: `--d20` reads every spelling the help and docs give, any case.
+#[test]
+fn the_d20_option_reads_every_spelling_the_docs_give() {
+    for (spelling, dice, name) in [
+        ("d20", "13", "d20"),
+        ("D20", "13", "d20"),
+        ("d6-table", "2,6", "d6-table"),
+        ("lookup", "2,6", "d6-table"),
+        ("Table", "2,6", "d6-table"),
+        ("d6x4", "3", "d6x4"),
+        ("D6X4", "3", "d6x4"),
+        ("d6 x 4", "3", "d6x4"),
+        ("d6-x4", "3", "d6x4"),
+        ("d6*4", "3", "d6x4"),
+        ("d6-times-4", "3", "d6x4"),
+    ] {
+        let out = tabula(&[
+            "--json",
+            "scratch",
+            "check",
+            "--level",
+            "1",
+            "--difficulty",
+            "10",
+            "--rolled",
+            dice,
+            "--d20",
+            spelling,
+        ]);
+        assert!(out.status.success(), "{spelling}: {}", common::stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["method"], name, "{spelling}");
+        let out = tabula(&[
+            "scratch",
+            "odds",
+            "--level",
+            "1",
+            "--difficulty",
+            "10",
+            "--d20",
+            spelling,
+        ]);
+        assert!(out.status.success(), "{spelling}: {}", common::stderr(&out));
+    }
+    let (code, _, err) = tabula_text(&[
+        "scratch",
+        "odds",
+        "--level",
+        "1",
+        "--difficulty",
+        "10",
+        "--d20",
+        "d12",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("d12") && err.contains("d6-table") && err.contains("d6x4"),
+        "{err}"
+    );
+    // The help shows the spellings.
+    let (_, help, _) = tabula_text(&["scratch", "check", "--help"]);
+    assert!(help.contains("lookup") && help.contains("d6 x 4"), "{help}");
+}
+
+/// "Basic Actions": engage adds 2 to close range attack rolls only, in
+/// `check` and in `odds` as in play.
+#[test]
+fn engage_bonus_is_for_close_range_attacks_only() {
+    let (code, _, err) = tabula_text(&[
+        "scratch",
+        "odds",
+        "--level",
+        "4",
+        "--difficulty",
+        "10",
+        "--engaged",
+        "--attack",
+        "shooting",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("close range") && err.contains("shooting"),
+        "{err}"
+    );
+    let (code, _, err) = tabula_text(&[
+        "scratch",
+        "check",
+        "--level",
+        "1",
+        "--difficulty",
+        "10",
+        "--engaged",
+        "--rolled",
+        "7",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("close range"), "{err}");
+    let out = tabula(&[
+        "--json",
+        "scratch",
+        "check",
+        "--level",
+        "1",
+        "--difficulty",
+        "10",
+        "--engaged",
+        "--attack",
+        "basic",
+        "--rolled",
+        "7",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"], 10);
+    assert_eq!(v["success"], true);
+    let out = tabula(&[
+        "--json",
+        "scratch",
+        "odds",
+        "--level",
+        "1",
+        "--difficulty",
+        "12",
+        "--engaged",
+        "--attack",
+        "fighting",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        (v["probability"].as_f64().unwrap() - 0.6).abs() < 1e-12,
+        "{v}"
+    );
+    // Cover forbids close range attacks, surprise and intimidate.
+    let (code, _, err) = tabula_text(&[
+        "scratch",
+        "odds",
+        "--level",
+        "1",
+        "--difficulty",
+        "10",
+        "--cover",
+        "--attack",
+        "surprise",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Negative numbers work as arguments; a number past the integer range is
+/// refused as too large; range errors name the parameter.
+#[test]
+fn negative_numbers_work_and_absurd_ones_are_refused() {
+    let out = tabula(&[
+        "--json",
+        "scratch",
+        "check",
+        "--level",
+        "2",
+        "--difficulty",
+        "-4",
+        "--modifier",
+        "-4",
+        "--rolled",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"], 1);
+    for (args, want) in [
+        (
+            vec![
+                "scratch",
+                "check",
+                "--level",
+                "1",
+                "--difficulty",
+                "99999999999999999999",
+            ],
+            "too large",
+        ),
+        (
+            vec![
+                "scratch",
+                "check",
+                "--level",
+                "1",
+                "--difficulty",
+                "10",
+                "--modifier",
+                "9223372036854775807",
+                "--engaged",
+                "--attack",
+                "basic",
+            ],
+            "modifier",
+        ),
+        (
+            vec!["scratch", "odds", "--level", "-1", "--difficulty", "10"],
+            "level",
+        ),
+        (
+            vec!["scratch", "odds", "--level", "1", "--difficulty", "5000"],
+            "difficulty",
+        ),
+        (vec!["scratch", "carrying", "--strength", "-4"], "strength"),
+        (
+            vec!["scratch", "carrying", "--strength", "99999999999999999999"],
+            "too large",
+        ),
+        (
+            vec![
+                "scratch",
+                "character",
+                "show",
+                "examples/scratch/thug.toml",
+                "--cp",
+                "-3",
+            ],
+            "cp",
+        ),
+        (
+            vec![
+                "scratch",
+                "character",
+                "show",
+                "examples/scratch/thug.toml",
+                "--max-level",
+                "0",
+            ],
+            "max-level",
+        ),
+    ] {
+        let (code, _, err) = tabula_text(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }

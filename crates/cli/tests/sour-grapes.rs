@@ -105,3 +105,62 @@ fn the_encounter_script_plays_strictly() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("The encounter is over."));
 }
+
+/// Negative numbers reach the rule and are refused naming the parameter and
+/// its range; a number past the integer range is refused as too large.
+#[test]
+fn check_numbers_out_of_range_name_the_parameter() {
+    let (code, _, err) = tabula(&[
+        "sour-grapes",
+        "check",
+        "--dice",
+        "-4",
+        "--difficulty",
+        "3",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--dice must be between 0 and 100, not -4"),
+        "{err}"
+    );
+    let (code, _, err) = tabula(&["sour-grapes", "odds", "--dice", "2", "--difficulty", "-1"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--difficulty must be between 0 and 1000, not -1"),
+        "{err}"
+    );
+    let (code, _, err) = tabula(&[
+        "sour-grapes",
+        "check",
+        "--dice",
+        "99999999999999999999",
+        "--difficulty",
+        "3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("too large"), "{err}");
+    let (code, _, err) = tabula(&[
+        "sour-grapes",
+        "check",
+        "--dice",
+        "4294967296",
+        "--difficulty",
+        "3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--dice must be between 0 and 100"), "{err}");
+    let (code, _, err) = tabula(&[
+        "sour-grapes",
+        "odds",
+        "--dice",
+        "2",
+        "--difficulty",
+        "1",
+        "--target",
+        "-0.5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--target must be between 0 and 1"), "{err}");
+}

@@ -200,3 +200,86 @@ fn check_takes_the_bonus_from_a_character() {
     assert_eq!(v["roll"]["bonus"], 1);
     assert_eq!(v["success"], true);
 }
+
+/// A Hinder lowers a roll: `--bonus -4` is a value, not a flag; numbers past
+/// the integer range are refused as too large, and ranges name the flag.
+#[test]
+fn negative_bonuses_work_and_absurd_numbers_are_refused_by_name() {
+    let v = json(&tabula(&[
+        "--json", "tiers", "check", "--bonus", "-4", "--goal", "3", "--rolled", "6",
+    ]));
+    assert_eq!(v["roll"]["bonus"], -4);
+    assert_eq!(v["roll"]["total"], 2);
+    assert_eq!(v["success"], false);
+    let v = json(&tabula(&[
+        "--json", "tiers", "odds", "--bonus", "-2", "--goal", "3",
+    ]));
+    assert!((v["probability"].as_f64().unwrap() - 2.0 / 6.0).abs() < 1e-12);
+    let v = json(&tabula(&[
+        "--json",
+        "tiers",
+        "odds",
+        "--bonus",
+        "0",
+        "--versus-bonus",
+        "-1",
+    ]));
+    assert!(v["probability"].as_f64().unwrap() > 0.5);
+    let (code, _, err) = common::tabula_text(&[
+        "tiers",
+        "check",
+        "--bonus",
+        "99999999999999999999999",
+        "--goal",
+        "3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--bonus") && err.contains("too large"),
+        "{err}"
+    );
+    let (code, _, err) =
+        common::tabula_text(&["tiers", "check", "--bonus", "20000", "--goal", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--bonus must be between"), "{err}");
+    let (code, _, err) = common::tabula_text(&["tiers", "check", "--d3", "-2", "--goal", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--d3") && err.contains("0 or more"), "{err}");
+    let (code, _, err) =
+        common::tabula_text(&["tiers", "odds", "--damage-d6", "4294967296", "--goal", "3"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--damage-d6") && err.contains("too large"),
+        "{err}"
+    );
+    let (code, _, err) = common::tabula_text(&["tiers", "check", "--goal", "-3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("goal"), "{err}");
+}
+
+/// Every shipped script plays under --strict with no refusal.
+#[test]
+fn every_shipped_script_plays_strictly() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tiers");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "script") {
+            let rel = format!(
+                "examples/tiers/{}",
+                path.file_name().unwrap().to_string_lossy()
+            );
+            let (code, out, err) = common::tabula_text(&[
+                "tiers",
+                "play",
+                "examples/tiers/table.toml",
+                "--script",
+                &rel,
+                "--seed",
+                "1",
+                "--strict",
+            ]);
+            assert_eq!(code, 0, "{rel}: {out}{err}");
+            assert!(!out.contains("refused"), "{rel}: {out}");
+        }
+    }
+}

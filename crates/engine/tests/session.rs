@@ -274,3 +274,57 @@ fn raw_rows_restore_the_same_table() {
     assert_eq!(back.roller(), t.roller());
     assert_eq!(back.log_for(&Seat::Gm, 0), t.log_for(&Seat::Gm, 0));
 }
+
+/// Every shipped script plays with its table, `--strict`, with no refusal: a
+/// line the driver or the book does not take is a refusal, so none is ignored.
+/// `X.script` plays `X.toml` when there is one, else `table.toml`; `X.dice`
+/// beside it holds the dice rolled at the table, typed as `--manual` would ask.
+#[test]
+fn every_shipped_script_plays_strictly_with_no_line_ignored() {
+    let mut played = 0;
+    for system in SystemId::ALL {
+        let dir = examples(system);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "script") {
+                continue;
+            }
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            let table_file = [dir.join(format!("{stem}.toml")), dir.join("table.toml")]
+                .into_iter()
+                .find(|p| p.exists())
+                .unwrap();
+            let text = std::fs::read_to_string(&table_file).unwrap();
+            let mut t = AnyTable::setup(system, &text, &dir, Seeded::from_seed(1)).unwrap();
+            let script = std::fs::read_to_string(&path).unwrap();
+            let dice_file = dir.join(format!("{stem}.dice"));
+            let mut dice: std::collections::VecDeque<String> = std::fs::read_to_string(&dice_file)
+                .unwrap_or_default()
+                .lines()
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty())
+                .collect();
+            let uses_dice = dice_file.exists();
+            let mut manual = Manual::prompting(Box::new(move |_ask, _err| dice.pop_front()));
+            let mut out = Vec::new();
+            let summary = play::run(
+                &mut t,
+                &mut script.as_bytes(),
+                &mut out,
+                uses_dice.then_some(&mut manual as &mut dyn tabula_core::roller::Roller),
+                PlayOptions {
+                    echo: true,
+                    strict: true,
+                    saving: false,
+                },
+                &mut |_| Ok(()),
+            )
+            .unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert_eq!(summary.refused, 0, "{}:\n{out}", path.display());
+            assert!(summary.accepted > 0, "{}", path.display());
+            played += 1;
+        }
+    }
+    assert!(played >= 7, "only {played} scripts found");
+}

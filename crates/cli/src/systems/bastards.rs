@@ -4,6 +4,7 @@
 
 use tabula_engine::bastards::{chance, deck, fate};
 use tabula_engine::core::cards::CardSpec;
+use tabula_engine::core::rule::{Refusal, RuleError};
 
 use std::path::PathBuf;
 
@@ -19,16 +20,16 @@ pub enum Command {
     /// the Trait; the Dealer draws 6 - Trait and adds the Difficulty Modifier.
     Check {
         /// The Trait added to your card (Body, Spirit, Mind or Luck score), 1..=20.
-        #[arg(long = "trait", value_name = "T")]
+        #[arg(long = "trait", value_name = "T", allow_negative_numbers = true)]
         trait_score: i64,
         /// Your rank in the skill: the cards you draw (at least 1), 0..=20.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         rank: i64,
         /// The Difficulty Modifier added to the Dealer's card, 0..=20.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         modifier: i64,
         /// A Specialty's rank, added to your total, 0..=20.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         specialty: i64,
         /// The cards you drew yourself, yours first then the Dealer's, e.g.
         /// 9S,4C,JH,2D,7S (a Joker is followed by its replacement).
@@ -41,16 +42,16 @@ pub enum Command {
     /// The exact chance that a Skill Hand beats the Dealer's Fate Draw (R-GB-11).
     Odds {
         /// The Trait added to your card, 1..=20.
-        #[arg(long = "trait", value_name = "T")]
+        #[arg(long = "trait", value_name = "T", allow_negative_numbers = true)]
         trait_score: i64,
         /// Your rank in the skill, 0..=20.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         rank: i64,
         /// The Difficulty Modifier, 0..=20.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         modifier: i64,
         /// A Specialty's rank, 0..=20.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         specialty: i64,
     },
     /// Character sheets: validate or show.
@@ -64,14 +65,14 @@ pub enum Command {
         /// The card you play, e.g. QH.
         #[arg(long)]
         card: String,
-        /// Your bonus (the Trait added).
-        #[arg(long, default_value_t = 0)]
+        /// Your bonus (the Trait added), -100..=100.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         bonus: i64,
         /// Cards the opponent draws, 1..=20.
-        #[arg(long, default_value_t = 1)]
-        opponent_draws: u64,
-        /// The opponent's bonus.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+        opponent_draws: i64,
+        /// The opponent's bonus, -100..=100.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         opponent_bonus: i64,
         /// You are the defender (an identical-suit tie is yours).
         #[arg(long)]
@@ -109,9 +110,35 @@ struct CardOddsOut {
     probability: f64,
     card: String,
     bonus: i64,
-    opponent_draws: u64,
+    opponent_draws: i64,
     opponent_bonus: i64,
     defending: bool,
+}
+
+/// The flags of `check` and `odds`, by the field the crate names in a range error.
+const HAND_FLAGS: [(&str, &str); 4] = [
+    ("Trait", "--trait"),
+    ("rank", "--rank"),
+    ("Difficulty Modifier", "--modifier"),
+    ("Specialty", "--specialty"),
+];
+
+/// The flags of `card-odds`, by the field the crate names in a range error.
+const CARD_ODDS_FLAGS: [(&str, &str); 3] = [
+    ("bonus", "--bonus"),
+    ("opponent bonus", "--opponent-bonus"),
+    ("opponent draws", "--opponent-draws"),
+];
+
+/// A refusal from the crate as bad input; a number out of range is named by the
+/// flag it was typed with (`--opponent-bonus: opponent bonus must be ...`).
+fn flag_error(e: RuleError, flags: &[(&str, &str)]) -> CliError {
+    if let Refusal::OutOfRange { field, .. } = &e.kind
+        && let Some((_, flag)) = flags.iter().find(|(f, _)| f == field)
+    {
+        return CliError::bad(format!("{flag}: {e}"));
+    }
+    CliError::bad(e)
 }
 
 /// Run a bastards subcommand.
@@ -168,27 +195,31 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
                 specialty,
             };
             let mut roller = roller_for(seed, rolled.as_deref());
-            let res = fate::check(hand, roller.as_mut()).map_err(CliError::bad)?;
+            let res = fate::check(hand, roller.as_mut()).map_err(|e| flag_error(e, &HAND_FLAGS))?;
             finish(roller.as_mut())?;
             ctx.emit(&res, || {
-                let show = |steps: &[deck::DrawStep]| {
+                // R-GB-3: a Joker is shown as it is drawn, with who gains its
+                // Wildcard; the draw is finished with a replacement card.
+                let show = |steps: &[deck::DrawStep], holder: &str| {
                     steps
                         .iter()
                         .map(|s| match s {
                             deck::DrawStep::Card(c) => c.to_string(),
-                            deck::DrawStep::Joker(c) => format!("{c} (Wildcard)"),
-                            deck::DrawStep::Reshuffle => "(reshuffle)".into(),
+                            deck::DrawStep::Joker(c) => {
+                                format!("{c} ({holder} a Wildcard; a replacement is drawn)")
+                            }
+                            deck::DrawStep::Reshuffle => "(discards reshuffled)".into(),
                         })
                         .collect::<Vec<_>>()
                         .join(" ")
                 };
                 format!(
                     "You drew {} and play {} + {} = {}\nThe Dealer drew {} and plays {} + {} = {} ({})\n{} by {}",
-                    show(&res.player_draw),
+                    show(&res.player_draw, "you gain"),
                     res.player_card,
                     hand.player_bonus(),
                     res.player_total,
-                    show(&res.dealer_draw),
+                    show(&res.dealer_draw, "the Dealer gains"),
                     res.dealer_card,
                     hand.modifier,
                     res.dealer_total,
@@ -210,7 +241,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
                 modifier,
                 specialty,
             };
-            let odds = chance::skill_hand(hand).map_err(CliError::bad)?;
+            let odds = chance::skill_hand(hand).map_err(|e| flag_error(e, &HAND_FLAGS))?;
             ctx.emit(&odds, || {
                 format!(
                     "You draw {}, the Dealer draws {} (+{}, {}): {:.4} ({} of {})",
@@ -241,7 +272,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             };
             let probability =
                 chance::card_wins(face, bonus, opponent_draws, opponent_bonus, defending)
-                    .map_err(CliError::bad)?;
+                    .map_err(|e| flag_error(e, &CARD_ODDS_FLAGS))?;
             let out = CardOddsOut {
                 probability,
                 card: face.to_string(),

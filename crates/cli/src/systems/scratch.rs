@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use crate::common::{self, CliError, Ctx, PlayArgs};
 use tabula_engine::scratch::character::{Carrying, PrintedCheck};
 use tabula_engine::scratch::rolls::{self, AttackKind, Check};
+use tabula_engine::scratch::rules::{MAX_CP_CAP, MAX_LEVEL_CAP};
+use tabula_engine::scratch::table::{MAX_STRENGTH_BASE, check_rules, table_rules};
 use tabula_engine::scratch::{Ability, Character, D20Method, LoadError, TableRules};
 
 /// The scratch subcommands.
@@ -30,16 +32,24 @@ pub enum Command {
         /// The roller is in cover: -2 to the roll ("Basic Actions", take cover).
         #[arg(long)]
         cover: bool,
-        /// The roller engaged before this close range attack: +2 ("Basic Actions").
+        /// The roller engaged before this close range attack: +2 ("Basic
+        /// Actions"); needs --attack naming a close range attack.
         #[arg(long)]
         engaged: bool,
+        /// The attack the roll is for: basic, throw, shooting, blasting,
+        /// knockout, fighting, wrestling-hold, hold, distract, surprise,
+        /// intimidate, no-damage (decides what engage and cover allow).
+        #[arg(long)]
+        attack: Option<String>,
         /// The dice you rolled yourself (one d20, or d6s for --d20 d6-table|d6x4).
         #[arg(long, value_name = "V,V,...")]
         rolled: Option<String>,
         /// Seed the dice.
         #[arg(long)]
         seed: Option<u64>,
-        /// How the twenty-sided die is rolled: d20, d6-table, d6x4 (R-SCR-6).
+        /// How the twenty-sided die is rolled (R-SCR-6), any case: d20;
+        /// d6-table (also table, lookup, lookup-table, d6-lookup, 6x6);
+        /// d6x4 (also "d6 x 4", d6-x4, d6*4, d6-times-4, times4).
         #[arg(long, default_value = "d20")]
         d20: String,
     },
@@ -54,17 +64,21 @@ pub enum Command {
         /// Other modifiers.
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         modifier: i64,
-        /// How the twenty-sided die is rolled: d20, d6-table, d6x4 (R-SCR-6).
+        /// How the twenty-sided die is rolled (R-SCR-6), any case: d20;
+        /// d6-table (also table, lookup, lookup-table, d6-lookup, 6x6);
+        /// d6x4 (also "d6 x 4", d6-x4, d6*4, d6-times-4, times4).
         #[arg(long, default_value = "d20")]
         d20: String,
         /// The roller is in cover: -2 to the roll ("Basic Actions", take cover).
         #[arg(long)]
         cover: bool,
-        /// The roller engaged before this close range attack: +2 ("Basic Actions").
+        /// The roller engaged before this close range attack: +2 ("Basic
+        /// Actions"); needs --attack naming a close range attack.
         #[arg(long)]
         engaged: bool,
-        /// An attack whose damage outcomes to give: basic, shooting, blasting,
-        /// knockout, fighting, wrestling-hold, no-damage.
+        /// An attack whose damage outcomes to give: basic, throw, shooting,
+        /// blasting, knockout, fighting, wrestling-hold, hold, distract,
+        /// surprise, intimidate, no-damage.
         #[arg(long)]
         attack: Option<String>,
         /// The attacker is injured (knockout 2, fighting one attack, no hold damage).
@@ -73,9 +87,9 @@ pub enum Command {
     },
     /// The carrying table for a strength ("Defenses").
     Carrying {
-        /// The character's strength.
-        #[arg(long)]
-        strength: u32,
+        /// The character's strength (0 or more).
+        #[arg(long, allow_negative_numbers = true)]
+        strength: i64,
     },
     /// Character files.
     #[command(subcommand)]
@@ -98,33 +112,50 @@ pub enum CharacterCommand {
 pub struct CharacterArgs {
     /// The character file (TOML).
     pub file: PathBuf,
-    /// Character points (the table's; a file's own `cp` wins).
-    #[arg(long, default_value_t = 10)]
-    pub cp: u32,
-    /// Maximum level (the table's; a file's own `max_level` wins).
-    #[arg(long, default_value_t = 4)]
-    pub max_level: u32,
+    /// The table's character points: they bind the sheet, which cannot raise
+    /// them (R-SCR-7).
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true)]
+    pub cp: i64,
+    /// The table's maximum level: it binds the sheet (R-SCR-7).
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    pub max_level: i64,
     /// Strength without wrestling or swimming is this + toughness (R-SCR-1: 8).
-    #[arg(long, default_value_t = 8)]
-    pub strength_base: u32,
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true)]
+    pub strength_base: i64,
+    /// Take cp, max_level and strength_base from this table file's [rules]
+    /// instead (R-SCR-7).
+    #[arg(long, conflicts_with_all = ["cp", "max_level", "strength_base"])]
+    pub table: Option<PathBuf>,
 }
 
 fn method(text: &str) -> Result<D20Method, CliError> {
-    D20Method::parse(text).ok_or_else(|| {
-        CliError::BadInput(format!(
-            "--d20 {text:?}: use d20, d6-table or d6x4 (R-SCR-6)"
-        ))
-    })
+    text.parse::<D20Method>()
+        .map_err(|e| CliError::BadInput(format!("--{e}")))
 }
 
-/// The modifier with cover (-2) and engage (+2) added.
-fn situational(modifier: i64, cover: bool, engaged: bool) -> Result<i64, CliError> {
-    if cover && engaged {
-        return Err(CliError::BadInput(
-            "--cover and --engaged: close range attacks cannot be made from cover (\"Basic Actions\")".into(),
-        ));
-    }
-    Ok(modifier + if cover { -2 } else { 0 } + if engaged { 2 } else { 0 })
+fn attack_kind(attack: Option<&str>) -> Result<Option<AttackKind>, CliError> {
+    attack
+        .map(|a| {
+            AttackKind::parse(a).ok_or_else(|| {
+                CliError::BadInput(format!(
+                    "--attack {a:?}: use one of {}",
+                    AttackKind::names()
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// A number typed on the command line in `min..=max`, or a refusal naming it.
+fn in_range(field: &str, value: i64, min: u32, max: u32) -> Result<u32, CliError> {
+    u32::try_from(value)
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            CliError::BadInput(format!(
+                "--{field} must be between {min} and {max}, not {value}"
+            ))
+        })
 }
 
 /// Run a scratch subcommand.
@@ -137,6 +168,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             requires,
             cover,
             engaged,
+            attack,
             rolled,
             seed,
             d20,
@@ -144,10 +176,12 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             if requires && level < 1 {
                 return Err(CliError::bad(rolls::requires_ability(level)));
             }
+            let kind = attack_kind(attack.as_deref())?;
             check(
                 level,
                 difficulty,
-                situational(modifier, cover, engaged)?,
+                rolls::situational_modifier(modifier, cover, engaged, kind)
+                    .map_err(CliError::bad)?,
                 rolled,
                 seed,
                 &d20,
@@ -163,16 +197,21 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             engaged,
             attack,
             injured,
-        } => odds(
-            level,
-            difficulty,
-            situational(modifier, cover, engaged)?,
-            &d20,
-            attack,
-            injured,
-            ctx,
-        ),
+        } => {
+            let kind = attack_kind(attack.as_deref())?;
+            odds(
+                level,
+                difficulty,
+                rolls::situational_modifier(modifier, cover, engaged, kind)
+                    .map_err(CliError::bad)?,
+                &d20,
+                kind,
+                injured,
+                ctx,
+            )
+        }
         Command::Carrying { strength } => {
+            let strength = in_range("strength", strength, 0, u32::MAX)?;
             let c = Carrying::for_strength(strength);
             ctx.emit(&c, || carrying_text(&c))
         }
@@ -232,7 +271,7 @@ fn check(
             if matches!(m, D20Method::D20) {
                 String::new()
             } else {
-                format!(" by {d20}")
+                format!(" by {m}")
             },
             out.level,
             if out.modifier == 0 {
@@ -278,21 +317,13 @@ fn odds(
     difficulty: i64,
     modifier: i64,
     d20: &str,
-    attack: Option<String>,
+    attack: Option<AttackKind>,
     injured: bool,
     ctx: Ctx,
 ) -> Result<(), CliError> {
     let m = method(d20)?;
     rolls::check_inputs(level, difficulty, modifier).map_err(CliError::bad)?;
     let o = rolls::roll_odds(level, difficulty, modifier, m);
-    let attack = match attack {
-        None => None,
-        Some(a) => Some(AttackKind::parse(&a).ok_or_else(|| {
-            CliError::BadInput(format!(
-                "--attack {a:?}: use basic, shooting, blasting, knockout, fighting, wrestling-hold or no-damage"
-            ))
-        })?),
-    };
     let mut damage = Vec::new();
     if let Some(kind) = attack {
         let dist =
@@ -447,11 +478,21 @@ fn sheet_text(s: &Sheet, c: &Character, indent: &str) -> String {
 
 fn character(args: &CharacterArgs, show: bool, ctx: Ctx) -> Result<(), CliError> {
     let text = common::read_file(&args.file)?;
-    let rules = TableRules {
-        cp: args.cp,
-        max_level: args.max_level,
-        strength_base: args.strength_base,
-        ..TableRules::default()
+    let rules = match &args.table {
+        Some(table) => {
+            let t = common::read_file(table)?;
+            table_rules(&t).map_err(|e| CliError::BadInput(format!("{}: {e}", table.display())))?
+        }
+        None => {
+            let rules = TableRules {
+                cp: in_range("cp", args.cp, 1, MAX_CP_CAP)?,
+                max_level: in_range("max-level", args.max_level, 1, MAX_LEVEL_CAP)?,
+                strength_base: in_range("strength-base", args.strength_base, 0, MAX_STRENGTH_BASE)?,
+                ..TableRules::default()
+            };
+            check_rules(&rules).map_err(CliError::bad)?;
+            rules
+        }
     };
     let c = match Character::from_toml(&text, &rules) {
         Ok(c) => c,
@@ -479,7 +520,7 @@ fn character(args: &CharacterArgs, show: bool, ctx: Ctx) -> Result<(), CliError>
             return Err(CliError::BadInput(format!("{}: {e}", args.file.display())));
         }
     };
-    let s = sheet(&c, args.strength_base);
+    let s = sheet(&c, rules.strength_base);
     if show {
         ctx.emit(&s, || sheet_text(&s, &c, "").trim_end().to_string())
     } else {

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
+use tabula_engine::core::RuleError;
 use tabula_engine::sour_grapes::cards::book_cards;
 use tabula_engine::sour_grapes::character::{Character, CharacterFileError};
 use tabula_engine::sour_grapes::check::{self, CheckSpec};
@@ -18,17 +19,17 @@ pub enum Command {
     /// the successes are more than the difficulty (R-SG-1).
     Check {
         /// Dice to roll (d6; each 1 exhausts the stat by one).
-        #[arg(long)]
-        dice: u32,
+        #[arg(long, allow_negative_numbers = true)]
+        dice: i64,
         /// Skill tokens (each an automatic success).
-        #[arg(long, default_value_t = 0)]
-        tokens: u32,
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        tokens: i64,
         /// The Difficulty threshold.
-        #[arg(long)]
-        difficulty: u32,
+        #[arg(long, allow_negative_numbers = true)]
+        difficulty: i64,
         /// The Current Stat Value: dice may not exceed it.
-        #[arg(long)]
-        stat: Option<u32>,
+        #[arg(long, allow_negative_numbers = true)]
+        stat: Option<i64>,
         /// The dice you rolled yourself, e.g. 6,2,1,1,5.
         #[arg(long)]
         rolled: Option<String>,
@@ -40,19 +41,19 @@ pub enum Command {
     /// expected exhaustion and the fewest dice reaching --target.
     Odds {
         /// Dice asked about.
-        #[arg(long)]
-        dice: u32,
+        #[arg(long, allow_negative_numbers = true)]
+        dice: i64,
         /// Skill tokens.
-        #[arg(long, default_value_t = 0)]
-        tokens: u32,
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        tokens: i64,
         /// The Difficulty.
-        #[arg(long)]
-        difficulty: u32,
+        #[arg(long, allow_negative_numbers = true)]
+        difficulty: i64,
         /// The Current Stat Value (the table runs 0..=stat; default: --dice).
-        #[arg(long)]
-        stat: Option<u32>,
+        #[arg(long, allow_negative_numbers = true)]
+        stat: Option<i64>,
         /// The chance to reach while exhausting least (0 to 1).
-        #[arg(long, default_value_t = 0.75)]
+        #[arg(long, default_value_t = 0.75, allow_negative_numbers = true)]
         target: f64,
         /// Accepted for symmetry with `check`; odds roll nothing.
         #[arg(long, hide = true)]
@@ -102,6 +103,38 @@ struct Validated<'a> {
     name: &'a str,
 }
 
+/// The numbers of a Check as typed (negative ones reach us, so the refusal can
+/// name the parameter and its range), read into a [`CheckSpec`].
+///
+/// # Errors
+/// Bad input naming the parameter: "--dice must be between 0 and 100, not -4".
+fn spec_of(
+    dice: i64,
+    tokens: i64,
+    difficulty: i64,
+    stat: Option<i64>,
+) -> Result<CheckSpec, CliError> {
+    let read = |name: &str, v: i64, max: u32| -> Result<u32, CliError> {
+        u32::try_from(v).ok().filter(|n| *n <= max).ok_or_else(|| {
+            CliError::bad(RuleError::out_of_range(
+                check::RULE,
+                name,
+                0,
+                i64::from(max),
+                v,
+            ))
+        })
+    };
+    Ok(CheckSpec {
+        dice: read("--dice", dice, check::MAX_DICE)?,
+        tokens: read("--tokens", tokens, check::MAX_TOKENS)?,
+        difficulty: read("--difficulty", difficulty, check::MAX_DIFFICULTY)?,
+        stat: stat
+            .map(|s| read("--stat", s, check::MAX_DICE))
+            .transpose()?,
+    })
+}
+
 fn load(file: &std::path::Path) -> Result<Character, CliError> {
     let text = read_file(file)?;
     Character::from_toml(&text)
@@ -122,13 +155,8 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             rolled,
             seed,
         } => {
+            let spec = spec_of(dice, tokens, difficulty, stat)?;
             let mut roller = roller_for(seed, rolled.as_deref());
-            let spec = CheckSpec {
-                dice,
-                tokens,
-                difficulty,
-                stat,
-            };
             let out = check::check(spec, roller.as_mut()).map_err(CliError::bad)?;
             finish(roller.as_mut())?;
             let json = CheckJson {
@@ -164,12 +192,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
                     "--target must be between 0 and 1, not {target}"
                 )));
             }
-            let spec = CheckSpec {
-                dice,
-                tokens,
-                difficulty,
-                stat: Some(stat.unwrap_or(dice)),
-            };
+            let spec = spec_of(dice, tokens, difficulty, Some(stat.unwrap_or(dice)))?;
             let o = check::odds(spec, target).map_err(CliError::bad)?;
             ctx.emit(&o, || {
                 let mut s = format!(

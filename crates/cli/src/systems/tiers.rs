@@ -33,12 +33,70 @@ pub enum Command {
     Content,
 }
 
+/// Read a whole number of any size: Ok(n), or Err naming what is wrong (too
+/// large or too small for any integer, or not a number).
+fn whole(text: &str) -> Result<i128, String> {
+    let t = text.trim();
+    t.parse::<i128>().map_err(|_| {
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            if t.starts_with('-') {
+                format!("{t} is too small (out of range)")
+            } else {
+                format!("{t} is too large (out of range)")
+            }
+        } else {
+            format!("{t:?} is not a whole number")
+        }
+    })
+}
+
+/// A count (dice, Combat Points): a whole number, 0 or more.
+fn count(text: &str) -> Result<u32, String> {
+    let n = whole(text)?;
+    if n < 0 {
+        return Err(format!("must be 0 or more, not {n}"));
+    }
+    u32::try_from(n).map_err(|_| format!("{n} is too large (at most {})", u32::MAX))
+}
+
+/// A bonus or modifier: a whole number, negative for a Hinder.
+fn modifier(text: &str) -> Result<i64, String> {
+    let n = whole(text)?;
+    i64::try_from(n).map_err(|_| {
+        if n < 0 {
+            format!("{n} is too small (out of range)")
+        } else {
+            format!("{n} is too large (out of range)")
+        }
+    })
+}
+
+/// A bonus within the crate's cap, or a refusal naming the flag.
+fn within(flag: &str, bonus: i64) -> Result<i64, CliError> {
+    let cap = i64::from(roleplay::MAX_NUMBER);
+    if (-cap..=cap).contains(&bonus) {
+        Ok(bonus)
+    } else {
+        Err(CliError::BadInput(format!(
+            "{flag} must be between -{cap} and {cap}, not {bonus}"
+        )))
+    }
+}
+
 /// `tabula tiers check`.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// The Roleplay Bonus (or any flat bonus) added to the dice.
-    #[arg(long, default_value_t = 0, conflicts_with = "character")]
-    pub bonus: u32,
+    /// The Roleplay Bonus (or any flat modifier, negative for a Hinder) added
+    /// to the dice; -10000..=10000.
+    #[arg(
+        long,
+        default_value_t = 0,
+        conflicts_with = "character",
+        allow_negative_numbers = true,
+        value_parser = modifier
+    )]
+    pub bonus: i64,
     /// Take the bonus from this character file's Roleplay Bonus (with --stat).
     #[arg(long, value_name = "FILE", requires = "stat")]
     pub character: Option<PathBuf>,
@@ -47,10 +105,10 @@ pub struct CheckArgs {
     pub stat: Option<String>,
     /// The Goal: a number or a difficulty (very-easy, easy, kind-of-hard, hard,
     /// extremely-hard, heroic, almost-impossible).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub goal: String,
     /// In combat: roll N d3 (1 AP each) instead of one d6.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count)]
     pub d3: Option<u32>,
     /// Roll each d3 as a d6 halved, rounding up (the book's "Dice" fallback).
     #[arg(long)]
@@ -66,32 +124,39 @@ pub struct CheckArgs {
 /// `tabula tiers odds`.
 #[derive(Debug, clap::Args)]
 pub struct OddsArgs {
-    /// The Roleplay Bonus (or any flat bonus) added to the dice.
-    #[arg(long, default_value_t = 0)]
-    pub bonus: u32,
+    /// The Roleplay Bonus (or any flat modifier, negative for a Hinder) added
+    /// to the dice.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = modifier)]
+    pub bonus: i64,
     /// The Goal (number or difficulty name); needed unless --versus-bonus or --damage-*.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub goal: Option<String>,
     /// In combat: N d3 instead of one d6.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count)]
     pub d3: Option<u32>,
     /// A Competing Roll against someone with this bonus (probability: you win).
-    #[arg(long, value_name = "B")]
-    pub versus_bonus: Option<u32>,
+    #[arg(long, value_name = "B", allow_negative_numbers = true, value_parser = modifier)]
+    pub versus_bonus: Option<i64>,
     /// The opponent rolls N d3 (in combat; an enemy's free 1d3 is --versus-d3 1).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count)]
     pub versus_d3: Option<u32>,
     /// A PvP Roll: you are the Defendant and win ties.
     #[arg(long)]
     pub defendant: bool,
     /// Damage of bought Rolls: this many d6 (probability: at least --goal damage).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count)]
     pub damage_d6: Option<u32>,
     /// Damage of bought Rolls: this many d3.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = count)]
     pub damage_d3: Option<u32>,
     /// Combat Points added to the damage.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        value_parser = count
+    )]
     pub cp: u32,
     /// Accepted for symmetry with check (the odds do not depend on dice rolled).
     #[arg(long, hide = true)]
@@ -136,10 +201,10 @@ fn kind_of(d3: Option<u32>) -> RollKind {
 
 /// The bonus: `--bonus`, or the Roleplay Bonus of `--stat` on `--character`.
 fn bonus_of(
-    bonus: u32,
+    bonus: i64,
     character: Option<&std::path::Path>,
     stat: Option<&str>,
-) -> Result<u32, CliError> {
+) -> Result<i64, CliError> {
     let (Some(file), Some(stat)) = (character, stat) else {
         return Ok(bonus);
     };
@@ -149,12 +214,16 @@ fn bonus_of(
         ))
     })?;
     let ch = load(file)?.map_err(|e| CliError::BadInput(format!("{}: {e}", file.display())))?;
-    Ok(ch.roleplay_bonus(st))
+    Ok(i64::from(ch.roleplay_bonus(st)))
 }
 
 fn check(a: CheckArgs, ctx: Ctx) -> Result<(), CliError> {
     let goal = parse_goal(&a.goal).map_err(CliError::bad)?;
-    let bonus = bonus_of(a.bonus, a.character.as_deref(), a.stat.as_deref())?;
+    let bonus = bonus_of(
+        within("--bonus", a.bonus)?,
+        a.character.as_deref(),
+        a.stat.as_deref(),
+    )?;
     let mode = if a.halved_d6 {
         D3Mode::HalvedD6
     } else {
@@ -223,7 +292,9 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
         });
     }
     let kind = kind_of(a.d3);
+    within("--bonus", a.bonus)?;
     if let Some(vb) = a.versus_bonus {
+        within("--versus-bonus", vb)?;
         let mine = odds::total(kind, a.bonus).map_err(CliError::bad)?;
         let theirs = odds::total(kind_of(a.versus_d3), vb).map_err(CliError::bad)?;
         let contest = if a.defendant {
@@ -251,12 +322,13 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
     let out = odds::check(kind, a.bonus, goal).map_err(CliError::bad)?;
     ctx.emit(&out, || {
         format!(
-            "{} + {} against Goal {}: {:.6} (mean {:.3})",
+            "{} {} {} against Goal {}: {:.6} (mean {:.3})",
             match a.d3 {
                 None => "d6".to_string(),
                 Some(n) => format!("{n}d3"),
             },
-            a.bonus,
+            if a.bonus < 0 { '-' } else { '+' },
+            a.bonus.unsigned_abs(),
             goal,
             out.probability,
             out.mean

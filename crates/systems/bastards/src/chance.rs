@@ -149,7 +149,9 @@ fn ratio(num: u128, den: u128) -> f64 {
 }
 
 /// The largest number of cards an opponent may draw in [`card_wins`].
-pub const MAX_OPPONENT_DRAWS: u64 = 20;
+pub const MAX_OPPONENT_DRAWS: i64 = 20;
+/// The largest bonus (either side's) [`card_wins`] accepts, and minus the smallest.
+pub const MAX_BONUS: i64 = 100;
 
 /// The exact chance that a given card, played with `bonus`, wins an opposed hand
 /// against an opponent who draws `opponent_draws` cards from the rest of the
@@ -158,11 +160,12 @@ pub const MAX_OPPONENT_DRAWS: u64 = 20;
 /// identical-suit tie goes to it (R-GB-2).
 ///
 /// # Errors
-/// A [`RuleError`] when the card is a Joker or the draw count is out of range.
+/// A [`RuleError`] when the card is a Joker, or naming the number out of range:
+/// `opponent draws` (1..=20), `bonus` or `opponent bonus` (-100..=100).
 pub fn card_wins(
     face: Face,
     bonus: i64,
-    opponent_draws: u64,
+    opponent_draws: i64,
     opponent_bonus: i64,
     defending: bool,
 ) -> Result<f64, RuleError> {
@@ -177,19 +180,18 @@ pub fn card_wins(
             RULE_ODDS,
             "opponent draws",
             1,
-            MAX_OPPONENT_DRAWS as i64,
-            opponent_draws as i64,
+            MAX_OPPONENT_DRAWS,
+            opponent_draws,
         ));
     }
-    if bonus.abs() > 100 || opponent_bonus.abs() > 100 {
-        return Err(RuleError::out_of_range(
-            RULE_ODDS,
-            "bonus",
-            -100,
-            100,
-            bonus.max(opponent_bonus),
-        ));
+    for (field, got) in [("bonus", bonus), ("opponent bonus", opponent_bonus)] {
+        if !(-MAX_BONUS..=MAX_BONUS).contains(&got) {
+            return Err(RuleError::out_of_range(
+                RULE_ODDS, field, -MAX_BONUS, MAX_BONUS, got,
+            ));
+        }
     }
+    let opponent_draws = opponent_draws.unsigned_abs();
     let mut counts = shoe_counts();
     if let Some(c) = counts.get_mut(k as usize) {
         *c -= 1;
@@ -402,5 +404,75 @@ mod tests {
         }
         let ace = card_wins(face_of_key(51), 0, 3, 0, false).unwrap();
         assert!(ace > 0.9);
+    }
+
+    /// Item 21: each number out of range is refused naming itself, and no value
+    /// (not even `i64::MIN`) panics.
+    #[test]
+    fn range_errors_name_the_parameter_out_of_range() {
+        use tabula_core::rule::Refusal;
+        let face = face_of_key(30);
+        let field = |r: Result<f64, RuleError>| match r.unwrap_err().kind {
+            Refusal::OutOfRange { field, .. } => field,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(field(card_wins(face, 101, 1, 0, false)), "bonus");
+        assert_eq!(field(card_wins(face, 0, 1, 101, false)), "opponent bonus");
+        assert_eq!(field(card_wins(face, i64::MIN, 1, 0, false)), "bonus");
+        assert_eq!(
+            field(card_wins(face, 0, 1, i64::MIN, false)),
+            "opponent bonus"
+        );
+        assert_eq!(field(card_wins(face, 0, 0, 0, false)), "opponent draws");
+        assert_eq!(field(card_wins(face, 0, -1, 0, false)), "opponent draws");
+        assert_eq!(
+            field(card_wins(face, 0, i64::MAX, 0, false)),
+            "opponent draws"
+        );
+        let e = card_wins(face, 0, 1, 200, false).unwrap_err().to_string();
+        assert!(
+            e.starts_with("opponent bonus must be between -100 and 100, not 200"),
+            "{e}"
+        );
+        for (hand, name) in [
+            (
+                SkillHand {
+                    trait_score: 0,
+                    rank: 1,
+                    modifier: 0,
+                    specialty: 0,
+                },
+                "Trait",
+            ),
+            (
+                SkillHand {
+                    trait_score: 1,
+                    rank: -1,
+                    modifier: 0,
+                    specialty: 0,
+                },
+                "rank",
+            ),
+            (
+                SkillHand {
+                    trait_score: 1,
+                    rank: 1,
+                    modifier: i64::MIN,
+                    specialty: 0,
+                },
+                "Difficulty Modifier",
+            ),
+            (
+                SkillHand {
+                    trait_score: 1,
+                    rank: 1,
+                    modifier: 0,
+                    specialty: i64::MAX,
+                },
+                "Specialty",
+            ),
+        ] {
+            assert_eq!(field(skill_hand(hand).map(|o| o.probability)), name);
+        }
     }
 }

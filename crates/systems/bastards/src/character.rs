@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use tabula_core::cards::Suit;
+use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
 
 use crate::advantages::{self, Advantage};
 
@@ -303,6 +304,28 @@ pub enum DraftProblem {
     /// The name is empty.
     #[error("name: a character needs a name")]
     NoName,
+    /// The name or the player's seat name is unusable (control characters, too
+    /// long, a `:` in a seat name).
+    #[error("{0}")]
+    BadName(NameError),
+    /// Fewer than the two Advantages every character starts with ("Characters
+    /// start the game with 2 advantages"; R-GB-8).
+    #[error(
+        "advantages: a character starts with {FREE_ADVANTAGES} Advantages, this one lists {got} [\"Advantages\"; R-GB-8]"
+    )]
+    TooFewAdvantages {
+        /// How many the sheet lists.
+        got: usize,
+    },
+    /// A Disadvantage listed twice (each is taken once and gives 1 XP once).
+    #[error("disadvantages: {0:?} is listed more than once [\"Points & Costs\"]")]
+    RepeatedDisadvantage(String),
+    /// A Specialty listed twice (by name).
+    #[error("specialties.{0}: the Specialty is listed more than once [\"Specialties\"]")]
+    RepeatedSpecialty(String),
+    /// A skill listed twice under `[skills]` (names match without regard to case).
+    #[error("skills.{0}: the skill is listed more than once [\"Skills\"]")]
+    RepeatedSkill(String),
     /// The suit is not a suit.
     #[error(
         "suit: {0:?} is not Clubs, Hearts, Spades, Diamonds (or Swords, Cups, Staves, Coins) [\"Suits\"]"
@@ -431,6 +454,13 @@ impl Character {
         let mut problems = Vec::new();
         if draft.name.trim().is_empty() {
             problems.push(DraftProblem::NoName);
+        } else if let Err(e) = check_name("name", &draft.name) {
+            problems.push(DraftProblem::BadName(e));
+        }
+        if !draft.player.trim().is_empty()
+            && let Err(e) = check_seat_name("player", &draft.player)
+        {
+            problems.push(DraftProblem::BadName(e));
         }
         let suit = Suit::parse(&draft.suit);
         if suit.is_none() {
@@ -484,7 +514,13 @@ impl Character {
         for s in &draft.custom_skills {
             skills.insert(s.trim().to_string(), 1);
         }
+        let mut listed: Vec<&str> = Vec::new();
         for (name, rank) in &draft.skills {
+            if listed.iter().any(|l| same_name(l, name)) {
+                problems.push(DraftProblem::RepeatedSkill(name.clone()));
+                continue;
+            }
+            listed.push(name);
             if !is_skill(name, &draft.custom_skills) {
                 problems.push(DraftProblem::UnknownSkill(name.clone()));
                 continue;
@@ -512,8 +548,15 @@ impl Character {
                 .map(|(_, r)| *r)
         };
         let mut specialties = Vec::new();
-        for sp in &draft.specialties {
+        for (k, sp) in draft.specialties.iter().enumerate() {
             spent += 1;
+            if draft.specialties[..k]
+                .iter()
+                .any(|o| same_name(&o.name, &sp.name))
+            {
+                problems.push(DraftProblem::RepeatedSpecialty(sp.name.clone()));
+                continue;
+            }
             let [a, b] = sp.skills.as_slice() else {
                 problems.push(DraftProblem::SpecialtyShape(sp.name.clone()));
                 continue;
@@ -549,7 +592,11 @@ impl Character {
             match Advantage::parse(text) {
                 None => problems.push(DraftProblem::UnknownAdvantage(text.clone())),
                 Some(a) => {
-                    let count = advantages.iter().filter(|x| **x == a).count();
+                    // Counter<Sword> and Counter<sword> are the same Advantage.
+                    let count = advantages
+                        .iter()
+                        .filter(|x| same_name(&x.to_string(), &a.to_string()))
+                        .count();
                     let stacks = matches!(a, Advantage::Toughness | Advantage::Resolve);
                     if count > 0 && !stacks {
                         problems.push(DraftProblem::RepeatedAdvantage(a.to_string()));
@@ -559,6 +606,60 @@ impl Character {
                         advantages.push(a);
                     }
                 }
+            }
+        }
+        // Every text on the sheet reaches other seats' screens: no control
+        // characters (a terminal escape code), names of usable length.
+        let names = draft
+            .specialties
+            .iter()
+            .map(|sp| ("specialties.name", sp.name.as_str()))
+            .chain(draft.skills.keys().map(|k| ("skills", k.as_str())))
+            .chain(
+                draft
+                    .custom_skills
+                    .iter()
+                    .map(|k| ("custom_skills", k.as_str())),
+            )
+            .chain(
+                draft
+                    .weapons
+                    .iter()
+                    .map(|w| ("weapons.name", w.name.as_str())),
+            )
+            .chain(
+                draft
+                    .weapons
+                    .iter()
+                    .map(|w| ("weapons.skill", w.skill.as_str())),
+            )
+            .chain(
+                draft
+                    .armour
+                    .iter()
+                    .map(|a| ("armour.name", a.name.as_str())),
+            );
+        for (field, text) in names {
+            if let Err(e) = check_name(field, text) {
+                problems.push(DraftProblem::BadName(e));
+            }
+        }
+        for d in draft.disadvantages.iter().chain(draft.advantages.iter()) {
+            if let Some(c) = d.chars().find(|c| c.is_control()) {
+                problems.push(DraftProblem::BadName(NameError::ControlCharacter {
+                    field: "advantages / disadvantages".into(),
+                    code: c as u32,
+                }));
+            }
+        }
+        if draft.advantages.len() < FREE_ADVANTAGES {
+            problems.push(DraftProblem::TooFewAdvantages {
+                got: draft.advantages.len(),
+            });
+        }
+        for (k, d) in draft.disadvantages.iter().enumerate() {
+            if draft.disadvantages[..k].iter().any(|o| same_name(o, d)) {
+                problems.push(DraftProblem::RepeatedDisadvantage(d.clone()));
             }
         }
         spent += advantages.len().saturating_sub(FREE_ADVANTAGES) as i64;
@@ -864,6 +965,81 @@ mod tests {
         let c = Character::from_draft(d).unwrap();
         assert_eq!(c.suit(), Suit::Spades);
         assert_eq!(c.specialty_rank("jury-rig"), Some(2));
+    }
+
+    /// R-GB-8, "Advantages": two starting Advantages; "Points & Costs",
+    /// "Specialties": nothing is bought twice unless the Advantage says "up to 5
+    /// times".
+    #[test]
+    fn two_starting_advantages_and_nothing_taken_twice_r_gb_8() {
+        for (list, got) in [(vec![], 0), (vec!["Careful".to_string()], 1)] {
+            let mut d = draft();
+            d.advantages = list;
+            let e = Character::from_draft(d).unwrap_err();
+            assert_eq!(e.problems, vec![DraftProblem::TooFewAdvantages { got }]);
+        }
+        let mut d = draft();
+        d.advantages = vec!["Careful".into(), "careful".into()];
+        let e = Character::from_draft(d).unwrap_err();
+        assert_eq!(
+            e.problems,
+            vec![DraftProblem::RepeatedAdvantage("Careful".into())]
+        );
+        let mut d = draft();
+        d.advantages = vec!["Counter<Sword>".into(), "Counter<sword>".into()];
+        let e = Character::from_draft(d).unwrap_err();
+        assert_eq!(
+            e.problems,
+            vec![DraftProblem::RepeatedAdvantage("Counter<sword>".into())]
+        );
+        // Toughness and Resolve may be taken up to five times.
+        let mut d = draft();
+        d.advantages = vec!["Toughness".into(); 5];
+        d.advantages.push("Careful".into());
+        let c = Character::from_draft(d).unwrap();
+        assert_eq!(c.has(&Advantage::Toughness), 5);
+        // Four bought beyond the two free, plus Mind 3 and Repair 2.
+        assert_eq!(c.xp(), (10, 6));
+        let mut d = draft();
+        d.disadvantages = vec!["Hunted".into(), "hunted ".into()];
+        let e = Character::from_draft(d).unwrap_err();
+        assert_eq!(
+            e.problems,
+            vec![DraftProblem::RepeatedDisadvantage("hunted ".into())]
+        );
+        let mut d = draft();
+        d.skills.insert("Technology".into(), 2);
+        for _ in 0..2 {
+            d.specialties.push(SpecialtyDraft {
+                name: "Jury-Rig".into(),
+                skills: vec!["Technology".into(), "Repair".into()],
+            });
+        }
+        let e = Character::from_draft(d).unwrap_err();
+        assert_eq!(
+            e.problems,
+            vec![DraftProblem::RepeatedSpecialty("Jury-Rig".into())]
+        );
+        let mut d = draft();
+        d.skills.insert("repair".into(), 2);
+        let e = Character::from_draft(d).unwrap_err();
+        assert!(
+            e.problems
+                .iter()
+                .any(|p| matches!(p, DraftProblem::RepeatedSkill(_))),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn names_with_control_characters_are_refused() {
+        let mut d = draft();
+        d.name = "Carl\u{1b}[2Jton".into();
+        d.player = "Pat:2".into();
+        let e = Character::from_draft(d).unwrap_err();
+        assert_eq!(e.problems.len(), 2, "{e}");
+        assert!(e.to_string().contains("name:"), "{e}");
+        assert!(e.to_string().contains("player:"), "{e}");
     }
 
     #[test]

@@ -10,7 +10,12 @@
 //!
 //! - [`character`], [`advantages`]: sheets and the 31 Advantages.
 //! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
-//!   and do; [`table`] the table file and the terminal text.
+//!   and do (R-GB-12); [`table`] the table file and the terminal text.
+//!
+//! Hidden information (R-GB-12): [`System::view`], [`TextPlay::status`] and
+//! [`TextPlay::describe`] show only what the book puts on the table plus, for the
+//! asking seat, its own hands and its own characters' pools. `describe` is for a
+//! shared log (everyone); [`Bastards::describe_for`] is one seat's log line.
 //!
 //! It depends on `tabula-core` only.
 //!
@@ -58,6 +63,16 @@ use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay
 /// A Game of Bastards as a Tabula rule system.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Bastards;
+
+impl Bastards {
+    /// One event described for one seat: [`TextPlay::describe`] (what everyone at
+    /// the table sees) plus that seat's own cards drawn and discarded, its own
+    /// characters' pools, and for the Dealer the Dealer's side of a Fate Draw
+    /// (R-GB-12). See [`table::describe_for`].
+    pub fn describe_for(state: &State, event: &Event, seat: &Seat) -> String {
+        table::describe_for(state, event, seat)
+    }
+}
 
 impl System for Bastards {
     const ID: &'static str = ID;
@@ -120,6 +135,42 @@ impl TextPlay for Bastards {
 
     fn status(state: &State, seat: &Seat) -> String {
         table::status(state, seat)
+    }
+
+    /// One seat's log line: the shared text plus that seat's own cards and
+    /// pools (R-GB-12; [`table::describe_for`]).
+    fn describe_for(state: &State, event: &Event, seat: &Seat) -> String {
+        table::describe_for(state, event, seat)
+    }
+
+    /// The event's JSON goes to a seat only when it holds nothing hidden
+    /// (R-GB-12): table phases, the turn order, face-up cards, revealed hands and
+    /// public statuses. Events that name cards in a hand, a face-down card, a
+    /// discard, a Fate Draw's unplayed cards or pool points are shown to every
+    /// seat, the GM included, only as [`TextPlay::describe_for`]'s text, which
+    /// says to each seat what that seat may see.
+    fn event_for(_state: &State, event: &Event, _seat: &Seat) -> Option<Event> {
+        use opposition::Event as E;
+        match event {
+            E::Shuffled
+            | E::OppositionBegan
+            | E::Order { .. }
+            | E::TurnBegan { .. }
+            | E::DrawStepDone
+            | E::Initiative { .. }
+            | E::FaceUp { .. }
+            | E::Revealed { .. }
+            | E::MembersLost { .. }
+            | E::Desperate { .. }
+            | E::KnockedOut { .. }
+            | E::TurnEnded
+            | E::RoundEnded { .. }
+            | E::OppositionEnded
+            | E::Finished
+            | E::SceneBegan
+            | E::KarmicShuffle => Some(event.clone()),
+            _ => None,
+        }
     }
 
     fn finished(state: &State) -> bool {

@@ -17,6 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 use tabula_core::cards::{Card, Shoe};
+use tabula_core::names::{check_name, same_name};
 use tabula_core::roller::Roller;
 use tabula_core::rule::{Refusal, Rule, RuleError};
 use tabula_core::system::Seat;
@@ -203,6 +204,22 @@ impl Combatant {
     /// Still acting: present and not knocked out.
     pub fn active(&self) -> bool {
         self.present && !self.knocked_out
+    }
+
+    /// Whether `seat` commands this combatant (seat names match without regard to
+    /// case). R-GB-12: only this seat sees its hand and its pools.
+    pub fn controlled_by(&self, seat: &Seat) -> bool {
+        same_seat(&self.controller, seat)
+    }
+}
+
+/// Two seats are the same seat: both the GM, or players whose names match
+/// without regard to case (`tabula_core::names::same_name`).
+pub fn same_seat(a: &Seat, b: &Seat) -> bool {
+    match (a, b) {
+        (Seat::Gm, Seat::Gm) => true,
+        (Seat::Player(x), Seat::Player(y)) => same_name(x, y),
+        _ => false,
     }
 }
 
@@ -782,10 +799,10 @@ fn err(rule: Rule, msg: impl Into<String>) -> RuleError {
     RuleError::forbidden(rule, msg)
 }
 
-/// Find a combatant by name: case-insensitive, spaces may be written `-` or `_`,
-/// or its first word.
+/// Find a combatant by name: without regard to case, spaces may be written `-` or
+/// `_`, or its first word (`investor` for `The investor`) when only one matches.
 pub fn find(state: &State, name: &str) -> Option<usize> {
-    let norm = |s: &str| s.trim().to_ascii_lowercase().replace(['-', '_'], " ");
+    let norm = |s: &str| s.trim().to_lowercase().replace(['-', '_'], " ");
     let n = norm(name);
     state
         .combatants
@@ -814,8 +831,40 @@ pub fn find(state: &State, name: &str) -> Option<usize> {
         })
 }
 
+/// An unknown name, refused with the valid choices listed.
+fn unknown_among<'a>(
+    rule: Rule,
+    field: &str,
+    name: &str,
+    choices: impl IntoIterator<Item = &'a str>,
+) -> RuleError {
+    let list: Vec<&str> = choices.into_iter().collect();
+    RuleError::new(
+        rule,
+        Refusal::Unknown {
+            field: field.to_string(),
+            name: name.to_string(),
+        },
+        if list.is_empty() {
+            format!("there is no {field} called \"{name}\"")
+        } else {
+            format!(
+                "there is no {field} called \"{name}\"; choose one of: {}",
+                list.join(", ")
+            )
+        },
+    )
+}
+
 fn who(state: &State, name: &str) -> Result<usize, RuleError> {
-    find(state, name).ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", name))
+    find(state, name).ok_or_else(|| {
+        unknown_among(
+            RULE_SEATS,
+            "combatant",
+            name,
+            state.combatants.iter().map(|c| c.name.as_str()),
+        )
+    })
 }
 
 fn may_command(state: &State, seat: &Seat, i: usize) -> Result<(), RuleError> {
@@ -823,7 +872,7 @@ fn may_command(state: &State, seat: &Seat, i: usize) -> Result<(), RuleError> {
         .combatants
         .get(i)
         .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))?;
-    if &c.controller == seat {
+    if c.controlled_by(seat) {
         Ok(())
     } else {
         Err(RuleError::new(
@@ -1002,9 +1051,9 @@ pub fn decide(
             specialty,
         } => {
             let i = who(state, name)?;
-            if !seat.is_gm() {
-                may_command(state, seat, i)?;
-            }
+            // "Skill Check": any player may ask for it; the character's own seat
+            // draws it (the Dealer draws for the Dealer's characters).
+            may_command(state, seat, i)?;
             if !matches!(state.phase, Phase::Scene | Phase::Turn { drawn: true, .. }) {
                 return Err(RuleError::new(
                     fate::RULE_SKILL_HAND,
@@ -1034,6 +1083,15 @@ pub fn decide(
                     RULE_STEPS,
                     Refusal::WrongPhase,
                     "an Opposition is already running",
+                ));
+            }
+            let present = state.combatants.iter().filter(|c| c.active()).count();
+            if present < 2 {
+                return Err(err(
+                    RULE_HAND,
+                    format!(
+                        "an Opposition needs two sides: {present} character(s) in the scene (a Skill Check needs none: `fate`)"
+                    ),
                 ));
             }
             o.emit(Event::Shuffled);
@@ -1118,13 +1176,18 @@ pub fn decide(
             }
         }
         Command::Discard { card } => {
-            let i = match &state.phase {
-                Phase::Turn { actor, drawn: true } => *actor,
+            // "Core Mechanic": "Each hand, every player involved draws a new card
+            // from the deck, and may discard a card if they wish": the acting
+            // character in its active phase, the one affected before it plays its
+            // face-down card.
+            let (i, defending) = match &state.phase {
+                Phase::Turn { actor, drawn: true } => (*actor, false),
+                Phase::Exchange(x) if x.defender_down.is_none() => (x.defender, true),
                 _ => {
                     return Err(RuleError::new(
                         RULE_HAND,
                         Refusal::WrongPhase,
-                        "discard after your draw, in your active phase",
+                        "discard after your draw, in your active phase, or as the one affected before playing your face-down card",
                     ));
                 }
             };
@@ -1132,6 +1195,12 @@ pub fn decide(
             let c = o.c(i)?;
             if c.status.discarded && c.status.must_discard == 0 {
                 return Err(err(RULE_HAND, "a hand may discard one card"));
+            }
+            if defending && c.hand.len() < 2 {
+                return Err(err(
+                    RULE_BETTING,
+                    format!("{} keeps a card to play face down", c.name),
+                ));
             }
             let card = card_in_hand(c, card)?;
             o.emit(Event::Discarded {
@@ -1362,7 +1431,12 @@ pub fn decide(
                 .iter()
                 .position(|w| w.name.eq_ignore_ascii_case(weapon.trim()))
             else {
-                return Err(RuleError::unknown(RULE_RANDOM, "carried weapon", weapon));
+                return Err(unknown_among(
+                    RULE_RANDOM,
+                    "carried weapon",
+                    weapon,
+                    c.carried.iter().map(|w| w.name.as_str()),
+                ));
             };
             if c.wielding.len() >= 2 {
                 return Err(err(RULE_RANDOM, "both hands hold weapons"));
@@ -1399,10 +1473,11 @@ pub fn decide(
                 .find(|w| w.name.eq_ignore_ascii_case(weapon.trim()))
                 .cloned()
             else {
-                return Err(RuleError::unknown(
+                return Err(unknown_among(
                     RULE_RANDOM,
                     "weapon on the ground",
                     weapon,
+                    state.ground.iter().map(|w| w.name.as_str()),
                 ));
             };
             o.emit(Event::PickedUp { who: i, weapon: w });
@@ -1446,6 +1521,11 @@ pub fn decide(
                 .clamp(1, 5);
             let controller = o.c(i)?.controller.clone();
             let reinforce = matches!(command, Command::Reinforce { .. });
+            for (field, text) in std::iter::once(("name", group.as_str()))
+                .chain(weapon.iter().map(|w| ("weapon", w.name.as_str())))
+            {
+                check_name(field, text).map_err(|e| err(RULE_DRAMATIC, e.to_string()))?;
+            }
             if let Some(w) = weapon {
                 let max = if reinforce { power } else { 20 };
                 if !(0..=max).contains(&w.damage) {
@@ -1626,7 +1706,7 @@ fn actor_or_owner(state: &State, seat: &Seat) -> Result<usize, RuleError> {
             if state
                 .combatants
                 .get(a)
-                .is_some_and(|c| &c.controller == seat) =>
+                .is_some_and(|c| c.controlled_by(seat)) =>
         {
             Ok(a)
         }
@@ -1669,7 +1749,7 @@ fn fate_draw(
     };
     let rank = ch
         .skill(skill)
-        .ok_or_else(|| RuleError::unknown(fate::RULE_SKILL_HAND, "skill", skill))?;
+        .ok_or_else(|| unknown_skill(fate::RULE_SKILL_HAND, ch, skill))?;
     let mut t = ch.trait_score(trait_used);
     if c.desperate() {
         t = ch
@@ -1690,7 +1770,7 @@ fn fate_draw(
         specialty: match specialty {
             Some(sp) => ch
                 .specialty_rank(sp)
-                .ok_or_else(|| RuleError::unknown(fate::RULE_SKILL_HAND, "Specialty", sp))?
+                .ok_or_else(|| unknown_specialty(fate::RULE_SKILL_HAND, ch, sp))?
                 .min(fate::MAX_SPECIALTY),
             None => 0,
         },
@@ -1818,11 +1898,32 @@ fn sacrifice_action(o: &mut Out, i: usize) -> Result<bool, RuleError> {
     Ok(false)
 }
 
+fn unknown_skill(rule: Rule, ch: &Character, skill: &str) -> RuleError {
+    unknown_among(
+        rule,
+        "skill",
+        skill,
+        ch.skills()
+            .keys()
+            .map(String::as_str)
+            .chain(["<Weapon> Combat", "Craft <Type>"]),
+    )
+}
+
+fn unknown_specialty(rule: Rule, ch: &Character, name: &str) -> RuleError {
+    unknown_among(
+        rule,
+        "Specialty",
+        name,
+        ch.specialties().iter().map(|(n, _, _)| n.as_str()),
+    )
+}
+
 fn skill_rank(c: &Combatant, skill: &str) -> Result<i64, RuleError> {
     match &c.body {
         Body::Fated { character, .. } => character
             .skill(skill)
-            .ok_or_else(|| RuleError::unknown(RULE_BETTING, "skill", skill)),
+            .ok_or_else(|| unknown_skill(RULE_BETTING, character, skill)),
         Body::Follower { power, .. } => Ok(*power),
         Body::Extras { power, .. } => Ok(power - 1),
     }
@@ -1968,10 +2069,12 @@ fn declare(
         bonus = desperate_trait(&c);
     }
     if let Some(sp) = &opts.specialty {
-        let r = c
+        let ch = c
             .character()
-            .and_then(|ch| ch.specialty_rank(sp))
-            .ok_or_else(|| RuleError::unknown(RULE_BETTING, "Specialty", sp))?;
+            .ok_or_else(|| err(RULE_BETTING, "only a Fated has Specialties"))?;
+        let r = ch
+            .specialty_rank(sp)
+            .ok_or_else(|| unknown_specialty(RULE_BETTING, ch, sp))?;
         bonus += r;
     }
     bonus -= two_weapon_penalty(&c, skill, false) + opts.penalty;
@@ -2043,6 +2146,15 @@ fn defense_terms(
     bonus -= two_weapon_penalty(d, &skill, true);
     let berserk = i64::from(d.status.berserk);
     let limit = (rank + extra_cards(d, &skill, x.kind) + d.status.stance - berserk).max(0);
+    if counter < 0 {
+        return Err(RuleError::out_of_range(
+            RULE_ADVANTAGES,
+            "Counter cards",
+            0,
+            limit,
+            counter,
+        ));
+    }
     if counter > 0 {
         // Counter<Weapon>: attacked with a melee weapon while wielding the chosen
         // weapon; any number of skill cards sacrificed, leaving at least the
@@ -2526,7 +2638,13 @@ pub fn evolve(s: &mut State, e: &Event) {
                 s.phase = Phase::Turn { actor, drawn: true };
             }
         }
-        Event::Declared(x) => s.phase = Phase::Exchange(x.clone()),
+        Event::Declared(x) => {
+            // A new hand: the one affected draws and may discard once in it.
+            if let Some(c) = s.combatants.get_mut(x.defender) {
+                c.status.discarded = false;
+            }
+            s.phase = Phase::Exchange(x.clone());
+        }
         Event::FaceDown {
             side,
             card,

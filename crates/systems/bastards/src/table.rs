@@ -22,10 +22,11 @@
 
 use serde::Deserialize;
 use tabula_core::cards::Shoe;
+use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::character::{Character, SheetError, Trait, Weapon};
-use crate::deck::DrawStep;
+use crate::deck::{self, DrawStep};
 use crate::opposition::{
     self, AttackOptions, Body, Combatant, Command, DrawReason, Event, HandKind, Phase, Side, State,
     Status, UseAdvantage,
@@ -111,9 +112,26 @@ pub enum TableError {
         /// The value.
         got: i64,
     },
-    /// Two combatants share a name.
+    /// Two combatants share a name (without regard to case).
     #[error("two combatants are called {0}")]
     Duplicate(String),
+    /// A table with nobody in it.
+    #[error(
+        "the table has no characters: list at least one [[fated]], [[followers]] or [[extras]]"
+    )]
+    NoCombatants,
+    /// A name or seat name that cannot be used (control characters, empty, too
+    /// long, a `:` in a seat name); the field is named.
+    #[error("{0}")]
+    Name(#[from] NameError),
+    /// A weapon's damage bonus out of range (R-GB-10).
+    #[error("{field}: the damage bonus must be 0 to 20, not {got} [R-GB-10]")]
+    WeaponDamage {
+        /// Where the weapon is, e.g. `extras.Thugs.weapon.damage`.
+        field: String,
+        /// The value.
+        got: i64,
+    },
     /// Too many combatants.
     #[error("a table holds at most {0} combatants")]
     TooMany(usize),
@@ -122,12 +140,32 @@ pub enum TableError {
     Shoe,
 }
 
-fn seat_of(text: Option<&str>, default: &str) -> Seat {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        Some(t) => Seat::parse(t),
-        None if default.trim().is_empty() => Seat::Gm,
-        None => Seat::parse(default),
+/// The seat a table entry names: its `controller`, else `default` (the sheet's
+/// player), else the Dealer. The name is checked (`field` names it).
+fn seat_of(field: &str, text: Option<&str>, default: &str) -> Result<Seat, NameError> {
+    let name = match text.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => t,
+        None if default.trim().is_empty() => return Ok(Seat::Gm),
+        None => default.trim(),
+    };
+    check_seat_name(field, name)?;
+    Ok(Seat::parse(name))
+}
+
+/// A weapon given in the table file: a usable name and a damage bonus 0..=20
+/// (R-GB-10).
+fn check_weapon(field: &str, w: Option<&Weapon>) -> Result<(), TableError> {
+    if let Some(w) = w {
+        check_name(&format!("{field}.weapon.name"), &w.name)?;
+        check_name(&format!("{field}.weapon.skill"), &w.skill)?;
+        if !(0..=20).contains(&w.damage) {
+            return Err(TableError::WeaponDamage {
+                field: format!("{field}.weapon.damage"),
+                got: w.damage,
+            });
+        }
     }
+    Ok(())
 }
 
 fn blank(name: String, controller: Seat, body: Body) -> Combatant {
@@ -159,6 +197,12 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
     if total > opposition::MAX_COMBATANTS {
         return Err(TableError::TooMany(opposition::MAX_COMBATANTS));
     }
+    if total == 0 {
+        return Err(TableError::NoCombatants);
+    }
+    if !t.title.is_empty() {
+        check_name("title", &t.title)?;
+    }
     let mut combatants: Vec<Combatant> = Vec::new();
     for f in &t.fated {
         let sheet = files.read(&f.file).map_err(|e| TableError::Read {
@@ -177,7 +221,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         ];
         let mut c = blank(
             ch.name().to_string(),
-            seat_of(f.controller.as_deref(), ch.player()),
+            seat_of("fated.controller", f.controller.as_deref(), ch.player())?,
             Body::Fated {
                 character: Box::new(ch.clone()),
                 pools,
@@ -202,9 +246,11 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                 got: f.power,
             });
         }
+        check_name("followers.name", &f.name)?;
+        check_weapon(&format!("followers.{}", f.name), f.weapon.as_ref())?;
         let mut c = blank(
-            f.name.clone(),
-            seat_of(f.controller.as_deref(), ""),
+            f.name.trim().to_string(),
+            seat_of("followers.controller", f.controller.as_deref(), "")?,
             Body::Follower {
                 power: f.power,
                 pool: f.power * 5,
@@ -223,9 +269,11 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                 });
             }
         }
+        check_name("extras.name", &f.name)?;
+        check_weapon(&format!("extras.{}", f.name), f.weapon.as_ref())?;
         let mut c = blank(
-            f.name.clone(),
-            seat_of(f.controller.as_deref(), ""),
+            f.name.trim().to_string(),
+            seat_of("extras.controller", f.controller.as_deref(), "")?,
             Body::Extras {
                 power: f.power,
                 members: f.members,
@@ -238,9 +286,21 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         if combatants
             .iter()
             .skip(i + 1)
-            .any(|d| d.name.eq_ignore_ascii_case(&c.name))
+            .any(|d| same_name(&d.name, &c.name))
         {
             return Err(TableError::Duplicate(c.name.clone()));
+        }
+    }
+    // One seat, one spelling: `stella` on one entry and `Stella` on another are
+    // the same seat, written as it is first given.
+    let mut spellings: Vec<Seat> = Vec::new();
+    for c in &mut combatants {
+        match spellings
+            .iter()
+            .find(|s| opposition::same_seat(s, &c.controller))
+        {
+            Some(first) => c.controller = first.clone(),
+            None => spellings.push(c.controller.clone()),
         }
     }
     Ok(State {
@@ -343,11 +403,15 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
             .ok_or_else(|| bad(&format!("missing {name}"), usage))
     };
     let int = |text: &str, name: &str, usage: &str| {
-        text.parse::<i64>().map_err(|_| {
-            bad(
-                &format!("{name} must be a whole number, not {text:?}"),
-                usage,
-            )
+        text.parse::<i64>().map_err(|e| {
+            use std::num::IntErrorKind;
+            let problem = match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                    format!("{name} {text:?} is too large (out of range)")
+                }
+                _ => format!("{name} must be a whole number, not {text:?}"),
+            };
+            bad(&problem, usage)
         })
     };
     Ok(match head.as_str() {
@@ -532,7 +596,14 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
             let u = "distance WHO WILDCARDS";
             let who = arg(0, "who", u)?;
             let n = int(&arg(1, "wildcards", u)?, "wildcards", u)?;
-            let wildcards = u32::try_from(n).map_err(|_| bad("wildcards must be 1 or more", u))?;
+            let wildcards = u32::try_from(n).map_err(|_| {
+                bad(
+                    &format!(
+                        "wildcards must be 1 or more (and at most the Wildcards held), not {n}"
+                    ),
+                    u,
+                )
+            })?;
             Command::Distance { who, wildcards }
         }
         "end" => Command::End,
@@ -546,16 +617,70 @@ pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
     })
 }
 
-fn steps_text(steps: &[DrawStep]) -> String {
-    steps
+/// Who reads a description: everyone at the table (a shared log) or one seat.
+#[derive(Clone, Copy, Debug)]
+enum Reader<'a> {
+    /// Everyone: only what the book puts on the table (R-GB-12).
+    Everyone,
+    /// One seat: also its own hands and its own characters' pools (R-GB-12).
+    Seat(&'a Seat),
+}
+
+impl Reader<'_> {
+    /// The reader commands combatant `who`, so sees its hand and pools.
+    fn owns(self, s: &State, who: usize) -> bool {
+        match self {
+            Reader::Everyone => false,
+            Reader::Seat(seat) => s.combatants.get(who).is_some_and(|c| c.controlled_by(seat)),
+        }
+    }
+
+    /// The reader is the Dealer, who sees the Dealer's side of a Fate Draw.
+    fn dealer(self) -> bool {
+        matches!(self, Reader::Seat(Seat::Gm))
+    }
+}
+
+/// Every Joker of a draw, shown as it is drawn, and who gains its Wildcard
+/// ("Jokers – Unbound by Fate"; R-GB-3); then the reshuffle if there was one.
+fn joker_notes(holder: &str, steps: &[DrawStep]) -> Vec<String> {
+    let mut notes: Vec<String> = steps
         .iter()
-        .map(|s| match s {
-            DrawStep::Card(_) => "a card".to_string(),
-            DrawStep::Joker(c) => format!("{c} (a Wildcard)"),
-            DrawStep::Reshuffle => "(discards shuffled into the deck)".to_string(),
+        .filter_map(|st| match st {
+            DrawStep::Joker(c) => Some(format!("{c} drawn: {holder} gains a Wildcard")),
+            _ => None,
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    if steps.contains(&DrawStep::Reshuffle) {
+        notes.push("the discards are shuffled into the deck".into());
+    }
+    notes
+}
+
+/// The cards of a draw: named when `show`, else counted (R-GB-12: a hand is its
+/// own seat's).
+fn drawn_text(steps: &[DrawStep], show: bool) -> String {
+    let cards = deck::cards(steps);
+    if show {
+        if cards.is_empty() {
+            "no card".into()
+        } else {
+            cards_text(&cards)
+        }
+    } else {
+        match cards.len() {
+            1 => "1 card".into(),
+            n => format!("{n} cards"),
+        }
+    }
+}
+
+fn with_notes(text: String, notes: Vec<String>) -> String {
+    if notes.is_empty() {
+        text
+    } else {
+        format!("{text}; {}", notes.join("; "))
+    }
 }
 
 fn cards_text(cards: &[tabula_core::cards::Card]) -> String {
@@ -566,14 +691,37 @@ fn cards_text(cards: &[tabula_core::cards::Card]) -> String {
         .join(" ")
 }
 
-/// Text for one event (after it was applied). Cards drawn into a hand and
-/// face-down cards are not named here (a shared terminal); `status` shows the
-/// acting seat its own hand, and `view` each seat its own.
+/// Text for one event (after it was applied) for everyone at the table: a shared
+/// log. It names only what the book puts on the table (R-GB-12): no card drawn
+/// into a hand, no discarded or face-down card before the reveal, no pool's
+/// points; Jokers are shown as they are drawn with the Wildcard they give (R-GB-3).
+/// [`describe_for`] adds what one seat may see.
 pub fn describe(s: &State, e: &Event) -> String {
+    describe_as(s, e, Reader::Everyone)
+}
+
+/// Text for one event (after it was applied) for one seat: [`describe`] plus that
+/// seat's own cards drawn and discarded and its own characters' pools, and for the
+/// Dealer (the GM seat) the Dealer's side of a Fate Draw (R-GB-12). A server or a
+/// driver that shows each seat its own log uses this; a shared screen uses
+/// [`describe`].
+pub fn describe_for(s: &State, e: &Event, seat: &Seat) -> String {
+    describe_as(s, e, Reader::Seat(seat))
+}
+
+fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
     let n = |i: &usize| {
         s.combatants
             .get(*i)
             .map_or("?".to_string(), |c| c.name.clone())
+    };
+    let exchange_side = |side: &Side| match &s.phase {
+        Phase::Exchange(x) => n(if *side == Side::Attacker {
+            &x.attacker
+        } else {
+            &x.defender
+        }),
+        _ => format!("{side:?}"),
     };
     match e {
         Event::Shuffled => "Every card is shuffled back into the deck.".into(),
@@ -591,9 +739,22 @@ pub fn describe(s: &State, e: &Event) -> String {
                 DrawReason::AssPull => "Ass Pull",
                 DrawReason::Acrobat => "Acrobat",
             };
-            format!("{} draws ({why}): {}", n(who), steps_text(steps))
+            with_notes(
+                format!(
+                    "{} draws ({why}): {}",
+                    n(who),
+                    drawn_text(steps, reader.owns(s, *who))
+                ),
+                joker_notes(&n(who), steps),
+            )
         }
-        Event::Discarded { who, cards } => format!("{} discards {}", n(who), cards_text(cards)),
+        Event::Discarded { who, cards } => {
+            if reader.owns(s, *who) {
+                format!("{} discards {}", n(who), cards_text(cards))
+            } else {
+                format!("{} discards {} card(s) face down", n(who), cards.len())
+            }
+        }
         Event::Initiative { who, card } => format!(
             "{} plays {card} for initiative ({})",
             n(who),
@@ -618,7 +779,8 @@ pub fn describe(s: &State, e: &Event) -> String {
         ),
         Event::FaceDown { side, defense, .. } => match (side, defense) {
             (Side::Defender, Some(d)) => format!(
-                "The defender plays a card face down ({}, +{}, up to {} face-up{}). Betting: the defender first.",
+                "{} plays a card face down ({}, +{}, up to {} face-up{}). Betting: the defender first.",
+                exchange_side(side),
                 d.skill,
                 d.bonus,
                 d.limit,
@@ -628,14 +790,19 @@ pub fn describe(s: &State, e: &Event) -> String {
                     String::new()
                 }
             ),
-            _ => "A card is played face down.".into(),
+            _ => format!("{} plays a card face down.", exchange_side(side)),
         },
-        Event::FaceUp { side, card, wild } => format!(
-            "{:?} bets {card} face up{}",
-            side,
-            if wild.is_some() { " (a Wildcard)" } else { "" }
-        ),
-        Event::Called { side } => format!("{side:?} calls."),
+        Event::FaceUp { side, card, wild } => {
+            let who = exchange_side(side);
+            match wild {
+                Some(steps) => with_notes(
+                    format!("{who} bets {card} face up, drawn from the deck with the Wildcard"),
+                    joker_notes(&who, steps),
+                ),
+                None => format!("{who} bets {card} face up"),
+            }
+        }
+        Event::Called { side } => format!("{} calls.", exchange_side(side)),
         Event::Revealed {
             attacker,
             defender,
@@ -655,12 +822,18 @@ pub fn describe(s: &State, e: &Event) -> String {
             pool,
             raw,
             taken,
-        } => format!(
-            "{} takes {taken} to {} ({raw} before reductions), {} left",
-            n(who),
-            pool.pool_name(),
-            s.combatants.get(*who).map_or(0, |c| c.pool(*pool))
-        ),
+        } => {
+            if reader.owns(s, *who) {
+                format!(
+                    "{} takes {taken} to {} ({raw} before reductions), {} left",
+                    n(who),
+                    pool.pool_name(),
+                    s.combatants.get(*who).map_or(0, |c| c.pool(*pool))
+                )
+            } else {
+                format!("{} is hit for {raw} to {}", n(who), pool.pool_name())
+            }
+        }
         Event::MembersLost { who, lost } => format!(
             "{} lose {lost} member(s), {} left",
             n(who),
@@ -691,28 +864,28 @@ pub fn describe(s: &State, e: &Event) -> String {
             format!("End of round; round {round} restarts from the lowest initiative.")
         }
         Event::OppositionEnded => "The Opposition ends.".into(),
-        Event::FateDrawn { who, skill, result } => format!(
-            "{} ({skill}) draws {} and plays {} + {} = {}; the Dealer draws {} and plays {} + {} = {}: {} by {}",
-            n(who),
-            crate::deck::cards(&result.player_draw)
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" "),
-            result.player_card,
-            result.hand.player_bonus(),
-            result.player_total,
-            crate::deck::cards(&result.dealer_draw)
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" "),
-            result.dealer_card,
-            result.hand.modifier,
-            result.dealer_total,
-            if result.success { "success" } else { "failure" },
-            result.margin.abs()
-        ),
+        Event::FateDrawn { who, skill, result } => {
+            let mut notes = joker_notes(&n(who), &result.player_draw);
+            notes.extend(joker_notes("the Dealer", &result.dealer_draw));
+            notes.dedup();
+            with_notes(
+                format!(
+                    "{} ({skill}) draws {} and plays {} + {} = {}; the Dealer draws {} and plays {} + {} = {}: {} by {}",
+                    n(who),
+                    drawn_text(&result.player_draw, reader.owns(s, *who)),
+                    result.player_card,
+                    result.hand.player_bonus(),
+                    result.player_total,
+                    drawn_text(&result.dealer_draw, reader.dealer()),
+                    result.dealer_card,
+                    result.hand.modifier,
+                    result.dealer_total,
+                    if result.success { "success" } else { "failure" },
+                    result.margin.abs()
+                ),
+                notes,
+            )
+        }
         Event::Joined(c) => format!("{} join the scene", c.name),
         Event::Appeared { who } => format!("{} appears in person", n(who)),
         Event::Distance { who, rounds } => format!(
@@ -726,16 +899,21 @@ pub fn describe(s: &State, e: &Event) -> String {
     }
 }
 
-/// Status text for `seat`: the phase, whose move it is, and the seat's hands.
+/// Status text for `seat`: the phase, whose move it is, every combatant as the
+/// seat may see it (its own hands and pools; R-GB-12), and what it may do.
 pub fn status(s: &State, seat: &Seat) -> String {
     let v = crate::view::view(s, seat);
-    let mut out = format!("[{}] round {} - {:?}", seat, s.round, short_phase(s));
+    let mut out = format!("[{}] round {} - {}", seat, s.round, short_phase(s));
     for c in &v.combatants {
-        let pools: Vec<String> = c
-            .pools
-            .iter()
-            .map(|(p, n, m)| format!("{p} {n}/{m}"))
-            .collect();
+        let pools = match (&c.pools, c.members) {
+            (Some(p), _) => p
+                .iter()
+                .map(|(p, n, m)| format!("{p} {n}/{m}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            (None, Some(m)) => format!("Members {m}"),
+            (None, None) => "pools hidden".into(),
+        };
         out += &format!(
             "\n  {}{}: {} W{}{}{}",
             c.name,
@@ -746,7 +924,7 @@ pub fn status(s: &State, seat: &Seat) -> String {
             } else {
                 ""
             },
-            pools.join(" "),
+            pools,
             c.wildcards,
             c.initiative
                 .map(|k| format!(" init {k}"))
@@ -790,25 +968,33 @@ fn short_phase(s: &State) -> String {
             if *drawn { "" } else { " (draw step)" }
         ),
         Phase::Exchange(x) => format!(
-            "{} vs {}, {:?} to act",
+            "{} vs {}, {} to act",
             n(x.attacker),
             n(x.defender),
-            x.to_act
+            if x.attacker_down.is_none()
+                || (x.defender_down.is_some() && x.to_act == Side::Attacker)
+            {
+                n(x.attacker)
+            } else {
+                n(x.defender)
+            }
         ),
     }
 }
 
 /// In the betting step, the chance that `seat`'s side wins if both call now: the
-/// other side's face-down card is any card the seat has not seen (the 104 non-Joker
-/// cards less its own hands, its face-down card, every card face up on the table
-/// and the discard pile), equally likely. `None` outside betting or for a seat not
-/// in the exchange.
+/// other side's face-down card is any card the seat cannot see (the 104 non-Joker
+/// cards less the seat's own hands, its face-down card, and every card on the
+/// table: face-up cards and initiative cards), equally likely. The discard pile
+/// is face down (R-GB-12: only what the book puts on the table is seen), so its
+/// cards count as unknown. `None` outside betting or for a seat not in the
+/// exchange.
 pub fn lead_chance(s: &State, seat: &Seat) -> Option<f64> {
     let Phase::Exchange(x) = &s.phase else {
         return None;
     };
     let (mine_down, theirs_down) = (x.attacker_down?, x.defender_down?);
-    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| &c.controller == seat);
+    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| c.controlled_by(seat));
     let aggressor = if owns(x.attacker) {
         true
     } else if owns(x.defender) {
@@ -841,7 +1027,7 @@ pub fn lead_chance(s: &State, seat: &Seat) -> Option<f64> {
             *n -= 1;
         }
     };
-    for c in s.combatants.iter().filter(|c| &c.controller == seat) {
+    for c in s.combatants.iter().filter(|c| c.controlled_by(seat)) {
         c.hand.iter().for_each(&mut seen);
     }
     for c in &s.combatants {
@@ -852,7 +1038,6 @@ pub fn lead_chance(s: &State, seat: &Seat) -> Option<f64> {
         .chain(x.defender_up.iter())
         .for_each(&mut seen);
     seen(&my_down);
-    s.shoe.discards().iter().for_each(&mut seen);
     let sum = |cards: &[tabula_core::cards::Card]| -> i64 {
         cards.iter().filter_map(|c| values::value(c.face)).sum()
     };

@@ -1,8 +1,15 @@
 //! What one seat may see, and what it may do now.
 //!
-//! Hidden information (issue item 9): a seat's view never shows another seat's
-//! hand, a face-down card before the reveal (not even to the Dealer), the Dealer's
-//! hand, or the deck order (only the sizes of the deck and the discard pile).
+//! Hidden information, R-GB-12: "Only a seat's own hand, its own characters' pools
+//! and what the book puts on the table are visible to it; the Dealer (GM) sees
+//! every hand the Dealer controls." A seat's view never shows another seat's hand,
+//! another seat's face-down card before the reveal, another seat's characters'
+//! pools (BP, SP, MP, LP, a Follower's Power Pool), the deck's content or order
+//! (only the sizes of the deck and the discard pile), nor the discarded cards.
+//! On the table, so shown to everyone: initiative cards, face-up cards, hand
+//! sizes, Wildcards (gained from Jokers shown when drawn, spent in the open),
+//! Extras' members, Desperation and knock-outs, weapons in hand and the effects
+//! of Advantages.
 
 use serde::Serialize;
 use tabula_core::cards::Card;
@@ -20,8 +27,11 @@ pub struct CombatantView {
     pub controller: Seat,
     /// `Fated`, `Follower` or `Extras`.
     pub kind: &'static str,
-    /// Pools: (name, now, full). Followers: the Power Pool; Extras: members.
-    pub pools: Vec<(String, i64, i64)>,
+    /// Pools: (name, now, full), only for the seat that commands it (R-GB-12).
+    /// Followers: the Power Pool; Extras: members.
+    pub pools: Option<Vec<(String, i64, i64)>>,
+    /// Extras: members left (on the table, so public).
+    pub members: Option<i64>,
     /// Desperate.
     pub desperate: bool,
     /// Knocked out.
@@ -113,6 +123,7 @@ pub struct View {
 }
 
 fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
+    let mine = c.controlled_by(seat);
     let (kind, pools) = match &c.body {
         Body::Fated {
             character, pools, ..
@@ -131,13 +142,17 @@ fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
         name: c.name.clone(),
         controller: c.controller.clone(),
         kind,
-        pools,
+        pools: mine.then_some(pools),
+        members: match c.body {
+            Body::Extras { members, .. } => Some(members),
+            _ => None,
+        },
         desperate: c.desperate(),
         knocked_out: c.knocked_out,
         present: c.present,
         wildcards: c.wildcards,
         initiative: c.initiative,
-        hand: (&c.controller == seat).then(|| c.hand.clone()),
+        hand: mine.then(|| c.hand.clone()),
         hand_size: c.hand.len(),
         wielding: c.wielding.clone(),
         status: c.status.clone(),
@@ -152,7 +167,7 @@ pub fn view(s: &State, seat: &Seat) -> View {
             .map(|c| c.name.clone())
             .unwrap_or_default()
     };
-    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| &c.controller == seat);
+    let owns = |i: usize| s.combatants.get(i).is_some_and(|c| c.controlled_by(seat));
     let phase = match &s.phase {
         Phase::Scene => PhaseView::Scene,
         Phase::Initiative => PhaseView::Initiative(
@@ -211,7 +226,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mine: Vec<&Combatant> = s
         .combatants
         .iter()
-        .filter(|c| &c.controller == seat)
+        .filter(|c| c.controlled_by(seat))
         .collect();
     let names = |v: &[&Combatant]| v.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     let targets: Vec<String> = s
@@ -229,11 +244,13 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     match &s.phase {
         Phase::Scene => {
             if seat.is_gm() {
-                out.push(CommandSpec::new(
-                    "begin",
-                    "Begin an Opposition: shuffle, everyone draws a hand",
-                    vec![],
-                ));
+                if s.combatants.iter().filter(|c| c.active()).count() >= 2 {
+                    out.push(CommandSpec::new(
+                        "begin",
+                        "Begin an Opposition: shuffle, everyone draws a hand",
+                        vec![],
+                    ));
+                }
                 out.push(CommandSpec::new(
                     "scene",
                     "Begin a new scene: shuffle the deck; Berserk and Distance end",
@@ -241,18 +258,11 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ));
                 out.push(CommandSpec::new("finish", "End the encounter", vec![]));
             }
-            let fated: Vec<String> = if seat.is_gm() {
-                s.combatants
-                    .iter()
-                    .filter(|c| c.character().is_some())
-                    .map(|c| c.name.clone())
-                    .collect()
-            } else {
-                mine.iter()
-                    .filter(|c| c.character().is_some())
-                    .map(|c| c.name.clone())
-                    .collect()
-            };
+            let fated: Vec<String> = mine
+                .iter()
+                .filter(|c| c.character().is_some())
+                .map(|c| c.name.clone())
+                .collect();
             if !fated.is_empty() {
                 out.push(CommandSpec::new(
                     "fate",
@@ -288,19 +298,24 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     ));
                 }
                 if s.distance.is_none() {
-                    out.push(CommandSpec::new(
-                        "distance",
-                        "Distance: Wildcards for rounds before melee",
-                        vec![
-                            ParamSpec::choice("who", names(&with_wild)),
-                            ParamSpec::int("wildcards", 1, 20),
-                        ],
-                    ));
+                    for c in &with_wild {
+                        out.push(CommandSpec::new(
+                            "distance",
+                            "Distance: Wildcards for rounds before melee",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::int("wildcards", 1, i64::from(c.wildcards)),
+                            ],
+                        ));
+                    }
                 }
             }
         }
         Phase::Initiative => {
-            for c in mine.iter().filter(|c| c.active() && c.initiative.is_none()) {
+            for c in mine
+                .iter()
+                .filter(|c| c.active() && c.initiative.is_none() && !c.hand.is_empty())
+            {
                 out.push(CommandSpec::new(
                     "init",
                     "Play a card for initiative (Ace = 1, lowest acts first)",
@@ -312,7 +327,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             }
         }
         Phase::Turn { actor, drawn } => {
-            if let Some(c) = s.combatants.get(*actor).filter(|c| &c.controller == seat) {
+            if let Some(c) = s.combatants.get(*actor).filter(|c| c.controlled_by(seat)) {
                 if !drawn {
                     out.push(CommandSpec::new("draw", "Draw one card", vec![]));
                     out.push(CommandSpec::new(
@@ -321,7 +336,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         vec![],
                     ));
                 } else {
-                    if !c.status.discarded || c.status.must_discard > 0 {
+                    if (!c.status.discarded || c.status.must_discard > 0) && !c.hand.is_empty() {
                         out.push(CommandSpec::new(
                             "discard",
                             "Discard a card",
@@ -343,11 +358,13 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                 ),
                             ],
                         ));
-                        out.push(CommandSpec::new(
-                            "reinit",
-                            "Replace the initiative card (the action, unless Speedy)",
-                            vec![ParamSpec::choice("card", cards_of(c))],
-                        ));
+                        if !c.hand.is_empty() {
+                            out.push(CommandSpec::new(
+                                "reinit",
+                                "Replace the initiative card (the action, unless Speedy)",
+                                vec![ParamSpec::choice("card", cards_of(c))],
+                            ));
+                        }
                         if !s.ground.is_empty() {
                             out.push(CommandSpec::new(
                                 "pickup",
@@ -381,6 +398,32 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             ],
                         ));
                     }
+                    use crate::advantages::Advantage as A;
+                    if c.usable(&A::DefensiveStance) > 0 {
+                        out.push(CommandSpec::new(
+                            "use",
+                            "Defensive Stance: N fewer attack cards, N more defense cards",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::choice("advantage", ["stance"]),
+                                ParamSpec::int("N", 0, c.trait_score(Trait::Body)),
+                            ],
+                        ));
+                    }
+                    if c.usable(&A::Study) > 0 {
+                        out.push(CommandSpec::new(
+                            "use",
+                            "Study an opponent (the action)",
+                            vec![
+                                ParamSpec::choice("who", [c.name.clone()]),
+                                ParamSpec::choice("advantage", ["study"]),
+                                ParamSpec::choice(
+                                    "target",
+                                    targets.iter().filter(|t| **t != c.name).cloned(),
+                                ),
+                            ],
+                        ));
+                    }
                     if c.character().is_some() {
                         out.push(CommandSpec::new(
                             "fate",
@@ -397,6 +440,22 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             }
         }
         Phase::Exchange(x) => {
+            // The one affected may discard a card before playing face down ("Core
+            // Mechanic": every player involved draws and may discard).
+            if x.defender_down.is_none()
+                && let Some(d) = s
+                    .combatants
+                    .get(x.defender)
+                    .filter(|c| c.controlled_by(seat))
+                && !d.status.discarded
+                && d.hand.len() >= 2
+            {
+                out.push(CommandSpec::new(
+                    "discard",
+                    "Discard a card (the one affected, before its face-down card)",
+                    vec![ParamSpec::choice("card", cards_of(d))],
+                ));
+            }
             let side_i = if x.attacker_down.is_none() {
                 Some((x.attacker, true))
             } else if x.defender_down.is_none() {
@@ -407,7 +466,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 Some((x.defender, false))
             };
             if let Some((i, face_down)) = side_i
-                && let Some(c) = s.combatants.get(i).filter(|c| &c.controller == seat)
+                && let Some(c) = s.combatants.get(i).filter(|c| c.controlled_by(seat))
             {
                 if face_down {
                     out.push(CommandSpec::new("play", "Play a card face down (defender: and its skill, `mom` for Mind Over Matter)", vec![ParamSpec::choice("card", cards_of(c)), ParamSpec::text("skill")]));
@@ -439,7 +498,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     if !matches!(s.phase, Phase::Scene) {
         let acting = crate::opposition::actor(s);
         for (k, c) in s.combatants.iter().enumerate() {
-            if &c.controller != seat || !c.active() {
+            if !c.controlled_by(seat) || !c.active() {
                 continue;
             }
             let own_turn = acting == Some(k) && matches!(s.phase, Phase::Turn { drawn: true, .. });
@@ -520,12 +579,7 @@ fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
         v.push("soul-of-steel");
     }
     if own_action {
-        if has(&A::DefensiveStance) {
-            v.push("stance");
-        }
-        if has(&A::Study) {
-            v.push("study");
-        }
+        // Defensive Stance and Study take a number / a target: their own specs.
         if has(&A::AssPull) && c.pool(Trait::Luck) > 0 {
             v.push("ass-pull");
         }

@@ -835,7 +835,7 @@ fn acrobat_redraws_in_a_fate_draw() {
     let mut t = tabula_core::system::Table::new(state(vec![fated(ad)]));
     // Athletics 2 + min(Body 2, 1) = 3 cards; the Dealer draws 6 - 2 = 4.
     let mut r = Scripted::values(["2C", "3C", "KS", "4C", "5C", "6C", "7C"]);
-    run(&mut t, &["gm: fate A Athletics Body 0 acrobat"], &mut r);
+    run(&mut t, &["a: fate A Athletics Body 0 acrobat"], &mut r);
     let Some(Event::FateDrawn { result, .. }) = t.log().entries().last().map(|e| &e.event) else {
         panic!()
     };

@@ -223,7 +223,7 @@ fn the_books_characters_are_legal() {
 fn carltons_repair_as_a_skill_check_at_the_table() {
     let mut t = load();
     let mut r = Scripted::values(["9S", "4C", "JH", "2D", "7S"]);
-    submit(&mut t, "gm: fate Carlton Repair Mind", &mut r).unwrap();
+    submit(&mut t, "Pat: fate Carlton Repair Mind", &mut r).unwrap();
     let last = t.log().entries().last().unwrap();
     let tabula_bastards::Event::FateDrawn { result, .. } = &last.event else {
         panic!()
@@ -303,7 +303,12 @@ proptest! {
 fn a_specialty_adds_its_rank_to_a_fate_draw() {
     let mut t = load();
     let mut r = Scripted::values(["9S", "4C", "2H", "JH", "2D", "7S"]);
-    submit(&mut t, "gm: fate Kodos Technology Mind spec=Invent", &mut r).unwrap();
+    submit(
+        &mut t,
+        "Blaine: fate Kodos Technology Mind spec=Invent",
+        &mut r,
+    )
+    .unwrap();
     let tabula_bastards::Event::FateDrawn { result, .. } = &t.log().entries().last().unwrap().event
     else {
         panic!()

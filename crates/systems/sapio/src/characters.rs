@@ -11,6 +11,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tabula_core::Rule;
+use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
+use tabula_core::system::Seat;
 
 use crate::harm::{Level, Track};
 use crate::{ID, SEED};
@@ -19,8 +21,13 @@ use crate::{ID, SEED};
 pub const RULE_ELEMENTS: Rule = Rule::book(ID, SEED, "The Elements of a Character");
 /// "Professions and Specializations": two words or less.
 pub const RULE_PROFESSIONS: Rule = Rule::book(ID, SEED, "Professions and Specializations");
-/// "Qualities": not so broad they could apply anywhere.
-pub const RULE_QUALITIES: Rule = Rule::book(ID, SEED, "Qualities");
+/// "Qualities": not so broad they could apply anywhere; "Lucky" and "Competent"
+/// are refused. R-SA-10.
+pub const RULE_QUALITIES: Rule = Rule::book(ID, SEED, "Qualities").ruling("R-SA-10");
+/// Magical or divine abilities need both a specific Quality and a Special Talent.
+/// "Building a Starting Character" (the footnote on the starred Qualities); R-SA-10.
+pub const RULE_MAGIC: Rule =
+    Rule::book(ID, SEED, "Building a Starting Character").ruling("R-SA-10");
 /// "Special Talents".
 pub const RULE_TALENTS: Rule = Rule::book(ID, SEED, "Special Talents");
 /// "Principles and Worst Impulses".
@@ -40,6 +47,7 @@ pub const MAX_ELEMENTS: usize = 40;
 pub const MAX_LUCK: u32 = 99;
 /// The Qualities the book names as too generic: "'Lucky' and 'Competent' are so
 /// generic that they could apply to anything, and therefore should not be used."
+/// Refused as Qualities (R-SA-10).
 pub const TOO_GENERIC_QUALITIES: [&str; 2] = ["Lucky", "Competent"];
 /// The book's example Qualities ("Example Qualities").
 pub const EXAMPLE_QUALITIES: [&str; 35] = [
@@ -157,6 +165,61 @@ pub struct Talent {
     /// How it changes a roll when the player calls it out for a check.
     #[serde(default)]
     pub effect: Option<TalentEffect>,
+    /// Whether it grants magical or divine abilities (R-SA-10). Left out, the name
+    /// and text decide: a word starting with "magic" or "divine", or "spell(s)",
+    /// "spellcaster", "spellcasting" (see [`Talent::grants_magic`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub magic: Option<bool>,
+}
+
+/// The lowercase words of a text (letters and digits).
+fn lower_words(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+impl Talent {
+    /// True when the talent grants magical or divine abilities: its `magic` field,
+    /// or else its name or text speaks of magic, the divine or spells. R-SA-10;
+    /// "Special Talents" ("Spellcaster - This character can cast magical spells").
+    pub fn grants_magic(&self) -> bool {
+        self.magic.unwrap_or_else(|| {
+            let magical = |w: String| {
+                w.starts_with("magic")
+                    || w.starts_with("divine")
+                    || w == "spell"
+                    || w == "spells"
+                    || w.starts_with("spellcast")
+            };
+            lower_words(&self.name).any(magical) || lower_words(&self.text).any(magical)
+        })
+    }
+}
+
+/// True when a Quality is of the kind magic needs: the book's starred Qualities
+/// "Magically Trained", "Magical", "Annointed", or any Quality with a word starting
+/// with "magic", "divine", "anoint" or "annoint". "Building a Starting Character"
+/// (the starred example Qualities); R-SA-10.
+pub fn is_magic_quality(quality: &str) -> bool {
+    lower_words(quality).any(|w| {
+        w.starts_with("magic")
+            || w.starts_with("divine")
+            || w.starts_with("anoint")
+            || w.starts_with("annoint")
+    })
+}
+
+/// True when a Quality is one the book forbids as too generic. "Qualities"; R-SA-10.
+pub fn is_too_generic(quality: &str) -> bool {
+    TOO_GENERIC_QUALITIES.iter().any(|g| same_name(g, quality))
+}
+
+/// The first control character of a text, if any (a terminal escape code in a
+/// sheet would rewrite another player's screen).
+fn control_char(s: &str, allow_newlines: bool) -> Option<char> {
+    s.chars()
+        .find(|c| c.is_control() && !(allow_newlines && (*c == '\n' || *c == '\t')))
 }
 
 /// A weapon and its base injury level. "Weapons and causing Injury".
@@ -307,6 +370,10 @@ pub struct CharacterDraft {
     /// Stresses carried.
     #[serde(default)]
     pub stresses: Track,
+    /// Killed: a weapon's damage went past Severe ("Severe -> Death").
+    /// "Weapons and causing Injury"; R-SA-4.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dead: bool,
 }
 
 /// One broken rule in a character draft.
@@ -316,6 +383,56 @@ pub enum DraftProblem {
     /// `name` is empty.
     #[error("name: a character needs a name")]
     NoName,
+    /// `name` or `player` is not a name a table can show (control characters,
+    /// too long, a ':' in a seat name).
+    #[error("{problem}")]
+    Name {
+        /// What is wrong, naming the field.
+        problem: NameError,
+    },
+    /// `player` names the GM's seat; a GM character leaves `player` out.
+    #[error(
+        "player: \"{player}\" is the GM's seat; leave `player` out for a character the GM plays"
+    )]
+    PlayerIsGm {
+        /// The player given.
+        player: String,
+    },
+    /// A text holds a control character.
+    #[error("{field}: control characters are not allowed (found U+{code:04X})")]
+    ControlCharacter {
+        /// The field.
+        field: String,
+        /// The first control character, as its code point.
+        code: u32,
+    },
+    /// A Quality the book forbids: "'Lucky' and 'Competent' are so generic that
+    /// they could apply to anything, and therefore should not be used." R-SA-10.
+    #[error("{field}: \"{quality}\" is so generic it could apply to anything and may not be a Quality [{rule}]", rule = RULE_QUALITIES)]
+    TooGeneric {
+        /// `qualities[i]`.
+        field: String,
+        /// The Quality.
+        quality: String,
+    },
+    /// A Special Talent grants magical or divine abilities but no Quality of that
+    /// kind is on the sheet. R-SA-10.
+    #[error("{field}: the Special Talent \"{talent}\" grants magical or divine abilities, which also need a specific Quality (e.g. \"Magically Trained\", \"Magical\", \"Annointed\") [{rule}]", rule = RULE_MAGIC)]
+    MagicWithoutQuality {
+        /// `special_talents[i]`.
+        field: String,
+        /// The talent.
+        talent: String,
+    },
+    /// A magical or divine Quality without a Special Talent that grants the
+    /// abilities. R-SA-10.
+    #[error("{field}: the Quality \"{quality}\" is for magical or divine abilities, which also need a Special Talent that grants them (e.g. \"Spellcaster\") [{rule}]", rule = RULE_MAGIC)]
+    MagicQualityWithoutTalent {
+        /// `qualities[i]`.
+        field: String,
+        /// The Quality.
+        quality: String,
+    },
     /// A text field is longer than [`MAX_TEXT`] characters.
     #[error("{field}: at most {MAX_TEXT} characters")]
     TooLong {
@@ -403,18 +520,6 @@ pub enum DraftProblem {
     },
 }
 
-/// A warning about a legal but ill-advised sheet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
-#[serde(tag = "warning", rename_all = "kebab-case")]
-pub enum DraftWarning {
-    /// A Quality the book calls too generic. "Qualities".
-    #[error("qualities: \"{quality}\" is so generic it could apply to anything and should not be used [{rule}]", rule = RULE_QUALITIES)]
-    TooGeneric {
-        /// The Quality.
-        quality: String,
-    },
-}
-
 /// A draft that is not a legal character: the draft back, and every broken rule.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{} broken rule(s): {}", .problems.len(), .problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
@@ -430,7 +535,6 @@ pub struct DraftError {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Character {
     sheet: CharacterDraft,
-    warnings: Vec<String>,
 }
 
 fn words(s: &str) -> usize {
@@ -447,6 +551,17 @@ impl Character {
         let d = &draft;
         if d.name.trim().is_empty() {
             p.push(DraftProblem::NoName);
+        } else if let Err(problem) = check_name("name", &d.name) {
+            p.push(DraftProblem::Name { problem });
+        }
+        if let Some(player) = &d.player {
+            if let Err(problem) = check_seat_name("player", player) {
+                p.push(DraftProblem::Name { problem });
+            } else if Seat::parse(player).is_gm() {
+                p.push(DraftProblem::PlayerIsGm {
+                    player: player.clone(),
+                });
+            }
         }
         let long = |p: &mut Vec<DraftProblem>, field: &str, s: &str| {
             if s.chars().count() > MAX_TEXT {
@@ -455,7 +570,54 @@ impl Character {
                 });
             }
         };
-        long(&mut p, "name", &d.name);
+        // Control characters anywhere a sheet's text reaches a screen.
+        {
+            let mut texts: Vec<(String, &str, bool)> = vec![
+                ("principle".into(), &d.principle, false),
+                ("worst_impulse".into(), &d.worst_impulse, false),
+                ("profession.name".into(), &d.profession.name, false),
+            ];
+            for (j, x) in d.profession.specializations.iter().enumerate() {
+                texts.push((format!("profession.specializations[{j}]"), x, false));
+            }
+            for (i, side) in d.side_professions.iter().enumerate() {
+                texts.push((format!("side_professions[{i}].name"), &side.name, false));
+                for (j, x) in side.specializations.iter().enumerate() {
+                    texts.push((
+                        format!("side_professions[{i}].specializations[{j}]"),
+                        x,
+                        false,
+                    ));
+                }
+            }
+            for (i, q) in d.qualities.iter().enumerate() {
+                texts.push((format!("qualities[{i}]"), q, false));
+            }
+            for (i, t) in d.special_talents.iter().enumerate() {
+                texts.push((format!("special_talents[{i}].name"), &t.name, false));
+                texts.push((format!("special_talents[{i}].text"), &t.text, true));
+            }
+            for (i, w) in d.weapons.iter().enumerate() {
+                texts.push((format!("weapons[{i}].name"), &w.name, false));
+            }
+            for (field, track) in [("injuries", &d.injuries), ("stresses", &d.stresses)] {
+                for (b, name) in track.entries() {
+                    texts.push((
+                        format!("{field}.{}", b.level.to_string().to_lowercase()),
+                        name,
+                        false,
+                    ));
+                }
+            }
+            for (field, text, newlines) in texts {
+                if let Some(c) = control_char(text, newlines) {
+                    p.push(DraftProblem::ControlCharacter {
+                        field,
+                        code: c as u32,
+                    });
+                }
+            }
+        }
         long(&mut p, "principle", &d.principle);
         long(&mut p, "worst_impulse", &d.worst_impulse);
         for (i, t) in d.special_talents.iter().enumerate() {
@@ -562,6 +724,38 @@ impl Character {
                 });
             }
         }
+        // "Lucky" and "Competent" may not be Qualities ("Qualities"; R-SA-10).
+        for (i, q) in d.qualities.iter().enumerate() {
+            if is_too_generic(q) {
+                p.push(DraftProblem::TooGeneric {
+                    field: format!("qualities[{i}]"),
+                    quality: q.trim().to_string(),
+                });
+            }
+        }
+        // Magic needs both a specific Quality and a Special Talent (R-SA-10).
+        let magic_qualities: Vec<usize> = (0..d.qualities.len())
+            .filter(|&i| is_magic_quality(&d.qualities[i]))
+            .collect();
+        let magic_talents: Vec<usize> = (0..d.special_talents.len())
+            .filter(|&i| d.special_talents[i].grants_magic())
+            .collect();
+        if magic_qualities.is_empty() {
+            for &i in &magic_talents {
+                p.push(DraftProblem::MagicWithoutQuality {
+                    field: format!("special_talents[{i}]"),
+                    talent: d.special_talents[i].name.trim().to_string(),
+                });
+            }
+        }
+        if magic_talents.is_empty() {
+            for &i in &magic_qualities {
+                p.push(DraftProblem::MagicQualityWithoutTalent {
+                    field: format!("qualities[{i}]"),
+                    quality: d.qualities[i].trim().to_string(),
+                });
+            }
+        }
         // The elements every character has.
         let mut missing = |field: &str, what: &str, ok: bool| {
             if !ok {
@@ -649,11 +843,7 @@ impl Character {
             p.push(DraftProblem::Luck { got: d.luck });
         }
         if p.is_empty() {
-            let warnings = warnings_of(&draft);
-            Ok(Character {
-                sheet: draft,
-                warnings,
-            })
+            Ok(Character { sheet: draft })
         } else {
             Err(DraftError {
                 draft: Box::new(draft),
@@ -665,11 +855,6 @@ impl Character {
     /// The sheet, as it would be written back to a file.
     pub fn sheet(&self) -> &CharacterDraft {
         &self.sheet
-    }
-
-    /// Warnings about a legal sheet (Qualities the book calls too generic).
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
     }
 
     /// The name.
@@ -702,17 +887,27 @@ impl Character {
         self.sheet.injuries.debilitated || self.sheet.stresses.debilitated
     }
 
+    /// True when a weapon killed the character (R-SA-4).
+    pub fn dead(&self) -> bool {
+        self.sheet.dead
+    }
+
+    /// Debilitated or dead: the character takes no action.
+    pub fn out_of_action(&self) -> bool {
+        self.debilitated() || self.dead()
+    }
+
     /// Find a Profession by name (case-insensitive): `Some(true)` for the Main
     /// Profession, `Some(false)` for a Side Profession; with its canonical name.
     pub fn find_profession(&self, name: &str) -> Option<(bool, &str)> {
         let t = name.trim();
-        if self.sheet.profession.name.trim().eq_ignore_ascii_case(t) {
+        if same_name(self.sheet.profession.name.trim(), t) {
             return Some((true, self.sheet.profession.name.trim()));
         }
         self.sheet
             .side_professions
             .iter()
-            .find(|s| s.name.trim().eq_ignore_ascii_case(t))
+            .find(|s| same_name(s.name.trim(), t))
             .map(|s| (false, s.name.trim()))
     }
 
@@ -724,7 +919,7 @@ impl Character {
             .find_map(|p| {
                 p.specializations
                     .iter()
-                    .find(|s| s.trim().eq_ignore_ascii_case(t))
+                    .find(|s| same_name(s.trim(), t))
                     .map(|s| (p.name.trim(), s.trim()))
             })
     }
@@ -735,7 +930,7 @@ impl Character {
         self.sheet
             .qualities
             .iter()
-            .find(|q| q.trim().eq_ignore_ascii_case(t))
+            .find(|q| same_name(q.trim(), t))
             .map(|q| q.trim())
     }
 
@@ -745,7 +940,7 @@ impl Character {
         self.sheet
             .special_talents
             .iter()
-            .find(|s| s.name.trim().eq_ignore_ascii_case(t))
+            .find(|s| same_name(s.name.trim(), t))
     }
 
     /// A weapon by name.
@@ -754,7 +949,7 @@ impl Character {
         self.sheet
             .weapons
             .iter()
-            .find(|w| w.name.trim().eq_ignore_ascii_case(t))
+            .find(|w| same_name(w.name.trim(), t))
     }
 
     /// Every element that may be invoked (Professions, Specializations, Qualities).
@@ -803,13 +998,13 @@ impl Character {
             return Err(AdvanceError::TooMany);
         }
         let name = adv.name();
-        if name.trim().is_empty() || name.chars().count() > MAX_TEXT {
+        if name.trim().is_empty()
+            || name.chars().count() > MAX_TEXT
+            || control_char(name, false).is_some()
+        {
             return Err(AdvanceError::Name);
         }
-        let exists = self
-            .elements()
-            .iter()
-            .any(|e| e.eq_ignore_ascii_case(name.trim()))
+        let exists = self.elements().iter().any(|e| same_name(e, name.trim()))
             || self.find_talent(name).is_some();
         if exists {
             return Err(AdvanceError::Exists {
@@ -828,12 +1023,73 @@ impl Character {
             Advance::SideProfession { name } if words(name) > 2 => {
                 Err(AdvanceError::Words { name: name.clone() })
             }
-            Advance::SpecialTalent { talent } => match talent.effect.and_then(effect_problem) {
-                Some(problem) => Err(AdvanceError::Effect { problem }),
-                None => Ok(()),
-            },
+            Advance::SpecialTalent { talent } => {
+                if let Some(problem) = talent.effect.and_then(effect_problem) {
+                    return Err(AdvanceError::Effect { problem });
+                }
+                if control_char(&talent.text, true).is_some() {
+                    return Err(AdvanceError::Name);
+                }
+                if talent.grants_magic() && !self.has_magic_quality() {
+                    return Err(AdvanceError::MagicNeedsQuality {
+                        talent: talent.name.trim().to_string(),
+                    });
+                }
+                Ok(())
+            }
+            Advance::Quality { name } => self.check_new_quality(name, None),
             _ => Ok(()),
         }
+    }
+
+    /// True when a Quality of the kind magic needs is on the sheet (R-SA-10).
+    pub fn has_magic_quality(&self) -> bool {
+        self.sheet.qualities.iter().any(|q| is_magic_quality(q))
+    }
+
+    /// True when a Special Talent granting magical or divine abilities is on the
+    /// sheet (R-SA-10).
+    pub fn has_magic_talent(&self) -> bool {
+        self.sheet.special_talents.iter().any(Talent::grants_magic)
+    }
+
+    /// A new Quality (gained, or replacing `replacing`): not "Lucky" or
+    /// "Competent", and the magic pair kept (R-SA-10).
+    fn check_new_quality(&self, name: &str, replacing: Option<&str>) -> Result<(), AdvanceError> {
+        if is_too_generic(name) {
+            return Err(AdvanceError::TooGeneric {
+                name: name.trim().to_string(),
+            });
+        }
+        if is_magic_quality(name) && !self.has_magic_talent() {
+            return Err(AdvanceError::QualityNeedsMagic {
+                quality: name.trim().to_string(),
+            });
+        }
+        if let Some(old) = replacing
+            && is_magic_quality(old)
+            && !is_magic_quality(name)
+            && self.has_magic_talent()
+        {
+            let others = self
+                .sheet
+                .qualities
+                .iter()
+                .filter(|q| !same_name(q, old))
+                .any(|q| is_magic_quality(q));
+            if !others {
+                return Err(AdvanceError::MagicNeedsQuality {
+                    talent: self
+                        .sheet
+                        .special_talents
+                        .iter()
+                        .find(|t| t.grants_magic())
+                        .map(|t| t.name.trim().to_string())
+                        .unwrap_or_default(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Apply an advancement (checked by [`Character::check_advance`]).
@@ -847,7 +1103,7 @@ impl Character {
                 if let Some(p) = s
                     .side_professions
                     .iter_mut()
-                    .find(|p| p.name.trim().eq_ignore_ascii_case(profession.trim()))
+                    .find(|p| same_name(p.name.trim(), profession.trim()))
                 {
                     p.specializations.push(name.trim().to_string());
                 }
@@ -860,7 +1116,6 @@ impl Character {
             Advance::SpecialTalent { talent } => s.special_talents.push(talent.clone()),
         }
         s.advancements.push(adv.kind());
-        self.warnings = warnings_of(&self.sheet);
     }
 
     /// Check a completed-cycle change.
@@ -879,7 +1134,11 @@ impl Character {
                     });
                 }
                 let w = words(to);
-                if w == 0 || w > 2 || to.chars().count() > MAX_TEXT {
+                if w == 0
+                    || w > 2
+                    || to.chars().count() > MAX_TEXT
+                    || control_char(to, false).is_some()
+                {
                     return Err(AdvanceError::Words { name: to.clone() });
                 }
                 // Exactly one word changes.
@@ -903,14 +1162,14 @@ impl Character {
                 if self.find_quality(from).is_none() {
                     return Err(AdvanceError::NoQuality { name: from.clone() });
                 }
-                if to.trim().is_empty() || to.chars().count() > MAX_TEXT {
+                if to.trim().is_empty()
+                    || to.chars().count() > MAX_TEXT
+                    || control_char(to, false).is_some()
+                {
                     return Err(AdvanceError::Name);
                 }
-                if self
-                    .elements()
-                    .iter()
-                    .any(|e| e.eq_ignore_ascii_case(to.trim()))
-                {
+                self.check_new_quality(to, Some(from))?;
+                if self.elements().iter().any(|e| same_name(e, to.trim())) {
                     return Err(AdvanceError::Exists {
                         name: to.trim().to_string(),
                     });
@@ -926,12 +1185,12 @@ impl Character {
         match change {
             CycleChange::ProfessionWord { profession, to } => {
                 let t = profession.trim();
-                if s.profession.name.trim().eq_ignore_ascii_case(t) {
+                if same_name(s.profession.name.trim(), t) {
                     s.profession.name = to.trim().to_string();
                 } else if let Some(p) = s
                     .side_professions
                     .iter_mut()
-                    .find(|p| p.name.trim().eq_ignore_ascii_case(t))
+                    .find(|p| same_name(p.name.trim(), t))
                 {
                     p.name = to.trim().to_string();
                 }
@@ -941,7 +1200,7 @@ impl Character {
                 if let Some(p) = s
                     .side_professions
                     .iter_mut()
-                    .find(|p| p.name.trim().eq_ignore_ascii_case(side.trim()))
+                    .find(|p| same_name(p.name.trim(), side.trim()))
                 {
                     std::mem::swap(p, &mut s.profession);
                 }
@@ -951,37 +1210,19 @@ impl Character {
                 if let Some(q) = s
                     .qualities
                     .iter_mut()
-                    .find(|q| q.trim().eq_ignore_ascii_case(from.trim()))
+                    .find(|q| same_name(q.trim(), from.trim()))
                 {
                     *q = to.trim().to_string();
                 }
                 s.cycle_changes.push(CycleChangeKind::Quality);
             }
         }
-        self.warnings = warnings_of(&self.sheet);
     }
 
     /// Mutable access for the table's events (Luck, Injuries, Stresses).
     pub(crate) fn sheet_mut(&mut self) -> &mut CharacterDraft {
         &mut self.sheet
     }
-}
-
-fn warnings_of(d: &CharacterDraft) -> Vec<String> {
-    d.qualities
-        .iter()
-        .filter(|q| {
-            TOO_GENERIC_QUALITIES
-                .iter()
-                .any(|g| g.eq_ignore_ascii_case(q.trim()))
-        })
-        .map(|q| {
-            DraftWarning::TooGeneric {
-                quality: q.trim().to_string(),
-            }
-            .to_string()
-        })
-        .collect()
 }
 
 fn effect_problem(e: TalentEffect) -> Option<String> {
@@ -1163,6 +1404,26 @@ pub enum AdvanceError {
         /// The name.
         name: String,
     },
+    /// "Lucky" and "Competent" may not be Qualities. "Qualities"; R-SA-10.
+    #[error("\"{name}\" is so generic it could apply to anything and may not be a Quality [{rule}]", rule = RULE_QUALITIES)]
+    TooGeneric {
+        /// The Quality.
+        name: String,
+    },
+    /// A magical or divine Special Talent needs a Quality of that kind on the
+    /// sheet first (R-SA-10).
+    #[error("the Special Talent \"{talent}\" grants magical or divine abilities, which also need a specific Quality (e.g. \"Magically Trained\") on the sheet [{rule}]", rule = RULE_MAGIC)]
+    MagicNeedsQuality {
+        /// The talent.
+        talent: String,
+    },
+    /// A magical or divine Quality needs a Special Talent that grants the
+    /// abilities on the sheet first (R-SA-10).
+    #[error("the Quality \"{quality}\" is for magical or divine abilities, which also need a Special Talent that grants them (e.g. \"Spellcaster\") on the sheet [{rule}]", rule = RULE_MAGIC)]
+    QualityNeedsMagic {
+        /// The Quality.
+        quality: String,
+    },
     /// A talent effect out of range.
     #[error("special talent effect: {problem} [{rule}]", rule = RULE_TALENTS)]
     Effect {
@@ -1211,7 +1472,6 @@ mod tests {
         );
         assert_eq!(c.sheet().principle, "Violence is not the answer");
         assert_eq!(c.sheet().worst_impulse, "Stealing isn't a big deal");
-        assert!(c.warnings().is_empty());
     }
 
     #[test]
@@ -1259,13 +1519,168 @@ mod tests {
         assert_eq!(e.problems.len(), 2, "{e}");
     }
 
+    /// "Qualities": "'Lucky' and 'Competent' ... should not be used"; R-SA-10
+    /// makes them errors, on the sheet, in advancement and in a cycle change.
     #[test]
-    fn too_generic_qualities_warn() {
+    fn lucky_and_competent_are_refused_as_qualities() {
         let mut d = roof_runner();
-        d.qualities[1] = "Lucky".into();
+        d.qualities[1] = "lucky".into();
+        let e = Character::from_draft(d).unwrap_err();
+        assert!(
+            e.problems.iter().any(|p| matches!(
+                p,
+                DraftProblem::TooGeneric { field, quality } if field == "qualities[1]" && quality == "lucky"
+            )),
+            "{e}"
+        );
+        assert!(e.to_string().contains("R-SA-10"), "{e}");
+        let mut c = Character::from_draft(roof_runner()).unwrap();
+        assert_eq!(
+            c.check_advance(&Advance::Quality {
+                name: "Competent".into()
+            }),
+            Err(AdvanceError::TooGeneric {
+                name: "Competent".into()
+            })
+        );
+        // A completed cycle may change a Quality, but not to "Lucky".
+        for adv in [
+            Advance::Quality {
+                name: "Durable".into(),
+            },
+            Advance::ProfessionSpecialization {
+                name: "Quick Escapes".into(),
+            },
+            Advance::SideProfession {
+                name: "Bike Courier".into(),
+            },
+            Advance::SpecialTalent {
+                talent: Talent {
+                    name: "Weather Sense".into(),
+                    ..Talent::default()
+                },
+            },
+        ] {
+            c.check_advance(&adv).unwrap();
+            c.apply_advance(&adv);
+        }
+        assert!(matches!(
+            c.check_change(&CycleChange::Quality {
+                from: "Agile".into(),
+                to: "LUCKY".into()
+            }),
+            Err(AdvanceError::TooGeneric { .. })
+        ));
+    }
+
+    fn spellcaster() -> Talent {
+        Talent {
+            name: "Spellcaster".into(),
+            text: "This character can cast magical spells".into(),
+            ..Talent::default()
+        }
+    }
+
+    /// "In a setting with magical or divine abilities, characters possessing these
+    /// abilities must take both a specific Quality and a Special Talent to use
+    /// them" (the footnote of "Building a Starting Character"); R-SA-10.
+    #[test]
+    fn magic_needs_its_quality_and_special_talent_pair() {
+        // The Talent without the Quality.
+        let mut d = roof_runner();
+        d.special_talents[0] = spellcaster();
+        let e = Character::from_draft(d).unwrap_err();
+        assert!(
+            e.problems.iter().any(|p| matches!(
+                p,
+                DraftProblem::MagicWithoutQuality { field, .. } if field == "special_talents[0]"
+            )),
+            "{e}"
+        );
+        // The Quality without the Talent.
+        let mut d = roof_runner();
+        d.qualities[1] = "Magically Trained".into();
+        let e = Character::from_draft(d).unwrap_err();
+        assert!(
+            e.problems.iter().any(|p| matches!(
+                p,
+                DraftProblem::MagicQualityWithoutTalent { field, .. } if field == "qualities[1]"
+            )),
+            "{e}"
+        );
+        // Both: legal (the book's Arcane Knight).
+        let mut d = roof_runner();
+        d.qualities[1] = "Magical".into();
+        d.special_talents[0] = spellcaster();
         let c = Character::from_draft(d).unwrap();
-        assert_eq!(c.warnings().len(), 1);
-        assert!(c.warnings()[0].contains("Lucky"));
+        // A talent may say it is not magic, whatever its words.
+        let mut d = roof_runner();
+        d.special_talents[0] = Talent {
+            name: "Spell Breaker".into(),
+            text: "Immune to magic".into(),
+            magic: Some(false),
+            ..Talent::default()
+        };
+        Character::from_draft(d).unwrap();
+        // Advancement keeps the pair: no magic Talent without the Quality, no
+        // magic Quality without the Talent, and the last magic Quality stays.
+        let plain = Character::from_draft(roof_runner()).unwrap();
+        assert!(matches!(
+            plain.check_advance(&Advance::SpecialTalent {
+                talent: Talent {
+                    name: "Blessing".into(),
+                    magic: Some(true),
+                    ..Talent::default()
+                }
+            }),
+            Err(AdvanceError::MagicNeedsQuality { .. })
+        ));
+        assert!(matches!(
+            plain.check_advance(&Advance::Quality {
+                name: "Annointed".into()
+            }),
+            Err(AdvanceError::QualityNeedsMagic { .. })
+        ));
+        assert!(
+            c.check_advance(&Advance::SpecialTalent {
+                talent: Talent {
+                    name: "Divine Ward".into(),
+                    ..Talent::default()
+                }
+            })
+            .is_ok()
+        );
+        assert_eq!(
+            c.check_new_quality("Stoic", Some("Magical")),
+            Err(AdvanceError::MagicNeedsQuality {
+                talent: "Spellcaster".into()
+            })
+        );
+    }
+
+    #[test]
+    fn names_with_control_characters_or_a_gm_player_are_refused() {
+        let mut d = roof_runner();
+        d.name = "Wr\u{1b}[2Jen".into();
+        d.player = Some("GM".into());
+        d.qualities[0] = "Ag\u{7}ile".into();
+        let e = Character::from_draft(d).unwrap_err();
+        let has = |f: &dyn Fn(&DraftProblem) -> bool| e.problems.iter().any(f);
+        assert!(has(&|p| matches!(p, DraftProblem::Name { .. })), "{e}");
+        assert!(
+            has(&|p| matches!(p, DraftProblem::PlayerIsGm { .. })),
+            "{e}"
+        );
+        assert!(
+            has(
+                &|p| matches!(p, DraftProblem::ControlCharacter { field, .. } if field == "qualities[0]")
+            ),
+            "{e}"
+        );
+        let mut d = roof_runner();
+        d.player = Some("Ana: the first".into());
+        let e = Character::from_draft(d).unwrap_err();
+        assert!(e.to_string().contains("player"), "{e}");
     }
 
     #[test]
@@ -1302,6 +1717,7 @@ mod tests {
                     name: "Weather Sense".into(),
                     text: "always knows tomorrow's weather".into(),
                     effect: None,
+                    magic: None,
                 },
             },
         ] {

@@ -220,7 +220,7 @@ impl Track {
         self.entries()
             .into_iter()
             .rev()
-            .find(|(_, n)| n.eq_ignore_ascii_case(name.trim()))
+            .find(|(_, n)| tabula_core::names::same_name(n, name))
             .map(|(b, _)| b)
     }
 

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use tabula_core::Rule;
+use tabula_core::names::same_name;
 
 use crate::characters::{Character, TalentEffect};
 use crate::checks::{AutoSymbols, PoolSpec};
@@ -166,13 +167,13 @@ impl OpenCheck {
                 TalentEffect::BonusDice { dice } => *dice,
                 _ => 0,
             })
-            .sum();
+            .fold(0u32, u32::saturating_add);
         let declared = self
             .declaration
             .as_ref()
             .is_some_and(|d| d.accepted == Some(true));
         talents
-            .saturating_add(self.help.len() as u32)
+            .saturating_add(u32::try_from(self.help.len()).unwrap_or(u32::MAX))
             .saturating_add(self.luck)
             .saturating_add(u32::from(declared))
             .saturating_add(self.gm_bonus)
@@ -192,7 +193,7 @@ impl OpenCheck {
     pub fn penalty(&self, focal: &Character) -> u32 {
         let relevant = |list: Vec<(String, u32)>| -> Vec<u32> {
             list.into_iter()
-                .filter(|(n, _)| !self.not_relevant.iter().any(|x| x.eq_ignore_ascii_case(n)))
+                .filter(|(n, _)| !self.not_relevant.iter().any(|x| same_name(x, n)))
                 .map(|(_, p)| p)
                 .collect()
         };
@@ -223,10 +224,18 @@ impl OpenCheck {
                 TalentEffect::TnCap { max } => {
                     spec.tn_cap = Some(spec.tn_cap.map_or(max, |c| c.min(max)))
                 }
-                TalentEffect::TnReduction { by } => spec.tn_reduction += by,
-                TalentEffect::ExtraHits { hits } => auto.hits_on_success += hits,
-                TalentEffect::ExtraSpares { spares } => auto.spares += spares,
-                TalentEffect::ExtraSpirals { spirals } => auto.spirals += spirals,
+                TalentEffect::TnReduction { by } => {
+                    spec.tn_reduction = spec.tn_reduction.saturating_add(by)
+                }
+                TalentEffect::ExtraHits { hits } => {
+                    auto.hits_on_success = auto.hits_on_success.saturating_add(hits)
+                }
+                TalentEffect::ExtraSpares { spares } => {
+                    auto.spares = auto.spares.saturating_add(spares)
+                }
+                TalentEffect::ExtraSpirals { spirals } => {
+                    auto.spirals = auto.spirals.saturating_add(spirals)
+                }
                 TalentEffect::BonusDice { .. } | TalentEffect::IgnoreInjury => {}
             }
         }

@@ -5,9 +5,10 @@
 //! The Sapio System (004_f39b4146df158cae.txt): "When to Roll", "Invoking an
 //! Element", "Special Situations when Rolling", "Luck", "Action Sequences",
 //! "Injuries and Stresses", "Weapons and causing Injury", "Character versus
-//! Character", "Advancement"; R-SA-1 to R-SA-8.
+//! Character", "Advancement"; R-SA-1 to R-SA-10.
 
 use serde::{Deserialize, Serialize};
+use tabula_core::names::same_name;
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{Refusal, Roller, Rule, RuleError};
 
@@ -30,6 +31,9 @@ pub const RULE_PLAYERS: Rule = Rule::book(ID, SEED, "Players in the Action Seque
 /// Who gives which command at the table (Tabula's own rule: the GM sets TNs and
 /// records harm, a player acts for their own character).
 pub const RULE_SEATS: Rule = Rule::table("Seats");
+/// Advancement happens at the GM's end-of-session step, one per character after
+/// a consequential session. "Advancement"; R-SA-9.
+pub const RULE_SESSION: Rule = Rule::book(ID, SEED, "Advancement").ruling("R-SA-9");
 
 /// The most characters at one table (a table limit).
 pub const MAX_CHARACTERS: usize = 24;
@@ -65,14 +69,28 @@ pub struct Member {
     pub character: Character,
     /// Elements dedicated to ongoing or simultaneous tasks.
     pub locked: Vec<Lock>,
+    /// The GM ended a consequential session and this character has not taken its
+    /// advancement yet (R-SA-9).
+    #[serde(default)]
+    pub advancement_due: bool,
 }
 
 impl Member {
     fn is_locked(&self, element: &str) -> bool {
-        self.locked
-            .iter()
-            .any(|l| l.element.eq_ignore_ascii_case(element))
+        self.locked.iter().any(|l| same_name(&l.element, element))
     }
+}
+
+/// A weapon's Injury the roll dealt, waiting for the GM to say which existing
+/// Injury of the target's it is similar to, if any (R-SA-4, R-SA-6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingInjury {
+    /// The target (index in the table).
+    pub character: usize,
+    /// The level the weapon dealt.
+    pub level: Level,
+    /// The words it is recorded as (the weapon's name).
+    pub name: String,
 }
 
 /// One character in an Action Sequence.
@@ -121,6 +139,13 @@ pub struct State {
     pub last_roll: Option<CheckRoll>,
     /// The GM ended the encounter.
     pub over: bool,
+    /// The GM ended the session (the end-of-session step, R-SA-9); play resumes
+    /// with the next check or Action Sequence.
+    #[serde(default)]
+    pub session_over: bool,
+    /// A weapon's Injury waiting for the GM's similarity call (R-SA-6).
+    #[serde(default)]
+    pub pending_injury: Option<PendingInjury>,
 }
 
 impl State {
@@ -133,6 +158,7 @@ impl State {
                 .map(|character| Member {
                     character,
                     locked: Vec::new(),
+                    advancement_due: false,
                 })
                 .collect(),
             check: None,
@@ -140,6 +166,8 @@ impl State {
             next_check: 1,
             last_roll: None,
             over: false,
+            session_over: false,
+            pending_injury: None,
         }
     }
 
@@ -147,7 +175,7 @@ impl State {
     pub fn find(&self, name: &str) -> Option<usize> {
         self.characters
             .iter()
-            .position(|m| m.character.name().eq_ignore_ascii_case(name.trim()))
+            .position(|m| same_name(m.character.name(), name))
     }
 
     /// The characters' names, in table order.
@@ -299,12 +327,31 @@ pub enum Command {
         /// How many.
         dice: u32,
     },
-    /// The focal player rolls (Improbable Success taken).
+    /// The focal player rolls (Improbable Success taken). With a weapon, a success
+    /// records the weapon's Injury on the target at once (R-SA-4; the GM is asked
+    /// only which existing Injury it is similar to, R-SA-6).
     /// The Sapio System, "When to Roll", "Weapons and causing Injury" (004_f39b4146df158cae.txt);
-    /// R-SA-1, R-SA-2, R-SA-3, R-SA-4, R-SA-7.
+    /// R-SA-1, R-SA-2, R-SA-3, R-SA-4, R-SA-6, R-SA-7.
     Roll {
         /// The weapon used in an attack, if any (R-SA-4).
         weapon: Option<String>,
+        /// Whom the weapon attacks; in Character versus Character, the defender.
+        #[serde(default)]
+        target: Option<usize>,
+    },
+    /// GM: the weapon's Injury just dealt is of a similar nature to this existing
+    /// Injury of the target's (`Some`), or of a different nature (`None`).
+    /// The Sapio System, "Injuries and Stresses" (004_f39b4146df158cae.txt); R-SA-6.
+    SimilarInjury {
+        /// The existing Injury it is similar to, if any.
+        similar_to: Option<String>,
+    },
+    /// GM: the end-of-session step. After a consequential session each character
+    /// may take one advancement. The Sapio System, "Advancement"
+    /// (004_f39b4146df158cae.txt); R-SA-9.
+    EndSession {
+        /// The session was consequential.
+        consequential: bool,
     },
     /// GM: record an Injury or a Stress, naming the similar entry, if any.
     /// The Sapio System, "Injuries and Stresses" (004_f39b4146df158cae.txt); R-SA-6.
@@ -370,16 +417,17 @@ pub enum Command {
         /// The character.
         character: usize,
     },
-    /// An advancement after a consequential session (outside checks and sequences).
-    /// The Sapio System, "Advancement" (004_f39b4146df158cae.txt).
+    /// An advancement after a consequential session: one per character, at the
+    /// GM's end-of-session step. The Sapio System, "Advancement"
+    /// (004_f39b4146df158cae.txt); R-SA-9.
     Advance {
         /// Who.
         character: usize,
         /// What.
         advance: Advance,
     },
-    /// A change on completing an advancement cycle.
-    /// The Sapio System, "Advancement" (004_f39b4146df158cae.txt).
+    /// A change on completing an advancement cycle, at the end-of-session step.
+    /// The Sapio System, "Advancement" (004_f39b4146df158cae.txt); R-SA-9.
     Change {
         /// Who.
         character: usize,
@@ -511,8 +559,28 @@ pub enum Event {
         roll: CheckRoll,
         /// The weapon and its damage on a success (R-SA-4).
         weapon: Option<(String, Damage)>,
+        /// Whom the weapon attacked.
+        #[serde(default)]
+        target: Option<usize>,
         /// How long its elements stay invoked (`None`: released at once).
         until: Option<Until>,
+    },
+    /// A weapon's Injury waits for the GM's similarity call (R-SA-6).
+    InjuryPending {
+        /// The Injury.
+        pending: PendingInjury,
+    },
+    /// A weapon's damage went past Severe: the target is killed (R-SA-4).
+    Killed {
+        /// Who.
+        character: usize,
+        /// The weapon.
+        weapon: String,
+    },
+    /// The GM ended the session (R-SA-9).
+    SessionEnded {
+        /// Consequential: each character may take one advancement.
+        consequential: bool,
     },
     /// Every participant has been focal: the round ends, a new one begins.
     RoundEnded {
@@ -609,13 +677,40 @@ fn may_act(state: &State, seat: &Seat, i: usize) -> bool {
         Seat::Player(p) => state
             .member(i)
             .and_then(|m| m.character.player())
-            .is_some_and(|o| o.eq_ignore_ascii_case(p)),
+            .is_some_and(|o| same_name(o, p)),
     }
 }
 
+/// A refusal for a name the table does not know, listing the names it does.
+fn unknown_among(rule: Rule, field: &str, name: &str, choices: &[String]) -> RuleError {
+    RuleError::new(
+        rule,
+        Refusal::Unknown {
+            field: field.to_string(),
+            name: name.to_string(),
+        },
+        format!(
+            "there is no {field} called \"{}\"; {}",
+            name.trim(),
+            if choices.is_empty() {
+                "there are none".to_string()
+            } else {
+                format!("choices: {}", choices.join(", "))
+            }
+        ),
+    )
+}
+
+fn unknown_character(state: &State, i: usize) -> RuleError {
+    unknown_among(RULE_SEATS, "character", &format!("#{i}"), &state.names())
+}
+
+/// A player seat acts only for the characters whose sheet names it as `player`;
+/// the GM acts for every character (NPCs, and to drive a table). Tabula's seat
+/// rule ([`RULE_SEATS`]); "Players in the Action Sequence".
 fn acts_for(state: &State, seat: &Seat, i: usize) -> Result<(), RuleError> {
     if state.member(i).is_none() {
-        return Err(RuleError::unknown(RULE_SEATS, "character", &i.to_string()));
+        return Err(unknown_character(state, i));
     }
     if may_act(state, seat, i) {
         Ok(())
@@ -629,9 +724,19 @@ fn acts_for(state: &State, seat: &Seat, i: usize) -> Result<(), RuleError> {
 }
 
 fn known(state: &State, i: usize) -> Result<&Member, RuleError> {
-    state
-        .member(i)
-        .ok_or_else(|| RuleError::unknown(RULE_SEATS, "character", &i.to_string()))
+    state.member(i).ok_or_else(|| unknown_character(state, i))
+}
+
+/// An element of `m` by name, or a refusal listing its elements.
+fn element_of(rule: Rule, m: &Member, name: &str) -> Result<Element, RuleError> {
+    invoking::element(&m.character, name).ok_or_else(|| {
+        unknown_among(
+            rule,
+            &format!("element of {}", m.character.name()),
+            name,
+            &m.character.elements(),
+        )
+    })
 }
 
 fn open_check(state: &State) -> Result<&OpenCheck, RuleError> {
@@ -670,7 +775,14 @@ fn focal_player<'a>(state: &'a State, seat: &Seat) -> Result<&'a OpenCheck, Rule
 }
 
 fn not_debilitated(state: &State, i: usize) -> Result<(), RuleError> {
-    if known(state, i)?.character.debilitated() {
+    let m = known(state, i)?;
+    if m.character.dead() {
+        return Err(forbid(
+            harm::RULE_WEAPONS,
+            format!("{} is dead", state.name(i)),
+        ));
+    }
+    if m.character.debilitated() {
         return Err(forbid(
             RULE_INJURIES,
             format!(
@@ -692,7 +804,7 @@ fn round_complete(state: &State) -> bool {
                 .filter(|p| {
                     state
                         .member(p.character)
-                        .is_some_and(|m| !m.character.debilitated())
+                        .is_some_and(|m| !m.character.out_of_action())
                 })
                 .collect();
             state.check.is_none()
@@ -714,6 +826,19 @@ impl Sapio {
     ) -> Result<Vec<Event>, RuleError> {
         if state.over {
             return Err(wrong_phase(RULE_SEATS, "the encounter is over"));
+        }
+        if let Some(p) = &state.pending_injury
+            && !matches!(cmd, Command::SimilarInjury { .. } | Command::End)
+        {
+            return Err(wrong_phase(
+                RULE_SIMILAR,
+                format!(
+                    "the GM first says whether {}'s new {} Injury ({}) is similar to an existing one: `similar-to ENTRY` or `different`",
+                    state.name(p.character),
+                    p.level,
+                    p.name
+                ),
+            ));
         }
         match cmd {
             Command::Check {
@@ -965,13 +1090,7 @@ impl Sapio {
             Command::Invoke { element, fully } => {
                 let c = focal_player(state, seat)?;
                 let m = known(state, c.focal)?;
-                let el = invoking::element(&m.character, element).ok_or_else(|| {
-                    RuleError::unknown(
-                        RULE_INVOKE,
-                        &format!("element of {}", m.character.name()),
-                        element,
-                    )
-                })?;
+                let el = element_of(RULE_INVOKE, m, element)?;
                 let locked = m.is_locked(el.name());
                 match el {
                     Element::Profession { name, main } => {
@@ -1011,7 +1130,7 @@ impl Sapio {
                             return Err(forbid(RULE_INVOKE, "only one Specialization per roll"));
                         }
                         match &c.profession {
-                            Some((p, _)) if p.eq_ignore_ascii_case(&profession) => {}
+                            Some((p, _)) if same_name(p, &profession) => {}
                             _ => {
                                 return Err(forbid(
                                     RULE_INVOKE,
@@ -1087,13 +1206,15 @@ impl Sapio {
                     ));
                 }
                 let m = known(state, *helper)?;
-                let el = invoking::element(&m.character, element).ok_or_else(|| {
-                    if m.character.find_talent(element).is_some() {
-                        forbid(RULE_HELP, "Special Talents cannot be used to help: only Professions, Specializations and Qualities")
-                    } else {
-                        RuleError::unknown(RULE_HELP, &format!("element of {}", m.character.name()), element)
-                    }
-                })?;
+                if invoking::element(&m.character, element).is_none()
+                    && m.character.find_talent(element).is_some()
+                {
+                    return Err(forbid(
+                        RULE_HELP,
+                        "Special Talents cannot be used to help: only Professions, Specializations and Qualities",
+                    ));
+                }
+                let el = element_of(RULE_HELP, m, element)?;
                 let main = matches!(el, Element::Profession { main: true, .. });
                 if m.is_locked(el.name()) && !main {
                     return Err(forbid(
@@ -1113,21 +1234,76 @@ impl Sapio {
                     .ok_or_else(|| forbid(RULE_VERSUS, "this check has no defender"))?;
                 acts_for(state, seat, d)?;
                 let m = known(state, d)?;
-                let el = invoking::element(&m.character, element).ok_or_else(|| {
-                    RuleError::unknown(
-                        RULE_VERSUS,
-                        &format!("element of {}", m.character.name()),
-                        element,
-                    )
-                })?;
-                if m.is_locked(el.name())
-                    || c.defended_with
-                        .iter()
-                        .any(|e| e.eq_ignore_ascii_case(el.name()))
-                {
+                let el = element_of(RULE_VERSUS, m, element)?;
+                // R-SA-5: the defender invokes what a check allows: one Profession,
+                // one Specialization of that Profession, one Quality.
+                let invoked: Vec<Element> = c
+                    .defended_with
+                    .iter()
+                    .filter_map(|e| invoking::element(&m.character, e))
+                    .collect();
+                let profession = invoked.iter().find_map(|e| match e {
+                    Element::Profession { name, .. } => Some(name.as_str()),
+                    _ => None,
+                });
+                match &el {
+                    Element::Profession { .. } => {
+                        if let Some(p) = profession {
+                            return Err(forbid(
+                                RULE_VERSUS,
+                                format!(
+                                    "the defender invokes one Profession, as in any check; {p} is invoked"
+                                ),
+                            ));
+                        }
+                    }
+                    Element::Specialization {
+                        name,
+                        profession: of,
+                    } => {
+                        if let Some(s) = invoked
+                            .iter()
+                            .find(|e| matches!(e, Element::Specialization { .. }))
+                        {
+                            return Err(forbid(
+                                RULE_VERSUS,
+                                format!(
+                                    "the defender invokes one Specialization, as in any check; {} is invoked",
+                                    s.name()
+                                ),
+                            ));
+                        }
+                        if !profession.is_some_and(|p| same_name(p, of)) {
+                            return Err(forbid(
+                                RULE_VERSUS,
+                                format!(
+                                    "{name} is a Specialization of {of}: the defender invokes that Profession first"
+                                ),
+                            ));
+                        }
+                    }
+                    Element::Quality { .. } => {
+                        if let Some(q) = invoked
+                            .iter()
+                            .find(|e| matches!(e, Element::Quality { .. }))
+                        {
+                            return Err(forbid(
+                                RULE_VERSUS,
+                                format!(
+                                    "the defender invokes one Quality, as in any check; {} is invoked",
+                                    q.name()
+                                ),
+                            ));
+                        }
+                    }
+                }
+                // "Invoking an Element": a dedicated element is not invoked for a
+                // simultaneous task, except the Main Profession.
+                let main = matches!(el, Element::Profession { main: true, .. });
+                if m.is_locked(el.name()) && !main {
                     return Err(forbid(
                         RULE_LOCKS,
-                        format!("{} is already invoked", el.name()),
+                        format!("{} is dedicated to a simultaneous task", el.name()),
                     ));
                 }
                 let tn = c.tn.unwrap_or(1);
@@ -1137,7 +1313,7 @@ impl Sapio {
                         "TN",
                         1,
                         5,
-                        i64::from(tn) + 1,
+                        i64::from(tn.saturating_add(1)),
                     ));
                 }
                 Ok(vec![Event::Defended {
@@ -1149,13 +1325,14 @@ impl Sapio {
                 let c = focal_player(state, seat)?;
                 let m = known(state, c.focal)?;
                 let t = m.character.find_talent(name).ok_or_else(|| {
-                    RuleError::unknown(
+                    unknown_among(
                         RULE_TALENT_USE,
                         &format!("Special Talent of {}", m.character.name()),
                         name,
+                        &talent_names(m),
                     )
                 })?;
-                if c.talents.iter().any(|x| x.eq_ignore_ascii_case(&t.name)) {
+                if c.talents.iter().any(|x| same_name(x, &t.name)) {
                     return Err(forbid(
                         RULE_TALENT_USE,
                         format!("{} is called out already", t.name),
@@ -1173,7 +1350,7 @@ impl Sapio {
                         RULE_LUCK,
                         "Luck spent on one roll",
                         1,
-                        i64::from(MAX_LUCK_SPEND - c.luck),
+                        i64::from(MAX_LUCK_SPEND.saturating_sub(c.luck)),
                         i64::from(*amount),
                     ));
                 }
@@ -1223,13 +1400,13 @@ impl Sapio {
                         checks::RULE_BONUS_PAST_SIX,
                         "bonus dice",
                         1,
-                        i64::from(MAX_BONUS - c.gm_bonus),
+                        i64::from(MAX_BONUS.saturating_sub(c.gm_bonus)),
                         i64::from(*dice),
                     ));
                 }
                 Ok(vec![Event::BonusGiven { dice: *dice }])
             }
-            Command::Roll { weapon } => {
+            Command::Roll { weapon, target } => {
                 let c = focal_player(state, seat)?;
                 let m = known(state, c.focal)?;
                 if c.tn.is_none() {
@@ -1246,20 +1423,27 @@ impl Sapio {
                 }
                 let w = match weapon {
                     Some(w) => Some(m.character.find_weapon(w).ok_or_else(|| {
-                        RuleError::unknown(
+                        unknown_among(
                             harm::RULE_WEAPONS,
                             &format!("weapon of {}", m.character.name()),
                             w,
+                            &m.character
+                                .sheet()
+                                .weapons
+                                .iter()
+                                .map(|x| x.name.trim().to_string())
+                                .collect::<Vec<_>>(),
                         )
                     })?),
                     None => None,
                 };
+                let target = attack_target(state, c, w.map(|w| w.name.trim()), *target)?;
                 let (spec, auto) = c.spec(&m.character);
                 let pool = checks::settle(&spec);
                 let roll = checks::roll(&pool, &auto, roller)?;
                 let weapon = match w {
                     Some(w) if roll.success => Some((
-                        w.name.clone(),
+                        w.name.trim().to_string(),
                         harm::weapon_damage(w.level, roll.extra_hits),
                     )),
                     _ => None,
@@ -1271,12 +1455,53 @@ impl Sapio {
                 } else {
                     None
                 };
-                Ok(vec![Event::Rolled {
+                let mut events = vec![Event::Rolled {
                     check: c.clone(),
                     spec,
                     roll,
-                    weapon,
+                    weapon: weapon.clone(),
+                    target,
                     until,
+                }];
+                if let (Some((w, damage)), Some(t)) = (weapon, target) {
+                    events.push(weapon_harm(state, t, &w, damage)?);
+                }
+                Ok(events)
+            }
+            Command::SimilarInjury { similar_to } => {
+                gm_only(seat)?;
+                let p = state.pending_injury.as_ref().ok_or_else(|| {
+                    wrong_phase(RULE_SIMILAR, "no weapon's Injury waits for the GM's call")
+                })?;
+                let m = known(state, p.character)?;
+                let recording = m
+                    .character
+                    .injuries()
+                    .plan(HarmKind::Injury, p.level, &p.name, similar_to.as_deref())
+                    .map_err(|e| harm_refusal(m, HarmKind::Injury, e))?;
+                Ok(vec![Event::Harmed {
+                    character: p.character,
+                    kind: HarmKind::Injury,
+                    recording,
+                }])
+            }
+            Command::EndSession { consequential } => {
+                gm_only(seat)?;
+                no_check(state)?;
+                if state.sequence.is_some() {
+                    return Err(wrong_phase(
+                        RULE_SEQUENCE,
+                        "end the Action Sequence before the session",
+                    ));
+                }
+                if state.session_over {
+                    return Err(wrong_phase(
+                        RULE_SESSION,
+                        "the session has ended already; play resumes with the next check or Action Sequence",
+                    ));
+                }
+                Ok(vec![Event::SessionEnded {
+                    consequential: *consequential,
                 }])
             }
             Command::Harm {
@@ -1294,10 +1519,7 @@ impl Sapio {
                 };
                 let recording = track
                     .plan(*kind, *level, name, similar_to.as_deref())
-                    .map_err(|e| match e {
-                        harm::HarmError::Words => forbid(RULE_INJURIES, e.to_string()),
-                        _ => forbid(RULE_SIMILAR, e.to_string()),
-                    })?;
+                    .map_err(|e| harm_refusal(m, *kind, e))?;
                 Ok(vec![Event::Harmed {
                     character: *character,
                     kind: *kind,
@@ -1316,10 +1538,15 @@ impl Sapio {
                     HarmKind::Stress => m.character.stresses(),
                 };
                 let at = track.find(name).ok_or_else(|| {
-                    RuleError::unknown(
+                    unknown_among(
                         RULE_INJURIES,
                         &format!("{kind} of {}", m.character.name()),
                         name,
+                        &track
+                            .entries()
+                            .iter()
+                            .map(|(_, n)| n.to_string())
+                            .collect::<Vec<_>>(),
                     )
                 })?;
                 Ok(vec![Event::Healed {
@@ -1395,14 +1622,16 @@ impl Sapio {
                 let lock = m
                     .locked
                     .iter()
-                    .find(|l| l.element.eq_ignore_ascii_case(element.trim()))
+                    .find(|l| same_name(&l.element, element))
                     .ok_or_else(|| {
-                        forbid(
+                        unknown_among(
                             RULE_LOCKS,
-                            format!(
-                                "{} has no invoked element called {element:?}",
-                                m.character.name()
-                            ),
+                            &format!("invoked element of {}", m.character.name()),
+                            element,
+                            &m.locked
+                                .iter()
+                                .map(|l| l.element.clone())
+                                .collect::<Vec<_>>(),
                         )
                     })?;
                 Ok(vec![Event::Released {
@@ -1466,8 +1695,17 @@ impl Sapio {
             Command::Advance { character, advance } => {
                 acts_for(state, seat, *character)?;
                 between_sessions(state)?;
-                known(state, *character)?
-                    .character
+                let m = known(state, *character)?;
+                if !m.advancement_due {
+                    return Err(forbid(
+                        RULE_SESSION,
+                        format!(
+                            "{} has no advancement to take: one advancement per character after a consequential session, at the GM's end-of-session step",
+                            m.character.name()
+                        ),
+                    ));
+                }
+                m.character
                     .check_advance(advance)
                     .map_err(|e| forbid(RULE_ADVANCEMENT, e.to_string()))?;
                 Ok(vec![Event::Advanced {
@@ -1520,14 +1758,144 @@ fn luck_room(state: &State, i: usize, amount: u32) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// Advancement and cycle changes happen at the GM's end-of-session step (R-SA-9).
 fn between_sessions(state: &State) -> Result<(), RuleError> {
-    if state.check.is_some() || state.sequence.is_some() {
+    if !state.session_over || state.check.is_some() || state.sequence.is_some() {
         return Err(wrong_phase(
-            RULE_ADVANCEMENT,
-            "advancement comes after a consequential session, not during a check or an Action Sequence",
+            RULE_SESSION,
+            "advancement comes after a consequential session: the GM ends the session first (end-session consequential)",
         ));
     }
     Ok(())
+}
+
+fn talent_names(m: &Member) -> Vec<String> {
+    m.character
+        .sheet()
+        .special_talents
+        .iter()
+        .map(|t| t.name.trim().to_string())
+        .collect()
+}
+
+/// A refusal for an Injury or Stress that cannot be recorded as asked.
+fn harm_refusal(m: &Member, kind: HarmKind, e: harm::HarmError) -> RuleError {
+    match e {
+        harm::HarmError::Words => forbid(RULE_INJURIES, e.to_string()),
+        harm::HarmError::NoSuchEntry { name, .. } => {
+            let track = match kind {
+                HarmKind::Injury => m.character.injuries(),
+                HarmKind::Stress => m.character.stresses(),
+            };
+            unknown_among(
+                RULE_SIMILAR,
+                &format!("{kind} of {}", m.character.name()),
+                &name,
+                &track
+                    .entries()
+                    .iter()
+                    .map(|(_, n)| n.to_string())
+                    .collect::<Vec<_>>(),
+            )
+        }
+        harm::HarmError::OtherLevel { .. } => forbid(RULE_SIMILAR, e.to_string()),
+    }
+}
+
+/// Whom a weapon attacks: the defender in Character versus Character, else the
+/// character named with `at`. "Weapons and causing Injury"; R-SA-4, R-SA-5.
+fn attack_target(
+    state: &State,
+    c: &OpenCheck,
+    weapon: Option<&str>,
+    target: Option<usize>,
+) -> Result<Option<usize>, RuleError> {
+    let Some(w) = weapon else {
+        return match target {
+            Some(_) => Err(forbid(
+                harm::RULE_WEAPONS,
+                "a target is named for an attack with a weapon: roll with WEAPON at TARGET",
+            )),
+            None => Ok(None),
+        };
+    };
+    let t = match (c.versus, target) {
+        (Some(d), None) => d,
+        (Some(d), Some(t)) if t == d => d,
+        (Some(d), Some(_)) => {
+            return Err(forbid(
+                RULE_VERSUS,
+                format!("this attack is against the defender, {}", state.name(d)),
+            ));
+        }
+        (None, Some(t)) => t,
+        (None, None) => {
+            return Err(forbid(
+                harm::RULE_WEAPONS,
+                format!(
+                    "name whom the {w} attacks: roll with {w} at TARGET; the Injury is recorded on the target"
+                ),
+            ));
+        }
+    };
+    let m = known(state, t)?;
+    if t == c.focal {
+        return Err(forbid(
+            harm::RULE_WEAPONS,
+            "a character does not attack themself",
+        ));
+    }
+    if m.character.dead() {
+        return Err(forbid(
+            harm::RULE_WEAPONS,
+            format!("{} is dead already", m.character.name()),
+        ));
+    }
+    Ok(Some(t))
+}
+
+/// What a weapon's damage does to its target: an Injury recorded at once when
+/// the target has no Injury of that level it could be similar to; otherwise the
+/// GM is asked which one it is similar to (R-SA-6); past Severe, death (R-SA-4).
+fn weapon_harm(state: &State, t: usize, weapon: &str, damage: Damage) -> Result<Event, RuleError> {
+    let m = known(state, t)?;
+    let level = match damage {
+        Damage::Death => {
+            return Ok(Event::Killed {
+                character: t,
+                weapon: weapon.to_string(),
+            });
+        }
+        Damage::Injury(level) => level,
+    };
+    let name: String = weapon.chars().take(harm::MAX_ENTRY_CHARS).collect();
+    let track = m.character.injuries();
+    if track.entries().iter().any(|(b, _)| b.level == level) {
+        return Ok(Event::InjuryPending {
+            pending: PendingInjury {
+                character: t,
+                level,
+                name,
+            },
+        });
+    }
+    let recording = track
+        .plan(HarmKind::Injury, level, &name, None)
+        .map_err(|e| harm_refusal(m, HarmKind::Injury, e))?;
+    Ok(Event::Harmed {
+        character: t,
+        kind: HarmKind::Injury,
+        recording,
+    })
+}
+
+/// Play resumes after the end-of-session step: the next session begins, and an
+/// advancement not taken at the step is not carried into it (R-SA-9).
+fn resume_play(state: &mut State) {
+    state.session_over = false;
+    for m in &mut state.characters {
+        m.advancement_due = false;
+    }
 }
 
 fn clip(s: &str) -> String {
@@ -1564,6 +1932,7 @@ impl System for Sapio {
     fn evolve(state: &mut State, event: &Event) {
         match event {
             Event::CheckCalled { check } => {
+                resume_play(state);
                 state.next_check = check.id.saturating_add(1);
                 if let Some(s) = &mut state.sequence {
                     s.framed = false;
@@ -1571,6 +1940,7 @@ impl System for Sapio {
                 state.check = Some(check.clone());
             }
             Event::SequenceBegun { goal, fight } => {
+                resume_play(state);
                 state.sequence = Some(Sequence {
                     goal: goal.clone(),
                     round: 1,
@@ -1602,7 +1972,7 @@ impl System for Sapio {
             Event::TurnFramed { .. } => {
                 if let Some(s) = &mut state.sequence {
                     s.framed = true;
-                    s.turns += 1;
+                    s.turns = s.turns.saturating_add(1);
                 }
             }
             Event::TnSet { tn, not_relevant } => {
@@ -1641,7 +2011,7 @@ impl System for Sapio {
             }
             Event::LuckSpent { amount } => {
                 if let Some(c) = &mut state.check {
-                    c.luck += amount;
+                    c.luck = c.luck.saturating_add(*amount);
                 }
             }
             Event::Declared { nature, text } => {
@@ -1662,7 +2032,7 @@ impl System for Sapio {
             }
             Event::BonusGiven { dice } => {
                 if let Some(c) = &mut state.check {
-                    c.gm_bonus += dice;
+                    c.gm_bonus = c.gm_bonus.saturating_add(*dice);
                 }
             }
             Event::Rolled {
@@ -1713,7 +2083,7 @@ impl System for Sapio {
             Event::Released { character, element } => {
                 if let Some(m) = state.characters.get_mut(*character) {
                     match element {
-                        Some(e) => m.locked.retain(|l| !l.element.eq_ignore_ascii_case(e)),
+                        Some(e) => m.locked.retain(|l| !same_name(&l.element, e)),
                         None => m.locked.retain(|l| !matches!(l.until, Until::TaskEnd(_))),
                     }
                 }
@@ -1749,6 +2119,30 @@ impl System for Sapio {
                         HarmKind::Stress => s.stresses.apply(recording),
                     }
                 }
+                if *kind == HarmKind::Injury
+                    && state
+                        .pending_injury
+                        .as_ref()
+                        .is_some_and(|p| p.character == *character)
+                {
+                    state.pending_injury = None;
+                }
+            }
+            Event::InjuryPending { pending } => {
+                state.pending_injury = Some(pending.clone());
+            }
+            Event::Killed { character, .. } => {
+                if let Some(m) = state.characters.get_mut(*character) {
+                    m.character.sheet_mut().dead = true;
+                }
+            }
+            Event::SessionEnded { consequential } => {
+                state.session_over = true;
+                if *consequential {
+                    for m in &mut state.characters {
+                        m.advancement_due = true;
+                    }
+                }
             }
             Event::Healed {
                 character,
@@ -1767,6 +2161,7 @@ impl System for Sapio {
             Event::Advanced { character, advance } => {
                 if let Some(m) = state.characters.get_mut(*character) {
                     m.character.apply_advance(advance);
+                    m.advancement_due = false;
                 }
             }
             Event::Changed { character, change } => {
@@ -1897,10 +2292,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
             path: path.clone(),
             error,
         })?;
-        if chars
-            .iter()
-            .any(|x| x.name().eq_ignore_ascii_case(c.name()))
-        {
+        if chars.iter().any(|x| same_name(x.name(), c.name())) {
             return Err(SetupError::Duplicate(c.name().to_string()));
         }
         chars.push(c);
@@ -1946,15 +2338,15 @@ impl TextPlay for Sapio {
     fn finished(state: &State) -> bool {
         state.over
             || (!state.characters.is_empty()
-                && state.characters.iter().all(|m| m.character.debilitated()))
+                && state.characters.iter().all(|m| m.character.out_of_action()))
     }
 }
 
-/// A talent given in an advancement command at the terminal has no roll effect.
+/// A talent given in an advancement command at the terminal has no roll effect;
+/// whether it grants magic is read from its name (R-SA-10).
 pub(crate) fn plain_talent(name: &str) -> Talent {
     Talent {
         name: name.trim().to_string(),
-        text: String::new(),
-        effect: None,
+        ..Talent::default()
     }
 }

@@ -14,14 +14,15 @@
 //! | `focal CHAR` | player | the focal character of the turn |
 //! | `tn N [except NAME, NAME]` | GM | set the TN; Injuries/Stresses named are not relevant |
 //! | `invoke ELEMENT [full\|partial]` | focal | a Profession, a Specialization of it, a Quality |
-//! | `help HELPER ELEMENT` (or `support`) | helper | one element for a bonus die |
+//! | `assist HELPER ELEMENT` (also `help`, `support`) | helper | Receiving Help: one element for a bonus die |
 //! | `defend ELEMENT` | defender | raise the TN by 1 (R-SA-5) |
 //! | `talent NAME` | focal | call out a Special Talent |
 //! | `luck N` | focal | spend Luck for bonus dice |
 //! | `declare principle\|impulse TEXT` | focal | a sacrifice or overindulgence (R-SA-8) |
 //! | `accept` / `reject` | GM | rule on the declaration |
 //! | `bonus N` | GM | bonus dice for helpful support or the situation |
-//! | `roll [with WEAPON]` | focal | roll the pool |
+//! | `roll [with WEAPON [at TARGET]]` | focal | roll the pool; a weapon's Injury is recorded on the target (the defender in Character versus Character) |
+//! | `similar-to ENTRY` / `different` | GM | the weapon's new Injury is similar to ENTRY, or of a different nature (R-SA-6) |
 //! | `injury CHAR LEVEL WORDS [similar-to ENTRY]` | GM | record an Injury (R-SA-6) |
 //! | `stress CHAR LEVEL WORDS [similar-to ENTRY]` | GM | record a Stress |
 //! | `heal CHAR injury\|stress WORDS` | GM | erase an entry |
@@ -29,9 +30,15 @@
 //! | `luck-impulse CHAR OTHER` | GM or focal | OTHER gains 1 Luck from CHAR's Worst Impulse |
 //! | `give-luck CHAR N` | GM | Luck for compelling choices |
 //! | `release CHAR [ELEMENT]` | GM | an ongoing task ends; or one element may be invoked again (net Spares) |
-//! | `advance CHAR specialization\|side-specialization SIDE\|side-profession\|quality\|talent NAME` | player | advancement |
-//! | `change CHAR word PROFESSION to NEW` / `swap SIDE` / `quality OLD to NEW` | player | cycle change |
+//! | `end-session consequential\|inconsequential` | GM | the end-of-session step (R-SA-9) |
+//! | `advance CHAR specialization\|side-specialization SIDE\|side-profession\|quality\|talent NAME` | player | one advancement after a consequential session (R-SA-9) |
+//! | `change CHAR word PROFESSION to NEW` / `swap SIDE` / `quality OLD to NEW` | player | cycle change, at the end-of-session step |
 //! | `end-sequence` / `end` | GM | end the sequence / the encounter |
+//!
+//! `assist` is the spelling of Receiving Help that no play driver command can
+//! shadow; `help` with arguments and `support` (the Action Sequence word) read the
+//! same. A command that takes no arguments refuses extra words, so a script line
+//! never silently does less than it says.
 
 use tabula_core::system::{CommandParseError, CommandSpec, ParamSpec, Seat};
 
@@ -41,8 +48,9 @@ use crate::harm::{Damage, HarmKind, Level, Placement};
 use crate::invoking::{Nature, ProfessionUse};
 use crate::odds;
 use crate::table::{Command, Event, State, Step, plain_talent};
+use tabula_core::names::same_name;
 
-const COMMANDS: &str = "check, confront, fight, begin-sequence, threaten, enter-fray, leave-fray, frame, focal, tn, invoke, help, support, defend, talent, luck, declare, accept, reject, bonus, roll, injury, stress, heal, luck-principle, luck-impulse, give-luck, release, advance, change, end-sequence, end";
+const COMMANDS: &str = "check, confront, fight, begin-sequence, threaten, enter-fray, leave-fray, frame, focal, tn, invoke, assist (help, support), defend, talent, luck, declare, accept, reject, bonus, roll, similar-to, different, injury, stress, heal, luck-principle, luck-impulse, give-luck, release, end-session, advance, change, end-sequence, end";
 
 fn usage(cmd: &str) -> &'static str {
     match cmd {
@@ -56,13 +64,15 @@ fn usage(cmd: &str) -> &'static str {
         "focal" => "focal CHARACTER",
         "tn" => "tn N [except NAME, NAME]",
         "invoke" => "invoke ELEMENT [full|partial]",
-        "help" | "support" => "help HELPER ELEMENT",
+        "assist" | "help" | "support" => "assist HELPER ELEMENT",
         "defend" => "defend ELEMENT",
         "talent" => "talent NAME",
         "luck" => "luck N",
         "declare" => "declare principle|impulse TEXT",
         "bonus" => "bonus N",
-        "roll" => "roll [with WEAPON]",
+        "roll" => "roll [with WEAPON [at TARGET]]",
+        "similar-to" => "similar-to ENTRY",
+        "end-session" => "end-session consequential|inconsequential",
         "injury" | "stress" => {
             "injury|stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]"
         }
@@ -88,23 +98,40 @@ fn bad(cmd: &str, problem: impl Into<String>) -> CommandParseError {
     }
 }
 
-/// The longest of `names` that `rest` starts with (case-insensitive, ending at a
-/// word boundary): its index and what follows.
+/// The longest of `names` that `rest` starts with (without regard to case, see
+/// [`same_name`], ending at a word boundary): its index and what follows.
 fn take_name<'a>(rest: &'a str, names: &[String]) -> Option<(usize, &'a str)> {
     let rest = rest.trim_start();
-    let mut best: Option<(usize, usize)> = None;
-    for (i, n) in names.iter().enumerate() {
-        let len = n.len();
-        if len == 0 || rest.len() < len || !rest.is_char_boundary(len) {
+    // Every prefix of `rest` that ends at a word boundary, longest first.
+    let mut ends: Vec<usize> = rest
+        .char_indices()
+        .filter(|(_, ch)| ch.is_whitespace())
+        .map(|(i, _)| i)
+        .collect();
+    ends.push(rest.len());
+    ends.dedup();
+    for &end in ends.iter().rev() {
+        let head = &rest[..end];
+        if head.trim().is_empty() {
             continue;
         }
-        let head = &rest[..len];
-        let boundary = rest[len..].chars().next().is_none_or(char::is_whitespace);
-        if head.eq_ignore_ascii_case(n) && boundary && best.is_none_or(|(_, l)| len > l) {
-            best = Some((i, len));
+        if let Some(i) = names.iter().position(|n| same_name(n, head)) {
+            return Some((i, rest[end..].trim_start()));
         }
     }
-    best.map(|(i, len)| (i, rest[len..].trim_start()))
+    None
+}
+
+/// Refuse words after a command that takes none.
+fn nothing_more(cmd: &str, rest: &str) -> Result<(), CommandParseError> {
+    if rest.trim().is_empty() {
+        Ok(())
+    } else {
+        Err(bad(
+            cmd,
+            format!("{:?}: {cmd} takes no arguments", rest.trim()),
+        ))
+    }
 }
 
 fn character<'a>(
@@ -263,7 +290,7 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
             };
             Command::Invoke { element, fully }
         }
-        "help" | "support" => {
+        "assist" | "help" | "support" => {
             let (helper, rest) = character(state, c, rest)?;
             Command::Help {
                 helper,
@@ -291,23 +318,73 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
                 text: text(c, t, "what the character does")?,
             }
         }
-        "accept" => Command::Rule { accept: true },
-        "reject" => Command::Rule { accept: false },
+        "accept" | "reject" => {
+            nothing_more(c, rest)?;
+            Command::Rule {
+                accept: c == "accept",
+            }
+        }
+        "different" => {
+            nothing_more(c, rest)?;
+            Command::SimilarInjury { similar_to: None }
+        }
+        "similar-to" => Command::SimilarInjury {
+            similar_to: Some(text(c, rest, "the existing Injury")?),
+        },
+        "end-session" => {
+            let consequential = match rest.to_ascii_lowercase().as_str() {
+                "consequential" => true,
+                "inconsequential" => false,
+                "" => {
+                    return Err(bad(
+                        c,
+                        "say whether the session was consequential or inconsequential",
+                    ));
+                }
+                w => {
+                    return Err(bad(
+                        c,
+                        format!("{w:?}: expected consequential or inconsequential"),
+                    ));
+                }
+            };
+            Command::EndSession { consequential }
+        }
         "bonus" => Command::Bonus {
             dice: number(c, rest)?,
         },
         "roll" => {
-            let weapon = if rest.is_empty() {
-                None
-            } else {
-                match rest.split_once(char::is_whitespace) {
-                    Some((w, name)) if w.eq_ignore_ascii_case("with") => {
-                        Some(name.trim().to_string())
-                    }
-                    _ => return Err(bad(c, format!("{rest:?}: expected `with WEAPON`"))),
+            if rest.is_empty() {
+                Command::Roll {
+                    weapon: None,
+                    target: None,
                 }
-            };
-            Command::Roll { weapon }
+            } else {
+                let name = match rest.split_once(char::is_whitespace) {
+                    Some((w, name)) if w.eq_ignore_ascii_case("with") => name.trim(),
+                    _ => {
+                        return Err(bad(
+                            c,
+                            format!("{rest:?}: expected `with WEAPON [at TARGET]`"),
+                        ));
+                    }
+                };
+                let (weapon, target) = split_word(name, "at");
+                let target = match target {
+                    Some(t) => {
+                        let (i, more) = character(state, c, &t)?;
+                        if !more.is_empty() {
+                            return Err(bad(c, format!("unexpected {more:?}")));
+                        }
+                        Some(i)
+                    }
+                    None => None,
+                };
+                Command::Roll {
+                    weapon: Some(text(c, &weapon, "the weapon")?),
+                    target,
+                }
+            }
         }
         "injury" | "stress" => {
             let (character, rest) = character(state, c, rest)?;
@@ -315,6 +392,9 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
             let level = Level::parse(lw)
                 .ok_or_else(|| bad(c, format!("{lw:?}: expected minor, moderate or severe")))?;
             let (name, similar) = split_word(rest, "similar-to");
+            if similar.as_deref().is_some_and(|x| x.trim().is_empty()) {
+                return Err(bad(c, "similar-to needs the existing entry"));
+            }
             Command::Harm {
                 character,
                 kind: if c == "injury" {
@@ -422,8 +502,14 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
                 change,
             }
         }
-        "end-sequence" => Command::EndSequence,
-        "end" => Command::End,
+        "end-sequence" => {
+            nothing_more(c, rest)?;
+            Command::EndSequence
+        }
+        "end" => {
+            nothing_more(c, rest)?;
+            Command::End
+        }
         _ => {
             return Err(CommandParseError::Unknown {
                 got: word.to_string(),
@@ -448,6 +534,9 @@ fn seat_of(state: &State, i: usize) -> Seat {
 /// Whose turn it is: the GM while framing, setting TNs and ruling; the focal
 /// character's player while a pool is built.
 pub fn default_seat(state: &State) -> Seat {
+    if state.pending_injury.is_some() {
+        return Seat::Gm;
+    }
     if let Some(c) = &state.check {
         let waits_for_gm =
             c.tn.is_none() || c.declaration.as_ref().is_some_and(|d| d.accepted.is_none());
@@ -562,6 +651,7 @@ pub fn describe(state: &State, event: &Event) -> String {
             spec,
             roll,
             weapon,
+            target,
             ..
         } => {
             let mut s = format!(
@@ -582,9 +672,12 @@ pub fn describe(state: &State, event: &Event) -> String {
             }
             s.push_str(&format!("): {}", roll.describe()));
             if let Some((w, d)) = weapon {
+                let on = target
+                    .map(|t| format!(" to {}", name(state, t)))
+                    .unwrap_or_default();
                 s.push_str(&match d {
-                    Damage::Injury(l) => format!("; the {w} deals a {l} Injury"),
-                    Damage::Death => format!("; the {w} kills"),
+                    Damage::Injury(l) => format!("; the {w} deals a {l} Injury{on}"),
+                    Damage::Death => format!("; the {w} kills{}", on.replacen(" to", "", 1)),
                 });
             }
             match roll.net {
@@ -673,6 +766,39 @@ pub fn describe(state: &State, event: &Event) -> String {
             name(state, *character)
         ),
         Event::EncounterEnded => "the GM ends the encounter".into(),
+        Event::InjuryPending { pending } => {
+            let existing: Vec<String> = state
+                .characters
+                .get(pending.character)
+                .map(|m| {
+                    m.character
+                        .injuries()
+                        .entries()
+                        .iter()
+                        .filter(|(b, _)| b.level == pending.level)
+                        .map(|(_, n)| n.to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "{} takes a {} Injury ({}); the GM says whether it is similar to {} (`similar-to ENTRY`) or `different` (R-SA-6)",
+                name(state, pending.character),
+                pending.level,
+                pending.name,
+                existing.join(" or ")
+            )
+        }
+        Event::Killed { character, weapon } => {
+            format!("{} is killed by the {weapon}", name(state, *character))
+        }
+        Event::SessionEnded { consequential } => {
+            if *consequential {
+                "the GM ends a consequential session: each character may take one advancement"
+                    .into()
+            } else {
+                "the GM ends the session (not consequential: no advancement)".into()
+            }
+        }
     }
 }
 
@@ -680,6 +806,15 @@ pub fn describe(state: &State, event: &Event) -> String {
 /// TN and exact odds.
 pub fn status(state: &State, _seat: &Seat) -> String {
     let mut s = String::new();
+    if let Some(p) = &state.pending_injury {
+        s.push_str(&format!(
+            "{}'s new {} Injury ({}) waits: similar-to ENTRY or different",
+            name(state, p.character),
+            p.level,
+            p.name
+        ));
+        return format!("[GM] {s}");
+    }
     if let Some(q) = &state.sequence {
         s.push_str(&format!("{} | round {}", q.goal, q.round));
         let waiting: Vec<&str> = q
@@ -717,9 +852,25 @@ pub fn status(state: &State, _seat: &Seat) -> String {
             s.push_str(&format!(" (chance {:.1}%)", p * 100.0));
         }
     }
+    if s.is_empty() && state.session_over {
+        let due: Vec<&str> = state
+            .characters
+            .iter()
+            .filter(|m| m.advancement_due)
+            .map(|m| m.character.name())
+            .collect();
+        s = if due.is_empty() {
+            "the session has ended: the GM calls a check or begins an Action Sequence to play on, or ends".into()
+        } else {
+            format!(
+                "the session has ended: advancement for {}; then the GM plays on or ends",
+                due.join(", ")
+            )
+        };
+    }
     if s.is_empty() {
         s = format!(
-            "{}: the GM calls a check, begins an Action Sequence, or ends",
+            "{}: the GM calls a check, begins an Action Sequence, ends the session, or ends",
             if state.title.is_empty() {
                 "Sapio"
             } else {
@@ -745,10 +896,39 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mine: Vec<String> = state
         .characters
         .iter()
-        .filter(|m| gm || matches!(seat, Seat::Player(p) if m.character.player().is_some_and(|o| o.eq_ignore_ascii_case(p))))
+        .filter(|m| gm || matches!(seat, Seat::Player(p) if m.character.player().is_some_and(|o| same_name(o, p))))
         .map(|m| m.character.name().to_string())
         .collect();
     let ch = |n: &str, opts: &[String]| ParamSpec::choice(n, opts.iter().cloned());
+    if let Some(p) = &state.pending_injury {
+        if gm {
+            let existing: Vec<String> = state
+                .characters
+                .get(p.character)
+                .map(|m| {
+                    m.character
+                        .injuries()
+                        .entries()
+                        .iter()
+                        .filter(|(b, _)| b.level == p.level)
+                        .map(|(_, n)| n.to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(CommandSpec::new(
+                "similar-to",
+                "the weapon's new Injury is similar to this one (R-SA-6)",
+                vec![ch("entry", &existing)],
+            ));
+            out.push(CommandSpec::new(
+                "different",
+                "the weapon's new Injury is of a different nature (R-SA-6)",
+                vec![],
+            ));
+            out.push(CommandSpec::new("end", "end the encounter", vec![]));
+        }
+        return out;
+    }
     match (&state.check, &state.sequence) {
         (None, None) => {
             if gm {
@@ -776,14 +956,38 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "begin an Action Sequence",
                     vec![ParamSpec::text("goal")],
                 ));
+                if !state.session_over {
+                    out.push(CommandSpec::new(
+                        "end-session",
+                        "the end-of-session step: consequential sessions give one advancement each (R-SA-9)",
+                        vec![ParamSpec::choice(
+                            "session",
+                            ["consequential", "inconsequential"],
+                        )],
+                    ));
+                }
                 out.push(CommandSpec::new("end", "end the encounter", vec![]));
             }
-            if !mine.is_empty() {
+            let due: Vec<String> = state
+                .characters
+                .iter()
+                .filter(|m| state.session_over && m.advancement_due)
+                .map(|m| m.character.name().to_string())
+                .filter(|n| mine.contains(n))
+                .collect();
+            let may_change: Vec<String> = state
+                .characters
+                .iter()
+                .filter(|m| state.session_over && m.character.cycle_changes_left() > 0)
+                .map(|m| m.character.name().to_string())
+                .filter(|n| mine.contains(n))
+                .collect();
+            if !due.is_empty() {
                 out.push(CommandSpec::new(
                     "advance",
-                    "an advancement (cycle rule)",
+                    "one advancement after a consequential session (cycle rule; R-SA-9)",
                     vec![
-                        ch("character", &mine),
+                        ch("character", &due),
                         ParamSpec::choice(
                             "kind",
                             [
@@ -797,11 +1001,13 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ParamSpec::text("name"),
                     ],
                 ));
+            }
+            if !may_change.is_empty() {
                 out.push(CommandSpec::new(
                     "change",
                     "a change after a completed cycle",
                     vec![
-                        ch("character", &mine),
+                        ch("character", &may_change),
                         ParamSpec::choice("kind", ["word", "swap", "quality"]),
                         ParamSpec::text("what"),
                     ],
@@ -960,28 +1166,60 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                         .iter()
                         .map(|w| w.name.clone())
                         .collect();
+                    let targets: Vec<String> = match c.versus {
+                        Some(d) => vec![name(state, d).to_string()],
+                        None => state
+                            .characters
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, m)| *i != c.focal && !m.character.dead())
+                            .map(|(_, m)| m.character.name().to_string())
+                            .collect(),
+                    };
                     out.push(CommandSpec::new(
                         "roll",
-                        "roll the pool",
-                        vec![ch("with weapon", &weapons)],
+                        "roll the pool; with a weapon, the Injury is recorded on the target",
+                        vec![ch("with weapon", &weapons), ch("at target", &targets)],
                     ));
                 }
             }
-            let helpers: Vec<String> = mine.iter().filter(|n| **n != focal).cloned().collect();
+            let helpers: Vec<String> = state
+                .characters
+                .iter()
+                .enumerate()
+                .filter(|(i, m)| {
+                    *i != c.focal
+                        && Some(*i) != c.versus
+                        && !m.character.out_of_action()
+                        && !c.help.iter().any(|h| h.helper == *i)
+                        && state
+                            .sequence
+                            .as_ref()
+                            .is_none_or(|s| s.participants.iter().any(|p| p.character == *i))
+                })
+                .map(|(_, m)| m.character.name().to_string())
+                .filter(|n| mine.contains(n))
+                .collect();
             if !helpers.is_empty() {
+                let (word, what) = if state.sequence.is_some() {
+                    ("support", "support with one element: +1 bonus die")
+                } else {
+                    ("assist", "Receiving Help: one element for +1 bonus die")
+                };
                 out.push(CommandSpec::new(
-                    "help",
-                    "help with one element: +1 bonus die",
+                    word,
+                    what,
                     vec![ch("helper", &helpers), ParamSpec::text("element")],
                 ));
             }
             if let Some(d) = c.versus
                 && mine.iter().any(|n| n == name(state, d))
+                && let Some(m) = state.characters.get(d)
             {
                 out.push(CommandSpec::new(
                     "defend",
-                    "raise the TN by invoking an element (R-SA-5)",
-                    vec![ParamSpec::text("element")],
+                    "raise the TN by invoking a Profession, a Specialization of it or a Quality (R-SA-5)",
+                    vec![ch("element", &m.character.elements())],
                 ));
             }
         }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use tabula_core::system::{Seat, Table, TextPlay};
+use tabula_core::system::{ParamKind, Seat, System, Table, TextPlay};
 use tabula_core::{Refusal, Roller, Scripted, Seeded};
 use tabula_sapio::checks::Net;
 use tabula_sapio::harm::{Damage, Level};
@@ -317,9 +317,8 @@ fn character_versus_character() {
     refused(&mut t, "Ben", "defend Tough");
     for (el, tn) in [
         ("Tough", 2),
-        ("Quick", 3),
-        ("Desert Commando", 4),
-        ("Wilderness Survival", 5),
+        ("Desert Commando", 3),
+        ("Wilderness Survival", 4),
     ] {
         ok(&mut t, "Cy", &format!("defend {el}"), &mut none());
         assert_eq!(t.state().check.as_ref().unwrap().tn, Some(tn));
@@ -336,11 +335,20 @@ fn character_versus_character() {
         &mut Scripted::values(["HH", "HH", "H", "H"]),
     );
     let (_, roll, weapon) = rolled(&ev);
-    assert_eq!((roll.hits, roll.extra_hits), (6, 1));
+    assert_eq!((roll.hits, roll.extra_hits), (6, 2));
     // A Moderate weapon needs two extra Hits to become Severe (R-SA-4).
     assert_eq!(
         weapon,
-        &Some(("Sword".to_string(), Damage::Injury(Level::Moderate)))
+        &Some(("Sword".to_string(), Damage::Injury(Level::Severe)))
+    );
+    // The attack is against the defender: the Injury is on Sable's sheet.
+    assert_eq!(
+        t.state().characters[2]
+            .character
+            .injuries()
+            .severe
+            .as_deref(),
+        Some("Sword")
     );
 }
 
@@ -374,7 +382,15 @@ fn a_fight_is_an_action_sequence() {
             .iter()
             .any(|l| l.element == "Agile")
     );
-    ok(&mut t, "GM", "injury Wren severe Stabbed", &mut none());
+    // The dagger's Severe Injury is on Wren already (R-SA-4, no GM step).
+    assert_eq!(
+        t.state().characters[0]
+            .character
+            .injuries()
+            .severe
+            .as_deref(),
+        Some("Large Dagger")
+    );
     ok(&mut t, "GM", "frame Wren reels", &mut none());
     ok(&mut t, "Ana", "focal Wren", &mut none());
     assert_eq!(t.state().check.as_ref().unwrap().versus, Some(3));
@@ -429,10 +445,11 @@ fn special_talents_change_the_roll() {
     ok(&mut t, "GM", "check Sable 1", &mut none());
     ok(&mut t, "Cy", "talent Deadly Aim", &mut none());
     refused(&mut t, "Cy", "talent Deadly Aim");
+    refused(&mut t, "Cy", "roll with Knife");
     let ev = ok(
         &mut t,
         "Cy",
-        "roll with Knife",
+        "roll with Knife at Vance",
         &mut Scripted::values(["H"]),
     );
     let (_, roll, weapon) = rolled(&ev);
@@ -441,12 +458,13 @@ fn special_talents_change_the_roll() {
         weapon,
         &Some(("Knife".into(), Damage::Injury(Level::Moderate)))
     );
-    // Usually Bloody ignores a single Injury's increase.
+    // Usually Bloody ignores a single Injury's increase: the Severe burn's; the
+    // Knife's Moderate Injury still gives +1.
     ok(&mut t, "GM", "injury Vance severe Burned", &mut none());
     ok(&mut t, "GM", "check Vance 2", &mut none());
     ok(&mut t, "GM", "talent Usually Bloody", &mut none());
     let ev = ok(&mut t, "GM", "roll", &mut Scripted::values(["H"]));
-    assert_eq!(rolled(&ev).1.pool.tn, 2);
+    assert_eq!(rolled(&ev).1.pool.tn, 3);
 }
 
 #[test]
@@ -499,7 +517,17 @@ fn a_broken_character_file_names_the_field() {
 #[test]
 fn advancement_at_the_table() {
     let mut t = table();
+    let session = |t: &mut Table<Sapio>| {
+        ok(t, "GM", "end-session consequential", &mut none());
+    };
+    let play_on = |t: &mut Table<Sapio>| {
+        ok(t, "GM", "check Vance 1", &mut none());
+        ok(t, "GM", "roll", &mut Scripted::values(["H"]));
+    };
+    session(&mut t);
     ok(&mut t, "Ana", "advance Wren quality Durable", &mut none());
+    play_on(&mut t);
+    session(&mut t);
     let e = refused(&mut t, "Ana", "advance Wren quality Likeable");
     assert!(e.message.contains("cycle"));
     refused(&mut t, "Ben", "advance Wren specialization Quick Escapes");
@@ -509,6 +537,8 @@ fn advancement_at_the_table() {
         "advance Wren specialization Quick Escapes",
         &mut none(),
     );
+    play_on(&mut t);
+    session(&mut t);
     ok(
         &mut t,
         "Ana",
@@ -516,6 +546,8 @@ fn advancement_at_the_table() {
         &mut none(),
     );
     refused(&mut t, "Ana", "change Wren swap Night Clerk");
+    play_on(&mut t);
+    session(&mut t);
     ok(
         &mut t,
         "Ana",
@@ -533,7 +565,48 @@ fn advancement_at_the_table() {
         "Roof Dancer"
     );
     refused(&mut t, "Ana", "change Wren quality Agile to Lithe");
+    play_on(&mut t);
+    session(&mut t);
     ok(&mut t, "Ana", "advance Wren quality Likeable", &mut none());
+}
+
+/// "Advancement": "After a consequential session, the player may choose from
+/// one of the following options"; R-SA-9: the GM ends the session, marks it
+/// consequential or not, and each character then takes one advancement.
+#[test]
+fn advancement_is_one_option_per_consequential_session() {
+    let mut t = table();
+    // Not before the session ends.
+    let e = refused(&mut t, "Ana", "advance Wren quality Durable");
+    assert_eq!(e.rule.ruling, Some("R-SA-9"), "{e}");
+    // Not after an inconsequential one.
+    refused(&mut t, "Ana", "end-session consequential");
+    ok(&mut t, "GM", "end-session inconsequential", &mut none());
+    let e = refused(&mut t, "Ana", "advance Wren quality Durable");
+    assert!(e.message.contains("no advancement"), "{e}");
+    // The session has ended: it is not ended twice.
+    refused(&mut t, "GM", "end-session consequential");
+    ok(&mut t, "GM", "check Wren 1", &mut none());
+    ok(&mut t, "Ana", "roll", &mut Scripted::values(["H", "H"]));
+    ok(&mut t, "GM", "end-session consequential", &mut none());
+    // One option per character: the first is taken, a second is refused, even
+    // of another type (the cycle rule alone would allow it).
+    ok(&mut t, "Ana", "advance Wren quality Durable", &mut none());
+    let e = refused(&mut t, "Ana", "advance Wren specialization Quick Escapes");
+    assert_eq!(e.rule.ruling, Some("R-SA-9"), "{e}");
+    // Every character has its own.
+    ok(
+        &mut t,
+        "Ben",
+        "advance Brannoc specialization Swordplay",
+        &mut none(),
+    );
+    ok(&mut t, "GM", "advance Vance quality Strong", &mut none());
+    // Play resumes: an advancement not taken at the step is not carried on.
+    ok(&mut t, "GM", "begin-sequence Onward", &mut none());
+    ok(&mut t, "GM", "end-sequence", &mut none());
+    refused(&mut t, "Cy", "advance Sable quality Stoic");
+    assert!(t.replay_matches());
 }
 
 /// The example encounter plays through without a refusal, and replaying the log
@@ -556,6 +629,326 @@ fn the_example_encounter_replays() {
     assert!(n > 60);
     assert!(Sapio::finished(t.state()));
     assert!(t.replay_matches());
+}
+
+/// "Special Situations when Rolling", Receiving Help: "the assisting player ...
+/// invokes an applicable Profession, Specialization, or Quality. The focal player
+/// may add a Bonus Die". `assist` (the spelling no driver command shadows),
+/// `help` with arguments and `support` all reach the game, and the die arrives.
+#[test]
+fn receiving_help_adds_the_bonus_die() {
+    let mut t = table();
+    for line in [
+        "assist Brannoc Battle-hardened",
+        "help Brannoc Battle-hardened",
+        "support brannoc battle-hardened",
+        "ASSIST Brannoc Battle-hardened",
+    ] {
+        match Sapio::parse_command(t.state(), &seat("Ben"), line).unwrap() {
+            tabula_sapio::Command::Help { helper, element } => {
+                assert_eq!(helper, 1, "{line}");
+                assert!(element.eq_ignore_ascii_case("Battle-hardened"), "{line}");
+            }
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    ok(&mut t, "Ben", "assist Brannoc Battle-hardened", &mut none());
+    assert_eq!(built(&t), (3, 1));
+    let ev = ok(&mut t, "Ana", "roll", &mut Scripted::values(["H"; 4]));
+    let (spec, roll, _) = rolled(&ev);
+    assert_eq!((spec.built, spec.bonus, roll.pool.dice), (3, 1, 4));
+    // The assisting element is named in the legal commands.
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    let names: Vec<String> = Sapio::legal_commands_for(t.state(), &seat("Ben"))
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert!(names.contains(&"assist".to_string()), "{names:?}");
+}
+
+/// The shipped encounter's first check gets its help die: 5 built dice, help and
+/// Luck make 7, one past six is lost (R-SA-2).
+#[test]
+fn the_encounter_receives_help() {
+    let mut t = table();
+    let script = std::fs::read_to_string(examples().join("encounter.script")).unwrap();
+    let mut roller = Seeded::from_seed(1);
+    for line in script.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (who, body) = line.split_once(':').unwrap();
+        let ev = ok(&mut t, who, body.trim(), &mut roller);
+        if let Some(Event::Rolled { spec, roll, .. }) = ev.first() {
+            assert_eq!((spec.built, spec.bonus), (5, 2));
+            assert_eq!((roll.pool.dice, roll.pool.bonus_lost), (6, 1));
+            return;
+        }
+    }
+    panic!("no roll in the encounter");
+}
+
+/// A line that would do nothing, or less than it says, is refused by the parser.
+#[test]
+fn a_line_that_does_nothing_is_refused() {
+    let t = table();
+    let gm = seat("GM");
+    for line in [
+        "help",
+        "assist",
+        "assist Brannoc",
+        "accept now",
+        "reject it",
+        "end please",
+        "end-sequence now",
+        "different kind",
+        "similar-to",
+        "end-session",
+        "end-session maybe",
+        "roll with",
+        "roll Sword",
+        "roll with Sword at",
+        "roll with Sword at Nobody",
+        "injury Wren minor Cut similar-to",
+    ] {
+        assert!(
+            Sapio::parse_command(t.state(), &gm, line).is_err(),
+            "{line} was read"
+        );
+    }
+}
+
+/// R-SA-5: "each invoked element increases the TN instead of adding a die" - the
+/// elements a check allows: one Profession, one Specialization of that
+/// Profession, one Quality ("When to Roll").
+#[test]
+fn defender_invokes_one_profession_one_specialization_of_it_one_quality() {
+    let mut t = table();
+    ok(&mut t, "GM", "confront Brannoc Sable", &mut none());
+    // A Specialization needs its Profession first.
+    let e = refused(&mut t, "Cy", "defend Wilderness Survival");
+    assert!(e.message.contains("Profession first"), "{e}");
+    ok(&mut t, "Cy", "defend Field Medic", &mut none());
+    // One Profession: not a second one.
+    let e = refused(&mut t, "Cy", "defend Desert Commando");
+    assert!(e.message.contains("one Profession"), "{e}");
+    // A Specialization of *that* Profession.
+    let e = refused(&mut t, "Cy", "defend Wilderness Survival");
+    assert!(
+        e.message.contains("Specialization of Desert Commando"),
+        "{e}"
+    );
+    ok(&mut t, "Cy", "defend Tough", &mut none());
+    // One Quality.
+    let e = refused(&mut t, "Cy", "defend Quick");
+    assert!(e.message.contains("one Quality"), "{e}");
+    assert_eq!(e.rule.ruling, Some("R-SA-5"));
+    assert_eq!(t.state().check.as_ref().unwrap().tn, Some(3));
+    // An unknown element lists the defender's elements.
+    let e = refused(&mut t, "Cy", "defend Flying");
+    assert!(e.message.contains("Wilderness Survival"), "{e}");
+}
+
+/// "Weapons and causing Injury": "hitting the TN should result in the specified
+/// damage", upgraded by extra Hits (R-SA-4), recorded on the target at once; the
+/// GM is asked only which existing Injury it is similar to (R-SA-6).
+#[test]
+fn a_weapon_records_its_injury_on_the_target() {
+    let mut t = table();
+    // Outside Character versus Character the target is named.
+    ok(&mut t, "GM", "check Brannoc 2", &mut none());
+    let e = refused(&mut t, "Ben", "roll with Sword");
+    assert!(e.message.contains("at TARGET"), "{e}");
+    refused(&mut t, "Ben", "roll with Sword at Brannoc");
+    assert!(Sapio::parse_command(t.state(), &seat("Ben"), "roll at Vance").is_err());
+    // A failure records nothing.
+    let ev = ok(
+        &mut t,
+        "Ben",
+        "roll with Sword at Vance",
+        &mut Scripted::values(["H"]),
+    );
+    assert_eq!(ev.len(), 1);
+    assert!(
+        t.state().characters[3]
+            .character
+            .injuries()
+            .entries()
+            .is_empty()
+    );
+    // A success: the Sword's Moderate Injury goes on Vance's sheet, no GM step.
+    ok(&mut t, "GM", "check Brannoc 1", &mut none());
+    let ev = ok(
+        &mut t,
+        "Ben",
+        "roll with Sword at Vance",
+        &mut Scripted::values(["H"]),
+    );
+    assert!(
+        matches!(ev[1], Event::Harmed { character: 3, .. }),
+        "{ev:?}"
+    );
+    assert_eq!(
+        t.state().characters[3].character.injuries().moderate[0].as_deref(),
+        Some("Sword")
+    );
+    // A second Moderate: the GM is asked whether it is similar to "Sword".
+    ok(&mut t, "GM", "check Sable 1", &mut none());
+    let ev = ok(
+        &mut t,
+        "Cy",
+        "roll with Hunting Rifle at Vance",
+        &mut Scripted::values(["H"]),
+    );
+    assert!(matches!(ev[1], Event::InjuryPending { .. }), "{ev:?}");
+    assert_eq!(Sapio::default_seat(t.state()), Seat::Gm);
+    // Nothing else happens until the GM says.
+    let e = refused(&mut t, "GM", "check Wren 1");
+    assert_eq!(e.rule.ruling, Some("R-SA-6"));
+    refused(&mut t, "Cy", "different");
+    let e = refused(&mut t, "GM", "similar-to Shovel");
+    assert!(e.message.contains("Sword"), "{e}");
+    ok(&mut t, "GM", "similar-to sword", &mut none());
+    let v = t.state().characters[3].character.injuries().clone();
+    assert_eq!(v.moderate, [None, None]);
+    assert_eq!(v.severe.as_deref(), Some("Hunting Rifle"));
+    assert!(t.state().pending_injury.is_none());
+    // A different one: recorded in the second box.
+    ok(&mut t, "GM", "check Sable 1", &mut none());
+    ok(
+        &mut t,
+        "Cy",
+        "roll with Knife at Wren",
+        &mut Scripted::values(["H"]),
+    );
+    ok(&mut t, "GM", "check Sable 1", &mut none());
+    ok(
+        &mut t,
+        "Cy",
+        "roll with Knife at Wren",
+        &mut Scripted::values(["H"]),
+    );
+    ok(&mut t, "GM", "different", &mut none());
+    let w = t.state().characters[0].character.injuries().clone();
+    assert_eq!(w.minor, [Some("Knife".into()), Some("Knife".into())]);
+    // Past Severe the weapon kills (R-SA-4): the Sword is Moderate; two extra
+    // Hits make it Severe, three more kill.
+    ok(&mut t, "GM", "check Brannoc 1", &mut none());
+    ok(&mut t, "Ben", "invoke Arcane Knight full", &mut none());
+    let ev = ok(
+        &mut t,
+        "Ben",
+        "roll with Sword at Vance",
+        &mut Scripted::values(["HH", "HH", "HH"]),
+    );
+    assert!(
+        matches!(ev[1], Event::Killed { character: 3, .. }),
+        "{ev:?}"
+    );
+    assert!(t.state().characters[3].character.dead());
+    refused(&mut t, "GM", "check Vance 1");
+    ok(&mut t, "GM", "check Sable 1", &mut none());
+    refused(&mut t, "Cy", "roll with Knife at Vance");
+    assert!(t.replay_matches());
+}
+
+/// A player seat acts only for its own characters; the GM acts for the GM's
+/// characters (and may drive any). Tabula's seat rule; "Players in the Action
+/// Sequence".
+#[test]
+fn a_player_acts_only_for_their_own_characters() {
+    let mut t = table();
+    refused(&mut t, "Ben", "end-session consequential");
+    ok(&mut t, "GM", "check Wren 2", &mut none());
+    let e = refused(&mut t, "Ben", "invoke Roof Runner full");
+    assert_eq!(e.kind, Refusal::NotYourTurn);
+    refused(&mut t, "Ben", "talent Hide in Plain Sight");
+    refused(&mut t, "Ben", "luck 1");
+    refused(&mut t, "Ben", "roll");
+    refused(&mut t, "Ben", "assist Sable Quick");
+    refused(&mut t, "Ana", "assist Vance Heavy");
+    // A seat name typed in another case is the same seat.
+    ok(&mut t, "ana", "invoke Roof Runner full", &mut none());
+    ok(&mut t, "GM", "assist Vance Heavy", &mut none());
+    ok(&mut t, "ANA", "roll", &mut Scripted::values(["H"; 4]));
+    ok(&mut t, "GM", "confront Wren Sable", &mut none());
+    refused(&mut t, "Ana", "defend Tough");
+    refused(&mut t, "Ben", "defend Tough");
+    ok(&mut t, "Cy", "defend Tough", &mut none());
+    ok(&mut t, "Ana", "roll", &mut Scripted::values(["H"]));
+    ok(&mut t, "GM", "begin-sequence Run", &mut none());
+    refused(&mut t, "Ben", "enter-fray Sable");
+    ok(&mut t, "Cy", "enter-fray Sable", &mut none());
+    ok(&mut t, "GM", "frame Go", &mut none());
+    refused(&mut t, "Ben", "focal Sable");
+    ok(&mut t, "Cy", "focal Sable", &mut none());
+    ok(&mut t, "GM", "tn 1", &mut none());
+    ok(&mut t, "Cy", "roll", &mut Scripted::values(["H"]));
+    ok(&mut t, "GM", "end-sequence", &mut none());
+    ok(&mut t, "GM", "end-session consequential", &mut none());
+    refused(&mut t, "Ana", "advance Sable quality Stoic");
+    refused(&mut t, "Ana", "advance Vance quality Stoic");
+    ok(&mut t, "Ana", "advance Wren quality Stoic", &mut none());
+}
+
+/// Names typed in commands match without regard to case (also beyond ASCII);
+/// an unknown name is refused with the valid choices listed.
+#[test]
+fn names_match_without_regard_to_case_and_unknown_names_list_the_choices() {
+    let mut t = table();
+    ok(&mut t, "GM", "check wREN 3", &mut none());
+    ok(&mut t, "Ana", "invoke ROOF runner full", &mut none());
+    ok(&mut t, "Ana", "invoke leaping", &mut none());
+    let e = refused(&mut t, "Ana", "invoke Flying");
+    assert!(matches!(e.kind, Refusal::Unknown { .. }));
+    assert!(e.message.contains("Agile, Perceptive"), "{e}");
+    let e = refused(&mut t, "Ana", "talent Flight");
+    assert!(e.message.contains("Hide in Plain Sight"), "{e}");
+    let e = Sapio::parse_command(t.state(), &seat("GM"), "check Nobody 3").unwrap_err();
+    assert!(e.to_string().contains("Wren, Brannoc, Sable, Vance"), "{e}");
+    // Beyond ASCII.
+    let dir = examples();
+    let text = "[[characters]]\nfile = \"roof-runner.toml\"\n[[characters]]\nsheet = { name = \"Élodie\", player = \"Zoë\", qualities = [\"Strong\", \"Quick\"], principle = \"p\", worst_impulse = \"w\", profession = { name = \"Ship Pilot\", specializations = [\"Évasion\"] }, side_professions = [{ name = \"Cook\" }], special_talents = [{ name = \"Steady\" }] }\n";
+    let mut t = Table::new(Sapio::setup(text, &dir).unwrap());
+    ok(&mut t, "GM", "check ÉLODIE 2", &mut none());
+    ok(&mut t, "ZOË", "invoke ship pilot full", &mut none());
+    ok(&mut t, "zoë", "invoke éVASION", &mut none());
+    assert_eq!(built(&t), (4, 0));
+}
+
+/// A table file refuses nonsense with an error naming the field: no
+/// characters, control characters in a name, ':' in a player's seat name, the
+/// GM's seat as a player, a Quality the book forbids (R-SA-10).
+#[test]
+fn a_table_file_refuses_nonsense_naming_the_field() {
+    let dir = examples();
+    assert!(matches!(
+        Sapio::setup("characters = []", &dir),
+        Err(SetupError::Count(0))
+    ));
+    let sheet = |name: &str, player: &str, quality: &str| {
+        format!(
+            "[[characters]]\nsheet = {{ name = \"{name}\", player = \"{player}\", qualities = [\"Strong\", \"{quality}\"], principle = \"p\", worst_impulse = \"w\", profession = {{ name = \"Ship Pilot\", specializations = [\"Docking\"] }}, side_professions = [{{ name = \"Cook\" }}], special_talents = [{{ name = \"Steady\" }}] }}\n"
+        )
+    };
+    Sapio::setup(&sheet("Kit", "Jo", "Quick"), &dir).unwrap();
+    for (text, field) in [
+        (sheet("Ki\\u001b[2Jt", "Jo", "Quick"), "name"),
+        (sheet("Kit", "Jo: GM", "Quick"), "player"),
+        (sheet("Kit", "gm", "Quick"), "player"),
+        (sheet("Kit", "Jo", "Lucky"), "qualities[1]"),
+        (sheet("Kit", "Jo", "Magical"), "qualities[1]"),
+    ] {
+        match Sapio::setup(&text, &dir) {
+            Err(e @ SetupError::Character { .. }) => {
+                assert!(e.to_string().contains(field), "{field}: {e}")
+            }
+            other => panic!("{field}: {other:?}"),
+        }
+    }
 }
 
 const LINES: &[&str] = &[
@@ -599,9 +992,16 @@ const LINES: &[&str] = &[
     "GM: reject",
     "GM: bonus 3",
     "Ana: roll",
+    "Ben: roll with Sword at Vance",
     "Ben: roll with Sword",
-    "Cy: roll with Hunting Rifle",
+    "Cy: roll with Hunting Rifle at Vance",
+    "GM: roll with Large Dagger at Wren",
     "GM: roll with Large Dagger",
+    "GM: similar-to Sword",
+    "GM: similar-to Large Dagger",
+    "GM: different",
+    "GM: end-session consequential",
+    "GM: end-session inconsequential",
     "GM: injury Wren minor Cut",
     "GM: injury Wren minor Cut again similar-to Cut",
     "GM: stress Sable severe Shaken",
@@ -716,7 +1116,13 @@ fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
         n.clone().prop_map(|amount| C::SpendLuck { amount }),
         any::<bool>().prop_map(|accept| C::Rule { accept }),
         n.clone().prop_map(|dice| C::Bonus { dice }),
-        proptest::option::of(word.clone()).prop_map(|weapon| C::Roll { weapon }),
+        (
+            proptest::option::of(word.clone()),
+            proptest::option::of(who.clone())
+        )
+            .prop_map(|(weapon, target)| C::Roll { weapon, target }),
+        proptest::option::of(word.clone()).prop_map(|similar_to| C::SimilarInjury { similar_to }),
+        any::<bool>().prop_map(|consequential| C::EndSession { consequential }),
         (
             who.clone(),
             word.clone(),
@@ -778,5 +1184,154 @@ trait Legal {
 impl Legal for Sapio {
     fn legal_commands_for(state: &State, seat: &Seat) -> Vec<tabula_core::CommandSpec> {
         <Sapio as tabula_core::System>::legal_commands(state, seat)
+    }
+}
+
+/// A tiny deterministic random stream for the property below.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// Free text a player might type: names from the sheets and a few phrases.
+fn text_pool(state: &State) -> Vec<String> {
+    let mut pool: Vec<String> = vec![
+        "a goal".into(),
+        "Cut".into(),
+        "Night Clerk Haggling".into(),
+        "Roof Runner to Roof Dancer".into(),
+        "Agile to Lithe".into(),
+        "Durable".into(),
+        "Swordplay".into(),
+    ];
+    for m in &state.characters {
+        pool.extend(m.character.elements());
+        pool.extend(
+            m.character
+                .sheet()
+                .special_talents
+                .iter()
+                .map(|t| t.name.clone()),
+        );
+        for track in [m.character.injuries(), m.character.stresses()] {
+            pool.extend(track.entries().iter().map(|(_, n)| n.to_string()));
+        }
+    }
+    pool
+}
+
+/// Type a legal command with random parameters in its advertised ranges. A
+/// parameter whose name starts with a keyword (`with`, `at`, `except`,
+/// `similar-to`) is optional and typed after its keyword; a free-text parameter
+/// takes a word from `pool`.
+fn type_command(spec: &tabula_core::CommandSpec, pool: &[String], rng: &mut Rng) -> String {
+    let mut line = spec.name.clone();
+    for p in &spec.params {
+        let keyword = ["with", "at", "except", "similar-to"]
+            .into_iter()
+            .find(|k| p.name == *k || p.name.starts_with(&format!("{k} ")));
+        let value = match &p.kind {
+            ParamKind::Int { min, max } => {
+                let span = (max - min).unsigned_abs() as usize + 1;
+                (min + rng.below(span) as i64).to_string()
+            }
+            ParamKind::Choice { options } => match options.get(rng.below(options.len())) {
+                Some(o) => o.clone(),
+                None => continue,
+            },
+            ParamKind::Text => pool[rng.below(pool.len())].clone(),
+        };
+        let optional = keyword.is_some() || p.name == "ongoing";
+        if optional && rng.below(2) == 0 {
+            continue;
+        }
+        if let Some(k) = keyword {
+            line.push(' ');
+            line.push_str(k);
+        }
+        line.push(' ');
+        line.push_str(&value);
+    }
+    line
+}
+
+/// Some typed legal command of `seat` is accepted (tried on a copy: `decide`
+/// does not change the state).
+fn some_command_is_accepted(state: &State, seat: &Seat, rng: &mut Rng) -> bool {
+    let legal = <Sapio as System>::legal_commands(state, seat);
+    if legal.is_empty() {
+        return false;
+    }
+    let pool = text_pool(state);
+    for _ in 0..80 {
+        let spec = &legal[rng.below(legal.len())];
+        let line = type_command(spec, &pool, rng);
+        if let Ok(cmd) = Sapio::parse_command(state, seat, &line) {
+            let mut roller = Seeded::from_seed(rng.next());
+            if Sapio::decide(state, seat, &cmd, &mut roller).is_ok() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random legal commands (from `legal_commands` of the seat whose turn it is,
+    /// or of any seat, with random parameters in the advertised ranges) from the
+    /// example table never lock the encounter up: until it is finished, the seat
+    /// whose turn it is (or else some seat) has a command that is accepted; a
+    /// refusal changes nothing; replaying the log rebuilds the same state.
+    #[test]
+    fn random_legal_commands_never_lock_up(seed in any::<u64>(), steps in 20usize..160) {
+        let mut t = table();
+        let mut rng = Rng(seed | 1);
+        let mut roller = Seeded::from_seed(seed);
+        for _ in 0..steps {
+            let state = t.state().clone();
+            if Sapio::finished(&state) {
+                break;
+            }
+            let seats = Sapio::seats(&state);
+            let turn = Sapio::default_seat(&state);
+            prop_assert!(seats.contains(&turn), "{turn} is no seat");
+            let unlocked = some_command_is_accepted(&state, &turn, &mut rng)
+                || seats.iter().any(|s| some_command_is_accepted(&state, s, &mut rng));
+            prop_assert!(unlocked, "locked up: {}", Sapio::status(&state, &turn));
+            // One random legal command, from the seat whose turn it is or any seat.
+            let seat = if rng.below(3) < 2 { turn } else { seats[rng.below(seats.len())].clone() };
+            let legal = <Sapio as System>::legal_commands(&state, &seat);
+            if legal.is_empty() {
+                continue;
+            }
+            let mut spec = &legal[rng.below(legal.len())];
+            if spec.name == "end" && rng.below(10) != 0 {
+                spec = &legal[rng.below(legal.len())];
+            }
+            let line = type_command(spec, &text_pool(&state), &mut rng);
+            if let Ok(cmd) = Sapio::parse_command(&state, &seat, &line)
+                && t.submit(&seat, &cmd, &mut roller).is_err()
+            {
+                prop_assert_eq!(t.state(), &state, "{} changed the state", line);
+            }
+        }
+        prop_assert!(t.replay_matches());
     }
 }

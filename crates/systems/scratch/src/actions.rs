@@ -198,20 +198,29 @@ pub struct RollPreview {
     pub damage: Vec<(i64, f64)>,
 }
 
-#[derive(Clone, Copy)]
-enum Range {
-    Close,
-    Long,
-}
+use crate::rolls::Range;
 
 fn refuse(rule: tabula_core::Rule, msg: impl Into<String>) -> RuleError {
     RuleError::forbidden(rule, msg)
 }
 
 fn find(state: &State, id: &str) -> Result<usize, RuleError> {
-    state
-        .find(id)
-        .ok_or_else(|| RuleError::unknown(rules::TABLE, "character", id))
+    state.find(id).ok_or_else(|| unknown_character(state, id))
+}
+
+/// An unknown character name, refused with the valid choices.
+pub fn unknown_character(state: &State, id: &str) -> RuleError {
+    RuleError::new(
+        rules::TABLE,
+        Refusal::Unknown {
+            field: "character".into(),
+            name: id.to_string(),
+        },
+        format!(
+            "there is no character called \"{id}\"; the characters are: {}",
+            state.ids()
+        ),
+    )
 }
 
 fn name(state: &State, i: usize) -> String {
@@ -342,11 +351,13 @@ fn initiative(
             "initiative is rolled once, at the beginning of the encounter",
         ));
     }
-    if !seat.is_gm() && !state.groups.iter().any(|g| &g.seat == seat) {
+    if !seat.is_gm() {
         return Err(RuleError::new(
             rules::TURNS,
             Refusal::NotPermitted,
-            format!("{seat} has no seat at this table"),
+            format!(
+                "only the GM rolls initiative for every group at the beginning of the encounter ({seat} controls only its own characters)"
+            ),
         ));
     }
     let mut rolls = Vec::new();
@@ -429,7 +440,7 @@ fn craft_parties(
     }
     let c = find(state, crafter)?;
     let t = find(state, target)?;
-    if !seat.is_gm() && state.seat_of(c) != Some(seat) {
+    if !state.controls(seat, c) {
         return Err(RuleError::new(
             rules::TURNS,
             Refusal::NotPermitted,
@@ -504,7 +515,15 @@ fn craft(
     }
     let (check, usable) = if hurry {
         let roll = roll_d20(state.rules.d20, roller)?;
-        let ch = Check::resolve(roll, Some(Ability::Craftsmanship), level, 0, 10);
+        // The roll adds the crafter's craftsmanship with any temporary bonus on
+        // it; the number of bonuses he may give is his own level.
+        let ch = Check::resolve(
+            roll,
+            Some(Ability::Craftsmanship),
+            cc.level(Ability::Craftsmanship),
+            0,
+            10,
+        );
         let ok = ch.success;
         (Some(ch), ok)
     } else {
@@ -569,7 +588,7 @@ fn start(state: &State, seat: &Seat, actor: &str) -> Result<(Vec<Event>, State, 
         ));
     }
     let a = find(state, actor)?;
-    if state.seat_of(a) != Some(seat) {
+    if !state.controls(seat, a) {
         return Err(RuleError::new(
             rules::TURNS,
             Refusal::NotPermitted,
@@ -1028,7 +1047,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             if injured {
                 p.after.push(Effect::Delayed {
                     target: a,
-                    through: turn + 1,
+                    through: turn.saturating_add(1),
                 });
             }
         }
@@ -1062,7 +1081,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             if injured {
                 p.after.push(Effect::Delayed {
                     target: a,
-                    through: turn + 1,
+                    through: turn.saturating_add(1),
                 });
             }
         }
@@ -1081,7 +1100,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             ));
             p.after.push(Effect::Delayed {
                 target: a,
-                through: turn + 1,
+                through: turn.saturating_add(1),
             });
         }
         Action::Fight { targets } => {
@@ -1284,7 +1303,10 @@ fn execute(
                     hit_points: after,
                 });
             }
-            let through = s.get(r.target).map(|c| c.turns + 1).unwrap_or(1);
+            let through = s
+                .get(r.target)
+                .map(|c| c.turns.saturating_add(1))
+                .unwrap_or(1);
             for o in &r.on_success {
                 effects.push(match o {
                     OnSuccess::Delay => Effect::Delayed {
@@ -1391,7 +1413,7 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
     let Some(group) = state.groups.get(g) else {
         return Vec::new();
     };
-    if &group.seat != seat {
+    if !crate::encounter::same_seat(&group.seat, seat) {
         return Vec::new();
     }
     match state.active {
@@ -1477,7 +1499,7 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
     }
     match state.phase {
         Phase::Preparation => {
-            if seat.is_gm() || state.groups.iter().any(|g| &g.seat == seat) {
+            if seat.is_gm() {
                 out.push(CommandSpec::new(
                     "initiative",
                     "roll initiative for every group (\"Turns\")",
@@ -1490,8 +1512,7 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                 .iter()
                 .enumerate()
                 .filter(|(i, c)| {
-                    c.character.has(Ability::Craftsmanship)
-                        && (seat.is_gm() || state.seat_of(*i) == Some(seat))
+                    c.character.has(Ability::Craftsmanship) && state.controls(seat, *i)
                 })
                 .map(|(_, c)| c.id.clone())
                 .collect();

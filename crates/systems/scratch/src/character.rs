@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::abilities::Ability;
 use crate::rules::{MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
+use tabula_core::names::{NameError, check_name};
 
 /// The most minions one character may have: "one or two minions" ("Support
 /// Abilities", command).
@@ -54,11 +55,14 @@ pub struct CharacterDraft {
     /// What the character is, in a line.
     #[serde(default)]
     pub description: String,
-    /// This character's own character-point budget, when the book built it beyond
-    /// the table's (e.g. Breakhelm X-19's 14 CP); default: the table's `cp`.
+    /// The character points the sheet was built with. The table's `[rules]`
+    /// bind every character (R-SCR-7): above the table's `cp` the sheet is
+    /// refused; at or below it, the sheet is checked against this (it can only
+    /// tighten). Default: the table's `cp`.
     #[serde(default)]
     pub cp: Option<i64>,
-    /// This character's own maximum level; default: the table's `max_level`.
+    /// The maximum level the sheet was built with: as `cp`, never above the
+    /// table's `max_level` (R-SCR-7).
     #[serde(default)]
     pub max_level: Option<i64>,
     /// Ability name -> level, for the book's abilities.
@@ -85,6 +89,11 @@ pub struct CharacterDraft {
 pub enum Problem {
     /// `name` is empty.
     EmptyName,
+    /// `name` holds a control character or is too long.
+    BadName {
+        /// What is wrong with it.
+        error: NameError,
+    },
     /// `id` holds characters other than letters, digits and `-`, or is empty.
     BadId {
         /// The id given.
@@ -128,7 +137,17 @@ pub enum Problem {
     /// No ability has a level ("distributing character points between 1 or more
     /// abilities").
     NoAbilities,
-    /// `cp` or `max_level` outside 1..=cap.
+    /// A sheet's own `cp` or `max_level` above the table's: a table's `[rules]`
+    /// bind every character; a sheet cannot raise them (R-SCR-7).
+    AboveTableLimit {
+        /// `cp` or `max_level`.
+        field: &'static str,
+        /// The sheet's value.
+        value: i64,
+        /// The table's.
+        table: u32,
+    },
+    /// A sheet's own `cp` or `max_level` below 1.
     BadLimit {
         /// `cp` or `max_level`.
         field: &'static str,
@@ -176,6 +195,15 @@ impl fmt::Display for Problem {
         const S: &str = "(\"Support Abilities\", 001_337b5a42e331e513.txt)";
         match self {
             Problem::EmptyName => write!(f, "name: a character needs a name"),
+            Problem::BadName { error } => write!(f, "{error}"),
+            Problem::AboveTableLimit {
+                field,
+                value,
+                table,
+            } => write!(
+                f,
+                "{field}: the sheet's {value} is above the table's {table}; a table's [rules] bind every character and a sheet cannot raise them {A}; R-SCR-7"
+            ),
             Problem::BadId { id } => write!(f, "id: {id:?} must be letters, digits and '-' only"),
             Problem::UnknownAbility { name } => write!(
                 f,
@@ -276,26 +304,25 @@ impl Defenses {
     /// "Defenses" (001_337b5a42e331e513.txt); R-SCR-1, R-SCR-2.
     pub fn from_levels(level: impl Fn(Ability) -> u32, strength_base: u32) -> Defenses {
         let best = |list: &[Ability]| list.iter().map(|a| level(*a)).max().unwrap_or(0);
-        let agility = 10
-            + best(&[
-                Ability::Stealth,
-                Ability::Acrobatics,
-                Ability::Quickness,
-                Ability::Flying,
-            ]);
-        let intelligence = 10
-            + best(&[
-                Ability::Detection,
-                Ability::Command,
-                Ability::Healing,
-                Ability::Craftsmanship,
-            ]);
+        // Saturating: levels are capped (MAX_LEVEL_CAP), but this takes any lookup.
+        let agility = 10u32.saturating_add(best(&[
+            Ability::Stealth,
+            Ability::Acrobatics,
+            Ability::Quickness,
+            Ability::Flying,
+        ]));
+        let intelligence = 10u32.saturating_add(best(&[
+            Ability::Detection,
+            Ability::Command,
+            Ability::Healing,
+            Ability::Craftsmanship,
+        ]));
         let force = best(&[Ability::Wrestling, Ability::Swimming]);
         let toughness = level(Ability::Toughness);
         let strength = if force > 0 {
-            10 + force
+            10u32.saturating_add(force)
         } else {
-            strength_base + toughness
+            strength_base.saturating_add(toughness)
         };
         Defenses {
             agility,
@@ -432,30 +459,40 @@ pub fn slug(name: &str) -> String {
     out.trim_matches('-').to_string()
 }
 
-fn limit(
-    field: &'static str,
-    value: Option<i64>,
-    default: u32,
-    cap: u32,
-    problems: &mut Vec<Problem>,
-) -> u32 {
+/// A sheet's own `cp` or `max_level` against the table's: never above it (the
+/// table's `[rules]` bind every character, a sheet cannot raise them; R-SCR-7).
+/// Absent, the table's; lower, a stricter limit the sheet asks to be checked
+/// against (it can only tighten).
+///
+/// "Abilities" (001_337b5a42e331e513.txt); R-SCR-7.
+fn limit(field: &'static str, value: Option<i64>, table: u32, problems: &mut Vec<Problem>) -> u32 {
     match value {
-        None => default,
-        Some(v) if v >= 1 && v <= i64::from(cap) => v as u32,
-        Some(v) => {
+        None => table,
+        Some(v) if v < 1 => {
             problems.push(Problem::BadLimit {
                 field,
                 value: v,
-                max: cap,
+                max: table,
             });
-            default
+            table
         }
+        Some(v) if v > i64::from(table) => {
+            problems.push(Problem::AboveTableLimit {
+                field,
+                value: v,
+                table,
+            });
+            table
+        }
+        // 1..=table, so it fits.
+        Some(v) => u32::try_from(v).unwrap_or(table),
     }
 }
 
 impl Character {
-    /// Validate `draft` under the table's `rules` (CP budget and maximum level,
-    /// unless the draft names its own).
+    /// Validate `draft` under the table's `rules`: its CP budget and maximum
+    /// level bind the character (a sheet's own `cp` / `max_level` may only be
+    /// lower; R-SCR-7).
     ///
     /// "Abilities", "Support Abilities" (command) (001_337b5a42e331e513.txt).
     ///
@@ -491,8 +528,10 @@ impl Character {
         rules: &TableRules,
         problems: &mut Vec<Problem>,
     ) -> Option<Character> {
-        if draft.name.trim().is_empty() {
-            problems.push(Problem::EmptyName);
+        match check_name("name", &draft.name) {
+            Ok(()) => {}
+            Err(NameError::Empty { .. }) => problems.push(Problem::EmptyName),
+            Err(error) => problems.push(Problem::BadName { error }),
         }
         let id = match &draft.id {
             Some(id) => {
@@ -503,12 +542,11 @@ impl Character {
             }
             None => slug(&draft.name),
         };
-        let cp = limit("cp", draft.cp, rules.cp, MAX_CP_CAP, problems);
+        let cp = limit("cp", draft.cp, rules.cp.min(MAX_CP_CAP), problems);
         let max_level = limit(
             "max_level",
             draft.max_level,
-            rules.max_level,
-            MAX_LEVEL_CAP,
+            rules.max_level.min(MAX_LEVEL_CAP),
             problems,
         );
         let mut levels = BTreeMap::new();

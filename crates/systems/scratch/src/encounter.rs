@@ -10,6 +10,17 @@ use crate::character::{Character, Defenses, HitPointState};
 use crate::rolls::{Check, D20Roll};
 use crate::rules::TableRules;
 use tabula_core::Seat;
+use tabula_core::names::same_name;
+
+/// True when two seats are the same: both the GM, or players whose names match
+/// without regard to case.
+pub fn same_seat(a: &Seat, b: &Seat) -> bool {
+    match (a, b) {
+        (Seat::Gm, Seat::Gm) => true,
+        (Seat::Player(x), Seat::Player(y)) => same_name(x, y),
+        _ => false,
+    }
+}
 
 /// Where the encounter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,11 +137,15 @@ impl Combatant {
         }
     }
 
-    /// The level of `ability` with a usable temporary bonus added.
+    /// The level of `ability` with a usable temporary bonus added: every use of
+    /// the level (rolls, the defenses and hit points it feeds, initiative) sees
+    /// the bonus.
+    ///
+    /// "Support Abilities" (craftsmanship) (001_337b5a42e331e513.txt).
     pub fn level(&self, ability: Ability) -> u32 {
         let base = self.character.level(ability);
         match self.bonuses.get(&ability) {
-            Some(b) if b.usable && base > 0 => base + 1,
+            Some(b) if b.usable && base > 0 => base.saturating_add(1),
             _ => base,
         }
     }
@@ -144,6 +159,12 @@ impl Combatant {
     /// states.
     pub fn base_defenses(&self, rules: &TableRules) -> Defenses {
         Defenses::from_levels(|a| self.level(a), rules.strength_base)
+    }
+
+    /// Maximum hit points: toughness, a usable temporary bonus included
+    /// ("Hit Points", "Toughness", "Support Abilities": craftsmanship).
+    pub fn max_hit_points(&self, rules: &TableRules) -> u32 {
+        self.base_defenses(rules).max_hit_points
     }
 
     /// Healthy, injured or incapacitated ("Hit Points").
@@ -460,12 +481,38 @@ impl State {
         self.characters.get(i)
     }
 
-    /// The index of the character with `id` (case-insensitive).
+    /// The index of the character with this id, or else this name, without
+    /// regard to case.
     pub fn find(&self, id: &str) -> Option<usize> {
-        let id = id.trim();
         self.characters
             .iter()
-            .position(|c| c.id.eq_ignore_ascii_case(id))
+            .position(|c| same_name(&c.id, id))
+            .or_else(|| {
+                self.characters
+                    .iter()
+                    .position(|c| same_name(c.character.name(), id))
+            })
+    }
+
+    /// Every character id, comma-separated (the valid choices in a refusal).
+    pub fn ids(&self) -> String {
+        self.characters
+            .iter()
+            .map(|c| c.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// True when character `i` is controlled by `seat` (seat names compare
+    /// without regard to case). "Turns": each person's initiative group holds
+    /// the characters that person controls.
+    pub fn controls(&self, seat: &Seat, i: usize) -> bool {
+        self.seat_of(i).is_some_and(|s| same_seat(s, seat))
+    }
+
+    /// True when `seat` controls an initiative group at this table.
+    pub fn has_group(&self, seat: &Seat) -> bool {
+        self.groups.iter().any(|g| same_seat(&g.seat, seat))
     }
 
     /// The group whose turn it is.
@@ -596,6 +643,20 @@ impl State {
         self.phase = Phase::Over;
     }
 
+    /// Before the encounter a temporary bonus (or its removal) changes the
+    /// maximum hit points it feeds, and the character stays at full hit points.
+    ///
+    /// "Support Abilities" (craftsmanship), "Hit Points" (001_337b5a42e331e513.txt).
+    fn full_before_the_encounter(&mut self, i: usize) {
+        if self.phase != Phase::Preparation {
+            return;
+        }
+        let rules = self.rules;
+        if let Some(c) = self.characters.get_mut(i) {
+            c.hit_points = c.max_hit_points(&rules);
+        }
+    }
+
     fn refresh_over(&mut self) {
         if self.phase == Phase::Turns && self.sides_standing().len() <= 1 {
             self.phase = Phase::Over;
@@ -629,14 +690,23 @@ impl State {
                         },
                     );
                 }
+                self.full_before_the_encounter(*target);
             }
             Event::Rolled { .. } => {}
             Event::Uncrafted { target, ability } => {
                 if let Some(c) = self.characters.get_mut(*target) {
                     c.bonuses.remove(ability);
                 }
+                self.full_before_the_encounter(*target);
             }
             Event::InitiativeRolled { rolls, order } => {
+                // The encounter begins: every character at his maximum hit
+                // points, temporary bonuses included ("Hit Points"; "Combat
+                // Example": "hit points equal to his or her toughness").
+                let rules = self.rules;
+                for c in &mut self.characters {
+                    c.hit_points = c.max_hit_points(&rules);
+                }
                 for r in rolls {
                     if let Some(g) = self.groups.get_mut(r.group) {
                         g.initiative = Some(r.total);
@@ -651,7 +721,7 @@ impl State {
             }
             Event::TurnStarted { character } => {
                 if let Some(c) = self.characters.get_mut(*character) {
-                    c.turns += 1;
+                    c.turns = c.turns.saturating_add(1);
                     c.regular_used = false;
                     c.bonus_used = false;
                     // Evading lasts until the next turn; the engage penalty until

@@ -1,11 +1,11 @@
 //! # tabula-scratch
 //!
 //! The rules of Scratch RPS (001_337b5a42e331e513.txt), system id `scratch`, with
-//! the rulings R-SCR-1 to R-SCR-6 of `RULINGS.md`.
+//! the rulings R-SCR-1 to R-SCR-7 of `RULINGS.md`.
 //!
 //! Modules follow the book:
 //! - [`character`]: abilities with levels, character points and the maximum
-//!   level, derived defenses ("Defenses"), stamina and hit points ("Hit Points"),
+//!   level (the table's, binding every sheet: R-SCR-7), derived defenses ("Defenses"), stamina and hit points ("Hit Points"),
 //!   carrying capacity, command's minions. A [`CharacterDraft`] (TOML) becomes a
 //!   [`Character`] only through [`Character::from_draft`].
 //! - [`rolls`]: d20 + ability level against a difficulty, the natural 20, the d6

@@ -159,7 +159,11 @@ impl Check {
         modifier: i64,
         difficulty: i64,
     ) -> Check {
-        let total = i64::from(roll.value) + i64::from(level) + modifier;
+        // Saturating: the callers cap user numbers, and a total past the
+        // integer range compares the same.
+        let total = i64::from(roll.value)
+            .saturating_add(i64::from(level))
+            .saturating_add(modifier);
         let success = roll.automatic || total >= difficulty;
         Check {
             roll,
@@ -235,7 +239,9 @@ pub fn check(
 /// "Rolls" (001_337b5a42e331e513.txt): automatic on a natural 20, else total >=
 /// difficulty.
 pub fn probability(level: i64, difficulty: i64, modifier: i64, method: D20Method) -> f64 {
-    d20_distribution(method).p_where(|(v, auto)| *auto || v + level + modifier >= difficulty)
+    d20_distribution(method).p_where(|(v, auto)| {
+        *auto || v.saturating_add(level).saturating_add(modifier) >= difficulty
+    })
 }
 
 /// The chances of one roll: success, automatic success, and failure.
@@ -251,7 +257,9 @@ pub struct RollOdds {
 pub fn roll_odds(level: i64, difficulty: i64, modifier: i64, method: D20Method) -> RollOdds {
     let d = d20_distribution(method);
     RollOdds {
-        probability: d.p_where(|(v, auto)| *auto || v + level + modifier >= difficulty),
+        probability: d.p_where(|(v, auto)| {
+            *auto || v.saturating_add(level).saturating_add(modifier) >= difficulty
+        }),
         automatic: d.p_where(|(_, auto)| *auto),
     }
 }
@@ -268,12 +276,25 @@ pub struct DamageProfile {
     pub rolls: u32,
 }
 
-/// The attacks whose damage odds `odds --attack` computes.
+/// The range of an attack ("Basic Actions", "Attack Abilities").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Range {
+    /// A close range attack: basic attack, hold, distract, knockout, fighting.
+    Close,
+    /// A long range attack: throw object, shooting, blasting, surprise,
+    /// intimidate.
+    Long,
+}
+
+/// The attacks whose odds `check --attack` and `odds --attack` compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AttackKind {
-    /// Basic attack or throw object: 1, 2 on an automatic success.
+    /// Basic attack (close range): 1, 2 on an automatic success.
     Basic,
+    /// Throw object (long range): 1, 2 on an automatic success.
+    Throw,
     /// Shooting: 2, 5 on an automatic success (R-SCR-3).
     Shooting,
     /// Blasting, per target: 1, 2.
@@ -285,19 +306,32 @@ pub enum AttackKind {
     /// A wrestling hold: 1 (2 automatic) when healthy and undelayed, else 0
     /// (R-SCR-4).
     WrestlingHold,
-    /// A hold, distract, surprise or intimidate: no damage.
+    /// A hold without wrestling (close range): no damage.
+    Hold,
+    /// Distract (close range): no damage.
+    Distract,
+    /// Surprise (long range): no damage.
+    Surprise,
+    /// Intimidate (long range): no damage.
+    Intimidate,
+    /// A roll that deals no damage, its range not said.
     NoDamage,
 }
 
 impl AttackKind {
     /// Every attack kind.
-    pub const ALL: [AttackKind; 7] = [
+    pub const ALL: [AttackKind; 12] = [
         AttackKind::Basic,
+        AttackKind::Throw,
         AttackKind::Shooting,
         AttackKind::Blasting,
         AttackKind::Knockout,
         AttackKind::Fighting,
         AttackKind::WrestlingHold,
+        AttackKind::Hold,
+        AttackKind::Distract,
+        AttackKind::Surprise,
+        AttackKind::Intimidate,
         AttackKind::NoDamage,
     ];
 
@@ -305,13 +339,55 @@ impl AttackKind {
     pub fn name(self) -> &'static str {
         match self {
             AttackKind::Basic => "basic",
+            AttackKind::Throw => "throw",
             AttackKind::Shooting => "shooting",
             AttackKind::Blasting => "blasting",
             AttackKind::Knockout => "knockout",
             AttackKind::Fighting => "fighting",
             AttackKind::WrestlingHold => "wrestling-hold",
+            AttackKind::Hold => "hold",
+            AttackKind::Distract => "distract",
+            AttackKind::Surprise => "surprise",
+            AttackKind::Intimidate => "intimidate",
             AttackKind::NoDamage => "no-damage",
         }
+    }
+
+    /// Every name, comma-separated (for help and errors).
+    pub fn names() -> String {
+        AttackKind::ALL
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Close or long range (`None` for `no-damage`, whose range is not said).
+    ///
+    /// "Basic Actions", "Attack Abilities", "Stalking Abilities", "Support
+    /// Abilities" (001_337b5a42e331e513.txt).
+    pub fn range(self) -> Option<Range> {
+        match self {
+            AttackKind::Basic
+            | AttackKind::Knockout
+            | AttackKind::Fighting
+            | AttackKind::WrestlingHold
+            | AttackKind::Hold
+            | AttackKind::Distract => Some(Range::Close),
+            AttackKind::Throw
+            | AttackKind::Shooting
+            | AttackKind::Blasting
+            | AttackKind::Surprise
+            | AttackKind::Intimidate => Some(Range::Long),
+            AttackKind::NoDamage => None,
+        }
+    }
+
+    /// True for the rolls cover forbids: close range attacks, distract,
+    /// surprise, intimidate ("Basic Actions", take cover).
+    pub fn forbidden_from_cover(self) -> bool {
+        self.range() == Some(Range::Close)
+            || matches!(self, AttackKind::Surprise | AttackKind::Intimidate)
     }
 
     /// Read a name.
@@ -330,7 +406,7 @@ impl AttackKind {
             rolls,
         };
         match self {
-            AttackKind::Basic | AttackKind::Blasting => p(1, 2, 1),
+            AttackKind::Basic | AttackKind::Throw | AttackKind::Blasting => p(1, 2, 1),
             AttackKind::Shooting => p(2, 5, 1),
             AttackKind::Knockout if injured => p(2, 3, 1),
             AttackKind::Knockout => p(4, 5, 1),
@@ -338,9 +414,81 @@ impl AttackKind {
             AttackKind::Fighting => p(1, 2, 2),
             AttackKind::WrestlingHold if injured => p(0, 0, 1),
             AttackKind::WrestlingHold => p(1, 2, 1),
-            AttackKind::NoDamage => p(0, 0, 1),
+            AttackKind::Hold
+            | AttackKind::Distract
+            | AttackKind::Surprise
+            | AttackKind::Intimidate
+            | AttackKind::NoDamage => p(0, 0, 1),
         }
     }
+}
+
+/// The modifier of a one-shot roll with the situation added: `modifier`, -2 in
+/// cover, +2 engaged.
+///
+/// Engage adds 2 to close range attack rolls only, so `engaged` needs an
+/// `attack` that is a close range attack; cover forbids close range attacks,
+/// distract, surprise and intimidate, and so engaging.
+///
+/// "Basic Actions" (engage, take cover) (001_337b5a42e331e513.txt).
+///
+/// # Errors
+/// `modifier` outside -[`MAX_NUMBER`]..=[`MAX_NUMBER`]; engaged without a close
+/// range attack; cover with an attack made from cover.
+pub fn situational_modifier(
+    modifier: i64,
+    cover: bool,
+    engaged: bool,
+    attack: Option<AttackKind>,
+) -> Result<i64, RuleError> {
+    check_range("modifier", modifier, -MAX_NUMBER, MAX_NUMBER)?;
+    if engaged {
+        match attack {
+            Some(a) if a.range() == Some(Range::Close) => {}
+            Some(a) => {
+                return Err(RuleError::forbidden(
+                    rules::BASIC_ACTIONS,
+                    format!(
+                        "engaged: engage adds 2 to close range attack rolls only; {} is {}",
+                        a.name(),
+                        match a.range() {
+                            Some(Range::Long) => "a long range attack",
+                            _ => "not said to be a close range attack",
+                        }
+                    ),
+                ));
+            }
+            None => {
+                return Err(RuleError::forbidden(
+                    rules::BASIC_ACTIONS,
+                    "engaged: engage adds 2 to close range attack rolls only; name the attack (basic, knockout, fighting, wrestling-hold, hold, distract)",
+                ));
+            }
+        }
+    }
+    if cover {
+        if engaged {
+            return Err(RuleError::forbidden(
+                rules::BASIC_ACTIONS,
+                "cover and engaged: close range attacks cannot be made from cover",
+            ));
+        }
+        if let Some(a) = attack
+            && a.forbidden_from_cover()
+        {
+            return Err(RuleError::forbidden(
+                rules::BASIC_ACTIONS,
+                format!(
+                    "cover: no close range attacks, distract, surprise or intimidate from cover ({})",
+                    a.name()
+                ),
+            ));
+        }
+    }
+    let situation = if cover { -2 } else { 0 } + if engaged { 2 } else { 0 };
+    modifier.checked_add(situation).ok_or_else(|| {
+        RuleError::out_of_range(rules::CAPS, "modifier", -MAX_NUMBER, MAX_NUMBER, modifier)
+    })
 }
 
 /// The exact distribution of total damage an attack deals to one target.
@@ -357,7 +505,7 @@ pub fn damage_distribution(
     let one = d20_distribution(method).map(|(v, auto)| {
         if *auto {
             i64::from(profile.automatic)
-        } else if v + level + modifier >= difficulty {
+        } else if v.saturating_add(level).saturating_add(modifier) >= difficulty {
             i64::from(profile.normal)
         } else {
             0

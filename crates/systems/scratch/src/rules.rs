@@ -47,6 +47,9 @@ pub const SUPPORT_ABILITIES: Rule = book("Support Abilities");
 /// Where several abilities could apply the player names one, the default is the
 /// highest legal one; R-SCR-5.
 pub const NAMED_ABILITY: Rule = book("Abilities").ruling("R-SCR-5");
+/// A table's `[rules]` bind every character in it; a sheet cannot carry its own
+/// CP or maximum level; R-SCR-7.
+pub const TABLE_LIMITS: Rule = book("Abilities").ruling("R-SCR-7");
 /// Tabula's own caps on numbers given by users.
 pub const CAPS: Rule = Rule::table("Caps");
 /// Tabula's table file and seats.
@@ -62,8 +65,13 @@ pub const MAX_CHARACTERS: usize = 64;
 pub const MAX_TIE_ROLLS: u32 = 100;
 
 /// How a table rolls its "twenty-sided die"; R-SCR-6.
+///
+/// Written in a table file as `d20 = "..."` and on the command line as
+/// `--d20 ...`: every spelling of [`D20Method::SPELLINGS`] is read, in any case,
+/// with spaces, `-` and `_` ignored (`d6x4`, `d6 x 4`, `D6-X4`, `lookup`...).
+/// It is written back as its [`D20Method::name`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(into = "String", try_from = "String")]
 pub enum D20Method {
     /// One d20; a natural 20 is an automatic success ("Rolls").
     #[default]
@@ -76,19 +84,86 @@ pub enum D20Method {
     D6Times4,
 }
 
+/// A `d20` method that is none of [`D20Method::SPELLINGS`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "d20: {got:?} is not a way to roll the twenty-sided die; use {} (R-SCR-6)",
+    D20Method::SPELLINGS
+)]
+pub struct UnknownD20Method {
+    /// What was written.
+    pub got: String,
+}
+
 impl D20Method {
-    /// Read `d20`, `d6-table` or `d6x4` (also `d6-times-4`).
+    /// Every method.
+    pub const ALL: [D20Method; 3] = [D20Method::D20, D20Method::D6Table, D20Method::D6Times4];
+
+    /// Every spelling read, for help texts and errors (any case; spaces, `-`
+    /// and `_` are ignored; `*` and `×` read as `x`).
+    pub const SPELLINGS: &'static str = "d20; d6-table (also `table`, `lookup`, `lookup-table`, `d6-lookup`, `6x6`); d6x4 (also `d6 x 4`, `d6-x4`, `d6*4`, `d6-times-4`, `times4`)";
+
+    /// The name written in files and output: `d20`, `d6-table`, `d6x4`.
+    pub fn name(self) -> &'static str {
+        match self {
+            D20Method::D20 => "d20",
+            D20Method::D6Table => "d6-table",
+            D20Method::D6Times4 => "d6x4",
+        }
+    }
+
+    /// Read any of [`D20Method::SPELLINGS`], case-blind; `None` for anything else.
+    ///
+    /// R-SCR-6 (the d6 alternatives are a table option).
     pub fn parse(text: &str) -> Option<D20Method> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "d20" => Some(D20Method::D20),
-            "d6-table" | "table" => Some(D20Method::D6Table),
-            "d6x4" | "d6-times-4" | "d6*4" => Some(D20Method::D6Times4),
+        let key: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .map(|c| if matches!(c, '*' | '\u{d7}') { 'x' } else { c })
+            .collect();
+        match key.as_str() {
+            "d20" | "1d20" => Some(D20Method::D20),
+            "d6table" | "table" | "lookup" | "lookuptable" | "d6lookup" | "d6lookuptable"
+            | "2d6table" | "6x6" | "6x6table" => Some(D20Method::D6Table),
+            "d6x4" | "1d6x4" | "d6times4" | "times4" => Some(D20Method::D6Times4),
             _ => None,
         }
     }
 }
 
-/// The table's options. Every field defaults to the book as ruled.
+impl std::fmt::Display for D20Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for D20Method {
+    type Err = UnknownD20Method;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        D20Method::parse(text).ok_or_else(|| UnknownD20Method {
+            got: text.to_string(),
+        })
+    }
+}
+
+impl From<D20Method> for String {
+    fn from(m: D20Method) -> String {
+        m.name().to_string()
+    }
+}
+
+impl TryFrom<String> for D20Method {
+    type Error = UnknownD20Method;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+/// The table's options. Every field defaults to the book as ruled. They bind
+/// every character at the table: a sheet cannot carry its own (R-SCR-7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TableRules {

@@ -9,9 +9,11 @@ use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, Syste
 use crate::abilities::{Ability, Terrain};
 use crate::actions::{self, Action, Command};
 use crate::character::{Character, CharacterDraft, HitPointState, LoadError};
+use crate::encounter::same_seat;
 use crate::encounter::{ActionKind, Combatant, Effect, Event, Group, Phase, State, TargetRoll};
 use crate::rolls::Check;
 use crate::rules::{D20Method, MAX_CHARACTERS, MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
+use tabula_core::names::{NameError, check_name, check_seat_name};
 
 /// Scratch RPS (001_337b5a42e331e513.txt) as a decide/evolve system.
 #[derive(Clone, Copy, Debug, Default)]
@@ -116,6 +118,24 @@ pub enum SetupError {
     /// No groups.
     #[error("groups: a table needs at least one initiative group")]
     NoGroups,
+    /// A group without characters.
+    #[error(
+        "groups.characters: seat {seat:?} has no characters; an initiative group holds the characters its person controls (\"Turns\")"
+    )]
+    EmptyGroup {
+        /// The group's seat.
+        seat: String,
+    },
+    /// Every group on one side: nobody to fight.
+    #[error("groups.side: every group is on side {side:?}; an encounter needs at least two sides")]
+    OneSide {
+        /// The one side.
+        side: String,
+    },
+    /// A seat or side name that is not a name (control characters, ':' in a
+    /// seat, empty, too long).
+    #[error("groups.{0}")]
+    Name(NameError),
     /// Two groups with one seat.
     #[error("groups: seat {0:?} has two initiative groups; one per controlling person (\"Turns\")")]
     DuplicateSeat(String),
@@ -184,20 +204,7 @@ pub fn setup_table<F: tabula_core::files::SheetFiles + ?Sized>(
 ) -> Result<State, SetupError> {
     let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
     let r = file.rules;
-    for (field, value, min, max) in [
-        ("cp", r.cp, 1, MAX_CP_CAP),
-        ("max_level", r.max_level, 1, MAX_LEVEL_CAP),
-        ("strength_base", r.strength_base, 0, 20),
-    ] {
-        if value < min || value > max {
-            return Err(SetupError::Rule {
-                field,
-                value,
-                min,
-                max,
-            });
-        }
-    }
+    check_rules(&r)?;
     let listed: usize = file.groups.iter().map(|g| g.characters.len()).sum();
     if file.groups.len() > MAX_CHARACTERS || listed > MAX_CHARACTERS {
         return Err(SetupError::TooManyCharacters);
@@ -228,6 +235,42 @@ pub fn setup_table<F: tabula_core::files::SheetFiles + ?Sized>(
     build_state(r, &file.encounter, groups)
 }
 
+/// The largest `strength_base` a table may set (a cap; the book's are 7 and 8).
+pub const MAX_STRENGTH_BASE: u32 = 20;
+
+/// Check a table's options against their ranges.
+///
+/// # Errors
+/// [`SetupError::Rule`] naming the option.
+pub fn check_rules(r: &TableRules) -> Result<(), SetupError> {
+    for (field, value, min, max) in [
+        ("cp", r.cp, 1, MAX_CP_CAP),
+        ("max_level", r.max_level, 1, MAX_LEVEL_CAP),
+        ("strength_base", r.strength_base, 0, MAX_STRENGTH_BASE),
+    ] {
+        if value < min || value > max {
+            return Err(SetupError::Rule {
+                field,
+                value,
+                min,
+                max,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The `[rules]` of a table file's text, checked: what binds every character
+/// at that table (R-SCR-7). The rest of the file is read but not set up.
+///
+/// # Errors
+/// [`SetupError::Toml`] or [`SetupError::Rule`].
+pub fn table_rules(text: &str) -> Result<TableRules, SetupError> {
+    let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
+    check_rules(&file.rules)?;
+    Ok(file.rules)
+}
+
 /// Build the initial state from characters already validated: one entry per
 /// initiative group (seat, side, and each character with the file it came from,
 /// for errors). A character's minions join its group.
@@ -247,6 +290,22 @@ pub fn build_state(
     if groups.is_empty() {
         return Err(SetupError::NoGroups);
     }
+    for (seat, side, chars) in &groups {
+        check_seat_name("seat", seat).map_err(SetupError::Name)?;
+        check_name("side", side).map_err(SetupError::Name)?;
+        if chars.is_empty() {
+            return Err(SetupError::EmptyGroup { seat: seat.clone() });
+        }
+    }
+    if let Some((_, first, _)) = groups.first()
+        && groups
+            .iter()
+            .all(|(_, side, _)| tabula_core::names::same_name(side, first))
+    {
+        return Err(SetupError::OneSide {
+            side: first.clone(),
+        });
+    }
     let mut state = State {
         rules: r,
         terrain,
@@ -263,7 +322,13 @@ pub fn build_state(
     };
     for (gi, (seat_name, side, chars)) in groups.into_iter().enumerate() {
         let seat = Seat::parse(&seat_name);
-        if state.groups.iter().any(|x| x.seat == seat) {
+        // One side however it is capitalised: the first spelling.
+        let side = state
+            .groups
+            .iter()
+            .find(|g| tabula_core::names::same_name(&g.side, &side))
+            .map_or(side, |g| g.side.clone());
+        if state.groups.iter().any(|x| same_seat(&x.seat, &seat)) {
             return Err(SetupError::DuplicateSeat(seat_name));
         }
         let mut members = Vec::new();
@@ -486,7 +551,38 @@ fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
 }
 
 fn ability_arg(command: &str, text: &str) -> Result<Ability, CommandParseError> {
-    Ability::parse(text).ok_or_else(|| args_err(command, format!("{text:?} is not an ability")))
+    Ability::parse(text).ok_or_else(|| {
+        args_err(
+            command,
+            format!(
+                "{text:?} is not an ability; the abilities are: {}",
+                Ability::ALL.map(|a| a.name()).join(", ")
+            ),
+        )
+    })
+}
+
+/// Read a difficulty: a whole number; one past the integer range is refused
+/// as out of range, naming the parameter (the caps: -1000..=1000).
+fn difficulty_arg(text: &str) -> Result<i64, CommandParseError> {
+    let max = crate::rolls::MAX_NUMBER;
+    match text.parse::<i64>() {
+        Ok(v) => Ok(v),
+        Err(_) => {
+            let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+            if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+                Err(args_err(
+                    "roll",
+                    format!("difficulty {text} is out of range: too large (-{max} to {max})"),
+                ))
+            } else {
+                Err(args_err(
+                    "roll",
+                    format!("difficulty {text:?} is not a number"),
+                ))
+            }
+        }
+    }
 }
 
 impl Action {
@@ -627,7 +723,7 @@ fn roll_text(state: &State, r: &TargetRoll, ability: Option<Ability>) -> String 
                 .map(|d| format!("d6 {d}"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            c.roll.method
+            c.roll.method.name()
         )
     };
     let ab = match (ability, c.level) {
@@ -791,9 +887,7 @@ impl TextPlay for Scratch {
                         ));
                     }
                 };
-                let difficulty: i64 = difficulty.parse().map_err(|_| {
-                    args_err("roll", format!("difficulty {difficulty:?} is not a number"))
-                })?;
+                let difficulty = difficulty_arg(difficulty)?;
                 return Ok(Command::Roll {
                     character: character.to_string(),
                     ability,
@@ -810,8 +904,15 @@ impl TextPlay for Scratch {
                     "remove" => false,
                     other => return Err(args_err("terrain", format!("{other:?}: add or remove"))),
                 };
-                let terrain = Terrain::parse(t)
-                    .ok_or_else(|| args_err("terrain", format!("{t:?} is not a terrain")))?;
+                let terrain = Terrain::parse(t).ok_or_else(|| {
+                    args_err(
+                        "terrain",
+                        format!(
+                            "{t:?} is not a terrain; the terrains are: {}",
+                            Terrain::ALL.map(|x| x.name()).join(", ")
+                        ),
+                    )
+                })?;
                 return Ok(Command::Terrain { terrain, present });
             }
             "craft" | "uncraft" => {

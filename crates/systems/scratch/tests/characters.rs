@@ -12,8 +12,16 @@ fn example(name: &str) -> String {
 }
 
 fn load(name: &str) -> Character {
-    Character::from_toml(&example(name), &TableRules::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
+    load_under(name, &TableRules::default())
+}
+
+fn load_under(name: &str, rules: &TableRules) -> Character {
+    Character::from_toml(&example(name), rules).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The rules of the example table that seats every book character (R-SCR-7).
+fn example_table_rules() -> TableRules {
+    tabula_scratch::table::table_rules(&example("table.toml")).unwrap()
 }
 
 /// (file, agility, intelligence, strength, stamina) as computed.
@@ -38,16 +46,12 @@ fn assert_all_printed_match(c: &Character) {
 
 #[test]
 fn zimzambamalam() {
-    let c = load("zimzambamalam.toml");
+    let c = load_under("zimzambamalam.toml", &example_table_rules());
     assert_defenses(&c, (10, 10, 10, 1));
     assert_all_printed_match(&c);
     assert_eq!(c.defenses(8).max_hit_points, 2);
     // Under the table's maximum level 4 his 8 shooting is refused.
     let draft: CharacterDraft = toml::from_str(&example("zimzambamalam.toml")).unwrap();
-    let draft = CharacterDraft {
-        max_level: None,
-        ..draft
-    };
     let err = Character::from_draft(draft, &TableRules::default()).unwrap_err();
     assert_eq!(
         err.problems,
@@ -98,17 +102,14 @@ fn minions_beyond_command_are_refused() {
 
 #[test]
 fn breakhelm_x_19() {
-    let c = load("breakhelm-x-19.toml");
+    let combat = tabula_scratch::table::table_rules(&example("combat-example.toml")).unwrap();
+    assert_eq!((combat.cp, combat.max_level), (14, 6));
+    let c = load_under("breakhelm-x-19.toml", &combat);
     assert_eq!(c.id(), "breakhelm");
     assert_defenses(&c, (10, 10, 14, 3));
     assert_all_printed_match(&c);
     // Under 10 CP / maximum 4 both broken rules are listed.
     let draft: CharacterDraft = toml::from_str(&example("breakhelm-x-19.toml")).unwrap();
-    let draft = CharacterDraft {
-        cp: None,
-        max_level: None,
-        ..draft
-    };
     let err = Character::from_draft(draft, &TableRules::default()).unwrap_err();
     assert_eq!(
         err.problems,

@@ -8,9 +8,18 @@ use tabula_scratch::{Character, Scratch, TableRules};
 
 /// A character from inline TOML (name first, then `ability = level` pairs).
 fn ch(name: &str, abilities: &str) -> Character {
-    let text = format!("name = \"{name}\"\ncp = 40\nmax_level = 10\n[abilities]\n{abilities}\n");
-    Character::from_toml(&text, &TableRules::default()).unwrap()
+    let text = format!("name = \"{name}\"\n[abilities]\n{abilities}\n");
+    Character::from_toml(&text, &ROOMY).unwrap()
 }
+
+/// The scenes' table rules: room for any test character (R-SCR-7: the table's
+/// limits bind every sheet).
+const ROOMY: TableRules = TableRules {
+    cp: 40,
+    max_level: 10,
+    strength_base: 8,
+    d20: tabula_scratch::D20Method::D20,
+};
 
 struct Scene {
     t: Table<Scratch>,
@@ -822,4 +831,287 @@ fn rolls_the_gm_calls_for_with_or_without_an_ability() {
     );
     // It takes no action: A's turn is still to come.
     s.ok("a", "healer end", &[]);
+}
+
+/// "Support Abilities" (craftsmanship), "Hit Points": a temporary bonus on an
+/// ability changes every derived value it feeds; +1 toughness raises maximum
+/// hit points, stamina and strength, and the encounter starts at full hit
+/// points.
+#[test]
+fn a_temporary_bonus_feeds_the_derived_values_and_the_encounter_starts_at_full_hit_points() {
+    let mut s = scene(
+        vec![
+            (
+                "a",
+                "A",
+                vec![
+                    ch("Smith", "craftsmanship = 2\ntoughness = 3"),
+                    ch("Tank", "stealth = 1\ntoughness = 3"),
+                ],
+            ),
+            ("b", "B", vec![ch("Foe", "toughness = 9")]),
+        ],
+        &[],
+        false,
+        false,
+    );
+    let tank = s.idx("tank");
+    let rules = s.t.state().rules;
+    let view = |s: &Scene| {
+        let c = &s.t.state().characters[tank];
+        let d = c.base_defenses(&rules);
+        (
+            c.hit_points,
+            d.max_hit_points,
+            d.stamina,
+            s.strength("tank"),
+        )
+    };
+    // 3 toughness: 3 hit points, stamina 1, strength 8 + 3.
+    assert_eq!(view(&s), (3, 3, 1, 11));
+    s.ok("a", "craft smith tank toughness", &[]);
+    // 4 toughness: 4 of 4 hit points, stamina 2, strength 8 + 4.
+    assert_eq!(view(&s), (4, 4, 2, 12));
+    s.ok("a", "craft smith tank stealth", &[]);
+    assert_eq!(s.agility("tank"), 12, "10 + 1 stealth + 1");
+    s.ok("a", "uncraft smith tank toughness", &[]);
+    assert_eq!(view(&s), (3, 3, 1, 11));
+    s.ok("a", "craft smith tank toughness", &[]);
+    // Initiative adds the stealth bonus: 2 x 2.
+    s.ok("gm", "initiative", &[10, 10]);
+    let st = s.t.state();
+    assert_eq!(st.groups[0].initiative, Some(14));
+    assert_eq!(
+        view(&s),
+        (4, 4, 2, 12),
+        "the encounter starts at full hit points"
+    );
+    // Two damage leaves him healthy (stamina 2): 2 hit points is injured.
+    s.ok("a", "smith end", &[]);
+    s.ok("a", "tank end", &[]);
+    s.ok("b", "foe attack tank", &[20]);
+    assert_eq!(s.hp("tank"), 2);
+    assert_eq!(
+        s.t.state().characters[tank].hp_state(&rules),
+        tabula_scratch::HitPointState::Injured
+    );
+    // A bonus that failed in a hurry is not used: it feeds nothing.
+    let mut s = scene(
+        vec![
+            (
+                "a",
+                "A",
+                vec![
+                    ch("Smith", "craftsmanship = 1\ntoughness = 3"),
+                    ch("Tank", "toughness = 3"),
+                ],
+            ),
+            ("b", "B", vec![ch("Foe", "toughness = 9")]),
+        ],
+        &[],
+        false,
+        false,
+    );
+    s.ok("a", "craft smith tank toughness hurry", &[2]);
+    s.ok("gm", "initiative", &[10, 1]);
+    assert_eq!(s.hp("tank"), 3);
+}
+
+/// "Basic Actions": engage adds 2 to close range attack rolls only (basic
+/// attack, hold, distract, knockout, fighting), never to long range ones
+/// (throw, shooting, blasting, surprise, intimidate) nor to healing.
+#[test]
+fn engage_bonus_is_for_close_range_attacks_only() {
+    fn last_modifiers(s: &Scene) -> Vec<i64> {
+        s.t.log()
+            .entries()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.event {
+                tabula_scratch::Event::Acted { rolls, .. } if !rolls.is_empty() => {
+                    Some(rolls.iter().map(|r| r.check.modifier).collect())
+                }
+                _ => None,
+            })
+            .unwrap()
+    }
+    let attacker = "shooting = 1\nblasting = 1\nknockout = 1\nfighting = 1\nstealth = 1\ncommand = 1\nhealing = 1\nquickness = 1\ntoughness = 9";
+    let close: [(&str, &[u32]); 5] = [
+        ("attack b", &[5]),
+        ("hold b", &[5]),
+        ("distract b", &[5]),
+        ("knockout b", &[5]),
+        ("fight b", &[5, 5]),
+    ];
+    for (line, dice) in close {
+        let mut s = duel(
+            ch("A", attacker),
+            ch("B", "toughness = 10"),
+            &["level-ground"],
+            false,
+            true,
+        );
+        s.ok("a", "a engage", &[]);
+        s.ok("a", &format!("a {line}"), dice);
+        assert!(
+            last_modifiers(&s).iter().all(|m| *m == 2),
+            "{line}: {:?}",
+            last_modifiers(&s)
+        );
+    }
+    let long: [(&str, &[u32]); 5] = [
+        ("throw b", &[5]),
+        ("shoot b", &[5]),
+        ("blast b", &[5]),
+        ("surprise b", &[5]),
+        ("intimidate b", &[5]),
+    ];
+    for (line, dice) in long {
+        let mut s = duel(
+            ch("A", attacker),
+            ch("B", "toughness = 10"),
+            &["level-ground"],
+            false,
+            true,
+        );
+        s.ok("a", "a engage", &[]);
+        s.ok("a", &format!("a {line}"), dice);
+        assert_eq!(last_modifiers(&s), vec![0], "{line}");
+    }
+    // Healing is no attack.
+    let mut s = scene(
+        vec![
+            (
+                "a",
+                "A",
+                vec![ch("A", attacker), ch("Pal", "toughness = 4")],
+            ),
+            ("b", "B", vec![ch("B", "knockout = 1\ntoughness = 10")]),
+        ],
+        &[],
+        false,
+        false,
+    );
+    s.ok("gm", "initiative", &[1, 20]);
+    s.ok("b", "b knockout pal", &[19]);
+    s.ok("a", "a engage", &[]);
+    s.ok("a", "a heal pal", &[5]);
+    assert_eq!(last_modifiers(&s), vec![0]);
+    // The odds say the same: engaged is refused for a long range attack.
+    use tabula_scratch::rolls::{AttackKind, situational_modifier};
+    assert_eq!(
+        situational_modifier(0, false, true, Some(AttackKind::Fighting)).unwrap(),
+        2
+    );
+    for kind in [
+        AttackKind::Throw,
+        AttackKind::Shooting,
+        AttackKind::Blasting,
+        AttackKind::Surprise,
+        AttackKind::Intimidate,
+        AttackKind::NoDamage,
+    ] {
+        let err = situational_modifier(0, false, true, Some(kind)).unwrap_err();
+        assert!(err.message.contains("close range"), "{kind:?}: {err}");
+    }
+    assert!(situational_modifier(0, false, true, None).is_err());
+    assert!(situational_modifier(i64::MAX, false, true, Some(AttackKind::Basic)).is_err());
+}
+
+/// "Turns": each person's initiative group holds the characters that person
+/// controls; a player seat acts only for its own characters, the GM for the
+/// table's phases (initiative, terrain, rolls). Seat names match without
+/// regard to case.
+#[test]
+fn a_player_acts_only_for_its_own_characters() {
+    let mut s = scene(
+        vec![
+            (
+                "alice",
+                "A",
+                vec![
+                    ch("Smith", "craftsmanship = 1\ntoughness = 3"),
+                    ch("Ace", "shooting = 2\ntoughness = 3"),
+                ],
+            ),
+            ("bob", "A", vec![ch("Bo", "toughness = 3")]),
+            ("gm", "B", vec![ch("Foe", "toughness = 9")]),
+        ],
+        &[],
+        false,
+        false,
+    );
+    // Bob cannot craft with Alice's crafter; the GM neither.
+    assert_eq!(
+        s.refused("bob", "craft smith bo toughness", &[]).kind,
+        Refusal::NotPermitted
+    );
+    assert_eq!(
+        s.refused("gm", "craft smith bo toughness", &[]).kind,
+        Refusal::NotPermitted
+    );
+    // Alice, typed in any case, may give her companion Bo a bonus.
+    s.ok("ALICE", "craft Smith BO toughness", &[]);
+    // Initiative is the GM's.
+    let e = s.refused("alice", "initiative", &[20, 10, 1]);
+    assert_eq!(e.kind, Refusal::NotPermitted);
+    assert!(e.message.contains("GM"), "{e}");
+    s.ok("gm", "initiative", &[20, 10, 1]);
+    // Alice's turn: Bob and the GM cannot act for her characters.
+    for seat in ["bob", "gm"] {
+        let e = s.refused(seat, "ace shoot foe", &[10]);
+        assert_eq!(e.kind, Refusal::NotPermitted, "{seat}");
+        assert!(e.message.contains("does not control"), "{e}");
+    }
+    s.ok("Alice", "ace shoot foe", &[1]);
+    s.ok("alice", "smith end", &[]);
+    // Bob's turn: Alice cannot act for Bo.
+    assert_eq!(
+        s.refused("alice", "bo end", &[]).kind,
+        Refusal::NotPermitted
+    );
+    s.ok("bob", "bo end", &[]);
+    // The GM's: a player cannot act for the GM's characters, nor change the
+    // terrain, nor call for rolls.
+    assert_eq!(s.refused("bob", "foe end", &[]).kind, Refusal::NotPermitted);
+    assert_eq!(
+        s.refused("bob", "terrain add water", &[]).kind,
+        Refusal::NotPermitted
+    );
+    assert_eq!(
+        s.refused("bob", "roll foe 10", &[10]).kind,
+        Refusal::NotPermitted
+    );
+    s.ok("gm", "foe end", &[]);
+}
+
+/// Names typed in commands: ids and names match without regard to case; an
+/// unknown one is refused with the valid choices.
+#[test]
+fn character_names_match_without_regard_to_case_and_unknown_ones_list_the_choices() {
+    let mut s = duel(
+        ch("Zed", "toughness = 3"),
+        ch("Foe Two", "toughness = 9"),
+        &[],
+        false,
+        false,
+    );
+    s.ok("a", "ZED attack FOE-TWO", &[10]);
+    assert_eq!(s.hp("foe-two"), 8);
+    let e = s.refused("b", "foe-two attack nobody", &[10]);
+    assert!(matches!(e.kind, Refusal::Unknown { .. }));
+    assert!(e.message.contains("zed, foe-two"), "{e}");
+    let seat = Seat::parse("b");
+    let e = Scratch::parse_command(s.t.state(), &seat, "foe-two attack zed with lasers")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("toughness, shooting"), "{e}");
+    let e = Scratch::parse_command(s.t.state(), &Seat::Gm, "terrain add lava")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("level-ground"), "{e}");
+    let e = Scratch::parse_command(s.t.state(), &Seat::Gm, "roll zed 99999999999999999999")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("difficulty") && e.contains("too large"), "{e}");
 }

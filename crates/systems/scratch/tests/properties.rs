@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use std::path::PathBuf;
 
-use tabula_core::{Seat, Seeded, Table, TextPlay};
+use tabula_core::{CommandSpec, ParamKind, Seat, Seeded, System, Table, TextPlay};
 use tabula_scratch::rolls::{self, D6_TABLE};
 use tabula_scratch::{D20Method, Scratch, State};
 
@@ -38,12 +38,8 @@ const ACTIONS: [&str; 18] = [
 
 fn invariants(s: &State) {
     for c in &s.characters {
-        let d = c.base_defenses(&s.rules);
-        assert!(
-            c.hit_points
-                <= d.max_hit_points
-                    .max(c.character.level(tabula_scratch::Ability::Toughness))
-        );
+        // Hit points never above the maximum, temporary bonuses included.
+        assert!(c.hit_points <= c.max_hit_points(&s.rules));
     }
     if let Some(a) = s.active {
         let c = &s.characters[a];
@@ -63,7 +59,6 @@ fn invariants(s: &State) {
 /// Every command "what may this seat do now" lists is accepted (with its first
 /// target, when it takes one).
 fn legal_commands_are_accepted(t: &Table<Scratch>, seed: u64) {
-    use tabula_core::{ParamKind, System};
     let seat = Scratch::default_seat(t.state());
     for spec in Scratch::legal_commands(t.state(), &seat) {
         if ["terrain", "craft", "uncraft", "roll"].contains(&spec.name.as_str()) {
@@ -85,6 +80,36 @@ fn legal_commands_are_accepted(t: &Table<Scratch>, seed: u64) {
         }
     }
 }
+
+/// A command line for `spec` with parameters picked in its advertised ranges.
+fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
+    let mut line = spec.name.clone();
+    for (i, p) in spec.params.iter().enumerate() {
+        let pick = picks.get(i % picks.len().max(1)).copied().unwrap_or(0);
+        let value = match &p.kind {
+            ParamKind::Choice { options } if options.is_empty() => continue,
+            ParamKind::Choice { options } => options[pick % options.len()].clone(),
+            ParamKind::Int { min, max } => {
+                let span = u64::try_from(max - min).unwrap_or(0) + 1;
+                (min + i64::try_from(pick as u64 % span).unwrap_or(0)).to_string()
+            }
+            ParamKind::Text => "x".to_string(),
+        };
+        if p.name == "with" {
+            // `with ABILITY` is optional: leave it out half the time.
+            if pick % 2 == 0 {
+                continue;
+            }
+            line.push_str(" with");
+        }
+        line.push(' ');
+        line.push_str(&value);
+    }
+    line
+}
+
+/// Commands that never move the encounter on (the GM may give them any time).
+const ANY_TIME: [&str; 2] = ["roll", "terrain"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
@@ -140,5 +165,53 @@ proptest! {
         let p = rolls::probability(level, difficulty, modifier, D20Method::D6Table);
         let count = D6_TABLE.iter().flatten().filter(|v| **v == 20 || i64::from(**v) + level + modifier >= difficulty).count();
         prop_assert!((p - count as f64 / 36.0).abs() < 1e-12);
+    }
+
+    /// From the example table, random legal commands (any seat, parameters in
+    /// the advertised ranges) always leave some seat a command that moves the
+    /// encounter on until it is finished: it never locks up. Refused ones
+    /// change nothing, and replaying the log rebuilds the same state.
+    #[test]
+    fn the_encounter_never_locks_up(
+        seed in any::<u64>(),
+        picks in proptest::collection::vec((any::<usize>(), proptest::collection::vec(any::<usize>(), 4)), 1..300),
+    ) {
+        let mut t = table();
+        let mut roller = Seeded::from_seed(seed);
+        for (choice, params) in picks {
+            if Scratch::finished(t.state()) {
+                break;
+            }
+            let mut all: Vec<(Seat, CommandSpec)> = Vec::new();
+            for seat in Scratch::seats(t.state()) {
+                for spec in Scratch::legal_commands(t.state(), &seat) {
+                    all.push((seat.clone(), spec));
+                }
+            }
+            let moving: Vec<&(Seat, CommandSpec)> = all
+                .iter()
+                .filter(|(_, spec)| !ANY_TIME.contains(&spec.name.as_str()))
+                .collect();
+            prop_assert!(
+                !moving.is_empty(),
+                "locked up: no seat has a command that moves the encounter on\n{}",
+                Scratch::status(t.state(), &Seat::Gm)
+            );
+            // Mostly commands that move on; now and then one of the GM's.
+            let (seat, spec) = if choice % 8 == 0 {
+                &all[choice / 8 % all.len()]
+            } else {
+                moving[choice % moving.len()]
+            };
+            let line = line_for(spec, &params);
+            let cmd = Scratch::parse_command(t.state(), seat, &line)
+                .unwrap_or_else(|e| panic!("a legal command does not parse: {line}: {e}"));
+            let before = t.clone();
+            if t.submit(seat, &cmd, &mut roller).is_err() {
+                prop_assert_eq!(&t, &before);
+            }
+            invariants(t.state());
+        }
+        prop_assert!(t.replay_matches());
     }
 }

@@ -261,9 +261,9 @@ pub struct CardDraft {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[non_exhaustive]
 pub enum CardProblem {
-    /// The name is empty or too long.
-    #[error("card {0}: name must be 1 to 80 bytes")]
-    Name(usize),
+    /// The name is empty, too long, or holds a control character.
+    #[error("card {0}: {1}")]
+    Name(usize, tabula_core::names::NameError),
     /// Field A is neither a number 0..=100 nor `*`.
     #[error("{0}: value (A) must be a number 0 to {MAX_VALUE} or \"*\", not {1:?}")]
     Value(String, String),
@@ -296,6 +296,9 @@ pub enum CardProblem {
         "{0}: needs `effect` data (keep, tokens 0 to {MAX_EFFECT_TOKENS}, rule; round_start damage 0 to {MAX_VALUE} with a stat)"
     )]
     Effect(String),
+    /// `max_targets` of 0: the Stunt could never be targeted.
+    #[error("{0}: max_targets must be 1 or more (or left out for no limit)")]
+    MaxTargets(String),
     /// Two cards with the same name.
     #[error("{0}: two cards have this name")]
     Duplicate(String),
@@ -333,8 +336,8 @@ impl ActionCard {
     pub fn from_draft(d: CardDraft, index: usize) -> Result<ActionCard, Vec<CardProblem>> {
         let mut problems = Vec::new();
         let name = d.name.trim().to_string();
-        if name.is_empty() || name.len() > 80 {
-            problems.push(CardProblem::Name(index));
+        if let Err(e) = tabula_core::names::check_name("name", &d.name) {
+            problems.push(CardProblem::Name(index, e));
         }
         let value = match (d.value.trim(), d.star) {
             ("*", Some(rule)) => Some(CardValue::Star(rule)),
@@ -396,6 +399,9 @@ impl ActionCard {
         if !effect_ok {
             problems.push(CardProblem::Effect(name.clone()));
         }
+        if d.max_targets == Some(0) {
+            problems.push(CardProblem::MaxTargets(name.clone()));
+        }
         match value {
             Some(value) if problems.is_empty() => Ok(ActionCard {
                 value,
@@ -415,14 +421,22 @@ impl ActionCard {
         }
     }
 
-    /// True for a Physical action: its Success stat is Physical (Perception is both).
+    /// True for a Physical action: it uses a Physical stat in its Success or
+    /// Result (Perception is both). Sour Grapes, "Stats"; R-SG-12.
     pub fn is_physical(&self) -> bool {
-        self.success.is_some_and(Stat::is_physical)
+        [self.success, self.result]
+            .into_iter()
+            .flatten()
+            .any(Stat::is_physical)
     }
 
-    /// True for a Mental action: its Success stat is Mental (Perception is both).
+    /// True for a Mental action: it uses a Mental stat in its Success or Result
+    /// (Perception is both). Sour Grapes, "Stats"; R-SG-12.
     pub fn is_mental(&self) -> bool {
-        self.success.is_some_and(Stat::is_mental)
+        [self.success, self.result]
+            .into_iter()
+            .flatten()
+            .any(Stat::is_mental)
     }
 
     /// The card as the book prints it (fields A-F and notes), one block of text.

@@ -24,6 +24,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+use tabula_core::names::{NameError, check_name, same_name};
+
 use crate::stats::{Condition, MAX_STAT, Stat, StatValue};
 
 /// The highest skill rating, masterclass. Sour Grapes, "Skills".
@@ -31,8 +33,8 @@ pub const MAX_SKILL: u32 = 5;
 /// The most skills one sheet may hold ("players should rarely have more than one
 /// page"; a page of the book's sheet holds ten; Tabula caps at 40).
 pub const MAX_SKILLS: usize = 40;
-/// The longest name (character or skill), in bytes.
-pub const MAX_NAME: usize = 80;
+/// The longest name (character, skill, card), in characters: the core limit.
+pub const MAX_NAME: usize = tabula_core::names::MAX_NAME_CHARS;
 /// The largest Experience bonus on one card (easier or damage).
 pub const MAX_CARD_BONUS: u32 = 5;
 /// The most cards with Experience bonuses on one sheet.
@@ -133,9 +135,10 @@ pub struct CharacterDraft {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[non_exhaustive]
 pub enum Problem {
-    /// `name` is empty or too long.
-    #[error("name: a character needs a name of 1 to {MAX_NAME} bytes")]
-    Name,
+    /// `name` is empty, too long, or holds a control character
+    /// (`tabula_core::names::check_name`).
+    #[error("{0}")]
+    Name(NameError),
     /// A stat is missing: there are 9 Stats ("Stats").
     #[error("stats.{0}: missing (there are 9 Stats and each needs a value)")]
     MissingStat(Stat),
@@ -168,9 +171,9 @@ pub enum Problem {
     /// A stat at zero must be injured ("If a stat ever reaches zero it is automatically injured").
     #[error("stats.{0}.injured: a stat at zero is automatically injured")]
     ZeroNotInjured(Stat),
-    /// A skill's name is empty or too long.
-    #[error("skills[{0}].name: a skill needs a name of 1 to {MAX_NAME} bytes")]
-    SkillName(usize),
+    /// A skill's name is empty, too long, or holds a control character.
+    #[error("{0}")]
+    SkillName(NameError),
     /// Two skills with the same name.
     #[error("skills[{index}].name: {name:?} is listed twice")]
     DuplicateSkill {
@@ -263,10 +266,6 @@ pub struct Character {
     card_bonuses: BTreeMap<String, CardBonus>,
 }
 
-fn name_ok(n: &str) -> bool {
-    !n.trim().is_empty() && n.len() <= MAX_NAME
-}
-
 impl Character {
     /// Validate a draft. Sour Grapes, "Stats" (9 stats, 1-10), "Stat Mechanics"
     /// (zero is injured), "Skills" (1-5), R-SG-3.
@@ -275,8 +274,8 @@ impl Character {
     /// [`DraftError`] listing every broken rule, with the draft.
     pub fn from_draft(draft: CharacterDraft) -> Result<Character, DraftError> {
         let mut problems = Vec::new();
-        if !name_ok(&draft.name) {
-            problems.push(Problem::Name);
+        if let Err(e) = check_name("name", &draft.name) {
+            problems.push(Problem::Name(e));
         }
         let mut seen: [Option<StatValue>; 9] = [None; 9];
         for (key, entry) in &draft.stats {
@@ -332,14 +331,11 @@ impl Character {
         }
         let mut skills: Vec<Skill> = Vec::new();
         for (index, s) in draft.skills.iter().enumerate().take(MAX_SKILLS) {
-            if !name_ok(&s.name) {
-                problems.push(Problem::SkillName(index));
+            if let Err(e) = check_name(&format!("skills[{index}].name"), &s.name) {
+                problems.push(Problem::SkillName(e));
                 continue;
             }
-            if skills
-                .iter()
-                .any(|k| k.name.eq_ignore_ascii_case(s.name.trim()))
-            {
+            if skills.iter().any(|k| same_name(&k.name, &s.name)) {
                 problems.push(Problem::DuplicateSkill {
                     index,
                     name: s.name.clone(),
@@ -378,8 +374,7 @@ impl Character {
             )));
         }
         for (card, b) in draft.card_bonuses.iter().take(MAX_CARD_BONUSES) {
-            if card.trim().is_empty()
-                || card.len() > MAX_NAME
+            if check_name("card_bonuses", card).is_err()
                 || b.easier > MAX_CARD_BONUS
                 || b.damage > MAX_CARD_BONUS
             {
@@ -480,9 +475,7 @@ impl Character {
 
     /// A skill by name (any case).
     pub fn skill(&self, name: &str) -> Option<&Skill> {
-        self.skills
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+        self.skills.iter().find(|s| same_name(&s.name, name))
     }
 
     /// Unspent experience points.
@@ -564,21 +557,13 @@ impl Character {
     }
 
     pub(crate) fn spend_tokens(&mut self, skill: &str, tokens: u32) {
-        if let Some(s) = self
-            .skills
-            .iter_mut()
-            .find(|s| s.name.eq_ignore_ascii_case(skill))
-        {
+        if let Some(s) = self.skills.iter_mut().find(|s| same_name(&s.name, skill)) {
             s.available = s.available.saturating_sub(tokens);
         }
     }
 
     pub(crate) fn recover_skill(&mut self, skill: &str, tokens: u32) {
-        if let Some(s) = self
-            .skills
-            .iter_mut()
-            .find(|s| s.name.eq_ignore_ascii_case(skill))
-        {
+        if let Some(s) = self.skills.iter_mut().find(|s| same_name(&s.name, skill)) {
             s.available = s.available.saturating_add(tokens).min(s.rating);
         }
     }
@@ -594,11 +579,7 @@ impl Character {
     }
 
     pub(crate) fn raise_skill(&mut self, name: &str) {
-        match self
-            .skills
-            .iter_mut()
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-        {
+        match self.skills.iter_mut().find(|s| same_name(&s.name, name)) {
             Some(s) => {
                 s.rating = (s.rating + 1).min(MAX_SKILL);
                 s.available = (s.available + 1).min(s.rating);
@@ -722,7 +703,7 @@ rating = 2
             other => panic!("expected a draft error, got {other:?}"),
         };
         let p = &err.problems;
-        assert!(p.contains(&Problem::Name));
+        assert!(p.iter().any(|p| matches!(p, Problem::Name(_))));
         assert!(p.contains(&Problem::ActualOutOfRange {
             stat: Stat::Agility,
             got: 11

@@ -38,7 +38,8 @@ impl CheckRoll {
     /// Count a roll from its faces and tokens.
     pub fn from_faces(dice: Vec<u32>, tokens: u32) -> Self {
         let ones = dice.iter().filter(|d| **d == 1).count() as u32;
-        let successes = tokens + dice.len() as u32 - ones;
+        let landed = (dice.len() as u32).saturating_sub(ones);
+        let successes = tokens.saturating_add(landed);
         CheckRoll {
             dice,
             tokens,

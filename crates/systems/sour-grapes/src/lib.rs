@@ -13,7 +13,7 @@
 //!   ("Cards", "Card Mechanics"; R-SG-2).
 //! - [`table`]: the decide/evolve [`tabula_core::System`] for the game moments:
 //!   Spend, Check, Situation and the Event with initiative and the eight-step turn
-//!   ("Game Moments" to "Injury, Exhaust & Damage"; R-SG-4..R-SG-9).
+//!   ("Game Moments" to "Injury, Exhaust & Damage"; R-SG-4..R-SG-12).
 //! - [`text`]: terminal play ([`tabula_core::TextPlay`]).
 //!
 //! It depends on `tabula-core` only.

@@ -46,6 +46,12 @@ pub const CARDS: Rule = book("Card Mechanics").ruling("R-SG-2");
 pub const INJURY: Rule = book("Injury, Exhaust & Damage").ruling("R-SG-10");
 /// Sour Grapes, "Stats": the conditions of a depleted stat; R-SG-10.
 pub const CONDITIONS: Rule = book("Stats").ruling("R-SG-10");
+/// Sour Grapes, "Stats": depleted-stat conditions limit checks as well as cards
+/// (Dying, Incapacitated, Panicked); R-SG-12.
+pub const DEPLETED: Rule = book("Stats").ruling("R-SG-12");
+/// Sour Grapes, "Turn Mechanics" steps 4 and 8: placed dice and tokens are
+/// committed and rolled up to what is left; R-SG-11.
+pub const COMMITTED: Rule = book("Turn Mechanics").ruling("R-SG-11");
 /// Sour Grapes, "Experience".
 pub const EXPERIENCE: Rule = book("Experience");
 /// Sour Grapes, "Game Moments" (which moment the table is in).

@@ -225,8 +225,10 @@ impl fmt::Display for Condition {
 ///
 /// Sour Grapes, "Stat Mechanics" (000_05a1db5b88f54528.txt). Invariants kept by
 /// every constructor and event: `1 <= actual <= 10`, `current <= actual`, and a
-/// stat at zero is injured ("If a stat ever reaches zero it is automatically
-/// injured").
+/// stat that reaches zero is injured ("If a stat ever reaches zero it is
+/// automatically injured"). The storyteller may heal that injury while the stat
+/// is still at zero: it stays depleted (its condition applies) but may recover
+/// again (Tabula's reading of "Stat Mechanics").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatValue {
     /// The Actual Stat Value, 1..=10.

@@ -22,6 +22,7 @@
 use std::fmt::Write as _;
 
 use serde::Deserialize;
+use tabula_core::names::{check_name, check_seat_name, same_name};
 use tabula_core::{CommandParseError, Seat, TextPlay};
 
 use crate::SourGrapes;
@@ -119,7 +120,15 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         Err(es) => problems.extend(es.into_iter().map(|e| format!("card: {e}"))),
     }
     if file.participant.is_empty() {
-        problems.push("participant: a table needs at least one participant".into());
+        problems.push(
+            "participant: a table needs at least one character ([[participant]] with `file` or `sheet`)"
+                .into(),
+        );
+    }
+    if let Err(e) = check_name("title", &file.title)
+        && !file.title.is_empty()
+    {
+        problems.push(e.to_string());
     }
     if file.participant.len() > MAX_PARTICIPANTS {
         problems.push(format!("participant: at most {MAX_PARTICIPANTS}"));
@@ -149,7 +158,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         };
         if participants
             .iter()
-            .any(|q| q.character.name().eq_ignore_ascii_case(character.name()))
+            .any(|q| same_name(q.character.name(), character.name()))
         {
             problems.push(format!(
                 "participant[{i}]: two participants are called {}",
@@ -158,10 +167,33 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
             continue;
         }
         let seat = match &p.seat {
-            Some(s) => Seat::parse(s),
+            Some(s) => {
+                if let Err(e) = check_seat_name(&format!("participant[{i}].seat"), s) {
+                    problems.push(e.to_string());
+                    continue;
+                }
+                Seat::parse(s)
+            }
             None if character.is_monster() => Seat::Gm,
-            None => Seat::Player(character.name().to_string()),
+            None => {
+                // The seat is the character's name: it must be a legal seat name.
+                if let Err(e) = check_seat_name(&format!("participant[{i}].seat"), character.name())
+                {
+                    problems.push(format!(
+                        "{e} (the seat defaults to the character's name; give `seat`)"
+                    ));
+                    continue;
+                }
+                Seat::Player(character.name().to_string())
+            }
         };
+        // One seat, one spelling: a seat typed in another case is the same seat.
+        let seat = participants
+            .iter()
+            .map(|q| &q.seat)
+            .find(|q| crate::table::same_seat(q, &seat))
+            .cloned()
+            .unwrap_or(seat);
         let mut hand = Vec::new();
         match &p.cards {
             Some(list) => {
@@ -200,6 +232,19 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                     )),
                 },
                 None => problems.push(format!("participant[{i}].effects: no card called {e:?}")),
+            }
+        }
+        for (from, to) in &p.comparable {
+            for name in [from, to] {
+                if let Err(e) = check_name(&format!("participant[{i}].comparable"), name) {
+                    problems.push(e.to_string());
+                }
+            }
+            if character.skill(to).is_none() {
+                problems.push(format!(
+                    "participant[{i}].comparable: {} has no skill called {to:?} to use for {from}",
+                    character.name()
+                ));
             }
         }
         participants.push(Participant {
@@ -300,13 +345,20 @@ impl<'a> Args<'a> {
         let split_at = self
             .positional
             .iter()
-            .position(|w| w.parse::<i64>().is_ok())
+            .position(|w| looks_numeric(w))
             .unwrap_or(self.positional.len());
         (
             self.positional[..split_at].join(" "),
             self.positional[split_at..].to_vec(),
         )
     }
+}
+
+/// A word that is a whole number, perhaps negative or too large (`-4`,
+/// `99999999999`): it is read as a number, so a bad one is refused as one.
+fn looks_numeric(w: &str) -> bool {
+    let digits = w.strip_prefix('-').unwrap_or(w);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn err(command: &str, problem: impl Into<String>, usage: &str) -> CommandParseError {
@@ -325,13 +377,22 @@ fn num(
 ) -> Result<u32, CommandParseError> {
     match text {
         None => Err(err(command, format!("{what} is missing"), usage)),
-        Some(t) => t.parse::<u32>().map_err(|_| {
-            err(
+        Some(t) => match t.parse::<u32>() {
+            Ok(n) => Ok(n),
+            Err(e) => Err(err(
                 command,
-                format!("{what} must be a whole number 0 or more, not {t:?}"),
+                match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => {
+                        format!("{what} is too large: {t} (at most {})", u32::MAX)
+                    }
+                    _ if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                        format!("{what} must be 0 or more, not {t}")
+                    }
+                    _ => format!("{what} must be a whole number 0 or more, not {t:?}"),
+                },
                 usage,
-            )
-        }),
+            )),
+        },
     }
 }
 
@@ -657,6 +718,7 @@ pub fn describe(state: &State, e: &Event) -> String {
             success,
             exhausts,
             tokens_spent,
+            lost,
         } => {
             let mut s = format!("{who} rolls {}", purpose_text(purpose));
             if let Some(c) = card {
@@ -685,6 +747,12 @@ pub fn describe(state: &State, e: &Event) -> String {
             }
             if *tokens_spent > 0 {
                 let _ = write!(s, "; {tokens_spent} tokens spent");
+            }
+            if !lost.is_empty() {
+                let _ = write!(
+                    s,
+                    "; placed but lost (R-SG-11: the stat or skill fell below what was placed): {lost}"
+                );
             }
             s
         }
@@ -790,6 +858,9 @@ pub fn describe(state: &State, e: &Event) -> String {
         Event::ComplimentApplies { play } => {
             format!("{}'s {} will modify the Stunt", play.by, play.card)
         }
+        Event::ReactionSkipped { who, reason } => {
+            format!("{who} cannot react (step 7 skipped): {reason}")
+        }
         Event::Reacted { who, play } => match play {
             Some(p) => format!("{who} reacts with {} ({} placed)", p.card, p.success),
             None => format!("{who} takes it (no Reaction)"),
@@ -863,7 +934,8 @@ fn card_odds(state: &State, who: &str, card: &cards::ActionCard, need: u32) -> S
         return String::new();
     };
     let max = cur(state, who, st);
-    let mut tok = tokens_of(state, who, card.skill.as_deref());
+    // Tokens already placed on another bet of this turn are not free (R-SG-11).
+    let mut tok = state.tokens_free(who, card);
     if state.no_tokens_with(who, st) {
         // Intoxicated: tokens and these dice not in one roll; show the dice.
         tok = 0;
@@ -885,6 +957,32 @@ fn card_odds(state: &State, who: &str, card: &cards::ActionCard, need: u32) -> S
     line
 }
 
+/// Cards whose success chance is a fixed need now (not a Reaction that must beat
+/// the Stunt's roll, nor a card that is never rolled).
+fn offers_odds(card: &cards::ActionCard) -> bool {
+    card.success.is_some()
+        && !matches!(
+            card.value,
+            CardValue::Star(StarRule::BeatStunt | StarRule::Notes)
+        )
+}
+
+/// The Stunt's placed Success dice and tokens as they can be rolled now: dice up
+/// to the Controller's Current value, tokens up to the skill's (R-SG-11).
+fn stunt_now(state: &State, t: &crate::table::Turn) -> (u32, u32) {
+    let Some(c) = t.stunt.as_deref().and_then(|c| state.card(c)) else {
+        return (t.success.dice, t.success.tokens);
+    };
+    let dice = c
+        .success
+        .map_or(0, |st| t.success.dice.min(cur(state, &t.controller, st)));
+    let tokens = t
+        .success
+        .tokens
+        .min(tokens_of(state, &t.controller, c.skill.as_deref()));
+    (dice, tokens)
+}
+
 /// The chance that `dice` + `tokens` beats (strictly) a roll of `sd` + `st`.
 fn p_beat(dice: u32, tokens: u32, sd: u32, st: u32) -> Option<f64> {
     let r = check::successes_dist(dice, tokens).ok()?;
@@ -903,9 +1001,15 @@ pub fn status(state: &State, seat: &Seat) -> String {
             title(state)
         ),
         Moment::Situation(sit) => {
+            if let Some(why) = state.check_forbidden(&sit.who, sit.stat) {
+                return format!(
+                    "Situation for {}: difficulty {} (so far {:?}); {why}: the final check cannot be made, `final 0` ends the Situation as failed",
+                    sit.who, sit.difficulty, sit.history
+                );
+            }
             let max = cur(state, &sit.who, sit.stat);
             let tok = tokens_of(state, &sit.who, sit.skill.as_deref());
-            let diff = sit.difficulty + dazed(state, &sit.who);
+            let diff = sit.difficulty.saturating_add(dazed(state, &sit.who));
             format!(
                 "Situation for {}: difficulty {} (so far {:?}); final check {} {max} + {} tokens {tok}: {}",
                 sit.who,
@@ -913,7 +1017,7 @@ pub fn status(state: &State, seat: &Seat) -> String {
                 sit.history,
                 sit.stat,
                 sit.skill.as_deref().unwrap_or("no skill"),
-                odds_line(max, tok, diff + 1)
+                odds_line(max, tok, diff.saturating_add(1))
             )
         }
         Moment::Event(e) => {
@@ -949,20 +1053,29 @@ pub fn status(state: &State, seat: &Seat) -> String {
                         );
                     }
                     let _ = write!(s, "\n   {}", brief(state, ctl));
+                    // The keep roll (R-SG-9): the card's value as this character
+                    // needs it now (Experience bonus, Dazed).
+                    for e in &t.pending_effects {
+                        if let Some(c) = state.card(e) {
+                            let _ = write!(
+                                s,
+                                "\n   keep {} (or `end` discards it)",
+                                card_odds(state, ctl, c, state.needs(c, ctl, 0))
+                            );
+                        }
+                    }
                     if let Some(p) = state.participant(ctl) {
                         for c in p
                             .cards
                             .iter()
                             .filter_map(|c| state.card(c))
-                            .filter(|c| c.kind == CardType::Stunt)
+                            .filter(|c| c.kind == CardType::Stunt && offers_odds(c))
                         {
-                            if let CardValue::Needs(n) = c.value {
-                                let _ = write!(
-                                    s,
-                                    "\n   stunt {}",
-                                    card_odds(state, ctl, c, n + dazed(state, ctl))
-                                );
-                            }
+                            let _ = write!(
+                                s,
+                                "\n   stunt {}",
+                                card_odds(state, ctl, c, state.needs(c, ctl, 0))
+                            );
                         }
                     }
                 }
@@ -980,25 +1093,20 @@ pub fn status(state: &State, seat: &Seat) -> String {
                             .cards
                             .iter()
                             .filter_map(|c| state.card(c))
-                            .filter(|c| c.kind == CardType::Interrupt)
+                            .filter(|c| c.kind == CardType::Interrupt && offers_odds(c))
                         {
-                            if let CardValue::Needs(n) = c.value {
-                                let who = p.character.name();
-                                let _ = write!(
-                                    s,
-                                    "\n   {}",
-                                    card_odds(state, who, c, n + dazed(state, who))
-                                );
-                            }
+                            let who = p.character.name();
+                            let _ = write!(
+                                s,
+                                "\n   {}",
+                                card_odds(state, who, c, state.needs(c, who, 0))
+                            );
                         }
                     }
                 }
                 Step::Targeting => {
                     if let Some(c) = t.stunt.as_deref().and_then(|c| state.card(c)) {
-                        let need = match c.value {
-                            CardValue::Needs(n) => n,
-                            _ => 0,
-                        } + dazed(state, ctl);
+                        let need = state.needs(c, ctl, 0);
                         let _ = write!(
                             s,
                             "; `target NAME success D T result D T`\n   success {}",
@@ -1034,15 +1142,11 @@ pub fn status(state: &State, seat: &Seat) -> String {
                         .filter(|p| !p.character.has(crate::stats::Condition::Dying))
                     {
                         let who = p.character.name();
-                        for c in p.cards.iter().filter_map(|c| state.card(c)) {
-                            let need = match (c.kind, c.value) {
-                                (CardType::Compliment, CardValue::Needs(n)) => n,
-                                (CardType::Divert, CardValue::Needs(n)) => n,
-                                (CardType::Divert, CardValue::Star(StarRule::AttackerAgility)) => {
-                                    cur(state, ctl, Stat::Agility) + 1
-                                }
-                                _ => continue,
-                            } + dazed(state, who);
+                        for c in p.cards.iter().filter_map(|c| state.card(c)).filter(|c| {
+                            matches!(c.kind, CardType::Compliment | CardType::Divert)
+                                && offers_odds(c)
+                        }) {
+                            let need = state.needs(c, who, 0);
                             let _ = write!(s, "\n   {}", card_odds(state, who, c, need));
                         }
                     }
@@ -1078,13 +1182,17 @@ pub fn status(state: &State, seat: &Seat) -> String {
                                 } else {
                                     tokens_of(state, r, c.skill.as_deref())
                                 };
+                                // The Stunt rolls what is left of its placed dice
+                                // and tokens (R-SG-11); Dazed adds 2 to what the
+                                // reactor must beat.
+                                let (sd, stok) = stunt_now(state, t);
                                 let line: Vec<String> = (0..=max)
                                     .map(|n| {
                                         match p_beat(
                                             n,
                                             tok,
-                                            t.success.dice,
-                                            t.success.tokens + dazed(state, r),
+                                            sd,
+                                            stok.saturating_add(dazed(state, r)),
                                         ) {
                                             Some(p) => format!("{n}d:{:.0}%", p * 100.0),
                                             None => format!("{n}d:?"),

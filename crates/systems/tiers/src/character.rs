@@ -247,8 +247,11 @@ impl StatsDraft {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "problem", rename_all = "kebab-case")]
 pub enum DraftProblem {
-    /// `name` is empty or too long.
-    #[error("name: a character needs a name of 1 to {MAX_NAME} bytes")]
+    /// `name` is empty, too long or holds control characters.
+    #[error(
+        "name: a character needs a name of 1 to {} characters without control characters",
+        tabula_core::names::MAX_NAME_CHARS
+    )]
     Name,
     /// `level` is below 0 or above [`MAX_LEVEL`].
     #[error("level: must be between 0 and {MAX_LEVEL}, not {got}")]
@@ -325,7 +328,9 @@ pub enum DraftProblem {
         max: u32,
     },
     /// Too many Items, or an Item with an empty or too long name.
-    #[error("items: at most {MAX_ITEMS} Items, each named in 1 to {MAX_NAME} bytes")]
+    #[error(
+        "items: at most {MAX_ITEMS} Items, each named in 1 to {MAX_NAME} bytes without control characters"
+    )]
     Items,
 }
 
@@ -380,7 +385,10 @@ impl Character {
     /// [`DraftError`] listing each [`DraftProblem`], with the draft handed back.
     pub fn from_draft(draft: CharacterDraft) -> Result<Character, DraftError> {
         let mut problems = Vec::new();
-        if draft.name.trim().is_empty() || draft.name.len() > MAX_NAME {
+        if draft.name.trim().is_empty()
+            || draft.name.len() > MAX_NAME
+            || tabula_core::names::check_name("name", &draft.name).is_err()
+        {
             problems.push(DraftProblem::Name);
         }
         let level = match u32::try_from(draft.level) {
@@ -462,10 +470,9 @@ impl Character {
             }
         }
         if draft.items.len() > MAX_ITEMS
-            || draft
-                .items
-                .iter()
-                .any(|i| i.trim().is_empty() || i.len() > MAX_NAME)
+            || draft.items.iter().any(|i| {
+                i.trim().is_empty() || i.len() > MAX_NAME || i.chars().any(char::is_control)
+            })
         {
             problems.push(DraftProblem::Items);
         }

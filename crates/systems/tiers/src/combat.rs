@@ -6,7 +6,7 @@ use crate::decide::*;
 use crate::roleplay::{self, Contest, ContestResult};
 use crate::rules;
 use crate::table::{Event, State, Turret};
-use tabula_core::{Die, Roller, RuleError, Seat};
+use tabula_core::{Die, Roller, RuleError};
 
 pub(crate) fn check_free_to_move(s: &State, i: usize) -> R<()> {
     let h = hero(s, i)?;
@@ -27,13 +27,41 @@ pub(crate) fn check_free_to_move(s: &State, i: usize) -> R<()> {
     Ok(())
 }
 
-/// A path of touching, accessible Zones, never through a Zone holding players
-/// or enemies (the last Zone may hold them).
+/// True when a standing enemy is in Zone `z` (R-TI-8: it stops movement).
+pub(crate) fn enemy_in(s: &State, z: usize) -> bool {
+    s.enemies.iter().any(|e| e.zone == z && e.standing())
+}
+
+/// Where a character may step from `from` having come from `came`: anywhere
+/// touching and accessible, except out of a Zone holding a standing enemy,
+/// which lets them go only back the way they came.
 ///
-/// Tiers, "Movement" (002_631931fd73349179.txt).
-pub(crate) fn check_path(s: &State, from: usize, path: &[usize], mover: Option<usize>) -> R<()> {
-    let mut at = from;
-    for (k, &z) in path.iter().enumerate() {
+/// Tiers, "Movement" (002_631931fd73349179.txt); R-TI-8.
+pub(crate) fn step_ok(s: &State, from: usize, came: Option<usize>, to: usize) -> bool {
+    s.zones.accessible(from, to) && (!enemy_in(s, from) || came == Some(to))
+}
+
+/// The Zones a character may move to in one step now (R-TI-8).
+pub(crate) fn steps_for(s: &State, i: usize) -> Vec<usize> {
+    s.heroes.get(i).map_or_else(Vec::new, |h| {
+        s.zones
+            .neighbours(h.zone)
+            .into_iter()
+            .filter(|&z| step_ok(s, h.zone, h.came_from, z))
+            .collect()
+    })
+}
+
+/// A path of touching, accessible Zones for character `i`. Other players never
+/// block; a Zone holding a standing enemy stops the character, who may leave
+/// it only back to the Zone they came from (or once the enemy is defeated).
+///
+/// Tiers, "Movement" (002_631931fd73349179.txt); R-TI-8.
+pub(crate) fn check_path(s: &State, i: usize, path: &[usize]) -> R<()> {
+    let h = hero(s, i)?;
+    let mut at = h.zone;
+    let mut came = h.came_from;
+    for &z in path {
         if !s.zones.accessible(at, z) {
             return Err(RuleError::forbidden(
                 rules::MOVEMENT,
@@ -44,23 +72,25 @@ pub(crate) fn check_path(s: &State, from: usize, path: &[usize], mover: Option<u
                 ),
             ));
         }
-        if k + 1 < path.len() {
-            let occupied = s
-                .heroes
-                .iter()
-                .enumerate()
-                .any(|(j, h)| Some(j) != mover && h.zone == z && h.up())
-                || s.enemies.iter().any(|e| e.zone == z && e.health > 0);
-            if occupied {
-                return Err(RuleError::forbidden(
-                    rules::MOVEMENT,
-                    format!(
-                        "you cannot move through players or enemies ({} is occupied)",
-                        s.zones.name(z)
+        if !step_ok(s, at, came, z) {
+            return Err(RuleError::forbidden(
+                rules::MOVEMENT,
+                match came {
+                    Some(c) => format!(
+                        "you cannot move through enemies: a standing enemy in {} stops {}, who may leave it only back to {} until the enemy is defeated",
+                        s.zones.name(at),
+                        h.name(),
+                        s.zones.name(c)
                     ),
-                ));
-            }
+                    None => format!(
+                        "you cannot move through enemies: a standing enemy in {} stops {}, who came from no other Zone and may leave it only once the enemy is defeated",
+                        s.zones.name(at),
+                        h.name()
+                    ),
+                },
+            ));
         }
+        came = Some(at);
         at = z;
     }
     Ok(())
@@ -105,9 +135,9 @@ pub(crate) fn action_roll(
         None
     };
     let amount = if critical == Some(6) {
-        roll.total.saturating_mul(2)
+        roll.amount().saturating_mul(2)
     } else {
-        roll.total
+        roll.amount()
     };
     out.push(Event::ActionRolled {
         hero: i,
@@ -127,7 +157,7 @@ pub(crate) fn action_roll(
 /// (002_631931fd73349179.txt); R-TI-4, R-TI-6.
 pub(crate) fn act(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     action: &str,
     target: Option<&str>,
     cover: bool,
@@ -180,12 +210,29 @@ pub(crate) fn act(
                     format!("{} is in its shadow form and cannot receive damage", x.name),
                 ));
             }
+            // "Enchanted Armor": an ensnared player "can still damage the
+            // Enchanted Armor" (and, trapped inside it, nothing else).
+            if let Some(armor) = h.ensnared_by
+                && armor != e
+            {
+                return Err(RuleError::forbidden(
+                    rules::ENCHANTED_ARMOR,
+                    format!(
+                        "{} is ensnared and can reach only {}",
+                        h.name(),
+                        enemy(s, armor)?.name
+                    ),
+                ));
+            }
             if !reach_ok(s, a.reach, h.zone, x.zone) {
                 return Err(reach_err(a.reach, &x.name));
             }
             out.push(spend_ap(s, i, a.ap)?);
-            // Remember the attacker (Enchanted Armor faces whoever attacked it).
-            out.push(Event::Attacked { enemy: e, hero: i });
+            if a.effect == ActionEffect::Damage {
+                // Remember the attacker (Enchanted Armor faces whoever attacked it
+                // and may ensnare whoever attacked it this round).
+                out.push(Event::Attacked { enemy: e, hero: i });
+            }
             if cover {
                 // "Cover": a Competing RP-Roll, the player's 1d3 + Roleplay Bonus of
                 // the Action's Stat against the target's 1d3; higher hits.
@@ -214,7 +261,7 @@ pub(crate) fn act(
                     s,
                     a.d6,
                     a.d3,
-                    a.flat + h.character.roleplay_bonus(a.stat),
+                    a.flat.saturating_add(h.character.roleplay_bonus(a.stat)),
                     roller,
                 )?;
                 let theirs = roll_dice(s, 0, 1, 0, roller)?;
@@ -237,12 +284,14 @@ pub(crate) fn act(
                 }
                 return Ok(());
             }
+            // "Goblin" Responses: it blocks before the damage lands (R-TI-9).
+            crate::enemies::respond_to_attack(s, e, roller, out)?;
             let amount = action_roll(s, i, &a, roller, out)?;
-            let mut now = s.clone();
-            for ev in out.iter() {
-                crate::table::evolve(&mut now, ev);
-            }
+            let now = after(s, out);
             damage_enemy(&now, e, amount, out)?;
+            // "Shadow Goblin", "Goblin Boss", "Enchanted Armor": Responses to
+            // damage (R-TI-9).
+            crate::enemies::respond_to_damage(s, e, Some(i), out)?;
             settle(s, out);
         }
         ActionEffect::Heal | ActionEffect::Reduce => {
@@ -286,24 +335,22 @@ pub(crate) fn act(
             })?;
             let z = find_zone(s, name)?;
             check_free_to_move(s, i)?;
-            let occupied: Vec<usize> = (0..s.zones.names().len())
-                .filter(|&zz| {
-                    s.heroes
-                        .iter()
-                        .enumerate()
-                        .any(|(j, o)| j != i && o.zone == zz && o.up())
-                        || s.enemies.iter().any(|e| e.zone == zz && e.health > 0)
-                })
-                .collect();
-            let steps = s
+            let start = h.zone;
+            let route = s
                 .zones
-                .distance_avoiding(h.zone, z, &occupied)
+                .route(start, z, |from, to| {
+                    step_ok(s, from, if from == start { h.came_from } else { None }, to)
+                })
+                .filter(|r| !r.is_empty())
                 .ok_or_else(|| {
                     RuleError::forbidden(
                         rules::MOVEMENT,
-                        format!("no free, accessible way leads to {name}"),
+                        format!(
+                            "no accessible way to {name} that passes no standing enemy (R-TI-8)"
+                        ),
                     )
                 })?;
+            let steps = u32::try_from(route.len()).unwrap_or(u32::MAX);
             out.push(spend_ap(s, i, a.ap)?);
             let amount = action_roll(s, i, &a, roller, out)?;
             if steps > amount {
@@ -317,7 +364,7 @@ pub(crate) fn act(
             }
             out.push(Event::HeroMoved {
                 hero: i,
-                path: vec![z],
+                path: route,
             });
         }
     }
@@ -331,7 +378,7 @@ pub(crate) fn act(
 /// Tiers, "Items", "Sample Items" (002_631931fd73349179.txt); R-TI-7.
 pub(crate) fn use_item(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     item: &str,
     target: Option<&str>,
     out: &mut Vec<Event>,

@@ -217,12 +217,49 @@ pub struct RollUse {
     pub die: UseDie,
     /// What it does.
     pub effect: UseEffect,
+    /// The enemy kinds that have this roll (a kind's named roll, e.g. the
+    /// Healer's Heal); empty for a roll any enemy may use (the book's
+    /// "Describing Rolls"). R-TI-9.
+    #[serde(default)]
+    pub kinds: Vec<String>,
     /// True when this is the table's own content.
     #[serde(default)]
     pub house: bool,
     /// The text.
     #[serde(default)]
     pub description: String,
+}
+
+impl RollUse {
+    /// True when an enemy of `kind` may use this roll (R-TI-9).
+    pub fn usable_by(&self, kind: &str) -> bool {
+        self.kinds.is_empty() || self.kinds.iter().any(|k| same(k, kind))
+    }
+}
+
+/// How an enemy kind responds, built in for the kinds the book describes
+/// ("Enemies"; R-TI-9). A table may give one of these to a kind of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Response {
+    /// Goblin: "When a goblin is attacked, they will block with whatever is
+    /// nearby": a 1d6 Block before the attack's damage, when a d6 is left and
+    /// no Block is up.
+    Block,
+    /// Goblin Boss: "When Goblin Boss is dealt damage, it will screech at the
+    /// attacker or threaten/insult other Goblins" (told in the log).
+    Screech,
+    /// Shadow Goblin: "Whenever a Shadow Goblin is dealt damage, they spend any
+    /// roll to sink into a shadow" (a d3 if one is left, else a d6).
+    Sink,
+    /// Healer: "Whenever one of their allies takes large amounts of damage,
+    /// Healers respond by healing with Combat Points" (the GM's `spend HEALER
+    /// Heal cp=N on ALLY`, not doubled).
+    HealWithCombatPoints,
+    /// Enchanted Armor: "Whenever this enemy takes damage, it will face whoever
+    /// most recently attacked it and use its Movement to approach that
+    /// character" (one Zone, 1 CP or 1d3).
+    Approach,
 }
 
 /// A kind of enemy from "Enemies" (or the table's own).
@@ -249,6 +286,9 @@ pub struct EnemyKind {
     /// The Enchanted Armor's Ensnare and Absorb.
     #[serde(default)]
     pub ensnare: bool,
+    /// Its built-in Response (R-TI-9).
+    #[serde(default)]
+    pub response: Option<Response>,
     /// True when this is the table's own content.
     #[serde(default)]
     pub house: bool,
@@ -328,7 +368,7 @@ pub enum ContentProblem {
     #[error("at most {MAX_DEFS} definitions, not {0}")]
     TooMany(usize),
     /// The name is empty or longer than the cap.
-    #[error("needs a name of 1 to {MAX_NAME} bytes")]
+    #[error("needs a name of 1 to {MAX_NAME} bytes, without control characters")]
     Name,
     /// A tier outside 1..=6.
     #[error("tier must be 1..=6, not {0}")]
@@ -342,16 +382,25 @@ pub enum ContentProblem {
     /// A Special Item's AP outside 4..=6.
     #[error("a Special Item costs 4 to 6 AP, not {0}")]
     SpecialAp(u32),
+    /// A roll use names an enemy kind the table does not know.
+    #[error("kinds: there is no enemy kind {0:?}")]
+    UnknownKind(String),
+}
+
+/// Two names of table data are the same without regard to case, with `_`
+/// typed for a space (`Weak_Attack` is "Weak Attack").
+pub fn same(a: &str, b: &str) -> bool {
+    tabula_core::names::same_name(&a.replace('_', " "), &b.replace('_', " "))
 }
 
 fn find<'a, T>(list: &'a [T], name: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
-    list.iter()
-        .find(|x| key(x).eq_ignore_ascii_case(name.trim()))
+    list.iter().find(|x| same(key(x), name))
 }
 
 impl Catalog {
     /// The book's Sample Content: four Items, the seven roll uses of "Describing
-    /// Rolls", five enemies and three NPCs.
+    /// Rolls", five enemies with their named rolls and Responses (R-TI-9), and
+    /// three NPCs.
     ///
     /// "Sample Items", "Describing Rolls", "Enemies", "Non-Player Characters"
     /// (002_631931fd73349179.txt).
@@ -359,7 +408,10 @@ impl Catalog {
     /// # Errors
     /// [`ContentError::Sample`] only if the shipped file is broken.
     pub fn sample() -> Result<Catalog, ContentError> {
-        toml::from_str(SAMPLE).map_err(|e| ContentError::Sample(e.to_string()))
+        let c: Catalog = toml::from_str(SAMPLE).map_err(|e| ContentError::Sample(e.to_string()))?;
+        c.check(&[])
+            .map_err(|e| ContentError::Sample(e.to_string()))?;
+        Ok(c)
     }
 
     /// Add a table's own definitions after checking them; a name the catalog
@@ -368,7 +420,7 @@ impl Catalog {
     /// # Errors
     /// [`ContentError::Bad`] naming the first definition out of range.
     pub fn extend(&mut self, more: Catalog) -> Result<(), ContentError> {
-        more.check()?;
+        more.check(&self.enemies)?;
         fn merge<T>(into: &mut Vec<T>, from: Vec<T>, key: impl Fn(&T) -> String) {
             for x in from {
                 let k = key(&x).to_ascii_lowercase();
@@ -385,7 +437,9 @@ impl Catalog {
         Ok(())
     }
 
-    fn check(&self) -> Result<(), ContentError> {
+    /// Check every definition; a roll use may name the kinds of `also_kinds` (the
+    /// catalog being extended) as well as its own.
+    fn check(&self, also_kinds: &[EnemyKind]) -> Result<(), ContentError> {
         let bad = |kind: &'static str, name: &str, problem: ContentProblem| {
             Err(ContentError::Bad {
                 kind,
@@ -406,7 +460,11 @@ impl Catalog {
                 return bad(kind, "", ContentProblem::TooMany(n));
             }
         }
-        let name_ok = |n: &str| !n.trim().is_empty() && n.len() <= MAX_NAME;
+        let name_ok = |n: &str| {
+            !n.trim().is_empty()
+                && n.len() <= MAX_NAME
+                && tabula_core::names::check_name("name", n).is_ok()
+        };
         let tier_ok = |t: u32| (1..=TIERS as u32).contains(&t);
         for a in &self.actions {
             if !name_ok(&a.name) {
@@ -450,6 +508,16 @@ impl Catalog {
         for u in &self.uses {
             if !name_ok(&u.name) {
                 return bad("uses", &u.name, ContentProblem::Name);
+            }
+            for k in &u.kinds {
+                if !self
+                    .enemies
+                    .iter()
+                    .chain(also_kinds)
+                    .any(|e| same(&e.name, k))
+                {
+                    return bad("uses", &u.name, ContentProblem::UnknownKind(k.clone()));
+                }
             }
         }
         for e in &self.enemies {
@@ -505,7 +573,22 @@ mod tests {
         assert_eq!(c.items.len(), 4);
         assert_eq!(c.enemies.len(), 5);
         assert_eq!(c.npcs.len(), 3);
-        assert_eq!(c.uses.len(), 7);
+        // The seven of "Describing Rolls" for any enemy, and six named rolls of
+        // the kinds in "Enemies" (R-TI-9).
+        assert_eq!(c.uses.iter().filter(|u| u.kinds.is_empty()).count(), 7);
+        assert_eq!(c.uses.len(), 13);
+        let heal = c.roll_use("heal").unwrap();
+        assert!(heal.usable_by("Healer") && !heal.usable_by("Goblin"));
+        assert!(c.roll_use("Weak_Attack").is_some());
+        for (kind, response) in [
+            ("Goblin", Response::Block),
+            ("Goblin Boss", Response::Screech),
+            ("Shadow Goblin", Response::Sink),
+            ("Healer", Response::HealWithCombatPoints),
+            ("Enchanted Armor", Response::Approach),
+        ] {
+            assert_eq!(c.enemy(kind).and_then(|k| k.response), Some(response));
+        }
         let ap: Vec<u32> = c.items.iter().map(ItemDef::ap).collect();
         assert_eq!(ap, vec![1, 2, 3, 4]);
         assert_eq!(c.item("fast potion").map(|i| i.heal), Some(2));

@@ -254,6 +254,34 @@ pub enum Command {
         /// Rolls and Combat Points spent.
         dice: Purchase,
     },
+    /// GM: a command for an NPC ally, who acts in the Player Phase like a
+    /// player (`GM: Steve move Yard`). The GM plays NPCs; players play only
+    /// their own characters.
+    ///
+    /// Tiers, "Phases" (002_631931fd73349179.txt).
+    Ally {
+        /// The NPC ally.
+        ally: String,
+        /// What the ally does: `act`, `move`, `item`, `roleplay`, `roll`, `rest`.
+        does: Box<Command>,
+    },
+}
+
+impl Command {
+    /// True for the commands a character gives for itself, which the GM may
+    /// give for an NPC ally.
+    pub fn is_character_command(&self) -> bool {
+        matches!(
+            self,
+            Command::Act { .. }
+                | Command::Move { .. }
+                | Command::UseItem { .. }
+                | Command::Roleplay { .. }
+                | Command::RoleplayVs { .. }
+                | Command::Roll { .. }
+                | Command::Rest { .. }
+        )
+    }
 }
 
 pub(crate) type R<T> = Result<T, RuleError>;
@@ -262,18 +290,87 @@ pub(crate) fn roll_err(e: RollProblem, rule: tabula_core::Rule) -> RuleError {
     match e {
         RollProblem::Roll(r) => RuleError::roll(r),
         RollProblem::NoDice => RuleError::forbidden(rule, e.to_string()),
-        RollProblem::TooLarge { field, max, got } => RuleError::out_of_range(
-            rules::CAPS,
+        RollProblem::OutOfRange {
             field,
-            0,
-            i64::try_from(max).unwrap_or(i64::MAX),
-            i64::try_from(got).unwrap_or(i64::MAX),
-        ),
+            min,
+            max,
+            got,
+        } => RuleError::out_of_range(rules::CAPS, field, min, max, got),
     }
 }
 
-pub(crate) fn gm_only(seat: &Seat) -> R<()> {
-    if seat.is_gm() {
+/// Who gives a command, once the seat is read: the GM, a player for their own
+/// character (or the GM for an NPC ally), or a seat that may not act.
+#[derive(Clone, Debug)]
+pub(crate) enum By {
+    /// The GM.
+    Gm,
+    /// The character (index) the command is for.
+    Hero(usize),
+    /// A seat that plays no character: why, for commands that need one.
+    Refused(RuleError),
+}
+
+impl By {
+    /// Read the seat: the GM, or the player whose character has the seat's name.
+    /// An NPC ally's name is no player seat: the GM plays NPCs.
+    fn of(s: &State, seat: &Seat) -> By {
+        match seat {
+            Seat::Gm => By::Gm,
+            Seat::Player(name) => match s.hero(name) {
+                Some(i) if s.heroes.get(i).is_some_and(|h| !h.ally) => By::Hero(i),
+                Some(i) => {
+                    let n = s.heroes.get(i).map_or("", |h| h.name());
+                    By::Refused(RuleError::new(
+                        rules::SEATS,
+                        Refusal::NotPermitted,
+                        format!(
+                            "{n} is an NPC ally: the GM plays NPCs (`GM: {} move ZONE`)",
+                            n.replace(' ', "_")
+                        ),
+                    ))
+                }
+                None => By::Refused(unknown_among(
+                    rules::SEATS,
+                    "player",
+                    name,
+                    s.heroes
+                        .iter()
+                        .filter(|h| !h.ally)
+                        .map(|h| h.name().replace(' ', "_")),
+                )),
+            },
+        }
+    }
+}
+
+/// A refusal for a name the table does not know, listing the names it does.
+pub(crate) fn unknown_among(
+    rule: tabula_core::Rule,
+    field: &str,
+    name: &str,
+    choices: impl IntoIterator<Item = String>,
+) -> RuleError {
+    let list: Vec<String> = choices.into_iter().collect();
+    RuleError::new(
+        rule,
+        Refusal::Unknown {
+            field: field.to_string(),
+            name: name.to_string(),
+        },
+        if list.is_empty() {
+            format!("there is no {field} called \"{name}\" (there are none)")
+        } else {
+            format!(
+                "there is no {field} called \"{name}\" (choose one of: {})",
+                list.join(", ")
+            )
+        },
+    )
+}
+
+pub(crate) fn gm_only(seat: &By) -> R<()> {
+    if matches!(seat, By::Gm) {
         Ok(())
     } else {
         Err(RuleError::new(
@@ -284,32 +381,65 @@ pub(crate) fn gm_only(seat: &Seat) -> R<()> {
     }
 }
 
-pub(crate) fn hero_seat(s: &State, seat: &Seat) -> R<usize> {
+/// The character a command is for: a player's own, or an NPC ally the GM plays.
+pub(crate) fn hero_seat(_s: &State, seat: &By) -> R<usize> {
     match seat {
-        Seat::Gm => Err(RuleError::new(
+        By::Gm => Err(RuleError::new(
             rules::SEATS,
             Refusal::NotPermitted,
-            "a player gives this command (prefix the line with the player's name)",
+            "a player gives this command for their own character (prefix the line with the player's name); the GM plays an NPC ally with `GM: ALLY COMMAND`",
         )),
-        Seat::Player(name) => s
-            .hero(name)
-            .ok_or_else(|| RuleError::unknown(rules::SEATS, "player", name)),
+        By::Hero(i) => Ok(*i),
+        By::Refused(e) => Err(e.clone()),
     }
 }
 
 pub(crate) fn find_hero(s: &State, name: &str) -> R<usize> {
-    s.hero(name)
-        .ok_or_else(|| RuleError::unknown(rules::SEATS, "player", name))
+    s.hero(name).ok_or_else(|| {
+        unknown_among(
+            rules::SEATS,
+            "character",
+            name,
+            s.heroes.iter().map(|h| h.name().replace(' ', "_")),
+        )
+    })
 }
 
 pub(crate) fn find_enemy(s: &State, name: &str) -> R<usize> {
-    s.enemy(name)
-        .ok_or_else(|| RuleError::unknown(rules::SAMPLE_ENEMIES, "enemy", name))
+    s.enemy(name).ok_or_else(|| {
+        unknown_among(
+            rules::SAMPLE_ENEMIES,
+            "enemy",
+            name,
+            s.enemies.iter().map(|e| e.name.clone()),
+        )
+    })
 }
 
 pub(crate) fn find_zone(s: &State, name: &str) -> R<usize> {
-    s.zone(name)
-        .ok_or_else(|| RuleError::unknown(rules::ZONES, "Zone", name))
+    s.zone(name).ok_or_else(|| {
+        unknown_among(
+            rules::ZONES,
+            "Zone",
+            name,
+            s.zones.names().iter().map(|z| z.replace(' ', "_")),
+        )
+    })
+}
+
+/// A character that is not dead (Death Rolls): the dead take no further part.
+///
+/// Tiers, "Death Rolls" (002_631931fd73349179.txt).
+pub(crate) fn alive(s: &State, i: usize) -> R<&Hero> {
+    let h = hero(s, i)?;
+    if h.dead {
+        Err(RuleError::forbidden(
+            rules::DEATH_ROLLS,
+            format!("{} is dead and takes no further part", h.name()),
+        ))
+    } else {
+        Ok(h)
+    }
 }
 
 pub(crate) fn hero(s: &State, i: usize) -> R<&Hero> {
@@ -359,7 +489,7 @@ pub(crate) fn player_phase(s: &State, when: When) -> R<()> {
 }
 
 pub(crate) fn up(s: &State, i: usize) -> R<&Hero> {
-    let h = hero(s, i)?;
+    let h = alive(s, i)?;
     if h.up() {
         Ok(h)
     } else {
@@ -384,6 +514,15 @@ pub(crate) fn spend_ap(s: &State, i: usize, ap: u32) -> R<Event> {
     Ok(Event::ApSpent { hero: i, ap })
 }
 
+/// The state after `out` is applied to `s` (for checks within one command).
+pub(crate) fn after(s: &State, out: &[Event]) -> State {
+    let mut now = s.clone();
+    for e in out {
+        crate::table::evolve(&mut now, e);
+    }
+    now
+}
+
 /// The cost of Rolls in the current phase: doubled in the Player Phase
 /// ("Spending Rolls for Actions").
 pub(crate) fn doubled(s: &State, p: Purchase) -> Purchase {
@@ -405,18 +544,8 @@ pub(crate) fn take_rolls(s: &State, want: Purchase) -> R<Event> {
         return Err(RuleError::forbidden(
             rules::USING_ROLLS,
             format!(
-                "this needs {}d6 + {}d3 + {} CP{}, but only {}d6 + {}d3 + {} CP are left until the next Enemy Phase",
-                want.d6,
-                want.d3,
-                want.combat_points,
-                if s.phase() == Some(Phase::Player) {
-                    " (doubled in the Player Phase)"
-                } else {
-                    ""
-                },
-                left.d6,
-                left.d3,
-                left.combat_points
+                "this needs {}d6 + {}d3 + {} CP, but only {}d6 + {}d3 + {} CP are left until the next Enemy Phase (an enemy's Action costs double in the Player Phase)",
+                want.d6, want.d3, want.combat_points, left.d6, left.d3, left.combat_points
             ),
         ));
     }
@@ -449,18 +578,18 @@ pub(crate) fn roll_dice(
     let mut r = RollResult {
         d6: Vec::new(),
         d3: Vec::new(),
-        bonus,
-        total: bonus,
+        bonus: i64::from(bonus),
+        total: i64::from(bonus),
     };
     for _ in 0..d6 {
         let v = roller.roll(Die::D6)?;
         r.d6.push(v);
-        r.total = r.total.saturating_add(v);
+        r.total = r.total.saturating_add(i64::from(v));
     }
     for _ in 0..d3 {
         let v = s.options.d3.roll(roller)?;
         r.d3.push(v);
-        r.total = r.total.saturating_add(v.value);
+        r.total = r.total.saturating_add(i64::from(v.value));
     }
     Ok(r)
 }
@@ -561,7 +690,9 @@ pub(crate) fn heal_enemy(s: &State, i: usize, amount: u32, out: &mut Vec<Event>)
     Ok(())
 }
 
-/// After damage: all players at 0 lose; all enemies at 0 with no reserve win.
+/// After damage: all players at 0 lose; every enemy in play defeated wins
+/// (Health left in the pool's reserve does not keep a combat going: the GM
+/// `spawn`s reinforcements before the last enemy falls).
 ///
 /// Tiers, "Combat", "Enemy Health", "Player Phase" (002_631931fd73349179.txt).
 pub(crate) fn settle(s: &State, events: &mut Vec<Event>) {
@@ -573,7 +704,7 @@ pub(crate) fn settle(s: &State, events: &mut Vec<Event>) {
         return;
     }
     let players_down = after.heroes.iter().filter(|h| !h.ally).all(|h| !h.up());
-    let enemies_down = after.enemies.iter().all(|e| e.health == 0) && after.reserve == 0;
+    let enemies_down = after.enemies.iter().all(|e| !e.standing());
     let outcome = if players_down {
         Some(Outcome::Lost)
     } else if enemies_down {
@@ -600,6 +731,37 @@ pub(crate) fn heals_after(s: &State) -> bool {
 /// # Errors
 /// A [`RuleError`] naming the rule that refuses it; nothing changes.
 pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) -> R<Vec<Event>> {
+    if let Command::Ally {
+        ally,
+        does: command,
+    } = cmd
+    {
+        gm_only(&By::of(s, seat))?;
+        let i = find_hero(s, ally)?;
+        let h = hero(s, i)?;
+        if !h.ally {
+            return Err(RuleError::new(
+                rules::SEATS,
+                Refusal::NotPermitted,
+                format!(
+                    "{} is a player's character: only their player gives its commands",
+                    h.name()
+                ),
+            ));
+        }
+        if !command.is_character_command() {
+            return Err(RuleError::new(
+                rules::SEATS,
+                Refusal::NotPermitted,
+                "an NPC ally may act, move, use an item, roleplay, roll or rest",
+            ));
+        }
+        return decide_by(s, &By::Hero(i), command, roller);
+    }
+    decide_by(s, &By::of(s, seat), cmd, roller)
+}
+
+fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<Vec<Event>> {
     if s.closed {
         return Err(RuleError::new(
             rules::SEATS,
@@ -619,10 +781,15 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
         Command::Roll { stat, goal } => {
             let i = hero_seat(s, seat)?;
             out_of_combat(s)?;
-            let bonus = hero(s, i)?.character.roleplay_bonus(*stat);
-            let outcome =
-                roleplay::check(RollKind::OutOfCombat, bonus, *goal, s.options.d3, roller)
-                    .map_err(|e| roll_err(e, rules::ASKING_FOR_ROLLS))?;
+            let bonus = alive(s, i)?.character.roleplay_bonus(*stat);
+            let outcome = roleplay::check(
+                RollKind::OutOfCombat,
+                i64::from(bonus),
+                *goal,
+                s.options.d3,
+                roller,
+            )
+            .map_err(|e| roll_err(e, rules::ASKING_FOR_ROLLS))?;
             out.push(Event::Rolled {
                 hero: i,
                 stat: *stat,
@@ -639,6 +806,8 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
             out_of_combat(s)?;
             let a = find_hero(s, first)?;
             let b = find_hero(s, second)?;
+            alive(s, a)?;
+            alive(s, b)?;
             if a == b {
                 return Err(RuleError::forbidden(
                     rules::COMPETING_ROLLS,
@@ -671,6 +840,8 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
         Command::Consent { actor } => {
             let d = hero_seat(s, seat)?;
             let a = find_hero(s, actor)?;
+            alive(s, d)?;
+            alive(s, a)?;
             if a == d {
                 return Err(RuleError::forbidden(
                     rules::PVP_ROLLS,
@@ -692,6 +863,8 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
             out_of_combat(s)?;
             let a = find_hero(s, actor)?;
             let d = find_hero(s, defendant)?;
+            alive(s, a)?;
+            alive(s, d)?;
             if !s.consents.contains(&(d, a)) {
                 return Err(RuleError::forbidden(
                     rules::PVP_ROLLS,
@@ -718,6 +891,7 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
         }
         Command::Super6 => {
             let i = hero_seat(s, seat)?;
+            alive(s, i)?;
             if !s.options.custom.super_6 {
                 return Err(RuleError::forbidden(
                     rules::SUPER_6,
@@ -750,13 +924,7 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
                     i64::from(*hours),
                 ));
             }
-            let h = hero(s, i)?;
-            if h.dead {
-                return Err(RuleError::forbidden(
-                    rules::DEATH_ROLLS,
-                    format!("{} is dead", h.name()),
-                ));
-            }
+            let h = alive(s, i)?;
             let dice = (0..*hours)
                 .map(|_| roller.roll(Die::D6))
                 .collect::<Result<Vec<u32>, _>>()?;
@@ -824,7 +992,7 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
         Command::Move { path } => {
             let i = hero_seat(s, seat)?;
             player_phase(s, When::PlayerPhase)?;
-            let h = up(s, i)?;
+            up(s, i)?;
             if path.is_empty() || path.len() > crate::character::MAX_AP as usize {
                 return Err(RuleError::out_of_range(
                     rules::MOVEMENT,
@@ -839,7 +1007,7 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
                 .map(|z| find_zone(s, z))
                 .collect::<R<Vec<usize>>>()?;
             check_free_to_move(s, i)?;
-            check_path(s, h.zone, &zones, Some(i))?;
+            check_path(s, i, &zones)?;
             out.push(spend_ap(s, i, zones.len() as u32)?);
             out.push(Event::HeroMoved {
                 hero: i,
@@ -862,7 +1030,7 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
             out.push(spend_ap(s, i, *d3)?);
             let outcome = roleplay::check(
                 RollKind::InCombat { d3: *d3 },
-                h.character.roleplay_bonus(*stat),
+                i64::from(h.character.roleplay_bonus(*stat)),
                 *goal,
                 s.options.d3,
                 roller,
@@ -923,7 +1091,13 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
                 out.push(take_rolls(s, *raise)?);
             }
             let hero_roll = roll_dice(s, 0, p.d3, p.bonus, roller)?;
-            let enemy_roll = roll_dice(s, raise.d6, raise.d3 + 1, raise.combat_points, roller)?;
+            let enemy_roll = roll_dice(
+                s,
+                raise.d6,
+                raise.d3.saturating_add(1),
+                raise.combat_points,
+                roller,
+            )?;
             let result = roleplay::contest(
                 hero_roll.total,
                 enemy_roll.total,
@@ -985,6 +1159,13 @@ pub fn decide(s: &State, seat: &Seat, cmd: &Command, roller: &mut dyn Roller) ->
             pay,
         } => ensnare(s, seat, en, player, pay, &mut out)?,
         Command::Absorb { enemy: en, dice } => absorb(s, seat, en, dice, roller, &mut out)?,
+        Command::Ally { .. } => {
+            return Err(RuleError::new(
+                rules::SEATS,
+                Refusal::NotPermitted,
+                "an NPC ally's command holds one command of the ally",
+            ));
+        }
     }
     Ok(out)
 }
@@ -1001,14 +1182,14 @@ fn contest_out_of_combat(
     let hb = hero(s, b)?;
     let ra = roleplay::roll(
         RollKind::OutOfCombat,
-        ha.character.roleplay_bonus(sa),
+        i64::from(ha.character.roleplay_bonus(sa)),
         s.options.d3,
         roller,
     )
     .map_err(|e| roll_err(e, rules::COMPETING_ROLLS))?;
     let rb = roleplay::roll(
         RollKind::OutOfCombat,
-        hb.character.roleplay_bonus(sb),
+        i64::from(hb.character.roleplay_bonus(sb)),
         s.options.d3,
         roller,
     )

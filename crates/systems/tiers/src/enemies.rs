@@ -3,13 +3,13 @@
 //! Movement", "Using Rolls"), and the sample enemies' own rules.
 
 use crate::character::Stat;
-use crate::content::{UseDie, UseEffect};
+use crate::content::{Response, UseDie, UseEffect};
 use crate::decide::*;
 use crate::gm::Purchase;
 use crate::roleplay::{self, Contest, ContestResult};
 use crate::rules;
-use crate::table::{Enemy, Event, State};
-use tabula_core::{Roller, RuleError, Seat};
+use crate::table::{Enemy, Event, State, Target};
+use tabula_core::{Roller, RuleError};
 
 pub(crate) fn move_cost(pay: Pay) -> R<Purchase> {
     match pay {
@@ -28,13 +28,30 @@ pub(crate) fn move_cost(pay: Pay) -> R<Purchase> {
     }
 }
 
-/// Move an enemy one Zone: 1d3 or 1 CP; a turret in the new Zone fires.
+/// Move an enemy one Zone: 1d3 or 1 CP (doubled in the Player Phase).
 ///
-/// "Using Rolls", "Enemy Movement", "Sample Items" (Turret)
+/// "Using Rolls", "Enemy Movement", "Spending Rolls for Actions"
 /// (002_631931fd73349179.txt).
 pub(crate) fn move_enemy(s: &State, e: usize, z: usize, pay: Pay, out: &mut Vec<Event>) -> R<()> {
+    let cost = doubled(s, move_cost(pay)?);
+    move_enemy_paid(s, e, z, cost, out)
+}
+
+/// Move an enemy one Zone for `cost`: not while it ensnares someone; a grapple
+/// ends when the grappler leaves the character's Zone; a turret in the new
+/// Zone fires at it.
+///
+/// "Using Rolls", "Enemy Movement", "Describing Rolls" (Grapple), "Enchanted
+/// Armor", "Sample Items" (Turret) (002_631931fd73349179.txt).
+pub(crate) fn move_enemy_paid(
+    s: &State,
+    e: usize,
+    z: usize,
+    cost: Purchase,
+    out: &mut Vec<Event>,
+) -> R<()> {
     let x = enemy(s, e)?;
-    if x.health == 0 {
+    if !x.standing() {
         return Err(RuleError::forbidden(
             rules::USING_ROLLS_MOVE,
             format!("{} is at 0 Health", x.name),
@@ -56,24 +73,163 @@ pub(crate) fn move_enemy(s: &State, e: usize, z: usize, pay: Pay, out: &mut Vec<
             ),
         ));
     }
-    out.push(take_rolls(s, doubled(s, move_cost(pay)?))?);
+    out.push(take_rolls(s, cost)?);
     out.push(Event::EnemyMoved { enemy: e, to: z });
+    for (i, h) in s.heroes.iter().enumerate() {
+        if h.grappled_by == Some(e) && h.zone != z {
+            out.push(Event::Released { hero: i });
+        }
+    }
     for (t, turret) in s.turrets.iter().enumerate() {
         if turret.zone == z && turret.health > 0 && !x.shadow {
             out.push(Event::TurretFired {
                 turret: t,
                 enemy: e,
             });
-            let mut now = s.clone();
-            for ev in out.iter() {
-                crate::table::evolve(&mut now, ev);
-            }
-            if now.enemies.get(e).is_some_and(|en| en.health > 0) {
+            let now = after(s, out);
+            if now.enemies.get(e).is_some_and(|en| en.standing()) {
                 damage_enemy(&now, e, turret.damage, out)?;
+                respond_to_damage(s, e, None, out)?;
             }
         }
     }
     settle(s, out);
+    Ok(())
+}
+
+/// The kind's built-in Response (R-TI-9).
+fn response_of(s: &State, x: &Enemy) -> Option<Response> {
+    s.catalog.enemy(&x.kind).and_then(|k| k.response)
+}
+
+/// Before an attack's damage: "When a goblin is attacked, they will block with
+/// whatever is nearby": a 1d6 Block when a d6 is left and no Block is up. A
+/// Response, not an Action: not doubled in the Player Phase.
+///
+/// Tiers, "Goblin", "Describing Rolls" (Block) (002_631931fd73349179.txt); R-TI-9.
+pub(crate) fn respond_to_attack(
+    s: &State,
+    e: usize,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let now = after(s, out);
+    let x = enemy(&now, e)?;
+    if response_of(&now, x) != Some(Response::Block)
+        || !x.standing()
+        || x.block > 0
+        || now.phase().is_none()
+        || now.rolls_left().d6 == 0
+    {
+        return Ok(());
+    }
+    out.push(take_rolls(
+        &now,
+        Purchase {
+            d6: 1,
+            ..Purchase::default()
+        },
+    )?);
+    let roll = roll_dice(&now, 1, 0, 0, roller)?;
+    let amount = roll.amount();
+    out.push(Event::EnemyRolled {
+        enemy: e,
+        use_name: "Block (its Response to the attack)".into(),
+        roll,
+    });
+    out.push(Event::Blocked { enemy: e, amount });
+    Ok(())
+}
+
+/// After damage was dealt to enemy `e` (by hero `by`, when a hero's Action
+/// dealt it), its kind's Response, built in (R-TI-9). Responses are not
+/// Actions: they are not doubled in the Player Phase.
+///
+/// - Shadow Goblin: "Whenever a Shadow Goblin is dealt damage, they spend any
+///   roll to sink into a shadow" (a d3 if one is left, else a d6).
+/// - Goblin Boss: "When Goblin Boss is dealt damage, it will screech at the
+///   attacker".
+/// - Enchanted Armor: "Whenever this enemy takes damage, it will face whoever
+///   most recently attacked it and use its Movement to approach that
+///   character": one Zone toward them (1 CP if one is left, else 1d3), once a
+///   phase, never while it has someone ensnared.
+///
+/// Tiers, "Shadow Goblin", "Goblin Boss", "Enchanted Armor"
+/// (002_631931fd73349179.txt); R-TI-9.
+pub(crate) fn respond_to_damage(
+    s: &State,
+    e: usize,
+    by: Option<usize>,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let dealt = out
+        .iter()
+        .rev()
+        .find_map(|ev| match ev {
+            Event::Damaged {
+                target: Target::Enemy(j),
+                dealt,
+                ..
+            } if *j == e => Some(*dealt),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let now = after(s, out);
+    let x = enemy(&now, e)?;
+    if dealt == 0 || !x.standing() || now.phase().is_none() {
+        return Ok(());
+    }
+    let left = now.rolls_left();
+    match response_of(&now, x) {
+        Some(Response::Screech) => out.push(Event::Screeched { enemy: e, hero: by }),
+        Some(Response::Sink) if !x.shadow => {
+            let cost = if left.d3 > 0 {
+                Purchase {
+                    d3: 1,
+                    ..Purchase::default()
+                }
+            } else if left.d6 > 0 {
+                Purchase {
+                    d6: 1,
+                    ..Purchase::default()
+                }
+            } else {
+                return Ok(());
+            };
+            out.push(take_rolls(&now, cost)?);
+            out.push(Event::Shadow { enemy: e, on: true });
+        }
+        Some(Response::Approach) if x.ensnaring.is_none() && !x.moved => {
+            let Some(target) = x.last_attacker.and_then(|h| now.heroes.get(h)) else {
+                return Ok(());
+            };
+            let Some(&step) = now
+                .zones
+                .route(x.zone, target.zone, |_, _| true)
+                .and_then(|r| r.first().copied())
+                .as_ref()
+            else {
+                return Ok(());
+            };
+            let cost = if left.combat_points > 0 {
+                Purchase {
+                    combat_points: 1,
+                    ..Purchase::default()
+                }
+            } else if left.d3 > 0 {
+                Purchase {
+                    d3: 1,
+                    ..Purchase::default()
+                }
+            } else {
+                return Ok(());
+            };
+            let mut more = Vec::new();
+            move_enemy_paid(&now, e, step, cost, &mut more)?;
+            out.extend(more);
+        }
+        _ => {}
+    }
     Ok(())
 }
 
@@ -86,7 +242,7 @@ pub(crate) fn move_enemy(s: &State, e: usize, z: usize, pay: Pay, out: &mut Vec<
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn spend(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     en: &str,
     use_name: &str,
     dice: Purchase,
@@ -100,11 +256,35 @@ pub(crate) fn spend(
     in_combat(s)?;
     let e = find_enemy(s, en)?;
     let x = enemy(s, e)?;
+    let usable = |u: &&crate::content::RollUse| u.usable_by(&x.kind);
     let u = s
         .catalog
         .roll_use(use_name)
-        .ok_or_else(|| RuleError::unknown(rules::DESCRIBING_ROLLS, "roll use", use_name))?
+        .ok_or_else(|| {
+            unknown_among(
+                rules::DESCRIBING_ROLLS,
+                "roll use",
+                use_name,
+                s.catalog
+                    .uses
+                    .iter()
+                    .filter(usable)
+                    .map(|u| u.name.replace(' ', "_")),
+            )
+        })?
         .clone();
+    if !u.usable_by(&x.kind) {
+        return Err(RuleError::forbidden(
+            rules::SAMPLE_ENEMIES,
+            format!(
+                "{} is a roll of {}; {} is a {}",
+                u.name,
+                u.kinds.join(", "),
+                x.name,
+                x.kind
+            ),
+        ));
+    }
     cap("d6", dice.d6)?;
     cap("d3", dice.d3)?;
     cap("cp", dice.combat_points)?;
@@ -163,14 +343,45 @@ pub(crate) fn spend(
             "heal= is for Drain (Xd6 + Yd6)",
         ));
     }
-    let rolls = dice.d6 + dice.d3;
-    // The Healer's response heals "with Combat Points": a heal may use CP alone.
-    let cp_only_heal = u.effect == UseEffect::Heal && dice.combat_points > 0;
-    if rolls == 0 && !cp_only_heal {
+    let rolls = dice.d6.saturating_add(dice.d3);
+    // "Healer", Responses: "Whenever one of their allies takes large amounts of
+    // damage, Healers respond by healing with Combat Points": a heal of Combat
+    // Points alone is that Response (R-TI-9). Every other use needs a Roll
+    // ("Combat Points can increase Roll results").
+    let response = rolls == 0 && u.effect == UseEffect::Heal && dice.combat_points > 0;
+    if rolls == 0 && !response {
         return Err(RuleError::forbidden(
             rules::DESCRIBING_ROLLS,
             format!("{} uses at least one Roll", u.name),
         ));
+    }
+    if response {
+        let heals_with_cp = s
+            .catalog
+            .enemy(&x.kind)
+            .is_some_and(|k| k.response == Some(Response::HealWithCombatPoints));
+        let ally = match target {
+            Some(n) => find_enemy(s, n)?,
+            None => e,
+        };
+        let why = if !heals_with_cp {
+            Some(format!(
+                "{} ({}) does not respond by healing with Combat Points",
+                x.name, x.kind
+            ))
+        } else if ally == e {
+            Some("the Healer's Response heals one of its allies".to_string())
+        } else if !enemy(s, ally)?.hurt {
+            Some(format!(
+                "{} was dealt no damage this phase: the Healer's Response answers an ally's damage (a heal otherwise uses a Roll)",
+                enemy(s, ally)?.name
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleError::forbidden(rules::HEALER, why));
+        }
     }
     if u.effect == UseEffect::Shove && dice.combat_points != dice.d3 {
         return Err(RuleError::forbidden(
@@ -179,9 +390,11 @@ pub(crate) fn spend(
         ));
     }
     let cost = Purchase {
-        d6: dice.d6 + heal_d6,
+        d6: dice.d6.saturating_add(heal_d6),
         ..dice
     };
+    // A Response is not an Action: not doubled in the Player Phase.
+    let cost = if response { cost } else { doubled(s, cost) };
     // Resolve the target before spending anything.
     let hero_target = |s: &State| -> R<usize> {
         let name = target.ok_or_else(|| {
@@ -203,9 +416,9 @@ pub(crate) fn spend(
     match u.effect {
         UseEffect::Damage | UseEffect::Drain => {
             let t = hero_target(s)?;
-            out.push(take_rolls(s, doubled(s, cost))?);
+            out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let total = roll.total;
+            let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -214,7 +427,7 @@ pub(crate) fn spend(
             damage_hero(s, t, total, roller, out)?;
             if u.effect == UseEffect::Drain {
                 let heal = roll_dice(s, heal_d6, 0, 0, roller)?;
-                let amount = heal.total;
+                let amount = heal.amount();
                 out.push(Event::EnemyRolled {
                     enemy: e,
                     use_name: format!("{} (heal)", u.name),
@@ -249,9 +462,11 @@ pub(crate) fn spend(
                     format!("no accessible way leads from {} to {zname}", x.name),
                 ));
             }
-            out.push(take_rolls(s, doubled(s, cost))?);
+            out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let each = roll.total.div_ceil(hit.len() as u32);
+            let each = roll
+                .amount()
+                .div_ceil(u32::try_from(hit.len()).unwrap_or(u32::MAX));
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -262,9 +477,9 @@ pub(crate) fn spend(
             }
         }
         UseEffect::Block => {
-            out.push(take_rolls(s, doubled(s, cost))?);
+            out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let total = roll.total;
+            let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -286,9 +501,9 @@ pub(crate) fn spend(
                     format!("{} is at 0 Health", enemy(s, t)?.name),
                 ));
             }
-            out.push(take_rolls(s, doubled(s, cost))?);
+            out.push(take_rolls(s, cost)?);
             let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-            let total = roll.total;
+            let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
                 use_name: u.name.clone(),
@@ -303,8 +518,9 @@ pub(crate) fn spend(
                     RuleError::forbidden(rules::DESCRIBING_ROLLS, "Shove needs to=ZONE")
                 })?;
                 let z = find_zone(s, to)?;
-                let far = s.zones.distance(hero(s, t)?.zone, z);
-                if !far.is_some_and(|d| d >= 1 && d <= dice.combat_points) {
+                let way = s.zones.route(hero(s, t)?.zone, z, |_, _| true);
+                let far = way.as_ref().map(Vec::len);
+                if !far.is_some_and(|d| d >= 1 && d <= dice.combat_points as usize) {
                     return Err(RuleError::forbidden(
                         rules::DESCRIBING_ROLLS,
                         format!(
@@ -313,7 +529,7 @@ pub(crate) fn spend(
                         ),
                     ));
                 }
-                Some(z)
+                way
             } else {
                 if x.zone != hero(s, t)?.zone {
                     return Err(RuleError::forbidden(
@@ -323,7 +539,7 @@ pub(crate) fn spend(
                 }
                 None
             };
-            out.push(take_rolls(s, doubled(s, cost))?);
+            out.push(take_rolls(s, cost)?);
             let bonus = if u.effect == UseEffect::Shove {
                 0
             } else {
@@ -348,10 +564,7 @@ pub(crate) fn spend(
             });
             if result == ContestResult::First {
                 match dest {
-                    Some(z) => out.push(Event::HeroMoved {
-                        hero: t,
-                        path: vec![z],
-                    }),
+                    Some(path) => moved_by_enemies(s, t, path, out),
                     None => out.push(Event::Grappled { enemy: e, hero: t }),
                 }
             }
@@ -367,7 +580,7 @@ pub(crate) fn spend(
 /// Tiers, "Enemy Movement", "Spending Rolls for Actions" (002_631931fd73349179.txt).
 pub(crate) fn move_player(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     player: &str,
     to: &str,
     pay: &Pay,
@@ -378,7 +591,7 @@ pub(crate) fn move_player(
     let i = find_hero(s, player)?;
     let h = up(s, i)?;
     let z = find_zone(s, to)?;
-    let steps = s.zones.distance(h.zone, z).ok_or_else(|| {
+    let path = s.zones.route(h.zone, z, |_, _| true).ok_or_else(|| {
         RuleError::forbidden(
             rules::ENEMY_MOVEMENT,
             format!(
@@ -387,19 +600,20 @@ pub(crate) fn move_player(
             ),
         )
     })?;
-    if steps == 0 {
+    if path.is_empty() {
         return Err(RuleError::forbidden(
             rules::ENEMY_MOVEMENT,
             format!("{} is already in {to}", h.name()),
         ));
     }
+    let steps = u32::try_from(path.len()).unwrap_or(u32::MAX);
     let cost = match pay {
         Pay::D3 => Purchase {
             d3: steps,
             ..Purchase::default()
         },
         Pay::Cp => Purchase {
-            combat_points: 2 * steps,
+            combat_points: steps.saturating_mul(2),
             ..Purchase::default()
         },
         Pay::D6 => {
@@ -410,11 +624,26 @@ pub(crate) fn move_player(
         }
     };
     out.push(take_rolls(s, doubled(s, cost))?);
-    out.push(Event::HeroMoved {
-        hero: i,
-        path: vec![z],
-    });
+    moved_by_enemies(s, i, path, out);
     Ok(())
+}
+
+/// The enemies move a character (Enemy Movement, Shove) along `path`; a grapple
+/// ends when the grappler is no longer in the character's Zone.
+///
+/// Tiers, "Enemy Movement", "Describing Rolls" (Grapple, Shove)
+/// (002_631931fd73349179.txt).
+fn moved_by_enemies(s: &State, i: usize, path: Vec<usize>, out: &mut Vec<Event>) {
+    let to = path.last().copied();
+    let grappler = s
+        .heroes
+        .get(i)
+        .and_then(|h| h.grappled_by)
+        .and_then(|g| s.enemies.get(g));
+    out.push(Event::HeroMoved { hero: i, path });
+    if grappler.is_some_and(|g| Some(g.zone) != to) {
+        out.push(Event::Released { hero: i });
+    }
 }
 
 /// An enemy joins, its Health from the pool's reserve.
@@ -422,7 +651,7 @@ pub(crate) fn move_player(
 /// Tiers, "Enemy Health" (002_631931fd73349179.txt).
 pub(crate) fn spawn(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     name: &str,
     kind: &str,
     health: &u32,
@@ -430,11 +659,18 @@ pub(crate) fn spawn(
     out: &mut Vec<Event>,
 ) -> R<()> {
     gm_only(seat)?;
-    let k = s
-        .catalog
-        .enemy(kind)
-        .ok_or_else(|| RuleError::unknown(rules::SAMPLE_ENEMIES, "enemy kind", kind))?;
+    let k = s.catalog.enemy(kind).ok_or_else(|| {
+        unknown_among(
+            rules::SAMPLE_ENEMIES,
+            "enemy kind",
+            kind,
+            s.catalog.enemies.iter().map(|k| k.name.replace(' ', "_")),
+        )
+    })?;
     let z = find_zone(s, zone)?;
+    if let Err(e) = tabula_core::names::check_seat_name("name", name) {
+        return Err(RuleError::forbidden(rules::SEATS, e.to_string()));
+    }
     if name.trim().is_empty()
         || name.contains(char::is_whitespace)
         || name.contains(':')
@@ -459,18 +695,7 @@ pub(crate) fn spawn(
         return Err(RuleError::forbidden(rules::CAPS, "too many enemies"));
     }
     out.push(Event::EnemySpawned {
-        enemy: Enemy {
-            name: name.trim().to_string(),
-            kind: k.name.clone(),
-            health: *health,
-            start_health: *health,
-            zone: z,
-            block: 0,
-            shadow: false,
-            ensnaring: None,
-            last_attacker: None,
-            moved: false,
-        },
+        enemy: Enemy::new(name.trim().to_string(), k.name.clone(), *health, z),
     });
     Ok(())
 }
@@ -480,7 +705,7 @@ pub(crate) fn spawn(
 /// Tiers, "Shadow Goblin" (002_631931fd73349179.txt).
 pub(crate) fn shadow(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     cmd: &Command,
     en: &str,
     pay: &Pay,
@@ -496,6 +721,16 @@ pub(crate) fn shadow(
         return Err(RuleError::forbidden(
             rules::SHADOW_GOBLIN,
             format!("{} ({}) has no shadow form", x.name, x.kind),
+        ));
+    }
+    if sink {
+        // "Responses": it sinks whenever dealt damage, by itself (R-TI-9).
+        return Err(RuleError::forbidden(
+            rules::SHADOW_GOBLIN,
+            format!(
+                "{} sinks into its shadow by itself whenever it is dealt damage (its Response, paid with any roll left); the GM does not sink it otherwise",
+                x.name
+            ),
         ));
     }
     if x.health == 0 || x.shadow == sink {
@@ -530,18 +765,21 @@ pub(crate) fn shadow(
             ));
         }
     };
-    out.push(take_rolls(s, cost)?);
+    // "Actions": "Spend any roll to get out of their shadow form": an Action,
+    // doubled in the Player Phase ("Spending Rolls for Actions").
+    out.push(take_rolls(s, doubled(s, cost))?);
     out.push(Event::Shadow { enemy: e, on: sink });
     Ok(())
 }
 
-/// The Enchanted Armor ensnares a player in its Zone who attacked it, with its
-/// movement (1d3 or 1 CP), unless it approached this phase.
+/// The Enchanted Armor ensnares a player in its Zone who attacked it this round
+/// (this phase or the one before), with its movement (1d3 or 1 CP, doubled in
+/// the Player Phase), unless it approached someone this phase.
 ///
 /// Tiers, "Enchanted Armor" (002_631931fd73349179.txt).
 pub(crate) fn ensnare(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     en: &str,
     player: &str,
     pay: &Pay,
@@ -562,8 +800,12 @@ pub(crate) fn ensnare(
         Some("one ensnared character at a time".to_string())
     } else if x.zone != h.zone {
         Some(format!("{} is not in {}'s Zone", h.name(), x.name))
-    } else if x.last_attacker != Some(i) {
-        Some(format!("{} has not attacked {}", h.name(), x.name))
+    } else if !x.attacked_this_round_by(i) {
+        Some(format!(
+            "{} has not attacked {} this round (this phase or the one before)",
+            h.name(),
+            x.name
+        ))
     } else if x.moved {
         Some(format!(
             "{} approached this phase and cannot ensnare in the same turn",
@@ -586,7 +828,7 @@ pub(crate) fn ensnare(
 /// Tiers, "Enchanted Armor", "Rounding" (002_631931fd73349179.txt).
 pub(crate) fn absorb(
     s: &State,
-    seat: &Seat,
+    seat: &By,
     en: &str,
     dice: &Purchase,
     roller: &mut dyn Roller,
@@ -608,10 +850,20 @@ pub(crate) fn absorb(
             format!("{} is at 0 Health", x.name),
         ));
     }
+    // "absorb life force from the creature": none is left at 0 Health.
+    if !hero(s, victim)?.up() {
+        return Err(RuleError::forbidden(
+            rules::HEALTH_ZERO,
+            format!(
+                "{} is at 0 Health: no life force is left to absorb",
+                hero(s, victim)?.name()
+            ),
+        ));
+    }
     cap("d6", dice.d6)?;
     cap("d3", dice.d3)?;
     cap("cp", dice.combat_points)?;
-    if dice.d6 + dice.d3 == 0 {
+    if dice.d6.saturating_add(dice.d3) == 0 {
         return Err(RuleError::forbidden(
             rules::ENCHANTED_ARMOR,
             "Absorb uses at least one roll",
@@ -619,7 +871,7 @@ pub(crate) fn absorb(
     }
     out.push(take_rolls(s, doubled(s, *dice))?);
     let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
-    let total = roll.total;
+    let total = roll.amount();
     out.push(Event::EnemyRolled {
         enemy: e,
         use_name: "Absorb".into(),

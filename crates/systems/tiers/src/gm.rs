@@ -102,6 +102,12 @@ pub enum PurchaseError {
         /// d3 asked for.
         d3: u32,
     },
+    /// d3 Rolls with no d6: "1d3 (need 1d6)".
+    #[error("a d3 needs a d6 bought first (\"1d3 (need 1d6)\"): {d3}d3 with no d6")]
+    NeedD6 {
+        /// d3 asked for.
+        d3: u32,
+    },
     /// The purchase costs more SP than the PSP.
     #[error("{cost} SP is more than the party's {psp} Stat Points")]
     OverBudget {
@@ -120,7 +126,9 @@ impl Purchase {
             + u64::from(self.combat_points) * u64::from(CP_COST)
     }
 
-    /// Check the purchase against the PSP and the alternation rule (R-TI-5).
+    /// Check the purchase against the PSP, the alternation rule (R-TI-5) and
+    /// "1d3 (need 1d6)": a d3 can be bought only once a d6 is (so 2d6 + 3d3
+    /// alternates d3, d6, d3, d6, d3 and is allowed; 1d3 alone is not).
     ///
     /// Tiers, "Creating Combat", "Buying Rolls" (002_631931fd73349179.txt); R-TI-5.
     ///
@@ -133,6 +141,9 @@ impl Purchase {
                 d6: self.d6,
                 d3: self.d3,
             });
+        }
+        if self.d3 > 0 && self.d6 == 0 {
+            problems.push(PurchaseError::NeedD6 { d3: self.d3 });
         }
         if self.cost() > u64::from(psp) {
             problems.push(PurchaseError::OverBudget {

@@ -13,29 +13,17 @@ fn stats() -> Vec<&'static str> {
     Stat::ALL.iter().map(|s| s.key()).collect()
 }
 
-/// The commands `seat` may give now.
+fn typed(name: &str) -> String {
+    name.replace(' ', "_")
+}
+
+/// The commands `seat` may give now. Parameter names ending in `=` are typed
+/// `name=value`; the parameters `on` and `vs` are typed `on X`, `vs X`.
 pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if s.closed {
         return out;
     }
-    let heroes: Vec<String> = s
-        .heroes
-        .iter()
-        .map(|h| h.name().replace(' ', "_"))
-        .collect();
-    let live_enemies: Vec<String> = s
-        .enemies
-        .iter()
-        .filter(|e| e.health > 0)
-        .map(|e| e.name.clone())
-        .collect();
-    let zones: Vec<String> = s
-        .zones
-        .names()
-        .iter()
-        .map(|z| z.replace(' ', "_"))
-        .collect();
     let left = s.rolls_left();
     if s.pending.is_some() {
         if seat.is_gm() {
@@ -52,248 +40,346 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
         return out;
     }
     match seat {
-        Seat::Gm => {
-            match s.mode {
-                Mode::Roleplay => {
-                    out.push(CommandSpec::new(
-                        "compete",
-                        "Competing Rolls: d6 + Roleplay Bonus each, higher does the thing",
-                        vec![
-                            ParamSpec::choice("first", heroes.clone()),
-                            ParamSpec::choice("stat", stats()),
-                            ParamSpec::choice("second", heroes.clone()),
-                            ParamSpec::choice("stat", stats()),
-                        ],
-                    ));
-                    if !s.consents.is_empty() {
-                        out.push(CommandSpec::new(
-                            "pvp",
-                            "a PvP Roll; the Defendant wins ties",
-                            vec![
-                                ParamSpec::choice("actor", heroes.clone()),
-                                ParamSpec::choice("stat", stats()),
-                                ParamSpec::choice("defendant", heroes.clone()),
-                                ParamSpec::choice("stat", stats()),
-                            ],
-                        ));
-                    }
-                    if !live_enemies.is_empty() {
-                        out.push(CommandSpec::new("fight", "combat begins", vec![]));
-                    }
-                }
-                Mode::Combat { .. } => {
-                    out.push(CommandSpec::new(
-                        "end-phase",
-                        "end this phase, begin the next",
-                        vec![],
-                    ));
-                    out.push(CommandSpec::new("end-combat", "end the combat now", vec![]));
-                    if !live_enemies.is_empty() {
-                        let uses: Vec<String> =
-                            s.catalog.uses.iter().map(|u| u.name.clone()).collect();
-                        out.push(CommandSpec::new(
-                            "spend",
-                            "an enemy spends Rolls (doubled in the Player Phase)",
-                            vec![
-                                ParamSpec::choice("enemy", live_enemies.clone()),
-                                ParamSpec::choice("use", uses),
-                                ParamSpec::int("d6=", 0, i64::from(left.d6)),
-                                ParamSpec::int("d3=", 0, i64::from(left.d3)),
-                                ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
-                                ParamSpec::text("on TARGET, to=ZONE (Shove), heal=N (Drain)"),
-                            ],
-                        ));
-                        out.push(CommandSpec::new(
-                            "move-enemy",
-                            "move an enemy to a touching, accessible Zone (1d3 or 1 CP)",
-                            vec![
-                                ParamSpec::choice("enemy", live_enemies.clone()),
-                                ParamSpec::choice("zone", zones.clone()),
-                                ParamSpec::choice("pay=", ["d3", "cp"]),
-                            ],
-                        ));
-                        out.push(CommandSpec::new(
-                            "move-player",
-                            "move a player (a d3 or 2 CP per Zone)",
-                            vec![
-                                ParamSpec::choice("player", heroes.clone()),
-                                ParamSpec::choice("zone", zones.clone()),
-                                ParamSpec::choice("pay=", ["d3", "cp"]),
-                            ],
-                        ));
-                    }
-                    let kind = |f: fn(&crate::content::EnemyKind) -> bool| -> Vec<String> {
-                        s.enemies
-                            .iter()
-                            .filter(|e| e.health > 0 && s.catalog.enemy(&e.kind).is_some_and(f))
-                            .map(|e| e.name.clone())
-                            .collect()
-                    };
-                    let shadows = kind(|k| k.shadow_form);
-                    if !shadows.is_empty() {
-                        for (name, what) in [
-                            ("sink", "sink into a shadow"),
-                            ("emerge", "leave the shadow"),
-                        ] {
-                            out.push(CommandSpec::new(
-                                name,
-                                what,
-                                vec![
-                                    ParamSpec::choice("enemy", shadows.clone()),
-                                    ParamSpec::choice("pay=", ["d3", "d6"]),
-                                ],
-                            ));
-                        }
-                    }
-                    let armors = kind(|k| k.ensnare);
-                    if !armors.is_empty() {
-                        out.push(CommandSpec::new(
-                            "ensnare",
-                            "ensnare a player in its Zone who attacked it",
-                            vec![
-                                ParamSpec::choice("enemy", armors.clone()),
-                                ParamSpec::choice("player", heroes.clone()),
-                                ParamSpec::choice("pay=", ["d3", "cp"]),
-                            ],
-                        ));
-                        out.push(CommandSpec::new(
-                            "absorb",
-                            "heal for the rolls, the ensnared player takes half",
-                            vec![
-                                ParamSpec::choice("enemy", armors),
-                                ParamSpec::int("d6=", 0, i64::from(left.d6)),
-                                ParamSpec::int("d3=", 0, i64::from(left.d3)),
-                                ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
-                            ],
-                        ));
-                    }
-                }
-            }
-            if s.reserve > 0 {
-                let kinds: Vec<String> = s.catalog.enemies.iter().map(|k| k.name.clone()).collect();
-                out.push(CommandSpec::new(
-                    "spawn",
-                    "an enemy joins with Health from the pool's reserve",
-                    vec![
-                        ParamSpec::text("name"),
-                        ParamSpec::choice("kind", kinds),
-                        ParamSpec::int("health=", 1, i64::from(s.reserve)),
-                        ParamSpec::choice("zone=", zones.clone()),
-                    ],
-                ));
-            }
-            out.push(CommandSpec::new("close", "close the session", vec![]));
-        }
+        Seat::Gm => gm_commands(s, &mut out),
         Seat::Player(name) => {
-            let Some(i) = s.hero(name) else {
-                return out;
-            };
-            let Some(h) = s.heroes.get(i) else {
-                return out;
-            };
-            let others: Vec<String> = heroes
-                .iter()
-                .filter(|n| crate::table::norm(n) != crate::table::norm(h.name()))
-                .cloned()
-                .collect();
-            match s.mode {
-                Mode::Roleplay => {
-                    out.push(CommandSpec::new(
-                        "roll",
-                        "d6 + the Stat's Roleplay Bonus against the GM's Goal",
-                        vec![
-                            ParamSpec::choice("stat", stats()),
-                            ParamSpec::text("goal (number or difficulty)"),
-                        ],
-                    ));
-                    out.push(CommandSpec::new(
-                        "consent",
-                        "agree to be the Defendant of a PvP Roll",
-                        vec![ParamSpec::choice("actor", others)],
-                    ));
-                    if s.options.custom.resting && !h.dead {
-                        out.push(CommandSpec::new(
-                            "rest",
-                            "rest, 1d6 Health per hour",
-                            vec![ParamSpec::int("hours", 1, 24)],
-                        ));
-                    }
-                }
-                Mode::Combat { phase, .. } if h.up() => {
-                    let actions: Vec<String> = s
-                        .catalog
-                        .actions
-                        .iter()
-                        .filter(|a| {
-                            a.ap <= h.ap
-                                && h.character.stat(a.stat).has_tier(a.tier)
-                                && (phase == Phase::Player || a.when == When::AnyPhase)
-                        })
-                        .map(|a| a.name.clone())
-                        .collect();
-                    if !actions.is_empty() {
-                        let targets: Vec<String> =
-                            live_enemies.iter().chain(heroes.iter()).cloned().collect();
-                        out.push(CommandSpec::new(
-                            "act",
-                            "use an Action (its AP; at least 1 SP in its tier)",
-                            vec![
-                                ParamSpec::choice("action", actions),
-                                ParamSpec::choice("on", targets),
-                            ],
-                        ));
-                    }
-                    if phase == Phase::Player && h.ap > 0 {
-                        let near: Vec<String> = s
-                            .zones
-                            .neighbours(h.zone)
-                            .into_iter()
-                            .map(|z| s.zones.name(z).replace(' ', "_"))
-                            .collect();
-                        if h.ensnared_by.is_none() && !near.is_empty() {
-                            out.push(CommandSpec::new(
-                                "move",
-                                "1 AP per touching, accessible Zone",
-                                vec![ParamSpec::choice("zone", near)],
-                            ));
-                        }
-                        let items: Vec<String> = h
-                            .items
-                            .iter()
-                            .filter_map(|n| s.catalog.item(n))
-                            .filter(|d| d.ap() <= h.ap)
-                            .map(|d| d.name.clone())
-                            .collect();
-                        if !items.is_empty() {
-                            out.push(CommandSpec::new(
-                                "item",
-                                "use an Item (Fast 1, Normal 2, Slow 3, Special 4+ AP)",
-                                vec![ParamSpec::choice("item", items)],
-                            ));
-                        }
-                        out.push(CommandSpec::new(
-                            "roleplay",
-                            "1 AP per d3, + Roleplay Bonus, against a Goal or `vs ENEMY`",
-                            vec![
-                                ParamSpec::choice("stat", stats()),
-                                ParamSpec::int("d3", 1, i64::from(h.ap)),
-                                ParamSpec::text("goal, or vs ENEMY"),
-                            ],
-                        ));
-                    }
-                }
-                Mode::Combat { .. } => {}
-            }
-            if s.options.custom.super_6 {
-                out.push(CommandSpec::new(
-                    "super6",
-                    "2d6 for an incredibly unlikely, very cool thing: both 6s",
-                    vec![],
-                ));
+            if let Some(i) = s.hero(name)
+                && s.heroes.get(i).is_some_and(|h| !h.ally)
+            {
+                character_commands(s, i, "", &mut out);
             }
         }
     }
     out
+}
+
+fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
+    let left = s.rolls_left();
+    let alive: Vec<String> = s
+        .heroes
+        .iter()
+        .filter(|h| !h.dead)
+        .map(|h| typed(h.name()))
+        .collect();
+    let up: Vec<String> = s
+        .heroes
+        .iter()
+        .filter(|h| h.up())
+        .map(|h| typed(h.name()))
+        .collect();
+    let live_enemies: Vec<String> = s
+        .enemies
+        .iter()
+        .filter(|e| e.standing())
+        .map(|e| e.name.clone())
+        .collect();
+    let zones: Vec<String> = s.zones.names().iter().map(|z| typed(z)).collect();
+    match s.mode {
+        Mode::Roleplay => {
+            if alive.len() >= 2 {
+                out.push(CommandSpec::new(
+                    "compete",
+                    "Competing Rolls: d6 + Roleplay Bonus each, higher does the thing",
+                    vec![
+                        ParamSpec::choice("first", alive.clone()),
+                        ParamSpec::choice("stat", stats()),
+                        ParamSpec::choice("second", alive.clone()),
+                        ParamSpec::choice("stat", stats()),
+                    ],
+                ));
+            }
+            if !s.consents.is_empty() {
+                let actors: Vec<String> = s
+                    .consents
+                    .iter()
+                    .filter_map(|(_, a)| s.heroes.get(*a))
+                    .map(|h| typed(h.name()))
+                    .collect();
+                let defendants: Vec<String> = s
+                    .consents
+                    .iter()
+                    .filter_map(|(d, _)| s.heroes.get(*d))
+                    .map(|h| typed(h.name()))
+                    .collect();
+                out.push(CommandSpec::new(
+                    "pvp",
+                    "a PvP Roll; the Defendant wins ties",
+                    vec![
+                        ParamSpec::choice("actor", actors),
+                        ParamSpec::choice("stat", stats()),
+                        ParamSpec::choice("defendant", defendants),
+                        ParamSpec::choice("stat", stats()),
+                    ],
+                ));
+            }
+            if !live_enemies.is_empty() {
+                out.push(CommandSpec::new("fight", "combat begins", vec![]));
+            }
+        }
+        Mode::Combat { .. } => {
+            out.push(CommandSpec::new(
+                "end-phase",
+                "end this phase, begin the next",
+                vec![],
+            ));
+            out.push(CommandSpec::new("end-combat", "end the combat now", vec![]));
+            if !live_enemies.is_empty() {
+                let uses: Vec<String> = s.catalog.uses.iter().map(|u| typed(&u.name)).collect();
+                let targets: Vec<String> = up
+                    .iter()
+                    .chain(live_enemies.iter())
+                    .chain(zones.iter())
+                    .cloned()
+                    .collect();
+                out.push(CommandSpec::new(
+                    "spend",
+                    "an enemy spends Rolls on a roll use (doubled in the Player Phase; also to=ZONE for Shove, heal=N for Drain)",
+                    vec![
+                        ParamSpec::choice("enemy", live_enemies.clone()),
+                        ParamSpec::choice("use", uses),
+                        ParamSpec::int("d6=", 0, i64::from(left.d6)),
+                        ParamSpec::int("d3=", 0, i64::from(left.d3)),
+                        ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
+                        ParamSpec::choice("on", targets),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "move-enemy",
+                    "move an enemy to a touching, accessible Zone (1d3 or 1 CP)",
+                    vec![
+                        ParamSpec::choice("enemy", live_enemies.clone()),
+                        ParamSpec::choice("zone", zones.clone()),
+                        ParamSpec::choice("pay=", ["d3", "cp"]),
+                    ],
+                ));
+                if !up.is_empty() {
+                    out.push(CommandSpec::new(
+                        "move-player",
+                        "move a player (a d3 or 2 CP per Zone)",
+                        vec![
+                            ParamSpec::choice("player", up.clone()),
+                            ParamSpec::choice("zone", zones.clone()),
+                            ParamSpec::choice("pay=", ["d3", "cp"]),
+                        ],
+                    ));
+                }
+            }
+            let kind = |f: fn(&crate::content::EnemyKind) -> bool| -> Vec<String> {
+                s.enemies
+                    .iter()
+                    .filter(|e| e.standing() && s.catalog.enemy(&e.kind).is_some_and(f))
+                    .map(|e| e.name.clone())
+                    .collect()
+            };
+            let shadows: Vec<String> = s
+                .enemies
+                .iter()
+                .filter(|e| e.standing() && e.shadow)
+                .map(|e| e.name.clone())
+                .collect();
+            if !shadows.is_empty() {
+                out.push(CommandSpec::new(
+                    "emerge",
+                    "leave the shadow form (any roll; doubled in the Player Phase)",
+                    vec![
+                        ParamSpec::choice("enemy", shadows),
+                        ParamSpec::choice("pay=", ["d3", "d6"]),
+                    ],
+                ));
+            }
+            let armors = kind(|k| k.ensnare);
+            if !armors.is_empty() && !up.is_empty() {
+                out.push(CommandSpec::new(
+                    "ensnare",
+                    "ensnare a player in its Zone who attacked it this round",
+                    vec![
+                        ParamSpec::choice("enemy", armors.clone()),
+                        ParamSpec::choice("player", up.clone()),
+                        ParamSpec::choice("pay=", ["d3", "cp"]),
+                    ],
+                ));
+                out.push(CommandSpec::new(
+                    "absorb",
+                    "heal for the rolls, the ensnared player takes half",
+                    vec![
+                        ParamSpec::choice("enemy", armors),
+                        ParamSpec::int("d6=", 0, i64::from(left.d6)),
+                        ParamSpec::int("d3=", 0, i64::from(left.d3)),
+                        ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
+                    ],
+                ));
+            }
+        }
+    }
+    // "Phases": the GM plays the NPC allies (`GM: Steve move Yard`).
+    for (i, h) in s.heroes.iter().enumerate() {
+        if h.ally {
+            let prefix = format!("{} ", typed(h.name()));
+            character_commands(s, i, &prefix, out);
+        }
+    }
+    if s.reserve > 0 {
+        let kinds: Vec<String> = s.catalog.enemies.iter().map(|k| typed(&k.name)).collect();
+        out.push(CommandSpec::new(
+            "spawn",
+            "an enemy joins with Health from the pool's reserve",
+            vec![
+                ParamSpec::text("name"),
+                ParamSpec::choice("kind", kinds),
+                ParamSpec::int("health=", 1, i64::from(s.reserve)),
+                ParamSpec::choice("zone=", zones),
+            ],
+        ));
+    }
+    out.push(CommandSpec::new("close", "close the session", vec![]));
+}
+
+/// The commands of character `i` (a player's own, or an NPC ally's for the GM,
+/// each name then starting with `prefix`). The dead take no further part.
+fn character_commands(s: &State, i: usize, prefix: &str, out: &mut Vec<CommandSpec>) {
+    let Some(h) = s.heroes.get(i) else {
+        return;
+    };
+    if h.dead {
+        return;
+    }
+    let name = |n: &str| format!("{prefix}{n}");
+    let goal = || ParamSpec::int("goal", 0, i64::from(crate::roleplay::MAX_NUMBER));
+    match s.mode {
+        Mode::Roleplay => {
+            out.push(CommandSpec::new(
+                &name("roll"),
+                "d6 + the Stat's Roleplay Bonus against the GM's Goal (a number or a difficulty)",
+                vec![ParamSpec::choice("stat", stats()), goal()],
+            ));
+            if !h.ally {
+                let others: Vec<String> = s
+                    .heroes
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, o)| *j != i && !o.dead && !o.ally)
+                    .map(|(_, o)| typed(o.name()))
+                    .collect();
+                if !others.is_empty() {
+                    out.push(CommandSpec::new(
+                        &name("consent"),
+                        "agree to be the Defendant of a PvP Roll",
+                        vec![ParamSpec::choice("actor", others)],
+                    ));
+                }
+            }
+            if s.options.custom.resting {
+                out.push(CommandSpec::new(
+                    &name("rest"),
+                    "rest, 1d6 Health per hour",
+                    vec![ParamSpec::int(
+                        "hours",
+                        1,
+                        i64::from(crate::decide::MAX_REST_HOURS),
+                    )],
+                ));
+            }
+        }
+        Mode::Combat { phase, .. } if h.up() => {
+            let actions: Vec<String> = s
+                .catalog
+                .actions
+                .iter()
+                .filter(|a| {
+                    a.ap <= h.ap
+                        && h.character.stat(a.stat).has_tier(a.tier)
+                        && (phase == Phase::Player || a.when == When::AnyPhase)
+                })
+                .map(|a| typed(&a.name))
+                .collect();
+            if !actions.is_empty() {
+                let enemies: Vec<String> = s
+                    .enemies
+                    .iter()
+                    .enumerate()
+                    .filter(|(e, x)| x.standing() && h.ensnared_by.is_none_or(|armor| armor == *e))
+                    .map(|(_, x)| x.name.clone())
+                    .collect();
+                let targets: Vec<String> = enemies
+                    .into_iter()
+                    .chain(s.heroes.iter().filter(|o| o.up()).map(|o| typed(o.name())))
+                    .chain(s.zones.names().iter().map(|z| typed(z)))
+                    .collect();
+                out.push(CommandSpec::new(
+                    &name("act"),
+                    "use an Action (its AP; at least 1 SP in its tier) on an enemy, a player or a Zone",
+                    vec![
+                        ParamSpec::choice("action", actions),
+                        ParamSpec::choice("on", targets),
+                    ],
+                ));
+            }
+            if phase == Phase::Player && h.ap > 0 {
+                let held = h.ensnared_by.is_some()
+                    || h.grappled_by
+                        .and_then(|g| s.enemies.get(g))
+                        .is_some_and(|g| g.standing());
+                let near: Vec<String> = crate::combat::steps_for(s, i)
+                    .into_iter()
+                    .map(|z| typed(s.zones.name(z)))
+                    .collect();
+                if !held && !near.is_empty() {
+                    out.push(CommandSpec::new(
+                        &name("move"),
+                        "1 AP per touching, accessible Zone; a standing enemy's Zone lets you out only the way you came (R-TI-8)",
+                        vec![ParamSpec::choice("zone", near)],
+                    ));
+                }
+                let items: Vec<String> = h
+                    .items
+                    .iter()
+                    .filter_map(|n| s.catalog.item(n))
+                    .filter(|d| d.ap() <= h.ap)
+                    .map(|d| typed(&d.name))
+                    .collect();
+                if !items.is_empty() {
+                    out.push(CommandSpec::new(
+                        &name("item"),
+                        "use an Item (Fast 1, Normal 2, Slow 3, Special 4+ AP)",
+                        vec![ParamSpec::choice("item", items)],
+                    ));
+                }
+                out.push(CommandSpec::new(
+                    &name("roleplay"),
+                    "1 AP per d3, + Roleplay Bonus, against a Goal",
+                    vec![
+                        ParamSpec::choice("stat", stats()),
+                        ParamSpec::int("d3", 1, i64::from(h.ap)),
+                        goal(),
+                    ],
+                ));
+                let foes: Vec<String> = s
+                    .enemies
+                    .iter()
+                    .filter(|x| x.standing())
+                    .map(|x| x.name.clone())
+                    .collect();
+                if !foes.is_empty() {
+                    out.push(CommandSpec::new(
+                        &name("roleplay"),
+                        "1 AP per d3, + Roleplay Bonus, against an enemy's free 1d3 (the GM answers)",
+                        vec![
+                            ParamSpec::choice("stat", stats()),
+                            ParamSpec::int("d3", 1, i64::from(h.ap)),
+                            ParamSpec::choice("vs", foes),
+                        ],
+                    ));
+                }
+            }
+        }
+        Mode::Combat { .. } => {}
+    }
+    if s.options.custom.super_6 && !h.ally {
+        out.push(CommandSpec::new(
+            &name("super6"),
+            "2d6 for an incredibly unlikely, very cool thing: both 6s",
+            vec![],
+        ));
+    }
 }
 
 /// A hero as every seat sees them.

@@ -102,17 +102,21 @@ impl TextPlay for Tiers {
         setup::setup(text, files)
     }
 
-    /// The GM out of combat, in the Enemy Phase and while a Competing Roll
-    /// waits; in the Player Phase the first player (then ally) with AP left.
+    /// The GM, then one seat per player character, in the table file's order.
+    /// NPC allies have no seat: the GM plays NPCs (`GM: Steve move Yard`).
     fn seats(state: &Self::State) -> Vec<Seat> {
         tabula_core::system::seat_list(
             state
                 .heroes
                 .iter()
+                .filter(|h| !h.ally)
                 .map(|h| Seat::Player(h.name().to_string())),
         )
     }
 
+    /// The GM out of combat, in the Enemy Phase and while a Competing Roll
+    /// waits; in the Player Phase the first player with AP left (then the GM,
+    /// who plays the NPC allies).
     fn default_seat(state: &Self::State) -> Seat {
         if state.pending.is_some() {
             return Seat::Gm;
@@ -121,7 +125,7 @@ impl TextPlay for Tiers {
             Some(table::Phase::Player) => state
                 .heroes
                 .iter()
-                .find(|h| h.up() && h.ap > 0)
+                .find(|h| !h.ally && h.up() && h.ap > 0)
                 .map_or(Seat::Gm, |h| Seat::Player(h.name().to_string())),
             _ => Seat::Gm,
         }

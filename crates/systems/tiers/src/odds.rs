@@ -15,7 +15,7 @@ use tabula_core::odds::{Dist, OddsError};
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.
-pub fn total(kind: RollKind, bonus: u32) -> Result<Dist, OddsError> {
+pub fn total(kind: RollKind, bonus: i64) -> Result<Dist, OddsError> {
     let dice = match kind {
         RollKind::OutOfCombat => Dist::die(6)?,
         RollKind::InCombat { d3 } => {
@@ -25,7 +25,7 @@ pub fn total(kind: RollKind, bonus: u32) -> Result<Dist, OddsError> {
             Dist::die(3)?.sum_of(d3)?
         }
     };
-    Ok(dice.shift(i64::from(bonus)))
+    Ok(dice.shift(bonus))
 }
 
 /// The odds of a roll against a Goal.
@@ -35,8 +35,8 @@ pub struct CheckOdds {
     pub probability: f64,
     /// The Goal.
     pub goal: u32,
-    /// The bonus added.
-    pub bonus: u32,
+    /// The bonus added (may be negative).
+    pub bonus: i64,
     /// d3s rolled (in combat), or none (one d6 out of combat).
     pub d3: Option<u32>,
     /// The smallest and largest totals.
@@ -51,7 +51,7 @@ pub struct CheckOdds {
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.
-pub fn check(kind: RollKind, bonus: u32, goal: u32) -> Result<CheckOdds, OddsError> {
+pub fn check(kind: RollKind, bonus: i64, goal: u32) -> Result<CheckOdds, OddsError> {
     let d = total(kind, bonus)?;
     Ok(CheckOdds {
         probability: d.p_at_least(i64::from(goal)),
@@ -85,11 +85,7 @@ pub struct ContestOdds {
 /// [`OddsError::TooLarge`] past the core caps.
 pub fn contest_odds(first: &Dist, second: &Dist, kind: Contest) -> Result<ContestOdds, OddsError> {
     let d = first.combine(second, |a, b| {
-        let r = contest(
-            u32::try_from(*a).unwrap_or(0),
-            u32::try_from(*b).unwrap_or(0),
-            kind,
-        );
+        let r = contest(*a, *b, kind);
         match r {
             ContestResult::First => 0i64,
             ContestResult::Second => 1,
@@ -153,12 +149,13 @@ mod tests {
 
     #[test]
     fn check_odds_match_enumeration() {
-        for bonus in 0..=6u32 {
+        // Negative bonuses too: a Hinder lowers a roll.
+        for bonus in -3..=6i64 {
             for goal in 0..=14u32 {
                 let all = enumerate(1, 0);
                 let want = all
                     .iter()
-                    .filter(|t| **t + i64::from(bonus) >= i64::from(goal))
+                    .filter(|t| **t + bonus >= i64::from(goal))
                     .count() as f64
                     / all.len() as f64;
                 let got = check(RollKind::OutOfCombat, bonus, goal)
@@ -169,7 +166,7 @@ mod tests {
                     let all = enumerate(0, n);
                     let want = all
                         .iter()
-                        .filter(|t| **t + i64::from(bonus) >= i64::from(goal))
+                        .filter(|t| **t + bonus >= i64::from(goal))
                         .count() as f64
                         / all.len() as f64;
                     let got = check(RollKind::InCombat { d3: n }, bonus, goal)

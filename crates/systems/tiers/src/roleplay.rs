@@ -141,10 +141,13 @@ pub struct RollResult {
     pub d6: Vec<u32>,
     /// d3s rolled (with the d6 face when the table halves a d6).
     pub d3: Vec<D3Roll>,
-    /// The Roleplay Bonus (or other flat bonus) added.
-    pub bonus: u32,
+    /// The Roleplay Bonus (or other flat bonus, or Combat Points) added; a
+    /// one-off roll (`tabula tiers check`) may take a negative modifier (the
+    /// book's Hinder: "These numbers may vary during combat due to the Help and
+    /// Hinder Actions").
+    pub bonus: i64,
     /// The total: every die plus the bonus.
-    pub total: u32,
+    pub total: i64,
 }
 
 impl RollResult {
@@ -168,7 +171,18 @@ impl RollResult {
         if parts.is_empty() {
             parts.push("no dice".into());
         }
-        format!("{} + {} = {}", parts.join(" + "), self.bonus, self.total)
+        let sign = if self.bonus < 0 { '-' } else { '+' };
+        format!(
+            "{} {sign} {} = {}",
+            parts.join(" + "),
+            self.bonus.unsigned_abs(),
+            self.total
+        )
+    }
+
+    /// The total as an amount of damage or healing (never below 0).
+    pub fn amount(&self) -> u32 {
+        u32::try_from(self.total.max(0)).unwrap_or(u32::MAX)
     }
 }
 
@@ -179,14 +193,16 @@ pub enum RollProblem {
     #[error("an in-combat roll takes at least 1d3 (1 AP per d3)")]
     NoDice,
     /// A number beyond the caps.
-    #[error("{field} must be at most {max}, not {got}")]
-    TooLarge {
+    #[error("{field} must be between {min} and {max}, not {got}")]
+    OutOfRange {
         /// The field.
         field: &'static str,
+        /// The least allowed.
+        min: i64,
         /// The cap.
-        max: u64,
+        max: i64,
         /// The value given.
-        got: u64,
+        got: i64,
     },
     /// The roller could not give a value.
     #[error(transparent)]
@@ -201,15 +217,17 @@ pub enum RollProblem {
 /// [`RollProblem`] for no dice, caps, or the roller.
 pub fn roll(
     kind: RollKind,
-    bonus: u32,
+    bonus: i64,
     mode: D3Mode,
     roller: &mut dyn Roller,
 ) -> Result<RollResult, RollProblem> {
-    if bonus > MAX_NUMBER {
-        return Err(RollProblem::TooLarge {
+    let cap = i64::from(MAX_NUMBER);
+    if !(-cap..=cap).contains(&bonus) {
+        return Err(RollProblem::OutOfRange {
             field: "bonus",
-            max: u64::from(MAX_NUMBER),
-            got: u64::from(bonus),
+            min: -cap,
+            max: cap,
+            got: bonus,
         });
     }
     let (d6, d3) = match kind {
@@ -224,7 +242,12 @@ pub fn roll(
             (Vec::new(), rolls)
         }
     };
-    let total = d6.iter().sum::<u32>() + d3.iter().map(|r| r.value).sum::<u32>() + bonus;
+    // At most MAX_POOL dice of 6 faces and a bonus within MAX_NUMBER: no overflow.
+    let total = d6
+        .iter()
+        .copied()
+        .chain(d3.iter().map(|r| r.value))
+        .fold(bonus, |t, v| t.saturating_add(i64::from(v)));
     Ok(RollResult {
         d6,
         d3,
@@ -254,16 +277,17 @@ pub struct CheckOutcome {
 /// As [`roll`], and a Goal above [`MAX_NUMBER`].
 pub fn check(
     kind: RollKind,
-    bonus: u32,
+    bonus: i64,
     goal: u32,
     mode: D3Mode,
     roller: &mut dyn Roller,
 ) -> Result<CheckOutcome, RollProblem> {
     if goal > MAX_NUMBER {
-        return Err(RollProblem::TooLarge {
+        return Err(RollProblem::OutOfRange {
             field: "goal",
-            max: u64::from(MAX_NUMBER),
-            got: u64::from(goal),
+            min: 0,
+            max: i64::from(MAX_NUMBER),
+            got: i64::from(goal),
         });
     }
     let roll = roll(kind, bonus, mode, roller)?;
@@ -275,7 +299,7 @@ pub fn check(
 /// Tiers, "Asking for Rolls" (002_631931fd73349179.txt).
 pub fn judge(roll: RollResult, goal: u32) -> CheckOutcome {
     CheckOutcome {
-        success: roll.total >= goal,
+        success: roll.total >= i64::from(goal),
         goal,
         difficulty: Difficulty::ALL.into_iter().find(|d| d.goal() == goal),
         roll,
@@ -325,7 +349,7 @@ pub enum Contest {
 /// Decide a contest from the two totals.
 ///
 /// Tiers, "Competing Rolls", "Ties", "Defendants & Tied PvP Rolls" (002_631931fd73349179.txt).
-pub fn contest(first: u32, second: u32, kind: Contest) -> ContestResult {
+pub fn contest(first: i64, second: i64, kind: Contest) -> ContestResult {
     use std::cmp::Ordering::*;
     match (first.cmp(&second), kind) {
         (Greater, _) => ContestResult::First,

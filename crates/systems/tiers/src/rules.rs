@@ -50,8 +50,8 @@ pub const ACTIONS: Rule = book("Actions").ruling("R-TI-4");
 pub const CRITICALS: Rule = book("Rolling for Criticals").ruling("R-TI-6");
 /// "Roleplaying in Combat": 1 AP per d3, plus the Roleplay Bonus.
 pub const ROLEPLAYING_IN_COMBAT: Rule = book("Roleplaying in Combat");
-/// "Movement".
-pub const MOVEMENT: Rule = book("Movement");
+/// "Movement": you cannot move through players or enemies; R-TI-8.
+pub const MOVEMENT: Rule = book("Movement").ruling("R-TI-8");
 /// "Zones".
 pub const ZONES: Rule = book("Zones");
 /// "Items" (speeds); R-TI-7.
@@ -84,6 +84,12 @@ pub const ROLEPLAY_AGAINST_ENEMIES: Rule = book("Roleplaying Against Enemies");
 pub const ENEMY_BEHAVIOR: Rule = book("Enemy Behavior");
 /// "Enemies" (Sample Content).
 pub const SAMPLE_ENEMIES: Rule = book("Enemies");
+/// "Goblin" (Responses: it blocks when attacked; R-TI-9).
+pub const GOBLIN: Rule = book("Goblin").ruling("R-TI-9");
+/// "Goblin Boss" (Responses: it screeches when dealt damage; R-TI-9).
+pub const GOBLIN_BOSS: Rule = book("Goblin Boss").ruling("R-TI-9");
+/// "Healer" (Responses: it heals allies with Combat Points; R-TI-9).
+pub const HEALER: Rule = book("Healer").ruling("R-TI-9");
 /// "Shadow Goblin".
 pub const SHADOW_GOBLIN: Rule = book("Shadow Goblin");
 /// "Enchanted Armor".

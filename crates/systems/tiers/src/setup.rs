@@ -47,7 +47,7 @@ use crate::gm::{self, CombatDifficulty, Purchase, PurchaseError};
 use crate::roleplay::TieRule;
 use crate::table::{CustomRules, Enemy, Hero, Mode, Phase, State, TableOptions, norm};
 use crate::zones::{ZoneDef, ZoneError, Zones};
-use tabula_core::D3Mode;
+use tabula_core::{D3Mode, Seat};
 
 /// The most players plus allies, and the most enemies, at one table (Tabula's cap).
 pub const MAX_SEATS: usize = 32;
@@ -180,11 +180,25 @@ pub enum SetupError {
     #[error("{0}: give either file or character")]
     Seat(String),
     /// No players, or too many seats.
-    #[error("a table has 1 to {MAX_SEATS} players and allies and at most {MAX_SEATS} enemies")]
+    #[error(
+        "players: a table has 1 to {MAX_SEATS} players and allies and at most {MAX_SEATS} enemies"
+    )]
     Seats,
     /// Two heroes or enemies share a name, or a name is unusable.
     #[error("two seats or enemies are called {0:?} (names must be unique and free of ':')")]
     Name(String),
+    /// A name holds control characters, a ':' (seats) or is empty or too long.
+    #[error(transparent)]
+    BadName(#[from] tabula_core::names::NameError),
+    /// An NPC ally is called like a command, so `GM: NAME ...` would be ambiguous.
+    #[error("allies: an NPC ally may not be called {0:?}, a command's name")]
+    AllyNamedLikeACommand(String),
+    /// An enemy is given no Health.
+    #[error("enemies: {who}: health must be at least 1 (a defeated enemy is not placed)")]
+    NoHealth {
+        /// The enemy.
+        who: String,
+    },
     /// The Zones are broken.
     #[error(transparent)]
     Zones(#[from] ZoneError),
@@ -289,6 +303,17 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         return Err(SetupError::Seats);
     }
     let zones = Zones::new(&file.zones)?;
+    for z in zones.names() {
+        tabula_core::names::check_seat_name("zones: name", z)?;
+    }
+    if let Some(c) = file.title.chars().find(|c| c.is_control()) {
+        return Err(SetupError::BadName(
+            tabula_core::names::NameError::ControlCharacter {
+                field: "title".into(),
+                code: c as u32,
+            },
+        ));
+    }
     let mut catalog = Catalog::sample()?;
     catalog.extend(Catalog {
         actions: file.actions,
@@ -314,11 +339,20 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
                     who: c.name().to_string(),
                     zone: seat.zone.clone(),
                 })?;
-        if c.name().contains(':')
-            || heroes.iter().any(|h| norm(h.name()) == norm(c.name()))
-            || norm(c.name()) == "gm"
+        tabula_core::names::check_seat_name(
+            if ally {
+                "allies: character name"
+            } else {
+                "players: character name"
+            },
+            c.name(),
+        )?;
+        if heroes.iter().any(|h| norm(h.name()) == norm(c.name())) || Seat::parse(c.name()).is_gm()
         {
             return Err(SetupError::Name(c.name().to_string()));
+        }
+        if ally && crate::text::is_command(c.name()) {
+            return Err(SetupError::AllyNamedLikeACommand(c.name().to_string()));
         }
         let strength = c.stat(Stat::Strength).total();
         if file.custom_rules.weighted_inventory && c.items().len() > strength as usize {
@@ -337,6 +371,7 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
             ally,
             ap: crate::character::MAX_AP,
             zone,
+            came_from: None,
             items: c.items().to_vec(),
             reduction: 0,
             grappled_by: None,
@@ -352,6 +387,10 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
     let mut total: u64 = 0;
     for e in &file.enemies {
         let name = e.name.trim().to_string();
+        tabula_core::names::check_seat_name("enemies: name", &name)?;
+        if e.health == 0 {
+            return Err(SetupError::NoHealth { who: name });
+        }
         if name.is_empty()
             || name.len() > MAX_NAME
             || name.contains(char::is_whitespace)
@@ -375,19 +414,8 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
                     who: name.clone(),
                     zone: e.zone.clone(),
                 })?;
-        total += u64::from(e.health);
-        enemies.push(Enemy {
-            name,
-            kind,
-            health: e.health,
-            start_health: e.health,
-            zone,
-            block: 0,
-            shadow: false,
-            ensnaring: None,
-            last_attacker: None,
-            moved: false,
-        });
+        total = total.saturating_add(u64::from(e.health));
+        enemies.push(Enemy::new(name, kind, e.health, zone));
     }
     if total > u64::from(pool) {
         return Err(SetupError::HealthPool {

@@ -105,6 +105,10 @@ pub struct Hero {
     pub ap: u32,
     /// The Zone (index into the table's Zones).
     pub zone: usize,
+    /// The Zone the hero last came from (R-TI-8: the only way out of a Zone
+    /// holding a standing enemy); none for a hero placed by the table file.
+    #[serde(default)]
+    pub came_from: Option<usize>,
     /// Items carried (names; the Items of the catalog can be used).
     pub items: Vec<String>,
     /// Damage the next hit on this hero is reduced by.
@@ -129,6 +133,11 @@ impl Hero {
     pub fn up(&self) -> bool {
         self.health > 0 && !self.dead
     }
+
+    /// True for a character of a player seat (not an NPC ally, not dead).
+    pub fn plays(&self) -> bool {
+        !self.ally && !self.dead
+    }
 }
 
 /// An enemy in play.
@@ -152,8 +161,50 @@ pub struct Enemy {
     pub ensnaring: Option<usize>,
     /// The hero who attacked it most recently.
     pub last_attacker: Option<usize>,
+    /// Heroes who attacked it in this phase.
+    #[serde(default)]
+    pub attacked_by: Vec<usize>,
+    /// Heroes who attacked it in the phase before this one (with
+    /// `attacked_by`: this round, for the Enchanted Armor's Ensnare).
+    #[serde(default)]
+    pub attacked_before: Vec<usize>,
+    /// True once it was dealt damage this phase (the Healer's Response).
+    #[serde(default)]
+    pub hurt: bool,
     /// True once it moved this phase (Enchanted Armor cannot then ensnare).
     pub moved: bool,
+}
+
+impl Enemy {
+    /// A new enemy, standing, with `health`, in `zone`.
+    pub fn new(name: String, kind: String, health: u32, zone: usize) -> Enemy {
+        Enemy {
+            name,
+            kind,
+            health,
+            start_health: health,
+            zone,
+            block: 0,
+            shadow: false,
+            ensnaring: None,
+            last_attacker: None,
+            attacked_by: Vec::new(),
+            attacked_before: Vec::new(),
+            hurt: false,
+            moved: false,
+        }
+    }
+
+    /// True while it stands (Health above 0).
+    pub fn standing(&self) -> bool {
+        self.health > 0
+    }
+
+    /// True when `hero` attacked it this round: in this phase or the one before
+    /// ("Enchanted Armor").
+    pub fn attacked_this_round_by(&self, hero: usize) -> bool {
+        self.attacked_by.contains(&hero) || self.attacked_before.contains(&hero)
+    }
 }
 
 /// A turret dropped by the Turret Item.
@@ -291,9 +342,10 @@ impl State {
     }
 }
 
-/// Names compared without case, with `_` as a space.
+/// Names compared without case (as [`tabula_core::names::same_name`]), with `_`
+/// typed for a space.
 pub fn norm(s: &str) -> String {
-    s.trim().replace('_', " ").to_ascii_lowercase()
+    s.replace('_', " ").trim().to_lowercase()
 }
 
 /// What happened. Every die is in the event.
@@ -480,10 +532,18 @@ pub enum Event {
         /// The hero.
         hero: usize,
     },
-    /// A hero is free of a grapple or an ensnare.
+    /// A hero is free of a grapple (an ensnare ends only when the Armor is
+    /// defeated).
     Released {
         /// The hero.
         hero: usize,
+    },
+    /// A Goblin Boss screeches at its attacker ("Goblin Boss", Responses).
+    Screeched {
+        /// The enemy.
+        enemy: usize,
+        /// The hero who dealt the damage, when one did.
+        hero: Option<usize>,
     },
     /// A hero is ensnared by the Enchanted Armor.
     Ensnared {
@@ -582,6 +642,8 @@ pub fn evolve(s: &mut State, e: &Event) {
             };
             for e in &mut s.enemies {
                 e.moved = false;
+                e.hurt = false;
+                e.attacked_before = std::mem::take(&mut e.attacked_by);
             }
             match phase {
                 Phase::Player => {
@@ -604,22 +666,33 @@ pub fn evolve(s: &mut State, e: &Event) {
             s.spent.d3 = s.spent.d3.saturating_add(spent.d3);
             s.spent.combat_points = s.spent.combat_points.saturating_add(spent.combat_points);
         }
+        // A Block or a reduction soaks one attack ("Reduce Xd6 damage from an
+        // attack"), then is gone.
         Event::Damaged {
             target,
+            rolled,
             prevented,
             dealt,
-            ..
         } => match *target {
             Target::Hero(i) => {
                 if let Some(h) = s.heroes.get_mut(i) {
-                    h.reduction = h.reduction.saturating_sub(*prevented);
+                    h.reduction = if *rolled > 0 {
+                        0
+                    } else {
+                        h.reduction.saturating_sub(*prevented)
+                    };
                     h.health = h.health.saturating_sub(*dealt);
                 }
             }
             Target::Enemy(i) => {
                 if let Some(en) = s.enemies.get_mut(i) {
-                    en.block = en.block.saturating_sub(*prevented);
+                    en.block = if *rolled > 0 {
+                        0
+                    } else {
+                        en.block.saturating_sub(*prevented)
+                    };
                     en.health = en.health.saturating_sub(*dealt);
+                    en.hurt |= *dealt > 0;
                 }
             }
         },
@@ -643,6 +716,9 @@ pub fn evolve(s: &mut State, e: &Event) {
         Event::Attacked { enemy, hero } => {
             if let Some(en) = s.enemies.get_mut(*enemy) {
                 en.last_attacker = Some(*hero);
+                if !en.attacked_by.contains(hero) {
+                    en.attacked_by.push(*hero);
+                }
             }
         }
         Event::Blocked { enemy, amount } => {
@@ -652,6 +728,8 @@ pub fn evolve(s: &mut State, e: &Event) {
         }
         Event::HeroMoved { hero, path } => {
             if let (Some(h), Some(&to)) = (s.heroes.get_mut(*hero), path.last()) {
+                let before = path.len().checked_sub(2).and_then(|k| path.get(k));
+                h.came_from = Some(before.copied().unwrap_or(h.zone));
                 h.zone = to;
             }
         }
@@ -678,11 +756,9 @@ pub fn evolve(s: &mut State, e: &Event) {
         Event::Released { hero } => {
             if let Some(h) = s.heroes.get_mut(*hero) {
                 h.grappled_by = None;
-                if let Some(en) = h.ensnared_by.take().and_then(|e| s.enemies.get_mut(e)) {
-                    en.ensnaring = None;
-                }
             }
         }
+        Event::Screeched { .. } => {}
         Event::Ensnared { enemy, hero } => {
             if let Some(h) = s.heroes.get_mut(*hero) {
                 h.ensnared_by = Some(*enemy);

@@ -19,8 +19,9 @@
 //! | `spend ENEMY USE [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE] [on TARGET]` | GM: a roll use |
 //! | `move-enemy ENEMY ZONE [pay=d3\|cp]`, `move-player PLAYER ZONE [pay=d3\|cp]` | GM |
 //! | `spawn NAME KIND health=N zone=ZONE` | GM: Health from the pool's reserve |
-//! | `sink ENEMY [pay=d3\|d6]`, `emerge ENEMY [pay=d3\|d6]` | GM: Shadow Goblin |
+//! | `emerge ENEMY [pay=d3\|d6]` | GM: a Shadow Goblin leaves its shadow (it sinks by itself when dealt damage; `sink` is refused) |
 //! | `ensnare ENEMY PLAYER [pay=d3\|cp]`, `absorb ENEMY [d6=N] [d3=N] [cp=N]` | GM: Enchanted Armor |
+//! | `ALLY act ...`, `ALLY move ...`, `ALLY item ...`, `ALLY roleplay ...` | GM: an NPC ally's command (`GM: Steve move Yard`) |
 
 use std::collections::BTreeMap;
 
@@ -31,7 +32,44 @@ use crate::roleplay::{ContestResult, TieRule, parse_goal};
 use crate::table::{Event, Mode, Outcome, Phase, State, Target};
 use tabula_core::{CommandParseError, Seat};
 
-const COMMANDS: &str = "roll, compete, consent, pvp, super6, rest, fight, end-phase, end-combat, close, act, move, item, roleplay, answer, spend, move-enemy, move-player, spawn, sink, emerge, ensnare, absorb";
+const COMMANDS: &str = "roll, compete, consent, pvp, super6, rest, fight, end-phase, end-combat, close, act, move, item, roleplay, answer, spend, move-enemy, move-player, spawn, sink, emerge, ensnare, absorb; the GM plays an NPC ally with ALLY COMMAND";
+
+/// Words that start a command (and may not name an NPC ally).
+const COMMAND_WORDS: [&str; 27] = [
+    "roll",
+    "compete",
+    "consent",
+    "pvp",
+    "super6",
+    "super-6",
+    "rest",
+    "fight",
+    "end-phase",
+    "next",
+    "end-combat",
+    "close",
+    "act",
+    "move",
+    "item",
+    "use",
+    "roleplay",
+    "answer",
+    "spend",
+    "move-enemy",
+    "move-player",
+    "spawn",
+    "sink",
+    "emerge",
+    "ensnare",
+    "absorb",
+    "help",
+];
+
+/// True when `word` starts a command (any case).
+pub fn is_command(word: &str) -> bool {
+    let w = word.trim().to_lowercase();
+    COMMAND_WORDS.contains(&w.as_str())
+}
 
 struct Line<'a> {
     cmd: String,
@@ -129,7 +167,27 @@ fn split_on<'a>(words: &[&'a str]) -> (Vec<&'a str>, Option<Vec<&'a str>>) {
 ///
 /// # Errors
 /// [`CommandParseError`] naming the command or argument.
-pub fn parse(_s: &State, _seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    // "Phases": the GM plays the NPC allies, `GM: Steve move Yard`.
+    if seat.is_gm() {
+        let mut it = line.trim_start().splitn(2, char::is_whitespace);
+        let first = it.next().unwrap_or("");
+        if !is_command(first) && s.hero(first).is_some() {
+            let rest = it.next().unwrap_or("").trim();
+            if rest.is_empty() {
+                return Err(args(
+                    first,
+                    "the ally's command is missing",
+                    "ALLY act|move|item|roleplay|roll|rest ...",
+                ));
+            }
+            let does = parse(s, &Seat::Player(first.to_string()), rest)?;
+            return Ok(Command::Ally {
+                ally: first.to_string(),
+                does: Box::new(does),
+            });
+        }
+    }
     let l = split(line);
     let c = l.cmd.as_str();
     let w = &l.words;
@@ -528,7 +586,15 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::Grappled { enemy: x, hero: h } => {
             format!("{} grapples {}: they cannot move away", enemy(*x), hero(*h))
         }
-        Event::Released { hero: h } => format!("{} is free", hero(*h)),
+        Event::Released { hero: h } => format!("{} is free of the grapple", hero(*h)),
+        Event::Screeched { enemy: x, hero: h } => match h {
+            Some(h) => format!(
+                "{} screeches at {} and threatens the other Goblins",
+                enemy(*x),
+                hero(*h)
+            ),
+            None => format!("{} screeches and threatens the other Goblins", enemy(*x)),
+        },
         Event::Ensnared { enemy: x, hero: h } => format!(
             "{} ensnares {}: trapped inside, they cannot move away, help or heal allies",
             enemy(*x),
@@ -573,7 +639,7 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::CombatEnded { outcome, healed } => format!(
             "Combat ends: {}.{}",
             match outcome {
-                Outcome::Won => "the players win",
+                Outcome::Won => "every enemy is defeated, the players win",
                 Outcome::Lost => "every player is at 0 Health, the players lose",
                 Outcome::Ended => "the GM ends it",
             },

@@ -67,7 +67,7 @@ impl Zones {
         let mut names: Vec<String> = Vec::new();
         for d in defs {
             let n = d.name.trim().to_string();
-            if names.iter().any(|x| x.eq_ignore_ascii_case(&n)) || n.is_empty() {
+            if names.iter().any(|x| tabula_core::names::same_name(x, &n)) || n.is_empty() {
                 return Err(ZoneError::Duplicate(n));
             }
             names.push(n);
@@ -105,7 +105,7 @@ impl Zones {
     pub fn index(&self, name: &str) -> Option<usize> {
         self.names
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+            .position(|n| tabula_core::names::same_name(n, name))
     }
 
     /// The Zone's name by index (empty for an unknown index).
@@ -150,27 +150,48 @@ impl Zones {
     /// As [`Zones::distance`], never passing through (but possibly ending in) the
     /// Zones in `avoid`.
     pub fn distance_avoiding(&self, a: usize, b: usize, avoid: &[usize]) -> Option<u32> {
-        if a >= self.names.len() || b >= self.names.len() {
+        self.route(a, b, |from, _| from == a || !avoid.contains(&from))
+            .and_then(|p| u32::try_from(p.len()).ok())
+    }
+
+    /// A shortest way from `a` to `b` along accessible Zones, taking only the
+    /// steps `step_ok(from, to)` allows: the Zones entered in order, ending with
+    /// `b` (empty when `a` is `b`; None when no way exists).
+    pub fn route(
+        &self,
+        a: usize,
+        b: usize,
+        step_ok: impl Fn(usize, usize) -> bool,
+    ) -> Option<Vec<usize>> {
+        let n = self.names.len();
+        if a >= n || b >= n {
             return None;
         }
-        let mut dist = vec![None; self.names.len()];
-        let mut queue = VecDeque::from([a]);
-        if let Some(d) = dist.get_mut(a) {
-            *d = Some(0u32);
+        let mut parent: Vec<Option<usize>> = vec![None; n];
+        let mut seen = vec![false; n];
+        if let Some(x) = seen.get_mut(a) {
+            *x = true;
         }
+        let mut queue = VecDeque::from([a]);
         while let Some(x) = queue.pop_front() {
-            let dx = dist.get(x).copied().flatten().unwrap_or(0);
             if x == b {
-                return Some(dx);
-            }
-            if x != a && avoid.contains(&x) {
-                continue;
+                let mut path = Vec::new();
+                let mut at = b;
+                while at != a {
+                    path.push(at);
+                    at = parent.get(at).copied().flatten()?;
+                }
+                path.reverse();
+                return Some(path);
             }
             for y in self.neighbours(x) {
-                if let Some(slot) = dist.get_mut(y)
-                    && slot.is_none()
-                {
-                    *slot = Some(dx + 1);
+                if !seen.get(y).copied().unwrap_or(true) && step_ok(x, y) {
+                    if let Some(v) = seen.get_mut(y) {
+                        *v = true;
+                    }
+                    if let Some(p) = parent.get_mut(y) {
+                        *p = Some(x);
+                    }
                     queue.push_back(y);
                 }
             }
@@ -211,6 +232,8 @@ mod tests {
         assert_eq!(z.distance(p, w), None);
         let s = z.index("Slope").unwrap();
         assert_eq!(z.distance_avoiding(p, n, &[s]), None);
+        assert_eq!(z.route(p, n, |_, _| true), Some(vec![s, n]));
+        assert_eq!(z.route(p, p, |_, _| true), Some(vec![]));
         assert!(Zones::new(&[def("A", &["B"], &[])]).is_err());
         assert!(Zones::new(&[]).is_err());
     }

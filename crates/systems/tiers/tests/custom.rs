@@ -200,20 +200,36 @@ fn shadow_form() {
     let mut t = table();
     ok(&mut t, "GM: fight", &[]);
     assert_eq!(no(&mut t, "GM: sink Gob pay=d3").rule, rules::SHADOW_GOBLIN);
-    ok(&mut t, "GM: sink Shade pay=d6", &[]);
+    // It sinks by itself when dealt damage, not at the GM's word (R-TI-9).
+    assert_eq!(
+        no(&mut t, "GM: sink Shade pay=d6").rule,
+        rules::SHADOW_GOBLIN
+    );
+    ok(&mut t, "GM: end-phase", &[]);
+    // Cristy's knife: 2d3 [1, 1], critical [1]; the Shade sinks for a d3.
+    let ev = ok(&mut t, "Cristy: act Throw Knife on Shade", &[1, 1, 1]);
+    assert!(ev.contains(&Event::Shadow { enemy: 1, on: true }));
+    assert_eq!(t.state().rolls_left().d3, 2);
     assert_eq!(
         no(&mut t, "GM: spend Shade Bite d3=1 on Steve").rule,
         rules::SHADOW_GOBLIN
     );
+    // It can move (doubled in the Player Phase: 2d3).
     ok(&mut t, "GM: move-enemy Shade Street pay=d3", &[]);
-    ok(&mut t, "GM: end-phase", &[]);
     assert_eq!(
-        no(&mut t, "Steve: act Slash on Shade").rule,
+        no(&mut t, "Cristy: act Throw Knife on Shade").rule,
         rules::SHADOW_GOBLIN
     );
     ok(&mut t, "GM: end-phase", &[]);
     ok(&mut t, "GM: emerge Shade pay=d3", &[]);
     ok(&mut t, "GM: spend Shade Bite d3=1 on Steve", &[2]);
+    ok(&mut t, "GM: end-phase", &[]);
+    // Sinks again on the next hit (the last d3); leaving the shadow in the
+    // Player Phase is an Action: doubled, 2d6.
+    ok(&mut t, "Cristy: act Throw Knife on Shade", &[1, 1, 1]);
+    assert!(t.state().enemies[1].shadow);
+    ok(&mut t, "GM: emerge Shade pay=d6", &[]);
+    assert_eq!(t.state().rolls_left().d6, 0);
 }
 
 /// "Enchanted Armor": ensnare a player who attacked it, in its Zone, not after
@@ -223,9 +239,11 @@ fn shadow_form() {
 fn enchanted_armor() {
     let mut t = table();
     ok(&mut t, "GM: fight", &[]);
+    // The Goblin leaves the Street, where it stopped Steve (R-TI-8).
+    ok(&mut t, "GM: move-enemy Gob Shop pay=d3", &[]);
     ok(&mut t, "GM: end-phase", &[]);
-    ok(&mut t, "Steve: move Yard", &[]);
-    ok(&mut t, "Steve: act Slash on Armor", &[1, 1]);
+    ok(&mut t, "GM: Steve move Yard", &[]);
+    ok(&mut t, "GM: Steve act Slash on Armor", &[1, 1]);
     ok(&mut t, "GM: end-phase", &[]);
     assert_eq!(
         no(&mut t, "GM: ensnare Armor John").rule,
@@ -251,12 +269,12 @@ fn enchanted_armor() {
     )));
     ok(&mut t, "GM: end-phase", &[]);
     assert_eq!(
-        no(&mut t, "Steve: move Street").rule,
+        no(&mut t, "GM: Steve move Street").rule,
         rules::ENCHANTED_ARMOR
     );
-    ok(&mut t, "Steve: act Slash on Armor", &[3, 1]);
+    ok(&mut t, "GM: Steve act Slash on Armor", &[3, 1]);
     assert!(t.state().heroes[2].ensnared_by.is_none());
-    ok(&mut t, "Steve: move Street", &[]);
+    ok(&mut t, "GM: Steve move Street", &[]);
 }
 
 /// "Describing Rolls": Grapple, Shove (Xd3 + X CP), Drain, Fireball, Block; the
@@ -274,7 +292,10 @@ fn the_books_roll_uses() {
     ok(&mut t, "GM: spend Gob Grapple d3=2 on Steve", &[3, 3, 1]);
     assert_eq!(t.state().heroes[2].grappled_by, Some(0));
     ok(&mut t, "GM: end-phase", &[]);
-    assert_eq!(no(&mut t, "Steve: move Yard").rule, rules::DESCRIBING_ROLLS);
+    assert_eq!(
+        no(&mut t, "GM: Steve move Yard").rule,
+        rules::DESCRIBING_ROLLS
+    );
     ok(&mut t, "GM: end-phase", &[]);
     // Shove needs as many CP as d3; this table bought none.
     assert_eq!(
@@ -316,6 +337,9 @@ fn fireball_divides_and_rounds_up() {
     assert_eq!(dealt, vec![3, 3]);
 }
 
+/// "Healer": it heals its allies with its Heal (an Action: doubled in the
+/// Player Phase), and responds to an ally's damage with Combat Points alone (a
+/// Response: not doubled). R-TI-9.
 #[test]
 fn healer_heals_with_combat_points() {
     let mut t = table_with(&[(
@@ -326,16 +350,26 @@ fn healer_heals_with_combat_points() {
     ok(&mut t, "GM: fight", &[]);
     ok(&mut t, "GM: spend Gob Bite d3=1 on Steve", &[1]);
     ok(&mut t, "GM: end-phase", &[]);
-    ok(&mut t, "Steve: act Slash on Gob", &[4, 1]);
-    assert_eq!(t.state().enemies[0].health, 1);
-    // In the Player Phase it costs double: 1 CP of healing spends 2.
-    ok(&mut t, "GM: spend Medic Heal cp=1 on Gob", &[]);
+    // The Goblin blocks 1d6 [1]; Steve's Slash 1d6 [4] deals 3.
+    ok(&mut t, "GM: Steve act Slash on Gob", &[1, 4, 1]);
     assert_eq!(t.state().enemies[0].health, 2);
-    assert_eq!(t.state().rolls_left().combat_points, 2);
+    ok(&mut t, "GM: spend Medic Heal cp=1 on Gob", &[]);
+    assert_eq!(t.state().enemies[0].health, 3);
+    assert_eq!(t.state().rolls_left().combat_points, 3);
+    // The Heal with a Roll is an Action: 1d3 costs 2d3 now, and 1 is left.
+    assert_eq!(
+        no(&mut t, "GM: spend Medic Heal d3=1 on Gob").rule,
+        rules::USING_ROLLS
+    );
+    ok(&mut t, "GM: end-phase", &[]);
+    ok(&mut t, "GM: spend Medic Heal d3=1 on Gob", &[2]);
+    assert_eq!(t.state().enemies[0].health, 5);
+    assert_eq!(t.state().rolls_left().d3, 1);
 }
 
 /// Block (an enemy's) and a house reduction Action (a player's) each soak the
-/// next damage once; a movement Action moves up to its roll, not through others.
+/// next damage once; a Goblin blocks when attacked (R-TI-9); a movement Action
+/// moves up to its roll, past players but not through a standing enemy (R-TI-8).
 #[test]
 fn block_reduction_and_a_movement_action() {
     let mut t = table();
@@ -346,20 +380,23 @@ fn block_reduction_and_a_movement_action() {
     assert_eq!(t.state().heroes[0].health, 22);
     assert_eq!(t.state().heroes[0].reduction, 0);
     ok(&mut t, "GM: end-phase", &[]);
-    // Dash (Skill tier 2, flat 2): Cristy may end in the occupied Street...
+    // Dash (Skill tier 2, flat 2): Cristy may end in the Street with the Goblin.
     ok(&mut t, "Cristy: act Dash on Street", &[]);
+    // Its Block soaks 4 of the first Slash.
     ok(&mut t, "Cristy: act Slash on Gob", &[5, 2]);
     assert_eq!(t.state().enemies[0].health, 4);
-    ok(&mut t, "Cristy: act Slash on Gob", &[5, 2]);
+    // "When a goblin is attacked, they will block": a d6 is left, so it blocks
+    // 1d6 [1] before Cristy's 1d6 [5] lands.
+    ok(&mut t, "Cristy: act Slash on Gob", &[1, 5, 2]);
     assert_eq!(t.state().enemies[0].health, 0);
-    // ...but not pass through it: from the Shop, the Alley lies beyond the Street.
     ok(&mut t, "GM: end-phase", &[]);
     ok(&mut t, "GM: move-player Cristy Shop pay=d3", &[]);
     ok(&mut t, "GM: end-phase", &[]);
-    assert_eq!(
-        no(&mut t, "Cristy: act Dash on Alley").rule,
-        rules::MOVEMENT
-    );
+    // Steve stands in the Street: players never block (R-TI-8).
+    ok(&mut t, "Cristy: act Dash on Alley", &[]);
+    // The Shadow Goblin stands in the Alley: out only the way she came.
+    assert_eq!(no(&mut t, "Cristy: act Dash on Roof").rule, rules::MOVEMENT);
+    ok(&mut t, "Cristy: act Dash on Street", &[]);
 }
 
 /// "Ties": a table whose GM has ties rolled again gets another Roll at once.

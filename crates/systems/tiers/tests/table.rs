@@ -160,7 +160,8 @@ fn criticals_for_players_only() {
     ok(&mut t, "GM: move-enemy Gob Shop pay=d3", &[]);
     ok(&mut t, "GM: spend Gob Bite d3=1 on John", &[2]);
     ok(&mut t, "GM: end-phase", &[]);
-    let ev = ok(&mut t, "John: act Slash on Gob", &[2, 6]);
+    // The Goblin blocks 1d6 [1] (its Response), John's 1d6 [2] doubles to 4.
+    let ev = ok(&mut t, "John: act Slash on Gob", &[1, 2, 6]);
     assert!(ev.iter().any(|e| matches!(
         e,
         Event::ActionRolled {
@@ -169,7 +170,7 @@ fn criticals_for_players_only() {
             ..
         }
     )));
-    assert_eq!(t.state().enemies[0].health, 1);
+    assert_eq!(t.state().enemies[0].health, 2);
 }
 
 #[test]
@@ -193,7 +194,7 @@ fn actions_need_a_point_in_their_tier_and_the_player_phase() {
     refused(&mut t, "Nobody: move Street");
     // Out of AP.
     ok(&mut t, "John: move Street", &[]);
-    ok(&mut t, "John: act Heavy Blow on Gob", &[1, 1, 1]);
+    ok(&mut t, "John: act Heavy Blow on Gob", &[1, 1, 1, 1]);
     refused(&mut t, "John: act Heavy Blow on Gob");
 }
 
@@ -202,11 +203,13 @@ fn zones_movement_and_ranged_access() {
     let mut t = example_table();
     ok(&mut t, "GM: fight", &[]);
     ok(&mut t, "GM: end-phase", &[]);
-    // The Street does not give access to the Roof.
-    ok(&mut t, "Steve: move Alley", &[]);
+    // The Goblin in the Street stops movement (R-TI-8).
     let e = refused(&mut t, "John: move Street > Alley");
     assert!(e.message.contains("through"), "{e}");
-    refused(&mut t, "Steve: move Street > Roof");
+    refused(&mut t, "GM: Steve move Alley");
+    ok(&mut t, "John: move Street", &[]);
+    // The Street does not give access to the Roof.
+    refused(&mut t, "GM: move-enemy Medic Street pay=d3");
     // A knife reaches the roof along the ladder.
     ok(&mut t, "Cristy: act Throw Knife on Medic", &[1, 1, 1]);
 }
@@ -434,7 +437,7 @@ fn line_strategy() -> impl Strategy<Value = String> {
         stats,
         0u32..4,
         0u32..4,
-        0u8..22,
+        0u8..27,
     )
         .prop_map(|(h, e, z, a, u, i, st, n, m, k)| {
             let body = match k {

@@ -10,8 +10,19 @@ use tabula_core::roller::{Roller, Scripted};
 use tabula_core::rule::RuleError;
 use tabula_core::system::{Seat, Table, TextPlay};
 
-/// A legal starting draft: Clubs (Body 2), Unarmed Combat 2, with `advantages`.
+/// Advantages that change nothing in these tests (Grapple Combat damage, Acrobat's
+/// Skill Checks), used to fill a sheet up to its two starting Advantages (R-GB-8).
+const FILLERS: [&str; 2] = ["Grappler", "Acrobat"];
+
+/// A legal starting draft: Clubs (Body 2), Unarmed Combat 2, with `advantages`
+/// (filled up to the two every character starts with, R-GB-8, with [`FILLERS`]).
 pub fn draft(name: &str, player: &str, advantages: &[&str]) -> CharacterDraft {
+    let mut advantages: Vec<String> = advantages.iter().map(|s| s.to_string()).collect();
+    for f in FILLERS {
+        if advantages.len() < 2 && !advantages.iter().any(|a| a == f) {
+            advantages.push(f.to_string());
+        }
+    }
     CharacterDraft {
         name: name.into(),
         player: player.into(),
@@ -23,7 +34,7 @@ pub fn draft(name: &str, player: &str, advantages: &[&str]) -> CharacterDraft {
         skills: BTreeMap::from([("Unarmed Combat".to_string(), 2)]),
         custom_skills: vec![],
         specialties: vec![],
-        advantages: advantages.iter().map(|s| s.to_string()).collect(),
+        advantages,
         disadvantages: vec![],
         earned_xp: 20,
         wildcards: 0,

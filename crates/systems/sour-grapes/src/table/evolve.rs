@@ -20,6 +20,15 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
             if let Some(p) = s.participant_mut(who) {
                 p.character.recover_skill(skill, *points);
             }
+            // Given back inside a Situation: no longer held until its end.
+            if let Moment::Situation(sit) = &mut s.moment
+                && let Some(n) = sit
+                    .held
+                    .get_mut(who)
+                    .and_then(|by_skill| by_skill.get_mut(skill))
+            {
+                *n = n.saturating_sub(*points);
+            }
         }
         Event::Rejected { who } => {
             if let Some(t) = s.turn_mut() {
@@ -61,6 +70,16 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                     && *tokens_spent > 0
                 {
                     p.character.spend_tokens(k, *tokens_spent);
+                    // Inside a Situation the tokens are held until it ends.
+                    if let Moment::Situation(sit) = &mut s.moment {
+                        let n = sit
+                            .held
+                            .entry(who.clone())
+                            .or_default()
+                            .entry(k.clone())
+                            .or_default();
+                        *n = n.saturating_add(*tokens_spent);
+                    }
                 }
             }
         }
@@ -76,6 +95,7 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 skill: skill.clone(),
                 difficulty: *difficulty,
                 history: vec![*difficulty],
+                held: BTreeMap::new(),
             });
         }
         Event::DifficultyChanged { to, .. } => {
@@ -84,10 +104,18 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 sit.history.push(*to);
             }
         }
-        Event::SituationEnded { who, .. } => {
-            s.moment = Moment::Free;
-            if let Some(p) = s.participant_mut(who) {
-                p.character.recover_all_skills();
+        Event::SituationEnded { .. } => {
+            // Every character's held tokens come back ("Skill Mechanics").
+            let held = match std::mem::replace(&mut s.moment, Moment::Free) {
+                Moment::Situation(sit) => sit.held,
+                _ => BTreeMap::new(),
+            };
+            for (who, by_skill) in held {
+                if let Some(p) = s.participant_mut(&who) {
+                    for (skill, n) in by_skill {
+                        p.character.recover_skill(&skill, n);
+                    }
+                }
             }
         }
         Event::EventStarted { participants } => {
@@ -222,6 +250,11 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
         Event::ComplimentApplies { play } => {
             if let Some(t) = s.turn_mut() {
                 t.compliment = Some(play.clone());
+            }
+        }
+        Event::ReactionSkipped { who, .. } => {
+            if let Some(t) = s.turn_mut() {
+                t.reactions.insert(who.clone(), None);
             }
         }
         Event::Reacted { who, play } => {

@@ -20,6 +20,17 @@ pub(super) fn cards_of(s: &State, who: &str, kind: CardType) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The most dice `who` could roll with any of `stats` (their Current values).
+fn max_dice(s: &State, who: &str, stats: &[Stat]) -> i64 {
+    s.participant(who).map_or(0, |p| {
+        stats
+            .iter()
+            .map(|st| i64::from(p.character.stat(*st).current))
+            .max()
+            .unwrap_or(0)
+    })
+}
+
 pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if s.over {
@@ -71,13 +82,21 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "Spend: exhaust a point of a stat, no roll",
                     vec![ParamSpec::choice("stat", stat_names())],
                 ));
-                out.push(CommandSpec::new("check", "Check: dice up to the stat, tokens up to the skill; success when more than the difficulty. `check STAT DICE [TOKENS] vs D [with SKILL]`", vec![
-                    ParamSpec::choice("stat", stat_names()),
-                    ParamSpec::int("dice", 0, 10),
-                    ParamSpec::int("tokens", 0, 5),
-                    ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
-                    ParamSpec::text("skill (with)"),
-                ]));
+                for m in &mine {
+                    // R-SG-12: only the stats this character may check with.
+                    let stats = s.check_stats(m);
+                    if stats.is_empty() {
+                        continue;
+                    }
+                    out.push(CommandSpec::new("check", &format!("{m}: Check: dice up to the stat, tokens up to the skill; success when more than the difficulty. `check STAT DICE [TOKENS] vs D [with SKILL] as {m}`"), vec![
+                        ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
+                        ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
+                        ParamSpec::int("tokens", 0, 5),
+                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
+                        ParamSpec::text("skill (with)"),
+                        ParamSpec::choice("as", [m.clone()]),
+                    ]));
+                }
             }
             if gm {
                 out.push(CommandSpec::new(
@@ -88,18 +107,24 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ParamSpec::choice("as", s.participant_names()),
                     ],
                 ));
-                out.push(CommandSpec::new(
-                    "check",
-                    "a Check for a monster (`as NAME`)",
-                    vec![
-                        ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::int("dice", 0, 10),
-                        ParamSpec::int("tokens", 0, 5),
-                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
-                        ParamSpec::text("skill (with)"),
-                        ParamSpec::choice("as", mine.clone()),
-                    ],
-                ));
+                for m in &mine {
+                    let stats = s.check_stats(m);
+                    if stats.is_empty() {
+                        continue;
+                    }
+                    out.push(CommandSpec::new(
+                        "check",
+                        &format!("{m}: a Check for a monster (`as {m}`)"),
+                        vec![
+                            ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
+                            ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
+                            ParamSpec::int("tokens", 0, 5),
+                            ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
+                            ParamSpec::text("skill (with)"),
+                            ParamSpec::choice("as", [m.clone()]),
+                        ],
+                    ));
+                }
                 out.push(CommandSpec::new(
                     "giveback",
                     "give exhausted points (or skill tokens) back. `giveback STAT-or-SKILL [N] as NAME`",
@@ -126,13 +151,26 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         vec![ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY))],
                     ));
                 }
-                if gm || mine.contains(&sit.who) {
+                if mine.contains(&sit.who) {
+                    // R-SG-12: a final check that may not be made ends it failed.
+                    let (summary, dice, tokens) = match s.check_forbidden(&sit.who, sit.stat) {
+                        Some(_) => (
+                            "the Situation's final check cannot be made (R-SG-12): `final 0` ends it failed",
+                            0,
+                            0,
+                        ),
+                        None => (
+                            "the Situation's final check",
+                            max_cur(&sit.who, Some(sit.stat)),
+                            5,
+                        ),
+                    };
                     out.push(CommandSpec::new(
                         "final",
-                        "the Situation's final check",
+                        summary,
                         vec![
-                            ParamSpec::int("dice", 0, max_cur(&sit.who, Some(sit.stat))),
-                            ParamSpec::int("tokens", 0, 5),
+                            ParamSpec::int("dice", 0, dice),
+                            ParamSpec::int("tokens", 0, tokens),
                         ],
                     ));
                 }
@@ -208,12 +246,22 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             if e.order.is_empty() {
                 for m in &mine {
                     if e.initiative.get(m).is_some_and(Option::is_none) {
+                        // R-SG-12 limits the stat; with none allowed, 0 dice.
+                        let stats = s.check_stats(m);
+                        let (names, dice) = if stats.is_empty() {
+                            (stat_names(), 0)
+                        } else {
+                            (
+                                stats.iter().map(|st| st.name().to_string()).collect(),
+                                max_dice(s, m, &stats),
+                            )
+                        };
                         out.push(CommandSpec::new(
                             "initiative",
                             &format!("{m}: initiative, a check that exhausts nothing (+ d20)"),
                             vec![
-                                ParamSpec::choice("stat", stat_names()),
-                                ParamSpec::int("dice", 0, 10),
+                                ParamSpec::choice("stat", names),
+                                ParamSpec::int("dice", 0, dice),
                                 ParamSpec::choice("as", [m.clone()]),
                             ],
                         ));
@@ -234,12 +282,18 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             ));
                         }
                         for p in &t.pending_effects {
+                            let Some(c) = s.card(p) else { continue };
+                            if card_usable(s, &t.controller, c).is_err() {
+                                continue;
+                            }
                             out.push(CommandSpec::new(
                                 "keep",
-                                &format!("roll to keep {p} (R-SG-9)"),
+                                &format!(
+                                    "roll to keep {p} (R-SG-9); ending the turn without it discards it"
+                                ),
                                 vec![
                                     ParamSpec::choice("effect", [p.clone()]),
-                                    ParamSpec::int("dice", 0, 10),
+                                    ParamSpec::int("dice", 0, max_cur(&t.controller, c.success)),
                                     ParamSpec::int("tokens", 0, 5),
                                 ],
                             ));
@@ -276,7 +330,11 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         }
                         out.push(CommandSpec::new(
                             "end",
-                            "end the turn without a Stunt",
+                            if t.pending_effects.is_empty() {
+                                "end the turn without a Stunt"
+                            } else {
+                                "end the turn without a Stunt; effects not rolled for are discarded (R-SG-9)"
+                            },
                             vec![],
                         ));
                     }

@@ -4,7 +4,7 @@
 //! Sour Grapes, "Game Moments", "Spend", "Check", "Situation", "Event", "Turn
 //! Mechanics", "Stunt", "Interrupt", "Compliment", "Divert", "Reactions",
 //! "Effects", "Injury, Exhaust & Damage", "Experience" (000_05a1db5b88f54528.txt);
-//! R-SG-1..R-SG-10.
+//! R-SG-1..R-SG-12.
 //!
 //! The moment is one of [`Moment::Free`] (single Spends and Checks),
 //! [`Moment::Situation`] (a running difficulty ending in a final check) or
@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+use tabula_core::names::same_name;
 use tabula_core::{CommandSpec, Die, ParamSpec, Refusal, Roller, Rule, RuleError, Seat, System};
 
 use crate::SourGrapes;
@@ -57,6 +58,16 @@ pub const MAX_TIEBREAKS: u32 = 20;
 /// The most points one give-back or award may be.
 pub const MAX_POINTS: u32 = 100;
 
+/// True when two seats are the same seat: both the storyteller, or players whose
+/// names match without regard to case (`tabula_core::names::same_name`).
+pub fn same_seat(a: &Seat, b: &Seat) -> bool {
+    match (a, b) {
+        (Seat::Gm, Seat::Gm) => true,
+        (Seat::Player(x), Seat::Player(y)) => same_name(x, y),
+        _ => false,
+    }
+}
+
 /// Dice and tokens placed on one roll, not rolled yet ("Targeting & Betting").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bet {
@@ -67,9 +78,16 @@ pub struct Bet {
 }
 
 impl Bet {
-    /// Points committed: dice plus tokens (for slot conflicts).
+    /// Points committed: dice plus tokens (for slot conflicts). Saturates: a bet
+    /// is capped long before it could overflow (dice up to a stat, tokens up to a
+    /// skill), but the sum never wraps.
     pub fn points(&self) -> u32 {
-        self.dice + self.tokens
+        self.dice.saturating_add(self.tokens)
+    }
+
+    /// True for no dice and no tokens.
+    pub fn is_empty(&self) -> bool {
+        self.dice == 0 && self.tokens == 0
     }
 }
 
@@ -171,6 +189,12 @@ pub struct Situation {
     pub difficulty: u32,
     /// Every difficulty so far, first to last.
     pub history: Vec<u32>,
+    /// Skill tokens spent inside the Situation and not given back yet, by
+    /// character and skill: they all come back when the Situation ends ("Skill
+    /// Mechanics": "Skill is not recovered until end of Situation"), for every
+    /// character who spent them, not only the one it was called for.
+    #[serde(default)]
+    pub held: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
 /// A step of the turn that waits for commands (steps 6 and 8 run by themselves).
@@ -373,6 +397,18 @@ pub enum Purpose {
     LostSlot,
 }
 
+impl Purpose {
+    /// True for a roll of dice and tokens placed earlier (an offered card, the
+    /// Stunt's bets, a Reaction): it rolls what is left of them and never
+    /// refuses (R-SG-11). Checks and keep rolls are rolled as they are given.
+    pub fn is_committed(&self) -> bool {
+        !matches!(
+            self,
+            Purpose::Check | Purpose::SituationFinal | Purpose::KeepEffect
+        )
+    }
+}
+
 /// What happened at the table: every die is in it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
@@ -441,6 +477,11 @@ pub enum Event {
         exhausts: Vec<(Stat, u32)>,
         /// Skill tokens spent (0 for a single check: recovered at once).
         tokens_spent: u32,
+        /// Dice and tokens placed earlier that could not be rolled: the stat's
+        /// Current value or the skill's tokens had fallen below what was placed
+        /// (R-SG-11: "the rest are lost").
+        #[serde(default, skip_serializing_if = "Bet::is_empty")]
+        lost: Bet,
     },
     /// A Situation began.
     SituationStarted {
@@ -591,6 +632,15 @@ pub enum Event {
     ComplimentApplies {
         /// The play.
         play: CardPlay,
+    },
+    /// Step 7 skipped for a receiver who may not react against this Stunt:
+    /// Dying (no card), Incapacitated against a Physical action, Panicked against
+    /// a Mental one ("cannot be reacted against", R-SG-12).
+    ReactionSkipped {
+        /// The receiver.
+        who: String,
+        /// The condition, in the book's words.
+        reason: String,
     },
     /// Step 7: a receiver reacted (or takes it).
     Reacted {
@@ -878,13 +928,13 @@ impl State {
     pub fn participant(&self, name: &str) -> Option<&Participant> {
         self.participants
             .iter()
-            .find(|p| p.character.name().eq_ignore_ascii_case(name.trim()))
+            .find(|p| same_name(p.character.name(), name))
     }
 
     fn participant_mut(&mut self, name: &str) -> Option<&mut Participant> {
         self.participants
             .iter_mut()
-            .find(|p| p.character.name().eq_ignore_ascii_case(name.trim()))
+            .find(|p| same_name(p.character.name(), name))
     }
 
     /// A card by name (`sand-strike`, `Sand Strike`).
@@ -925,12 +975,78 @@ impl State {
             .collect()
     }
 
-    /// The names of the characters `seat` controls, in table order.
+    /// The names of the characters `seat` controls, in table order (a player
+    /// seat's name matches without regard to case).
     pub fn controlled_by(&self, seat: &Seat) -> Vec<String> {
         self.participants
             .iter()
-            .filter(|p| &p.seat == seat)
+            .filter(|p| same_seat(&p.seat, seat))
             .map(|p| p.character.name().to_string())
+            .collect()
+    }
+
+    /// The seat as the table spells it: a player seat typed in another case
+    /// (`sam` for `Sam`) is that seat; anything else is left as it is.
+    pub fn seat(&self, seat: &Seat) -> Seat {
+        self.participants
+            .iter()
+            .find(|p| same_seat(&p.seat, seat))
+            .map_or_else(|| seat.clone(), |p| p.seat.clone())
+    }
+
+    /// Successes `who` needs on `card` now: the printed value less the
+    /// character's Experience "easier" bonus, a `*` worked out from its rule
+    /// (R-SG-5, R-SG-6), plus 2 when Dazed. `stunt_successes` is the Stunt's
+    /// roll (for a Reaction that must beat it).
+    ///
+    /// Sour Grapes, "Card Mechanics", "Experience", "Stats" (Dazed);
+    /// R-SG-2, R-SG-5, R-SG-6.
+    pub fn needs(&self, card: &ActionCard, who: &str, stunt_successes: u32) -> u32 {
+        rolls::card_needs(self, card, who, stunt_successes)
+    }
+
+    /// Why `who` may not make a check with `stat` now, if they may not: Dying
+    /// allows no check; Incapacitated none with a Physical stat; Panicked none
+    /// with a Mental stat (Perception is both). Sour Grapes, "Stats"; R-SG-12.
+    pub fn check_forbidden(&self, who: &str, stat: Stat) -> Option<String> {
+        let c = &self.participant(who)?.character;
+        if c.has(Condition::Dying) {
+            return Some(format!("{who} is Dying: no check and no card (R-SG-12)"));
+        }
+        if stat.is_physical() && c.has(Condition::Incapacitated) {
+            return Some(format!(
+                "{who} is Incapacitated: no check or card that uses a Physical stat, and {stat} is Physical (R-SG-12)"
+            ));
+        }
+        if stat.is_mental() && c.has(Condition::Panicked) {
+            return Some(format!(
+                "{who} is Panicked: no check or card that uses a Mental stat, and {stat} is Mental (R-SG-12)"
+            ));
+        }
+        None
+    }
+
+    /// Tokens `who` may still place on `card`: the available tokens of the skill
+    /// the card draws on (its own skill F or the agreed comparable), less those
+    /// already placed on bets of this turn not rolled yet (R-SG-4, R-SG-11).
+    pub fn tokens_free(&self, who: &str, card: &ActionCard) -> u32 {
+        let Some(p) = self.participant(who) else {
+            return 0;
+        };
+        card.skill
+            .as_deref()
+            .and_then(|k| p.character.skill(&p.skill_for(k)))
+            .map_or(0, |k| {
+                k.available
+                    .saturating_sub(rolls::committed_tokens(self, who, &k.name))
+            })
+    }
+
+    /// The stats `who` may make a check with now (R-SG-12).
+    pub fn check_stats(&self, who: &str) -> Vec<Stat> {
+        Stat::ALL
+            .into_iter()
+            .filter(|st| self.check_forbidden(who, *st).is_none())
             .collect()
     }
 
@@ -996,12 +1112,13 @@ impl System for SourGrapes {
         command: &Command,
         roller: &mut dyn Roller,
     ) -> Result<Vec<Event>, RuleError> {
+        let seat = state.seat(seat);
         let mut d = Dec {
             s: state.clone(),
             events: Vec::new(),
             roller,
         };
-        decide(&mut d, seat, command)?;
+        decide(&mut d, &seat, command)?;
         Ok(d.events)
     }
 
@@ -1010,6 +1127,7 @@ impl System for SourGrapes {
     }
 
     fn view(state: &State, seat: &Seat) -> View {
+        let seat = &state.seat(seat);
         View {
             seat: seat.clone(),
             plays: state.controlled_by(seat),
@@ -1019,6 +1137,6 @@ impl System for SourGrapes {
     }
 
     fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        legal(state, seat)
+        legal(state, &state.seat(seat))
     }
 }

@@ -64,8 +64,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     i64::from(*difficulty),
                 ));
             }
+            if let Some(why) = d.s.check_forbidden(&who, *stat) {
+                return Err(RuleError::forbidden(rules::DEPLETED, why));
+            }
             let in_situation = matches!(d.s.moment, Moment::Situation(_));
-            let diff = difficulty + dazed(&d.s, &who);
+            let diff = difficulty.saturating_add(dazed(&d.s, &who));
             roll_for(
                 d,
                 Purpose::Check,
@@ -77,7 +80,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     dice: *dice,
                     tokens: *tokens,
                 },
-                Some(diff + 1),
+                Some(diff.saturating_add(1)),
                 in_situation,
             )?;
         }
@@ -113,7 +116,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 d.s.participant(&who)
                     .and_then(|p| p.character.skill(skill).cloned())
             else {
-                return Err(RuleError::unknown(rules::SKILLS, "skill", skill));
+                return Err(unknown_skill(&d.s, rules::SKILLS, &who, skill));
             };
             let spent = k.rating - k.available;
             if *points == 0 || *points > spent {
@@ -227,15 +230,39 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let Moment::Situation(sit) = d.s.moment.clone() else {
                 return Err(wrong_phase(rules::SITUATION, "no Situation is running"));
             };
+            // The final check is rolled by the seat that plays the character
+            // (the storyteller for a monster): a seat acts only for its own.
             let seat_ok =
-                seat.is_gm() || d.s.participant(&sit.who).is_some_and(|p| &p.seat == seat);
+                d.s.participant(&sit.who)
+                    .is_some_and(|p| same_seat(&p.seat, seat));
             if !seat_ok {
-                return Err(not_your_turn(
-                    rules::SITUATION,
-                    format!("the final check is {}'s", sit.who),
+                return Err(not_permitted(
+                    rules::SEATS,
+                    format!(
+                        "the final check is {}'s: {seat} does not play {}",
+                        sit.who, sit.who
+                    ),
                 ));
             }
-            let diff = sit.difficulty + dazed(&d.s, &sit.who);
+            let diff = sit.difficulty.saturating_add(dazed(&d.s, &sit.who));
+            // R-SG-12: a character who may not make the final check (Dying, or
+            // its stat is one their condition forbids) cannot produce a value
+            // larger than the difficulty: the Situation ends failed, unrolled.
+            if let Some(why) = d.s.check_forbidden(&sit.who, sit.stat) {
+                if *dice > 0 || *tokens > 0 {
+                    return Err(RuleError::forbidden(
+                        rules::DEPLETED,
+                        format!(
+                            "{why}; the final check cannot be made: `final 0` ends the Situation as failed"
+                        ),
+                    ));
+                }
+                d.emit(Event::SituationEnded {
+                    who: sit.who,
+                    success: false,
+                });
+                return Ok(());
+            }
             let r = roll_for(
                 d,
                 Purpose::SituationFinal,
@@ -247,7 +274,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     dice: *dice,
                     tokens: *tokens,
                 },
-                Some(diff + 1),
+                Some(diff.saturating_add(1)),
                 true,
             )?;
             d.emit(Event::SituationEnded {
@@ -272,6 +299,8 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             if d.s.event().is_none() {
                 return Err(wrong_phase(rules::INITIATIVE, "no Event is running"));
             }
+            // A Controller who has not rolled for an effect yet loses it (R-SG-9).
+            discard_unrolled_effects(d);
             d.emit(Event::EventEnded {
                 reason: "the storyteller ended it".into(),
             });
@@ -331,12 +360,13 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let have =
                 d.s.participant(&who)
                     .map_or(0, |p| p.character.experience());
-            if *points == 0 || *points > MAX_POINTS || have + points > MAX_EXPERIENCE {
+            let room = MAX_POINTS.min(MAX_EXPERIENCE.saturating_sub(have));
+            if *points == 0 || *points > room {
                 return Err(RuleError::out_of_range(
                     rules::EXPERIENCE,
                     "points",
                     1,
-                    i64::from(MAX_POINTS.min(MAX_EXPERIENCE - have)),
+                    i64::from(room),
                     i64::from(*points),
                 ));
             }
@@ -376,11 +406,8 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     ));
                 }
                 Pool::Skill(k) => {
-                    if k.is_empty() || k.len() > crate::character::MAX_NAME {
-                        return Err(RuleError::forbidden(
-                            rules::SKILLS,
-                            "a skill needs a name of 1 to 80 bytes",
-                        ));
+                    if let Err(e) = tabula_core::names::check_name("skill", k) {
+                        return Err(RuleError::forbidden(rules::SKILLS, e.to_string()));
                     }
                     match p.character.skill(k) {
                         Some(s) if s.rating >= crate::character::MAX_SKILL => {
@@ -507,6 +534,37 @@ pub(super) fn initiative(
             format!("{who} has rolled initiative"),
         ));
     }
+    // Initiative is a check (R-SG-8), so R-SG-12 limits the stat. A participant
+    // who may check with no stat at all (Dying, or Incapacitated and Panicked)
+    // rolls no dice: the d20 alone (Tabula's decision, so an Event can start).
+    if let Some(why) = d.s.check_forbidden(&who, stat) {
+        let allowed = d.s.check_stats(&who);
+        if !allowed.is_empty() {
+            return Err(RuleError::forbidden(
+                rules::DEPLETED,
+                format!(
+                    "{why}; {who} may make a case for {}",
+                    allowed
+                        .iter()
+                        .map(|s| s.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        if dice > 0 {
+            return Err(RuleError::new(
+                rules::DEPLETED,
+                Refusal::OutOfRange {
+                    field: "dice".into(),
+                    min: 0,
+                    max: 0,
+                    got: i64::from(dice),
+                },
+                format!("{why}; {who} may make no check: initiative with 0 dice (the d20 alone)"),
+            ));
+        }
+    }
     prepare_roll(
         &d.s,
         &who,
@@ -521,7 +579,7 @@ pub(super) fn initiative(
     } else {
         None
     };
-    let total = roll.successes + d20.unwrap_or(0);
+    let total = roll.successes.saturating_add(d20.unwrap_or(0));
     d.emit(Event::InitiativeRolled {
         who,
         stat,

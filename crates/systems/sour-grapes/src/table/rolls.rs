@@ -43,7 +43,24 @@ pub(super) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleErr
     }
 }
 
-/// The character a command from `seat` acts for.
+/// Refuse an unknown character name, listing the names the table knows.
+pub(super) fn unknown_character(s: &State, rule: Rule, name: &str) -> RuleError {
+    RuleError::new(
+        rule,
+        Refusal::Unknown {
+            field: "character".into(),
+            name: name.to_string(),
+        },
+        format!(
+            "there is no character called \"{}\"; the characters are: {}",
+            name.trim(),
+            s.participant_names().join(", ")
+        ),
+    )
+}
+
+/// The character a command from `seat` acts for. A player seat acts only for
+/// the characters it plays; the storyteller for the monsters (Tabula's seats).
 pub(super) fn actor(
     s: &State,
     seat: &Seat,
@@ -53,11 +70,20 @@ pub(super) fn actor(
     if let Some(name) = who {
         let p = s
             .participant(name)
-            .ok_or_else(|| RuleError::unknown(rule, "character", name))?;
-        if &p.seat != seat {
+            .ok_or_else(|| unknown_character(s, rule, name))?;
+        if !same_seat(&p.seat, seat) {
+            let mine = s.controlled_by(seat);
             return Err(not_permitted(
                 rules::SEATS,
-                format!("{seat} does not play {}", p.character.name()),
+                format!(
+                    "{seat} does not play {}: a seat acts only for its own characters ({})",
+                    p.character.name(),
+                    if mine.is_empty() {
+                        "none here".to_string()
+                    } else {
+                        mine.join(", ")
+                    }
+                ),
             ));
         }
         return Ok(p.character.name().to_string());
@@ -86,7 +112,7 @@ pub(super) fn actor(
 pub(super) fn who_known(s: &State, name: &str, rule: Rule) -> Result<String, RuleError> {
     s.participant(name)
         .map(|p| p.character.name().to_string())
-        .ok_or_else(|| RuleError::unknown(rule, "character", name))
+        .ok_or_else(|| unknown_character(s, rule, name))
 }
 
 /// The +2 of Dazed. Sour Grapes, "Stats": "All actions are +2 difficulty to perform".
@@ -116,9 +142,13 @@ pub(super) fn roll_for(
     needed: Option<u32>,
     spend_tokens: bool,
 ) -> Result<CheckRoll, RuleError> {
-    let roll = prepare_roll(&d.s, who, stat, skill, bet, rules::CHECK)?;
-    let dice = bet.dice.min(roll.0);
-    let r = CheckRoll::roll(d.roller, dice, bet.tokens)?;
+    let (bet, lost, skill_name) = if purpose.is_committed() {
+        committed_bet(&d.s, who, stat, skill, bet)
+    } else {
+        let (_, skill_name) = prepare_roll(&d.s, who, stat, skill, bet, rules::CHECK)?;
+        (bet, Bet::default(), skill_name)
+    };
+    let r = CheckRoll::roll(d.roller, bet.dice, bet.tokens)?;
     let mut exhausts = vec![];
     let ones = r.ones;
     if ones > 0 {
@@ -148,14 +178,46 @@ pub(super) fn roll_for(
         who: who.to_string(),
         card: card.map(String::from),
         stat,
-        skill: roll.1,
+        skill: skill_name,
         roll: r.clone(),
         needed,
         success,
         exhausts,
         tokens_spent: if spend_tokens { bet.tokens } else { 0 },
+        lost,
     });
     Ok(r)
+}
+
+/// A bet placed earlier, as it can be rolled now: dice up to the stat's Current
+/// value, tokens up to the skill's tokens left (and none with dice of a stat an
+/// effect forbids them with, Intoxicated); the rest are lost. Returns the bet
+/// rolled, the part lost and the skill's real name. Never refuses: a turn always
+/// reaches its end.
+///
+/// Sour Grapes, "Turn Mechanics" steps 4 and 8, "Effects"; R-SG-11.
+pub(super) fn committed_bet(
+    s: &State,
+    who: &str,
+    stat: Stat,
+    skill: Option<&str>,
+    bet: Bet,
+) -> (Bet, Bet, Option<String>) {
+    let Some(p) = s.participant(who) else {
+        return (Bet::default(), bet, None);
+    };
+    let dice = bet.dice.min(p.character.stat(stat).current);
+    let k = skill.and_then(|k| p.character.skill(&p.skill_for(k)));
+    let mut tokens = bet.tokens.min(k.map_or(0, |k| k.available));
+    if tokens > 0 && dice > 0 && s.no_tokens_with(who, stat) {
+        tokens = 0;
+    }
+    let rolled = Bet { dice, tokens };
+    let lost = Bet {
+        dice: bet.dice - dice,
+        tokens: bet.tokens - tokens,
+    };
+    (rolled, lost, k.map(|k| k.name.clone()))
 }
 
 /// Validate a bet: returns (dice allowed = current, the skill's real name).
@@ -169,7 +231,7 @@ pub(super) fn prepare_roll(
 ) -> Result<(u32, Option<String>), RuleError> {
     let p = s
         .participant(who)
-        .ok_or_else(|| RuleError::unknown(rule, "character", who))?;
+        .ok_or_else(|| unknown_character(s, rule, who))?;
     let resolved = skill.map(|k| p.skill_for(k));
     let skill = resolved.as_deref();
     let current = p.character.stat(stat).current;
@@ -248,7 +310,7 @@ pub(super) fn may_play(
 ) -> Result<(), RuleError> {
     let p = s
         .participant(who)
-        .ok_or_else(|| RuleError::unknown(rules::CARDS, "character", who))?;
+        .ok_or_else(|| unknown_character(s, rules::CARDS, who))?;
     if card.kind != kind {
         return Err(RuleError::forbidden(
             rules::CARDS,
@@ -261,23 +323,43 @@ pub(super) fn may_play(
             format!("{who} does not have the {} card", card.name),
         ));
     }
+    card_usable(s, who, card)
+}
+
+/// May `who` use `card` (play it, or roll to keep it) with the stats they have
+/// now? Dying: no card; Incapacitated: none that uses a Physical stat; Panicked:
+/// none that uses a Mental stat (a card uses the stats of its Success and
+/// Result); a depleted stat: no card listing it in Success or Result.
+///
+/// Sour Grapes, "Stats" (the conditions and the note on depleted stats);
+/// R-SG-10, R-SG-12.
+pub(super) fn card_usable(s: &State, who: &str, card: &ActionCard) -> Result<(), RuleError> {
+    let p = s
+        .participant(who)
+        .ok_or_else(|| unknown_character(s, rules::CARDS, who))?;
     let c = &p.character;
     if c.has(Condition::Dying) {
         return Err(RuleError::forbidden(
-            rules::CONDITIONS,
+            rules::DEPLETED,
             format!("{who} is Dying: actions cannot be played"),
         ));
     }
     if card.is_mental() && c.has(Condition::Panicked) {
         return Err(RuleError::forbidden(
-            rules::CONDITIONS,
-            format!("{who} is Panicked: Mental actions cannot be played"),
+            rules::DEPLETED,
+            format!(
+                "{who} is Panicked: Mental actions cannot be played ({} uses a Mental stat)",
+                card.name
+            ),
         ));
     }
     if card.is_physical() && c.has(Condition::Incapacitated) {
         return Err(RuleError::forbidden(
-            rules::CONDITIONS,
-            format!("{who} is Incapacitated: Physical actions cannot be played"),
+            rules::DEPLETED,
+            format!(
+                "{who} is Incapacitated: Physical actions cannot be played ({} uses a Physical stat)",
+                card.name
+            ),
         ));
     }
     for st in [card.success, card.result].into_iter().flatten() {
@@ -291,10 +373,47 @@ pub(super) fn may_play(
     Ok(())
 }
 
+/// A card of the table by name, or refuse listing the table's cards.
 pub(super) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> {
-    s.card(name)
-        .cloned()
-        .ok_or_else(|| RuleError::unknown(rules::CARDS, "card", name))
+    s.card(name).cloned().ok_or_else(|| {
+        let known: Vec<&str> = s.cards.iter().map(|c| c.name.as_str()).collect();
+        unknown_named(rules::CARDS, "card", name, &known)
+    })
+}
+
+/// Refuse an unknown name of `field`, listing the valid choices.
+pub(super) fn unknown_named(rule: Rule, field: &str, name: &str, choices: &[&str]) -> RuleError {
+    RuleError::new(
+        rule,
+        Refusal::Unknown {
+            field: field.to_string(),
+            name: name.to_string(),
+        },
+        format!(
+            "there is no {field} called \"{}\"; the choices are: {}",
+            name.trim(),
+            if choices.is_empty() {
+                "none".to_string()
+            } else {
+                choices.join(", ")
+            }
+        ),
+    )
+}
+
+/// Refuse an unknown skill of `who`, listing their skills.
+pub(super) fn unknown_skill(s: &State, rule: Rule, who: &str, name: &str) -> RuleError {
+    let skills: Vec<&str> = s
+        .participant(who)
+        .map(|p| {
+            p.character
+                .skills()
+                .iter()
+                .map(|k| k.name.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    unknown_named(rule, "skill", name, &skills)
 }
 
 /// Successes a card needs from `who` (R-SG-2, R-SG-5, R-SG-6), Dazed included.
@@ -308,11 +427,55 @@ pub(super) fn card_needs(s: &State, card: &ActionCard, who: &str, stunt_successe
         CardValue::Star(StarRule::AttackerAgility) => s
             .turn()
             .and_then(|t| s.participant(&t.controller))
-            .map_or(0, |p| p.character.stat(Stat::Agility).current + 1),
-        CardValue::Star(StarRule::BeatStunt) => stunt_successes + 1,
+            .map_or(0, |p| {
+                p.character.stat(Stat::Agility).current.saturating_add(1)
+            }),
+        CardValue::Star(StarRule::BeatStunt) => stunt_successes.saturating_add(1),
         CardValue::Star(StarRule::Notes) => 0,
     };
-    base + dazed(s, who)
+    base.saturating_add(dazed(s, who))
+}
+
+/// Tokens of `who`'s skill `skill` already placed on bets of this turn that are
+/// not rolled yet: they are committed (R-SG-11) and one pool (R-SG-4), so a
+/// later bet cannot place them again.
+pub(super) fn committed_tokens(s: &State, who: &str, skill: &str) -> u32 {
+    let (Some(t), Some(p)) = (s.turn(), s.participant(who)) else {
+        return 0;
+    };
+    let same_pool = |card: &str| {
+        s.card(card)
+            .and_then(|c| c.skill.as_deref())
+            .is_some_and(|k| same_name(&p.skill_for(k), skill))
+    };
+    let mut n: u32 = 0;
+    let mut add = |card: &str, bet: Bet| {
+        if same_pool(card) {
+            n = n.saturating_add(bet.tokens);
+        }
+    };
+    if let Some(stunt) = &t.stunt
+        && same_name(&t.controller, who)
+        && matches!(t.step, Step::Support | Step::Reaction)
+    {
+        add(stunt, t.success);
+        add(stunt, t.result);
+    }
+    let open: Vec<&CardPlay> = match t.step {
+        Step::Interrupt => t.interrupts.iter().collect(),
+        Step::Support => t.compliments.iter().chain(&t.diverts).collect(),
+        _ => Vec::new(),
+    };
+    for play in open.into_iter().filter(|p| same_name(&p.by, who)) {
+        add(&play.card, play.success);
+        add(&play.card, play.result);
+    }
+    if t.step == Step::Reaction
+        && let Some(Some(play)) = t.reactions.get(who)
+    {
+        add(&play.card, play.success);
+    }
+    n
 }
 
 /// Step 4 (and every offered card): dice up to the Current Stat Value, and one
@@ -325,17 +488,19 @@ pub(super) fn check_bet_tokens(
     success: Bet,
     result: Bet,
 ) -> Result<(), RuleError> {
-    // R-SG-4: one pool for both rolls of a card.
-    let total = success.tokens + result.tokens;
+    // R-SG-4: one pool for both rolls of a card; R-SG-11: tokens already
+    // placed on another bet of this turn are committed there.
+    let Some(total) = success.tokens.checked_add(result.tokens) else {
+        return Err(RuleError::out_of_range(
+            rules::BETTING,
+            "tokens (Success + Result, one pool)",
+            0,
+            i64::from(crate::check::MAX_TOKENS),
+            i64::from(success.tokens).saturating_add(i64::from(result.tokens)),
+        ));
+    };
     if total > 0 {
-        let avail = card
-            .skill
-            .as_deref()
-            .and_then(|k| {
-                s.participant(who)
-                    .and_then(|p| p.character.skill(&p.skill_for(k)))
-            })
-            .map_or(0, |k| k.available);
+        let avail = s.tokens_free(who, card);
         if total > avail {
             return Err(RuleError::out_of_range(
                 rules::BETTING,
@@ -378,7 +543,7 @@ pub(super) fn apply_damage(
     d.emit(Event::Damaged {
         who: who.to_string(),
         stat,
-        points: points * factor,
+        points: points.saturating_mul(factor),
         doubled: factor > 1,
         source: source.to_string(),
     });

@@ -11,11 +11,30 @@ use super::*;
 /// Event when one side is all Dying.
 pub(super) fn end_turn(d: &mut Dec<'_>, reason: &str) {
     let Some(t) = d.s.turn().cloned() else { return };
+    discard_unrolled_effects(d);
     d.emit(Event::TurnEnded {
         controller: t.controller,
         reason: reason.to_string(),
     });
     next_turn(d);
+}
+
+/// "At the start of your turn Roll for this effect or discard the effect": a
+/// turn that ends without the roll discards every effect still waiting for it.
+/// Sour Grapes, "Effects", "Turn Mechanics" (Prep); R-SG-9.
+pub(super) fn discard_unrolled_effects(d: &mut Dec<'_>) {
+    let Some(t) = d.s.turn().cloned() else { return };
+    for effect in t.pending_effects {
+        let held =
+            d.s.participant(&t.controller)
+                .is_some_and(|p| p.effects.iter().any(|e| e.card == effect));
+        if held {
+            d.emit(Event::EffectRemoved {
+                who: t.controller.clone(),
+                effect,
+            });
+        }
+    }
 }
 
 /// The next Controller in initiative order; "New Round" when the order wraps;
@@ -143,7 +162,7 @@ pub(super) fn settle_slot(
         .enumerate()
         .max_by_key(|(i, p)| {
             (
-                p.success.points() + p.result.points(),
+                p.success.points().saturating_add(p.result.points()),
                 std::cmp::Reverse(*i),
             )
         })
@@ -190,8 +209,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             },
         ));
     };
-    let controller_seat = d.s.participant(&t.controller).map(|p| p.seat.clone());
-    let is_controller = controller_seat.as_ref() == Some(seat);
+    let is_controller =
+        d.s.participant(&t.controller)
+            .is_some_and(|p| same_seat(&p.seat, seat));
     let controller_only = |what: &str| -> Result<(), RuleError> {
         if is_controller {
             Ok(())
@@ -238,7 +258,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     }
                 }
                 Pool::Skill(k) => match p.character.skill(k) {
-                    None => return Err(RuleError::unknown(rules::PREP, "skill", k)),
+                    None => return Err(unknown_skill(&d.s, rules::PREP, &t.controller, k)),
                     Some(s) if s.available >= s.rating => {
                         return Err(RuleError::forbidden(
                             rules::PREP,
@@ -269,6 +289,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     format!("{} has no Success stat to roll", card.name),
                 ));
             };
+            // Rolling for the effect uses the card's stats (R-SG-12); a holder who
+            // may not use them discards it (`discard`, or `end` the turn).
+            card_usable(&d.s, &t.controller, &card)?;
             let need = card_needs(&d.s, &card, &t.controller, 0);
             let r = roll_for(
                 d,
@@ -506,13 +529,13 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             if let Some(p) = d.s.participant(&who) {
                 if stunt.is_mental() && p.character.has(Condition::Panicked) {
                     return Err(RuleError::forbidden(
-                        rules::CONDITIONS,
+                        rules::DEPLETED,
                         format!("{who} is Panicked: Mental actions cannot be reacted against"),
                     ));
                 }
                 if stunt.is_physical() && p.character.has(Condition::Incapacitated) {
                     return Err(RuleError::forbidden(
-                        rules::CONDITIONS,
+                        rules::DEPLETED,
                         format!(
                             "{who} is Incapacitated: Physical actions cannot be reacted against"
                         ),
@@ -563,7 +586,7 @@ pub(super) fn reactor(
         .collect();
     let mine: Vec<String> = pending
         .iter()
-        .filter(|r| s.participant(r).is_some_and(|p| &p.seat == seat))
+        .filter(|r| s.participant(r).is_some_and(|p| same_seat(&p.seat, seat)))
         .map(|r| (*r).clone())
         .collect();
     match who {
@@ -693,7 +716,45 @@ pub(super) fn close_support(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> 
     d.emit(Event::StepReached {
         step: Step::Reaction,
     });
+    skip_reactions(d);
     after_reaction(d)
+}
+
+/// Step 7 is skipped for a receiver who may not react against the Stunt: Dying
+/// allows no card; Incapacitated: Physical actions "cannot be ... reacted
+/// against"; Panicked: Mental ones. Sour Grapes, "Stats"; R-SG-12.
+pub(super) fn skip_reactions(d: &mut Dec<'_>) {
+    let Some(t) = d.s.turn().cloned() else { return };
+    let Some(stunt) = t.stunt.as_deref().and_then(|c| d.s.card(c)).cloned() else {
+        return;
+    };
+    for r in &t.receivers {
+        let Some(p) = d.s.participant(r) else {
+            continue;
+        };
+        let c = &p.character;
+        let reason = if c.has(Condition::Dying) {
+            Some("Dying: no card can be played".to_string())
+        } else if stunt.is_physical() && c.has(Condition::Incapacitated) {
+            Some(format!(
+                "Incapacitated: Physical actions ({}) cannot be reacted against",
+                stunt.name
+            ))
+        } else if stunt.is_mental() && c.has(Condition::Panicked) {
+            Some(format!(
+                "Panicked: Mental actions ({}) cannot be reacted against",
+                stunt.name
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            d.emit(Event::ReactionSkipped {
+                who: r.clone(),
+                reason,
+            });
+        }
+    }
 }
 
 /// When every receiver has reacted (or there are none), run step 8.
@@ -784,7 +845,13 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                                 let bonus =
                                     d.s.participant(&c.by)
                                         .map_or(0, |p| p.character.card_bonus(&card.name).damage);
-                                Some((x.successes + bonus, ct, crs, card.name.clone(), false))
+                                Some((
+                                    x.successes.saturating_add(bonus),
+                                    ct,
+                                    crs,
+                                    card.name.clone(),
+                                    false,
+                                ))
                             }
                             (Outcome::LessDamage, Some(crs), _) => {
                                 let x = roll_for(
@@ -813,7 +880,7 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                 let bonus =
                     d.s.participant(&t.controller)
                         .map_or(0, |p| p.character.card_bonus(&stunt.name).damage);
-                let stunt_damage = (dmg.successes + bonus).saturating_sub(less);
+                let stunt_damage = dmg.successes.saturating_add(bonus).saturating_sub(less);
                 for h in &hit {
                     if stunt_damage > 0 {
                         apply_damage(d, h, target, stunt_damage, Some(rs), &stunt.name);
