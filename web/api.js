@@ -92,6 +92,9 @@ export class Seat {
   undo() {
     return this.post("/undo", {});
   }
+  seats() {
+    return this.get("/seats");
+  }
   reissue(seat) {
     return this.post(`/seats/${encodeURIComponent(seat)}/reissue`, {});
   }

@@ -17,10 +17,13 @@ const KEYWORDS = new Set(["as", "on", "to", "with", "vs", "similar-to", "except"
  *   two parameters in a row with the same word write it once: `success 3 1`);
  * - a name with capitals, `=` or `,` in it (`on TARGET, to=ZONE ...`): free text,
  *   written as typed (optional);
+ * - a choice whose only option is its own name (`ongoing`): a flag word (optional);
  * - anything else: the value alone, in order (required).
  */
-export function paramStyle(name) {
+export function paramStyle(name, kind) {
   const n = String(name).trim();
+  // A choice whose only option is its own name is a flag word (`ongoing`).
+  if (kind && kind.kind === "choice" && (kind.options || []).length === 1 && kind.options[0] === n) return { style: "positional", keyword: null, optional: true };
   if (n.endsWith("=")) return { style: "eq", keyword: n, optional: true };
   const paren = /^(.+?) \(([a-z][a-z-]*)\)$/.exec(n);
   if (paren && KEYWORDS.has(paren[2])) return { style: "keyword", keyword: paren[2], optional: true };
@@ -47,7 +50,7 @@ export function commandText(spec, values, quoting) {
   let lastKeyword = null;
   spec.params.forEach((p, i) => {
     const v = values[i] === undefined || values[i] === null ? "" : String(values[i]).trim();
-    const st = paramStyle(p.name);
+    const st = paramStyle(p.name, p.kind);
     if (v === "") {
       lastKeyword = null;
       return;
@@ -106,7 +109,7 @@ export function commandControl(spec, { quoting, onSend }) {
   }
   const inputs = [];
   const fields = spec.params.map((p, i) => {
-    const st = paramStyle(p.name);
+    const st = paramStyle(p.name, p.kind);
     const inputId = `${id}-p${i}`;
     const k = p.kind || { kind: "text" };
     let input;
@@ -130,9 +133,9 @@ export function commandControl(spec, { quoting, onSend }) {
       input = el("select", { id: inputId }, opts);
       if (!st.optional) input.required = true;
     } else {
+      // Free text is never required here: the server says what is missing.
       input = el("input", { type: "text", id: inputId, spellcheck: "false", autocapitalize: "off" });
-      if (!st.optional) input.required = true;
-      hint = st.optional ? "optional" : "";
+      hint = st.optional ? "optional" : "text";
     }
     input.dataset.param = p.name;
     inputs.push(input);

@@ -144,7 +144,7 @@ async function loadTables() {
             el("td", {}, SYSTEMS[t.system] || t.system || ""),
             el("td", {}, Array.isArray(t.seats) ? t.seats.map((s) => (typeof s === "string" ? s : s.seat)).join(", ") : String(t.seats ?? "")),
             el("td", {}, String(t.seq ?? t.moves ?? "")),
-            el("td", {}, t.created_at ? new Date(t.created_at).toLocaleString() : t.created || ""),
+            el("td", {}, t.created_ms ? new Date(t.created_ms).toLocaleString() : t.created_at ? new Date(t.created_at).toLocaleString() : ""),
           ]),
         ),
       ),

@@ -151,7 +151,10 @@ async function refreshOnce() {
   S.view = w.view;
   S.system = w.system || (w.view && w.view.system) || S.system || guessSystem(w.view);
   S.seat = seatName(w.seat) || (w.role === "gm" ? "gm" : "") || seatName(w.view && w.view.seat) || S.seat;
-  if (Array.isArray(w.seats)) S.seats = w.seats.map((x) => (typeof x === "string" ? x : x.seat || x.name)).filter(Boolean);
+  if (S.seat === "gm" && !S.seats.length) {
+    const r = await S.api.seats();
+    if (r.ok) S.seats = list(r.body, "seats").map((x) => (typeof x === "string" ? x : x.seat)).filter(Boolean);
+  }
   if (typeof w.seq === "number") S.seq = Math.max(S.seq, w.seq);
   S.legal = l.ok ? list(l.body, "legal", "commands") : [];
   await fetchLog();
@@ -183,8 +186,8 @@ function drawHeader(w) {
   const t = w.name || w.title || v.title || (v.state && v.state.title) || SYSTEMS[S.system] || "Tabula";
   $("table-title").textContent = t;
   document.title = `${t}: Tabula`;
-  const role = S.seat === "gm" ? "GM" : "player";
-  replace($("whoami"), [el("span", { class: "seat-name" }, S.seat === "gm" ? "GM" : S.seat), ` (${role}) · ${SYSTEMS[S.system] || S.system}`]);
+  const who = S.seat === "gm" ? [el("span", { class: "seat-name" }, "GM"), " (game master)"] : [el("span", { class: "seat-name" }, S.seat), " (player)"];
+  replace($("whoami"), [...who, ` · ${SYSTEMS[S.system] || S.system}`]);
   document.body.dataset.system = S.system;
   document.body.dataset.seat = S.seat;
 }
@@ -418,7 +421,10 @@ async function undo() {
 }
 
 async function reissue(seat) {
+  const self = seat.toLowerCase() === S.seat.toLowerCase();
+  if (self) S.reissuingSelf = true;
   const r = await S.api.reissue(seat);
+  if (self && !r.ok) S.reissuingSelf = false;
   const box = $("reissued");
   if (!r.ok) {
     replace(box, el("p", { class: "error" }, `Reissue refused: ${describeError(r).message}`));
@@ -430,13 +436,16 @@ async function reissue(seat) {
     el("p", {}, `${seat === "gm" ? "The GM's" : seat + "'s"} old link no longer works. The new one:`),
     el("ul", { class: "seat-cards" }, seatCard({ seat, role: r.body.role || (seat === "gm" ? "gm" : "player"), link })),
   ]);
-  if (seat === "gm" && token) {
+  if (self && token) {
     // This page is the GM's: keep working with the new token.
     sessionStorage.setItem(`tabula:token:${S.id}`, token);
     history.replaceState(null, "", `#${token}`);
     S.token = token;
     S.api = new Seat(S.id, token);
     reconnectNow(true);
+    setTimeout(() => {
+      S.reissuingSelf = false;
+    }, 2000);
   }
 }
 
@@ -468,15 +477,12 @@ function connect() {
     } catch {
       return;
     }
-    onMessage(msg);
+    if (S.ws === ws) onMessage(msg);
   });
   ws.addEventListener("close", (ev) => {
     if (S.ws !== ws) return;
     S.ws = null;
-    if (ev.code === 4401 || ev.code === 1008) {
-      fatal("The server refused this seat link on the live connection (the GM may have reissued it).");
-      return;
-    }
+    if (S.revoked) return;
     scheduleReconnect();
   });
   ws.addEventListener("error", () => {
@@ -507,8 +513,17 @@ function reconnectNow(force) {
 
 function onMessage(msg) {
   if (!msg || typeof msg !== "object") return;
-  if (msg.error && !msg.view && !msg.events) {
-    if (msg.error === "unauthorized") fatal("The server refused this seat link on the live connection.");
+  if (msg.type === "revoked") {
+    if (S.reissuingSelf) return;
+    fatal("The GM reissued this seat's link: this one no longer works. Ask the GM for the new link.");
+    S.revoked = true;
+    return;
+  }
+  if (msg.type === "error" || (msg.error && !msg.view && !msg.lines)) {
+    if (msg.error === "unauthorized") {
+      S.revoked = true;
+      fatal("The server refused this seat link on the live connection (the GM may have reissued it).");
+    }
     return;
   }
   const lines = list(msg, "events", "lines", "log");
