@@ -12,8 +12,10 @@
 //! rides in the link's fragment (`/t/ID#TOKEN`), which browsers never send to a
 //! server; the page reads it and sends it as `Authorization: Bearer TOKEN`.
 //!
-//! Wiring: `tabula_server::app(state).merge(tabula_web::routes())` (the routes
-//! take any router state, so they merge into any `Router<S>`).
+//! Wiring into `tabula serve`: `axum::serve(listener, tabula_web::with_api(app(state)))`
+//! ([`with_api`]: the page's routes first, every other request to the API's
+//! router). [`routes`] also merges into any `Router<S>` that has no route of
+//! its own at `/`, `/t/{id}`, `/assets/...` or `/qr`.
 //!
 //! Every answer of these routes carries a strict Content-Security-Policy
 //! ([`CONTENT_SECURITY_POLICY`]: scripts, styles, images and connections from
@@ -55,14 +57,30 @@ manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'
 /// | GET | `/qr?text=...` | a QR code of `text` (`image/svg+xml`); 400 when `text` is missing, empty or longer than [`MAX_QR_TEXT_BYTES`] |
 /// | POST | `/qr` | the same for the request body (`text/plain`), so a link's token never appears in a URL |
 ///
-/// Merge them into the server's router:
-/// `tabula_server::app(state).merge(tabula_web::routes())`.
+/// Merge them into a router that has none of these paths
+/// (`router.merge(tabula_web::routes())`; axum panics on a path both have), or
+/// put them in front of one with [`with_api`].
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/", get(lobby))
         .route("/t/{id}", get(table_page))
         .route("/assets/{*file}", get(asset_file))
         .route("/qr", get(qr::get_qr).post(qr::post_qr))
+}
+
+/// The page in front of `api` (the server's `app(state)`): requests for the
+/// page's paths ([`routes`]) are answered here, every other request (the API,
+/// `/healthz`, the API's own 404) goes to `api` unchanged. This is what
+/// `tabula serve` runs:
+///
+/// ```text
+/// axum::serve(listener, tabula_web::with_api(tabula_server::app(state)))
+/// ```
+///
+/// A route of `api` at one of the page's paths (a placeholder `/t/{id}`) is
+/// shadowed by the page's.
+pub fn with_api(api: Router) -> Router {
+    routes().fallback_service(api)
 }
 
 /// Headers every answer of these routes carries.

@@ -56,6 +56,27 @@ async fn all_caught_up(leader: &Client, others: &[&Client]) -> u64 {
     seq
 }
 
+/// Every form control and button on the page has a name a screen reader
+/// reads (a label, text, or aria-label), and the log is a live region.
+async fn assert_labelled(client: &Client) {
+    let v = js(
+        client,
+        "const bad = []; \
+         for (const e of document.querySelectorAll('input, select, textarea, button, a[href], summary')) { \
+           if (e.type === 'hidden') continue; \
+           const name = (e.labels && e.labels.length ? [...e.labels].map(l => l.textContent).join(' ') : '') \
+             || e.getAttribute('aria-label') || (e.getAttribute('aria-labelledby') ? 'x' : '') \
+             || (e.textContent || '').trim() || e.getAttribute('title') || ''; \
+           if (!name.trim()) bad.push(e.outerHTML.slice(0, 120)); \
+         } \
+         const log = document.getElementById('log-wrap'); \
+         if (log && log.getAttribute('role') !== 'log') bad.push('the log is not role=log'); \
+         return bad;",
+    )
+    .await;
+    assert_eq!(v, json!([]), "controls without an accessible name");
+}
+
 fn card_code(card: &Value) -> String {
     let face = &card["face"];
     if let Some(s) = face.get("Standard") {
@@ -283,6 +304,9 @@ async fn browser_bastards_three_seats_play_live_and_each_hand_stays_secret() {
         overflow.as_i64().unwrap_or(1) <= 0,
         "nothing overflows a 390 px screen sideways ({overflow} px)"
     );
+    for c in [&gm, &stella, &blaine] {
+        assert_labelled(c).await;
+    }
     screenshot(&blaine, "table-bastards-player-390").await;
     screenshot(&stella, "table-bastards-player-1280").await;
     screenshot(&gm, "table-bastards-gm-1280").await;
@@ -350,9 +374,101 @@ async fn browser_lobby_creates_a_table_with_a_link_and_qr_code_per_seat() {
     }
     let listed = js(&c, "return document.querySelector('#tables').innerText;").await;
     eprintln!("the lobby's table list says: {listed}");
+    assert_labelled(&c).await;
     screenshot(&c, "lobby-1280").await;
     set_viewport(&c, 390, 844).await;
     screenshot(&c, "lobby-390").await;
+
+    // Upload a table file and its sheets: a missing sheet is refused with the
+    // server's words; with every sheet the table is made.
+    set_viewport(&c, 1280, 900).await;
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bastards");
+    let file = |n: &str| {
+        examples
+            .join(n)
+            .canonicalize()
+            .expect("the example exists")
+            .display()
+            .to_string()
+    };
+    c.find(Locator::Id("system"))
+        .await
+        .expect("the system list")
+        .select_by_value("bastards")
+        .await
+        .expect("Bastards is offered");
+    c.find(Locator::Id("source-upload"))
+        .await
+        .expect("the upload choice")
+        .click()
+        .await
+        .expect("chosen");
+    c.find(Locator::Id("table-file"))
+        .await
+        .expect("the table file input")
+        .send_keys(&file("table.toml"))
+        .await
+        .expect("the table file is chosen");
+    c.find(Locator::Id("sheet-files"))
+        .await
+        .expect("the sheets input")
+        .send_keys(&file("cynthia.toml"))
+        .await
+        .expect("one sheet is chosen");
+    c.find(Locator::Id("create"))
+        .await
+        .expect("create")
+        .click()
+        .await
+        .expect("clicked");
+    let refused = until("the refusal of a table without its sheets", || async {
+        let v = js(
+            &c,
+            "return document.getElementById('create-error').innerText;",
+        )
+        .await;
+        let t = v.as_str().unwrap_or("").to_string();
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
+    assert!(refused.contains("not created"), "{refused}");
+    let sheets = [
+        "cynthia.toml",
+        "kodos.toml",
+        "investor.toml",
+        "carlton.toml",
+    ]
+    .map(file)
+    .join("\n");
+    let input = c
+        .find(Locator::Id("sheet-files"))
+        .await
+        .expect("the sheets input");
+    input.clear().await.expect("cleared");
+    input
+        .send_keys(&sheets)
+        .await
+        .expect("the sheets are chosen");
+    c.find(Locator::Id("create"))
+        .await
+        .expect("create")
+        .click()
+        .await
+        .expect("clicked");
+    let uploaded = until("the uploaded table's links", || async {
+        let v = js(
+            &c,
+            "return document.getElementById('create-error').innerText ? ['error', document.getElementById('create-error').innerText] : [...document.querySelectorAll('#created .seat-card')].map(s => s.dataset.seat);",
+        )
+        .await;
+        let a = v.as_array().cloned().unwrap_or_default();
+        (a.contains(&json!("Stella")) || a.first() == Some(&json!("error"))).then_some(a)
+    })
+    .await;
+    assert_eq!(
+        uploaded,
+        vec![json!("gm"), json!("Stella"), json!("Blaine"), json!("Pat")]
+    );
 
     // A link from the lobby opens that seat's table.
     let ana = links
@@ -410,6 +526,55 @@ async fn browser_sour_grapes_plays_and_shows_a_refusals_rule() {
         "sour-grapes",
     )
     .await;
+    // My own dice: the values rolled at the real table go with the command;
+    // too few are refused and change nothing.
+    let own = ana.find(Locator::Id("own-dice")).await.expect("the toggle");
+    own.click().await.expect("toggled");
+    let rolled = ana
+        .find(Locator::Id("rolled"))
+        .await
+        .expect("the values field");
+    rolled.send_keys("6 5").await.expect("typed");
+    let before = body_number(&ana, "logSeq").await;
+    let (kind, text) = type_command(&ana, "check Might 3 vs 1").await;
+    assert_eq!(kind, "error", "{text}");
+    assert!(text.contains("need") && text.contains("more"), "{text}");
+    assert_eq!(body_number(&ana, "logSeq").await, before, "nothing changed");
+    let rolled = ana
+        .find(Locator::Id("rolled"))
+        .await
+        .expect("the values field");
+    rolled.clear().await.expect("cleared");
+    rolled.send_keys("6, 5, 4").await.expect("typed");
+    ok(
+        type_command(&ana, "check Might 3 vs 1").await,
+        "the check with my dice",
+    );
+    let last = js(
+        &ana,
+        "return [...document.querySelectorAll('#log li.event')].map(l => l.innerText).join('\\n');",
+    )
+    .await;
+    assert!(
+        last.as_str().unwrap_or("").contains("6, 5, 4"),
+        "my faces in the log: {last}"
+    );
+    all_caught_up(&ana, &[&gm]).await;
+
+    // The GM takes it back through the page: the line is marked undone.
+    js(&gm, "window.confirm = () => true; return true;").await;
+    gm.find(Locator::Id("undo"))
+        .await
+        .expect("undo")
+        .click()
+        .await
+        .expect("clicked");
+    until("the undo line", || async {
+        let v = js(&ana, "return [document.querySelectorAll('#log li.undo').length, document.querySelectorAll('#log li.undone').length];").await;
+        (v[0].as_u64().unwrap_or(0) == 1 && v[1].as_u64().unwrap_or(0) >= 1).then_some(())
+    })
+    .await;
+
     // The sheet: stats with exhaustion, skills with their tokens.
     let sheet = js(&ana, "return document.getElementById('sheet').innerText;").await;
     let sheet = sheet.as_str().unwrap_or("").to_lowercase();
@@ -678,6 +843,39 @@ async fn browser_reload_and_a_dropped_connection_resume_the_table() {
         log.as_str().unwrap_or("").contains("Bodyguard plays"),
         "the missed lines arrived: {log}"
     );
+
+    // The GM reissues Stella's link from the page: her old page says so and
+    // stops; the new link works.
+    js(&gm, "window.confirm = () => true; return true;").await;
+    gm.find(Locator::Id("reissue-seat"))
+        .await
+        .expect("the seat list")
+        .select_by_value("Stella")
+        .await
+        .expect("Stella is listed");
+    gm.find(Locator::Css("#reissue-form button[type=submit]"))
+        .await
+        .expect("reissue")
+        .click()
+        .await
+        .expect("clicked");
+    let new_link = until("the new link", || async {
+        let v = js(
+            &gm,
+            "const i = document.querySelector('#reissued input.link'); return i ? i.value : '';",
+        )
+        .await;
+        let l = v.as_str().unwrap_or("").to_string();
+        (!l.is_empty()).then_some(l)
+    })
+    .await;
+    assert!(!new_link.ends_with(table.token("Stella")), "a new token");
+    until("the old page to say its link was reissued", || async {
+        (js(&stella, "return !document.getElementById('fatal').hidden;").await == json!(true))
+            .then_some(())
+    })
+    .await;
+    open(&stella, &new_link).await;
     for c in [gm, stella] {
         let _ = c.close().await;
     }
@@ -695,4 +893,224 @@ fn a_missing_browser_is_a_skip_unless_ci_requires_it() {
         e.contains("TABULA_REQUIRE_BROWSER") && e.contains("/nonexistent/chromium"),
         "{e}"
     );
+}
+
+/// The page's own modules, run in Chromium: the command text each control
+/// sends (from the parameter names the five books use), and the log's symbols.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_page_modules_spell_commands_and_draw_symbols() {
+    let Some((mut driver, _one)) = browser("browser_page_modules").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let c = driver.session(1280, 900).await;
+    c.goto(&format!("{}/", server.base))
+        .await
+        .expect("the lobby");
+    let int = |min: i64, max: i64| json!({"kind": "int", "min": min, "max": max});
+    let text = json!({"kind": "text"});
+    let choice = |o: &[&str]| json!({"kind": "choice", "options": o});
+    let spec = |name: &str, params: Vec<(&str, Value)>| json!({"name": name, "summary": "", "params": params.into_iter().map(|(n, k)| json!({"name": n, "kind": k})).collect::<Vec<_>>()});
+    let cases: Vec<(Value, Vec<&str>, bool, &str)> = vec![
+        (
+            spec(
+                "check",
+                vec![
+                    ("stat", choice(&["Perception"])),
+                    ("dice", int(0, 10)),
+                    ("tokens", int(0, 5)),
+                    ("difficulty (vs)", int(0, 1000)),
+                    ("skill (with)", text.clone()),
+                ],
+            ),
+            vec!["Perception", "5", "2", "5", "Ninjitsu"],
+            false,
+            "check Perception 5 2 vs 5 with Ninjitsu",
+        ),
+        (
+            spec(
+                "check",
+                vec![
+                    ("stat", choice(&["Perception"])),
+                    ("dice", int(0, 10)),
+                    ("tokens", int(0, 5)),
+                    ("difficulty (vs)", int(0, 1000)),
+                    ("skill (with)", text.clone()),
+                ],
+            ),
+            vec!["Perception", "3", "", "2", ""],
+            false,
+            "check Perception 3 vs 2",
+        ),
+        (
+            spec(
+                "target",
+                vec![
+                    ("targets, comma-separated", text.clone()),
+                    ("success dice", int(0, 10)),
+                    ("success tokens", int(0, 5)),
+                    ("result dice", int(0, 10)),
+                    ("result tokens", int(0, 5)),
+                ],
+            ),
+            vec!["Tavern Brute", "3", "1", "3", "1"],
+            false,
+            "target Tavern Brute success 3 1 result 3 1",
+        ),
+        (
+            spec(
+                "spend",
+                vec![
+                    ("enemy", choice(&["Gob"])),
+                    ("use", choice(&["Bite"])),
+                    ("d6=", int(0, 2)),
+                    ("d3=", int(0, 2)),
+                    ("cp=", int(0, 0)),
+                    ("on TARGET, to=ZONE (Shove), heal=N (Drain)", text.clone()),
+                ],
+            ),
+            vec!["Gob", "Bite", "", "1", "", "on John"],
+            false,
+            "spend Gob Bite d3=1 on John",
+        ),
+        (
+            spec(
+                "move-enemy",
+                vec![
+                    ("enemy", choice(&["Gob"])),
+                    ("zone", choice(&["Shop"])),
+                    ("pay=", choice(&["d3", "cp"])),
+                ],
+            ),
+            vec!["Gob", "Shop", "d3"],
+            false,
+            "move-enemy Gob Shop pay=d3",
+        ),
+        (
+            spec(
+                "attack",
+                vec![
+                    ("target", choice(&["Thugs"])),
+                    ("skill", text.clone()),
+                    ("kind", choice(&["physical"])),
+                    (
+                        "options: zeal fortune disarm savage wild=N spec=NAME",
+                        text.clone(),
+                    ),
+                ],
+            ),
+            vec!["Thugs", "Sword Combat", "physical", ""],
+            true,
+            "attack Thugs \"Sword Combat\" physical",
+        ),
+        (
+            spec(
+                "check",
+                vec![
+                    ("character", choice(&["Wren"])),
+                    ("tn", int(1, 5)),
+                    ("ongoing", choice(&["ongoing"])),
+                ],
+            ),
+            vec!["Wren", "3", ""],
+            false,
+            "check Wren 3",
+        ),
+        (
+            spec(
+                "check",
+                vec![
+                    ("character", choice(&["Wren"])),
+                    ("tn", int(1, 5)),
+                    ("ongoing", choice(&["ongoing"])),
+                ],
+            ),
+            vec!["Wren", "3", "ongoing"],
+            false,
+            "check Wren 3 ongoing",
+        ),
+        (
+            spec("chokestar evade", vec![("with", choice(&["acrobatics"]))]),
+            vec![""],
+            false,
+            "chokestar evade",
+        ),
+        (
+            spec("roll", vec![("with weapon", choice(&["Sword"]))]),
+            vec!["Sword"],
+            false,
+            "roll with Sword",
+        ),
+        (
+            spec(
+                "spend",
+                vec![
+                    ("stat", choice(&["Stamina"])),
+                    ("as", choice(&["Example Player"])),
+                ],
+            ),
+            vec!["Stamina", "Example Player"],
+            false,
+            "spend Stamina as Example Player",
+        ),
+    ];
+    for (spec, values, quoting, expected) in cases {
+        let got = c
+            .execute_async(
+                "const [spec, values, quoting, done] = arguments; \
+                 import('/assets/commands.js').then(m => done(m.commandText(spec, values, quoting))).catch(e => done('ERROR ' + e));",
+                vec![spec.clone(), json!(values), json!(quoting)],
+            )
+            .await
+            .expect("the module runs");
+        assert_eq!(got, json!(expected), "{spec}");
+    }
+
+    let symbols = c
+        .execute_async(
+            "const done = arguments[0]; \
+             import('/assets/logtext.js').then(m => { \
+               const box = document.createElement('div'); \
+               box.append(...m.logText('bastards', 'Cynthia draws 9H 2S 10C and plays QD; 12 cards left')); \
+               const s = document.createElement('div'); \
+               s.append(...m.logText('sapio', 'Wren rolls 6 dice: [S HH HH@ @ blank H@] vs TN 3')); \
+               done([box.querySelectorAll('.card-inline').length, \
+                     [...box.querySelectorAll('.card-inline')].map(x => x.getAttribute('aria-label')), \
+                     box.textContent, \
+                     s.querySelectorAll('.sdie').length, \
+                     [...s.querySelectorAll('.sdie')].map(x => x.getAttribute('aria-label')), \
+                     s.querySelectorAll('.spiral-icon').length]); \
+             }).catch(e => done('ERROR ' + e));",
+            vec![],
+        )
+        .await
+        .expect("the module runs");
+    assert_eq!(symbols[0], json!(4), "{symbols}");
+    assert_eq!(
+        symbols[1],
+        json!([
+            "9 of Hearts",
+            "2 of Spades",
+            "10 of Clubs",
+            "Queen of Diamonds"
+        ])
+    );
+    assert_eq!(
+        symbols[2],
+        json!("Cynthia draws 9♥ 2♠ 10♣ and plays Q♦; 12 cards left")
+    );
+    assert_eq!(symbols[3], json!(6), "{symbols}");
+    assert_eq!(
+        symbols[4],
+        json!([
+            "Spiral Die: spare",
+            "Spiral Die: hit hit",
+            "Spiral Die: hit hit spiral",
+            "Spiral Die: spiral",
+            "Spiral Die: blank",
+            "Spiral Die: hit spiral"
+        ])
+    );
+    assert_eq!(symbols[5], json!(3));
+    let _ = c.close().await;
 }

@@ -101,7 +101,7 @@ impl Drop for Server {
 /// The router `tabula serve` runs: the page's routes first, every other path
 /// to the server's app.
 pub fn wired(state: tabula_server::AppState) -> Router {
-    tabula_web::routes().fallback_service(tabula_server::app(state))
+    tabula_web::with_api(tabula_server::app(state))
 }
 
 impl Server {
