@@ -4,6 +4,7 @@
 
 mod common;
 mod roll;
+mod serve;
 mod systems;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +46,11 @@ enum Command {
     /// The Sapio System (004_f39b4146df158cae.txt).
     #[command(subcommand)]
     Sapio(systems::sapio::Command),
+    /// Serve the shared online table (HTTP and WebSocket; docs/API.md).
+    Serve(serve::ServeArgs),
+    /// Create and list the server's tables in its database.
+    #[command(subcommand)]
+    Table(serve::TableCommand),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +81,8 @@ fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Tiers(c) => systems::tiers::run(c, ctx),
         Command::Bastards(c) => systems::bastards::run(c, ctx),
         Command::Sapio(c) => systems::sapio::run(c, ctx),
+        Command::Serve(args) => serve::serve(args),
+        Command::Table(c) => serve::table(c, ctx),
     }
 }
 

@@ -124,12 +124,17 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
             ));
         }
     };
-    let name = request
-        .name
-        .clone()
-        .or_else(|| title_of(&text))
+    Ok((table, table_name(system, &text, request.name.as_deref())))
+}
+
+/// The name a new table gets: `given` if any, else the table file's `title`,
+/// else the system's title; trimmed, at most [`MAX_NAME_BYTES`].
+pub fn table_name(system: SystemId, text: &str, given: Option<&str>) -> String {
+    let name = given
+        .map(str::to_string)
+        .or_else(|| title_of(text))
         .unwrap_or_else(|| system.title().to_string());
-    Ok((table, cut(&name)))
+    cut(&name)
 }
 
 /// Set up a table of `system` from `text`, its sheets read through `files`.

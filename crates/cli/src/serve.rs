@@ -1,0 +1,220 @@
+//! `tabula serve`, `tabula table new` and `tabula table list`: flags in, calls
+//! to `tabula-server` out, printing. The server, the store and table creation
+//! live in `tabula-server`.
+
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+
+use tabula_engine::SystemId;
+use tabula_engine::core::Seeded;
+use tabula_server::AppError;
+use tabula_server::create::{self, Created};
+use tabula_server::serve::{DEFAULT_BIND, DEFAULT_DATABASE_URL, ServeError, ServeOptions};
+use tabula_store::TableSummary;
+
+use crate::common::{CliError, Ctx, read_file};
+
+/// The base of the links `tabula table new` prints by default.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:7878";
+
+/// The options of `tabula serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on. Anything but loopback needs --create-token.
+    #[arg(long, default_value = DEFAULT_BIND)]
+    pub bind: SocketAddr,
+    /// The database: sqlite://FILE (created if missing) or postgres://...
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    pub database_url: String,
+    /// Only requests with `Authorization: Bearer TOKEN` may create tables.
+    #[arg(long, env = "TABULA_CREATE_TOKEN", hide_env_values = true)]
+    pub create_token: Option<String>,
+}
+
+/// `tabula table ...`.
+#[derive(Debug, Subcommand)]
+pub enum TableCommand {
+    /// Create a table in the database from a table file and the sheets beside
+    /// it; print each seat's link.
+    New(NewArgs),
+    /// List the tables in the database, newest first.
+    List(DbArgs),
+}
+
+/// The database flag every `table` subcommand takes.
+#[derive(Debug, clap::Args)]
+pub struct DbArgs {
+    /// The database: sqlite://FILE (created if missing) or postgres://...
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    pub database_url: String,
+}
+
+/// The options of `tabula table new`.
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The system id: sour-grapes, scratch, tiers, bastards, sapio.
+    pub system: String,
+    /// The table file (TOML); the sheets it names are read beside it.
+    pub table: PathBuf,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// The server's address as players reach it, for the links.
+    #[arg(long, default_value = DEFAULT_BASE_URL)]
+    pub base_url: String,
+    /// The table's name (default: the table file's title).
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Failure(format!("cannot start the runtime: {e}")))
+}
+
+fn app_error(e: AppError) -> CliError {
+    if e.status().is_client_error() {
+        CliError::BadInput(e.to_string())
+    } else {
+        CliError::Failure(e.to_string())
+    }
+}
+
+fn store_error(e: tabula_store::StoreError) -> CliError {
+    match e {
+        tabula_store::StoreError::BadUrl(_) => CliError::BadInput(e.to_string()),
+        _ => CliError::Failure(format!("cannot open the database: {e}")),
+    }
+}
+
+/// `tabula serve`.
+///
+/// # Errors
+/// Bad input for an open bind without a create token or a bad database URL;
+/// failures when the store or the socket cannot be opened.
+pub fn serve(args: ServeArgs) -> Result<(), CliError> {
+    let options = ServeOptions {
+        bind: args.bind,
+        database_url: args.database_url,
+        create_token: args.create_token,
+    };
+    tabula_server::serve::check(&options).map_err(CliError::bad)?;
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
+    let closed = options.create_token.is_some();
+    runtime()?
+        .block_on(tabula_server::serve::run(options, |addr, backend| {
+            // A closed stdout (`tabula serve | head -1`) must not stop the
+            // server: the banner is best effort.
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{}", banner(addr, backend, closed));
+            let _ = out.flush();
+        }))
+        .map_err(|e| match e {
+            ServeError::OpenBind(_) | ServeError::BadCreateToken => CliError::bad(e),
+            ServeError::Store(e) => store_error(e),
+            e => CliError::Failure(e.to_string()),
+        })
+}
+
+/// What `tabula serve` prints once it listens.
+fn banner(addr: SocketAddr, backend: &str, closed: bool) -> String {
+    let auth = if closed {
+        " -H 'Authorization: Bearer CREATE_TOKEN'"
+    } else {
+        ""
+    };
+    format!(
+        "Tabula is serving on http://{addr} (store: {backend}). Stop with Ctrl-C.\n\
+         Create a table from a bundled example; the answer holds each seat's secret link:\n  \
+         curl -s -X POST http://{addr}/api/tables -H 'Content-Type: application/json'{auth} \
+         -d '{{\"system\": \"bastards\", \"example\": \"table\"}}'\n\
+         Then, as a seat: curl -s http://{addr}/api/tables/TABLE/view -H 'Authorization: Bearer TOKEN'\n\
+         (docs/API.md lists every endpoint.)"
+    )
+}
+
+/// `tabula table new|list`.
+///
+/// # Errors
+/// Bad input for an unknown system, an unreadable or broken table file or a
+/// bad database URL; failures when the database fails.
+pub fn table(command: TableCommand, ctx: Ctx) -> Result<(), CliError> {
+    match command {
+        TableCommand::New(args) => new_table(args, ctx),
+        TableCommand::List(args) => list_tables(args, ctx),
+    }
+}
+
+fn new_table(args: NewArgs, ctx: Ctx) -> Result<(), CliError> {
+    let system: SystemId = args.system.parse().map_err(CliError::bad)?;
+    let text = read_file(&args.table)?;
+    let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let table = create::setup(system, &text, &dir, Seeded::from_entropy())
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
+    let name = create::table_name(system, &text, args.name.as_deref());
+    let created: Created = runtime()?.block_on(async {
+        let store = tabula_store::open(&args.db.database_url)
+            .await
+            .map_err(store_error)?;
+        let created = create::register(
+            store.as_ref(),
+            &table,
+            &name,
+            &args.base_url,
+            tabula_server::MAX_TABLES,
+        )
+        .await
+        .map_err(app_error);
+        store.close().await;
+        created
+    })?;
+    ctx.emit(&created, || {
+        let mut out = format!(
+            "Created table {} ({}, {:?}).\nEach link is that seat's secret: give it to that seat only.\n",
+            created.table, created.system, created.name
+        );
+        let width = created.seats.iter().map(|s| s.seat.len()).max().unwrap_or(0);
+        for s in &created.seats {
+            out.push_str(&format!("  {:<width$}  {}\n", s.seat, s.link));
+        }
+        out.trim_end().to_string()
+    })
+}
+
+fn list_tables(args: DbArgs, ctx: Ctx) -> Result<(), CliError> {
+    let tables: Vec<TableSummary> = runtime()?.block_on(async {
+        let store = tabula_store::open(&args.database_url)
+            .await
+            .map_err(store_error)?;
+        let tables = create::list(store.as_ref()).await.map_err(app_error);
+        store.close().await;
+        tables
+    })?;
+    ctx.emit(&tables, || {
+        if tables.is_empty() {
+            return "no tables yet: create one with `tabula table new SYSTEM TABLE_FILE`".into();
+        }
+        let mut out = format!(
+            "{:<32}  {:<11}  {:>6}  {:>5}  name\n",
+            "id", "system", "seq", "seats"
+        );
+        for t in &tables {
+            out.push_str(&format!(
+                "{:<32}  {:<11}  {:>6}  {:>5}  {}\n",
+                t.id, t.system, t.seq, t.seats, t.name
+            ));
+        }
+        out.trim_end().to_string()
+    })
+}
