@@ -171,7 +171,6 @@ export function commandControl(spec, { quoting, onSend }) {
       onchange: update,
     },
     [
-      el("p", { class: "summary" }, spec.summary),
       el("div", { class: "params" }, fields),
       el("p", { class: "will-send" }, ["Sends: ", el("code", {}, preview)]),
       el("button", { type: "submit", "data-command": spec.name }, `Send ${spec.name}`),

@@ -27,6 +27,13 @@ export function cardCode(card) {
   return "?";
 }
 
+/** A card from the view's JSON as an inline face (`Q♥`), or its name for a Joker. */
+export function inlineCard(card) {
+  const code = cardCode(card);
+  const m = /^(10|[2-9JQKA])([CSHD])$/.exec(code);
+  return m ? cardFace(m[1], m[2]) : document.createTextNode(code);
+}
+
 /** A playing card as a card (for a hand): big rank and suit. */
 export function cardNode(card) {
   const code = cardCode(card);

@@ -3,7 +3,7 @@
 // {facts: [[label, text]], mine: [nodes], others: [nodes]}.
 
 import { el } from "./dom.js";
-import { cardBacks, cardCode, cardNode } from "./logtext.js";
+import { cardBacks, cardNode, inlineCard } from "./logtext.js";
 
 /** `{"player": "Ana"}` / `"gm"` / `"GM"` / `"Ana"` -> "gm" or the player's name. */
 export function seatName(s) {
@@ -105,8 +105,16 @@ function exchange(e) {
   const side = (who, up, down, played) =>
     el("div", { class: "side" }, [
       el("h4", {}, who),
-      el("ul", { class: "hand", "aria-label": `${who}: cards face up` }, (up || []).map(cardNode)),
-      down ? el("ul", { class: "hand", "aria-label": `${who}: the face-down card` }, [cardNode(down)]) : played ? cardBacks(1, `${who}'s face-down card`) : null,
+      el("div", { class: "played" }, [
+        el("div", { class: "down" }, [
+          el("span", { class: "caption" }, "face down"),
+          down ? el("ul", { class: "hand", "aria-label": `${who}: the face-down card (only you see it)` }, [cardNode(down)]) : played ? cardBacks(1, `${who}'s face-down card`) : el("span", { class: "muted" }, "not yet"),
+        ]),
+        el("div", { class: "up" }, [
+          el("span", { class: "caption" }, "face up"),
+          up && up.length ? el("ul", { class: "hand", "aria-label": `${who}: cards face up` }, up.map(cardNode)) : el("span", { class: "muted" }, "none"),
+        ]),
+      ]),
     ]);
   return el("article", { class: "sheet exchange", "aria-label": "The exchange" }, [
     el("h3", {}, `Exchange: ${e.attacker} against ${e.defender}`),
@@ -138,7 +146,7 @@ function bastardsSheet(c, mine) {
       el("div", { class: "tracks" }, (c.pools || []).map(([n, v, m]) => track(n, v, m))),
       dl([
         ["Wildcards", c.wildcards],
-        ["Initiative", c.initiative ? cardCode(c.initiative) : "none"],
+        ["Initiative", c.initiative ? inlineCard(c.initiative) : "none"],
         ["Wielding", (c.wielding || []).map((w) => `${w.name} (${w.skill}, damage ${w.damage}${w.ready ? "" : ", not ready"})`)],
       ]),
       tags(flags, "Status"),
