@@ -182,3 +182,29 @@ export function commandControl(spec, { quoting, onSend }) {
     form,
   ]);
 }
+
+/**
+ * The odds the system offers before committing (GET /odds: [{choice,
+ * probability in 0..1, detail}]) as a list: each choice with its chance as a
+ * number and a small bar. Empty list: no node.
+ */
+export function oddsList(odds) {
+  if (!Array.isArray(odds) || !odds.length) return null;
+  return el("div", { class: "odds-box" }, [
+    el("h3", {}, "Odds before I commit"),
+    el(
+      "ul",
+      { class: "odds-list" },
+      odds.map((o) => {
+        const p = Math.min(1, Math.max(0, Number(o.probability) || 0));
+        const pct = `${(p * 100).toFixed(1)}%`;
+        return el("li", {}, [
+          el("span", { class: "choice" }, String(o.choice)),
+          el("meter", { min: "0", max: "1", value: String(p), "aria-label": `${o.choice}: ${pct}` }),
+          el("strong", { class: "pct" }, pct),
+          o.detail ? el("span", { class: "muted detail" }, String(o.detail)) : null,
+        ]);
+      }),
+    ),
+  ]);
+}

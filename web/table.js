@@ -6,7 +6,7 @@
 
 import { Seat, describeError } from "./api.js";
 import { el, replace } from "./dom.js";
-import { commandControl } from "./commands.js";
+import { commandControl, oddsList } from "./commands.js";
 import { logText } from "./logtext.js";
 import { render, everything, seatName } from "./sheets.js";
 import { seatCard, seatLink } from "./links.js";
@@ -61,6 +61,8 @@ const S = {
 // ------------------------------------------------------------------ start
 
 function start() {
+  // A new link pasted into this tab (another token in the fragment) starts over.
+  window.addEventListener("hashchange", () => location.reload());
   const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
   S.id = m ? decodeURIComponent(m[1]) : "";
   const fromHash = location.hash.replace(/^#/, "").trim();
@@ -74,7 +76,6 @@ function start() {
   S.api = new Seat(S.id, S.token);
   wire();
   refreshAll().then(() => connect());
-  window.addEventListener("hashchange", () => location.reload());
   window.addEventListener("online", () => reconnectNow());
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") reconnectNow();
@@ -82,6 +83,13 @@ function start() {
 }
 
 function fatal(message) {
+  S.dead = true;
+  clearTimeout(S.reconnectTimer);
+  if (S.ws) {
+    const ws = S.ws;
+    S.ws = null;
+    ws.close();
+  }
   const f = $("fatal");
   f.textContent = message;
   f.hidden = false;
@@ -220,27 +228,7 @@ function drawCommands() {
 }
 
 function drawOdds(odds) {
-  const box = $("odds");
-  if (!odds.length) {
-    box.replaceChildren();
-    return;
-  }
-  replace(box, [
-    el("h3", {}, "Odds before I commit"),
-    el(
-      "ul",
-      { class: "odds-list" },
-      odds.map((o) => {
-        const pct = `${(o.probability * 100).toFixed(1)}%`;
-        return el("li", {}, [
-          el("span", { class: "choice" }, o.choice),
-          el("meter", { min: "0", max: "1", value: String(o.probability), "aria-label": `${o.choice}: ${pct}` }),
-          el("strong", { class: "pct" }, pct),
-          o.detail ? el("span", { class: "muted detail" }, o.detail) : null,
-        ]);
-      }),
-    ),
-  ]);
+  replace($("odds"), oddsList(odds));
 }
 
 function seatsFromView() {
@@ -453,6 +441,7 @@ async function reissue(seat) {
 
 function connect() {
   clearTimeout(S.reconnectTimer);
+  if (S.dead) return;
   if (S.ws && (S.ws.readyState === WebSocket.OPEN || S.ws.readyState === WebSocket.CONNECTING)) return;
   let ws;
   try {

@@ -480,6 +480,33 @@ async fn browser_lobby_creates_a_table_with_a_link_and_qr_code_per_seat() {
     open(&c, &ana).await;
     let who = js(&c, "return document.getElementById('whoami').innerText;").await;
     assert!(who.as_str().unwrap_or("").contains("Ana"), "{who}");
+
+    // Without its token, or with a wrong one, the page says what to do.
+    let (id, _) = ana
+        .rsplit_once("/t/")
+        .and_then(|(_, rest)| rest.split_once('#'))
+        .expect("an id and a token");
+    for (link, says) in [
+        (format!("{}/t/{id}", server.base), "needs your seat's link"),
+        (
+            format!("{}/t/{id}#{}", server.base, "0".repeat(32)),
+            "not valid",
+        ),
+    ] {
+        js(&c, "sessionStorage.clear(); return true;").await;
+        c.goto(&link).await.expect("the page loads");
+        let text = until("the page to explain", || async {
+            let v = js(
+                &c,
+                "const f = document.getElementById('fatal'); return f.hidden ? '' : f.innerText;",
+            )
+            .await;
+            let t = v.as_str().unwrap_or("").to_string();
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+        assert!(text.contains(says), "{link}: {text}");
+    }
     let _ = c.close().await;
 }
 
@@ -696,6 +723,18 @@ async fn browser_tiers_plays_and_shows_a_refusals_rule() {
     let sheet = sheet.as_str().unwrap_or("").to_lowercase();
     assert!(sheet.contains("hp") && sheet.contains("ap"), "{sheet}");
     screenshot(&gm, "table-tiers-gm-1280").await;
+
+    // The GM ends the encounter from the GM panel (the book's own command).
+    js(&gm, "window.confirm = () => true; return true;").await;
+    clear_feedback(&gm).await;
+    gm.find(Locator::Id("end-encounter"))
+        .await
+        .expect("the end button")
+        .click()
+        .await
+        .expect("clicked");
+    ok(feedback(&gm).await, "ending the encounter");
+    all_caught_up(&gm, &[&john, &cristy]).await;
     for c in [gm, john, cristy] {
         let _ = c.close().await;
     }
@@ -1112,5 +1151,28 @@ async fn browser_page_modules_spell_commands_and_draw_symbols() {
         ])
     );
     assert_eq!(symbols[5], json!(3));
+
+    let odds = c
+        .execute_async(
+            "const done = arguments[0]; \
+             import('/assets/commands.js').then(m => { \
+               const n = m.oddsList([{choice: 'risk 3 dice', probability: 0.786, detail: '3 successes against Difficulty 2'}, {choice: 'bet 9S', probability: 0.25, detail: ''}]); \
+               document.body.append(n); \
+               done([n.innerText, [...n.querySelectorAll('meter')].map(x => [x.value, x.getAttribute('aria-label')]), m.oddsList([])]); \
+             }).catch(e => done('ERROR ' + e));",
+            vec![],
+        )
+        .await
+        .expect("the module runs");
+    let text = odds[0].as_str().unwrap_or("");
+    assert!(
+        text.contains("risk 3 dice") && text.contains("78.6%") && text.contains("25.0%"),
+        "{odds}"
+    );
+    assert_eq!(
+        odds[1],
+        json!([[0.786, "risk 3 dice: 78.6%"], [0.25, "bet 9S: 25.0%"]])
+    );
+    assert_eq!(odds[2], Value::Null, "no odds, no box");
     let _ = c.close().await;
 }
