@@ -214,7 +214,18 @@ function drawSheets() {
 
 function drawCommands() {
   const box = $("commands");
+  // Unchanged commands: leave the controls (and whatever is being typed) alone.
+  const key = JSON.stringify(S.legal) + S.system;
+  if (key === S.legalKey) return;
+  S.legalKey = key;
   const open = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.command));
+  // Values typed into a control that is still offered are kept.
+  const typed = new Map();
+  for (const input of box.querySelectorAll("[data-param]")) {
+    const cmd = input.closest("[data-command]");
+    if (cmd && input.value !== "") typed.set(`${cmd.dataset.command}\u0000${input.dataset.param}`, input.value);
+  }
+  const focusedId = box.contains(document.activeElement) ? document.activeElement.dataset.param || document.activeElement.dataset.command || null : null;
   const hadFocus = box.contains(document.activeElement);
   const quoting = S.system === "bastards";
   const controls = S.legal.map((spec) => commandControl(spec, { quoting, onSend: send }));
@@ -224,7 +235,18 @@ function drawCommands() {
     replace(box, el("div", { class: "cmd-list", role: "group", "aria-label": "Commands I may give now" }, controls));
   }
   for (const d of box.querySelectorAll("details")) if (open.has(d.dataset.command)) d.open = true;
-  if (hadFocus && !box.contains(document.activeElement)) $("actions").focus();
+  for (const input of box.querySelectorAll("[data-param]")) {
+    const cmd = input.closest("[data-command]");
+    const v = cmd && typed.get(`${cmd.dataset.command}\u0000${input.dataset.param}`);
+    if (v === undefined || v === null) continue;
+    if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === v)) continue;
+    input.value = v;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  if (hadFocus && !box.contains(document.activeElement)) {
+    const again = focusedId && box.querySelector(`details[open] [data-param="${CSS.escape(focusedId)}"], [data-command="${CSS.escape(focusedId)}"] button`);
+    (again || $("actions")).focus();
+  }
 }
 
 function drawOdds(odds) {

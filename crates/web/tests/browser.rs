@@ -769,6 +769,34 @@ async fn browser_sapio_plays_with_spiral_dice_and_shows_a_refusals_rule() {
     );
     all_caught_up(&ana, &[&gm, &ben]).await;
     refused_with_rule(&ben, type_command(&ben, "roll").await, "sapio").await;
+
+    // What Ana is typing into a control survives another seat's move.
+    let declare = ana
+        .find(Locator::Css("#commands details[data-command=\"declare\"]"))
+        .await
+        .expect("the declare control");
+    declare
+        .find(Locator::Css("summary"))
+        .await
+        .expect("its summary")
+        .click()
+        .await
+        .expect("opened");
+    declare
+        .find(Locator::Css("[data-param=\"what\"]"))
+        .await
+        .expect("its text")
+        .send_keys("leaps the gap for the clerk")
+        .await
+        .expect("typed");
+    ok(type_command(&gm, "bonus 1").await, "the GM's bonus die");
+    all_caught_up(&gm, &[&ana, &ben]).await;
+    let kept = js(
+        &ana,
+        "const i = document.querySelector('#commands details[data-command=\"declare\"] [data-param=\"what\"]'); return i ? i.value : null;",
+    )
+    .await;
+    assert_eq!(kept, json!("leaps the gap for the clerk"));
     ok(use_control(&ana, "roll", &[]).await, "Ana's roll");
     all_caught_up(&ana, &[&gm, &ben]).await;
     let dice = js(
