@@ -19,8 +19,9 @@
 //!
 //! Every answer of these routes carries a strict Content-Security-Policy
 //! ([`CONTENT_SECURITY_POLICY`]: scripts, styles, images and connections from
-//! this origin only; no inline script or style; no frames), `nosniff`, and
-//! `Referrer-Policy: no-referrer`.
+//! this origin only; no inline script or style; no frames; the HTML pages
+//! also name their host's `ws://`/`wss://` origin, [`page_policy`]), `nosniff`,
+//! and `Referrer-Policy: no-referrer`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -133,18 +134,66 @@ fn page(name: &str, request: &HeaderMap) -> Response {
     }
 }
 
+/// The longest `Host` header named in a page's policy.
+const MAX_HOST_BYTES: usize = 255;
+
+/// [`CONTENT_SECURITY_POLICY`] for an HTML page reached at `host`: the same,
+/// with the WebSocket origins of that host named as well (`ws://HOST
+/// wss://HOST`), for browsers whose `'self'` does not cover `ws:`. A `Host`
+/// that is not a plain `name[:port]` or `[v6]:port` is left out.
+pub fn page_policy(host: Option<&str>) -> String {
+    let ok = |h: &str| {
+        !h.is_empty()
+            && h.len() <= MAX_HOST_BYTES
+            && h.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+    };
+    match host {
+        Some(h) if ok(h) => CONTENT_SECURITY_POLICY.replace(
+            "connect-src 'self'",
+            &format!("connect-src 'self' ws://{h} wss://{h}"),
+        ),
+        _ => CONTENT_SECURITY_POLICY.to_string(),
+    }
+}
+
+fn html_page(name: &str, request: &HeaderMap) -> Response {
+    let mut r = page(name, request);
+    let host = request.get(header::HOST).and_then(|v| v.to_str().ok());
+    if let Ok(v) = HeaderValue::from_str(&page_policy(host)) {
+        r.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    r
+}
+
 fn not_found() -> Response {
     secure((StatusCode::NOT_FOUND, "not found\n").into_response())
 }
 
 async fn lobby(request: HeaderMap) -> Response {
-    page("index.html", &request)
+    html_page("index.html", &request)
 }
 
 async fn table_page(Path(_id): Path<String>, request: HeaderMap) -> Response {
-    page("table.html", &request)
+    html_page("table.html", &request)
 }
 
 async fn asset_file(Path(file): Path<String>, request: HeaderMap) -> Response {
     page(&file, &request)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_names_its_hosts_websocket_origins_and_nothing_odd() {
+        let p = page_policy(Some("127.0.0.1:7878"));
+        assert!(p.contains("connect-src 'self' ws://127.0.0.1:7878 wss://127.0.0.1:7878;"));
+        assert!(page_policy(Some("[::1]:7878")).contains("ws://[::1]:7878"));
+        for odd in ["evil.com; script-src *", "a b", "x'y", "", &"a".repeat(300)] {
+            assert_eq!(page_policy(Some(odd)), CONTENT_SECURITY_POLICY, "{odd:?}");
+        }
+        assert_eq!(page_policy(None), CONTENT_SECURITY_POLICY);
+    }
 }
