@@ -203,7 +203,8 @@ function drawHeader(w) {
 function drawTurn(status) {
   const r = render(S.system, S.view, S.seat);
   replace($("turn-facts"), r.facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
-  $("status").textContent = status || "";
+  // Set only when it changed: a live region re-announces any new text node.
+  if ($("status").textContent !== (status || "")) $("status").textContent = status || "";
 }
 
 function drawSheets() {
