@@ -229,6 +229,48 @@ pub struct Driver {
 impl Drop for Driver {
     fn drop(&mut self) {
         let _ = self.child.start_kill();
+        // A test that failed did not close its sessions, and killing
+        // chromedriver leaves their browsers running: end the processes that
+        // use this driver's profiles (by id; every profile is a fresh
+        // temporary directory, so no other browser matches).
+        let profiles: Vec<String> = self
+            .profiles
+            .iter()
+            .map(|p| format!("--user-data-dir={}", p.path().display()))
+            .collect();
+        kill_browsers(&profiles);
+    }
+}
+
+/// Kill (by process id) every process whose command line holds one of
+/// `markers`. Linux only (reads /proc); elsewhere nothing happens.
+fn kill_browsers(markers: &[String]) {
+    if markers.is_empty() {
+        return;
+    }
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if markers.iter().any(|m| cmdline.contains(m.as_str())) {
+            let _ = std::process::Command::new("kill")
+                .arg("-9")
+                .arg(pid.to_string())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
     }
 }
 
@@ -333,6 +375,8 @@ impl Driver {
             "--disable-component-update".into(),
             "--disable-sync".into(),
             "--disable-extensions".into(),
+            "--disable-breakpad".into(),
+            "--disable-crash-reporter".into(),
             "--disable-dev-shm-usage".into(),
             "--hide-scrollbars".into(),
             "--force-device-scale-factor=1".into(),
