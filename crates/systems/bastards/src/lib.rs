@@ -176,4 +176,10 @@ impl TextPlay for Bastards {
     fn finished(state: &State) -> bool {
         state.finished
     }
+
+    /// [`table::bet_odds`]: `call`, each `bet CARD` and `bet wild` for the side
+    /// to bet, from what the seat may see (R-GB-12).
+    fn odds(state: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> {
+        table::bet_odds(state, seat)
+    }
 }

@@ -131,6 +131,16 @@ fn assert_sees_only_its_own(s: &State) {
             &mut found,
             &mut words,
         );
+        // The odds offered name only cards the seat may see.
+        let odds = Bastards::odds(s, &seat);
+        for o in &odds {
+            assert!((0.0..=1.0).contains(&o.probability), "{o:?}");
+        }
+        json_cards(
+            &serde_json::to_value(&odds).unwrap(),
+            &mut found,
+            &mut words,
+        );
         for card in &found {
             assert!(ids.contains(card), "{seat} sees the card {card}");
         }
@@ -369,7 +379,8 @@ proptest! {
 
     /// R-GB-12, item 17: after every step of random legal play from both example
     /// tables, no seat's view, status or legal commands hold a card it may not
-    /// see, and neither the shared log nor a seat's own log names one.
+    /// see (nor do the odds it is offered), and neither the shared log nor a
+    /// seat's own log names one.
     #[test]
     fn a_seat_sees_only_its_own_hands_and_pools_and_the_table_r_gb_12(
         rand in proptest::collection::vec(any::<u32>(), 200),
@@ -832,4 +843,175 @@ fn numbers_at_the_table_are_refused_naming_the_field() {
     assert_eq!(field(e), "Counter cards");
     let e = submit(&mut t, &format!("b: play QD counter={}", i64::MAX), &mut r).unwrap_err();
     assert!(e.message.contains("Counter"), "{e}");
+}
+
+/// Brute force over every card `seat` has not seen: the faces of the 104
+/// non-Joker cards (R-GB-1, R-GB-11) less the seat's own hands, the initiative
+/// cards, the face-up cards and its side's face-down card.
+fn unseen_faces(s: &State, seat: &Seat, my_down: Card) -> Vec<tabula_core::cards::Face> {
+    use tabula_core::cards::{Face, Rank, Suit};
+    let mut left: Vec<Face> = Vec::new();
+    for rank in Rank::ALL {
+        for suit in Suit::ALL {
+            left.push(Face::Standard { rank, suit });
+            left.push(Face::Standard { rank, suit });
+        }
+    }
+    let mut seen: Vec<Card> = Vec::new();
+    for c in s.combatants.iter().filter(|c| c.controlled_by(seat)) {
+        seen.extend(c.hand.iter().copied());
+    }
+    for c in &s.combatants {
+        seen.extend(c.initiative.iter().copied());
+    }
+    if let Phase::Exchange(x) = &s.phase {
+        seen.extend(x.attacker_up.iter().chain(x.defender_up.iter()).copied());
+    }
+    seen.push(my_down);
+    for card in seen {
+        if let Some(i) = left.iter().position(|f| *f == card.face) {
+            left.remove(i);
+        }
+    }
+    left
+}
+
+/// `TextPlay::odds` in the betting step ("Skill Hands in Oppositions", "Steps"
+/// 6-9; R-GB-2, R-GB-3, R-GB-11, R-GB-12): the side to bet gets `call` (the
+/// lead chance status prints), `bet CARD` for each card of its hand and `bet
+/// wild`, each against brute force over the cards it has not seen; the other
+/// seats get nothing; and the odds do not change when the other seat's hand,
+/// the pile or the discards change.
+#[test]
+fn odds_of_each_bet_count_only_what_the_seat_sees_r_gb_12() {
+    use tabula_bastards::values::{self, Total};
+    let mut bd = draft("B", "b", &[]);
+    bd.wildcards = 1;
+    let mut t = opened(
+        fated(draft("A", "a", &[])),
+        fated(bd),
+        ["2C", "9S", "5H", "KD", "4H"],
+        ["3C", "7S", "6H", "QD", "8H"],
+        "10C",
+    );
+    let mut r = Scripted::values(["2S"]);
+    run(
+        &mut t,
+        &[
+            "a: attack B Unarmed_Combat physical",
+            "a: play KD",
+            "b: play 7S",
+        ],
+        &mut r,
+    );
+    // Before betting nobody has odds to see; now it is one side's bet.
+    let s = t.state().clone();
+    let Phase::Exchange(x) = &s.phase else {
+        panic!("{:?}", s.phase)
+    };
+    let (me, other) = if x.to_act == tabula_bastards::opposition::Side::Attacker {
+        (player("a"), player("b"))
+    } else {
+        (player("b"), player("a"))
+    };
+    let aggressor = me == player("a");
+    let odds = Bastards::odds(&s, &me);
+    assert!(Bastards::odds(&s, &other).is_empty());
+    assert!(Bastards::odds(&s, &Seat::Gm).is_empty());
+    // Call: the lead chance status prints.
+    let call = odds.iter().find(|o| o.choice == "call").unwrap();
+    assert_eq!(Some(call.probability), table::lead_chance(&s, &me));
+    assert!(
+        Bastards::status(&s, &me).contains(&format!("{:.3}", call.probability)),
+        "{}",
+        Bastards::status(&s, &me)
+    );
+    // Brute force: every unseen card as the other face-down card.
+    let (my_down, my_up, my_bonus, their_up, their_bonus) = if aggressor {
+        (
+            x.attacker_down.unwrap(),
+            x.attacker_up.clone(),
+            x.attacker_bonus,
+            x.defender_up.clone(),
+            x.defender_bonus,
+        )
+    } else {
+        (
+            x.defender_down.unwrap(),
+            x.defender_up.clone(),
+            x.defender_bonus,
+            x.attacker_up.clone(),
+            x.attacker_bonus,
+        )
+    };
+    let unseen = unseen_faces(&s, &me, my_down);
+    let v = |f: tabula_core::cards::Face| values::value(f).unwrap();
+    let up = |cards: &[Card]| cards.iter().map(|c| v(c.face)).sum::<i64>();
+    let wins = |mine: i64, theirs: tabula_core::cards::Face| {
+        let mine = Total {
+            total: mine,
+            suit: values::suit_of(my_down.face),
+        };
+        let theirs = Total {
+            total: v(theirs) + up(&their_up) + their_bonus,
+            suit: values::suit_of(theirs),
+        };
+        if aggressor {
+            values::aggressor_wins(mine, theirs)
+        } else {
+            !values::aggressor_wins(theirs, mine)
+        }
+    };
+    let base = v(my_down.face) + up(&my_up) + my_bonus;
+    let brute = |extra: i64| {
+        unseen.iter().filter(|f| wins(base + extra, **f)).count() as f64 / unseen.len() as f64
+    };
+    assert!((call.probability - brute(0)).abs() < 1e-12, "{call:?}");
+    let hand = &s.combatants[if aggressor { 0 } else { 1 }].hand;
+    for card in hand {
+        let o = odds
+            .iter()
+            .find(|o| o.choice == format!("bet {card}"))
+            .unwrap_or_else(|| panic!("no bet {card}: {odds:?}"));
+        assert!((o.probability - brute(v(card.face))).abs() < 1e-12, "{o:?}");
+    }
+    // A Wildcard's card: every ordered pair of two different unseen cards.
+    {
+        let o = odds
+            .iter()
+            .find(|o| o.choice == "bet wild")
+            .unwrap_or_else(|| panic!("B has a Wildcard to bet: {odds:?}"));
+        let (mut w, mut n) = (0usize, 0usize);
+        for (i, drawn) in unseen.iter().enumerate() {
+            for (j, theirs) in unseen.iter().enumerate() {
+                if i != j {
+                    n += 1;
+                    if wins(base + v(*drawn), *theirs) {
+                        w += 1;
+                    }
+                }
+            }
+        }
+        assert!((o.probability - w as f64 / n as f64).abs() < 1e-12, "{o:?}");
+    }
+    // R-GB-12: another seat's hand, the pile and the discards are unseen.
+    let mut other_state = s.clone();
+    let swapped: Vec<Card> = other_state.shoe.pile().iter().take(3).copied().collect();
+    let k = other_state
+        .combatants
+        .iter()
+        .position(|c| !c.controlled_by(&me))
+        .unwrap();
+    for (n, new) in swapped.into_iter().enumerate() {
+        let old = std::mem::replace(&mut other_state.combatants[k].hand[n], new);
+        assert!(other_state.shoe.take(new));
+        other_state.shoe.discard(old).unwrap();
+    }
+    let unseen_pile: Vec<Card> = other_state.shoe.pile().iter().take(30).copied().collect();
+    for c in unseen_pile {
+        assert!(other_state.shoe.take(c));
+        other_state.shoe.discard(c).unwrap();
+    }
+    assert_ne!(other_state, s);
+    assert_eq!(Bastards::odds(&other_state, &me), odds);
 }

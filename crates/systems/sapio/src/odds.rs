@@ -101,6 +101,26 @@ pub fn p_success(n: u32, tn: u32) -> Result<f64, OddsError> {
     Ok(final_roll(n, tn as u32)?.p_where(|o| o.0 >= tn))
 }
 
+/// The part of [`p_success`] that comes from Improbable Success (R-SA-3): every
+/// die of the first roll shows two Hits and still falls short of the TN, and
+/// the reroll with one more die succeeds.
+///
+/// The Sapio System, "Special Situations when Rolling" (004_f39b4146df158cae.txt);
+/// R-SA-3.
+///
+/// # Errors
+/// As [`final_roll`].
+pub fn improbable_part(n: u32, tn: u32) -> Result<f64, OddsError> {
+    let all_double = 2 * i64::from(n);
+    if all_double >= i64::from(tn) {
+        return Ok(0.0);
+    }
+    let Some(more) = n.checked_add(1) else {
+        return Ok(0.0);
+    };
+    Ok(dice(n)?.p_where(|o| o.0 == all_double) * p_success(more, tn)?)
+}
+
 /// The odds of one check, as `tabula sapio odds --json` prints them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OddsReport {
@@ -155,15 +175,8 @@ pub fn odds(spec: &PoolSpec) -> Result<OddsReport, OddsFailure> {
     let pool = checks::settle(spec);
     let tn = i64::from(pool.tn);
     let fin = final_roll(pool.dice, pool.tn).map_err(OddsFailure::Odds)?;
-    let first = dice(pool.dice).map_err(OddsFailure::Odds)?;
     let probability = fin.p_where(|o| o.0 >= tn);
-    let all_double = 2 * i64::from(pool.dice);
-    let improbable_part = if all_double < tn {
-        first.p_where(|o| o.0 == all_double)
-            * p_success(pool.dice + 1, pool.tn).map_err(OddsFailure::Odds)?
-    } else {
-        0.0
-    };
+    let improbable_part = improbable_part(pool.dice, pool.tn).map_err(OddsFailure::Odds)?;
     let extra = fin.map(|o| if o.0 >= tn { o.0 - tn } else { -1 });
     let extra_hits = extra
         .iter()

@@ -2335,6 +2335,12 @@ impl TextPlay for Sapio {
         crate::text::status(state, seat)
     }
 
+    /// The open check's pool against its TN for the focal character's seat
+    /// (`text::choice_odds`), the chance status prints.
+    fn odds(state: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> {
+        crate::text::choice_odds(state, seat)
+    }
+
     fn finished(state: &State) -> bool {
         state.over
             || (!state.characters.is_empty()

@@ -40,7 +40,7 @@
 //! same. A command that takes no arguments refuses extra words, so a script line
 //! never silently does less than it says.
 
-use tabula_core::system::{CommandParseError, CommandSpec, ParamSpec, Seat};
+use tabula_core::system::{ChoiceOdds, CommandParseError, CommandSpec, ParamSpec, Seat};
 
 use crate::characters::{Advance, CycleChange};
 use crate::checks::{self, Net};
@@ -802,6 +802,74 @@ pub fn describe(state: &State, event: &Event) -> String {
     }
 }
 
+/// The open check: its focal character, the pool as it stands (R-SA-2, R-SA-7)
+/// and, once the TN is set, the exact chance of meeting it with Improbable
+/// Success included (R-SA-3). What `status` prints and [`choice_odds`] offers.
+///
+/// The Sapio System, "When to Roll", "Special Situations when Rolling"
+/// (004_f39b4146df158cae.txt); R-SA-1, R-SA-2, R-SA-3, R-SA-7.
+pub fn open_check(state: &State) -> Option<(usize, checks::Pool, Option<f64>)> {
+    let c = state.check.as_ref()?;
+    let m = state.characters.get(c.focal)?;
+    let (spec, _) = c.spec(&m.character);
+    let pool = checks::settle(&spec);
+    let chance = if c.tn.is_some() {
+        odds::p_success(pool.dice, pool.tn).ok()
+    } else {
+        None
+    };
+    Some((c.focal, pool, chance))
+}
+
+/// The odds in front of `seat`: while a check is open with its TN set, the seat
+/// that plays the focal character (the GM for a character with no player) is
+/// offered rolling the pool as it stands, the chance of meeting the TN
+/// ([`open_check`], the number status prints), with the part Improbable
+/// Success gives in the detail. Nothing for any other seat or moment (a weapon's
+/// Injury waiting for the GM's call holds everything).
+///
+/// The Sapio System, "When to Roll", "Special Situations when Rolling"
+/// (004_f39b4146df158cae.txt); R-SA-1, R-SA-2, R-SA-3, R-SA-7.
+pub fn choice_odds(state: &State, seat: &Seat) -> Vec<ChoiceOdds> {
+    if state.pending_injury.is_some() {
+        return Vec::new();
+    }
+    let Some((focal, pool, Some(p))) = open_check(state) else {
+        return Vec::new();
+    };
+    let same = match (seat_of(state, focal), seat) {
+        (Seat::Gm, Seat::Gm) => true,
+        (Seat::Player(a), Seat::Player(b)) => same_name(&a, b),
+        _ => false,
+    };
+    if !same {
+        return Vec::new();
+    }
+    let improbable = odds::improbable_part(pool.dice, pool.tn)
+        .map(|q| {
+            format!(
+                "; Improbable Success rerolls included ({:.1}% of it, R-SA-3)",
+                q * 100.0
+            )
+        })
+        .unwrap_or_default();
+    vec![ChoiceOdds {
+        choice: format!(
+            "roll {} {} against TN {}",
+            pool.dice,
+            if pool.dice == 1 { "die" } else { "dice" },
+            pool.tn
+        ),
+        probability: p.clamp(0.0, 1.0),
+        detail: format!(
+            "{} meets the TN: at least {} Hits on {} Spiral Dice (R-SA-1){improbable}",
+            name(state, focal),
+            pool.tn,
+            pool.dice
+        ),
+    }]
+}
+
 /// The status line: the sequence and round, the check being built with its pool,
 /// TN and exact odds.
 pub fn status(state: &State, _seat: &Seat) -> String {
@@ -831,24 +899,20 @@ pub fn status(state: &State, _seat: &Seat) -> String {
         }
     }
     if let Some(c) = &state.check
-        && let Some(m) = state.characters.get(c.focal)
+        && let Some((focal, pool, chance)) = open_check(state)
     {
         if !s.is_empty() {
             s.push_str(" | ");
         }
-        let (spec, _) = c.spec(&m.character);
-        let pool = checks::settle(&spec);
         s.push_str(&format!(
             "check #{}: {} focal, {} {}, TN {}",
             c.id,
-            m.character.name(),
+            name(state, focal),
             pool.dice,
             if pool.dice == 1 { "die" } else { "dice" },
             c.tn.map_or("not set".to_string(), |_| pool.tn.to_string())
         ));
-        if c.tn.is_some()
-            && let Ok(p) = odds::p_success(pool.dice, pool.tn)
-        {
+        if let Some(p) = chance {
             s.push_str(&format!(" (chance {:.1}%)", p * 100.0));
         }
     }

@@ -1172,6 +1172,9 @@ proptest! {
             }
             let _ = Sapio::legal_commands_for(t.state(), &s);
             prop_assert!(!Sapio::status(t.state(), &s).is_empty());
+            for o in Sapio::odds(t.state(), &s) {
+                prop_assert!((0.0..=1.0).contains(&o.probability), "{:?}", o);
+            }
         }
         prop_assert!(t.replay_matches());
     }
@@ -1334,4 +1337,80 @@ proptest! {
         }
         prop_assert!(t.replay_matches());
     }
+}
+
+/// Brute force over every face of `n` Spiral Dice (R-SA-1): the chance of at
+/// least `tn` Hits, where a roll of all double Hits that still falls short is
+/// rolled again with one more die (Improbable Success, R-SA-3).
+fn brute_success(n: u32, tn: u32) -> f64 {
+    use tabula_sapio::spiral_dice::FACE_ORDER;
+    let hits: Vec<u32> = FACE_ORDER.iter().map(|f| f.symbols().hits).collect();
+    let outcomes = 12usize.pow(n);
+    let mut p = 0.0;
+    for mut i in 0..outcomes {
+        let mut total = 0;
+        for _ in 0..n {
+            total += hits[i % 12];
+            i /= 12;
+        }
+        if total >= tn {
+            p += 1.0;
+        } else if total == 2 * n {
+            p += brute_success(n + 1, tn);
+        }
+    }
+    p / outcomes as f64
+}
+
+/// `TextPlay::odds` while the pool is built ("When you invoke a character
+/// element", "When to Roll", "Special Situations when Rolling"; R-SA-1,
+/// R-SA-2, R-SA-3): the focal character's seat is offered rolling the pool as
+/// it stands against the TN, the chance status prints, by brute force over
+/// every face; the GM and the other players, with nothing to roll, get nothing,
+/// and nobody does once the check is rolled.
+#[test]
+fn odds_of_the_pool_against_the_tn_for_the_focal_seat() {
+    let mut t = table();
+    for who in ["GM", "Ana", "Ben"] {
+        assert!(Sapio::odds(t.state(), &seat(who)).is_empty(), "{who}");
+    }
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    let ana = seat("Ana");
+    let odds = Sapio::odds(t.state(), &ana);
+    assert_eq!(odds.len(), 1, "{odds:?}");
+    assert_eq!(odds[0].choice, "roll 1 die against TN 3");
+    // One die cannot make 3 Hits but two Hits roll again with two dice (R-SA-3).
+    let b = brute_success(1, 3);
+    assert!(b > 0.0);
+    assert!((odds[0].probability - b).abs() < 1e-12, "{odds:?} vs {b}");
+    assert!(odds[0].detail.contains("Improbable Success"), "{odds:?}");
+    for who in ["GM", "Ben"] {
+        assert!(Sapio::odds(t.state(), &seat(who)).is_empty(), "{who}");
+    }
+    ok(&mut t, "Ana", "invoke Roof Runner full", &mut none());
+    let odds = Sapio::odds(t.state(), &ana);
+    assert_eq!(odds[0].choice, "roll 3 dice against TN 3");
+    let b = brute_success(3, 3);
+    assert!((odds[0].probability - b).abs() < 1e-12, "{odds:?} vs {b}");
+    let status = Sapio::status(t.state(), &ana);
+    assert!(
+        status.contains(&format!("(chance {:.1}%)", odds[0].probability * 100.0)),
+        "{status}"
+    );
+    ok(
+        &mut t,
+        "Ana",
+        "roll",
+        &mut Scripted::values(["H", "HH", "S"]),
+    );
+    for who in ["GM", "Ana", "Ben"] {
+        assert!(Sapio::odds(t.state(), &seat(who)).is_empty(), "{who}");
+    }
+    // Vance has no player: the GM rolls for him and gets his odds.
+    ok(&mut t, "GM", "check Vance 2", &mut none());
+    let odds = Sapio::odds(t.state(), &Seat::Gm);
+    assert_eq!(odds.len(), 1, "{odds:?}");
+    let b = brute_success(1, 2);
+    assert!((odds[0].probability - b).abs() < 1e-12, "{odds:?} vs {b}");
+    assert!(Sapio::odds(t.state(), &ana).is_empty());
 }

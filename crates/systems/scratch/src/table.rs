@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
-use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay};
+use tabula_core::{
+    ChoiceOdds, CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay,
+};
 
 use crate::abilities::{Ability, Terrain};
 use crate::actions::{self, Action, Command};
@@ -1160,55 +1162,27 @@ impl TextPlay for Scratch {
                     .map(|g| seat_label(state, g))
                     .unwrap_or_default();
                 let mut s = format!("round {}, {g}'s turn ({roster})", state.round);
-                let who = actions::actors(state, seat);
-                for a in who {
-                    let Some(c) = state.get(a) else { continue };
-                    let mut odds = Vec::new();
-                    let my_side = state.side_of(a);
-                    for (ti, t) in state.characters.iter().enumerate() {
-                        let ally = state.side_of(ti) == my_side;
-                        for tpl in [
-                            Action::Attack {
-                                target: t.id.clone(),
-                                with: None,
-                            },
-                            Action::Hold {
-                                target: t.id.clone(),
-                                with: None,
-                            },
-                            Action::Shoot {
-                                target: t.id.clone(),
-                            },
-                            Action::Fight {
-                                targets: vec![t.id.clone()],
-                            },
-                            Action::Knockout {
-                                target: t.id.clone(),
-                            },
-                            Action::Heal {
-                                target: t.id.clone(),
-                            },
-                        ] {
-                            if ally != matches!(tpl, Action::Heal { .. }) {
-                                continue;
-                            }
-                            if let Some(p) = actions::preview(state, a, &tpl)
-                                && let Some(first) = p.first()
-                            {
-                                odds.push(format!(
-                                    "{} {} {:.0}%{}",
-                                    verb_word(&tpl),
-                                    first.target,
-                                    first.probability * 100.0,
-                                    damage_text(&first.damage)
-                                ));
-                            }
-                        }
-                    }
+                for o in action_odds(state, seat) {
+                    let Some(c) = state.get(o.actor) else {
+                        continue;
+                    };
+                    let odds: Vec<String> = o
+                        .choices
+                        .iter()
+                        .map(|x| {
+                            format!(
+                                "{} {} {:.0}%{}",
+                                x.verb,
+                                x.roll.target,
+                                x.roll.probability * 100.0,
+                                damage_text(&x.roll.damage)
+                            )
+                        })
+                        .collect();
                     s.push_str(&format!(
                         "\n   {}{}: {}",
                         c.id,
-                        if state.active == Some(a) {
+                        if state.active == Some(o.actor) {
                             " (turn on)"
                         } else {
                             ""
@@ -1228,6 +1202,118 @@ impl TextPlay for Scratch {
     fn finished(state: &State) -> bool {
         state.phase == Phase::Over
     }
+
+    /// [`action_odds`], one entry per action and target: the chance of its
+    /// (first) roll at that target, with the damage split in the detail.
+    fn odds(state: &State, seat: &Seat) -> Vec<ChoiceOdds> {
+        let mut out = Vec::new();
+        for o in action_odds(state, seat) {
+            let Some(c) = state.get(o.actor) else {
+                continue;
+            };
+            for x in o.choices {
+                let what = match x.verb {
+                    "heal" => "the healing roll reaches its difficulty",
+                    "hold" => "the hold reaches the target's strength",
+                    "fight" => "each fighting attack reaches the target's agility",
+                    "shoot" => "the shot reaches the target's agility",
+                    _ => "the roll reaches the target's defense",
+                };
+                let what = format!("{what} (d20 + level, a natural 20 always succeeds)");
+                let detail = if x.roll.damage.iter().all(|(v, _)| *v == 0) {
+                    what
+                } else {
+                    format!("{what}; damage{}", damage_text(&x.roll.damage))
+                };
+                out.push(ChoiceOdds {
+                    choice: format!("{} {} {}", c.id, x.verb, x.roll.target),
+                    probability: x.roll.probability.clamp(0.0, 1.0),
+                    detail,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// One action a character may take now against one target, with the chance of
+/// its roll and the damage split ([`actions::preview`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionOdds {
+    /// The action as typed: `attack`, `hold`, `shoot`, `fight`, `knockout`, `heal`.
+    pub verb: &'static str,
+    /// The chance of the action's (first) roll at the target and the chance of
+    /// each total damage to it.
+    pub roll: actions::RollPreview,
+}
+
+/// The actions one character of the seat may take now, with their odds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorOdds {
+    /// The character's index.
+    pub actor: usize,
+    /// Each legal action at each target (heal at allies, the rest at enemies).
+    pub choices: Vec<ActionOdds>,
+}
+
+/// The odds of every attack and action `seat`'s characters may take now (the
+/// character whose turn is on, or each who may start one), against every
+/// target: what `status` prints next to each choice and [`TextPlay::odds`]
+/// offers. Empty when it is not the seat's group's turn.
+///
+/// Scratch RPS, "Rolls", "Basic Actions", "Attack Abilities", "Healing"
+/// (001_337b5a42e331e513.txt); R-SCR-3, R-SCR-4, R-SCR-6.
+pub fn action_odds(state: &State, seat: &Seat) -> Vec<ActorOdds> {
+    let mut out = Vec::new();
+    if state.phase != Phase::Turns {
+        return out;
+    }
+    for a in actions::actors(state, seat) {
+        if state.get(a).is_none() {
+            continue;
+        }
+        let mut choices = Vec::new();
+        let my_side = state.side_of(a);
+        for (ti, t) in state.characters.iter().enumerate() {
+            let ally = state.side_of(ti) == my_side;
+            for tpl in [
+                Action::Attack {
+                    target: t.id.clone(),
+                    with: None,
+                },
+                Action::Hold {
+                    target: t.id.clone(),
+                    with: None,
+                },
+                Action::Shoot {
+                    target: t.id.clone(),
+                },
+                Action::Fight {
+                    targets: vec![t.id.clone()],
+                },
+                Action::Knockout {
+                    target: t.id.clone(),
+                },
+                Action::Heal {
+                    target: t.id.clone(),
+                },
+            ] {
+                if ally != matches!(tpl, Action::Heal { .. }) {
+                    continue;
+                }
+                if let Some(p) = actions::preview(state, a, &tpl)
+                    && let Some(first) = p.into_iter().next()
+                {
+                    choices.push(ActionOdds {
+                        verb: verb_word(&tpl),
+                        roll: first,
+                    });
+                }
+            }
+        }
+        out.push(ActorOdds { actor: a, choices });
+    }
+    out
 }
 
 /// " [0: 35%, 2: 60%, 5: 5%]" for damaging actions, empty otherwise.

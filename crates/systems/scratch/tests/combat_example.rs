@@ -225,3 +225,95 @@ fn odds_of_each_damage_outcome_in_the_example() {
     .unwrap();
     close(&p[0].damage, &[(0, 0.30), (2, 0.65), (5, 0.05)]);
 }
+
+/// Brute force over the d20's faces: the chance that d20 + `level` reaches
+/// `difficulty`, a natural 20 always succeeding (Scratch RPS, "Rolls").
+fn d20_chance(level: u32, difficulty: u32) -> f64 {
+    (1..=20u32)
+        .filter(|v| *v == 20 || v + level >= difficulty)
+        .count() as f64
+        / 20.0
+}
+
+/// `TextPlay::odds` in the combat example (Scratch RPS, "Combat Example",
+/// "Rolls", "Basic Actions", "Attack Abilities"; R-SCR-3, R-SCR-4): the seat
+/// whose character may act gets each action at each target with the chance of
+/// its roll (brute force over the d20) and the damage split status prints next
+/// to it; the seats whose turn it is not get nothing.
+#[test]
+fn odds_offered_to_the_seat_whose_turn_it_is() {
+    let mut t = table();
+    let nobody_else = |t: &Table<Scratch>, except: &str| {
+        for s in ["chokestar-player", "flipfire-player", "gm"] {
+            if s != except {
+                assert!(Scratch::odds(t.state(), &seat(s)).is_empty(), "{s}");
+            }
+        }
+    };
+    // Before initiative nobody has a choice with odds.
+    nobody_else(&t, "");
+    submit(&mut t, "gm", "initiative", &[13, 17, 14]);
+    // Round 1, Chokestar: a basic attack with wrestling 2 against agility 10,
+    // a hold with wrestling 2 against strength 14.
+    let who = seat("chokestar-player");
+    let odds = Scratch::odds(t.state(), &who);
+    let got: Vec<(&str, f64)> = odds
+        .iter()
+        .map(|o| (o.choice.as_str(), o.probability))
+        .collect();
+    assert_eq!(got.len(), 2, "{odds:?}");
+    assert_eq!(got[0].0, "chokestar attack breakhelm");
+    assert!((got[0].1 - d20_chance(2, 10)).abs() < 1e-12);
+    assert_eq!(got[1].0, "chokestar hold breakhelm");
+    assert!((got[1].1 - d20_chance(2, 14)).abs() < 1e-12);
+    assert!(
+        odds[1].detail.contains("[0: 55.0%, 1: 40.0%, 2: 5.0%]"),
+        "{odds:?}"
+    );
+    // The same numbers as the status line.
+    let status = Scratch::status(t.state(), &who);
+    for o in &odds {
+        let (_, action) = o.choice.split_once(' ').unwrap();
+        let shown = format!("{action} {:.0}%", o.probability * 100.0);
+        assert!(status.contains(&shown), "{shown} not in {status}");
+        if let Some((_, split)) = o.detail.split_once("; damage ") {
+            assert!(status.contains(&format!("{shown} {split}")), "{status}");
+        }
+    }
+    nobody_else(&t, "chokestar-player");
+
+    // Flipfire: shooting 2 against agility 10 deals 2, or 5 on a natural 20 (R-SCR-3).
+    submit(
+        &mut t,
+        "chokestar-player",
+        "chokestar hold breakhelm",
+        &[11],
+    );
+    let odds = Scratch::odds(t.state(), &seat("flipfire-player"));
+    let shoot = odds
+        .iter()
+        .find(|o| o.choice == "flipfire shoot breakhelm")
+        .unwrap_or_else(|| panic!("{odds:?}"));
+    assert!((shoot.probability - d20_chance(2, 10)).abs() < 1e-12);
+    assert!(
+        shoot.detail.contains("[0: 35.0%, 2: 60.0%, 5: 5.0%]"),
+        "{shoot:?}"
+    );
+    nobody_else(&t, "flipfire-player");
+
+    // Breakhelm X-19 (the GM's): fighting 4 against Chokestar's agility 13.
+    submit(&mut t, "flipfire-player", "flipfire shoot breakhelm", &[7]);
+    let odds = Scratch::odds(t.state(), &Seat::Gm);
+    let fight = odds
+        .iter()
+        .find(|o| o.choice == "breakhelm fight chokestar")
+        .unwrap_or_else(|| panic!("{odds:?}"));
+    assert!((fight.probability - d20_chance(4, 13)).abs() < 1e-12);
+    assert!(
+        fight
+            .detail
+            .contains("[0: 16.0%, 1: 44.0%, 2: 34.2%, 3: 5.5%, 4: 0.3%]"),
+        "{fight:?}"
+    );
+    nobody_else(&t, "gm");
+}

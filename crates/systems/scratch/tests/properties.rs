@@ -184,6 +184,9 @@ proptest! {
             }
             let mut all: Vec<(Seat, CommandSpec)> = Vec::new();
             for seat in Scratch::seats(t.state()) {
+                for o in Scratch::odds(t.state(), &seat) {
+                    prop_assert!((0.0..=1.0).contains(&o.probability), "{:?}", o);
+                }
                 for spec in Scratch::legal_commands(t.state(), &seat) {
                     all.push((seat.clone(), spec));
                 }

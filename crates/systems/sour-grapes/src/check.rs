@@ -276,23 +276,47 @@ pub fn odds(spec: CheckSpec, target: f64) -> Result<CheckOdds, RuleError> {
     })
 }
 
-/// A short line of odds for every dice choice 0..=`max_dice` against a card or
-/// check that needs at least `need` successes: `0:0% 1:83% ...`.
-pub fn odds_line(max_dice: u32, tokens: u32, need: u32) -> String {
+/// The chance of at least `need` successes with `dice` d6 and `tokens` tokens:
+/// a card's value (R-SG-2: "at least that many successes"), or a check's
+/// Difficulty plus one (R-SG-1: strictly more). A need of 0 always passes.
+///
+/// Sour Grapes, "Check", "Card Mechanics" (000_05a1db5b88f54528.txt); R-SG-1, R-SG-2.
+///
+/// # Errors
+/// [`OddsError`] past the caps.
+pub fn p_at_least(dice: u32, tokens: u32, need: u32) -> Result<f64, OddsError> {
+    match need.checked_sub(1) {
+        None => Ok(1.0),
+        Some(difficulty) => p_success(dice, tokens, difficulty),
+    }
+}
+
+/// The chance of every dice choice 0..=`max_dice` (at most [`MAX_DICE`]) with
+/// `tokens` tokens of reaching `need` successes ([`p_at_least`]); `None` where
+/// the odds are past the caps. What `status` prints and `odds` offers.
+pub fn dice_chances(max_dice: u32, tokens: u32, need: u32) -> Vec<Option<f64>> {
     (0..=max_dice.min(MAX_DICE))
-        .map(|n| {
-            let p = if need == 0 {
-                Ok(1.0)
-            } else {
-                p_success(n, tokens, need - 1)
-            };
-            match p {
-                Ok(p) => format!("{n}d:{:.0}%", p * 100.0),
-                Err(_) => format!("{n}d:?"),
-            }
+        .map(|n| p_at_least(n, tokens, need).ok())
+        .collect()
+}
+
+/// Chances by dice count written short: `0d:0% 1d:83% ...` (`?` past the caps).
+pub fn chances_line(chances: &[Option<f64>]) -> String {
+    chances
+        .iter()
+        .enumerate()
+        .map(|(n, p)| match p {
+            Some(p) => format!("{n}d:{:.0}%", p * 100.0),
+            None => format!("{n}d:?"),
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A short line of odds for every dice choice 0..=`max_dice` against a card or
+/// check that needs at least `need` successes: `0d:0% 1d:83% ...`.
+pub fn odds_line(max_dice: u32, tokens: u32, need: u32) -> String {
+    chances_line(&dice_chances(max_dice, tokens, need))
 }
 
 /// The citation of a Check, for other modules.

@@ -120,6 +120,9 @@ fn run(lines: &[String], seed: u64, table: Table<SourGrapes>) {
         ] {
             let _ = SourGrapes::legal_commands(t.state(), &seat);
             let _ = <SourGrapes as tabula_core::TextPlay>::status(t.state(), &seat);
+            for o in <SourGrapes as tabula_core::TextPlay>::odds(t.state(), &seat) {
+                assert!((0.0..=1.0).contains(&o.probability), "{o:?}");
+            }
         }
     }
     assert!(t.replay_matches(), "replaying the log rebuilds the state");

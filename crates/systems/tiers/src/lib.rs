@@ -150,4 +150,10 @@ impl TextPlay for Tiers {
     fn finished(state: &Self::State) -> bool {
         state.closed
     }
+
+    /// [`odds::choices`]: the Competing Rolls in front of the seat, the same
+    /// numbers `status` prints.
+    fn odds(state: &Self::State, seat: &Seat) -> Vec<tabula_core::ChoiceOdds> {
+        odds::choices(state, seat)
+    }
 }

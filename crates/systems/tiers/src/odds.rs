@@ -6,8 +6,12 @@
 
 use serde::Serialize;
 
+use crate::character::Stat;
+use crate::content::{ActionEffect, When};
 use crate::roleplay::{Contest, ContestResult, RollKind, TieRule, contest};
+use crate::table::{Mode, Pending, Phase, State};
 use tabula_core::odds::{Dist, OddsError};
+use tabula_core::{ChoiceOdds, Seat};
 
 /// The distribution of one roll's total: d6 + bonus, or Nd3 + bonus.
 ///
@@ -107,6 +111,17 @@ pub fn contest_odds(first: &Dist, second: &Dist, kind: Contest) -> Result<Contes
 /// # Errors
 /// [`OddsError::TooLarge`] past the core caps.
 pub fn damage(d6: u32, d3: u32, combat_points: u32) -> Result<Dist, OddsError> {
+    rolls(d6, d3, i64::from(combat_points))
+}
+
+/// The distribution of `d6` d6 plus `d3` d3 plus `plus`: an enemy's Rolls and
+/// Combat Points, or a player's Action roll with its flat amount and bonus.
+///
+/// Tiers, "Dice", "Actions", "Creating Combat" (002_631931fd73349179.txt).
+///
+/// # Errors
+/// [`OddsError::TooLarge`] past the core caps.
+pub fn rolls(d6: u32, d3: u32, plus: i64) -> Result<Dist, OddsError> {
     for n in [d6, d3] {
         tabula_core::dice::check_pool(u64::from(n)).map_err(|_| OddsError::TooLarge {
             max: tabula_core::odds::MAX_OUTCOMES,
@@ -115,11 +130,234 @@ pub fn damage(d6: u32, d3: u32, combat_points: u32) -> Result<Dist, OddsError> {
     Ok(Dist::die(6)?
         .sum_of(d6)?
         .add(&Dist::die(3)?.sum_of(d3)?)?
-        .shift(i64::from(combat_points)))
+        .shift(plus))
 }
 
 /// The default tie rule used where a contest's odds need one.
 pub const DEFAULT_TIE: TieRule = TieRule::NothingHappens;
+
+/// The most raises of one kind (d6, d3 or Combat Points) offered for one
+/// answer; the list of a kind stops earlier, at the first raise that makes the
+/// enemy sure to win.
+pub const MAX_RAISES_OFFERED: u32 = 64;
+
+/// What a tie does, in words.
+fn tie_words(tie: TieRule) -> &'static str {
+    match tie {
+        TieRule::NothingHappens => "nothing happens",
+        TieRule::RollAgain => "both roll again",
+    }
+}
+
+/// `2d6 + 1d3 + 2`, the dice of a roll in the book's notation.
+fn dice_words(d6: u32, d3: u32, plus: i64) -> String {
+    let mut parts = Vec::new();
+    if d6 > 0 {
+        parts.push(format!("{d6}d6"));
+    }
+    if d3 > 0 {
+        parts.push(format!("{d3}d3"));
+    }
+    if plus != 0 || parts.is_empty() {
+        parts.push(plus.to_string());
+    }
+    parts.join(" + ")
+}
+
+/// The odds of every choice in front of `seat` now, each the chance of winning
+/// a Competing Roll:
+///
+/// - the GM, while a player's roll against an enemy waits for the answer: each
+///   answer (no raise; raising by 1, 2, ... d3, d6 or Combat Points from the
+///   Rolls left, each kind up to the first raise that is sure to win), the
+///   chance the enemy's total is higher than the player's;
+/// - in combat, for each character the seat plays (a player's own, the GM's
+///   NPC allies) that is up and not waiting: rolling against an enemy
+///   (`roleplay STAT D3 vs ENEMY`) with each Stat and 1 d3 per AP left, the
+///   chance of beating the enemy's free 1d3 before the GM raises it (up to the
+///   first d3 count that is sure to win); and each
+///   Action that triggers a Competing Roll (`compete`), at each enemy it may
+///   reach, the chance of beating the enemy's 1d3.
+///
+/// Out of combat no roll waits (the GM names the Goal in the `roll` command
+/// itself), and Actions that deal damage, heal or move always land: nothing.
+/// `status` prints the same list.
+///
+/// Tiers, "Roleplaying in Combat", "Competing Rolls", "Ties", "Roleplaying
+/// Against Enemies", "Enemy Behavior", "Actions" (002_631931fd73349179.txt);
+/// R-TI-4.
+pub fn choices(s: &State, seat: &Seat) -> Vec<ChoiceOdds> {
+    let mut out = Vec::new();
+    if s.closed {
+        return out;
+    }
+    if let Some(p) = &s.pending {
+        if seat.is_gm() {
+            answer_choices(s, p, &mut out);
+        }
+        return out;
+    }
+    let Mode::Combat { phase, .. } = s.mode else {
+        return out;
+    };
+    for (i, h) in s.heroes.iter().enumerate() {
+        let prefix = match seat {
+            Seat::Gm if h.ally => format!("{} ", h.name().replace(' ', "_")),
+            Seat::Player(name) if !h.ally && s.hero(name) == Some(i) => String::new(),
+            _ => continue,
+        };
+        hero_choices(s, i, phase, &prefix, &mut out);
+    }
+    out
+}
+
+/// The GM's answers to a waiting Competing Roll.
+fn answer_choices(s: &State, p: &Pending, out: &mut Vec<ChoiceOdds>) {
+    let Ok(hero) = total(RollKind::InCombat { d3: p.d3 }, i64::from(p.bonus)) else {
+        return;
+    };
+    let hero_name = s.heroes.get(p.hero).map_or("?", |h| h.name());
+    let enemy_name = s.enemies.get(p.enemy).map_or("?", |x| x.name.as_str());
+    let left = s.rolls_left();
+    let mut offer = |d6: u32, d3: u32, cp: u32| -> bool {
+        let Some(free_d3) = d3.checked_add(1) else {
+            return true;
+        };
+        let Ok(enemy) = rolls(d6, free_d3, i64::from(cp)) else {
+            return true;
+        };
+        let Ok(o) = contest_odds(&enemy, &hero, Contest::Competing { tie: s.options.tie }) else {
+            return true;
+        };
+        let mut choice = String::from("answer");
+        for (key, n) in [("d6", d6), ("d3", d3), ("cp", cp)] {
+            if n > 0 {
+                choice.push_str(&format!(" {key}={n}"));
+            }
+        }
+        out.push(ChoiceOdds {
+            choice,
+            probability: o.probability.clamp(0.0, 1.0),
+            detail: format!(
+                "{enemy_name}'s {} beats {hero_name}'s {} ({}); a tie ({:.0}%): {}",
+                dice_words(d6, free_d3, i64::from(cp)),
+                dice_words(0, p.d3, i64::from(p.bonus)),
+                p.about,
+                o.tie * 100.0,
+                tie_words(s.options.tie)
+            ),
+        });
+        o.probability >= 1.0
+    };
+    offer(0, 0, 0);
+    for n in 1..=left.d3.min(MAX_RAISES_OFFERED) {
+        if offer(0, n, 0) {
+            break;
+        }
+    }
+    for n in 1..=left.d6.min(MAX_RAISES_OFFERED) {
+        if offer(n, 0, 0) {
+            break;
+        }
+    }
+    for n in 1..=left.combat_points.min(MAX_RAISES_OFFERED) {
+        if offer(0, 0, n) {
+            break;
+        }
+    }
+}
+
+/// One character's Competing Rolls against enemies.
+fn hero_choices(s: &State, i: usize, phase: Phase, prefix: &str, out: &mut Vec<ChoiceOdds>) {
+    let Some(h) = s.heroes.get(i) else {
+        return;
+    };
+    if !h.up() {
+        return;
+    }
+    let Ok(free) = total(RollKind::InCombat { d3: 1 }, 0) else {
+        return;
+    };
+    let tie = s.options.tie;
+    let standing: Vec<usize> = s
+        .enemies
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.standing())
+        .map(|(e, _)| e)
+        .collect();
+    if standing.is_empty() {
+        return;
+    }
+    // "Roleplaying in Combat", "Roleplaying Against Enemies": 1 AP per d3.
+    if phase == Phase::Player {
+        for stat in Stat::ALL {
+            let bonus = h.character.roleplay_bonus(stat);
+            for d3 in 1..=h.ap {
+                let Ok(mine) = total(RollKind::InCombat { d3 }, i64::from(bonus)) else {
+                    continue;
+                };
+                let Ok(o) = contest_odds(&mine, &free, Contest::Competing { tie }) else {
+                    continue;
+                };
+                let sure = o.probability >= 1.0;
+                out.push(ChoiceOdds {
+                    choice: format!("{prefix}roleplay {} {d3} vs an enemy", stat.key()),
+                    probability: o.probability.clamp(0.0, 1.0),
+                    detail: format!(
+                        "{} beats the enemy's free 1d3 (before the GM raises it); a tie ({:.0}%): {}",
+                        dice_words(0, d3, i64::from(bonus)),
+                        o.tie * 100.0,
+                        tie_words(tie)
+                    ),
+                });
+                // More d3 cost more AP and cannot do better than sure.
+                if sure {
+                    break;
+                }
+            }
+        }
+    }
+    // Actions that trigger a Competing Roll (R-TI-4): the roll plus the
+    // Action's Stat's Roleplay Bonus against the enemy's 1d3.
+    for a in s.catalog.actions.iter().filter(|a| {
+        a.effect == ActionEffect::Compete
+            && a.ap <= h.ap
+            && h.character.stat(a.stat).has_tier(a.tier)
+            && (phase == Phase::Player || a.when == When::AnyPhase)
+    }) {
+        let plus = i64::from(a.flat).saturating_add(i64::from(h.character.roleplay_bonus(a.stat)));
+        let Ok(mine) = rolls(a.d6, a.d3, plus) else {
+            continue;
+        };
+        let Ok(o) = contest_odds(&mine, &free, Contest::Competing { tie }) else {
+            continue;
+        };
+        for &e in &standing {
+            let Some(x) = s.enemies.get(e) else { continue };
+            if h.ensnared_by.is_some_and(|armor| armor != e)
+                || !crate::combat::reach_ok(s, a.reach, h.zone, x.zone)
+            {
+                continue;
+            }
+            out.push(ChoiceOdds {
+                choice: format!(
+                    "{prefix}act {} on {}",
+                    a.name.replace(' ', "_"),
+                    x.name.replace(' ', "_")
+                ),
+                probability: o.probability.clamp(0.0, 1.0),
+                detail: format!(
+                    "{} beats {}'s 1d3 (without Cover); a tie ({:.0}%): {}",
+                    dice_words(a.d6, a.d3, plus),
+                    x.name,
+                    o.tie * 100.0,
+                    tie_words(tie)
+                ),
+            });
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -721,5 +721,14 @@ pub fn status(s: &State, seat: &Seat) -> String {
     if s.pending.is_some() {
         parts.push("waiting for the GM's answer".into());
     }
+    // The same numbers `TextPlay::odds` offers (`odds::choices`).
+    let odds = crate::odds::choices(s, seat);
+    if !odds.is_empty() {
+        let shown: Vec<String> = odds
+            .iter()
+            .map(|o| format!("{} {:.0}%", o.choice, o.probability * 100.0))
+            .collect();
+        parts.push(format!("odds: {}", shown.join(", ")));
+    }
     parts.join(" | ")
 }

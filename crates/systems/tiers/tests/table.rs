@@ -508,6 +508,9 @@ proptest! {
             let _ = Tiers::view(s, &seat);
             let _ = Tiers::legal_commands(s, &seat);
             let _ = Tiers::status(s, &seat);
+            for o in Tiers::odds(s, &seat) {
+                prop_assert!((0.0..=1.0).contains(&o.probability), "{:?}", o);
+            }
         }
         prop_assert!(t.replay_matches());
         let mut state = t.initial().clone();
@@ -550,4 +553,115 @@ fn legal_commands_follow_the_phase() {
     assert!(v.enemies.iter().all(|e| e.health.is_none()));
     assert!(v.rolls_left.is_none());
     let _ = Command::Fight;
+}
+
+/// Every total of `d6` d6 + `d3` d3 + `plus`, one per face combination.
+fn all_totals(d6: u32, d3: u32, plus: i64) -> Vec<i64> {
+    let mut totals = vec![plus];
+    for (n, sides) in [(d6, 6i64), (d3, 3)] {
+        for _ in 0..n {
+            totals = totals
+                .iter()
+                .flat_map(|t| (1..=sides).map(move |f| t + f))
+                .collect();
+        }
+    }
+    totals
+}
+
+/// Brute force: the chance the first total is strictly higher.
+fn brute_wins(first: &[i64], second: &[i64]) -> f64 {
+    let wins: usize = first
+        .iter()
+        .map(|a| second.iter().filter(|b| a > *b).count())
+        .sum();
+    wins as f64 / (first.len() * second.len()) as f64
+}
+
+/// `TextPlay::odds` at the example table (Tiers, "Roleplaying in Combat",
+/// "Competing Rolls", "Roleplaying Against Enemies", "Enemy Behavior";
+/// R-TI-4): in the Player Phase Cristy is offered rolling against an enemy
+/// with each Stat and d3 count, and the house Action Taunt at each enemy, each
+/// the chance of beating the enemy's 1d3 by brute force; once her roll against
+/// Gob waits, the GM alone is offered each answer (the Rolls left), the chance
+/// Gob's raised roll beats hers. Status prints the same numbers; a seat with
+/// nothing to choose gets nothing.
+#[test]
+fn odds_of_competing_rolls_against_enemies() {
+    let mut t = example_table();
+    // Out of combat no roll waits: nobody is offered odds.
+    for s in ["GM", "John", "Cristy"] {
+        assert!(Tiers::odds(t.state(), &Seat::parse(s)).is_empty(), "{s}");
+    }
+    ok(&mut t, "GM: fight", &[]);
+    // The Enemy Phase: the players' Actions wait for their phase.
+    assert!(Tiers::odds(t.state(), &Seat::parse("Cristy")).is_empty());
+    ok(&mut t, "GM: end-phase", &[]);
+    let cristy = Seat::parse("Cristy");
+    let odds = Tiers::odds(t.state(), &cristy);
+    let free = all_totals(0, 1, 0);
+    use tabula_tiers::character::Stat;
+    let scharisma_bonus = i64::from(
+        t.state().heroes[1]
+            .character
+            .roleplay_bonus(Stat::Scharisma),
+    );
+    let scharisma: Vec<_> = odds
+        .iter()
+        .filter(|o| o.choice.starts_with("roleplay scharisma "))
+        .collect();
+    assert!(!scharisma.is_empty(), "{odds:?}");
+    for (k, o) in scharisma.iter().enumerate() {
+        let d3 = k as u32 + 1;
+        assert_eq!(o.choice, format!("roleplay scharisma {d3} vs an enemy"));
+        let b = brute_wins(&all_totals(0, d3, scharisma_bonus), &free);
+        assert!((o.probability - b).abs() < 1e-12, "{o:?} vs {b}");
+    }
+    let taunt = odds
+        .iter()
+        .find(|o| o.choice == "act Taunt on Gob")
+        .unwrap_or_else(|| panic!("{odds:?}"));
+    // Taunt: 1d3 + Scharisma's Roleplay Bonus against Gob's 1d3.
+    let b = brute_wins(&all_totals(0, 1, scharisma_bonus), &free);
+    assert!((taunt.probability - b).abs() < 1e-12, "{taunt:?} vs {b}");
+    let status = Tiers::status(t.state(), &cristy);
+    for o in &odds {
+        let shown = format!("{} {:.0}%", o.choice, o.probability * 100.0);
+        assert!(status.contains(&shown), "{shown} not in {status}");
+    }
+
+    ok(&mut t, "Cristy: roleplay scharisma 2 vs Gob", &[]);
+    for s in ["John", "Cristy"] {
+        assert!(Tiers::odds(t.state(), &Seat::parse(s)).is_empty(), "{s}");
+    }
+    let odds = Tiers::odds(t.state(), &Seat::Gm);
+    let hers = all_totals(0, 2, scharisma_bonus);
+    // Rolls left: 2d6 and 3d3 ("Creating Combat", the table's purchase).
+    let want = [
+        ("answer", all_totals(0, 1, 0)),
+        ("answer d3=1", all_totals(0, 2, 0)),
+        ("answer d3=2", all_totals(0, 3, 0)),
+        ("answer d3=3", all_totals(0, 4, 0)),
+        ("answer d6=1", all_totals(1, 1, 0)),
+        ("answer d6=2", all_totals(2, 1, 0)),
+    ];
+    assert_eq!(odds.len(), want.len(), "{odds:?}");
+    for (o, (choice, gob)) in odds.iter().zip(want) {
+        assert_eq!(o.choice, choice);
+        let b = brute_wins(&gob, &hers);
+        assert!((o.probability - b).abs() < 1e-12, "{o:?} vs {b}");
+    }
+    let status = Tiers::status(t.state(), &Seat::Gm);
+    for o in &odds {
+        let shown = format!("{} {:.0}%", o.choice, o.probability * 100.0);
+        assert!(status.contains(&shown), "{shown} not in {status}");
+    }
+    // Answered: nothing waits and Cristy still has AP for her own choices.
+    ok(&mut t, "GM: answer d3=1", &[3, 3, 1, 1]);
+    assert!(
+        Tiers::odds(t.state(), &Seat::Gm)
+            .iter()
+            .all(|o| o.choice.starts_with("Steve ")),
+        "the GM's own choices are the NPC ally's"
+    );
 }
