@@ -769,6 +769,22 @@ async fn browser_sapio_plays_with_spiral_dice_and_shows_a_refusals_rule() {
     );
     all_caught_up(&ana, &[&gm, &ben]).await;
     refused_with_rule(&ben, type_command(&ben, "roll").await, "sapio").await;
+    // The odds of the open check's pool, before Ana commits, as a number and a bar.
+    let odds = until("Ana's odds", || async {
+        let v = js(
+            &ana,
+            "return [...document.querySelectorAll('#odds .odds-list li')].map(l => [l.querySelector('.pct').innerText, l.querySelector('meter').value]);",
+        )
+        .await;
+        let a = v.as_array().cloned().unwrap_or_default();
+        (!a.is_empty()).then_some(a)
+    })
+    .await;
+    for o in &odds {
+        let p = o[1].as_f64().expect("a probability");
+        assert!((0.0..=1.0).contains(&p), "{odds:?}");
+        assert!(o[0].as_str().unwrap_or("").ends_with('%'), "{odds:?}");
+    }
 
     // What Ana is typing into a control survives another seat's move.
     let declare = ana
