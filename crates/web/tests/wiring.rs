@@ -1,0 +1,49 @@
+//! The page wired in front of the server's app, as `tabula serve` runs it:
+//! the page's routes answer first, every other path reaches the API. No
+//! browser needed.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use serde_json::json;
+
+#[tokio::test]
+async fn the_page_and_the_api_share_one_origin() {
+    let server = common::Server::start().await;
+    let (status, page) = server.api(Method::GET, "/", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.as_str().unwrap_or("").contains("/assets/lobby.js"));
+    let (status, page) = server
+        .api(
+            Method::GET,
+            "/t/0123456789abcdef0123456789abcdef",
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.as_str().unwrap_or("").contains("/assets/table.js"),
+        "the table page is this crate's"
+    );
+    let (status, _) = server.api(Method::GET, "/healthz", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, examples) = server.api(Method::GET, "/api/examples", None, None).await;
+    assert_eq!(status, StatusCode::OK, "{examples}");
+    let table = server.create("bastards", "table", 1).await;
+    let (status, view) = server
+        .api(
+            Method::GET,
+            &format!("/api/tables/{}/view", table.id),
+            Some(table.token("Stella")),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["seat"], json!("Stella"));
+    assert_eq!(view["system"], json!("bastards"));
+    let (status, _) = server
+        .api(Method::GET, "/api/no-such-route", None, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "the server's own 404");
+}

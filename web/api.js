@@ -1,0 +1,146 @@
+// The HTTP API of tabula-server, as the page uses it (docs/API.md).
+// Every call answers {ok, status, body}: body is the parsed JSON, or the text
+// when the answer is not JSON. Nothing here decides a rule.
+
+/** How long one request may take before the page gives up on it (ms). */
+export const REQUEST_TIMEOUT_MS = 15000;
+
+async function call(method, path, { token, json, text } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body;
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(json);
+  } else if (text !== undefined) {
+    headers["Content-Type"] = "text/plain; charset=utf-8";
+    body = text;
+  }
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), REQUEST_TIMEOUT_MS);
+  try {
+    const r = await fetch(path, {
+      method,
+      headers,
+      body,
+      signal: ctrl.signal,
+      cache: "no-store",
+      credentials: "omit",
+      referrerPolicy: "no-referrer",
+    });
+    const raw = await r.text();
+    let parsed = raw;
+    if ((r.headers.get("content-type") || "").includes("json")) {
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        parsed = raw;
+      }
+    }
+    return { ok: r.ok, status: r.status, body: parsed };
+  } catch (e) {
+    const aborted = e && e.name === "AbortError";
+    return {
+      ok: false,
+      status: 0,
+      body: { error: "network", message: aborted ? "the server did not answer in time" : "the server cannot be reached" },
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Lobby calls (no token). */
+export const lobby = {
+  tables: () => call("GET", "/api/tables"),
+  examples: () => call("GET", "/api/examples"),
+  create: (request) => call("POST", "/api/tables", { json: request }),
+  qr: (link) => call("POST", "/qr", { text: link }),
+};
+
+/** One seat at one table: every call carries the seat's token. */
+export class Seat {
+  constructor(tableId, token) {
+    this.table = tableId;
+    this.token = token;
+    this.base = `/api/tables/${encodeURIComponent(tableId)}`;
+  }
+  get(path) {
+    return call("GET", this.base + path, { token: this.token });
+  }
+  post(path, json) {
+    return call("POST", this.base + path, { token: this.token, json });
+  }
+  view() {
+    return this.get("/view");
+  }
+  legal() {
+    return this.get("/legal");
+  }
+  odds() {
+    return this.get("/odds");
+  }
+  status() {
+    return this.get("/status");
+  }
+  log(after) {
+    return this.get(`/log?after=${Number(after) || 0}`);
+  }
+  command(request) {
+    return this.post("/commands", request);
+  }
+  undo() {
+    return this.post("/undo", {});
+  }
+  seats() {
+    return this.get("/seats");
+  }
+  reissue(seat) {
+    return this.post(`/seats/${encodeURIComponent(seat)}/reissue`, {});
+  }
+  /** The WebSocket URL (the token goes in the first message, not the URL). */
+  socketUrl(after) {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}${this.base}/ws?after=${Number(after) || 0}`;
+  }
+}
+
+/** A refusal or error answer in words, and the rule it cites when there is one. */
+export function describeError(res) {
+  const b = res.body;
+  if (res.status === 0) return { message: b.message, rule: null };
+  if (typeof b === "string") return { message: b.trim() || `HTTP ${res.status}`, rule: null };
+  if (!b || typeof b !== "object") return { message: `HTTP ${res.status}`, rule: null };
+  // A CommandError: {"error": "rule", "rule": {...}, "kind": ..., "message": ...}
+  // (flattened) or wrapped as {"error": ..., "message": ..., "detail": {...}}.
+  const inner = b.detail && typeof b.detail === "object" ? b.detail : b;
+  const ruleObj = findRule(inner) || findRule(b);
+  let message = inner.message || b.message;
+  if (!message && inner.error === "parse") {
+    const p = inner.Unknown || inner.Arguments;
+    if (inner.Unknown) message = `unknown command "${p.got}"; commands: ${p.known}`;
+    else if (inner.Arguments) message = `${p.command}: ${p.problem} (usage: ${p.usage})`;
+  }
+  if (!message) message = b.error ? String(b.error) : `HTTP ${res.status}`;
+  return { message, rule: ruleObj ? citeRule(ruleObj) : null, kind: b.error || null };
+}
+
+function findRule(o) {
+  if (!o || typeof o !== "object") return null;
+  if (o.rule && typeof o.rule === "object" && "section" in o.rule) return o.rule;
+  for (const k of ["Rule", "refusal", "error"]) {
+    const v = o[k];
+    if (v && typeof v === "object") {
+      const r = findRule(v);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+/** A rule citation as the engine prints it: `system, "Section" (seed); ruling`. */
+export function citeRule(rule) {
+  let s = rule.seed ? `${rule.system}, "${rule.section}" (${rule.seed})` : `${rule.system}, "${rule.section}"`;
+  if (rule.ruling) s += `; ${rule.ruling}`;
+  return s;
+}

@@ -1,0 +1,210 @@
+// One control per legal command, built from the command's parameter kinds
+// (GET /legal: {name, summary, params: [{name, kind: {kind: "int", min, max} |
+// {kind: "choice", options} | {kind: "text"}}]}), and the command text the
+// control sends: the same text a seat types at `play`. The server checks
+// every command; the page only spells it.
+
+import { el } from "./dom.js";
+
+/** Words that introduce an optional parameter in the books' command lines. */
+const KEYWORDS = new Set(["as", "on", "to", "with", "vs", "similar-to", "except", "success", "result", "from", "at", "for"]);
+
+/**
+ * How a parameter is written, from its name:
+ * - `d6=` / `pay=`: `d6=2` (optional; left out when empty);
+ * - `difficulty (vs)`: `vs 5` (optional);
+ * - `as`, `with weapon`, `success dice`: the first word, then the value (optional;
+ *   two parameters in a row with the same word write it once: `success 3 1`);
+ * - a name with capitals, `=` or `,` in it (`on TARGET, to=ZONE ...`): free text,
+ *   written as typed (optional);
+ * - a choice whose only option is its own name (`ongoing`): a flag word (optional);
+ * - anything else: the value alone, in order (required).
+ */
+export function paramStyle(name, kind) {
+  const n = String(name).trim();
+  // A choice whose only option is its own name is a flag word (`ongoing`).
+  if (kind && kind.kind === "choice" && (kind.options || []).length === 1 && kind.options[0] === n) return { style: "positional", keyword: null, optional: true };
+  if (n.endsWith("=")) return { style: "eq", keyword: n, optional: true };
+  const paren = /^(.+?) \(([a-z][a-z-]*)\)$/.exec(n);
+  if (paren && KEYWORDS.has(paren[2])) return { style: "keyword", keyword: paren[2], optional: true };
+  if (/[A-Z=,]/.test(n)) return { style: "raw", keyword: null, optional: true };
+  const first = n.split(/\s+/)[0];
+  if (KEYWORDS.has(first)) return { style: "keyword", keyword: first, optional: true };
+  return { style: "positional", keyword: null, optional: false };
+}
+
+/** Quote a value that holds spaces, for systems whose command lines read quotes. */
+function word(value, quoting) {
+  const v = String(value).trim();
+  if (quoting && /\s/.test(v) && !/^".*"$/.test(v)) return `"${v.replace(/"/g, "")}"`;
+  return v;
+}
+
+/**
+ * The command text for `spec` with `values` (one string per parameter, "" for
+ * none). `quoting`: wrap multi-word values in double quotes (A Game of Bastards
+ * reads quoted words; the other books read names word by word).
+ */
+export function commandText(spec, values, quoting) {
+  const parts = [spec.name];
+  let lastKeyword = null;
+  spec.params.forEach((p, i) => {
+    const v = values[i] === undefined || values[i] === null ? "" : String(values[i]).trim();
+    const st = paramStyle(p.name, p.kind);
+    if (v === "") {
+      lastKeyword = null;
+      return;
+    }
+    switch (st.style) {
+      case "eq":
+        parts.push(`${st.keyword}${v.replace(/\s+/g, "")}`);
+        lastKeyword = null;
+        break;
+      case "keyword": {
+        const already = v.toLowerCase().startsWith(st.keyword + " ");
+        if (lastKeyword === st.keyword || already) parts.push(word(v, quoting));
+        else parts.push(st.keyword, word(v, quoting));
+        lastKeyword = st.keyword;
+        break;
+      }
+      case "raw":
+        parts.push(v);
+        lastKeyword = null;
+        break;
+      default:
+        parts.push(word(v, quoting));
+        lastKeyword = null;
+    }
+  });
+  return parts.join(" ");
+}
+
+let uid = 0;
+
+/**
+ * The control for one legal command: a button for a command without
+ * parameters, else a form in a <details> with one labelled input per
+ * parameter, a preview of the text it sends, and a submit button.
+ * `onSend(text)` is called with the command text.
+ */
+export function commandControl(spec, { quoting, onSend }) {
+  const id = `c${++uid}`;
+  const slug = spec.name.replace(/[^A-Za-z0-9_-]+/g, "-");
+  if (!spec.params.length) {
+    const descId = `${id}-d`;
+    return el("div", { class: "cmd cmd-simple", "data-command": spec.name }, [
+      el(
+        "button",
+        {
+          type: "button",
+          class: "cmd-button",
+          "data-command": spec.name,
+          "aria-describedby": descId,
+          onclick: () => onSend(spec.name),
+        },
+        spec.name,
+      ),
+      el("span", { class: "summary", id: descId }, spec.summary),
+    ]);
+  }
+  const inputs = [];
+  const fields = spec.params.map((p, i) => {
+    const st = paramStyle(p.name, p.kind);
+    const inputId = `${id}-p${i}`;
+    const k = p.kind || { kind: "text" };
+    let input;
+    let hint = "";
+    if (k.kind === "int") {
+      const zeroOk = k.min <= 0 && 0 <= k.max;
+      input = el("input", {
+        type: "number",
+        id: inputId,
+        min: String(k.min),
+        max: String(k.max),
+        step: "1",
+        inputmode: "numeric",
+        value: st.optional ? "" : String(zeroOk ? 0 : k.min),
+      });
+      if (!st.optional) input.required = true;
+      hint = `${k.min} to ${k.max}`;
+    } else if (k.kind === "choice") {
+      const opts = (k.options || []).map((o) => el("option", { value: o }, o));
+      if (st.optional || !opts.length) opts.unshift(el("option", { value: "" }, st.optional ? "(none)" : "(nothing to choose)"));
+      input = el("select", { id: inputId }, opts);
+      if (!st.optional) input.required = true;
+    } else {
+      // Free text is never required here: the server says what is missing.
+      input = el("input", { type: "text", id: inputId, spellcheck: "false", autocapitalize: "off" });
+      hint = st.optional ? "optional" : "text";
+    }
+    input.dataset.param = p.name;
+    inputs.push(input);
+    const label = el("label", { for: inputId }, [
+      p.name,
+      hint ? el("span", { class: "muted" }, ` (${hint})`) : null,
+      !hint && st.optional ? el("span", { class: "muted" }, " (optional)") : null,
+    ]);
+    return el("div", { class: "param" }, [label, input]);
+  });
+  const preview = el("output", { class: "preview", "aria-live": "off" });
+  const text = () => commandText(spec, inputs.map((x) => x.value), quoting);
+  const update = () => {
+    preview.textContent = text();
+  };
+  const form = el(
+    "form",
+    {
+      class: "cmd-form",
+      "data-command": spec.name,
+      novalidate: true,
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const bad = inputs.find((x) => !x.checkValidity());
+        if (bad) {
+          bad.reportValidity();
+          bad.focus();
+          return;
+        }
+        onSend(text());
+      },
+      oninput: update,
+      onchange: update,
+    },
+    [
+      el("div", { class: "params" }, fields),
+      el("p", { class: "will-send" }, ["Sends: ", el("code", {}, preview)]),
+      el("button", { type: "submit", "data-command": spec.name }, `Send ${spec.name}`),
+    ],
+  );
+  update();
+  return el("details", { class: `cmd cmd-${slug}`, "data-command": spec.name }, [
+    el("summary", {}, [el("span", { class: "cmd-name" }, spec.name), " ", el("span", { class: "muted" }, spec.summary)]),
+    form,
+  ]);
+}
+
+/**
+ * The odds the system offers before committing (GET /odds: [{choice,
+ * probability in 0..1, detail}]) as a list: each choice with its chance as a
+ * number and a small bar. Empty list: no node.
+ */
+export function oddsList(odds) {
+  if (!Array.isArray(odds) || !odds.length) return null;
+  return el("div", { class: "odds-box" }, [
+    el("h3", {}, "Odds before I commit"),
+    el(
+      "ul",
+      { class: "odds-list" },
+      odds.map((o) => {
+        const p = Math.min(1, Math.max(0, Number(o.probability) || 0));
+        const pct = `${(p * 100).toFixed(1)}%`;
+        return el("li", {}, [
+          el("span", { class: "choice" }, String(o.choice)),
+          el("meter", { min: "0", max: "1", value: String(p), "aria-label": `${o.choice}: ${pct}` }),
+          el("strong", { class: "pct" }, pct),
+          o.detail ? el("span", { class: "muted detail" }, String(o.detail)) : null,
+        ]);
+      }),
+    ),
+  ]);
+}

@@ -1,0 +1,163 @@
+// The lobby (/): the tables in this database, and a new table from a bundled
+// example or an uploaded table file with its sheets. The answer shows one
+// link (copy, open, QR code) per seat.
+
+import { lobby, describeError } from "./api.js";
+import { el, replace } from "./dom.js";
+import { seatCard, seatLink } from "./links.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The most sheets sent with one table (the server caps them too). */
+const MAX_FILES = 64;
+/** The largest file read, in bytes (the engine's cap on a table or sheet file). */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+const SYSTEMS = {
+  "sour-grapes": "Sour Grapes",
+  scratch: "Scratch RPS",
+  tiers: "Tiers",
+  bastards: "A Game of Bastards",
+  sapio: "The Sapio System",
+};
+
+let catalog = null;
+
+async function loadExamples() {
+  const r = await lobby.examples();
+  catalog = {};
+  if (r.ok) {
+    const entries = Array.isArray(r.body) ? r.body : r.body.examples || r.body.systems || [];
+    for (const e of entries) {
+      const names = (e.tables || e.files || []).filter((f) => !/\.(script|dice)$/.test(f)).map((f) => f.replace(/\.toml$/, ""));
+      catalog[e.system] = names;
+    }
+  }
+  fillExamples();
+}
+
+function fillExamples() {
+  const system = $("system").value;
+  const names = (catalog && catalog[system]) || ["table"];
+  const sorted = [...names].sort((a, b) => (a === "table" ? -1 : b === "table" ? 1 : a.localeCompare(b)));
+  replace(
+    $("example"),
+    sorted.map((n) => el("option", { value: n }, n === "table" ? "table (the encounter)" : n)),
+  );
+}
+
+function sourceChanged() {
+  const upload = $("source-upload").checked;
+  $("table-file").disabled = !upload;
+  $("sheet-files").disabled = !upload;
+  $("example").disabled = upload;
+}
+
+async function readFile(f) {
+  if (f.size > MAX_FILE_BYTES) throw new Error(`${f.name} is larger than 1 MiB`);
+  return f.text();
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const err = $("create-error");
+  err.textContent = "";
+  const system = $("system").value;
+  const request = { system };
+  const name = $("table-name").value.trim();
+  if (name) request.name = name;
+  try {
+    if ($("source-upload").checked) {
+      const t = $("table-file").files[0];
+      if (!t) {
+        err.textContent = "Choose the table file to upload.";
+        $("table-file").focus();
+        return;
+      }
+      request.table = await readFile(t);
+      const sheets = [...$("sheet-files").files];
+      if (sheets.length > MAX_FILES) throw new Error(`at most ${MAX_FILES} sheets`);
+      request.files = {};
+      for (const f of sheets) request.files[f.name] = await readFile(f);
+    } else {
+      request.example = $("example").value || "table";
+    }
+  } catch (e) {
+    err.textContent = `Cannot read the files: ${e.message}`;
+    return;
+  }
+  const button = $("create");
+  button.disabled = true;
+  button.textContent = "Creating…";
+  const r = await lobby.create(request);
+  button.disabled = false;
+  button.textContent = "Create the table";
+  if (!r.ok) {
+    const d = describeError(r);
+    err.textContent = `The table was not created: ${d.message}${d.rule ? " (" + d.rule + ")" : ""}`;
+    return;
+  }
+  showCreated(r.body);
+  loadTables();
+}
+
+function showCreated(c) {
+  const box = $("created");
+  const seats = c.seats || [];
+  replace(box, [
+    el("h3", {}, `Table ${c.name ? "“" + c.name + "” " : ""}created (${SYSTEMS[c.system] || c.system || ""})`),
+    el("p", { class: "warn" }, "Each link below is a seat's secret key: send each player only their own link (the GM keeps the GM link). The links are shown once; the GM can reissue one from the table."),
+    el(
+      "ul",
+      { class: "seat-cards" },
+      seats.map((s) => seatCard({ seat: s.seat, role: s.role, link: s.token ? seatLink(c.table, s.token) : s.link })),
+    ),
+  ]);
+  box.focus();
+}
+
+async function loadTables() {
+  const box = $("tables");
+  box.setAttribute("aria-busy", "true");
+  const r = await lobby.tables();
+  box.setAttribute("aria-busy", "false");
+  if (!r.ok) {
+    replace(box, el("p", { class: "muted" }, r.status === 404 || r.status === 405 ? "This server does not list its tables." : `The list could not be loaded: ${describeError(r).message}`));
+    return;
+  }
+  const tables = Array.isArray(r.body) ? r.body : r.body.tables || [];
+  if (!tables.length) {
+    replace(box, el("p", { class: "muted" }, "No tables yet: create one."));
+    return;
+  }
+  replace(
+    box,
+    el("table", { class: "tables" }, [
+      el("caption", { class: "sr-only" }, "Tables in this database"),
+      el("thead", {}, el("tr", {}, ["Table", "System", "Seats", "Moves", "Created"].map((h) => el("th", { scope: "col" }, h)))),
+      el(
+        "tbody",
+        {},
+        tables.map((t) =>
+          el("tr", { "data-table": t.id || t.table }, [
+            el("th", { scope: "row" }, [t.name || t.title || "(unnamed)", el("div", { class: "muted mono" }, t.id || t.table)]),
+            el("td", {}, SYSTEMS[t.system] || t.system || ""),
+            el("td", {}, Array.isArray(t.seats) ? t.seats.map((s) => (typeof s === "string" ? s : s.seat)).join(", ") : String(t.seats ?? "")),
+            el("td", {}, String(t.seq ?? t.moves ?? "")),
+            el("td", {}, t.created_ms ? new Date(t.created_ms).toLocaleString() : t.created_at ? new Date(t.created_at).toLocaleString() : ""),
+          ]),
+        ),
+      ),
+    ]),
+  );
+}
+
+$("system").addEventListener("change", fillExamples);
+$("source-example").addEventListener("change", sourceChanged);
+$("source-upload").addEventListener("change", sourceChanged);
+$("new-table").addEventListener("submit", create);
+$("reload-tables").addEventListener("click", loadTables);
+sourceChanged();
+fillExamples();
+loadExamples();
+loadTables();

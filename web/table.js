@@ -1,0 +1,618 @@
+// The table page of one seat (/t/ID#TOKEN): whose turn it is, my sheet, the
+// log, and what I may do now. Everything comes from the server's API for this
+// seat's token; the page decides no rule, rolls no die and holds no other
+// seat's secret. Updates arrive over the WebSocket; a reload or a dropped
+// connection picks up from the last sequence number seen.
+
+import { Seat, describeError } from "./api.js";
+import { el, replace } from "./dom.js";
+import { commandControl, oddsList } from "./commands.js";
+import { logText } from "./logtext.js";
+import { render, everything, seatName } from "./sheets.js";
+import { seatCard, seatLink } from "./links.js";
+
+const SYSTEMS = {
+  "sour-grapes": "Sour Grapes",
+  scratch: "Scratch RPS",
+  tiers: "Tiers",
+  bastards: "A Game of Bastards",
+  sapio: "The Sapio System",
+};
+
+/** The command that ends the encounter, per book (offered to the GM when legal). */
+const END_COMMANDS = {
+  bastards: ["finish"],
+  "sour-grapes": ["end-encounter"],
+  tiers: ["end-combat", "close"],
+  sapio: ["end"],
+  scratch: [],
+};
+
+/** Reconnect delays (ms): 0.5 s doubling up to 10 s; never gives up. */
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 10000;
+/** Command-line history kept per seat. */
+const HISTORY_MAX = 100;
+
+const $ = (id) => document.getElementById(id);
+
+const S = {
+  id: "",
+  token: "",
+  api: null,
+  system: "",
+  seat: "",
+  seats: [],
+  seq: 0,
+  logSeq: 0,
+  view: null,
+  legal: [],
+  busy: false,
+  ws: null,
+  attempts: 0,
+  reconnectTimer: null,
+  refreshTimer: null,
+  refreshing: null,
+  history: [],
+  histPos: -1,
+  ready: false,
+};
+
+// ------------------------------------------------------------------ start
+
+function start() {
+  // A new link pasted into this tab (another token in the fragment) starts over.
+  window.addEventListener("hashchange", () => location.reload());
+  const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
+  S.id = m ? decodeURIComponent(m[1]) : "";
+  const fromHash = location.hash.replace(/^#/, "").trim();
+  const stored = sessionStorage.getItem(`tabula:token:${S.id}`) || "";
+  S.token = fromHash || stored;
+  if (!S.id || !S.token) {
+    fatal("This page needs your seat's link, with its secret after the #. Ask the GM for it.");
+    return;
+  }
+  if (fromHash) sessionStorage.setItem(`tabula:token:${S.id}`, fromHash);
+  S.api = new Seat(S.id, S.token);
+  wire();
+  refreshAll().then(() => connect());
+  window.addEventListener("online", () => reconnectNow());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  });
+}
+
+function fatal(message) {
+  S.dead = true;
+  clearTimeout(S.reconnectTimer);
+  if (S.ws) {
+    const ws = S.ws;
+    S.ws = null;
+    ws.close();
+  }
+  const f = $("fatal");
+  f.textContent = message;
+  f.hidden = false;
+  setConn("off", "Not connected");
+}
+
+function setConn(state, text) {
+  const c = $("conn");
+  c.dataset.state = state;
+  c.textContent = text;
+  document.body.dataset.conn = state;
+}
+
+// ------------------------------------------------------------------ reading answers
+
+/** The view answer: `{seq, view, seat, system, ...}` or the bare view. */
+function unwrapView(body) {
+  if (body && typeof body === "object" && body.view && typeof body.view === "object") return body;
+  return { view: body, seq: body && body.seq };
+}
+
+function list(body, ...keys) {
+  if (Array.isArray(body)) return body;
+  for (const k of keys) if (body && Array.isArray(body[k])) return body[k];
+  return [];
+}
+
+function guessSystem(v) {
+  if (!v || typeof v !== "object") return "";
+  if (v.combatants) return "bastards";
+  if (v.state && v.state.participants) return "sour-grapes";
+  if (v.heroes) return "tiers";
+  if (Array.isArray(v.characters) && v.characters[0] && v.characters[0].character) return "sapio";
+  if (Array.isArray(v.characters)) return "scratch";
+  return "";
+}
+
+// ------------------------------------------------------------------ fetching
+
+/** Fetch the view, legal commands, odds, status and the new log lines. */
+function refreshAll() {
+  if (S.refreshing) {
+    S.refreshAgain = true;
+    return S.refreshing;
+  }
+  S.refreshing = (async () => {
+    do {
+      S.refreshAgain = false;
+      await refreshOnce();
+    } while (S.refreshAgain);
+    S.refreshing = null;
+  })();
+  return S.refreshing;
+}
+
+async function refreshOnce() {
+  const [v, l, o, s] = await Promise.all([S.api.view(), S.api.legal(), S.api.odds(), S.api.status()]);
+  if (v.status === 401 || v.status === 404) {
+    fatal("This seat link is not valid (the GM may have reissued it). Ask the GM for the new link.");
+    return;
+  }
+  if (!v.ok) {
+    setConn("off", `The server answered ${describeError(v).message}; retrying…`);
+    return;
+  }
+  const w = unwrapView(v.body);
+  S.view = w.view;
+  S.system = w.system || (w.view && w.view.system) || S.system || guessSystem(w.view);
+  S.seat = seatName(w.seat) || (w.role === "gm" ? "gm" : "") || seatName(w.view && w.view.seat) || S.seat;
+  if (S.seat === "gm" && !S.seats.length) {
+    const r = await S.api.seats();
+    if (r.ok) S.seats = list(r.body, "seats").map((x) => (typeof x === "string" ? x : x.seat)).filter(Boolean);
+  }
+  if (typeof w.seq === "number") S.seq = Math.max(S.seq, w.seq);
+  S.legal = l.ok ? list(l.body, "legal", "commands") : [];
+  await fetchLog();
+  drawHeader(w);
+  drawTurn(s.ok ? (typeof s.body === "string" ? s.body : s.body.status || s.body.text || "") : "");
+  drawSheets();
+  drawCommands();
+  drawOdds(o.ok ? list(o.body, "odds") : []);
+  drawGm();
+  S.ready = true;
+  document.body.dataset.seq = String(S.seq);
+  document.body.dataset.ready = "true";
+}
+
+async function fetchLog() {
+  const r = await S.api.log(S.logSeq);
+  if (r.ok) addLines(list(r.body, "lines", "log", "events"));
+}
+
+function scheduleRefresh() {
+  clearTimeout(S.refreshTimer);
+  S.refreshTimer = setTimeout(() => refreshAll(), 30);
+}
+
+// ------------------------------------------------------------------ drawing
+
+function drawHeader(w) {
+  const v = S.view || {};
+  const t = w.name || w.title || v.title || (v.state && v.state.title) || SYSTEMS[S.system] || "Tabula";
+  $("table-title").textContent = t;
+  document.title = `${t}: Tabula`;
+  const who = S.seat === "gm" ? [el("span", { class: "seat-name" }, "GM"), " (game master)"] : [el("span", { class: "seat-name" }, S.seat), " (player)"];
+  replace($("whoami"), [...who, ` · ${SYSTEMS[S.system] || S.system}`]);
+  document.body.dataset.system = S.system;
+  document.body.dataset.seat = S.seat;
+}
+
+function drawTurn(status) {
+  const r = render(S.system, S.view, S.seat);
+  replace($("turn-facts"), r.facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
+  // Set only when it changed: a live region re-announces any new text node.
+  if ($("status").textContent !== (status || "")) $("status").textContent = status || "";
+}
+
+function drawSheets() {
+  const r = render(S.system, S.view, S.seat);
+  replace($("sheet"), [r.mine.length ? r.mine : el("p", { class: "muted" }, "No character of yours is at this table."), S.view ? everything(S.view) : null]);
+  replace($("others"), r.others.length ? r.others : el("p", { class: "muted" }, "Nobody else."));
+}
+
+function drawCommands() {
+  const box = $("commands");
+  // Unchanged commands: leave the controls (and whatever is being typed) alone.
+  const key = JSON.stringify(S.legal) + S.system;
+  if (key === S.legalKey) return;
+  S.legalKey = key;
+  const open = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.command));
+  // Values typed into a control that is still offered are kept.
+  const typed = new Map();
+  for (const input of box.querySelectorAll("[data-param]")) {
+    const cmd = input.closest("[data-command]");
+    if (cmd && input.value !== "") typed.set(`${cmd.dataset.command}\u0000${input.dataset.param}`, input.value);
+  }
+  const focusedId = box.contains(document.activeElement) ? document.activeElement.dataset.param || document.activeElement.dataset.command || null : null;
+  const hadFocus = box.contains(document.activeElement);
+  const quoting = S.system === "bastards";
+  const controls = S.legal.map((spec) => commandControl(spec, { quoting, onSend: send }));
+  if (!controls.length) {
+    replace(box, el("p", { class: "waiting" }, "Nothing for you to do now: it is someone else's move."));
+  } else {
+    replace(box, el("div", { class: "cmd-list", role: "group", "aria-label": "Commands I may give now" }, controls));
+  }
+  for (const d of box.querySelectorAll("details")) if (open.has(d.dataset.command)) d.open = true;
+  for (const input of box.querySelectorAll("[data-param]")) {
+    const cmd = input.closest("[data-command]");
+    const v = cmd && typed.get(`${cmd.dataset.command}\u0000${input.dataset.param}`);
+    if (v === undefined || v === null) continue;
+    if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === v)) continue;
+    input.value = v;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  if (hadFocus && !box.contains(document.activeElement)) {
+    const again = focusedId && box.querySelector(`details[open] [data-param="${CSS.escape(focusedId)}"], [data-command="${CSS.escape(focusedId)}"] button`);
+    (again || $("actions")).focus();
+  }
+}
+
+function drawOdds(odds) {
+  replace($("odds"), oddsList(odds));
+}
+
+function seatsFromView() {
+  const v = S.view || {};
+  const out = new Set(S.seats);
+  for (const c of v.combatants || []) if (c.controller && c.controller !== "gm") out.add(seatName(c.controller));
+  for (const p of (v.state && v.state.participants) || []) if (p.seat) out.add(seatName(p.seat));
+  for (const c of v.characters || []) {
+    if (c.seat && String(c.seat).toLowerCase() !== "gm") out.add(c.seat);
+    const pl = c.character && c.character.sheet && c.character.sheet.player;
+    if (pl && pl.toLowerCase() !== "gm") out.add(pl);
+  }
+  for (const h of v.heroes || []) out.add(h.name);
+  out.add("gm");
+  return [...out].filter(Boolean);
+}
+
+function drawGm() {
+  const gm = S.seat === "gm";
+  $("gm").hidden = !gm;
+  if (!gm) return;
+  const sel = $("reissue-seat");
+  const before = sel.value;
+  replace(
+    sel,
+    seatsFromView().map((s) => el("option", { value: s }, s === "gm" ? "GM" : s)),
+  );
+  if (before) sel.value = before;
+  const names = new Set(S.legal.map((c) => c.name));
+  const end = (END_COMMANDS[S.system] || []).find((n) => names.has(n));
+  const b = $("end-encounter");
+  b.hidden = !end;
+  b.dataset.command = end || "";
+}
+
+// ------------------------------------------------------------------ the log
+
+function addLines(lines) {
+  const ol = $("log");
+  const wrap = $("log-wrap");
+  const atBottom = wrap.scrollHeight - wrap.scrollTop - wrap.clientHeight < 40;
+  for (const line of lines) {
+    if (!line || typeof line.seq !== "number" || line.seq <= S.logSeq) continue;
+    S.logSeq = line.seq;
+    const undo = line.kind === "undo";
+    const li = el("li", { class: `line ${undo ? "undo" : "event"}`, "data-seq": String(line.seq) }, [
+      el("span", { class: "seq", "aria-hidden": "true" }, `#${line.seq}`),
+      " ",
+      el("span", { class: "who" }, line.seat === "gm" ? "GM" : line.seat),
+      el("span", { class: "sr-only" }, ": "),
+      " ",
+      el("span", { class: "text" }, logText(S.system, line.text)),
+    ]);
+    ol.appendChild(li);
+    if (undo && line.event && line.event.undo) {
+      const back = Number(line.event.undo.back_to);
+      for (const x of ol.querySelectorAll("li.event")) {
+        const n = Number(x.dataset.seq);
+        if (n > back && n < line.seq && !x.classList.contains("undone")) {
+          x.classList.add("undone");
+          x.appendChild(el("span", { class: "undone-note" }, " (undone)"));
+        }
+      }
+    }
+  }
+  document.body.dataset.logSeq = String(S.logSeq);
+  if (atBottom) wrap.scrollTop = wrap.scrollHeight;
+}
+
+/** A refusal, shown to this seat only (nothing changed at the table). */
+function addRefusal(text, err) {
+  const li = el("li", { class: "line refused" }, [
+    el("span", { class: "who" }, "Refused"),
+    " ",
+    el("span", { class: "text" }, [el("code", {}, text), `: ${err.message}`, err.rule ? el("span", { class: "rule" }, [" Rule: ", el("cite", {}, err.rule)]) : null]),
+  ]);
+  $("log").appendChild(li);
+  const wrap = $("log-wrap");
+  wrap.scrollTop = wrap.scrollHeight;
+}
+
+// ------------------------------------------------------------------ commands
+
+function setFeedback(kind, nodes) {
+  const f = $("feedback");
+  f.dataset.kind = kind;
+  replace(f, nodes);
+}
+
+function rolledValues() {
+  if (!$("own-dice").checked) return null;
+  const t = $("rolled").value.trim();
+  if (!t) return null;
+  return t.split(/[\s,]+/).filter(Boolean);
+}
+
+async function send(text) {
+  const cmd = String(text || "").trim();
+  if (!cmd || S.busy) return;
+  S.busy = true;
+  document.body.dataset.busy = "true";
+  const request = { text: cmd, expect_seq: S.seq };
+  const rolled = rolledValues();
+  if (rolled) request.rolled = rolled;
+  setFeedback("pending", `Sending: ${cmd}`);
+  try {
+    const r = await S.api.command(request);
+    if (r.ok) {
+      remember(cmd);
+      if (r.body && Array.isArray(r.body.events)) addLines(r.body.events);
+      if (r.body && typeof r.body.seq === "number") S.seq = Math.max(S.seq, r.body.seq);
+      if (rolled) $("rolled").value = "";
+      setFeedback("ok", [el("code", {}, cmd), " done."]);
+      await refreshAll();
+    } else if (r.status === 409) {
+      setFeedback("error", "The table moved on before your command arrived; here is the table as it is now. Check, then send again.");
+      await refreshAll();
+    } else if (r.status === 401) {
+      fatal("This seat link is not valid any more (the GM may have reissued it).");
+    } else {
+      const err = describeError(r);
+      setFeedback("error", [
+        el("strong", {}, "Refused: "),
+        el("code", {}, cmd),
+        ` ${err.message}`,
+        err.rule ? el("p", { class: "rule" }, ["Rule: ", el("cite", {}, err.rule)]) : null,
+        el("p", { class: "muted" }, "Nothing changed at the table."),
+      ]);
+      addRefusal(cmd, err);
+    }
+  } finally {
+    S.busy = false;
+    document.body.dataset.busy = "false";
+  }
+}
+
+function remember(cmd) {
+  S.history = S.history.filter((h) => h !== cmd);
+  S.history.push(cmd);
+  if (S.history.length > HISTORY_MAX) S.history = S.history.slice(-HISTORY_MAX);
+  S.histPos = -1;
+  try {
+    localStorage.setItem(historyKey(), JSON.stringify(S.history));
+  } catch {
+    /* storage full or off: history lasts this page only */
+  }
+}
+
+function historyKey() {
+  return `tabula:history:${S.id}:${S.seat || "?"}`;
+}
+
+function loadHistory() {
+  try {
+    const h = JSON.parse(localStorage.getItem(historyKey()) || "[]");
+    S.history = Array.isArray(h) ? h.filter((x) => typeof x === "string").slice(-HISTORY_MAX) : [];
+  } catch {
+    S.history = [];
+  }
+}
+
+async function undo() {
+  if (S.busy) return;
+  S.busy = true;
+  try {
+    const r = await S.api.undo();
+    if (r.ok) {
+      if (r.body && Array.isArray(r.body.events)) addLines(r.body.events);
+      setFeedback("ok", "The last command was undone.");
+      await refreshAll();
+    } else {
+      const err = describeError(r);
+      setFeedback("error", [el("strong", {}, "Undo refused: "), err.message]);
+    }
+  } finally {
+    S.busy = false;
+  }
+}
+
+async function reissue(seat) {
+  const self = seat.toLowerCase() === S.seat.toLowerCase();
+  if (self) S.reissuingSelf = true;
+  const r = await S.api.reissue(seat);
+  if (self && !r.ok) S.reissuingSelf = false;
+  const box = $("reissued");
+  if (!r.ok) {
+    replace(box, el("p", { class: "error" }, `Reissue refused: ${describeError(r).message}`));
+    return;
+  }
+  const token = r.body.token;
+  const link = token ? seatLink(S.id, token) : r.body.link;
+  replace(box, [
+    el("p", {}, `${seat === "gm" ? "The GM's" : seat + "'s"} old link no longer works. The new one:`),
+    el("ul", { class: "seat-cards" }, seatCard({ seat, role: r.body.role || (seat === "gm" ? "gm" : "player"), link })),
+  ]);
+  if (self && token) {
+    // This page is the GM's: keep working with the new token.
+    sessionStorage.setItem(`tabula:token:${S.id}`, token);
+    history.replaceState(null, "", `#${token}`);
+    S.token = token;
+    S.api = new Seat(S.id, token);
+    reconnectNow(true);
+    setTimeout(() => {
+      S.reissuingSelf = false;
+    }, 2000);
+  }
+}
+
+// ------------------------------------------------------------------ the WebSocket
+
+function connect() {
+  clearTimeout(S.reconnectTimer);
+  if (S.dead) return;
+  if (S.ws && (S.ws.readyState === WebSocket.OPEN || S.ws.readyState === WebSocket.CONNECTING)) return;
+  let ws;
+  try {
+    ws = new WebSocket(S.api.socketUrl(S.logSeq));
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  S.ws = ws;
+  setConn("connecting", S.attempts ? "Reconnecting…" : "Connecting…");
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ token: S.token }));
+    S.attempts = 0;
+    setConn("live", "Live");
+    // Anything that happened while we were away.
+    refreshAll();
+  });
+  ws.addEventListener("message", (ev) => {
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (S.ws === ws) onMessage(msg);
+  });
+  ws.addEventListener("close", (ev) => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    if (S.revoked) return;
+    scheduleReconnect();
+  });
+  ws.addEventListener("error", () => {
+    /* a close event follows */
+  });
+}
+
+function scheduleReconnect() {
+  clearTimeout(S.reconnectTimer);
+  const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(S.attempts, 10));
+  S.attempts += 1;
+  setConn("reconnecting", `Connection lost; reconnecting in ${Math.round(delay / 100) / 10} s…`);
+  S.reconnectTimer = setTimeout(connect, delay);
+}
+
+function reconnectNow(force) {
+  if (!S.api) return;
+  if (force && S.ws) {
+    const old = S.ws;
+    S.ws = null;
+    old.close();
+  }
+  if (!S.ws) {
+    S.attempts = 0;
+    connect();
+  }
+}
+
+function onMessage(msg) {
+  if (!msg || typeof msg !== "object") return;
+  if (msg.type === "revoked") {
+    if (S.reissuingSelf) return;
+    fatal("The GM reissued this seat's link: this one no longer works. Ask the GM for the new link.");
+    S.revoked = true;
+    return;
+  }
+  if (msg.type === "error" || (msg.error && !msg.view && !msg.lines)) {
+    if (msg.error === "unauthorized") {
+      S.revoked = true;
+      fatal("The server refused this seat link on the live connection (the GM may have reissued it).");
+    }
+    return;
+  }
+  const lines = list(msg, "events", "lines", "log");
+  if (msg.line) lines.push(msg.line);
+  if (lines.length) addLines(lines);
+  if (msg.view && typeof msg.view === "object") {
+    S.view = msg.view;
+    drawSheets();
+  }
+  const seq = typeof msg.seq === "number" ? msg.seq : lines.length ? lines[lines.length - 1].seq : null;
+  if (seq !== null && seq !== S.seq) {
+    S.seq = Math.max(S.seq, seq);
+  }
+  // Legal commands, odds and status follow from the new state: fetch them.
+  scheduleRefresh();
+}
+
+// ------------------------------------------------------------------ wiring
+
+function wire() {
+  $("command-line").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = $("cmd");
+    let t = input.value.trim();
+    if (!t) return;
+    // A seat prefix is this seat anyway: the token is the seat.
+    const m = /^([^:]+):\s*(.+)$/.exec(t);
+    if (m && (m[1].trim().toLowerCase() === S.seat.toLowerCase() || (S.seat === "gm" && /^(gm|dealer|storyteller)$/i.test(m[1].trim())))) t = m[2];
+    if (t === "/undo") {
+      input.value = "";
+      undo();
+      return;
+    }
+    send(t).then(() => {
+      if ($("feedback").dataset.kind === "ok") input.value = "";
+    });
+  });
+  $("cmd").addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowUp" && ev.key !== "ArrowDown") return;
+    if (!S.history.length) return;
+    ev.preventDefault();
+    if (S.histPos === -1) S.histPos = S.history.length;
+    S.histPos += ev.key === "ArrowUp" ? -1 : 1;
+    if (S.histPos < 0) S.histPos = 0;
+    if (S.histPos >= S.history.length) {
+      S.histPos = -1;
+      ev.target.value = "";
+      return;
+    }
+    ev.target.value = S.history[S.histPos];
+  });
+  const own = $("own-dice");
+  own.checked = localStorage.getItem(`tabula:own-dice:${S.id}`) === "1";
+  $("rolled-field").hidden = !own.checked;
+  own.addEventListener("change", () => {
+    $("rolled-field").hidden = !own.checked;
+    localStorage.setItem(`tabula:own-dice:${S.id}`, own.checked ? "1" : "0");
+    if (own.checked) $("rolled").focus();
+  });
+  $("undo").addEventListener("click", () => undo());
+  $("end-encounter").addEventListener("click", (ev) => {
+    const c = ev.currentTarget.dataset.command;
+    if (c && window.confirm("End the encounter for everyone?")) send(c);
+  });
+  $("reissue-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const seat = $("reissue-seat").value;
+    if (seat && window.confirm(`Reissue ${seat === "gm" ? "the GM's" : seat + "'s"} link? The old one stops working.`)) reissue(seat);
+  });
+  // History needs the seat, known after the first view.
+  const once = setInterval(() => {
+    if (S.seat) {
+      loadHistory();
+      clearInterval(once);
+    }
+  }, 100);
+  setTimeout(() => clearInterval(once), 20000);
+}
+
+start();
