@@ -136,7 +136,9 @@ fn banner(addr: SocketAddr, backend: &str, closed: bool) -> String {
     };
     format!(
         "Tabula is serving on http://{addr} (store: {backend}). Stop with Ctrl-C.\n\
-         Create a table from a bundled example; the answer holds each seat's secret link:\n  \
+         Open http://{addr}/ in a browser: pick a system and an example, create the table,\n\
+         and send each player the link of their seat (open the GM's yourself).\n\
+         Or from a script, create a table from a bundled example; the answer holds each seat's secret link:\n  \
          curl -s -X POST http://{addr}/api/tables -H 'Content-Type: application/json'{auth} \
          -d '{{\"system\": \"bastards\", \"example\": \"table\"}}'\n\
          Then, as a seat: curl -s http://{addr}/api/tables/TABLE/view -H 'Authorization: Bearer TOKEN'\n\

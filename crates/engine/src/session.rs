@@ -198,6 +198,9 @@ pub struct Session<S: TextPlay> {
     roller: Seeded,
     initial_roller: Seeded,
     boundaries: Vec<Boundary>,
+    /// The state just after each row of the last command, to describe its
+    /// lines without replaying the journal.
+    recent: Vec<(u64, S::State)>,
 }
 
 /// The stable text of a seat in stored rows and API answers: `gm` for the GM,
@@ -222,6 +225,7 @@ impl<S: TextPlay> Session<S> {
             }],
             initial_roller: roller.clone(),
             roller,
+            recent: Vec::new(),
         }
     }
 
@@ -287,6 +291,7 @@ impl<S: TextPlay> Session<S> {
     }
 
     fn rewind(&mut self) {
+        self.recent.clear();
         self.boundaries.pop();
         if let Some(b) = self.boundaries.last() {
             self.table.truncate(b.events);
@@ -394,32 +399,38 @@ impl<S: TextPlay> Session<S> {
         manual: Option<&mut dyn Roller>,
     ) -> Result<&[Row<S::Event>], CommandError> {
         self.check_seat(seat)?;
+        if self.seq() >= MAX_JOURNAL_ROWS {
+            return Err(CommandError::JournalFull {
+                max: MAX_JOURNAL_ROWS,
+            });
+        }
         let mut seeded = self.roller.clone();
         let roller: &mut dyn Roller = match manual {
             Some(m) => m,
             None => &mut seeded,
         };
+        let before_state = self.table.state().clone();
         let before = self.table.log().len();
         let first = self.rows.len();
-        let mut trial = self.table.clone();
-        let events: Vec<S::Event> = trial
+        // `Table::submit` changes nothing unless the command is accepted and
+        // the roller had every value; the seeded roller's copy is kept only then.
+        let events: Vec<S::Event> = self
+            .table
             .submit(seat, command, roller)
             .map_err(CommandError::Rule)?
             .iter()
             .map(|l| l.event.clone())
             .collect();
         let n = events.len() as u64;
-        if self.seq().saturating_add(n.max(1)) > MAX_JOURNAL_ROWS {
-            return Err(CommandError::JournalFull {
-                max: MAX_JOURNAL_ROWS,
-            });
-        }
-        self.table = trial;
         self.roller = seeded;
         let mut seq = self.seq();
+        let mut state = before_state;
+        self.recent.clear();
         for (i, event) in events.into_iter().enumerate() {
             seq += 1;
             let end = i as u64 + 1 == n;
+            S::evolve(&mut state, &event);
+            self.recent.push((seq, state.clone()));
             self.rows.push(Row {
                 seq,
                 seat: seat.clone(),
@@ -530,18 +541,37 @@ impl<S: TextPlay> Session<S> {
     /// The log lines of `rows` (just appended, so the current state is the state
     /// after the last of them) as `seat` may see them.
     pub fn lines_for(&self, rows: &[Row<S::Event>], seat: &Seat) -> Vec<LogLine> {
-        if rows.len() <= 1 {
-            return rows.iter().map(|r| self.line_for(r, seat)).collect();
+        let states: Option<Vec<&S::State>> = rows
+            .iter()
+            .map(|r| {
+                self.recent
+                    .iter()
+                    .find(|(seq, _)| *seq == r.seq)
+                    .map(|(_, st)| st)
+            })
+            .collect();
+        match states {
+            Some(states) if !rows.is_empty() => rows
+                .iter()
+                .zip(states)
+                .map(|(r, st)| Self::line_in(st, r, seat))
+                .collect(),
+            _ if rows.len() <= 1 => rows.iter().map(|r| self.line_for(r, seat)).collect(),
+            // Rows of an earlier command: describe each in the state just
+            // after it by replaying the journal.
+            _ => self.log_for(seat, rows[0].seq.saturating_sub(1)),
         }
-        // Several events: describe each in the state just after it.
-        let first = rows[0].seq;
-        self.log_for(seat, first.saturating_sub(1))
     }
 
     /// One row as `seat` may see it, in the current state (the state just
     /// after the row).
     fn line_for(&self, row: &Row<S::Event>, seat: &Seat) -> LogLine {
-        let state = self.state();
+        Self::line_in(self.state(), row, seat)
+    }
+
+    /// One row as `seat` may see it, described in `state` (the state just
+    /// after the row).
+    fn line_in(state: &S::State, row: &Row<S::Event>, seat: &Seat) -> LogLine {
         match &row.entry {
             Entry::Event { event } => LogLine {
                 seq: row.seq,

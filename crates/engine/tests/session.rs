@@ -328,3 +328,41 @@ fn every_shipped_script_plays_strictly_with_no_line_ignored() {
     }
     assert!(played >= 7, "only {played} scripts found");
 }
+
+/// The lines an accepted command returns (described from the states kept for
+/// it) are the lines the log gives for the same rows (described by replaying
+/// the journal), for every seat.
+#[test]
+fn a_commands_lines_match_the_replayed_log_for_every_seat() {
+    let mut t = table(SystemId::Bastards, 11);
+    let script =
+        std::fs::read_to_string(examples(SystemId::Bastards).join("encounter.script")).unwrap();
+    let mut out = Vec::new();
+    let mut checked = 0;
+    for line in script
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let before = t.seq();
+        play::run(
+            &mut t,
+            &mut format!("{line}\n").as_bytes(),
+            &mut out,
+            None,
+            PlayOptions::default(),
+            &mut |_| Ok(()),
+        )
+        .unwrap();
+        if t.seq() > before + 1 {
+            for seat in t.seats() {
+                assert_eq!(
+                    t.lines_since(&seat, before),
+                    t.log_for(&seat, before),
+                    "{line}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 5);
+}

@@ -98,7 +98,7 @@ pub async fn run(
     let state = AppState::with_settings(store.clone(), settings);
     ready(addr, store.backend());
     let on_signal = state.clone();
-    axum::serve(listener, app(state))
+    axum::serve(listener, tabula_web::with_api(app(state)))
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
             tracing::info!("shutting down: finishing requests in flight");

@@ -204,9 +204,6 @@ struct Scanner {
     seen: BTreeMap<String, HashSet<u16>>,
     tokens: Vec<(String, String)>,
     roller: Vec<String>,
-    /// Findings that come from the Bastards system's own log redaction (not
-    /// the server): reported, not failed.
-    system_log_leaks: BTreeSet<String>,
 }
 
 impl Scanner {
@@ -229,7 +226,6 @@ impl Scanner {
             seen,
             tokens,
             roller: Vec::new(),
-            system_log_leaks: BTreeSet::new(),
         }
     }
 
@@ -360,18 +356,6 @@ impl Scanner {
         let now = leaks(&rest, &self.now(player));
         assert!(now.is_empty(), "{player}'s {what} leaks {now:?}: {text}");
         if line_leaks.is_empty() {
-            return;
-        }
-        if self.table.system == "bastards" {
-            // KNOWN SYSTEM LEAK (reported, not the server's): the Bastards
-            // system's per-seat redaction of log events is being fixed by
-            // another engineer. The server hands a seat exactly what
-            // AnyTable::log_for / lines_since give that seat; this assertion
-            // is relaxed to a record until that fix lands.
-            for l in line_leaks {
-                self.system_log_leaks
-                    .insert(format!("{player} {what}: {l}"));
-            }
             return;
         }
         panic!("{player}'s {what} leaks {line_leaks:?}: {text}");
@@ -612,19 +596,6 @@ async fn random_play(steps: Vec<Step>) {
                 .scan_all(&c, &[(actor, format!("answer to {text}"), a.json)])
                 .await;
         }
-        report(&scanner);
-    }
-}
-
-fn report(scanner: &Scanner) {
-    if !scanner.system_log_leaks.is_empty() {
-        eprintln!(
-            "KNOWN SYSTEM LEAK ({} in the Bastards log, from the system's redaction):",
-            scanner.system_log_leaks.len()
-        );
-        for l in scanner.system_log_leaks.iter().take(5) {
-            eprintln!("  {l}");
-        }
     }
 }
 
@@ -699,6 +670,5 @@ async fn the_bundled_encounters_leak_nothing_to_any_player() {
             lines.len()
         );
         assert!(accepted > 0, "{system}: no line of the script was accepted");
-        report(&scanner);
     }
 }

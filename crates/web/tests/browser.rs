@@ -3,7 +3,7 @@
 //!
 //! Skipped with a line on stderr when Chromium is not installed; a failure
 //! instead under `TABULA_REQUIRE_BROWSER=1` (CI). Screenshots at 1280 px and
-//! 390 px wide are written to docs/screenshots/.
+//! 390 px wide are written to docs/screenshots/ (with TABULA_UPDATE_SCREENSHOTS set).
 
 mod common;
 

@@ -654,10 +654,17 @@ pub async fn seen_and_dom(client: &Client) -> (String, String) {
     )
 }
 
-/// Write `png` to docs/screenshots/NAME.png (the repository's).
+/// Write `png` to NAME.png: in the repository's docs/screenshots/ when
+/// `TABULA_UPDATE_SCREENSHOTS` is set (how the README's pictures are made:
+/// `TABULA_UPDATE_SCREENSHOTS=1 cargo test -p tabula-web --test browser`), else
+/// in the build's target directory, so a test run leaves the tree clean.
 pub fn save_screenshot(name: &str, png: &[u8]) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
-    std::fs::create_dir_all(&dir).expect("docs/screenshots");
+    let dir = if std::env::var_os("TABULA_UPDATE_SCREENSHOTS").is_some() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots")
+    } else {
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
+    };
+    std::fs::create_dir_all(&dir).expect("the screenshots folder");
     let path = dir.join(format!("{name}.png"));
     std::fs::write(&path, png).expect("the screenshot is written");
     path
