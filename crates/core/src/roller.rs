@@ -49,6 +49,14 @@ pub trait Roller {
     fn finish(&mut self) -> Result<(), RollError> {
         Ok(())
     }
+
+    /// True when a manual roller has run out of values in this command: the
+    /// values it returns from now on are stand-ins, counted so that
+    /// [`Roller::finish`] can say "need 2 more d20". A rule that rolls until
+    /// something happens (re-rolling ties) stops rolling when this is true.
+    fn short(&self) -> bool {
+        false
+    }
 }
 
 /// Why a roller could not produce a value.
@@ -314,6 +322,10 @@ impl Manual {
 }
 
 impl Roller for Manual {
+    fn short(&self) -> bool {
+        self.is_short()
+    }
+
     fn roll(&mut self, die: Die) -> Result<u32, RollError> {
         if !self.is_short()
             && let Some(r) = self.next(Ask::Die(die), |t| parse_face(die, t))

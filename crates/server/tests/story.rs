@@ -642,19 +642,12 @@ async fn physical_dice(db: Db) {
                 a.text
             );
             let message = a.json["message"].as_str().unwrap();
-            // "need 2 more d20": add that many. KNOWN SYSTEM ISSUE (reported):
-            // Scratch's initiative with too few dice says "initiative ties not
-            // broken after 100 re-rolls" instead of what it needs; then add
-            // one die at a time.
-            let need: usize = if message.contains("need") {
-                message
-                    .split_whitespace()
-                    .filter_map(|w| w.parse::<usize>().ok())
-                    .sum()
-            } else {
-                assert!(message.contains("ties"), "{line}: {message}");
-                1
-            };
+            // "need 2 more d20": add that many (initiative ties included).
+            assert!(message.contains("need"), "{line}: {message}");
+            let need: usize = message
+                .split_whitespace()
+                .filter_map(|w| w.parse::<usize>().ok())
+                .sum();
             assert!(need > 0 && next + need <= dice.len(), "{line}: {message}");
             rolled.extend(dice[next..next + need].iter().cloned());
             next += need;

@@ -396,7 +396,9 @@ fn initiative(
             .filter(|v| v.len() > 1)
             .flatten()
             .collect();
-        if tied.is_empty() {
+        // A manual roller out of values: stop here and let the command be
+        // refused with "need N more d20" (Roller::finish) instead of looping.
+        if tied.is_empty() || roller.short() {
             break;
         }
         for i in tied {
@@ -416,7 +418,7 @@ fn initiative(
         let k = |i: usize| rolls.get(i).map(|r| (r.total, r.tie_breaks.clone()));
         w.first().map(|a| k(*a)) == w.get(1).map(|b| k(*b))
     });
-    if unresolved {
+    if unresolved && !roller.short() {
         return Err(refuse(
             rules::CAPS,
             format!("initiative ties not broken after {MAX_TIE_ROLLS} re-rolls"),

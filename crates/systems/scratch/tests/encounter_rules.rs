@@ -1115,3 +1115,27 @@ fn character_names_match_without_regard_to_case_and_unknown_ones_list_the_choice
         .to_string();
     assert!(e.contains("difficulty") && e.contains("too large"), "{e}");
 }
+
+/// Initiative with too few physical dice says what it needs ("need 2 more
+/// d20"), the tie-breaks included, instead of re-rolling stand-ins forever.
+#[test]
+fn initiative_short_of_dice_says_what_it_needs() {
+    use tabula_core::roller::Manual;
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/scratch");
+    let text = std::fs::read_to_string(dir.join("combat-example.toml")).unwrap();
+    let state =
+        <tabula_scratch::Scratch as tabula_core::system::TextPlay>::setup(&text, &dir).unwrap();
+    let mut t = tabula_core::system::Table::<tabula_scratch::Scratch>::new(state);
+    let mut none = Manual::from_values(Vec::<String>::new());
+    let e = t
+        .submit(
+            &tabula_core::system::Seat::Gm,
+            &tabula_scratch::Command::Initiative,
+            &mut none,
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("more d20"), "{e}");
+    assert!(!e.to_string().contains("ties"), "{e}");
+    assert!(t.log().is_empty());
+}
