@@ -94,7 +94,10 @@ pub const BROADCAST_CAPACITY: usize = 64;
 /// and the request log.
 pub fn app(state: AppState) -> Router {
     let api = Router::new()
-        .route("/tables", post(routes::create_table))
+        .route(
+            "/tables",
+            post(routes::create_table).get(routes::list_tables),
+        )
         .route("/examples", get(routes::list_examples))
         .route("/tables/{id}/view", get(routes::view))
         .route("/tables/{id}/legal", get(routes::legal))

@@ -46,14 +46,7 @@ pub async fn create_table(
     headers: HeaderMap,
     ApiJson(request): ApiJson<CreateRequest>,
 ) -> Result<Response, AppError> {
-    if let Some(expected) = &state.settings().create_token_hash {
-        let given = auth::bearer(&headers).map(auth::hash_token);
-        if !given.is_some_and(|g| auth::same_secret(&g, expected)) {
-            return Err(AppError::Unauthorized(
-                "creating tables on this server needs its create token: send `Authorization: Bearer CREATE_TOKEN`",
-            ));
-        }
-    }
+    check_create_token(&state, &headers)?;
     let (table, name) = create::prepare(&request)?;
     let created = create::register(
         state.store().as_ref(),
@@ -67,6 +60,36 @@ pub async fn create_table(
     tracing::info!(table = %created.table, system = %created.system, "table created");
     state.insert(&created.table, table);
     Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// `GET /api/tables`: the tables in this database, newest first, for the
+/// lobby: `{"tables": [{"id", "system", "name", "created_ms", "seq", "seats"}]}`
+/// (never a token). Open where creating tables is open; with a create token it
+/// needs the same `Authorization: Bearer CREATE_TOKEN`.
+///
+/// # Errors
+/// 401 without the create token when one is set; a generic 500 when the store
+/// fails.
+pub async fn list_tables(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, AppError> {
+    check_create_token(&state, &headers)?;
+    let tables = state.store().list_tables().await.map_err(AppError::store)?;
+    Ok(Json(json!({ "tables": tables })))
+}
+
+/// The create token's check, when the server has one.
+fn check_create_token(state: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
+    if let Some(expected) = &state.settings().create_token_hash {
+        let given = auth::bearer(headers).map(auth::hash_token);
+        if !given.is_some_and(|g| auth::same_secret(&g, expected)) {
+            return Err(AppError::Unauthorized(
+                "creating and listing tables on this server needs its create token: send `Authorization: Bearer CREATE_TOKEN`",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Who is asking: the bearer token's seat at table `id`.

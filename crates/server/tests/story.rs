@@ -844,6 +844,21 @@ async fn a_create_token_closes_table_creation_and_the_table_limit_holds() {
         let token = a.json["seats"][0]["token"].as_str().unwrap();
         assert!(link.ends_with(&format!("#{token}")));
     }
+    // The lobby's list: closed like creation, and never a token.
+    let a = c.call(Method::GET, "/api/tables", None, None).await;
+    assert_eq!(a.status, StatusCode::UNAUTHORIZED);
+    let a = c
+        .call(Method::GET, "/api/tables", Some("s3cret"), None)
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let tables = a.json["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2);
+    assert!(
+        tables
+            .iter()
+            .all(|t| t["system"] == "sapio" && t["id"].is_string())
+    );
+    assert!(!a.text.contains("token"), "{}", a.text);
     let a = c
         .call(Method::POST, "/api/tables", Some("s3cret"), Some(&body))
         .await;
