@@ -33,8 +33,9 @@ use tabula_core::{ChoiceOdds, Seeded};
 /// command's `text`).
 pub const MAX_COMMAND_BYTES: usize = 4096;
 
-/// The most rows one table's journal may hold; a command that would pass it is
-/// refused (a table that long is far past any real session: start a new one).
+/// The rows after which a table's journal takes no more commands (the last
+/// command may pass it by its own events): a table that long is far past any
+/// real session, start a new one.
 pub const MAX_JOURNAL_ROWS: u64 = 1_000_000;
 
 /// One row of the journal: an event, or an undo.
