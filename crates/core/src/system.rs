@@ -44,6 +44,16 @@ impl Seat {
     pub fn is_gm(&self) -> bool {
         matches!(self, Seat::Gm)
     }
+
+    /// True when both are the same seat: both the GM, or players whose names
+    /// match without regard to case ([`crate::names::same_name`]).
+    pub fn same_seat(&self, other: &Seat) -> bool {
+        match (self, other) {
+            (Seat::Gm, Seat::Gm) => true,
+            (Seat::Player(a), Seat::Player(b)) => crate::names::same_name(a, b),
+            _ => false,
+        }
+    }
 }
 
 impl fmt::Display for Seat {
@@ -362,11 +372,7 @@ impl<S: System> Table<S> {
 pub fn seat_list<I: IntoIterator<Item = Seat>>(controllers: I) -> Vec<Seat> {
     let mut seats = vec![Seat::Gm];
     for seat in controllers {
-        let known = seats.iter().any(|s| match (s, &seat) {
-            (Seat::Gm, Seat::Gm) => true,
-            (Seat::Player(a), Seat::Player(b)) => crate::names::same_name(a, b),
-            _ => false,
-        });
+        let known = seats.iter().any(|s| s.same_seat(&seat));
         if !known {
             seats.push(seat);
         }

@@ -23,7 +23,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use tabula_core::names::same_name;
 use tabula_core::roller::Roller;
 use tabula_core::rule::RuleError;
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, Table, TextPlay};
@@ -343,17 +342,15 @@ impl<S: TextPlay> Session<S> {
     /// [`CommandError::UnknownSeat`] listing the seats.
     pub fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError> {
         let seats = self.seats();
-        match Seat::parse(name) {
-            Seat::Gm => Ok(Seat::Gm),
-            Seat::Player(p) => seats
-                .iter()
-                .find(|s| matches!(s, Seat::Player(q) if same_name(q, &p)))
-                .cloned()
-                .ok_or_else(|| CommandError::UnknownSeat {
-                    name: name.trim().to_string(),
-                    seats: seats.iter().map(ToString::to_string).collect(),
-                }),
-        }
+        let wanted = Seat::parse(name);
+        seats
+            .iter()
+            .find(|s| s.same_seat(&wanted))
+            .cloned()
+            .ok_or_else(|| CommandError::UnknownSeat {
+                name: name.trim().to_string(),
+                seats: seats.iter().map(ToString::to_string).collect(),
+            })
     }
 
     /// Check that `seat` is one of this table's seats (the exact one

@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 use tabula_core::cards::{Card, Shoe};
-use tabula_core::names::{check_name, same_name};
+use tabula_core::names::check_name;
 use tabula_core::roller::Roller;
 use tabula_core::rule::{Refusal, Rule, RuleError};
 use tabula_core::system::Seat;
@@ -209,17 +209,7 @@ impl Combatant {
     /// Whether `seat` commands this combatant (seat names match without regard to
     /// case). R-GB-12: only this seat sees its hand and its pools.
     pub fn controlled_by(&self, seat: &Seat) -> bool {
-        same_seat(&self.controller, seat)
-    }
-}
-
-/// Two seats are the same seat: both the GM, or players whose names match
-/// without regard to case (`tabula_core::names::same_name`).
-pub fn same_seat(a: &Seat, b: &Seat) -> bool {
-    match (a, b) {
-        (Seat::Gm, Seat::Gm) => true,
-        (Seat::Player(x), Seat::Player(y)) => same_name(x, y),
-        _ => false,
+        self.controller.same_seat(seat)
     }
 }
 

@@ -295,10 +295,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
     // the same seat, written as it is first given.
     let mut spellings: Vec<Seat> = Vec::new();
     for c in &mut combatants {
-        match spellings
-            .iter()
-            .find(|s| opposition::same_seat(s, &c.controller))
-        {
+        match spellings.iter().find(|s| s.same_seat(&c.controller)) {
             Some(first) => c.controller = first.clone(),
             None => spellings.push(c.controller.clone()),
         }

@@ -1415,7 +1415,7 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
     let Some(group) = state.groups.get(g) else {
         return Vec::new();
     };
-    if !crate::encounter::same_seat(&group.seat, seat) {
+    if !group.seat.same_seat(seat) {
         return Vec::new();
     }
     match state.active {

@@ -12,16 +12,6 @@ use crate::rules::TableRules;
 use tabula_core::Seat;
 use tabula_core::names::same_name;
 
-/// True when two seats are the same: both the GM, or players whose names match
-/// without regard to case.
-pub fn same_seat(a: &Seat, b: &Seat) -> bool {
-    match (a, b) {
-        (Seat::Gm, Seat::Gm) => true,
-        (Seat::Player(x), Seat::Player(y)) => same_name(x, y),
-        _ => false,
-    }
-}
-
 /// Where the encounter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -507,12 +497,12 @@ impl State {
     /// without regard to case). "Turns": each person's initiative group holds
     /// the characters that person controls.
     pub fn controls(&self, seat: &Seat, i: usize) -> bool {
-        self.seat_of(i).is_some_and(|s| same_seat(s, seat))
+        self.seat_of(i).is_some_and(|s| s.same_seat(seat))
     }
 
     /// True when `seat` controls an initiative group at this table.
     pub fn has_group(&self, seat: &Seat) -> bool {
-        self.groups.iter().any(|g| same_seat(&g.seat, seat))
+        self.groups.iter().any(|g| g.seat.same_seat(seat))
     }
 
     /// The group whose turn it is.

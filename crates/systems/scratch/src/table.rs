@@ -11,7 +11,6 @@ use tabula_core::{
 use crate::abilities::{Ability, Terrain};
 use crate::actions::{self, Action, Command};
 use crate::character::{Character, CharacterDraft, HitPointState, LoadError};
-use crate::encounter::same_seat;
 use crate::encounter::{ActionKind, Combatant, Effect, Event, Group, Phase, State, TargetRoll};
 use crate::rolls::Check;
 use crate::rules::{D20Method, MAX_CHARACTERS, MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
@@ -330,7 +329,7 @@ pub fn build_state(
             .iter()
             .find(|g| tabula_core::names::same_name(&g.side, &side))
             .map_or(side, |g| g.side.clone());
-        if state.groups.iter().any(|x| same_seat(&x.seat, &seat)) {
+        if state.groups.iter().any(|x| x.seat.same_seat(&seat)) {
             return Err(SetupError::DuplicateSeat(seat_name));
         }
         let mut members = Vec::new();

@@ -191,7 +191,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         let seat = participants
             .iter()
             .map(|q| &q.seat)
-            .find(|q| crate::table::same_seat(q, &seat))
+            .find(|q| q.same_seat(&seat))
             .cloned()
             .unwrap_or(seat);
         let mut hand = Vec::new();

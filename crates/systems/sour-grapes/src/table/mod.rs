@@ -58,16 +58,6 @@ pub const MAX_TIEBREAKS: u32 = 20;
 /// The most points one give-back or award may be.
 pub const MAX_POINTS: u32 = 100;
 
-/// True when two seats are the same seat: both the storyteller, or players whose
-/// names match without regard to case (`tabula_core::names::same_name`).
-pub fn same_seat(a: &Seat, b: &Seat) -> bool {
-    match (a, b) {
-        (Seat::Gm, Seat::Gm) => true,
-        (Seat::Player(x), Seat::Player(y)) => same_name(x, y),
-        _ => false,
-    }
-}
-
 /// Dice and tokens placed on one roll, not rolled yet ("Targeting & Betting").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bet {
@@ -980,7 +970,7 @@ impl State {
     pub fn controlled_by(&self, seat: &Seat) -> Vec<String> {
         self.participants
             .iter()
-            .filter(|p| same_seat(&p.seat, seat))
+            .filter(|p| p.seat.same_seat(seat))
             .map(|p| p.character.name().to_string())
             .collect()
     }
@@ -990,7 +980,7 @@ impl State {
     pub fn seat(&self, seat: &Seat) -> Seat {
         self.participants
             .iter()
-            .find(|p| same_seat(&p.seat, seat))
+            .find(|p| p.seat.same_seat(seat))
             .map_or_else(|| seat.clone(), |p| p.seat.clone())
     }
 

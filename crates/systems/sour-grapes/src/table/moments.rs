@@ -234,7 +234,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             // (the storyteller for a monster): a seat acts only for its own.
             let seat_ok =
                 d.s.participant(&sit.who)
-                    .is_some_and(|p| same_seat(&p.seat, seat));
+                    .is_some_and(|p| p.seat.same_seat(seat));
             if !seat_ok {
                 return Err(not_permitted(
                     rules::SEATS,

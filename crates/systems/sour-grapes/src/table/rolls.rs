@@ -71,7 +71,7 @@ pub(super) fn actor(
         let p = s
             .participant(name)
             .ok_or_else(|| unknown_character(s, rule, name))?;
-        if !same_seat(&p.seat, seat) {
+        if !p.seat.same_seat(seat) {
             let mine = s.controlled_by(seat);
             return Err(not_permitted(
                 rules::SEATS,

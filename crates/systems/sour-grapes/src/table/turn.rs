@@ -211,7 +211,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
     };
     let is_controller =
         d.s.participant(&t.controller)
-            .is_some_and(|p| same_seat(&p.seat, seat));
+            .is_some_and(|p| p.seat.same_seat(seat));
     let controller_only = |what: &str| -> Result<(), RuleError> {
         if is_controller {
             Ok(())
@@ -586,7 +586,7 @@ pub(super) fn reactor(
         .collect();
     let mine: Vec<String> = pending
         .iter()
-        .filter(|r| s.participant(r).is_some_and(|p| same_seat(&p.seat, seat)))
+        .filter(|r| s.participant(r).is_some_and(|p| p.seat.same_seat(seat)))
         .map(|r| (*r).clone())
         .collect();
     match who {
