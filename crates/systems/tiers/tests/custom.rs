@@ -1,13 +1,16 @@
 //! Custom rules as table options, Items, the sample enemies' special rules and
 //! the GM's roll uses, at the table.
 
+mod common;
+use common::{no, ok};
+
 use std::path::PathBuf;
 
-use tabula_core::{Refusal, RuleError, Scripted, Seat, Table, TextPlay};
+use tabula_core::{Refusal, Table, TextPlay};
 use tabula_tiers::Tiers;
 use tabula_tiers::rules;
 use tabula_tiers::setup::SetupError;
-use tabula_tiers::table::{Event, State, Target};
+use tabula_tiers::table::{Event, Target};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers")
@@ -24,37 +27,6 @@ fn table_with(replace: &[(&str, &str)]) -> Result<Table<Tiers>, SetupError> {
 
 fn table() -> Table<Tiers> {
     table_with(&[]).unwrap()
-}
-
-fn seat_and_body<'a>(state: &State, line: &'a str) -> (Seat, &'a str) {
-    match line.split_once(':') {
-        Some((seat, rest)) if !seat.trim().is_empty() => (Seat::parse(seat), rest.trim()),
-        _ => (Tiers::default_seat(state), line),
-    }
-}
-
-fn give(t: &mut Table<Tiers>, line: &str, dice: &[u32]) -> Result<Vec<Event>, RuleError> {
-    let (seat, body) = seat_and_body(t.state(), line);
-    let cmd =
-        Tiers::parse_command(t.state(), &seat, body).unwrap_or_else(|e| panic!("{line}: {e}"));
-    let mut r = Scripted::dice(dice.iter().copied());
-    let before = t.clone();
-    let out = t
-        .submit(&seat, &cmd, &mut r)
-        .map(|entries| entries.iter().map(|e| e.event.clone()).collect());
-    match &out {
-        Ok(_) => assert_eq!(r.remaining(), 0, "{line}: dice left over"),
-        Err(_) => assert!(*t == before, "{line}: a refused command changed the table"),
-    }
-    out
-}
-
-fn ok(t: &mut Table<Tiers>, line: &str, dice: &[u32]) -> Vec<Event> {
-    give(t, line, dice).unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-fn no(t: &mut Table<Tiers>, line: &str) -> RuleError {
-    give(t, line, &[1; 12]).expect_err(line)
 }
 
 const COVER_ON: (&str, &str) = (

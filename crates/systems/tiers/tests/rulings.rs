@@ -2,45 +2,17 @@
 //! Enchanted Armor, grapples, Death Rolls, the end of combat, seats and names),
 //! each on a small table written here so the dice are easy to follow.
 
+mod common;
+use common::{no, ok};
+
 use std::path::Path;
 
-use tabula_core::{Refusal, RuleError, Scripted, Seat, System, Table, TextPlay};
+use tabula_core::{Refusal, Seat, System, Table, TextPlay};
 use tabula_tiers::Tiers;
 use tabula_tiers::gm::{Purchase, PurchaseError};
 use tabula_tiers::rules;
 use tabula_tiers::setup::SetupError;
-use tabula_tiers::table::{Event, Outcome, State, Target};
-
-fn seat_and_body<'a>(state: &State, line: &'a str) -> (Seat, &'a str) {
-    match line.split_once(':') {
-        Some((seat, rest)) if !seat.trim().is_empty() => (Seat::parse(seat), rest.trim()),
-        _ => (Tiers::default_seat(state), line),
-    }
-}
-
-fn give(t: &mut Table<Tiers>, line: &str, dice: &[u32]) -> Result<Vec<Event>, RuleError> {
-    let (seat, body) = seat_and_body(t.state(), line);
-    let cmd =
-        Tiers::parse_command(t.state(), &seat, body).unwrap_or_else(|e| panic!("{line}: {e}"));
-    let mut r = Scripted::dice(dice.iter().copied());
-    let before = t.clone();
-    let out = t
-        .submit(&seat, &cmd, &mut r)
-        .map(|entries| entries.iter().map(|e| e.event.clone()).collect());
-    match &out {
-        Ok(_) => assert_eq!(r.remaining(), 0, "{line}: dice left over"),
-        Err(_) => assert!(*t == before, "{line}: a refused command changed the table"),
-    }
-    out
-}
-
-fn ok(t: &mut Table<Tiers>, line: &str, dice: &[u32]) -> Vec<Event> {
-    give(t, line, dice).unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-fn no(t: &mut Table<Tiers>, line: &str) -> RuleError {
-    give(t, line, &[1; 12]).expect_err(line)
-}
+use tabula_tiers::table::{Event, Outcome, Target};
 
 const LEVEL_0: &str =
     "level = 0\nstats = { strength = [3], skill = [3], support = [3], scharisma = [3] }\n";
