@@ -149,14 +149,27 @@ pub async fn legal(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, AppError> {
-    let who = seat(&state, &id, &headers).await?;
-    let (_slot, guard) = state.read(&id).await?;
+    seat_answer(&state, &id, &headers, "commands", |t, seat| t.legal(seat)).await
+}
+
+/// The answer `{"seq": N, "seat": KEY, key: answer(table, seat)}` to the seat
+/// whose token `headers` carries, read under the table's read lock.
+///
+/// # Errors
+/// 401 for a missing or wrong token; a generic 500 when the table cannot load.
+async fn seat_answer<T: serde::Serialize>(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    key: &str,
+    answer: impl FnOnce(&AnyTable, &Seat) -> T,
+) -> Result<Json<Value>, AppError> {
+    let who = seat(state, id, headers).await?;
+    let (_slot, guard) = state.read(id).await?;
     let t = table(&guard)?;
-    Ok(Json(json!({
-        "seq": t.seq(),
-        "seat": who.key,
-        "commands": t.legal(&who.seat),
-    })))
+    let mut body = json!({ "seq": t.seq(), "seat": who.key });
+    body[key] = json!(answer(t, &who.seat));
+    Ok(Json(body))
 }
 
 /// `?after=SEQ` of `GET /log` and the WebSocket.
@@ -175,14 +188,10 @@ pub async fn log(
     headers: HeaderMap,
     ApiQuery(q): ApiQuery<AfterQuery>,
 ) -> Result<Json<Value>, AppError> {
-    let who = seat(&state, &id, &headers).await?;
-    let (_slot, guard) = state.read(&id).await?;
-    let t = table(&guard)?;
-    Ok(Json(json!({
-        "seq": t.seq(),
-        "seat": who.key,
-        "lines": t.log_for(&who.seat, q.after.unwrap_or(0)),
-    })))
+    seat_answer(&state, &id, &headers, "lines", |t, seat| {
+        t.log_for(seat, q.after.unwrap_or(0))
+    })
+    .await
 }
 
 /// `GET /api/tables/{id}/odds`: the odds the system offers the seat now.
@@ -191,14 +200,7 @@ pub async fn odds(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, AppError> {
-    let who = seat(&state, &id, &headers).await?;
-    let (_slot, guard) = state.read(&id).await?;
-    let t = table(&guard)?;
-    Ok(Json(json!({
-        "seq": t.seq(),
-        "seat": who.key,
-        "odds": t.odds(&who.seat),
-    })))
+    seat_answer(&state, &id, &headers, "odds", |t, seat| t.odds(seat)).await
 }
 
 /// `GET /api/tables/{id}/status`: whose turn it is, in the book's words.
