@@ -146,7 +146,7 @@ where
     ) -> Result<u64, CommandError> {
         self.check_seat(seat)?;
         let command = self.parse(seat, text)?;
-        self.submit_command(seat, &command, dice)
+        submit_command(self, seat, &command, dice)
     }
     fn submit_json(
         &mut self,
@@ -156,7 +156,7 @@ where
     ) -> Result<u64, CommandError> {
         self.check_seat(seat)?;
         let command: S::Command = serde_json::from_value(command.clone()).map_err(json_err)?;
-        self.submit_command(seat, &command, dice)
+        submit_command(self, seat, &command, dice)
     }
     fn undo(&mut self, seat: &Seat) -> Result<u64, CommandError> {
         Session::undo(self, seat).map(|r| r.seq)
@@ -224,29 +224,19 @@ where
     }
 }
 
-trait SubmitCommand<S: TextPlay> {
-    fn submit_command(
-        &mut self,
-        seat: &Seat,
-        command: &S::Command,
-        dice: Dice<'_>,
-    ) -> Result<u64, CommandError>;
-}
-
-impl<S: TextPlay> SubmitCommand<S> for Session<S> {
-    fn submit_command(
-        &mut self,
-        seat: &Seat,
-        command: &S::Command,
-        dice: Dice<'_>,
-    ) -> Result<u64, CommandError> {
-        let manual = match dice {
-            Dice::Table => None,
-            Dice::Manual(r) => Some(r),
-        };
-        self.submit(seat, command, manual)?;
-        Ok(self.seq())
-    }
+/// Give `command` to `session` with the dice `dice` says; the new seq.
+fn submit_command<S: TextPlay>(
+    session: &mut Session<S>,
+    seat: &Seat,
+    command: &S::Command,
+    dice: Dice<'_>,
+) -> Result<u64, CommandError> {
+    let manual = match dice {
+        Dice::Table => None,
+        Dice::Manual(r) => Some(r),
+    };
+    session.submit(seat, command, manual)?;
+    Ok(session.seq())
 }
 
 /// A table of any of the five systems, in play (see the module docs).

@@ -11,14 +11,21 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use tabula_engine::core::Seeded;
 use tabula_engine::core::files::InMemoryFiles;
 use tabula_engine::play::{self, PlayOptions};
 use tabula_engine::{AnyTable, SystemId};
 
-/// The system's example files (`examples/<id>/*.toml`) by name.
-fn example_files(system: SystemId) -> InMemoryFiles {
+/// The system's example files (`examples/<id>/*.toml`) by name, read once.
+fn example_files(system: SystemId) -> &'static InMemoryFiles {
+    static FILES: OnceLock<Vec<(SystemId, InMemoryFiles)>> = OnceLock::new();
+    let all = FILES.get_or_init(|| SystemId::ALL.iter().map(|&s| (s, read_examples(s))).collect());
+    &all.iter().find(|(s, _)| *s == system).expect("one of the five").1
+}
+
+fn read_examples(system: SystemId) -> InMemoryFiles {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../examples")
         .join(system.id());
@@ -43,7 +50,7 @@ pub fn run(system: SystemId, data: &[u8]) {
     };
     let files = example_files(system);
     if mode % 2 == 0 {
-        if let Ok(table) = AnyTable::setup(system, text, &files, Seeded::from_seed(1)) {
+        if let Ok(table) = AnyTable::setup(system, text, files, Seeded::from_seed(1)) {
             let _ = table.status(&table.default_seat());
             for seat in table.seats() {
                 let _ = table.legal(&seat);
@@ -53,7 +60,7 @@ pub fn run(system: SystemId, data: &[u8]) {
         return;
     }
     let table_text = &files.0["table.toml"];
-    let mut table = AnyTable::setup(system, table_text, &files, Seeded::from_seed(u64::from(mode)))
+    let mut table = AnyTable::setup(system, table_text, files, Seeded::from_seed(u64::from(mode)))
         .expect("the example table sets up");
     let mut out = std::io::sink();
     let _ = play::run(
