@@ -930,12 +930,24 @@ async fn browser_reload_and_a_dropped_connection_resume_the_table() {
     // The GM reissues Stella's link from the page: her old page says so and
     // stops; the new link works.
     js(&gm, "window.confirm = () => true; return true;").await;
-    gm.find(Locator::Id("reissue-seat"))
-        .await
-        .expect("the seat list")
-        .select_by_value("Stella")
-        .await
-        .expect("Stella is listed");
+    // The GM's page re-renders on live updates: a select found just before a
+    // redraw goes stale, so find and select again (bounded).
+    let mut selected = Err("never tried".to_string());
+    for _ in 0..20 {
+        selected = match gm.find(Locator::Id("reissue-seat")).await {
+            Ok(list) => list
+                .select_by_value("Stella")
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        if selected.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    selected.expect("Stella is listed");
     gm.find(Locator::Css("#reissue-form button[type=submit]"))
         .await
         .expect("reissue")
