@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use tabula_engine::core::files::{MAX_FILE_BYTES, read_text_capped};
-use tabula_engine::core::roller::{Ask, Manual, RollError, Roller, Seeded};
+use tabula_engine::core::roller::{Answer, Manual, Question, RollError, Roller, Seeded};
 use tabula_engine::core::system::TextPlay;
 use tabula_engine::play::{self, LineSource, PlayOptions};
 use tabula_engine::{AnyTable, SaveFile, SystemId};
@@ -168,16 +168,16 @@ pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
         None => None,
     };
     let mut manual = args.manual.then(|| {
-        Manual::prompting(Box::new(|ask: Ask, err: Option<&RollError>| {
+        Manual::prompting(Box::new(|q: &Question, err: Option<&RollError>| {
             if let Some(e) = err {
                 eprintln!("  {e}");
             }
-            eprint!("  {ask}: ");
+            eprint!("  {q} (or undo, quit): ");
             let _ = io::stderr().flush();
             let mut line = String::new();
             match play::read_capped_line(&mut io::stdin().lock(), &mut line) {
-                Ok(0) | Err(_) => None,
-                Ok(_) => Some(line.trim().to_string()),
+                Ok(0) | Err(_) => Answer::End,
+                Ok(_) => play::prompt_answer(&line),
             }
         }))
     });

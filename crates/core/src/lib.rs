@@ -14,6 +14,8 @@
 //! - [`odds`]: exact finite distributions (convolution, best-of-k, counts of
 //!   successes, draws without replacement).
 //! - [`files`]: capped reads of table and sheet files, from disk or uploaded.
+//! - [`grammar`]: the one command grammar (words, quotes, `SEAT:` prefixes)
+//!   every system, the terminal and the server read.
 //! - [`names`]: the checks every typed name passes (no control characters, no `:`
 //!   in a seat name) and case-blind matching.
 //! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
@@ -26,6 +28,7 @@
 pub mod cards;
 pub mod dice;
 pub mod files;
+pub mod grammar;
 pub mod names;
 pub mod notation;
 pub mod odds;
@@ -39,6 +42,6 @@ pub use notation::{Expr, NotationError, RollOutcome};
 pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
-    ChoiceOdds, CommandParseError, CommandSpec, EventLog, Logged, ParamKind, ParamSpec, Seat,
-    System, Table, TextPlay, seat_list,
+    ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, Logged, ParamKind,
+    ParamSpec, Seat, System, Table, TextPlay, seat_list,
 };

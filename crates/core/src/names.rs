@@ -100,10 +100,137 @@ pub fn check_seat_name(field: &str, name: &str) -> Result<(), NameError> {
     Ok(())
 }
 
-/// True when two names are the same without regard to case or surrounding white
-/// space (`"stella"` and `" Stella"`).
+/// True when two names are the same once [`normalize`]d: without regard to
+/// case, surrounding white space, or `_` written for a space (`"stella"` and
+/// `" Stella"`, `"Iron_Wolf"` and `"iron wolf"`).
 pub fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+    normalize(a) == normalize(b)
+}
+
+/// The form names are compared in: lower case, `_` read as a space, runs of
+/// white space as one space, no white space at either end. `"  Iron_Wolf "`
+/// becomes `"iron wolf"`.
+pub fn normalize(name: &str) -> String {
+    let lowered = name.to_lowercase().replace('_', " ");
+    lowered.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The most candidate names an error lists (the rest are counted).
+pub const MAX_LISTED: usize = 24;
+
+/// A typed name matched none, or more than one, of the names that fit where it
+/// was typed. Both variants carry those names so the player can pick one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum NameLookupError {
+    /// No name fits: not the same name, nor the start of one.
+    #[error("there is no {field} called \"{got}\"{}", listing(field, candidates))]
+    Unknown {
+        /// What kind of name was expected (`character`, `Stat`, `card`, `seat`).
+        field: String,
+        /// The name typed.
+        got: String,
+        /// Every name that fits there (may be empty).
+        candidates: Vec<String>,
+    },
+    /// The typed text is the start of several names and the same as none.
+    #[error(
+        "\"{got}\" could be the {field} {}: type more of the name",
+        or_list(matches)
+    )]
+    Ambiguous {
+        /// What kind of name was expected.
+        field: String,
+        /// The text typed.
+        got: String,
+        /// The names it is the start of.
+        matches: Vec<String>,
+    },
+}
+
+fn listing(field: &str, names: &[String]) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<&str> = names.iter().take(MAX_LISTED).map(String::as_str).collect();
+    let more = names.len().saturating_sub(MAX_LISTED);
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("; the {field} names here: {}{tail}", shown.join(", "))
+}
+
+fn or_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Find the name `typed` stands for among `candidates`: the one that is the
+/// same name ([`same_name`]), else the only one that `typed` is the start of
+/// (after [`normalize`]: `"stel"` finds `Stella`, `"iron_w"` finds `Iron Wolf`).
+/// Returns the candidate as it is written there.
+///
+/// The one command grammar's name rule (`docs/COMMANDS.md`, "Names"): names of
+/// seats, characters, cards, Stats, Skills, elements and Zones match without
+/// regard to case and by unambiguous prefix.
+///
+/// # Errors
+/// [`NameLookupError::Unknown`] listing every candidate when none fits;
+/// [`NameLookupError::Ambiguous`] listing the matches when `typed` starts
+/// several names and is none of them. `field` names the kind of name in both.
+///
+/// # Examples
+/// ```
+/// use tabula_core::names::{resolve, NameLookupError};
+/// let names = ["Stella", "Stan", "Kodos"];
+/// assert_eq!(resolve("character", "stel", names).unwrap(), "Stella");
+/// assert!(matches!(resolve("character", "st", names), Err(NameLookupError::Ambiguous { .. })));
+/// assert!(matches!(resolve("character", "Kang", names), Err(NameLookupError::Unknown { .. })));
+/// ```
+pub fn resolve<'c, I>(field: &str, typed: &str, candidates: I) -> Result<&'c str, NameLookupError>
+where
+    I: IntoIterator<Item = &'c str>,
+{
+    let want = normalize(typed);
+    let all: Vec<&'c str> = candidates.into_iter().collect();
+    if !want.is_empty() {
+        if let Some(exact) = all.iter().find(|c| normalize(c) == want) {
+            return Ok(exact);
+        }
+        let mut starts: Vec<&'c str> = Vec::new();
+        for c in &all {
+            if normalize(c).starts_with(&want) && !starts.iter().any(|s| same_name(s, c)) {
+                starts.push(c);
+            }
+        }
+        match starts.as_slice() {
+            [one] => return Ok(one),
+            [] => {}
+            many => {
+                return Err(NameLookupError::Ambiguous {
+                    field: field.into(),
+                    got: typed.trim().into(),
+                    matches: many.iter().map(|s| s.to_string()).collect(),
+                });
+            }
+        }
+    }
+    let mut listed: Vec<String> = Vec::new();
+    for c in all {
+        if !listed.iter().any(|l| same_name(l, c)) {
+            listed.push(c.to_string());
+        }
+    }
+    Err(NameLookupError::Unknown {
+        field: field.into(),
+        got: typed.trim().into(),
+        candidates: listed,
+    })
 }
 
 #[cfg(test)]
@@ -140,5 +267,29 @@ mod tests {
         assert!(same_name("stella", "Stella"));
         assert!(same_name(" KODOS ", "Kodos"));
         assert!(!same_name("Kodos", "Kang"));
+        assert!(same_name("Iron_Wolf", "iron  wolf"));
+    }
+
+    #[test]
+    fn resolve_takes_the_same_name_before_a_prefix() {
+        let names = ["Stan", "Stanley", "Kodos"];
+        assert_eq!(resolve("character", "STAN", names).unwrap(), "Stan");
+        assert_eq!(resolve("character", "stanl", names).unwrap(), "Stanley");
+        let two = ["Iron Wolf", "Iron Maiden"];
+        let err = resolve("character", "iron", two).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "\"iron\" could be the character Iron Wolf or Iron Maiden: type more of the name"
+        );
+        assert_eq!(resolve("character", "iron_w", two).unwrap(), "Iron Wolf");
+        let err = resolve("character", "Kang", names).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "there is no character called \"Kang\"; the character names here: Stan, Stanley, Kodos"
+        );
+        assert!(matches!(
+            resolve("character", "  ", names),
+            Err(NameLookupError::Unknown { .. })
+        ));
     }
 }

@@ -57,6 +57,14 @@ pub trait Roller {
     fn short(&self) -> bool {
         false
     }
+
+    /// Say what the next `count` rolls of `die` are for: `who` rolls them for
+    /// `what` (`"Ana"`, `"Dodge"`). A manual roller shows it at its prompt
+    /// ("Ana, Dodge: roll 3 d6"); the others ignore it. Systems call it
+    /// before each pool they roll.
+    fn announce(&mut self, who: &str, what: &str, count: u32, die: Die) {
+        let _ = (who, what, count, die);
+    }
 }
 
 /// Why a roller could not produce a value.
@@ -111,6 +119,13 @@ pub enum RollError {
     /// A die or pool outside the caps.
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// The person rolling typed `undo` or `quit` at the dice prompt: the
+    /// command is taken back before anything happened.
+    #[error("the roll was withdrawn at the prompt; nothing changed")]
+    Withdrawn {
+        /// True when they typed `quit` (stop playing), false for `undo`.
+        quit: bool,
+    },
 }
 
 fn need_text(dice: &[(String, u32)], cards: u32) -> String {
@@ -224,13 +239,77 @@ impl fmt::Display for Ask {
     }
 }
 
-/// A function that asks a person for one value: given what is asked and the
-/// error the previous answer caused (if any), returns the typed text, or `None`
-/// when the person has nothing more to give (end of input).
-pub type Prompt = Box<dyn FnMut(Ask, Option<&RollError>) -> Option<String>>;
+/// What the next dice are for, as a system [announced](Roller::announce) it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Purpose {
+    /// Who rolls (a character's name).
+    pub who: String,
+    /// What for (a Stat, a Skill, an attack).
+    pub what: String,
+    /// How many dice the pool has.
+    pub count: u32,
+    /// The die.
+    pub die: Die,
+    /// How many of them have been asked for already.
+    pub asked: u32,
+}
+
+/// One question a manual roller puts to a person: the die or card, and what it
+/// is for when the system said so. Its `Display` is the prompt text: "Ana,
+/// Dodge: roll 3 d6" for the first die of a pool (several values may be typed
+/// on one line), "Ana, Dodge: die 2 of 3 (d6)" after that, "roll a d6" when
+/// nobody said what for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    /// The die or card asked for.
+    pub ask: Ask,
+    /// What it is for, when announced.
+    pub purpose: Option<Purpose>,
+}
+
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.purpose, self.ask) {
+            (Some(p), Ask::Die(d)) if p.die == d && p.asked < p.count => {
+                write!(f, "{}, {}: ", p.who, p.what)?;
+                if p.asked == 0 {
+                    if p.count == 1 {
+                        write!(f, "roll a {d}")
+                    } else {
+                        write!(f, "roll {} {d}", p.count)
+                    }
+                } else {
+                    write!(f, "die {} of {} ({d})", p.asked + 1, p.count)
+                }
+            }
+            _ => write!(f, "{}", self.ask),
+        }
+    }
+}
+
+/// A person's answer at a manual roller's prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The typed text: one value, or several (dice: separated by spaces or
+    /// commas; cards: by commas), used in order.
+    Values(String),
+    /// Take the command back before anything happens (`undo` at the prompt).
+    Withdraw,
+    /// Take the command back and stop playing (`quit` at the prompt).
+    Quit,
+    /// The input ended.
+    End,
+}
+
+/// A function that asks a person for a value: given the question and the
+/// error the previous answer caused (if any), returns their [`Answer`].
+pub type Prompt = Box<dyn FnMut(&Question, Option<&RollError>) -> Answer>;
 
 /// The most times a prompt is asked again after a bad answer before giving up.
 pub const MAX_PROMPT_RETRIES: u32 = 5;
+
+/// The most values one answer may hold.
+pub const MAX_VALUES_PER_ANSWER: usize = 256;
 
 enum Source {
     Queue(VecDeque<String>),
@@ -240,6 +319,10 @@ enum Source {
 /// The manual source: values typed in by people with physical dice and cards.
 pub struct Manual {
     source: Source,
+    /// Values typed on one line beyond the first, used before asking again.
+    pending: VecDeque<String>,
+    purpose: Option<Purpose>,
+    withdrawn: Option<bool>,
     short_dice: Vec<(String, u32)>,
     short_cards: u32,
 }
@@ -254,17 +337,24 @@ impl fmt::Debug for Manual {
 }
 
 impl Manual {
+    fn with_source(source: Source) -> Self {
+        Manual {
+            source,
+            pending: VecDeque::new(),
+            purpose: None,
+            withdrawn: None,
+            short_dice: Vec::new(),
+            short_cards: 0,
+        }
+    }
+
     /// A manual roller that takes `values` in order (e.g. from `--rolled 6,2,1`).
     pub fn from_values<I, S>(values: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        Manual {
-            source: Source::Queue(values.into_iter().map(Into::into).collect()),
-            short_dice: Vec::new(),
-            short_cards: 0,
-        }
+        Self::with_source(Source::Queue(values.into_iter().map(Into::into).collect()))
     }
 
     /// Split a comma-separated list (`"6,2,1"`, `"9S, 4C"`) into a manual roller.
@@ -279,15 +369,11 @@ impl Manual {
 
     /// A manual roller that asks a person for each value through `prompt`.
     pub fn prompting(prompt: Prompt) -> Self {
-        Manual {
-            source: Source::Prompt(prompt),
-            short_dice: Vec::new(),
-            short_cards: 0,
-        }
+        Self::with_source(Source::Prompt(prompt))
     }
 
     fn is_short(&self) -> bool {
-        !self.short_dice.is_empty() || self.short_cards > 0
+        !self.short_dice.is_empty() || self.short_cards > 0 || self.withdrawn.is_some()
     }
 
     fn note_short_die(&mut self, die: Die) {
@@ -298,20 +384,52 @@ impl Manual {
         }
     }
 
-    /// Take the next answer and parse it; `None` when the source has run out.
+    /// Take the next answer and parse it; `None` when the source has run out
+    /// (or the person withdrew the command).
     fn next<T>(
         &mut self,
         ask: Ask,
         parse: impl Fn(&str) -> Result<T, RollError>,
     ) -> Option<Result<T, RollError>> {
+        if let Some(v) = self.pending.pop_front() {
+            return Some(parse(&v));
+        }
+        let question = Question {
+            ask,
+            purpose: self.purpose.clone(),
+        };
         match &mut self.source {
             Source::Queue(q) => q.pop_front().map(|v| parse(&v)),
             Source::Prompt(prompt) => {
                 let mut last: Option<RollError> = None;
                 for _ in 0..=MAX_PROMPT_RETRIES {
-                    let text = prompt(ask, last.as_ref())?;
-                    match parse(&text) {
-                        Ok(v) => return Some(Ok(v)),
+                    let text = match prompt(&question, last.as_ref()) {
+                        Answer::Values(t) => t,
+                        Answer::End => return None,
+                        Answer::Withdraw => {
+                            self.withdrawn = Some(false);
+                            return None;
+                        }
+                        Answer::Quit => {
+                            self.withdrawn = Some(true);
+                            return None;
+                        }
+                    };
+                    let mut values = split_answer(ask, &text);
+                    if values.len() > MAX_VALUES_PER_ANSWER {
+                        last = Some(RollError::LeftOver {
+                            values: values.split_off(MAX_VALUES_PER_ANSWER),
+                        });
+                        continue;
+                    }
+                    let Some(first) = values.first().cloned() else {
+                        continue;
+                    };
+                    match parse(&first) {
+                        Ok(v) => {
+                            self.pending.extend(values.into_iter().skip(1));
+                            return Some(Ok(v));
+                        }
                         Err(e) => last = Some(e),
                     }
                 }
@@ -319,6 +437,32 @@ impl Manual {
             }
         }
     }
+
+    fn count_asked(&mut self, die: Die) {
+        if let Some(p) = &mut self.purpose
+            && p.die == die
+        {
+            p.asked = p.asked.saturating_add(1);
+            if p.asked >= p.count {
+                self.purpose = None;
+            }
+        }
+    }
+}
+
+/// Split one typed answer into values: dice by spaces or commas, cards by
+/// commas only (a card may be written `9 of Spades`).
+fn split_answer(ask: Ask, text: &str) -> Vec<String> {
+    let parts: Vec<&str> = match ask {
+        Ask::Die(_) => text.split([',', ' ', '\t']).collect(),
+        Ask::Card { .. } => text.split(',').collect(),
+    };
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 impl Roller for Manual {
@@ -326,10 +470,21 @@ impl Roller for Manual {
         self.is_short()
     }
 
+    fn announce(&mut self, who: &str, what: &str, count: u32, die: Die) {
+        self.purpose = (count > 0).then(|| Purpose {
+            who: who.to_string(),
+            what: what.to_string(),
+            count,
+            die,
+            asked: 0,
+        });
+    }
+
     fn roll(&mut self, die: Die) -> Result<u32, RollError> {
         if !self.is_short()
             && let Some(r) = self.next(Ask::Die(die), |t| parse_face(die, t))
         {
+            self.count_asked(die);
             return r;
         }
         // Out of values: keep counting what is needed; the placeholder never
@@ -352,12 +507,25 @@ impl Roller for Manual {
     }
 
     fn finish(&mut self) -> Result<(), RollError> {
+        self.purpose = None;
+        if let Some(quit) = self.withdrawn.take() {
+            self.short_dice.clear();
+            self.short_cards = 0;
+            self.pending.clear();
+            return Err(RollError::Withdrawn { quit });
+        }
         if self.is_short() {
+            self.pending.clear();
             let err = RollError::NeedMore {
                 dice: std::mem::take(&mut self.short_dice),
                 cards: std::mem::take(&mut self.short_cards),
             };
             return Err(err);
+        }
+        if !self.pending.is_empty() {
+            return Err(RollError::LeftOver {
+                values: self.pending.drain(..).collect(),
+            });
         }
         if let Source::Queue(q) = &mut self.source
             && !q.is_empty()
@@ -481,8 +649,56 @@ mod tests {
     #[test]
     fn prompting_asks_again_after_a_bad_answer() {
         let mut answers = vec!["5".to_string(), "x".to_string()];
-        let mut m = Manual::prompting(Box::new(move |_, _| answers.pop()));
+        let mut m = Manual::prompting(Box::new(move |_, _| {
+            answers.pop().map_or(Answer::End, Answer::Values)
+        }));
         assert_eq!(m.roll(Die::D6), Ok(5));
         assert!(m.finish().is_ok());
+    }
+
+    #[test]
+    fn the_prompt_says_whose_roll_and_takes_several_values() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        let asked = Rc::new(RefCell::new(Vec::new()));
+        let seen = asked.clone();
+        let mut answers = vec!["6".to_string(), "4 2".to_string()];
+        let mut m = Manual::prompting(Box::new(move |q, _| {
+            seen.borrow_mut().push(q.to_string());
+            answers.pop().map_or(Answer::End, Answer::Values)
+        }));
+        m.announce("Ana", "Dodge", 3, Die::D6);
+        let rolled: Vec<u32> = (0..3).map(|_| m.roll(Die::D6).unwrap()).collect();
+        assert_eq!(rolled, [4, 2, 6]);
+        assert!(m.finish().is_ok());
+        assert_eq!(
+            *asked.borrow(),
+            ["Ana, Dodge: roll 3 d6", "Ana, Dodge: die 3 of 3 (d6)"]
+        );
+    }
+
+    #[test]
+    fn undo_and_quit_at_the_prompt_withdraw_the_command() {
+        for (answer, quit) in [(Answer::Withdraw, false), (Answer::Quit, true)] {
+            let mut once = Some(answer);
+            let mut m = Manual::prompting(Box::new(move |_, _| once.take().unwrap_or(Answer::End)));
+            let _ = m.roll(Die::D6);
+            let _ = m.roll(Die::D6);
+            assert!(m.short());
+            assert_eq!(m.finish(), Err(RollError::Withdrawn { quit }));
+        }
+    }
+
+    #[test]
+    fn values_typed_beyond_the_command_are_left_over() {
+        let mut once = Some(Answer::Values("3, 5".into()));
+        let mut m = Manual::prompting(Box::new(move |_, _| once.take().unwrap_or(Answer::End)));
+        assert_eq!(m.roll(Die::D6), Ok(3));
+        assert_eq!(
+            m.finish(),
+            Err(RollError::LeftOver {
+                values: vec!["5".into()]
+            })
+        );
     }
 }

@@ -57,13 +57,34 @@ impl Rule {
     }
 }
 
+impl Rule {
+    /// The title of the book the rule is from, as a player knows it (`Sour
+    /// Grapes`, `Scratch RPS`, `Tiers`, `A Game of Bastards`, `The Sapio
+    /// System`), or `Tabula` for the table's own rules.
+    pub fn title(&self) -> &'static str {
+        book_title(self.system)
+    }
+}
+
+/// The title of system `id`'s book (`sour-grapes` is `Sour Grapes`); `Tabula`
+/// for `core` and for an id that is no system.
+pub fn book_title(id: &str) -> &'static str {
+    match id {
+        "sour-grapes" => "Sour Grapes",
+        "scratch" => "Scratch RPS",
+        "tiers" => "Tiers",
+        "bastards" => "A Game of Bastards",
+        "sapio" => "The Sapio System",
+        _ => "Tabula",
+    }
+}
+
+/// What a player reads: the book by title and the section, then the ruling
+/// (`Sour Grapes, "Check"; R-SG-1`). The seed file stays in the JSON form
+/// (the `seed` field), where tools read it.
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.seed.is_empty() {
-            write!(f, "{}, \"{}\"", self.system, self.section)?;
-        } else {
-            write!(f, "{}, \"{}\" ({})", self.system, self.section, self.seed)?;
-        }
+        write!(f, "{}, \"{}\"", self.title(), self.section)?;
         if let Some(r) = self.ruling {
             write!(f, "; {r}")?;
         }
@@ -158,6 +179,24 @@ impl RuleError {
             },
             format!("there is no {field} called \"{name}\""),
         )
+    }
+
+    /// A [`Refusal::Unknown`] refusal whose message lists the names that fit
+    /// there, so the player can pick one.
+    pub fn unknown_among<'a, I>(rule: Rule, field: &str, name: &str, candidates: I) -> Self
+    where
+        I: IntoIterator<Item = &'a str>,
+    {
+        let names: Vec<&str> = candidates.into_iter().collect();
+        let mut err = Self::unknown(rule, field, name);
+        if !names.is_empty() {
+            err.message = format!(
+                "{}; the {field} names here: {}",
+                err.message,
+                names.join(", ")
+            );
+        }
+        err
     }
 
     /// A refusal because the roller could not produce a die or card.

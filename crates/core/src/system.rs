@@ -401,6 +401,93 @@ pub enum CommandParseError {
         /// How the command is written.
         usage: String,
     },
+    /// The line could not be split into words (an unclosed quote).
+    #[error("{0}")]
+    Grammar(#[from] crate::grammar::GrammarError),
+    /// A name in the line fits no name, or several, where it was typed; the
+    /// error lists the names that fit.
+    #[error("{0}")]
+    Name(#[from] crate::names::NameLookupError),
+}
+
+impl CommandParseError {
+    /// The error for a first word that is no command of `commands`, listing
+    /// them all (the names of a system's [`TextPlay::COMMANDS`]).
+    pub fn unknown_command(got: &str, commands: &[CommandDoc]) -> Self {
+        let known: Vec<&str> = commands.iter().map(|c| c.name).collect();
+        CommandParseError::Unknown {
+            got: got.to_string(),
+            known: known.join(", "),
+        }
+    }
+
+    /// The error for wrong arguments of `doc`'s command, with its usage.
+    pub fn arguments(doc: &CommandDoc, problem: impl Into<String>) -> Self {
+        CommandParseError::Arguments {
+            command: doc.name.to_string(),
+            problem: problem.into(),
+            usage: doc.usage.to_string(),
+        }
+    }
+}
+
+/// Who may give a command, for the command reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Giver {
+    /// Only the GM seat.
+    Gm,
+    /// A player, for a character it controls (the GM may act for anyone).
+    Player,
+    /// Whoever the moment belongs to (the seat whose turn or step it is).
+    Any,
+}
+
+impl fmt::Display for Giver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Giver::Gm => "GM",
+            Giver::Player => "player",
+            Giver::Any => "any seat",
+        })
+    }
+}
+
+/// The reference entry of one command of a system: how it is written, what it
+/// does and which rule it plays. A system lists every command once in
+/// [`TextPlay::COMMANDS`]; `help`, the parser's usage messages and
+/// `docs/COMMANDS.md` are all made from that one list, so they cannot drift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CommandDoc {
+    /// The command word, lower case (`attack`).
+    pub name: &'static str,
+    /// Other words that mean the same command (`check` for `fate`).
+    pub aliases: &'static [&'static str],
+    /// How it is written, capital words standing for what the player fills in,
+    /// `[...]` for what may be left out, `a|b` for a choice
+    /// (`attack TARGET SKILL [physical|social]`).
+    pub usage: &'static str,
+    /// One line on what it does, in the book's words.
+    pub summary: &'static str,
+    /// Who gives it.
+    pub giver: Giver,
+    /// The rule it plays.
+    pub rule: crate::rule::Rule,
+}
+
+impl CommandDoc {
+    /// True when `word` names this command (its name or an alias, without
+    /// regard to case).
+    pub fn is_called(&self, word: &str) -> bool {
+        self.name.eq_ignore_ascii_case(word)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(word))
+    }
+}
+
+/// The entry of `commands` that `word` names (by name or alias, without regard
+/// to case), if any.
+pub fn find_command<'a>(commands: &'a [CommandDoc], word: &str) -> Option<&'a CommandDoc> {
+    commands.iter().find(|c| c.is_called(word))
 }
 
 /// A system that can be played by typing commands at a terminal (`tabula <system>
@@ -449,6 +536,34 @@ pub trait TextPlay: System {
 
     /// True when the encounter is over and play should stop.
     fn finished(state: &Self::State) -> bool;
+
+    /// Every command of this system, whatever the moment, once each: the
+    /// source of `help`'s usage lines, of the parser's usage messages and of
+    /// `docs/COMMANDS.md`. Every name [`System::legal_commands`] returns is
+    /// here.
+    const COMMANDS: &'static [CommandDoc] = &[];
+
+    /// The character sheet of `name` (or, without a name, of the characters
+    /// `seat` plays; for the GM, every character) as plain text laid out as
+    /// the book lays out its sheet: current values, conditions, and the hand
+    /// or pools only when `seat` may see them. Names match as the grammar
+    /// says ([`crate::names::resolve`]).
+    ///
+    /// # Errors
+    /// [`CommandParseError::Name`] for a name that is no character, listing them.
+    fn sheet(
+        state: &Self::State,
+        seat: &Seat,
+        name: Option<&str>,
+    ) -> Result<String, CommandParseError> {
+        let _ = (state, seat);
+        Err(crate::names::NameLookupError::Unknown {
+            field: "character sheet".into(),
+            got: name.unwrap_or_default().into(),
+            candidates: Vec::new(),
+        }
+        .into())
+    }
 
     /// [`TextPlay::describe`] as `seat` may read it: a system with hidden
     /// information (another seat's cards) says less to the seats that may not see

@@ -30,7 +30,7 @@
 use serde::Serialize;
 use std::io::{self, BufRead, Write};
 
-use tabula_core::roller::Roller;
+use tabula_core::roller::{Answer, Roller};
 use tabula_core::system::{ParamKind, Seat};
 
 use crate::any::{AnyTable, Dice};
@@ -101,6 +101,20 @@ pub fn read_capped_line(source: &mut dyn BufRead, buf: &mut String) -> io::Resul
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line is not UTF-8 text"))?;
     buf.push_str(text);
     Ok(n)
+}
+
+/// Read a line typed at a manual dice prompt: `undo` withdraws the command
+/// being rolled for, `quit` withdraws it and stops play, anything else is the
+/// values (several may share the line).
+pub fn prompt_answer(line: &str) -> Answer {
+    let t = line.trim();
+    if t.eq_ignore_ascii_case("undo") || t.eq_ignore_ascii_case("/undo") {
+        Answer::Withdraw
+    } else if t.eq_ignore_ascii_case("quit") || t.eq_ignore_ascii_case("/quit") {
+        Answer::Quit
+    } else {
+        Answer::Values(t.to_string())
+    }
 }
 
 /// The driver's own commands, by the word that names them.

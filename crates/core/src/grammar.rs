@@ -1,0 +1,218 @@
+//! The one command grammar every system, the terminal and the server read.
+//!
+//! A command line is `[SEAT:] COMMAND WORD...`:
+//!
+//! - Words are separated by white space.
+//! - `"double quotes"` group words into one (`attack "Iron Wolf" Brawl`), in
+//!   every system; a quote may also close part of a word (`spec="Knife
+//!   Fighting"` is the one word `spec=Knife Fighting`). Inside quotes `\"` is a
+//!   quote and `\\` a backslash. Typographic quotes (`“ ”`) work as `"`.
+//! - `_` still stands for a space in a name (`Iron_Wolf`): names compare after
+//!   [`crate::names::normalize`].
+//! - Names of seats, characters, cards, Stats, Skills, elements and Zones match
+//!   without regard to case and by unambiguous prefix ([`crate::names::resolve`]);
+//!   a name that fits nothing is refused with the names that fit there.
+//! - `SEAT:` before the command is a seat prefix only when the text before the
+//!   first colon is a seat's name ([`seat_prefix`]), so free text later in the
+//!   line may hold colons.
+//!
+//! The grammar and each system's commands are written out in
+//! `docs/COMMANDS.md`, generated from the same [`crate::system::CommandDoc`]s
+//! that `help` prints.
+
+use serde::{Deserialize, Serialize};
+
+use crate::names::same_name;
+use crate::system::Seat;
+
+/// The most words one command line may hold.
+pub const MAX_WORDS: usize = 64;
+
+/// A command line could not be split into words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum GrammarError {
+    /// A `"` opened a quoted name that never closes.
+    #[error("the quote opened at character {column} is never closed: write \"NAME WITH SPACES\"")]
+    UnclosedQuote {
+        /// Where the quote is, counting characters from 1.
+        column: usize,
+    },
+    /// More than [`MAX_WORDS`] words.
+    #[error("a command may have at most {max} words")]
+    TooManyWords {
+        /// [`MAX_WORDS`].
+        max: usize,
+    },
+}
+
+fn is_quote(c: char) -> bool {
+    matches!(c, '"' | '\u{201c}' | '\u{201d}')
+}
+
+/// Split a command line into words: white space separates, double quotes
+/// group (see the [module documentation](self)). `""` is an empty word.
+///
+/// # Errors
+/// [`GrammarError::UnclosedQuote`] naming where the open quote is;
+/// [`GrammarError::TooManyWords`] past [`MAX_WORDS`].
+///
+/// # Examples
+/// ```
+/// use tabula_core::grammar::words;
+/// assert_eq!(
+///     words(r#"attack "Iron Wolf" spec="Knife Fighting" +2"#).unwrap(),
+///     ["attack", "Iron Wolf", "spec=Knife Fighting", "+2"]
+/// );
+/// assert!(words(r#"attack "Iron Wolf"#).is_err());
+/// ```
+pub fn words(line: &str) -> Result<Vec<String>, GrammarError> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars().enumerate().peekable();
+    while let Some((i, c)) = chars.next() {
+        if is_quote(c) {
+            in_word = true;
+            let mut closed = false;
+            while let Some((_, q)) = chars.next() {
+                if is_quote(q) {
+                    closed = true;
+                    break;
+                }
+                if q == '\\'
+                    && let Some(&(_, n)) = chars.peek()
+                    && (n == '\\' || is_quote(n))
+                {
+                    cur.push(n);
+                    chars.next();
+                    continue;
+                }
+                cur.push(q);
+            }
+            if !closed {
+                return Err(GrammarError::UnclosedQuote { column: i + 1 });
+            }
+        } else if c.is_whitespace() {
+            if in_word {
+                push_word(&mut out, &mut cur)?;
+                in_word = false;
+            }
+        } else {
+            in_word = true;
+            cur.push(c);
+        }
+    }
+    if in_word {
+        push_word(&mut out, &mut cur)?;
+    }
+    Ok(out)
+}
+
+fn push_word(out: &mut Vec<String>, cur: &mut String) -> Result<(), GrammarError> {
+    if out.len() >= MAX_WORDS {
+        return Err(GrammarError::TooManyWords { max: MAX_WORDS });
+    }
+    out.push(std::mem::take(cur));
+    Ok(())
+}
+
+/// Quote a word for a command line when it needs it (it holds white space or
+/// a quote, or is empty), so `words(&quote(w)) == [w]`.
+pub fn quote(word: &str) -> String {
+    if !word.is_empty() && !word.chars().any(|c| c.is_whitespace() || is_quote(c)) {
+        return word.to_string();
+    }
+    let mut s = String::from("\"");
+    for c in word.chars() {
+        if c == '\\' || is_quote(c) {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s.push('"');
+    s
+}
+
+/// Split a `SEAT:` prefix off `line` when the text before the first colon is
+/// the name of one of `seats` (without regard to case or `_`; quotes around it
+/// are allowed). Returns that seat (as written in `seats`) and the rest of the
+/// line, trimmed; `None` when the line has no such prefix, so `note: the door
+/// is locked` stays one command when no seat is called `note`.
+///
+/// # Examples
+/// ```
+/// use tabula_core::grammar::seat_prefix;
+/// use tabula_core::system::Seat;
+/// let seats = [Seat::Gm, Seat::Player("Breakhelm X-19".into())];
+/// let (seat, rest) = seat_prefix("breakhelm x-19: attack Goon", &seats).unwrap();
+/// assert_eq!((seat, rest), (Seat::Player("Breakhelm X-19".into()), "attack Goon"));
+/// assert_eq!(seat_prefix("gm: undo", &seats).unwrap().0, Seat::Gm);
+/// assert!(seat_prefix("say: hello", &seats).is_none());
+/// ```
+pub fn seat_prefix<'a>(line: &'a str, seats: &[Seat]) -> Option<(Seat, &'a str)> {
+    let (before, rest) = line.split_once(':')?;
+    let name = before.trim();
+    let name = name
+        .strip_prefix(is_quote)
+        .and_then(|n| n.strip_suffix(is_quote))
+        .unwrap_or(name);
+    let seat = seats
+        .iter()
+        .find(|s| same_name(&s.to_string(), name))?
+        .clone();
+    Some((seat, rest.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn quotes_group_words_and_escape() {
+        assert_eq!(words("  draw   2 ").unwrap(), ["draw", "2"]);
+        assert_eq!(words("").unwrap(), Vec::<String>::new());
+        assert_eq!(words(r#"say "a \"b\" c""#).unwrap(), ["say", r#"a "b" c"#]);
+        assert_eq!(
+            words("play “Queen of Hearts”").unwrap(),
+            ["play", "Queen of Hearts"]
+        );
+        assert_eq!(words(r#"x """#).unwrap(), ["x", ""]);
+        assert_eq!(
+            words(r#"go "a"#).unwrap_err(),
+            GrammarError::UnclosedQuote { column: 4 }
+        );
+        let many = "w ".repeat(MAX_WORDS + 1);
+        assert_eq!(
+            words(&many).unwrap_err(),
+            GrammarError::TooManyWords { max: MAX_WORDS }
+        );
+    }
+
+    #[test]
+    fn a_colon_is_a_seat_prefix_only_before_a_seat() {
+        let seats = [Seat::Gm, Seat::Player("Ana".into())];
+        assert_eq!(
+            seat_prefix("\"ana\": dodge", &seats),
+            Some((Seat::Player("Ana".into()), "dodge"))
+        );
+        assert_eq!(seat_prefix("note: ana: hi", &seats), None);
+        assert_eq!(seat_prefix("no colon", &seats), None);
+    }
+
+    proptest! {
+        /// Quoting any words and joining them with spaces reads back the same words.
+        #[test]
+        fn quoted_words_read_back(ws in proptest::collection::vec("[ a-zA-Z_\"\\\\:=+-]{0,12}", 0..8)) {
+            let line: Vec<String> = ws.iter().map(|w| quote(w)).collect();
+            prop_assert_eq!(words(&line.join(" ")).unwrap(), ws);
+        }
+
+        /// Splitting never panics, whatever the text.
+        #[test]
+        fn any_text_splits_or_is_refused(s in "\\PC{0,80}") {
+            let _ = words(&s);
+        }
+    }
+}
