@@ -22,7 +22,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::names::same_name;
 use crate::system::Seat;
 
 /// The most words one command line may hold.
@@ -135,8 +134,8 @@ pub fn quote(word: &str) -> String {
 }
 
 /// Split a `SEAT:` prefix off `line` when the text before the first colon is
-/// the name of one of `seats` (without regard to case or `_`; quotes around it
-/// are allowed). Returns that seat (as written in `seats`) and the rest of the
+/// the name of one of `seats` (without regard to case or `_`; `GM`,
+/// `Storyteller` and `Dealer` name the GM; quotes around it are allowed). Returns that seat (as written in `seats`) and the rest of the
 /// line, trimmed; `None` when the line has no such prefix, so `note: the door
 /// is locked` stays one command when no seat is called `note`.
 ///
@@ -157,10 +156,8 @@ pub fn seat_prefix<'a>(line: &'a str, seats: &[Seat]) -> Option<(Seat, &'a str)>
         .strip_prefix(is_quote)
         .and_then(|n| n.strip_suffix(is_quote))
         .unwrap_or(name);
-    let seat = seats
-        .iter()
-        .find(|s| same_name(&s.to_string(), name))?
-        .clone();
+    let wanted = Seat::parse(name);
+    let seat = seats.iter().find(|s| s.same_seat(&wanted))?.clone();
     Some((seat, rest.trim()))
 }
 

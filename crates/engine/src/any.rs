@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use tabula_core::files::SheetFiles;
 use tabula_core::roller::Roller;
-use tabula_core::system::{CommandSpec, Seat, System, TextPlay};
+use tabula_core::system::{CommandDoc, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{ChoiceOdds, Seeded};
 
 use crate::SystemId;
@@ -85,6 +85,8 @@ trait DynSession: Send + Sync {
     fn seats(&self) -> Vec<Seat>;
     fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError>;
     fn knows_command(&self, seat: &Seat, text: &str) -> bool;
+    fn commands(&self) -> &'static [CommandDoc];
+    fn sheet(&self, seat: &Seat, name: Option<&str>) -> Result<String, CommandError>;
     fn submit_text(&mut self, seat: &Seat, text: &str, dice: Dice<'_>)
     -> Result<u64, CommandError>;
     fn submit_json(
@@ -130,7 +132,18 @@ where
     fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError> {
         Session::resolve_seat(self, name)
     }
+    fn commands(&self) -> &'static [CommandDoc] {
+        S::COMMANDS
+    }
+    fn sheet(&self, seat: &Seat, name: Option<&str>) -> Result<String, CommandError> {
+        self.check_seat(seat)?;
+        Session::sheet(self, seat, name)
+    }
     fn knows_command(&self, seat: &Seat, text: &str) -> bool {
+        let first = text.split_whitespace().next().unwrap_or("");
+        if tabula_core::system::find_command(S::COMMANDS, first).is_some() {
+            return true;
+        }
         !matches!(
             self.parse(seat, text),
             Err(CommandError::Parse(
@@ -374,6 +387,22 @@ impl AnyTable {
     /// shadow a book command.
     pub fn knows_command(&self, seat: &Seat, text: &str) -> bool {
         self.inner.knows_command(seat, text)
+    }
+
+    /// Every command of this table's system, for `help` and the command
+    /// reference ([`TextPlay::COMMANDS`]).
+    pub fn commands(&self) -> &'static [CommandDoc] {
+        self.inner.commands()
+    }
+
+    /// The character sheet of `name`, or of `seat`'s own characters, as
+    /// `seat` may read it ([`TextPlay::sheet`]): plain text.
+    ///
+    /// # Errors
+    /// [`CommandError::UnknownSeat`] when `seat` is not at this table;
+    /// [`CommandError::Parse`] listing the characters when `name` is none.
+    pub fn sheet(&self, seat: &Seat, name: Option<&str>) -> Result<String, CommandError> {
+        self.inner.sheet(seat, name)
     }
 
     /// Give a command typed as text by `seat` (the same syntax as a `play` line,

@@ -6,9 +6,12 @@
 //! every die and card. A refused command prints the rule that refused it and
 //! changes nothing.
 //!
-//! A line is `[SEAT:] COMMAND ARGS...`. Without a seat prefix the command is given
-//! by the seat whose turn it is. A seat prefix that names no seat is refused with
-//! the list of seats (matched without regard to case).
+//! A line is `[SEAT:] COMMAND ARGS...` in the one command grammar
+//! ([`tabula_core::grammar`], `docs/COMMANDS.md`). Without a seat prefix the
+//! command is given by the seat whose turn it is. `SEAT:` is a seat prefix only
+//! when the text before the colon is a seat (so free text may hold colons); a
+//! line whose first word is no command and whose text before a colon is no seat
+//! is refused with the list of seats.
 //!
 //! The book's commands always win: a driver command is read as the driver's only
 //! when the system has no command of that name (Sapio's `help` is Receiving
@@ -20,18 +23,26 @@
 //! | `?`, `/help` (`help` where the book has none) | the commands the seat may give now |
 //! | `status` | whose turn it is and what they may do |
 //! | `odds` | the odds the system offers the seat for its pending choice |
+//! | `sheet [NAME]` | a character's sheet in plain text, as the seat may read it |
 //! | `view [SEAT]` | what a seat may see, as JSON: a player only its own view |
 //! | `log` | every event so far, as the seat may see it |
 //! | `undo` | the GM's alone (`gm: undo`): take back the last command, dice with it |
 //! | `quit` | stop (says so when changes are not saved) |
 //!
 //! Lines that are empty or start with `#` are comments.
+//!
+//! With [`PlayOptions::json`] every line of output is one JSON object
+//! ([`PlayMessage`]): a `prompt` before each line is read, an `event` per
+//! accepted event, a `refused` per refusal, one object per driver command, and
+//! a closing `summary`. The schema is in `docs/COMMANDS.md`.
 
 use serde::Serialize;
 use std::io::{self, BufRead, Write};
 
-use tabula_core::roller::{Answer, Roller};
-use tabula_core::system::{ParamKind, Seat};
+use tabula_core::grammar;
+use tabula_core::roller::{Answer, RollError, Roller};
+use tabula_core::rule::Refusal;
+use tabula_core::system::{ChoiceOdds, CommandDoc, CommandSpec, ParamKind, Seat, find_command};
 
 use crate::any::{AnyTable, Dice};
 use crate::session::{CommandError, LogLine};
@@ -49,6 +60,8 @@ pub struct PlayOptions {
     /// True when every accepted command is saved (`--save`/`--resume`); `quit`
     /// warns about unsaved changes otherwise.
     pub saving: bool,
+    /// Print JSON lines ([`PlayMessage`]) instead of text.
+    pub json: bool,
 }
 
 /// What a play session did.
@@ -58,14 +71,29 @@ pub struct PlaySummary {
     pub accepted: usize,
     /// Commands refused (by the rules, the seat rules, or unreadable).
     pub refused: usize,
+    /// Commands withdrawn at a manual dice prompt (`undo` or `quit` there).
+    pub withdrawn: usize,
     /// Rows in the table's log at the end.
     pub events: u64,
     /// True when the encounter reached its end.
     pub finished: bool,
 }
 
-/// Where command lines come from: a script's text, a test's bytes, or a
-/// terminal reader that does not hold stdin's lock.
+/// The words a line editor may offer to complete, refreshed before each line:
+/// the commands the seat may give now, the seats, and the names that fit the
+/// legal commands' parameters (characters, cards, Stats, Zones...).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completions {
+    /// Command words: the legal commands and the driver's words.
+    pub commands: Vec<String>,
+    /// Seat names.
+    pub seats: Vec<String>,
+    /// Every name a legal command's parameter may take.
+    pub names: Vec<String>,
+}
+
+/// Where command lines come from: a script's text, a test's bytes, a terminal
+/// reader, or a line editor.
 pub trait LineSource {
     /// Append the next line to `buf`; returns the bytes read, 0 at the end.
     ///
@@ -74,6 +102,17 @@ pub trait LineSource {
     /// [`MAX_LINE`] bytes (read no further than that, so a source that never
     /// ends a line cannot take unbounded memory).
     fn next_line(&mut self, buf: &mut String) -> io::Result<usize>;
+
+    /// True when the source shows its own prompt (a line editor): the driver
+    /// then prints no `> `.
+    fn prompts(&self) -> bool {
+        false
+    }
+
+    /// The words to complete for the next line (a line editor's Tab).
+    fn offer(&mut self, completions: Completions) {
+        let _ = completions;
+    }
 }
 
 impl<R: BufRead> LineSource for R {
@@ -123,23 +162,216 @@ enum DriverCommand {
     Help,
     Status,
     Odds,
+    Sheet,
     View,
     Log,
     Undo,
     Quit,
 }
 
+/// The driver's words, for help and completion.
+pub const DRIVER_WORDS: &[&str] = &[
+    "?", "/help", "/status", "/odds", "/sheet", "/view", "/log", "/undo", "/quit",
+];
+
 fn driver_command(word: &str) -> Option<DriverCommand> {
     Some(match word.to_ascii_lowercase().as_str() {
         "?" | "help" | "commands" => DriverCommand::Help,
         "status" => DriverCommand::Status,
         "odds" => DriverCommand::Odds,
+        "sheet" => DriverCommand::Sheet,
         "view" => DriverCommand::View,
         "log" => DriverCommand::Log,
         "undo" => DriverCommand::Undo,
         "quit" | "exit" => DriverCommand::Quit,
         _ => return None,
     })
+}
+
+/// One line of `--json play` output. Every object has a `type`; the fields of
+/// each type are listed in `docs/COMMANDS.md` ("`--json play`").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum PlayMessage {
+    /// Before each line is read: whose turn it is, the status, what that seat
+    /// may do, and the odds of its pending choice (probabilities in 0..1).
+    Prompt {
+        /// The log's length so far.
+        seq: u64,
+        /// The seat a line without a prefix is given by.
+        seat: String,
+        /// The status in words.
+        status: String,
+        /// The commands that seat may give now.
+        legal: Vec<CommandSpec>,
+        /// The odds of its pending choice.
+        odds: Vec<ChoiceOdds>,
+    },
+    /// One accepted event (or undo), as the seat that gave the command sees it.
+    Event {
+        /// The line that gave it.
+        line: String,
+        /// The row as that seat sees it.
+        #[serde(flatten)]
+        row: LogLine,
+    },
+    /// A refused line: nothing changed.
+    Refused {
+        /// The line.
+        line: String,
+        /// The error in words.
+        message: String,
+        /// The error as data: a `CommandError` (`{"error": "rule", ...}` with
+        /// the `RuleError`, its rule and seed file) or a driver error.
+        error: serde_json::Value,
+    },
+    /// A command withdrawn at a manual dice prompt: nothing changed.
+    Withdrawn {
+        /// The line.
+        line: String,
+        /// True when play stops (`quit` at the prompt).
+        quit: bool,
+    },
+    /// `help`: the commands the seat may give now, with their usage.
+    Help {
+        /// The seat asking.
+        seat: String,
+        /// One entry per legal command.
+        commands: Vec<HelpEntry>,
+        /// The seats a line may be prefixed with (`SEAT:`).
+        seats: Vec<String>,
+    },
+    /// `status`.
+    Status {
+        /// The seat asking.
+        seat: String,
+        /// The status in words.
+        status: String,
+    },
+    /// `odds`: each option's chance of success, 0..1.
+    Odds {
+        /// The seat asking.
+        seat: String,
+        /// The options.
+        odds: Vec<ChoiceOdds>,
+    },
+    /// `sheet`: a character sheet in plain text.
+    Sheet {
+        /// The seat asking.
+        seat: String,
+        /// The sheet.
+        text: String,
+    },
+    /// `view`: a seat's view as the system's JSON.
+    View {
+        /// The seat whose view it is.
+        seat: String,
+        /// The view.
+        view: serde_json::Value,
+    },
+    /// `log`: every row so far, as the seat may see them.
+    Log {
+        /// The seat asking.
+        seat: String,
+        /// The rows.
+        lines: Vec<LogLine>,
+    },
+    /// A remark of the driver (the encounter is over; unsaved changes).
+    Note {
+        /// The remark.
+        text: String,
+    },
+    /// The end of the session.
+    Summary(PlaySummary),
+}
+
+/// One legal command in `help`, with its usage from the system's command
+/// reference ([`CommandDoc`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HelpEntry {
+    /// The command word.
+    pub name: String,
+    /// How it is written (from the reference; made from the parameters when
+    /// the system has no reference entry).
+    pub usage: String,
+    /// One line on what it does.
+    pub summary: String,
+    /// Its parameters with their ranges and choices now.
+    pub params: Vec<tabula_core::system::ParamSpec>,
+}
+
+/// The output: text for people, or JSON lines.
+struct Out<'a> {
+    w: &'a mut dyn Write,
+    json: bool,
+}
+
+impl Out<'_> {
+    fn emit(&mut self, message: &PlayMessage) -> io::Result<()> {
+        if self.json {
+            let line = serde_json::to_string(message).map_err(io::Error::other)?;
+            return writeln!(self.w, "{line}");
+        }
+        match message {
+            PlayMessage::Prompt { .. } | PlayMessage::Summary(_) => Ok(()),
+            PlayMessage::Event { row, .. } => writeln!(self.w, "  {}", row.text),
+            PlayMessage::Refused { message, .. } => writeln!(self.w, "refused: {message}"),
+            PlayMessage::Withdrawn { quit, .. } => writeln!(
+                self.w,
+                "withdrawn at the dice prompt: nothing changed{}",
+                if *quit { "; stopping" } else { "" }
+            ),
+            PlayMessage::Help {
+                seat,
+                commands,
+                seats,
+            } => {
+                writeln!(self.w, "{seat} may now:")?;
+                for c in commands {
+                    writeln!(self.w, "  {}  -- {}", c.usage, c.summary)?;
+                }
+                writeln!(
+                    self.w,
+                    "  (and: ?, /status, /odds, /sheet [NAME], /view [SEAT], /log, /undo (GM), /quit; \"quote names with spaces\"; prefix a line with SEAT: to act as another seat: {})",
+                    seats.join(", ")
+                )
+            }
+            PlayMessage::Status { status, .. } => writeln!(self.w, "{status}"),
+            PlayMessage::Odds { seat, odds } => {
+                if odds.is_empty() {
+                    writeln!(self.w, "no odds to offer {seat} for this moment")?;
+                }
+                for o in odds {
+                    writeln!(
+                        self.w,
+                        "  {}: {} ({})",
+                        o.choice,
+                        percent(o.probability),
+                        o.detail
+                    )?;
+                }
+                Ok(())
+            }
+            PlayMessage::Sheet { text, .. } => writeln!(self.w, "{}", text.trim_end()),
+            PlayMessage::View { view, .. } => {
+                let json = serde_json::to_string_pretty(view)
+                    .unwrap_or_else(|e| format!("(view could not be shown: {e})"));
+                writeln!(self.w, "{json}")
+            }
+            PlayMessage::Log { lines, .. } => {
+                for l in lines {
+                    writeln!(self.w, "{:>4} [{}] {}", l.seq, l.seat, l.text)?;
+                }
+                Ok(())
+            }
+            PlayMessage::Note { text } => writeln!(self.w, "{text}"),
+        }
+    }
+}
+
+/// A probability as players read it: percent with one decimal (`80.4%`).
+pub fn percent(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
 }
 
 /// Run a play session until the input ends, `quit`, or the encounter finishes.
@@ -160,19 +392,26 @@ pub fn run(
     options: PlayOptions,
     after_command: &mut dyn FnMut(&AnyTable) -> io::Result<()>,
 ) -> io::Result<PlaySummary> {
+    let mut out = Out {
+        w: out,
+        json: options.json,
+    };
     let mut summary = PlaySummary::default();
     let mut last_status = String::new();
     let mut unsaved = 0usize;
-    print_status(table, out, &mut last_status)?;
     let mut line = String::new();
     loop {
         if table.finished() {
-            writeln!(out, "The encounter is over.")?;
+            out.emit(&PlayMessage::Note {
+                text: "The encounter is over.".into(),
+            })?;
             break;
         }
-        if !options.echo {
-            write!(out, "> ")?;
-            out.flush()?;
+        prompt(table, &mut out, &mut last_status)?;
+        input.offer(completions(table));
+        if !options.echo && !options.json && !input.prompts() {
+            write!(out.w, "> ")?;
+            out.w.flush()?;
         }
         line.clear();
         if input.next_line(&mut line)? == 0 {
@@ -182,212 +421,340 @@ pub fn run(
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        if options.echo {
-            writeln!(out, "> {text}")?;
+        if options.echo && !options.json {
+            writeln!(out.w, "> {text}")?;
         }
-        let refused =
-            |out: &mut dyn Write, summary: &mut PlaySummary, e: &dyn std::fmt::Display| {
+        let step = step(table, text, &mut manual, &mut out, &mut summary)?;
+        match step {
+            Step::Changed => {
+                unsaved += 1;
+                after_command(table)?;
+            }
+            Step::Same => {}
+            Step::Refused => {
                 summary.refused += 1;
-                writeln!(out, "refused: {e}")
-            };
-        let (seat, body) = match split_seat(table, text) {
-            Ok(x) => x,
-            Err(e) => {
-                refused(out, &mut summary, &e)?;
                 if options.strict {
                     break;
                 }
-                continue;
             }
-        };
-        let word = body.split_whitespace().next().unwrap_or("");
-        let driver = match word.strip_prefix('/') {
-            Some(w) => match driver_command(w) {
-                Some(d) => Some(d),
-                None => {
-                    refused(
-                        out,
-                        &mut summary,
-                        &format!(
-                            "unknown driver command {word:?}; they are /help, /status, /odds, /view, /log, /undo, /quit"
-                        ),
-                    )?;
-                    if options.strict {
-                        break;
-                    }
-                    continue;
-                }
-            },
-            None if word == "?" => Some(DriverCommand::Help),
-            // The book's commands win: a driver word is the driver's only when
-            // the system has no command of that name.
-            None => driver_command(word).filter(|_| !table.knows_command(&seat, body)),
-        };
-        let arg = body
-            .split_once(char::is_whitespace)
-            .map(|(_, rest)| rest.trim())
-            .filter(|a| !a.is_empty());
-        let result: Result<(), CommandError> = match driver {
-            Some(DriverCommand::Quit) => {
+            Step::Quit => {
                 if unsaved > 0 && !options.saving {
-                    writeln!(
-                        out,
-                        "{unsaved} accepted command(s) are not saved: start with --save FILE to keep the table"
-                    )?;
+                    out.emit(&PlayMessage::Note {
+                        text: format!(
+                            "{unsaved} accepted command(s) are not saved: start with --save FILE to keep the table"
+                        ),
+                    })?;
                 }
-                break;
-            }
-            Some(DriverCommand::Help) => {
-                print_help(table, &seat, out)?;
-                Ok(())
-            }
-            Some(DriverCommand::Status) => {
-                writeln!(out, "{}", table.status(&seat))?;
-                Ok(())
-            }
-            Some(DriverCommand::Odds) => {
-                let odds = table.odds(&seat);
-                if odds.is_empty() {
-                    writeln!(out, "no odds to offer {seat} for this moment")?;
-                }
-                for o in odds {
-                    writeln!(
-                        out,
-                        "  {}: {:.1}% ({})",
-                        o.choice,
-                        o.probability * 100.0,
-                        o.detail
-                    )?;
-                }
-                Ok(())
-            }
-            Some(DriverCommand::View) => {
-                let whose = match arg {
-                    Some(name) => table.resolve_seat(name),
-                    None => Ok(seat.clone()),
-                };
-                match whose.and_then(|w| table.view(&seat, &w)) {
-                    Ok(v) => {
-                        let json = serde_json::to_string_pretty(&v)
-                            .unwrap_or_else(|e| format!("(view could not be shown: {e})"));
-                        writeln!(out, "{json}")?;
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            Some(DriverCommand::Log) => {
-                for l in table.log_for(&seat, 0) {
-                    print_line(out, &l, true)?;
-                }
-                Ok(())
-            }
-            Some(DriverCommand::Undo) => match table.undo(&seat) {
-                Ok(acc) => {
-                    for l in &acc.events {
-                        writeln!(out, "  {}", l.text)?;
-                    }
-                    summary.accepted += 1;
-                    unsaved += 1;
-                    after_command(table)?;
-                    print_status(table, out, &mut last_status)?;
-                    Ok(())
-                }
-                Err(CommandError::GmOnly { .. }) => Err(CommandError::GmOnly {
-                    what: "undo (write `gm: undo`)".into(),
-                }),
-                Err(e) => Err(e),
-            },
-            None => {
-                let dice = match manual.as_mut() {
-                    Some(m) => Dice::Manual(&mut **m),
-                    None => Dice::Table,
-                };
-                match table.submit_text(&seat, body, dice) {
-                    Ok(acc) => {
-                        for l in &acc.events {
-                            print_line(out, l, false)?;
-                        }
-                        summary.accepted += 1;
-                        unsaved += 1;
-                        after_command(table)?;
-                        print_status(table, out, &mut last_status)?;
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-        };
-        if let Err(e) = result {
-            refused(out, &mut summary, &e)?;
-            if options.strict {
                 break;
             }
         }
     }
     summary.events = table.seq();
     summary.finished = table.finished();
+    out.emit(&PlayMessage::Summary(summary))?;
     Ok(summary)
 }
 
-fn print_line(out: &mut dyn Write, l: &LogLine, numbered: bool) -> io::Result<()> {
-    if numbered {
-        writeln!(out, "{:>4} [{}] {}", l.seq, l.seat, l.text)
-    } else {
-        writeln!(out, "  {}", l.text)
+/// What one line did.
+enum Step {
+    /// The table changed (a command or undo was accepted).
+    Changed,
+    /// Nothing changed and nothing went wrong (a driver query, a withdrawal).
+    Same,
+    /// The line was refused.
+    Refused,
+    /// Stop playing.
+    Quit,
+}
+
+fn refusal(line: &str, e: &CommandError) -> PlayMessage {
+    PlayMessage::Refused {
+        line: line.to_string(),
+        message: e.to_string(),
+        error: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
     }
 }
 
-/// Split an optional `seat:` prefix off a line and resolve it to a seat.
-fn split_seat<'a>(table: &AnyTable, text: &'a str) -> Result<(Seat, &'a str), CommandError> {
-    match text.split_once(':') {
-        // Seat names may hold spaces ("Breakhelm X-19: attack"); seat names
-        // never contain a colon.
-        Some((seat, rest)) if !seat.trim().is_empty() => {
-            Ok((table.resolve_seat(seat)?, rest.trim()))
+fn driver_refusal(line: &str, kind: &str, message: String) -> PlayMessage {
+    PlayMessage::Refused {
+        line: line.to_string(),
+        error: serde_json::json!({ "error": kind, "message": message }),
+        message,
+    }
+}
+
+/// Read and carry out one line.
+fn step(
+    table: &mut AnyTable,
+    text: &str,
+    manual: &mut Option<&mut dyn Roller>,
+    out: &mut Out<'_>,
+    summary: &mut PlaySummary,
+) -> io::Result<Step> {
+    let (seat, body) = match split_seat(table, text) {
+        Ok(x) => x,
+        Err(e) => {
+            out.emit(&refusal(text, &e))?;
+            return Ok(Step::Refused);
         }
-        _ => Ok((table.default_seat(), text)),
+    };
+    let words = match grammar::words(body) {
+        Ok(w) => w,
+        Err(e) => {
+            let e = CommandError::Parse(e.into());
+            out.emit(&refusal(text, &e))?;
+            return Ok(Step::Refused);
+        }
+    };
+    let word = words.first().map(String::as_str).unwrap_or("");
+    let driver = match word.strip_prefix('/') {
+        Some(w) => match driver_command(w) {
+            Some(d) => Some(d),
+            None => {
+                out.emit(&driver_refusal(
+                    text,
+                    "unknown-driver-command",
+                    format!(
+                        "unknown driver command {word:?}; they are {}",
+                        DRIVER_WORDS[1..].join(", ")
+                    ),
+                ))?;
+                return Ok(Step::Refused);
+            }
+        },
+        None if word == "?" => Some(DriverCommand::Help),
+        // The book's commands win: a driver word is the driver's only when
+        // the system has no command of that name.
+        None => driver_command(word).filter(|_| !table.knows_command(&seat, body)),
+    };
+    let arg = words.get(1).map(String::as_str);
+    let seat_name = seat.to_string();
+    let result: Result<Step, CommandError> = match driver {
+        Some(DriverCommand::Quit) => return Ok(Step::Quit),
+        Some(DriverCommand::Help) => {
+            out.emit(&PlayMessage::Help {
+                seat: seat_name,
+                commands: help_entries(table.commands(), &table.legal(&seat)),
+                seats: table.seats().iter().map(ToString::to_string).collect(),
+            })?;
+            Ok(Step::Same)
+        }
+        Some(DriverCommand::Status) => {
+            out.emit(&PlayMessage::Status {
+                status: table.status(&seat),
+                seat: seat_name,
+            })?;
+            Ok(Step::Same)
+        }
+        Some(DriverCommand::Odds) => {
+            out.emit(&PlayMessage::Odds {
+                odds: table.odds(&seat),
+                seat: seat_name,
+            })?;
+            Ok(Step::Same)
+        }
+        Some(DriverCommand::Sheet) => match table.sheet(&seat, arg) {
+            Ok(text) => {
+                out.emit(&PlayMessage::Sheet {
+                    seat: seat_name,
+                    text,
+                })?;
+                Ok(Step::Same)
+            }
+            Err(e) => Err(e),
+        },
+        Some(DriverCommand::View) => {
+            let whose = match arg {
+                Some(name) => table.resolve_seat(name),
+                None => Ok(seat.clone()),
+            };
+            match whose.and_then(|w| table.view(&seat, &w).map(|v| (w, v))) {
+                Ok((w, view)) => {
+                    out.emit(&PlayMessage::View {
+                        seat: w.to_string(),
+                        view,
+                    })?;
+                    Ok(Step::Same)
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Some(DriverCommand::Log) => {
+            out.emit(&PlayMessage::Log {
+                lines: table.log_for(&seat, 0),
+                seat: seat_name,
+            })?;
+            Ok(Step::Same)
+        }
+        Some(DriverCommand::Undo) => match table.undo(&seat) {
+            Ok(acc) => {
+                for row in acc.events {
+                    out.emit(&PlayMessage::Event {
+                        line: text.to_string(),
+                        row,
+                    })?;
+                }
+                summary.accepted += 1;
+                Ok(Step::Changed)
+            }
+            Err(CommandError::GmOnly { .. }) => Err(CommandError::GmOnly {
+                what: "undo (write `gm: undo`)".into(),
+            }),
+            Err(e) => Err(e),
+        },
+        None => {
+            let dice = match manual.as_mut() {
+                Some(m) => Dice::Manual(&mut **m),
+                None => Dice::Table,
+            };
+            match table.submit_text(&seat, body, dice) {
+                Ok(acc) => {
+                    for row in acc.events {
+                        out.emit(&PlayMessage::Event {
+                            line: text.to_string(),
+                            row,
+                        })?;
+                    }
+                    summary.accepted += 1;
+                    Ok(Step::Changed)
+                }
+                Err(e) => Err(e),
+            }
+        }
+    };
+    match result {
+        Ok(step) => Ok(step),
+        Err(CommandError::Rule(r))
+            if matches!(r.kind, Refusal::Roll(RollError::Withdrawn { .. })) =>
+        {
+            let quit = matches!(r.kind, Refusal::Roll(RollError::Withdrawn { quit: true }));
+            summary.withdrawn += 1;
+            out.emit(&PlayMessage::Withdrawn {
+                line: text.to_string(),
+                quit,
+            })?;
+            Ok(if quit { Step::Quit } else { Step::Same })
+        }
+        Err(e) => {
+            out.emit(&refusal(text, &e))?;
+            Ok(Step::Refused)
+        }
     }
 }
 
-fn print_status(table: &AnyTable, out: &mut dyn Write, last: &mut String) -> io::Result<()> {
+/// `help`'s entries: each legal command with its usage from the system's
+/// reference, or made from its parameters where the reference has no entry.
+pub fn help_entries(reference: &[CommandDoc], legal: &[CommandSpec]) -> Vec<HelpEntry> {
+    legal
+        .iter()
+        .map(|spec| {
+            let usage = match find_command(reference, &spec.name) {
+                Some(doc) => doc.usage.to_string(),
+                None => {
+                    let params: Vec<String> = spec
+                        .params
+                        .iter()
+                        .map(|p| match &p.kind {
+                            ParamKind::Int { min, max } => format!("<{} {min}..{max}>", p.name),
+                            ParamKind::Choice { options } => {
+                                format!("<{}: {}>", p.name, options.join("|"))
+                            }
+                            ParamKind::Text => format!("<{}>", p.name),
+                        })
+                        .collect();
+                    format!("{} {}", spec.name, params.join(" "))
+                        .trim_end()
+                        .to_string()
+                }
+            };
+            HelpEntry {
+                name: spec.name.clone(),
+                usage,
+                summary: spec.summary.clone(),
+                params: spec.params.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The words to complete now: the default seat's legal commands and the
+/// driver's words, the seats, and every option of the legal commands'
+/// parameters.
+pub fn completions(table: &AnyTable) -> Completions {
+    let seat = table.default_seat();
+    let legal = table.legal(&seat);
+    let mut commands: Vec<String> = legal.iter().map(|c| c.name.clone()).collect();
+    commands.extend(DRIVER_WORDS.iter().map(|w| w.to_string()));
+    commands.extend(["status", "odds", "sheet", "view", "log", "undo", "quit"].map(String::from));
+    let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
+    let mut names: Vec<String> = Vec::new();
+    for spec in &legal {
+        for p in &spec.params {
+            if let ParamKind::Choice { options } = &p.kind {
+                names.extend(options.iter().cloned());
+            }
+        }
+    }
+    for list in [&mut commands, &mut names] {
+        list.sort();
+        list.dedup();
+    }
+    Completions {
+        commands,
+        seats,
+        names,
+    }
+}
+
+/// Split an optional `SEAT:` prefix off a line and resolve it to a seat: the
+/// text before the first colon is a seat prefix when it names a seat (exactly
+/// or by unambiguous prefix). When it names none and the line's first word is
+/// no command, the line is refused with the seats; otherwise the whole line is
+/// the command of the seat whose turn it is (free text may hold colons).
+fn split_seat<'a>(table: &AnyTable, text: &'a str) -> Result<(Seat, &'a str), CommandError> {
+    let seats = table.seats();
+    if let Some((seat, rest)) = grammar::seat_prefix(text, &seats) {
+        return Ok((seat, rest));
+    }
+    let default = table.default_seat();
+    if let Some((before, rest)) = text.split_once(':') {
+        let first = text.split_whitespace().next().unwrap_or("");
+        let is_command = table.knows_command(&default, text)
+            || driver_command(first.trim_start_matches('/')).is_some()
+            || first == "?";
+        if !is_command && !before.trim().is_empty() {
+            // Not a command: read it as a seat typed by prefix, or refuse it
+            // naming the seats.
+            return Ok((
+                table.resolve_seat(before.trim().trim_matches('"'))?,
+                rest.trim(),
+            ));
+        }
+    }
+    Ok((default, text))
+}
+
+/// Print the status when it changed (text), or a prompt object (JSON) before
+/// every line.
+fn prompt(table: &AnyTable, out: &mut Out<'_>, last: &mut String) -> io::Result<()> {
     let seat = table.default_seat();
     let status = table.status(&seat);
+    if out.json {
+        return out.emit(&PlayMessage::Prompt {
+            seq: table.seq(),
+            seat: seat.to_string(),
+            legal: table.legal(&seat),
+            odds: table.odds(&seat),
+            status,
+        });
+    }
     if status != *last {
-        writeln!(out, "-- {status}")?;
+        writeln!(out.w, "-- {status}")?;
         let names: Vec<String> = table.legal(&seat).into_iter().map(|c| c.name).collect();
         if !names.is_empty() {
-            writeln!(out, "-- {seat} may: {}", names.join(", "))?;
+            writeln!(out.w, "-- {seat} may: {}", names.join(", "))?;
         }
         *last = status;
     }
     Ok(())
-}
-
-fn print_help(table: &AnyTable, seat: &Seat, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "{seat} may now:")?;
-    for spec in table.legal(seat) {
-        let params: Vec<String> = spec
-            .params
-            .iter()
-            .map(|p| match &p.kind {
-                ParamKind::Int { min, max } => format!("<{} {min}..{max}>", p.name),
-                ParamKind::Choice { options } => format!("<{}: {}>", p.name, options.join("|")),
-                ParamKind::Text => format!("<{}>", p.name),
-            })
-            .collect();
-        writeln!(
-            out,
-            "  {} {}  -- {}",
-            spec.name,
-            params.join(" "),
-            spec.summary
-        )?;
-    }
-    let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
-    writeln!(
-        out,
-        "  (and: ?, /status, /odds, /view [SEAT], /log, /undo (GM), /quit; prefix a line with SEAT: to act as another seat: {})",
-        seats.join(", ")
-    )
 }

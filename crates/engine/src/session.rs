@@ -23,6 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use tabula_core::names::NameLookupError;
 use tabula_core::roller::Roller;
 use tabula_core::rule::RuleError;
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, Table, TextPlay};
@@ -85,6 +86,14 @@ pub enum CommandError {
         name: String,
         /// The seats there are.
         seats: Vec<String>,
+    },
+    /// The name is the start of several seats' names.
+    #[error("{name:?} could be the seat {}: type more of the name", matches.join(" or "))]
+    AmbiguousSeat {
+        /// The name given.
+        name: String,
+        /// The seats it could be.
+        matches: Vec<String>,
     },
     /// Only the GM may do this (undo, another seat's view).
     #[error("only the GM may {what}")]
@@ -343,14 +352,33 @@ impl<S: TextPlay> Session<S> {
     pub fn resolve_seat(&self, name: &str) -> Result<Seat, CommandError> {
         let seats = self.seats();
         let wanted = Seat::parse(name);
-        seats
-            .iter()
-            .find(|s| s.same_seat(&wanted))
-            .cloned()
-            .ok_or_else(|| CommandError::UnknownSeat {
+        if let Some(seat) = seats.iter().find(|s| s.same_seat(&wanted)) {
+            return Ok(seat.clone());
+        }
+        let names: Vec<String> = seats.iter().map(ToString::to_string).collect();
+        match tabula_core::names::resolve("seat", name, names.iter().map(String::as_str)) {
+            Ok(found) => Ok(seats
+                .iter()
+                .find(|s| s.to_string() == found)
+                .cloned()
+                .unwrap_or(Seat::Gm)),
+            Err(NameLookupError::Ambiguous { got, matches, .. }) => {
+                Err(CommandError::AmbiguousSeat { name: got, matches })
+            }
+            Err(NameLookupError::Unknown { .. }) => Err(CommandError::UnknownSeat {
                 name: name.trim().to_string(),
-                seats: seats.iter().map(ToString::to_string).collect(),
-            })
+                seats: names,
+            }),
+        }
+    }
+
+    /// The sheet of character `name` (or of `seat`'s own characters) as `seat`
+    /// may read it, in plain text ([`TextPlay::sheet`]).
+    ///
+    /// # Errors
+    /// [`CommandError::Parse`] naming the characters when `name` is none of them.
+    pub fn sheet(&self, seat: &Seat, name: Option<&str>) -> Result<String, CommandError> {
+        S::sheet(self.state(), seat, name).map_err(CommandError::Parse)
     }
 
     /// Check that `seat` is one of this table's seats (the exact one

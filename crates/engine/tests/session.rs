@@ -176,6 +176,7 @@ fn play_script(t: &mut AnyTable, script: &str) -> (play::PlaySummary, String) {
             echo: true,
             strict: false,
             saving: false,
+            json: false,
         },
         &mut |_| Ok(()),
     )
@@ -305,7 +306,12 @@ fn every_shipped_script_plays_strictly_with_no_line_ignored() {
                 .filter(|l| !l.is_empty())
                 .collect();
             let uses_dice = dice_file.exists();
-            let mut manual = Manual::prompting(Box::new(move |_ask, _err| dice.pop_front()));
+            let mut manual = Manual::prompting(Box::new(move |_ask, _err| {
+                dice.pop_front().map_or(
+                    tabula_core::roller::Answer::End,
+                    tabula_core::roller::Answer::Values,
+                )
+            }));
             let mut out = Vec::new();
             let summary = play::run(
                 &mut t,
@@ -316,6 +322,7 @@ fn every_shipped_script_plays_strictly_with_no_line_ignored() {
                     echo: true,
                     strict: true,
                     saving: false,
+                    json: false,
                 },
                 &mut |_| Ok(()),
             )
