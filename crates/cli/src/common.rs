@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use tabula_engine::core::files::{MAX_FILE_BYTES, read_text_capped};
@@ -185,6 +185,7 @@ pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
         echo: script.is_some(),
         strict: args.strict,
         saving: save_path.is_some(),
+        json: ctx.json,
     };
     let mut save = |t: &AnyTable| -> io::Result<()> {
         match &save_path {
@@ -204,6 +205,10 @@ pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
             options,
             &mut save,
         ),
+        None if io::stdin().is_terminal() && !ctx.json => {
+            let mut lines = crate::editor::EditorLines::new()?;
+            play::run(&mut table, &mut lines, &mut out, roller, options, &mut save)
+        }
         None => play::run(
             &mut table,
             &mut StdinLines,
@@ -218,9 +223,8 @@ pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
         io::ErrorKind::InvalidData => CliError::BadInput(e.to_string()),
         _ => CliError::from(e),
     })?;
-    if ctx.json {
-        ctx.emit(&summary, String::new)?;
-    } else {
+    // With --json the summary was the last JSON line play printed.
+    if !ctx.json {
         eprintln!(
             "{} commands accepted, {} refused, {} log rows{}",
             summary.accepted,

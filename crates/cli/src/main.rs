@@ -3,6 +3,7 @@
 //! the system crates, reached through `tabula-engine`.
 
 mod common;
+mod editor;
 mod roll;
 mod serve;
 mod systems;

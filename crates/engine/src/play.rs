@@ -758,3 +758,81 @@ fn prompt(table: &AnyTable, out: &mut Out<'_>, last: &mut String) -> io::Result<
     }
     Ok(())
 }
+
+/// Tab completion: the word under the cursor at the end of `before` (the line
+/// up to the cursor) and what it may become. Returns where the word starts
+/// (a byte index into `before`) and the replacements, each quoted when it holds
+/// a space. The first word (or the first after a `SEAT:` prefix) completes to
+/// commands and to `SEAT:` prefixes; later words to names and seats. Matching
+/// is by prefix without regard to case, as the grammar matches names.
+pub fn complete(before: &str, offered: &Completions) -> (usize, Vec<String>) {
+    // Where the current word starts: after the last white space that is not
+    // inside an open quote.
+    let mut start = 0;
+    let mut in_quote = false;
+    for (i, c) in before.char_indices() {
+        if c == '"' {
+            if !in_quote {
+                start = i;
+            }
+            in_quote = !in_quote;
+        } else if c.is_whitespace() && !in_quote {
+            start = i + c.len_utf8();
+        }
+    }
+    let word = &before[start..];
+    let typed = tabula_core::names::normalize(word.trim_start_matches('"'));
+    let head = before[..start].trim();
+    let first = head.is_empty() || (head.ends_with(':') && !head[..head.len() - 1].contains(' '));
+    let mut out: Vec<String> = Vec::new();
+    let mut offer = |name: &str, suffix: &str| {
+        if tabula_core::names::normalize(name).starts_with(&typed) {
+            let w = format!("{}{suffix}", grammar::quote(name));
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    };
+    if first {
+        for c in &offered.commands {
+            offer(c, "");
+        }
+        if !head.ends_with(':') {
+            for s in &offered.seats {
+                offer(s, ":");
+            }
+        }
+    } else {
+        for n in offered.names.iter().chain(&offered.seats) {
+            offer(n, "");
+        }
+    }
+    (start, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tab_completes_commands_seats_and_quoted_names() {
+        let offered = Completions {
+            commands: vec!["attack".into(), "assist".into(), "draw".into()],
+            seats: vec!["GM".into(), "Ana".into()],
+            names: vec!["Iron Wolf".into(), "Imp".into()],
+        };
+        assert_eq!(complete("at", &offered), (0, vec!["attack".to_string()]));
+        assert_eq!(complete("an", &offered), (0, vec!["Ana:".to_string()]));
+        assert_eq!(complete("Ana: dr", &offered), (5, vec!["draw".to_string()]));
+        assert_eq!(
+            complete("attack ir", &offered),
+            (7, vec!["\"Iron Wolf\"".to_string()])
+        );
+        assert_eq!(
+            complete("attack \"iron w", &offered),
+            (7, vec!["\"Iron Wolf\"".to_string()])
+        );
+        assert_eq!(complete("attack i", &offered).1.len(), 2);
+        assert!(complete("attack zz", &offered).1.is_empty());
+    }
+}
