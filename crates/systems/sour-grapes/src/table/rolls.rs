@@ -126,6 +126,26 @@ pub(super) fn dazed(s: &State, who: &str) -> u32 {
     }
 }
 
+/// What a roll is for, as a manual roller's prompt says it ("Rook, Dodge
+/// (Reaction, Agility): roll 2 d6").
+pub(super) fn what_for(purpose: &Purpose, card: Option<&str>, stat: Stat) -> String {
+    let card = card.unwrap_or("card");
+    match purpose {
+        Purpose::Check => format!("{stat} check"),
+        Purpose::SituationFinal => format!("final check, {stat}"),
+        Purpose::KeepEffect => format!("keep {card} ({stat})"),
+        Purpose::Interrupt => format!("{card} (Interrupt, {stat})"),
+        Purpose::Compliment => format!("{card} (Compliment, {stat})"),
+        Purpose::Divert => format!("{card} (Divert, {stat})"),
+        Purpose::Stunt => format!("{card} (Stunt, {stat})"),
+        Purpose::Reaction => format!("{card} (Reaction, {stat})"),
+        Purpose::Damage => format!("{card} damage ({stat})"),
+        Purpose::ExtraDamage => format!("{card} additional damage ({stat})"),
+        Purpose::LessDamage => format!("{card} damage taken off ({stat})"),
+        Purpose::LostSlot => format!("{card} (lost the slot, {stat})"),
+    }
+}
+
 /// Check that `who` may roll `bet` on `stat` with `skill`, and roll it.
 ///
 /// Sour Grapes, "Check" (dice up to the Current Stat Value, tokens up to the
@@ -148,6 +168,14 @@ pub(super) fn roll_for(
         let (_, skill_name) = prepare_roll(&d.s, who, stat, skill, bet, rules::CHECK)?;
         (bet, Bet::default(), skill_name)
     };
+    if bet.dice > 0 {
+        d.roller.announce(
+            who,
+            &what_for(&purpose, card, stat),
+            bet.dice.min(crate::check::MAX_DICE),
+            Die::D6,
+        );
+    }
     let r = CheckRoll::roll(d.roller, bet.dice, bet.tokens)?;
     let mut exhausts = vec![];
     let ones = r.ones;
