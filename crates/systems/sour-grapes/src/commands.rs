@@ -430,29 +430,24 @@ fn looks_numeric(w: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Resolve `typed` among `preferred` (the names that fit best here); when none
-/// of them fits, among `rest` (names the rules may still refuse, with a reason,
-/// in `decide`). Unknown in both: the error lists `preferred` (or `rest` when
-/// `preferred` is empty).
+/// Resolve `typed` among `preferred` (the names that fit here: exact, case-blind,
+/// or an unambiguous prefix). A name of `rest` written out in full is taken
+/// too, so `decide` can refuse it saying why (another seat's character, a card
+/// of another type); a prefix never reaches into `rest`. Unknown: the error
+/// lists `preferred` (or resolves among `rest` when `preferred` is empty).
 fn resolve_in(
     field: &str,
     typed: &str,
     preferred: &[String],
     rest: &[String],
 ) -> Result<String, NameLookupError> {
+    if preferred.is_empty() {
+        return resolve(field, typed, rest.iter().map(String::as_str)).map(String::from);
+    }
     match resolve(field, typed, preferred.iter().map(String::as_str)) {
         Ok(n) => Ok(n.to_string()),
-        Err(NameLookupError::Unknown { .. }) if !rest.is_empty() => {
-            match resolve(field, typed, rest.iter().map(String::as_str)) {
-                Ok(n) => Ok(n.to_string()),
-                Err(e @ NameLookupError::Ambiguous { .. }) => Err(e),
-                Err(e) if preferred.is_empty() => Err(e),
-                Err(_) => Err(NameLookupError::Unknown {
-                    field: field.into(),
-                    got: typed.trim().into(),
-                    candidates: preferred.to_vec(),
-                }),
-            }
+        Err(e @ NameLookupError::Unknown { .. }) => {
+            rest.iter().find(|r| same_name(r, typed)).cloned().ok_or(e)
         }
         Err(e) => Err(e),
     }
@@ -604,7 +599,8 @@ impl Names<'_> {
             })
             .unwrap_or_default();
         let table: Vec<String> = self.s.cards.iter().map(|c| c.name.clone()).collect();
-        Ok(resolve_in("card", typed, &hand, &table)?)
+        let field = kind.map_or_else(|| "card".to_string(), |k| format!("{k} card"));
+        Ok(resolve_in(&field, typed, &hand, &table)?)
     }
 
     /// An effect: by its key, else among the effects in play on `who` (when

@@ -45,17 +45,12 @@ pub(super) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleErr
 
 /// Refuse an unknown character name, listing the names the table knows.
 pub(super) fn unknown_character(s: &State, rule: Rule, name: &str) -> RuleError {
-    RuleError::new(
+    let names = s.participant_names();
+    RuleError::unknown_among(
         rule,
-        Refusal::Unknown {
-            field: "character".into(),
-            name: name.to_string(),
-        },
-        format!(
-            "there is no character called \"{}\"; the characters are: {}",
-            name.trim(),
-            s.participant_names().join(", ")
-        ),
+        "character",
+        name.trim(),
+        names.iter().map(String::as_str),
     )
 }
 
@@ -123,6 +118,14 @@ pub(super) fn dazed(s: &State, who: &str) -> u32 {
         2
     } else {
         0
+    }
+}
+
+/// "a" or "an" before a card type's name.
+fn article(kind: CardType) -> &'static str {
+    match kind {
+        CardType::Interrupt | CardType::Effect => "an",
+        _ => "a",
     }
 }
 
@@ -342,7 +345,13 @@ pub(super) fn may_play(
     if card.kind != kind {
         return Err(RuleError::forbidden(
             rules::CARDS,
-            format!("{} is a {} card, not a {kind}", card.name, card.kind),
+            format!(
+                "{} is {} {} card, not {} {kind}",
+                card.name,
+                article(card.kind),
+                card.kind,
+                article(kind)
+            ),
         ));
     }
     if !p.cards.iter().any(|c| key(c) == key(&card.name)) {
@@ -411,22 +420,7 @@ pub(super) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> 
 
 /// Refuse an unknown name of `field`, listing the valid choices.
 pub(super) fn unknown_named(rule: Rule, field: &str, name: &str, choices: &[&str]) -> RuleError {
-    RuleError::new(
-        rule,
-        Refusal::Unknown {
-            field: field.to_string(),
-            name: name.to_string(),
-        },
-        format!(
-            "there is no {field} called \"{}\"; the choices are: {}",
-            name.trim(),
-            if choices.is_empty() {
-                "none".to_string()
-            } else {
-                choices.join(", ")
-            }
-        ),
-    )
+    RuleError::unknown_among(rule, field, name.trim(), choices.iter().copied())
 }
 
 /// Refuse an unknown skill of `who`, listing their skills.
