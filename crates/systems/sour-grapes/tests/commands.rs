@@ -432,3 +432,42 @@ fn manual_prompts_say_whose_roll_and_what_for() {
         ]
     );
 }
+
+proptest::proptest! {
+    /// Any start of a character's name, in any letter case, quoted or with `_`
+    /// for its spaces, names that character when no other name starts the same
+    /// way, and is refused naming every character it could be otherwise.
+    #[test]
+    fn any_unique_prefix_in_any_case_names_the_character(
+        index in 0usize..3,
+        cut in 1usize..12,
+        upper in proptest::collection::vec(proptest::bool::ANY, 12),
+        underscore in proptest::bool::ANY,
+    ) {
+        let t = table_from(IRON);
+        let names = t.state().participant_names();
+        let name = &names[index];
+        let typed: String = name
+            .chars()
+            .take(cut)
+            .zip(&upper)
+            .map(|(c, up)| if *up { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() })
+            .collect();
+        let typed = if underscore { typed.replace(' ', "_") } else { typed };
+        let norm = |s: &str| s.to_lowercase().replace('_', " ").trim().to_string();
+        let starts: Vec<&String> = names.iter().filter(|n| norm(n).starts_with(&norm(&typed))).collect();
+        let exact = names.iter().find(|n| norm(n) == norm(&typed));
+        let line = format!("spend Agility as \"{typed}\"");
+        let want = exact.or(if starts.len() == 1 { Some(starts[0]) } else { None });
+        match (want, parse(&t, &gm(), &line)) {
+            (Some(n), Ok(Command::Spend { who, .. })) => {
+                proptest::prop_assert_eq!(who.as_deref(), Some(n.as_str()));
+            }
+            (None, Err(CommandParseError::Name(NameLookupError::Ambiguous { matches, .. }))) => {
+                let many: Vec<String> = starts.iter().map(|s| s.to_string()).collect();
+                proptest::prop_assert_eq!(matches, many);
+            }
+            (w, got) => proptest::prop_assert!(false, "{typed:?}: {w:?} {got:?}"),
+        }
+    }
+}
