@@ -300,13 +300,13 @@ pub fn dice_chances(max_dice: u32, tokens: u32, need: u32) -> Vec<Option<f64>> {
         .collect()
 }
 
-/// Chances by dice count written short: `0d:0% 1d:83% ...` (`?` past the caps).
+/// Chances by dice count written short: `0d:0.0% 1d:83.3% ...` (percent, one decimal, as all odds in text) (`?` past the caps).
 pub fn chances_line(chances: &[Option<f64>]) -> String {
     chances
         .iter()
         .enumerate()
         .map(|(n, p)| match p {
-            Some(p) => format!("{n}d:{:.0}%", p * 100.0),
+            Some(p) => format!("{n}d:{:.1}%", p * 100.0),
             None => format!("{n}d:?"),
         })
         .collect::<Vec<_>>()
@@ -314,7 +314,7 @@ pub fn chances_line(chances: &[Option<f64>]) -> String {
 }
 
 /// A short line of odds for every dice choice 0..=`max_dice` against a card or
-/// check that needs at least `need` successes: `0d:0% 1d:83% ...`.
+/// check that needs at least `need` successes: `0d:0.0% 1d:83.3% ...`.
 pub fn odds_line(max_dice: u32, tokens: u32, need: u32) -> String {
     chances_line(&dice_chances(max_dice, tokens, need))
 }

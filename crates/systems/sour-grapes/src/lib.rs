@@ -14,6 +14,9 @@
 //! - [`table`]: the decide/evolve [`tabula_core::System`] for the game moments:
 //!   Spend, Check, Situation and the Event with initiative and the eight-step turn
 //!   ("Game Moments" to "Injury, Exhaust & Damage"; R-SG-4..R-SG-12).
+//! - [`commands`]: every command once ([`commands::COMMANDS`]) and reading a
+//!   command line with every name resolved.
+//! - [`sheet`](mod@sheet): the character sheet at the table, as the book lays it out.
 //! - [`text`]: terminal play ([`tabula_core::TextPlay`]).
 //!
 //! It depends on `tabula-core` only.
@@ -23,7 +26,9 @@
 pub mod cards;
 pub mod character;
 pub mod check;
+pub mod commands;
 pub mod rules;
+pub mod sheet;
 pub mod stats;
 pub mod table;
 pub mod text;

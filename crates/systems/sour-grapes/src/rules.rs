@@ -20,6 +20,8 @@ pub const SPEND: Rule = book("Spend");
 pub const CHECK: Rule = book("Check").ruling("R-SG-1");
 /// Sour Grapes, "Situation".
 pub const SITUATION: Rule = book("Situation");
+/// Sour Grapes, "Event" (declaring and ending one, rounds, turns).
+pub const EVENT: Rule = book("Event");
 /// Sour Grapes, "Event" (Initiative); R-SG-8.
 pub const INITIATIVE: Rule = book("Event").ruling("R-SG-8");
 /// Sour Grapes, "Turn Mechanics".

@@ -101,6 +101,22 @@ impl Stat {
         }
     }
 
+    /// What the stat measures, as the book's stat sheet says ("Stats":
+    /// Agility is "Athletic ability").
+    pub fn description(self) -> &'static str {
+        match self {
+            Stat::Agility => "Athletic ability",
+            Stat::Might => "Raw power",
+            Stat::Knowledge => "Intelligence and experience",
+            Stat::Perception => "Awareness and focus",
+            Stat::Prestige => "Clout, fame, trustworthiness",
+            Stat::Resolve => "Fearlessness, mental state of the character",
+            Stat::Spirit => "Spiritual connection",
+            Stat::Stamina => "Ability to continue physical activities",
+            Stat::Vitality => "Physical state of the character",
+        }
+    }
+
     /// Physical, Mental or both.
     pub fn nature(self) -> Nature {
         match self {

@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 
 use serde::Deserialize;
 use tabula_core::names::{check_name, check_seat_name, same_name};
+use tabula_core::system::CommandDoc;
 use tabula_core::{ChoiceOdds, CommandParseError, Seat, TextPlay};
 
 use crate::SourGrapes;
@@ -31,8 +32,8 @@ use crate::character::{Character, CharacterDraft};
 use crate::check;
 use crate::stats::Stat;
 use crate::table::{
-    ActiveEffect, Bet, Command, Event, MAX_PARTICIPANTS, Moment, Participant, Pool, Purpose, State,
-    Step, TableOptions,
+    ActiveEffect, Command, Event, MAX_PARTICIPANTS, Moment, Participant, Purpose, State, Step,
+    TableOptions,
 };
 
 /// A participant entry of a table file.
@@ -287,383 +288,6 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         );
     }
     Ok(state)
-}
-
-// ---------------------------------------------------------------- parsing
-
-const KEYWORDS: [&str; 8] = [
-    "as",
-    "with",
-    "vs",
-    "success",
-    "result",
-    "to",
-    "on",
-    "difficulty",
-];
-
-/// A command line split into positional words and keyword arguments.
-struct Args<'a> {
-    command: String,
-    positional: Vec<&'a str>,
-    keywords: Vec<(&'a str, Vec<&'a str>)>,
-}
-
-fn split(line: &str) -> Args<'_> {
-    let mut words = line.split_whitespace();
-    let command = words.next().unwrap_or("").to_ascii_lowercase();
-    let mut positional = Vec::new();
-    let mut keywords: Vec<(&str, Vec<&str>)> = Vec::new();
-    for w in words {
-        let lw = w.to_ascii_lowercase();
-        if let Some(k) = KEYWORDS.iter().find(|k| **k == lw) {
-            keywords.push((k, Vec::new()));
-        } else if let Some((_, v)) = keywords.last_mut() {
-            v.push(w);
-        } else {
-            positional.push(w);
-        }
-    }
-    Args {
-        command,
-        positional,
-        keywords,
-    }
-}
-
-impl<'a> Args<'a> {
-    fn kw(&self, k: &str) -> Option<&Vec<&'a str>> {
-        self.keywords.iter().find(|(n, _)| *n == k).map(|(_, v)| v)
-    }
-
-    fn kw_text(&self, k: &str) -> Option<String> {
-        self.kw(k).map(|v| v.join(" ")).filter(|s| !s.is_empty())
-    }
-
-    /// Leading non-numeric positional words (a card or stat name) and trailing numbers.
-    fn name_and_numbers(&self) -> (String, Vec<&'a str>) {
-        let split_at = self
-            .positional
-            .iter()
-            .position(|w| looks_numeric(w))
-            .unwrap_or(self.positional.len());
-        (
-            self.positional[..split_at].join(" "),
-            self.positional[split_at..].to_vec(),
-        )
-    }
-}
-
-/// A word that is a whole number, perhaps negative or too large (`-4`,
-/// `99999999999`): it is read as a number, so a bad one is refused as one.
-fn looks_numeric(w: &str) -> bool {
-    let digits = w.strip_prefix('-').unwrap_or(w);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-fn err(command: &str, problem: impl Into<String>, usage: &str) -> CommandParseError {
-    CommandParseError::Arguments {
-        command: command.to_string(),
-        problem: problem.into(),
-        usage: usage.to_string(),
-    }
-}
-
-fn num(
-    command: &str,
-    what: &str,
-    text: Option<&&str>,
-    usage: &str,
-) -> Result<u32, CommandParseError> {
-    match text {
-        None => Err(err(command, format!("{what} is missing"), usage)),
-        Some(t) => match t.parse::<u32>() {
-            Ok(n) => Ok(n),
-            Err(e) => Err(err(
-                command,
-                match e.kind() {
-                    std::num::IntErrorKind::PosOverflow => {
-                        format!("{what} is too large: {t} (at most {})", u32::MAX)
-                    }
-                    _ if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) => {
-                        format!("{what} must be 0 or more, not {t}")
-                    }
-                    _ => format!("{what} must be a whole number 0 or more, not {t:?}"),
-                },
-                usage,
-            )),
-        },
-    }
-}
-
-fn opt_num(
-    command: &str,
-    what: &str,
-    text: Option<&&str>,
-    usage: &str,
-) -> Result<u32, CommandParseError> {
-    match text {
-        None => Ok(0),
-        some => num(command, what, some, usage),
-    }
-}
-
-fn stat(command: &str, text: &str, usage: &str) -> Result<Stat, CommandParseError> {
-    Stat::parse(text).ok_or_else(|| err(command, format!("{text:?} is not a stat"), usage))
-}
-
-fn bet(a: &Args<'_>, k: &str, usage: &str) -> Result<Bet, CommandParseError> {
-    match a.kw(k) {
-        None => Ok(Bet::default()),
-        Some(v) => Ok(Bet {
-            dice: num(&a.command, &format!("{k} dice"), v.first(), usage)?,
-            tokens: opt_num(&a.command, &format!("{k} tokens"), v.get(1), usage)?,
-        }),
-    }
-}
-
-const KNOWN: &str = "spend, check, giveback, reject, cure, improve, heal, rest, situation, difficulty, final, event, initiative, recover, keep, discard, stunt, end, interrupt, pass, target, compliment, divert, react, take, afflict, end-event, award, raise, end-encounter";
-
-/// Read one command line. See the module docs of [`crate::table`] for the steps.
-///
-/// # Errors
-/// [`CommandParseError`] naming the argument.
-pub fn parse(line: &str) -> Result<Command, CommandParseError> {
-    let a = split(line);
-    let c = a.command.as_str();
-    let who = a.kw_text("as");
-    let (name, nums) = a.name_and_numbers();
-    let usage;
-    let cmd = match c {
-        "spend" => {
-            usage = "spend STAT [as NAME]";
-            Command::Spend {
-                who,
-                stat: stat(c, &name, usage)?,
-            }
-        }
-        "check" => {
-            usage = "check STAT DICE [TOKENS] vs DIFFICULTY [with SKILL] [as NAME]";
-            let difficulty = a
-                .kw("vs")
-                .or_else(|| a.kw("difficulty"))
-                .ok_or_else(|| err(c, "the difficulty is missing (vs D)", usage))?;
-            Command::Check {
-                who,
-                stat: stat(c, &name, usage)?,
-                dice: num(c, "dice", nums.first(), usage)?,
-                tokens: opt_num(c, "tokens", nums.get(1), usage)?,
-                skill: a.kw_text("with"),
-                difficulty: num(c, "difficulty", difficulty.first(), usage)?,
-            }
-        }
-        "giveback" => {
-            usage = "giveback STAT-or-SKILL [POINTS] as NAME";
-            let who = who.ok_or_else(|| err(c, "say who: as NAME", usage))?;
-            let points = match nums.first() {
-                None => 1,
-                some => num(c, "points", some, usage)?,
-            };
-            if name.is_empty() {
-                return Err(err(c, "name a stat or skill", usage));
-            }
-            match Pool::parse(&name) {
-                Pool::Stat(stat) => Command::GiveBack { who, stat, points },
-                Pool::Skill(skill) => Command::TokensBack { who, skill, points },
-            }
-        }
-        "reject" => {
-            usage = "reject as NAME";
-            Command::Reject {
-                who: who.ok_or_else(|| err(c, "say whose card: as NAME", usage))?,
-            }
-        }
-        "heal" => {
-            usage = "heal STAT as NAME";
-            Command::Heal {
-                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
-                stat: stat(c, &name, usage)?,
-            }
-        }
-        "rest" => Command::Rest,
-        "situation" => {
-            usage = "situation DIFFICULTY STAT [with SKILL] as NAME";
-            let (n, _) = (a.positional.first(), ());
-            Command::Situation {
-                who: who.ok_or_else(|| err(c, "say who works it: as NAME", usage))?,
-                difficulty: num(c, "difficulty", n, usage)?,
-                stat: stat(
-                    c,
-                    &a.positional
-                        .get(1..)
-                        .map(|w| w.join(" "))
-                        .unwrap_or_default(),
-                    usage,
-                )?,
-                skill: a.kw_text("with"),
-            }
-        }
-        "difficulty" => {
-            usage = "difficulty D";
-            Command::Difficulty {
-                value: num(c, "difficulty", a.positional.first(), usage)?,
-            }
-        }
-        "final" => {
-            usage = "final DICE [TOKENS]";
-            Command::Final {
-                dice: num(c, "dice", nums.first(), usage)?,
-                tokens: opt_num(c, "tokens", nums.get(1), usage)?,
-            }
-        }
-        "event" => Command::StartEvent,
-        "initiative" => {
-            usage = "initiative STAT DICE [as NAME]";
-            Command::Initiative {
-                who,
-                stat: stat(c, &name, usage)?,
-                dice: num(c, "dice", nums.first(), usage)?,
-            }
-        }
-        "recover" => {
-            usage = "recover STAT|SKILL";
-            if name.is_empty() {
-                return Err(err(c, "name a stat or skill", usage));
-            }
-            Command::Recover {
-                into: Pool::parse(&a.positional.join(" ")),
-            }
-        }
-        "keep" => {
-            usage = "keep EFFECT DICE [TOKENS]";
-            Command::Keep {
-                effect: name,
-                bet: Bet {
-                    dice: num(c, "dice", nums.first(), usage)?,
-                    tokens: opt_num(c, "tokens", nums.get(1), usage)?,
-                },
-            }
-        }
-        "discard" => Command::Discard {
-            effect: a.positional.join(" "),
-        },
-        "stunt" => Command::Stunt {
-            card: a.positional.join(" "),
-        },
-        "end" => Command::EndTurn,
-        "interrupt" => {
-            usage = "interrupt CARD DICE [TOKENS] [as NAME]";
-            Command::Interrupt {
-                who,
-                card: name,
-                bet: Bet {
-                    dice: num(c, "dice", nums.first(), usage)?,
-                    tokens: opt_num(c, "tokens", nums.get(1), usage)?,
-                },
-            }
-        }
-        "pass" => Command::Pass,
-        "target" => {
-            usage = "target NAME[, NAME] success DICE [TOKENS] [result DICE [TOKENS]]";
-            let targets = a
-                .positional
-                .join(" ")
-                .split(',')
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect();
-            Command::Target {
-                targets,
-                success: bet(&a, "success", usage)?,
-                result: bet(&a, "result", usage)?,
-            }
-        }
-        "compliment" => {
-            usage = "compliment CARD success DICE [TOKENS] [result DICE [TOKENS]] [as NAME]";
-            Command::Compliment {
-                who,
-                card: name,
-                success: bet(&a, "success", usage)?,
-                result: bet(&a, "result", usage)?,
-            }
-        }
-        "divert" => {
-            usage = "divert CARD success DICE [TOKENS] to NAME [as NAME]";
-            Command::Divert {
-                who,
-                card: name,
-                success: bet(&a, "success", usage)?,
-                to: a
-                    .kw_text("to")
-                    .ok_or_else(|| err(c, "the new target is missing (to NAME)", usage))?,
-            }
-        }
-        "react" => {
-            usage = "react CARD DICE [TOKENS] [as NAME]";
-            Command::React {
-                who,
-                card: name,
-                bet: Bet {
-                    dice: num(c, "dice", nums.first(), usage)?,
-                    tokens: opt_num(c, "tokens", nums.get(1), usage)?,
-                },
-            }
-        }
-        "take" => Command::Take { who },
-        "afflict" => {
-            usage = "afflict EFFECT as NAME";
-            Command::Afflict {
-                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
-                card: a.positional.join(" "),
-            }
-        }
-        "cure" => {
-            usage = "cure EFFECT as NAME";
-            Command::Cure {
-                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
-                effect: a.positional.join(" "),
-            }
-        }
-        "improve" => {
-            usage = "improve CARD easier|damage [as NAME]";
-            let (last, card) = match a.positional.split_last() {
-                Some((l, rest)) => (l.to_ascii_lowercase(), rest.join(" ")),
-                None => return Err(err(c, "name a card and easier or damage", usage)),
-            };
-            let damage = match last.as_str() {
-                "damage" => true,
-                "easier" => false,
-                _ => return Err(err(c, "end with easier or damage", usage)),
-            };
-            Command::Improve { who, card, damage }
-        }
-        "end-event" => Command::EndEvent,
-        "end-encounter" => Command::EndEncounter,
-        "award" => {
-            usage = "award POINTS as NAME";
-            Command::Award {
-                who: who.ok_or_else(|| err(c, "say who: as NAME", usage))?,
-                points: num(c, "points", a.positional.first(), usage)?,
-            }
-        }
-        "raise" => {
-            usage = "raise STAT|SKILL [as NAME]";
-            if a.positional.is_empty() {
-                return Err(err(c, "name a stat or skill", usage));
-            }
-            Command::Raise {
-                who,
-                what: Pool::parse(&a.positional.join(" ")),
-            }
-        }
-        other => {
-            return Err(CommandParseError::Unknown {
-                got: other.to_string(),
-                known: KNOWN.into(),
-            });
-        }
-    };
-    Ok(cmd)
 }
 
 // ---------------------------------------------------------------- describing
@@ -1246,7 +870,7 @@ pub fn offers(state: &State) -> Vec<Offer> {
 }
 
 /// An offer as status prints it: `Hero Attack [Agility 5, Swords tokens 2,
-/// needs 4; odds by dice]: 0d:0% 1d:0% ...`.
+/// needs 4; odds by dice]: 0d:0.0% 1d:0.0% ...`.
 fn offer_line(o: &Offer) -> String {
     let card = o.card.as_deref().unwrap_or("");
     match o.goal {
@@ -1589,12 +1213,18 @@ impl TextPlay for SourGrapes {
         default_seat(state)
     }
 
-    fn parse_command(
-        _state: &State,
-        _seat: &Seat,
-        line: &str,
-    ) -> Result<Command, CommandParseError> {
-        parse(line)
+    /// [`crate::commands::parse`]: the one grammar, every name resolved
+    /// against the names that fit where it is typed.
+    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+        crate::commands::parse(state, seat, line)
+    }
+
+    const COMMANDS: &'static [CommandDoc] = crate::commands::COMMANDS;
+
+    /// [`crate::sheet::sheet`]: the book's stat sheet with current values,
+    /// conditions, skills, cards and effects.
+    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+        crate::sheet::sheet(state, seat, name)
     }
 
     fn describe(state: &State, event: &Event) -> String {

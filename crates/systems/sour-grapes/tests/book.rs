@@ -327,7 +327,7 @@ fn refusals_change_nothing() {
         ("Sam: check Perception 2 3 vs 3 with lock-pick", "tokens"),
         ("Sam: stunt Attack", "Event"),
         ("Sam: event", "storyteller"),
-        ("Sam: spend Luck", "not a stat"),
+        ("Sam: spend Luck", "no Stat called \"Luck\""),
         ("Ogre: check Agility 1 vs 1", "plays no character"),
         ("gm: difficulty 3", "no Situation"),
         ("dance", "unknown command"),

@@ -43,8 +43,8 @@ fn brute_beat(dice: u32, tokens: u32, sd: u32, st: u32) -> f64 {
     wins as f64 / (mine.len() * theirs.len()) as f64
 }
 
-/// The percentages status prints after `marker` on the line holding it: `0d:0%
-/// 1d:83% ...` up to the next `|`.
+/// The percentages status prints after `marker` on the line holding it: `0d:0.0%
+/// 1d:83.3% ...` up to the next `|`.
 fn status_percent(status: &str, marker: &str, after: &str) -> Vec<String> {
     let line = status
         .lines()
@@ -58,7 +58,7 @@ fn status_percent(status: &str, marker: &str, after: &str) -> Vec<String> {
 }
 
 fn percent(o: &ChoiceOdds) -> String {
-    format!("{:.0}%", o.probability * 100.0)
+    format!("{:.1}%", o.probability * 100.0)
 }
 
 /// Sour Grapes, "Situation" (000_05a1db5b88f54528.txt): the casino's final

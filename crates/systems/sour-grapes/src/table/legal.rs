@@ -3,6 +3,15 @@
 use super::rolls::*;
 use super::*;
 
+/// `summary` followed by the command's usage from [`crate::commands::COMMANDS`]
+/// (one copy of every usage line).
+fn with_usage(name: &str, summary: &str) -> String {
+    match tabula_core::system::find_command(crate::commands::COMMANDS, name) {
+        Some(doc) => format!("{summary}. `{}`", doc.usage),
+        None => summary.to_string(),
+    }
+}
+
 pub(super) fn stat_names() -> Vec<String> {
     Stat::ALL.iter().map(|s| s.name().to_string()).collect()
 }
@@ -41,7 +50,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     if gm {
         out.push(CommandSpec::new(
             "afflict",
-            "put an effect card on a character. `afflict EFFECT as NAME`",
+            &with_usage("afflict", "put an effect card on a character"),
             vec![
                 ParamSpec::choice(
                     "card",
@@ -61,7 +70,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
         if !in_play.is_empty() {
             out.push(CommandSpec::new(
                 "cure",
-                "remove an effect (its condition is met). `cure EFFECT as NAME`",
+                &with_usage("cure", "remove an effect (its condition is met)"),
                 vec![
                     ParamSpec::choice("effect", in_play),
                     ParamSpec::choice("as", s.participant_names()),
@@ -88,7 +97,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     if stats.is_empty() {
                         continue;
                     }
-                    out.push(CommandSpec::new("check", &format!("{m}: Check: dice up to the stat, tokens up to the skill; success when more than the difficulty. `check STAT DICE [TOKENS] vs D [with SKILL] as {m}`"), vec![
+                    out.push(CommandSpec::new("check", &format!("{m}: {}", with_usage("check", "Check: dice up to the stat, tokens up to the skill; success when more than the difficulty")), vec![
                         ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
                         ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
                         ParamSpec::int("tokens", 0, 5),
@@ -127,7 +136,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 }
                 out.push(CommandSpec::new(
                     "giveback",
-                    "give exhausted points (or skill tokens) back. `giveback STAT-or-SKILL [N] as NAME`",
+                    &with_usage("giveback", "give exhausted points (or skill tokens) back"),
                     vec![
                         ParamSpec::choice("stat", stat_names()),
                         ParamSpec::int("points", 1, 10),
@@ -177,7 +186,10 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             } else if gm {
                 out.push(CommandSpec::new(
                     "situation",
-                    "announce a Situation: a running difficulty ending in a final check. `situation D STAT [with SKILL] as NAME`",
+                    &with_usage(
+                        "situation",
+                        "announce a Situation: a running difficulty ending in a final check",
+                    ),
                     vec![
                         ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY)),
                         ParamSpec::choice("stat", stat_names()),
@@ -225,7 +237,10 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ));
                 out.push(CommandSpec::new(
                     "improve",
-                    "Experience: spend a point on a card: one success less, or one more damage. `improve CARD easier|damage`",
+                    &with_usage(
+                        "improve",
+                        "Experience: spend a point on a card: one success less, or one more damage",
+                    ),
                     vec![
                         ParamSpec::choice(
                             "card",
@@ -378,7 +393,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         let c = t.stunt.as_deref().and_then(|c| s.card(c));
                         out.push(CommandSpec::new(
                             "target",
-                            "step 4: targets, and dice + tokens on Success and Result (not rolled). `target NAME[, NAME] success D [T] [result D [T]]`",
+                            &with_usage("target", "step 4: targets, and dice + tokens on Success and Result (not rolled)"),
                             vec![
                                 ParamSpec::text("targets, comma-separated"),
                                 ParamSpec::int(
@@ -403,7 +418,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         if !c.is_empty() && !t.compliments.iter().any(|p| &p.by == o) {
                             out.push(CommandSpec::new(
                                 "compliment",
-                                &format!("{o}: offer a Compliment. `compliment CARD success D [T] [result D [T]] as {o}`"),
+                                &format!("{o}: {}", with_usage("compliment", "offer a Compliment")),
                                 vec![
                                     ParamSpec::choice("card", c),
                                     ParamSpec::int("success dice", 0, 10),
@@ -418,7 +433,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         if !c.is_empty() && !t.diverts.iter().any(|p| &p.by == o) {
                             out.push(CommandSpec::new(
                                 "divert",
-                                &format!("{o}: offer a Divert. `divert CARD success D [T] to NAME as {o}`"),
+                                &format!("{o}: {}", with_usage("divert", "offer a Divert")),
                                 vec![
                                     ParamSpec::choice("card", c),
                                     ParamSpec::int("success dice", 0, 10),

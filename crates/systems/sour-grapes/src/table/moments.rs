@@ -573,8 +573,17 @@ pub(super) fn initiative(
         Bet { dice, tokens: 0 },
         rules::INITIATIVE,
     )?;
+    if dice > 0 {
+        d.roller.announce(
+            &who,
+            &format!("initiative ({stat})"),
+            dice.min(crate::check::MAX_DICE),
+            Die::D6,
+        );
+    }
     let roll = CheckRoll::roll(d.roller, dice, 0)?;
     let d20 = if d.s.options.initiative_d20 {
+        d.roller.announce(&who, "initiative d20", 1, Die::D20);
         Some(d.roller.roll(Die::D20)?)
     } else {
         None
@@ -612,6 +621,7 @@ pub(super) fn initiative(
                 break;
             }
             for n in tied {
+                d.roller.announce(&n, "initiative tie-break", 1, Die::D20);
                 let r = d.roller.roll(Die::D20)?;
                 if let Some(k) = keys.get_mut(&n) {
                     k.push(r);

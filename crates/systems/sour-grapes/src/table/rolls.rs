@@ -45,17 +45,12 @@ pub(super) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleErr
 
 /// Refuse an unknown character name, listing the names the table knows.
 pub(super) fn unknown_character(s: &State, rule: Rule, name: &str) -> RuleError {
-    RuleError::new(
+    let names = s.participant_names();
+    RuleError::unknown_among(
         rule,
-        Refusal::Unknown {
-            field: "character".into(),
-            name: name.to_string(),
-        },
-        format!(
-            "there is no character called \"{}\"; the characters are: {}",
-            name.trim(),
-            s.participant_names().join(", ")
-        ),
+        "character",
+        name.trim(),
+        names.iter().map(String::as_str),
     )
 }
 
@@ -126,6 +121,34 @@ pub(super) fn dazed(s: &State, who: &str) -> u32 {
     }
 }
 
+/// "a" or "an" before a card type's name.
+fn article(kind: CardType) -> &'static str {
+    match kind {
+        CardType::Interrupt | CardType::Effect => "an",
+        _ => "a",
+    }
+}
+
+/// What a roll is for, as a manual roller's prompt says it ("Rook, Dodge
+/// (Reaction, Agility): roll 2 d6").
+pub(super) fn what_for(purpose: &Purpose, card: Option<&str>, stat: Stat) -> String {
+    let card = card.unwrap_or("card");
+    match purpose {
+        Purpose::Check => format!("{stat} check"),
+        Purpose::SituationFinal => format!("final check, {stat}"),
+        Purpose::KeepEffect => format!("keep {card} ({stat})"),
+        Purpose::Interrupt => format!("{card} (Interrupt, {stat})"),
+        Purpose::Compliment => format!("{card} (Compliment, {stat})"),
+        Purpose::Divert => format!("{card} (Divert, {stat})"),
+        Purpose::Stunt => format!("{card} (Stunt, {stat})"),
+        Purpose::Reaction => format!("{card} (Reaction, {stat})"),
+        Purpose::Damage => format!("{card} damage ({stat})"),
+        Purpose::ExtraDamage => format!("{card} additional damage ({stat})"),
+        Purpose::LessDamage => format!("{card} damage taken off ({stat})"),
+        Purpose::LostSlot => format!("{card} (lost the slot, {stat})"),
+    }
+}
+
 /// Check that `who` may roll `bet` on `stat` with `skill`, and roll it.
 ///
 /// Sour Grapes, "Check" (dice up to the Current Stat Value, tokens up to the
@@ -148,6 +171,14 @@ pub(super) fn roll_for(
         let (_, skill_name) = prepare_roll(&d.s, who, stat, skill, bet, rules::CHECK)?;
         (bet, Bet::default(), skill_name)
     };
+    if bet.dice > 0 {
+        d.roller.announce(
+            who,
+            &what_for(&purpose, card, stat),
+            bet.dice.min(crate::check::MAX_DICE),
+            Die::D6,
+        );
+    }
     let r = CheckRoll::roll(d.roller, bet.dice, bet.tokens)?;
     let mut exhausts = vec![];
     let ones = r.ones;
@@ -314,7 +345,13 @@ pub(super) fn may_play(
     if card.kind != kind {
         return Err(RuleError::forbidden(
             rules::CARDS,
-            format!("{} is a {} card, not a {kind}", card.name, card.kind),
+            format!(
+                "{} is {} {} card, not {} {kind}",
+                card.name,
+                article(card.kind),
+                card.kind,
+                article(kind)
+            ),
         ));
     }
     if !p.cards.iter().any(|c| key(c) == key(&card.name)) {
@@ -383,22 +420,7 @@ pub(super) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> 
 
 /// Refuse an unknown name of `field`, listing the valid choices.
 pub(super) fn unknown_named(rule: Rule, field: &str, name: &str, choices: &[&str]) -> RuleError {
-    RuleError::new(
-        rule,
-        Refusal::Unknown {
-            field: field.to_string(),
-            name: name.to_string(),
-        },
-        format!(
-            "there is no {field} called \"{}\"; the choices are: {}",
-            name.trim(),
-            if choices.is_empty() {
-                "none".to_string()
-            } else {
-                choices.join(", ")
-            }
-        ),
-    )
+    RuleError::unknown_among(rule, field, name.trim(), choices.iter().copied())
 }
 
 /// Refuse an unknown skill of `who`, listing their skills.

@@ -22,10 +22,17 @@ pub fn table_from(text: &str) -> Table<SourGrapes> {
     Table::new(SourGrapes::setup(text, &examples()).unwrap())
 }
 
-/// Split `[SEAT:] COMMAND` the way the play driver does.
+/// Split `[SEAT:] COMMAND` the way the play driver does: a prefix naming a seat
+/// of the table (any case, quotes allowed). A one-word prefix that is no seat
+/// here still gives that seat (the driver refuses it before `decide`; the
+/// tests check that `decide` refuses it too).
 pub fn seat_and_body(state: &State, line: &str) -> (Seat, String) {
+    let seats = SourGrapes::seats(state);
+    if let Some((seat, rest)) = tabula_core::grammar::seat_prefix(line, &seats) {
+        return (seat, rest.to_string());
+    }
     match line.split_once(':') {
-        Some((seat, rest)) if !seat.trim().is_empty() => {
+        Some((seat, rest)) if !seat.trim().is_empty() && !seat.trim().contains(' ') => {
             (Seat::parse(seat), rest.trim().to_string())
         }
         _ => (SourGrapes::default_seat(state), line.to_string()),
