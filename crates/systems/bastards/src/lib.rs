@@ -10,7 +10,8 @@
 //!
 //! - [`character`], [`advantages`]: sheets and the 31 Advantages.
 //! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
-//!   and do (R-GB-12); [`table`] the table file and the terminal text.
+//!   and do (R-GB-12); [`table`] the table file and the terminal text;
+//!   [`commands`] the command lines and their reference; [`sheet`] the index card.
 //!
 //! Hidden information (R-GB-12): [`System::view`], [`TextPlay::status`] and
 //! [`TextPlay::describe`] show only what the book puts on the table plus, for the
@@ -43,9 +44,11 @@
 pub mod advantages;
 pub mod chance;
 pub mod character;
+pub mod commands;
 pub mod deck;
 pub mod fate;
 pub mod opposition;
+pub mod sheet;
 pub mod table;
 pub mod values;
 pub mod view;
@@ -121,12 +124,18 @@ impl TextPlay for Bastards {
         table::default_seat(state)
     }
 
-    fn parse_command(
-        _state: &State,
-        _seat: &Seat,
-        line: &str,
-    ) -> Result<Command, CommandParseError> {
-        table::parse_command(line)
+    const COMMANDS: &'static [tabula_core::system::CommandDoc] = commands::COMMANDS;
+
+    /// [`commands::parse_command`]: the one command grammar, every name
+    /// resolved against the names that fit where it is typed.
+    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+        commands::parse_command(state, seat, line)
+    }
+
+    /// [`sheet::sheet`]: the index card, pools and hand only for the seat that
+    /// commands the character (R-GB-12).
+    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+        sheet::sheet(state, seat, name)
     }
 
     fn describe(state: &State, event: &Event) -> String {

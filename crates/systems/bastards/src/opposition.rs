@@ -828,22 +828,7 @@ fn unknown_among<'a>(
     name: &str,
     choices: impl IntoIterator<Item = &'a str>,
 ) -> RuleError {
-    let list: Vec<&str> = choices.into_iter().collect();
-    RuleError::new(
-        rule,
-        Refusal::Unknown {
-            field: field.to_string(),
-            name: name.to_string(),
-        },
-        if list.is_empty() {
-            format!("there is no {field} called \"{name}\"")
-        } else {
-            format!(
-                "there is no {field} called \"{name}\"; choose one of: {}",
-                list.join(", ")
-            )
-        },
-    )
+    RuleError::unknown_among(rule, field, name, choices)
 }
 
 fn who(state: &State, name: &str) -> Result<usize, RuleError> {

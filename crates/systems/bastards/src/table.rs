@@ -23,14 +23,11 @@
 use serde::Deserialize;
 use tabula_core::cards::Shoe;
 use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
-use tabula_core::system::{CommandParseError, Seat};
+use tabula_core::system::Seat;
 
 use crate::character::{Character, SheetError, Trait, Weapon};
 use crate::deck::{self, DrawStep};
-use crate::opposition::{
-    self, AttackOptions, Body, Combatant, Command, DrawReason, Event, HandKind, Phase, Side, State,
-    Status, UseAdvantage,
-};
+use crate::opposition::{self, Body, Combatant, DrawReason, Event, Phase, Side, State, Status};
 use crate::values;
 
 #[derive(Debug, Deserialize)]
@@ -342,276 +339,6 @@ pub fn default_seat(s: &State) -> Seat {
             }
         }
     }
-}
-
-/// Split a line into words; double quotes group words (`"Unarmed Combat"`), and
-/// `_` stands for a space inside a word.
-pub fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    for ch in line.chars() {
-        match ch {
-            '"' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            '_' if !quoted => cur.push(' '),
-            c => cur.push(c),
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-const COMMANDS: &str = "fate, scene, begin, init, draw, mulligan, discard, wildcard, attack, play, bet, call, reinit, wield, pickup, pass, use, reinforce, involve, appear, distance, end, finish";
-
-/// Read one command line.
-///
-/// # Errors
-/// [`CommandParseError`] naming the command or argument.
-pub fn parse_command(line: &str) -> Result<Command, CommandParseError> {
-    let w = words(line);
-    let Some(head) = w.first() else {
-        return Err(CommandParseError::Unknown {
-            got: String::new(),
-            known: COMMANDS.into(),
-        });
-    };
-    let head = head.to_ascii_lowercase();
-    let args: Vec<&str> = w.iter().skip(1).map(String::as_str).collect();
-    let bad = |problem: &str, usage: &str| CommandParseError::Arguments {
-        command: head.clone(),
-        problem: problem.into(),
-        usage: usage.into(),
-    };
-    let arg = |i: usize, name: &str, usage: &str| {
-        args.get(i)
-            .map(|s| s.to_string())
-            .ok_or_else(|| bad(&format!("missing {name}"), usage))
-    };
-    let int = |text: &str, name: &str, usage: &str| {
-        text.parse::<i64>().map_err(|e| {
-            use std::num::IntErrorKind;
-            let problem = match e.kind() {
-                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
-                    format!("{name} {text:?} is too large (out of range)")
-                }
-                _ => format!("{name} must be a whole number, not {text:?}"),
-            };
-            bad(&problem, usage)
-        })
-    };
-    Ok(match head.as_str() {
-        "fate" | "check" => {
-            let u = "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]";
-            let who = arg(0, "who", u)?;
-            let skill = arg(1, "skill", u)?;
-            let t = arg(2, "trait", u)?;
-            let trait_used = Trait::parse(&t)
-                .ok_or_else(|| bad(&format!("{t:?} is not Body, Spirit, Mind or Luck"), u))?;
-            let mut modifier = 0;
-            let mut acrobat = false;
-            let mut specialty = None;
-            for a in args.iter().skip(3) {
-                if a.eq_ignore_ascii_case("acrobat") {
-                    acrobat = true;
-                } else if let Some(sp) = a.strip_prefix("spec=") {
-                    specialty = Some(sp.to_string());
-                } else {
-                    modifier = int(a.trim_start_matches('+'), "modifier", u)?;
-                }
-            }
-            Command::Fate {
-                who,
-                skill,
-                trait_used,
-                modifier,
-                acrobat,
-                specialty,
-            }
-        }
-        "begin" => Command::Begin,
-        "scene" => Command::Scene,
-        "init" | "initiative" => {
-            let u = "init WHO CARD";
-            Command::Init {
-                who: arg(0, "who", u)?,
-                card: arg(1, "card", u)?,
-            }
-        }
-        "draw" => Command::Draw,
-        "mulligan" => Command::Mulligan,
-        "discard" => Command::Discard {
-            card: arg(0, "card", "discard CARD")?,
-        },
-        "wildcard" => Command::Wildcard {
-            who: arg(0, "who", "wildcard WHO")?,
-        },
-        "attack" => {
-            let u = "attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]";
-            let target = arg(0, "target", u)?;
-            let skill = arg(1, "skill", u)?;
-            let mut kind = HandKind::Physical;
-            let mut options = AttackOptions::default();
-            for a in args.iter().skip(2) {
-                let l = a.to_ascii_lowercase();
-                if let Some(k) = HandKind::parse(&l) {
-                    kind = k;
-                } else if l == "zeal" {
-                    options.zeal = true;
-                } else if l == "fortune" {
-                    options.fortune = true;
-                } else if l == "disarm" {
-                    options.disarm = true;
-                } else if l == "savage" {
-                    options.savage = true;
-                } else if let Some(n) = l.strip_prefix("wild=") {
-                    options.wild_swing = int(n, "wild swing", u)?;
-                } else if let Some(n) = a.strip_prefix("spec=") {
-                    options.specialty = Some(n.to_string());
-                } else {
-                    return Err(bad(&format!("unknown option {a:?}"), u));
-                }
-            }
-            Command::Attack {
-                target,
-                skill,
-                kind,
-                options,
-            }
-        }
-        "play" => {
-            let u = "play CARD [SKILL] [mom] [counter=N]";
-            let card = arg(0, "card", u)?;
-            let mut skill = None;
-            let mut mind_over_matter = false;
-            let mut counter = 0;
-            for a in args.iter().skip(1) {
-                if a.eq_ignore_ascii_case("mom") {
-                    mind_over_matter = true;
-                } else if let Some(n) = a.to_ascii_lowercase().strip_prefix("counter=") {
-                    counter = int(n, "counter", u)?;
-                } else {
-                    skill = Some(a.to_string());
-                }
-            }
-            Command::Play {
-                card,
-                skill,
-                mind_over_matter,
-                counter,
-            }
-        }
-        "bet" => {
-            let c = arg(0, "card (or wild)", "bet CARD | bet wild")?;
-            if c.eq_ignore_ascii_case("wild") || c.eq_ignore_ascii_case("wildcard") {
-                Command::BetWild
-            } else {
-                Command::Bet { card: c }
-            }
-        }
-        "call" => Command::Call,
-        "reinit" => Command::Reinit {
-            card: arg(0, "card", "reinit CARD")?,
-        },
-        "wield" => Command::Wield {
-            weapon: arg(0, "weapon", "wield WEAPON")?,
-        },
-        "pickup" => Command::Pickup {
-            weapon: arg(0, "weapon", "pickup WEAPON")?,
-        },
-        "pass" => Command::Pass,
-        "use" => {
-            let u = "use WHO all-out-defense|stance N|serendipity|iron-wall|karmic-shuffle|soul-of-steel|study TARGET|dodge|ass-pull|berserk|calm";
-            let who = arg(0, "who", u)?;
-            let a = arg(1, "advantage", u)?;
-            let norm: String = a
-                .chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase)
-                .collect();
-            let advantage = match norm.as_str() {
-                "alloutdefense" => UseAdvantage::AllOutDefense,
-                "stance" | "defensivestance" => {
-                    UseAdvantage::DefensiveStance(int(&arg(2, "N", u)?, "N", u)?)
-                }
-                "serendipity" => UseAdvantage::Serendipity,
-                "ironwall" => UseAdvantage::IronWall,
-                "karmicshuffle" => UseAdvantage::KarmicShuffle,
-                "soulofsteel" => UseAdvantage::SoulOfSteel,
-                "study" => UseAdvantage::Study(arg(2, "target", u)?),
-                "dodge" => UseAdvantage::Dodge,
-                "asspull" => UseAdvantage::AssPull,
-                "berserk" => UseAdvantage::Berserk,
-                "calm" => UseAdvantage::Calm,
-                _ => {
-                    return Err(bad(
-                        &format!("{a:?} is not an Advantage used on its own"),
-                        u,
-                    ));
-                }
-            };
-            Command::Use { who, advantage }
-        }
-        "reinforce" | "involve" => {
-            let u = "reinforce|involve WHO NAME [WEAPON DAMAGE]";
-            let who = arg(0, "who", u)?;
-            let name = arg(1, "name", u)?;
-            let weapon = match args.get(2) {
-                Some(w) => {
-                    let damage = int(&arg(3, "weapon damage", u)?, "weapon damage", u)?;
-                    Some(Weapon {
-                        name: w.to_string(),
-                        damage,
-                        skill: format!("{w} Combat"),
-                        melee: true,
-                        ready: true,
-                    })
-                }
-                None => None,
-            };
-            if head == "reinforce" {
-                Command::Reinforce { who, name, weapon }
-            } else {
-                Command::Involve { who, name, weapon }
-            }
-        }
-        "appear" => Command::Appear {
-            who: arg(0, "who", "appear WHO")?,
-        },
-        "distance" => {
-            let u = "distance WHO WILDCARDS";
-            let who = arg(0, "who", u)?;
-            let n = int(&arg(1, "wildcards", u)?, "wildcards", u)?;
-            let wildcards = u32::try_from(n).map_err(|_| {
-                bad(
-                    &format!(
-                        "wildcards must be 1 or more (and at most the Wildcards held), not {n}"
-                    ),
-                    u,
-                )
-            })?;
-            Command::Distance { who, wildcards }
-        }
-        "end" => Command::End,
-        "finish" => Command::Finish,
-        _ => {
-            return Err(CommandParseError::Unknown {
-                got: head,
-                known: COMMANDS.into(),
-            });
-        }
-    })
 }
 
 /// Who reads a description: everyone at the table (a shared log) or one seat.
@@ -934,7 +661,8 @@ pub fn status(s: &State, seat: &Seat) -> String {
     }
     if let Some(p) = lead_chance(s, seat) {
         out += &format!(
-            "\n  If both call now, you win with chance {p:.3} (the other face-down card is unknown)"
+            "\n  If both call now, you win with chance {} (the other face-down card is unknown)",
+            percent(p)
         );
     }
     let legal: Vec<String> = v.legal.iter().map(|c| c.name.clone()).collect();
@@ -1216,6 +944,12 @@ pub fn bet_odds(s: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> 
         });
     }
     out
+}
+
+/// A probability (`0.0..=1.0`) as the terminal writes every chance: percent
+/// with one decimal (`80.4%`).
+pub fn percent(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
 }
 
 /// The statuses in force, in words.

@@ -54,7 +54,7 @@ fn plain_damage_is_the_margin_r_gb_5() {
     // KD 13 + Body 2 = 15 against 7S 7 + Mind 1 = 8: margin 7.
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &[],
@@ -84,7 +84,7 @@ fn toughness_and_armour_reduce_bp_damage() {
     );
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &[],
@@ -103,7 +103,7 @@ fn brawler_adds_unarmed_ranks_and_tenacity_draws() {
     );
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &["JC"],
@@ -127,7 +127,7 @@ fn careful_draws_after_avoiding_damage() {
     );
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "4H",
         "QD",
         &["JC"],
@@ -153,7 +153,7 @@ fn mind_over_matter_moves_bp_damage_to_mp() {
     run(
         &mut t,
         &[
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "a: play KD",
             "b: play 7S mom",
             "b: call",
@@ -291,7 +291,7 @@ fn berserk_doubles_body_to_damage_and_forbids_defensive_advantages() {
     );
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &["JC"],
@@ -314,7 +314,7 @@ fn iron_wall_and_soul_of_steel_reduce_damage() {
     run(&mut t, &["b: use B iron-wall"], &mut r);
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &[],
@@ -337,7 +337,7 @@ fn dodge_and_serendipity_change_the_next_defense_trait() {
     run(&mut t, &["b: use B dodge"], &mut r);
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &[],
@@ -361,7 +361,7 @@ fn all_out_defense_doubles_body_and_forbids_actions() {
     run(&mut t, &["b: use B all-out-defense"], &mut r);
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &[],
@@ -409,7 +409,7 @@ fn karmic_shuffle_makes_defense_use_luck() {
     run(&mut t, &["a: use A karmic-shuffle"], &mut r);
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &[],
@@ -497,7 +497,7 @@ fn two_weapons_cost_two_and_ambidextrous_one_r_gb_7() {
         run(&mut t, &["a: wield Dagger"], &mut r);
         exchange(
             &mut t,
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "KD",
             "7S",
             &[],
@@ -567,7 +567,7 @@ fn desperation_then_knock_out() {
     );
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "6H",
         &["2D", "3D"],
@@ -596,7 +596,7 @@ fn extras_lose_a_member_per_two_points_r_gb_9() {
     run(
         &mut t,
         &[
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "a: play KD",
             "b: play 6H",
             "b: call",
@@ -673,7 +673,7 @@ fn counter_turns_a_successful_defense_into_an_attack_with_the_held_cards() {
     run(
         &mut t,
         &[
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "a: play 4H",
             "b: play QD counter=1",
         ],
@@ -698,7 +698,7 @@ fn counter_turns_a_successful_defense_into_an_attack_with_the_held_cards() {
     );
     run(
         &mut t,
-        &["a: attack B Unarmed_Combat physical", "a: play 4H"],
+        &["a: attack B \"unarmed combat\" physical", "a: play 4H"],
         &mut r,
     );
     assert!(submit(&mut t, "b: play QD counter=1", &mut r).is_err());
@@ -816,7 +816,7 @@ fn florentine_removes_the_two_weapon_penalty_on_defense() {
     run(
         &mut t,
         &[
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "a: play KD",
             "b: play 7S",
         ],
@@ -859,7 +859,7 @@ fn a_follower_takes_damage_to_its_one_power_pool() {
     run(
         &mut t,
         &[
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "a: play KD",
             "b: play 6H",
             "b: call",
@@ -978,7 +978,7 @@ fn status_shows_the_chance_of_winning_if_both_call() {
     run(
         &mut t,
         &[
-            "a: attack B Unarmed_Combat physical",
+            "a: attack B \"unarmed combat\" physical",
             "a: play KD",
             "b: play 7S",
         ],
@@ -989,7 +989,7 @@ fn status_shows_the_chance_of_winning_if_both_call() {
     // two Aces of Diamonds (15, Diamonds, the defender's tie) beat it.
     let p = tabula_bastards::table::lead_chance(t.state(), &a).unwrap();
     assert!((p - 95.0 / 97.0).abs() < 1e-12, "{p}");
-    assert!(tabula_bastards::table::status(t.state(), &a).contains("0.979"));
+    assert!(tabula_bastards::table::status(t.state(), &a).contains("97.9%"));
     assert!(
         tabula_bastards::table::lead_chance(t.state(), &tabula_core::system::Seat::Gm).is_none()
     );
@@ -1011,7 +1011,7 @@ fn careful_also_draws_when_reductions_stop_every_point() {
     );
     exchange(
         &mut t,
-        "a: attack B Unarmed_Combat physical",
+        "a: attack B \"unarmed combat\" physical",
         "KD",
         "7S",
         &["JC"],

@@ -11,9 +11,12 @@ use std::path::PathBuf;
 use tabula_bastards::opposition::{Event, Phase, State};
 use tabula_bastards::{Bastards, table};
 use tabula_core::cards::Card;
+use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::rule::Refusal;
-use tabula_core::system::{CommandSpec, ParamKind, Seat, System, Table, TextPlay};
+use tabula_core::system::{
+    CommandParseError, CommandSpec, ParamKind, Seat, System, Table, TextPlay,
+};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")
@@ -146,6 +149,17 @@ fn assert_sees_only_its_own(s: &State) {
         }
         for w in &words {
             assert!(texts.contains(w), "{seat} sees {w}:\n{status}");
+        }
+        // Issue 18: the sheets, the seat's own and every character's by name,
+        // name only cards the seat may see (R-GB-12).
+        let mut sheets = vec![Bastards::sheet(s, &seat, None).unwrap()];
+        for c in &s.combatants {
+            sheets.push(Bastards::sheet(s, &seat, Some(&c.name)).unwrap());
+        }
+        for sheet in &sheets {
+            for w in card_tokens(sheet) {
+                assert!(texts.contains(&w), "{seat}'s sheet shows {w}:\n{sheet}");
+            }
         }
         for (c, cv) in s.combatants.iter().zip(&view.combatants) {
             let mine = c.controlled_by(&seat);
@@ -364,7 +378,14 @@ fn random_play(
         let line = line_for(seat, spec, &mut rand);
         let before = t.state().clone();
         let len = t.log().len();
-        if submit(&mut t, &line, &mut roller).is_err() {
+        // A name that fits nothing there (a random skill or Specialty the
+        // character lacks) is refused by the parser: nothing to submit.
+        let (seat, cmd) = parse(&t, &line);
+        let refused = match cmd {
+            Ok(cmd) => t.submit(&seat, &cmd, &mut roller).is_err(),
+            Err(_) => true,
+        };
+        if refused {
             assert_eq!(t.state(), &before, "{line}: a refusal changed the table");
             assert_eq!(t.log().len(), len);
         }
@@ -715,14 +736,16 @@ fn a_player_acts_only_for_its_own_characters() {
     assert!(t.log().is_empty());
     submit(&mut t, "stella: fate CYNTHIA business mind", &mut r).unwrap();
     submit(&mut t, "gm: fate investor Business Mind", &mut r).unwrap();
-    let e = submit(&mut t, "Stella: fate Cinthya Business Mind", &mut r).unwrap_err();
+    let e = parse(&t, "Stella: fate Cinthya Business Mind")
+        .1
+        .unwrap_err();
     assert!(
-        matches!(&e.kind, Refusal::Unknown { field, .. } if field == "combatant"),
+        matches!(&e, CommandParseError::Name(NameLookupError::Unknown { field, .. }) if field == "character"),
         "{e}"
     );
+    let e = e.to_string();
     assert!(
-        e.message
-            .contains("Cynthia, Kodos, The investor, Carlton, Bodyguard, Thugs"),
+        e.contains("Cynthia, Kodos, The investor, Carlton, Bodyguard, Thugs"),
         "the valid choices are listed: {e}"
     );
     submit(&mut t, "gm: begin", &mut r).unwrap();
@@ -830,9 +853,13 @@ fn numbers_at_the_table_are_refused_naming_the_field() {
     assert_eq!(field(e), "Wild Swing");
     let e = submit(&mut t, "a: fate A Athletics Body 21", &mut r).unwrap_err();
     assert_eq!(field(e), "Difficulty Modifier");
-    let e = table::parse_command("fate A Athletics Body 99999999999999999999").unwrap_err();
+    let e = parse(&t, "a: fate A Athletics Body 99999999999999999999")
+        .1
+        .unwrap_err();
     assert!(e.to_string().contains("too large"), "{e}");
-    let e = table::parse_command("attack B Unarmed_Combat wild=-99999999999999999999").unwrap_err();
+    let e = parse(&t, "a: attack B Unarmed_Combat wild=-99999999999999999999")
+        .1
+        .unwrap_err();
     assert!(e.to_string().contains("too large"), "{e}");
     run(
         &mut t,
@@ -922,7 +949,7 @@ fn odds_of_each_bet_count_only_what_the_seat_sees_r_gb_12() {
     let call = odds.iter().find(|o| o.choice == "call").unwrap();
     assert_eq!(Some(call.probability), table::lead_chance(&s, &me));
     assert!(
-        Bastards::status(&s, &me).contains(&format!("{:.3}", call.probability)),
+        Bastards::status(&s, &me).contains(&table::percent(call.probability)),
         "{}",
         Bastards::status(&s, &me)
     );

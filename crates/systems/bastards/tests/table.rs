@@ -5,12 +5,14 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use std::path::PathBuf;
-use tabula_bastards::opposition::{Phase, State};
+use tabula_bastards::Bastards;
+use tabula_bastards::character::Trait;
+use tabula_bastards::opposition::{Command, Phase, State};
 use tabula_bastards::view::PhaseView;
-use tabula_bastards::{Bastards, table};
+use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::rule::Refusal;
-use tabula_core::system::{Seat, System, Table, TextPlay};
+use tabula_core::system::{CommandParseError, Seat, System, Table, TextPlay, find_command};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")
@@ -180,9 +182,10 @@ fn out_of_turn_and_illegal_commands_are_refused_and_change_nothing() {
     assert_eq!(e.kind, Refusal::WrongPhase);
     assert_eq!(t.state(), &before);
     assert_eq!(t.log().len(), len);
-    assert!(table::parse_command("attack").is_err());
-    assert!(table::parse_command("juggle").is_err());
-    assert!(table::parse_command("use Kodos flying").is_err());
+    let gm = Seat::Gm;
+    assert!(Bastards::parse_command(t.state(), &gm, "attack").is_err());
+    assert!(Bastards::parse_command(t.state(), &gm, "juggle").is_err());
+    assert!(Bastards::parse_command(t.state(), &gm, "use Kodos flying").is_err());
 }
 
 #[test]
@@ -340,7 +343,13 @@ fn every_legal_command_is_a_command_the_parser_knows_and_the_next_line_is_legal(
         );
         for s in seats(t.state()) {
             for c in Bastards::legal_commands(t.state(), &s) {
-                let e = table::parse_command(&c.name);
+                let word = c.name.split_whitespace().next().unwrap_or_default();
+                assert!(
+                    find_command(Bastards::COMMANDS, word).is_some(),
+                    "{} is not in COMMANDS",
+                    c.name
+                );
+                let e = Bastards::parse_command(t.state(), &s, &c.name);
                 assert!(
                     !matches!(
                         e,
@@ -531,5 +540,235 @@ proptest! {
             conserve(t.state());
         }
         prop_assert!(t.replay_matches());
+    }
+}
+
+/// Issue 18: every command word and alias of the reference is one the parser
+/// knows, at any moment of the encounter, and the unknown-command error lists
+/// the reference's names.
+#[test]
+fn every_command_of_the_reference_is_recognised() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    let lines = script();
+    for (n, line) in lines.iter().enumerate() {
+        if n % 7 == 0 {
+            for doc in Bastards::COMMANDS {
+                for word in std::iter::once(&doc.name).chain(doc.aliases) {
+                    for seat in seats(t.state()) {
+                        let e = Bastards::parse_command(t.state(), &seat, word);
+                        assert!(
+                            !matches!(e, Err(CommandParseError::Unknown { .. })),
+                            "{word}: {e:?}"
+                        );
+                    }
+                }
+            }
+        }
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    let e = Bastards::parse_command(t.state(), &Seat::Gm, "juggle").unwrap_err();
+    let CommandParseError::Unknown { known, .. } = e else {
+        panic!("{e:?}")
+    };
+    let names: Vec<&str> = Bastards::COMMANDS.iter().map(|d| d.name).collect();
+    assert_eq!(known, names.join(", "));
+    // The usage in an argument error is the reference's.
+    let e = Bastards::parse_command(t.state(), &Seat::Gm, "attack").unwrap_err();
+    let CommandParseError::Arguments { usage, .. } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        usage,
+        find_command(Bastards::COMMANDS, "attack").unwrap().usage
+    );
+}
+
+/// Issue 18: a character with spaces in its name works quoted, in any letter
+/// case and by unique prefix (`_` still works); so do skills, Traits and
+/// Specialties. An ambiguous prefix and an unknown name are refused listing
+/// the names that fit, and nothing changes.
+#[test]
+fn names_match_quoted_in_any_case_and_by_unique_prefix() {
+    let t = load();
+    let gm = Seat::Gm;
+    let stella = Seat::Player("Stella".into());
+    let fate = |who: &str, skill: &str, tr: Trait| Command::Fate {
+        who: who.into(),
+        skill: skill.into(),
+        trait_used: tr,
+        modifier: 0,
+        acrobat: false,
+        specialty: None,
+    };
+    for line in [
+        r#"fate "The investor" Business Mind"#,
+        r#"FATE "the INVESTOR" business MIND"#,
+        r#"fate "the inv" bus m"#,
+        "fate The_Investor BUSINESS mind",
+        "check investor Business Mind",
+    ] {
+        assert_eq!(
+            Bastards::parse_command(t.state(), &gm, line).unwrap(),
+            fate("The investor", "Business", Trait::Mind),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        Bastards::parse_command(t.state(), &stella, r#"fate cyn "unarmed COMBAT" body"#).unwrap(),
+        fate("Cynthia", "Unarmed Combat", Trait::Body)
+    );
+    // A book skill the sheet does not list is still a skill ("Skills").
+    assert_eq!(
+        Bastards::parse_command(t.state(), &stella, r#"fate Cynthia "Rope Combat" Body"#).unwrap(),
+        fate("Cynthia", "Rope Combat", Trait::Body)
+    );
+    // Keyword options take quoted values, by prefix too (`spec="inv"`).
+    let blaine = Seat::Player("Blaine".into());
+    for line in [
+        r#"fate kodos tech MIND SPEC="Invent" 2"#,
+        r#"fate Kodos Technology Mind spec="inv" +2"#,
+    ] {
+        let cmd = Bastards::parse_command(t.state(), &blaine, line).unwrap();
+        assert!(
+            matches!(&cmd, Command::Fate { specialty: Some(s), modifier: 2, skill, .. } if s == "Invent" && skill == "Technology"),
+            "{line}: {cmd:?}"
+        );
+    }
+    let e = Bastards::parse_command(
+        t.state(),
+        &blaine,
+        "fate Kodos Technology Mind spec=Knitting",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("Invent"), "{e}");
+    // Ambiguous: Cynthia and Carlton.
+    let e = Bastards::parse_command(t.state(), &stella, "fate c Business Mind").unwrap_err();
+    match &e {
+        CommandParseError::Name(NameLookupError::Ambiguous { matches, .. }) => {
+            assert!(matches.contains(&"Cynthia".to_string()), "{e}");
+            assert!(matches.contains(&"Carlton".to_string()), "{e}");
+        }
+        _ => panic!("{e:?}"),
+    }
+    let e = Bastards::parse_command(t.state(), &stella, "fate Cynthia Basketry Mind").unwrap_err();
+    assert!(
+        matches!(&e, CommandParseError::Name(NameLookupError::Unknown { field, .. }) if field == "skill"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("Business"), "{e}");
+    let e = Bastards::parse_command(t.state(), &stella, "fate Cynthia Business Toe").unwrap_err();
+    assert!(e.to_string().contains("Body, Spirit, Mind, Luck"), "{e}");
+    let e = Bastards::parse_command(t.state(), &stella, r#"fate "Ana Maria" Business Mind"#)
+        .unwrap_err();
+    assert!(e.to_string().contains("The investor"), "{e}");
+    let e =
+        Bastards::parse_command(t.state(), &stella, r#"fate "Cynthia Business Mind"#).unwrap_err();
+    assert!(matches!(e, CommandParseError::Grammar(_)), "{e:?}");
+    // Refused lines change nothing: the table is as loaded.
+    assert_eq!(t.state(), load().state());
+    assert!(t.log().is_empty());
+}
+
+/// Issue 18: cards keep the book's syntax (`QH`, `"queen of hearts"`, `best`)
+/// and a card of the seat's own hand is found by unique prefix; a card that is
+/// no card is refused listing only that seat's own hand (R-GB-12).
+#[test]
+fn cards_are_named_by_syntax_or_by_the_seats_own_hand() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    submit(&mut t, "gm: begin", &mut r).unwrap();
+    let stella = Seat::Player("Stella".into());
+    let hand = c(&t, "Cynthia").hand.clone();
+    let first = hand[0].to_string();
+    let cmd =
+        Bastards::parse_command(t.state(), &stella, "init cynthia \"queen of hearts\"").unwrap();
+    assert_eq!(
+        cmd,
+        Command::Init {
+            who: "Cynthia".into(),
+            card: "QH".into()
+        }
+    );
+    let cmd =
+        Bastards::parse_command(t.state(), &stella, &format!("init cynthia {first}")).unwrap();
+    assert!(matches!(cmd, Command::Init { card, .. } if card == first));
+    let e = Bastards::parse_command(t.state(), &stella, "init Cynthia Xylophone").unwrap_err();
+    let text = e.to_string();
+    for k in &hand {
+        assert!(text.contains(&k.to_string()), "{text}");
+    }
+    // Another seat's refusal lists only its own hand, never Cynthia's.
+    let blaine = Seat::Player("Blaine".into());
+    let e = Bastards::parse_command(t.state(), &blaine, "init Cynthia Xylophone").unwrap_err();
+    let CommandParseError::Name(NameLookupError::Unknown { candidates, .. }) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(candidates, ["best", "lowest"]);
+}
+
+/// Issue 18: `sheet` lays out the index card; pools and hand only for the
+/// seat that commands the character (R-GB-12), even the Dealer sees a
+/// player's as hidden.
+#[test]
+fn the_sheet_shows_pools_and_hand_only_to_their_seat() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    submit(&mut t, "gm: begin", &mut r).unwrap();
+    let stella = Seat::Player("Stella".into());
+    let own = Bastards::sheet(t.state(), &stella, None).unwrap();
+    assert!(own.starts_with("Cynthia (Fated"), "{own}");
+    assert!(own.contains("Body") && own.contains("BP "), "{own}");
+    let hand: Vec<String> = c(&t, "Cynthia")
+        .hand
+        .iter()
+        .map(|k| k.to_string())
+        .collect();
+    assert!(own.contains(&format!("Hand: {}", hand.join(" "))), "{own}");
+    assert!(!own.contains("Kodos"), "{own}");
+    let dealer = Bastards::sheet(t.state(), &Seat::Gm, Some("cyn")).unwrap();
+    assert!(dealer.contains("BP hidden"), "{dealer}");
+    assert!(dealer.contains("Hand: 5 cards (hidden)"), "{dealer}");
+    let all = Bastards::sheet(t.state(), &Seat::Gm, None).unwrap();
+    for c in &t.state().combatants {
+        assert!(all.contains(&c.name), "{all}");
+    }
+    let inv = Bastards::sheet(t.state(), &Seat::Gm, Some("\"THE INVESTOR\"")).unwrap();
+    assert!(inv.starts_with("The investor"), "{inv}");
+    let inv = Bastards::sheet(t.state(), &Seat::Gm, Some("the inv")).unwrap();
+    assert!(inv.contains("LP 15/15"), "{inv}");
+    let e = Bastards::sheet(t.state(), &stella, Some("Nobody")).unwrap_err();
+    assert!(e.to_string().contains("Cynthia, Kodos"), "{e}");
+}
+
+/// Every shipped script plays through with seed 1 as the terminal reads it:
+/// the `SEAT:` prefix split by the core grammar against the table's seats,
+/// the rest parsed by the system, no line refused.
+#[test]
+fn every_shipped_script_plays_through_as_the_terminal_reads_it() {
+    use tabula_core::grammar::seat_prefix;
+    let dir = examples();
+    for (table_file, script_file) in [
+        ("table.toml", "encounter.script"),
+        ("indirect.toml", "indirect.script"),
+    ] {
+        let text = std::fs::read_to_string(dir.join(table_file)).unwrap();
+        let mut t = Table::<Bastards>::new(Bastards::setup(&text, &dir).unwrap());
+        let mut r = Seeded::from_seed(1);
+        let script = std::fs::read_to_string(dir.join(script_file)).unwrap();
+        for line in script
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let seats = Bastards::seats(t.state());
+            let (seat, body) = seat_prefix(line, &seats)
+                .unwrap_or_else(|| (Bastards::default_seat(t.state()), line));
+            let cmd = Bastards::parse_command(t.state(), &seat, body)
+                .unwrap_or_else(|e| panic!("{script_file}: {line}: {e}"));
+            t.submit(&seat, &cmd, &mut r)
+                .unwrap_or_else(|e| panic!("{script_file}: {line}: {e}"));
+        }
+        assert!(Bastards::finished(t.state()), "{script_file}");
     }
 }

@@ -264,8 +264,36 @@ pub fn roll(
     auto: &AutoSymbols,
     roller: &mut dyn Roller,
 ) -> Result<CheckRoll, RollError> {
+    roll_announced(pool, auto, roller, None)
+}
+
+/// [`roll`], first telling the roller whose roll each pool is and what for
+/// ([`Roller::announce`]: a manual roller prompts "Wren, check against TN 3:
+/// roll 4 Spiral Die"); each Improbable Success reroll is announced as such.
+/// `who` is `(character, purpose)`; `None` announces nothing.
+///
+/// # Errors
+/// Whatever the roller reports.
+pub fn roll_announced(
+    pool: &Pool,
+    auto: &AutoSymbols,
+    roller: &mut dyn Roller,
+    who: Option<(&str, &str)>,
+) -> Result<CheckRoll, RollError> {
+    let announce = |roller: &mut dyn Roller, n: u32, reroll: bool| -> Result<(), RollError> {
+        if let Some((name, what)) = who {
+            let what = if reroll {
+                format!("{what}, Improbable Success (R-SA-3)")
+            } else {
+                what.to_string()
+            };
+            roller.announce(name, &what, n, spiral_dice::spiral_die()?);
+        }
+        Ok(())
+    };
     let mut dice = pool.dice.max(1);
     let mut rolls = Vec::new();
+    announce(roller, dice, false)?;
     let mut faces = spiral_dice::roll_dice(dice, roller)?;
     let mut rerolls = 0;
     loop {
@@ -278,6 +306,7 @@ pub fn roll(
         }
         rerolls += 1;
         dice += 1;
+        announce(roller, dice, true)?;
         faces = spiral_dice::roll_dice(dice, roller)?;
     }
     let last = rolls

@@ -17,6 +17,8 @@
 //!   Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5).
 //! - [`table`]: the table as a decide/evolve [`tabula_core::System`] ([`Sapio`]):
 //!   checks, Action Sequences, Luck, Injuries and Stresses, advancement.
+//! - [`commands`]: command lines in the one command grammar and their
+//!   reference; [`sheet`]: `sheet [NAME]`, the character sheet in text.
 //!
 //! It depends on `tabula-core` only.
 //!
@@ -39,9 +41,11 @@
 
 pub mod characters;
 pub mod checks;
+pub mod commands;
 pub mod harm;
 pub mod invoking;
 pub mod odds;
+pub mod sheet;
 pub mod spiral_dice;
 pub mod table;
 mod text;

@@ -681,24 +681,10 @@ fn may_act(state: &State, seat: &Seat, i: usize) -> bool {
     }
 }
 
-/// A refusal for a name the table does not know, listing the names it does.
+/// A refusal for a name the table does not know, listing the names it does
+/// ([`RuleError::unknown_among`]).
 fn unknown_among(rule: Rule, field: &str, name: &str, choices: &[String]) -> RuleError {
-    RuleError::new(
-        rule,
-        Refusal::Unknown {
-            field: field.to_string(),
-            name: name.to_string(),
-        },
-        format!(
-            "there is no {field} called \"{}\"; {}",
-            name.trim(),
-            if choices.is_empty() {
-                "there are none".to_string()
-            } else {
-                format!("choices: {}", choices.join(", "))
-            }
-        ),
-    )
+    RuleError::unknown_among(rule, field, name.trim(), choices.iter().map(String::as_str))
 }
 
 fn unknown_character(state: &State, i: usize) -> RuleError {
@@ -1440,7 +1426,22 @@ impl Sapio {
                 let target = attack_target(state, c, w.map(|w| w.name.trim()), *target)?;
                 let (spec, auto) = c.spec(&m.character);
                 let pool = checks::settle(&spec);
-                let roll = checks::roll(&pool, &auto, roller)?;
+                let what = match (w, target) {
+                    (Some(w), Some(t)) => format!(
+                        "{} at {} against TN {}",
+                        w.name.trim(),
+                        state.name(t),
+                        pool.tn
+                    ),
+                    (Some(w), None) => format!("{} against TN {}", w.name.trim(), pool.tn),
+                    _ => format!("check against TN {}", pool.tn),
+                };
+                let roll = checks::roll_announced(
+                    &pool,
+                    &auto,
+                    roller,
+                    Some((m.character.name(), &what)),
+                )?;
                 let weapon = match w {
                     Some(w) if roll.success => Some((
                         w.name.trim().to_string(),
@@ -2324,7 +2325,14 @@ impl TextPlay for Sapio {
     }
 
     fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        crate::text::parse(state, seat, line)
+        crate::commands::parse(state, seat, line)
+    }
+
+    const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::commands::COMMANDS;
+
+    /// [`crate::sheet::sheet`]: the character sheet; nothing is hidden in Sapio.
+    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+        crate::sheet::sheet(state, seat, name)
     }
 
     fn describe(state: &State, event: &Event) -> String {

@@ -51,6 +51,19 @@ fn refused(t: &mut Table<Sapio>, who: &str, line: &str) -> tabula_core::RuleErro
     err
 }
 
+/// Give `line` as `who`, expect the parser to refuse a name (listing the
+/// names that fit), and check nothing changed. Returns the error's text.
+fn refused_name(t: &mut Table<Sapio>, who: &str, line: &str) -> String {
+    let before = t.state().clone();
+    let e = Sapio::parse_command(t.state(), &seat(who), line).expect_err(line);
+    assert!(
+        matches!(e, tabula_core::system::CommandParseError::Name(_)),
+        "{line}: {e:?}"
+    );
+    assert_eq!(t.state(), &before);
+    e.to_string()
+}
+
 fn none() -> Scripted {
     Scripted::default()
 }
@@ -171,7 +184,8 @@ fn ongoing_tasks_lock_their_elements_except_the_main_profession() {
     // Net Spares may allow an element to be invoked again.
     ok(&mut t, "GM", "release Wren Agile", &mut none());
     assert_eq!(t.state().characters[0].locked.len(), 2);
-    refused(&mut t, "GM", "release Wren Agile");
+    let e = refused_name(&mut t, "GM", "release Wren Agile");
+    assert!(e.contains("Roof Runner, Leaping"), "{e}");
     ok(&mut t, "GM", "release Wren", &mut none());
     assert!(t.state().characters[0].locked.is_empty());
     refused(&mut t, "GM", "release Wren");
@@ -748,8 +762,8 @@ fn defender_invokes_one_profession_one_specialization_of_it_one_quality() {
     assert_eq!(e.rule.ruling, Some("R-SA-5"));
     assert_eq!(t.state().check.as_ref().unwrap().tn, Some(3));
     // An unknown element lists the defender's elements.
-    let e = refused(&mut t, "Cy", "defend Flying");
-    assert!(e.message.contains("Wilderness Survival"), "{e}");
+    let e = refused_name(&mut t, "Cy", "defend Flying");
+    assert!(e.contains("Wilderness Survival"), "{e}");
 }
 
 /// "Weapons and causing Injury": "hitting the TN should result in the specified
@@ -809,8 +823,8 @@ fn a_weapon_records_its_injury_on_the_target() {
     let e = refused(&mut t, "GM", "check Wren 1");
     assert_eq!(e.rule.ruling, Some("R-SA-6"));
     refused(&mut t, "Cy", "different");
-    let e = refused(&mut t, "GM", "similar-to Shovel");
-    assert!(e.message.contains("Sword"), "{e}");
+    let e = refused_name(&mut t, "GM", "similar-to Shovel");
+    assert!(e.contains("Sword"), "{e}");
     ok(&mut t, "GM", "similar-to sword", &mut none());
     let v = t.state().characters[3].character.injuries().clone();
     assert_eq!(v.moderate, [None, None]);
@@ -902,11 +916,10 @@ fn names_match_without_regard_to_case_and_unknown_names_list_the_choices() {
     ok(&mut t, "GM", "check wREN 3", &mut none());
     ok(&mut t, "Ana", "invoke ROOF runner full", &mut none());
     ok(&mut t, "Ana", "invoke leaping", &mut none());
-    let e = refused(&mut t, "Ana", "invoke Flying");
-    assert!(matches!(e.kind, Refusal::Unknown { .. }));
-    assert!(e.message.contains("Agile, Perceptive"), "{e}");
-    let e = refused(&mut t, "Ana", "talent Flight");
-    assert!(e.message.contains("Hide in Plain Sight"), "{e}");
+    let e = refused_name(&mut t, "Ana", "invoke Flying");
+    assert!(e.contains("Agile, Perceptive"), "{e}");
+    let e = refused_name(&mut t, "Ana", "talent Flight");
+    assert!(e.contains("Hide in Plain Sight"), "{e}");
     let e = Sapio::parse_command(t.state(), &seat("GM"), "check Nobody 3").unwrap_err();
     assert!(e.to_string().contains("Wren, Brannoc, Sable, Vance"), "{e}");
     // Beyond ASCII.
@@ -1413,4 +1426,261 @@ fn odds_of_the_pool_against_the_tn_for_the_focal_seat() {
     let b = brute_success(1, 2);
     assert!((odds[0].probability - b).abs() < 1e-12, "{odds:?} vs {b}");
     assert!(Sapio::odds(t.state(), &ana).is_empty());
+}
+
+/// The example encounter's lines, `(seat, command)`.
+fn script_lines() -> Vec<(String, String)> {
+    std::fs::read_to_string(examples().join("encounter.script"))
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (who, body) = l.split_once(':').unwrap();
+            (who.to_string(), body.trim().to_string())
+        })
+        .collect()
+}
+
+/// Issue 18: over the example encounter, every command `legal_commands`
+/// offers any seat is in the reference, and every name and alias of the
+/// reference is a command the parser knows (never `Unknown`); the unknown
+/// command error and the usage in an argument error come from the reference.
+#[test]
+fn the_reference_holds_every_command_and_the_parser_knows_it() {
+    use tabula_core::system::{CommandParseError, find_command};
+    let mut t = table();
+    let mut roller = Seeded::from_seed(1);
+    for (who, body) in script_lines() {
+        for s in Sapio::seats(t.state()) {
+            for c in <Sapio as System>::legal_commands(t.state(), &s) {
+                assert!(
+                    find_command(Sapio::COMMANDS, &c.name).is_some(),
+                    "{} is not in COMMANDS",
+                    c.name
+                );
+            }
+            for doc in Sapio::COMMANDS {
+                for word in std::iter::once(&doc.name).chain(doc.aliases) {
+                    let e = Sapio::parse_command(t.state(), &s, word);
+                    assert!(
+                        !matches!(e, Err(CommandParseError::Unknown { .. })),
+                        "{word}: {e:?}"
+                    );
+                }
+            }
+        }
+        ok(&mut t, &who, &body, &mut roller);
+    }
+    let e = Sapio::parse_command(t.state(), &seat("GM"), "frobnicate").unwrap_err();
+    let CommandParseError::Unknown { known, .. } = e else {
+        panic!("{e:?}")
+    };
+    let names: Vec<&str> = Sapio::COMMANDS.iter().map(|d| d.name).collect();
+    assert_eq!(known, names.join(", "));
+    let e = Sapio::parse_command(t.state(), &seat("GM"), "give-luck Wren").unwrap_err();
+    let CommandParseError::Arguments { usage, .. } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        usage,
+        find_command(Sapio::COMMANDS, "give-luck").unwrap().usage
+    );
+}
+
+/// Issue 18: a multi-word element, talent, weapon or Injury works quoted, in
+/// any letter case and by unique prefix (and unquoted in full, as before);
+/// `_` still stands for a space.
+#[test]
+fn multi_word_names_work_quoted_in_any_case_and_by_prefix() {
+    use tabula_sapio::Command;
+    let t0 = table();
+    let gm = seat("GM");
+    let mut t = table();
+    ok(&mut t, "GM", "check wren 3", &mut none());
+    let ana = seat("Ana");
+    for line in [
+        r#"invoke "Roof Runner" full"#,
+        r#"INVOKE "roof RUNNER" FULL"#,
+        r#"invoke "roof r""#,
+        "invoke roof",
+        "invoke Roof_Runner",
+        "invoke ROOF RUNNER full",
+    ] {
+        assert_eq!(
+            Sapio::parse_command(t.state(), &ana, line).unwrap(),
+            Command::Invoke {
+                element: "Roof Runner".into(),
+                fully: true
+            },
+            "{line}"
+        );
+    }
+    assert_eq!(
+        Sapio::parse_command(t.state(), &ana, r#"talent "hide in""#).unwrap(),
+        Command::Talent {
+            name: "Hide in Plain Sight".into()
+        }
+    );
+    assert_eq!(
+        Sapio::parse_command(t.state(), &seat("Ben"), r#"assist bran "arcane KNIGHT""#).unwrap(),
+        Command::Help {
+            helper: 1,
+            element: "Arcane Knight".into()
+        }
+    );
+    // Cy's weapon by prefix, Vance by prefix, in a quoted phrase.
+    let mut t = table();
+    ok(&mut t, "GM", "check Sable 3", &mut none());
+    assert_eq!(
+        Sapio::parse_command(t.state(), &seat("Cy"), r#"roll with "hunting" at "VAN""#).unwrap(),
+        Command::Roll {
+            weapon: Some("Hunting Rifle".into()),
+            target: Some(3)
+        }
+    );
+    // An Injury with spaces, recorded quoted and named again by prefix.
+    let mut t = table();
+    ok(
+        &mut t,
+        "GM",
+        r#"injury Wren minor "Bruised ribs""#,
+        &mut none(),
+    );
+    ok(
+        &mut t,
+        "GM",
+        r#"injury wren MINOR "Cracked ribs" similar-to "bruised""#,
+        &mut none(),
+    );
+    let cmd = Sapio::parse_command(t.state(), &gm, r#"heal Wren injury "CRACKED""#).unwrap();
+    assert!(
+        matches!(&cmd, Command::Heal { name, .. } if name == "Cracked ribs"),
+        "{cmd:?}"
+    );
+    assert_eq!(t0.state(), table().state());
+}
+
+/// Issue 18: an ambiguous prefix and an unknown name are refused naming the
+/// names that fit there, and nothing changes.
+#[test]
+fn ambiguous_and_unknown_names_are_refused_listing_the_candidates() {
+    use tabula_core::names::NameLookupError;
+    use tabula_core::system::CommandParseError;
+    let dir = examples();
+    let text = "[[characters]]\nsheet = { name = \"Iron Wolf\", player = \"Ana\", qualities = [\"Strong\", \"Quick\"], principle = \"p\", worst_impulse = \"w\", profession = { name = \"Ship Pilot\", specializations = [\"Evasion\"] }, side_professions = [{ name = \"Ship Cook\" }], special_talents = [{ name = \"Steady\" }] }\n[[characters]]\nsheet = { name = \"Iron Maiden\", player = \"Ben\", qualities = [\"Strong\", \"Quick\"], principle = \"p\", worst_impulse = \"w\", profession = { name = \"Ship Pilot\", specializations = [\"Evasion\"] }, side_professions = [{ name = \"Cook\" }], special_talents = [{ name = \"Steady\" }] }\n";
+    let mut t: Table<Sapio> = Table::new(Sapio::setup(text, &dir).unwrap());
+    let gm = seat("GM");
+    let before = t.state().clone();
+    let e = Sapio::parse_command(t.state(), &gm, "check iron 3").unwrap_err();
+    match &e {
+        CommandParseError::Name(NameLookupError::Ambiguous { matches, .. }) => {
+            assert_eq!(matches, &["Iron Wolf", "Iron Maiden"]);
+        }
+        _ => panic!("{e:?}"),
+    }
+    assert!(e.to_string().contains("Iron Wolf or Iron Maiden"), "{e}");
+    let e = Sapio::parse_command(t.state(), &gm, r#"check "Iron Man" 3"#).unwrap_err();
+    assert_eq!(t.state(), &before, "a refused line changes nothing");
+    assert!(
+        e.to_string()
+            .contains("the character names here: Iron Wolf, Iron Maiden"),
+        "{e}"
+    );
+    ok(&mut t, "GM", r#"check "iron w" 3"#, &mut none());
+    let e = Sapio::parse_command(t.state(), &seat("Ana"), "invoke ship").unwrap_err();
+    assert!(
+        matches!(&e, CommandParseError::Name(NameLookupError::Ambiguous { matches, .. }) if matches == &["Ship Pilot", "Ship Cook"]),
+        "{e:?}"
+    );
+    let e = Sapio::parse_command(t.state(), &gm, r#"check "Iron Wolf 3"#).unwrap_err();
+    assert!(matches!(e, CommandParseError::Grammar(_)), "{e:?}");
+    assert_eq!(t.log().len(), 1, "only the accepted check is logged");
+}
+
+/// Issue 18: `sheet` lays out the character as the book does, with current
+/// Luck, Injuries and conditions; names resolve as in commands; nothing in
+/// Sapio is hidden, so any seat may read any sheet.
+#[test]
+fn the_sheet_shows_the_character_with_current_values() {
+    let mut t = table();
+    ok(
+        &mut t,
+        "GM",
+        r#"injury Wren minor "Bruised ribs""#,
+        &mut none(),
+    );
+    ok(&mut t, "GM", "stress Wren moderate Winded", &mut none());
+    let s = Sapio::sheet(t.state(), &seat("Ana"), None).unwrap();
+    assert!(s.starts_with("Wren (played by Ana)"), "{s}");
+    for part in [
+        "Profession: Roof Runner: Leaping",
+        "Side Profession: Night Clerk",
+        "Qualities: Agile, Perceptive",
+        "Special Talent: Hide in Plain Sight",
+        "Principle: Violence is not the answer",
+        "Luck: 1",
+        "Injuries: Minor [Bruised ribs] [ ]",
+        "Stresses: Minor [ ] [ ]  Moderate [Winded] [ ]",
+        "TN +1",
+    ] {
+        assert!(s.contains(part), "{part}: {s}");
+    }
+    assert!(!s.contains("Brannoc"), "{s}");
+    let v = Sapio::sheet(t.state(), &seat("Ana"), Some("\"VAN\"")).unwrap();
+    assert!(v.starts_with("Vance (a GM character)"), "{v}");
+    assert!(v.contains("Weapon: Large Dagger"), "{v}");
+    let all = Sapio::sheet(t.state(), &seat("GM"), None).unwrap();
+    for n in ["Wren", "Brannoc", "Sable", "Vance"] {
+        assert!(all.contains(&format!("{n} (")), "{all}");
+    }
+    let e = Sapio::sheet(t.state(), &seat("GM"), Some("Nobody")).unwrap_err();
+    assert!(e.to_string().contains("Wren, Brannoc, Sable, Vance"), "{e}");
+}
+
+/// Issue 18 part 3: the roll tells a manual roller whose roll it is and what
+/// for, before the pool and before each Improbable Success reroll.
+#[test]
+fn the_roll_says_whose_it_is_and_what_for() {
+    struct Heard {
+        inner: Scripted,
+        said: Vec<(String, String, u32)>,
+    }
+    impl Roller for Heard {
+        fn roll(&mut self, die: tabula_core::dice::Die) -> Result<u32, tabula_core::RollError> {
+            self.inner.roll(die)
+        }
+        fn draw(
+            &mut self,
+            pile: &[tabula_core::cards::Card],
+        ) -> Result<usize, tabula_core::RollError> {
+            self.inner.draw(pile)
+        }
+        fn announce(&mut self, who: &str, what: &str, count: u32, _die: tabula_core::dice::Die) {
+            self.said.push((who.into(), what.into(), count));
+        }
+    }
+    let mut t = table();
+    ok(&mut t, "GM", "check Sable 5", &mut none());
+    ok(&mut t, "Cy", "invoke Tough", &mut none());
+    let mut r = Heard {
+        inner: Scripted::values(["HH", "HH", "H", "H", "H"]),
+        said: Vec::new(),
+    };
+    ok(&mut t, "Cy", "roll with Hunting_Rifle at Vance", &mut r);
+    assert_eq!(
+        r.said,
+        [
+            (
+                "Sable".to_string(),
+                "Hunting Rifle at Vance against TN 5".to_string(),
+                2
+            ),
+            (
+                "Sable".to_string(),
+                "Hunting Rifle at Vance against TN 5, Improbable Success (R-SA-3)".to_string(),
+                3
+            ),
+        ]
+    );
 }

@@ -2,13 +2,13 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use tabula_bastards::Bastards;
 use tabula_bastards::character::{Character, CharacterDraft, Weapon};
-use tabula_bastards::opposition::{Body, Combatant, Phase, State, Status};
-use tabula_bastards::{Bastards, table};
+use tabula_bastards::opposition::{Body, Combatant, Command, Phase, State, Status};
 use tabula_core::cards::Shoe;
 use tabula_core::roller::{Roller, Scripted};
 use tabula_core::rule::RuleError;
-use tabula_core::system::{Seat, Table, TextPlay};
+use tabula_core::system::{CommandParseError, Seat, Table, TextPlay};
 
 /// Advantages that change nothing in these tests (Grapple Combat damage, Acrobat's
 /// Skill Checks), used to fill a sheet up to its two starting Advantages (R-GB-8).
@@ -109,17 +109,26 @@ pub fn state(combatants: Vec<Combatant>) -> State {
     }
 }
 
-/// Split `seat: command` (or the default seat) and submit.
+/// Split `seat: command` (or the default seat) and read the command against
+/// the table as it stands.
+pub fn parse(t: &Table<Bastards>, line: &str) -> (Seat, Result<Command, CommandParseError>) {
+    let (seat, body) = match line.split_once(':') {
+        Some((s, rest)) => (Seat::parse(s), rest.trim()),
+        None => (Bastards::default_seat(t.state()), line),
+    };
+    let cmd = Bastards::parse_command(t.state(), &seat, body);
+    (seat, cmd)
+}
+
+/// Split `seat: command` (or the default seat) and submit; a line that does
+/// not parse panics.
 pub fn submit(
     t: &mut Table<Bastards>,
     line: &str,
     roller: &mut dyn Roller,
 ) -> Result<(), RuleError> {
-    let (seat, body) = match line.split_once(':') {
-        Some((s, rest)) => (Seat::parse(s), rest.trim()),
-        None => (Bastards::default_seat(t.state()), line),
-    };
-    let cmd = table::parse_command(body).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let (seat, cmd) = parse(t, line);
+    let cmd = cmd.unwrap_or_else(|e| panic!("{line}: {e}"));
     t.submit(&seat, &cmd, roller).map(|_| ())
 }
 

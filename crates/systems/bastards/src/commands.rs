@@ -1,0 +1,665 @@
+//! Command lines: the reference entries ([`COMMANDS`]) and the parser, in the
+//! one command grammar of `tabula-core` ([`tabula_core::grammar`]).
+//!
+//! Every line is split by [`tabula_core::grammar::words`]: `"double quotes"`
+//! group a name with spaces, `_` still stands for a space. Every name typed is
+//! resolved here against the names that fit where it is typed, without regard
+//! to case and by unambiguous prefix ([`tabula_core::names::resolve`]), so the
+//! [`Command`] carries the name as the table writes it:
+//!
+//! - characters (`WHO`, `TARGET`, `study TARGET`): every character at the table
+//!   (decide refuses one the seat does not command). A first word after `The`
+//!   also works (`investor` for `The investor`) when only one name fits.
+//! - Traits: Body, Spirit, Mind, Luck (or a pool, BP...; or a suit).
+//! - skills: the character's sheet, the book's skills and the skills of its
+//!   weapons; another `<Weapon> Combat` or `Craft <Type>` is a book skill too
+//!   ("Skills"). A Follower or Extras plays its Power Rating whatever the skill,
+//!   so for them a skill that fits nothing is kept as typed.
+//! - `spec=NAME`: the character's Specialties.
+//! - cards: the book's card syntax (`QH`, `10s`, `"queen of hearts"`, `Joker`),
+//!   `best` / `lowest`, or a card of the seat's own hand by unique prefix. A
+//!   card that fits nothing is refused listing only the seat's own hand
+//!   (R-GB-12: never another seat's).
+//! - weapons: the acting character's carried weapons (`wield`), the ground's
+//!   (`pickup`); Advantages used on their own (`use`).
+//!
+//! Where the character a name belongs to is not known yet (no one is acting),
+//! the name is passed on and [`crate::opposition::decide`] refuses it listing the
+//! names that fit.
+
+use tabula_core::cards::CardSpec;
+use tabula_core::grammar::words;
+use tabula_core::names::{NameLookupError, normalize, resolve};
+use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
+
+use crate::character::{SKILLS, Trait, Weapon, is_skill};
+use crate::opposition::{
+    self, AttackOptions, Combatant, Command, HandKind, Phase, Side, State, UseAdvantage,
+};
+use crate::{fate, values};
+
+const fn doc(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    usage: &'static str,
+    summary: &'static str,
+    giver: Giver,
+    rule: tabula_core::rule::Rule,
+) -> CommandDoc {
+    CommandDoc {
+        name,
+        aliases,
+        usage,
+        summary,
+        giver,
+        rule,
+    }
+}
+
+/// Every command of A Game of Bastards, once each (003_2dfeea144768d328.txt;
+/// the rule each plays is cited in its entry): the source of `help`, of the
+/// parser's usage messages and of `docs/COMMANDS.md`.
+pub const COMMANDS: &[CommandDoc] = &[
+    doc(
+        "fate",
+        &["check"],
+        "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]",
+        "Skill Check: a Skill Hand against the Dealer's Fate Draw (Difficulty Modifier 0..20)",
+        Giver::Player,
+        fate::RULE_SKILL_HAND,
+    ),
+    doc(
+        "scene",
+        &[],
+        "scene",
+        "Begin a new scene: shuffle the deck; Berserk and Distance end",
+        Giver::Gm,
+        values::RULE_SHOE,
+    ),
+    doc(
+        "begin",
+        &[],
+        "begin",
+        "Begin an Opposition: shuffle, everyone draws a hand",
+        Giver::Gm,
+        opposition::RULE_STEPS,
+    ),
+    doc(
+        "init",
+        &["initiative"],
+        "init WHO CARD",
+        "Play a card for initiative (Ace = 1, lowest acts first)",
+        Giver::Player,
+        opposition::RULE_INITIATIVE,
+    ),
+    doc(
+        "draw",
+        &[],
+        "draw",
+        "Draw step: draw one card",
+        Giver::Any,
+        opposition::RULE_HAND,
+    ),
+    doc(
+        "mulligan",
+        &[],
+        "mulligan",
+        "Draw step: sacrifice the action, discard the hand, draw a new one",
+        Giver::Any,
+        opposition::RULE_HAND,
+    ),
+    doc(
+        "discard",
+        &[],
+        "discard CARD",
+        "Discard a card (once a hand; the one affected before its face-down card)",
+        Giver::Any,
+        opposition::RULE_HAND,
+    ),
+    doc(
+        "wildcard",
+        &[],
+        "wildcard WHO",
+        "Spend a Wildcard to draw a card into the hand",
+        Giver::Player,
+        opposition::RULE_WILDCARD,
+    ),
+    doc(
+        "attack",
+        &[],
+        "attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]",
+        "Declare an opposed hand against a target",
+        Giver::Any,
+        opposition::RULE_STEPS,
+    ),
+    doc(
+        "play",
+        &[],
+        "play CARD [SKILL] [mom] [counter=N]",
+        "Play the face-down card (the one affected names its skill)",
+        Giver::Any,
+        opposition::RULE_BETTING,
+    ),
+    doc(
+        "bet",
+        &[],
+        "bet CARD|wild",
+        "Bet a card face up from the hand, or a Wildcard's new card",
+        Giver::Any,
+        opposition::RULE_BETTING,
+    ),
+    doc(
+        "call",
+        &[],
+        "call",
+        "Call; when both call, reveal and settle",
+        Giver::Any,
+        opposition::RULE_STEPS,
+    ),
+    doc(
+        "reinit",
+        &[],
+        "reinit CARD",
+        "Replace the initiative card (the action, unless Speedy)",
+        Giver::Any,
+        opposition::RULE_INITIATIVE,
+    ),
+    doc(
+        "wield",
+        &[],
+        "wield WEAPON",
+        "Take a carried weapon in hand (the action unless it is ready)",
+        Giver::Any,
+        opposition::RULE_RANDOM,
+    ),
+    doc(
+        "pickup",
+        &[],
+        "pickup WEAPON",
+        "Pick up a weapon from the ground (the action)",
+        Giver::Any,
+        opposition::RULE_RANDOM,
+    ),
+    doc(
+        "pass",
+        &[],
+        "pass",
+        "End the action without acting",
+        Giver::Any,
+        opposition::RULE_STEPS,
+    ),
+    doc(
+        "use",
+        &[],
+        "use WHO all-out-defense|stance N|serendipity|iron-wall|karmic-shuffle|soul-of-steel|study TARGET|dodge|ass-pull|berserk|calm",
+        "Use an Advantage that is not part of an attack",
+        Giver::Player,
+        opposition::RULE_ADVANTAGES,
+    ),
+    doc(
+        "reinforce",
+        &[],
+        "reinforce WHO NAME [WEAPON DAMAGE]",
+        "Reinforce: a Wildcard brings a group of 5 Extras",
+        Giver::Player,
+        opposition::RULE_EXTRAS,
+    ),
+    doc(
+        "involve",
+        &[],
+        "involve WHO NAME [WEAPON DAMAGE]",
+        "Involve: a Wildcard brings two Touched",
+        Giver::Player,
+        opposition::RULE_DRAMATIC,
+    ),
+    doc(
+        "appear",
+        &[],
+        "appear WHO",
+        "Appearance: a Fated not yet present enters the Opposition",
+        Giver::Player,
+        opposition::RULE_DRAMATIC,
+    ),
+    doc(
+        "distance",
+        &[],
+        "distance WHO WILDCARDS",
+        "Distance: Wildcards for rounds before melee (once a scene)",
+        Giver::Player,
+        opposition::RULE_DRAMATIC,
+    ),
+    doc(
+        "end",
+        &[],
+        "end",
+        "End the Opposition and shuffle every card back",
+        Giver::Gm,
+        opposition::RULE_STEPS,
+    ),
+    doc(
+        "finish",
+        &[],
+        "finish",
+        "End the encounter",
+        Giver::Gm,
+        opposition::RULE_STEPS,
+    ),
+];
+
+/// The Advantages used on their own, as `use` takes them.
+const ADVANTAGE_WORDS: [&str; 12] = [
+    "all-out-defense",
+    "stance",
+    "defensive-stance",
+    "serendipity",
+    "iron-wall",
+    "karmic-shuffle",
+    "soul-of-steel",
+    "study",
+    "dodge",
+    "ass-pull",
+    "berserk",
+    "calm",
+];
+
+/// Card words that pick from a hand without naming a card.
+const PICKS: [&str; 6] = ["best", "high", "highest", "lowest", "low", "worst"];
+
+/// Read one command line given by `seat` (without the `seat:` prefix) against
+/// `state`, resolving every name it holds (see the [module documentation](self)).
+///
+/// # Errors
+/// [`CommandParseError::Grammar`] for an unclosed quote;
+/// [`CommandParseError::Unknown`] for a first word that is no command (listing
+/// [`COMMANDS`]); [`CommandParseError::Arguments`] with the command's usage;
+/// [`CommandParseError::Name`] for a name that fits nothing, or several, there,
+/// listing the names that fit.
+pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    let w = words(line)?;
+    let Some(head) = w.first() else {
+        return Err(CommandParseError::unknown_command("", COMMANDS));
+    };
+    let Some(doc) = find_command(COMMANDS, head) else {
+        return Err(CommandParseError::unknown_command(head, COMMANDS));
+    };
+    let args: Vec<&str> = w.iter().skip(1).map(String::as_str).collect();
+    let bad = |problem: String| CommandParseError::arguments(doc, problem);
+    let arg = |i: usize, name: &str| {
+        args.get(i)
+            .copied()
+            .ok_or_else(|| bad(format!("missing {name}")))
+    };
+    let int = |text: &str, name: &str| {
+        text.parse::<i64>().map_err(|e| {
+            use std::num::IntErrorKind;
+            bad(match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                    format!("{name} {text:?} is too large (out of range)")
+                }
+                _ => format!("{name} must be a whole number, not {text:?}"),
+            })
+        })
+    };
+    let ctx = Context { state, seat };
+    Ok(match doc.name {
+        "fate" => {
+            let who = ctx.character(arg(0, "who")?)?;
+            let i = opposition::find(state, &who);
+            let skill = ctx.skill(i, arg(1, "skill")?)?;
+            let trait_used = ctx.trait_named(arg(2, "trait")?)?;
+            let mut modifier = 0;
+            let mut acrobat = false;
+            let mut specialty = None;
+            for a in args.iter().skip(3) {
+                if a.eq_ignore_ascii_case("acrobat") {
+                    acrobat = true;
+                } else if let Some(sp) = strip_key(a, "spec=") {
+                    specialty = Some(ctx.specialty(i, sp)?);
+                } else {
+                    modifier = int(a.trim_start_matches('+'), "modifier")?;
+                }
+            }
+            Command::Fate {
+                who,
+                skill,
+                trait_used,
+                modifier,
+                acrobat,
+                specialty,
+            }
+        }
+        "begin" => Command::Begin,
+        "scene" => Command::Scene,
+        "init" => {
+            let who = ctx.character(arg(0, "who")?)?;
+            let card = ctx.card(opposition::find(state, &who), arg(1, "card")?)?;
+            Command::Init { who, card }
+        }
+        "draw" => Command::Draw,
+        "mulligan" => Command::Mulligan,
+        "discard" => Command::Discard {
+            card: ctx.card(ctx.discarder(), arg(0, "card")?)?,
+        },
+        "wildcard" => Command::Wildcard {
+            who: ctx.character(arg(0, "who")?)?,
+        },
+        "attack" => {
+            let target = ctx.character(arg(0, "target")?)?;
+            let me = ctx.acting();
+            let skill = ctx.skill(me, arg(1, "skill")?)?;
+            let mut kind = HandKind::Physical;
+            let mut options = AttackOptions::default();
+            for a in args.iter().skip(2) {
+                let l = a.to_ascii_lowercase();
+                if let Some(k) = HandKind::parse(&l) {
+                    kind = k;
+                } else if l == "zeal" {
+                    options.zeal = true;
+                } else if l == "fortune" {
+                    options.fortune = true;
+                } else if l == "disarm" {
+                    options.disarm = true;
+                } else if l == "savage" {
+                    options.savage = true;
+                } else if let Some(n) = strip_key(a, "wild=") {
+                    options.wild_swing = int(n, "wild swing")?;
+                } else if let Some(n) = strip_key(a, "spec=") {
+                    options.specialty = Some(ctx.specialty(me, n)?);
+                } else {
+                    return Err(bad(format!("unknown option {a:?}")));
+                }
+            }
+            Command::Attack {
+                target,
+                skill,
+                kind,
+                options,
+            }
+        }
+        "play" => {
+            let me = ctx.player_of_the_hand();
+            let card = ctx.card(me, arg(0, "card")?)?;
+            let mut skill = None;
+            let mut mind_over_matter = false;
+            let mut counter = 0;
+            for a in args.iter().skip(1) {
+                if a.eq_ignore_ascii_case("mom") {
+                    mind_over_matter = true;
+                } else if let Some(n) = strip_key(a, "counter=") {
+                    counter = int(n, "counter")?;
+                } else {
+                    skill = Some(ctx.skill(me, a)?);
+                }
+            }
+            Command::Play {
+                card,
+                skill,
+                mind_over_matter,
+                counter,
+            }
+        }
+        "bet" => {
+            let c = arg(0, "card (or wild)")?;
+            if c.eq_ignore_ascii_case("wild") || c.eq_ignore_ascii_case("wildcard") {
+                Command::BetWild
+            } else {
+                Command::Bet {
+                    card: ctx.card(ctx.player_of_the_hand(), c)?,
+                }
+            }
+        }
+        "call" => Command::Call,
+        "reinit" => Command::Reinit {
+            card: ctx.card(ctx.acting(), arg(0, "card")?)?,
+        },
+        "wield" => {
+            let typed = arg(0, "weapon")?;
+            let carried = ctx.acting().and_then(|i| state.combatants.get(i));
+            Command::Wield {
+                weapon: match carried {
+                    Some(c) => weapon_named("carried weapon", typed, &c.carried)?,
+                    None => spaced(typed),
+                },
+            }
+        }
+        "pickup" => Command::Pickup {
+            weapon: weapon_named("weapon on the ground", arg(0, "weapon")?, &state.ground)?,
+        },
+        "pass" => Command::Pass,
+        "use" => {
+            let who = ctx.character(arg(0, "who")?)?;
+            let advantage = match advantage_word(arg(1, "advantage")?)? {
+                "all-out-defense" => UseAdvantage::AllOutDefense,
+                "stance" | "defensive-stance" => {
+                    UseAdvantage::DefensiveStance(int(arg(2, "N")?, "N")?)
+                }
+                "serendipity" => UseAdvantage::Serendipity,
+                "iron-wall" => UseAdvantage::IronWall,
+                "karmic-shuffle" => UseAdvantage::KarmicShuffle,
+                "soul-of-steel" => UseAdvantage::SoulOfSteel,
+                "study" => UseAdvantage::Study(ctx.character(arg(2, "target")?)?),
+                "dodge" => UseAdvantage::Dodge,
+                "ass-pull" => UseAdvantage::AssPull,
+                "berserk" => UseAdvantage::Berserk,
+                _ => UseAdvantage::Calm,
+            };
+            Command::Use { who, advantage }
+        }
+        "reinforce" | "involve" => {
+            let who = ctx.character(arg(0, "who")?)?;
+            let name = spaced(arg(1, "name")?);
+            let weapon = match args.get(2) {
+                Some(w) => {
+                    let damage = int(arg(3, "weapon damage")?, "weapon damage")?;
+                    let w = spaced(w);
+                    Some(Weapon {
+                        skill: format!("{w} Combat"),
+                        name: w,
+                        damage,
+                        melee: true,
+                        ready: true,
+                    })
+                }
+                None => None,
+            };
+            if doc.name == "reinforce" {
+                Command::Reinforce { who, name, weapon }
+            } else {
+                Command::Involve { who, name, weapon }
+            }
+        }
+        "appear" => Command::Appear {
+            who: ctx.character(arg(0, "who")?)?,
+        },
+        "distance" => {
+            let who = ctx.character(arg(0, "who")?)?;
+            let n = int(arg(1, "wildcards")?, "wildcards")?;
+            let wildcards = u32::try_from(n).map_err(|_| {
+                bad(format!(
+                    "wildcards must be 1 or more (and at most the Wildcards held), not {n}"
+                ))
+            })?;
+            Command::Distance { who, wildcards }
+        }
+        "end" => Command::End,
+        _ => Command::Finish,
+    })
+}
+
+/// `key=value` without regard to the key's case.
+fn strip_key<'a>(word: &'a str, key: &str) -> Option<&'a str> {
+    let head = word.get(..key.len())?;
+    head.eq_ignore_ascii_case(key)
+        .then(|| word.get(key.len()..))
+        .flatten()
+}
+
+/// A typed name as the table compares it: `_` read as a space, trimmed.
+fn spaced(typed: &str) -> String {
+    typed.replace('_', " ").trim().to_string()
+}
+
+/// The state and the seat a line is read for.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    state: &'a State,
+    seat: &'a Seat,
+}
+
+impl Context<'_> {
+    fn combatant(&self, i: Option<usize>) -> Option<&Combatant> {
+        i.and_then(|i| self.state.combatants.get(i))
+    }
+
+    /// A character at the table, by unique prefix; `investor` still finds `The
+    /// investor` ([`opposition::find`]).
+    fn character(&self, typed: &str) -> Result<String, CommandParseError> {
+        let names = self.state.combatants.iter().map(|c| c.name.as_str());
+        match resolve("character", typed, names) {
+            Ok(n) => Ok(n.to_string()),
+            Err(e @ NameLookupError::Unknown { .. }) => opposition::find(self.state, typed)
+                .and_then(|i| self.state.combatants.get(i))
+                .map(|c| c.name.clone())
+                .ok_or(e.into()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The acting character in its active phase ([`opposition::actor`]), if any.
+    fn acting(&self) -> Option<usize> {
+        opposition::actor(self.state)
+    }
+
+    /// Whoever discards now: the actor in its turn, the one affected before its
+    /// face-down card.
+    fn discarder(&self) -> Option<usize> {
+        match &self.state.phase {
+            Phase::Turn { actor, .. } => Some(*actor),
+            Phase::Exchange(x) if x.defender_down.is_none() => Some(x.defender),
+            _ => None,
+        }
+    }
+
+    /// In an exchange, the side whose card is played or bet now; else the actor.
+    fn player_of_the_hand(&self) -> Option<usize> {
+        match &self.state.phase {
+            Phase::Exchange(x) => {
+                if x.attacker_down.is_none() {
+                    Some(x.attacker)
+                } else if x.defender_down.is_none() {
+                    Some(x.defender)
+                } else if x.to_act == Side::Attacker {
+                    Some(x.attacker)
+                } else {
+                    Some(x.defender)
+                }
+            }
+            _ => self.acting(),
+        }
+    }
+
+    fn trait_named(&self, typed: &str) -> Result<Trait, CommandParseError> {
+        if let Some(t) = Trait::parse(typed) {
+            return Ok(t);
+        }
+        let names = ["Body", "Spirit", "Mind", "Luck"];
+        let n = resolve("Trait", typed, names)?;
+        Ok(Trait::parse(n).unwrap_or(Trait::Body))
+    }
+
+    /// A skill of combatant `i` (see the [module documentation](self)).
+    fn skill(&self, i: Option<usize>, typed: &str) -> Result<String, CommandParseError> {
+        let Some(c) = self.combatant(i) else {
+            return Ok(spaced(typed));
+        };
+        let mut names: Vec<&str> = Vec::new();
+        if let Some(ch) = c.character() {
+            names.extend(ch.skills().keys().map(String::as_str));
+            names.extend(ch.weapons().iter().map(|w| w.skill.as_str()));
+        }
+        names.extend(SKILLS);
+        names.extend(c.wielding.iter().map(|w| w.skill.as_str()));
+        names.extend(c.carried.iter().map(|w| w.skill.as_str()));
+        match resolve("skill", typed, names) {
+            Ok(n) => Ok(n.to_string()),
+            Err(NameLookupError::Unknown { .. })
+                if c.character().is_none() || is_skill(&spaced(typed), &[]) =>
+            {
+                Ok(spaced(typed))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A Specialty of combatant `i`'s sheet.
+    fn specialty(&self, i: Option<usize>, typed: &str) -> Result<String, CommandParseError> {
+        match self.combatant(i).and_then(Combatant::character) {
+            Some(ch) => Ok(resolve(
+                "Specialty",
+                typed,
+                ch.specialties().iter().map(|(n, _, _)| n.as_str()),
+            )?
+            .to_string()),
+            None => Ok(spaced(typed)),
+        }
+    }
+
+    /// A card of combatant `i`'s hand (see the [module documentation](self)).
+    fn card(&self, i: Option<usize>, typed: &str) -> Result<String, CommandParseError> {
+        let text = spaced(typed);
+        if let Ok(spec) = text.parse::<CardSpec>() {
+            return Ok(spec.to_string());
+        }
+        if PICKS.iter().any(|p| p.eq_ignore_ascii_case(&text)) {
+            return Ok(text.to_ascii_lowercase());
+        }
+        // R-GB-12: only the seat's own hand is listed.
+        let hand: Vec<String> = self
+            .combatant(i)
+            .filter(|c| c.controlled_by(self.seat))
+            .map(|c| c.hand.iter().map(ToString::to_string).collect())
+            .unwrap_or_default();
+        let names = ["best", "lowest"]
+            .into_iter()
+            .chain(hand.iter().map(String::as_str));
+        Ok(resolve("card", &text, names)?.to_string())
+    }
+}
+
+fn weapon_named(field: &str, typed: &str, weapons: &[Weapon]) -> Result<String, CommandParseError> {
+    Ok(resolve(field, typed, weapons.iter().map(|w| w.name.as_str()))?.to_string())
+}
+
+/// The `use` word for an Advantage used on its own: without regard to case or
+/// punctuation (`Iron Wall`, `iron_wall`, `ironwall`), or by unique prefix.
+fn advantage_word(typed: &str) -> Result<&'static str, CommandParseError> {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = squash(typed);
+    if let Some(w) = ADVANTAGE_WORDS.iter().find(|w| squash(w) == want) {
+        return Ok(w);
+    }
+    let starts: Vec<&&str> = ADVANTAGE_WORDS
+        .iter()
+        .filter(|w| !want.is_empty() && squash(w).starts_with(&want))
+        .collect();
+    match starts.as_slice() {
+        [one] => Ok(one),
+        [] => Err(NameLookupError::Unknown {
+            field: "Advantage used on its own".into(),
+            got: typed.trim().into(),
+            candidates: ADVANTAGE_WORDS.iter().map(|w| w.to_string()).collect(),
+        }
+        .into()),
+        many => Err(NameLookupError::Ambiguous {
+            field: "Advantage used on its own".into(),
+            got: normalize(typed),
+            matches: many.iter().map(|w| w.to_string()).collect(),
+        }
+        .into()),
+    }
+}

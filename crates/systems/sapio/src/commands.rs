@@ -1,0 +1,951 @@
+//! Command lines: the reference entries ([`COMMANDS`]) and the parser, in the
+//! one command grammar of `tabula-core` ([`tabula_core::grammar`]).
+//!
+//! A line is split by [`tabula_core::grammar::words`]: `"double quotes"` group
+//! a name with spaces (`invoke "Roof Runner" full`), `_` still stands for a
+//! space. A name may also be typed unquoted when its words follow one another
+//! and the whole name is written (`invoke Roof Runner full`), as the book's
+//! names read. Every name is resolved against the names that fit where it is
+//! typed, without regard to case and by unambiguous prefix
+//! ([`tabula_core::names::resolve`]), so the [`Command`] carries the name as
+//! the sheet writes it:
+//!
+//! - characters: every character at the table (decide refuses one the seat
+//!   does not play);
+//! - `invoke ELEMENT`, `talent NAME`, `roll with WEAPON`: the focal character's
+//!   elements (Professions, Specializations, Qualities), Special Talents and
+//!   weapons; `assist HELPER ELEMENT`: the helper's; `defend ELEMENT`: the
+//!   defender's;
+//! - `tn N except NAME, NAME`: the focal character's Injuries and Stresses;
+//!   `similar-to ENTRY`: the target's Injuries; `injury|stress CHAR ... similar-to
+//!   ENTRY` and `heal CHAR injury|stress WORDS`: that character's entries of
+//!   that kind; `release CHAR ELEMENT`: its invoked elements;
+//! - `advance CHAR side-specialization SIDE`, `change CHAR swap SIDE`, `change
+//!   CHAR word PROFESSION`, `change CHAR quality OLD`: its Side Professions,
+//!   Professions and Qualities.
+//!
+//! Where there is nothing to choose from yet (no check open, nothing invoked,
+//! no entry of that kind), the name is passed on and
+//! [`crate::table`]'s `decide` refuses it with the names it knows. Free text
+//! (a framing, a goal, a declaration, a new entry's words, a new element's
+//! name) is the rest of the line, its words joined by single spaces.
+
+use tabula_core::grammar::words;
+use tabula_core::names::{resolve, same_name};
+use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
+
+use crate::characters::{self, Advance, Character, CycleChange};
+use crate::checks;
+use crate::harm::{self, HarmKind, Level, Track};
+use crate::invoking::{self, Nature};
+use crate::table::{self, Command, State, plain_talent};
+
+const fn doc(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    usage: &'static str,
+    summary: &'static str,
+    giver: Giver,
+    rule: tabula_core::rule::Rule,
+) -> CommandDoc {
+    CommandDoc {
+        name,
+        aliases,
+        usage,
+        summary,
+        giver,
+        rule,
+    }
+}
+
+/// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
+/// the rule each plays is cited in its entry): the source of `help`, of the
+/// parser's usage messages and of `docs/COMMANDS.md`.
+pub const COMMANDS: &[CommandDoc] = &[
+    doc(
+        "check",
+        &[],
+        "check CHARACTER TN [ongoing]",
+        "Call for a check outside an Action Sequence (TN 1 to 5)",
+        Giver::Gm,
+        checks::RULE_WHEN_TO_ROLL,
+    ),
+    doc(
+        "confront",
+        &[],
+        "confront AGGRESSOR DEFENDER",
+        "Character versus Character: one roll, the defender raises the TN",
+        Giver::Gm,
+        invoking::RULE_VERSUS,
+    ),
+    doc(
+        "fight",
+        &[],
+        "fight AGGRESSOR DEFENDER",
+        "A fight: an Action Sequence with the aggressor focal first",
+        Giver::Gm,
+        invoking::RULE_VERSUS,
+    ),
+    doc(
+        "begin-sequence",
+        &[],
+        "begin-sequence [GOAL]",
+        "Begin an Action Sequence toward the group's goal",
+        Giver::Gm,
+        table::RULE_SEQUENCE,
+    ),
+    doc(
+        "threaten",
+        &[],
+        "threaten CHARACTER",
+        "At a round's start: the character is threatened and must take a turn",
+        Giver::Gm,
+        table::RULE_SEQUENCE,
+    ),
+    doc(
+        "enter-fray",
+        &[],
+        "enter-fray CHARACTER",
+        "At a round's start: the character enters the fray",
+        Giver::Player,
+        table::RULE_PLAYERS,
+    ),
+    doc(
+        "leave-fray",
+        &[],
+        "leave-fray CHARACTER",
+        "At a round's start: a participant not threatened leaves the fray",
+        Giver::Player,
+        table::RULE_PLAYERS,
+    ),
+    doc(
+        "frame",
+        &[],
+        "frame TEXT",
+        "Frame the turn: what the characters and NPCs are doing",
+        Giver::Gm,
+        table::RULE_SEQUENCE,
+    ),
+    doc(
+        "focal",
+        &[],
+        "focal CHARACTER",
+        "The focal character of this turn (focal once a round)",
+        Giver::Player,
+        table::RULE_PLAYERS,
+    ),
+    doc(
+        "tn",
+        &[],
+        "tn N [except NAME, NAME]",
+        "Set the TN; the Injuries and Stresses named are not relevant",
+        Giver::Gm,
+        harm::RULE_PENALTY,
+    ),
+    doc(
+        "invoke",
+        &[],
+        "invoke ELEMENT [full|partial]",
+        "Invoke a Profession, a Specialization of it or a Quality for dice",
+        Giver::Player,
+        invoking::RULE_INVOKE,
+    ),
+    doc(
+        "assist",
+        &["help", "support"],
+        "assist HELPER ELEMENT",
+        "Receiving Help: the helper invokes one element for a bonus die",
+        Giver::Player,
+        invoking::RULE_HELP,
+    ),
+    doc(
+        "defend",
+        &[],
+        "defend ELEMENT",
+        "The defender invokes an element to raise the TN by 1",
+        Giver::Player,
+        invoking::RULE_VERSUS,
+    ),
+    doc(
+        "talent",
+        &[],
+        "talent NAME",
+        "Call out a Special Talent for this check",
+        Giver::Player,
+        invoking::RULE_TALENT_USE,
+    ),
+    doc(
+        "luck",
+        &[],
+        "luck N",
+        "Spend Luck one for one for bonus dice",
+        Giver::Player,
+        characters::RULE_LUCK,
+    ),
+    doc(
+        "declare",
+        &[],
+        "declare principle|impulse TEXT",
+        "Declare a sacrifice for the Principle or an overindulgence of the Worst Impulse",
+        Giver::Player,
+        invoking::RULE_SACRIFICE,
+    ),
+    doc(
+        "accept",
+        &[],
+        "accept",
+        "Accept the declaration: its bonus die",
+        Giver::Gm,
+        invoking::RULE_SACRIFICE,
+    ),
+    doc(
+        "reject",
+        &[],
+        "reject",
+        "Reject the declaration",
+        Giver::Gm,
+        invoking::RULE_SACRIFICE,
+    ),
+    doc(
+        "bonus",
+        &[],
+        "bonus N",
+        "Bonus dice for especially helpful support or the situation",
+        Giver::Gm,
+        checks::RULE_BONUS_PAST_SIX,
+    ),
+    doc(
+        "roll",
+        &[],
+        "roll [with WEAPON [at TARGET]]",
+        "Roll the pool of Spiral Dice; a weapon's Injury goes on the target",
+        Giver::Player,
+        checks::RULE_WHEN_TO_ROLL,
+    ),
+    doc(
+        "similar-to",
+        &[],
+        "similar-to ENTRY",
+        "The weapon's new Injury is of a similar nature to this one",
+        Giver::Gm,
+        harm::RULE_SIMILAR,
+    ),
+    doc(
+        "different",
+        &[],
+        "different",
+        "The weapon's new Injury is of a different nature",
+        Giver::Gm,
+        harm::RULE_SIMILAR,
+    ),
+    doc(
+        "injury",
+        &[],
+        "injury CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
+        "Record an Injury, naming an existing one of a similar nature",
+        Giver::Gm,
+        harm::RULE_SIMILAR,
+    ),
+    doc(
+        "stress",
+        &[],
+        "stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
+        "Record a Stress, naming an existing one of a similar nature",
+        Giver::Gm,
+        harm::RULE_SIMILAR,
+    ),
+    doc(
+        "heal",
+        &[],
+        "heal CHARACTER injury|stress WORDS",
+        "An Injury heals or a Stress clears",
+        Giver::Gm,
+        harm::RULE_INJURIES,
+    ),
+    doc(
+        "luck-principle",
+        &[],
+        "luck-principle CHARACTER",
+        "Trouble for following the Principle: the character gains 1 Luck",
+        Giver::Gm,
+        characters::RULE_PRINCIPLES,
+    ),
+    doc(
+        "luck-impulse",
+        &[],
+        "luck-impulse CHARACTER OTHER",
+        "The Worst Impulse caused trouble: the most inconvenienced other gains 1 Luck",
+        Giver::Any,
+        characters::RULE_PRINCIPLES,
+    ),
+    doc(
+        "give-luck",
+        &[],
+        "give-luck CHARACTER N",
+        "Luck for compelling choices",
+        Giver::Gm,
+        characters::RULE_LUCK,
+    ),
+    doc(
+        "release",
+        &[],
+        "release CHARACTER [ELEMENT]",
+        "An ongoing task ends, or one invoked element is free again",
+        Giver::Gm,
+        invoking::RULE_LOCKS,
+    ),
+    doc(
+        "end-session",
+        &[],
+        "end-session consequential|inconsequential",
+        "The end-of-session step: after a consequential session, one advancement each",
+        Giver::Gm,
+        table::RULE_SESSION,
+    ),
+    doc(
+        "advance",
+        &[],
+        "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME",
+        "Take one advancement after a consequential session",
+        Giver::Player,
+        table::RULE_SESSION,
+    ),
+    doc(
+        "change",
+        &[],
+        "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
+        "A change on completing an advancement cycle",
+        Giver::Player,
+        characters::RULE_ADVANCEMENT,
+    ),
+    doc(
+        "end-sequence",
+        &[],
+        "end-sequence",
+        "End the Action Sequence",
+        Giver::Gm,
+        table::RULE_SEQUENCE,
+    ),
+    doc(
+        "end",
+        &[],
+        "end",
+        "End the encounter",
+        Giver::Gm,
+        table::RULE_SEQUENCE,
+    ),
+];
+
+/// The words of one line after the command word, read left to right.
+struct Line<'a> {
+    doc: &'static CommandDoc,
+    state: &'a State,
+    words: Vec<String>,
+    pos: usize,
+}
+
+impl Line<'_> {
+    fn bad(&self, problem: impl Into<String>) -> CommandParseError {
+        CommandParseError::arguments(self.doc, problem)
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.words.len()
+    }
+
+    /// Refuse words left over: a line never silently does less than it says.
+    fn done(&self) -> Result<(), CommandParseError> {
+        if self.at_end() {
+            Ok(())
+        } else {
+            let rest = self.words[self.pos..].join(" ");
+            Err(self.bad(format!("unexpected {rest:?}")))
+        }
+    }
+
+    /// The next word, or a refusal naming what is missing.
+    fn word(&mut self, what: &str) -> Result<String, CommandParseError> {
+        let w = self
+            .words
+            .get(self.pos)
+            .cloned()
+            .ok_or_else(|| self.bad(format!("{what} is missing")))?;
+        self.pos += 1;
+        Ok(w)
+    }
+
+    /// The rest of the line as free text, its words joined by spaces.
+    fn text(&mut self, what: &str) -> Result<String, CommandParseError> {
+        let t = self.words[self.pos.min(self.words.len())..].join(" ");
+        self.pos = self.words.len();
+        if t.trim().is_empty() {
+            Err(self.bad(format!("{what} is missing")))
+        } else {
+            Ok(t.trim().to_string())
+        }
+    }
+
+    /// Where `keyword` is among the words left, if it is.
+    fn find_word(&self, keyword: &str) -> Option<usize> {
+        (self.pos..self.words.len()).find(|&i| self.words[i].eq_ignore_ascii_case(keyword))
+    }
+
+    /// A name among `candidates` (see the [module documentation](self)): the
+    /// longest run of the next words (up to `end`) that is one of them, else
+    /// the next word by [`resolve`]. With no candidates, the words up to `end`
+    /// are passed on as typed.
+    fn name_until(
+        &mut self,
+        field: &str,
+        candidates: &[String],
+        end: usize,
+    ) -> Result<String, CommandParseError> {
+        let end = end.min(self.words.len());
+        if self.pos >= end {
+            return Err(self.bad(format!("the {field} is missing")));
+        }
+        if candidates.is_empty() {
+            let t = self.words[self.pos..end].join(" ");
+            self.pos = end;
+            return Ok(t.replace('_', " ").trim().to_string());
+        }
+        for k in (2..=end - self.pos).rev() {
+            let run = self.words[self.pos..self.pos + k].join(" ");
+            if let Some(c) = candidates.iter().find(|c| same_name(c, &run)) {
+                self.pos += k;
+                return Ok(c.trim().to_string());
+            }
+        }
+        let typed = &self.words[self.pos];
+        let n = resolve(field, typed, candidates.iter().map(String::as_str))?;
+        self.pos += 1;
+        Ok(n.trim().to_string())
+    }
+
+    /// A name that takes every word up to `end` (or to the end of the line),
+    /// matched whole among `candidates` by [`pick`].
+    fn whole_name(
+        &mut self,
+        field: &str,
+        candidates: &[String],
+        end: usize,
+    ) -> Result<String, CommandParseError> {
+        let end = end.min(self.words.len());
+        if self.pos >= end {
+            return Err(self.bad(format!("the {field} is missing")));
+        }
+        let typed = self.words[self.pos..end].join(" ");
+        self.pos = end;
+        pick(field, &typed, candidates)
+    }
+
+    /// A character at the table: its index.
+    fn character(&mut self) -> Result<usize, CommandParseError> {
+        let names = self.state.names();
+        let n = self.name_until("character", &names, self.words.len())?;
+        self.state
+            .find(&n)
+            .ok_or_else(|| self.bad(format!("no character {n:?}")))
+    }
+
+    fn number(&mut self, what: &str) -> Result<u32, CommandParseError> {
+        let w = self.word(what)?;
+        w.trim()
+            .parse::<u32>()
+            .map_err(|_| self.bad(format!("{w:?} is not a whole number")))
+    }
+}
+
+/// `typed` resolved among `candidates` ([`resolve`]: the same name, else a
+/// unique prefix); with no candidates, `typed` as written (`_` read as a space)
+/// for `decide` to judge.
+fn pick(field: &str, typed: &str, candidates: &[String]) -> Result<String, CommandParseError> {
+    if candidates.is_empty() {
+        return Ok(typed.replace('_', " ").trim().to_string());
+    }
+    Ok(
+        resolve(field, typed, candidates.iter().map(String::as_str))?
+            .trim()
+            .to_string(),
+    )
+}
+
+/// An element of `c` typed whole: resolved among its elements; a Special
+/// Talent, the Principle or the Worst Impulse typed in full is passed on, so
+/// `decide` says why it is no element ("Invoking an Element", R-SA-8).
+fn element_of(c: Option<&Character>, typed: &str) -> Result<String, CommandParseError> {
+    let elements = c.map(Character::elements).unwrap_or_default();
+    match pick("element", typed, &elements) {
+        Err(e) => {
+            let other = c.is_some_and(|c| {
+                let d = c.sheet();
+                d.special_talents.iter().any(|t| same_name(&t.name, typed))
+                    || same_name(&d.principle, typed)
+                    || same_name(&d.worst_impulse, typed)
+            });
+            if other {
+                Ok(typed.trim().to_string())
+            } else {
+                Err(e)
+            }
+        }
+        ok => ok,
+    }
+}
+
+fn sheet_of(state: &State, i: usize) -> Option<&Character> {
+    state.characters.get(i).map(|m| &m.character)
+}
+
+fn entries(track: &Track) -> Vec<String> {
+    track.entries().iter().map(|(_, n)| n.to_string()).collect()
+}
+
+fn track(c: &Character, kind: HarmKind) -> &Track {
+    match kind {
+        HarmKind::Injury => c.injuries(),
+        HarmKind::Stress => c.stresses(),
+    }
+}
+
+fn talents(c: &Character) -> Vec<String> {
+    c.sheet()
+        .special_talents
+        .iter()
+        .map(|t| t.name.trim().to_string())
+        .collect()
+}
+
+fn weapons(c: &Character) -> Vec<String> {
+    c.sheet()
+        .weapons
+        .iter()
+        .map(|w| w.name.trim().to_string())
+        .collect()
+}
+
+fn professions(c: &Character) -> Vec<String> {
+    std::iter::once(&c.sheet().profession)
+        .chain(c.sheet().side_professions.iter())
+        .map(|p| p.name.trim().to_string())
+        .collect()
+}
+
+fn sides(c: &Character) -> Vec<String> {
+    c.sheet()
+        .side_professions
+        .iter()
+        .map(|p| p.name.trim().to_string())
+        .collect()
+}
+
+/// Read one command line given by `seat` (without the `seat:` prefix) against
+/// `state`, resolving every name it holds (see the [module documentation](self)).
+///
+/// # Errors
+/// [`CommandParseError::Grammar`] for an unclosed quote;
+/// [`CommandParseError::Unknown`] for a first word that is no command (listing
+/// [`COMMANDS`]); [`CommandParseError::Arguments`] with the command's usage;
+/// [`CommandParseError::Name`] for a name that fits nothing, or several, there,
+/// listing the names that fit.
+pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    let mut all = words(line)?;
+    if all.is_empty() {
+        return Err(CommandParseError::unknown_command("", COMMANDS));
+    }
+    let head = all.remove(0);
+    let Some(doc) = find_command(COMMANDS, &head) else {
+        return Err(CommandParseError::unknown_command(&head, COMMANDS));
+    };
+    let mut l = Line {
+        doc,
+        state,
+        words: all,
+        pos: 0,
+    };
+    let focal = state.check.as_ref().map(|c| c.focal);
+    let focal_sheet = focal.and_then(|i| sheet_of(state, i));
+    let cmd = match doc.name {
+        "check" => {
+            let character = l.character()?;
+            let tn = l.number("the TN")?;
+            let ongoing = match l.words.get(l.pos) {
+                None => false,
+                Some(w) if w.eq_ignore_ascii_case("ongoing") => {
+                    l.pos += 1;
+                    true
+                }
+                Some(w) => return Err(l.bad(format!("{w:?}: expected `ongoing` or nothing"))),
+            };
+            Command::Check {
+                character,
+                tn,
+                ongoing,
+            }
+        }
+        "confront" | "fight" | "luck-impulse" => {
+            let a = l.character()?;
+            let b = l.character()?;
+            match doc.name {
+                "confront" => Command::Confront {
+                    aggressor: a,
+                    defender: b,
+                },
+                "fight" => Command::Fight {
+                    aggressor: a,
+                    defender: b,
+                },
+                _ => Command::LuckImpulse {
+                    character: a,
+                    beneficiary: b,
+                },
+            }
+        }
+        "begin-sequence" => Command::BeginSequence {
+            goal: if l.at_end() {
+                String::new()
+            } else {
+                l.text("the goal")?
+            },
+        },
+        "release" => {
+            let character = l.character()?;
+            let element = if l.at_end() {
+                None
+            } else {
+                let locked: Vec<String> = state
+                    .characters
+                    .get(character)
+                    .map(|m| m.locked.iter().map(|k| k.element.clone()).collect())
+                    .unwrap_or_default();
+                Some(l.whole_name("invoked element", &locked, usize::MAX)?)
+            };
+            Command::Release { character, element }
+        }
+        "threaten" | "enter-fray" | "leave-fray" | "focal" | "luck-principle" => {
+            let character = l.character()?;
+            match doc.name {
+                "threaten" => Command::Threaten { character },
+                "enter-fray" => Command::EnterFray { character },
+                "focal" => Command::Focal { character },
+                "leave-fray" => Command::LeaveFray { character },
+                _ => Command::LuckPrinciple { character },
+            }
+        }
+        "frame" => Command::Frame {
+            text: l.text("the framing")?,
+        },
+        "tn" => {
+            let tn = l.number("the TN")?;
+            let mut not_relevant = Vec::new();
+            if !l.at_end() {
+                if !l.words[l.pos].eq_ignore_ascii_case("except") {
+                    return Err(l.bad(format!(
+                        "{:?}: expected `except NAME, NAME` or nothing",
+                        l.words[l.pos]
+                    )));
+                }
+                l.pos += 1;
+                let harm: Vec<String> = focal_sheet
+                    .map(|c| {
+                        let mut v = entries(c.injuries());
+                        v.extend(entries(c.stresses()));
+                        v
+                    })
+                    .unwrap_or_default();
+                let list = l.text("the Injuries and Stresses")?;
+                for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    not_relevant.push(pick("Injury or Stress", name, &harm)?);
+                }
+            }
+            Command::Tn { tn, not_relevant }
+        }
+        "invoke" => {
+            let mut end = l.words.len();
+            let mut fully = true;
+            if end >= 2 {
+                let last = l.words[end - 1].to_ascii_lowercase();
+                if matches!(last.as_str(), "full" | "fully") {
+                    end -= 1;
+                } else if matches!(last.as_str(), "partial" | "partly") {
+                    end -= 1;
+                    fully = false;
+                }
+            }
+            if l.pos >= end {
+                return Err(l.bad("the element is missing"));
+            }
+            let element = element_of(focal_sheet, &l.words[l.pos..end].join(" "))?;
+            l.pos = l.words.len();
+            Command::Invoke { element, fully }
+        }
+        "assist" => {
+            let helper = l.character()?;
+            let typed = l.text("the element")?;
+            Command::Help {
+                helper,
+                element: element_of(sheet_of(state, helper), &typed)?,
+            }
+        }
+        "defend" => {
+            let defender = state.check.as_ref().and_then(|c| c.versus);
+            let typed = l.text("the element")?;
+            Command::Defend {
+                element: element_of(defender.and_then(|d| sheet_of(state, d)), &typed)?,
+            }
+        }
+        "talent" => {
+            let names = focal_sheet.map(talents).unwrap_or_default();
+            Command::Talent {
+                name: l.whole_name("Special Talent", &names, usize::MAX)?,
+            }
+        }
+        "luck" => Command::SpendLuck {
+            amount: l.number("the Luck spent")?,
+        },
+        "declare" => {
+            let w = l.word("principle or impulse")?;
+            let nature = match w.to_ascii_lowercase().as_str() {
+                "principle" => Nature::Principle,
+                "impulse" | "worst-impulse" => Nature::WorstImpulse,
+                _ => return Err(l.bad(format!("{w:?}: expected principle or impulse"))),
+            };
+            Command::Declare {
+                nature,
+                text: l.text("what the character does")?,
+            }
+        }
+        "accept" | "reject" => Command::Rule {
+            accept: doc.name == "accept",
+        },
+        "different" => Command::SimilarInjury { similar_to: None },
+        "similar-to" => {
+            let existing: Vec<String> = state
+                .pending_injury
+                .as_ref()
+                .and_then(|p| sheet_of(state, p.character))
+                .map(|c| entries(c.injuries()))
+                .unwrap_or_default();
+            if l.at_end() {
+                return Err(l.bad("the existing Injury is missing"));
+            }
+            Command::SimilarInjury {
+                similar_to: Some(l.whole_name("Injury", &existing, usize::MAX)?),
+            }
+        }
+        "end-session" => {
+            let w = l.word("consequential or inconsequential").map_err(|_| {
+                l.bad("say whether the session was consequential or inconsequential")
+            })?;
+            let consequential = match w.to_ascii_lowercase().as_str() {
+                "consequential" => true,
+                "inconsequential" => false,
+                _ => {
+                    return Err(l.bad(format!("{w:?}: expected consequential or inconsequential")));
+                }
+            };
+            Command::EndSession { consequential }
+        }
+        "bonus" => Command::Bonus {
+            dice: l.number("the bonus dice")?,
+        },
+        "roll" => {
+            if l.at_end() {
+                Command::Roll {
+                    weapon: None,
+                    target: None,
+                }
+            } else {
+                let w = l.word("with")?;
+                if !w.eq_ignore_ascii_case("with") {
+                    let rest = l.words.join(" ");
+                    return Err(l.bad(format!("{rest:?}: expected `with WEAPON [at TARGET]`")));
+                }
+                let at = l.find_word("at");
+                let arms = focal_sheet.map(weapons).unwrap_or_default();
+                let weapon = l.whole_name("weapon", &arms, at.unwrap_or(usize::MAX))?;
+                let target = match at {
+                    Some(_) => {
+                        l.pos += 1;
+                        if l.at_end() {
+                            return Err(l.bad("the target is missing after `at`"));
+                        }
+                        Some(l.character()?)
+                    }
+                    None => None,
+                };
+                Command::Roll {
+                    weapon: Some(weapon),
+                    target,
+                }
+            }
+        }
+        "injury" | "stress" => {
+            let character = l.character()?;
+            let lw = l.word("the level")?;
+            let level = Level::parse(&lw)
+                .ok_or_else(|| l.bad(format!("{lw:?}: expected minor, moderate or severe")))?;
+            let kind = if doc.name == "injury" {
+                HarmKind::Injury
+            } else {
+                HarmKind::Stress
+            };
+            let similar_at = l.find_word("similar-to");
+            let end = similar_at.unwrap_or(l.words.len());
+            if l.pos >= end {
+                return Err(l.bad("the words of the entry are missing"));
+            }
+            let name = l.words[l.pos..end].join(" ");
+            l.pos = end;
+            let similar_to = match similar_at {
+                Some(_) => {
+                    l.pos += 1;
+                    if l.at_end() {
+                        return Err(l.bad("similar-to needs the existing entry"));
+                    }
+                    let existing = sheet_of(state, character)
+                        .map(|c| entries(track(c, kind)))
+                        .unwrap_or_default();
+                    Some(l.whole_name("entry", &existing, usize::MAX)?)
+                }
+                None => None,
+            };
+            Command::Harm {
+                character,
+                kind,
+                level,
+                name,
+                similar_to,
+            }
+        }
+        "heal" => {
+            let character = l.character()?;
+            let kw = l.word("injury or stress")?;
+            let kind = match kw.to_ascii_lowercase().as_str() {
+                "injury" => HarmKind::Injury,
+                "stress" => HarmKind::Stress,
+                _ => return Err(l.bad(format!("{kw:?}: expected injury or stress"))),
+            };
+            let existing = sheet_of(state, character)
+                .map(|c| entries(track(c, kind)))
+                .unwrap_or_default();
+            if l.at_end() {
+                return Err(l.bad("the entry is missing"));
+            }
+            Command::Heal {
+                character,
+                kind,
+                name: l.whole_name(
+                    if kind == HarmKind::Injury {
+                        "Injury"
+                    } else {
+                        "Stress"
+                    },
+                    &existing,
+                    usize::MAX,
+                )?,
+            }
+        }
+        "give-luck" => {
+            let character = l.character()?;
+            Command::GiveLuck {
+                character,
+                amount: l.number("the Luck given")?,
+            }
+        }
+        "advance" => {
+            let i = l.character()?;
+            let kw = l.word("the advancement")?;
+            let advance = match kw.to_ascii_lowercase().as_str() {
+                "specialization" => Advance::ProfessionSpecialization {
+                    name: l.text("the Specialization")?,
+                },
+                "side-specialization" => {
+                    let sides = sheet_of(state, i).map(sides).unwrap_or_default();
+                    if sides.is_empty() {
+                        return Err(l.bad("the character has no Side Profession"));
+                    }
+                    let profession = l.name_until("Side Profession", &sides, usize::MAX)?;
+                    Advance::SideSpecialization {
+                        profession,
+                        name: l.text("the Specialization")?,
+                    }
+                }
+                "side-profession" => Advance::SideProfession {
+                    name: l.text("the Side Profession")?,
+                },
+                "quality" => Advance::Quality {
+                    name: l.text("the Quality")?,
+                },
+                "talent" | "special-talent" => Advance::SpecialTalent {
+                    talent: plain_talent(&l.text("the Special Talent")?),
+                },
+                _ => {
+                    return Err(l.bad(format!(
+                        "{kw:?}: expected specialization, side-specialization, side-profession, quality or talent"
+                    )));
+                }
+            };
+            Command::Advance {
+                character: i,
+                advance,
+            }
+        }
+        "change" => {
+            let i = l.character()?;
+            let kw = l.word("word, swap or quality")?;
+            let sheet = sheet_of(state, i);
+            let change = match kw.to_ascii_lowercase().as_str() {
+                "word" | "quality" => {
+                    let Some(to) = l.find_word("to") else {
+                        return Err(l.bad(if kw.eq_ignore_ascii_case("word") {
+                            "expected `word PROFESSION to NEW`"
+                        } else {
+                            "expected `quality OLD to NEW`"
+                        }));
+                    };
+                    let word = kw.eq_ignore_ascii_case("word");
+                    let (field, names) = if word {
+                        ("Profession", sheet.map(professions).unwrap_or_default())
+                    } else {
+                        (
+                            "Quality",
+                            sheet
+                                .map(|c| c.sheet().qualities.clone())
+                                .unwrap_or_default(),
+                        )
+                    };
+                    let from = l.whole_name(field, &names, to)?;
+                    l.pos = to + 1;
+                    let new = l.text("the new words")?;
+                    if word {
+                        CycleChange::ProfessionWord {
+                            profession: from,
+                            to: new,
+                        }
+                    } else {
+                        CycleChange::Quality { from, to: new }
+                    }
+                }
+                "swap" => {
+                    let sides = sheet.map(sides).unwrap_or_default();
+                    if l.at_end() {
+                        return Err(l.bad("the Side Profession is missing"));
+                    }
+                    CycleChange::Swap {
+                        side: l.whole_name("Side Profession", &sides, usize::MAX)?,
+                    }
+                }
+                _ => return Err(l.bad(format!("{kw:?}: expected word, swap or quality"))),
+            };
+            Command::Change {
+                character: i,
+                change,
+            }
+        }
+        "end-sequence" => Command::EndSequence,
+        _ => Command::End,
+    };
+    l.done()?;
+    Ok(cmd)
+}
