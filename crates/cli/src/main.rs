@@ -47,6 +47,8 @@ enum Command {
     /// The Sapio System (004_f39b4146df158cae.txt).
     #[command(subcommand)]
     Sapio(systems::sapio::Command),
+    /// Print the command reference of every system (docs/COMMANDS.md).
+    Commands,
     /// Serve the shared online table (HTTP and WebSocket; docs/API.md).
     Serve(serve::ServeArgs),
     /// Create and list the server's tables in its database.
@@ -82,6 +84,10 @@ fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Tiers(c) => systems::tiers::run(c, ctx),
         Command::Bastards(c) => systems::bastards::run(c, ctx),
         Command::Sapio(c) => systems::sapio::run(c, ctx),
+        Command::Commands => {
+            print!("{}", tabula_engine::reference::markdown());
+            Ok(())
+        }
         Command::Serve(args) => serve::serve(args),
         Command::Table(c) => serve::table(c, ctx),
     }

@@ -381,7 +381,12 @@ pub fn seat_list<I: IntoIterator<Item = Seat>>(controllers: I) -> Vec<Seat> {
 }
 
 /// A command line typed at the terminal could not be read as a command.
+///
+/// As JSON it is an object whose `parse` is `unknown`, `arguments`,
+/// `grammar` (with the [`crate::grammar::GrammarError`]'s `kind`) or `name`
+/// (with the [`crate::names::NameLookupError`]'s `kind` and its names).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "parse", rename_all = "kebab-case")]
 pub enum CommandParseError {
     /// The first word is not a command this system knows.
     #[error("unknown command {got:?}; commands: {known}")]

@@ -12,6 +12,7 @@
 
 pub mod any;
 pub mod play;
+pub mod reference;
 pub mod session;
 
 pub use any::{Accepted, AnyTable, Dice, LoadError, RawRow, SaveError, SaveFile, SetupFailure};

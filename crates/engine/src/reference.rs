@@ -1,0 +1,144 @@
+//! The command reference, `docs/COMMANDS.md`, made from the same
+//! [`CommandDoc`]s that `help` prints and the parsers' usage messages quote
+//! ([`TextPlay::COMMANDS`]), so the page and the table cannot drift: a test
+//! compares the file with [`markdown`], and `tabula commands` prints it.
+
+use std::fmt::Write as _;
+
+use tabula_core::system::{CommandDoc, TextPlay};
+
+use crate::SystemId;
+
+/// Every command of `system`'s book ([`TextPlay::COMMANDS`]).
+pub fn commands(system: SystemId) -> &'static [CommandDoc] {
+    match system {
+        SystemId::SourGrapes => <tabula_sour_grapes::SourGrapes as TextPlay>::COMMANDS,
+        SystemId::Scratch => <tabula_scratch::Scratch as TextPlay>::COMMANDS,
+        SystemId::Tiers => <tabula_tiers::Tiers as TextPlay>::COMMANDS,
+        SystemId::Bastards => <tabula_bastards::Bastards as TextPlay>::COMMANDS,
+        SystemId::Sapio => <tabula_sapio::Sapio as TextPlay>::COMMANDS,
+    }
+}
+
+const GRAMMAR: &str = r#"# Commands
+
+The one command language of Tabula: the terminal (`tabula <system> play`), play
+scripts, and the server and browser page (which send the same text) all read it.
+This page is generated from the systems' command lists, the same lists `help`
+prints: do not edit it by hand; run
+`TABULA_UPDATE_DOCS=1 cargo test -p tabula-engine --test reference` after changing a
+command.
+
+## The grammar
+
+A line is `[SEAT:] COMMAND WORD...`.
+
+- **Words** are separated by spaces. `"Double quotes"` group a name with spaces
+  into one word, in every system: `attack "Iron Wolf" Brawl`. A quote may close
+  part of a word: `spec="Knife Fighting"`. Inside quotes, `\"` is a quote and
+  `\\` a backslash. `_` still stands for a space in a name (`Iron_Wolf`).
+- **Names** of seats, characters, cards, Stats, Skills, elements and Zones match
+  without regard to case and by unambiguous prefix: `stel` finds `Stella` when
+  no other name starts so. A name that fits nothing is refused with the names
+  that fit there; a prefix of several names is refused with those names.
+- **Seats.** `SEAT:` before the command gives it as that seat (`Stella: draw`);
+  without one, the seat whose turn it is gives it. The text before the first
+  colon is a seat prefix only when it is a seat's name (or the start of one, when
+  the line's first word is no command), so free text later in a line may hold
+  colons. `GM`, `Storyteller` and `Dealer` all name the GM seat. Seats match
+  without regard to case; a name that is no seat is refused with the seats.
+- **Comments.** A line that is empty or starts with `#` is skipped.
+- **Caps.** A line is at most 4,096 bytes and 64 words.
+- **Refusals** name the rule in the book's words, by title and section
+  (`Sour Grapes, "Check"; R-SG-1`); the JSON form of a refusal also carries the
+  seed file. A refused line changes nothing.
+- **Odds** read as a percent with one decimal in text (`80.4%`) and as a
+  probability from 0 to 1 in JSON.
+
+## The table's own commands
+
+These work in every system. A book command of the same name wins (Sapio's `help`
+is Receiving Help); the `/` form is never a book command.
+
+| line | does |
+|---|---|
+| `?`, `/help` (`help` where the book has none) | the commands the seat may give now, with their usage |
+| `/status` | whose turn it is and what they may do |
+| `/odds` | the odds of the seat's pending choice |
+| `/sheet [NAME]` | a character sheet in plain text, as the seat may read it (hidden cards only for their own seat) |
+| `/view [SEAT]` | the seat's view as JSON (a player: only its own) |
+| `/log` | every event so far, as the seat may see it |
+| `/undo` | the GM's alone (`gm: undo`): take back the last command, dice with it |
+| `/quit` | stop |
+
+At the terminal, the Up arrow recalls earlier lines (kept across sessions in
+`$TABULA_HISTORY`, else `$XDG_STATE_HOME/tabula/history`, else
+`~/.local/state/tabula/history`) and Tab completes commands, seats and names.
+With `--manual`, the dice prompt says whose roll it is and what for ("Ana, Dodge:
+roll 3 d6"); type the faces on one line (`4 2 6`) or one at a time; `undo` there
+withdraws the command being rolled for, `quit` withdraws it and stops.
+"#;
+
+const JSON_PLAY: &str = r#"## `--json play`
+
+`tabula --json <system> play TABLE` prints one JSON object per line. Every object
+has a `type`:
+
+| `type` | when | fields |
+|---|---|---|
+| `prompt` | before each line is read | `seq` (log rows so far), `seat` (whose turn), `status` (text), `legal` (the commands that seat may give: `name`, `summary`, `params` with `kind` `int` `{min,max}`, `choice` `{options}` or `text`), `odds` (`choice`, `probability` 0..1, `detail`) |
+| `event` | each accepted event or undo | `line` (the line that gave it), `seq`, `seat`, `kind` (`event` or `undo`), `text` (the event in words, every die and card the seat may see), `event` (the event as JSON, absent when hidden) |
+| `refused` | a refused line; nothing changed | `line`, `message` (text), `error`: `{"error": "rule", "rule": {"system", "seed", "section", "ruling"}, "kind", "message"}` for a rule, `{"error": "parse", "parse": ...}` for an unreadable line (`parse` is `unknown` with `got` and `known`; `arguments` with `command`, `problem` and `usage`; `grammar` with `kind`; or `name` with `kind` `unknown` (`field`, `got`, `candidates`) or `ambiguous` (`field`, `got`, `matches`)), `unknown-seat` with `seats`, `gm-only`, `not-your-view`, `too-long`, `nothing-to-undo`, `unknown-driver-command` |
+| `withdrawn` | `undo` or `quit` typed at a manual dice prompt | `line`, `quit` |
+| `help` | `?` | `seat`, `commands` (`name`, `usage`, `summary`, `params`), `seats` |
+| `status` | `/status` | `seat`, `status` |
+| `odds` | `/odds` | `seat`, `odds` |
+| `sheet` | `/sheet` | `seat`, `text` |
+| `view` | `/view` | `seat`, `view` (the system's view JSON) |
+| `log` | `/log` | `seat`, `lines` (as in `event`) |
+| `note` | the encounter is over; unsaved changes | `text` |
+| `summary` | last | `accepted`, `refused`, `withdrawn`, `events`, `finished` |
+"#;
+
+fn escape(cell: &str) -> String {
+    cell.replace('|', "\\|")
+}
+
+/// The whole of `docs/COMMANDS.md`: the grammar, the table's own commands,
+/// every system's commands (usage, who gives it, what it does, the rule), and
+/// the `--json play` schema.
+pub fn markdown() -> String {
+    let mut s = String::from(GRAMMAR);
+    for system in SystemId::ALL {
+        let _ = write!(
+            s,
+            "\n## {} (`tabula {} play`)\n\n| command | who | does | rule |\n|---|---|---|---|\n",
+            system.title(),
+            system.id()
+        );
+        for c in commands(system) {
+            let mut usage = format!("`{}`", escape(c.usage));
+            if !c.aliases.is_empty() {
+                let aliases: Vec<String> = c.aliases.iter().map(|a| format!("`{a}`")).collect();
+                let _ = write!(usage, " (also {})", aliases.join(", "));
+            }
+            let mut rule = format!("\"{}\"", c.rule.section);
+            if !c.rule.seed.is_empty() {
+                let _ = write!(rule, " ({})", c.rule.seed);
+            }
+            if let Some(r) = c.rule.ruling {
+                let _ = write!(rule, "; {r}");
+            }
+            let _ = writeln!(
+                s,
+                "| {usage} | {} | {} | {} |",
+                c.giver,
+                escape(c.summary),
+                escape(&rule)
+            );
+        }
+    }
+    s.push('\n');
+    s.push_str(JSON_PLAY);
+    s
+}
