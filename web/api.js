@@ -117,9 +117,10 @@ export function describeError(res) {
   const ruleObj = findRule(inner) || findRule(b);
   let message = inner.message || b.message;
   if (!message && inner.error === "parse") {
-    const p = inner.Unknown || inner.Arguments;
-    if (inner.Unknown) message = `unknown command "${p.got}"; commands: ${p.known}`;
-    else if (inner.Arguments) message = `${p.command}: ${p.problem} (usage: ${p.usage})`;
+    if (inner.parse === "unknown") message = `unknown command "${inner.got}"; commands: ${inner.known}`;
+    else if (inner.parse === "arguments") message = `${inner.command}: ${inner.problem} (usage: ${inner.usage})`;
+    else if (inner.parse === "name" && inner.kind === "unknown") message = `there is no ${inner.field} called "${inner.got}"; the ${inner.field} names here: ${(inner.candidates || []).join(", ")}`;
+    else if (inner.parse === "name" && inner.kind === "ambiguous") message = `"${inner.got}" could be the ${inner.field} ${(inner.matches || []).join(" or ")}: type more of the name`;
   }
   if (!message) message = b.error ? String(b.error) : `HTTP ${res.status}`;
   return { message, rule: ruleObj ? citeRule(ruleObj) : null, kind: b.error || null };
@@ -138,9 +139,18 @@ function findRule(o) {
   return null;
 }
 
-/** A rule citation as the engine prints it: `system, "Section" (seed); ruling`. */
+/** The books' titles by system id, as the engine names them in a refusal. */
+const TITLES = {
+  "sour-grapes": "Sour Grapes",
+  scratch: "Scratch RPS",
+  tiers: "Tiers",
+  bastards: "A Game of Bastards",
+  sapio: "The Sapio System",
+};
+
+/** A rule citation as the engine prints it: `Title, "Section"; ruling` (the seed file stays in the JSON). */
 export function citeRule(rule) {
-  let s = rule.seed ? `${rule.system}, "${rule.section}" (${rule.seed})` : `${rule.system}, "${rule.section}"`;
+  let s = `${TITLES[rule.system] || "Tabula"}, "${rule.section}"`;
   if (rule.ruling) s += `; ${rule.ruling}`;
   return s;
 }

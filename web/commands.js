@@ -33,17 +33,17 @@ export function paramStyle(name, kind) {
   return { style: "positional", keyword: null, optional: false };
 }
 
-/** Quote a value that holds spaces, for systems whose command lines read quotes. */
+/** Quote a value that holds spaces or quotes, as the one command grammar reads it (docs/COMMANDS.md). */
 function word(value, quoting) {
   const v = String(value).trim();
-  if (quoting && /\s/.test(v) && !/^".*"$/.test(v)) return `"${v.replace(/"/g, "")}"`;
+  if (quoting && (/[\s"]/.test(v) || v === "")) return `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
   return v;
 }
 
 /**
  * The command text for `spec` with `values` (one string per parameter, "" for
- * none). `quoting`: wrap multi-word values in double quotes (A Game of Bastards
- * reads quoted words; the other books read names word by word).
+ * none). `quoting`: wrap multi-word values in double quotes (every book reads
+ * them since the one command grammar).
  */
 export function commandText(spec, values, quoting) {
   const parts = [spec.name];

@@ -228,7 +228,7 @@ function drawCommands() {
   }
   const focusedId = box.contains(document.activeElement) ? document.activeElement.dataset.param || document.activeElement.dataset.command || null : null;
   const hadFocus = box.contains(document.activeElement);
-  const quoting = S.system === "bastards";
+  const quoting = true;
   const controls = S.legal.map((spec) => commandControl(spec, { quoting, onSend: send }));
   if (!controls.length) {
     replace(box, el("p", { class: "waiting" }, "Nothing for you to do now: it is someone else's move."));

@@ -65,6 +65,12 @@ pub trait Roller {
     fn announce(&mut self, who: &str, what: &str, count: u32, die: Die) {
         let _ = (who, what, count, die);
     }
+
+    /// Say what the next `count` cards drawn are for: `who` draws them for
+    /// `what` ("Cynthia, Skill Hand: draw 3 cards" at a manual prompt).
+    fn announce_draw(&mut self, who: &str, what: &str, count: u32) {
+        let _ = (who, what, count);
+    }
 }
 
 /// Why a roller could not produce a value.
@@ -246,10 +252,10 @@ pub struct Purpose {
     pub who: String,
     /// What for (a Stat, a Skill, an attack).
     pub what: String,
-    /// How many dice the pool has.
+    /// How many dice (or cards) there are.
     pub count: u32,
-    /// The die.
-    pub die: Die,
+    /// The die, or `None` for cards.
+    pub die: Option<Die>,
     /// How many of them have been asked for already.
     pub asked: u32,
 }
@@ -269,17 +275,24 @@ pub struct Question {
 
 impl fmt::Display for Question {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.purpose, self.ask) {
-            (Some(p), Ask::Die(d)) if p.die == d && p.asked < p.count => {
+        let Some(p) = self.purpose.as_ref().filter(|p| p.asked < p.count) else {
+            return write!(f, "{}", self.ask);
+        };
+        match (p.die, self.ask) {
+            (Some(pd), Ask::Die(d)) if pd == d => {
                 write!(f, "{}, {}: ", p.who, p.what)?;
-                if p.asked == 0 {
-                    if p.count == 1 {
-                        write!(f, "roll a {d}")
-                    } else {
-                        write!(f, "roll {} {d}", p.count)
-                    }
-                } else {
-                    write!(f, "die {} of {} ({d})", p.asked + 1, p.count)
+                match (p.asked, p.count) {
+                    (0, 1) => write!(f, "roll a {d}"),
+                    (0, n) => write!(f, "roll {n} {d}"),
+                    (i, n) => write!(f, "die {} of {n} ({d})", i + 1),
+                }
+            }
+            (None, Ask::Card { left }) => {
+                write!(f, "{}, {}: ", p.who, p.what)?;
+                match (p.asked, p.count) {
+                    (0, 1) => write!(f, "draw a card ({left} left in the deck)"),
+                    (0, n) => write!(f, "draw {n} cards ({left} left in the deck)"),
+                    (i, n) => write!(f, "card {} of {n} ({left} left in the deck)", i + 1),
                 }
             }
             _ => write!(f, "{}", self.ask),
@@ -438,7 +451,7 @@ impl Manual {
         }
     }
 
-    fn count_asked(&mut self, die: Die) {
+    fn count_asked(&mut self, die: Option<Die>) {
         if let Some(p) = &mut self.purpose
             && p.die == die
         {
@@ -475,7 +488,17 @@ impl Roller for Manual {
             who: who.to_string(),
             what: what.to_string(),
             count,
-            die,
+            die: Some(die),
+            asked: 0,
+        });
+    }
+
+    fn announce_draw(&mut self, who: &str, what: &str, count: u32) {
+        self.purpose = (count > 0).then(|| Purpose {
+            who: who.to_string(),
+            what: what.to_string(),
+            count,
+            die: None,
             asked: 0,
         });
     }
@@ -484,7 +507,7 @@ impl Roller for Manual {
         if !self.is_short()
             && let Some(r) = self.next(Ask::Die(die), |t| parse_face(die, t))
         {
-            self.count_asked(die);
+            self.count_asked(Some(die));
             return r;
         }
         // Out of values: keep counting what is needed; the placeholder never
@@ -500,6 +523,7 @@ impl Roller for Manual {
         if !self.is_short()
             && let Some(r) = self.next(Ask::Card { left: pile.len() }, |t| find_card(pile, t))
         {
+            self.count_asked(None);
             return r;
         }
         self.short_cards += 1;

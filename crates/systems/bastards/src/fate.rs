@@ -172,8 +172,19 @@ pub fn play_skill_hand(
     roller: &mut dyn Roller,
 ) -> Result<FateDrawResult, RuleError> {
     hand.validate()?;
-    let player_draw = deck::draw(shoe, roller, hand.player_draws())?;
-    let dealer_draw = deck::draw(shoe, roller, hand.dealer_draws())?;
+    let (mine, theirs) = (hand.player_draws(), hand.dealer_draws());
+    roller.announce_draw(
+        "The player",
+        "Skill Hand",
+        mine.try_into().unwrap_or(u32::MAX),
+    );
+    let player_draw = deck::draw(shoe, roller, mine)?;
+    roller.announce_draw(
+        "The Dealer",
+        "Fate Draw",
+        theirs.try_into().unwrap_or(u32::MAX),
+    );
+    let dealer_draw = deck::draw(shoe, roller, theirs)?;
     let no_card = || RuleError::new(RULE_SKILL_HAND, Refusal::Forbidden, "a hand drew no card");
     let player_card = values::best(&deck::cards(&player_draw)).ok_or_else(no_card)?;
     let dealer_card = values::best(&deck::cards(&dealer_draw)).ok_or_else(no_card)?;

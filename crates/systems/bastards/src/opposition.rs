@@ -947,6 +947,18 @@ impl Out {
             return Ok(());
         }
         let mut shoe = self.s.shoe.clone();
+        let name = self.c(who)?.name.clone();
+        let what = match reason {
+            DrawReason::Opening => "Draw Step",
+            DrawReason::Hand => "draw",
+            DrawReason::Mulligan => "mulligan",
+            DrawReason::Wildcard => "Wildcard",
+            DrawReason::Desperation => "Desperation",
+            DrawReason::Advantage => "Advantage",
+            DrawReason::AssPull => "Ass Pull",
+            DrawReason::Acrobat => "Acrobat",
+        };
+        roller.announce_draw(&name, what, n.try_into().unwrap_or(u32::MAX));
         let steps = deck::draw(&mut shoe, roller, n)?;
         self.emit(Event::Drew { who, steps, reason });
         Ok(())
