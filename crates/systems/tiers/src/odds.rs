@@ -202,7 +202,7 @@ pub fn choices(s: &State, seat: &Seat) -> Vec<ChoiceOdds> {
     };
     for (i, h) in s.heroes.iter().enumerate() {
         let prefix = match seat {
-            Seat::Gm if h.ally => format!("{} ", h.name().replace(' ', "_")),
+            Seat::Gm if h.ally => format!("{} ", tabula_core::grammar::quote(h.name())),
             Seat::Player(name) if !h.ally && s.hero(name) == Some(i) => String::new(),
             _ => continue,
         };
@@ -343,8 +343,8 @@ fn hero_choices(s: &State, i: usize, phase: Phase, prefix: &str, out: &mut Vec<C
             out.push(ChoiceOdds {
                 choice: format!(
                     "{prefix}act {} on {}",
-                    a.name.replace(' ', "_"),
-                    x.name.replace(' ', "_")
+                    tabula_core::grammar::quote(&a.name),
+                    tabula_core::grammar::quote(&x.name)
                 ),
                 probability: o.probability.clamp(0.0, 1.0),
                 detail: format!(
