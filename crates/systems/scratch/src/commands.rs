@@ -242,10 +242,6 @@ pub const COMMANDS: &[CommandDoc] = &[
     ),
 ];
 
-fn usage_of(command: &str) -> &'static str {
-    find_command(COMMANDS, command).map_or("", |d| d.usage)
-}
-
 /// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
 pub(crate) fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
     match find_command(COMMANDS, command) {
@@ -253,7 +249,7 @@ pub(crate) fn args_err(command: &str, problem: impl Into<String>) -> CommandPars
         None => CommandParseError::Arguments {
             command: command.into(),
             problem: problem.into(),
-            usage: usage_of(command).into(),
+            usage: String::new(),
         },
     }
 }

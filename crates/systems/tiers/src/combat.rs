@@ -170,7 +170,17 @@ pub(crate) fn act(
     let a = s
         .catalog
         .action(action)
-        .ok_or_else(|| RuleError::unknown(rules::ACTIONS, "Action", action))?
+        .ok_or_else(|| {
+            crate::decide::unknown_among(
+                rules::ACTIONS,
+                "Action",
+                action,
+                s.catalog
+                    .actions
+                    .iter()
+                    .map(|a| tabula_core::grammar::quote(&a.name)),
+            )
+        })?
         .clone();
     player_phase(s, a.when)?;
     let h = up(s, i)?;
@@ -400,7 +410,17 @@ pub(crate) fn use_item(
     let def = s
         .catalog
         .item(item)
-        .ok_or_else(|| RuleError::unknown(rules::ITEMS, "Item", item))?
+        .ok_or_else(|| {
+            crate::decide::unknown_among(
+                rules::ITEMS,
+                "Item",
+                item,
+                s.catalog
+                    .items
+                    .iter()
+                    .map(|i| tabula_core::grammar::quote(&i.name)),
+            )
+        })?
         .clone();
     if !h
         .items

@@ -221,11 +221,6 @@ pub const COMMANDS: &[CommandDoc] = &[
     ),
 ];
 
-/// The usage line of `command` in [`COMMANDS`] (empty for none).
-pub fn usage(command: &str) -> &'static str {
-    find_command(COMMANDS, command).map_or("", |d| d.usage)
-}
-
 /// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
 pub(crate) fn args(command: &str, problem: impl Into<String>) -> CommandParseError {
     match find_command(COMMANDS, command) {

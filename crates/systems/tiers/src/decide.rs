@@ -344,7 +344,8 @@ impl By {
     }
 }
 
-/// A refusal for a name the table does not know, listing the names it does.
+/// A refusal for a name the table does not know, listing the names it does
+/// ([`RuleError::unknown_among`]; "(there are none)" when it knows none).
 pub(crate) fn unknown_among(
     rule: tabula_core::Rule,
     field: &str,
@@ -352,21 +353,11 @@ pub(crate) fn unknown_among(
     choices: impl IntoIterator<Item = String>,
 ) -> RuleError {
     let list: Vec<String> = choices.into_iter().collect();
-    RuleError::new(
-        rule,
-        Refusal::Unknown {
-            field: field.to_string(),
-            name: name.to_string(),
-        },
-        if list.is_empty() {
-            format!("there is no {field} called \"{name}\" (there are none)")
-        } else {
-            format!(
-                "there is no {field} called \"{name}\" (choose one of: {})",
-                list.join(", ")
-            )
-        },
-    )
+    let mut e = RuleError::unknown_among(rule, field, name, list.iter().map(String::as_str));
+    if list.is_empty() {
+        e.message.push_str(" (there are none)");
+    }
+    e
 }
 
 pub(crate) fn gm_only(seat: &By) -> R<()> {
