@@ -12,7 +12,7 @@ use crate::encounter::{
     ActionKind, Effect, Evading, Event, InitiativeRoll, Phase, Slot, State, TargetRoll,
     Unrepeatable,
 };
-use crate::rolls::{Check, roll_d20};
+use crate::rolls::{Check, roll_d20_for};
 use crate::rules::{self, MAX_TIE_ROLLS};
 
 /// A command a seat gives.
@@ -208,18 +208,14 @@ fn find(state: &State, id: &str) -> Result<usize, RuleError> {
     state.find(id).ok_or_else(|| unknown_character(state, id))
 }
 
-/// An unknown character name, refused with the valid choices.
+/// An unknown character name, refused with the valid choices (every
+/// character's id).
 pub fn unknown_character(state: &State, id: &str) -> RuleError {
-    RuleError::new(
+    RuleError::unknown_among(
         rules::TABLE,
-        Refusal::Unknown {
-            field: "character".into(),
-            name: id.to_string(),
-        },
-        format!(
-            "there is no character called \"{id}\"; the characters are: {}",
-            state.ids()
-        ),
+        "character",
+        id,
+        state.characters.iter().map(|c| c.id.as_str()),
     )
 }
 
@@ -315,7 +311,7 @@ pub fn decide(
             crate::rolls::check_inputs(0, *difficulty, 0)?;
             let i = find(state, character)?;
             let Some(c) = state.get(i) else {
-                return Err(RuleError::unknown(rules::TABLE, "character", character));
+                return Err(unknown_character(state, character));
             };
             let level = ability.map(|a| c.level(a)).unwrap_or(0);
             if *requires && level == 0 {
@@ -329,7 +325,11 @@ pub fn decide(
                 ));
             }
             let modifier = if c.in_cover { -2 } else { 0 };
-            let roll = roll_d20(state.rules.d20, roller)?;
+            let what = format!(
+                "{} against difficulty {difficulty}",
+                ability.map_or("a roll", |a| a.name())
+            );
+            let roll = roll_d20_for(state.rules.d20, roller, c.character.name(), &what)?;
             let check = Check::resolve(roll, *ability, level, modifier, *difficulty);
             Ok(vec![Event::Rolled {
                 character: i,
@@ -372,7 +372,7 @@ fn initiative(
         };
         let stealth = 2 * i64::from(best(Ability::Stealth));
         let detection = 10 * i64::from(best(Ability::Detection));
-        let roll = roll_d20(state.rules.d20, roller)?;
+        let roll = roll_d20_for(state.rules.d20, roller, &g.seat.to_string(), "initiative")?;
         let total = i64::from(roll.value) + stealth + detection;
         rolls.push(InitiativeRoll {
             group: gi,
@@ -402,7 +402,12 @@ fn initiative(
             break;
         }
         for i in tied {
-            let v = roll_d20(state.rules.d20, roller)?.value;
+            let who = rolls
+                .get(i)
+                .and_then(|r| state.groups.get(r.group))
+                .map(|g| g.seat.to_string())
+                .unwrap_or_default();
+            let v = roll_d20_for(state.rules.d20, roller, &who, "initiative tie")?.value;
             if let Some(r) = rolls.get_mut(i) {
                 r.tie_breaks.push(v);
             }
@@ -463,7 +468,7 @@ fn craft(
 ) -> Result<Vec<Event>, RuleError> {
     let (c, t) = craft_parties(state, seat, crafter, target)?;
     let (Some(cc), Some(tc)) = (state.get(c), state.get(t)) else {
-        return Err(RuleError::unknown(rules::TABLE, "character", target));
+        return Err(unknown_character(state, target));
     };
     let level = cc.character.level(Ability::Craftsmanship);
     if level == 0 {
@@ -516,7 +521,12 @@ fn craft(
         ));
     }
     let (check, usable) = if hurry {
-        let roll = roll_d20(state.rules.d20, roller)?;
+        let roll = roll_d20_for(
+            state.rules.d20,
+            roller,
+            cc.character.name(),
+            "craftsmanship in a hurry against 10",
+        )?;
         // The roll adds the crafter's craftsmanship with any temporary bonus on
         // it; the number of bonuses he may give is his own level.
         let ch = Check::resolve(
@@ -649,7 +659,7 @@ fn target_of(
 ) -> Result<usize, RuleError> {
     let t = find(s, id)?;
     let Some(tc) = s.get(t) else {
-        return Err(RuleError::unknown(rules::TABLE, "character", id));
+        return Err(unknown_character(s, id));
     };
     if tc.escaped {
         return Err(refuse(
@@ -774,7 +784,7 @@ fn movement(s: &State) -> Vec<Ability> {
 #[allow(clippy::too_many_lines)]
 fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
     let Some(c) = s.get(a) else {
-        return Err(RuleError::unknown(rules::TABLE, "character", ""));
+        return Err(unknown_character(s, ""));
     };
     let me = c.character.name().to_string();
     if c.character.level(Ability::Toughness) == 0 {
@@ -1191,7 +1201,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             need(c.has(Ability::Healing), &me, Ability::Healing)?;
             let t = target_of(s, a, target, None, true)?;
             let Some(tc) = s.get(t) else {
-                return Err(RuleError::unknown(rules::TABLE, "character", target));
+                return Err(unknown_character(s, target));
             };
             if tc.leader.is_some() {
                 return Err(refuse(
@@ -1284,7 +1294,13 @@ fn execute(
     let mut rolls = Vec::new();
     let mut hp: BTreeMap<usize, u32> = BTreeMap::new();
     for r in &plan.rolls {
-        let roll = roll_d20(s.rules.d20, roller)?;
+        let what = format!(
+            "{} against {}'s {}",
+            plan.ability.map_or("a roll", |ab| ab.name()),
+            name(s, r.target),
+            r.against
+        );
+        let roll = roll_d20_for(s.rules.d20, roller, &name(s, a), &what)?;
         let check = Check::resolve(roll, plan.ability, r.level, r.modifier, r.difficulty);
         if check.success {
             let dmg = if check.automatic() {

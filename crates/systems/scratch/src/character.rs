@@ -191,8 +191,8 @@ pub enum Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const A: &str = "(\"Abilities\", 001_337b5a42e331e513.txt)";
-        const S: &str = "(\"Support Abilities\", 001_337b5a42e331e513.txt)";
+        const A: &str = "(Scratch RPS, \"Abilities\")";
+        const S: &str = "(Scratch RPS, \"Support Abilities\")";
         match self {
             Problem::EmptyName => write!(f, "name: a character needs a name"),
             Problem::BadName { error } => write!(f, "{error}"),

@@ -17,8 +17,11 @@
 //!   states (delayed, panicked, held, evading, in cover, engaged, escaped).
 //! - [`actions`]: the commands and `decide`: every basic action and ability
 //!   action, and "what may this seat do now".
-//! - [`table`]: [`Scratch`], the `System` and `TextPlay` (table files, typed
-//!   commands, descriptions showing every die, a status with odds).
+//! - [`commands`]: the command reference (`COMMANDS`), the parser of the one
+//!   command grammar (quoted names, any case, unambiguous prefixes) and the
+//!   character sheet in plain text.
+//! - [`table`]: [`Scratch`], the `System` and `TextPlay` (table files,
+//!   descriptions showing every die, a status with odds).
 //!
 //! ```
 //! use tabula_scratch::{Character, TableRules};
@@ -53,6 +56,7 @@ pub const ID: &str = "scratch";
 pub const SEED: &str = "001_337b5a42e331e513.txt";
 
 pub mod actions;
+pub mod commands;
 pub mod encounter;
 pub mod table;
 

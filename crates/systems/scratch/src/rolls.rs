@@ -92,6 +92,28 @@ pub fn roll_d20(method: D20Method, roller: &mut dyn Roller) -> Result<D20Roll, R
     })
 }
 
+/// [`roll_d20`] after telling the roller what it is for: `who` rolls for
+/// `what` ("Chokestar", "hold Breakhelm X-19"), so a manual roller asks
+/// "Chokestar, hold Breakhelm X-19: roll 1 d20" (two d6 for the lookup
+/// table, one d6 for d6 x 4; R-SCR-6).
+///
+/// # Errors
+/// As [`roll_d20`].
+pub fn roll_d20_for(
+    method: D20Method,
+    roller: &mut dyn Roller,
+    who: &str,
+    what: &str,
+) -> Result<D20Roll, RuleError> {
+    let (count, die) = match method {
+        D20Method::D20 => (1, Die::D20),
+        D20Method::D6Table => (2, Die::D6),
+        D20Method::D6Times4 => (1, Die::D6),
+    };
+    roller.announce(who, what, count, die);
+    roll_d20(method, roller)
+}
+
 /// The exact distribution of (value, automatic) for one roll by `method`.
 pub fn d20_distribution(method: D20Method) -> Dist<(i64, bool)> {
     let mut pairs: Vec<((i64, bool), f64)> = Vec::new();

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
+use tabula_core::system::CommandDoc;
 use tabula_core::{
     ChoiceOdds, CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay,
 };
@@ -178,8 +179,9 @@ pub enum SetupError {
 }
 
 /// Words that cannot be character ids (commands of the system or the driver).
-pub const RESERVED: [&str; 14] = [
+pub const RESERVED: [&str; 15] = [
     "roll",
+    "sheet",
     "initiative",
     "terrain",
     "craft",
@@ -428,7 +430,7 @@ pub struct View {
     pub characters: Vec<CharacterView>,
 }
 
-fn states_of(c: &Combatant) -> Vec<String> {
+pub(crate) fn states_of(c: &Combatant) -> Vec<String> {
     let mut v = Vec::new();
     if c.delayed() {
         v.push("delayed".into());
@@ -538,168 +540,6 @@ impl System for Scratch {
 
     fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         actions::legal_commands(state, seat)
-    }
-}
-
-const USAGE: &str = "CHARACTER ACTION [TARGET...] [with ABILITY]; actions: attack, throw, hold, distract, evade, escape, engage, cover, leave-cover, shoot, blast, knockout, fight, surprise, intimidate, heal, end; also: initiative, roll CHARACTER [ABILITY] DIFFICULTY [requires] (GM), terrain add|remove T, craft CRAFTER COMPANION ABILITY [hurry], uncraft CRAFTER COMPANION ABILITY";
-
-fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
-    CommandParseError::Arguments {
-        command: command.into(),
-        problem: problem.into(),
-        usage: USAGE.into(),
-    }
-}
-
-fn ability_arg(command: &str, text: &str) -> Result<Ability, CommandParseError> {
-    Ability::parse(text).ok_or_else(|| {
-        args_err(
-            command,
-            format!(
-                "{text:?} is not an ability; the abilities are: {}",
-                Ability::ALL.map(|a| a.name()).join(", ")
-            ),
-        )
-    })
-}
-
-/// Read a difficulty: a whole number; one past the integer range is refused
-/// as out of range, naming the parameter (the caps: -1000..=1000).
-fn difficulty_arg(text: &str) -> Result<i64, CommandParseError> {
-    let max = crate::rolls::MAX_NUMBER;
-    match text.parse::<i64>() {
-        Ok(v) => Ok(v),
-        Err(_) => {
-            let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-            if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
-                Err(args_err(
-                    "roll",
-                    format!("difficulty {text} is out of range: too large (-{max} to {max})"),
-                ))
-            } else {
-                Err(args_err(
-                    "roll",
-                    format!("difficulty {text:?} is not a number"),
-                ))
-            }
-        }
-    }
-}
-
-impl Action {
-    /// True when `word` is an action word.
-    pub fn word_known(word: &str) -> bool {
-        matches!(
-            word,
-            "attack"
-                | "throw"
-                | "hold"
-                | "distract"
-                | "evade"
-                | "escape"
-                | "engage"
-                | "cover"
-                | "take-cover"
-                | "leave-cover"
-                | "shoot"
-                | "blast"
-                | "knockout"
-                | "fight"
-                | "surprise"
-                | "intimidate"
-                | "heal"
-                | "end"
-        )
-    }
-
-    /// Read an action: `WORD [TARGET...] [with ABILITY]`.
-    ///
-    /// # Errors
-    /// [`CommandParseError`] naming the argument.
-    pub fn parse(words: &[&str]) -> Result<Action, CommandParseError> {
-        let Some((w, rest)) = words.split_first() else {
-            return Err(args_err("act", "an action is missing"));
-        };
-        let w = w.to_ascii_lowercase();
-        let (args, with) = match rest.iter().position(|x| x.eq_ignore_ascii_case("with")) {
-            Some(i) => {
-                let after = rest.get(i + 1..).unwrap_or(&[]);
-                let [ab] = after else {
-                    return Err(args_err(&w, "`with` takes one ability"));
-                };
-                (rest.get(..i).unwrap_or(&[]), Some(ability_arg(&w, ab)?))
-            }
-            None => (rest, None),
-        };
-        let one = || -> Result<String, CommandParseError> {
-            match args {
-                [t] => Ok(t.to_string()),
-                _ => Err(args_err(
-                    &w,
-                    format!("takes one target, got {}", args.len()),
-                )),
-            }
-        };
-        let none = || -> Result<(), CommandParseError> {
-            if args.is_empty() {
-                Ok(())
-            } else {
-                Err(args_err(&w, "takes no target"))
-            }
-        };
-        let no_with = |a: Action| -> Result<Action, CommandParseError> {
-            if with.is_some() {
-                Err(args_err(&w, "takes no `with`"))
-            } else {
-                Ok(a)
-            }
-        };
-        match w.as_str() {
-            "attack" => Ok(Action::Attack { target: one()?, with }),
-            "hold" => Ok(Action::Hold { target: one()?, with }),
-            "distract" => Ok(Action::Distract { target: one()?, with }),
-            "surprise" => Ok(Action::Surprise { target: one()?, with }),
-            "evade" => {
-                if args.len() > 1 || (args.len() == 1 && with.is_some()) {
-                    return Err(args_err(&w, "takes at most one movement ability"));
-                }
-                let evade_with = match (args, with) {
-                    ([ab], None) => Some(ability_arg(&w, ab)?),
-                    _ => with,
-                };
-                Ok(Action::Evade { with: evade_with })
-            }
-            "throw" => no_with(Action::Throw { target: one()? }),
-            "shoot" => no_with(Action::Shoot { target: one()? }),
-            "knockout" => no_with(Action::Knockout { target: one()? }),
-            "intimidate" => no_with(Action::Intimidate { target: one()? }),
-            "heal" | "revive" => no_with(Action::Heal { target: one()? }),
-            "blast" => {
-                if args.is_empty() || args.len() > 3 {
-                    return Err(args_err(&w, "takes one to three targets"));
-                }
-                no_with(Action::Blast {
-                    targets: args.iter().map(|s| s.to_string()).collect(),
-                })
-            }
-            "fight" => {
-                if args.is_empty() || args.len() > 2 {
-                    return Err(args_err(&w, "takes one or two targets"));
-                }
-                no_with(Action::Fight {
-                    targets: args.iter().map(|s| s.to_string()).collect(),
-                })
-            }
-            "escape" => none().and_then(|_| no_with(Action::Escape)),
-            "engage" => none().and_then(|_| no_with(Action::Engage)),
-            "cover" | "take-cover" => none().and_then(|_| no_with(Action::TakeCover)),
-            "leave-cover" => none().and_then(|_| no_with(Action::LeaveCover)),
-            "end" | "pass" => none().and_then(|_| no_with(Action::End)),
-            other => Err(CommandParseError::Unknown {
-                got: other.into(),
-                known: "attack, throw, hold, distract, evade, escape, engage, cover, leave-cover, shoot, blast, knockout, fight, surprise, intimidate, heal, end".into(),
-            }),
-        }
     }
 }
 
@@ -861,127 +701,14 @@ impl TextPlay for Scratch {
         }
     }
 
+    const COMMANDS: &'static [CommandDoc] = crate::commands::COMMANDS;
+
     fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(first) = words.first() else {
-            return Err(args_err("", "empty command"));
-        };
-        let first_l = first.to_ascii_lowercase();
-        match first_l.as_str() {
-            "initiative" => return Ok(Command::Initiative),
-            "roll" => {
-                // roll CHARACTER [ABILITY] DIFFICULTY [requires]
-                let mut rest: Vec<&str> = words.get(1..).unwrap_or(&[]).to_vec();
-                let requires = rest
-                    .last()
-                    .is_some_and(|w| w.eq_ignore_ascii_case("requires"));
-                if requires {
-                    rest.pop();
-                }
-                let (character, ability, difficulty) = match rest.as_slice() {
-                    [c, d] => (c, None, d),
-                    [c, a, d] => (c, Some(ability_arg("roll", a)?), d),
-                    _ => {
-                        return Err(args_err(
-                            "roll",
-                            "write roll CHARACTER [ABILITY] DIFFICULTY [requires]",
-                        ));
-                    }
-                };
-                let difficulty = difficulty_arg(difficulty)?;
-                return Ok(Command::Roll {
-                    character: character.to_string(),
-                    ability,
-                    difficulty,
-                    requires,
-                });
-            }
-            "terrain" => {
-                let (Some(change), Some(t), 3) = (words.get(1), words.get(2), words.len()) else {
-                    return Err(args_err("terrain", "write terrain add|remove TERRAIN"));
-                };
-                let present = match change.to_ascii_lowercase().as_str() {
-                    "add" => true,
-                    "remove" => false,
-                    other => return Err(args_err("terrain", format!("{other:?}: add or remove"))),
-                };
-                let terrain = Terrain::parse(t).ok_or_else(|| {
-                    args_err(
-                        "terrain",
-                        format!(
-                            "{t:?} is not a terrain; the terrains are: {}",
-                            Terrain::ALL.map(|x| x.name()).join(", ")
-                        ),
-                    )
-                })?;
-                return Ok(Command::Terrain { terrain, present });
-            }
-            "craft" | "uncraft" => {
-                let hurry = words
-                    .get(4)
-                    .is_some_and(|w| w.eq_ignore_ascii_case("hurry"));
-                let max = if first_l == "craft" { 5 } else { 4 };
-                let (Some(c), Some(t), Some(a)) = (words.get(1), words.get(2), words.get(3)) else {
-                    return Err(args_err(
-                        &first_l,
-                        "write craft CRAFTER COMPANION ABILITY [hurry]",
-                    ));
-                };
-                if words.len() > max || (words.len() == 5 && !hurry) {
-                    return Err(args_err(&first_l, "too many arguments"));
-                }
-                let ability = ability_arg(&first_l, a)?;
-                return Ok(if first_l == "craft" {
-                    Command::Craft {
-                        crafter: c.to_string(),
-                        target: t.to_string(),
-                        ability,
-                        hurry,
-                    }
-                } else {
-                    Command::Uncraft {
-                        crafter: c.to_string(),
-                        target: t.to_string(),
-                        ability,
-                    }
-                });
-            }
-            _ => {}
-        }
-        if Action::word_known(&first_l) {
-            // The actor is implied: the character whose turn is on, or the only one
-            // this seat may act with.
-            let who = actions::actors(state, seat);
-            let [a] = who.as_slice() else {
-                return Err(args_err(
-                    &first_l,
-                    "name the character first (CHARACTER ACTION ...)",
-                ));
-            };
-            let actor = state.get(*a).map(|c| c.id.clone()).unwrap_or_default();
-            return Ok(Command::Act {
-                actor,
-                action: Action::parse(&words)?,
-            });
-        }
-        if state.find(first).is_none() {
-            return Err(CommandParseError::Unknown {
-                got: first.to_string(),
-                known: format!(
-                    "initiative, terrain, craft, uncraft, or a character id ({})",
-                    state
-                        .characters
-                        .iter()
-                        .map(|c| c.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            });
-        }
-        Ok(Command::Act {
-            actor: first.to_string(),
-            action: Action::parse(words.get(1..).unwrap_or(&[]))?,
-        })
+        crate::commands::parse(state, seat, line)
+    }
+
+    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+        crate::commands::sheet(state, seat, name)
     }
 
     fn describe(state: &State, event: &Event) -> String {
@@ -1170,7 +897,7 @@ impl TextPlay for Scratch {
                         .iter()
                         .map(|x| {
                             format!(
-                                "{} {} {:.0}%{}",
+                                "{} {} {:.1}%{}",
                                 x.verb,
                                 x.roll.target,
                                 x.roll.probability * 100.0,

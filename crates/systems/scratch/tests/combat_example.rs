@@ -274,7 +274,7 @@ fn odds_offered_to_the_seat_whose_turn_it_is() {
     let status = Scratch::status(t.state(), &who);
     for o in &odds {
         let (_, action) = o.choice.split_once(' ').unwrap();
-        let shown = format!("{action} {:.0}%", o.probability * 100.0);
+        let shown = format!("{action} {:.1}%", o.probability * 100.0);
         assert!(status.contains(&shown), "{shown} not in {status}");
         if let Some((_, split)) = o.detail.split_once("; damage ") {
             assert!(status.contains(&format!("{shown} {split}")), "{status}");

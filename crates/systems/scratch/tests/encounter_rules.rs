@@ -1,7 +1,8 @@
 //! Each rule of an encounter, one small scene at a time ("Turns", "Hit Points",
 //! "Basic Actions", the abilities; R-SCR-3, R-SCR-4, R-SCR-5).
 
-use tabula_core::{Refusal, RuleError, Scripted, Seat, Table, TextPlay};
+use tabula_core::names::NameLookupError;
+use tabula_core::{CommandParseError, Refusal, RuleError, Scripted, Seat, Table, TextPlay};
 use tabula_scratch::encounter::Phase;
 use tabula_scratch::table::{EncounterFile, build_state};
 use tabula_scratch::{Character, Scratch, TableRules};
@@ -726,9 +727,11 @@ fn unknown_names_and_bad_lines_are_refused() {
     assert!(Scratch::parse_command(s.t.state(), &seat, "a dance b").is_err());
     assert!(Scratch::parse_command(s.t.state(), &seat, "zed attack b").is_err());
     assert!(Scratch::parse_command(s.t.state(), &seat, "a attack b with lasers").is_err());
+    // An unknown target is refused by the parser, listing the characters.
     assert!(matches!(
-        s.refused("a", "a attack nobody", &[10]).kind,
-        Refusal::Unknown { .. }
+        Scratch::parse_command(s.t.state(), &seat, "a attack nobody"),
+        Err(CommandParseError::Name(NameLookupError::Unknown { candidates, .. }))
+            if candidates == ["A", "B"]
     ));
     assert!(
         s.refused("a", "a attack b with stealth", &[10])
@@ -1098,9 +1101,25 @@ fn character_names_match_without_regard_to_case_and_unknown_ones_list_the_choice
     );
     s.ok("a", "ZED attack FOE-TWO", &[10]);
     assert_eq!(s.hp("foe-two"), 8);
-    let e = s.refused("b", "foe-two attack nobody", &[10]);
+    let e = Scratch::parse_command(s.t.state(), &Seat::parse("b"), "foe-two attack nobody")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("Zed, Foe Two"), "{e}");
+    // A command built without the parser is refused by the rules the same way.
+    let cmd = tabula_scratch::Command::Act {
+        actor: "foe-two".into(),
+        action: tabula_scratch::Action::Attack {
+            target: "nobody".into(),
+            with: None,
+        },
+    };
+    let before = s.t.clone();
+    let e =
+        s.t.submit(&Seat::parse("b"), &cmd, &mut Scripted::dice([10]))
+            .unwrap_err();
     assert!(matches!(e.kind, Refusal::Unknown { .. }));
     assert!(e.message.contains("zed, foe-two"), "{e}");
+    assert_eq!(s.t, before);
     let seat = Seat::parse("b");
     let e = Scratch::parse_command(s.t.state(), &seat, "foe-two attack zed with lasers")
         .unwrap_err()

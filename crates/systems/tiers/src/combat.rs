@@ -127,9 +127,11 @@ pub(crate) fn action_roll(
     roller: &mut dyn Roller,
     out: &mut Vec<Event>,
 ) -> R<u32> {
-    let roll = roll_dice(s, a.d6, a.d3, a.flat, roller)?;
+    let who = hero(s, i)?.name().to_string();
+    let roll = roll_dice(s, a.d6, a.d3, a.flat, roller, (&who, &a.name))?;
     let crits = matches!(a.effect, ActionEffect::Damage | ActionEffect::Heal);
     let critical = if crits {
+        roller.announce(&who, &format!("{}, critical", a.name), 1, Die::D6);
         Some(roller.roll(Die::D6)?)
     } else {
         None
@@ -168,7 +170,17 @@ pub(crate) fn act(
     let a = s
         .catalog
         .action(action)
-        .ok_or_else(|| RuleError::unknown(rules::ACTIONS, "Action", action))?
+        .ok_or_else(|| {
+            crate::decide::unknown_among(
+                rules::ACTIONS,
+                "Action",
+                action,
+                s.catalog
+                    .actions
+                    .iter()
+                    .map(|a| tabula_core::grammar::quote(&a.name)),
+            )
+        })?
         .clone();
     player_phase(s, a.when)?;
     let h = up(s, i)?;
@@ -236,8 +248,15 @@ pub(crate) fn act(
             if cover {
                 // "Cover": a Competing RP-Roll, the player's 1d3 + Roleplay Bonus of
                 // the Action's Stat against the target's 1d3; higher hits.
-                let mine = roll_dice(s, 0, 1, h.character.roleplay_bonus(a.stat), roller)?;
-                let theirs = roll_dice(s, 0, 1, 0, roller)?;
+                let mine = roll_dice(
+                    s,
+                    0,
+                    1,
+                    h.character.roleplay_bonus(a.stat),
+                    roller,
+                    (h.name(), "Cover"),
+                )?;
+                let theirs = roll_dice(s, 0, 1, 0, roller, (&x.name, "against Cover"))?;
                 let result = roleplay::contest(
                     mine.total,
                     theirs.total,
@@ -263,8 +282,10 @@ pub(crate) fn act(
                     a.d3,
                     a.flat.saturating_add(h.character.roleplay_bonus(a.stat)),
                     roller,
+                    (h.name(), &a.name),
                 )?;
-                let theirs = roll_dice(s, 0, 1, 0, roller)?;
+                let against = format!("against {}", a.name);
+                let theirs = roll_dice(s, 0, 1, 0, roller, (&x.name, &against))?;
                 let result = roleplay::contest(
                     mine.total,
                     theirs.total,
@@ -389,7 +410,17 @@ pub(crate) fn use_item(
     let def = s
         .catalog
         .item(item)
-        .ok_or_else(|| RuleError::unknown(rules::ITEMS, "Item", item))?
+        .ok_or_else(|| {
+            crate::decide::unknown_among(
+                rules::ITEMS,
+                "Item",
+                item,
+                s.catalog
+                    .items
+                    .iter()
+                    .map(|i| tabula_core::grammar::quote(&i.name)),
+            )
+        })?
         .clone();
     if !h
         .items

@@ -207,7 +207,7 @@ pub enum Command {
     ///
     /// Tiers, "Enemy Health" (002_631931fd73349179.txt).
     Spawn {
-        /// Its name (no spaces).
+        /// Its name (unused at the table; quoted when it has spaces).
         name: String,
         /// Its kind.
         kind: String,
@@ -326,7 +326,7 @@ impl By {
                         Refusal::NotPermitted,
                         format!(
                             "{n} is an NPC ally: the GM plays NPCs (`GM: {} move ZONE`)",
-                            n.replace(' ', "_")
+                            tabula_core::grammar::quote(n)
                         ),
                     ))
                 }
@@ -337,14 +337,15 @@ impl By {
                     s.heroes
                         .iter()
                         .filter(|h| !h.ally)
-                        .map(|h| h.name().replace(' ', "_")),
+                        .map(|h| tabula_core::grammar::quote(h.name())),
                 )),
             },
         }
     }
 }
 
-/// A refusal for a name the table does not know, listing the names it does.
+/// A refusal for a name the table does not know, listing the names it does
+/// ([`RuleError::unknown_among`]; "(there are none)" when it knows none).
 pub(crate) fn unknown_among(
     rule: tabula_core::Rule,
     field: &str,
@@ -352,21 +353,11 @@ pub(crate) fn unknown_among(
     choices: impl IntoIterator<Item = String>,
 ) -> RuleError {
     let list: Vec<String> = choices.into_iter().collect();
-    RuleError::new(
-        rule,
-        Refusal::Unknown {
-            field: field.to_string(),
-            name: name.to_string(),
-        },
-        if list.is_empty() {
-            format!("there is no {field} called \"{name}\" (there are none)")
-        } else {
-            format!(
-                "there is no {field} called \"{name}\" (choose one of: {})",
-                list.join(", ")
-            )
-        },
-    )
+    let mut e = RuleError::unknown_among(rule, field, name, list.iter().map(String::as_str));
+    if list.is_empty() {
+        e.message.push_str(" (there are none)");
+    }
+    e
 }
 
 pub(crate) fn gm_only(seat: &By) -> R<()> {
@@ -400,7 +391,9 @@ pub(crate) fn find_hero(s: &State, name: &str) -> R<usize> {
             rules::SEATS,
             "character",
             name,
-            s.heroes.iter().map(|h| h.name().replace(' ', "_")),
+            s.heroes
+                .iter()
+                .map(|h| tabula_core::grammar::quote(h.name())),
         )
     })
 }
@@ -411,7 +404,9 @@ pub(crate) fn find_enemy(s: &State, name: &str) -> R<usize> {
             rules::SAMPLE_ENEMIES,
             "enemy",
             name,
-            s.enemies.iter().map(|e| e.name.clone()),
+            s.enemies
+                .iter()
+                .map(|e| tabula_core::grammar::quote(&e.name)),
         )
     })
 }
@@ -422,7 +417,10 @@ pub(crate) fn find_zone(s: &State, name: &str) -> R<usize> {
             rules::ZONES,
             "Zone",
             name,
-            s.zones.names().iter().map(|z| z.replace(' ', "_")),
+            s.zones
+                .names()
+                .iter()
+                .map(|z| tabula_core::grammar::quote(z)),
         )
     })
 }
@@ -566,15 +564,39 @@ pub(crate) fn cap(field: &str, v: u32) -> R<()> {
     }
 }
 
-/// Roll `d6` d6 and `d3` d3 and add `bonus`.
+/// The die a d3 is rolled with at this table ("Dice": a true d3, or a d6
+/// halved).
+pub(crate) fn d3_die(s: &State) -> Die {
+    match s.options.d3 {
+        tabula_core::D3Mode::True => Die::D3,
+        tabula_core::D3Mode::HalvedD6 => Die::D6,
+    }
+}
+
+/// Roll `d6` d6 and `d3` d3 and add `bonus`. `who` rolls them for `what`
+/// (`"John"`, `"Slash"`): each pool is announced to the roller first, so a
+/// manual roller asks "John, Slash: roll 1 d6".
 pub(crate) fn roll_dice(
     s: &State,
     d6: u32,
     d3: u32,
     bonus: u32,
     roller: &mut dyn Roller,
+    (who, what): (&str, &str),
 ) -> R<RollResult> {
     check_pool(u64::from(d6) + u64::from(d3)).map_err(|e| RuleError::roll(RollError::from(e)))?;
+    if d6 > 0 {
+        roller.announce(who, what, d6, Die::D6);
+    }
+    if d3 > 0 {
+        let label = format!("{what} ({d3}d3)");
+        roller.announce(
+            who,
+            if d3_die(s) == Die::D3 { what } else { &label },
+            d3,
+            d3_die(s),
+        );
+    }
     let mut r = RollResult {
         d6: Vec::new(),
         d3: Vec::new(),
@@ -620,6 +642,7 @@ pub(crate) fn damage_hero(
     if dealt == h.health && dealt > 0 {
         out.push(Event::FellToZero { hero: i });
         if s.options.custom.death_rolls {
+            roller.announce(h.name(), "Death Roll", 1, Die::D6);
             let die = roller.roll(Die::D6)?;
             out.push(Event::DeathRoll {
                 hero: i,
@@ -782,6 +805,7 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
             let i = hero_seat(s, seat)?;
             out_of_combat(s)?;
             let bonus = alive(s, i)?.character.roleplay_bonus(*stat);
+            roller.announce(hero(s, i)?.name(), stat.name(), 1, Die::D6);
             let outcome = roleplay::check(
                 RollKind::OutOfCombat,
                 i64::from(bonus),
@@ -898,6 +922,7 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
                     "this table does not play the Super 6 custom rule",
                 ));
             }
+            roller.announce(hero(s, i)?.name(), "Super 6", 2, Die::D6);
             let a = roller.roll(Die::D6)?;
             let b = roller.roll(Die::D6)?;
             out.push(Event::Super6 {
@@ -925,6 +950,7 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
                 ));
             }
             let h = alive(s, i)?;
+            roller.announce(h.name(), "Resting", *hours, Die::D6);
             let dice = (0..*hours)
                 .map(|_| roller.roll(Die::D6))
                 .collect::<Result<Vec<u32>, _>>()?;
@@ -1028,6 +1054,7 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
                 ));
             }
             out.push(spend_ap(s, i, *d3)?);
+            roller.announce(h.name(), stat.name(), *d3, d3_die(s));
             let outcome = roleplay::check(
                 RollKind::InCombat { d3: *d3 },
                 i64::from(h.character.roleplay_bonus(*stat)),
@@ -1090,13 +1117,16 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
             if *raise != Purchase::default() {
                 out.push(take_rolls(s, *raise)?);
             }
-            let hero_roll = roll_dice(s, 0, p.d3, p.bonus, roller)?;
+            let hero_name = hero(s, p.hero)?.name().to_string();
+            let enemy_name = enemy(s, p.enemy)?.name.clone();
+            let hero_roll = roll_dice(s, 0, p.d3, p.bonus, roller, (&hero_name, "roleplaying"))?;
             let enemy_roll = roll_dice(
                 s,
                 raise.d6,
                 raise.d3.saturating_add(1),
                 raise.combat_points,
                 roller,
+                (&enemy_name, "against roleplaying"),
             )?;
             let result = roleplay::contest(
                 hero_roll.total,
@@ -1180,6 +1210,7 @@ fn contest_out_of_combat(
 ) -> R<Event> {
     let ha = hero(s, a)?;
     let hb = hero(s, b)?;
+    roller.announce(ha.name(), sa.name(), 1, Die::D6);
     let ra = roleplay::roll(
         RollKind::OutOfCombat,
         i64::from(ha.character.roleplay_bonus(sa)),
@@ -1187,6 +1218,7 @@ fn contest_out_of_combat(
         roller,
     )
     .map_err(|e| roll_err(e, rules::COMPETING_ROLLS))?;
+    roller.announce(hb.name(), sb.name(), 1, Die::D6);
     let rb = roleplay::roll(
         RollKind::OutOfCombat,
         i64::from(hb.character.roleplay_bonus(sb)),

@@ -130,7 +130,7 @@ pub(crate) fn respond_to_attack(
             ..Purchase::default()
         },
     )?);
-    let roll = roll_dice(&now, 1, 0, 0, roller)?;
+    let roll = roll_dice(&now, 1, 0, 0, roller, (&x.name, "Block"))?;
     let amount = roll.amount();
     out.push(Event::EnemyRolled {
         enemy: e,
@@ -269,7 +269,7 @@ pub(crate) fn spend(
                     .uses
                     .iter()
                     .filter(usable)
-                    .map(|u| u.name.replace(' ', "_")),
+                    .map(|u| tabula_core::grammar::quote(&u.name)),
             )
         })?
         .clone();
@@ -417,7 +417,14 @@ pub(crate) fn spend(
         UseEffect::Damage | UseEffect::Drain => {
             let t = hero_target(s)?;
             out.push(take_rolls(s, cost)?);
-            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let roll = roll_dice(
+                s,
+                dice.d6,
+                dice.d3,
+                dice.combat_points,
+                roller,
+                (&x.name, &u.name),
+            )?;
             let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
@@ -426,7 +433,7 @@ pub(crate) fn spend(
             });
             damage_hero(s, t, total, roller, out)?;
             if u.effect == UseEffect::Drain {
-                let heal = roll_dice(s, heal_d6, 0, 0, roller)?;
+                let heal = roll_dice(s, heal_d6, 0, 0, roller, (&x.name, "Drain, healing"))?;
                 let amount = heal.amount();
                 out.push(Event::EnemyRolled {
                     enemy: e,
@@ -463,7 +470,14 @@ pub(crate) fn spend(
                 ));
             }
             out.push(take_rolls(s, cost)?);
-            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let roll = roll_dice(
+                s,
+                dice.d6,
+                dice.d3,
+                dice.combat_points,
+                roller,
+                (&x.name, &u.name),
+            )?;
             let each = roll
                 .amount()
                 .div_ceil(u32::try_from(hit.len()).unwrap_or(u32::MAX));
@@ -478,7 +492,14 @@ pub(crate) fn spend(
         }
         UseEffect::Block => {
             out.push(take_rolls(s, cost)?);
-            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let roll = roll_dice(
+                s,
+                dice.d6,
+                dice.d3,
+                dice.combat_points,
+                roller,
+                (&x.name, &u.name),
+            )?;
             let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
@@ -502,7 +523,14 @@ pub(crate) fn spend(
                 ));
             }
             out.push(take_rolls(s, cost)?);
-            let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+            let roll = roll_dice(
+                s,
+                dice.d6,
+                dice.d3,
+                dice.combat_points,
+                roller,
+                (&x.name, &u.name),
+            )?;
             let total = roll.amount();
             out.push(Event::EnemyRolled {
                 enemy: e,
@@ -545,9 +573,17 @@ pub(crate) fn spend(
             } else {
                 dice.combat_points
             };
-            let theirs = roll_dice(s, dice.d6, dice.d3, bonus, roller)?;
+            let theirs = roll_dice(s, dice.d6, dice.d3, bonus, roller, (&x.name, &u.name))?;
             let th = hero(s, t)?;
-            let mine = roll_dice(s, 0, 1, th.character.roleplay_bonus(Stat::Strength), roller)?;
+            let against = format!("Strength against {}", u.name);
+            let mine = roll_dice(
+                s,
+                0,
+                1,
+                th.character.roleplay_bonus(Stat::Strength),
+                roller,
+                (th.name(), &against),
+            )?;
             let result = roleplay::contest(
                 theirs.total,
                 mine.total,
@@ -664,7 +700,10 @@ pub(crate) fn spawn(
             rules::SAMPLE_ENEMIES,
             "enemy kind",
             kind,
-            s.catalog.enemies.iter().map(|k| k.name.replace(' ', "_")),
+            s.catalog
+                .enemies
+                .iter()
+                .map(|k| tabula_core::grammar::quote(&k.name)),
         )
     })?;
     let z = find_zone(s, zone)?;
@@ -672,14 +711,13 @@ pub(crate) fn spawn(
         return Err(RuleError::forbidden(rules::SEATS, e.to_string()));
     }
     if name.trim().is_empty()
-        || name.contains(char::is_whitespace)
         || name.contains(':')
         || s.enemy(name).is_some()
         || s.hero(name).is_some()
     {
         return Err(RuleError::forbidden(
             rules::SEATS,
-            format!("{name:?} is not a free name for an enemy (one word, unused)"),
+            format!("{name:?} is not a free name for an enemy (unused, no ':')"),
         ));
     }
     if *health == 0 || *health > s.reserve {
@@ -870,7 +908,14 @@ pub(crate) fn absorb(
         ));
     }
     out.push(take_rolls(s, doubled(s, *dice))?);
-    let roll = roll_dice(s, dice.d6, dice.d3, dice.combat_points, roller)?;
+    let roll = roll_dice(
+        s,
+        dice.d6,
+        dice.d3,
+        dice.combat_points,
+        roller,
+        (&x.name, "Absorb"),
+    )?;
     let total = roll.amount();
     out.push(Event::EnemyRolled {
         enemy: e,

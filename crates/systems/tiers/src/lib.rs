@@ -18,6 +18,8 @@
 //!   as a decide/evolve [`System`]: [`Tiers`]. The players' side of combat
 //!   (Actions, Movement, Items) and the GM's (roll uses, enemy movement, the
 //!   sample enemies' rules) are the private modules `combat` and `enemies`.
+//! - [`commands`]: the command reference (`COMMANDS`) and the character sheet
+//!   in plain text.
 //! - [`odds`]: exact odds of a roll against a Goal, a Competing Roll, and the
 //!   damage of bought Rolls.
 //! - [`rules`]: citations of every rule as constants.
@@ -39,6 +41,7 @@
 
 pub mod character;
 mod combat;
+pub mod commands;
 pub mod content;
 pub mod decide;
 mod enemies;
@@ -137,6 +140,16 @@ impl TextPlay for Tiers {
         line: &str,
     ) -> Result<Self::Command, CommandParseError> {
         text::parse(state, seat, line)
+    }
+
+    const COMMANDS: &'static [tabula_core::system::CommandDoc] = commands::COMMANDS;
+
+    fn sheet(
+        state: &Self::State,
+        seat: &Seat,
+        name: Option<&str>,
+    ) -> Result<String, CommandParseError> {
+        commands::sheet(state, seat, name)
     }
 
     fn describe(state: &Self::State, event: &Self::Event) -> String {

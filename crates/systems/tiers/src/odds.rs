@@ -202,7 +202,7 @@ pub fn choices(s: &State, seat: &Seat) -> Vec<ChoiceOdds> {
     };
     for (i, h) in s.heroes.iter().enumerate() {
         let prefix = match seat {
-            Seat::Gm if h.ally => format!("{} ", h.name().replace(' ', "_")),
+            Seat::Gm if h.ally => format!("{} ", tabula_core::grammar::quote(h.name())),
             Seat::Player(name) if !h.ally && s.hero(name) == Some(i) => String::new(),
             _ => continue,
         };
@@ -239,7 +239,7 @@ fn answer_choices(s: &State, p: &Pending, out: &mut Vec<ChoiceOdds>) {
             choice,
             probability: o.probability.clamp(0.0, 1.0),
             detail: format!(
-                "{enemy_name}'s {} beats {hero_name}'s {} ({}); a tie ({:.0}%): {}",
+                "{enemy_name}'s {} beats {hero_name}'s {} ({}); a tie ({:.1}%): {}",
                 dice_words(d6, free_d3, i64::from(cp)),
                 dice_words(0, p.d3, i64::from(p.bonus)),
                 p.about,
@@ -305,7 +305,7 @@ fn hero_choices(s: &State, i: usize, phase: Phase, prefix: &str, out: &mut Vec<C
                     choice: format!("{prefix}roleplay {} {d3} vs an enemy", stat.key()),
                     probability: o.probability.clamp(0.0, 1.0),
                     detail: format!(
-                        "{} beats the enemy's free 1d3 (before the GM raises it); a tie ({:.0}%): {}",
+                        "{} beats the enemy's free 1d3 (before the GM raises it); a tie ({:.1}%): {}",
                         dice_words(0, d3, i64::from(bonus)),
                         o.tie * 100.0,
                         tie_words(tie)
@@ -343,12 +343,12 @@ fn hero_choices(s: &State, i: usize, phase: Phase, prefix: &str, out: &mut Vec<C
             out.push(ChoiceOdds {
                 choice: format!(
                     "{prefix}act {} on {}",
-                    a.name.replace(' ', "_"),
-                    x.name.replace(' ', "_")
+                    tabula_core::grammar::quote(&a.name),
+                    tabula_core::grammar::quote(&x.name)
                 ),
                 probability: o.probability.clamp(0.0, 1.0),
                 detail: format!(
-                    "{} beats {}'s 1d3 (without Cover); a tie ({:.0}%): {}",
+                    "{} beats {}'s 1d3 (without Cover); a tie ({:.1}%): {}",
                     dice_words(a.d6, a.d3, plus),
                     x.name,
                     o.tie * 100.0,

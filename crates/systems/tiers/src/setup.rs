@@ -81,7 +81,8 @@ pub struct SeatFile {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnemyFile {
-    /// Its name at this table (no spaces, so commands can name it).
+    /// Its name at this table (commands name it in double quotes when it has
+    /// spaces: `"Goblin Chief"`).
     pub name: String,
     /// Its kind, from the catalog.
     pub kind: String,
@@ -393,7 +394,6 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         }
         if name.is_empty()
             || name.len() > MAX_NAME
-            || name.contains(char::is_whitespace)
             || enemies.iter().any(|x| norm(&x.name) == norm(&name))
             || heroes.iter().any(|h| norm(h.name()) == norm(&name))
         {

@@ -1,159 +1,121 @@
 //! Terminal play: reading command lines, describing events, the status line.
 //!
-//! Names with spaces are typed with `_` (`Even_Steven`, `Ice_Cream_Shop`) or,
-//! where a command takes the rest of the line, as they are (`item Fast Potion`).
+//! Lines follow the one command grammar ([`tabula_core::grammar`]): names
+//! with spaces are typed in double quotes (`act "Shield Up" on Cristy`,
+//! `to="Ice Cream Shop"`), `_` still stands for a space (`Shield_Up`), and
+//! where a command takes the rest of the line as a name it may be typed as it
+//! is (`item Fast Potion`). Names match without regard to case and by
+//! unambiguous prefix ([`parse`]).
 //!
-//! | line | command |
-//! |---|---|
-//! | `roll STAT GOAL` | out of combat: d6 + Roleplay Bonus against a Goal (number or difficulty) |
-//! | `compete NAME STAT NAME STAT` | GM: Competing Rolls |
-//! | `consent ACTOR` | a player agrees to be the Defendant of a PvP Roll by ACTOR |
-//! | `pvp ACTOR STAT DEFENDANT STAT` | GM: a PvP Roll |
-//! | `super6`, `rest HOURS` | custom rules |
-//! | `fight`, `end-phase` (`next`), `end-combat`, `close` | GM |
-//! | `act ACTION [on TARGET] [cover]` | player: an Action |
-//! | `move ZONE [> ZONE ...]` | player: 1 AP per Zone |
-//! | `item ITEM [on PLAYER]` | player: an Item |
-//! | `roleplay STAT D3 GOAL`, `roleplay STAT D3 vs ENEMY` | player: 1 AP per d3 |
-//! | `answer [d6=N] [d3=N] [cp=N]` | GM: raise the enemy's free 1d3 |
-//! | `spend ENEMY USE [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE] [on TARGET]` | GM: a roll use |
-//! | `move-enemy ENEMY ZONE [pay=d3\|cp]`, `move-player PLAYER ZONE [pay=d3\|cp]` | GM |
-//! | `spawn NAME KIND health=N zone=ZONE` | GM: Health from the pool's reserve |
-//! | `emerge ENEMY [pay=d3\|d6]` | GM: a Shadow Goblin leaves its shadow (it sinks by itself when dealt damage; `sink` is refused) |
-//! | `ensnare ENEMY PLAYER [pay=d3\|cp]`, `absorb ENEMY [d6=N] [d3=N] [cp=N]` | GM: Enchanted Armor |
-//! | `ALLY act ...`, `ALLY move ...`, `ALLY item ...`, `ALLY roleplay ...` | GM: an NPC ally's command (`GM: Steve move Yard`) |
+//! Every command, with its usage and rule, is listed once in
+//! [`crate::commands::COMMANDS`]; the GM gives an NPC ally's command by
+//! putting the ally's name first (`GM: Steve move Yard`).
 
 use std::collections::BTreeMap;
 
 use crate::character::Stat;
+use crate::commands::{COMMANDS, args};
+use crate::content::ActionEffect;
 use crate::decide::{Command, Pay};
 use crate::gm::Purchase;
 use crate::roleplay::{ContestResult, TieRule, parse_goal};
 use crate::table::{Event, Mode, Outcome, Phase, State, Target};
+use tabula_core::grammar::words;
+use tabula_core::names::{NameLookupError, resolve};
+use tabula_core::system::find_command;
 use tabula_core::{CommandParseError, Seat};
 
-const COMMANDS: &str = "roll, compete, consent, pvp, super6, rest, fight, end-phase, end-combat, close, act, move, item, roleplay, answer, spend, move-enemy, move-player, spawn, sink, emerge, ensnare, absorb; the GM plays an NPC ally with ALLY COMMAND";
-
-/// Words that start a command (and may not name an NPC ally).
-const COMMAND_WORDS: [&str; 27] = [
-    "roll",
-    "compete",
-    "consent",
-    "pvp",
-    "super6",
-    "super-6",
-    "rest",
-    "fight",
-    "end-phase",
-    "next",
-    "end-combat",
-    "close",
-    "act",
-    "move",
-    "item",
-    "use",
-    "roleplay",
-    "answer",
-    "spend",
-    "move-enemy",
-    "move-player",
-    "spawn",
-    "sink",
-    "emerge",
-    "ensnare",
-    "absorb",
-    "help",
+/// Words that start a command (and may not name an NPC ally): every name and
+/// alias of [`crate::commands::COMMANDS`], and the driver's words.
+const DRIVER_WORDS: [&str; 8] = [
+    "help", "status", "view", "sheet", "log", "undo", "quit", "exit",
 ];
 
-/// True when `word` starts a command (any case).
+/// True when `word` starts a command (any case): a command or alias of
+/// [`crate::commands::COMMANDS`], or a word of the driver (`help`, `sheet`, ...).
 pub fn is_command(word: &str) -> bool {
-    let w = word.trim().to_lowercase();
-    COMMAND_WORDS.contains(&w.as_str())
+    let w = word.trim();
+    find_command(COMMANDS, w).is_some() || DRIVER_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w))
 }
 
-struct Line<'a> {
+struct Line {
     cmd: String,
-    words: Vec<&'a str>,
-    keys: BTreeMap<String, &'a str>,
+    words: Vec<String>,
+    keys: BTreeMap<String, String>,
 }
 
-fn split(line: &str) -> Line<'_> {
-    let mut it = line.split_whitespace();
-    let cmd = it.next().unwrap_or("").to_ascii_lowercase();
-    let mut words = Vec::new();
+/// Split a line in the one command grammar: the command, its words, and its
+/// `key=value` options (a quoted value may hold spaces: `to="Ice Cream Shop"`).
+fn split(line: &str) -> Result<Line, CommandParseError> {
+    let mut it = words(line)?.into_iter();
+    let cmd = it.next().unwrap_or_default().to_ascii_lowercase();
+    let mut ws = Vec::new();
     let mut keys = BTreeMap::new();
     for w in it {
         match w.split_once('=') {
             Some((k, v)) if !k.is_empty() => {
-                keys.insert(k.to_ascii_lowercase(), v);
+                keys.insert(k.to_ascii_lowercase(), v.to_string());
             }
-            _ => words.push(w),
+            _ => ws.push(w),
         }
     }
-    Line { cmd, words, keys }
-}
-
-fn args(command: &str, problem: impl Into<String>, usage: &str) -> CommandParseError {
-    CommandParseError::Arguments {
-        command: command.to_string(),
-        problem: problem.into(),
-        usage: usage.to_string(),
-    }
-}
-
-fn stat(cmd: &str, w: Option<&&str>, usage: &str) -> Result<Stat, CommandParseError> {
-    let w = w.ok_or_else(|| args(cmd, "a Stat is missing", usage))?;
-    Stat::parse(w).ok_or_else(|| {
-        args(
-            cmd,
-            format!("{w:?} is not a Stat (strength, skill, support, scharisma)"),
-            usage,
-        )
+    Ok(Line {
+        cmd,
+        words: ws,
+        keys,
     })
 }
 
-fn num(cmd: &str, name: &str, w: Option<&str>, usage: &str) -> Result<u32, CommandParseError> {
+/// A Stat by name, any case, by unambiguous prefix (`str`, `SCH`).
+///
+/// # Errors
+/// [`CommandParseError::Arguments`] when it is missing,
+/// [`CommandParseError::Name`] listing the Stats when it fits none.
+fn stat(cmd: &str, w: Option<&String>) -> Result<Stat, CommandParseError> {
+    let w = w.ok_or_else(|| args(cmd, "a Stat is missing"))?;
+    let found = resolve("Stat", w, Stat::ALL.iter().map(|s| s.key()))?;
+    Stat::parse(found).ok_or_else(|| args(cmd, format!("{w:?} is not a Stat")))
+}
+
+fn num(cmd: &str, name: &str, w: Option<&str>) -> Result<u32, CommandParseError> {
     match w {
         None => Ok(0),
-        Some(t) => t.parse::<u32>().map_err(|_| {
-            args(
-                cmd,
-                format!("{name} must be a whole number, not {t:?}"),
-                usage,
-            )
-        }),
+        Some(t) => t
+            .parse::<u32>()
+            .map_err(|_| args(cmd, format!("{name} must be a whole number, not {t:?}"))),
     }
 }
 
-fn word(cmd: &str, what: &str, w: Option<&&str>, usage: &str) -> Result<String, CommandParseError> {
-    w.map(|s| s.to_string())
-        .ok_or_else(|| args(cmd, format!("{what} is missing"), usage))
+fn word(cmd: &str, what: &str, w: Option<&String>) -> Result<String, CommandParseError> {
+    w.cloned()
+        .ok_or_else(|| args(cmd, format!("{what} is missing")))
 }
 
-fn pay(cmd: &str, w: Option<&str>, usage: &str) -> Result<Pay, CommandParseError> {
-    match w.map(str::to_ascii_lowercase).as_deref() {
+fn pay(cmd: &str, w: Option<&String>) -> Result<Pay, CommandParseError> {
+    match w.map(|x| x.to_ascii_lowercase()).as_deref() {
         None | Some("d3") => Ok(Pay::D3),
         Some("cp") => Ok(Pay::Cp),
         Some("d6") => Ok(Pay::D6),
-        Some(o) => Err(args(cmd, format!("pay={o} (use d3, d6 or cp)"), usage)),
+        Some(o) => Err(args(cmd, format!("pay={o} (use d3, d6 or cp)"))),
     }
 }
 
-fn dice(l: &Line<'_>, usage: &str) -> Result<Purchase, CommandParseError> {
+fn dice(l: &Line) -> Result<Purchase, CommandParseError> {
     for k in l.keys.keys() {
         if !["d6", "d3", "cp", "heal", "to", "pay", "health", "zone"].contains(&k.as_str()) {
-            return Err(args(&l.cmd, format!("unknown key {k}="), usage));
+            return Err(args(&l.cmd, format!("unknown key {k}=")));
         }
     }
+    let key = |k: &str| l.keys.get(k).map(String::as_str);
     Ok(Purchase {
-        d6: num(&l.cmd, "d6", l.keys.get("d6").copied(), usage)?,
-        d3: num(&l.cmd, "d3", l.keys.get("d3").copied(), usage)?,
-        combat_points: num(&l.cmd, "cp", l.keys.get("cp").copied(), usage)?,
+        d6: num(&l.cmd, "d6", key("d6"))?,
+        d3: num(&l.cmd, "d3", key("d3"))?,
+        combat_points: num(&l.cmd, "cp", key("cp"))?,
     })
 }
 
 /// Split words at a lone `on`: (before, after).
-fn split_on<'a>(words: &[&'a str]) -> (Vec<&'a str>, Option<Vec<&'a str>>) {
+fn split_on(words: &[String]) -> (Vec<String>, Option<Vec<String>>) {
     match words.iter().position(|w| w.eq_ignore_ascii_case("on")) {
         Some(p) => (
             words.get(..p).map(<[_]>::to_vec).unwrap_or_default(),
@@ -163,54 +125,175 @@ fn split_on<'a>(words: &[&'a str]) -> (Vec<&'a str>, Option<Vec<&'a str>>) {
     }
 }
 
-/// Read one command line.
+/// Resolve `typed` among `names` ([`resolve`]) and return the name as the
+/// table writes it.
+fn pick<'a>(
+    field: &str,
+    typed: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<String, CommandParseError> {
+    Ok(resolve(field, typed, names)?.to_string())
+}
+
+fn hero_names(s: &State) -> impl Iterator<Item = &str> {
+    s.heroes.iter().map(|h| h.name())
+}
+
+fn enemy_names(s: &State) -> impl Iterator<Item = &str> {
+    s.enemies.iter().map(|e| e.name.as_str())
+}
+
+fn zone_names(s: &State) -> impl Iterator<Item = &str> {
+    s.zones.names().iter().map(String::as_str)
+}
+
+/// A target that may be a character, an enemy or a Zone (a roll use's
+/// target): every name at the table.
+fn any_target(s: &State, typed: &str) -> Result<String, CommandParseError> {
+    pick(
+        "target",
+        typed,
+        hero_names(s).chain(enemy_names(s)).chain(zone_names(s)),
+    )
+}
+
+/// The target of Action `action` (already resolved): first among the names
+/// its effect is used on (an enemy for damage and Competing Rolls, a player
+/// for healing and reductions, a Zone for movement; R-TI-4), so a prefix
+/// needs only be unique there; a name of another kind at the table is kept
+/// for the rules to refuse.
+fn action_target(s: &State, action: &str, typed: &str) -> Result<String, CommandParseError> {
+    let narrow = match s.catalog.action(action).map(|a| a.effect) {
+        Some(ActionEffect::Damage | ActionEffect::Compete) => {
+            Some(resolve("enemy", typed, enemy_names(s)))
+        }
+        Some(ActionEffect::Heal | ActionEffect::Reduce) => {
+            Some(resolve("player", typed, hero_names(s)))
+        }
+        Some(ActionEffect::Move) => Some(resolve("Zone", typed, zone_names(s))),
+        _ => None,
+    };
+    match narrow {
+        Some(Ok(name)) => Ok(name.to_string()),
+        Some(Err(e @ NameLookupError::Ambiguous { .. })) => Err(e.into()),
+        // Another kind of name at the table, or else the narrow list.
+        Some(Err(e)) => any_target(s, typed).map_err(|_| e.into()),
+        None => any_target(s, typed),
+    }
+}
+
+/// A roll use of enemy `enemy` (already resolved): first among the uses its
+/// kind may make ("Describing Rolls", "Enemies"), so a prefix need only be
+/// unique there; a use of another kind is kept for the rules to refuse.
+fn roll_use(s: &State, enemy: &str, typed: &str) -> Result<String, CommandParseError> {
+    let kind = s
+        .enemy(enemy)
+        .and_then(|i| s.enemies.get(i))
+        .map(|e| e.kind.clone())
+        .unwrap_or_default();
+    let usable = s
+        .catalog
+        .uses
+        .iter()
+        .filter(|u| u.usable_by(&kind))
+        .map(|u| u.name.as_str());
+    match resolve("roll use", typed, usable) {
+        Ok(name) => Ok(name.to_string()),
+        Err(e @ NameLookupError::Ambiguous { .. }) => Err(e.into()),
+        Err(e) => resolve(
+            "roll use",
+            typed,
+            s.catalog.uses.iter().map(|u| u.name.as_str()),
+        )
+        .map(str::to_string)
+        .map_err(|_| e.into()),
+    }
+}
+
+/// Read one command line in the one command grammar
+/// ([`tabula_core::grammar`]): `"double quotes"` group a name with spaces
+/// (`act "Shield Up" on Cristy`), `_` still stands for a space, and every
+/// name (characters, enemies, Stats, Actions, Items, roll uses, enemy kinds,
+/// Zones) matches without regard to case and by unambiguous prefix, so the
+/// command carries the name as the table writes it. Where a command takes
+/// the rest of the line as a name, it may also be typed unquoted
+/// (`item Fast Potion`).
 ///
 /// # Errors
-/// [`CommandParseError`] naming the command or argument.
+/// [`CommandParseError`]: an unknown command (listing the commands), wrong
+/// arguments (with the usage from [`COMMANDS`]), a name that fits nothing or
+/// several (listing the names that fit there), an unclosed quote.
 pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-    // "Phases": the GM plays the NPC allies, `GM: Steve move Yard`.
-    if seat.is_gm() {
-        let mut it = line.trim_start().splitn(2, char::is_whitespace);
-        let first = it.next().unwrap_or("");
-        if !is_command(first) && s.hero(first).is_some() {
-            let rest = it.next().unwrap_or("").trim();
-            if rest.is_empty() {
-                return Err(args(
-                    first,
-                    "the ally's command is missing",
-                    "ALLY act|move|item|roleplay|roll|rest ...",
+    let l = split(line)?;
+    if l.cmd.is_empty() {
+        return Err(CommandParseError::unknown_command("", COMMANDS));
+    }
+    let Some(doc) = find_command(COMMANDS, &l.cmd) else {
+        // "Phases": the GM plays the NPC allies, `GM: Steve move Yard`.
+        if seat.is_gm() {
+            let first = words(line)?.into_iter().next().unwrap_or_default();
+            let ally = match resolve("character", &first, hero_names(s)) {
+                Ok(a) => Some(a.to_string()),
+                Err(e @ NameLookupError::Ambiguous { .. }) => return Err(e.into()),
+                Err(NameLookupError::Unknown { .. }) => None,
+            };
+            if let Some(ally) = ally {
+                let rest = rest_after_first(line);
+                if rest.is_empty() {
+                    return Err(CommandParseError::Arguments {
+                        command: ally,
+                        problem: "the ally's command is missing".into(),
+                        usage: "ALLY act|move|item|roleplay|roll|rest ...".into(),
+                    });
+                }
+                let does = parse(s, &Seat::Player(ally.clone()), rest)?;
+                return Ok(Command::Ally {
+                    ally,
+                    does: Box::new(does),
+                });
+            }
+        }
+        let mut e = CommandParseError::unknown_command(&l.cmd, COMMANDS);
+        if let CommandParseError::Unknown { known, .. } = &mut e {
+            let allies: Vec<&str> = s
+                .heroes
+                .iter()
+                .filter(|h| h.ally)
+                .map(|h| h.name())
+                .collect();
+            if !allies.is_empty() {
+                known.push_str(&format!(
+                    "; the GM plays an NPC ally with ALLY COMMAND ({})",
+                    allies.join(", ")
                 ));
             }
-            let does = parse(s, &Seat::Player(first.to_string()), rest)?;
-            return Ok(Command::Ally {
-                ally: first.to_string(),
-                does: Box::new(does),
-            });
         }
-    }
-    let l = split(line);
-    let c = l.cmd.as_str();
+        return Err(e);
+    };
+    let c = doc.name;
     let w = &l.words;
     match c {
         "roll" => {
-            let u = "roll STAT GOAL";
-            let goal = parse_goal(&word(c, "the Goal", w.get(1), u)?)
-                .map_err(|e| args(c, e.to_string(), u))?;
+            let goal =
+                parse_goal(&word(c, "the Goal", w.get(1))?).map_err(|e| args(c, e.to_string()))?;
             Ok(Command::Roll {
-                stat: stat(c, w.first(), u)?,
+                stat: stat(c, w.first())?,
                 goal,
             })
         }
         "compete" | "pvp" => {
-            let u = if c == "pvp" {
-                "pvp ACTOR STAT DEFENDANT STAT"
-            } else {
-                "compete NAME STAT NAME STAT"
-            };
-            let a = word(c, "the first character", w.first(), u)?;
-            let sa = stat(c, w.get(1), u)?;
-            let b = word(c, "the second character", w.get(2), u)?;
-            let sb = stat(c, w.get(3), u)?;
+            let a = pick(
+                "character",
+                &word(c, "the first character", w.first())?,
+                hero_names(s),
+            )?;
+            let sa = stat(c, w.get(1))?;
+            let b = pick(
+                "character",
+                &word(c, "the second character", w.get(2))?,
+                hero_names(s),
+            )?;
+            let sb = stat(c, w.get(3))?;
             Ok(if c == "pvp" {
                 Command::Pvp {
                     actor: a,
@@ -228,18 +311,21 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
             })
         }
         "consent" => Ok(Command::Consent {
-            actor: word(c, "the actor", w.first(), "consent ACTOR")?,
+            actor: pick(
+                "character",
+                &word(c, "the actor", w.first())?,
+                hero_names(s),
+            )?,
         }),
-        "super6" | "super-6" => Ok(Command::Super6),
+        "super6" => Ok(Command::Super6),
         "rest" => Ok(Command::Rest {
-            hours: num(c, "hours", w.first().copied(), "rest HOURS")?,
+            hours: num(c, "hours", w.first().map(String::as_str))?,
         }),
         "fight" => Ok(Command::Fight),
-        "end-phase" | "next" => Ok(Command::EndPhase),
+        "end-phase" => Ok(Command::EndPhase),
         "end-combat" => Ok(Command::EndCombat),
         "close" => Ok(Command::Close),
         "act" => {
-            let u = "act ACTION [on TARGET] [cover]";
             let mut words = w.clone();
             let cover = words
                 .last()
@@ -249,11 +335,20 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
             }
             let (name, target) = split_on(&words);
             if name.is_empty() {
-                return Err(args(c, "the Action is missing", u));
+                return Err(args(c, "the Action is missing"));
             }
+            let action = pick(
+                "Action",
+                &name.join(" "),
+                s.catalog.actions.iter().map(|a| a.name.as_str()),
+            )?;
+            let target = match target.filter(|t| !t.is_empty()) {
+                Some(t) => Some(action_target(s, &action, &t.join(" "))?),
+                None => None,
+            };
             Ok(Command::Act {
-                action: name.join(" "),
-                target: target.filter(|t| !t.is_empty()).map(|t| t.join(" ")),
+                action,
+                target,
                 cover,
             })
         }
@@ -263,126 +358,149 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
                 .split(['>', ','])
                 .map(str::trim)
                 .filter(|x| !x.is_empty())
-                .map(String::from)
-                .collect();
+                .map(|z| pick("Zone", z, zone_names(s)))
+                .collect::<Result<_, _>>()?;
             if path.is_empty() {
-                return Err(args(c, "the Zone is missing", "move ZONE [> ZONE ...]"));
+                return Err(args(c, "the Zone is missing"));
             }
             Ok(Command::Move { path })
         }
-        "item" | "use" => {
+        "item" => {
             let (name, target) = split_on(w);
             if name.is_empty() {
-                return Err(args(c, "the Item is missing", "item ITEM [on PLAYER]"));
+                return Err(args(c, "the Item is missing"));
             }
             Ok(Command::UseItem {
-                item: name.join(" "),
-                target: target.filter(|t| !t.is_empty()).map(|t| t.join(" ")),
+                item: pick(
+                    "Item",
+                    &name.join(" "),
+                    s.catalog.items.iter().map(|i| i.name.as_str()),
+                )?,
+                target: match target.filter(|t| !t.is_empty()) {
+                    Some(t) => Some(pick("player", &t.join(" "), hero_names(s))?),
+                    None => None,
+                },
             })
         }
         "roleplay" => {
-            let u = "roleplay STAT D3 GOAL | roleplay STAT D3 vs ENEMY";
-            let st = stat(c, w.first(), u)?;
-            let d3 = num(c, "d3", Some(&word(c, "the number of d3", w.get(1), u)?), u)?;
+            let st = stat(c, w.first())?;
+            let d3 = num(c, "d3", Some(&word(c, "the number of d3", w.get(1))?))?;
             if w.get(2).is_some_and(|x| x.eq_ignore_ascii_case("vs")) {
                 Ok(Command::RoleplayVs {
-                    enemy: word(c, "the enemy", w.get(3), u)?,
+                    enemy: pick("enemy", &word(c, "the enemy", w.get(3))?, enemy_names(s))?,
                     stat: st,
                     d3,
                 })
             } else {
-                let goal = parse_goal(&word(c, "the Goal", w.get(2), u)?)
-                    .map_err(|e| args(c, e.to_string(), u))?;
+                let goal = parse_goal(&word(c, "the Goal", w.get(2))?)
+                    .map_err(|e| args(c, e.to_string()))?;
                 Ok(Command::Roleplay { stat: st, d3, goal })
             }
         }
-        "answer" => Ok(Command::Answer {
-            raise: dice(&l, "answer [d6=N] [d3=N] [cp=N]")?,
-        }),
+        "answer" => Ok(Command::Answer { raise: dice(&l)? }),
         "spend" => {
-            let u = "spend ENEMY USE [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE] [on TARGET]";
             let (before, target) = split_on(w);
-            let en = word(c, "the enemy", before.first(), u)?;
+            let en = pick(
+                "enemy",
+                &word(c, "the enemy", before.first())?,
+                enemy_names(s),
+            )?;
             let use_name = before.get(1..).map(|x| x.join(" ")).unwrap_or_default();
             if use_name.is_empty() {
-                return Err(args(c, "the roll use is missing (Bite, Block, ...)", u));
+                return Err(args(c, "the roll use is missing (Bite, Block, ...)"));
             }
+            let use_name = roll_use(s, &en, &use_name)?;
             Ok(Command::Spend {
                 enemy: en,
                 use_name,
-                dice: dice(&l, u)?,
-                heal_d6: num(c, "heal", l.keys.get("heal").copied(), u)?,
-                target: target.filter(|t| !t.is_empty()).map(|t| t.join(" ")),
-                to: l.keys.get("to").map(|s| s.to_string()),
+                dice: dice(&l)?,
+                heal_d6: num(c, "heal", l.keys.get("heal").map(String::as_str))?,
+                target: match target.filter(|t| !t.is_empty()) {
+                    Some(t) => Some(any_target(s, &t.join(" "))?),
+                    None => None,
+                },
+                to: match l.keys.get("to") {
+                    Some(z) => Some(pick("Zone", z, zone_names(s))?),
+                    None => None,
+                },
             })
         }
         "move-enemy" | "move-player" => {
-            let u = "move-enemy ENEMY ZONE [pay=d3|cp]";
-            let who = word(c, "who moves", w.first(), u)?;
+            let who = word(c, "who moves", w.first())?;
             let to = w.get(1..).map(|x| x.join(" ")).unwrap_or_default();
             if to.is_empty() {
-                return Err(args(c, "the Zone is missing", u));
+                return Err(args(c, "the Zone is missing"));
             }
-            let pay = pay(c, l.keys.get("pay").copied(), u)?;
+            let to = pick("Zone", &to, zone_names(s))?;
+            let pay = pay(c, l.keys.get("pay"))?;
             Ok(if c == "move-enemy" {
                 Command::MoveEnemy {
-                    enemy: who,
+                    enemy: pick("enemy", &who, enemy_names(s))?,
                     to,
                     pay,
                 }
             } else {
                 Command::MovePlayer {
-                    player: who,
+                    player: pick("player", &who, hero_names(s))?,
                     to,
                     pay,
                 }
             })
         }
         "spawn" => {
-            let u = "spawn NAME KIND health=N zone=ZONE";
-            let name = word(c, "the name", w.first(), u)?;
+            let name = word(c, "the name", w.first())?;
             let kind = w.get(1..).map(|x| x.join(" ")).unwrap_or_default();
+            if kind.is_empty() {
+                return Err(args(c, "the enemy kind is missing"));
+            }
+            let zone = l
+                .keys
+                .get("zone")
+                .ok_or_else(|| args(c, "zone= is missing"))?;
             Ok(Command::Spawn {
                 name,
-                kind,
-                health: num(c, "health", l.keys.get("health").copied(), u)?,
-                zone: l
-                    .keys
-                    .get("zone")
-                    .map(|s| s.to_string())
-                    .ok_or_else(|| args(c, "zone= is missing", u))?,
+                kind: pick(
+                    "enemy kind",
+                    &kind,
+                    s.catalog.enemies.iter().map(|k| k.name.as_str()),
+                )?,
+                health: num(c, "health", l.keys.get("health").map(String::as_str))?,
+                zone: pick("Zone", zone, zone_names(s))?,
             })
         }
         "sink" | "emerge" => {
-            let u = "sink ENEMY [pay=d3|d6]";
-            let en = word(c, "the enemy", w.first(), u)?;
-            let pay = pay(c, l.keys.get("pay").copied(), u)?;
+            let en = pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?;
+            let pay = pay(c, l.keys.get("pay"))?;
             Ok(if c == "sink" {
                 Command::Sink { enemy: en, pay }
             } else {
                 Command::Emerge { enemy: en, pay }
             })
         }
-        "ensnare" => {
-            let u = "ensnare ENEMY PLAYER [pay=d3|cp]";
-            Ok(Command::Ensnare {
-                enemy: word(c, "the enemy", w.first(), u)?,
-                player: word(c, "the player", w.get(1), u)?,
-                pay: pay(c, l.keys.get("pay").copied(), u)?,
-            })
-        }
-        "absorb" => {
-            let u = "absorb ENEMY [d6=N] [d3=N] [cp=N]";
-            Ok(Command::Absorb {
-                enemy: word(c, "the enemy", w.first(), u)?,
-                dice: dice(&l, u)?,
-            })
-        }
-        other => Err(CommandParseError::Unknown {
-            got: other.to_string(),
-            known: COMMANDS.to_string(),
+        "ensnare" => Ok(Command::Ensnare {
+            enemy: pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?,
+            player: pick("player", &word(c, "the player", w.get(1))?, hero_names(s))?,
+            pay: pay(c, l.keys.get("pay"))?,
+        }),
+        _ => Ok(Command::Absorb {
+            enemy: pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?,
+            dice: dice(&l)?,
         }),
     }
+}
+
+/// The line after its first word (quoted or not), trimmed.
+fn rest_after_first(line: &str) -> &str {
+    let t = line.trim_start();
+    let end = if t.starts_with(['"', '\u{201c}', '\u{201d}']) {
+        t.char_indices()
+            .skip(1)
+            .find(|(_, ch)| matches!(ch, '"' | '\u{201c}' | '\u{201d}'))
+            .map_or(t.len(), |(i, ch)| i + ch.len_utf8())
+    } else {
+        t.find(char::is_whitespace).unwrap_or(t.len())
+    };
+    t.get(end..).unwrap_or("").trim()
 }
 
 fn result_text(r: ContestResult, first: &str, second: &str) -> String {
@@ -726,7 +844,7 @@ pub fn status(s: &State, seat: &Seat) -> String {
     if !odds.is_empty() {
         let shown: Vec<String> = odds
             .iter()
-            .map(|o| format!("{} {:.0}%", o.choice, o.probability * 100.0))
+            .map(|o| format!("{} {:.1}%", o.choice, o.probability * 100.0))
             .collect();
         parts.push(format!("odds: {}", shown.join(", ")));
     }

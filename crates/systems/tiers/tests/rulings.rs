@@ -506,10 +506,31 @@ fn names_are_checked_and_unknown_names_list_the_choices() {
         &enemy("Gob", "Goblin", 4, "Hall"),
         CP_ONLY,
     );
-    let e = no(&mut t, "Ann: act Slash on Dragon");
-    assert!(e.message.contains("Gob"), "{e}");
-    let e = no(&mut t, "GM: move-player Cid Yard pay=cp");
+    // Unknown names are refused when the line is read, listing the names
+    // that fit there.
+    let unread = |t: &Table<Tiers>, line: &str| {
+        let (seat, body) = common::seat_and_body(t.state(), line);
+        match Tiers::parse_command(t.state(), &seat, body) {
+            Err(e @ tabula_core::CommandParseError::Name(_)) => e.to_string(),
+            other => panic!("{line}: {other:?}"),
+        }
+    };
+    let e = unread(&t, "Ann: act Slash on Dragon");
+    assert!(e.contains("enemy") && e.contains("Gob"), "{e}");
+    let e = unread(&t, "GM: move-player Cid Yard pay=cp");
+    assert!(e.contains("Ann") && e.contains("Bo"), "{e}");
+    let e = unread(&t, "Ann: move Moon");
+    assert!(e.contains("Yard"), "{e}");
+    // A command built without the parser is refused by the rules, listing them.
+    let before = t.clone();
+    let cmd = tabula_tiers::decide::Command::MovePlayer {
+        player: "Cid".into(),
+        to: "Yard".into(),
+        pay: tabula_tiers::decide::Pay::Cp,
+    };
+    let e = t
+        .submit(&Seat::Gm, &cmd, &mut tabula_core::Scripted::dice([]))
+        .unwrap_err();
     assert!(e.message.contains("Ann") && e.message.contains("Bo"), "{e}");
-    let e = no(&mut t, "Ann: move Moon");
-    assert!(e.message.contains("Yard"), "{e}");
+    assert!(t == before);
 }

@@ -626,7 +626,7 @@ fn odds_of_competing_rolls_against_enemies() {
     assert!((taunt.probability - b).abs() < 1e-12, "{taunt:?} vs {b}");
     let status = Tiers::status(t.state(), &cristy);
     for o in &odds {
-        let shown = format!("{} {:.0}%", o.choice, o.probability * 100.0);
+        let shown = format!("{} {:.1}%", o.choice, o.probability * 100.0);
         assert!(status.contains(&shown), "{shown} not in {status}");
     }
 
@@ -653,7 +653,7 @@ fn odds_of_competing_rolls_against_enemies() {
     }
     let status = Tiers::status(t.state(), &Seat::Gm);
     for o in &odds {
-        let shown = format!("{} {:.0}%", o.choice, o.probability * 100.0);
+        let shown = format!("{} {:.1}%", o.choice, o.probability * 100.0);
         assert!(status.contains(&shown), "{shown} not in {status}");
     }
     // Answered: nothing waits and Cristy still has AP for her own choices.

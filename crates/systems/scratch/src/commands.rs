@@ -1,0 +1,833 @@
+//! Typed commands: the reference list ([`COMMANDS`]), the parser that reads a
+//! command line in the one command grammar ([`tabula_core::grammar`]) and
+//! resolves every name in it, and the character sheet in plain text.
+//!
+//! Names of characters, abilities and terrains match without regard to case,
+//! with `_` or `-` for a space, and by unambiguous prefix (`"the boss"`,
+//! `the_boss`, `the-boss` and `"The B"` all name The Boss, id `the-boss`). A
+//! character answers to its id and its name; a name that fits nothing is
+//! refused with the names that fit there.
+
+use tabula_core::grammar::words;
+use tabula_core::names::{NameLookupError, normalize, resolve};
+use tabula_core::system::{CommandDoc, Giver, find_command};
+use tabula_core::{CommandParseError, Seat};
+
+use crate::abilities::{Ability, Terrain};
+use crate::actions::{self, Action, Command};
+use crate::character::Carrying;
+use crate::encounter::State;
+use crate::rules;
+
+const fn doc(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    usage: &'static str,
+    summary: &'static str,
+    giver: Giver,
+    rule: tabula_core::Rule,
+) -> CommandDoc {
+    CommandDoc {
+        name,
+        aliases,
+        usage,
+        summary,
+        giver,
+        rule,
+    }
+}
+
+/// The commands that are actions of a character on its turn, in [`COMMANDS`]
+/// order: `[CHARACTER] ACTION ...`.
+const ACTION_WORDS: [&str; 17] = [
+    "attack",
+    "throw",
+    "hold",
+    "distract",
+    "evade",
+    "escape",
+    "engage",
+    "cover",
+    "leave-cover",
+    "shoot",
+    "blast",
+    "knockout",
+    "fight",
+    "surprise",
+    "intimidate",
+    "heal",
+    "end",
+];
+
+/// Every command of Scratch RPS, once each (001_337b5a42e331e513.txt): the
+/// table's commands, then the actions a character takes on its turn. An action
+/// is written `CHARACTER ACTION ...`; the character may be left out when the
+/// seat has only one that may act now (the one whose turn is on).
+pub const COMMANDS: &[CommandDoc] = &[
+    doc(
+        "initiative",
+        &[],
+        "initiative",
+        "a twenty-sided die is rolled for each initiative group, adding stealth and detection; the highest goes first",
+        Giver::Gm,
+        rules::TURNS,
+    ),
+    doc(
+        "roll",
+        &[],
+        "roll CHARACTER [ABILITY] DIFFICULTY [requires]",
+        "roll a twenty-sided die and add the ability level; equal to or greater than the difficulty succeeds, a natural 20 always does",
+        Giver::Gm,
+        rules::ROLLS,
+    ),
+    doc(
+        "terrain",
+        &[],
+        "terrain add|remove TERRAIN",
+        "add or remove a terrain (obstacles, level ground, room to fly, water, deep water) that movement abilities need",
+        Giver::Gm,
+        rules::MOVEMENT_ABILITIES,
+    ),
+    doc(
+        "craft",
+        &[],
+        "craft CRAFTER COMPANION ABILITY [hurry]",
+        "before the encounter, give a companion a temporary +1 to an ability he has; in a hurry, a craftsmanship roll of 10",
+        Giver::Player,
+        rules::SUPPORT_ABILITIES,
+    ),
+    doc(
+        "uncraft",
+        &[],
+        "uncraft CRAFTER COMPANION ABILITY",
+        "before the encounter, take back a temporary bonus the crafter gave",
+        Giver::Player,
+        rules::SUPPORT_ABILITIES,
+    ),
+    doc(
+        "attack",
+        &[],
+        "[CHARACTER] attack TARGET [with ABILITY]",
+        "basic attack: a close range normal attack against the target's agility, 1 damage",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "throw",
+        &[],
+        "[CHARACTER] throw TARGET",
+        "throw object: a long range normal attack against the target's agility, 1 damage, when a throwable object is at hand",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "hold",
+        &[],
+        "[CHARACTER] hold TARGET [with ABILITY]",
+        "a close range force attack against the target's strength; it delays the target and stops him evading",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "distract",
+        &[],
+        "[CHARACTER] distract TARGET [with ABILITY]",
+        "an unrepeatable close range psychic attack against the target's intelligence; it delays the target",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "evade",
+        &[],
+        "[CHARACTER] evade [[with] ABILITY]",
+        "add a movement ability level to agility and strength until the next turn or until held",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "escape",
+        &[],
+        "[CHARACTER] escape",
+        "leave the encounter, after evading on the last turn",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "engage",
+        &[],
+        "[CHARACTER] engage",
+        "bonus action before a close range attack: +2 to close range attack rolls this turn, -2 agility until the next",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "cover",
+        &["take-cover"],
+        "[CHARACTER] cover",
+        "take cover, a bonus action before any other: +2 agility, -2 to all rolls",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "leave-cover",
+        &[],
+        "[CHARACTER] leave-cover",
+        "leave cover whenever he wants",
+        Giver::Player,
+        rules::BASIC_ACTIONS,
+    ),
+    doc(
+        "shoot",
+        &[],
+        "[CHARACTER] shoot TARGET",
+        "shooting: a powerful long range normal attack against the target's agility, 2 damage (5 when automatic)",
+        Giver::Player,
+        rules::SHOOTING_AUTOMATIC,
+    ),
+    doc(
+        "blast",
+        &[],
+        "[CHARACTER] blast TARGET [TARGET [TARGET]]",
+        "blasting: a long range normal attack against up to three separate enemies, 1 damage each",
+        Giver::Player,
+        rules::ATTACK_ABILITIES,
+    ),
+    doc(
+        "knockout",
+        &[],
+        "[CHARACTER] knockout TARGET",
+        "an extremely devastating close range normal attack: 4 damage when healthy, 2 when injured; delays the attacker",
+        Giver::Player,
+        rules::ATTACK_ABILITIES,
+    ),
+    doc(
+        "fight",
+        &[],
+        "[CHARACTER] fight TARGET [TARGET]",
+        "fighting: a healthy attacker does two basic attacks as a single action",
+        Giver::Player,
+        rules::ATTACK_ABILITIES,
+    ),
+    doc(
+        "surprise",
+        &[],
+        "[CHARACTER] surprise TARGET [with ABILITY]",
+        "an unrepeatable long range psychic attack with stealth or detection against the target's intelligence; it panics the target",
+        Giver::Player,
+        rules::STALKING_ABILITIES,
+    ),
+    doc(
+        "intimidate",
+        &[],
+        "[CHARACTER] intimidate TARGET",
+        "an unrepeatable long range psychic attack with command against the greater of intelligence and strength; it panics the target",
+        Giver::Player,
+        rules::SUPPORT_ABILITIES,
+    ),
+    doc(
+        "heal",
+        &["revive"],
+        "[CHARACTER] heal TARGET",
+        "healing: revive an incapacitated or heal an injured character, difficulty 10",
+        Giver::Player,
+        rules::SUPPORT_ABILITIES,
+    ),
+    doc(
+        "end",
+        &["pass"],
+        "[CHARACTER] end",
+        "end the turn, doing nothing more",
+        Giver::Player,
+        rules::TURNS,
+    ),
+];
+
+/// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
+pub(crate) fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
+    match find_command(COMMANDS, command) {
+        Some(d) => CommandParseError::arguments(d, problem),
+        None => CommandParseError::Arguments {
+            command: command.into(),
+            problem: problem.into(),
+            usage: String::new(),
+        },
+    }
+}
+
+/// The form character, ability and terrain names compare in: [`normalize`]d,
+/// with `-` read as a space too (`the-boss` is `The Boss`, `level ground` is
+/// `level-ground`).
+pub fn key(name: &str) -> String {
+    normalize(&name.replace('-', " "))
+}
+
+/// How a character is named in a list of candidates: its name, or its id
+/// when another character has the same name.
+fn label(state: &State, i: usize) -> String {
+    let Some(c) = state.get(i) else {
+        return String::new();
+    };
+    let name = c.character.name();
+    let twins = state
+        .characters
+        .iter()
+        .filter(|o| key(o.character.name()) == key(name))
+        .count();
+    if twins > 1 {
+        c.id.clone()
+    } else {
+        name.to_string()
+    }
+}
+
+/// Find the character `typed` names among `fits` (indices): the one whose id,
+/// then the one whose name, is the same name ([`key`]); else the only one
+/// whose id or name `typed` is the start of. Returns its index.
+///
+/// # Errors
+/// [`NameLookupError::Unknown`] listing the characters of `fits`;
+/// [`NameLookupError::Ambiguous`] listing the ones `typed` could be.
+pub fn resolve_character(
+    state: &State,
+    field: &str,
+    typed: &str,
+    fits: &[usize],
+) -> Result<usize, NameLookupError> {
+    let want = key(typed);
+    let id_key = |i: &usize| state.get(*i).map(|c| key(&c.id)).unwrap_or_default();
+    let name_key = |i: &usize| {
+        state
+            .get(*i)
+            .map(|c| key(c.character.name()))
+            .unwrap_or_default()
+    };
+    if !want.is_empty() {
+        if let Some(i) = fits.iter().find(|i| id_key(i) == want) {
+            return Ok(*i);
+        }
+        let named: Vec<usize> = fits
+            .iter()
+            .copied()
+            .filter(|i| name_key(i) == want)
+            .collect();
+        let starts: Vec<usize> = if named.is_empty() {
+            fits.iter()
+                .copied()
+                .filter(|i| id_key(i).starts_with(&want) || name_key(i).starts_with(&want))
+                .collect()
+        } else {
+            named
+        };
+        match starts.as_slice() {
+            [one] => return Ok(*one),
+            [] => {}
+            many => {
+                return Err(NameLookupError::Ambiguous {
+                    field: field.into(),
+                    got: typed.trim().into(),
+                    matches: many.iter().map(|i| label(state, *i)).collect(),
+                });
+            }
+        }
+    }
+    Err(NameLookupError::Unknown {
+        field: field.into(),
+        got: typed.trim().into(),
+        candidates: fits.iter().map(|i| label(state, *i)).collect(),
+    })
+}
+
+fn everyone(state: &State) -> Vec<usize> {
+    (0..state.characters.len()).collect()
+}
+
+/// The id of the character `typed` names (any character at the table).
+fn character_id(state: &State, field: &str, typed: &str) -> Result<String, CommandParseError> {
+    let i = resolve_character(state, field, typed, &everyone(state))?;
+    Ok(state.get(i).map(|c| c.id.clone()).unwrap_or_default())
+}
+
+/// Read an ability name: any case, by unambiguous prefix ("Abilities").
+///
+/// # Errors
+/// [`CommandParseError::Name`] listing the abilities.
+pub fn ability_arg(text: &str) -> Result<Ability, CommandParseError> {
+    let keys: Vec<String> = Ability::ALL.iter().map(|a| key(a.name())).collect();
+    let found = resolve("ability", &key(text), keys.iter().map(String::as_str)).map_err(|e| {
+        // List the abilities as the book writes them.
+        match e {
+            NameLookupError::Unknown { field, .. } => NameLookupError::Unknown {
+                field,
+                got: text.trim().into(),
+                candidates: Ability::ALL.iter().map(|a| a.name().to_string()).collect(),
+            },
+            NameLookupError::Ambiguous { field, matches, .. } => NameLookupError::Ambiguous {
+                field,
+                got: text.trim().into(),
+                matches,
+            },
+        }
+    })?;
+    Ability::ALL
+        .into_iter()
+        .find(|a| key(a.name()) == found)
+        .ok_or_else(|| {
+            CommandParseError::Name(NameLookupError::Unknown {
+                field: "ability".into(),
+                got: text.into(),
+                candidates: Vec::new(),
+            })
+        })
+}
+
+/// Read a terrain name: any case, `-`, `_` or a space between its words, by
+/// unambiguous prefix ("Movement Abilities").
+///
+/// # Errors
+/// [`CommandParseError::Name`] listing the terrains.
+pub fn terrain_arg(text: &str) -> Result<Terrain, CommandParseError> {
+    let names: Vec<&str> = Terrain::ALL.iter().map(|t| t.name()).collect();
+    let keys: Vec<String> = names.iter().map(|n| key(n)).collect();
+    let found =
+        resolve("terrain", &key(text), keys.iter().map(String::as_str)).map_err(|e| match e {
+            NameLookupError::Unknown { field, .. } => NameLookupError::Unknown {
+                field,
+                got: text.trim().into(),
+                candidates: names.iter().map(|n| n.to_string()).collect(),
+            },
+            NameLookupError::Ambiguous { field, matches, .. } => NameLookupError::Ambiguous {
+                field,
+                got: text.trim().into(),
+                matches,
+            },
+        })?;
+    Terrain::ALL
+        .into_iter()
+        .find(|t| key(t.name()) == found)
+        .ok_or_else(|| {
+            CommandParseError::Name(NameLookupError::Unknown {
+                field: "terrain".into(),
+                got: text.into(),
+                candidates: Vec::new(),
+            })
+        })
+}
+
+/// Read a difficulty: a whole number; one past the integer range is refused
+/// as out of range, naming the parameter (the caps: -1000..=1000).
+fn difficulty_arg(text: &str) -> Result<i64, CommandParseError> {
+    let max = crate::rolls::MAX_NUMBER;
+    match text.parse::<i64>() {
+        Ok(v) => Ok(v),
+        Err(_) => {
+            let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+            if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+                Err(args_err(
+                    "roll",
+                    format!("difficulty {text} is out of range: too large (-{max} to {max})"),
+                ))
+            } else {
+                Err(args_err(
+                    "roll",
+                    format!("difficulty {text:?} is not a number"),
+                ))
+            }
+        }
+    }
+}
+
+impl Action {
+    /// True when `word` is an action word (or an alias of one), any case.
+    pub fn word_known(word: &str) -> bool {
+        action_doc(word).is_some()
+    }
+
+    /// Read an action: `WORD [TARGET...] [with ABILITY]`. Targets are kept as
+    /// typed; [`crate::Scratch`]'s parser resolves them to ids.
+    ///
+    /// # Errors
+    /// [`CommandParseError`] naming the argument.
+    pub fn parse(words: &[&str]) -> Result<Action, CommandParseError> {
+        let Some((w, rest)) = words.split_first() else {
+            return Err(CommandParseError::Arguments {
+                command: "act".into(),
+                problem: "an action is missing".into(),
+                usage: "CHARACTER ACTION [TARGET...] [with ABILITY]".into(),
+            });
+        };
+        let Some(d) = action_doc(w) else {
+            return Err(CommandParseError::Unknown {
+                got: (*w).to_string(),
+                known: ACTION_WORDS.join(", "),
+            });
+        };
+        let w = d.name;
+        let (args, with) = match rest.iter().position(|x| x.eq_ignore_ascii_case("with")) {
+            Some(i) => {
+                let after = rest.get(i + 1..).unwrap_or(&[]);
+                let [ab] = after else {
+                    return Err(args_err(w, "`with` takes one ability"));
+                };
+                (rest.get(..i).unwrap_or(&[]), Some(ability_arg(ab)?))
+            }
+            None => (rest, None),
+        };
+        let one = || -> Result<String, CommandParseError> {
+            match args {
+                [t] => Ok(t.to_string()),
+                _ => Err(args_err(w, format!("takes one target, got {}", args.len()))),
+            }
+        };
+        let none = || -> Result<(), CommandParseError> {
+            if args.is_empty() {
+                Ok(())
+            } else {
+                Err(args_err(w, "takes no target"))
+            }
+        };
+        let no_with = |a: Action| -> Result<Action, CommandParseError> {
+            if with.is_some() {
+                Err(args_err(w, "takes no `with`"))
+            } else {
+                Ok(a)
+            }
+        };
+        match w {
+            "attack" => Ok(Action::Attack {
+                target: one()?,
+                with,
+            }),
+            "hold" => Ok(Action::Hold {
+                target: one()?,
+                with,
+            }),
+            "distract" => Ok(Action::Distract {
+                target: one()?,
+                with,
+            }),
+            "surprise" => Ok(Action::Surprise {
+                target: one()?,
+                with,
+            }),
+            "evade" => {
+                if args.len() > 1 || (args.len() == 1 && with.is_some()) {
+                    return Err(args_err(w, "takes at most one movement ability"));
+                }
+                let evade_with = match (args, with) {
+                    ([ab], None) => Some(ability_arg(ab)?),
+                    _ => with,
+                };
+                Ok(Action::Evade { with: evade_with })
+            }
+            "throw" => no_with(Action::Throw { target: one()? }),
+            "shoot" => no_with(Action::Shoot { target: one()? }),
+            "knockout" => no_with(Action::Knockout { target: one()? }),
+            "intimidate" => no_with(Action::Intimidate { target: one()? }),
+            "heal" => no_with(Action::Heal { target: one()? }),
+            "blast" => {
+                if args.is_empty() || args.len() > 3 {
+                    return Err(args_err(w, "takes one to three targets"));
+                }
+                no_with(Action::Blast {
+                    targets: args.iter().map(|s| s.to_string()).collect(),
+                })
+            }
+            "fight" => {
+                if args.is_empty() || args.len() > 2 {
+                    return Err(args_err(w, "takes one or two targets"));
+                }
+                no_with(Action::Fight {
+                    targets: args.iter().map(|s| s.to_string()).collect(),
+                })
+            }
+            "escape" => none().and_then(|_| no_with(Action::Escape)),
+            "engage" => none().and_then(|_| no_with(Action::Engage)),
+            "cover" => none().and_then(|_| no_with(Action::TakeCover)),
+            "leave-cover" => none().and_then(|_| no_with(Action::LeaveCover)),
+            _ => none().and_then(|_| no_with(Action::End)),
+        }
+    }
+}
+
+/// The [`COMMANDS`] entry of action word `word`, if it is one.
+fn action_doc(word: &str) -> Option<&'static CommandDoc> {
+    find_command(COMMANDS, word).filter(|d| ACTION_WORDS.contains(&d.name))
+}
+
+/// The action with every target resolved to a character id.
+fn resolve_targets(state: &State, action: Action) -> Result<Action, CommandParseError> {
+    let t = |s: String| character_id(state, "target", &s);
+    let ts = |v: Vec<String>| -> Result<Vec<String>, CommandParseError> {
+        v.into_iter()
+            .map(|s| character_id(state, "target", &s))
+            .collect()
+    };
+    Ok(match action {
+        Action::Attack { target, with } => Action::Attack {
+            target: t(target)?,
+            with,
+        },
+        Action::Hold { target, with } => Action::Hold {
+            target: t(target)?,
+            with,
+        },
+        Action::Distract { target, with } => Action::Distract {
+            target: t(target)?,
+            with,
+        },
+        Action::Surprise { target, with } => Action::Surprise {
+            target: t(target)?,
+            with,
+        },
+        Action::Throw { target } => Action::Throw { target: t(target)? },
+        Action::Shoot { target } => Action::Shoot { target: t(target)? },
+        Action::Knockout { target } => Action::Knockout { target: t(target)? },
+        Action::Intimidate { target } => Action::Intimidate { target: t(target)? },
+        Action::Heal { target } => Action::Heal { target: t(target)? },
+        Action::Blast { targets } => Action::Blast {
+            targets: ts(targets)?,
+        },
+        Action::Fight { targets } => Action::Fight {
+            targets: ts(targets)?,
+        },
+        other => other,
+    })
+}
+
+/// Read one command line (without the seat prefix) in the one command
+/// grammar, resolving every character, ability and terrain name in it.
+///
+/// # Errors
+/// [`CommandParseError`]: an unknown command (listing the commands and the
+/// characters), wrong arguments (with the usage from [`COMMANDS`]), a name
+/// that fits nothing or several (listing the names), an unclosed quote.
+pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    let owned = words(line)?;
+    let words: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let Some(first) = words.first() else {
+        return Err(CommandParseError::unknown_command("", COMMANDS));
+    };
+    if let Some(d) = find_command(COMMANDS, first) {
+        let args = words.get(1..).unwrap_or(&[]);
+        match d.name {
+            "initiative" => {
+                if !args.is_empty() {
+                    return Err(args_err("initiative", "takes nothing after it"));
+                }
+                return Ok(Command::Initiative);
+            }
+            "roll" => return parse_roll(state, args),
+            "terrain" => {
+                let [change, t] = args else {
+                    return Err(args_err("terrain", "write terrain add|remove TERRAIN"));
+                };
+                let present = match change.to_ascii_lowercase().as_str() {
+                    "add" => true,
+                    "remove" => false,
+                    other => return Err(args_err("terrain", format!("{other:?}: add or remove"))),
+                };
+                let terrain = terrain_arg(t)?;
+                return Ok(Command::Terrain { terrain, present });
+            }
+            "craft" | "uncraft" => return parse_craft(state, d.name, args),
+            _ => {
+                // An action; the actor is implied: the character whose turn is
+                // on, or the only one this seat may act with.
+                let who = actions::actors(state, seat);
+                let [a] = who.as_slice() else {
+                    return Err(args_err(
+                        d.name,
+                        "name the character first (CHARACTER ACTION ...)",
+                    ));
+                };
+                let actor = state.get(*a).map(|c| c.id.clone()).unwrap_or_default();
+                let action = resolve_targets(state, Action::parse(&words)?)?;
+                return Ok(Command::Act { actor, action });
+            }
+        }
+    }
+    let actor = match resolve_character(state, "character", first, &everyone(state)) {
+        Ok(i) => state.get(i).map(|c| c.id.clone()).unwrap_or_default(),
+        Err(NameLookupError::Unknown { candidates, .. }) => {
+            let known: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+            return Err(CommandParseError::Unknown {
+                got: (*first).to_string(),
+                known: format!(
+                    "{}, or a character ({})",
+                    known.join(", "),
+                    candidates.join(", ")
+                ),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let action = resolve_targets(state, Action::parse(words.get(1..).unwrap_or(&[]))?)?;
+    Ok(Command::Act { actor, action })
+}
+
+/// `roll CHARACTER [ABILITY] DIFFICULTY [requires]`.
+fn parse_roll(state: &State, args: &[&str]) -> Result<Command, CommandParseError> {
+    let mut rest: Vec<&str> = args.to_vec();
+    let requires = rest
+        .last()
+        .is_some_and(|w| w.eq_ignore_ascii_case("requires"));
+    if requires {
+        rest.pop();
+    }
+    let (character, ability, difficulty) = match rest.as_slice() {
+        [c, d] => (c, None, d),
+        [c, a, d] => (c, Some(ability_arg(a)?), d),
+        _ => {
+            return Err(args_err(
+                "roll",
+                "write roll CHARACTER [ABILITY] DIFFICULTY [requires]",
+            ));
+        }
+    };
+    let difficulty = difficulty_arg(difficulty)?;
+    Ok(Command::Roll {
+        character: character_id(state, "character", character)?,
+        ability,
+        difficulty,
+        requires,
+    })
+}
+
+/// `craft CRAFTER COMPANION ABILITY [hurry]`, `uncraft CRAFTER COMPANION ABILITY`.
+fn parse_craft(state: &State, name: &str, args: &[&str]) -> Result<Command, CommandParseError> {
+    let craft = name == "craft";
+    let (c, t, a, hurry) = match args {
+        [c, t, a] => (c, t, a, false),
+        [c, t, a, h] if craft && h.eq_ignore_ascii_case("hurry") => (c, t, a, true),
+        [_, _, _, ..] => return Err(args_err(name, "too many arguments")),
+        _ => {
+            return Err(args_err(
+                name,
+                "name the crafter, the companion and the ability",
+            ));
+        }
+    };
+    let ability = ability_arg(a)?;
+    let crafter = character_id(state, "crafter", c)?;
+    let target = character_id(state, "companion", t)?;
+    Ok(if craft {
+        Command::Craft {
+            crafter,
+            target,
+            ability,
+            hurry,
+        }
+    } else {
+        Command::Uncraft {
+            crafter,
+            target,
+            ability,
+        }
+    })
+}
+
+fn carrying_text(c: &Carrying) -> String {
+    format!(
+        "pack {} kg ({} lbs), carry {} kg ({} lbs), lift {} kg ({} lbs)",
+        c.pack_kg, c.pack_lb, c.carry_kg, c.carry_lb, c.lift_kg, c.lift_lb
+    )
+}
+
+/// One character's sheet, as the book prints its characters ("Support
+/// Abilities", "Combat Example"): `Name (A agility, I intelligence, S
+/// strength, T stamina): description`, then one line per ability, `LEVEL
+/// ability: note`; then what the encounter has done to it: hit points and
+/// their state ("Hit Points"), the states it is in, its side and seat.
+/// The defenses in the first line are the ones now, states included.
+fn sheet_of(state: &State, i: usize) -> String {
+    let Some(c) = state.get(i) else {
+        return String::new();
+    };
+    let d = c.base_defenses(&state.rules);
+    let ch = &c.character;
+    let mut out = format!(
+        "{} ({} agility, {} intelligence, {} strength, {} stamina)",
+        ch.name(),
+        state.agility(i),
+        state.intelligence(i),
+        state.strength(i),
+        d.stamina
+    );
+    if !ch.description().is_empty() {
+        out.push_str(&format!(": {}", ch.description()));
+    }
+    out.push('\n');
+    for (a, l) in ch.levels() {
+        let note = ch
+            .note(a.name())
+            .map(|n| format!(": {n}"))
+            .unwrap_or_default();
+        out.push_str(&format!("  {l} {a}{note}\n"));
+    }
+    for (a, l) in ch.other_abilities() {
+        out.push_str(&format!("  {l} {a} (no rules in the book)\n"));
+    }
+    out.push_str(&format!(
+        "  hit points {} of {}: {}\n",
+        c.hit_points,
+        d.max_hit_points,
+        c.hp_state(&state.rules)
+    ));
+    let states = crate::table::states_of(c);
+    out.push_str(&format!(
+        "  states: {}\n",
+        if states.is_empty() {
+            "none".to_string()
+        } else {
+            states.join(", ")
+        }
+    ));
+    if let Some(l) = c.leader.and_then(|l| state.get(l)) {
+        out.push_str(&format!("  minion of {}\n", l.character.name()));
+    }
+    out.push_str(&format!(
+        "  id {}; side {}; played by {}; {} of {} CP, maximum level {}\n",
+        c.id,
+        state.side_of(i).unwrap_or_default(),
+        state.seat_of(i).map(|s| s.to_string()).unwrap_or_default(),
+        ch.cp_spent(),
+        state.rules.cp,
+        state.rules.max_level
+    ));
+    out.push_str(&format!(
+        "  carrying (strength {}): {}\n",
+        d.strength,
+        carrying_text(&Carrying::for_strength(d.strength))
+    ));
+    out
+}
+
+/// The sheets of `name` or, without a name, of every character `seat`
+/// controls (the GM: every character at the table). Scratch RPS hides
+/// nothing: every seat may read every sheet.
+///
+/// # Errors
+/// [`CommandParseError::Name`] when `name` is no character, listing them.
+pub fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+    let which: Vec<usize> = match name {
+        Some(n) => vec![resolve_character(state, "character", n, &everyone(state))?],
+        None if seat.is_gm() => everyone(state),
+        None => (0..state.characters.len())
+            .filter(|i| state.controls(seat, *i))
+            .collect(),
+    };
+    if which.is_empty() {
+        let all: Vec<String> = everyone(state).iter().map(|i| label(state, *i)).collect();
+        return Ok(format!(
+            "{seat} plays no character at this table; name one: {}",
+            all.join(", ")
+        ));
+    }
+    Ok(which
+        .iter()
+        .map(|i| sheet_of(state, *i))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string())
+}
