@@ -113,7 +113,9 @@ fn up_recalls_history_across_sessions_and_tab_completes_a_quoted_name() {
     t.keys(&["fate The"]);
     t.wait_for("the typed text", |l| l == "> fate The");
     t.keys(&["Tab"]);
-    t.wait_for("Tab to complete the name", |l| l == "> fate \"The investor\"");
+    t.wait_for("Tab to complete the name", |l| {
+        l == "> fate \"The investor\""
+    });
     t.keys(&["C-u", "/quit", "Enter"]);
     drop(t);
 
@@ -133,6 +135,9 @@ fn up_recalls_history_across_sessions_and_tab_completes_a_quoted_name() {
     let screen = t.wait_for("Up to recall the last session's line", |l| {
         l.starts_with("> /")
     });
-    assert!(!screen.contains("[A"), "an arrow key reached the screen as text:\n{screen}");
+    assert!(
+        !screen.contains("[A"),
+        "an arrow key reached the screen as text:\n{screen}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -546,7 +546,7 @@ pub trait TextPlay: System {
     /// source of `help`'s usage lines, of the parser's usage messages and of
     /// `docs/COMMANDS.md`. Every name [`System::legal_commands`] returns is
     /// here.
-    const COMMANDS: &'static [CommandDoc] = &[];
+    const COMMANDS: &'static [CommandDoc];
 
     /// The character sheet of `name` (or, without a name, of the characters
     /// `seat` plays; for the GM, every character) as plain text laid out as
@@ -560,15 +560,7 @@ pub trait TextPlay: System {
         state: &Self::State,
         seat: &Seat,
         name: Option<&str>,
-    ) -> Result<String, CommandParseError> {
-        let _ = (state, seat);
-        Err(crate::names::NameLookupError::Unknown {
-            field: "character sheet".into(),
-            got: name.unwrap_or_default().into(),
-            candidates: Vec::new(),
-        }
-        .into())
-    }
+    ) -> Result<String, CommandParseError>;
 
     /// [`TextPlay::describe`] as `seat` may read it: a system with hidden
     /// information (another seat's cards) says less to the seats that may not see

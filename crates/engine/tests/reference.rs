@@ -25,9 +25,18 @@ fn every_system_lists_its_commands_once_with_usage_and_rule() {
         assert!(!commands.is_empty(), "{system} lists no commands");
         let mut words: Vec<String> = Vec::new();
         for c in commands {
+            // The command word opens the usage, after an optional actor
+            // (Scratch's `[CHARACTER] attack ...`).
+            let mut usage = c.usage.split_whitespace();
+            let first = usage.next();
+            let word = if first.is_some_and(|w| w.starts_with('[')) {
+                usage.next()
+            } else {
+                first
+            };
             assert!(
-                c.usage.split_whitespace().next() == Some(c.name),
-                "{system}: usage of {} starts with another word: {}",
+                word == Some(c.name),
+                "{system}: usage of {} does not name it first: {}",
                 c.name,
                 c.usage
             );

@@ -5,6 +5,7 @@
 use tabula_engine::bastards::{chance, deck, fate};
 use tabula_engine::core::cards::CardSpec;
 use tabula_engine::core::rule::{Refusal, RuleError};
+use tabula_engine::play::percent as pct;
 
 use std::path::PathBuf;
 
@@ -244,12 +245,12 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             let odds = chance::skill_hand(hand).map_err(|e| flag_error(e, &HAND_FLAGS))?;
             ctx.emit(&odds, || {
                 format!(
-                    "You draw {}, the Dealer draws {} (+{}, {}): {:.4} ({} of {})",
+                    "You draw {}, the Dealer draws {} (+{}, {}): {} ({} of {})",
                     odds.player_draws,
                     odds.dealer_draws,
                     modifier,
                     odds.difficulty,
-                    odds.probability,
+                    pct(odds.probability),
                     odds.successes,
                     odds.outcomes
                 )
@@ -282,7 +283,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
                 defending,
             };
             ctx.emit(&out, || {
-                format!("{face} + {bonus} wins with probability {probability:.4}")
+                format!("{face} + {bonus} wins {}", pct(probability))
             })
         }
     }

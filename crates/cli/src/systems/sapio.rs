@@ -2,6 +2,7 @@
 //! `character validate|show`, `play`.
 
 use std::path::PathBuf;
+use tabula_engine::play::percent as pct;
 
 use crate::common::{self, CliError, Ctx};
 use tabula_engine::sapio::characters::{self, Character, SheetError};
@@ -237,11 +238,11 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             let r = odds::odds(&spec).map_err(CliError::bad)?;
             ctx.emit(&r, || {
                 let mut s = format!(
-                    "{} dice vs TN {}: {:.6} (Improbable Success adds {:.2e})\nnet Spares {:.4}, net Spirals {:.4}\nextra Hits on success:",
-                    r.pool.dice, r.pool.tn, r.probability, r.improbable_part, r.p_net_spares, r.p_net_spirals
+                    "{} dice vs TN {}: {} (Improbable Success adds {})\nnet Spares {}, net Spirals {}\nextra Hits on success:",
+                    r.pool.dice, r.pool.tn, pct(r.probability), pct(r.improbable_part), pct(r.p_net_spares), pct(r.p_net_spirals)
                 );
                 for e in &r.extra_hits {
-                    s.push_str(&format!("\n  +{}: {:.6}", e.extra, e.p));
+                    s.push_str(&format!("\n  +{}: {}", e.extra, pct(e.p)));
                 }
                 s
             })

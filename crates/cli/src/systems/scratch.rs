@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use std::path::PathBuf;
+use tabula_engine::play::percent as pct;
 
 use crate::common::{self, CliError, Ctx, PlayArgs};
 use tabula_engine::scratch::character::{Carrying, PrintedCheck};
@@ -349,20 +350,20 @@ fn odds(
     };
     ctx.emit(&out, || {
         let mut s = format!(
-            "d20 + {level}{} against {difficulty}: {:.4} ({:.2}%), automatic {:.4}",
+            "d20 + {level}{} against {difficulty}: {}, automatic {}",
             if modifier == 0 {
                 String::new()
             } else {
                 format!(" {modifier:+}")
             },
-            out.probability,
-            out.probability * 100.0,
-            out.automatic
+            pct(out.probability),
+            pct(out.automatic)
         );
         for row in &out.damage {
             s.push_str(&format!(
-                "\n  {} damage: {:.4}",
-                row.damage, row.probability
+                "\n  {} damage: {}",
+                row.damage,
+                pct(row.probability)
             ));
         }
         s

@@ -2,6 +2,7 @@
 //! cards, and terminal play. Rules live in `crates/systems/sour-grapes`.
 
 use std::path::PathBuf;
+use tabula_engine::play::percent as pct;
 
 use serde::Serialize;
 use tabula_engine::core::RuleError;
@@ -196,29 +197,28 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             let o = check::odds(spec, target).map_err(CliError::bad)?;
             ctx.emit(&o, || {
                 let mut s = format!(
-                    "{dice} dice + {tokens} tokens against difficulty {difficulty}: {:.4} ({:.1}%), expected exhaustion {:.2}\n",
-                    o.probability,
-                    o.probability * 100.0,
+                    "{dice} dice + {tokens} tokens against difficulty {difficulty}: {}, expected exhaustion {:.2}\n",
+                    pct(o.probability),
                     o.expected_exhaustion
                 );
                 s.push_str(" dice  chance   expected exhaustion\n");
                 for c in &o.choices {
                     s.push_str(&format!(
-                        " {:>4}  {:>6.2}%  {:.2}\n",
+                        " {:>4}  {:>6}  {:.2}\n",
                         c.dice,
-                        c.probability * 100.0,
+                        pct(c.probability),
                         c.expected_exhaustion
                     ));
                 }
                 match o.best_dice {
                     Some(n) => s.push_str(&format!(
-                        "fewest dice for at least {:.0}%: {n} (expected exhaustion {:.2})",
-                        target * 100.0,
+                        "fewest dice for at least {}: {n} (expected exhaustion {:.2})",
+                        pct(target),
                         f64::from(n) / 6.0
                     )),
                     None => s.push_str(&format!(
-                        "no number of dice reaches {:.0}%",
-                        target * 100.0
+                        "no number of dice reaches {}",
+                        pct(target)
                     )),
                 }
                 s

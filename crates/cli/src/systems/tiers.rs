@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 use std::path::PathBuf;
+use tabula_engine::play::percent as pct;
 
 use crate::common::{self, CliError, Ctx, PlayArgs, finish, read_file, roller_for};
 use tabula_engine::core::D3Mode;
@@ -275,7 +276,7 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
         };
         return ctx.emit(&out, || {
             let mut lines = vec![format!(
-                "damage {}d6 + {}d3 + {} CP: mean {:.3}, range {}..{}; at least {}: {:.6}",
+                "damage {}d6 + {}d3 + {} CP: mean {:.3}, range {}..{}; at least {}: {}",
                 a.damage_d6.unwrap_or(0),
                 a.damage_d3.unwrap_or(0),
                 a.cp,
@@ -283,10 +284,10 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
                 out.range.0,
                 out.range.1,
                 at_least,
-                out.probability
+                pct(out.probability)
             )];
             for (v, p) in &out.distribution {
-                lines.push(format!("  {v:>4}  {p:.6}"));
+                lines.push(format!("  {v:>4}  {:>6}", pct(*p)));
             }
             lines.join("\n")
         });
@@ -309,8 +310,10 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
         let out = odds::contest_odds(&mine, &theirs, contest).map_err(CliError::bad)?;
         return ctx.emit(&out, || {
             format!(
-                "you win {:.6}, they win {:.6}, tie {:.6}",
-                out.probability, out.second, out.tie
+                "you win {}, they win {}, tie {}",
+                pct(out.probability),
+                pct(out.second),
+                pct(out.tie)
             )
         });
     }
@@ -322,7 +325,7 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
     let out = odds::check(kind, a.bonus, goal).map_err(CliError::bad)?;
     ctx.emit(&out, || {
         format!(
-            "{} {} {} against Goal {}: {:.6} (mean {:.3})",
+            "{} {} {} against Goal {}: {} (mean {:.3})",
             match a.d3 {
                 None => "d6".to_string(),
                 Some(n) => format!("{n}d3"),
@@ -330,7 +333,7 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
             if a.bonus < 0 { '-' } else { '+' },
             a.bonus.unsigned_abs(),
             goal,
-            out.probability,
+            pct(out.probability),
             out.mean
         )
     })
