@@ -373,3 +373,113 @@ fn a_commands_lines_match_the_replayed_log_for_every_seat() {
     }
     assert!(checked > 5);
 }
+
+fn run_with(
+    t: &mut AnyTable,
+    script: &str,
+    manual: Option<&mut dyn tabula_core::roller::Roller>,
+    json: bool,
+) -> (play::PlaySummary, String) {
+    let mut out = Vec::new();
+    let summary = play::run(
+        t,
+        &mut script.as_bytes(),
+        &mut out,
+        manual,
+        PlayOptions {
+            echo: true,
+            strict: false,
+            saving: false,
+            json,
+        },
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    (summary, String::from_utf8(out).unwrap())
+}
+
+/// Issue "One command language", part 3: `undo` at a manual prompt takes back
+/// the command being rolled for, `quit` also stops play; neither changes the
+/// table, and the prompt says whose draw it is and what for.
+#[test]
+fn undo_and_quit_at_the_dice_prompt_withdraw_the_command() {
+    use std::sync::{Arc, Mutex};
+    use tabula_core::roller::Answer;
+    let asked = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = asked.clone();
+    let mut answers = vec![Answer::Quit, Answer::Withdraw];
+    let mut manual = Manual::prompting(Box::new(move |q, _| {
+        seen.lock().unwrap().push(q.to_string());
+        answers.pop().unwrap_or(Answer::End)
+    }));
+    let mut t = table(SystemId::Bastards, 1);
+    let script = "stella: fate Cynthia Business Mind 3\nstella: fate Cynthia Business Mind 3\nstella: fate Cynthia Business Mind 3\n";
+    let (summary, out) = run_with(&mut t, script, Some(&mut manual), false);
+    assert_eq!(summary.withdrawn, 2, "{out}");
+    assert_eq!(summary.accepted + summary.refused, 0, "{out}");
+    assert_eq!(t.seq(), 0, "nothing changed");
+    assert_eq!(
+        out.matches("> stella: fate").count(),
+        2,
+        "quit stopped play:\n{out}"
+    );
+    assert!(out.contains("withdrawn at the dice prompt"), "{out}");
+    let asked = asked.lock().unwrap();
+    assert!(
+        asked[0].starts_with("The player, Skill Hand: draw"),
+        "the prompt names the draw: {asked:?}"
+    );
+}
+
+/// Issue "One command language", part 1: a seat typed by the start of its
+/// name and in any case; a name before a colon that is no seat is refused
+/// with the seats.
+#[test]
+fn a_seat_prefix_is_read_by_the_start_of_its_name() {
+    let mut t = table(SystemId::Bastards, 1);
+    let (summary, out) = run_with(
+        &mut t,
+        "STEL: fate cynthia business mind 3\nMallory: draw\n",
+        None,
+        false,
+    );
+    assert_eq!((summary.accepted, summary.refused), (1, 1), "{out}");
+    assert!(out.contains("Stella") && out.contains("GM"), "{out}");
+    assert_eq!(t.log_for(&Seat::Gm, 0)[0].seat, "Stella");
+}
+
+/// Issue "One command language", part 4: `--json play` prints one JSON object
+/// per line: prompts, events, refusals, driver answers and the summary.
+#[test]
+fn json_play_prints_one_object_per_line() {
+    let mut t = table(SystemId::Bastards, 1);
+    let (_, out) = run_with(
+        &mut t,
+        "stella: fate Cynthia Business Mind 3\nstella: fate Nobody Business Mind 3\n/sheet Cynthia\n?\n",
+        None,
+        true,
+    );
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let types: Vec<&str> = objects
+        .iter()
+        .map(|o| o["type"].as_str().unwrap())
+        .collect();
+    for want in ["prompt", "event", "refused", "sheet", "help", "summary"] {
+        assert!(types.contains(&want), "no {want} in {types:?}");
+    }
+    assert_eq!(types.last(), Some(&"summary"));
+    let refused = objects.iter().find(|o| o["type"] == "refused").unwrap();
+    assert_eq!(refused["error"]["parse"], "name");
+    assert!(
+        refused["error"]["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == "Cynthia")
+    );
+    let prompt = &objects[0];
+    assert!(prompt["legal"].is_array() && prompt["status"].is_string());
+}
