@@ -287,7 +287,10 @@ fn outcomes_serialize_as_a_tree() {
     let back: tabula_core::RollOutcome = serde_json::from_value(json).unwrap();
     assert_eq!(back, out);
     assert!(serde_json::to_string(&parse("4d6kh3-2")).is_ok());
-    assert!(matches!(parse("-4d6kh3").root(), Node::Neg(_)), "leading minus");
+    assert!(
+        matches!(parse("-4d6kh3").root(), Node::Neg(_)),
+        "leading minus"
+    );
 
     // Rerolled, clamped and exploded dice carry their history.
     let out = roll("2d6ro1mi2e6", &[1, 6, 1, 6, 3]);
@@ -477,8 +480,14 @@ fn syntax_errors_say_what_and_where() {
         ("1d-6", found('-', SIDES, 2)),
         ("(1d6 x)", found('x', IN_GROUP, 5)),
         ("(1d6))", found(')', AFTER, 5)),
-        ("1d6rx", found('x', "`o` or `r` after `r` (`ro1`, `rr1`)", 4)),
-        ("1d6mx", found('x', "`i` or `a` after `m` (`mi2`, `ma5`)", 4)),
+        (
+            "1d6rx",
+            found('x', "`o` or `r` after `r` (`ro1`, `rr1`)", 4),
+        ),
+        (
+            "1d6mx",
+            found('x', "`i` or `a` after `m` (`mi2`, `ma5`)", 4),
+        ),
         ("1d6ro>x", found('x', "a number after `>`", 6)),
         (
             "1d6kx",
@@ -557,7 +566,7 @@ fn a_divisor_that_can_be_zero_is_refused() {
     }
     assert_eq!(
         err("1d6/0").to_string(),
-        "the divisor 0 can be 0 (position 4)"
+        "the divisor `0` can be 0 (position 4)"
     );
     assert_eq!(roll("1d6 / (1d2)", &[5, 2]).total, 2);
     assert_eq!(roll("-1d6 / (0 - 1d2)", &[5, 2]).total, 2);
@@ -566,7 +575,10 @@ fn a_divisor_that_can_be_zero_is_refused() {
 #[test]
 fn totals_that_could_overflow_are_refused() {
     let e = err("1000000000 * 1000000000");
-    assert!(matches!(e, NotationError::TotalTooLarge { max: MAX_TOTAL, .. }), "{e}");
+    assert!(
+        matches!(e, NotationError::TotalTooLarge { max: MAX_TOTAL, .. }),
+        "{e}"
+    );
     assert!(matches!(
         err("1000d10000 * 1000000000"),
         NotationError::TotalTooLarge { .. }
@@ -583,7 +595,11 @@ fn totals_that_could_overflow_are_refused() {
 fn nesting_is_capped() {
     let deep = format!("{}1{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
     assert_eq!(roll(&deep, &[]).total, 1);
-    let deeper = format!("{}1{}", "(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
+    let deeper = format!(
+        "{}1{}",
+        "(".repeat(MAX_DEPTH + 1),
+        ")".repeat(MAX_DEPTH + 1)
+    );
     assert_eq!(
         err(&deeper),
         NotationError::TooDeep {
@@ -687,9 +703,18 @@ fn exploding_dice() {
 
 #[test]
 fn thresholds_every_face_meets_are_refused() {
-    for (text, operator) in [("1d6rr<7", "rr"), ("1d6e>=1", "e"), ("1d1e1", "e"), ("4dFrr<=1", "rr")] {
+    for (text, operator) in [
+        ("1d6rr<7", "rr"),
+        ("1d6e>=1", "e"),
+        ("1d1e1", "e"),
+        ("4dFrr<=1", "rr"),
+    ] {
         match err(text) {
-            NotationError::EveryFaceMatches { operator: op, position: 3, .. } => {
+            NotationError::EveryFaceMatches {
+                operator: op,
+                position: 3,
+                ..
+            } => {
                 assert_eq!(op, operator, "{text}")
             }
             other => panic!("{text}: {other:?}"),
@@ -775,7 +800,14 @@ fn rerolls_and_explosions_are_capped_before_rolling() {
     assert!(Expr::parse("1000d6e6").is_ok());
     let e = err("1000d6e6rr1rr1");
     assert!(
-        matches!(e, NotationError::TooManyRolls { max: MAX_ROLLS, position: 0, .. }),
+        matches!(
+            e,
+            NotationError::TooManyRolls {
+                max: MAX_ROLLS,
+                position: 0,
+                ..
+            }
+        ),
         "{e}"
     );
     assert!(matches!(
@@ -801,10 +833,26 @@ fn ws() -> impl Strategy<Value = &'static str> {
 /// A test after a modifier or as a success test: `3`, `<3`, `>=2`, `==1`.
 fn loose_test(compare_required: bool) -> impl Strategy<Value = String> {
     let cmp = if compare_required {
-        prop_oneof![Just(">="), Just(">"), Just("<="), Just("<"), Just("="), Just("==")].boxed()
+        prop_oneof![
+            Just(">="),
+            Just(">"),
+            Just("<="),
+            Just("<"),
+            Just("="),
+            Just("==")
+        ]
+        .boxed()
     } else {
-        prop_oneof![Just(""), Just(""), Just(">"), Just("<"), Just(">="), Just("<="), Just("=")]
-            .boxed()
+        prop_oneof![
+            Just(""),
+            Just(""),
+            Just(">"),
+            Just("<"),
+            Just(">="),
+            Just("<="),
+            Just("=")
+        ]
+        .boxed()
     };
     (cmp, 0..=12u32).prop_map(|(c, n)| format!("{c}{n}"))
 }
@@ -821,7 +869,10 @@ fn loose_dice() -> impl Strategy<Value = String> {
         (1..=MAX_SIDES).prop_map(|n| n.to_string()),
     ];
     let modifier = prop_oneof![
-        (prop_oneof![Just("ro"), Just("RO"), Just("rr"), Just("e"), Just("E")], loose_test(false))
+        (
+            prop_oneof![Just("ro"), Just("RO"), Just("rr"), Just("e"), Just("E")],
+            loose_test(false)
+        )
             .prop_map(|(op, t)| format!("{op}{t}")),
         (prop_oneof![Just("mi"), Just("ma"), Just("MI")], 0..=12u32)
             .prop_map(|(op, n)| format!("{op}{n}")),
@@ -829,7 +880,14 @@ fn loose_dice() -> impl Strategy<Value = String> {
     let select = prop_oneof![
         Just(String::new()),
         (
-            prop_oneof![Just("kh"), Just("KL"), Just("dh"), Just("dl"), Just("ph"), Just("pL")],
+            prop_oneof![
+                Just("kh"),
+                Just("KL"),
+                Just("dh"),
+                Just("dl"),
+                Just("ph"),
+                Just("pL")
+            ],
             0..6u32
         )
             .prop_map(|(op, n)| format!("{op}{n}"))
@@ -859,10 +917,7 @@ fn loose_expr() -> impl Strategy<Value = String> {
     leaf.prop_recursive(3, 12, 4, |inner| {
         prop_oneof![
             (inner.clone(), ws()).prop_map(|(e, w)| format!("({w}{e}{w})")),
-            (
-                prop_oneof![Just("-"), Just("+"), Just("- ")],
-                inner.clone()
-            )
+            (prop_oneof![Just("-"), Just("+"), Just("- ")], inner.clone())
                 .prop_map(|(s, e)| format!("{s}{e}")),
             (
                 inner.clone(),
@@ -897,13 +952,15 @@ fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
         NodeOutcome::Number { .. } => {}
         NodeOutcome::Dice { dice, .. } => {
             for d in dice {
-                let (lo, hi) = if d.fudge { (-1, 1) } else { (1, i64::from(d.sides)) };
+                let (lo, hi) = if d.fudge {
+                    (-1, 1)
+                } else {
+                    (1, i64::from(d.sides))
+                };
                 prop_assert!((lo..=hi).contains(&d.value), "{:?}", d);
             }
         }
-        NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => {
-            check_tree(x)?
-        }
+        NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => check_tree(x)?,
         NodeOutcome::Binary { lhs, rhs, .. } => {
             check_tree(lhs)?;
             check_tree(rhs)?;
@@ -985,9 +1042,14 @@ fn small_dice() -> impl Strategy<Value = String> {
             .prop_map(|(op, n)| format!("{op}{n}"))
     ];
     let success = prop_oneof![2 => Just(String::new()), 1 => loose_test(true)];
-    (0..=3u32, sides, proptest::collection::vec(modifier, 0..=2), select, success).prop_map(
-        |(c, s, mods, sel, suc)| format!("{c}d{s}{}{sel}{suc}", mods.concat()),
+    (
+        0..=3u32,
+        sides,
+        proptest::collection::vec(modifier, 0..=2),
+        select,
+        success,
     )
+        .prop_map(|(c, s, mods, sel, suc)| format!("{c}d{s}{}{sel}{suc}", mods.concat()))
 }
 
 fn small_expr() -> impl Strategy<Value = String> {
@@ -1080,7 +1142,10 @@ proptest! {
 fn odds_of_the_acceptance_expressions() {
     let o = parse("(1d4 + 1) * 2").odds().unwrap();
     assert!(o.exact);
-    assert_eq!(o.dist.iter().map(|(v, _)| *v).collect::<Vec<_>>(), [4, 6, 8, 10]);
+    assert_eq!(
+        o.dist.iter().map(|(v, _)| *v).collect::<Vec<_>>(),
+        [4, 6, 8, 10]
+    );
     let o = parse("4d6ro<3kh3").odds().unwrap();
     assert!(o.exact);
     assert!((o.dist.iter().map(|(_, p)| p).sum::<f64>() - 1.0).abs() < 1e-12);
@@ -1088,7 +1153,11 @@ fn odds_of_the_acceptance_expressions() {
     assert!(!o.exact);
     // The chain reaches its cap and meets the test once more: (1/6)^21.
     let want = (1.0f64 / 6.0).powi(MAX_EXPLOSIONS as i32 + 1);
-    assert!((o.truncated_mass - want).abs() < 1e-12 * want, "{}", o.truncated_mass);
+    assert!(
+        (o.truncated_mass - want).abs() < 1e-12 * want,
+        "{}",
+        o.truncated_mass
+    );
     assert!((o.dist.mean() - (3.5 * 6.0 / 5.0 + 2.0)).abs() < 1e-9);
     assert!(matches!(
         parse("3d6e6kh2").odds(),

@@ -468,9 +468,7 @@ pub enum NotationError {
     },
     /// A success test that every face of the die passes (`10d6>=1`): it counts
     /// the dice, not successes.
-    #[error(
-        "every face of a {die} passes {test}, so it counts no successes (position {position})"
-    )]
+    #[error("every face of a {die} passes {test}, so it counts no successes (position {position})")]
     EveryFaceSucceeds {
         /// The test as written, e.g. `>=1`.
         test: String,
@@ -481,7 +479,9 @@ pub enum NotationError {
     },
     /// A reroll until (`rr`) or an explosion (`e`) on every face: it would never
     /// stop.
-    #[error("every face of a {die} matches {operator}{test}, so it would never stop (position {position})")]
+    #[error(
+        "every face of a {die} matches {operator}{test}, so it would never stop (position {position})"
+    )]
     EveryFaceMatches {
         /// `rr` or `e`.
         operator: &'static str,
@@ -529,7 +529,7 @@ pub enum NotationError {
         position: usize,
     },
     /// A divisor that can be 0 (`1d6 / (1d2 - 1)`).
-    #[error("the divisor {divisor} can be 0 (position {position})")]
+    #[error("the divisor `{divisor}` can be 0 (position {position})")]
     DivisionByZero {
         /// The divisor in canonical spelling.
         divisor: String,
@@ -744,4 +744,3 @@ impl fmt::Display for Select {
         }
     }
 }
-

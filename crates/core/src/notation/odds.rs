@@ -17,9 +17,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{
-    DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test,
-};
+use super::{DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test};
 use crate::odds::{Dist, MAX_OUTCOMES, OddsError};
 
 /// How many extra dice the odds follow one exploding die for: the same cap

@@ -2,9 +2,9 @@
 //! with every cap and bound checked as each node is built.
 
 use super::{
-    BinOp, Compare, DiceTerm, Expr, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN, MAX_NUMBER,
-    MAX_POOL, MAX_REROLLS, MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL, Modifier, Node,
-    NotationError, Select, Sides, Test,
+    BinOp, Compare, DiceTerm, Expr, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN, MAX_NUMBER, MAX_POOL,
+    MAX_REROLLS, MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL, Modifier, Node, NotationError, Select,
+    Sides, Test,
 };
 
 /// The range of values a node can take, worked out before rolling.
@@ -433,9 +433,7 @@ impl Parser<'_> {
         let (pmin, pmax) = (i128::from(count), i128::from(pool));
         let (kmin, kmax) = match term.select {
             None => (pmin, pmax),
-            Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => {
-                (i128::from(k), i128::from(k))
-            }
+            Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => (i128::from(k), i128::from(k)),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
                 (pmin - i128::from(k), pmax - i128::from(k))
             }

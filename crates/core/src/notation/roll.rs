@@ -285,9 +285,8 @@ fn new_die(sides: Sides, value: i64, from_explosion: bool) -> DieOutcome {
 fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
     let sides = term.sides;
     let die = sides.die();
-    let face = |roller: &mut dyn Roller| -> Result<i64, RollError> {
-        Ok(sides.value(roller.roll(die)?))
-    };
+    let face =
+        |roller: &mut dyn Roller| -> Result<i64, RollError> { Ok(sides.value(roller.roll(die)?)) };
     let mut dice = Vec::with_capacity(term.count as usize);
     for _ in 0..term.count {
         let v = face(roller)?;
