@@ -10,10 +10,10 @@ use tabula_engine::core::notation::{EXPLODE_DEPTH, Expr, RollOutcome};
 #[derive(Debug, clap::Args)]
 pub struct RollArgs {
     /// The dice to roll, quoted or as several words (`2d6 + 1d4`; quote it when
-    /// it holds `*`, `(` or a word starting with `-` after the first): NdS,
-    /// + - * / and parentheses, keep/drop (4d6kh3, 2d20kl1, 4d6dl1), reroll
-    /// (ro<3, rr1), mi/ma, explode (e6), count successes (10d6>=5), dF, d%, and a
-    /// comment after the roll.
+    /// it holds `*`, `(` or a word starting with `-` after the first): NdS, the
+    /// operators `+ - * /` and parentheses, keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
+    /// reroll (ro<3, rr1), mi/ma, explode (e6), count successes (10d6>=5), dF,
+    /// d%, and a comment after the roll.
     #[arg(allow_hyphen_values = true, value_name = "NOTATION")]
     pub notation: String,
     /// The rest of the notation when it is written as several words.
