@@ -23,7 +23,10 @@ fn every_expression_agrees_with_icepool_to_1e_9() {
             let outcome: i64 = k.parse().unwrap();
             let p = v.as_f64().unwrap();
             let got = odds.dist.p(&outcome);
-            assert!((got - p).abs() < 1e-9, "{text}: P({outcome}) = {got} vs icepool {p}");
+            assert!(
+                (got - p).abs() < 1e-9,
+                "{text}: P({outcome}) = {got} vs icepool {p}"
+            );
             mass += got;
         }
         // Nothing outside icepool's outcomes (beyond rounding).

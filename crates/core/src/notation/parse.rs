@@ -456,7 +456,8 @@ impl Parser<'_> {
         suffix: Suffix,
         at: usize,
     ) -> Result<(), NotationError> {
-        let die = term.sides.to_string();
+        let sides = term.sides;
+        let die = || sides.to_string();
         let every = |t: Test| term.sides.faces().all(|v| t.test(v));
         let test_text = |t: Test| format!("{}{}", t.compare.symbol(), t.target);
         if term.success.is_some() {
@@ -482,7 +483,7 @@ impl Parser<'_> {
                                 "e"
                             },
                             test: test_text(t),
-                            die,
+                            die: die(),
                             position: at,
                         });
                     }
@@ -507,7 +508,7 @@ impl Parser<'_> {
                                     "ma"
                                 },
                                 target: n,
-                                die,
+                                die: die(),
                                 position: at,
                             });
                         }
@@ -541,7 +542,7 @@ impl Parser<'_> {
                 if every(t) {
                     return Err(NotationError::EveryFaceSucceeds {
                         test: test_text(t),
-                        die,
+                        die: die(),
                         position: at,
                     });
                 }

@@ -31,8 +31,9 @@ pub enum NodeOutcome {
     },
     /// A group of dice.
     Dice {
-        /// The group in canonical notation: `4d6kh3`.
-        text: String,
+        /// The group; serialized as `text`, its canonical notation (`"4d6kh3"`).
+        #[serde(rename = "text", with = "term_text")]
+        term: DiceTerm,
         /// The sum of the kept dice, or the count of successes.
         value: i64,
         /// Whether `value` counts successes rather than summing faces.
@@ -183,12 +184,12 @@ impl fmt::Display for NodeOutcome {
         match self {
             NodeOutcome::Number { value } => write!(f, "{value}"),
             NodeOutcome::Dice {
-                text,
+                term,
                 value,
                 counts_successes,
                 dice,
             } => {
-                write!(f, "{text} (")?;
+                write!(f, "{term} (")?;
                 for (j, die) in dice.iter().enumerate() {
                     if j > 0 {
                         f.write_str(", ")?;
@@ -354,7 +355,7 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
         None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
     };
     Ok(NodeOutcome::Dice {
-        text: term.to_string(),
+        term: term.clone(),
         value,
         counts_successes: term.success.is_some(),
         dice,
@@ -364,10 +365,28 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
 /// Mark the dice that `select` drops.
 fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     // Indices from lowest to highest value; a stable sort keeps earlier dice
-    // lower among equals.
-    let mut order: Vec<usize> = (0..dice.len()).collect();
-    order.sort_by_key(|&i| dice[i].value);
+    // lower among equals. Small groups sort on the stack.
+    const SMALL: usize = 32;
     let len = dice.len();
+    if len <= SMALL {
+        let mut small = [0usize; SMALL];
+        for (i, slot) in small.iter_mut().enumerate().take(len) {
+            *slot = i;
+        }
+        let order = &mut small[..len];
+        order.sort_by_key(|&i| dice[i].value);
+        mark_dropped(select, order, dice);
+    } else {
+        let mut order: Vec<usize> = (0..len).collect();
+        order.sort_by_key(|&i| dice[i].value);
+        mark_dropped(select, &order, dice);
+    }
+}
+
+/// Mark as dropped the dice `select` drops, given their indices from lowest
+/// to highest.
+fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
+    let len = order.len();
     let n = |k: u32| usize::try_from(k).unwrap_or(usize::MAX).min(len);
     // The range of `order` that is dropped.
     let dropped = match select {
@@ -378,5 +397,26 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     };
     for &i in &order[dropped] {
         dice[i].kept = false;
+    }
+}
+
+/// A dice group in JSON: its canonical notation, read back by the parser.
+mod term_text {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    use super::{DiceTerm, Expr, Node};
+
+    pub(super) fn serialize<S: Serializer>(term: &DiceTerm, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(term)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DiceTerm, D::Error> {
+        let text = String::deserialize(d)?;
+        match Expr::parse(&text).map_err(D::Error::custom)?.root {
+            Node::Dice(term) => Ok(term),
+            _ => Err(D::Error::custom(format!(
+                "{text:?} is not one group of dice"
+            ))),
+        }
     }
 }
