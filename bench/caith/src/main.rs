@@ -46,6 +46,17 @@ fn main() {
         .unwrap_or(2.0);
     let budget = Duration::from_secs_f64(seconds);
     let mut seeded = Seeded::from_seed(1);
+    // `-- SECONDS EXPR odds`: time Tabula's exact odds of one expression.
+    if let (Some(text), Some("odds")) =
+        (std::env::args().nth(2), std::env::args().nth(3).as_deref())
+    {
+        let expr = Expr::parse(&text).expect("valid notation");
+        let rate = measure(budget, || {
+            black_box(black_box(&expr).odds().expect("odds"));
+        });
+        println!("{text}: odds in {:.1} us", 1e6 / rate);
+        return;
+    }
     // `-- SECONDS EXPR`: parse and roll one Tabula expression only (for a profiler).
     if let Some(text) = std::env::args().nth(2) {
         let rate = measure(budget, || {

@@ -43,12 +43,6 @@ pub enum OddsError {
         /// Cards in the deck.
         deck: u64,
     },
-    /// The computation is not one this module does.
-    #[error("odds are not computed for {what}")]
-    Unsupported {
-        /// What was asked, in words.
-        what: &'static str,
-    },
 }
 
 /// A finite probability distribution over outcomes of type `T`.

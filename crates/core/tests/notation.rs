@@ -1119,10 +1119,7 @@ proptest! {
             Err(e) if refused_on_purpose(&e) => return Ok(()),
             r => r.map_err(|err| TestCaseError::fail(format!("{text:?}: {err}")))?,
         };
-        let odds = match e.odds() {
-            Err(tabula_core::odds::OddsError::Unsupported { .. }) => return Ok(()),
-            r => r.map_err(|err| TestCaseError::fail(format!("{text:?}: {err}")))?,
-        };
+        let odds = e.odds().map_err(|err| TestCaseError::fail(format!("{text:?}: {err}")))?;
         let Some(brute) = brute_force(&e, 100_000) else { return Ok(()) };
         let mut total = 0.0;
         for (v, p) in &brute {
@@ -1159,10 +1156,9 @@ fn odds_of_the_acceptance_expressions() {
         o.truncated_mass
     );
     assert!((o.dist.mean() - (3.5 * 6.0 / 5.0 + 2.0)).abs() < 1e-9);
-    assert!(matches!(
-        parse("3d6e6kh2").odds(),
-        Err(tabula_core::odds::OddsError::Unsupported { .. })
-    ));
+    let o = parse("3d6e6kh2").odds().unwrap();
+    assert!(!o.exact);
+    assert_eq!(o.dist.range(), (2, 12));
 }
 
 /// Totals Python d20 1.1.2 gives for the same dice (its `random.randrange`
@@ -1232,6 +1228,11 @@ fn odds_equal_brute_force_for_every_operator() {
         "1d4mi2rr2",
         "0d6 + 3",
         "1d%",
+        "2d3e3kh1",
+        "3d2e2dl1",
+        "2d4e4kl1>=2",
+        "2d3e3dh1",
+        "2d3ro1e3mi2kh1",
     ] {
         let e = parse(text);
         let odds = e.odds().unwrap();

@@ -68,8 +68,7 @@ impl Expr {
     ///
     /// [`OddsError::TooLarge`] when a step would hold more than
     /// [`MAX_OUTCOMES`] outcomes or take too long (`1d10000 * 1d10000`,
-    /// `100d6kh50`); [`OddsError::Unsupported`] for keep or drop after an
-    /// explosion (the number of dice is itself random there).
+    /// `100d6kh50`).
     pub fn odds(&self) -> Result<ExprOdds, OddsError> {
         let mut t = Truncation {
             exact: true,
@@ -200,11 +199,6 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
             }
         };
     };
-    if term.select.is_some() {
-        return Err(OddsError::Unsupported {
-            what: "keep or drop after an explosion (the number of dice is itself random)",
-        });
-    }
     let Modifier::Explode(test) = term.modifiers[i] else {
         return Err(OddsError::Empty);
     };
@@ -220,6 +214,18 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         })
         .collect();
     let h_of = |v: i64| h.get(&v).cloned().unwrap_or_default();
+    let p = p_where(&u, test);
+    let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
+    trunc.exact = false;
+    trunc.ln_survive += f64::from(term.count) * (-reach).ln_1p();
+    if let Some(select) = term.select {
+        // Values, not contributions: the selection needs every die's value.
+        let finals: BTreeMap<i64, Weights> = u
+            .keys()
+            .map(|&v| (v, apply_all(certain(v), post, &u)))
+            .collect();
+        return select_exploding(term.count, select, &pre, &u, test, &finals, g);
+    }
     // The chain from the deepest extra die up: S_D, then S_k from S_(k+1).
     let mut s = mix(&u, h_of);
     let mut work = 0usize;
@@ -244,9 +250,95 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
             h_of(v)
         }
     });
-    let p = p_where(&u, test);
-    let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
-    trunc.exact = false;
-    trunc.ln_survive += f64::from(term.count) * (-reach).ln_1p();
     to_dist(chain)?.sum_of(term.count)
+}
+
+/// The state of a keep or drop over a pool whose size is random: the values
+/// held back (sorted so that index 0 is the next to let go) and the score of
+/// the values already let go.
+type Held = (Vec<i64>, i64);
+
+/// Keep or drop after an explosion. The pool's dice are taken chain by chain
+/// (an original die, then the dice its explosion added); the order does not
+/// change which values a selection keeps. For keep, the `k` highest (or
+/// lowest) values are held and the rest let go; for drop, the `k` to drop are
+/// held and the score of the rest is summed as they are let go.
+fn select_exploding(
+    count: u32,
+    select: Select,
+    pre: &Weights,
+    u: &Weights,
+    test: Test,
+    finals: &BTreeMap<i64, Weights>,
+    g: impl Fn(i64) -> i64,
+) -> Result<Dist<i64>, OddsError> {
+    let (k, highest, keep) = match select {
+        Select::KeepHighest(k) => (k as usize, true, true),
+        Select::KeepLowest(k) => (k as usize, false, true),
+        Select::DropHighest(k) => (k as usize, true, false),
+        Select::DropLowest(k) => (k as usize, false, false),
+    };
+    let insert = |held: &Held, v: i64| -> Held {
+        let (mut h, mut acc) = held.clone();
+        let at = if highest {
+            h.partition_point(|x| *x <= v)
+        } else {
+            h.partition_point(|x| *x >= v)
+        };
+        h.insert(at, v);
+        if h.len() > k {
+            let out = h.remove(0);
+            if !keep {
+                acc += g(out);
+            }
+        }
+        (h, acc)
+    };
+    let mut work = 0usize;
+    let mut step = |states: &BTreeMap<Held, f64>,
+                    faces: &Weights,
+                    may_explode: bool,
+                    done: &mut BTreeMap<Held, f64>|
+     -> Result<BTreeMap<Held, f64>, OddsError> {
+        let mut active: BTreeMap<Held, f64> = BTreeMap::new();
+        for (state, ps) in states {
+            for (w, pw) in faces {
+                let target = if may_explode && test.test(*w) {
+                    &mut active
+                } else {
+                    &mut *done
+                };
+                for (f, pf) in finals.get(w).into_iter().flatten() {
+                    *target.entry(insert(state, *f)).or_insert(0.0) += ps * pw * pf;
+                }
+            }
+            work = work.saturating_add(faces.len());
+        }
+        if work > MAX_WORK || active.len() > MAX_OUTCOMES || done.len() > MAX_OUTCOMES {
+            return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+        }
+        Ok(active)
+    };
+    let mut states: BTreeMap<Held, f64> = BTreeMap::from([((Vec::new(), 0), 1.0)]);
+    for _ in 0..count {
+        let mut done = BTreeMap::new();
+        let mut active = step(&states, pre, EXPLODE_DEPTH > 0, &mut done)?;
+        for depth in 1..=EXPLODE_DEPTH {
+            if active.is_empty() {
+                break;
+            }
+            active = step(&active, u, depth < EXPLODE_DEPTH, &mut done)?;
+        }
+        states = done;
+    }
+    let mut out = Weights::new();
+    for ((held, acc), p) in states {
+        let score = if keep {
+            held.iter().map(|v| g(*v)).sum()
+        } else {
+            acc
+        };
+        *out.entry(score).or_insert(0.0) += p;
+    }
+    to_dist(out)
 }
