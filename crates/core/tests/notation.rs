@@ -541,7 +541,7 @@ fn arithmetic_follows_precedence_and_parentheses() {
     assert_eq!(out.to_string(), "(1d4 (3) + 1) * 2 = 8");
     assert!(matches!(
         parse("(1d4 + 1) * 2").root(),
-        Node::Binary(BinOp::Mul, lhs, _) if matches!(**lhs, Node::Group(_))
+        Node::Binary(BinOp::Mul, ab) if matches!(ab[0], Node::Group(_))
     ));
     assert_eq!(parse("(1d4+1)*2").to_string(), "(1d4 + 1) * 2");
     assert_eq!(parse("2d6 + 1d4").to_string(), "2d6 + 1d4");
@@ -961,9 +961,9 @@ fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
             }
         }
         NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => check_tree(x)?,
-        NodeOutcome::Binary { lhs, rhs, .. } => {
-            check_tree(lhs)?;
-            check_tree(rhs)?;
+        NodeOutcome::Binary { operands, .. } => {
+            check_tree(&operands.lhs)?;
+            check_tree(&operands.rhs)?;
         }
     }
     Ok(())

@@ -124,7 +124,7 @@ mod roll;
 
 pub use crate::dice::{MAX_POOL, MAX_SIDES};
 pub use odds::{EXPLODE_DEPTH, ExprOdds};
-pub use roll::{DieOutcome, NodeOutcome, RollOutcome};
+pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
 pub const MAX_INPUT_LEN: usize = 1_000;
@@ -181,8 +181,9 @@ pub enum Node {
     Neg(Box<Node>),
     /// An operand in parentheses, kept so the spelling survives.
     Group(Box<Node>),
-    /// Two operands and an operator.
-    Binary(BinOp, Box<Node>, Box<Node>),
+    /// An operator and its two operands, left then right (one allocation for
+    /// both).
+    Binary(BinOp, Box<[Node; 2]>),
 }
 
 /// An arithmetic operator.
@@ -693,7 +694,7 @@ impl fmt::Display for Node {
             Node::Dice(d) => d.fmt(f),
             Node::Neg(x) => write!(f, "-{x}"),
             Node::Group(x) => write!(f, "({x})"),
-            Node::Binary(op, a, b) => write!(f, "{a} {} {b}", op.symbol()),
+            Node::Binary(op, ab) => write!(f, "{} {} {}", ab[0], op.symbol(), ab[1]),
         }
     }
 }

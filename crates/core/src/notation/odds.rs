@@ -93,9 +93,9 @@ fn node(n: &Node, t: &mut Truncation) -> Result<Dist<i64>, OddsError> {
         Node::Dice(d) => dice(d, t),
         Node::Neg(x) => Ok(node(x, t)?.map(|v| -v)),
         Node::Group(x) => node(x, t),
-        Node::Binary(op, a, b) => {
-            let a = node(a, t)?;
-            let b = node(b, t)?;
+        Node::Binary(op, ab) => {
+            let a = node(&ab[0], t)?;
+            let b = node(&ab[1], t)?;
             let op = *op;
             // The parser rules out overflow and divisors that can be 0.
             a.combine(&b, |x, y| op.apply(*x, *y).unwrap_or(0))

@@ -203,7 +203,7 @@ impl Parser<'_> {
                 },
             };
             b = self.check_bounds(nb, start)?;
-            node = Node::Binary(op, Box::new(node), Box::new(rhs));
+            node = Node::Binary(op, Box::new([node, rhs]));
         }
     }
 
@@ -239,7 +239,7 @@ impl Parser<'_> {
                 Bounds::of([b.lo / rb.lo, b.lo / rb.hi, b.hi / rb.lo, b.hi / rb.hi])
             };
             b = self.check_bounds(nb, start)?;
-            node = Node::Binary(op, Box::new(node), Box::new(rhs));
+            node = Node::Binary(op, Box::new([node, rhs]));
         }
     }
 

@@ -62,11 +62,20 @@ pub enum NodeOutcome {
         op: BinOp,
         /// `lhs op rhs` (division rounds toward zero).
         value: i64,
-        /// The left operand.
-        lhs: Box<NodeOutcome>,
-        /// The right operand.
-        rhs: Box<NodeOutcome>,
+        /// The two operands (one allocation for both), serialized as the
+        /// variant's `lhs` and `rhs` fields.
+        #[serde(flatten)]
+        operands: Box<Operands>,
     },
+}
+
+/// The operands of a [`NodeOutcome::Binary`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Operands {
+    /// The left operand.
+    pub lhs: NodeOutcome,
+    /// The right operand.
+    pub rhs: NodeOutcome,
 }
 
 impl NodeOutcome {
@@ -102,7 +111,9 @@ impl NodeOutcome {
             }
             NodeOutcome::Neg { operand, .. } => operand.evaluate()?.checked_neg(),
             NodeOutcome::Group { inner, .. } => inner.evaluate(),
-            NodeOutcome::Binary { op, lhs, rhs, .. } => op.apply(lhs.evaluate()?, rhs.evaluate()?),
+            NodeOutcome::Binary { op, operands, .. } => {
+                op.apply(operands.lhs.evaluate()?, operands.rhs.evaluate()?)
+            }
         }
     }
 
@@ -120,9 +131,9 @@ impl NodeOutcome {
             NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => {
                 x.collect_dice(out)
             }
-            NodeOutcome::Binary { lhs, rhs, .. } => {
-                lhs.collect_dice(out);
-                rhs.collect_dice(out);
+            NodeOutcome::Binary { operands, .. } => {
+                operands.lhs.collect_dice(out);
+                operands.rhs.collect_dice(out);
             }
         }
     }
@@ -205,7 +216,9 @@ impl fmt::Display for NodeOutcome {
             }
             NodeOutcome::Neg { operand, .. } => write!(f, "-{operand}"),
             NodeOutcome::Group { inner, .. } => write!(f, "({inner})"),
-            NodeOutcome::Binary { op, lhs, rhs, .. } => write!(f, "{lhs} {} {rhs}", op.symbol()),
+            NodeOutcome::Binary { op, operands, .. } => {
+                write!(f, "{} {} {}", operands.lhs, op.symbol(), operands.rhs)
+            }
         }
     }
 }
@@ -253,17 +266,16 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
                 inner: Box::new(inner),
             }
         }
-        Node::Binary(op, a, b) => {
-            let lhs = roll_node(a, roller)?;
-            let rhs = roll_node(b, roller)?;
+        Node::Binary(op, ab) => {
+            let lhs = roll_node(&ab[0], roller)?;
+            let rhs = roll_node(&ab[1], roller)?;
             // The parser's bounds rule out overflow and a zero divisor; 0 is
             // never reached.
             let value = op.apply(lhs.value(), rhs.value()).unwrap_or(0);
             NodeOutcome::Binary {
                 op: *op,
                 value,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
+                operands: Box::new(Operands { lhs, rhs }),
             }
         }
     })
