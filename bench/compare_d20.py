@@ -1,23 +1,23 @@
 """Python d20's throughput on the same expressions as Tabula's dice benchmark.
 
-Rolls each expression with ``d20.Roller().roll`` (what ``d20.roll`` calls) in a loop for a fixed time and prints
-rolls per second and dice per second, in the same shape as
-``cargo run --release -p tabula-core --example dice_throughput``.
+Rolls each expression with ``d20.Roller().roll`` (what ``d20.roll`` calls) in a
+loop for a fixed time and prints rolls per second, in two ways:
 
-Two measurements, matching the Rust example's two:
+- parse + roll each time: d20 keeps parsed expressions in an LFU cache of 256
+  in its Roller, so the script empties that cache before every roll (this
+  touches d20's private ``Roller._parse_cache``; it is a benchmark, not an API
+  use);
+- ``d20.roll(text)`` as a caller writes it, which after the first call rolls a
+  cached tree (the "roll" columns of the Rust benchmark).
 
-- ``d20.roll(text)`` as a caller writes it. d20 keeps parsed expressions in an
-  LFU cache of 256 in its Roller, so after the first call this measures rolling
-  a pre-parsed tree (the Rust example's second table).
-- the same with that cache emptied before every roll, so d20 parses each time
-  (the Rust example's first table). This touches d20's private
-  ``Roller._parse_cache``; it is a benchmark, not an API use.
+With ``--tabula FILE`` (the output of the Rust benchmark in bench/caith, see
+bench/dice_compare.sh) it also prints Tabula's lead over d20 per expression.
 
 Note: for ``10d6>=5`` d20 rolls ten dice and compares their sum with 5 (it has
-no success counting); the dice rolled are the same, so dice/s compares.
+no success counting); the dice rolled are the same.
 
-Usage: python3 bench/compare_d20.py [seconds-per-measurement]   (default 2)
-Needs: pip install d20
+Usage: python3 bench/compare_d20.py [seconds-per-measurement] [--tabula FILE]
+Needs: pip install d20==1.1.2
 """
 
 import sys
@@ -25,44 +25,70 @@ import time
 
 import d20
 
-# (expression, dice per roll)
-EXPRESSIONS = [("10d6>=5", 10), ("4d6kh3", 4), ("1d20+5", 1)]
+# The expressions of bench/caith/src/main.rs, in d20's spelling (the same).
+EXPRESSIONS = [
+    "10d6>=5",
+    "4d6kh3",
+    "1d20+5",
+    "2d6 + 1d4",
+    "(1d4 + 1) * 2",
+    "4d6ro<3kh3",
+    "1d6e6 + 2",
+]
 
 
 def measure(seconds, roll):
     rolls = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for _ in range(256):
+        for _ in range(64):
             roll()
-        rolls += 256
-    return rolls, rolls / (time.perf_counter() - start)
+        rolls += 64
+    return rolls / (time.perf_counter() - start)
+
+
+def read_tabula(path):
+    """{expr: (parse+roll/s, roll/s)} from the Rust benchmark's table."""
+    rates = {}
+    with open(path) as f:
+        for line in f:
+            expr, rest = line[:14].strip(), line[14:].split()
+            if expr in EXPRESSIONS and len(rest) == 6:
+                rates[expr] = (float(rest[0]), float(rest[3]))
+    return rates
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
-    for parse_each_time in (True, False):
-        if parse_each_time:
-            print("engine: python d20 (parse + roll each time: parse cache emptied)")
-        else:
-            print("engine: python d20 (d20.roll each time: parse cached by d20)")
-        print(f"{'expr':<10} {'rolls':>12} {'rolls/s':>16} {'dice/s':>16}")
-        for text, dice in EXPRESSIONS:
-            roller = d20.Roller()
-            if parse_each_time:
-                cache = roller._parse_cache
+    args = sys.argv[1:]
+    tabula = None
+    if "--tabula" in args:
+        i = args.index("--tabula")
+        tabula = read_tabula(args[i + 1])
+        del args[i : i + 2]
+    seconds = float(args[0]) if args else 2.0
+    print("python d20", d20.__version__ if hasattr(d20, "__version__") else "", "rolls per second")
+    header = f"{'expr':<14} {'d20 p+r':>12} {'d20 roll':>12}"
+    if tabula:
+        header += f" {'tabula lead p+r':>16} {'lead roll':>10}"
+    print(header)
+    for text in EXPRESSIONS:
+        roller = d20.Roller()
+        cache = roller._parse_cache
 
-                def roll():
-                    cache.clear()
-                    roller.roll(text)
-            else:
+        def parse_and_roll():
+            cache.clear()
+            roller.roll(text)
 
-                def roll():
-                    roller.roll(text)
+        def roll():
+            roller.roll(text)
 
-            rolls, per_sec = measure(seconds, roll)
-            print(f"{text:<10} {rolls:>12} {per_sec:>16.0f} {per_sec * dice:>16.0f}")
-        print()
+        pr = measure(seconds, parse_and_roll)
+        r = measure(seconds, roll)
+        line = f"{text:<14} {pr:>12.0f} {r:>12.0f}"
+        if tabula and text in tabula:
+            t_pr, t_r = tabula[text]
+            line += f" {t_pr / pr:>15.0f}x {t_r / r:>9.0f}x"
+        print(line)
 
 
 if __name__ == "__main__":

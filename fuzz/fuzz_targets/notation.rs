@@ -1,12 +1,13 @@
 //! Fuzz the dice notation: any UTF-8 text either is refused with an error whose
 //! position lies in the text, or parses into an expression whose canonical
-//! spelling parses back to it and which rolls within its caps.
+//! spelling parses back to it and which rolls within its caps, its total the
+//! evaluation of its outcome tree.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tabula_core::Seeded;
 use tabula_core::dice::{MAX_POOL, MAX_SIDES};
-use tabula_core::notation::Expr;
+use tabula_core::notation::{Expr, MAX_ROLLS, MAX_TOTAL};
 
 fuzz_target!(|text: &str| {
     let expr = match Expr::parse(text) {
@@ -24,16 +25,14 @@ fuzz_target!(|text: &str| {
 
     let mut roller = Seeded::from_seed(text.len() as u64);
     let outcome = expr.roll(&mut roller).expect("a seeded roller never fails");
-    let mut sum = 0i64;
-    let mut dice = 0u32;
-    for term in &outcome.terms {
-        for die in &term.dice {
-            assert!(die.sides <= MAX_SIDES && (1..=die.sides).contains(&die.value));
-        }
-        dice += term.dice.len() as u32;
-        sum += term.sign.apply(term.value);
+    let dice = outcome.root.dice();
+    for die in &dice {
+        let (lo, hi) = if die.fudge { (-1, 1) } else { (1, i64::from(die.sides)) };
+        assert!(die.sides <= MAX_SIDES && (lo..=hi).contains(&die.value));
     }
-    assert_eq!(dice, expr.dice_count());
-    assert_eq!(outcome.total, sum);
+    assert!(dice.len() as u64 >= u64::from(expr.dice_count()));
+    assert!(dice.len() as u64 <= MAX_ROLLS);
+    assert_eq!(Some(outcome.total), outcome.root.evaluate());
+    assert!(outcome.total.abs() <= MAX_TOTAL);
     let _ = outcome.to_string();
 });

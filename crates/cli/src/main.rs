@@ -30,8 +30,10 @@ struct Cli {
 enum Command {
     /// List the five rule systems and their ids.
     Systems,
-    /// Roll free dice notation: 4d6kh3, 2d20kl1, 10d6>=5, 1d20+5.
+    /// Roll free dice notation: 4d6kh3, (1d4 + 1) * 2, 4d6ro<3kh3, 1d6e6 + 2, 10d6>=5.
     Roll(roll::RollArgs),
+    /// The exact distribution of a dice expression: a table and a bar per value.
+    Odds(roll::OddsArgs),
     /// Sour Grapes (000_05a1db5b88f54528.txt).
     #[command(name = "sour-grapes", subcommand)]
     SourGrapes(systems::sour_grapes::Command),
@@ -79,6 +81,7 @@ fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
         Command::Systems => systems_list(ctx),
         Command::Roll(args) => roll::run(&args, ctx),
+        Command::Odds(args) => roll::odds(&args, ctx),
         Command::SourGrapes(c) => systems::sour_grapes::run(c, ctx),
         Command::Scratch(c) => systems::scratch::run(c, ctx),
         Command::Tiers(c) => systems::tiers::run(c, ctx),

@@ -1,23 +1,53 @@
-//! `tabula roll NOTATION`: free dice notation at the table.
+//! `tabula roll NOTATION` and `tabula odds NOTATION`: free dice notation at the
+//! table, rolled or as an exact distribution.
 
 use serde::Serialize;
 
 use crate::common::{self, CliError, Ctx};
-use tabula_engine::core::notation::{Expr, RollOutcome};
+use tabula_engine::core::notation::{EXPLODE_DEPTH, Expr, RollOutcome};
 
 /// The options of `tabula roll`.
 #[derive(Debug, clap::Args)]
 pub struct RollArgs {
-    /// The dice to roll: NdS, + and - terms, keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
-    /// count successes (10d6>=5).
-    #[arg(allow_hyphen_values = true)]
+    /// The dice to roll, quoted or as several words (`2d6 + 1d4`; quote it when
+    /// it holds `*`, `(` or a word starting with `-` after the first): NdS, the
+    /// operators `+ - * /` and parentheses, keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
+    /// reroll (ro<3, rr1), mi/ma, explode (e6), count successes (10d6>=5), dF,
+    /// d%, and a comment after the roll.
+    #[arg(allow_hyphen_values = true, value_name = "NOTATION")]
     pub notation: String,
+    /// The rest of the notation when it is written as several words.
+    #[arg(allow_negative_numbers = true, hide = true)]
+    pub more: Vec<String>,
     /// Seed the dice: the same seed gives the same roll.
     #[arg(long, conflicts_with = "rolled")]
     pub seed: Option<u64>,
-    /// Use the values you rolled yourself, left to right, e.g. --rolled 6,2,1.
+    /// Use the values you rolled yourself, left to right, e.g. --rolled 6,2,1
+    /// (for dF: -, 0, +).
     #[arg(long, value_name = "V,V,...")]
     pub rolled: Option<String>,
+}
+
+/// The options of `tabula odds`.
+#[derive(Debug, clap::Args)]
+pub struct OddsArgs {
+    /// The dice expression, quoted or as several words, as for `tabula roll`.
+    #[arg(allow_hyphen_values = true, value_name = "NOTATION")]
+    pub notation: String,
+    /// The rest of the notation when it is written as several words.
+    #[arg(allow_negative_numbers = true, hide = true)]
+    pub more: Vec<String>,
+}
+
+/// The words of the notation as one text: `2d6 + 1d4` typed unquoted arrives
+/// as three words.
+fn joined(first: &str, more: &[String]) -> String {
+    let mut text = first.to_string();
+    for w in more {
+        text.push(' ');
+        text.push_str(w);
+    }
+    text
 }
 
 #[derive(Serialize)]
@@ -33,7 +63,7 @@ struct RollReport<'a> {
 /// Bad input for notation errors, manual values out of range, missing or left
 /// over.
 pub fn run(args: &RollArgs, ctx: Ctx) -> Result<(), CliError> {
-    let expr = Expr::parse(&args.notation).map_err(CliError::bad)?;
+    let expr = Expr::parse(&joined(&args.notation, &args.more)).map_err(CliError::bad)?;
     let mut roller = common::roller_for(args.seed, args.rolled.as_deref());
     let outcome = expr.roll(roller.as_mut()).map_err(CliError::bad)?;
     common::finish(roller.as_mut())?;
@@ -42,4 +72,105 @@ pub fn run(args: &RollArgs, ctx: Ctx) -> Result<(), CliError> {
         outcome: &outcome,
     };
     ctx.emit(&report, || outcome.to_string())
+}
+
+/// One row of the distribution.
+#[derive(Serialize)]
+struct Row {
+    value: i64,
+    probability: f64,
+}
+
+/// Where explosions were cut.
+#[derive(Serialize)]
+struct Truncation {
+    /// Extra dice followed per exploding die.
+    depth: u32,
+    /// The probability that some die went that deep and would have exploded again.
+    mass: f64,
+}
+
+#[derive(Serialize)]
+struct OddsReport {
+    expression: String,
+    distribution: Vec<Row>,
+    mean: f64,
+    exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncation: Option<Truncation>,
+}
+
+/// The width of the longest text bar.
+const BAR: f64 = 40.0;
+
+/// Parse and print the exact distribution: a table with a text bar per value.
+///
+/// # Errors
+/// Bad input for notation errors and for distributions too large to compute.
+pub fn odds(args: &OddsArgs, ctx: Ctx) -> Result<(), CliError> {
+    let expr = Expr::parse(&joined(&args.notation, &args.more)).map_err(CliError::bad)?;
+    let odds = expr.odds().map_err(CliError::bad)?;
+    let report = OddsReport {
+        expression: expr.to_string(),
+        distribution: odds
+            .dist
+            .iter()
+            .map(|(v, p)| Row {
+                value: *v,
+                probability: p,
+            })
+            .collect(),
+        mean: odds.dist.mean(),
+        exact: odds.exact,
+        truncation: (!odds.exact).then_some(Truncation {
+            depth: EXPLODE_DEPTH,
+            mass: odds.truncated_mass,
+        }),
+    };
+    ctx.emit(&report, || odds_text(&report))
+}
+
+fn odds_text(r: &OddsReport) -> String {
+    let mut out = format!("{}: mean {:.4}", r.expression, r.mean);
+    match &r.truncation {
+        None => out.push_str(" (exact)\n"),
+        Some(t) => out.push_str(&format!(
+            " (explosions followed {} dice deep: exact for Tabula's capped rolls; \
+             unbounded exploding dice differ with probability {:.3e})\n",
+            t.depth, t.mass
+        )),
+    }
+    let width = r
+        .distribution
+        .iter()
+        .map(|row| row.value.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(5);
+    let top = r
+        .distribution
+        .iter()
+        .map(|row| row.probability)
+        .fold(0.0, f64::max);
+    out.push_str(&format!(
+        "{:>width$}  {:>9}  {:>9}\n",
+        "value", "P(=)", "P(>=)"
+    ));
+    let mut at_least = 1.0f64;
+    for row in &r.distribution {
+        let bar = if top > 0.0 {
+            "#".repeat((row.probability / top * BAR).round() as usize)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "{:>width$}  {:>8.4}%  {:>8.4}%  {bar}\n",
+            row.value,
+            row.probability * 100.0,
+            at_least.clamp(0.0, 1.0) * 100.0
+        ));
+        at_least -= row.probability;
+    }
+    out.pop();
+    out
 }

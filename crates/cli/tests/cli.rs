@@ -1,4 +1,4 @@
-//! The `tabula` binary as a new user meets it: `systems` and `roll`, their JSON,
+//! The `tabula` binary as a new user meets it: `systems`, `roll` and `odds`, their JSON,
 //! and their refusals (stderr, exit code 2, no panic).
 
 mod common;
@@ -28,7 +28,7 @@ fn roll_with_a_seed_shows_every_die_kept_and_dropped_and_repeats() {
     let a = tabula(&["roll", "4d6kh3", "--seed", "7", "--json"]);
     assert!(a.status.success(), "{}", stderr(&a));
     let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
-    let dice = v["terms"][0]["dice"].as_array().unwrap();
+    let dice = v["root"]["dice"].as_array().unwrap();
     assert_eq!(dice.len(), 4);
     let kept: Vec<&Value> = dice.iter().filter(|d| d["kept"] == true).collect();
     assert_eq!(kept.len(), 3);
@@ -78,4 +78,91 @@ fn roll_refuses_huge_and_broken_notation_at_once() {
     assert_eq!(broken.status.code(), Some(2));
     assert!(stderr(&broken).contains("position"), "{}", stderr(&broken));
     assert!(!stderr(&broken).contains("panicked"));
+}
+
+#[test]
+fn roll_reads_the_richer_notation_quoted_or_as_words() {
+    let o = tabula(&["roll", "(1d4 + 1) * 2", "--rolled", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "(1d4 (3) + 1) * 2 = 8");
+    let o = tabula(&["roll", "4d6ro<3kh3", "--rolled", "1,5,2,6,3,4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        "4d6ro<3kh3 (1 -> 3 dropped, 5, 2 -> 4, 6) = 15"
+    );
+    let o = tabula(&["roll", "1d6e6 + 2", "--rolled", "6,6,2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "1d6e6 (6!, 6!, 2) + 2 = 16");
+    // Unquoted, several words, flags after them; a leading minus; a comment.
+    let o = tabula(&["roll", "2d6", "+", "1d4", "--rolled", "6,2,3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["notation"], "2d6 + 1d4");
+    assert_eq!(v["total"], 11);
+    assert_eq!(v["root"]["kind"], "binary");
+    assert_eq!(v["root"]["rhs"]["dice"][0]["value"], 3);
+    let o = tabula(&["roll", "-1d6", "-2", "--seed", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("-1d6 ("), "{}", stdout(&o));
+    let o = tabula(&["roll", "1d20", "+", "5", "dex", "save", "--rolled", "12"]);
+    assert_eq!(stdout(&o).trim(), "dex save: 1d20 (12) + 5 = 17");
+}
+
+#[test]
+fn roll_refuses_nonsense_with_exit_code_2() {
+    for (words, message) in [
+        (&["4d6kh5"][..], "cannot keep 5 dice of 4 rolled"),
+        (&["10d6>=1"], "every face of a d6 passes >=1"),
+        (&["1d6rr<7"], "would never stop"),
+        (&["1d6 / (1d2 - 1)"], "can be 0"),
+        (&["1d6mi7"], "not a face"),
+        (&["(1d6"], "position 4"),
+    ] {
+        let mut args = vec!["roll"];
+        args.extend_from_slice(words);
+        let o = tabula(&args);
+        assert_eq!(o.status.code(), Some(2), "{words:?}");
+        assert!(stderr(&o).contains(message), "{words:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+    }
+}
+
+#[test]
+fn odds_prints_a_table_and_the_exact_distribution() {
+    let o = tabula(&["odds", "(1d4 + 1) * 2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("(1d4 + 1) * 2: mean 7.0000 (exact)"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2 + 4);
+    assert!(text.contains("   10   25.0000%   25.0000%  ####"), "{text}");
+
+    let o = tabula(&["--json", "odds", "2d6", "+", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["expression"], "2d6 + 1");
+    assert_eq!(v["exact"], true);
+    assert!(v.get("truncation").is_none());
+    assert!((v["mean"].as_f64().unwrap() - 8.0).abs() < 1e-12);
+    let rows = v["distribution"].as_array().unwrap();
+    assert_eq!(rows.len(), 11);
+    assert_eq!(rows[0]["value"], 3);
+    assert!((rows[5]["probability"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+
+    let o = tabula(&["--json", "odds", "1d6e6"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["exact"], false);
+    assert_eq!(v["truncation"]["depth"], 20);
+    assert!(v["truncation"]["mass"].as_f64().unwrap() > 0.0);
+
+    let o = tabula(&["odds", "4d6kh5"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = tabula(&["odds", "3d6e6kh2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tabula(&["odds", "1d10000 * 1d10000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("too large"), "{}", stderr(&o));
 }

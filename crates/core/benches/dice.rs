@@ -8,7 +8,15 @@ use std::hint::black_box;
 use tabula_core::Seeded;
 use tabula_core::notation::Expr;
 
-const EXPRESSIONS: [&str; 3] = ["10d6>=5", "4d6kh3", "1d20+5"];
+const EXPRESSIONS: [&str; 7] = [
+    "10d6>=5",
+    "4d6kh3",
+    "1d20+5",
+    "2d6 + 1d4",
+    "(1d4 + 1) * 2",
+    "4d6ro<3kh3",
+    "1d6e6 + 2",
+];
 
 fn parse_and_roll(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse_and_roll");

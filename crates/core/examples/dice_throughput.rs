@@ -11,7 +11,15 @@ use std::time::{Duration, Instant};
 use tabula_core::Seeded;
 use tabula_core::notation::Expr;
 
-const EXPRESSIONS: [&str; 3] = ["10d6>=5", "4d6kh3", "1d20+5"];
+const EXPRESSIONS: [&str; 7] = [
+    "10d6>=5",
+    "4d6kh3",
+    "1d20+5",
+    "2d6 + 1d4",
+    "(1d4 + 1) * 2",
+    "4d6ro<3kh3",
+    "1d6e6 + 2",
+];
 
 /// Run `f` in batches of 1024 until `budget` has passed; returns calls per second.
 fn measure(budget: Duration, mut f: impl FnMut()) -> (u64, f64) {
@@ -40,7 +48,7 @@ fn main() {
             println!("engine: tabula-core (roll of a pre-parsed Expr, Seeded/ChaCha20)");
         }
         println!(
-            "{:<10} {:>12} {:>16} {:>16}",
+            "{:<14} {:>12} {:>16} {:>16}",
             "expr", "rolls", "rolls/s", "dice/s"
         );
         for text in EXPRESSIONS {
@@ -61,7 +69,7 @@ fn main() {
                 })
             };
             println!(
-                "{:<10} {:>12} {:>16.0} {:>16.0}",
+                "{:<14} {:>12} {:>16.0} {:>16.0}",
                 text,
                 rolls,
                 per_sec,

@@ -8,7 +8,9 @@
 //!   [`Scripted`] (tests and the books' worked examples).
 //! - [`dice`]: a die within explicit caps, pools, and the Tiers book's d3.
 //! - [`notation`]: the dice notation players type at the table (`4d6kh3`,
-//!   `10d6>=5`, `1d20+5`), parsed once into an AST with typed, positioned errors.
+//!   `(1d4 + 1) * 2`, `4d6ro<3kh3`, `1d6e6 + 2`, `10d6>=5`), parsed once into a
+//!   tree with typed, positioned errors, rolled into an outcome tree, with exact
+//!   odds.
 //! - [`cards`]: the standard 52 + 2 Jokers, a shoe of N decks where every physical
 //!   card keeps its own identity, with tarot suit names as aliases.
 //! - [`odds`]: exact finite distributions (convolution, best-of-k, counts of

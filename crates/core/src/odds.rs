@@ -245,7 +245,7 @@ impl Dist<i64> {
     /// # Errors
     /// [`OddsError::TooLarge`] when the intermediate states exceed [`MAX_OUTCOMES`].
     pub fn keep_highest(&self, n: u32, keep: u32) -> Result<Self, OddsError> {
-        self.keep(n, keep, true)
+        self.keep_by(n, keep, true, |v| v)
     }
 
     /// The sum of the `keep` lowest of `n` independent copies (worst-of-k when
@@ -254,12 +254,26 @@ impl Dist<i64> {
     /// # Errors
     /// As [`Dist::keep_highest`].
     pub fn keep_lowest(&self, n: u32, keep: u32) -> Result<Self, OddsError> {
-        self.keep(n, keep, false)
+        self.keep_by(n, keep, false, |v| v)
     }
 
-    fn keep(&self, n: u32, keep: u32, highest: bool) -> Result<Self, OddsError> {
+    /// Of `n` independent copies, keep the `keep` highest (`highest`) or lowest
+    /// ones and sum `score` of each kept outcome: `score` is the identity for a
+    /// sum, a 0/1 test for a count of successes among the kept dice.
+    /// `keep >= n` keeps them all.
+    ///
+    /// # Errors
+    /// [`OddsError::TooLarge`] when the intermediate states exceed [`MAX_OUTCOMES`]
+    /// or the work would.
+    pub fn keep_by(
+        &self,
+        n: u32,
+        keep: u32,
+        highest: bool,
+        score: impl Fn(i64) -> i64,
+    ) -> Result<Self, OddsError> {
         if keep >= n {
-            return self.sum_of(n);
+            return self.map(|v| score(*v)).sum_of(n);
         }
         if keep == 0 {
             return Ok(Dist::certain(0));
@@ -297,7 +311,7 @@ impl Dist<i64> {
         }
         let mut p: BTreeMap<i64, f64> = BTreeMap::new();
         for (k, w) in states {
-            *p.entry(k.iter().sum()).or_insert(0.0) += w;
+            *p.entry(k.iter().map(|v| score(*v)).sum()).or_insert(0.0) += w;
         }
         Ok(Dist { p })
     }

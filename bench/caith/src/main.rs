@@ -1,0 +1,103 @@
+//! Dice throughput: Tabula's notation against the Rust crate `caith` 4.2.4 on
+//! the same rolls, in one process, one after the other.
+//!
+//! Each engine parses and rolls each expression in a loop for a fixed time
+//! (parse + roll each time), then rolls an expression parsed beforehand. Prints
+//! rolls per second and Tabula's lead. The Python `d20` side of the comparison is
+//! `bench/compare_d20.py`; `bench/dice_compare.sh` runs both.
+//!
+//! Usage: cargo run --release --manifest-path bench/caith/Cargo.toml -- [seconds]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tabula_core::Seeded;
+use tabula_core::notation::Expr;
+
+/// (Tabula, caith) spellings of the same roll. caith: `K3` keeps the highest 3,
+/// `r2` rerolls a die showing 2 or less once, `ie6` explodes on 6 without
+/// limit, `t5` counts dice showing 5 or more.
+const EXPRESSIONS: [(&str, &str); 7] = [
+    ("10d6>=5", "10d6 t5"),
+    ("4d6kh3", "4d6 K3"),
+    ("1d20+5", "1d20 + 5"),
+    ("2d6 + 1d4", "2d6 + 1d4"),
+    ("(1d4 + 1) * 2", "(1d4 + 1) * 2"),
+    ("4d6ro<3kh3", "4d6 r2 K3"),
+    ("1d6e6 + 2", "1d6 ie6 + 2"),
+];
+
+/// Run `f` in batches of 256 until `budget` has passed; returns calls per second.
+fn measure(budget: Duration, mut f: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut calls: u64 = 0;
+    while start.elapsed() < budget {
+        for _ in 0..256 {
+            f();
+        }
+        calls += 256;
+    }
+    calls as f64 / start.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let seconds: f64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2.0);
+    let budget = Duration::from_secs_f64(seconds);
+    let mut seeded = Seeded::from_seed(1);
+    // `-- SECONDS EXPR odds`: time Tabula's exact odds of one expression.
+    if let (Some(text), Some("odds")) =
+        (std::env::args().nth(2), std::env::args().nth(3).as_deref())
+    {
+        let expr = Expr::parse(&text).expect("valid notation");
+        let rate = measure(budget, || {
+            black_box(black_box(&expr).odds().expect("odds"));
+        });
+        println!("{text}: odds in {:.1} us", 1e6 / rate);
+        return;
+    }
+    // `-- SECONDS EXPR`: parse and roll one Tabula expression only (for a profiler).
+    if let Some(text) = std::env::args().nth(2) {
+        let rate = measure(budget, || {
+            let expr = Expr::parse(black_box(&text)).expect("valid notation");
+            black_box(expr.roll(&mut seeded).expect("seeded rolls never fail"));
+        });
+        println!("{text}: {rate:.0} parse + roll per second");
+        return;
+    }
+    println!("tabula-core (Seeded/ChaCha20) against caith 4.2.4, rolls per second");
+    println!(
+        "{:<14} {:>14} {:>14} {:>6}   {:>14} {:>14} {:>6}",
+        "expr", "tabula p+r", "caith p+r", "lead", "tabula roll", "caith roll", "lead"
+    );
+    for (ours, theirs) in EXPRESSIONS {
+        let parsed = Expr::parse(ours).expect("valid notation");
+        let roller = caith::Roller::new(theirs).expect("caith reads it");
+        roller.roll().expect("caith rolls it");
+        let t_pr = measure(budget, || {
+            let expr = Expr::parse(black_box(ours)).expect("valid notation");
+            black_box(expr.roll(&mut seeded).expect("seeded rolls never fail"));
+        });
+        let c_pr = measure(budget, || {
+            let r = caith::Roller::new(black_box(theirs)).expect("caith reads it");
+            black_box(r.roll().expect("caith rolls it"));
+        });
+        let t_r = measure(budget, || {
+            black_box(black_box(&parsed).roll(&mut seeded).expect("seeded"));
+        });
+        let c_r = measure(budget, || {
+            black_box(black_box(&roller).roll().expect("caith rolls it"));
+        });
+        println!(
+            "{:<14} {:>14.0} {:>14.0} {:>5.1}x   {:>14.0} {:>14.0} {:>5.1}x",
+            ours,
+            t_pr,
+            c_pr,
+            t_pr / c_pr,
+            t_r,
+            c_r,
+            t_r / c_r
+        );
+    }
+}

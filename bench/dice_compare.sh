@@ -1,0 +1,17 @@
+#!/bin/sh
+# Tabula's dice notation against the Rust crate caith and Python's d20 on the
+# same expressions, in one run: parse + roll, and roll of a parsed expression.
+#
+#   pip install d20==1.1.2
+#   sh bench/dice_compare.sh [seconds-per-measurement]     (default 2)
+#
+# Builds bench/caith (its own small workspace, not part of Tabula's) in release.
+set -eu
+seconds=${1:-2}
+cd "$(dirname "$0")/.."
+cargo build --release --quiet --manifest-path bench/caith/Cargo.toml
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+./bench/caith/target/release/dice-bench "$seconds" | tee "$table"
+echo
+python3 bench/compare_d20.py "$seconds" --tabula "$table"

@@ -1,0 +1,747 @@
+//! The dice notation players type at the table for free rolls: `1d20+5`,
+//! `4d6kh3`, `(1d4 + 1) * 2`, `4d6ro<3kh3`, `1d6e6 + 2`, `10d6>=5`, `4dF`,
+//! `d%`, `1d20 + 5 dex save`.
+//!
+//! Text is parsed once into an [`Expr`] (a tree of numbers, dice groups and
+//! arithmetic), checked against every cap at parse time, and then rolled any
+//! number of times through a [`Roller`]; [`Expr::odds`] gives its exact
+//! distribution. Parsing never panics and never allocates in proportion to the
+//! dice asked for: `100000000d6` is refused from its first number. Rolling never
+//! overflows and never divides by zero: both are ruled out at parse time.
+//!
+//! The notation follows Avrae's Python `d20` (the roller most online tables use),
+//! with the deviations listed below.
+//!
+//! # Grammar
+//!
+//! ```text
+//! roll     := expr [comment]
+//! expr     := term (("+" | "-") term)*
+//! term     := unary (("*" | "/") unary)*
+//! unary    := ("-" | "+") unary | atom
+//! atom     := number | dice | "(" expr ")"
+//! dice     := [number] "d" sides modifier* [select] [success]
+//! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
+//! modifier := "ro" test                     reroll once
+//!           | "rr" test                     reroll until the test fails
+//!           | "mi" number | "ma" number     minimum, maximum face
+//!           | "e" test                      explode
+//! select   := ("kh" | "kl" | "dh" | "dl") number
+//! success  := compare number                count successes
+//! test     := [compare] number              no comparison: equal
+//! compare  := ">=" | ">" | "<=" | "<" | "=" | "=="
+//! comment  := white space, then any text not read as part of the roll
+//! ```
+//!
+//! - `*` and `/` bind tighter than `+` and `-`; all four are left-associative;
+//!   a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`). `/` is integer
+//!   division rounding toward zero, as in `d20` (`7 / 2` is 3, `-7 / 2` is -3).
+//!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`) is
+//!   refused at parse time ([`NotationError::DivisionByZero`]); `d20` fails
+//!   only when the roll comes out 0.
+//! - The count before `d` is optional (`d20` is `1d20`). `0d6` is 0.
+//! - Letters are case-insensitive (`4D6KH3`, `4df`); white space (any Unicode
+//!   white space) may stand between any two tokens, though not inside `kh`,
+//!   `>=`, `ro` or a number.
+//! - Modifiers act on every die of the group, in the order written, as in
+//!   `d20`: `ro<3` rerolls each die under 3 once (the new face stands), `rr1`
+//!   rerolls each 1 until it is not a 1 (at most [`MAX_REROLLS`] times per die),
+//!   `mi2` raises each face under 2 to 2, `ma5` lowers each face over 5 to 5,
+//!   `e6` rolls one more die for each 6, and again for each 6 among those (at
+//!   most [`MAX_EXPLOSIONS`] more dice per original die). The dice an explosion
+//!   adds go through the modifiers written after the `e`, not those before it.
+//!   All of a group's dice are rolled first, then each modifier in turn asks the
+//!   roller for its dice.
+//! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the
+//!   highest N, `dl N` the lowest, counted among all the group's dice
+//!   (explosions included). `ph` and `pl` (Python `d20`'s spelling) are read as
+//!   `dh` and `dl`. Keeping or dropping more dice than the group rolls is refused
+//!   ([`NotationError::SelectsMoreThanRolled`]; Python `d20` silently keeps them
+//!   all). Among equal dice, the earlier one counts as the lower. A selection
+//!   comes after every modifier ([`NotationError::Misplaced`]).
+//! - A success test counts the kept dice whose face passes it, and that count is
+//!   the group's value: `10d6>=5` is the number of dice showing 5 or 6. (Python
+//!   `d20` instead compares the whole sum and yields 1 or 0; Roll20's counting is
+//!   what tables mean by it.) With a selection, only kept dice count:
+//!   `4d6kh3>=5`.
+//! - A threshold every face meets is refused: a success test that counts every
+//!   die (`10d6>=1`, [`NotationError::EveryFaceSucceeds`]), and a reroll or
+//!   explosion on every face (`1d6rr<7`, `1d6e>=1`,
+//!   [`NotationError::EveryFaceMatches`]) that would never stop. `mi` and `ma`
+//!   take a face of the die ([`NotationError::NotAFace`]).
+//! - `d%` is a d100 (1 to 100). Python `d20` reads `d%` as the tens die of a
+//!   percentile pair (0, 10, ..., 90) instead.
+//! - `dF` is the Fudge die: faces -1, 0 and +1 (typed as `-`, `0` and `+` with a
+//!   manual roller). Tests and `mi`/`ma` on it take 0 or 1 (no negative numbers).
+//! - A comment is what follows the roll after white space when it cannot be
+//!   read as part of the roll and does not start with a digit, `+`, `-`, `*`,
+//!   `/`, `(` or `)`: `1d20 + 5 dex save`, `1d20 roll for stealth`. Text that
+//!   stops short of a modifier at the very end (`1d6 kh`) is an error, not a
+//!   comment. (`d20` needs `allow_comments=True` for this.)
+//!
+//! Not supported: `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>`
+//! selectors, sets `(1d4, 1d6)kh1`, comparison of whole expressions, and `d20`'s
+//! bare `k3` / `p3` (keep or drop the dice showing 3), which Roll20 reads as
+//! "keep the highest 3": both are refused with a message asking for `h` or `l`
+//! after the letter. At most one `e` per dice group.
+//!
+//! # Caps
+//!
+//! | cap | value | error |
+//! | --- | --- | --- |
+//! | input length | [`MAX_INPUT_LEN`] bytes | [`NotationError::TooLong`] |
+//! | numbers and dice groups | [`MAX_TERMS`] | [`NotationError::TooManyTerms`] |
+//! | nesting of parentheses and signs | [`MAX_DEPTH`] | [`NotationError::TooDeep`] |
+//! | any number | [`MAX_NUMBER`] | [`NotationError::NumberTooLarge`] |
+//! | dice in the whole expression | [`MAX_POOL`] | [`NotationError::TooManyDice`] |
+//! | sides of a die | [`MAX_SIDES`] | [`NotationError::TooManySides`] |
+//! | dice asked of the roller, at worst | [`MAX_ROLLS`] | [`NotationError::TooManyRolls`] |
+//! | any value the roll can reach | ±[`MAX_TOTAL`] | [`NotationError::TotalTooLarge`] |
+//!
+//! The last two are worked out from the expression before anything is rolled:
+//! every reroll and explosion is assumed to happen as often as its cap allows,
+//! and every sum and product takes its extreme faces. So a roll asks the roller
+//! for at most [`MAX_ROLLS`] dice and every value in it fits in ±2^53 (an exact
+//! JSON number for a page).
+//!
+//! # Roll order
+//!
+//! Dice are asked of the roller left to right, group by group: first every die
+//! of the group, then each modifier's rerolls and explosions in turn, die by die.
+//! So `--rolled 6,2,1` for `3d6` gives the dice 6, 2 and 1 in that order, and
+//! `--rolled 1,4,3` for `2d6ro1` rolls 1 and 4, then rerolls the 1 as a 3.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::dice::{Die, FaceSet};
+use crate::roller::Roller;
+
+mod odds;
+mod parse;
+mod roll;
+
+pub use crate::dice::{MAX_POOL, MAX_SIDES};
+pub use odds::{EXPLODE_DEPTH, ExprOdds};
+pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
+
+/// The longest text [`Expr::parse`] reads, in bytes.
+pub const MAX_INPUT_LEN: usize = 1_000;
+/// The most numbers and dice groups one expression may have.
+pub const MAX_TERMS: usize = 100;
+/// The deepest nesting of parentheses and unary signs.
+pub const MAX_DEPTH: usize = 32;
+/// The largest number that may be written anywhere in an expression.
+pub const MAX_NUMBER: u32 = 1_000_000_000;
+/// The most times `rr` rerolls one die; the last face stands even if it still
+/// matches.
+pub const MAX_REROLLS: u32 = 50;
+/// The most dice `e` adds for one original die (the chain of explosions stops
+/// there; the last die's face counts but does not explode).
+pub const MAX_EXPLOSIONS: u32 = 20;
+/// The most dice one roll of an expression may ask of the roller, counting every
+/// reroll and explosion at its cap.
+pub const MAX_ROLLS: u64 = 1_000_000;
+/// The largest magnitude any value in a roll may reach: 2^53 - 1, the largest
+/// integer a JSON reader holds exactly.
+pub const MAX_TOTAL: i64 = (1 << 53) - 1;
+
+/// The Fudge die's faces as a manual roller reads them: face 1 is -1, face 2 is
+/// 0, face 3 is +1.
+pub static FUDGE_FACES: FaceSet = FaceSet {
+    name: "Fudge die",
+    labels: &["-", "0", "+"],
+};
+
+/// A parsed dice expression, within every cap.
+///
+/// Built only by [`Expr::parse`] (or [`str::parse`]), so every expression that
+/// exists is within the caps listed in the [module documentation](self).
+/// Its `Display` is the canonical spelling (`(1d4 + 1) * 2`, `4d6ro<3kh3`), and
+/// parsing that spelling gives back an equal `Expr`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Expr {
+    root: Node,
+    /// The comment after the roll, without its leading white space.
+    comment: Option<String>,
+    /// Dice before rerolls and explosions, at most [`MAX_POOL`].
+    dice: u32,
+}
+
+/// A node of the expression tree.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Node {
+    /// A number written in the text, 0..=[`MAX_NUMBER`].
+    Number(u32),
+    /// A group of dice, e.g. `4d6kh3`.
+    Dice(DiceTerm),
+    /// A negated operand: `-x`.
+    Neg(Box<Node>),
+    /// An operand in parentheses, kept so the spelling survives.
+    Group(Box<Node>),
+    /// An operator and its two operands, left then right (one allocation for
+    /// both).
+    Binary(BinOp, Box<[Node; 2]>),
+}
+
+/// An arithmetic operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`: integer division rounding toward zero (`-7 / 2` is -3); the parser
+    /// refuses any divisor that can be 0.
+    Div,
+}
+
+impl BinOp {
+    /// The operator's symbol.
+    pub fn symbol(self) -> char {
+        match self {
+            BinOp::Add => '+',
+            BinOp::Sub => '-',
+            BinOp::Mul => '*',
+            BinOp::Div => '/',
+        }
+    }
+
+    /// `a op b`, or `None` on overflow or division by zero (which the parser's
+    /// bounds rule out for parsed expressions).
+    pub fn apply(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            BinOp::Add => a.checked_add(b),
+            BinOp::Sub => a.checked_sub(b),
+            BinOp::Mul => a.checked_mul(b),
+            BinOp::Div => a.checked_div(b),
+        }
+    }
+}
+
+/// The kind of die a group rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sides {
+    /// Faces 1..=n, n in 1..=[`MAX_SIDES`] (`d%` is 100).
+    Number(u32),
+    /// The Fudge die `dF`: faces -1, 0, +1.
+    Fudge,
+}
+
+impl Sides {
+    /// The lowest and highest face value.
+    pub fn range(self) -> (i64, i64) {
+        match self {
+            Sides::Number(n) => (1, i64::from(n)),
+            Sides::Fudge => (-1, 1),
+        }
+    }
+
+    /// The die the roller is asked for.
+    pub fn die(self) -> Die {
+        match self {
+            // The parser keeps sides within the caps, so `new` cannot fail.
+            Sides::Number(n) => Die::new(u64::from(n)).unwrap_or(Die::D6),
+            Sides::Fudge => Die::labelled(&FUDGE_FACES).unwrap_or(Die::D3),
+        }
+    }
+
+    /// The value of the roller's face `face` (1-based): itself, or -1/0/+1.
+    pub fn value(self, face: u32) -> i64 {
+        match self {
+            Sides::Number(_) => i64::from(face),
+            Sides::Fudge => i64::from(face) - 2,
+        }
+    }
+
+    /// Every face value, lowest first.
+    pub fn faces(self) -> impl Iterator<Item = i64> {
+        let (lo, hi) = self.range();
+        lo..=hi
+    }
+}
+
+impl fmt::Display for Sides {
+    /// `d6`, `dF`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sides::Number(n) => write!(f, "d{n}"),
+            Sides::Fudge => f.write_str("dF"),
+        }
+    }
+}
+
+/// A group of identical dice with modifiers, an optional selection and an
+/// optional success test, applied in that order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DiceTerm {
+    /// How many dice are rolled (the whole expression rolls at most [`MAX_POOL`]).
+    pub count: u32,
+    /// The die.
+    pub sides: Sides,
+    /// Rerolls, minimum, maximum and explosion, in the order written (at most
+    /// one explosion).
+    pub modifiers: Vec<Modifier>,
+    /// Which dice are kept; `None` keeps them all.
+    pub select: Option<Select>,
+    /// A success test: when present the group counts successes instead of summing.
+    pub success: Option<Test>,
+}
+
+/// A modifier applied to every die of a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Modifier {
+    /// `ro`: reroll each matching die once; the new face stands.
+    RerollOnce(Test),
+    /// `rr`: reroll each matching die until it no longer matches, at most
+    /// [`MAX_REROLLS`] times.
+    Reroll(Test),
+    /// `mi`: each face below this becomes this.
+    Min(u32),
+    /// `ma`: each face above this becomes this.
+    Max(u32),
+    /// `e`: roll one more die for each matching die, and for each matching one
+    /// of those, at most [`MAX_EXPLOSIONS`] more per original die.
+    Explode(Test),
+}
+
+/// Which dice of a group are kept.
+///
+/// At most as many dice as the group rolls before explosions (the parser refuses
+/// more). Among equal faces the earlier die counts as the lower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Select {
+    /// `khN`: keep the N highest.
+    KeepHighest(u32),
+    /// `klN`: keep the N lowest.
+    KeepLowest(u32),
+    /// `dhN` (or `phN`): drop the N highest.
+    DropHighest(u32),
+    /// `dlN` (or `plN`): drop the N lowest.
+    DropLowest(u32),
+}
+
+/// A comparison of a die's value with a target: `>=5` in `10d6>=5`, `<3` in
+/// `ro<3`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Test {
+    /// How a value is compared with the target.
+    pub compare: Compare,
+    /// The target number.
+    pub target: u32,
+}
+
+/// A comparison of a die value with a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compare {
+    /// `>=`
+    AtLeast,
+    /// `>`
+    Above,
+    /// `<=`
+    AtMost,
+    /// `<`
+    Below,
+    /// `=` (also written `==`, or nothing after a modifier: `ro1`)
+    Equal,
+}
+
+impl Compare {
+    /// Whether `value` passes this comparison with `target`.
+    pub fn test(self, value: i64, target: i64) -> bool {
+        match self {
+            Compare::AtLeast => value >= target,
+            Compare::Above => value > target,
+            Compare::AtMost => value <= target,
+            Compare::Below => value < target,
+            Compare::Equal => value == target,
+        }
+    }
+
+    /// The canonical symbol: `>=`, `>`, `<=`, `<` or `=`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Compare::AtLeast => ">=",
+            Compare::Above => ">",
+            Compare::AtMost => "<=",
+            Compare::Below => "<",
+            Compare::Equal => "=",
+        }
+    }
+}
+
+impl Test {
+    /// Whether a die showing `value` passes.
+    pub fn test(self, value: i64) -> bool {
+        self.compare.test(value, i64::from(self.target))
+    }
+}
+
+/// Why a text is not a dice expression. Every variant carries the 0-based byte
+/// `position` of the problem in the text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotationError {
+    /// A character that cannot stand here.
+    #[error("expected {expected} at position {position}, found {found:?}")]
+    UnexpectedChar {
+        /// The character found.
+        found: char,
+        /// What could have stood here, in words (e.g. "a number after `kh`").
+        expected: String,
+        /// Its byte offset.
+        position: usize,
+    },
+    /// The text ends where something more is needed (`1d6kh`).
+    #[error("expected {expected} at position {position}")]
+    UnexpectedEnd {
+        /// What is missing, in words (e.g. "a number after `kh`").
+        expected: String,
+        /// The byte offset of the end of the text.
+        position: usize,
+    },
+    /// A number above [`MAX_NUMBER`].
+    #[error("the number at position {position} is too large (at most {max})")]
+    NumberTooLarge {
+        /// The largest number allowed, [`MAX_NUMBER`].
+        max: u32,
+        /// Where the number starts.
+        position: usize,
+    },
+    /// The expression rolls more than [`MAX_POOL`] dice in total.
+    #[error(
+        "too many dice: the roll would use {count} dice by position {position}, at most {max} are allowed"
+    )]
+    TooManyDice {
+        /// Dice counted up to and including this group.
+        count: u64,
+        /// [`MAX_POOL`].
+        max: u32,
+        /// Where the group that goes over the cap starts.
+        position: usize,
+    },
+    /// A die with more than [`MAX_SIDES`] sides.
+    #[error("a die may have at most {max} sides, not {sides} (position {position})")]
+    TooManySides {
+        /// The sides asked for.
+        sides: u32,
+        /// [`MAX_SIDES`].
+        max: u32,
+        /// Where the number of sides starts.
+        position: usize,
+    },
+    /// A die with zero sides.
+    #[error("a die needs at least one side (position {position})")]
+    ZeroSides {
+        /// Where the number of sides starts.
+        position: usize,
+    },
+    /// The text is longer than [`MAX_INPUT_LEN`] bytes.
+    #[error("the roll is {len} bytes long, at most {max} are allowed (position {position})")]
+    TooLong {
+        /// The length of the text, in bytes.
+        len: usize,
+        /// [`MAX_INPUT_LEN`].
+        max: usize,
+        /// The first byte past the cap ([`MAX_INPUT_LEN`]).
+        position: usize,
+    },
+    /// A keep or drop of more dice than the group rolls (`2d6kh3`).
+    #[error("cannot {verb} {selected} dice of {rolled} rolled (position {position})")]
+    SelectsMoreThanRolled {
+        /// `keep` or `drop`.
+        verb: &'static str,
+        /// The dice to keep or drop.
+        selected: u32,
+        /// The dice the group rolls.
+        rolled: u32,
+        /// Where the selection starts.
+        position: usize,
+    },
+    /// A success test that every face of the die passes (`10d6>=1`): it counts
+    /// the dice, not successes.
+    #[error("every face of a {die} passes {test}, so it counts no successes (position {position})")]
+    EveryFaceSucceeds {
+        /// The test as written, e.g. `>=1`.
+        test: String,
+        /// The die, e.g. `d6`.
+        die: String,
+        /// Where the test starts.
+        position: usize,
+    },
+    /// A reroll until (`rr`) or an explosion (`e`) on every face: it would never
+    /// stop.
+    #[error(
+        "every face of a {die} matches {operator}{test}, so it would never stop (position {position})"
+    )]
+    EveryFaceMatches {
+        /// `rr` or `e`.
+        operator: &'static str,
+        /// The test, e.g. `<7`.
+        test: String,
+        /// The die, e.g. `d6`.
+        die: String,
+        /// Where the modifier starts.
+        position: usize,
+    },
+    /// `mi` or `ma` with a number that is not a face of the die (`1d6mi7`).
+    #[error("{operator}{target}: {target} is not a face of a {die} (position {position})")]
+    NotAFace {
+        /// `mi` or `ma`.
+        operator: &'static str,
+        /// The number written.
+        target: u32,
+        /// The die, e.g. `d6`.
+        die: String,
+        /// Where the modifier starts.
+        position: usize,
+    },
+    /// A modifier where it cannot stand: after a keep or drop, or a second `e`.
+    #[error("{reason} (position {position})")]
+    Misplaced {
+        /// What is wrong, in words.
+        reason: &'static str,
+        /// Where the modifier starts.
+        position: usize,
+    },
+    /// More than [`MAX_TERMS`] numbers and dice groups.
+    #[error("too many terms: at most {max} are allowed (position {position})")]
+    TooManyTerms {
+        /// [`MAX_TERMS`].
+        max: usize,
+        /// Where the first term over the cap starts.
+        position: usize,
+    },
+    /// Parentheses and signs nested deeper than [`MAX_DEPTH`].
+    #[error("the roll nests parentheses and signs more than {max} deep (position {position})")]
+    TooDeep {
+        /// [`MAX_DEPTH`].
+        max: usize,
+        /// Where the nesting goes over the cap.
+        position: usize,
+    },
+    /// A divisor that can be 0 (`1d6 / (1d2 - 1)`).
+    #[error("the divisor `{divisor}` can be 0 (position {position})")]
+    DivisionByZero {
+        /// The divisor in canonical spelling.
+        divisor: String,
+        /// Where the divisor starts.
+        position: usize,
+    },
+    /// Rerolls and explosions that could ask the roller for more than
+    /// [`MAX_ROLLS`] dice.
+    #[error(
+        "the rerolls and explosions could roll {count} dice by position {position}, at most {max} are allowed"
+    )]
+    TooManyRolls {
+        /// The worst case counted up to and including this group.
+        count: u64,
+        /// [`MAX_ROLLS`].
+        max: u64,
+        /// Where the group that goes over the cap starts.
+        position: usize,
+    },
+    /// A value the roll can reach beyond ±[`MAX_TOTAL`].
+    #[error("the roll could reach {reach}, beyond ±{max} (position {position})")]
+    TotalTooLarge {
+        /// The extreme value (saturated at `i64` range).
+        reach: i64,
+        /// [`MAX_TOTAL`].
+        max: i64,
+        /// Where the part that goes over starts.
+        position: usize,
+    },
+}
+
+impl NotationError {
+    /// The 0-based byte offset of the problem in the text.
+    pub fn position(&self) -> usize {
+        match self {
+            NotationError::UnexpectedChar { position, .. }
+            | NotationError::UnexpectedEnd { position, .. }
+            | NotationError::NumberTooLarge { position, .. }
+            | NotationError::TooManyDice { position, .. }
+            | NotationError::TooManySides { position, .. }
+            | NotationError::ZeroSides { position }
+            | NotationError::TooLong { position, .. }
+            | NotationError::TooManyTerms { position, .. }
+            | NotationError::SelectsMoreThanRolled { position, .. }
+            | NotationError::EveryFaceSucceeds { position, .. }
+            | NotationError::EveryFaceMatches { position, .. }
+            | NotationError::NotAFace { position, .. }
+            | NotationError::Misplaced { position, .. }
+            | NotationError::TooDeep { position, .. }
+            | NotationError::DivisionByZero { position, .. }
+            | NotationError::TooManyRolls { position, .. }
+            | NotationError::TotalTooLarge { position, .. } => *position,
+        }
+    }
+}
+
+impl Expr {
+    /// Parse a dice expression such as `4d6kh3 + 2`, `(1d4 + 1) * 2` or
+    /// `10d6>=5`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_core::notation::Expr;
+    /// use tabula_core::Scripted;
+    ///
+    /// let expr = Expr::parse("4d6kh3 + 1")?;
+    /// assert_eq!(expr.dice_count(), 4);
+    /// let mut dice = Scripted::dice([6, 5, 2, 4]);
+    /// let outcome = expr.roll(&mut dice)?;
+    /// assert_eq!(outcome.total, 16);
+    /// assert_eq!(outcome.to_string(), "4d6kh3 (6, 5, 2 dropped, 4) + 1 = 16");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`NotationError`] naming what is wrong and its byte position: a
+    /// character that cannot stand where it is, a text that ends too soon
+    /// (`1d6kh`), a threshold every face meets, a divisor that can be 0, or a
+    /// cap exceeded (see the [module documentation](self)).
+    pub fn parse(text: &str) -> Result<Expr, NotationError> {
+        parse::parse(text)
+    }
+
+    /// Roll the expression once, asking `roller` for each die left to right.
+    ///
+    /// The roller is not finished here: when it is a [`crate::Manual`] roller, call
+    /// [`Roller::finish`] afterwards, because a manual roller that runs short
+    /// stands in a 1 for each missing die and reports the shortage only there
+    /// ("need 1 more d6"). Rerolls and explosions stop once a manual roller has
+    /// run short.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_core::notation::Expr;
+    /// use tabula_core::{Manual, Roller};
+    ///
+    /// let expr: Expr = "3d6".parse()?;
+    /// let mut rolled = Manual::from_list("6,2,1");
+    /// let outcome = expr.roll(&mut rolled)?;
+    /// rolled.finish()?;
+    /// assert_eq!(outcome.total, 9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Whatever the roller reports: a typed value that is not a face of its die
+    /// ([`crate::RollError::NotAFace`]), a script that ran out.
+    pub fn roll(&self, roller: &mut dyn Roller) -> Result<RollOutcome, crate::RollError> {
+        roll::roll(self, roller)
+    }
+
+    /// How many dice one roll of this expression asks for before rerolls and
+    /// explosions (at most [`MAX_POOL`]).
+    pub fn dice_count(&self) -> u32 {
+        self.dice
+    }
+
+    /// The root of the expression tree.
+    pub fn root(&self) -> &Node {
+        &self.root
+    }
+
+    /// The comment after the roll (`dex save` in `1d20 + 5 dex save`).
+    pub fn comment(&self) -> Option<&str> {
+        self.comment.as_deref()
+    }
+}
+
+impl FromStr for Expr {
+    type Err = NotationError;
+
+    /// The same as [`Expr::parse`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Expr::parse(s)
+    }
+}
+
+impl fmt::Display for Expr {
+    /// The canonical spelling: operators between spaces (`1d20 + 5`,
+    /// `(1d4 + 1) * 2`), counts always written (`1d20`), `d%` as `d100`, `=`
+    /// for equality in a success test and nothing for it after a modifier
+    /// (`ro1`), then the comment after one space.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.root.fmt(f)?;
+        if let Some(c) = &self.comment {
+            write!(f, " {c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Node {
+    /// The node in canonical spelling (see [`Expr`]'s `Display`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Node::Number(v) => write!(f, "{v}"),
+            Node::Dice(d) => d.fmt(f),
+            Node::Neg(x) => write!(f, "-{x}"),
+            Node::Group(x) => write!(f, "({x})"),
+            Node::Binary(op, ab) => write!(f, "{} {} {}", ab[0], op.symbol(), ab[1]),
+        }
+    }
+}
+
+impl fmt::Display for DiceTerm {
+    /// `4d6kh3`, `10d6>=5`, `1d100`, `4d6ro<3kh3`, `4dF`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.count, self.sides)?;
+        for m in &self.modifiers {
+            m.fmt(f)?;
+        }
+        if let Some(s) = self.select {
+            s.fmt(f)?;
+        }
+        if let Some(s) = self.success {
+            write!(f, "{}{}", s.compare.symbol(), s.target)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Modifier {
+    /// `ro1`, `rr<3`, `mi2`, `ma5`, `e6`, `e>=5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, test) = match self {
+            Modifier::RerollOnce(t) => ("ro", t),
+            Modifier::Reroll(t) => ("rr", t),
+            Modifier::Explode(t) => ("e", t),
+            Modifier::Min(n) => return write!(f, "mi{n}"),
+            Modifier::Max(n) => return write!(f, "ma{n}"),
+        };
+        f.write_str(name)?;
+        if test.compare != Compare::Equal {
+            f.write_str(test.compare.symbol())?;
+        }
+        write!(f, "{}", test.target)
+    }
+}
+
+impl fmt::Display for Select {
+    /// `kh3`, `kl1`, `dh1`, `dl1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Select::KeepHighest(n) => write!(f, "kh{n}"),
+            Select::KeepLowest(n) => write!(f, "kl{n}"),
+            Select::DropHighest(n) => write!(f, "dh{n}"),
+            Select::DropLowest(n) => write!(f, "dl{n}"),
+        }
+    }
+}
