@@ -131,7 +131,7 @@ pub fn odds(args: &OddsArgs, ctx: Ctx) -> Result<(), CliError> {
 }
 
 fn odds_text(r: &OddsReport) -> String {
-    let mut out = format!("{}: mean {:.4}", r.expression, r.mean);
+    let mut out = format!("{}: mean {:.2}", r.expression, r.mean);
     match &r.truncation {
         None => out.push_str(" (exact)\n"),
         Some(t) => out.push_str(&format!(
@@ -164,10 +164,10 @@ fn odds_text(r: &OddsReport) -> String {
             String::new()
         };
         out.push_str(&format!(
-            "{:>width$}  {:>8.4}%  {:>8.4}%  {bar}\n",
+            "{:>width$}  {:>9}  {:>9}  {bar}\n",
             row.value,
-            row.probability * 100.0,
-            at_least.clamp(0.0, 1.0) * 100.0
+            tabula_engine::play::percent(row.probability),
+            tabula_engine::play::percent(at_least.clamp(0.0, 1.0))
         ));
         at_least -= row.probability;
     }

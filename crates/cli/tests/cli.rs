@@ -134,11 +134,11 @@ fn odds_prints_a_table_and_the_exact_distribution() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
-        text.starts_with("(1d4 + 1) * 2: mean 7.0000 (exact)"),
+        text.starts_with("(1d4 + 1) * 2: mean 7.00 (exact)"),
         "{text}"
     );
     assert_eq!(text.lines().count(), 2 + 4);
-    assert!(text.contains("   10   25.0000%   25.0000%  ####"), "{text}");
+    assert!(text.contains("   10      25.0%      25.0%  ####"), "{text}");
 
     let o = tabula(&["--json", "odds", "2d6", "+", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
