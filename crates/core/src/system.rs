@@ -481,6 +481,25 @@ pub struct CommandDoc {
 }
 
 impl CommandDoc {
+    /// A reference entry (for a system's `COMMANDS` constant).
+    pub const fn new(
+        name: &'static str,
+        aliases: &'static [&'static str],
+        usage: &'static str,
+        summary: &'static str,
+        giver: Giver,
+        rule: crate::rule::Rule,
+    ) -> Self {
+        CommandDoc {
+            name,
+            aliases,
+            usage,
+            summary,
+            giver,
+            rule,
+        }
+    }
+
     /// True when `word` names this command (its name or an alias, without
     /// regard to case).
     pub fn is_called(&self, word: &str) -> bool {

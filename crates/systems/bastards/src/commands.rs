@@ -38,29 +38,11 @@ use crate::opposition::{
 };
 use crate::{fate, values};
 
-const fn doc(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    usage: &'static str,
-    summary: &'static str,
-    giver: Giver,
-    rule: tabula_core::rule::Rule,
-) -> CommandDoc {
-    CommandDoc {
-        name,
-        aliases,
-        usage,
-        summary,
-        giver,
-        rule,
-    }
-}
-
 /// Every command of A Game of Bastards, once each (003_2dfeea144768d328.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
 /// parser's usage messages and of `docs/COMMANDS.md`.
 pub const COMMANDS: &[CommandDoc] = &[
-    doc(
+    CommandDoc::new(
         "fate",
         &["check"],
         "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]",
@@ -68,7 +50,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         fate::RULE_SKILL_HAND,
     ),
-    doc(
+    CommandDoc::new(
         "scene",
         &[],
         "scene",
@@ -76,7 +58,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         values::RULE_SHOE,
     ),
-    doc(
+    CommandDoc::new(
         "begin",
         &[],
         "begin",
@@ -84,7 +66,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         opposition::RULE_STEPS,
     ),
-    doc(
+    CommandDoc::new(
         "init",
         &["initiative"],
         "init WHO CARD",
@@ -92,7 +74,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_INITIATIVE,
     ),
-    doc(
+    CommandDoc::new(
         "draw",
         &[],
         "draw",
@@ -100,7 +82,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_HAND,
     ),
-    doc(
+    CommandDoc::new(
         "mulligan",
         &[],
         "mulligan",
@@ -108,7 +90,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_HAND,
     ),
-    doc(
+    CommandDoc::new(
         "discard",
         &[],
         "discard CARD",
@@ -116,7 +98,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_HAND,
     ),
-    doc(
+    CommandDoc::new(
         "wildcard",
         &[],
         "wildcard WHO",
@@ -124,7 +106,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_WILDCARD,
     ),
-    doc(
+    CommandDoc::new(
         "attack",
         &[],
         "attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]",
@@ -132,7 +114,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_STEPS,
     ),
-    doc(
+    CommandDoc::new(
         "play",
         &[],
         "play CARD [SKILL] [mom] [counter=N]",
@@ -140,7 +122,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_BETTING,
     ),
-    doc(
+    CommandDoc::new(
         "bet",
         &[],
         "bet CARD|wild",
@@ -148,7 +130,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_BETTING,
     ),
-    doc(
+    CommandDoc::new(
         "call",
         &[],
         "call",
@@ -156,7 +138,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_STEPS,
     ),
-    doc(
+    CommandDoc::new(
         "reinit",
         &[],
         "reinit CARD",
@@ -164,7 +146,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_INITIATIVE,
     ),
-    doc(
+    CommandDoc::new(
         "wield",
         &[],
         "wield WEAPON",
@@ -172,7 +154,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_RANDOM,
     ),
-    doc(
+    CommandDoc::new(
         "pickup",
         &[],
         "pickup WEAPON",
@@ -180,7 +162,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_RANDOM,
     ),
-    doc(
+    CommandDoc::new(
         "pass",
         &[],
         "pass",
@@ -188,7 +170,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         opposition::RULE_STEPS,
     ),
-    doc(
+    CommandDoc::new(
         "use",
         &[],
         "use WHO all-out-defense|stance N|serendipity|iron-wall|karmic-shuffle|soul-of-steel|study TARGET|dodge|ass-pull|berserk|calm",
@@ -196,7 +178,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_ADVANTAGES,
     ),
-    doc(
+    CommandDoc::new(
         "reinforce",
         &[],
         "reinforce WHO NAME [WEAPON DAMAGE]",
@@ -204,7 +186,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_EXTRAS,
     ),
-    doc(
+    CommandDoc::new(
         "involve",
         &[],
         "involve WHO NAME [WEAPON DAMAGE]",
@@ -212,7 +194,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_DRAMATIC,
     ),
-    doc(
+    CommandDoc::new(
         "appear",
         &[],
         "appear WHO",
@@ -220,7 +202,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_DRAMATIC,
     ),
-    doc(
+    CommandDoc::new(
         "distance",
         &[],
         "distance WHO WILDCARDS",
@@ -228,7 +210,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         opposition::RULE_DRAMATIC,
     ),
-    doc(
+    CommandDoc::new(
         "end",
         &[],
         "end",
@@ -236,7 +218,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         opposition::RULE_STEPS,
     ),
-    doc(
+    CommandDoc::new(
         "finish",
         &[],
         "finish",

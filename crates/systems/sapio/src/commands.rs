@@ -40,29 +40,11 @@ use crate::harm::{self, HarmKind, Level, Track};
 use crate::invoking::{self, Nature};
 use crate::table::{self, Command, State, plain_talent};
 
-const fn doc(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    usage: &'static str,
-    summary: &'static str,
-    giver: Giver,
-    rule: tabula_core::rule::Rule,
-) -> CommandDoc {
-    CommandDoc {
-        name,
-        aliases,
-        usage,
-        summary,
-        giver,
-        rule,
-    }
-}
-
 /// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
 /// parser's usage messages and of `docs/COMMANDS.md`.
 pub const COMMANDS: &[CommandDoc] = &[
-    doc(
+    CommandDoc::new(
         "check",
         &[],
         "check CHARACTER TN [ongoing]",
@@ -70,7 +52,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         checks::RULE_WHEN_TO_ROLL,
     ),
-    doc(
+    CommandDoc::new(
         "confront",
         &[],
         "confront AGGRESSOR DEFENDER",
@@ -78,7 +60,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         invoking::RULE_VERSUS,
     ),
-    doc(
+    CommandDoc::new(
         "fight",
         &[],
         "fight AGGRESSOR DEFENDER",
@@ -86,7 +68,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         invoking::RULE_VERSUS,
     ),
-    doc(
+    CommandDoc::new(
         "begin-sequence",
         &[],
         "begin-sequence [GOAL]",
@@ -94,7 +76,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         table::RULE_SEQUENCE,
     ),
-    doc(
+    CommandDoc::new(
         "threaten",
         &[],
         "threaten CHARACTER",
@@ -102,7 +84,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         table::RULE_SEQUENCE,
     ),
-    doc(
+    CommandDoc::new(
         "enter-fray",
         &[],
         "enter-fray CHARACTER",
@@ -110,7 +92,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         table::RULE_PLAYERS,
     ),
-    doc(
+    CommandDoc::new(
         "leave-fray",
         &[],
         "leave-fray CHARACTER",
@@ -118,7 +100,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         table::RULE_PLAYERS,
     ),
-    doc(
+    CommandDoc::new(
         "frame",
         &[],
         "frame TEXT",
@@ -126,7 +108,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         table::RULE_SEQUENCE,
     ),
-    doc(
+    CommandDoc::new(
         "focal",
         &[],
         "focal CHARACTER",
@@ -134,7 +116,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         table::RULE_PLAYERS,
     ),
-    doc(
+    CommandDoc::new(
         "tn",
         &[],
         "tn N [except NAME, NAME]",
@@ -142,7 +124,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         harm::RULE_PENALTY,
     ),
-    doc(
+    CommandDoc::new(
         "invoke",
         &[],
         "invoke ELEMENT [full|partial]",
@@ -150,7 +132,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         invoking::RULE_INVOKE,
     ),
-    doc(
+    CommandDoc::new(
         "assist",
         &["help", "support"],
         "assist HELPER ELEMENT",
@@ -158,7 +140,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         invoking::RULE_HELP,
     ),
-    doc(
+    CommandDoc::new(
         "defend",
         &[],
         "defend ELEMENT",
@@ -166,7 +148,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         invoking::RULE_VERSUS,
     ),
-    doc(
+    CommandDoc::new(
         "talent",
         &[],
         "talent NAME",
@@ -174,7 +156,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         invoking::RULE_TALENT_USE,
     ),
-    doc(
+    CommandDoc::new(
         "luck",
         &[],
         "luck N",
@@ -182,7 +164,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         characters::RULE_LUCK,
     ),
-    doc(
+    CommandDoc::new(
         "declare",
         &[],
         "declare principle|impulse TEXT",
@@ -190,7 +172,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         invoking::RULE_SACRIFICE,
     ),
-    doc(
+    CommandDoc::new(
         "accept",
         &[],
         "accept",
@@ -198,7 +180,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         invoking::RULE_SACRIFICE,
     ),
-    doc(
+    CommandDoc::new(
         "reject",
         &[],
         "reject",
@@ -206,7 +188,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         invoking::RULE_SACRIFICE,
     ),
-    doc(
+    CommandDoc::new(
         "bonus",
         &[],
         "bonus N",
@@ -214,7 +196,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         checks::RULE_BONUS_PAST_SIX,
     ),
-    doc(
+    CommandDoc::new(
         "roll",
         &[],
         "roll [with WEAPON [at TARGET]]",
@@ -222,7 +204,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         checks::RULE_WHEN_TO_ROLL,
     ),
-    doc(
+    CommandDoc::new(
         "similar-to",
         &[],
         "similar-to ENTRY",
@@ -230,7 +212,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         harm::RULE_SIMILAR,
     ),
-    doc(
+    CommandDoc::new(
         "different",
         &[],
         "different",
@@ -238,7 +220,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         harm::RULE_SIMILAR,
     ),
-    doc(
+    CommandDoc::new(
         "injury",
         &[],
         "injury CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
@@ -246,7 +228,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         harm::RULE_SIMILAR,
     ),
-    doc(
+    CommandDoc::new(
         "stress",
         &[],
         "stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
@@ -254,7 +236,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         harm::RULE_SIMILAR,
     ),
-    doc(
+    CommandDoc::new(
         "heal",
         &[],
         "heal CHARACTER injury|stress WORDS",
@@ -262,7 +244,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         harm::RULE_INJURIES,
     ),
-    doc(
+    CommandDoc::new(
         "luck-principle",
         &[],
         "luck-principle CHARACTER",
@@ -270,7 +252,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         characters::RULE_PRINCIPLES,
     ),
-    doc(
+    CommandDoc::new(
         "luck-impulse",
         &[],
         "luck-impulse CHARACTER OTHER",
@@ -278,7 +260,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         characters::RULE_PRINCIPLES,
     ),
-    doc(
+    CommandDoc::new(
         "give-luck",
         &[],
         "give-luck CHARACTER N",
@@ -286,7 +268,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         characters::RULE_LUCK,
     ),
-    doc(
+    CommandDoc::new(
         "release",
         &[],
         "release CHARACTER [ELEMENT]",
@@ -294,7 +276,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         invoking::RULE_LOCKS,
     ),
-    doc(
+    CommandDoc::new(
         "end-session",
         &[],
         "end-session consequential|inconsequential",
@@ -302,7 +284,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         table::RULE_SESSION,
     ),
-    doc(
+    CommandDoc::new(
         "advance",
         &[],
         "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME",
@@ -310,7 +292,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         table::RULE_SESSION,
     ),
-    doc(
+    CommandDoc::new(
         "change",
         &[],
         "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
@@ -318,7 +300,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         characters::RULE_ADVANCEMENT,
     ),
-    doc(
+    CommandDoc::new(
         "end-sequence",
         &[],
         "end-sequence",
@@ -326,7 +308,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         table::RULE_SEQUENCE,
     ),
-    doc(
+    CommandDoc::new(
         "end",
         &[],
         "end",

@@ -19,24 +19,6 @@ use crate::character::Carrying;
 use crate::encounter::State;
 use crate::rules;
 
-const fn doc(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    usage: &'static str,
-    summary: &'static str,
-    giver: Giver,
-    rule: tabula_core::Rule,
-) -> CommandDoc {
-    CommandDoc {
-        name,
-        aliases,
-        usage,
-        summary,
-        giver,
-        rule,
-    }
-}
-
 /// The commands that are actions of a character on its turn, in [`COMMANDS`]
 /// order: `[CHARACTER] ACTION ...`.
 const ACTION_WORDS: [&str; 17] = [
@@ -64,7 +46,7 @@ const ACTION_WORDS: [&str; 17] = [
 /// is written `CHARACTER ACTION ...`; the character may be left out when the
 /// seat has only one that may act now (the one whose turn is on).
 pub const COMMANDS: &[CommandDoc] = &[
-    doc(
+    CommandDoc::new(
         "initiative",
         &[],
         "initiative",
@@ -72,7 +54,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::TURNS,
     ),
-    doc(
+    CommandDoc::new(
         "roll",
         &[],
         "roll CHARACTER [ABILITY] DIFFICULTY [requires]",
@@ -80,7 +62,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::ROLLS,
     ),
-    doc(
+    CommandDoc::new(
         "terrain",
         &[],
         "terrain add|remove TERRAIN",
@@ -88,7 +70,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::MOVEMENT_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "craft",
         &[],
         "craft CRAFTER COMPANION ABILITY [hurry]",
@@ -96,7 +78,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SUPPORT_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "uncraft",
         &[],
         "uncraft CRAFTER COMPANION ABILITY",
@@ -104,7 +86,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SUPPORT_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "attack",
         &[],
         "[CHARACTER] attack TARGET [with ABILITY]",
@@ -112,7 +94,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "throw",
         &[],
         "[CHARACTER] throw TARGET",
@@ -120,7 +102,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "hold",
         &[],
         "[CHARACTER] hold TARGET [with ABILITY]",
@@ -128,7 +110,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "distract",
         &[],
         "[CHARACTER] distract TARGET [with ABILITY]",
@@ -136,7 +118,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "evade",
         &[],
         "[CHARACTER] evade [[with] ABILITY]",
@@ -144,7 +126,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "escape",
         &[],
         "[CHARACTER] escape",
@@ -152,7 +134,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "engage",
         &[],
         "[CHARACTER] engage",
@@ -160,7 +142,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "cover",
         &["take-cover"],
         "[CHARACTER] cover",
@@ -168,7 +150,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "leave-cover",
         &[],
         "[CHARACTER] leave-cover",
@@ -176,7 +158,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::BASIC_ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "shoot",
         &[],
         "[CHARACTER] shoot TARGET",
@@ -184,7 +166,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SHOOTING_AUTOMATIC,
     ),
-    doc(
+    CommandDoc::new(
         "blast",
         &[],
         "[CHARACTER] blast TARGET [TARGET [TARGET]]",
@@ -192,7 +174,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ATTACK_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "knockout",
         &[],
         "[CHARACTER] knockout TARGET",
@@ -200,7 +182,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ATTACK_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "fight",
         &[],
         "[CHARACTER] fight TARGET [TARGET]",
@@ -208,7 +190,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ATTACK_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "surprise",
         &[],
         "[CHARACTER] surprise TARGET [with ABILITY]",
@@ -216,7 +198,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::STALKING_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "intimidate",
         &[],
         "[CHARACTER] intimidate TARGET",
@@ -224,7 +206,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SUPPORT_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "heal",
         &["revive"],
         "[CHARACTER] heal TARGET",
@@ -232,7 +214,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SUPPORT_ABILITIES,
     ),
-    doc(
+    CommandDoc::new(
         "end",
         &["pass"],
         "[CHARACTER] end",

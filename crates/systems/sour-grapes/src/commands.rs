@@ -26,30 +26,12 @@ use crate::rules;
 use crate::stats::Stat;
 use crate::table::{Bet, Command, Pool, State};
 
-const fn doc(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    usage: &'static str,
-    summary: &'static str,
-    giver: Giver,
-    rule: tabula_core::Rule,
-) -> CommandDoc {
-    CommandDoc {
-        name,
-        aliases,
-        usage,
-        summary,
-        giver,
-        rule,
-    }
-}
-
 /// Every command of a Sour Grapes table, once, in the order of the book's game
 /// moments: the source of `help`, of the parser's usage messages and of
 /// `docs/COMMANDS.md`. `as NAME` names the character acting when a seat plays
 /// several (the storyteller, `gm`, acts for anyone with it).
 pub const COMMANDS: &[CommandDoc] = &[
-    doc(
+    CommandDoc::new(
         "spend",
         &[],
         "spend STAT [as NAME]",
@@ -57,7 +39,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SPEND,
     ),
-    doc(
+    CommandDoc::new(
         "check",
         &[],
         "check STAT DICE [TOKENS] vs DIFFICULTY [with SKILL] [as NAME]",
@@ -65,7 +47,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::CHECK,
     ),
-    doc(
+    CommandDoc::new(
         "giveback",
         &["give-back"],
         "giveback STAT|SKILL [POINTS] as NAME",
@@ -73,7 +55,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::SPEND,
     ),
-    doc(
+    CommandDoc::new(
         "heal",
         &[],
         "heal STAT as NAME",
@@ -81,7 +63,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::STAT_MECHANICS,
     ),
-    doc(
+    CommandDoc::new(
         "rest",
         &[],
         "rest",
@@ -89,7 +71,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::STAT_MECHANICS,
     ),
-    doc(
+    CommandDoc::new(
         "situation",
         &[],
         "situation DIFFICULTY STAT [with SKILL] as NAME",
@@ -97,7 +79,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::SITUATION,
     ),
-    doc(
+    CommandDoc::new(
         "difficulty",
         &[],
         "difficulty DIFFICULTY",
@@ -105,7 +87,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::SITUATION,
     ),
-    doc(
+    CommandDoc::new(
         "final",
         &[],
         "final DICE [TOKENS]",
@@ -113,7 +95,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SITUATION,
     ),
-    doc(
+    CommandDoc::new(
         "event",
         &[],
         "event",
@@ -121,7 +103,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::EVENT,
     ),
-    doc(
+    CommandDoc::new(
         "initiative",
         &[],
         "initiative STAT DICE [as NAME]",
@@ -129,7 +111,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::INITIATIVE,
     ),
-    doc(
+    CommandDoc::new(
         "recover",
         &[],
         "recover STAT|SKILL",
@@ -137,7 +119,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::PREP,
     ),
-    doc(
+    CommandDoc::new(
         "keep",
         &[],
         "keep EFFECT DICE [TOKENS]",
@@ -145,7 +127,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::EFFECTS,
     ),
-    doc(
+    CommandDoc::new(
         "discard",
         &[],
         "discard EFFECT",
@@ -153,7 +135,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::EFFECTS,
     ),
-    doc(
+    CommandDoc::new(
         "stunt",
         &[],
         "stunt CARD",
@@ -161,7 +143,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::STUNT,
     ),
-    doc(
+    CommandDoc::new(
         "end",
         &["end-turn"],
         "end",
@@ -169,7 +151,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::TURN,
     ),
-    doc(
+    CommandDoc::new(
         "interrupt",
         &[],
         "interrupt CARD DICE [TOKENS] [as NAME]",
@@ -177,7 +159,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::INTERRUPT,
     ),
-    doc(
+    CommandDoc::new(
         "pass",
         &[],
         "pass",
@@ -185,7 +167,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::TURN,
     ),
-    doc(
+    CommandDoc::new(
         "target",
         &[],
         "target [NAME[, NAME]...] success DICE [TOKENS] [result DICE [TOKENS]]",
@@ -193,7 +175,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Any,
         rules::BETTING,
     ),
-    doc(
+    CommandDoc::new(
         "compliment",
         &[],
         "compliment CARD success DICE [TOKENS] [result DICE [TOKENS]] [as NAME]",
@@ -201,7 +183,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::COMPLIMENT,
     ),
-    doc(
+    CommandDoc::new(
         "divert",
         &[],
         "divert CARD success DICE [TOKENS] to NAME [as NAME]",
@@ -209,7 +191,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::DIVERT,
     ),
-    doc(
+    CommandDoc::new(
         "reject",
         &[],
         "reject as NAME",
@@ -217,7 +199,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::TURN,
     ),
-    doc(
+    CommandDoc::new(
         "react",
         &[],
         "react CARD DICE [TOKENS] [as NAME]",
@@ -225,7 +207,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::REACTION,
     ),
-    doc(
+    CommandDoc::new(
         "take",
         &[],
         "take [as NAME]",
@@ -233,7 +215,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::REACTION,
     ),
-    doc(
+    CommandDoc::new(
         "afflict",
         &[],
         "afflict EFFECT as NAME",
@@ -241,7 +223,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::EFFECTS,
     ),
-    doc(
+    CommandDoc::new(
         "cure",
         &[],
         "cure EFFECT as NAME",
@@ -249,7 +231,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::EFFECTS,
     ),
-    doc(
+    CommandDoc::new(
         "end-event",
         &[],
         "end-event",
@@ -257,7 +239,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::EVENT,
     ),
-    doc(
+    CommandDoc::new(
         "award",
         &[],
         "award POINTS as NAME",
@@ -265,7 +247,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::EXPERIENCE,
     ),
-    doc(
+    CommandDoc::new(
         "raise",
         &[],
         "raise STAT|SKILL [as NAME]",
@@ -273,7 +255,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::EXPERIENCE,
     ),
-    doc(
+    CommandDoc::new(
         "improve",
         &[],
         "improve CARD easier|damage [as NAME]",
@@ -281,7 +263,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::EXPERIENCE,
     ),
-    doc(
+    CommandDoc::new(
         "end-encounter",
         &[],
         "end-encounter",

@@ -13,29 +13,11 @@ use crate::character::Stat;
 use crate::rules;
 use crate::table::{Enemy, Hero, State};
 
-const fn doc(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    usage: &'static str,
-    summary: &'static str,
-    giver: Giver,
-    rule: tabula_core::Rule,
-) -> CommandDoc {
-    CommandDoc {
-        name,
-        aliases,
-        usage,
-        summary,
-        giver,
-        rule,
-    }
-}
-
 /// Every command of Tiers (002_631931fd73349179.txt), once each. The GM gives
 /// an NPC ally's `act`, `move`, `item`, `roleplay`, `roll` and `rest` by
 /// putting the ally's name first (`GM: Steve move Yard`; "Phases").
 pub const COMMANDS: &[CommandDoc] = &[
-    doc(
+    CommandDoc::new(
         "roll",
         &[],
         "roll STAT GOAL",
@@ -43,7 +25,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ASKING_FOR_ROLLS,
     ),
-    doc(
+    CommandDoc::new(
         "compete",
         &[],
         "compete CHARACTER STAT CHARACTER STAT",
@@ -51,7 +33,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::COMPETING_ROLLS,
     ),
-    doc(
+    CommandDoc::new(
         "consent",
         &[],
         "consent ACTOR",
@@ -59,7 +41,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::PVP_ROLLS,
     ),
-    doc(
+    CommandDoc::new(
         "pvp",
         &[],
         "pvp ACTOR STAT DEFENDANT STAT",
@@ -67,7 +49,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::PVP_ROLLS,
     ),
-    doc(
+    CommandDoc::new(
         "super6",
         &["super-6"],
         "super6",
@@ -75,7 +57,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::SUPER_6,
     ),
-    doc(
+    CommandDoc::new(
         "rest",
         &[],
         "rest HOURS",
@@ -83,7 +65,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::RESTING,
     ),
-    doc(
+    CommandDoc::new(
         "fight",
         &[],
         "fight",
@@ -91,7 +73,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::PHASES,
     ),
-    doc(
+    CommandDoc::new(
         "end-phase",
         &["next"],
         "end-phase",
@@ -99,7 +81,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::PHASES,
     ),
-    doc(
+    CommandDoc::new(
         "end-combat",
         &[],
         "end-combat",
@@ -107,7 +89,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::AFTER_COMBAT,
     ),
-    doc(
+    CommandDoc::new(
         "close",
         &[],
         "close",
@@ -115,7 +97,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::AFTER_COMBAT,
     ),
-    doc(
+    CommandDoc::new(
         "act",
         &[],
         "act ACTION [on TARGET] [cover]",
@@ -123,7 +105,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ACTIONS,
     ),
-    doc(
+    CommandDoc::new(
         "move",
         &[],
         "move ZONE [> ZONE ...]",
@@ -131,7 +113,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::MOVEMENT,
     ),
-    doc(
+    CommandDoc::new(
         "item",
         &["use"],
         "item ITEM [on PLAYER]",
@@ -139,7 +121,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ITEMS,
     ),
-    doc(
+    CommandDoc::new(
         "roleplay",
         &[],
         "roleplay STAT D3 GOAL | roleplay STAT D3 vs ENEMY",
@@ -147,7 +129,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Player,
         rules::ROLEPLAYING_IN_COMBAT,
     ),
-    doc(
+    CommandDoc::new(
         "answer",
         &[],
         "answer [d6=N] [d3=N] [cp=N]",
@@ -155,7 +137,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::ROLEPLAY_AGAINST_ENEMIES,
     ),
-    doc(
+    CommandDoc::new(
         "spend",
         &[],
         "spend ENEMY USE [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE] [on TARGET]",
@@ -163,7 +145,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::DESCRIBING_ROLLS,
     ),
-    doc(
+    CommandDoc::new(
         "move-enemy",
         &[],
         "move-enemy ENEMY ZONE [pay=d3|cp]",
@@ -171,7 +153,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::USING_ROLLS_MOVE,
     ),
-    doc(
+    CommandDoc::new(
         "move-player",
         &[],
         "move-player PLAYER ZONE [pay=d3|cp]",
@@ -179,7 +161,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::ENEMY_MOVEMENT,
     ),
-    doc(
+    CommandDoc::new(
         "spawn",
         &[],
         "spawn NAME KIND health=N zone=ZONE",
@@ -187,7 +169,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::ENEMY_HEALTH,
     ),
-    doc(
+    CommandDoc::new(
         "sink",
         &[],
         "sink ENEMY [pay=d3|d6]",
@@ -195,7 +177,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::SHADOW_GOBLIN,
     ),
-    doc(
+    CommandDoc::new(
         "emerge",
         &[],
         "emerge ENEMY [pay=d3|d6]",
@@ -203,7 +185,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::SHADOW_GOBLIN,
     ),
-    doc(
+    CommandDoc::new(
         "ensnare",
         &[],
         "ensnare ENEMY PLAYER [pay=d3|cp]",
@@ -211,7 +193,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         Giver::Gm,
         rules::ENCHANTED_ARMOR,
     ),
-    doc(
+    CommandDoc::new(
         "absorb",
         &[],
         "absorb ENEMY [d6=N] [d3=N] [cp=N]",
