@@ -30,7 +30,10 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
 use crate::routes::AfterQuery;
 use crate::state::{AppState, Authed, Signal};
-use crate::{MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, auth};
+use crate::{
+    MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, WS_MAX_WRITE_BUFFER_BYTES, WS_READ_BUFFER_BYTES,
+    WS_SEND_TIMEOUT, auth,
+};
 
 /// `GET /api/tables/{id}/ws[?after=SEQ]`.
 pub async fn upgrade(
@@ -48,6 +51,9 @@ pub async fn upgrade(
     Ok(ws
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
+        .read_buffer_size(WS_READ_BUFFER_BYTES)
+        .write_buffer_size(0)
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| async move {
             follow(state, socket, id, authed, q.after).await;
         }))
@@ -58,20 +64,23 @@ struct Hello {
     token: String,
 }
 
+/// Send one message; false when the connection is gone or the client did not
+/// take it within [`WS_SEND_TIMEOUT`] (a client that does not read is dropped,
+/// never buffered for without bound).
 async fn send(socket: &mut WebSocket, v: &Value) -> bool {
-    socket
-        .send(Message::Text(Utf8Bytes::from(v.to_string())))
-        .await
-        .is_ok()
+    let message = Message::Text(Utf8Bytes::from(v.to_string()));
+    matches!(
+        tokio::time::timeout(WS_SEND_TIMEOUT, socket.send(message)).await,
+        Ok(Ok(()))
+    )
 }
 
 async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
-    let _ = socket
-        .send(Message::Close(Some(CloseFrame {
-            code,
-            reason: Utf8Bytes::from_static(reason),
-        })))
-        .await;
+    let frame = Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }));
+    let _ = tokio::time::timeout(WS_SEND_TIMEOUT, socket.send(frame)).await;
 }
 
 async fn refuse(socket: &mut WebSocket, e: &AppError) {
@@ -160,7 +169,8 @@ async fn follow(
     loop {
         tokio::select! {
             _ = ping.tick() => {
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                let ping = socket.send(Message::Ping(Default::default()));
+                if !matches!(tokio::time::timeout(WS_SEND_TIMEOUT, ping).await, Ok(Ok(()))) {
                     return;
                 }
             }
