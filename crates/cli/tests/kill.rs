@@ -8,8 +8,8 @@ mod scale;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
 use std::time::Duration;
+use std::time::Instant;
 
 use hyper::StatusCode;
 use serde_json::Value;

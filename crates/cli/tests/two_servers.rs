@@ -24,10 +24,9 @@ async fn two_processes_serve_one_table_on_postgresql() {
     };
     let cleanup_url = url.clone();
     let cleanup_schema = schema.clone();
-    scale::with_cleanup(
-        async move { two_processes(in_schema).await },
-        async move { scale::drop_schema(&cleanup_url, &cleanup_schema).await },
-    )
+    scale::with_cleanup(async move { two_processes(in_schema).await }, async move {
+        scale::drop_schema(&cleanup_url, &cleanup_schema).await
+    })
     .await;
 }
 
@@ -43,7 +42,11 @@ async fn two_processes(in_schema: String) {
     let mut followers = Vec::new();
     for server in [&a, &b] {
         for (seat, _) in SEATS {
-            followers.push((seat, server.addr.clone(), follow(&server.addr, &t, seat).await));
+            followers.push((
+                seat,
+                server.addr.clone(),
+                follow(&server.addr, &t, seat).await,
+            ));
         }
     }
     let total = (SEATS.len() * COMMANDS_PER_SEAT) as u64;

@@ -56,7 +56,13 @@ impl Server {
             .open(&log)
             .unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--database-url", database_url])
+            .args([
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--database-url",
+                database_url,
+            ])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(file)
