@@ -39,7 +39,7 @@ serve() {
     PIDS+=($!)
     for _ in $(seq 1 100); do
         if grep -q 'serving on' "$out" 2>/dev/null; then
-            grep -o 'http://127.0.0.1:[0-9]*' "$out" | head -1 >"$WORK/$2.base"
+            grep -o -m1 'http://127.0.0.1:[0-9]*' "$out" | head -n1 >"$WORK/$2.base" || true
             return
         fi
         sleep 0.1
@@ -87,6 +87,6 @@ for n in $TABLES; do
         echo -n "postgres $servers process(es): "
         "$LOAD" "${urls[@]}" --tables "$n" --seconds "$SECONDS_EACH"
         stop_all
-        psql "$PG" -qc "DROP SCHEMA $schema CASCADE"
+        psql "$PG" -qc "DROP SCHEMA $schema CASCADE" 2>/dev/null
     done
 done
