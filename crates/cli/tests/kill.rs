@@ -218,7 +218,7 @@ async fn check(store: &Arc<dyn Store>, tables: &[Table], acked: &[Acked], round:
                 assert_eq!(entry.command_end, k + 1 == a.rows.len());
             }
         }
-        // The table loads, from its snapshot and from a full replay alike.
+        // The table loads as the server loads it, and as a full replay.
         let table = tabula_server::state::load(store.as_ref(), &t.id)
             .await
             .unwrap();
@@ -246,6 +246,17 @@ async fn check(store: &Arc<dyn Store>, tables: &[Table], acked: &[Acked], round:
             .unwrap();
             assert_eq!(upto.state(), snapshot.state, "round {round} table {i}");
             assert_eq!(Some(upto.roller()), snapshot.roller);
+            // And the table rebuilt from the stored snapshot is the replayed one.
+            let from = AnyTable::restore_from_snapshot(
+                SystemId::Bastards,
+                &loaded.initial_state,
+                &roller,
+                Some((snapshot.seq, &snapshot.state)),
+                &rows,
+            )
+            .unwrap();
+            assert_eq!(from.state(), replayed.state(), "round {round} table {i}");
+            assert_eq!(from.raw_rows_after(0), replayed.raw_rows_after(0));
         } else {
             assert!(
                 (rows.len() as u64) < tabula_store::SNAPSHOT_EVERY,

@@ -360,6 +360,12 @@ impl AnyTable {
     /// ([`Session::restore_from_snapshot`]). The result equals
     /// [`AnyTable::restore`]'s whenever the snapshot is that replay's state.
     ///
+    /// Not faster than [`AnyTable::restore`] today: every row is still parsed
+    /// (most of a load's time) and the rules' table is rebuilt through its
+    /// serialized form, which costs more than the evolving it saves
+    /// (docs/BENCHMARKS.md). It pays off once the rows before the snapshot
+    /// need not be read at all.
+    ///
     /// # Errors
     /// As [`AnyTable::restore`]; also [`LoadError::Json`] when the snapshot is not
     /// this system's state.

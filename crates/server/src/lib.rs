@@ -30,7 +30,8 @@
 //! appends ([`AppState::follow_store`], `LISTEN/NOTIFY`) to catch its tables up
 //! and push other processes' moves to its own WebSockets. Every
 //! [`tabula_store::SNAPSHOT_EVERY`] rows a command's append carries a
-//! snapshot of the state, so loading a long table replays few rows.
+//! snapshot of the state (checked against the replay by the tests; loading
+//! does not use it yet: see [`state::load`]).
 //!
 //! ## Secrets
 //!

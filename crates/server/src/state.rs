@@ -515,8 +515,7 @@ pub fn raw_row(e: StoredEntry) -> RawRow {
 }
 
 /// Rebuild table `id` from the store: its initial state and roller, every row
-/// (the rows up to its snapshot, when it has one, are read back without being
-/// replayed through the rules).
+/// replayed.
 ///
 /// # Errors
 /// [`AppError::Unauthorized`] when the store has no such table (the caller was
@@ -538,7 +537,11 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
         .clone()
         .ok_or_else(|| AppError::Internal(format!("table {id} has no initial roller")))?;
     let rows: Vec<RawRow> = loaded.entries.into_iter().map(raw_row).collect();
-    let snapshot = loaded.snapshot.as_ref().map(|s| (s.seq, &s.state));
-    AnyTable::restore_from_snapshot(system, &loaded.initial_state, &roller, snapshot, &rows)
+    // The snapshot is not used here: the whole journal is parsed anyway (the
+    // log, `?after=` and undo need it), parsing is most of a load, and
+    // rebuilding the rules' table from a snapshot costs more than the replay
+    // it saves (docs/BENCHMARKS.md). It is written and checked against the
+    // replay for the day the journal is loaded lazily.
+    AnyTable::restore(system, &loaded.initial_state, &roller, &rows)
         .map_err(|e| AppError::Internal(format!("table {id} does not replay: {e}")))
 }
