@@ -137,6 +137,50 @@ async fn two_processes(in_schema: String) {
             "{seat} following on {addr} received other lines than its log"
         );
     }
+    // The GM reissues Stella's token on one process: her socket on the other
+    // closes with `revoked`, and the new token follows there at once.
+    let mut old_b = follow(&b.addr, &t, "Stella").await;
+    assert_eq!(scale::next(&mut old_b).await.unwrap()["type"], "hello");
+    let (status, v) = call(
+        &http,
+        Method::POST,
+        &format!("{}/api/tables/{}/seats/Stella/reissue", bases[0], t.id),
+        Some(&gm),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let mut revoked = false;
+    while let Some(m) = scale::next(&mut old_b).await {
+        if m["type"] == "revoked" {
+            revoked = true;
+            break;
+        }
+    }
+    assert!(
+        revoked,
+        "Stella's old socket on the other process was not revoked"
+    );
+    let mut renewed = t.clone();
+    for (seat, token) in &mut renewed.tokens {
+        if seat == "Stella" {
+            *token = v["token"].as_str().unwrap().to_string();
+        }
+    }
+    let mut new_b = follow(&b.addr, &renewed, "Stella").await;
+    assert_eq!(scale::next(&mut new_b).await.unwrap()["type"], "hello");
+    let (status, _) = command(&http, &bases[0], &renewed, "Stella").await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    let mut updated = false;
+    while let Some(m) = scale::next(&mut new_b).await {
+        if m["type"] == "update" {
+            updated = true;
+            break;
+        }
+    }
+    assert!(updated, "the new token's socket did not follow");
+
     // Every seat's commands are there, each once.
     for (seat, _) in SEATS {
         let given = logs[0]

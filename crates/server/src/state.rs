@@ -392,6 +392,7 @@ impl AppState {
                     let state = self.clone();
                     tokio::spawn(async move { state.heard(&table, seq).await });
                 }
+                Some(FeedEvent::Reissued { table, seat }) => self.reissued(&table, &seat),
                 Some(FeedEvent::Lost) => {
                     tracing::warn!(
                         "the store's feed was lost and is back: catching up every table"
@@ -482,7 +483,9 @@ impl AppState {
         Err(error)
     }
 
-    /// Tell table `id`'s followers that `key`'s token was reissued.
+    /// Tell table `id`'s followers that `key`'s token was reissued (here, or
+    /// on another server: then through the store's feed); those whose token
+    /// no longer matches close.
     pub(crate) fn reissued(&self, id: &str, key: &str) {
         if let Some(slot) = self.slots().get(id) {
             let _ = slot.tx.send(Signal::Reissued(key.to_string()));

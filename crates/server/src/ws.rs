@@ -45,7 +45,10 @@ pub async fn upgrade(
 ) -> Result<Response, AppError> {
     tracing::Span::current().record("table", id.as_str());
     let authed = match auth::bearer(&headers) {
-        Some(token) => Some(state.authenticate(&id, Some(token)).await?),
+        Some(token) => Some((
+            state.authenticate(&id, Some(token)).await?,
+            auth::hash_token(token),
+        )),
         None => None,
     };
     Ok(ws
@@ -92,12 +95,13 @@ async fn refuse(socket: &mut WebSocket, e: &AppError) {
     close(socket, close_code::POLICY, "refused").await;
 }
 
-/// The first message's token, within the time limit.
+/// The first message's token, within the time limit: its seat and the
+/// token's hash.
 async fn first_message_token(
     state: &AppState,
     socket: &mut WebSocket,
     id: &str,
-) -> Result<Authed, AppError> {
+) -> Result<(Authed, String), AppError> {
     let unauthorized = AppError::Unauthorized(UNAUTHORIZED_MESSAGE);
     let msg = tokio::time::timeout(WS_AUTH_TIMEOUT, socket.recv())
         .await
@@ -108,17 +112,18 @@ async fn first_message_token(
     };
     let hello: Hello = serde_json::from_str(text.as_str())
         .map_err(|_| AppError::Unauthorized(UNAUTHORIZED_MESSAGE))?;
-    state.authenticate(id, Some(&hello.token)).await
+    let authed = state.authenticate(id, Some(&hello.token)).await?;
+    Ok((authed, auth::hash_token(&hello.token)))
 }
 
 async fn follow(
     state: AppState,
     mut socket: WebSocket,
     id: String,
-    authed: Option<Authed>,
+    authed: Option<(Authed, String)>,
     after: Option<u64>,
 ) {
-    let who = match authed {
+    let (who, token_hash) = match authed {
         Some(a) => a,
         None => match first_message_token(&state, &mut socket, &id).await {
             Ok(a) => a,
@@ -199,7 +204,13 @@ async fn follow(
                         }
                     }
                 }
-                Ok(Signal::Reissued(key)) if key == who.key => {
+                // A reissue of this seat (here or, through the store's feed,
+                // on another server): close unless this socket's token is the
+                // new one (it reconnected with it before the notice came).
+                Ok(Signal::Reissued(key))
+                    if key == who.key
+                        && !matches!(state.store().seat_for_token(&id, &token_hash).await, Ok(Some(_))) =>
+                {
                     send(&mut socket, &json!({"type": "revoked", "message": "the GM reissued this seat's token; this link no longer works"})).await;
                     return close(&mut socket, close_code::POLICY, "token reissued").await;
                 }

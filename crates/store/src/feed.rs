@@ -8,7 +8,8 @@ use sqlx::postgres::{PgListener, PgPool};
 use crate::TableId;
 
 /// The PostgreSQL `NOTIFY` channel every append notifies, with the payload
-/// `"TABLE_ID NEW_SEQ"` (a table id and a number: never a secret).
+/// `"TABLE_ID NEW_SEQ"` (a table id and a number), and every token reissue,
+/// with `"TABLE_ID reissue SEAT"` (a seat's name): never a secret.
 pub const NOTIFY_CHANNEL: &str = "tabula_log";
 
 /// How long a [`Feed`] waits before it tries to listen again after its connection
@@ -24,6 +25,14 @@ pub enum FeedEvent {
         table: TableId,
         /// The table's seq after the append.
         seq: u64,
+    },
+    /// Some process reissued the token of seat `seat` at table `table`: that
+    /// seat's sockets holding the old token must close.
+    Reissued {
+        /// The table.
+        table: TableId,
+        /// The seat (`gm` or the player's name).
+        seat: String,
     },
     /// The listening connection was lost and is back: notices sent meanwhile are
     /// gone, so any table may have moved.
@@ -84,12 +93,19 @@ impl Feed {
     }
 }
 
-/// `"TABLE_ID SEQ"` back to an event; anything else is not ours.
+/// `"TABLE_ID SEQ"` or `"TABLE_ID reissue SEAT"` back to an event; anything
+/// else is not ours.
 fn parse(payload: &str) -> Option<FeedEvent> {
-    let (table, seq) = payload.split_once(' ')?;
+    let (table, rest) = payload.split_once(' ')?;
+    if let Some(seat) = rest.strip_prefix("reissue ") {
+        return Some(FeedEvent::Reissued {
+            table: table.to_string(),
+            seat: seat.to_string(),
+        });
+    }
     Some(FeedEvent::Appended {
         table: table.to_string(),
-        seq: seq.parse().ok()?,
+        seq: rest.parse().ok()?,
     })
 }
 
@@ -104,6 +120,13 @@ mod tests {
             Some(FeedEvent::Appended {
                 table: "abc".into(),
                 seq: 12
+            })
+        );
+        assert_eq!(
+            parse("abc reissue Ann Lee"),
+            Some(FeedEvent::Reissued {
+                table: "abc".into(),
+                seat: "Ann Lee".into()
             })
         );
         assert_eq!(parse("abc"), None);

@@ -394,7 +394,7 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         snapshot_state: Option<serde_json::Value>,
     ) -> Result<u64, StoreError>;
 
-    /// The appends other processes make, as they commit: a [`Feed`] on PostgreSQL
+    /// The appends (and token reissues) processes make, as they commit: a [`Feed`] on PostgreSQL
     /// (its own connection, `LISTEN`ing on [`NOTIFY_CHANNEL`]), `None` on SQLite
     /// (one process: nobody else appends).
     ///
@@ -412,7 +412,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 
     /// Replaces the token hash of seat `seat` at table `id` (the GM reissues a link,
     /// so the old link stops working). Returns `false`, changing nothing, when there
-    /// is no such seat (or no such table).
+    /// is no such seat (or no such table). On PostgreSQL a reissue also notifies
+    /// [`NOTIFY_CHANNEL`] with `"TABLE_ID reissue SEAT"` (at commit).
     ///
     /// # Errors
     /// [`StoreError::NulInText`] when `token_hash` holds U+0000.

@@ -379,14 +379,25 @@ impl Store for PgStore {
         if !common::findable(&[id, seat]) {
             return Ok(false);
         }
+        let mut tx = self.pool.begin().await?;
         let done =
             sqlx::query("UPDATE seats SET token_hash = $1 WHERE table_id = $2 AND seat = $3")
                 .bind(token_hash)
                 .bind(id)
                 .bind(seat)
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await?;
-        Ok(done.rows_affected() > 0)
+        let found = done.rows_affected() > 0;
+        if found {
+            // Other servers close that seat's sockets holding the old token.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(crate::NOTIFY_CHANNEL)
+                .bind(format!("{id} reissue {seat}"))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(found)
     }
 
     async fn follow(&self) -> Result<Option<crate::Feed>, StoreError> {
