@@ -212,6 +212,45 @@ pub struct Session<S: TextPlay> {
     recent: Vec<(u64, S::State)>,
 }
 
+/// The rules' table with initial state `initial`, current state `state` and the live
+/// events `live`, built through the table's serialized form (the rules' table has no
+/// other way in than replaying); `None` if that form does not read back.
+fn table_from_parts<S: TextPlay>(
+    initial: &S::State,
+    state: &S::State,
+    live: &[(Seat, S::Event)],
+) -> Option<Table<S>> {
+    #[derive(Serialize)]
+    struct Logged<'a, E> {
+        seq: u64,
+        seat: &'a Seat,
+        event: &'a E,
+    }
+    #[derive(Serialize)]
+    struct Log<'a, E> {
+        entries: Vec<Logged<'a, E>>,
+    }
+    #[derive(Serialize)]
+    struct Parts<'a, St, E> {
+        initial: &'a St,
+        state: &'a St,
+        log: Log<'a, E>,
+    }
+    let entries = live
+        .iter()
+        .zip(1u64..)
+        .map(|((seat, event), seq)| Logged { seq, seat, event })
+        .collect();
+    let parts = Parts {
+        initial,
+        state,
+        log: Log { entries },
+    };
+    serde_json::to_value(&parts)
+        .ok()
+        .and_then(|v| serde_json::from_value(v).ok())
+}
+
 /// The stable text of a seat in stored rows and API answers: `gm` for the GM,
 /// else the player's name.
 pub fn seat_key(seat: &Seat) -> String {
@@ -291,6 +330,114 @@ impl<S: TextPlay> Session<S> {
             }
         }
         self.rows.push(row);
+        Ok(())
+    }
+
+    /// Rebuild a table as [`Session::restore`] does, but starting from `snapshot`
+    /// (`(seq, state)`: the state right after row `seq`, as a store kept it) instead
+    /// of replaying rows `1..=seq` through the rules: those rows are only read back
+    /// into the journal, the undo points and the event log; the rows after `seq` are
+    /// replayed. A snapshot whose seq is 0 or past the last row is ignored (full
+    /// replay). The snapshot is trusted: the store writes it from this engine's own
+    /// state, and tests check it against the replay.
+    ///
+    /// # Errors
+    /// [`RestoreError`] as [`Session::restore`].
+    pub fn restore_from_snapshot(
+        initial: S::State,
+        initial_roller: Seeded,
+        snapshot: Option<(u64, S::State)>,
+        rows: Vec<Row<S::Event>>,
+    ) -> Result<Self, RestoreError> {
+        let last = rows.last().map_or(0, |r| r.seq);
+        let Some((at, state)) = snapshot.filter(|(at, _)| *at >= 1 && *at <= last) else {
+            return Session::restore(initial, initial_roller, rows);
+        };
+        let mut s = Session::new(initial, initial_roller);
+        let mut rows = rows.into_iter();
+        // Rows 1..=at: the journal, the undo points and the live events, no rules.
+        let mut live: Vec<(Seat, S::Event)> = Vec::new();
+        for row in rows.by_ref() {
+            let expected = s.seq() + 1;
+            if row.seq != expected {
+                return Err(RestoreError::OutOfOrder {
+                    expected,
+                    got: row.seq,
+                });
+            }
+            match &row.entry {
+                Entry::Event { event } => {
+                    live.push((row.seat.clone(), event.clone()));
+                    if row.command_end {
+                        if let Some(r) = &row.roller {
+                            s.roller = r.clone();
+                        }
+                        s.boundaries.push(Boundary {
+                            seq: row.seq,
+                            events: live.len(),
+                            roller: s.roller.clone(),
+                        });
+                    }
+                }
+                Entry::Undo { back_to } => {
+                    let expected = s.undo_target().map_or(0, |b| b.seq);
+                    if s.boundaries.len() < 2 || *back_to != expected {
+                        return Err(RestoreError::BadUndo {
+                            seq: row.seq,
+                            back_to: *back_to,
+                            expected,
+                        });
+                    }
+                    s.boundaries.pop();
+                    if let Some(b) = s.boundaries.last() {
+                        live.truncate(b.events);
+                        s.roller = b.roller.clone();
+                    }
+                }
+            }
+            let done = row.seq == at;
+            s.rows.push(row);
+            if done {
+                break;
+            }
+        }
+        match table_from_parts::<S>(s.table.initial(), &state, &live) {
+            Some(table) => s.table = table,
+            // The rules' table could not be rebuilt from its parts: replay instead.
+            None => {
+                let rows: Vec<_> = std::mem::take(&mut s.rows)
+                    .into_iter()
+                    .chain(rows)
+                    .collect();
+                return Session::restore(s.table.initial().clone(), s.initial_roller, rows);
+            }
+        }
+        for row in rows {
+            s.replay_row(row)?;
+        }
+        Ok(s)
+    }
+
+    /// Append rows written elsewhere (another server on the same store) to a table
+    /// that has every row before them, replaying them through the rules. The lines
+    /// of the last command are then described as after [`Session::submit`].
+    ///
+    /// # Errors
+    /// [`RestoreError`] when the rows do not follow on from the journal or an undo
+    /// names a point the log was not at; the rows before the bad one are kept.
+    pub fn extend(&mut self, rows: Vec<Row<S::Event>>) -> Result<(), RestoreError> {
+        for row in rows {
+            let starts = self.rows.last().is_none_or(|r| r.command_end);
+            let seq = row.seq;
+            let undo = matches!(row.entry, Entry::Undo { .. });
+            self.replay_row(row)?;
+            if starts || undo {
+                self.recent.clear();
+            }
+            if !undo {
+                self.recent.push((seq, self.state().clone()));
+            }
+        }
         Ok(())
     }
 
@@ -617,5 +764,37 @@ impl<S: TextPlay> Session<S> {
                 event: Some(serde_json::json!({ "undo": { "back_to": back_to } })),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_bastards::Bastards;
+
+    /// The snapshot path really rebuilds the rules' table from its parts (a
+    /// fallback to replaying would hide a change in the table's serialized form).
+    #[test]
+    fn the_rules_table_rebuilds_from_its_parts() {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples")
+            .join("bastards");
+        let text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
+        let state = Bastards::setup(&text, &dir).unwrap();
+        let mut s = Session::<Bastards>::new(state, Seeded::from_seed(3));
+        let seat = Seat::Player("Stella".into());
+        let command = s.parse(&seat, "fate Cynthia Business Mind 3").unwrap();
+        s.submit(&seat, &command, None).unwrap();
+        s.submit(&seat, &command, None).unwrap();
+        let live: Vec<(Seat, _)> = s
+            .table()
+            .log()
+            .entries()
+            .iter()
+            .map(|l| (l.seat.clone(), l.event.clone()))
+            .collect();
+        assert!(!live.is_empty());
+        let rebuilt = table_from_parts::<Bastards>(s.table().initial(), s.state(), &live);
+        assert_eq!(rebuilt.as_ref(), Some(s.table()));
     }
 }

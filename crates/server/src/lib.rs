@@ -15,11 +15,23 @@
 //! different tables in parallel), refuse a stale `expect_seq` (409), let the
 //! engine decide (a refusal is a 422 carrying the rule and changes nothing),
 //! append every row of the command and the roller state after it to the store
-//! in one call (one transaction: a crash can neither lose an acknowledged
+//! in one call (one transaction: a command is acknowledged only after its rows
+//! and roller state are committed, so a crash can neither lose an acknowledged
 //! command nor replay its dice; the store's seq check is the optimistic lock
-//! between servers, and on a conflict the table is reloaded and the answer is
-//! 409), then signal the table's followers, each of which computes its own
-//! seat's view and lines.
+//! between servers, and on a conflict the table is caught up and the command
+//! decided again, at most [`MAX_CONFLICT_RETRIES`] times), then signal the
+//! table's followers, each of which computes its own seat's view and lines.
+//!
+//! ## Several servers
+//!
+//! On PostgreSQL any number of `tabula serve` processes share one database
+//! behind a load balancer, with no sticky sessions: any process takes a
+//! command for any table (above), and each follows the store's feed of
+//! appends ([`AppState::follow_store`], `LISTEN/NOTIFY`) to catch its tables up
+//! and push other processes' moves to its own WebSockets. Every
+//! [`tabula_store::SNAPSHOT_EVERY`] rows a command's append carries a
+//! snapshot of the state (checked against the replay by the tests; loading
+//! does not use it yet: see [`state::load`]).
 //!
 //! ## Secrets
 //!
@@ -85,6 +97,25 @@ pub const WS_AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 /// is refused with 503 `table-limit`, and so is opening one more in memory
 /// when every table held is in use.
 pub const MAX_TABLES: usize = 10_000;
+
+/// How many times a command is decided again after losing the race to append
+/// to another server on the same store (each time the table is caught up
+/// first): 8. Past that the answer is 409 `stale`.
+pub const MAX_CONFLICT_RETRIES: u32 = 8;
+
+/// How long one WebSocket message may take to go out (the client reading too
+/// slowly, or not at all): 10 seconds; then the connection is closed. With
+/// [`WS_MAX_WRITE_BUFFER_BYTES`] this bounds what a client that never reads
+/// costs the server.
+pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most bytes queued for one WebSocket beyond what the operating system
+/// took (256 KiB); a send past it fails and closes the connection.
+pub const WS_MAX_WRITE_BUFFER_BYTES: usize = 256 * 1024;
+
+/// The read buffer of one WebSocket (4 KiB: clients send only their token and
+/// pings), so ten thousand idle connections cost little memory.
+pub const WS_READ_BUFFER_BYTES: usize = 4 * 1024;
 
 /// How many table moves a slow WebSocket may fall behind before it skips to
 /// the newest (it then sends every missed line at once: nothing is lost).

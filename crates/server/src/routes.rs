@@ -19,7 +19,7 @@ use crate::auth;
 use crate::create::{self, CreateRequest, SeatLink};
 use crate::error::{ApiJson, ApiQuery, AppError};
 use crate::state::{AppState, Authed};
-use crate::{MAX_ROLLED_VALUE_BYTES, MAX_ROLLED_VALUES, examples};
+use crate::{MAX_CONFLICT_RETRIES, MAX_ROLLED_VALUE_BYTES, MAX_ROLLED_VALUES, examples};
 
 /// `GET /healthz`: 200 `{"status": "ok", "store": "sqlite"}` while the store
 /// answers, else 503.
@@ -283,7 +283,11 @@ pub async fn command(
 /// Decide with `decide` under the table's write lock and append what it did
 /// to the store. A stale `expect_seq` or a refusal is answered only after the
 /// table is checked against the store (another server may have moved it: then
-/// it is reloaded and decided again, once).
+/// it is caught up and decided again, once). When the append loses the race to
+/// another server (the store's seq check), the table is caught up and the
+/// command decided again, at most [`MAX_CONFLICT_RETRIES`] times: the dice come
+/// from the roller state the other server left, so the table's dice stay one
+/// stream.
 async fn apply(
     state: &AppState,
     id: &str,
@@ -292,6 +296,7 @@ async fn apply(
 ) -> Result<Accepted, AppError> {
     let (slot, mut guard) = state.write(id).await?;
     let mut checked = false;
+    let mut conflicts = 0;
     loop {
         let t = guard
             .as_mut()
@@ -302,11 +307,23 @@ async fn apply(
             _ => decide(t),
         };
         match outcome {
-            Ok(accepted) => {
-                let seq = state.persist(&slot, &mut guard, id, before).await?;
-                Span::current().record("seq", seq);
-                return Ok(accepted);
-            }
+            Ok(accepted) => match state.persist(&slot, &mut guard, id, before).await {
+                Ok(seq) => {
+                    Span::current().record("seq", seq);
+                    return Ok(accepted);
+                }
+                Err(AppError::Stale { current }) if conflicts < MAX_CONFLICT_RETRIES => {
+                    conflicts += 1;
+                    checked = true;
+                    tracing::debug!(
+                        table = id,
+                        current,
+                        conflicts,
+                        "lost an append race; deciding again"
+                    );
+                }
+                Err(e) => return Err(e),
+            },
             Err(e @ (AppError::Stale { .. } | AppError::Command(_))) if !checked => {
                 checked = true;
                 if !state.catch_up(&slot, &mut guard, id).await? {

@@ -96,6 +96,8 @@ pub async fn run(
         ..Settings::default()
     };
     let state = AppState::with_settings(store.clone(), settings);
+    // Other servers' appends (PostgreSQL): catch this one's tables up.
+    let follower = tokio::spawn(state.clone().follow_store());
     ready(addr, store.backend());
     let on_signal = state.clone();
     axum::serve(listener, tabula_web::with_api(app(state)))
@@ -106,6 +108,9 @@ pub async fn run(
         })
         .await
         .map_err(|source| ServeError::Io { addr, source })?;
+    // The feed holds a connection of the store's pool: end it before closing.
+    follower.abort();
+    let _ = follower.await;
     store.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -15,7 +15,9 @@ use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast
 
 use tabula_engine::core::system::Seat;
 use tabula_engine::{AnyTable, RawRow, SystemId};
-use tabula_store::{NewEntry, Role, SeatRecord, Store, StoreError, StoredEntry};
+use tabula_store::{
+    FeedEvent, NewEntry, Role, SNAPSHOT_EVERY, SeatRecord, Store, StoreError, StoredEntry,
+};
 
 use crate::auth;
 use crate::error::{AppError, UNAUTHORIZED_MESSAGE};
@@ -237,7 +239,8 @@ impl AppState {
             return Ok((slot, guard));
         }
         drop(guard);
-        let write = self.write_slot(&slot, id).await?;
+        let mut write = slot.table.clone().write_owned().await;
+        self.catch_up(&slot, &mut write, id).await?;
         Ok((slot, OwnedRwLockWriteGuard::downgrade(write)))
     }
 
@@ -257,17 +260,21 @@ impl AppState {
             return Ok((slot, guard));
         }
         drop(guard);
-        let write = self.write_slot(&slot, id).await?;
+        let mut write = slot.table.clone().write_owned().await;
+        if write.is_none() {
+            *write = Some(load(self.store().as_ref(), id).await?);
+        }
         Ok((slot, OwnedRwLockWriteGuard::downgrade(write)))
     }
 
     /// Table `id` for a command, loaded from the store on first use: holding
     /// the guard, nothing else in this process changes the table. It is *not*
     /// checked against the store first (that would cost every command a round
-    /// trip): a command decided on a copy another server has moved past is
-    /// refused by the store's seq check ([`AppError::Stale`], and the copy is
-    /// reloaded); a refusal or a stale `expect_seq` is checked with
-    /// [`AppState::catch_up`] before it is answered.
+    /// trip; on PostgreSQL the store's notices keep it current): a command
+    /// decided on a copy another server has moved past is refused by the
+    /// store's seq check, and [`AppState::persist`] catches the copy up so the
+    /// command can be decided again; a refusal or a stale `expect_seq` is
+    /// checked with [`AppState::catch_up`] before it is answered.
     ///
     /// # Errors
     /// As [`AppState::read`].
@@ -284,26 +291,42 @@ impl AppState {
     }
 
     /// Bring the table in `guard` up to date with the store (another server
-    /// appended): true when it was behind and has been reloaded.
+    /// appended): the rows it lacks are replayed onto it (it is loaded whole
+    /// when it is not loaded yet, or when the rows do not follow on). True when
+    /// it moved; its followers then hear of the new seq.
     ///
     /// # Errors
-    /// [`AppError::Internal`] when the store fails.
+    /// [`AppError::Internal`] when the store fails (the table is left as it
+    /// was, or unloaded if it was half caught up).
     pub async fn catch_up(
         &self,
         slot: &Slot,
         guard: &mut Option<AnyTable>,
         id: &str,
     ) -> Result<bool, AppError> {
-        let behind = match guard.as_ref() {
-            None => true,
-            Some(t) => self.behind(id, t.seq()).await?,
-        };
-        if behind {
+        let Some(t) = guard.as_mut() else {
             let t = load(self.store().as_ref(), id).await?;
-            let _ = slot.tx.send(Signal::Advanced(t.seq()));
             *guard = Some(t);
+            return Ok(true);
+        };
+        let before = t.seq();
+        let newer = self
+            .store()
+            .entries_after(id, before)
+            .await
+            .map_err(AppError::store)?;
+        if newer.is_empty() {
+            return Ok(false);
         }
-        Ok(behind)
+        let rows: Vec<RawRow> = newer.into_iter().map(raw_row).collect();
+        if let Err(e) = t.extend(&rows) {
+            tracing::warn!(table = id, error = %e, "catching up row by row failed; reloading");
+            *guard = None;
+            *guard = Some(load(self.store().as_ref(), id).await?);
+        }
+        let seq = guard.as_ref().map_or(before, AnyTable::seq);
+        let _ = slot.tx.send(Signal::Advanced(seq));
+        Ok(true)
     }
 
     /// True when the store holds rows of table `id` after `seq`.
@@ -316,38 +339,85 @@ impl AppState {
         Ok(!newer.is_empty())
     }
 
-    async fn write_slot(
-        &self,
-        slot: &Slot,
-        id: &str,
-    ) -> Result<OwnedRwLockWriteGuard<Option<AnyTable>>, AppError> {
-        let mut guard = slot.table.clone().write_owned().await;
-        let fresh = guard.is_none();
-        if fresh
-            || self
-                .behind(id, guard.as_ref().map_or(0, AnyTable::seq))
-                .await?
+    /// Some server appended rows of table `id` up to `seq` (the store's
+    /// notice): when this server holds the table and is behind, catch it up
+    /// and wake its WebSockets. A table not held here is left alone (it is
+    /// loaded fresh on first use).
+    pub async fn heard(&self, id: &str, seq: u64) {
+        let Some(slot) = self.slots().get(id).cloned() else {
+            return;
+        };
         {
-            let t = load(self.store().as_ref(), id).await?;
-            if !fresh {
-                let _ = slot.tx.send(Signal::Advanced(t.seq()));
+            let guard = slot.table.read().await;
+            match guard.as_ref() {
+                Some(t) if t.seq() < seq => {}
+                _ => return,
             }
-            *guard = Some(t);
         }
-        Ok(guard)
+        let mut guard = slot.table.clone().write_owned().await;
+        if guard.as_ref().is_some_and(|t| t.seq() < seq)
+            && let Err(e) = self.catch_up(&slot, &mut guard, id).await
+        {
+            tracing::warn!(table = id, error = %e, "catching up after a notice");
+        }
+    }
+
+    /// The ids of the tables held in memory.
+    pub fn held_tables(&self) -> Vec<String> {
+        self.slots().keys().cloned().collect()
+    }
+
+    /// Follow the store's feed of appends (PostgreSQL; SQLite has none) until
+    /// the server shuts down: each notice catches the table up
+    /// ([`AppState::heard`]), on a task of its own so one busy table never
+    /// holds up the others; a lost feed treats every table held as behind.
+    pub async fn follow_store(self) {
+        let mut feed = match self.store().follow().await {
+            Ok(Some(feed)) => feed,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot follow the store: other servers' commands reach this one's tables only on their next use");
+                return;
+            }
+        };
+        let mut shutdown = self.shutdown_signal();
+        loop {
+            let event = tokio::select! {
+                event = feed.next() => event,
+                _ = shutdown.changed() => return,
+            };
+            match event {
+                None => return,
+                Some(FeedEvent::Appended { table, seq }) => {
+                    let state = self.clone();
+                    tokio::spawn(async move { state.heard(&table, seq).await });
+                }
+                Some(FeedEvent::Reissued { table, seat }) => self.reissued(&table, &seat),
+                Some(FeedEvent::Lost) => {
+                    tracing::warn!(
+                        "the store's feed was lost and is back: catching up every table"
+                    );
+                    for table in self.held_tables() {
+                        let state = self.clone();
+                        tokio::spawn(async move { state.heard(&table, u64::MAX).await });
+                    }
+                }
+            }
+        }
     }
 
     /// Write the rows `table` gained after `before` to the store, as one
-    /// append, with the roller state after them. On success every follower of
-    /// the table hears of the new seq.
+    /// append, with the roller state after them (and a snapshot of the state
+    /// when the log passes a multiple of [`SNAPSHOT_EVERY`]). On success every
+    /// follower of the table hears of the new seq.
     ///
     /// # Errors
-    /// [`AppError::Stale`] when another server appended first (the table is
-    /// reloaded from the store, so the command is dropped);
-    /// [`AppError::TooLarge`] when the store refuses the entries' size (the
-    /// table is reloaded: nothing changed); [`AppError::Internal`] on a store
-    /// failure (the table is reloaded, or dropped from memory if that fails
-    /// too).
+    /// [`AppError::Stale`] when another server appended first: the table is
+    /// caught up with the store (the command's rows are dropped) so the caller
+    /// may decide again; [`AppError::TooLarge`] when the store refuses the
+    /// entries' size (the table is reloaded: nothing changed);
+    /// [`AppError::Internal`] on a store failure (the table is reloaded, or
+    /// dropped from memory if that fails too).
     pub(crate) async fn persist(
         &self,
         slot: &Slot,
@@ -364,6 +434,7 @@ impl AppState {
             return Ok(target);
         };
         let roller_after = last.roller.clone();
+        let snapshot = (before / SNAPSHOT_EVERY != target / SNAPSHOT_EVERY).then(|| table.state());
         let entries: Vec<NewEntry> = rows
             .into_iter()
             .map(|r| NewEntry {
@@ -371,7 +442,10 @@ impl AppState {
                 entry: r.entry,
             })
             .collect();
-        let result = self.store().append(id, before, entries, roller_after).await;
+        let result = self
+            .store()
+            .append_with_snapshot(id, before, entries, roller_after, snapshot)
+            .await;
         let error = match result {
             Ok(seq) if seq == target => {
                 let _ = slot.tx.send(Signal::Advanced(seq));
@@ -397,7 +471,9 @@ impl AppState {
             Ok(t) => {
                 let seq = t.seq();
                 *guard = Some(t);
-                let _ = slot.tx.send(Signal::Advanced(seq));
+                if seq != before {
+                    let _ = slot.tx.send(Signal::Advanced(seq));
+                }
             }
             Err(e) => {
                 tracing::error!(table = id, error = %e, "reload after a failed append");
@@ -407,7 +483,9 @@ impl AppState {
         Err(error)
     }
 
-    /// Tell table `id`'s followers that `key`'s token was reissued.
+    /// Tell table `id`'s followers that `key`'s token was reissued (here, or
+    /// on another server: then through the store's feed); those whose token
+    /// no longer matches close.
     pub(crate) fn reissued(&self, id: &str, key: &str) {
         if let Some(slot) = self.slots().get(id) {
             let _ = slot.tx.send(Signal::Reissued(key.to_string()));
@@ -439,7 +517,8 @@ pub fn raw_row(e: StoredEntry) -> RawRow {
     }
 }
 
-/// Rebuild table `id` from the store: its initial state and roller, every row.
+/// Rebuild table `id` from the store: its initial state and roller, every row
+/// replayed.
 ///
 /// # Errors
 /// [`AppError::Unauthorized`] when the store has no such table (the caller was
@@ -461,6 +540,11 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
         .clone()
         .ok_or_else(|| AppError::Internal(format!("table {id} has no initial roller")))?;
     let rows: Vec<RawRow> = loaded.entries.into_iter().map(raw_row).collect();
+    // The snapshot is not used here: the whole journal is parsed anyway (the
+    // log, `?after=` and undo need it), parsing is most of a load, and
+    // rebuilding the rules' table from a snapshot costs more than the replay
+    // it saves (docs/BENCHMARKS.md). It is written and checked against the
+    // replay for the day the journal is loaded lazily.
     AnyTable::restore(system, &loaded.initial_state, &roller, &rows)
         .map_err(|e| AppError::Internal(format!("table {id} does not replay: {e}")))
 }

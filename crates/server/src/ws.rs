@@ -30,7 +30,10 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
 use crate::routes::AfterQuery;
 use crate::state::{AppState, Authed, Signal};
-use crate::{MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, auth};
+use crate::{
+    MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, WS_MAX_WRITE_BUFFER_BYTES, WS_READ_BUFFER_BYTES,
+    WS_SEND_TIMEOUT, auth,
+};
 
 /// `GET /api/tables/{id}/ws[?after=SEQ]`.
 pub async fn upgrade(
@@ -42,12 +45,18 @@ pub async fn upgrade(
 ) -> Result<Response, AppError> {
     tracing::Span::current().record("table", id.as_str());
     let authed = match auth::bearer(&headers) {
-        Some(token) => Some(state.authenticate(&id, Some(token)).await?),
+        Some(token) => Some((
+            state.authenticate(&id, Some(token)).await?,
+            auth::hash_token(token),
+        )),
         None => None,
     };
     Ok(ws
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
+        .read_buffer_size(WS_READ_BUFFER_BYTES)
+        .write_buffer_size(0)
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| async move {
             follow(state, socket, id, authed, q.after).await;
         }))
@@ -58,20 +67,23 @@ struct Hello {
     token: String,
 }
 
+/// Send one message; false when the connection is gone or the client did not
+/// take it within [`WS_SEND_TIMEOUT`] (a client that does not read is dropped,
+/// never buffered for without bound).
 async fn send(socket: &mut WebSocket, v: &Value) -> bool {
-    socket
-        .send(Message::Text(Utf8Bytes::from(v.to_string())))
-        .await
-        .is_ok()
+    let message = Message::Text(Utf8Bytes::from(v.to_string()));
+    matches!(
+        tokio::time::timeout(WS_SEND_TIMEOUT, socket.send(message)).await,
+        Ok(Ok(()))
+    )
 }
 
 async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
-    let _ = socket
-        .send(Message::Close(Some(CloseFrame {
-            code,
-            reason: Utf8Bytes::from_static(reason),
-        })))
-        .await;
+    let frame = Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }));
+    let _ = tokio::time::timeout(WS_SEND_TIMEOUT, socket.send(frame)).await;
 }
 
 async fn refuse(socket: &mut WebSocket, e: &AppError) {
@@ -83,12 +95,13 @@ async fn refuse(socket: &mut WebSocket, e: &AppError) {
     close(socket, close_code::POLICY, "refused").await;
 }
 
-/// The first message's token, within the time limit.
+/// The first message's token, within the time limit: its seat and the
+/// token's hash.
 async fn first_message_token(
     state: &AppState,
     socket: &mut WebSocket,
     id: &str,
-) -> Result<Authed, AppError> {
+) -> Result<(Authed, String), AppError> {
     let unauthorized = AppError::Unauthorized(UNAUTHORIZED_MESSAGE);
     let msg = tokio::time::timeout(WS_AUTH_TIMEOUT, socket.recv())
         .await
@@ -99,17 +112,18 @@ async fn first_message_token(
     };
     let hello: Hello = serde_json::from_str(text.as_str())
         .map_err(|_| AppError::Unauthorized(UNAUTHORIZED_MESSAGE))?;
-    state.authenticate(id, Some(&hello.token)).await
+    let authed = state.authenticate(id, Some(&hello.token)).await?;
+    Ok((authed, auth::hash_token(&hello.token)))
 }
 
 async fn follow(
     state: AppState,
     mut socket: WebSocket,
     id: String,
-    authed: Option<Authed>,
+    authed: Option<(Authed, String)>,
     after: Option<u64>,
 ) {
-    let who = match authed {
+    let (who, token_hash) = match authed {
         Some(a) => a,
         None => match first_message_token(&state, &mut socket, &id).await {
             Ok(a) => a,
@@ -160,7 +174,8 @@ async fn follow(
     loop {
         tokio::select! {
             _ = ping.tick() => {
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                let ping = socket.send(Message::Ping(Default::default()));
+                if !matches!(tokio::time::timeout(WS_SEND_TIMEOUT, ping).await, Ok(Ok(()))) {
                     return;
                 }
             }
@@ -189,7 +204,13 @@ async fn follow(
                         }
                     }
                 }
-                Ok(Signal::Reissued(key)) if key == who.key => {
+                // A reissue of this seat (here or, through the store's feed,
+                // on another server): close unless this socket's token is the
+                // new one (it reconnected with it before the notice came).
+                Ok(Signal::Reissued(key))
+                    if key == who.key
+                        && !matches!(state.store().seat_for_token(&id, &token_hash).await, Ok(Some(_))) =>
+                {
                     send(&mut socket, &json!({"type": "revoked", "message": "the GM reissued this seat's token; this link no longer works"})).await;
                     return close(&mut socket, close_code::POLICY, "token reissued").await;
                 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::{
     MAX_APPEND_ENTRIES, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewSeat, NewTable, Role,
-    SeatRecord, StoreError, StoredEntry, TableId, TableSummary,
+    SeatRecord, Snapshot, StoreError, StoredEntry, TableId, TableSummary,
 };
 
 /// A fresh table id: 128 random bits as 32 lowercase hex chars.
@@ -161,6 +161,8 @@ pub(crate) struct AppendRows {
     /// The table's new current roller state.
     pub roller: Option<String>,
     pub entries: Vec<EntryRow>,
+    /// The state after the last entry, to keep as the table's snapshot.
+    pub snapshot: Option<String>,
 }
 
 /// Checks an append against the caps and the seq range, and encodes it, numbering the
@@ -169,6 +171,7 @@ pub(crate) fn prepare_append(
     expect_seq: u64,
     entries: Vec<NewEntry>,
     roller_after: Option<&Value>,
+    snapshot_state: Option<&Value>,
 ) -> Result<AppendRows, StoreError> {
     if entries.is_empty() {
         return Err(StoreError::EmptyEntries);
@@ -184,6 +187,7 @@ pub(crate) fn prepare_append(
     let last = expect_seq + entries.len() as u64;
     seq_to_db(last)?;
     let roller = encode_optional_state(roller_after, "roller")?;
+    let snapshot = encode_optional_state(snapshot_state, "snapshot")?;
     let count = entries.len();
     let mut rows = Vec::with_capacity(count);
     for (index, NewEntry { seat, entry }) in entries.into_iter().enumerate() {
@@ -212,6 +216,19 @@ pub(crate) fn prepare_append(
         at_ms: now_ms(),
         roller,
         entries: rows,
+        snapshot,
+    })
+}
+
+/// A row of `snapshots` as selected: seq, state JSON, roller JSON.
+pub(crate) type SnapshotRow = (i64, String, Option<String>);
+
+pub(crate) fn snapshot(row: SnapshotRow) -> Result<Snapshot, StoreError> {
+    let (seq, state, roller) = row;
+    Ok(Snapshot {
+        seq: seq_from_db(seq, "snapshots.seq")?,
+        state: decode_json(&state, "snapshots.state")?,
+        roller: decode_optional_json(roller.as_deref(), "snapshots.roller")?,
     })
 }
 
@@ -327,7 +344,8 @@ mod tests {
 
     #[test]
     fn append_numbers_entries_and_marks_the_command_end() {
-        let rows = prepare_append(4, vec![entry(1), entry(1)], Some(&json!({"s": 1}))).unwrap();
+        let rows =
+            prepare_append(4, vec![entry(1), entry(1)], Some(&json!({"s": 1})), None).unwrap();
         assert_eq!(rows.expect, 4);
         assert_eq!(rows.last, 6);
         let seqs: Vec<i64> = rows.entries.iter().map(|e| e.seq).collect();
@@ -340,9 +358,9 @@ mod tests {
     #[test]
     fn the_entry_cap_is_exact() {
         // A JSON string of n chars takes n + 2 bytes.
-        assert!(prepare_append(0, vec![entry(MAX_ENTRY_BYTES - 2)], None).is_ok());
+        assert!(prepare_append(0, vec![entry(MAX_ENTRY_BYTES - 2)], None, None).is_ok());
         assert_eq!(
-            prepare_append(0, vec![entry(1), entry(MAX_ENTRY_BYTES - 1)], None).err(),
+            prepare_append(0, vec![entry(1), entry(MAX_ENTRY_BYTES - 1)], None, None).err(),
             Some(StoreError::EntryTooLarge {
                 index: 1,
                 bytes: MAX_ENTRY_BYTES + 1,
@@ -354,31 +372,31 @@ mod tests {
     #[test]
     fn appends_are_capped_in_count_and_range() {
         assert_eq!(
-            prepare_append(0, vec![], None).err(),
+            prepare_append(0, vec![], None, None).err(),
             Some(StoreError::EmptyEntries)
         );
         let many = vec![entry(0); MAX_APPEND_ENTRIES + 1];
         assert!(matches!(
-            prepare_append(0, many, None),
+            prepare_append(0, many, None, None),
             Err(StoreError::TooManyEntries { .. })
         ));
         let top = i64::MAX as u64;
         assert_eq!(
-            prepare_append(top + 1, vec![entry(0)], None).err(),
+            prepare_append(top + 1, vec![entry(0)], None, None).err(),
             Some(StoreError::SeqOutOfRange(top + 1))
         );
         assert_eq!(
-            prepare_append(top, vec![entry(0)], None).err(),
+            prepare_append(top, vec![entry(0)], None, None).err(),
             Some(StoreError::SeqOutOfRange(top + 1))
         );
-        assert!(prepare_append(top - 1, vec![entry(0)], None).is_ok());
+        assert!(prepare_append(top - 1, vec![entry(0)], None, None).is_ok());
     }
 
     #[test]
     fn states_are_capped() {
         let big = Value::String("x".repeat(MAX_STATE_BYTES));
         assert!(matches!(
-            prepare_append(0, vec![entry(0)], Some(&big)),
+            prepare_append(0, vec![entry(0)], Some(&big), None),
             Err(StoreError::StateTooLarge { what: "roller", .. })
         ));
         let table = NewTable {

@@ -95,6 +95,19 @@ pub enum StoreError {
         field: &'static str,
     },
 
+    /// The SQLite file is held by another process: a SQLite store belongs to one
+    /// process (run several servers on PostgreSQL instead). `lock` is the lock file
+    /// beside the database, `holder` what the other process wrote in it (its pid).
+    #[error(
+        "the SQLite database is in use by another process ({holder}; lock file {lock}): one SQLite file serves one tabula process; stop the other one, or use PostgreSQL to run several"
+    )]
+    Locked {
+        /// The lock file's path.
+        lock: String,
+        /// Who holds it, as the holder wrote it (`pid 1234`), or `an unknown process`.
+        holder: String,
+    },
+
     /// Two seats of one [`NewTable`](crate::NewTable) share this name.
     #[error("seat {0:?} appears twice at one table")]
     DuplicateSeat(String),

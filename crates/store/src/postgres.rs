@@ -10,8 +10,8 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection};
 
 use crate::common::{
-    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db,
-    stored_entry,
+    self, LoadRow, SeatRecordRow, SnapshotRow, StoredEntryRow, SummaryRow, seat_record,
+    seq_from_db, seq_to_db, stored_entry,
 };
 use crate::{
     LoadedTable, NewEntry, NewTable, SeatRecord, Store, StoreError, StoredEntry, TableId,
@@ -186,8 +186,15 @@ impl Store for PgStore {
         .bind(id)
         .fetch_all(&mut *tx)
         .await?;
+        let snapshot: Option<SnapshotRow> = sqlx::query_as(
+            "SELECT seq, state::text, roller::text FROM snapshots WHERE table_id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(Some(LoadedTable {
+            snapshot: snapshot.map(common::snapshot).transpose()?,
             summary,
             initial_state,
             initial_roller,
@@ -253,14 +260,20 @@ impl Store for PgStore {
             .collect()
     }
 
-    async fn append(
+    async fn append_with_snapshot(
         &self,
         id: &str,
         expect_seq: u64,
         entries: Vec<NewEntry>,
         roller_after: Option<Value>,
+        snapshot_state: Option<Value>,
     ) -> Result<u64, StoreError> {
-        let rows = common::prepare_append(expect_seq, entries, roller_after.as_ref())?;
+        let rows = common::prepare_append(
+            expect_seq,
+            entries,
+            roller_after.as_ref(),
+            snapshot_state.as_ref(),
+        )?;
         if !common::findable(&[id]) {
             return Err(StoreError::NotFound);
         }
@@ -305,6 +318,26 @@ impl Store for PgStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        if let Some(state) = &rows.snapshot {
+            sqlx::query(
+                "INSERT INTO snapshots (table_id, seq, state, roller) \
+                 VALUES ($1, $2, $3::json, $4::json) \
+                 ON CONFLICT (table_id) DO UPDATE \
+                 SET seq = excluded.seq, state = excluded.state, roller = excluded.roller",
+            )
+            .bind(id)
+            .bind(seq_to_db(rows.last)?)
+            .bind(state)
+            .bind(&rows.roller)
+            .execute(&mut *tx)
+            .await?;
+        }
+        // Delivered to every listener when (and only if) the transaction commits.
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(crate::NOTIFY_CHANNEL)
+            .bind(format!("{id} {}", rows.last))
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(rows.last)
     }
@@ -346,14 +379,29 @@ impl Store for PgStore {
         if !common::findable(&[id, seat]) {
             return Ok(false);
         }
+        let mut tx = self.pool.begin().await?;
         let done =
             sqlx::query("UPDATE seats SET token_hash = $1 WHERE table_id = $2 AND seat = $3")
                 .bind(token_hash)
                 .bind(id)
                 .bind(seat)
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await?;
-        Ok(done.rows_affected() > 0)
+        let found = done.rows_affected() > 0;
+        if found {
+            // Other servers close that seat's sockets holding the old token.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(crate::NOTIFY_CHANNEL)
+                .bind(format!("{id} reissue {seat}"))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(found)
+    }
+
+    async fn follow(&self) -> Result<Option<crate::Feed>, StoreError> {
+        Ok(Some(crate::Feed::listen(&self.pool).await?))
     }
 
     async fn close(&self) {

@@ -11,8 +11,8 @@ use sqlx::sqlite::{
 };
 
 use crate::common::{
-    self, LoadRow, SeatRecordRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db,
-    stored_entry,
+    self, LoadRow, SeatRecordRow, SnapshotRow, StoredEntryRow, SummaryRow, seat_record,
+    seq_from_db, seq_to_db, stored_entry,
 };
 use crate::{
     LoadedTable, NewEntry, NewTable, SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError,
@@ -27,6 +27,8 @@ const MAX_CONNECTIONS: u32 = 8;
 /// The store in one SQLite file.
 pub(crate) struct SqliteStore {
     pool: SqlitePool,
+    /// The file's one-process lock (`None` in memory, and after `close`).
+    lock: std::sync::Mutex<Option<std::sync::Arc<crate::lock::FileLock>>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -53,6 +55,12 @@ impl SqliteStore {
             .busy_timeout(SQLITE_BUSY_TIMEOUT);
         let lower = url.to_ascii_lowercase();
         let in_memory = lower.contains(":memory:") || lower.contains("mode=memory");
+        // Before the first connection: a second process must not even migrate.
+        let lock = if in_memory {
+            None
+        } else {
+            Some(crate::lock::lock(options.get_filename())?)
+        };
         let pool = if in_memory {
             // An in-memory database lives as long as one connection to it: keep exactly
             // one, forever (a shared cache would also fail writers with SQLITE_LOCKED
@@ -68,7 +76,10 @@ impl SqliteStore {
         .connect_with(options)
         .await?;
         MIGRATOR.run(&pool).await?;
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore {
+            pool,
+            lock: std::sync::Mutex::new(lock),
+        })
     }
 }
 
@@ -160,8 +171,14 @@ impl Store for SqliteStore {
         .bind(id)
         .fetch_all(&mut *tx)
         .await?;
+        let snapshot: Option<SnapshotRow> =
+            sqlx::query_as("SELECT seq, state, roller FROM snapshots WHERE table_id = ?1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
         tx.commit().await?;
         Ok(Some(LoadedTable {
+            snapshot: snapshot.map(common::snapshot).transpose()?,
             summary,
             initial_state,
             initial_roller,
@@ -218,14 +235,20 @@ impl Store for SqliteStore {
         rows.into_iter().map(seat_record).collect()
     }
 
-    async fn append(
+    async fn append_with_snapshot(
         &self,
         id: &str,
         expect_seq: u64,
         entries: Vec<NewEntry>,
         roller_after: Option<Value>,
+        snapshot_state: Option<Value>,
     ) -> Result<u64, StoreError> {
-        let rows = common::prepare_append(expect_seq, entries, roller_after.as_ref())?;
+        let rows = common::prepare_append(
+            expect_seq,
+            entries,
+            roller_after.as_ref(),
+            snapshot_state.as_ref(),
+        )?;
         if !common::findable(&[id]) {
             return Err(StoreError::NotFound);
         }
@@ -270,6 +293,20 @@ impl Store for SqliteStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        if let Some(state) = &rows.snapshot {
+            sqlx::query(
+                "INSERT INTO snapshots (table_id, seq, state, roller) \
+                 VALUES (?1, ?2, ?3, ?4) \
+                 ON CONFLICT (table_id) DO UPDATE \
+                 SET seq = excluded.seq, state = excluded.state, roller = excluded.roller",
+            )
+            .bind(id)
+            .bind(seq_to_db(rows.last)?)
+            .bind(state)
+            .bind(&rows.roller)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
         Ok(rows.last)
     }
@@ -319,8 +356,16 @@ impl Store for SqliteStore {
         Ok(done.rows_affected() > 0)
     }
 
+    async fn follow(&self) -> Result<Option<crate::Feed>, StoreError> {
+        Ok(None)
+    }
+
     async fn close(&self) {
         self.pool.close().await;
+        self.lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
     }
 }
 

@@ -12,7 +12,8 @@ use rand::RngExt;
 use serde_json::{Value, json};
 use sqlx::Connection;
 use tabula_store::{
-    MAX_ENTRY_BYTES, NewEntry, NewSeat, NewTable, Role, SeatRecord, Store, StoreError,
+    FeedEvent, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewSeat, NewTable, Role, SeatRecord,
+    Snapshot, Store, StoreError,
 };
 
 const PG_VAR: &str = "TABULA_TEST_DATABASE_URL";
@@ -143,6 +144,8 @@ stories!(
     a_reissued_token_retires_the_old_one,
     a_reopened_store_has_everything_back,
     caps_and_bad_input_are_refused,
+    a_snapshot_is_written_with_its_entries_and_replaced,
+    the_feed_hears_every_append,
 );
 
 // ---------------------------------------------------------------------------------
@@ -767,4 +770,132 @@ async fn sqlite_creates_a_missing_file_in_wal_mode() {
         .await
         .unwrap();
     assert_eq!(hashes, ["hash-gm", "hash-ann", "hash-bo"]);
+}
+
+async fn a_snapshot_is_written_with_its_entries_and_replaced(db: Db) {
+    let Db { store, reopen } = db;
+    let id = store.create_table(friday()).await.unwrap();
+    assert_eq!(store.load_table(&id).await.unwrap().unwrap().snapshot, None);
+    let one = vec![entry("gm", json!("a")), entry("gm", json!("b"))];
+    assert_eq!(
+        store
+            .append_with_snapshot(&id, 0, one, Some(json!({"r": 1})), Some(json!({"at": 2})))
+            .await,
+        Ok(2)
+    );
+    let expected = Snapshot {
+        seq: 2,
+        state: json!({"at": 2}),
+        roller: Some(json!({"r": 1})),
+    };
+    assert_eq!(
+        store.load_table(&id).await.unwrap().unwrap().snapshot,
+        Some(expected.clone())
+    );
+    // An append without one keeps the older snapshot.
+    store
+        .append(&id, 2, vec![entry("gm", json!("c"))], Some(json!({"r": 2})))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_table(&id).await.unwrap().unwrap().snapshot,
+        Some(expected)
+    );
+    // A conflicting append writes no snapshot either.
+    assert_eq!(
+        store
+            .append_with_snapshot(
+                &id,
+                1,
+                vec![entry("gm", json!("x"))],
+                None,
+                Some(json!({"at": "never"}))
+            )
+            .await,
+        Err(StoreError::Conflict { current: 3 })
+    );
+    // An oversized snapshot refuses the whole append.
+    let big = json!("x".repeat(MAX_STATE_BYTES));
+    assert!(matches!(
+        store
+            .append_with_snapshot(&id, 3, vec![entry("gm", json!("d"))], None, Some(big))
+            .await,
+        Err(StoreError::StateTooLarge {
+            what: "snapshot",
+            ..
+        })
+    ));
+    assert_eq!(store.load_table(&id).await.unwrap().unwrap().summary.seq, 3);
+    // The next one replaces it, and survives a reopen.
+    store
+        .append_with_snapshot(
+            &id,
+            3,
+            vec![entry("gm", json!("d"))],
+            None,
+            Some(json!({"at": 4})),
+        )
+        .await
+        .unwrap();
+    drop(store);
+    let store = reopen.open().await;
+    assert_eq!(
+        store.load_table(&id).await.unwrap().unwrap().snapshot,
+        Some(Snapshot {
+            seq: 4,
+            state: json!({"at": 4}),
+            roller: None
+        })
+    );
+}
+
+async fn the_feed_hears_every_append(db: Db) {
+    let Db { store, reopen } = db;
+    let Some(mut feed) = store.follow().await.unwrap() else {
+        // SQLite: one process, nobody else to hear from.
+        assert_eq!(store.backend(), "sqlite");
+        return;
+    };
+    // Another "process": a second store on the same database.
+    let other = reopen.open().await;
+    let id = other.create_table(friday()).await.unwrap();
+    other
+        .append(
+            &id,
+            0,
+            vec![entry("gm", json!(1)), entry("gm", json!(2))],
+            None,
+        )
+        .await
+        .unwrap();
+    // A refused append notifies nothing.
+    assert!(
+        other
+            .append(&id, 0, vec![entry("gm", json!(3))], None)
+            .await
+            .is_err()
+    );
+    other
+        .append(&id, 2, vec![entry("gm", json!(3))], None)
+        .await
+        .unwrap();
+    let mut heard = Vec::new();
+    while heard.len() < 2 {
+        let event = tokio::time::timeout(std::time::Duration::from_secs(10), feed.next())
+            .await
+            .expect("a notice within 10 s")
+            .expect("the feed goes on");
+        if let FeedEvent::Appended { table, seq } = event
+            && table == id
+        {
+            heard.push(seq);
+        }
+    }
+    assert_eq!(heard, [2, 3]);
+    other.close().await;
+    // Closing waits for the feed's connection, which the feed gives back as it ends.
+    let closing = tokio::spawn(async move { store.close().await });
+    assert_eq!(feed.next().await, None);
+    drop(feed);
+    closing.await.unwrap();
 }
