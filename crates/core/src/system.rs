@@ -426,6 +426,19 @@ impl CommandParseError {
         }
     }
 
+    /// The error for wrong arguments of the command `name` of `commands`,
+    /// with its usage (empty when `commands` has no such entry).
+    pub fn arguments_for(commands: &[CommandDoc], name: &str, problem: impl Into<String>) -> Self {
+        match find_command(commands, name) {
+            Some(doc) => Self::arguments(doc, problem),
+            None => CommandParseError::Arguments {
+                command: name.to_string(),
+                problem: problem.into(),
+                usage: String::new(),
+            },
+        }
+    }
+
     /// The error for wrong arguments of `doc`'s command, with its usage.
     pub fn arguments(doc: &CommandDoc, problem: impl Into<String>) -> Self {
         CommandParseError::Arguments {

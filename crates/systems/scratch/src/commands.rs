@@ -226,14 +226,7 @@ pub const COMMANDS: &[CommandDoc] = &[
 
 /// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
 pub(crate) fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
-    match find_command(COMMANDS, command) {
-        Some(d) => CommandParseError::arguments(d, problem),
-        None => CommandParseError::Arguments {
-            command: command.into(),
-            problem: problem.into(),
-            usage: String::new(),
-        },
-    }
+    CommandParseError::arguments_for(COMMANDS, command, problem)
 }
 
 /// The form character, ability and terrain names compare in: [`normalize`]d,

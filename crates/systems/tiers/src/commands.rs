@@ -6,7 +6,7 @@
 //! `docs/COMMANDS.md` are all made from [`COMMANDS`].
 
 use tabula_core::names::{NameLookupError, resolve};
-use tabula_core::system::{CommandDoc, Giver, find_command};
+use tabula_core::system::{CommandDoc, Giver};
 use tabula_core::{CommandParseError, Seat};
 
 use crate::character::Stat;
@@ -205,14 +205,7 @@ pub const COMMANDS: &[CommandDoc] = &[
 
 /// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
 pub(crate) fn args(command: &str, problem: impl Into<String>) -> CommandParseError {
-    match find_command(COMMANDS, command) {
-        Some(d) => CommandParseError::arguments(d, problem),
-        None => CommandParseError::Arguments {
-            command: command.into(),
-            problem: problem.into(),
-            usage: String::new(),
-        },
-    }
+    CommandParseError::arguments_for(COMMANDS, command, problem)
 }
 
 fn bonus_line(h: &Hero, st: Stat) -> String {
