@@ -783,7 +783,9 @@ pub fn complete(before: &str, offered: &Completions) -> (usize, Vec<String>) {
     let word = &before[start..];
     let typed = tabula_core::names::normalize(word.trim_start_matches('"'));
     let head = before[..start].trim();
-    let first = head.is_empty() || (head.ends_with(':') && !head[..head.len() - 1].contains(' '));
+    // The first word, or the first after a `SEAT:` prefix (a seat's name may
+    // hold spaces: `Breakhelm X-19: sh`).
+    let first = head.is_empty() || head.ends_with(':');
     let mut out: Vec<String> = Vec::new();
     let mut offer = |name: &str, suffix: &str| {
         if tabula_core::names::normalize(name).starts_with(&typed) {
@@ -824,6 +826,10 @@ mod tests {
         assert_eq!(complete("at", &offered), (0, vec!["attack".to_string()]));
         assert_eq!(complete("an", &offered), (0, vec!["Ana:".to_string()]));
         assert_eq!(complete("Ana: dr", &offered), (5, vec!["draw".to_string()]));
+        assert_eq!(
+            complete("\"Breakhelm X-19\": dr", &offered),
+            (18, vec!["draw".to_string()])
+        );
         assert_eq!(
             complete("attack ir", &offered),
             (7, vec!["\"Iron Wolf\"".to_string()])
