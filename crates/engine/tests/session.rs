@@ -426,7 +426,7 @@ fn undo_and_quit_at_the_dice_prompt_withdraw_the_command() {
     assert!(out.contains("withdrawn at the dice prompt"), "{out}");
     let asked = asked.lock().unwrap();
     assert!(
-        asked[0].starts_with("The player, Skill Hand: draw"),
+        asked[0].starts_with("Cynthia, Skill Hand (Business): draw 3 cards"),
         "the prompt names the draw: {asked:?}"
     );
 }

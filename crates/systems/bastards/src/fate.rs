@@ -171,13 +171,25 @@ pub fn play_skill_hand(
     shoe: &mut Shoe,
     roller: &mut dyn Roller,
 ) -> Result<FateDrawResult, RuleError> {
+    play_skill_hand_for(hand, "The player", "Skill Hand", shoe, roller)
+}
+
+/// [`play_skill_hand`] for character `who` checking `what` (a Skill): a
+/// manual roller's prompt names them ("Cynthia, Skill Hand (Business): draw 2
+/// cards").
+///
+/// # Errors
+/// As [`play_skill_hand`].
+pub fn play_skill_hand_for(
+    hand: SkillHand,
+    who: &str,
+    what: &str,
+    shoe: &mut Shoe,
+    roller: &mut dyn Roller,
+) -> Result<FateDrawResult, RuleError> {
     hand.validate()?;
     let (mine, theirs) = (hand.player_draws(), hand.dealer_draws());
-    roller.announce_draw(
-        "The player",
-        "Skill Hand",
-        mine.try_into().unwrap_or(u32::MAX),
-    );
+    roller.announce_draw(who, what, mine.try_into().unwrap_or(u32::MAX));
     let player_draw = deck::draw(shoe, roller, mine)?;
     roller.announce_draw(
         "The Dealer",

@@ -1763,7 +1763,8 @@ fn fate_draw(
         },
     };
     let mut shoe = o.s.shoe.clone();
-    let result = fate::play_skill_hand(hand, &mut shoe, roller)?;
+    let what = format!("Skill Hand ({skill})");
+    let result = fate::play_skill_hand_for(hand, ch.name(), &what, &mut shoe, roller)?;
     o.emit(Event::FateDrawn {
         who: i,
         skill: skill.to_string(),
