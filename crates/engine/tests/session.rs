@@ -1,19 +1,14 @@
 //! The seat rules, the journal and saves every front end shares, on the books'
 //! example tables (issue "Rules the table must keep", items 22, 27-30).
 
-use std::path::PathBuf;
-
 use tabula_core::Seeded;
 use tabula_core::roller::Manual;
 use tabula_core::system::Seat;
 use tabula_engine::play::{self, PlayOptions};
 use tabula_engine::{AnyTable, CommandError, Dice, SaveError, SaveFile, SystemId};
 
-fn examples(system: SystemId) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(system.id())
-}
+mod common;
+use common::examples;
 
 fn table(system: SystemId, seed: u64) -> AnyTable {
     let dir = examples(system);
@@ -283,55 +278,34 @@ fn raw_rows_restore_the_same_table() {
 #[test]
 fn every_shipped_script_plays_strictly_with_no_line_ignored() {
     let mut played = 0;
-    for system in SystemId::ALL {
-        let dir = examples(system);
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "script") {
-                continue;
-            }
-            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-            let table_file = [dir.join(format!("{stem}.toml")), dir.join("table.toml")]
-                .into_iter()
-                .find(|p| p.exists())
-                .unwrap();
-            let text = std::fs::read_to_string(&table_file).unwrap();
-            let mut t = AnyTable::setup(system, &text, &dir, Seeded::from_seed(1)).unwrap();
-            let script = std::fs::read_to_string(&path).unwrap();
-            let dice_file = dir.join(format!("{stem}.dice"));
-            let mut dice: std::collections::VecDeque<String> = std::fs::read_to_string(&dice_file)
-                .unwrap_or_default()
-                .lines()
-                .map(|l| l.trim().to_string())
-                .filter(|l| !l.is_empty())
-                .collect();
-            let uses_dice = dice_file.exists();
-            let mut manual = Manual::prompting(Box::new(move |_ask, _err| {
-                dice.pop_front().map_or(
-                    tabula_core::roller::Answer::End,
-                    tabula_core::roller::Answer::Values,
-                )
-            }));
-            let mut out = Vec::new();
-            let summary = play::run(
-                &mut t,
-                &mut script.as_bytes(),
-                &mut out,
-                uses_dice.then_some(&mut manual as &mut dyn tabula_core::roller::Roller),
-                PlayOptions {
-                    echo: true,
-                    strict: true,
-                    saving: false,
-                    json: false,
-                },
-                &mut |_| Ok(()),
-            )
-            .unwrap();
-            let out = String::from_utf8(out).unwrap();
-            assert_eq!(summary.refused, 0, "{}:\n{out}", path.display());
-            assert!(summary.accepted > 0, "{}", path.display());
-            played += 1;
-        }
+    for common::Shipped {
+        path,
+        table: mut t,
+        script,
+        mut dice,
+        ..
+    } in common::shipped_scripts(1)
+    {
+        let mut out = Vec::new();
+        let summary = play::run(
+            &mut t,
+            &mut script.as_bytes(),
+            &mut out,
+            dice.as_mut()
+                .map(|m| m as &mut dyn tabula_core::roller::Roller),
+            PlayOptions {
+                echo: true,
+                strict: true,
+                saving: false,
+                json: false,
+            },
+            &mut |_| Ok(()),
+        )
+        .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(summary.refused, 0, "{}:\n{out}", path.display());
+        assert!(summary.accepted > 0, "{}", path.display());
+        played += 1;
     }
     assert!(played >= 7, "only {played} scripts found");
 }

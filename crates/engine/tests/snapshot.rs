@@ -3,77 +3,47 @@
 //! full replay of its log gives: state, roller, journal, every seat's log and lines,
 //! and every undo back to the start.
 
-use std::collections::VecDeque;
-use std::path::PathBuf;
+mod common;
+use common::Shipped;
 
-use tabula_core::Seeded;
-use tabula_core::roller::{Manual, Roller};
+use tabula_core::roller::Roller;
 use tabula_core::system::Seat;
 use tabula_engine::play::{self, PlayOptions};
 use tabula_engine::{AnyTable, RawRow, SystemId};
-
-fn examples(system: SystemId) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(system.id())
-}
 
 /// Every shipped script of every system, played on its table: each with a few
 /// undos given in the middle and at the end, so the journal holds undo rows.
 fn played_tables() -> Vec<(SystemId, String, AnyTable)> {
     let mut tables = Vec::new();
-    for system in SystemId::ALL {
-        let dir = examples(system);
-        let mut scripts: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "script"))
-            .collect();
-        scripts.sort();
-        for path in scripts {
-            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-            let table_file = [dir.join(format!("{stem}.toml")), dir.join("table.toml")]
-                .into_iter()
-                .find(|p| p.exists())
-                .unwrap();
-            let text = std::fs::read_to_string(&table_file).unwrap();
-            let mut t = AnyTable::setup(system, &text, &dir, Seeded::from_seed(5)).unwrap();
-            let script = std::fs::read_to_string(&path).unwrap();
-            let dice_file = dir.join(format!("{stem}.dice"));
-            let mut dice: VecDeque<String> = std::fs::read_to_string(&dice_file)
-                .unwrap_or_default()
-                .lines()
-                .map(|l| l.trim().to_string())
-                .filter(|l| !l.is_empty())
-                .collect();
-            let uses_dice = dice_file.exists();
-            let mut manual = Manual::prompting(Box::new(move |_ask, _err| {
-                dice.pop_front().map_or(
-                    tabula_core::roller::Answer::End,
-                    tabula_core::roller::Answer::Values,
-                )
-            }));
-            let lines: Vec<&str> = script.lines().collect();
-            for (i, chunk) in lines.chunks(7).enumerate() {
-                let mut text = chunk.join("\n");
-                text.push('\n');
-                play::run(
-                    &mut t,
-                    &mut text.as_bytes(),
-                    &mut Vec::new(),
-                    uses_dice.then_some(&mut manual as &mut dyn Roller),
-                    PlayOptions::default(),
-                    &mut |_| Ok(()),
-                )
-                .unwrap();
-                if i % 3 == 1 {
-                    let _ = t.undo(&Seat::Gm);
-                }
+    for Shipped {
+        system,
+        stem,
+        table: mut t,
+        script,
+        mut dice,
+        ..
+    } in common::shipped_scripts(5)
+    {
+        let lines: Vec<&str> = script.lines().collect();
+        for (i, chunk) in lines.chunks(7).enumerate() {
+            let mut text = chunk.join("\n");
+            text.push('\n');
+            play::run(
+                &mut t,
+                &mut text.as_bytes(),
+                &mut Vec::new(),
+                dice.as_mut().map(|m| m as &mut dyn Roller),
+                PlayOptions::default(),
+                &mut |_| Ok(()),
+            )
+            .unwrap();
+            if i % 3 == 1 {
+                let _ = t.undo(&Seat::Gm);
             }
-            let _ = t.undo(&Seat::Gm);
-            let _ = t.undo(&Seat::Gm);
-            tables.push((system, stem, t));
         }
+        let _ = t.undo(&Seat::Gm);
+        let _ = t.undo(&Seat::Gm);
+        tables.push((system, stem, t));
     }
     assert!(tables.len() >= 7, "only {} scripts", tables.len());
     tables
