@@ -34,6 +34,7 @@ pub mod grammar;
 pub mod names;
 pub mod notation;
 pub mod odds;
+pub mod policy;
 pub mod roller;
 pub mod rule;
 pub mod system;
@@ -41,6 +42,7 @@ pub mod system;
 pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
 pub use dice::{D3Mode, DiceError, Die};
 pub use notation::{Expr, NotationError, RollOutcome};
+pub use policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
