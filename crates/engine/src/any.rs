@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use tabula_core::files::SheetFiles;
 use tabula_core::roller::Roller;
 use tabula_core::system::{CommandDoc, CommandSpec, Seat, System, TextPlay};
+use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::{ChoiceOdds, Seeded};
 
 use crate::SystemId;
@@ -110,6 +111,10 @@ trait DynSession: Send + Sync {
     fn roller(&self) -> &Seeded;
     fn initial_roller(&self) -> &Seeded;
     fn extend(&mut self, rows: &[RawRow]) -> Result<(), LoadError>;
+    fn participants(&self) -> Vec<String>;
+    fn awaiting(&self) -> Vec<Awaiting>;
+    fn suggest_for(&self, awaiting: &Awaiting) -> Option<serde_json::Value>;
+    fn report(&self) -> EncounterReport;
 }
 
 /// JSON `v` as a `T`, or a [`LoadError::Json`] naming `what`.
@@ -150,7 +155,7 @@ fn json_err(e: serde_json::Error) -> CommandError {
 
 impl<S> DynSession for Session<S>
 where
-    S: TextPlay + Send + Sync + 'static,
+    S: Policy + Send + Sync + 'static,
     S::State: Send + Sync,
     S::Event: Send + Sync,
 {
@@ -270,6 +275,25 @@ where
         Session::extend(self, typed_rows::<S>(rows)?)?;
         Ok(())
     }
+    fn participants(&self) -> Vec<String> {
+        S::report(Session::state(self))
+            .participants
+            .into_iter()
+            .map(|p| p.name)
+            .collect()
+    }
+    fn awaiting(&self) -> Vec<Awaiting> {
+        if Session::finished(self) {
+            return Vec::new();
+        }
+        S::awaiting(Session::state(self))
+    }
+    fn suggest_for(&self, awaiting: &Awaiting) -> Option<serde_json::Value> {
+        S::suggest_for(Session::state(self), awaiting).and_then(|c| serde_json::to_value(c).ok())
+    }
+    fn report(&self) -> EncounterReport {
+        S::report(Session::state(self))
+    }
 }
 
 /// Give `command` to `session` with the dice `dice` says; the new seq.
@@ -291,6 +315,9 @@ fn submit_command<S: TextPlay>(
 pub struct AnyTable {
     system: SystemId,
     inner: Box<dyn DynSession>,
+    /// Participants handed to the system's policy (`auto NAME`), as named
+    /// in the table. Not stored: a restarted table starts with none.
+    autopilot: Vec<String>,
 }
 
 impl std::fmt::Debug for AnyTable {
@@ -349,7 +376,11 @@ impl AnyTable {
             let state = <S as TextPlay>::setup(text, files).map_err(|e| fail(&e))?;
             Box::new(Session::<S>::new(state, roller))
         });
-        Ok(AnyTable { system, inner })
+        Ok(AnyTable {
+            system,
+            inner,
+            autopilot: Vec::new(),
+        })
     }
 
     /// Rebuild a table from what the store keeps: its initial state, the roller
@@ -399,7 +430,112 @@ impl AnyTable {
             let typed = typed_rows::<S>(rows)?;
             Box::new(Session::<S>::restore_from_snapshot(initial, roller, snapshot, typed)?)
         });
-        Ok(AnyTable { system, inner })
+        Ok(AnyTable {
+            system,
+            inner,
+            autopilot: Vec::new(),
+        })
+    }
+
+    /// Every participant (character, group, side) by its name in the table,
+    /// in the table's order: the names `auto` takes.
+    pub fn participants(&self) -> Vec<String> {
+        self.inner.participants()
+    }
+
+    /// Who the table waits on now ([`Policy::awaiting`]); empty once the
+    /// encounter is over.
+    pub fn awaiting(&self) -> Vec<Awaiting> {
+        self.inner.awaiting()
+    }
+
+    /// The system policy's command for `seat` now, as the system's command
+    /// JSON ([`Policy::suggest`]); `None` when the table waits on nothing
+    /// from `seat`. A seat sees only suggestions for itself, and a policy
+    /// reads only what that seat may know.
+    pub fn suggest(&self, seat: &Seat) -> Option<serde_json::Value> {
+        self.inner
+            .awaiting()
+            .iter()
+            .filter(|a| a.seat.same_seat(seat))
+            .find_map(|a| self.inner.suggest_for(a))
+    }
+
+    /// How the encounter stands ([`Policy::report`]): sides, winner, round,
+    /// who is taken out and their resources.
+    pub fn report(&self) -> EncounterReport {
+        self.inner.report()
+    }
+
+    /// The participants on autopilot, as named in the table.
+    pub fn autopilot(&self) -> &[String] {
+        &self.autopilot
+    }
+
+    /// Hand `name` to the system's policy (`on`) or take it back; the GM's
+    /// alone (`auto NAME`, `auto off NAME`). Returns the participant's name
+    /// as the table writes it. Nothing is played until
+    /// [`AnyTable::autopilot_step`].
+    ///
+    /// # Errors
+    /// [`CommandError::GmOnly`] for a player seat; [`CommandError::Parse`]
+    /// with the participants there are when `name` fits none or several.
+    pub fn set_autopilot(&mut self, seat: &Seat, name: &str, on: bool) -> Result<String, CommandError> {
+        if !seat.is_gm() {
+            return Err(CommandError::GmOnly {
+                what: "hand a participant to the autopilot".into(),
+            });
+        }
+        let participants = self.participants();
+        let found = tabula_core::names::resolve(
+            "participant",
+            name,
+            participants.iter().map(String::as_str),
+        )
+        .map_err(|e| CommandError::Parse(e.into()))?
+        .to_string();
+        self.autopilot.retain(|n| !tabula_core::names::same_name(n, &found));
+        if on {
+            self.autopilot.push(found.clone());
+        }
+        Ok(found)
+    }
+
+    /// Give one command for the first participant on autopilot that the
+    /// table waits on, as the policy suggests, with `dice`. Returns the
+    /// participant and what was accepted (as its seat sees it), or `None`
+    /// when the table waits on nobody on autopilot (or the encounter is over).
+    ///
+    /// # Errors
+    /// The [`CommandError`] of a refused suggestion (a policy bug: the
+    /// participant's autopilot is switched off so play can go on), or a
+    /// withdrawn manual roll.
+    pub fn autopilot_step(&mut self, dice: Dice<'_>) -> Result<Option<(String, Seat, Accepted)>, CommandError> {
+        if self.autopilot.is_empty() || self.finished() {
+            return Ok(None);
+        }
+        let awaiting = self.inner.awaiting();
+        let Some((name, a)) = awaiting.iter().find_map(|a| {
+            let p = a.participant.as_deref()?;
+            self.autopilot
+                .iter()
+                .find(|n| tabula_core::names::same_name(n, p))
+                .map(|n| (n.clone(), a))
+        }) else {
+            return Ok(None);
+        };
+        let Some(command) = self.inner.suggest_for(a) else {
+            self.autopilot.retain(|n| *n != name);
+            return Ok(None);
+        };
+        let seat = a.seat.clone();
+        match self.submit_json(&seat, &command, dice) {
+            Ok(acc) => Ok(Some((name, seat, acc))),
+            Err(e) => {
+                self.autopilot.retain(|n| *n != name);
+                Err(e)
+            }
+        }
     }
 
     /// Append rows another server wrote after this table's last row (the store's

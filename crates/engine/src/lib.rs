@@ -14,6 +14,7 @@ pub mod any;
 pub mod play;
 pub mod reference;
 pub mod session;
+pub mod simulate;
 
 pub use any::{Accepted, AnyTable, Dice, LoadError, RawRow, SaveError, SaveFile, SetupFailure};
 pub use session::{CommandError, LogLine};

@@ -42,7 +42,9 @@ use std::io::{self, BufRead, Write};
 use tabula_core::grammar;
 use tabula_core::roller::{Answer, RollError, Roller};
 use tabula_core::rule::Refusal;
-use tabula_core::system::{ChoiceOdds, CommandDoc, CommandSpec, ParamKind, Seat, find_command};
+use tabula_core::system::{
+    ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, ParamKind, Seat, find_command,
+};
 
 use crate::any::{AnyTable, Dice};
 use crate::session::{CommandError, LogLine};
@@ -166,12 +168,13 @@ enum DriverCommand {
     View,
     Log,
     Undo,
+    Auto,
     Quit,
 }
 
 /// The driver's words, for help and completion.
 pub const DRIVER_WORDS: &[&str] = &[
-    "?", "/help", "/status", "/odds", "/sheet", "/view", "/log", "/undo", "/quit",
+    "?", "/help", "/status", "/odds", "/sheet", "/view", "/log", "/undo", "/auto", "/quit",
 ];
 
 fn driver_command(word: &str) -> Option<DriverCommand> {
@@ -183,6 +186,7 @@ fn driver_command(word: &str) -> Option<DriverCommand> {
         "view" => DriverCommand::View,
         "log" => DriverCommand::Log,
         "undo" => DriverCommand::Undo,
+        "auto" | "autopilot" => DriverCommand::Auto,
         "quit" | "exit" => DriverCommand::Quit,
         _ => return None,
     })
@@ -276,6 +280,13 @@ pub enum PlayMessage {
         /// The rows.
         lines: Vec<LogLine>,
     },
+    /// `auto`: the participants on autopilot now (after the change asked for).
+    Autopilot {
+        /// Their names as the table writes them.
+        on: Vec<String>,
+        /// Every participant there is.
+        participants: Vec<String>,
+    },
     /// A remark of the driver (the encounter is over; unsaved changes).
     Note {
         /// The remark.
@@ -332,7 +343,7 @@ impl Out<'_> {
                 }
                 writeln!(
                     self.w,
-                    "  (and: ?, /status, /odds, /sheet [NAME], /view [SEAT], /log, /undo (GM), /quit; \"quote names with spaces\"; prefix a line with SEAT: to act as another seat: {})",
+                    "  (and: ?, /status, /odds, /sheet [NAME], /view [SEAT], /log, /undo (GM), /auto [off] NAME (GM), /quit; \"quote names with spaces\"; prefix a line with SEAT: to act as another seat: {})",
                     seats.join(", ")
                 )
             }
@@ -363,6 +374,13 @@ impl Out<'_> {
                     writeln!(self.w, "{:>4} [{}] {}", l.seq, l.seat, l.text)?;
                 }
                 Ok(())
+            }
+            PlayMessage::Autopilot { on, participants } => {
+                if on.is_empty() {
+                    writeln!(self.w, "autopilot: nobody (auto NAME hands one of {} to the policy)", participants.join(", "))
+                } else {
+                    writeln!(self.w, "autopilot: {} (auto off NAME takes one back)", on.join(", "))
+                }
             }
             PlayMessage::Note { text } => writeln!(self.w, "{text}"),
         }
@@ -401,6 +419,13 @@ pub fn run(
     let mut unsaved = 0usize;
     let mut line = String::new();
     loop {
+        if !table.finished() {
+            let moved = autopilot(table, &mut manual, &mut out, &mut summary)?;
+            if moved > 0 {
+                unsaved += moved;
+                after_command(table)?;
+            }
+        }
         if table.finished() {
             out.emit(&PlayMessage::Note {
                 text: "The encounter is over.".into(),
@@ -453,6 +478,77 @@ pub fn run(
     summary.finished = table.finished();
     out.emit(&PlayMessage::Summary(summary))?;
     Ok(summary)
+}
+
+/// The most commands the autopilot gives between two lines typed by people.
+pub const MAX_AUTOPILOT_COMMANDS: usize = 1_000;
+
+/// Play every step the table waits on from a participant on autopilot
+/// (`auto NAME`), printing each accepted command's rows like anyone's, with
+/// the line `auto: NAME`. Stops at the first step someone else must take,
+/// the end of the encounter, or [`MAX_AUTOPILOT_COMMANDS`]. A refused
+/// suggestion (a policy bug) or a withdrawn manual roll switches that
+/// participant's autopilot off, with the reason printed. Returns how many
+/// commands were accepted.
+fn autopilot(
+    table: &mut AnyTable,
+    manual: &mut Option<&mut dyn Roller>,
+    out: &mut Out<'_>,
+    summary: &mut PlaySummary,
+) -> io::Result<usize> {
+    let mut accepted = 0;
+    while accepted < MAX_AUTOPILOT_COMMANDS {
+        let dice = match manual.as_mut() {
+            Some(m) => Dice::Manual(&mut **m),
+            None => Dice::Table,
+        };
+        let before: Vec<String> = table.autopilot().to_vec();
+        match table.autopilot_step(dice) {
+            Ok(Some((name, _seat, acc))) => {
+                for row in acc.events {
+                    out.emit(&PlayMessage::Event {
+                        line: format!("auto: {name}"),
+                        row,
+                    })?;
+                }
+                summary.accepted += 1;
+                accepted += 1;
+            }
+            Ok(None) => {
+                if table.autopilot().len() < before.len() {
+                    out.emit(&PlayMessage::Note {
+                        text: "the autopilot had no command to give; it is off for that participant".into(),
+                    })?;
+                    out.emit(&PlayMessage::Autopilot {
+                        on: table.autopilot().to_vec(),
+                        participants: table.participants(),
+                    })?;
+                }
+                break;
+            }
+            Err(e) => {
+                let line = "auto".to_string();
+                if let CommandError::Rule(r) = &e
+                    && matches!(r.kind, Refusal::Roll(RollError::Withdrawn { .. }))
+                {
+                    summary.withdrawn += 1;
+                    out.emit(&PlayMessage::Withdrawn { line, quit: false })?;
+                } else {
+                    summary.refused += 1;
+                    out.emit(&refusal(&line, &e))?;
+                }
+                out.emit(&PlayMessage::Autopilot {
+                    on: table.autopilot().to_vec(),
+                    participants: table.participants(),
+                })?;
+                break;
+            }
+        }
+        if table.finished() {
+            break;
+        }
+    }
+    Ok(accepted)
 }
 
 /// What one line did.
@@ -586,6 +682,33 @@ fn step(
             })?;
             Ok(Step::Same)
         }
+        Some(DriverCommand::Auto) => {
+            let (on, name) = match words.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
+                None => (None, None),
+                Some("off") => (Some(false), words.get(2)),
+                Some("on") => (Some(true), words.get(2)),
+                Some(_) => (Some(true), words.get(1)),
+            };
+            let changed = match (on, name) {
+                (None, _) => Ok(()),
+                (Some(_), None) => Err(CommandError::Parse(CommandParseError::Arguments {
+                    command: "auto".into(),
+                    usage: "auto [off] NAME".into(),
+                    problem: "name the participant to hand to the autopilot or take back".into(),
+                })),
+                (Some(on), Some(name)) => table.set_autopilot(&seat, name, on).map(|_| ()),
+            };
+            match changed {
+                Ok(()) => {
+                    out.emit(&PlayMessage::Autopilot {
+                        on: table.autopilot().to_vec(),
+                        participants: table.participants(),
+                    })?;
+                    Ok(Step::Same)
+                }
+                Err(e) => Err(e),
+            }
+        }
         Some(DriverCommand::Undo) => match table.undo(&seat) {
             Ok(acc) => {
                 for row in acc.events {
@@ -685,7 +808,9 @@ pub fn completions(table: &AnyTable) -> Completions {
     let legal = table.legal(&seat);
     let mut commands: Vec<String> = legal.iter().map(|c| c.name.clone()).collect();
     commands.extend(DRIVER_WORDS.iter().map(|w| w.to_string()));
-    commands.extend(["status", "odds", "sheet", "view", "log", "undo", "quit"].map(String::from));
+    commands.extend(
+        ["status", "odds", "sheet", "view", "log", "undo", "auto", "quit"].map(String::from),
+    );
     let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
     let mut names: Vec<String> = Vec::new();
     for spec in &legal {
