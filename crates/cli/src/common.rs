@@ -262,3 +262,97 @@ impl LineSource for StdinLines {
         play::read_capped_line(&mut io::stdin().lock(), buf)
     }
 }
+
+/// The options of `tabula <system> simulate`.
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// The table file (TOML) whose encounter to play, e.g. examples/scratch/table.toml.
+    pub table: PathBuf,
+    /// How many encounters to play (1 to 10,000,000).
+    #[arg(long, default_value_t = 1_000)]
+    pub runs: u64,
+    /// The seed: the same seed gives the same report, whatever --threads is.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// NAME=POLICY: how a participant plays (`book`, the system's policy, or
+    /// `random`, a random legal command); repeat for several.
+    #[arg(long, value_name = "NAME=POLICY")]
+    pub policy: Vec<String>,
+    /// PATH=VALUE: change the table file for a "what if" run, e.g.
+    /// `Thugs.members=6` or `rules.cp=20`; repeat for several.
+    #[arg(long = "override", value_name = "PATH=VALUE")]
+    pub overrides: Vec<String>,
+    /// Draw the rounds-to-end histogram and each side's win rate with its
+    /// interval to FILE (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+}
+
+/// Run `tabula <system> simulate` for system `S`: the report as text (or
+/// JSON), a progress bar on a terminal, a chart when asked.
+///
+/// # Errors
+/// Bad input for a broken table file, override, policy or option.
+pub fn simulate<S>(args: &SimulateArgs, ctx: Ctx) -> Result<(), CliError>
+where
+    S: tabula_engine::core::Policy,
+    S::State: Sync,
+{
+    use tabula_engine::simulate::{self as sim, PolicyChoice, SimOptions};
+    let text = read_file(&args.table)?;
+    let text = sim::apply_overrides(&text, &args.overrides).map_err(CliError::bad)?;
+    let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let initial = S::setup(&text, &dir)
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
+    let mut policies = Vec::new();
+    for p in &args.policy {
+        let (name, choice) = p.split_once('=').ok_or_else(|| {
+            CliError::BadInput(format!(
+                "--policy {p}: write it as NAME=POLICY, e.g. Thugs=random"
+            ))
+        })?;
+        policies.push((
+            name.trim().to_string(),
+            PolicyChoice::parse(choice).map_err(CliError::bad)?,
+        ));
+    }
+    let options = SimOptions {
+        runs: args.runs,
+        seed: args.seed,
+        threads: args.threads,
+        policies,
+    };
+    let bar = (!ctx.json && io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(args.runs);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} encounters ({eta} left)",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let report = sim::simulate::<S>(&initial, &options, &mut |done| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    })
+    .map_err(CliError::bad)?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(path) = &args.chart {
+        crate::chart::simulate_chart(path, &report)?;
+    }
+    ctx.emit(&report, || report.to_text().trim_end().to_string())?;
+    if report.failed > 0 {
+        return Err(CliError::Failure(format!(
+            "{} of {} runs could not be played to the end (a policy bug: see above)",
+            report.failed, report.runs
+        )));
+    }
+    Ok(())
+}

@@ -2,6 +2,7 @@
 //! role-playing games. This binary only parses flags and prints; the rules live in
 //! the system crates, reached through `tabula-engine`.
 
+mod chart;
 mod common;
 mod editor;
 mod roll;

@@ -12,9 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 use tabula_core::files::SheetFiles;
+use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Roller;
 use tabula_core::system::{CommandDoc, CommandSpec, Seat, System, TextPlay};
-use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::{ChoiceOdds, Seeded};
 
 use crate::SystemId;
@@ -480,7 +480,12 @@ impl AnyTable {
     /// # Errors
     /// [`CommandError::GmOnly`] for a player seat; [`CommandError::Parse`]
     /// with the participants there are when `name` fits none or several.
-    pub fn set_autopilot(&mut self, seat: &Seat, name: &str, on: bool) -> Result<String, CommandError> {
+    pub fn set_autopilot(
+        &mut self,
+        seat: &Seat,
+        name: &str,
+        on: bool,
+    ) -> Result<String, CommandError> {
         if !seat.is_gm() {
             return Err(CommandError::GmOnly {
                 what: "hand a participant to the autopilot".into(),
@@ -494,7 +499,8 @@ impl AnyTable {
         )
         .map_err(|e| CommandError::Parse(e.into()))?
         .to_string();
-        self.autopilot.retain(|n| !tabula_core::names::same_name(n, &found));
+        self.autopilot
+            .retain(|n| !tabula_core::names::same_name(n, &found));
         if on {
             self.autopilot.push(found.clone());
         }
@@ -510,7 +516,10 @@ impl AnyTable {
     /// The [`CommandError`] of a refused suggestion (a policy bug: the
     /// participant's autopilot is switched off so play can go on), or a
     /// withdrawn manual roll.
-    pub fn autopilot_step(&mut self, dice: Dice<'_>) -> Result<Option<(String, Seat, Accepted)>, CommandError> {
+    pub fn autopilot_step(
+        &mut self,
+        dice: Dice<'_>,
+    ) -> Result<Option<(String, Seat, Accepted)>, CommandError> {
         if self.autopilot.is_empty() || self.finished() {
             return Ok(None);
         }

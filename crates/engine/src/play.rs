@@ -377,9 +377,17 @@ impl Out<'_> {
             }
             PlayMessage::Autopilot { on, participants } => {
                 if on.is_empty() {
-                    writeln!(self.w, "autopilot: nobody (auto NAME hands one of {} to the policy)", participants.join(", "))
+                    writeln!(
+                        self.w,
+                        "autopilot: nobody (auto NAME hands one of {} to the policy)",
+                        participants.join(", ")
+                    )
                 } else {
-                    writeln!(self.w, "autopilot: {} (auto off NAME takes one back)", on.join(", "))
+                    writeln!(
+                        self.w,
+                        "autopilot: {} (auto off NAME takes one back)",
+                        on.join(", ")
+                    )
                 }
             }
             PlayMessage::Note { text } => writeln!(self.w, "{text}"),
@@ -517,7 +525,9 @@ fn autopilot(
             Ok(None) => {
                 if table.autopilot().len() < before.len() {
                     out.emit(&PlayMessage::Note {
-                        text: "the autopilot had no command to give; it is off for that participant".into(),
+                        text:
+                            "the autopilot had no command to give; it is off for that participant"
+                                .into(),
                     })?;
                     out.emit(&PlayMessage::Autopilot {
                         on: table.autopilot().to_vec(),
@@ -809,7 +819,10 @@ pub fn completions(table: &AnyTable) -> Completions {
     let mut commands: Vec<String> = legal.iter().map(|c| c.name.clone()).collect();
     commands.extend(DRIVER_WORDS.iter().map(|w| w.to_string()));
     commands.extend(
-        ["status", "odds", "sheet", "view", "log", "undo", "auto", "quit"].map(String::from),
+        [
+            "status", "odds", "sheet", "view", "log", "undo", "auto", "quit",
+        ]
+        .map(String::from),
     );
     let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
     let mut names: Vec<String> = Vec::new();

@@ -300,7 +300,8 @@ fn random_command<P: Policy>(
     let specs: Vec<CommandSpec> = P::legal_commands(state, &awaiting.seat)
         .into_iter()
         .filter(|s| {
-            !s.params.iter().any(|p| matches!(p.kind, ParamKind::Text)) && names_participant(s, name)
+            !s.params.iter().any(|p| matches!(p.kind, ParamKind::Text))
+                && names_participant(s, name)
         })
         .collect();
     if specs.is_empty() {
@@ -341,7 +342,10 @@ fn names_participant(spec: &CommandSpec, name: &str) -> bool {
     let mut names_someone = false;
     for param in &spec.params {
         if let ParamKind::Choice { options } = &param.kind {
-            if options.iter().any(|o| tabula_core::names::same_name(o, name)) {
+            if options
+                .iter()
+                .any(|o| tabula_core::names::same_name(o, name))
+            {
                 return true;
             }
             names_someone = true;
@@ -595,7 +599,12 @@ impl SimReport {
             ));
         }
         if self.no_winner > 0 {
-            out.push_str(&format!("  {:<20} {:>7}  {} runs\n", "no winner", pct(self.no_winner as f64 / self.finished.max(1) as f64), self.no_winner));
+            out.push_str(&format!(
+                "  {:<20} {:>7}  {} runs\n",
+                "no winner",
+                pct(self.no_winner as f64 / self.finished.max(1) as f64),
+                self.no_winner
+            ));
         }
         out.push_str(&format!(
             "\nRounds to the end: mean {:.2}, median {}, p90 {}, longest {}; {:.1} commands a run\n",
@@ -623,7 +632,10 @@ impl SimReport {
             ));
         }
         if self.failed > 0 {
-            out.push_str(&format!("\n{} runs could not be played to the end:\n", self.failed));
+            out.push_str(&format!(
+                "\n{} runs could not be played to the end:\n",
+                self.failed
+            ));
             for f in &self.failures {
                 out.push_str(&format!("  run {}: {}\n", f.run, f.message));
             }
@@ -670,7 +682,9 @@ pub fn apply_overrides(text: &str, overrides: &[String]) -> Result<String, Overr
         .parse()
         .map_err(|e: toml::de::Error| OverrideError::Table(e.to_string()))?;
     for o in overrides {
-        let (path, value) = o.split_once('=').ok_or_else(|| OverrideError::Form(o.clone()))?;
+        let (path, value) = o
+            .split_once('=')
+            .ok_or_else(|| OverrideError::Form(o.clone()))?;
         let steps: Vec<&str> = path.trim().split('.').map(str::trim).collect();
         if steps.iter().any(|s| s.is_empty()) {
             return Err(OverrideError::Form(o.clone()));
@@ -693,7 +707,9 @@ pub fn apply_overrides(text: &str, overrides: &[String]) -> Result<String, Overr
 fn parse_value(text: &str) -> toml::Value {
     let wrapped = format!("v = {text}");
     match wrapped.parse::<toml::Table>() {
-        Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(text.to_string())),
+        Ok(mut t) => t
+            .remove("v")
+            .unwrap_or(toml::Value::String(text.to_string())),
         Err(_) => toml::Value::String(text.to_string()),
     }
 }
@@ -711,7 +727,11 @@ fn entry_named(v: &toml::Value, name: &str) -> bool {
 
 /// Set `steps` under `at` to `value`; a step not found directly is searched
 /// for as a named entry anywhere below. Errors give the step and a hint.
-fn set_path(at: &mut toml::Value, steps: &[&str], value: toml::Value) -> Result<(), (String, String)> {
+fn set_path(
+    at: &mut toml::Value,
+    steps: &[&str],
+    value: toml::Value,
+) -> Result<(), (String, String)> {
     let Some((&step, rest)) = steps.split_first() else {
         *at = value;
         return Ok(());
@@ -735,7 +755,10 @@ fn set_path(at: &mut toml::Value, steps: &[&str], value: toml::Value) -> Result<
 fn direct_child<'a>(at: &'a mut toml::Value, step: &str) -> Option<&'a mut toml::Value> {
     match at {
         toml::Value::Table(t) => {
-            let key = t.keys().find(|k| tabula_core::names::same_name(k, step))?.clone();
+            let key = t
+                .keys()
+                .find(|k| tabula_core::names::same_name(k, step))?
+                .clone();
             t.get_mut(&key)
         }
         toml::Value::Array(items) => {

@@ -54,12 +54,19 @@ pub enum Command {
         /// A Specialty's rank, 0..=20.
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         specialty: i64,
+        /// Draw the chance of success against the Trait (1 to 20) to FILE (.svg or .png),
+        /// each exact value labelled.
+        #[arg(long, value_name = "FILE")]
+        chart: Option<std::path::PathBuf>,
     },
     /// Character sheets: validate or show.
     #[command(subcommand)]
     Character(CharacterCommand),
     /// Play a table file at the terminal (or a script).
     Play(PlayArgs),
+    /// Play the table's encounter many times with each system policy and
+    /// report win rates (95% intervals), rounds, who is taken out and what is left.
+    Simulate(common::SimulateArgs),
     /// The exact chance that a given card wins an opposed hand against an opponent
     /// who draws some cards and plays the best.
     CardOdds {
@@ -181,6 +188,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             ctx.emit(&c, || c.sheet())
         }
         Command::Play(args) => common::play::<Bastards>(&args, ctx),
+        Command::Simulate(a) => common::simulate::<tabula_engine::bastards::Bastards>(&a, ctx),
         Command::Check {
             trait_score,
             rank,
@@ -235,7 +243,29 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             rank,
             modifier,
             specialty,
+            chart,
         } => {
+            if let Some(path) = &chart {
+                let mut points = Vec::new();
+                for t in 1..=20 {
+                    let hand = fate::SkillHand {
+                        trait_score: t,
+                        rank,
+                        modifier,
+                        specialty,
+                    };
+                    let o = chance::skill_hand(hand).map_err(|e| flag_error(e, &HAND_FLAGS))?;
+                    points.push((t, o.probability));
+                }
+                crate::chart::odds_chart(
+                    path,
+                    &format!(
+                        "A Game of Bastards: Skill Hand, rank {rank}, Difficulty Modifier {modifier}"
+                    ),
+                    "Trait",
+                    &points,
+                )?;
+            }
             let hand = fate::SkillHand {
                 trait_score,
                 rank,

@@ -74,12 +74,19 @@ pub enum Command {
         /// The largest applicable Injury/Stress penalty (0, 1, 2; R-SA-7).
         #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = count)]
         penalty: u32,
+        /// Draw the chance of success against the pool size (1 to 6) to FILE (.svg or .png),
+        /// each exact value labelled.
+        #[arg(long, value_name = "FILE")]
+        chart: Option<std::path::PathBuf>,
     },
     /// Character files: validate or show.
     #[command(subcommand)]
     Character(CharacterCommand),
     /// Play a table file at the terminal (or a script with --script).
     Play(common::PlayArgs),
+    /// Play the table's encounter many times with each system policy and
+    /// report win rates (95% intervals), rounds, who is taken out and what is left.
+    Simulate(common::SimulateArgs),
 }
 
 /// `tabula sapio character ...`.
@@ -189,6 +196,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             ctx.emit(c.sheet(), || show(&c))
         }
         Command::Play(args) => common::play::<tabula_engine::sapio::Sapio>(&args, ctx),
+        Command::Simulate(a) => common::simulate::<tabula_engine::sapio::Sapio>(&a, ctx),
         Command::Check {
             pool,
             tn,
@@ -227,7 +235,30 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             tn,
             bonus,
             penalty,
+            chart,
         } => {
+            if let Some(path) = &chart {
+                let mut points = Vec::new();
+                for built in 1..=6u32 {
+                    let spec = PoolSpec {
+                        built,
+                        bonus,
+                        tn,
+                        penalty,
+                        ..PoolSpec::default()
+                    };
+                    let r = odds::odds(&spec).map_err(CliError::bad)?;
+                    points.push((i64::from(built), r.probability));
+                }
+                crate::chart::odds_chart(
+                    path,
+                    &format!(
+                        "The Sapio System: against TN {tn}, {bonus} bonus dice, penalty {penalty}"
+                    ),
+                    "dice built into the pool",
+                    &points,
+                )?;
+            }
             let spec = PoolSpec {
                 built: pool,
                 bonus,

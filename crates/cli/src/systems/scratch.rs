@@ -85,6 +85,10 @@ pub enum Command {
         /// The attacker is injured (knockout 2, fighting one attack, no hold damage).
         #[arg(long)]
         injured: bool,
+        /// Draw the chance of success against the difficulty to FILE (.svg or .png),
+        /// each exact value labelled.
+        #[arg(long, value_name = "FILE")]
+        chart: Option<std::path::PathBuf>,
     },
     /// The carrying table for a strength ("Defenses").
     Carrying {
@@ -97,6 +101,9 @@ pub enum Command {
     Character(CharacterCommand),
     /// Play a table file.
     Play(PlayArgs),
+    /// Play the table's encounter many times with each system policy and
+    /// report win rates (95% intervals), rounds, who is taken out and what is left.
+    Simulate(common::SimulateArgs),
 }
 
 /// `tabula scratch character ...`.
@@ -198,8 +205,26 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             engaged,
             attack,
             injured,
+            chart,
         } => {
             let kind = attack_kind(attack.as_deref())?;
+            if let Some(path) = &chart {
+                let m = method(&d20)?;
+                let modifier = rolls::situational_modifier(modifier, cover, engaged, kind)
+                    .map_err(CliError::bad)?;
+                rolls::check_inputs(level, difficulty, modifier).map_err(CliError::bad)?;
+                let points: Vec<(i64, f64)> = (difficulty.saturating_sub(10)
+                    ..=difficulty.saturating_add(10))
+                    .filter(|&d| rolls::check_inputs(level, d, modifier).is_ok())
+                    .map(|d| (d, rolls::roll_odds(level, d, modifier, m).probability))
+                    .collect();
+                crate::chart::odds_chart(
+                    path,
+                    &format!("Scratch RPS: ability level {level}, modifier {modifier:+}"),
+                    "difficulty",
+                    &points,
+                )?;
+            }
             odds(
                 level,
                 difficulty,
@@ -219,6 +244,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Character(CharacterCommand::Validate(args)) => character(&args, false, ctx),
         Command::Character(CharacterCommand::Show(args)) => character(&args, true, ctx),
         Command::Play(args) => common::play::<tabula_engine::scratch::Scratch>(&args, ctx),
+        Command::Simulate(a) => common::simulate::<tabula_engine::scratch::Scratch>(&a, ctx),
     }
 }
 

@@ -62,6 +62,10 @@ pub enum Command {
         /// Accepted for symmetry with `check`; odds roll nothing.
         #[arg(long, hide = true)]
         seed: Option<u64>,
+        /// Draw the chance of success against the dice risked to FILE (.svg or .png),
+        /// each exact value labelled.
+        #[arg(long, value_name = "FILE")]
+        chart: Option<std::path::PathBuf>,
     },
     /// Character sheets.
     #[command(subcommand)]
@@ -70,6 +74,9 @@ pub enum Command {
     Cards,
     /// Play a table file at the terminal.
     Play(#[command(flatten)] PlayArgs),
+    /// Play the table's encounter many times with each system policy and
+    /// report win rates (95% intervals), rounds, who is taken out and what is left.
+    Simulate(common::SimulateArgs),
 }
 
 /// `tabula sour-grapes character ...`.
@@ -186,6 +193,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             difficulty,
             stat,
             target,
+            chart,
             ..
         } => {
             if !(0.0..=1.0).contains(&target) {
@@ -195,6 +203,19 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             }
             let spec = spec_of(dice, tokens, difficulty, Some(stat.unwrap_or(dice)))?;
             let o = check::odds(spec, target).map_err(CliError::bad)?;
+            if let Some(path) = &chart {
+                let points: Vec<(i64, f64)> = o
+                    .choices
+                    .iter()
+                    .map(|c| (i64::from(c.dice), c.probability))
+                    .collect();
+                crate::chart::odds_chart(
+                    path,
+                    &format!("Sour Grapes: Difficulty {difficulty}, Skill tokens {tokens}"),
+                    "dice risked",
+                    &points,
+                )?;
+            }
             ctx.emit(&o, || {
                 let mut s = format!(
                     "{dice} dice + {tokens} tokens against difficulty {difficulty}: {}, expected exhaustion {:.2}\n",
@@ -255,5 +276,6 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             })
         }
         Command::Play(args) => common::play::<SourGrapes>(&args, ctx),
+        Command::Simulate(a) => common::simulate::<tabula_engine::sour_grapes::SourGrapes>(&a, ctx),
     }
 }

@@ -30,6 +30,9 @@ pub enum Command {
     Character(CharacterCommand),
     /// Play a table file at the terminal (or run a script).
     Play(PlayArgs),
+    /// Play the table's encounter many times with each system policy and
+    /// report win rates (95% intervals), rounds, who is taken out and what is left.
+    Simulate(common::SimulateArgs),
     /// The book's Sample Content: Items, roll uses, enemies, NPCs.
     Content,
 }
@@ -165,6 +168,10 @@ pub struct OddsArgs {
     /// Accepted for symmetry with check.
     #[arg(long, hide = true)]
     pub seed: Option<u64>,
+    /// Draw the chance of success against the Goal to FILE (.svg or .png),
+    /// each exact value labelled.
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<std::path::PathBuf>,
 }
 
 /// `tabula tiers character ...`.
@@ -189,6 +196,7 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Odds(a) => odds_cmd(a, ctx),
         Command::Character(c) => character(c, ctx),
         Command::Play(a) => common::play::<tabula_engine::tiers::Tiers>(&a, ctx),
+        Command::Simulate(a) => common::simulate::<tabula_engine::tiers::Tiers>(&a, ctx),
         Command::Content => content(ctx),
     }
 }
@@ -323,6 +331,28 @@ fn odds_cmd(a: OddsArgs, ctx: Ctx) -> Result<(), CliError> {
         )
     })?;
     let out = odds::check(kind, a.bonus, goal).map_err(CliError::bad)?;
+    if let Some(path) = &a.chart {
+        let points: Vec<(i64, f64)> = (1..=goal.saturating_add(8).max(12))
+            .filter_map(|g| {
+                odds::check(kind, a.bonus, g)
+                    .ok()
+                    .map(|o| (i64::from(g), o.probability))
+            })
+            .collect();
+        crate::chart::odds_chart(
+            path,
+            &format!(
+                "Tiers: {} {:+} against each Goal",
+                match a.d3 {
+                    None => "d6".to_string(),
+                    Some(n) => format!("{n}d3"),
+                },
+                a.bonus
+            ),
+            "Goal",
+            &points,
+        )?;
+    }
     ctx.emit(&out, || {
         format!(
             "{} {} {} against Goal {}: {} (mean {:.3})",
