@@ -424,6 +424,7 @@ pub fn run(
     };
     let mut summary = PlaySummary::default();
     let mut last_status = String::new();
+    let mut now = Now::default();
     let mut unsaved = 0usize;
     let mut line = String::new();
     loop {
@@ -440,8 +441,9 @@ pub fn run(
             })?;
             break;
         }
-        prompt(table, &mut out, &mut last_status)?;
-        input.offer(completions(table));
+        let now = now.refresh(table);
+        prompt(table, now, &mut out, &mut last_status)?;
+        input.offer(completions_from(table, &now.legal));
         if !options.echo && !options.json && !input.prompts() {
             write!(out.w, "> ")?;
             out.w.flush()?;
@@ -815,7 +817,11 @@ pub fn help_entries(reference: &[CommandDoc], legal: &[CommandSpec]) -> Vec<Help
 /// parameters.
 pub fn completions(table: &AnyTable) -> Completions {
     let seat = table.default_seat();
-    let legal = table.legal(&seat);
+    completions_from(table, &table.legal(&seat))
+}
+
+/// [`completions`] from the default seat's legal commands, already known.
+fn completions_from(table: &AnyTable, legal: &[CommandSpec]) -> Completions {
     let mut commands: Vec<String> = legal.iter().map(|c| c.name.clone()).collect();
     commands.extend(DRIVER_WORDS.iter().map(|w| w.to_string()));
     commands.extend(
@@ -826,7 +832,7 @@ pub fn completions(table: &AnyTable) -> Completions {
     );
     let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
     let mut names: Vec<String> = Vec::new();
-    for spec in &legal {
+    for spec in legal {
         for p in &spec.params {
             if let ParamKind::Choice { options } = &p.kind {
                 names.extend(options.iter().cloned());
@@ -874,25 +880,48 @@ fn split_seat<'a>(table: &AnyTable, text: &'a str) -> Result<(Seat, &'a str), Co
 
 /// Print the status when it changed (text), or a prompt object (JSON) before
 /// every line.
-fn prompt(table: &AnyTable, out: &mut Out<'_>, last: &mut String) -> io::Result<()> {
-    let seat = table.default_seat();
-    let status = table.status(&seat);
+/// What the prompt shows for the table as it is at `seq`: computed once per
+/// change of the table (the status line's odds are most of a driver's time),
+/// not again after a refused line or a query.
+#[derive(Default)]
+struct Now {
+    seq: Option<u64>,
+    seat: Option<Seat>,
+    status: String,
+    legal: Vec<CommandSpec>,
+}
+
+impl Now {
+    fn refresh(&mut self, table: &AnyTable) -> &Self {
+        let seat = table.default_seat();
+        if self.seq != Some(table.seq()) || self.seat.as_ref() != Some(&seat) {
+            self.status = table.status(&seat);
+            self.legal = table.legal(&seat);
+            self.seq = Some(table.seq());
+            self.seat = Some(seat);
+        }
+        self
+    }
+}
+
+fn prompt(table: &AnyTable, now: &Now, out: &mut Out<'_>, last: &mut String) -> io::Result<()> {
+    let seat = now.seat.clone().unwrap_or_else(|| table.default_seat());
     if out.json {
         return out.emit(&PlayMessage::Prompt {
             seq: table.seq(),
             seat: seat.to_string(),
-            legal: table.legal(&seat),
+            legal: now.legal.clone(),
             odds: table.odds(&seat),
-            status,
+            status: now.status.clone(),
         });
     }
-    if status != *last {
-        writeln!(out.w, "-- {status}")?;
-        let names: Vec<String> = table.legal(&seat).into_iter().map(|c| c.name).collect();
+    if now.status != *last {
+        writeln!(out.w, "-- {}", now.status)?;
+        let names: Vec<&str> = now.legal.iter().map(|c| c.name.as_str()).collect();
         if !names.is_empty() {
             writeln!(out.w, "-- {seat} may: {}", names.join(", "))?;
         }
-        *last = status;
+        last.clone_from(&now.status);
     }
     Ok(())
 }

@@ -783,3 +783,50 @@ fn find_named<'a>(at: &'a mut toml::Value, step: &str) -> Option<&'a mut toml::V
         _ => None,
     }
 }
+
+/// [`simulate`] for a system chosen at run time, from a table file's text
+/// (after [`apply_overrides`]) and the directory its sheets are in.
+///
+/// # Errors
+/// [`SimSetupError::Setup`] for a broken table file; [`SimSetupError::Options`]
+/// for options out of range.
+pub fn simulate_table(
+    system: crate::SystemId,
+    text: &str,
+    files: &(dyn tabula_core::files::SheetFiles + Sync),
+    options: &SimOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<SimReport, SimSetupError> {
+    fn run<P>(
+        text: &str,
+        files: &(dyn tabula_core::files::SheetFiles + Sync),
+        options: &SimOptions,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<SimReport, SimSetupError>
+    where
+        P: Policy,
+        P::State: Sync,
+    {
+        let initial = P::setup(text, files).map_err(|e| SimSetupError::Setup(e.to_string()))?;
+        simulate::<P>(&initial, options, progress).map_err(SimSetupError::Options)
+    }
+    use crate::SystemId as Id;
+    match system {
+        Id::SourGrapes => run::<tabula_sour_grapes::SourGrapes>(text, files, options, progress),
+        Id::Scratch => run::<tabula_scratch::Scratch>(text, files, options, progress),
+        Id::Tiers => run::<tabula_tiers::Tiers>(text, files, options, progress),
+        Id::Bastards => run::<tabula_bastards::Bastards>(text, files, options, progress),
+        Id::Sapio => run::<tabula_sapio::Sapio>(text, files, options, progress),
+    }
+}
+
+/// [`simulate_table`] could not start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+pub enum SimSetupError {
+    /// The table file is broken (the system's message, naming the field).
+    #[error("table: {0}")]
+    Setup(String),
+    /// The options are out of range.
+    #[error(transparent)]
+    Options(SimError),
+}
