@@ -37,6 +37,10 @@ pub struct OddsArgs {
     /// The rest of the notation when it is written as several words.
     #[arg(allow_negative_numbers = true, hide = true)]
     pub more: Vec<String>,
+    /// Draw the chance of rolling at least each total to FILE (.svg or .png),
+    /// each exact value labelled (at most 40 totals, the likeliest range).
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<std::path::PathBuf>,
 }
 
 /// The words of the notation as one text: `2d6 + 1d4` typed unquoted arrives
@@ -127,7 +131,40 @@ pub fn odds(args: &OddsArgs, ctx: Ctx) -> Result<(), CliError> {
             mass: odds.truncated_mass,
         }),
     };
+    if let Some(path) = &args.chart {
+        crate::chart::odds_chart(
+            path,
+            &format!("{}: chance of at least each total", report.expression),
+            "total",
+            &at_least_points(&report.distribution),
+        )?;
+    }
     ctx.emit(&report, || odds_text(&report))
+}
+
+/// The most totals an odds chart labels.
+const CHART_POINTS: usize = 40;
+
+/// `(total, chance of at least that total)` over the totals between the
+/// 0.1% and 99.9% tails, thinned evenly to [`CHART_POINTS`].
+fn at_least_points(rows: &[Row]) -> Vec<(i64, f64)> {
+    let mut tail: f64 = 1.0;
+    let mut all = Vec::with_capacity(rows.len());
+    for r in rows {
+        all.push((r.value, tail.clamp(0.0, 1.0)));
+        tail -= r.probability;
+    }
+    let kept: Vec<(i64, f64)> = all
+        .into_iter()
+        .filter(|&(_, p)| (0.001..=0.999).contains(&p))
+        .collect();
+    let kept = if kept.is_empty() {
+        rows.iter().map(|r| (r.value, 1.0)).take(1).collect()
+    } else {
+        kept
+    };
+    let step = kept.len().div_ceil(CHART_POINTS).max(1);
+    kept.into_iter().step_by(step).collect()
 }
 
 fn odds_text(r: &OddsReport) -> String {

@@ -153,3 +153,25 @@ fn odds_charts_are_drawn_for_every_system() {
         }
     }
 }
+
+#[test]
+fn dice_notation_odds_draw_the_chance_of_at_least_each_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("4d6kh3.svg");
+    let out = tabula()
+        .args(["odds", "4d6kh3", "--chart"])
+        .arg(&chart)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    // P(at least 12) for 4d6 keep 3 is 61.7%; P(at least 18) 1.6%.
+    assert!(
+        svg.contains("61.7%") && svg.contains("1.6%"),
+        "labels missing"
+    );
+}
