@@ -507,15 +507,68 @@ impl AnyTable {
         Ok(found)
     }
 
-    /// Give one command for the first participant on autopilot that the
-    /// table waits on, as the policy suggests, with `dice`. Returns the
-    /// participant and what was accepted (as its seat sees it), or `None`
-    /// when the table waits on nobody on autopilot (or the encounter is over).
+    /// Let the system's policy give `participant`'s command now, as `seat`
+    /// (the seat that gives that participant's commands: the GM for an NPC,
+    /// a player for their own character), with `dice`. Returns the
+    /// participant's name as the table writes it and what was accepted.
     ///
     /// # Errors
-    /// The [`CommandError`] of a refused suggestion (a policy bug: the
-    /// participant's autopilot is switched off so play can go on), or a
-    /// withdrawn manual roll.
+    /// [`CommandError::Parse`] for a name that is no participant;
+    /// [`CommandError::NotAwaited`] when the table is not waiting on that
+    /// participant from `seat`; [`CommandError::NoSuggestion`] when the
+    /// policy has nothing legal; the refusal of the command itself.
+    pub fn policy_step(
+        &mut self,
+        seat: &Seat,
+        participant: &str,
+        dice: Dice<'_>,
+    ) -> Result<(String, Accepted), CommandError> {
+        let participants = self.participants();
+        let name = tabula_core::names::resolve(
+            "participant",
+            participant,
+            participants.iter().map(String::as_str),
+        )
+        .map_err(|e| CommandError::Parse(e.into()))?
+        .to_string();
+        let awaiting = self.inner.awaiting();
+        let Some(a) = awaiting.iter().find(|a| {
+            a.seat.same_seat(seat)
+                && a.participant
+                    .as_deref()
+                    .is_some_and(|p| tabula_core::names::same_name(p, &name))
+        }) else {
+            return Err(CommandError::NotAwaited {
+                participant: name,
+                awaiting: awaiting
+                    .iter()
+                    .map(|a| match &a.participant {
+                        Some(p) => format!("{} ({p})", a.seat),
+                        None => a.seat.to_string(),
+                    })
+                    .collect(),
+            });
+        };
+        let command = self
+            .inner
+            .suggest_for(a)
+            .ok_or_else(|| CommandError::NoSuggestion {
+                participant: name.clone(),
+            })?;
+        let accepted = self.submit_json(seat, &command, dice)?;
+        Ok((name, accepted))
+    }
+
+    /// Give one command for the first participant on autopilot that the
+    /// table waits on, as the policy suggests, with `dice`. Returns the
+    /// participant, the seat that gave it and what was accepted (as that
+    /// seat sees it), or `None` when the table waits on nobody on autopilot
+    /// (or the encounter is over).
+    ///
+    /// # Errors
+    /// The [`CommandError`] of [`AnyTable::policy_step`] (a refused
+    /// suggestion is a policy bug: that participant's autopilot is switched
+    /// off so play can go on), or a withdrawn manual roll.
     pub fn autopilot_step(
         &mut self,
         dice: Dice<'_>,
@@ -524,22 +577,21 @@ impl AnyTable {
             return Ok(None);
         }
         let awaiting = self.inner.awaiting();
-        let Some((name, a)) = awaiting.iter().find_map(|a| {
+        let Some((name, seat)) = awaiting.iter().find_map(|a| {
             let p = a.participant.as_deref()?;
             self.autopilot
                 .iter()
                 .find(|n| tabula_core::names::same_name(n, p))
-                .map(|n| (n.clone(), a))
+                .map(|n| (n.clone(), a.seat.clone()))
         }) else {
             return Ok(None);
         };
-        let Some(command) = self.inner.suggest_for(a) else {
-            self.autopilot.retain(|n| *n != name);
-            return Ok(None);
-        };
-        let seat = a.seat.clone();
-        match self.submit_json(&seat, &command, dice) {
-            Ok(acc) => Ok(Some((name, seat, acc))),
+        match self.policy_step(&seat, &name, dice) {
+            Ok((_, acc)) => Ok(Some((name, seat, acc))),
+            Err(CommandError::NoSuggestion { .. }) => {
+                self.autopilot.retain(|n| *n != name);
+                Ok(None)
+            }
             Err(e) => {
                 self.autopilot.retain(|n| *n != name);
                 Err(e)

@@ -130,6 +130,21 @@ pub enum CommandError {
     /// Undo with nothing to undo.
     #[error("nothing to undo")]
     NothingToUndo,
+    /// The policy was asked to play a participant the table is not waiting
+    /// on, or one another seat gives.
+    #[error("the table is not waiting on {participant} from this seat; it waits on {}", if awaiting.is_empty() { "nobody".to_string() } else { awaiting.join(", ") })]
+    NotAwaited {
+        /// The participant named.
+        participant: String,
+        /// Who the table waits on now (`SEAT (NAME)`).
+        awaiting: Vec<String>,
+    },
+    /// The system's policy has no legal command for the participant now.
+    #[error("the policy has no command for {participant} now")]
+    NoSuggestion {
+        /// The participant named.
+        participant: String,
+    },
     /// The journal is full ([`MAX_JOURNAL_ROWS`]).
     #[error("this table's log is full ({max} rows); start a new table")]
     JournalFull {

@@ -138,6 +138,8 @@ pub fn app(state: AppState) -> Router {
         .route("/tables/{id}/seats", get(routes::seats))
         .route("/tables/{id}/commands", post(routes::command))
         .route("/tables/{id}/undo", post(routes::undo))
+        .route("/tables/{id}/awaiting", get(routes::awaiting))
+        .route("/tables/{id}/policy", post(routes::policy))
         .route("/tables/{id}/seats/{seat}/reissue", post(routes::reissue))
         .route("/tables/{id}/ws", get(ws::upgrade));
     Router::new()

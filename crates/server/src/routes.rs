@@ -280,6 +280,57 @@ pub async fn command(
         .map(Json)
 }
 
+/// `GET /api/tables/{id}/awaiting`: who the table waits on now, by seat and
+/// participant (public: every seat sees whose turn it is), and every
+/// participant's name.
+pub async fn awaiting(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, AppError> {
+    seat_answer(&state, &id, &headers, "awaiting", |t, _| {
+        t.awaiting()
+            .into_iter()
+            .map(|a| json!({ "seat": seat_key(&a.seat), "participant": a.participant }))
+            .collect::<Vec<_>>()
+    })
+    .await
+}
+
+/// The body of `POST /policy`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyRequest {
+    /// The participant the policy plays (its name in the table, any case,
+    /// an unambiguous start).
+    pub participant: String,
+    /// Refuse with 409 unless the table is at this seq.
+    #[serde(default)]
+    pub expect_seq: Option<u64>,
+}
+
+/// `POST /api/tables/{id}/policy`: the system's policy gives the named
+/// participant's command now (the autopilot, one step at a time), as the
+/// token's seat: the GM for an NPC, a player for their own character.
+pub async fn policy(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<PolicyRequest>,
+) -> Result<Json<Accepted>, AppError> {
+    let who = seat(&state, &id, &headers).await?;
+    if body.participant.len() > tabula_engine::session::MAX_COMMAND_BYTES {
+        return Err(AppError::BadRequest("`participant` is too long".into()));
+    }
+    apply(&state, &id, body.expect_seq, |t| {
+        t.policy_step(&who.seat, &body.participant, Dice::Table)
+            .map(|(_, accepted)| accepted)
+            .map_err(AppError::Command)
+    })
+    .await
+    .map(Json)
+}
+
 /// Decide with `decide` under the table's write lock and append what it did
 /// to the store. A stale `expect_seq` or a refusal is answered only after the
 /// table is checked against the store (another server may have moved it: then
