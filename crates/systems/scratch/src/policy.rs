@@ -96,7 +96,7 @@ use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, 
 use crate::abilities::{Ability, Terrain};
 use crate::actions::{self, Action, Command};
 use crate::character::HitPointState;
-use crate::encounter::{Combatant, Phase, State, Unrepeatable};
+use crate::encounter::{Combatant, Phase, State, Unrepeatable, names_match};
 use crate::rolls::d20_distribution;
 use crate::rules::{D20Method, MAX_CHARACTERS};
 use crate::table::Scratch;
@@ -352,19 +352,6 @@ fn threat_as(s: &State, odds: &DieOdds, c: &Combatant, agility: i64, healthy: bo
         best = best.max(e * 0.5);
     }
     best
-}
-
-/// True when two side names are one side (`same_name`), without allocating
-/// for the usual names (ASCII letters, digits and `-`).
-pub(crate) fn same_side(a: &str, b: &str) -> bool {
-    if a.eq_ignore_ascii_case(b) {
-        return true;
-    }
-    let plain = |x: &str| x.bytes().all(|ch| ch.is_ascii_alphanumeric() || ch == b'-');
-    if plain(a) && plain(b) {
-        return false;
-    }
-    same_name(a, b)
 }
 
 /// One thing a character may do, with its value in hit points.
@@ -726,7 +713,7 @@ fn choose(s: &State, a: usize) -> Option<Command> {
             *slot = threat(s, odds, t, 10);
         }
         if let Some(slot) = foe.get_mut(i) {
-            *slot = s.side_of(i).is_some_and(|side| !same_side(side, mine));
+            *slot = s.side_of(i).is_some_and(|side| !names_match(side, mine));
         }
     }
     let d = Decision {
@@ -1015,6 +1002,33 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn names_match_answers_as_same_name() {
+        let names = [
+            "",
+            "thug-1",
+            "Thug-1",
+            "THUG-1",
+            "thug 1",
+            "Thug_1",
+            " thug  1 ",
+            "thug",
+            "heroes",
+            "Heroes",
+            "héroes",
+            "HÉROES",
+            "villains",
+            "the-boss",
+            "The Boss",
+            "the_boss",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(names_match(a, b), same_name(a, b), "{a:?} {b:?}");
             }
         }
     }
