@@ -455,9 +455,24 @@ struct Decision<'a> {
     threat: [f64; MAX_CHARACTERS],
     /// Each character is on another side than the actor.
     foe: [bool; MAX_CHARACTERS],
+    /// Each character's agility, strength and intelligence now ("Defenses"),
+    /// read once per decision.
+    defense: [(i64, i64, i64); MAX_CHARACTERS],
 }
 
 impl Decision<'_> {
+    fn agility(&self, t: usize) -> i64 {
+        self.defense.get(t).map_or(10, |d| d.0)
+    }
+
+    fn strength(&self, t: usize) -> i64 {
+        self.defense.get(t).map_or(10, |d| d.1)
+    }
+
+    fn intelligence(&self, t: usize) -> i64 {
+        self.defense.get(t).map_or(10, |d| d.2)
+    }
+
     fn threat_of(&self, t: usize) -> f64 {
         self.threat.get(t).copied().unwrap_or(0.0)
     }
@@ -494,11 +509,11 @@ impl Decision<'_> {
         match choice {
             Choice::Attack(t) => {
                 let lvl = default_pick(s, self.c, &BASIC_OPTIONS).map_or(0, |x| self.level(x));
-                let r = o.roll(lvl, self.close_mod, s.agility(t), 1, 2);
+                let r = o.roll(lvl, self.close_mod, self.agility(t), 1, 2);
                 self.hit_value(t, &[r])
             }
             Choice::Throw(t) => {
-                let r = o.roll(0, self.cover_mod, s.agility(t), 1, 2);
+                let r = o.roll(0, self.cover_mod, self.agility(t), 1, 2);
                 self.hit_value(t, &[r])
             }
             Choice::Hold(t) => {
@@ -506,13 +521,13 @@ impl Decision<'_> {
                 let lvl = ab.map_or(0, |x| self.level(x));
                 let damaging = ab == Some(Ability::Wrestling) && self.healthy;
                 let (n, au) = if damaging { (1, 2) } else { (0, 0) };
-                let r = o.roll(lvl, self.close_mod, s.strength(t), n, au);
+                let r = o.roll(lvl, self.close_mod, self.strength(t), n, au);
                 let delayed = s.get(t).is_some_and(|x| x.delayed());
                 self.hit_value(t, &[r]) + self.control_value(t, r.success(), delayed)
             }
             Choice::Distract(t) => {
                 let lvl = default_pick(s, self.c, &Ability::MOVEMENT).map_or(0, |x| self.level(x));
-                let p = o.success(lvl, self.close_mod, s.intelligence(t));
+                let p = o.success(lvl, self.close_mod, self.intelligence(t));
                 let delayed = s.get(t).is_some_and(|x| x.delayed());
                 self.control_value(t, p, delayed)
             }
@@ -520,7 +535,7 @@ impl Decision<'_> {
                 let r = o.roll(
                     self.level(Ability::Shooting),
                     self.cover_mod,
-                    s.agility(t),
+                    self.agility(t),
                     2,
                     5,
                 );
@@ -531,7 +546,7 @@ impl Decision<'_> {
                 ts.iter()
                     .flatten()
                     .map(|t| {
-                        let r = o.roll(lvl, self.cover_mod, s.agility(*t), 1, 2);
+                        let r = o.roll(lvl, self.cover_mod, self.agility(*t), 1, 2);
                         self.hit_value(*t, &[r])
                     })
                     .sum::<f64>()
@@ -542,7 +557,7 @@ impl Decision<'_> {
                 let r = o.roll(
                     self.level(Ability::Knockout),
                     self.close_mod,
-                    s.agility(t),
+                    self.agility(t),
                     d,
                     d + 1,
                 );
@@ -552,7 +567,7 @@ impl Decision<'_> {
                 let r = o.roll(
                     self.level(Ability::Fighting),
                     self.close_mod,
-                    s.agility(t),
+                    self.agility(t),
                     1,
                     2,
                 );
@@ -567,7 +582,7 @@ impl Decision<'_> {
                     .map_or(0, |x| self.level(x));
                 // Forbidden from cover: valued out of it; engage is for close
                 // range only.
-                let p = o.success(lvl, 0, s.intelligence(t));
+                let p = o.success(lvl, 0, self.intelligence(t));
                 let panicked = s.get(t).is_some_and(|x| x.panicked());
                 self.control_value(t, p, panicked)
             }
@@ -575,7 +590,7 @@ impl Decision<'_> {
                 let p = o.success(
                     self.level(Ability::Command),
                     0,
-                    s.intelligence(t).max(s.strength(t)),
+                    self.intelligence(t).max(self.strength(t)),
                 );
                 let panicked = s.get(t).is_some_and(|x| x.panicked());
                 self.control_value(t, p, panicked)
@@ -707,6 +722,7 @@ fn choose(s: &State, a: usize) -> Option<Command> {
     let cover_mod = if c.in_cover || will_take_cover { -2 } else { 0 };
     let mut threat_by = [0.0; MAX_CHARACTERS];
     let mut foe = [false; MAX_CHARACTERS];
+    let mut defense = [(10, 10, 10); MAX_CHARACTERS];
     let mine = s.side_of(a).unwrap_or_default();
     for (i, t) in s.characters.iter().enumerate() {
         if let Some(slot) = threat_by.get_mut(i) {
@@ -714,6 +730,9 @@ fn choose(s: &State, a: usize) -> Option<Command> {
         }
         if let Some(slot) = foe.get_mut(i) {
             *slot = s.side_of(i).is_some_and(|side| !names_match(side, mine));
+        }
+        if let Some(slot) = defense.get_mut(i) {
+            *slot = (s.agility(i), s.strength(i), s.intelligence(i));
         }
     }
     let d = Decision {
@@ -727,6 +746,7 @@ fn choose(s: &State, a: usize) -> Option<Command> {
         cover_mod,
         threat: threat_by,
         foe,
+        defense,
     };
     let best = best_choice(&d);
     let Some((choice, _)) = best else {
