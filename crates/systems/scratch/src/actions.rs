@@ -557,23 +557,63 @@ fn act(
     action: &Action,
     roller: &mut dyn Roller,
 ) -> Result<Vec<Event>, RuleError> {
-    let (events, s, a) = start(state, seat, actor)?;
+    let (events, turn, a) = start(state, seat, actor)?;
     let mut events = events;
     if matches!(action, Action::End) {
-        may_end(&s, a)?;
+        may_end(state, a, turn)?;
         events.push(Event::TurnEnded { character: a });
         return Ok(events);
     }
-    let plan = plan(&s, a, action)?;
-    events.extend(execute(&s, a, plan, roller)?);
+    let plan = plan(state, a, turn, action)?;
+    events.extend(execute(state, a, plan, roller)?);
     Ok(events)
+}
+
+/// The actor's own turn as the rules read it for his command: as it stands
+/// when his turn is on, or as [`Event::TurnStarted`] leaves it (the turn
+/// counter one higher, both actions free, no engage) when the command starts
+/// his turn. `decide` reads the state through this instead of cloning it and
+/// applying `TurnStarted`: the other fields that event changes (the actor's
+/// evading and flying out of reach, the active character) are read only for
+/// targets, never for the actor ("Turns", "Basic Actions").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TurnNow {
+    turns: u32,
+    regular_used: bool,
+    bonus_used: bool,
+    engaged_on_turn: Option<u32>,
+}
+
+impl TurnNow {
+    fn of(state: &State, a: usize) -> TurnNow {
+        match state.get(a) {
+            Some(c) if state.active == Some(a) => TurnNow {
+                turns: c.turns,
+                regular_used: c.regular_used,
+                bonus_used: c.bonus_used,
+                engaged_on_turn: c.engaged_on_turn,
+            },
+            Some(c) => TurnNow {
+                turns: c.turns.saturating_add(1),
+                regular_used: false,
+                bonus_used: false,
+                engaged_on_turn: None,
+            },
+            None => TurnNow {
+                turns: 0,
+                regular_used: false,
+                bonus_used: false,
+                engaged_on_turn: None,
+            },
+        }
+    }
 }
 
 /// A panicked character who can act must evade or escape before his turn ends
 /// ("Stalking Abilities").
-fn may_end(s: &State, a: usize) -> Result<(), RuleError> {
+fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
     match s.get(a) {
-        Some(c) if c.panicked() && !c.delayed() && c.hit_points > 0 && !c.regular_used => {
+        Some(c) if c.panicked() && !c.delayed() && c.hit_points > 0 && !turn.regular_used => {
             Err(refuse(
                 rules::STALKING_ABILITIES,
                 format!(
@@ -587,8 +627,12 @@ fn may_end(s: &State, a: usize) -> Result<(), RuleError> {
 }
 
 /// Check whose turn it is and start `actor`'s turn if needed: the events so far,
-/// the state after them, and the actor's index.
-fn start(state: &State, seat: &Seat, actor: &str) -> Result<(Vec<Event>, State, usize), RuleError> {
+/// the actor's turn after them, and the actor's index.
+fn start(
+    state: &State,
+    seat: &Seat,
+    actor: &str,
+) -> Result<(Vec<Event>, TurnNow, usize), RuleError> {
     if state.phase != Phase::Turns {
         return Err(RuleError::new(
             rules::TURNS,
@@ -624,7 +668,7 @@ fn start(state: &State, seat: &Seat, actor: &str) -> Result<(Vec<Event>, State, 
         ));
     }
     match state.active {
-        Some(x) if x == a => Ok((Vec::new(), state.clone(), a)),
+        Some(x) if x == a => Ok((Vec::new(), TurnNow::of(state, a), a)),
         Some(x) => Err(RuleError::new(
             rules::TURNS,
             Refusal::NotYourTurn,
@@ -642,10 +686,11 @@ fn start(state: &State, seat: &Seat, actor: &str) -> Result<(Vec<Event>, State, 
                     format!("{} has no turn left this round", name(state, a)),
                 ));
             }
-            let ev = Event::TurnStarted { character: a };
-            let mut s = state.clone();
-            s.apply(&ev);
-            Ok((vec![ev], s, a))
+            Ok((
+                vec![Event::TurnStarted { character: a }],
+                TurnNow::of(state, a),
+                a,
+            ))
         }
     }
 }
@@ -782,7 +827,7 @@ fn movement(s: &State) -> Vec<Ability> {
 }
 
 #[allow(clippy::too_many_lines)]
-fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
+fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, RuleError> {
     let Some(c) = s.get(a) else {
         return Err(unknown_character(s, ""));
     };
@@ -802,8 +847,8 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
     let health = c.hp_state(&s.rules);
     let healthy = health == HitPointState::Healthy;
     let injured = health == HitPointState::Injured;
-    let turn = c.turns;
-    let engaged_now = c.engaged_on_turn == Some(turn);
+    let turn = now.turns;
+    let engaged_now = now.engaged_on_turn == Some(turn);
     let cover_mod: i64 = if c.in_cover { -2 } else { 0 };
     let close_mod = cover_mod
         + if engaged_now { 2 } else { 0 }
@@ -826,13 +871,13 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
         ));
     }
     match slot {
-        Slot::Regular if c.regular_used => {
+        Slot::Regular if now.regular_used => {
             return Err(refuse(
                 rules::TURNS,
                 format!("{me} has used his regular action this turn"),
             ));
         }
-        Slot::Bonus if c.bonus_used => {
+        Slot::Bonus if now.bonus_used => {
             return Err(refuse(
                 rules::TURNS,
                 format!("{me} has used his bonus action this turn"),
@@ -908,7 +953,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
             p.effects.push(Effect::LeftCover);
         }
         Action::Engage => {
-            if c.regular_used {
+            if now.regular_used {
                 return Err(refuse(
                     rules::BASIC_ACTIONS,
                     "engage is used before a close range attack",
@@ -927,7 +972,7 @@ fn plan(s: &State, a: usize, action: &Action) -> Result<Plan, RuleError> {
                     format!("{me} is already in cover"),
                 ));
             }
-            if c.regular_used || c.bonus_used {
+            if now.regular_used || now.bonus_used {
                 return Err(refuse(
                     rules::BASIC_ACTIONS,
                     "take cover is used before any other action of the turn",
@@ -1290,18 +1335,26 @@ fn execute(
     plan: Plan,
     roller: &mut dyn Roller,
 ) -> Result<Vec<Event>, RuleError> {
-    let mut effects = plan.effects.clone();
+    let Plan {
+        kind,
+        slot,
+        ability,
+        rolls: planned,
+        mut effects,
+        after,
+    } = plan;
     let mut rolls = Vec::new();
     let mut hp: BTreeMap<usize, u32> = BTreeMap::new();
-    for r in &plan.rolls {
+    let who = s.get(a).map_or("", |c| c.character.name());
+    for r in &planned {
         let what = format!(
             "{} against {}'s {}",
-            plan.ability.map_or("a roll", |ab| ab.name()),
+            ability.map_or("a roll", |ab| ab.name()),
             name(s, r.target),
             r.against
         );
-        let roll = roll_d20_for(s.rules.d20, roller, &name(s, a), &what)?;
-        let check = Check::resolve(roll, plan.ability, r.level, r.modifier, r.difficulty);
+        let roll = roll_d20_for(s.rules.d20, roller, who, &what)?;
+        let check = Check::resolve(roll, ability, r.level, r.modifier, r.difficulty);
         if check.success {
             let dmg = if check.automatic() {
                 r.automatic
@@ -1352,19 +1405,19 @@ fn execute(
             check,
         });
     }
-    effects.extend(plan.after.iter().cloned());
+    effects.extend(after);
     let mut events = Vec::new();
-    if plan.slot != Slot::Free || !effects.is_empty() {
+    if slot != Slot::Free || !effects.is_empty() {
         events.push(Event::Acted {
             actor: a,
-            action: plan.kind,
-            slot: plan.slot,
-            ability: plan.ability,
+            action: kind,
+            slot,
+            ability,
             rolls,
             effects,
         });
     }
-    if plan.slot == Slot::Regular {
+    if slot == Slot::Regular {
         events.push(Event::TurnEnded { character: a });
     }
     Ok(events)
@@ -1373,11 +1426,8 @@ fn execute(
 /// The chance of each roll `action` would make now, if it is legal (for the
 /// status line's odds next to each choice).
 pub fn preview(state: &State, actor: usize, action: &Action) -> Option<Vec<RollPreview>> {
-    let mut s = state.clone();
-    if state.active != Some(actor) {
-        s.apply(&Event::TurnStarted { character: actor });
-    }
-    let p = plan(&s, actor, action).ok()?;
+    let s = state;
+    let p = plan(s, actor, TurnNow::of(state, actor), action).ok()?;
     let method = s.rules.d20;
     let mut out: Vec<RollPreview> = Vec::new();
     let mut dists: Vec<tabula_core::odds::Dist<i64>> = Vec::new();
@@ -1558,14 +1608,12 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         Phase::Turns => {
             for a in actors(state, seat) {
                 let Some(c) = state.get(a) else { continue };
-                let mut s = state.clone();
-                if state.active != Some(a) {
-                    s.apply(&Event::TurnStarted { character: a });
-                }
+                let s = state;
+                let now = TurnNow::of(state, a);
                 let mut by_word: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
                 for t in &s.characters {
                     for tpl in templates(&t.id) {
-                        if plan(&s, a, &tpl).is_ok() {
+                        if plan(s, a, now, &tpl).is_ok() {
                             by_word.entry(word(&tpl)).or_default().push(t.id.clone());
                         }
                     }
@@ -1596,11 +1644,11 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                     ),
                     (Action::LeaveCover, "leave cover (free)"),
                 ] {
-                    if plan(&s, a, &tpl).is_ok() {
+                    if plan(s, a, now, &tpl).is_ok() {
                         let params = if matches!(tpl, Action::Evade { .. }) {
                             vec![ParamSpec::choice(
                                 "with",
-                                movement(&s).iter().map(|m| m.name()),
+                                movement(s).iter().map(|m| m.name()),
                             )]
                         } else {
                             vec![]
@@ -1612,7 +1660,7 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ));
                     }
                 }
-                if may_end(&s, a).is_err() {
+                if may_end(s, a, now).is_err() {
                     continue;
                 }
                 out.push(CommandSpec::new(

@@ -12,6 +12,22 @@ use crate::rules::TableRules;
 use tabula_core::Seat;
 use tabula_core::names::same_name;
 
+/// [`same_name`] without allocating for plain names (ASCII letters, digits
+/// and `-`, as every id is): the same answer for every pair of names.
+pub(crate) fn names_match(a: &str, b: &str) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        // Equal but for ASCII case: equal once normalized.
+        return true;
+    }
+    let plain =
+        |x: &str| !x.is_empty() && x.bytes().all(|ch| ch.is_ascii_alphanumeric() || ch == b'-');
+    if plain(a) && plain(b) {
+        // Normalizing a plain name only lowers its case.
+        return false;
+    }
+    same_name(a, b)
+}
+
 /// Where the encounter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -476,11 +492,11 @@ impl State {
     pub fn find(&self, id: &str) -> Option<usize> {
         self.characters
             .iter()
-            .position(|c| same_name(&c.id, id))
+            .position(|c| names_match(&c.id, id))
             .or_else(|| {
                 self.characters
                     .iter()
-                    .position(|c| same_name(c.character.name(), id))
+                    .position(|c| names_match(c.character.name(), id))
             })
     }
 

@@ -58,6 +58,7 @@ pub const SEED: &str = "001_337b5a42e331e513.txt";
 pub mod actions;
 pub mod commands;
 pub mod encounter;
+pub mod policy;
 pub mod table;
 
 pub use actions::{Action, Command};
