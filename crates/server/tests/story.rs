@@ -704,6 +704,64 @@ async fn undo(db: Db) {
 }
 story!(undo_is_the_gms_and_never_rerolls, crate::undo);
 
+async fn policy(db: Db) {
+    // The policy plays a participant's step for the seat that gives it, and
+    // for no other seat; whose step it is is public.
+    let c = Client::new(db.open().await);
+    let t = c
+        .create(json!({"system": "scratch", "example": "table"}))
+        .await;
+    let a = c.get(&t.url("awaiting"), &t.gm()).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.json["awaiting"][0]["seat"], "gm", "{}", a.text);
+    let first = c.command(&t, &t.gm(), "initiative").await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let mut played = 0;
+    for _ in 0..40 {
+        let a = c.get(&t.url("awaiting"), &t.gm()).await;
+        let Some(next) = a.json["awaiting"].as_array().and_then(|x| x.first()).cloned() else {
+            break;
+        };
+        let Some(participant) = next["participant"].as_str() else {
+            break;
+        };
+        let giver = next["seat"].as_str().unwrap().to_string();
+        let token = if giver == "gm" { t.gm() } else { t.token(&giver) };
+        // Another seat may not have the policy play it.
+        let other = t
+            .players()
+            .into_iter()
+            .map(|p| t.token(&p))
+            .chain([t.gm()])
+            .find(|tok| *tok != token)
+            .unwrap();
+        let refused = c
+            .post(&t.url("policy"), &other, &json!({"participant": participant}))
+            .await;
+        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", refused.text);
+        assert_eq!(refused.json["error"], "not-awaited", "{}", refused.text);
+        let seq = a.json["seq"].as_u64().unwrap();
+        let ok = c
+            .post(
+                &t.url("policy"),
+                &token,
+                &json!({"participant": participant, "expect_seq": seq}),
+            )
+            .await;
+        assert_eq!(ok.status, StatusCode::OK, "{participant}: {}", ok.text);
+        assert!(!ok.json["events"].as_array().unwrap().is_empty());
+        played += 1;
+    }
+    assert!(played > 3, "the policy played {played} steps");
+    // A name that is no participant is refused, naming the participants.
+    let bad = c
+        .post(&t.url("policy"), &t.gm(), &json!({"participant": "Nobody"}))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains("participant"), "{}", bad.text);
+}
+story!(the_policy_plays_a_step_for_the_seat_that_gives_it, crate::policy);
+
 async fn two_servers(db: Db) {
     // Two servers on one store. Each brings its copy of a table up to date
     // before it reads or decides, so neither answers from a stale table.
