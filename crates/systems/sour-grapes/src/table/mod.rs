@@ -1119,11 +1119,7 @@ impl System for SourGrapes {
         roller: &mut dyn Roller,
     ) -> Result<Vec<Event>, RuleError> {
         let seat = state.seat(seat);
-        let mut d = Dec {
-            s: state.clone(),
-            events: Vec::new(),
-            roller,
-        };
+        let mut d = Dec::new(state, roller);
         decide(&mut d, &seat, command)?;
         Ok(d.events)
     }
