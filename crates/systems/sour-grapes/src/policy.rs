@@ -496,19 +496,22 @@ fn target(state: &State, t: &Turn) -> Option<Command> {
     for foe in candidates {
         let name = foe.character.name();
         let factor = f64::from(foe.character.damage_factor(tstat, card.result));
-        let dodge = best_dodge(state, name, card);
+        // The chance the foe's strongest Dodge evades a Stunt of `s`
+        // successes, for every `s` the bet can roll.
+        let most = s_roll.max_dice + s_roll.tokens;
+        let evade: Vec<f64> = match best_dodge(state, name, card) {
+            Some((r, d)) => (0..=most)
+                .map(|s| evade_given(state, r, name, s, &d))
+                .collect(),
+            None => vec![0.0; most as usize + 1],
+        };
         for sb in s_roll.bets(pool) {
             let dist = successes(sb.dice, sb.tokens);
             let hit: f64 = dist
                 .iter()
-                .enumerate()
+                .zip(&evade)
                 .skip(need as usize)
-                .map(|(s, p)| {
-                    let evade = dodge
-                        .as_ref()
-                        .map_or(0.0, |(r, d)| evade_given(state, r, name, s as u32, d));
-                    p * (1.0 - evade)
-                })
+                .map(|(p, e)| p * (1.0 - e))
                 .sum();
             let s_cost = s_roll.cost(sb);
             let left = pool - sb.tokens;
@@ -735,12 +738,19 @@ fn react(state: &State, t: &Turn, who: &str) -> Command {
         for card in playable(state, who, CardType::Reaction) {
             let Some(st) = card.success else { continue };
             let roll = Roll::of(state, who, st, state.tokens_free(who, card));
+            if card.outcome != Outcome::Evade {
+                continue;
+            }
+            // What the Reaction needs against each roll of the Stunt (R-SG-5).
+            let needs: Vec<u32> = (0..sdist.len() as u32)
+                .map(|s| state.needs(card, who, s))
+                .collect();
             let (bet, worth) = best_bet(roll, damage, |d| {
                 sdist
                     .iter()
-                    .enumerate()
+                    .zip(&needs)
                     .skip(need as usize)
-                    .map(|(s, p)| p * evade_given(state, card, who, s as u32, d))
+                    .map(|(p, n)| p * at_least(d, *n))
                     .sum()
             });
             if worth > 0.0 && best.as_ref().is_none_or(|x| worth > x.0 + 1e-12) {
