@@ -18,6 +18,8 @@
 //!   command line with every name resolved.
 //! - [`sheet`](mod@sheet): the character sheet at the table, as the book lays it out.
 //! - [`text`]: terminal play ([`tabula_core::TextPlay`]).
+//! - [`policy`]: a reasonable player's and storyteller's choices
+//!   ([`tabula_core::Policy`]) for the autopilot and simulated encounters.
 //!
 //! It depends on `tabula-core` only.
 #![deny(missing_docs)]
@@ -27,6 +29,7 @@ pub mod cards;
 pub mod character;
 pub mod check;
 pub mod commands;
+pub mod policy;
 pub mod rules;
 pub mod sheet;
 pub mod stats;

@@ -279,6 +279,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         participants,
         moment: Moment::Free,
         over: false,
+        rounds: 0,
     };
     if start_event {
         let participants = state.participant_names();

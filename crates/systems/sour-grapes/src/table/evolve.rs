@@ -119,6 +119,7 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
             }
         }
         Event::EventStarted { participants } => {
+            s.rounds = 0;
             s.moment = Moment::Event(Box::new(EventState {
                 initiative: participants.iter().map(|p| (p.clone(), None)).collect(),
                 order: Vec::new(),
@@ -141,6 +142,7 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
             if let Some(e) = s.event_mut() {
                 e.round = *round;
             }
+            s.rounds = *round;
         }
         Event::TurnBegan { controller, index } => {
             let pending: Vec<String> = s

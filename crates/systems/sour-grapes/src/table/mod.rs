@@ -314,6 +314,10 @@ pub struct State {
     pub moment: Moment,
     /// True once the storyteller ends the encounter (or an Event ends with one side Dying).
     pub over: bool,
+    /// The rounds the last Event has run (its round number, kept when the Event
+    /// ends), for encounter reports; 0 before any Event.
+    #[serde(default)]
+    pub rounds: u32,
 }
 
 /// A stat or a skill: what a free point, a give-back or an experience point goes to.
@@ -1061,6 +1065,18 @@ impl State {
         .is_some()
     }
 
+    /// May `who` play `card` as a `kind` card now (in their hand, no depleted
+    /// stat in its Success or Result, no blocking condition)? The same test
+    /// `decide` makes. Sour Grapes, "Stats"; R-SG-10, R-SG-12.
+    pub(crate) fn may_play(&self, who: &str, card: &ActionCard, kind: CardType) -> bool {
+        rolls::may_play(self, who, card, kind).is_ok()
+    }
+
+    /// May `who` use `card`'s stats now (to roll to keep it)? R-SG-12.
+    pub(crate) fn card_usable(&self, who: &str, card: &ActionCard) -> bool {
+        rolls::card_usable(self, who, card).is_ok()
+    }
+
     /// True when the Event is at an end: one side (players / monsters) all Dying.
     fn one_side_down(&self) -> bool {
         let down = |monster: bool| {
@@ -1103,11 +1119,7 @@ impl System for SourGrapes {
         roller: &mut dyn Roller,
     ) -> Result<Vec<Event>, RuleError> {
         let seat = state.seat(seat);
-        let mut d = Dec {
-            s: state.clone(),
-            events: Vec::new(),
-            roller,
-        };
+        let mut d = Dec::new(state, roller);
         decide(&mut d, &seat, command)?;
         Ok(d.events)
     }

@@ -11,14 +11,14 @@ use super::*;
 /// Check a command against the rules and produce its events.
 /// Sour Grapes, "Game Moments" (000_05a1db5b88f54528.txt) and the sections cited below.
 pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
-    if d.s.over {
+    if d.s().over {
         return Err(wrong_phase(rules::MOMENTS, "the encounter is over"));
     }
     match cmd {
         Command::Spend { who, stat } => {
             let who = if seat.is_gm() {
                 match who {
-                    Some(w) => who_known(&d.s, w, rules::SPEND)?,
+                    Some(w) => who_known(d.s(), w, rules::SPEND)?,
                     None => {
                         return Err(RuleError::forbidden(
                             rules::SPEND,
@@ -27,11 +27,12 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     }
                 }
             } else {
-                actor(&d.s, seat, who, rules::SPEND)?
+                actor(d.s(), seat, who, rules::SPEND)?
             };
-            let cur =
-                d.s.participant(&who)
-                    .map_or(0, |p| p.character.stat(*stat).current);
+            let cur = d
+                .s()
+                .participant(&who)
+                .map_or(0, |p| p.character.stat(*stat).current);
             if cur == 0 {
                 return Err(RuleError::forbidden(
                     rules::SPEND,
@@ -48,13 +49,13 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             skill,
             difficulty,
         } => {
-            if matches!(d.s.moment, Moment::Event(_)) {
+            if matches!(d.s().moment, Moment::Event(_)) {
                 return Err(wrong_phase(
                     rules::MOMENTS,
                     "inside an Event, actions are cards",
                 ));
             }
-            let who = actor(&d.s, seat, who, rules::CHECK)?;
+            let who = actor(d.s(), seat, who, rules::CHECK)?;
             if *difficulty > MAX_DIFFICULTY {
                 return Err(RuleError::out_of_range(
                     rules::CHECK,
@@ -64,11 +65,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     i64::from(*difficulty),
                 ));
             }
-            if let Some(why) = d.s.check_forbidden(&who, *stat) {
+            if let Some(why) = d.s().check_forbidden(&who, *stat) {
                 return Err(RuleError::forbidden(rules::DEPLETED, why));
             }
-            let in_situation = matches!(d.s.moment, Moment::Situation(_));
-            let diff = difficulty.saturating_add(dazed(&d.s, &who));
+            let in_situation = matches!(d.s().moment, Moment::Situation(_));
+            let diff = difficulty.saturating_add(dazed(d.s(), &who));
             roll_for(
                 d,
                 Purpose::Check,
@@ -86,8 +87,8 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::GiveBack { who, stat, points } => {
             need_gm(seat, "give exhausted points back", rules::SPEND)?;
-            let who = who_known(&d.s, who, rules::SPEND)?;
-            let c = d.s.participant(&who).map(|p| p.character.clone());
+            let who = who_known(d.s(), who, rules::SPEND)?;
+            let c = d.s().participant(&who).map(|p| p.character.clone());
             if let Some(c) = c {
                 if let Some(why) = c.recovery_blocked(*stat) {
                     return Err(RuleError::forbidden(rules::STAT_MECHANICS, why));
@@ -111,12 +112,13 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::TokensBack { who, skill, points } => {
             need_gm(seat, "give skill tokens back", rules::SKILLS)?;
-            let who = who_known(&d.s, who, rules::SKILLS)?;
-            let Some(k) =
-                d.s.participant(&who)
-                    .and_then(|p| p.character.skill(skill).cloned())
+            let who = who_known(d.s(), who, rules::SKILLS)?;
+            let Some(k) = d
+                .s()
+                .participant(&who)
+                .and_then(|p| p.character.skill(skill).cloned())
             else {
-                return Err(unknown_skill(&d.s, rules::SKILLS, &who, skill));
+                return Err(unknown_skill(d.s(), rules::SKILLS, &who, skill));
             };
             let spent = k.rating - k.available;
             if *points == 0 || *points > spent {
@@ -136,8 +138,8 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Reject { who } => {
             need_gm(seat, "reject a card", rules::TURN)?;
-            let who = who_known(&d.s, who, rules::TURN)?;
-            let Some(t) = d.s.turn() else {
+            let who = who_known(d.s(), who, rules::TURN)?;
+            let Some(t) = d.s().turn() else {
                 return Err(wrong_phase(rules::TURN, "no turn is running"));
             };
             let offered = t
@@ -156,10 +158,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Heal { who, stat } => {
             need_gm(seat, "remove an injury", rules::STAT_MECHANICS)?;
-            let who = who_known(&d.s, who, rules::STAT_MECHANICS)?;
-            let injured =
-                d.s.participant(&who)
-                    .is_some_and(|p| p.character.stat(*stat).injured);
+            let who = who_known(d.s(), who, rules::STAT_MECHANICS)?;
+            let injured = d
+                .s()
+                .participant(&who)
+                .is_some_and(|p| p.character.stat(*stat).injured);
             if !injured {
                 return Err(RuleError::forbidden(
                     rules::STAT_MECHANICS,
@@ -170,13 +173,13 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Rest => {
             need_gm(seat, "call a rest", rules::STAT_MECHANICS)?;
-            if !matches!(d.s.moment, Moment::Free) {
+            if !matches!(d.s().moment, Moment::Free) {
                 return Err(wrong_phase(
                     rules::STAT_MECHANICS,
                     "rest after the Situation or Event is over",
                 ));
             }
-            let who = d.s.participant_names();
+            let who = d.s().participant_names();
             d.emit(Event::Rested { who });
         }
         Command::Situation {
@@ -186,13 +189,13 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             difficulty,
         } => {
             need_gm(seat, "announce a Situation", rules::SITUATION)?;
-            if !matches!(d.s.moment, Moment::Free) {
+            if !matches!(d.s().moment, Moment::Free) {
                 return Err(wrong_phase(
                     rules::SITUATION,
                     "a Situation starts between other moments",
                 ));
             }
-            let who = who_known(&d.s, who, rules::SITUATION)?;
+            let who = who_known(d.s(), who, rules::SITUATION)?;
             if *difficulty > MAX_DIFFICULTY {
                 return Err(RuleError::out_of_range(
                     rules::SITUATION,
@@ -211,7 +214,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Difficulty { value } => {
             need_gm(seat, "change the Situation's difficulty", rules::SITUATION)?;
-            let Moment::Situation(sit) = &d.s.moment else {
+            let Moment::Situation(sit) = &d.s().moment else {
                 return Err(wrong_phase(rules::SITUATION, "no Situation is running"));
             };
             if *value > MAX_DIFFICULTY {
@@ -227,14 +230,15 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             d.emit(Event::DifficultyChanged { from, to: *value });
         }
         Command::Final { dice, tokens } => {
-            let Moment::Situation(sit) = d.s.moment.clone() else {
+            let Moment::Situation(sit) = d.s().moment.clone() else {
                 return Err(wrong_phase(rules::SITUATION, "no Situation is running"));
             };
             // The final check is rolled by the seat that plays the character
             // (the storyteller for a monster): a seat acts only for its own.
-            let seat_ok =
-                d.s.participant(&sit.who)
-                    .is_some_and(|p| p.seat.same_seat(seat));
+            let seat_ok = d
+                .s()
+                .participant(&sit.who)
+                .is_some_and(|p| p.seat.same_seat(seat));
             if !seat_ok {
                 return Err(not_permitted(
                     rules::SEATS,
@@ -244,11 +248,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     ),
                 ));
             }
-            let diff = sit.difficulty.saturating_add(dazed(&d.s, &sit.who));
+            let diff = sit.difficulty.saturating_add(dazed(d.s(), &sit.who));
             // R-SG-12: a character who may not make the final check (Dying, or
             // its stat is one their condition forbids) cannot produce a value
             // larger than the difficulty: the Situation ends failed, unrolled.
-            if let Some(why) = d.s.check_forbidden(&sit.who, sit.stat) {
+            if let Some(why) = d.s().check_forbidden(&sit.who, sit.stat) {
                 if *dice > 0 || *tokens > 0 {
                     return Err(RuleError::forbidden(
                         rules::DEPLETED,
@@ -284,19 +288,19 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::StartEvent => {
             need_gm(seat, "declare an Event", rules::INITIATIVE)?;
-            if !matches!(d.s.moment, Moment::Free) {
+            if !matches!(d.s().moment, Moment::Free) {
                 return Err(wrong_phase(
                     rules::INITIATIVE,
                     "an Event starts between other moments",
                 ));
             }
-            let participants = d.s.participant_names();
+            let participants = d.s().participant_names();
             d.emit(Event::EventStarted { participants });
         }
         Command::Initiative { who, stat, dice } => initiative(d, seat, who, *stat, *dice)?,
         Command::EndEvent => {
             need_gm(seat, "end the Event", rules::INITIATIVE)?;
-            if d.s.event().is_none() {
+            if d.s().event().is_none() {
                 return Err(wrong_phase(rules::INITIATIVE, "no Event is running"));
             }
             // A Controller who has not rolled for an effect yet loses it (R-SG-9).
@@ -307,11 +311,12 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Cure { who, effect } => {
             need_gm(seat, "remove an effect", rules::EFFECTS)?;
-            let who = who_known(&d.s, who, rules::EFFECTS)?;
-            let card = find_card(&d.s, effect)?;
-            let has =
-                d.s.participant(&who)
-                    .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
+            let who = who_known(d.s(), who, rules::EFFECTS)?;
+            let card = find_card(d.s(), effect)?;
+            let has = d
+                .s()
+                .participant(&who)
+                .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
             if !has {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
@@ -325,15 +330,15 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Afflict { who, card } => {
             need_gm(seat, "put an effect in play", rules::EFFECTS)?;
-            let who = who_known(&d.s, who, rules::EFFECTS)?;
-            let c = find_card(&d.s, card)?;
+            let who = who_known(d.s(), who, rules::EFFECTS)?;
+            let c = find_card(d.s(), card)?;
             let Some(spec) = c.effect else {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
                     format!("{} is not an effect", c.name),
                 ));
             };
-            if d.s
+            if d.s()
                 .participant(&who)
                 .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&c.name)))
             {
@@ -350,16 +355,17 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Award { who, points } => {
             need_gm(seat, "award experience", rules::EXPERIENCE)?;
-            if !d.s.options.experience {
+            if !d.s().options.experience {
                 return Err(RuleError::forbidden(
                     rules::EXPERIENCE,
                     "this table does not use the Experience rule (experience = true)",
                 ));
             }
-            let who = who_known(&d.s, who, rules::EXPERIENCE)?;
-            let have =
-                d.s.participant(&who)
-                    .map_or(0, |p| p.character.experience());
+            let who = who_known(d.s(), who, rules::EXPERIENCE)?;
+            let have = d
+                .s()
+                .participant(&who)
+                .map_or(0, |p| p.character.experience());
             let room = MAX_POINTS.min(MAX_EXPERIENCE.saturating_sub(have));
             if *points == 0 || *points > room {
                 return Err(RuleError::out_of_range(
@@ -376,20 +382,20 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             });
         }
         Command::Raise { who, what } => {
-            if !d.s.options.experience {
+            if !d.s().options.experience {
                 return Err(RuleError::forbidden(
                     rules::EXPERIENCE,
                     "this table does not use the Experience rule (experience = true)",
                 ));
             }
-            if !matches!(d.s.moment, Moment::Free) {
+            if !matches!(d.s().moment, Moment::Free) {
                 return Err(wrong_phase(
                     rules::EXPERIENCE,
                     "points are spent between moments (at chapter ends)",
                 ));
             }
-            let who = actor(&d.s, seat, who, rules::EXPERIENCE)?;
-            let Some(p) = d.s.participant(&who) else {
+            let who = actor(d.s(), seat, who, rules::EXPERIENCE)?;
+            let Some(p) = d.s().participant(&who) else {
                 return Ok(());
             };
             if p.character.experience() == 0 {
@@ -433,21 +439,21 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             });
         }
         Command::Improve { who, card, damage } => {
-            if !d.s.options.experience {
+            if !d.s().options.experience {
                 return Err(RuleError::forbidden(
                     rules::EXPERIENCE,
                     "this table does not use the Experience rule (experience = true)",
                 ));
             }
-            if !matches!(d.s.moment, Moment::Free) {
+            if !matches!(d.s().moment, Moment::Free) {
                 return Err(wrong_phase(
                     rules::EXPERIENCE,
                     "points are spent between moments (at chapter ends)",
                 ));
             }
-            let who = actor(&d.s, seat, who, rules::EXPERIENCE)?;
-            let c = find_card(&d.s, card)?;
-            let Some(p) = d.s.participant(&who) else {
+            let who = actor(d.s(), seat, who, rules::EXPERIENCE)?;
+            let c = find_card(d.s(), card)?;
+            let Some(p) = d.s().participant(&who) else {
                 return Ok(());
             };
             if p.character.experience() == 0 {
@@ -507,7 +513,7 @@ pub(super) fn initiative(
     stat: Stat,
     dice: u32,
 ) -> Result<(), RuleError> {
-    let Some(e) = d.s.event().cloned() else {
+    let Some(e) = d.s().event().cloned() else {
         return Err(wrong_phase(
             rules::INITIATIVE,
             "no Event is running: the storyteller declares one with `event`",
@@ -520,13 +526,14 @@ pub(super) fn initiative(
         ));
     }
     // Without `as NAME`, the seat's first character still to roll.
-    let pending_mine =
-        d.s.controlled_by(seat)
-            .into_iter()
-            .find(|n| e.initiative.get(n).is_some_and(Option::is_none));
+    let pending_mine = d
+        .s()
+        .controlled_by(seat)
+        .into_iter()
+        .find(|n| e.initiative.get(n).is_some_and(Option::is_none));
     let who = match (who, pending_mine) {
         (None, Some(n)) => n,
-        _ => actor(&d.s, seat, who, rules::INITIATIVE)?,
+        _ => actor(d.s(), seat, who, rules::INITIATIVE)?,
     };
     if e.initiative.get(&who).is_some_and(Option::is_some) {
         return Err(RuleError::forbidden(
@@ -537,8 +544,8 @@ pub(super) fn initiative(
     // Initiative is a check (R-SG-8), so R-SG-12 limits the stat. A participant
     // who may check with no stat at all (Dying, or Incapacitated and Panicked)
     // rolls no dice: the d20 alone (Tabula's decision, so an Event can start).
-    if let Some(why) = d.s.check_forbidden(&who, stat) {
-        let allowed = d.s.check_stats(&who);
+    if let Some(why) = d.s().check_forbidden(&who, stat) {
+        let allowed = d.s().check_stats(&who);
         if !allowed.is_empty() {
             return Err(RuleError::forbidden(
                 rules::DEPLETED,
@@ -566,7 +573,7 @@ pub(super) fn initiative(
         }
     }
     prepare_roll(
-        &d.s,
+        d.s(),
         &who,
         stat,
         None,
@@ -582,7 +589,7 @@ pub(super) fn initiative(
         );
     }
     let roll = CheckRoll::roll(d.roller, dice, 0)?;
-    let d20 = if d.s.options.initiative_d20 {
+    let d20 = if d.s().options.initiative_d20 {
         d.roller.announce(&who, "initiative d20", 1, Die::D20);
         Some(d.roller.roll(Die::D20)?)
     } else {
@@ -596,7 +603,7 @@ pub(super) fn initiative(
         d20,
         total,
     });
-    let e = d.s.event().cloned();
+    let e = d.s().event().cloned();
     if let Some(e) = e
         && e.initiative.values().all(Option::is_some)
     {
@@ -605,7 +612,7 @@ pub(super) fn initiative(
         for (name, t) in &e.initiative {
             keys.insert(name.clone(), vec![t.unwrap_or(0)]);
         }
-        let table_order: Vec<String> = d.s.participant_names();
+        let table_order: Vec<String> = d.s().participant_names();
         for _ in 0..MAX_TIEBREAKS {
             let mut groups: BTreeMap<Vec<u32>, Vec<String>> = BTreeMap::new();
             for (n, k) in &keys {

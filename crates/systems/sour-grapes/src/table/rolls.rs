@@ -7,15 +7,51 @@
 
 use super::*;
 
+/// A decision in progress: the state it started from, the events emitted so
+/// far, and the dice.
+///
+/// `decide` does not clone the state up front: a command is checked against
+/// the state it is given, and most commands emit their events and return. Only
+/// when a step reads the state after emitting (a turn that runs on to its
+/// rolls, the next Controller, the end of the Event) is the state cloned, once,
+/// and the events so far applied to the copy ([`Dec::s`]).
 pub(super) struct Dec<'a> {
-    pub(super) s: State,
+    /// The state `decide` was given.
+    base: &'a State,
+    /// The state with `events[..applied]` applied, once a read needed it.
+    own: Option<State>,
+    /// How many of `events` `own` holds.
+    applied: usize,
     pub(super) events: Vec<Event>,
     pub(super) roller: &'a mut dyn Roller,
 }
 
-impl Dec<'_> {
+impl<'a> Dec<'a> {
+    pub(super) fn new(base: &'a State, roller: &'a mut dyn Roller) -> Self {
+        Dec {
+            base,
+            own: None,
+            applied: 0,
+            events: Vec::new(),
+            roller,
+        }
+    }
+
+    /// The state as it stands after every event emitted so far.
+    pub(super) fn s(&mut self) -> &State {
+        if self.applied < self.events.len() {
+            let base = self.base;
+            let own = self.own.get_or_insert_with(|| base.clone());
+            for e in &self.events[self.applied..] {
+                SourGrapes::evolve(own, e);
+            }
+            self.applied = self.events.len();
+        }
+        self.own.as_ref().unwrap_or(self.base)
+    }
+
+    /// Emit an event; it is applied when the state is next read.
     pub(super) fn emit(&mut self, e: Event) {
-        SourGrapes::evolve(&mut self.s, &e);
         self.events.push(e);
     }
 }
@@ -166,9 +202,9 @@ pub(super) fn roll_for(
     spend_tokens: bool,
 ) -> Result<CheckRoll, RuleError> {
     let (bet, lost, skill_name) = if purpose.is_committed() {
-        committed_bet(&d.s, who, stat, skill, bet)
+        committed_bet(d.s(), who, stat, skill, bet)
     } else {
-        let (_, skill_name) = prepare_roll(&d.s, who, stat, skill, bet, rules::CHECK)?;
+        let (_, skill_name) = prepare_roll(d.s(), who, stat, skill, bet, rules::CHECK)?;
         (bet, Bet::default(), skill_name)
     };
     if bet.dice > 0 {
@@ -183,14 +219,15 @@ pub(super) fn roll_for(
     let mut exhausts = vec![];
     let ones = r.ones;
     if ones > 0 {
-        let moved = match d.s.effect_rule(
+        let moved = match d.s().effect_rule(
             who,
             |r| matches!(r, EffectRule::OnesExhaustInstead { roll, .. } if *roll == stat),
         ) {
             Some(EffectRule::OnesExhaustInstead { exhaust, .. }) => {
-                let room =
-                    d.s.participant(who)
-                        .map_or(0, |p| p.character.stat(exhaust).current.saturating_sub(1));
+                let room = d
+                    .s()
+                    .participant(who)
+                    .map_or(0, |p| p.character.stat(exhaust).current.saturating_sub(1));
                 let m = ones.min(room);
                 if m > 0 {
                     exhausts.push((exhaust, m));
@@ -559,9 +596,10 @@ pub(super) fn apply_damage(
     from: Option<Stat>,
     source: &str,
 ) {
-    let factor =
-        d.s.participant(who)
-            .map_or(1, |p| p.character.damage_factor(stat, from));
+    let factor = d
+        .s()
+        .participant(who)
+        .map_or(1, |p| p.character.damage_factor(stat, from));
     d.emit(Event::Damaged {
         who: who.to_string(),
         stat,

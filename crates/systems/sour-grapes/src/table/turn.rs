@@ -10,7 +10,9 @@ use super::*;
 /// End the turn and begin the next one (skipping Dying participants), or end the
 /// Event when one side is all Dying.
 pub(super) fn end_turn(d: &mut Dec<'_>, reason: &str) {
-    let Some(t) = d.s.turn().cloned() else { return };
+    let Some(t) = d.s().turn().cloned() else {
+        return;
+    };
     discard_unrolled_effects(d);
     d.emit(Event::TurnEnded {
         controller: t.controller,
@@ -23,11 +25,14 @@ pub(super) fn end_turn(d: &mut Dec<'_>, reason: &str) {
 /// turn that ends without the roll discards every effect still waiting for it.
 /// Sour Grapes, "Effects", "Turn Mechanics" (Prep); R-SG-9.
 pub(super) fn discard_unrolled_effects(d: &mut Dec<'_>) {
-    let Some(t) = d.s.turn().cloned() else { return };
+    let Some(t) = d.s().turn().cloned() else {
+        return;
+    };
     for effect in t.pending_effects {
-        let held =
-            d.s.participant(&t.controller)
-                .is_some_and(|p| p.effects.iter().any(|e| e.card == effect));
+        let held = d
+            .s()
+            .participant(&t.controller)
+            .is_some_and(|p| p.effects.iter().any(|e| e.card == effect));
         if held {
             d.emit(Event::EffectRemoved {
                 who: t.controller.clone(),
@@ -41,13 +46,13 @@ pub(super) fn discard_unrolled_effects(d: &mut Dec<'_>) {
 /// Dying participants are skipped; countdown effects lose a token.
 /// Sour Grapes, "Event" (Rounds, Turn) and "Effects" (000_05a1db5b88f54528.txt).
 pub(super) fn next_turn(d: &mut Dec<'_>) {
-    if d.s.one_side_down() {
+    if d.s().one_side_down() {
         d.emit(Event::EventEnded {
             reason: "one side is all Dying".into(),
         });
         return;
     }
-    let Some(e) = d.s.event().cloned() else {
+    let Some(e) = d.s().event().cloned() else {
         return;
     };
     let n = e.order.len();
@@ -63,7 +68,7 @@ pub(super) fn next_turn(d: &mut Dec<'_>) {
             round += 1;
             d.emit(Event::NewRound { round });
             round_start_effects(d);
-            if d.s.one_side_down() {
+            if d.s().one_side_down() {
                 d.emit(Event::EventEnded {
                     reason: "one side is all Dying".into(),
                 });
@@ -73,21 +78,23 @@ pub(super) fn next_turn(d: &mut Dec<'_>) {
         let Some(name) = e.order.get(index).cloned() else {
             return;
         };
-        let alive =
-            d.s.participant(&name)
-                .is_some_and(|p| !p.character.has(Condition::Dying));
+        let alive = d
+            .s()
+            .participant(&name)
+            .is_some_and(|p| !p.character.has(Condition::Dying));
         if alive {
             d.emit(Event::TurnBegan {
                 controller: name.clone(),
                 index,
             });
             // Step 1: countdown effects lose a token; at none they are discarded.
-            let effects =
-                d.s.participant(&name)
-                    .map(|p| p.effects.clone())
-                    .unwrap_or_default();
+            let effects = d
+                .s()
+                .participant(&name)
+                .map(|p| p.effects.clone())
+                .unwrap_or_default();
             for eff in effects {
-                let keep = d.s.card(&eff.card).and_then(|c| c.effect).map(|e| e.keep);
+                let keep = d.s().card(&eff.card).and_then(|c| c.effect).map(|e| e.keep);
                 if keep == Some(Keep::Countdown) {
                     let left = eff.tokens.saturating_sub(1);
                     d.emit(Event::EffectCountdown {
@@ -111,17 +118,19 @@ pub(super) fn next_turn(d: &mut Dec<'_>) {
 /// "New Round": effects that act at the beginning of a Round deal their damage
 /// and count down. Sour Grapes, "Event" (Rounds).
 pub(super) fn round_start_effects(d: &mut Dec<'_>) {
-    let holders: Vec<(String, Vec<ActiveEffect>)> =
-        d.s.participants
-            .iter()
-            .map(|p| (p.character.name().to_string(), p.effects.clone()))
-            .collect();
+    let holders: Vec<(String, Vec<ActiveEffect>)> = d
+        .s()
+        .participants
+        .iter()
+        .map(|p| (p.character.name().to_string(), p.effects.clone()))
+        .collect();
     for (who, effects) in holders {
         for eff in effects {
-            let Some(rs) =
-                d.s.card(&eff.card)
-                    .and_then(|c| c.effect)
-                    .and_then(|e| e.round_start)
+            let Some(rs) = d
+                .s()
+                .card(&eff.card)
+                .and_then(|c| c.effect)
+                .and_then(|e| e.round_start)
             else {
                 continue;
             };
@@ -178,7 +187,7 @@ pub(super) fn settle_slot(
             over: losers.iter().map(|l| l.by.clone()).collect(),
         });
         for l in losers {
-            let card = find_card(&d.s, &l.card)?;
+            let card = find_card(d.s(), &l.card)?;
             if let Some(st) = card.success {
                 roll_for(
                     d,
@@ -200,18 +209,19 @@ pub(super) fn settle_slot(
 /// The commands of a turn's steps.
 /// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
 pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
-    let Some(t) = d.s.turn().cloned() else {
+    let Some(t) = d.s().turn().cloned() else {
         return Err(wrong_phase(
             rules::TURN,
-            match d.s.event() {
+            match d.s().event() {
                 Some(_) => "initiative first: every participant rolls `initiative STAT DICE`",
                 None => "that is done on a turn of an Event; no Event is running",
             },
         ));
     };
-    let is_controller =
-        d.s.participant(&t.controller)
-            .is_some_and(|p| p.seat.same_seat(seat));
+    let is_controller = d
+        .s()
+        .participant(&t.controller)
+        .is_some_and(|p| p.seat.same_seat(seat));
     let controller_only = |what: &str| -> Result<(), RuleError> {
         if is_controller {
             Ok(())
@@ -242,7 +252,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     "the free point of this turn is used",
                 ));
             }
-            let Some(p) = d.s.participant(&t.controller) else {
+            let Some(p) = d.s().participant(&t.controller) else {
                 return Ok(());
             };
             match into {
@@ -258,7 +268,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     }
                 }
                 Pool::Skill(k) => match p.character.skill(k) {
-                    None => return Err(unknown_skill(&d.s, rules::PREP, &t.controller, k)),
+                    None => return Err(unknown_skill(d.s(), rules::PREP, &t.controller, k)),
                     Some(s) if s.available >= s.rating => {
                         return Err(RuleError::forbidden(
                             rules::PREP,
@@ -276,7 +286,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         Command::Keep { effect, bet } => {
             controller_only("roll for an effect")?;
             step_is(Step::Prep, rules::EFFECTS)?;
-            let card = find_card(&d.s, effect)?;
+            let card = find_card(d.s(), effect)?;
             if !t.pending_effects.iter().any(|e| key(e) == key(&card.name)) {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
@@ -291,8 +301,8 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             };
             // Rolling for the effect uses the card's stats (R-SG-12); a holder who
             // may not use them discards it (`discard`, or `end` the turn).
-            card_usable(&d.s, &t.controller, &card)?;
-            let need = card_needs(&d.s, &card, &t.controller, 0);
+            card_usable(d.s(), &t.controller, &card)?;
+            let need = card_needs(d.s(), &card, &t.controller, 0);
             let r = roll_for(
                 d,
                 Purpose::KeepEffect,
@@ -319,10 +329,11 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         Command::Discard { effect } => {
             controller_only("discard an effect")?;
             step_is(Step::Prep, rules::EFFECTS)?;
-            let card = find_card(&d.s, effect)?;
-            let has =
-                d.s.participant(&t.controller)
-                    .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
+            let card = find_card(d.s(), effect)?;
+            let has = d
+                .s()
+                .participant(&t.controller)
+                .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
             if !has {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
@@ -360,8 +371,8 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     format!("first roll for {e} (`keep`) or discard it"),
                 ));
             }
-            let c = find_card(&d.s, card)?;
-            may_play(&d.s, &t.controller, &c, CardType::Stunt)?;
+            let c = find_card(d.s(), card)?;
+            may_play(d.s(), &t.controller, &c, CardType::Stunt)?;
             d.emit(Event::StuntPlayed {
                 by: t.controller.clone(),
                 card: c.name.clone(),
@@ -369,7 +380,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         }
         Command::Interrupt { who, card, bet } => {
             step_is(Step::Interrupt, rules::INTERRUPT)?;
-            let who = actor(&d.s, seat, who, rules::INTERRUPT)?;
+            let who = actor(d.s(), seat, who, rules::INTERRUPT)?;
             if who == t.controller {
                 return Err(not_permitted(
                     rules::INTERRUPT,
@@ -382,9 +393,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     format!("{who} has offered an Interrupt"),
                 ));
             }
-            let c = find_card(&d.s, card)?;
-            may_play(&d.s, &who, &c, CardType::Interrupt)?;
-            check_bet_tokens(&d.s, &who, &c, *bet, Bet::default())?;
+            let c = find_card(d.s(), card)?;
+            may_play(d.s(), &who, &c, CardType::Interrupt)?;
+            check_bet_tokens(d.s(), &who, &c, *bet, Bet::default())?;
             d.emit(Event::Offered {
                 slot: Slot::Interrupt,
                 play: CardPlay {
@@ -424,10 +435,10 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         } => {
             controller_only("declare targets and bets")?;
             step_is(Step::Targeting, rules::BETTING)?;
-            let c = find_card(&d.s, t.stunt.as_deref().unwrap_or(""))?;
+            let c = find_card(d.s(), t.stunt.as_deref().unwrap_or(""))?;
             let mut names = Vec::new();
             for n in targets {
-                let n = who_known(&d.s, n, rules::BETTING)?;
+                let n = who_known(d.s(), n, rules::BETTING)?;
                 if !names.contains(&n) {
                     names.push(n);
                 }
@@ -456,7 +467,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     names.len() as i64,
                 ));
             }
-            check_bet_tokens(&d.s, &t.controller, &c, *success, *result)?;
+            check_bet_tokens(d.s(), &t.controller, &c, *success, *result)?;
             d.emit(Event::TargetsDeclared {
                 targets: names,
                 success: *success,
@@ -470,16 +481,16 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             result,
         } => {
             step_is(Step::Support, rules::COMPLIMENT)?;
-            let who = actor(&d.s, seat, who, rules::COMPLIMENT)?;
+            let who = actor(d.s(), seat, who, rules::COMPLIMENT)?;
             if t.compliments.iter().any(|p| p.by == who) {
                 return Err(RuleError::forbidden(
                     rules::COMPLIMENT,
                     format!("{who} has offered a Compliment"),
                 ));
             }
-            let c = find_card(&d.s, card)?;
-            may_play(&d.s, &who, &c, CardType::Compliment)?;
-            check_bet_tokens(&d.s, &who, &c, *success, *result)?;
+            let c = find_card(d.s(), card)?;
+            may_play(d.s(), &who, &c, CardType::Compliment)?;
+            check_bet_tokens(d.s(), &who, &c, *success, *result)?;
             d.emit(Event::Offered {
                 slot: Slot::Compliment,
                 play: CardPlay {
@@ -498,17 +509,17 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             to,
         } => {
             step_is(Step::Support, rules::DIVERT)?;
-            let who = actor(&d.s, seat, who, rules::DIVERT)?;
+            let who = actor(d.s(), seat, who, rules::DIVERT)?;
             if t.diverts.iter().any(|p| p.by == who) {
                 return Err(RuleError::forbidden(
                     rules::DIVERT,
                     format!("{who} has offered a Divert"),
                 ));
             }
-            let to = who_known(&d.s, to, rules::DIVERT)?;
-            let c = find_card(&d.s, card)?;
-            may_play(&d.s, &who, &c, CardType::Divert)?;
-            check_bet_tokens(&d.s, &who, &c, *success, Bet::default())?;
+            let to = who_known(d.s(), to, rules::DIVERT)?;
+            let c = find_card(d.s(), card)?;
+            may_play(d.s(), &who, &c, CardType::Divert)?;
+            check_bet_tokens(d.s(), &who, &c, *success, Bet::default())?;
             d.emit(Event::Offered {
                 slot: Slot::Divert,
                 play: CardPlay {
@@ -522,11 +533,11 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         }
         Command::React { who, card, bet } => {
             step_is(Step::Reaction, rules::REACTION)?;
-            let who = reactor(&d.s, seat, who, &t)?;
-            let c = find_card(&d.s, card)?;
-            may_play(&d.s, &who, &c, CardType::Reaction)?;
-            let stunt = find_card(&d.s, t.stunt.as_deref().unwrap_or(""))?;
-            if let Some(p) = d.s.participant(&who) {
+            let who = reactor(d.s(), seat, who, &t)?;
+            let c = find_card(d.s(), card)?;
+            may_play(d.s(), &who, &c, CardType::Reaction)?;
+            let stunt = find_card(d.s(), t.stunt.as_deref().unwrap_or(""))?;
+            if let Some(p) = d.s().participant(&who) {
                 if stunt.is_mental() && p.character.has(Condition::Panicked) {
                     return Err(RuleError::forbidden(
                         rules::DEPLETED,
@@ -542,7 +553,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                     ));
                 }
             }
-            check_bet_tokens(&d.s, &who, &c, *bet, Bet::default())?;
+            check_bet_tokens(d.s(), &who, &c, *bet, Bet::default())?;
             d.emit(Event::Reacted {
                 who,
                 play: Some(CardPlay {
@@ -557,7 +568,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         }
         Command::Take { who } => {
             step_is(Step::Reaction, rules::REACTION)?;
-            let who = reactor(&d.s, seat, who, &t)?;
+            let who = reactor(d.s(), seat, who, &t)?;
             d.emit(Event::Reacted { who, play: None });
             after_reaction(d)?;
         }
@@ -634,8 +645,8 @@ pub(super) fn reactor(
 pub(super) fn close_interrupts(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
     let winner = settle_slot(d, Slot::Interrupt, &t.interrupts)?;
     if let Some(w) = winner {
-        let card = find_card(&d.s, &w.card)?;
-        let need = card_needs(&d.s, &card, &w.by, 0);
+        let card = find_card(d.s(), &w.card)?;
+        let need = card_needs(d.s(), &card, &w.by, 0);
         let st = card.success.unwrap_or(Stat::Perception);
         let r = roll_for(
             d,
@@ -671,8 +682,8 @@ pub(super) fn close_interrupts(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleErro
 pub(super) fn close_support(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
     // Step 6: success rolls for the Divert and the Compliment.
     if let Some(w) = settle_slot(d, Slot::Divert, &t.diverts)? {
-        let card = find_card(&d.s, &w.card)?;
-        let need = card_needs(&d.s, &card, &w.by, 0);
+        let card = find_card(d.s(), &w.card)?;
+        let need = card_needs(d.s(), &card, &w.by, 0);
         let st = card.success.unwrap_or(Stat::Agility);
         let r = roll_for(
             d,
@@ -695,8 +706,8 @@ pub(super) fn close_support(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> 
         }
     }
     if let Some(w) = settle_slot(d, Slot::Compliment, &t.compliments)? {
-        let card = find_card(&d.s, &w.card)?;
-        let need = card_needs(&d.s, &card, &w.by, 0);
+        let card = find_card(d.s(), &w.card)?;
+        let need = card_needs(d.s(), &card, &w.by, 0);
         let st = card.success.unwrap_or(Stat::Knowledge);
         let r = roll_for(
             d,
@@ -724,12 +735,14 @@ pub(super) fn close_support(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> 
 /// allows no card; Incapacitated: Physical actions "cannot be ... reacted
 /// against"; Panicked: Mental ones. Sour Grapes, "Stats"; R-SG-12.
 pub(super) fn skip_reactions(d: &mut Dec<'_>) {
-    let Some(t) = d.s.turn().cloned() else { return };
-    let Some(stunt) = t.stunt.as_deref().and_then(|c| d.s.card(c)).cloned() else {
+    let Some(t) = d.s().turn().cloned() else {
+        return;
+    };
+    let Some(stunt) = t.stunt.as_deref().and_then(|c| d.s().card(c)).cloned() else {
         return;
     };
     for r in &t.receivers {
-        let Some(p) = d.s.participant(r) else {
+        let Some(p) = d.s().participant(r) else {
             continue;
         };
         let c = &p.character;
@@ -759,7 +772,7 @@ pub(super) fn skip_reactions(d: &mut Dec<'_>) {
 
 /// When every receiver has reacted (or there are none), run step 8.
 pub(super) fn after_reaction(d: &mut Dec<'_>) -> Result<(), RuleError> {
-    let Some(t) = d.s.turn().cloned() else {
+    let Some(t) = d.s().turn().cloned() else {
         return Ok(());
     };
     if t.receivers.iter().any(|r| !t.reactions.contains_key(r)) {
@@ -772,8 +785,8 @@ pub(super) fn after_reaction(d: &mut Dec<'_>) -> Result<(), RuleError> {
 /// to every failed Reaction. Sour Grapes, "Turn Mechanics" step 8; R-SG-5, R-SG-7,
 /// R-SG-10.
 pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
-    let stunt = find_card(&d.s, t.stunt.as_deref().unwrap_or(""))?;
-    let need = card_needs(&d.s, &stunt, &t.controller, 0);
+    let stunt = find_card(d.s(), t.stunt.as_deref().unwrap_or(""))?;
+    let need = card_needs(d.s(), &stunt, &t.controller, 0);
     let st = stunt.success.unwrap_or(Stat::Agility);
     let r = roll_for(
         d,
@@ -791,8 +804,8 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
     for recv in &t.receivers {
         let mut dodged = false;
         if let Some(Some(play)) = t.reactions.get(recv) {
-            let card = find_card(&d.s, &play.card)?;
-            let rneed = card_needs(&d.s, &card, recv, r.successes);
+            let card = find_card(d.s(), &play.card)?;
+            let rneed = card_needs(d.s(), &card, recv, r.successes);
             let rst = card.success.unwrap_or(Stat::Agility);
             let rr = roll_for(
                 d,
@@ -828,7 +841,7 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                 )?;
                 let extra = match &t.compliment {
                     Some(c) => {
-                        let card = find_card(&d.s, &c.card)?;
+                        let card = find_card(d.s(), &c.card)?;
                         match (card.outcome, card.result, card.target) {
                             (Outcome::ExtraDamage, Some(crs), Some(ct)) => {
                                 let x = roll_for(
@@ -842,9 +855,10 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                                     None,
                                     true,
                                 )?;
-                                let bonus =
-                                    d.s.participant(&c.by)
-                                        .map_or(0, |p| p.character.card_bonus(&card.name).damage);
+                                let bonus = d
+                                    .s()
+                                    .participant(&c.by)
+                                    .map_or(0, |p| p.character.card_bonus(&card.name).damage);
                                 Some((
                                     x.successes.saturating_add(bonus),
                                     ct,
@@ -877,9 +891,10 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                     Some((x, _, _, _, true)) => *x,
                     _ => 0,
                 };
-                let bonus =
-                    d.s.participant(&t.controller)
-                        .map_or(0, |p| p.character.card_bonus(&stunt.name).damage);
+                let bonus = d
+                    .s()
+                    .participant(&t.controller)
+                    .map_or(0, |p| p.character.card_bonus(&stunt.name).damage);
                 let stunt_damage = dmg.successes.saturating_add(bonus).saturating_sub(less);
                 for h in &hit {
                     if stunt_damage > 0 {
@@ -894,7 +909,7 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
             }
             Outcome::ApplyEffect => {
                 let has = d
-                    .s
+                    .s()
                     .participant(&t.controller)
                     .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&stunt.name)));
                 if !has {

@@ -1,0 +1,1004 @@
+//! The policy: what a reasonable player (or storyteller) of Sour Grapes does
+//! now, for the NPC autopilot and for simulated encounters
+//! ([`tabula_core::Policy`]).
+//!
+//! Every choice of dice and tokens is made by the exact odds of the roll
+//! (each die is a success unless it shows 1, each token a sure success:
+//! Sour Grapes, "Check"; R-SG-1, R-SG-2) weighed against what it costs:
+//!
+//! - **A die** costs the Stat it exhausts: a 1 "is not counted AND the Stat is
+//!   exhausted by one point per die" ("Check"), so `1/6` of a point per die
+//!   ([`DIE_COST`]), plus [`DEPLETE_COST`] times the exact chance that the 1s
+//!   empty the Stat (a Stat at zero is Injured and its condition applies,
+//!   "Stat Mechanics", R-SG-10). "The player may choose to use less dice in a
+//!   roll to prevent additional ones that may exhaust a stat farther than
+//!   necessary" ("Check"): a die is added only when the odds it adds are worth
+//!   more than the Stat it risks.
+//! - **A token** costs [`TOKEN_COST`] of a point: in an Event a spent token
+//!   comes back only through the Controller's free point ("Skill Mechanics",
+//!   "Turn Mechanics" Prep), which could have restored a Stat point instead.
+//! - **What a roll is worth** is counted in the same points: the expected
+//!   damage a Stunt deals ("Stunt": "Deal Vitality Damage equal to the
+//!   Result"), the expected damage a Dodge, a Shove or a Sand Strike keeps off
+//!   ("Reactions", "Divert", "Interrupt"), the extra damage of a Compliment.
+//!
+//! The bet with the best worth (odds times value, less costs) is placed; a
+//! card whose best bet is worth nothing is not played (a receiver `take`s).
+//!
+//! The steps, in the book's order ("Event", "Turn Mechanics"):
+//!
+//! | moment / step | who | choice |
+//! |---|---|---|
+//! | between moments | storyteller | `event` (the encounter is the Event); `end-encounter` once one side is all Dying |
+//! | Situation | its character | `final`: dice and tokens by the odds against the Difficulty |
+//! | initiative | each | the Stat with the highest Current value, every die (initiative exhausts nothing, R-SG-8) |
+//! | 1 Prep | Controller | the free point into Vitality, else the lowest exhausted Stat its cards use, else a spent token ([`free_point`]); an effect to roll for is kept when its odds are worth it, else discarded (R-SG-9) |
+//! | 2 Stunt | Controller | a damaging Stunt (Attack) when a foe stands; otherwise `end` |
+//! | 3 Interrupt | the first foe of the Controller with a worthwhile Interrupt | Sand Strike with the best bet; then the Controller passes |
+//! | 4 Targeting & Betting | Controller | the foe and the Success / Result dice and tokens with the greatest expected damage, against the foe's best Dodge (R-SG-4, R-SG-5) |
+//! | 5 Compliments & Diversions | the first ally with a worthwhile Compliment, the first friend of a receiver with a worthwhile Divert | Flame Weapon; Shove onto the Controller's weakest ally (R-SG-6); then the Controller passes |
+//! | 7 Reaction | each receiver | Dodge with the best bet against the Stunt's placed dice (R-SG-5, R-SG-11), or `take` |
+//!
+//! Only one character per side offers a card for each slot, so allies never
+//! lose rolls to each other in a slot conflict ("Turn Mechanics", Notes).
+//!
+//! **The end.** The book gives an Event no end of its own: Tabula ends it
+//! when one side is all Dying ("Dying: Actions cannot be played"). The
+//! storyteller's policy then ends the encounter. It also ends the encounter,
+//! with no winner, when no one standing can play a damaging Stunt against a
+//! standing foe (a depleted Stat is Injured and does not come back in the
+//! Event), or after [`MAX_ROUNDS`] rounds (docs/systems/sour-grapes.md,
+//! "Policy and simulation").
+//!
+//! The policy never rolls and never clones the state: it reads it and returns
+//! a command [`tabula_core::System::decide`] accepts.
+
+use tabula_core::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource, Seat};
+
+use crate::SourGrapes;
+use crate::cards::{ActionCard, CardType, Outcome};
+use crate::stats::{Condition, Stat};
+use crate::table::{Bet, Command, Moment, Participant, Pool, State, Step, Turn};
+
+/// The expected exhaustion of one die, in Stat points: it shows 1 one time in
+/// six ("Check").
+pub const DIE_COST: f64 = 1.0 / 6.0;
+/// What one Skill token is worth keeping, in Stat points (half of the free
+/// point that would buy it back, "Turn Mechanics" Prep).
+pub const TOKEN_COST: f64 = 0.5;
+/// What emptying a Stat costs beyond its points, in Stat points: it is
+/// Injured and its condition applies ("Stat Mechanics"; R-SG-10).
+pub const DEPLETE_COST: f64 = 3.0;
+/// What keeping a positive effect (Trained Breathing) is worth, in Stat
+/// points, when its holder rolls for it (R-SG-9).
+pub const KEEP_VALUE: f64 = 1.0;
+/// The storyteller's round cap: the encounter ends with no winner after this
+/// many rounds (docs/systems/sour-grapes.md, "Policy and simulation").
+pub const MAX_ROUNDS: u32 = 20;
+/// The most dice a policy bet considers (a Stat is at most 10).
+const MAX_POLICY_DICE: u32 = 10;
+/// The most tokens a policy bet considers (a Skill is at most 5).
+const MAX_POLICY_TOKENS: u32 = 5;
+
+// ---------------------------------------------------------------- odds
+
+/// The chance of each number of successes, 0..=`dice` + `tokens`, of `dice` d6
+/// (a success unless it shows 1) plus `tokens` sure successes: the same
+/// distribution as [`crate::check::successes_dist`], computed directly.
+/// Sour Grapes, "Check"; R-SG-1.
+pub fn successes(dice: u32, tokens: u32) -> Vec<f64> {
+    let dice = dice.min(MAX_POLICY_DICE);
+    let tokens = tokens.min(MAX_POLICY_TOKENS);
+    let mut row = vec![1.0_f64];
+    for _ in 0..dice {
+        let mut next = vec![0.0_f64; row.len() + 1];
+        for (k, p) in row.iter().enumerate() {
+            next[k] += p / 6.0;
+            next[k + 1] += p * 5.0 / 6.0;
+        }
+        row = next;
+    }
+    let mut out = vec![0.0_f64; tokens as usize];
+    out.extend(row);
+    out
+}
+
+/// The chance of at least `need` successes in a distribution from [`successes`].
+pub fn at_least(dist: &[f64], need: u32) -> f64 {
+    dist.iter().skip(need as usize).sum::<f64>().clamp(0.0, 1.0)
+}
+
+/// The chance that `dice` d6 show at least `ones` 1s.
+fn ones_at_least(dice: u32, ones: u32) -> f64 {
+    // A 1 is a "success" of 1/6: the mirror of `successes`.
+    let mut row = vec![1.0_f64];
+    for _ in 0..dice.min(MAX_POLICY_DICE) {
+        let mut next = vec![0.0_f64; row.len() + 1];
+        for (k, p) in row.iter().enumerate() {
+            next[k] += p * 5.0 / 6.0;
+            next[k + 1] += p / 6.0;
+        }
+        row = next;
+    }
+    at_least(&row, ones)
+}
+
+/// What rolling `dice` dice of a Stat at Current `current` costs, in Stat
+/// points: [`DIE_COST`] a die, plus [`DEPLETE_COST`] times the exact chance
+/// that the 1s take it to zero.
+pub fn exhaust_cost(dice: u32, current: u32) -> f64 {
+    let mut cost = f64::from(dice) * DIE_COST;
+    if dice > 0 && dice >= current {
+        cost += DEPLETE_COST * ones_at_least(dice, current.max(1));
+    }
+    cost
+}
+
+/// One roll the policy may place dice and tokens on.
+#[derive(Clone, Copy, Debug)]
+struct Roll {
+    /// The most dice: the Stat's Current value.
+    max_dice: u32,
+    /// The most tokens (free tokens of the card's skill).
+    tokens: u32,
+    /// False when an effect forbids tokens with this Stat's dice (Intoxicated).
+    mix: bool,
+}
+
+impl Roll {
+    fn of(state: &State, who: &str, stat: Stat, tokens: u32) -> Roll {
+        Roll {
+            max_dice: cur(state, who, stat).min(MAX_POLICY_DICE),
+            tokens: tokens.min(MAX_POLICY_TOKENS),
+            mix: !state.no_tokens_with(who, stat),
+        }
+    }
+
+    /// Every bet of this roll with at most `tokens` tokens, fewer tokens and
+    /// dice first.
+    fn bets(self, tokens: u32) -> impl Iterator<Item = Bet> {
+        let max = self.max_dice;
+        let mix = self.mix;
+        (0..=tokens.min(self.tokens)).flat_map(move |t| {
+            (0..=max)
+                .filter(move |d| mix || t == 0 || *d == 0)
+                .map(move |d| Bet { dice: d, tokens: t })
+        })
+    }
+
+    fn cost(self, bet: Bet) -> f64 {
+        exhaust_cost(bet.dice, self.max_dice) + f64::from(bet.tokens) * TOKEN_COST
+    }
+}
+
+/// The best bet of `roll` for a card or check worth `value` when it reaches
+/// `need` successes: the greatest chance times value, less costs; ties go to
+/// fewer tokens, then fewer dice. Returns the bet and its worth.
+fn best_bet(roll: Roll, value: f64, chance: impl Fn(&[f64]) -> f64) -> (Bet, f64) {
+    let mut best = (Bet::default(), f64::NEG_INFINITY);
+    for bet in roll.bets(roll.tokens) {
+        let worth = chance(&successes(bet.dice, bet.tokens)) * value - roll.cost(bet);
+        if worth > best.1 + 1e-12 {
+            best = (bet, worth);
+        }
+    }
+    best
+}
+
+// ---------------------------------------------------------------- the table
+
+/// The side of a participant: `players` or `monsters` ("Monsters").
+fn side(p: &Participant) -> &'static str {
+    if p.character.is_monster() {
+        "monsters"
+    } else {
+        "players"
+    }
+}
+
+fn cur(state: &State, who: &str, stat: Stat) -> u32 {
+    state
+        .participant(who)
+        .map_or(0, |p| p.character.stat(stat).current)
+}
+
+fn dying(p: &Participant) -> bool {
+    p.character.has(Condition::Dying)
+}
+
+fn standing(p: &Participant) -> bool {
+    !dying(p)
+}
+
+fn foes(state: &State, a: &str, b: &str) -> bool {
+    match (state.participant(a), state.participant(b)) {
+        (Some(x), Some(y)) => side(x) != side(y),
+        _ => false,
+    }
+}
+
+/// The standing participants who are not on `who`'s side.
+fn standing_foes<'a>(state: &'a State, who: &str) -> impl Iterator<Item = &'a Participant> {
+    let mine = state.participant(who).map(side);
+    state
+        .participants
+        .iter()
+        .filter(move |p| Some(side(p)) != mine && standing(p))
+}
+
+/// The cards of `who` of `kind` they may play now.
+fn playable<'a>(state: &'a State, who: &'a str, kind: CardType) -> Vec<&'a ActionCard> {
+    state.participant(who).map_or_else(Vec::new, |p| {
+        p.cards
+            .iter()
+            .filter_map(|c| state.card(c))
+            .filter(|c| c.kind == kind && state.may_play(who, c, kind))
+            .collect()
+    })
+}
+
+/// A damaging Stunt `who` may lay now (Attack).
+fn damage_stunt<'a>(state: &'a State, who: &'a str) -> Option<&'a ActionCard> {
+    playable(state, who, CardType::Stunt)
+        .into_iter()
+        .find(|c| c.outcome == Outcome::Damage)
+}
+
+/// True when some side that exists is all Dying: the Event is over (Tabula's
+/// end of an Event, "Decisions where the book and rulings are silent").
+fn one_side_down(state: &State) -> bool {
+    ["players", "monsters"].iter().any(|s| {
+        let mut members = state.participants.iter().filter(|p| side(p) == *s);
+        let first = members.next();
+        first.is_some_and(|f| dying(f) && members.all(dying))
+    })
+}
+
+/// True when no standing participant can play a damaging Stunt against a
+/// standing foe: the fight cannot go on.
+fn stalemate(state: &State) -> bool {
+    !state.participants.iter().any(|p| {
+        let name = p.character.name();
+        standing(p)
+            && damage_stunt(state, name).is_some()
+            && standing_foes(state, name).next().is_some()
+    })
+}
+
+/// True when the storyteller's policy ends the encounter now.
+fn storyteller_ends(state: &State) -> bool {
+    match &state.moment {
+        Moment::Event(e) => e.round > MAX_ROUNDS || stalemate(state) || one_side_down(state),
+        Moment::Free => one_side_down(state) || stalemate(state),
+        Moment::Situation(_) => false,
+    }
+}
+
+// ---------------------------------------------------------------- steps
+
+/// Initiative: the Stat with the highest Current value it may check with,
+/// every die (initiative exhausts nothing, R-SG-8); 0 dice when no Stat is
+/// allowed (R-SG-12).
+fn initiative(state: &State, who: &str) -> Command {
+    let best = state
+        .check_stats(who)
+        .into_iter()
+        .max_by_key(|st| (cur(state, who, *st), std::cmp::Reverse(st.index())));
+    match best {
+        Some(stat) => Command::Initiative {
+            who: Some(who.to_string()),
+            stat,
+            dice: cur(state, who, stat),
+        },
+        None => Command::Initiative {
+            who: Some(who.to_string()),
+            stat: Stat::Agility,
+            dice: 0,
+        },
+    }
+}
+
+/// The free point ("Turn Mechanics" Prep: "replenish a spent Skill Token or
+/// uninjured Stat Point"): Vitality first (it keeps the character from
+/// Dying), then the exhausted Stat the character's cards use with the lowest
+/// Current value, then any other exhausted Stat, then the most spent skill.
+/// `None` when nothing may recover.
+pub fn free_point(state: &State, who: &str) -> Option<Pool> {
+    let p = state.participant(who)?;
+    let c = &p.character;
+    let can = |st: Stat| c.stat(st).exhausted() > 0 && c.recovery_blocked(st).is_none();
+    if can(Stat::Vitality) {
+        return Some(Pool::Stat(Stat::Vitality));
+    }
+    let used: Vec<Stat> = p
+        .cards
+        .iter()
+        .filter_map(|n| state.card(n))
+        .flat_map(|card| [card.success, card.result])
+        .flatten()
+        .collect();
+    let lowest = |pool: &mut dyn Iterator<Item = Stat>| {
+        pool.filter(|st| can(*st))
+            .min_by_key(|st| (c.stat(*st).current, st.index()))
+    };
+    if let Some(st) = lowest(&mut used.iter().copied()) {
+        return Some(Pool::Stat(st));
+    }
+    if let Some(st) = lowest(&mut Stat::ALL.into_iter()) {
+        return Some(Pool::Stat(st));
+    }
+    c.skills()
+        .iter()
+        .filter(|k| k.available < k.rating)
+        .max_by_key(|k| k.rating - k.available)
+        .map(|k| Pool::Skill(k.name.clone()))
+}
+
+/// Steps 1-2 for the Controller.
+fn prep(state: &State, t: &Turn) -> Command {
+    let ctl = t.controller.as_str();
+    if t.free_point
+        && let Some(into) = free_point(state, ctl)
+    {
+        return Command::Recover { into };
+    }
+    if let Some(effect) = t.pending_effects.first() {
+        // R-SG-9: roll for it when the odds are worth it, else discard it.
+        let keep = state.card(effect).and_then(|card| {
+            let stat = card.success?;
+            if !state.card_usable(ctl, card) {
+                return None;
+            }
+            let need = state.needs(card, ctl, 0);
+            let roll = Roll::of(state, ctl, stat, state.tokens_free(ctl, card));
+            let (bet, worth) = best_bet(roll, KEEP_VALUE, |d| at_least(d, need));
+            (worth > 0.0).then_some(bet)
+        });
+        return match keep {
+            Some(bet) => Command::Keep {
+                effect: effect.clone(),
+                bet,
+            },
+            None => Command::Discard {
+                effect: effect.clone(),
+            },
+        };
+    }
+    match damage_stunt(state, ctl) {
+        Some(card) if standing_foes(state, ctl).next().is_some() => Command::Stunt {
+            card: card.name.clone(),
+        },
+        _ => Command::EndTurn,
+    }
+}
+
+/// The Stunt's placed Success roll as it can be rolled now (R-SG-11): dice up
+/// to the Controller's Current value, tokens up to the skill's tokens left,
+/// none with dice an effect forbids them with.
+fn stunt_now(state: &State, t: &Turn, stunt: &ActionCard) -> Bet {
+    let Some(st) = stunt.success else {
+        return Bet::default();
+    };
+    let dice = t.success.dice.min(cur(state, &t.controller, st));
+    let left = state.participant(&t.controller).map_or(0, |p| {
+        stunt
+            .skill
+            .as_deref()
+            .and_then(|k| p.character.skill(&p.skill_for(k)))
+            .map_or(0, |k| k.available)
+    });
+    let mut tokens = t.success.tokens.min(left);
+    if dice > 0 && state.no_tokens_with(&t.controller, st) {
+        tokens = 0;
+    }
+    Bet { dice, tokens }
+}
+
+/// Expected damage of the Stunt's placed Result to `to`, if it lands
+/// ("Stunt"; the Compliment's extra damage, "Compliment"; doubling, R-SG-7).
+fn expected_damage(state: &State, t: &Turn, stunt: &ActionCard, to: &str) -> f64 {
+    if stunt.outcome != Outcome::Damage {
+        return 0.0;
+    }
+    let ctl = &t.controller;
+    let rs = stunt.result.unwrap_or(Stat::Might);
+    let dice = t.result.dice.min(cur(state, ctl, rs));
+    let bonus = state
+        .participant(ctl)
+        .map_or(0, |p| p.character.card_bonus(&stunt.name).damage);
+    let target = stunt.target.unwrap_or(Stat::Vitality);
+    let factor = state
+        .participant(to)
+        .map_or(1, |p| p.character.damage_factor(target, Some(rs)));
+    let mut e = (f64::from(dice) * 5.0 / 6.0 + f64::from(t.result.tokens) + f64::from(bonus))
+        * f64::from(factor);
+    if let Some(c) = &t.compliment
+        && state
+            .card(&c.card)
+            .is_some_and(|k| k.outcome == Outcome::ExtraDamage)
+    {
+        e += f64::from(c.result.dice) * 5.0 / 6.0 + f64::from(c.result.tokens);
+    }
+    e
+}
+
+/// The chance that a Reaction of `who` with `card` evades a Stunt that rolls
+/// `s` successes, rolling `dist` (R-SG-5: it must beat the Stunt's roll).
+fn evade_given(state: &State, card: &ActionCard, who: &str, s: u32, dist: &[f64]) -> f64 {
+    if card.outcome != Outcome::Evade {
+        return 0.0;
+    }
+    at_least(dist, state.needs(card, who, s))
+}
+
+/// The Reaction `who` would play against `stunt` and the successes of its
+/// strongest roll (every die and token), for the Controller's odds: `None`
+/// when `who` cannot react ("Reactions"; R-SG-12).
+fn best_dodge<'a>(
+    state: &'a State,
+    who: &'a str,
+    stunt: &ActionCard,
+) -> Option<(&'a ActionCard, Vec<f64>)> {
+    let p = state.participant(who)?;
+    let c = &p.character;
+    if dying(p)
+        || (stunt.is_physical() && c.has(Condition::Incapacitated))
+        || (stunt.is_mental() && c.has(Condition::Panicked))
+    {
+        return None;
+    }
+    playable(state, who, CardType::Reaction)
+        .into_iter()
+        .filter(|r| r.outcome == Outcome::Evade)
+        .find_map(|r| {
+            let st = r.success?;
+            let roll = Roll::of(state, who, st, state.tokens_free(who, r));
+            let tokens = if roll.mix || roll.max_dice == 0 {
+                roll.tokens
+            } else {
+                0
+            };
+            Some((r, successes(roll.max_dice, tokens)))
+        })
+}
+
+/// Step 4: the foe and the bets with the greatest expected damage less costs.
+fn target(state: &State, t: &Turn) -> Option<Command> {
+    let ctl = t.controller.as_str();
+    let card = state.card(t.stunt.as_deref()?)?;
+    let wants_targets = card.outcome == Outcome::Damage || card.target.is_some();
+    let need = state.needs(card, ctl, 0);
+    let pool = state.tokens_free(ctl, card);
+    let ss = card.success?;
+    let s_roll = Roll::of(state, ctl, ss, pool);
+    if !wants_targets {
+        let (bet, _) = best_bet(s_roll, KEEP_VALUE, |d| at_least(d, need));
+        return Some(Command::Target {
+            targets: Vec::new(),
+            success: bet,
+            result: Bet::default(),
+        });
+    }
+    let r_roll = card.result.map(|rs| Roll::of(state, ctl, rs, pool));
+    let bonus = state
+        .participant(ctl)
+        .map_or(0, |p| p.character.card_bonus(&card.name).damage);
+    let mut candidates: Vec<&Participant> = standing_foes(state, ctl).collect();
+    if candidates.is_empty() {
+        candidates = state
+            .participants
+            .iter()
+            .filter(|p| p.character.name() != ctl && standing(p))
+            .collect();
+    }
+    let tstat = card.target.unwrap_or(Stat::Vitality);
+    let mut best: Option<(f64, u32, String, Bet, Bet)> = None;
+    for foe in candidates {
+        let name = foe.character.name();
+        let factor = f64::from(foe.character.damage_factor(tstat, card.result));
+        // The chance the foe's strongest Dodge evades a Stunt of `s`
+        // successes, for every `s` the bet can roll.
+        let most = s_roll.max_dice + s_roll.tokens;
+        let evade: Vec<f64> = match best_dodge(state, name, card) {
+            Some((r, d)) => (0..=most)
+                .map(|s| evade_given(state, r, name, s, &d))
+                .collect(),
+            None => vec![0.0; most as usize + 1],
+        };
+        for sb in s_roll.bets(pool) {
+            let dist = successes(sb.dice, sb.tokens);
+            let hit: f64 = dist
+                .iter()
+                .zip(&evade)
+                .skip(need as usize)
+                .map(|(p, e)| p * (1.0 - e))
+                .sum();
+            let s_cost = s_roll.cost(sb);
+            let left = pool - sb.tokens;
+            let results: Vec<Bet> = match r_roll {
+                Some(r) => r.bets(left).collect(),
+                None => vec![Bet::default()],
+            };
+            for rb in results {
+                let dmg =
+                    (f64::from(rb.dice) * 5.0 / 6.0 + f64::from(rb.tokens) + f64::from(bonus))
+                        * factor;
+                let r_cost = r_roll.map_or(0.0, |r| r.cost(rb));
+                let worth = hit * dmg - s_cost - r_cost;
+                let weak = foe.character.stat(tstat).current;
+                let better = match &best {
+                    None => true,
+                    Some((w, v, ..)) => {
+                        worth > w + 1e-9 || ((worth - w).abs() <= 1e-9 && weak < *v)
+                    }
+                };
+                if better {
+                    best = Some((worth, weak, name.to_string(), sb, rb));
+                }
+            }
+        }
+    }
+    let (_, _, name, success, result) = best?;
+    Some(Command::Target {
+        targets: vec![name],
+        success,
+        result,
+    })
+}
+
+/// Step 3: the Interrupt `who` offers, if it is worth it: only against a
+/// foe's damaging Stunt, and only when no ally has offered one.
+fn interrupt(state: &State, t: &Turn, who: &str) -> Option<Command> {
+    let p = state.participant(who)?;
+    let ctl = t.controller.as_str();
+    if who == ctl || dying(p) || !foes(state, who, ctl) {
+        return None;
+    }
+    if t.interrupts
+        .iter()
+        .any(|o| o.by == who || !foes(state, &o.by, ctl))
+    {
+        return None;
+    }
+    let stunt = state.card(t.stunt.as_deref()?)?;
+    if stunt.outcome != Outcome::Damage {
+        return None;
+    }
+    // What the turn would deal if it goes on: the Controller's Result dice.
+    let threat = stunt
+        .result
+        .map_or(0.0, |rs| f64::from(cur(state, ctl, rs)) * 5.0 / 6.0)
+        + 1.0;
+    playable(state, who, CardType::Interrupt)
+        .into_iter()
+        .filter_map(|card| {
+            let st = card.success?;
+            let need = state.needs(card, who, 0);
+            let fixed = match card.outcome {
+                Outcome::FixedDamage { points, stat } => {
+                    let f = state
+                        .participant(ctl)
+                        .map_or(1, |c| c.character.damage_factor(stat, card.result));
+                    f64::from(points.saturating_mul(f))
+                }
+                _ => 0.0,
+            };
+            let roll = Roll::of(state, who, st, state.tokens_free(who, card));
+            let (bet, worth) = best_bet(roll, threat + fixed, |d| at_least(d, need));
+            (worth > 0.0).then(|| (worth, card.name.clone(), bet))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, card, bet)| Command::Interrupt {
+            who: Some(who.to_string()),
+            card,
+            bet,
+        })
+}
+
+/// The chance the Stunt's placed Success roll reaches its value.
+fn stunt_odds(state: &State, t: &Turn, stunt: &ActionCard) -> f64 {
+    let b = stunt_now(state, t, stunt);
+    at_least(
+        &successes(b.dice, b.tokens),
+        state.needs(stunt, &t.controller, 0),
+    )
+}
+
+/// Step 5: the Compliment `who` offers, if worth it. Extra damage is offered
+/// by the Controller's side when a foe receives the Stunt; less damage by the
+/// receivers' side. One per side.
+fn compliment(state: &State, t: &Turn, who: &str) -> Option<Command> {
+    let p = state.participant(who)?;
+    if dying(p) || t.compliments.iter().any(|o| o.by == who) {
+        return None;
+    }
+    let ctl = t.controller.as_str();
+    let stunt = state.card(t.stunt.as_deref()?)?;
+    if stunt.outcome != Outcome::Damage || t.receivers.is_empty() {
+        return None;
+    }
+    let p_stunt = stunt_odds(state, t, stunt);
+    playable(state, who, CardType::Compliment)
+        .into_iter()
+        .filter_map(|card| {
+            let helps = match card.outcome {
+                Outcome::ExtraDamage => {
+                    !foes(state, who, ctl) && t.receivers.iter().any(|r| foes(state, who, r))
+                }
+                Outcome::LessDamage => {
+                    foes(state, who, ctl) && t.receivers.iter().any(|r| !foes(state, who, r))
+                }
+                _ => false,
+            };
+            let ally_offered = t.compliments.iter().any(|o| !foes(state, &o.by, who));
+            if !helps || ally_offered {
+                return None;
+            }
+            let st = card.success?;
+            let rs = card.result?;
+            let need = state.needs(card, who, 0);
+            let pool = state.tokens_free(who, card);
+            let s_roll = Roll::of(state, who, st, pool);
+            let r_roll = Roll::of(state, who, rs, pool);
+            let mut best: Option<(f64, Bet, Bet)> = None;
+            for sb in s_roll.bets(pool) {
+                let p = at_least(&successes(sb.dice, sb.tokens), need) * p_stunt;
+                for rb in r_roll.bets(pool - sb.tokens) {
+                    let value = f64::from(rb.dice) * 5.0 / 6.0 + f64::from(rb.tokens);
+                    let worth = p * value - s_roll.cost(sb) - r_roll.cost(rb);
+                    if best.as_ref().is_none_or(|b| worth > b.0 + 1e-12) {
+                        best = Some((worth, sb, rb));
+                    }
+                }
+            }
+            let (worth, success, result) = best?;
+            (worth > 0.0).then(|| (worth, card.name.clone(), success, result))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, card, success, result)| Command::Compliment {
+            who: Some(who.to_string()),
+            card,
+            success,
+            result,
+        })
+}
+
+/// Step 5: the Divert `who` offers, if worth it: when the Stunt goes to them or
+/// an ally, onto the Controller's weakest standing ally (or the Controller),
+/// R-SG-6. One per side.
+fn divert(state: &State, t: &Turn, who: &str) -> Option<Command> {
+    let p = state.participant(who)?;
+    let ctl = t.controller.as_str();
+    if dying(p) || who == ctl || !foes(state, who, ctl) {
+        return None;
+    }
+    if t.diverts.iter().any(|o| !foes(state, &o.by, who)) {
+        return None;
+    }
+    let stunt = state.card(t.stunt.as_deref()?)?;
+    let mine: Vec<&String> = t
+        .receivers
+        .iter()
+        .filter(|r| !foes(state, who, r))
+        .collect();
+    if mine.is_empty() {
+        return None;
+    }
+    let kept: f64 = mine
+        .iter()
+        .map(|r| expected_damage(state, t, stunt, r))
+        .sum::<f64>()
+        * stunt_odds(state, t, stunt);
+    let to = state
+        .participants
+        .iter()
+        .filter(|q| {
+            let n = q.character.name();
+            n != ctl && standing(q) && !foes(state, n, ctl)
+        })
+        .min_by_key(|q| q.character.stat(Stat::Vitality).current)
+        .map_or_else(|| ctl.to_string(), |q| q.character.name().to_string());
+    playable(state, who, CardType::Divert)
+        .into_iter()
+        .filter_map(|card| {
+            let st = card.success?;
+            let need = state.needs(card, who, 0);
+            let roll = Roll::of(state, who, st, state.tokens_free(who, card));
+            let (bet, worth) = best_bet(roll, kept, |d| at_least(d, need));
+            (worth > 0.0).then(|| (worth, card.name.clone(), bet))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, card, success)| Command::Divert {
+            who: Some(who.to_string()),
+            card,
+            success,
+            to: to.clone(),
+        })
+}
+
+/// Step 7: the Reaction of receiver `who`: the Dodge bet with the most damage
+/// kept off less costs, against the Stunt's placed dice (R-SG-5, R-SG-11), or
+/// `take` when none is worth it.
+fn react(state: &State, t: &Turn, who: &str) -> Command {
+    let take = Command::Take {
+        who: Some(who.to_string()),
+    };
+    let Some(stunt) = t.stunt.as_deref().and_then(|s| state.card(s)) else {
+        return take;
+    };
+    let damage = expected_damage(state, t, stunt, who);
+    if damage <= 0.0 {
+        return take;
+    }
+    let b = stunt_now(state, t, stunt);
+    let sdist = successes(b.dice, b.tokens);
+    let need = state.needs(stunt, &t.controller, 0);
+    let mut best: Option<(f64, String, Bet)> = None;
+    if let Some((_, _)) = best_dodge(state, who, stunt) {
+        for card in playable(state, who, CardType::Reaction) {
+            let Some(st) = card.success else { continue };
+            let roll = Roll::of(state, who, st, state.tokens_free(who, card));
+            if card.outcome != Outcome::Evade {
+                continue;
+            }
+            // What the Reaction needs against each roll of the Stunt (R-SG-5).
+            let needs: Vec<u32> = (0..sdist.len() as u32)
+                .map(|s| state.needs(card, who, s))
+                .collect();
+            let (bet, worth) = best_bet(roll, damage, |d| {
+                sdist
+                    .iter()
+                    .zip(&needs)
+                    .skip(need as usize)
+                    .map(|(p, n)| p * at_least(d, *n))
+                    .sum()
+            });
+            if worth > 0.0 && best.as_ref().is_none_or(|x| worth > x.0 + 1e-12) {
+                best = Some((worth, card.name.clone(), bet));
+            }
+        }
+    }
+    match best {
+        Some((_, card, bet)) => Command::React {
+            who: Some(who.to_string()),
+            card,
+            bet,
+        },
+        None => take,
+    }
+}
+
+/// The Situation's final check: the dice and tokens with the best odds
+/// against the Difficulty less costs ("Situation"; R-SG-1); `final 0` when the
+/// check may not be made (R-SG-12).
+fn final_check(state: &State, who: &str) -> Option<Command> {
+    let Moment::Situation(sit) = &state.moment else {
+        return None;
+    };
+    if state.check_forbidden(who, sit.stat).is_some() {
+        return Some(Command::Final { dice: 0, tokens: 0 });
+    }
+    let p = state.participant(who)?;
+    let tokens = sit
+        .skill
+        .as_deref()
+        .and_then(|k| p.character.skill(&p.skill_for(k)))
+        .map_or(0, |k| k.available);
+    let need = sit
+        .difficulty
+        .saturating_add(if p.character.has(Condition::Dazed) {
+            2
+        } else {
+            0
+        })
+        .saturating_add(1);
+    let roll = Roll::of(state, who, sit.stat, tokens);
+    // A Situation is worth a few points: the storyteller set it for the story.
+    let (bet, _) = best_bet(roll, 3.0, |d| at_least(d, need));
+    Some(Command::Final {
+        dice: bet.dice,
+        tokens: bet.tokens,
+    })
+}
+
+fn seat_of(state: &State, who: &str) -> Seat {
+    state.participant(who).map_or(Seat::Gm, |p| p.seat.clone())
+}
+
+fn waiting_on(state: &State, who: &str) -> Awaiting {
+    Awaiting::participant(seat_of(state, who), who)
+}
+
+impl Policy for SourGrapes {
+    fn awaiting(state: &State) -> Vec<Awaiting> {
+        if state.over {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if storyteller_ends(state) {
+            out.push(Awaiting::table(Seat::Gm));
+        }
+        match &state.moment {
+            Moment::Free => {
+                if out.is_empty() {
+                    out.push(Awaiting::table(Seat::Gm));
+                }
+            }
+            Moment::Situation(sit) => out.push(waiting_on(state, &sit.who)),
+            Moment::Event(e) => {
+                if e.order.is_empty() {
+                    for p in &state.participants {
+                        let n = p.character.name();
+                        if e.initiative.get(n).is_some_and(Option::is_none) {
+                            out.push(waiting_on(state, n));
+                        }
+                    }
+                }
+                match &e.turn {
+                    None => {
+                        if out.is_empty() {
+                            out.push(Awaiting::table(Seat::Gm));
+                        }
+                    }
+                    Some(t) => {
+                        let ctl = t.controller.as_str();
+                        match t.step {
+                            Step::Prep | Step::Targeting => out.push(waiting_on(state, ctl)),
+                            Step::Interrupt => {
+                                if let Some(p) = state
+                                    .participants
+                                    .iter()
+                                    .find(|p| interrupt(state, t, p.character.name()).is_some())
+                                {
+                                    out.push(waiting_on(state, p.character.name()));
+                                }
+                                out.push(waiting_on(state, ctl));
+                            }
+                            Step::Support => {
+                                let c = state
+                                    .participants
+                                    .iter()
+                                    .find(|p| compliment(state, t, p.character.name()).is_some());
+                                let v = state
+                                    .participants
+                                    .iter()
+                                    .find(|p| divert(state, t, p.character.name()).is_some());
+                                for p in [c, v].into_iter().flatten() {
+                                    let n = p.character.name();
+                                    if n != ctl {
+                                        out.push(waiting_on(state, n));
+                                    }
+                                }
+                                out.push(waiting_on(state, ctl));
+                            }
+                            Step::Reaction => {
+                                for r in
+                                    t.receivers.iter().filter(|r| !t.reactions.contains_key(*r))
+                                {
+                                    out.push(waiting_on(state, r));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn suggest_for(state: &State, awaiting: &Awaiting) -> Option<Command> {
+        if state.over {
+            return None;
+        }
+        let Some(who) = awaiting.participant.as_deref() else {
+            if !awaiting.seat.is_gm() {
+                return None;
+            }
+            return match &state.moment {
+                Moment::Free if !storyteller_ends(state) => Some(Command::StartEvent),
+                Moment::Situation(_) => None,
+                _ => Some(Command::EndEncounter),
+            };
+        };
+        let p = state.participant(who)?;
+        if !p.seat.same_seat(&awaiting.seat) {
+            return None;
+        }
+        let who = p.character.name();
+        match &state.moment {
+            Moment::Free => None,
+            Moment::Situation(sit) => (sit.who == who).then(|| final_check(state, who))?,
+            Moment::Event(e) => {
+                if e.order.is_empty() {
+                    return e
+                        .initiative
+                        .get(who)
+                        .is_some_and(Option::is_none)
+                        .then(|| initiative(state, who));
+                }
+                let t = e.turn.as_ref()?;
+                let is_ctl = t.controller == who;
+                match t.step {
+                    Step::Prep => is_ctl.then(|| prep(state, t)),
+                    Step::Targeting => {
+                        if is_ctl {
+                            target(state, t)
+                        } else {
+                            None
+                        }
+                    }
+                    Step::Interrupt => {
+                        if is_ctl {
+                            Some(Command::Pass)
+                        } else {
+                            interrupt(state, t, who)
+                        }
+                    }
+                    Step::Support => compliment(state, t, who)
+                        .or_else(|| divert(state, t, who))
+                        .or_else(|| is_ctl.then_some(Command::Pass)),
+                    Step::Reaction => (t.receivers.iter().any(|r| r == who)
+                        && !t.reactions.contains_key(who))
+                    .then(|| react(state, t, who)),
+                }
+            }
+        }
+    }
+
+    fn report(state: &State) -> EncounterReport {
+        let mut sides: Vec<String> = Vec::new();
+        for p in &state.participants {
+            let s = side(p);
+            if !sides.iter().any(|x| x == s) {
+                sides.push(s.to_string());
+            }
+        }
+        let standing_sides: Vec<&String> = sides
+            .iter()
+            .filter(|s| {
+                state
+                    .participants
+                    .iter()
+                    .any(|p| side(p) == s.as_str() && standing(p))
+            })
+            .collect();
+        let winner = match standing_sides.as_slice() {
+            [one] if sides.len() > 1 => Some((*one).clone()),
+            _ => None,
+        };
+        let round = match &state.moment {
+            Moment::Event(e) => e.round,
+            _ => state.rounds,
+        };
+        let participants = state
+            .participants
+            .iter()
+            .map(|p| {
+                let c = &p.character;
+                let mut resources: Vec<Resource> = Stat::ALL
+                    .iter()
+                    .map(|st| Resource::new(st.name(), c.stat(*st).current))
+                    .collect();
+                let exhausted: u32 = Stat::ALL.iter().map(|st| c.stat(*st).exhausted()).sum();
+                let injured = Stat::ALL.iter().filter(|st| c.stat(**st).injured).count() as u32;
+                let tokens: u32 = c.skills().iter().map(|k| k.available).sum();
+                resources.push(Resource::new("Stats exhausted", exhausted));
+                resources.push(Resource::new("Injured", injured));
+                resources.push(Resource::new("Skill tokens", tokens));
+                resources.push(Resource::new("Effects", p.effects.len() as u32));
+                ParticipantReport {
+                    name: c.name().to_string(),
+                    side: side(p).to_string(),
+                    taken_out: dying(p),
+                    resources,
+                }
+            })
+            .collect();
+        EncounterReport {
+            round,
+            sides,
+            winner,
+            participants,
+        }
+    }
+}
