@@ -90,6 +90,17 @@ pub enum Outcome {
     Ended,
 }
 
+/// How the last combat stood when it ended, kept for reports: after combat the
+/// players are fully healed ("Player Phase"), so who fell is known only here.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatRecord {
+    /// The round it ended in (from 1).
+    pub round: u32,
+    /// Each hero's Health (index as in [`State::heroes`]) when it ended,
+    /// before the heal after combat.
+    pub health: Vec<u32>,
+}
+
 /// A player character or NPC ally at the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hero {
@@ -289,6 +300,10 @@ pub struct State {
     pub outcome: Option<Outcome>,
     /// True when the GM closed the session.
     pub closed: bool,
+    /// How the last combat stood when it ended (its round and each hero's
+    /// Health before the heal after combat); none before any combat ended.
+    #[serde(default)]
+    pub last_combat: Option<CombatRecord>,
 }
 
 impl State {
@@ -811,6 +826,14 @@ pub fn evolve(s: &mut State, e: &Event) {
         Event::PendingSet { pending } => s.pending = Some(pending.clone()),
         Event::PendingCleared => s.pending = None,
         Event::CombatEnded { outcome, healed } => {
+            let round = match s.mode {
+                Mode::Combat { round, .. } => round,
+                Mode::Roleplay => 0,
+            };
+            s.last_combat = Some(CombatRecord {
+                round,
+                health: s.heroes.iter().map(|h| h.health).collect(),
+            });
             s.mode = Mode::Roleplay;
             s.outcome = Some(*outcome);
             s.pending = None;
