@@ -45,7 +45,9 @@
 //!    Health taken per AP: the exact distribution of the dice and the critical
 //!    d6, less the enemy's Block (a 1d6 Block when it is a Goblin that will
 //!    block, "Goblin", R-TI-9), capped at the Health it has. Ties go to the
-//!    weaker enemy, then table order.
+//!    weaker enemy, then table order. The enemies share one pool of Rolls
+//!    ("Creating Combat"), so felling one early does not lower what they deal:
+//!    Health taken is what ends the combat ("Enemy Health").
 //! 3. **Break free** ("Describing Rolls": a grappled player cannot move away;
 //!    "Roleplaying in Combat", "Competing Rolls"): when no enemy is in reach
 //!    of any of its damaging Actions and a grapple holds it, it rolls against
