@@ -167,21 +167,17 @@ pub(crate) fn act(
     out: &mut Vec<Event>,
 ) -> R<()> {
     let i = hero_seat(s, seat)?;
-    let a = s
-        .catalog
-        .action(action)
-        .ok_or_else(|| {
-            crate::decide::unknown_among(
-                rules::ACTIONS,
-                "Action",
-                action,
-                s.catalog
-                    .actions
-                    .iter()
-                    .map(|a| tabula_core::grammar::quote(&a.name)),
-            )
-        })?
-        .clone();
+    let a = s.catalog.action(action).ok_or_else(|| {
+        crate::decide::unknown_among(
+            rules::ACTIONS,
+            "Action",
+            action,
+            s.catalog
+                .actions
+                .iter()
+                .map(|a| tabula_core::grammar::quote(&a.name)),
+        )
+    })?;
     player_phase(s, a.when)?;
     let h = up(s, i)?;
     if !h.character.stat(a.stat).has_tier(a.tier) {
@@ -307,9 +303,8 @@ pub(crate) fn act(
             }
             // "Goblin" Responses: it blocks before the damage lands (R-TI-9).
             crate::enemies::respond_to_attack(s, e, roller, out)?;
-            let amount = action_roll(s, i, &a, roller, out)?;
-            let now = after(s, out);
-            damage_enemy(&now, e, amount, out)?;
+            let amount = action_roll(s, i, a, roller, out)?;
+            damage_enemy(s, e, amount, out)?;
             // "Shadow Goblin", "Goblin Boss", "Enchanted Armor": Responses to
             // damage (R-TI-9).
             crate::enemies::respond_to_damage(s, e, Some(i), out)?;
@@ -343,7 +338,7 @@ pub(crate) fn act(
                 ));
             }
             out.push(spend_ap(s, i, a.ap)?);
-            let amount = action_roll(s, i, &a, roller, out)?;
+            let amount = action_roll(s, i, a, roller, out)?;
             if a.effect == ActionEffect::Heal {
                 heal_hero(s, t, amount, 0, out)?;
             } else {
@@ -373,7 +368,7 @@ pub(crate) fn act(
                 })?;
             let steps = u32::try_from(route.len()).unwrap_or(u32::MAX);
             out.push(spend_ap(s, i, a.ap)?);
-            let amount = action_roll(s, i, &a, roller, out)?;
+            let amount = action_roll(s, i, a, roller, out)?;
             if steps > amount {
                 return Err(RuleError::forbidden(
                     rules::MOVEMENT,
@@ -407,21 +402,17 @@ pub(crate) fn use_item(
     let i = hero_seat(s, seat)?;
     player_phase(s, When::PlayerPhase)?;
     let h = up(s, i)?;
-    let def = s
-        .catalog
-        .item(item)
-        .ok_or_else(|| {
-            crate::decide::unknown_among(
-                rules::ITEMS,
-                "Item",
-                item,
-                s.catalog
-                    .items
-                    .iter()
-                    .map(|i| tabula_core::grammar::quote(&i.name)),
-            )
-        })?
-        .clone();
+    let def = s.catalog.item(item).ok_or_else(|| {
+        crate::decide::unknown_among(
+            rules::ITEMS,
+            "Item",
+            item,
+            s.catalog
+                .items
+                .iter()
+                .map(|i| tabula_core::grammar::quote(&i.name)),
+        )
+    })?;
     if !h
         .items
         .iter()

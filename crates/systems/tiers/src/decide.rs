@@ -11,7 +11,11 @@ use crate::enemies::{absorb, ensnare, move_enemy, move_player, shadow, spawn, sp
 use crate::gm::Purchase;
 use crate::roleplay::{self, Contest, ContestResult, RollKind, RollProblem, RollResult, TieRule};
 use crate::rules;
-use crate::table::{Enemy, Event, Hero, Mode, Outcome, Pending, Phase, State, Target};
+use crate::table::{
+    Enemy, Event, Hero, Mode, Outcome, Pending, Phase, State, Target, Turret, evolve_enemy,
+    evolve_hero, evolve_mode, evolve_spent, touches_enemy, touches_hero,
+};
+use std::borrow::Cow;
 use tabula_core::dice::check_pool;
 use tabula_core::{Die, Refusal, RollError, Roller, RuleError, Seat};
 
@@ -512,11 +516,92 @@ pub(crate) fn spend_ap(s: &State, i: usize, ap: u32) -> R<Event> {
     Ok(Event::ApSpent { hero: i, ap })
 }
 
-/// The state after `out` is applied to `s` (for checks within one command).
-pub(crate) fn after(s: &State, out: &[Event]) -> State {
-    let mut now = s.clone();
+// ---- Reading the state after the events a command has produced so far.
+//
+// A command's later steps (the damage after a Block, a Response after the
+// damage, the end of the combat after it all) read the state as its earlier
+// events leave it. Rather than cloning the whole state and applying them
+// (the catalog, the Zones and every character with it), these read only what
+// is asked for: one character or enemy (borrowed when no event changed it,
+// else a copy of that one with the events applied by the same per-entity
+// parts of `evolve`), the phase, the Rolls left, the turrets.
+
+/// Character `i` after `s` and then `out`; none for no such character.
+pub(crate) fn hero_after<'a>(s: &'a State, out: &[Event], i: usize) -> Option<Cow<'a, Hero>> {
+    let mut now = Cow::Borrowed(s.heroes.get(i)?);
     for e in out {
-        crate::table::evolve(&mut now, e);
+        if touches_hero(e).includes(i) {
+            evolve_hero(now.to_mut(), i, e);
+        }
+    }
+    Some(now)
+}
+
+/// Enemy `i` after `s` and then `out` (one spawned by `out` included); none
+/// for no such enemy.
+pub(crate) fn enemy_after<'a>(s: &'a State, out: &[Event], i: usize) -> Option<Cow<'a, Enemy>> {
+    let mut now: Option<Cow<'a, Enemy>> = s.enemies.get(i).map(Cow::Borrowed);
+    let mut count = s.enemies.len();
+    for e in out {
+        if let Event::EnemySpawned { enemy } = e {
+            if count == i {
+                now = Some(Cow::Owned(enemy.clone()));
+            }
+            count = count.saturating_add(1);
+        } else if let Some(en) = now.as_mut()
+            && touches_enemy(e).includes(i)
+        {
+            evolve_enemy(en.to_mut(), i, e);
+        }
+    }
+    now
+}
+
+/// [`enemy_after`], refused as [`enemy`] refuses an unknown index.
+pub(crate) fn enemy_now<'a>(s: &'a State, out: &[Event], i: usize) -> R<Cow<'a, Enemy>> {
+    enemy_after(s, out, i)
+        .ok_or_else(|| RuleError::unknown(rules::SAMPLE_ENEMIES, "enemy", &i.to_string()))
+}
+
+/// The number of enemies after `s` and then `out`.
+fn enemies_after(s: &State, out: &[Event]) -> usize {
+    s.enemies.len().saturating_add(
+        out.iter()
+            .filter(|e| matches!(e, Event::EnemySpawned { .. }))
+            .count(),
+    )
+}
+
+/// The phase after `s` and then `out` (none out of combat).
+pub(crate) fn phase_after(s: &State, out: &[Event]) -> Option<Phase> {
+    let mut mode = s.mode;
+    for e in out {
+        evolve_mode(&mut mode, s.first_phase, e);
+    }
+    match mode {
+        Mode::Combat { phase, .. } => Some(phase),
+        Mode::Roleplay => None,
+    }
+}
+
+/// The Rolls still usable after `s` and then `out`.
+pub(crate) fn rolls_left_after(s: &State, out: &[Event]) -> Purchase {
+    let mut spent = s.spent;
+    for e in out {
+        evolve_spent(&mut spent, e);
+    }
+    crate::table::rolls_left(s.rolls, spent)
+}
+
+/// The turrets in play after `s` and then `out`.
+pub(crate) fn turrets_after<'a>(s: &'a State, out: &[Event]) -> Cow<'a, [Turret]> {
+    let mut now = Cow::Borrowed(s.turrets.as_slice());
+    for e in out {
+        match e {
+            Event::TurretPlaced { turret } => now.to_mut().push(turret.clone()),
+            Event::CombatEnded { .. } => now = Cow::Owned(Vec::new()),
+            _ => {}
+        }
     }
     now
 }
@@ -537,7 +622,11 @@ pub(crate) fn doubled(s: &State, p: Purchase) -> Purchase {
 }
 
 pub(crate) fn take_rolls(s: &State, want: Purchase) -> R<Event> {
-    let left = s.rolls_left();
+    take_rolls_from(s.rolls_left(), want)
+}
+
+/// [`take_rolls`] from the Rolls `left`.
+pub(crate) fn take_rolls_from(left: Purchase, want: Purchase) -> R<Event> {
     if want.d6 > left.d6 || want.d3 > left.d3 || want.combat_points > left.combat_points {
         return Err(RuleError::forbidden(
             rules::USING_ROLLS,
@@ -657,9 +746,9 @@ pub(crate) fn damage_hero(
     Ok(())
 }
 
-/// Damage to an enemy: not in shadow form; reduced by its Block.
+/// Damage to an enemy (as `out` has left it): reduced by its Block.
 pub(crate) fn damage_enemy(s: &State, i: usize, rolled: u32, out: &mut Vec<Event>) -> R<()> {
-    let e = enemy(s, i)?;
+    let e = enemy_now(s, out, i)?;
     let prevented = rolled.min(e.block);
     let dealt = (rolled - prevented).min(e.health);
     out.push(Event::Damaged {
@@ -719,15 +808,16 @@ pub(crate) fn heal_enemy(s: &State, i: usize, amount: u32, out: &mut Vec<Event>)
 ///
 /// Tiers, "Combat", "Enemy Health", "Player Phase" (002_631931fd73349179.txt).
 pub(crate) fn settle(s: &State, events: &mut Vec<Event>) {
-    let mut after = s.clone();
-    for e in events.iter() {
-        crate::table::evolve(&mut after, e);
-    }
-    if after.phase().is_none() {
+    if phase_after(s, events).is_none() {
         return;
     }
-    let players_down = after.heroes.iter().filter(|h| !h.ally).all(|h| !h.up());
-    let enemies_down = after.enemies.iter().all(|e| !e.standing());
+    let players_down = (0..s.heroes.len())
+        .filter_map(|i| hero_after(s, events, i))
+        .filter(|h| !h.ally)
+        .all(|h| !h.up());
+    let enemies_down = (0..enemies_after(s, events))
+        .filter_map(|i| enemy_after(s, events, i))
+        .all(|e| !e.standing());
     let outcome = if players_down {
         Some(Outcome::Lost)
     } else if enemies_down {

@@ -50,7 +50,9 @@ pub(crate) fn move_enemy_paid(
     cost: Purchase,
     out: &mut Vec<Event>,
 ) -> R<()> {
-    let x = enemy(s, e)?;
+    // Read as the command's earlier events left it (an Enchanted Armor's
+    // approach comes after the damage that set it off).
+    let x = enemy_now(s, out, e)?;
     if !x.standing() {
         return Err(RuleError::forbidden(
             rules::USING_ROLLS_MOVE,
@@ -73,22 +75,23 @@ pub(crate) fn move_enemy_paid(
             ),
         ));
     }
-    out.push(take_rolls(s, cost)?);
+    let turrets = turrets_after(s, out);
+    let released: Vec<usize> = (0..s.heroes.len())
+        .filter(|&i| hero_after(s, out, i).is_some_and(|h| h.grappled_by == Some(e) && h.zone != z))
+        .collect();
+    out.push(take_rolls_from(rolls_left_after(s, out), cost)?);
     out.push(Event::EnemyMoved { enemy: e, to: z });
-    for (i, h) in s.heroes.iter().enumerate() {
-        if h.grappled_by == Some(e) && h.zone != z {
-            out.push(Event::Released { hero: i });
-        }
+    for i in released {
+        out.push(Event::Released { hero: i });
     }
-    for (t, turret) in s.turrets.iter().enumerate() {
+    for (t, turret) in turrets.iter().enumerate() {
         if turret.zone == z && turret.health > 0 && !x.shadow {
             out.push(Event::TurretFired {
                 turret: t,
                 enemy: e,
             });
-            let now = after(s, out);
-            if now.enemies.get(e).is_some_and(|en| en.standing()) {
-                damage_enemy(&now, e, turret.damage, out)?;
+            if enemy_after(s, out, e).is_some_and(|en| en.standing()) {
+                damage_enemy(s, e, turret.damage, out)?;
                 respond_to_damage(s, e, None, out)?;
             }
         }
@@ -113,24 +116,24 @@ pub(crate) fn respond_to_attack(
     roller: &mut dyn Roller,
     out: &mut Vec<Event>,
 ) -> R<()> {
-    let now = after(s, out);
-    let x = enemy(&now, e)?;
-    if response_of(&now, x) != Some(Response::Block)
+    let x = enemy_now(s, out, e)?;
+    let left = rolls_left_after(s, out);
+    if response_of(s, &x) != Some(Response::Block)
         || !x.standing()
         || x.block > 0
-        || now.phase().is_none()
-        || now.rolls_left().d6 == 0
+        || phase_after(s, out).is_none()
+        || left.d6 == 0
     {
         return Ok(());
     }
-    out.push(take_rolls(
-        &now,
+    out.push(take_rolls_from(
+        left,
         Purchase {
             d6: 1,
             ..Purchase::default()
         },
     )?);
-    let roll = roll_dice(&now, 1, 0, 0, roller, (&x.name, "Block"))?;
+    let roll = roll_dice(s, 1, 0, 0, roller, (&x.name, "Block"))?;
     let amount = roll.amount();
     out.push(Event::EnemyRolled {
         enemy: e,
@@ -174,13 +177,12 @@ pub(crate) fn respond_to_damage(
             _ => None,
         })
         .unwrap_or(0);
-    let now = after(s, out);
-    let x = enemy(&now, e)?;
-    if dealt == 0 || !x.standing() || now.phase().is_none() {
+    let x = enemy_now(s, out, e)?;
+    if dealt == 0 || !x.standing() || phase_after(s, out).is_none() {
         return Ok(());
     }
-    let left = now.rolls_left();
-    match response_of(&now, x) {
+    let left = rolls_left_after(s, out);
+    match response_of(s, &x) {
         Some(Response::Screech) => out.push(Event::Screeched { enemy: e, hero: by }),
         Some(Response::Sink) if !x.shadow => {
             let cost = if left.d3 > 0 {
@@ -196,14 +198,14 @@ pub(crate) fn respond_to_damage(
             } else {
                 return Ok(());
             };
-            out.push(take_rolls(&now, cost)?);
+            out.push(take_rolls_from(left, cost)?);
             out.push(Event::Shadow { enemy: e, on: true });
         }
         Some(Response::Approach) if x.ensnaring.is_none() && !x.moved => {
-            let Some(target) = x.last_attacker.and_then(|h| now.heroes.get(h)) else {
+            let Some(target) = x.last_attacker.and_then(|h| hero_after(s, out, h)) else {
                 return Ok(());
             };
-            let Some(&step) = now
+            let Some(&step) = s
                 .zones
                 .route(x.zone, target.zone, |_, _| true)
                 .and_then(|r| r.first().copied())
@@ -224,9 +226,9 @@ pub(crate) fn respond_to_damage(
             } else {
                 return Ok(());
             };
-            let mut more = Vec::new();
-            move_enemy_paid(&now, e, step, cost, &mut more)?;
-            out.extend(more);
+            // On an error the whole command is refused, so nothing of the
+            // move is kept either way.
+            move_enemy_paid(s, e, step, cost, out)?;
         }
         _ => {}
     }
@@ -257,22 +259,18 @@ pub(crate) fn spend(
     let e = find_enemy(s, en)?;
     let x = enemy(s, e)?;
     let usable = |u: &&crate::content::RollUse| u.usable_by(&x.kind);
-    let u = s
-        .catalog
-        .roll_use(use_name)
-        .ok_or_else(|| {
-            unknown_among(
-                rules::DESCRIBING_ROLLS,
-                "roll use",
-                use_name,
-                s.catalog
-                    .uses
-                    .iter()
-                    .filter(usable)
-                    .map(|u| tabula_core::grammar::quote(&u.name)),
-            )
-        })?
-        .clone();
+    let u = s.catalog.roll_use(use_name).ok_or_else(|| {
+        unknown_among(
+            rules::DESCRIBING_ROLLS,
+            "roll use",
+            use_name,
+            s.catalog
+                .uses
+                .iter()
+                .filter(usable)
+                .map(|u| tabula_core::grammar::quote(&u.name)),
+        )
+    })?;
     if !u.usable_by(&x.kind) {
         return Err(RuleError::forbidden(
             rules::SAMPLE_ENEMIES,

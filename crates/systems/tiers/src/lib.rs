@@ -22,6 +22,8 @@
 //!   in plain text.
 //! - [`odds`]: exact odds of a roll against a Goal, a Competing Roll, and the
 //!   damage of bought Rolls.
+//! - [`policy`]: a reasonable player's and GM's choice
+//!   ([`tabula_core::Policy`]): the NPC autopilot and encounter simulation.
 //! - [`rules`]: citations of every rule as constants.
 //!
 //! It depends on `tabula-core` only.
@@ -48,6 +50,7 @@ mod enemies;
 pub mod gm;
 pub mod legal;
 pub mod odds;
+pub mod policy;
 pub mod roleplay;
 pub mod rules;
 pub mod setup;

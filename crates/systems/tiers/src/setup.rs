@@ -451,6 +451,7 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         turrets: Vec::new(),
         outcome: None,
         closed: false,
+        last_combat: None,
     };
     if file.start == Start::Combat {
         if state.enemies.is_empty() {

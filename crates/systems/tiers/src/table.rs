@@ -90,6 +90,17 @@ pub enum Outcome {
     Ended,
 }
 
+/// How the last combat stood when it ended, kept for reports: after combat the
+/// players are fully healed ("Player Phase"), so who fell is known only here.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatRecord {
+    /// The round it ended in (from 1).
+    pub round: u32,
+    /// Each hero's Health (index as in [`State::heroes`]) when it ended,
+    /// before the heal after combat.
+    pub health: Vec<u32>,
+}
+
 /// A player character or NPC ally at the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hero {
@@ -289,6 +300,10 @@ pub struct State {
     pub outcome: Option<Outcome>,
     /// True when the GM closed the session.
     pub closed: bool,
+    /// How the last combat stood when it ended (its round and each hero's
+    /// Health before the heal after combat); none before any combat ended.
+    #[serde(default)]
+    pub last_combat: Option<CombatRecord>,
 }
 
 impl State {
@@ -311,14 +326,7 @@ impl State {
 
     /// The Rolls still usable this round.
     pub fn rolls_left(&self) -> Purchase {
-        Purchase {
-            d6: self.rolls.d6.saturating_sub(self.spent.d6),
-            d3: self.rolls.d3.saturating_sub(self.spent.d3),
-            combat_points: self
-                .rolls
-                .combat_points
-                .saturating_sub(self.spent.combat_points),
-        }
+        rolls_left(self.rolls, self.spent)
     }
 
     /// The phase, in combat.
@@ -339,6 +347,15 @@ impl State {
                 .map_or("?", |e| e.name.as_str())
                 .to_string(),
         }
+    }
+}
+
+/// The Rolls of `rolls` not yet `spent`.
+pub(crate) fn rolls_left(rolls: Purchase, spent: Purchase) -> Purchase {
+    Purchase {
+        d6: rolls.d6.saturating_sub(spent.d6),
+        d3: rolls.d3.saturating_sub(spent.d3),
+        combat_points: rolls.combat_points.saturating_sub(spent.combat_points),
     }
 }
 
@@ -606,232 +623,322 @@ pub enum Event {
     Closed,
 }
 
+/// Which characters or enemies an event changes: none, one (by index), or
+/// every one. [`evolve`] applies [`evolve_hero`] and [`evolve_enemy`] to
+/// exactly these, and `decide` reads one character or enemy after the events
+/// a command has produced so far the same way (`decide::hero_after`,
+/// `decide::enemy_after`) instead of cloning the whole state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Touch {
+    /// None of them.
+    None,
+    /// The one with this index.
+    One(usize),
+    /// Every one.
+    All,
+}
+
+impl Touch {
+    /// True when the one with index `i` is changed.
+    pub(crate) fn includes(self, i: usize) -> bool {
+        match self {
+            Touch::None => false,
+            Touch::One(j) => j == i,
+            Touch::All => true,
+        }
+    }
+}
+
+/// The characters (heroes) `e` changes.
+pub(crate) fn touches_hero(e: &Event) -> Touch {
+    match e {
+        Event::Rested { hero, .. }
+        | Event::ApSpent { hero, .. }
+        | Event::Reduction { hero, .. }
+        | Event::HeroMoved { hero, .. }
+        | Event::ItemUsed { hero, .. }
+        | Event::Grappled { hero, .. }
+        | Event::Released { hero }
+        | Event::Ensnared { hero, .. }
+        | Event::FellToZero { hero }
+        | Event::DeathRoll { hero, .. }
+        | Event::Wounded { hero } => Touch::One(*hero),
+        Event::Damaged {
+            target: Target::Hero(i),
+            ..
+        }
+        | Event::Healed {
+            target: Target::Hero(i),
+            ..
+        } => Touch::One(*i),
+        Event::CombatStarted
+        | Event::PhaseBegan {
+            phase: Phase::Player,
+            ..
+        }
+        | Event::EnemyDefeated { .. }
+        | Event::CombatEnded { .. } => Touch::All,
+        _ => Touch::None,
+    }
+}
+
+/// The enemies (already in play) `e` changes; an [`Event::EnemySpawned`]
+/// adds one instead.
+pub(crate) fn touches_enemy(e: &Event) -> Touch {
+    match e {
+        Event::Attacked { enemy, .. }
+        | Event::Blocked { enemy, .. }
+        | Event::EnemyMoved { enemy, .. }
+        | Event::Ensnared { enemy, .. }
+        | Event::Shadow { enemy, .. }
+        | Event::EnemyDefeated { enemy } => Touch::One(*enemy),
+        Event::Damaged {
+            target: Target::Enemy(i),
+            ..
+        }
+        | Event::Healed {
+            target: Target::Enemy(i),
+            ..
+        } => Touch::One(*i),
+        Event::PhaseBegan { .. } | Event::CombatEnded { .. } => Touch::All,
+        _ => Touch::None,
+    }
+}
+
+/// The Rolls used since the last Enemy Phase began, after `e`.
+pub(crate) fn evolve_spent(spent: &mut Purchase, e: &Event) {
+    match e {
+        Event::CombatStarted
+        | Event::PhaseBegan {
+            phase: Phase::Enemy,
+            ..
+        } => *spent = Purchase::default(),
+        Event::RollsSpent { spent: more } => {
+            spent.d6 = spent.d6.saturating_add(more.d6);
+            spent.d3 = spent.d3.saturating_add(more.d3);
+            spent.combat_points = spent.combat_points.saturating_add(more.combat_points);
+        }
+        _ => {}
+    }
+}
+
+/// Out of combat or the phase and round, after `e` (`first` is the table's
+/// first phase).
+pub(crate) fn evolve_mode(mode: &mut Mode, first: Phase, e: &Event) {
+    match e {
+        Event::CombatStarted => {
+            *mode = Mode::Combat {
+                phase: first,
+                round: 1,
+            }
+        }
+        Event::PhaseBegan { phase, round } => {
+            *mode = Mode::Combat {
+                phase: *phase,
+                round: *round,
+            }
+        }
+        Event::CombatEnded { .. } => *mode = Mode::Roleplay,
+        _ => {}
+    }
+}
+
 /// Apply one event. Never rolls, never fails.
 pub fn evolve(s: &mut State, e: &Event) {
+    // The table's own fields first: the combat record reads the round and
+    // the Health before the heal after combat.
     match e {
-        Event::Rolled { .. } | Event::Contested { .. } | Event::Super6 { .. } => {}
-        Event::EnemyRolled { .. } | Event::ActionRolled { .. } => {}
-        Event::ConsentGiven { defendant, actor } => {
-            if !s.consents.contains(&(*defendant, *actor)) {
-                s.consents.push((*defendant, *actor));
-            }
+        Event::ConsentGiven { defendant, actor } if !s.consents.contains(&(*defendant, *actor)) => {
+            s.consents.push((*defendant, *actor));
         }
         Event::ConsentUsed { defendant, actor } => {
             s.consents.retain(|c| *c != (*defendant, *actor));
         }
-        Event::Rested { hero, healed, .. } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.health = h.health.saturating_add(*healed);
-            }
-        }
-        Event::CombatStarted => {
-            s.mode = Mode::Combat {
-                phase: s.first_phase,
-                round: 1,
-            };
-            s.outcome = None;
-            for h in &mut s.heroes {
-                h.ap = MAX_AP;
-            }
-            s.spent = Purchase::default();
-        }
-        Event::PhaseBegan { phase, round } => {
-            s.mode = Mode::Combat {
-                phase: *phase,
-                round: *round,
-            };
-            for e in &mut s.enemies {
-                e.moved = false;
-                e.hurt = false;
-                e.attacked_before = std::mem::take(&mut e.attacked_by);
-            }
-            match phase {
-                Phase::Player => {
-                    for h in &mut s.heroes {
-                        if h.up() {
-                            h.ap = MAX_AP;
-                        }
-                    }
-                }
-                Phase::Enemy => s.spent = Purchase::default(),
-            }
-        }
-        Event::ApSpent { hero, ap } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.ap = h.ap.saturating_sub(*ap);
-            }
-        }
-        Event::RollsSpent { spent } => {
-            s.spent.d6 = s.spent.d6.saturating_add(spent.d6);
-            s.spent.d3 = s.spent.d3.saturating_add(spent.d3);
-            s.spent.combat_points = s.spent.combat_points.saturating_add(spent.combat_points);
-        }
-        // A Block or a reduction soaks one attack ("Reduce Xd6 damage from an
-        // attack"), then is gone.
-        Event::Damaged {
-            target,
-            rolled,
-            prevented,
-            dealt,
-        } => match *target {
-            Target::Hero(i) => {
-                if let Some(h) = s.heroes.get_mut(i) {
-                    h.reduction = if *rolled > 0 {
-                        0
-                    } else {
-                        h.reduction.saturating_sub(*prevented)
-                    };
-                    h.health = h.health.saturating_sub(*dealt);
-                }
-            }
-            Target::Enemy(i) => {
-                if let Some(en) = s.enemies.get_mut(i) {
-                    en.block = if *rolled > 0 {
-                        0
-                    } else {
-                        en.block.saturating_sub(*prevented)
-                    };
-                    en.health = en.health.saturating_sub(*dealt);
-                    en.hurt |= *dealt > 0;
-                }
-            }
-        },
-        Event::Healed { target, amount } => match *target {
-            Target::Hero(i) => {
-                if let Some(h) = s.heroes.get_mut(i) {
-                    h.health = h.health.saturating_add(*amount);
-                }
-            }
-            Target::Enemy(i) => {
-                if let Some(en) = s.enemies.get_mut(i) {
-                    en.health = en.health.saturating_add(*amount);
-                }
-            }
-        },
-        Event::Reduction { hero, amount } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.reduction = h.reduction.saturating_add(*amount);
-            }
-        }
-        Event::Attacked { enemy, hero } => {
-            if let Some(en) = s.enemies.get_mut(*enemy) {
-                en.last_attacker = Some(*hero);
-                if !en.attacked_by.contains(hero) {
-                    en.attacked_by.push(*hero);
-                }
-            }
-        }
-        Event::Blocked { enemy, amount } => {
-            if let Some(en) = s.enemies.get_mut(*enemy) {
-                en.block = en.block.saturating_add(*amount);
-            }
-        }
-        Event::HeroMoved { hero, path } => {
-            if let (Some(h), Some(&to)) = (s.heroes.get_mut(*hero), path.last()) {
-                let before = path.len().checked_sub(2).and_then(|k| path.get(k));
-                h.came_from = Some(before.copied().unwrap_or(h.zone));
-                h.zone = to;
-            }
-        }
-        Event::EnemyMoved { enemy, to } => {
-            if let Some(en) = s.enemies.get_mut(*enemy) {
-                en.zone = *to;
-                en.moved = true;
-            }
-        }
-        Event::ItemUsed { hero, item } => {
-            if let Some(h) = s.heroes.get_mut(*hero)
-                && let Some(pos) = h.items.iter().position(|i| norm(i) == norm(item))
-            {
-                h.items.remove(pos);
-            }
-        }
+        Event::CombatStarted => s.outcome = None,
         Event::TurretPlaced { turret } => s.turrets.push(turret.clone()),
-        Event::TurretFired { .. } => {}
-        Event::Grappled { enemy, hero } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.grappled_by = Some(*enemy);
-            }
-        }
-        Event::Released { hero } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.grappled_by = None;
-            }
-        }
-        Event::Screeched { .. } => {}
-        Event::Ensnared { enemy, hero } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.ensnared_by = Some(*enemy);
-            }
-            if let Some(en) = s.enemies.get_mut(*enemy) {
-                en.ensnaring = Some(*hero);
-            }
-        }
-        Event::Shadow { enemy, on } => {
-            if let Some(en) = s.enemies.get_mut(*enemy) {
-                en.shadow = *on;
-            }
-        }
-        Event::FellToZero { hero } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.health = 0;
-                h.ap = 0;
-                h.reduction = 0;
-            }
-        }
-        Event::DeathRoll { hero, dead, .. } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.dead = *dead;
-            }
-        }
-        Event::Wounded { hero } => {
-            if let Some(h) = s.heroes.get_mut(*hero) {
-                h.wounds = h.wounds.saturating_add(1);
-            }
-        }
-        Event::EnemyDefeated { enemy } => {
-            if let Some(en) = s.enemies.get_mut(*enemy) {
-                en.health = 0;
-                en.block = 0;
-                en.ensnaring = None;
-            }
-            for h in &mut s.heroes {
-                if h.grappled_by == Some(*enemy) {
-                    h.grappled_by = None;
-                }
-                if h.ensnared_by == Some(*enemy) {
-                    h.ensnared_by = None;
-                }
-            }
-        }
         Event::EnemySpawned { enemy } => {
             s.reserve = s.reserve.saturating_sub(enemy.health);
             s.enemies.push(enemy.clone());
         }
         Event::PendingSet { pending } => s.pending = Some(pending.clone()),
         Event::PendingCleared => s.pending = None,
-        Event::CombatEnded { outcome, healed } => {
-            s.mode = Mode::Roleplay;
+        Event::CombatEnded { outcome, .. } => {
+            let round = match s.mode {
+                Mode::Combat { round, .. } => round,
+                Mode::Roleplay => 0,
+            };
+            s.last_combat = Some(CombatRecord {
+                round,
+                health: s.heroes.iter().map(|h| h.health).collect(),
+            });
             s.outcome = Some(*outcome);
             s.pending = None;
             s.turrets.clear();
-            for h in &mut s.heroes {
-                h.grappled_by = None;
-                h.ensnared_by = None;
-                h.reduction = 0;
-                h.ap = MAX_AP;
-                if *healed && !h.dead {
-                    h.health = h.max_health;
-                } else {
-                    h.health = h.health.min(h.max_health);
-                }
-            }
-            for en in &mut s.enemies {
-                en.block = 0;
-                en.ensnaring = None;
-                en.shadow = false;
-            }
         }
         Event::Closed => s.closed = true,
+        _ => {}
+    }
+    evolve_mode(&mut s.mode, s.first_phase, e);
+    evolve_spent(&mut s.spent, e);
+    match touches_hero(e) {
+        Touch::None => {}
+        Touch::One(i) => {
+            if let Some(h) = s.heroes.get_mut(i) {
+                evolve_hero(h, i, e);
+            }
+        }
+        Touch::All => {
+            for (i, h) in s.heroes.iter_mut().enumerate() {
+                evolve_hero(h, i, e);
+            }
+        }
+    }
+    match touches_enemy(e) {
+        Touch::None => {}
+        Touch::One(i) => {
+            if let Some(en) = s.enemies.get_mut(i) {
+                evolve_enemy(en, i, e);
+            }
+        }
+        Touch::All => {
+            for (i, en) in s.enemies.iter_mut().enumerate() {
+                evolve_enemy(en, i, e);
+            }
+        }
+    }
+}
+
+/// What `e` does to character `h` (index `i`): its part of [`evolve`].
+pub(crate) fn evolve_hero(h: &mut Hero, i: usize, e: &Event) {
+    match e {
+        Event::Rested { hero, healed, .. } if *hero == i => {
+            h.health = h.health.saturating_add(*healed);
+        }
+        Event::CombatStarted => h.ap = MAX_AP,
+        Event::PhaseBegan {
+            phase: Phase::Player,
+            ..
+        } if h.up() => h.ap = MAX_AP,
+        Event::ApSpent { hero, ap } if *hero == i => h.ap = h.ap.saturating_sub(*ap),
+        // A reduction soaks one attack ("Reduce Xd6 damage from an attack"),
+        // then is gone.
+        Event::Damaged {
+            target: Target::Hero(t),
+            rolled,
+            prevented,
+            dealt,
+        } if *t == i => {
+            h.reduction = if *rolled > 0 {
+                0
+            } else {
+                h.reduction.saturating_sub(*prevented)
+            };
+            h.health = h.health.saturating_sub(*dealt);
+        }
+        Event::Healed {
+            target: Target::Hero(t),
+            amount,
+        } if *t == i => h.health = h.health.saturating_add(*amount),
+        Event::Reduction { hero, amount } if *hero == i => {
+            h.reduction = h.reduction.saturating_add(*amount);
+        }
+        Event::HeroMoved { hero, path } if *hero == i => {
+            if let Some(&to) = path.last() {
+                let before = path.len().checked_sub(2).and_then(|k| path.get(k));
+                h.came_from = Some(before.copied().unwrap_or(h.zone));
+                h.zone = to;
+            }
+        }
+        Event::ItemUsed { hero, item } if *hero == i => {
+            if let Some(pos) = h.items.iter().position(|x| norm(x) == norm(item)) {
+                h.items.remove(pos);
+            }
+        }
+        Event::Grappled { enemy, hero } if *hero == i => h.grappled_by = Some(*enemy),
+        Event::Released { hero } if *hero == i => h.grappled_by = None,
+        Event::Ensnared { enemy, hero } if *hero == i => h.ensnared_by = Some(*enemy),
+        Event::FellToZero { hero } if *hero == i => {
+            h.health = 0;
+            h.ap = 0;
+            h.reduction = 0;
+        }
+        Event::DeathRoll { hero, dead, .. } if *hero == i => h.dead = *dead,
+        Event::Wounded { hero } if *hero == i => h.wounds = h.wounds.saturating_add(1),
+        Event::EnemyDefeated { enemy } => {
+            if h.grappled_by == Some(*enemy) {
+                h.grappled_by = None;
+            }
+            if h.ensnared_by == Some(*enemy) {
+                h.ensnared_by = None;
+            }
+        }
+        Event::CombatEnded { healed, .. } => {
+            h.grappled_by = None;
+            h.ensnared_by = None;
+            h.reduction = 0;
+            h.ap = MAX_AP;
+            if *healed && !h.dead {
+                h.health = h.max_health;
+            } else {
+                h.health = h.health.min(h.max_health);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What `e` does to enemy `en` (index `i`): its part of [`evolve`].
+pub(crate) fn evolve_enemy(en: &mut Enemy, i: usize, e: &Event) {
+    match e {
+        Event::PhaseBegan { .. } => {
+            en.moved = false;
+            en.hurt = false;
+            en.attacked_before = std::mem::take(&mut en.attacked_by);
+        }
+        // A Block soaks one attack, then is gone.
+        Event::Damaged {
+            target: Target::Enemy(t),
+            rolled,
+            prevented,
+            dealt,
+        } if *t == i => {
+            en.block = if *rolled > 0 {
+                0
+            } else {
+                en.block.saturating_sub(*prevented)
+            };
+            en.health = en.health.saturating_sub(*dealt);
+            en.hurt |= *dealt > 0;
+        }
+        Event::Healed {
+            target: Target::Enemy(t),
+            amount,
+        } if *t == i => en.health = en.health.saturating_add(*amount),
+        Event::Attacked { enemy, hero } if *enemy == i => {
+            en.last_attacker = Some(*hero);
+            if !en.attacked_by.contains(hero) {
+                en.attacked_by.push(*hero);
+            }
+        }
+        Event::Blocked { enemy, amount } if *enemy == i => {
+            en.block = en.block.saturating_add(*amount);
+        }
+        Event::EnemyMoved { enemy, to } if *enemy == i => {
+            en.zone = *to;
+            en.moved = true;
+        }
+        Event::Ensnared { enemy, hero } if *enemy == i => en.ensnaring = Some(*hero),
+        Event::Shadow { enemy, on } if *enemy == i => en.shadow = *on,
+        Event::EnemyDefeated { enemy } if *enemy == i => {
+            en.health = 0;
+            en.block = 0;
+            en.ensnaring = None;
+        }
+        Event::CombatEnded { .. } => {
+            en.block = 0;
+            en.ensnaring = None;
+            en.shadow = false;
+        }
+        _ => {}
     }
 }
