@@ -174,6 +174,88 @@ proptest! {
     }
 }
 
+/// A command of the GM's by number, over the four characters: the moves
+/// that change an Action Sequence's turns (joining, leaving, fights, ending
+/// the sequence, taking someone out).
+fn gm_command(k: usize) -> Command {
+    let i = k % 4;
+    match k / 4 {
+        0 => Command::Threaten { character: i },
+        1 => Command::EnterFray { character: i },
+        2 => Command::LeaveFray { character: i },
+        3 => Command::Focal { character: i },
+        4 => Command::Fight {
+            aggressor: i,
+            defender: (i + 1) % 4,
+        },
+        5 => Command::Harm {
+            character: i,
+            kind: tabula_sapio::harm::HarmKind::Injury,
+            level: tabula_sapio::harm::Level::Severe,
+            name: format!("Wound {i}"),
+            similar_to: None,
+        },
+        6 => Command::Roll {
+            weapon: None,
+            target: None,
+        },
+        7 => Command::Tn {
+            tn: 2,
+            not_relevant: vec![],
+        },
+        8 => Command::Frame {
+            text: "A turn".into(),
+        },
+        9 => Command::EndSequence,
+        _ => Command::BeginSequence {
+            goal: "Escape".into(),
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Policy steps mixed with the GM's own moves: whenever `decide` accepts
+    /// a command, it ends the round exactly when a full evolve of a copy of
+    /// the table says the round is complete (decide no longer clones the
+    /// table to find out).
+    #[test]
+    fn decide_ends_rounds_as_a_full_evolve_says(
+        seed in any::<u64>(),
+        moves in proptest::collection::vec(proptest::option::weighted(0.3, 0usize..44), 1..300),
+    ) {
+        let mut state = example();
+        let mut roller = Seeded::from_seed(seed);
+        for m in moves {
+            if Sapio::finished(&state) {
+                break;
+            }
+            let (seat, cmd) = match m {
+                Some(k) => (Seat::Gm, gm_command(k)),
+                None => {
+                    let waiting = Sapio::awaiting(&state);
+                    let Some(first) = waiting.first() else { break };
+                    match Sapio::suggest_for(&state, first) {
+                        Some(cmd) => (first.seat.clone(), cmd),
+                        None => break,
+                    }
+                }
+            };
+            if let Ok(events) = Sapio::decide(&state, &seat, &cmd, &mut roller) {
+                prop_assert_eq!(
+                    announced_round_end(&events),
+                    reference_round_end(&state, &events),
+                    "{:?}", cmd
+                );
+                for e in &events {
+                    Sapio::evolve(&mut state, e);
+                }
+            }
+        }
+    }
+}
+
 /// The example table played to its end for 200 seeds: no refusal, within the
 /// step cap, and a report whose fields agree with the table.
 #[test]
