@@ -46,6 +46,7 @@ pub mod checks;
 pub mod commands;
 pub mod harm;
 pub mod invoking;
+mod name_match;
 pub mod odds;
 pub mod policy;
 pub mod sheet;

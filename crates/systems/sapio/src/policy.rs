@@ -90,7 +90,7 @@
 
 use std::sync::OnceLock;
 
-use tabula_core::names::same_name;
+use crate::name_match::same_name;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 use tabula_core::system::{Seat, TextPlay};
 
@@ -397,27 +397,37 @@ fn help_element(state: &State, h: usize) -> Option<String> {
     })
 }
 
-/// The Help `h` gives the open check, if the policy helps.
-fn help_command(state: &State, c: &OpenCheck, h: usize) -> Option<Command> {
+/// Whether the open check takes help at all: it has a stake and one more
+/// bonus die adds a die or lowers the TN (R-SA-2). The same for every
+/// helper, so computed once per step.
+fn wants_help(state: &State, c: &OpenCheck) -> bool {
+    let Some(focal) = state.characters.get(c.focal) else {
+        return false;
+    };
+    if !stake(state, c, plan(state, c)) {
+        return false;
+    }
+    let (spec, _) = c.spec(&focal.character);
+    let with = checks::settle(&PoolSpec {
+        bonus: spec.bonus.saturating_add(1),
+        ..spec
+    });
+    better(&with, &checks::settle(&spec))
+}
+
+/// The Help `h` gives the open check, if the policy helps; `wanted` is
+/// [`wants_help`] of the check.
+fn help_command(state: &State, c: &OpenCheck, h: usize, wanted: bool) -> Option<Command> {
     let focal = state.characters.get(c.focal)?;
     let m = state.characters.get(h)?;
-    if h == c.focal
+    if !wanted
+        || h == c.focal
         || Some(h) == c.versus
         || m.character.out_of_action()
         || side_of(m) != side_of(focal)
         || c.help.iter().any(|x| x.helper == h)
         || (state.sequence.is_some() && !takes_part(state, h))
-        || !stake(state, c, plan(state, c))
     {
-        return None;
-    }
-    let (spec, _) = c.spec(&focal.character);
-    let now = checks::settle(&spec);
-    let with = checks::settle(&PoolSpec {
-        bonus: spec.bonus.saturating_add(1),
-        ..spec
-    });
-    if !better(&with, &now) {
         return None;
     }
     Some(Command::Help {
@@ -786,8 +796,9 @@ impl Policy for Sapio {
             if building {
                 out.extend(entry(state, c.focal));
             }
+            let wanted = wants_help(state, c);
             for h in 0..state.characters.len() {
-                if help_command(state, c, h).is_some() {
+                if help_command(state, c, h, wanted).is_some() {
                     out.extend(entry(state, h));
                 }
             }
@@ -833,7 +844,7 @@ impl Policy for Sapio {
             } else if Some(i) == c.versus {
                 defend_step(state, c, i)
             } else {
-                help_command(state, c, i)
+                help_command(state, c, i, wants_help(state, c))
             };
         }
         focal_candidates(state)

@@ -7,8 +7,8 @@
 //! "Injuries and Stresses", "Weapons and causing Injury", "Character versus
 //! Character", "Advancement"; R-SA-1 to R-SA-10.
 
+use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
-use tabula_core::names::same_name;
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{Refusal, Roller, Rule, RuleError};
 
