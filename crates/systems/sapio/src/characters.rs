@@ -8,10 +8,11 @@
 //! A [`CharacterDraft`] (TOML, public fields) becomes a [`Character`] only through
 //! [`Character::from_draft`], whose [`DraftError`] lists every broken rule.
 
+use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tabula_core::Rule;
-use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
+use tabula_core::names::{NameError, check_name, check_seat_name};
 use tabula_core::system::Seat;
 
 use crate::harm::{Level, Track};

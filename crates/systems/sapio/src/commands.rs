@@ -30,8 +30,9 @@
 //! (a framing, a goal, a declaration, a new entry's words, a new element's
 //! name) is the rest of the line, its words joined by single spaces.
 
+use crate::name_match::same_name;
 use tabula_core::grammar::words;
-use tabula_core::names::{resolve, same_name};
+use tabula_core::names::resolve;
 use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
 
 use crate::characters::{self, Advance, Character, CycleChange};

@@ -220,7 +220,7 @@ impl Track {
         self.entries()
             .into_iter()
             .rev()
-            .find(|(_, n)| tabula_core::names::same_name(n, name))
+            .find(|(_, n)| crate::name_match::same_name(n, name))
             .map(|(b, _)| b)
     }
 

@@ -7,9 +7,9 @@
 //! "Principles and Worst Impulses", "Character versus Character"
 //! (004_f39b4146df158cae.txt); R-SA-2, R-SA-5, R-SA-7, R-SA-8.
 
+use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
 use tabula_core::Rule;
-use tabula_core::names::same_name;
 
 use crate::characters::{Character, TalentEffect};
 use crate::checks::{AutoSymbols, PoolSpec};

@@ -17,6 +17,8 @@
 //!   Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5).
 //! - [`table`]: the table as a decide/evolve [`tabula_core::System`] ([`Sapio`]):
 //!   checks, Action Sequences, Luck, Injuries and Stresses, advancement.
+//! - [`policy`]: the NPC autopilot and simulation policy ([`tabula_core::Policy`]):
+//!   a fight played as an Action Sequence, pools built and Luck spent by the odds.
 //! - [`commands`]: command lines in the one command grammar and their
 //!   reference; [`sheet`]: `sheet [NAME]`, the character sheet in text.
 //!
@@ -44,7 +46,9 @@ pub mod checks;
 pub mod commands;
 pub mod harm;
 pub mod invoking;
+mod name_match;
 pub mod odds;
+pub mod policy;
 pub mod sheet;
 pub mod spiral_dice;
 pub mod table;

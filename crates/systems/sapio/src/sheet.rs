@@ -17,8 +17,9 @@
 
 use std::fmt::Write as _;
 
+use crate::name_match::same_name;
 use tabula_core::grammar::words;
-use tabula_core::names::{resolve, same_name};
+use tabula_core::names::resolve;
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::harm::{Level, Track};

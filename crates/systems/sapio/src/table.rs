@@ -7,8 +7,8 @@
 //! "Injuries and Stresses", "Weapons and causing Injury", "Character versus
 //! Character", "Advancement"; R-SA-1 to R-SA-10.
 
+use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
-use tabula_core::names::same_name;
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{Refusal, Roller, Rule, RuleError};
 
@@ -780,27 +780,122 @@ fn not_debilitated(state: &State, i: usize) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// True when every active participant has been focal this round.
-fn round_complete(state: &State) -> bool {
-    match &state.sequence {
-        Some(s) => {
-            let active: Vec<&Participant> = s
-                .participants
-                .iter()
-                .filter(|p| {
-                    state
-                        .member(p.character)
-                        .is_some_and(|m| !m.character.out_of_action())
-                })
-                .collect();
-            state.check.is_none()
-                && !s.framed
-                && s.turns > 0
-                && !active.is_empty()
-                && active.iter().all(|p| p.focal_done)
+/// The turn bookkeeping of an Action Sequence, all that ending a round reads
+/// of it: the round, turns framed, whether a turn waits for its focal
+/// character, and each participant with whether it has been focal this round.
+struct Turns {
+    round: u32,
+    turns: u32,
+    framed: bool,
+    participants: Vec<(usize, bool)>,
+}
+
+/// The round that ends once `events` are applied to `state`: `Some(round)`
+/// when, in the state [`Sapio::evolve`] would make, an Action Sequence is
+/// under way, no check is open, no framed turn waits for its focal
+/// character, a turn has been framed this round, and every participant still
+/// in action (at least one) has been focal. Found without evolving a copy of
+/// the whole table: only the sequence's turn bookkeeping, whether a check is
+/// open and who is out of action enter it, and this follows exactly what
+/// `evolve` does to those for each event. Out of action only ever begins (a second Severe, death: no
+/// event undoes either), so the characters the events take out are all
+/// that change there. "Action Sequences in Play": "The round ends and a new
+/// round begins when all characters have been focal once."
+fn round_end_after(state: &State, events: &[Event]) -> Option<u32> {
+    let mut seq = state.sequence.as_ref().map(|s| Turns {
+        round: s.round,
+        turns: s.turns,
+        framed: s.framed,
+        participants: s
+            .participants
+            .iter()
+            .map(|p| (p.character, p.focal_done))
+            .collect(),
+    });
+    let mut check_open = state.check.is_some();
+    let mut taken_out: Vec<usize> = Vec::new();
+    for e in events {
+        match e {
+            Event::CheckCalled { .. } => {
+                check_open = true;
+                if let Some(s) = &mut seq {
+                    s.framed = false;
+                }
+            }
+            Event::SequenceBegun { .. } => {
+                seq = Some(Turns {
+                    round: 1,
+                    turns: 0,
+                    framed: false,
+                    participants: Vec::new(),
+                });
+            }
+            Event::Joined { character, .. } => {
+                if let Some(s) = &mut seq
+                    && !s.participants.iter().any(|(c, _)| c == character)
+                {
+                    s.participants.push((*character, false));
+                }
+            }
+            Event::TurnFramed { .. } => {
+                if let Some(s) = &mut seq {
+                    s.framed = true;
+                    s.turns = s.turns.saturating_add(1);
+                }
+            }
+            Event::Rolled { check, .. } => {
+                if let Some(s) = &mut seq
+                    && let Some(p) = s.participants.iter_mut().find(|(c, _)| *c == check.focal)
+                {
+                    p.1 = true;
+                }
+                check_open = false;
+            }
+            Event::RoundEnded { .. } => {
+                if let Some(s) = &mut seq {
+                    s.round = s.round.saturating_add(1);
+                    s.turns = 0;
+                    s.framed = false;
+                    for p in &mut s.participants {
+                        p.1 = false;
+                    }
+                }
+            }
+            Event::Left { character } => {
+                if let Some(s) = &mut seq {
+                    s.participants.retain(|(c, _)| c != character);
+                }
+            }
+            Event::SequenceEnded => seq = None,
+            Event::EncounterEnded => check_open = false,
+            Event::Harmed {
+                character,
+                recording,
+                ..
+            } if matches!(recording.placement, harm::Placement::Debilitated) => {
+                taken_out.push(*character);
+            }
+            Event::Killed { character, .. } => taken_out.push(*character),
+            _ => {}
         }
-        None => false,
     }
+    let s = seq?;
+    let active = |c: usize| {
+        !taken_out.contains(&c)
+            && state
+                .member(c)
+                .is_some_and(|m| !m.character.out_of_action())
+    };
+    let mut any_active = false;
+    for (c, focal_done) in &s.participants {
+        if active(*c) {
+            if !focal_done {
+                return None;
+            }
+            any_active = true;
+        }
+    }
+    (!check_open && !s.framed && s.turns > 0 && any_active).then_some(s.round)
 }
 
 impl Sapio {
@@ -1918,14 +2013,8 @@ impl System for Sapio {
     ) -> Result<Vec<Event>, RuleError> {
         let mut events = Self::decide_inner(state, seat, command, roller)?;
         // "The round ends and a new round begins when all characters have been focal once."
-        let mut after = state.clone();
-        for e in &events {
-            Self::evolve(&mut after, e);
-        }
-        if round_complete(&after)
-            && let Some(s) = &after.sequence
-        {
-            events.push(Event::RoundEnded { round: s.round });
+        if let Some(round) = round_end_after(state, &events) {
+            events.push(Event::RoundEnded { round });
         }
         Ok(events)
     }

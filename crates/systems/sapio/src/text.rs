@@ -8,9 +8,9 @@ use tabula_core::system::{ChoiceOdds, CommandSpec, ParamSpec, Seat};
 use crate::checks::{self, Net};
 use crate::harm::{Damage, Placement};
 use crate::invoking::{Nature, ProfessionUse};
+use crate::name_match::same_name;
 use crate::odds;
 use crate::table::{Event, State, Step};
-use tabula_core::names::same_name;
 
 fn name(state: &State, i: usize) -> &str {
     state.characters.get(i).map_or("?", |m| m.character.name())
