@@ -129,6 +129,8 @@ pub fn side_of(state: &State, c: &Combatant) -> String {
     }
 }
 
+/// Whether two combatants are on the same side ([`side_of`], without
+/// building the names).
 fn same_side(state: &State, a: &Combatant, b: &Combatant) -> bool {
     if a.controller.is_gm() || b.controller.is_gm() || state.indirect {
         a.controller.same_seat(&b.controller)
@@ -139,11 +141,22 @@ fn same_side(state: &State, a: &Combatant, b: &Combatant) -> bool {
 
 /// Every side, in table order.
 pub fn sides(state: &State) -> Vec<String> {
-    let mut v: Vec<String> = Vec::new();
+    let mut v: Vec<&Combatant> = Vec::new();
     for c in &state.combatants {
-        let s = side_of(state, c);
-        if !v.contains(&s) {
-            v.push(s);
+        if !v.iter().any(|o| same_side(state, o, c)) {
+            v.push(c);
+        }
+    }
+    v.into_iter().map(|c| side_of(state, c)).collect()
+}
+
+/// The first combatant of every side that still has a character standing
+/// (in the scene, not knocked out), in table order.
+fn standing_sides(state: &State) -> Vec<&Combatant> {
+    let mut v: Vec<&Combatant> = Vec::new();
+    for c in state.combatants.iter().filter(|c| c.active()) {
+        if !v.iter().any(|o| same_side(state, o, c)) {
+            v.push(c);
         }
     }
     v
@@ -152,20 +165,16 @@ pub fn sides(state: &State) -> Vec<String> {
 /// The sides that still have a character standing (in the scene, not
 /// knocked out), in table order.
 pub fn standing(state: &State) -> Vec<String> {
-    let mut v: Vec<String> = Vec::new();
-    for c in state.combatants.iter().filter(|c| c.active()) {
-        let s = side_of(state, c);
-        if !v.contains(&s) {
-            v.push(s);
-        }
-    }
-    v
+    standing_sides(state)
+        .into_iter()
+        .map(|c| side_of(state, c))
+        .collect()
 }
 
 /// Whether the Dealer ends the Opposition now: at most one side stands, or
 /// the round cap is passed ("Steps" 13).
 pub fn opposition_over(state: &State) -> bool {
-    standing(state).len() <= 1 || state.round > ROUND_CAP
+    standing_sides(state).len() <= 1 || state.round > ROUND_CAP
 }
 
 fn index_of(state: &State, name: &str) -> Option<usize> {
@@ -378,7 +387,7 @@ fn table_step(state: &State, seat: &Seat) -> Option<Command> {
     match &state.phase {
         Phase::Scene => {
             let present = state.combatants.iter().filter(|c| c.active()).count();
-            if state.round == 0 && present >= 2 && standing(state).len() >= 2 {
+            if state.round == 0 && present >= 2 && standing_sides(state).len() >= 2 {
                 Some(Command::Begin)
             } else {
                 Some(Command::Finish)
@@ -718,31 +727,38 @@ fn bet(state: &State, seat: &Seat, x: &crate::opposition::Exchange, c: &Combatan
         x.defender_limit
     };
     if limit > 0 {
+        // One card of each value, lowest first: a bet's chance grows with the
+        // card's value (the suit of the face-down card breaks ties), so the
+        // lowest card that reaches `CALL_AT` is found by halving.
         let mut cards: Vec<(i64, Card)> = c
             .hand
             .iter()
-            .filter_map(|k| values::key(k.face).map(|v| (v, *k)))
+            .filter_map(|k| values::value(k.face).map(|v| (v, *k)))
             .collect();
-        cards.sort_by_key(|(v, _)| *v);
-        let mut best: Option<(f64, Card)> = None;
-        for (_, card) in &cards {
-            let p = chance(BetMove::Bet(card));
-            if p >= CALL_AT {
+        cards.sort_by_key(|(v, k)| (*v, values::key(k.face)));
+        cards.dedup_by_key(|(v, _)| *v);
+        if let Some((_, top)) = cards.last() {
+            let best = chance(BetMove::Bet(top));
+            if best >= CALL_AT {
+                let (mut lo, mut hi) = (0, cards.len() - 1);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    match cards.get(mid) {
+                        Some((_, k)) if chance(BetMove::Bet(k)) >= CALL_AT => hi = mid,
+                        _ => lo = mid + 1,
+                    }
+                }
+                if let Some((_, k)) = cards.get(lo) {
+                    return Command::Bet {
+                        card: k.to_string(),
+                    };
+                }
+            }
+            if best >= now + BET_GAIN && best >= ATTACK_AT {
                 return Command::Bet {
-                    card: card.to_string(),
+                    card: top.to_string(),
                 };
             }
-            if best.is_none_or(|(b, _)| p > b) {
-                best = Some((p, *card));
-            }
-        }
-        if let Some((p, card)) = best
-            && p >= now + BET_GAIN
-            && p >= ATTACK_AT
-        {
-            return Command::Bet {
-                card: card.to_string(),
-            };
         }
     }
     if c.wildcards > 0 && chance(BetMove::BetWild) >= now + BET_GAIN {
