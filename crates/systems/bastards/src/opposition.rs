@@ -211,7 +211,8 @@ impl Combatant {
     /// Whether `seat` commands this combatant (seat names match without regard to
     /// case). R-GB-12: only this seat sees its hand and its pools.
     pub fn controlled_by(&self, seat: &Seat) -> bool {
-        self.controller.same_seat(seat)
+        // The same seat written the same way needs no comparison of names.
+        self.controller == *seat || self.controller.same_seat(seat)
     }
 }
 
