@@ -97,10 +97,12 @@ fn check_report(state: &State, r: &EncounterReport) {
 #[test]
 fn the_example_table_plays_to_the_end_for_200_seeds() {
     let mut wins = std::collections::BTreeMap::<String, u32>::new();
-    let mut longest = 0;
+    let (mut longest, mut commands, mut rounds) = (0, 0, 0);
     for seed in 0..200 {
         let (state, steps) = simulate("table.toml", seed);
         longest = longest.max(steps);
+        commands += steps;
+        rounds += state.round;
         let r = Bastards::report(&state);
         check_report(&state, &r);
         assert_eq!(r.sides, ["players", "Dealer"]);
@@ -113,7 +115,11 @@ fn the_example_table_plays_to_the_end_for_200_seeds() {
     assert!(wins.get("none").copied().unwrap_or(0) < 40, "{wins:?}");
     assert!(wins.get("players").copied().unwrap_or(0) > 0, "{wins:?}");
     assert!(longest < STEP_CAP);
-    eprintln!("table.toml, 200 seeds: {wins:?}, longest {longest} commands");
+    eprintln!(
+        "table.toml, 200 seeds: {wins:?}, longest {longest} commands, mean {} commands, mean {} rounds",
+        commands / 200,
+        rounds / 200
+    );
 }
 
 #[test]
