@@ -927,14 +927,19 @@ pub fn actor(state: &State) -> Option<usize> {
 /// given: events are kept, and the state is copied (once) and brought up to
 /// date only when something is read after an event that changed it. Most
 /// steps of an Opposition (a draw, a declaration, a face-down card, a bet, a
-/// first call, a pass) never read after they emit, so they never copy.
+/// first call, a pass, a failed attack) never read what their events
+/// changed, so they never copy.
 struct Out<'a> {
     /// The state the command was given.
     base: &'a State,
     /// `base` with every event applied, once something was read after one.
     work: Option<State>,
-    /// An event that changes the state was emitted and `work` is not made.
+    /// An event that changes the combatants, the turn order, the turn or the
+    /// round was emitted and `work` is not made.
     stale: bool,
+    /// An event that changes only the phase or the shoe was emitted and
+    /// `work` is not made.
+    stale_table: bool,
     events: Vec<Event>,
 }
 
@@ -944,12 +949,13 @@ impl<'a> Out<'a> {
             base: s,
             work: None,
             stale: false,
+            stale_table: false,
             events: Vec::new(),
         }
     }
     /// The state now, with every event so far applied.
     fn s(&mut self) -> &State {
-        if self.stale && self.work.is_none() {
+        if (self.stale || self.stale_table) && self.work.is_none() {
             let mut w = self.base.clone();
             for e in &self.events {
                 evolve(&mut w, e);
@@ -961,8 +967,15 @@ impl<'a> Out<'a> {
     fn emit(&mut self, e: Event) {
         match &mut self.work {
             Some(w) => evolve(w, &e),
-            // The end of a turn changes nothing by itself.
-            None => self.stale |= !matches!(e, Event::TurnEnded),
+            None => match e {
+                // The end of a turn changes nothing by itself.
+                Event::TurnEnded => {}
+                // Only the phase or the shoe.
+                Event::DrawStepDone | Event::Called { .. } | Event::Revealed { .. } => {
+                    self.stale_table = true;
+                }
+                _ => self.stale = true,
+            },
         }
         self.events.push(e);
     }
@@ -1025,8 +1038,16 @@ impl<'a> Out<'a> {
         let steps = deck::draw_from(&s.shoe, roller, n)?;
         Ok(Some(Event::Drew { who, steps, reason }))
     }
+    /// The state now for its combatants, turn order, turn and round only:
+    /// its phase and shoe may be behind (see [`Out::s`] for those).
+    fn people(&mut self) -> &State {
+        if self.stale && self.work.is_none() {
+            return self.s();
+        }
+        self.work.as_ref().unwrap_or(self.base)
+    }
     fn c(&mut self, i: usize) -> Result<&Combatant, RuleError> {
-        self.s()
+        self.people()
             .combatants
             .get(i)
             .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))
@@ -1882,7 +1903,7 @@ fn init_key(c: &Combatant, i: usize) -> (i64, u8, usize) {
 }
 
 fn start_round(o: &mut Out) {
-    let s = o.s();
+    let s = o.people();
     let mut order: Vec<usize> = (0..s.combatants.len())
         .filter(|i| s.combatants.get(*i).is_some_and(Combatant::active))
         .collect();
@@ -1915,7 +1936,7 @@ fn start_round(o: &mut Out) {
 
 fn end_turn(o: &mut Out) {
     o.emit(Event::TurnEnded);
-    let s = o.s();
+    let s = o.people();
     let next = s
         .order
         .iter()
