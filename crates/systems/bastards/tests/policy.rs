@@ -177,7 +177,22 @@ proptest! {
     /// applied; the table waits on someone until the encounter is finished.
     #[test]
     fn every_awaited_step_gets_an_accepted_suggestion(seed in any::<u64>(), steps in 1usize..400) {
-        let mut state = initial("table.toml");
+        every_awaited_step("table.toml", seed, steps)?;
+    }
+
+    /// The same from the Indirect Opposition table (each seat a side).
+    #[test]
+    fn every_awaited_step_of_the_indirect_table_gets_an_accepted_suggestion(
+        seed in any::<u64>(),
+        steps in 1usize..200,
+    ) {
+        every_awaited_step("indirect.toml", seed, steps)?;
+    }
+}
+
+fn every_awaited_step(file: &str, seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    {
+        let mut state = initial(file);
         let mut roller = Seeded::from_seed(seed);
         for _ in 0..steps {
             if Bastards::finished(&state) {
@@ -199,11 +214,18 @@ proptest! {
                 );
                 let mut probe = Seeded::from_seed(seed ^ 1);
                 let decided = Bastards::decide(&state, &a.seat, &command, &mut probe);
-                prop_assert!(decided.is_ok(), "{:?} {:?} refused: {:?}", a, command, decided.err());
+                prop_assert!(
+                    decided.is_ok(),
+                    "{:?} {:?} refused: {:?}",
+                    a,
+                    command,
+                    decided.err()
+                );
             }
             step(&mut state, &mut roller);
         }
     }
+    Ok(())
 }
 
 // --- Sensible choices in hand-made situations -------------------------------
