@@ -197,12 +197,27 @@ pub fn card_wins(
         *c -= 1;
     }
     let n: u64 = counts.iter().sum();
-    let total = choose(n, opponent_draws);
+    // C(m, draws) for every m = 0..=n, one step from the last: C(m, d) =
+    // C(m - 1, d) * m / (m - d), exact (the product is a multiple of m - d).
+    let mut ways_below = Vec::with_capacity(n as usize + 1);
+    let mut w: u128 = 0;
+    for m in 0..=n {
+        w = match m.cmp(&opponent_draws) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Greater => {
+                w.saturating_mul(u128::from(m)) / u128::from(m - opponent_draws)
+            }
+        };
+        ways_below.push(w);
+    }
+    let choose_below = |m: u64| ways_below.get(m as usize).copied().unwrap_or(0);
+    let total = choose_below(n);
     let mut below = 0u64;
     let mut wins: u128 = 0;
     for (ko, c) in counts.iter().enumerate() {
-        let p_le = choose(below + c, opponent_draws);
-        let p_lt = choose(below, opponent_draws);
+        let p_le = choose_below(below + c);
+        let p_lt = choose_below(below);
         below += c;
         let ways = p_le - p_lt;
         if ways == 0 {

@@ -96,6 +96,63 @@ pub fn draw(
     Ok(steps)
 }
 
+/// The steps of drawing `n` cards from `shoe` as [`draw`] would draw them (the
+/// same roller calls, the same cards, Jokers and reshuffles), without changing
+/// the shoe: [`apply`] then brings it to where [`draw`] leaves it. Only the
+/// draw pile and the discard pile are copied.
+///
+/// # Errors
+/// As [`draw`].
+pub fn draw_from(
+    shoe: &Shoe,
+    roller: &mut dyn Roller,
+    n: usize,
+) -> Result<Vec<DrawStep>, RollError> {
+    let n = n.min(MAX_DRAW);
+    let mut pile = shoe.pile().to_vec();
+    let mut discards = shoe.discards().to_vec();
+    let reshuffle = |pile: &mut Vec<Card>, discards: &mut Vec<Card>| {
+        pile.append(discards);
+        pile.sort_by_key(|c| c.id);
+    };
+    let mut steps = Vec::new();
+    let mut got = 0;
+    let mut joker_seen = false;
+    let mut budget = n * 3 + 64;
+    while got < n {
+        if budget == 0 {
+            return Err(RollError::EmptyPile);
+        }
+        budget -= 1;
+        if pile.is_empty() {
+            if discards.is_empty() {
+                return Err(RollError::EmptyPile);
+            }
+            reshuffle(&mut pile, &mut discards);
+            steps.push(DrawStep::Reshuffle);
+            continue;
+        }
+        // As `Shoe::draw`: the roller picks an index of the pile.
+        let i = roller.draw(&pile)?;
+        if i >= pile.len() {
+            return Err(RollError::EmptyPile);
+        }
+        let card = pile.remove(i);
+        if card.face.is_joker() {
+            discards.push(card);
+            steps.push(DrawStep::Joker(card));
+            joker_seen = true;
+        } else {
+            steps.push(DrawStep::Card(card));
+            got += 1;
+        }
+    }
+    if joker_seen {
+        steps.push(DrawStep::Reshuffle);
+    }
+    Ok(steps)
+}
+
 /// Replay drawn steps on a shoe (for `evolve`): never rolls, never fails.
 pub fn apply(shoe: &mut Shoe, steps: &[DrawStep]) {
     for step in steps {

@@ -12,6 +12,7 @@
 //! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
 //!   and do (R-GB-12); [`table`] the table file and the terminal text;
 //!   [`commands`] the command lines and their reference; [`sheet`] the index card.
+//! - [`policy`]: the autopilot and simulation policy ([`tabula_core::policy::Policy`]).
 //!
 //! Hidden information (R-GB-12): [`System::view`], [`TextPlay::status`] and
 //! [`TextPlay::describe`] show only what the book puts on the table plus, for the
@@ -48,6 +49,7 @@ pub mod commands;
 pub mod deck;
 pub mod fate;
 pub mod opposition;
+pub mod policy;
 pub mod sheet;
 pub mod table;
 pub mod values;

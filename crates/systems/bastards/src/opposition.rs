@@ -15,6 +15,8 @@
 //! (12) the round ends and restarts from the lowest initiative; (13) `end`; (14) all
 //! cards are shuffled back into the deck.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use tabula_core::cards::{Card, Shoe};
 use tabula_core::names::check_name;
@@ -209,7 +211,8 @@ impl Combatant {
     /// Whether `seat` commands this combatant (seat names match without regard to
     /// case). R-GB-12: only this seat sees its hand and its pools.
     pub fn controlled_by(&self, seat: &Seat) -> bool {
-        self.controller.same_seat(seat)
+        // The same seat written the same way needs no comparison of names.
+        self.controller == *seat || self.controller.same_seat(seat)
     }
 }
 
@@ -916,23 +919,78 @@ pub fn actor(state: &State) -> Option<usize> {
     }
 }
 
-/// Work on a clone: each event is applied as it is produced, so later checks see
-/// its effect; the events are the result.
-struct Out {
-    s: State,
+/// The events of one command and the state they lead to. Each event is
+/// applied as it is produced, so later checks see its effect; the events are
+/// the result.
+///
+/// No copy of the state is made while the command only reads the state it was
+/// given: events are kept, and the state is copied (once) and brought up to
+/// date only when something is read after an event that changed it. Most
+/// steps of an Opposition (a draw, a declaration, a face-down card, a bet, a
+/// first call, a pass, a failed attack) never read what their events
+/// changed, so they never copy.
+struct Out<'a> {
+    /// The state the command was given.
+    base: &'a State,
+    /// `base` with every event applied, once something was read after one.
+    work: Option<State>,
+    /// An event that changes the combatants, the turn order, the turn or the
+    /// round was emitted and `work` is not made.
+    stale: bool,
+    /// An event that changes only the phase or the shoe was emitted and
+    /// `work` is not made.
+    stale_table: bool,
     events: Vec<Event>,
 }
 
-impl Out {
-    fn new(s: &State) -> Self {
+impl<'a> Out<'a> {
+    fn new(s: &'a State) -> Self {
         Out {
-            s: s.clone(),
+            base: s,
+            work: None,
+            stale: false,
+            stale_table: false,
             events: Vec::new(),
         }
     }
+    /// The state now, with every event so far applied.
+    fn s(&mut self) -> &State {
+        if (self.stale || self.stale_table) && self.work.is_none() {
+            let mut w = self.base.clone();
+            for e in &self.events {
+                evolve(&mut w, e);
+            }
+            self.work = Some(w);
+        }
+        self.work.as_ref().unwrap_or(self.base)
+    }
     fn emit(&mut self, e: Event) {
-        evolve(&mut self.s, &e);
+        match &mut self.work {
+            Some(w) => evolve(w, &e),
+            None => match e {
+                // The end of a turn changes nothing by itself.
+                Event::TurnEnded => {}
+                // Only the phase or the shoe.
+                Event::DrawStepDone | Event::Called { .. } | Event::Revealed { .. } => {
+                    self.stale_table = true;
+                }
+                _ => self.stale = true,
+            },
+        }
         self.events.push(e);
+    }
+    /// Combatant `i` as it stands now, to keep while emitting: borrowed from
+    /// the given state while no event changed anything, else a copy.
+    fn snapshot(&mut self, i: usize) -> Result<Cow<'a, Combatant>, RuleError> {
+        if !self.stale && self.work.is_none() {
+            let base: &'a State = self.base;
+            return base
+                .combatants
+                .get(i)
+                .map(Cow::Borrowed)
+                .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()));
+        }
+        Ok(Cow::Owned(self.c(i)?.clone()))
     }
     fn draw(
         &mut self,
@@ -941,13 +999,31 @@ impl Out {
         reason: DrawReason,
         roller: &mut dyn Roller,
     ) -> Result<(), RuleError> {
-        let room = MAX_HAND.saturating_sub(self.s.combatants.get(who).map_or(0, |c| c.hand.len()));
+        if let Some(e) = self.drawn(who, n, reason, roller)? {
+            self.emit(e);
+        }
+        Ok(())
+    }
+    /// The cards `who` draws now, as the event to emit (`None`: no room in
+    /// the hand); the state is not changed.
+    fn drawn(
+        &mut self,
+        who: usize,
+        n: usize,
+        reason: DrawReason,
+        roller: &mut dyn Roller,
+    ) -> Result<Option<Event>, RuleError> {
+        let s = self.s();
+        let room = MAX_HAND.saturating_sub(s.combatants.get(who).map_or(0, |c| c.hand.len()));
         let n = n.min(room);
         if n == 0 {
-            return Ok(());
+            return Ok(None);
         }
-        let mut shoe = self.s.shoe.clone();
-        let name = self.c(who)?.name.clone();
+        let name = s
+            .combatants
+            .get(who)
+            .map(|c| c.name.as_str())
+            .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &who.to_string()))?;
         let what = match reason {
             DrawReason::Opening => "Draw Step",
             DrawReason::Hand => "draw",
@@ -958,13 +1034,20 @@ impl Out {
             DrawReason::AssPull => "Ass Pull",
             DrawReason::Acrobat => "Acrobat",
         };
-        roller.announce_draw(&name, what, n.try_into().unwrap_or(u32::MAX));
-        let steps = deck::draw(&mut shoe, roller, n)?;
-        self.emit(Event::Drew { who, steps, reason });
-        Ok(())
+        roller.announce_draw(name, what, n.try_into().unwrap_or(u32::MAX));
+        let steps = deck::draw_from(&s.shoe, roller, n)?;
+        Ok(Some(Event::Drew { who, steps, reason }))
     }
-    fn c(&self, i: usize) -> Result<&Combatant, RuleError> {
-        self.s
+    /// The state now for its combatants, turn order, turn and round only:
+    /// its phase and shoe may be behind (see [`Out::s`] for those).
+    fn people(&mut self) -> &State {
+        if self.stale && self.work.is_none() {
+            return self.s();
+        }
+        self.work.as_ref().unwrap_or(self.base)
+    }
+    fn c(&mut self, i: usize) -> Result<&Combatant, RuleError> {
+        self.people()
             .combatants
             .get(i)
             .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))
@@ -983,20 +1066,25 @@ impl Out {
         });
         Ok(())
     }
-    fn spend_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
-        if self.c(who)?.wildcards < 1 {
+    fn has_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
+        let c = self.c(who)?;
+        if c.wildcards < 1 {
             return Err(err(
                 RULE_WILDCARD,
-                format!("{why} costs a Wildcard and {} has none", self.c(who)?.name),
+                format!("{why} costs a Wildcard and {} has none", c.name),
             ));
         }
+        Ok(())
+    }
+    fn spend_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
+        self.has_wildcard(who, why)?;
         self.emit(Event::WildcardSpent {
             who,
             why: why.into(),
         });
         Ok(())
     }
-    fn need(&self, who: usize, a: &Advantage) -> Result<(), RuleError> {
+    fn need(&mut self, who: usize, a: &Advantage) -> Result<(), RuleError> {
         if self.c(who)?.usable(a) == 0 {
             return Err(err(
                 RULE_ADVANTAGES,
@@ -1083,7 +1171,8 @@ pub fn decide(
             }
             o.emit(Event::Shuffled);
             o.emit(Event::OppositionBegan);
-            for i in 0..o.s.combatants.len() {
+            let count = o.s().combatants.len();
+            for i in 0..count {
                 if o.c(i)?.active() {
                     let n = o.c(i)?.hand_size();
                     o.draw(i, n, DrawReason::Opening, roller)?;
@@ -1126,11 +1215,14 @@ pub fn decide(
                 ));
             }
             let card = initiative_card(c, card)?;
+            // Everyone else has an initiative card (read before the event,
+            // which changes only this combatant's).
+            let all = state
+                .combatants
+                .iter()
+                .enumerate()
+                .all(|(k, c)| k == i || !c.active() || c.initiative.is_some());
             o.emit(Event::Initiative { who: i, card });
-            let all =
-                o.s.combatants
-                    .iter()
-                    .all(|c| !c.active() || c.initiative.is_some());
             if all {
                 start_round(&mut o);
             }
@@ -1190,11 +1282,11 @@ pub fn decide(
                 ));
             }
             let card = card_in_hand(c, card)?;
+            let mut st = c.status.clone();
             o.emit(Event::Discarded {
                 who: i,
                 cards: vec![card],
             });
-            let mut st = o.c(i)?.status.clone();
             if st.must_discard > 0 {
                 st.must_discard -= 1;
             } else {
@@ -1302,7 +1394,7 @@ pub fn decide(
             let card = card_in_hand(c, card)?;
             let defense = if side == Side::Defender {
                 Some(defense_terms(
-                    &o,
+                    state,
                     x,
                     skill.as_deref(),
                     *mind_over_matter,
@@ -1380,9 +1472,10 @@ pub fn decide(
                     });
                 }
                 Command::BetWild => {
+                    // The Wildcard spent does not change the shoe: draw first.
+                    o.has_wildcard(i, "a card bet face up")?;
+                    let steps = deck::draw_from(&state.shoe, roller, 1)?;
                     o.spend_wildcard(i, "a card bet face up")?;
-                    let mut shoe = o.s.shoe.clone();
-                    let steps = deck::draw(&mut shoe, roller, 1)?;
                     let card = deck::cards(&steps)
                         .first()
                         .copied()
@@ -1394,10 +1487,15 @@ pub fn decide(
                     });
                 }
                 _ => {
-                    let second = x.called;
+                    // The two sides as they stand (a call changes neither).
+                    let sides = if x.called {
+                        Some((o.snapshot(x.attacker)?, o.snapshot(x.defender)?))
+                    } else {
+                        None
+                    };
                     o.emit(Event::Called { side: x.to_act });
-                    if second {
-                        reveal(&mut o, roller)?;
+                    if let Some((attacker, target)) = sides {
+                        reveal(&mut o, x, &attacker, &target, roller)?;
                     }
                 }
             }
@@ -1405,8 +1503,9 @@ pub fn decide(
         Command::Reinit { card } => {
             let i = acting(state, seat)?;
             let card = initiative_card(o.c(i)?, card)?;
+            let speedy = o.c(i)?.usable(&Advantage::Speedy) > 0;
             o.emit(Event::Initiative { who: i, card });
-            if o.c(i)?.usable(&Advantage::Speedy) == 0 {
+            if !speedy {
                 end_turn(&mut o);
             }
         }
@@ -1497,7 +1596,7 @@ pub fn decide(
         } => {
             let i = who(state, name)?;
             may_command(state, seat, i)?;
-            if o.s.combatants.len() + 2 > MAX_COMBATANTS {
+            if o.s().combatants.len() + 2 > MAX_COMBATANTS {
                 return Err(err(RULE_DRAMATIC, "the table is full"));
             }
             let power = o
@@ -1560,15 +1659,15 @@ pub fn decide(
                 }
             }
             for j in joined {
-                if find(&o.s, &j.name).is_some() {
+                if find(o.s(), &j.name).is_some() {
                     return Err(err(
                         RULE_DRAMATIC,
                         format!("there is already someone called {}", j.name),
                     ));
                 }
                 o.emit(Event::Joined(Box::new(j)));
-                let k = o.s.combatants.len() - 1;
-                if o.s.phase != Phase::Scene {
+                let k = o.s().combatants.len() - 1;
+                if o.s().phase != Phase::Scene {
                     let n = o.c(k)?.hand_size();
                     o.draw(k, n, DrawReason::Opening, roller)?;
                     auto_initiative(&mut o, k)?;
@@ -1582,7 +1681,7 @@ pub fn decide(
                 return Err(err(RULE_DRAMATIC, "already in the scene"));
             }
             o.emit(Event::Appeared { who: i });
-            if o.s.phase != Phase::Scene {
+            if o.s().phase != Phase::Scene {
                 o.draw(i, HAND_SIZE, DrawReason::Opening, roller)?;
                 auto_initiative(&mut o, i)?;
             }
@@ -1727,7 +1826,7 @@ fn fate_draw(
         acrobat,
         specialty,
     } = ask;
-    let c = o.c(i)?;
+    let c = o.snapshot(i)?;
     let Some(ch) = c.character() else {
         return Err(err(
             fate::RULE_SKILL_HAND,
@@ -1762,7 +1861,8 @@ fn fate_draw(
             None => 0,
         },
     };
-    let mut shoe = o.s.shoe.clone();
+    // A Skill Hand draws from a copy of the shoe: the event replays the draw.
+    let mut shoe = o.s().shoe.clone();
     let what = format!("Skill Hand ({skill})");
     let result = fate::play_skill_hand_for(hand, ch.name(), &what, &mut shoe, roller)?;
     o.emit(Event::FateDrawn {
@@ -1803,25 +1903,27 @@ fn init_key(c: &Combatant, i: usize) -> (i64, u8, usize) {
 }
 
 fn start_round(o: &mut Out) {
-    let mut order: Vec<usize> = (0..o.s.combatants.len())
-        .filter(|i| o.s.combatants.get(*i).is_some_and(Combatant::active))
+    let s = o.people();
+    let mut order: Vec<usize> = (0..s.combatants.len())
+        .filter(|i| s.combatants.get(*i).is_some_and(Combatant::active))
         .collect();
     order.sort_by_key(|i| {
-        o.s.combatants
+        s.combatants
             .get(*i)
             .map_or((99, 9, *i), |c| init_key(c, *i))
     });
     let first = order
         .iter()
         .copied()
-        .find(|i| o.s.combatants.get(*i).is_some_and(|c| !c.status.sacrificed));
+        .find(|i| s.combatants.get(*i).is_some_and(|c| !c.status.sacrificed));
     let any = order.first().copied();
+    let round = s.round + 1;
     o.emit(Event::Order { order });
     match (first, any) {
         (Some(f), _) => o.emit(Event::TurnBegan { who: f }),
         (None, Some(f)) => {
-            // Everyone gave up this round's action: the round ends at once.
-            let round = o.s.round + 1;
+            // Everyone gave up this round's action: the round ends at once
+            // (an order changes no round).
             o.emit(Event::RoundEnded { round });
             o.emit(Event::TurnBegan { who: f });
         }
@@ -1834,20 +1936,21 @@ fn start_round(o: &mut Out) {
 
 fn end_turn(o: &mut Out) {
     o.emit(Event::TurnEnded);
-    let next =
-        o.s.order
-            .iter()
-            .skip(o.s.turn + 1)
-            .find(|i| {
-                o.s.combatants
-                    .get(**i)
-                    .is_some_and(|c| c.active() && !c.status.sacrificed)
-            })
-            .copied();
+    let s = o.people();
+    let next = s
+        .order
+        .iter()
+        .skip(s.turn + 1)
+        .find(|i| {
+            s.combatants
+                .get(**i)
+                .is_some_and(|c| c.active() && !c.status.sacrificed)
+        })
+        .copied();
+    let round = s.round + 1;
     match next {
         Some(n) => o.emit(Event::TurnBegan { who: n }),
         None => {
-            let round = o.s.round + 1;
             o.emit(Event::RoundEnded { round });
             start_round(o);
         }
@@ -1864,14 +1967,13 @@ fn sacrifice_action(o: &mut Out, i: usize) -> Result<bool, RuleError> {
     if own_action(o, i).is_ok() {
         return Ok(true);
     }
-    let later = match &o.s.phase {
+    let s = o.s();
+    let later = match &s.phase {
         Phase::Initiative => true,
         Phase::Turn { actor, .. } => {
-            *actor != i && o.s.order.iter().skip(o.s.turn + 1).any(|k| *k == i)
+            *actor != i && s.order.iter().skip(s.turn + 1).any(|k| *k == i)
         }
-        Phase::Exchange(x) => {
-            x.attacker != i && o.s.order.iter().skip(o.s.turn + 1).any(|k| *k == i)
-        }
+        Phase::Exchange(x) => x.attacker != i && s.order.iter().skip(s.turn + 1).any(|k| *k == i),
         Phase::Scene => false,
     };
     if !later {
@@ -1973,7 +2075,9 @@ fn declare(
     opts: AttackOptions,
     roller: &mut dyn Roller,
 ) -> Result<(), RuleError> {
-    let c = o.c(i)?.clone();
+    // The acting character as it stands before paying for its options: the
+    // Traits, ranks and Advantages below are read from here.
+    let c = o.snapshot(i)?;
     if c.hand.is_empty() {
         return Err(err(
             RULE_BETTING,
@@ -2090,21 +2194,31 @@ fn declare(
         mind_over_matter: false,
         counter: 0,
     };
-    o.emit(Event::Declared(Box::new(x)));
     // "Each hand, every player involved draws a new card from the deck": the
-    // acting character drew in its draw step; the one affected draws now.
-    o.draw(t, 1, DrawReason::Hand, roller)?;
+    // acting character drew in its draw step; the one affected draws now (the
+    // declaration changes neither its hand nor the shoe, so the card is drawn
+    // first and the events keep their order).
+    let drew = o.drawn(t, 1, DrawReason::Hand, roller)?;
+    o.emit(Event::Declared(Box::new(x)));
+    if let Some(e) = drew {
+        o.emit(e);
+    }
     Ok(())
 }
 
 fn defense_terms(
-    o: &Out,
+    s: &State,
     x: &Exchange,
     skill: Option<&str>,
     mom: bool,
     counter: i64,
 ) -> Result<Defense, RuleError> {
-    let d = o.c(x.defender)?;
+    let c = |i: usize| {
+        s.combatants
+            .get(i)
+            .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))
+    };
+    let d = c(x.defender)?;
     let skill = skill.unwrap_or(&x.skill).trim().to_string();
     let rank = skill_rank(d, &skill)?;
     let mut bonus = match (&d.body, x.kind) {
@@ -2118,7 +2232,7 @@ fn defense_terms(
         if d.status.studied.contains(&x.attacker) && d.usable(&Advantage::Study) > 0 {
             bonus = 2 * d.trait_score(Trait::Mind);
         }
-        if o.s.karmic_shuffle || x.options.fortune {
+        if s.karmic_shuffle || x.options.fortune {
             bonus = d.trait_score(Trait::Luck);
         }
         if let Some(t) = d.status.next_defense {
@@ -2147,7 +2261,7 @@ fn defense_terms(
         // Counter<Weapon>: attacked with a melee weapon while wielding the chosen
         // weapon; any number of skill cards sacrificed, leaving at least the
         // face-down card.
-        let a = o.c(x.attacker)?;
+        let a = c(x.attacker)?;
         let melee_attack = x.kind == HandKind::Physical
             && a.wielding
                 .iter()
@@ -2199,10 +2313,16 @@ fn total(down: Option<Card>, up: &[Card], bonus: i64) -> Total {
     }
 }
 
-fn reveal(o: &mut Out, roller: &mut dyn Roller) -> Result<(), RuleError> {
-    let Phase::Exchange(x) = o.s.phase.clone() else {
-        return Ok(());
-    };
+/// Steps 8-9: both called; `x` is the exchange, `attacker` and `target` its
+/// two sides, as they stood when the second call came (a call changes none
+/// of them).
+fn reveal(
+    o: &mut Out,
+    x: &Exchange,
+    attacker: &Combatant,
+    target: &Combatant,
+    roller: &mut dyn Roller,
+) -> Result<(), RuleError> {
     let a = total(x.attacker_down, &x.attacker_up, x.attacker_bonus);
     let d = total(x.defender_down, &x.defender_up, x.defender_bonus);
     let success = values::aggressor_wins(a, d);
@@ -2228,8 +2348,7 @@ fn reveal(o: &mut Out, roller: &mut dyn Roller) -> Result<(), RuleError> {
         raises,
         cards,
     });
-    let attacker = o.c(x.attacker)?.clone();
-    let (ti, target) = (x.defender, o.c(x.defender)?.clone());
+    let ti = x.defender;
     if x.kind != HandKind::Simple && success {
         if x.options.disarm {
             if let Some(w) = target.wielding.first().cloned() {
@@ -2245,7 +2364,7 @@ fn reveal(o: &mut Out, roller: &mut dyn Roller) -> Result<(), RuleError> {
                 }
             }
         } else {
-            consequences(o, &x, &attacker, ti, &target, margin, roller)?;
+            consequences(o, x, attacker, ti, target, margin, roller)?;
         }
     } else if x.kind != HandKind::Simple && target.usable(&Advantage::Careful) > 0 {
         o.draw(ti, 1, DrawReason::Advantage, roller)?;
@@ -2354,7 +2473,9 @@ fn consequences(
         o.spend_pool(ti, Trait::Mind, "Mind Over Matter")?;
         pool = Trait::Mind;
     }
-    let t = o.c(ti)?.clone();
+    // The target before the damage: its reductions, and the Advantages that
+    // answer the hit (read before the damage, which may empty their pool).
+    let t = o.c(ti)?;
     let mut reduce = 0;
     if pool == Trait::Body {
         reduce += t.usable(&Advantage::Toughness) as i64;
@@ -2373,6 +2494,9 @@ fn consequences(
         reduce += 2 * t.trait_score(Trait::Spirit);
     }
     let before = t.pool(pool);
+    let careful = t.usable(&Advantage::Careful) > 0;
+    let tenacity = t.usable(&Advantage::Tenacity) > 0;
+    let faith = t.usable(&Advantage::Faith) > 0;
     let taken = (raw - reduce).max(0).min(before);
     o.emit(Event::Damage {
         who: ti,
@@ -2380,14 +2504,14 @@ fn consequences(
         raw,
         taken,
     });
-    if taken == 0 && t.usable(&Advantage::Careful) > 0 {
+    if taken == 0 && careful {
         // The attack landed but every point was stopped: damage avoided.
         o.draw(ti, 1, DrawReason::Advantage, roller)?;
     }
-    if taken > 0 && pool == Trait::Body && t.usable(&Advantage::Tenacity) > 0 {
+    if taken > 0 && pool == Trait::Body && tenacity {
         o.draw(ti, 1, DrawReason::Advantage, roller)?;
     }
-    if taken > 0 && pool == Trait::Spirit && t.usable(&Advantage::Faith) > 0 {
+    if taken > 0 && pool == Trait::Spirit && faith {
         o.draw(ti, 1, DrawReason::Advantage, roller)?;
     }
     if before > 0 && o.c(ti)?.pool(pool) == 0 {
@@ -2402,8 +2526,8 @@ fn consequences(
     Ok(())
 }
 
-fn in_opposition(o: &Out) -> Result<(), RuleError> {
-    if o.s.phase == Phase::Scene {
+fn in_opposition(o: &mut Out) -> Result<(), RuleError> {
+    if o.s().phase == Phase::Scene {
         return Err(RuleError::new(
             RULE_ADVANTAGES,
             Refusal::WrongPhase,
@@ -2413,8 +2537,8 @@ fn in_opposition(o: &Out) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn own_action(o: &Out, i: usize) -> Result<(), RuleError> {
-    match o.s.phase {
+fn own_action(o: &mut Out, i: usize) -> Result<(), RuleError> {
+    match o.s().phase {
         Phase::Turn { actor, drawn: true } if actor == i => Ok(()),
         _ => Err(RuleError::new(
             RULE_ADVANTAGES,
@@ -2501,7 +2625,7 @@ fn use_advantage(
         UseAdvantage::Study(target) => {
             o.need(i, &Advantage::Study)?;
             own_action(o, i)?;
-            let t = who(&o.s, target)?;
+            let t = who(o.s(), target)?;
             if !st.studied.contains(&t) {
                 st.studied.push(t);
             }

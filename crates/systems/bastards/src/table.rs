@@ -811,16 +811,24 @@ pub fn lead_chance_after(s: &State, seat: &Seat, side: Side, mv: BetMove<'_>) ->
         .saturating_add(sum(my_up))
         .saturating_add(my_bonus);
     let their_base = sum(their_up).saturating_add(their_bonus);
+    // Each key's value and suit, once.
+    let faces: Vec<(i64, Option<tabula_core::cards::Suit>)> = (0..counts.len())
+        .map(|k| {
+            let face = crate::chance::face_of_key(k);
+            (face_value(face), values::suit_of(face))
+        })
+        .collect();
+    let my_suit = values::suit_of(my_down.face);
     // Wins and outcomes, weighted by how many unseen cards give each.
     let won = |mine: i64, k: usize| {
-        let face = crate::chance::face_of_key(k);
+        let (value, suit) = faces.get(k).copied().unwrap_or((0, None));
         let mine = values::Total {
             total: mine,
-            suit: values::suit_of(my_down.face),
+            suit: my_suit,
         };
         let theirs = values::Total {
-            total: face_value(face).saturating_add(their_base),
-            suit: values::suit_of(face),
+            total: value.saturating_add(their_base),
+            suit,
         };
         if aggressor {
             values::aggressor_wins(mine, theirs)
@@ -851,16 +859,21 @@ pub fn lead_chance_after(s: &State, seat: &Seat, side: Side, mv: BetMove<'_>) ->
             &mut total,
         ),
         BetMove::BetWild => {
+            // The drawn card of key k leaves the unseen cards for the other
+            // side's face-down card: one count less, put back after.
+            let mut rest = counts.clone();
             for (k, n) in counts.iter().enumerate() {
                 if *n == 0 {
                     continue;
                 }
-                let mut rest = counts.clone();
                 if let Some(r) = rest.get_mut(k) {
-                    *r = r.saturating_sub(1);
+                    *r = n.saturating_sub(1);
                 }
-                let drawn = face_value(crate::chance::face_of_key(k));
+                let drawn = faces.get(k).map_or(0, |(v, _)| *v);
                 tally(base.saturating_add(drawn), &rest, *n, &mut wins, &mut total);
+                if let Some(r) = rest.get_mut(k) {
+                    *r = *n;
+                }
             }
         }
     }
