@@ -213,4 +213,32 @@ mod tests {
         assert_eq!(cards(&all).len(), 52);
         assert!(draw(&mut empty, &mut r, 1).is_err());
     }
+
+    #[test]
+    fn draw_from_gives_the_steps_draw_gives_and_leaves_the_shoe_alone() {
+        // Many draws from one shoe, with discards so the deck runs out and the
+        // Jokers come out: `draw_from` + `apply` is `draw`, step for step.
+        for seed in 0..20 {
+            let mut shoe = Shoe::new(2, true).unwrap();
+            let (mut a, mut b) = (Seeded::from_seed(seed), Seeded::from_seed(seed));
+            for n in [5usize, 1, 7, 30, 20, 3, 60, 12] {
+                let before = shoe.clone();
+                let from = draw_from(&shoe, &mut a, n);
+                assert_eq!(shoe, before, "draw_from changes nothing");
+                let mut drawn = shoe.clone();
+                let steps = draw(&mut drawn, &mut b, n);
+                assert_eq!(from, steps);
+                let Ok(steps) = steps else { break };
+                apply(&mut shoe, &steps);
+                assert_eq!(shoe, drawn);
+                let held = cards(&steps);
+                discard_all(&mut shoe, &held[..held.len() / 2]);
+            }
+        }
+        let mut empty = Shoe::new(1, false).unwrap();
+        let mut r = Seeded::from_seed(1);
+        let all = draw(&mut empty, &mut r, 52).unwrap();
+        assert_eq!(cards(&all).len(), 52);
+        assert!(draw_from(&empty, &mut r, 1).is_err());
+    }
 }
