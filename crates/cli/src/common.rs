@@ -282,7 +282,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "NAME=POLICY")]
     pub policy: Vec<String>,
     /// PATH=VALUE: change the table file for a "what if" run, e.g.
-    /// `Thugs.members=6` or `rules.cp=20`; repeat for several.
+    /// `Thugs.members=5` or `rules.cp=20`; repeat for several.
     #[arg(long = "override", value_name = "PATH=VALUE")]
     pub overrides: Vec<String>,
     /// Draw the rounds-to-end histogram and each side's win rate with its

@@ -136,10 +136,19 @@ pub fn wilson_95(successes: u64, trials: u64) -> (f64, f64) {
     let denom = 1.0 + z2 / n;
     let centre = p + z2 / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    (
-        ((centre - spread) / denom).clamp(0.0, 1.0),
-        ((centre + spread) / denom).clamp(0.0, 1.0),
-    )
+    // At 0 and at every trial the interval reaches the bound exactly (the
+    // formula gives it up to rounding).
+    let low = if successes == 0 {
+        0.0
+    } else {
+        ((centre - spread) / denom).clamp(0.0, p)
+    };
+    let high = if successes >= trials {
+        1.0
+    } else {
+        ((centre + spread) / denom).clamp(p, 1.0)
+    };
+    (low, high)
 }
 
 #[cfg(test)]

@@ -648,7 +648,7 @@ impl SimReport {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 pub enum OverrideError {
     /// Not `PATH=VALUE`.
-    #[error("--override `{0}`: write it as PATH=VALUE, e.g. `Thugs.members=6`")]
+    #[error("--override `{0}`: write it as PATH=VALUE, e.g. `Thugs.members=5`")]
     Form(String),
     /// The table file is not TOML.
     #[error("the table file is not TOML: {0}")]
@@ -668,7 +668,7 @@ pub enum OverrideError {
 /// Apply `PATH=VALUE` changes to a table file's TOML text, for "what if"
 /// runs. A path is dot-separated keys; a step into a list is its index or the
 /// name of an entry (an entry whose `name`, `id`, `side`, `seat` or `file`
-/// is that name, any case), so `Thugs.members=6` reaches the `members` of the
+/// is that name, any case), so `Thugs.members=5` reaches the `members` of the
 /// entry named Thugs wherever it is; the first step may be skipped like that
 /// at any depth. VALUE is a TOML value (`6`, `"text"`, `true`), or text.
 ///

@@ -719,14 +719,22 @@ async fn policy(db: Db) {
     let mut played = 0;
     for _ in 0..40 {
         let a = c.get(&t.url("awaiting"), &t.gm()).await;
-        let Some(next) = a.json["awaiting"].as_array().and_then(|x| x.first()).cloned() else {
+        let Some(next) = a.json["awaiting"]
+            .as_array()
+            .and_then(|x| x.first())
+            .cloned()
+        else {
             break;
         };
         let Some(participant) = next["participant"].as_str() else {
             break;
         };
         let giver = next["seat"].as_str().unwrap().to_string();
-        let token = if giver == "gm" { t.gm() } else { t.token(&giver) };
+        let token = if giver == "gm" {
+            t.gm()
+        } else {
+            t.token(&giver)
+        };
         // Another seat may not have the policy play it.
         let other = t
             .players()
@@ -736,9 +744,18 @@ async fn policy(db: Db) {
             .find(|tok| *tok != token)
             .unwrap();
         let refused = c
-            .post(&t.url("policy"), &other, &json!({"participant": participant}))
+            .post(
+                &t.url("policy"),
+                &other,
+                &json!({"participant": participant}),
+            )
             .await;
-        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", refused.text);
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            refused.text
+        );
         assert_eq!(refused.json["error"], "not-awaited", "{}", refused.text);
         let seq = a.json["seq"].as_u64().unwrap();
         let ok = c
@@ -760,7 +777,10 @@ async fn policy(db: Db) {
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
     assert!(bad.text.contains("participant"), "{}", bad.text);
 }
-story!(the_policy_plays_a_step_for_the_seat_that_gives_it, crate::policy);
+story!(
+    the_policy_plays_a_step_for_the_seat_that_gives_it,
+    crate::policy
+);
 
 async fn two_servers(db: Db) {
     // Two servers on one store. Each brings its copy of a table up to date
