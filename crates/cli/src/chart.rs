@@ -53,11 +53,12 @@ fn format_of(path: &Path) -> Result<Format, CliError> {
     }
 }
 
-fn draw_to(
-    path: &Path,
-    draw: &dyn Fn(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
-    draw_png: &dyn Fn(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
-) -> Result<(), CliError> {
+/// Draws a chart on an SVG drawing area.
+type DrawSvg<'a> = &'a dyn Fn(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>;
+/// Draws a chart on a bitmap (PNG) drawing area.
+type DrawPng<'a> = &'a dyn Fn(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>;
+
+fn draw_to(path: &Path, draw: DrawSvg<'_>, draw_png: DrawPng<'_>) -> Result<(), CliError> {
     register_font();
     let fail = |e: String| CliError::Failure(format!("--chart {}: {e}", path.display()));
     match format_of(path)? {
