@@ -831,7 +831,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
     let Some(c) = s.get(a) else {
         return Err(unknown_character(s, ""));
     };
-    let me = c.character.name().to_string();
+    let me = c.character.name();
     if c.character.level(Ability::Toughness) == 0 {
         return Err(refuse(
             rules::TOUGHNESS,
@@ -1481,7 +1481,7 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
     let Some(group) = state.groups.get(g) else {
         return Vec::new();
     };
-    if !group.seat.same_seat(seat) {
+    if !crate::encounter::seats_match(&group.seat, seat) {
         return Vec::new();
     }
     match state.active {
@@ -1492,6 +1492,26 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
             .copied()
             .filter(|m| state.may_start_turn(*m))
             .collect(),
+    }
+}
+
+/// True when `i` is one of [`actors`] of `seat`, without building the list.
+pub(crate) fn may_act(state: &State, seat: &Seat, i: usize) -> bool {
+    let answer = may_act_now(state, seat, i);
+    debug_assert_eq!(answer, actors(state, seat).contains(&i));
+    answer
+}
+
+fn may_act_now(state: &State, seat: &Seat, i: usize) -> bool {
+    let Some(group) = state.current_group().and_then(|g| state.groups.get(g)) else {
+        return false;
+    };
+    if !crate::encounter::seats_match(&group.seat, seat) {
+        return false;
+    }
+    match state.active {
+        Some(a) => a == i,
+        None => group.members.contains(&i) && state.may_start_turn(i),
     }
 }
 
