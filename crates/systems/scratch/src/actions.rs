@@ -610,10 +610,21 @@ impl TurnNow {
 }
 
 /// A panicked character who can act must evade or escape before his turn ends
-/// ("Stalking Abilities").
+/// ("Stalking Abilities"). One who cannot perform actions has no such duty
+/// and ends his turn: delayed ("Basic Actions"), incapacitated ("Hit
+/// Points"), or without toughness ("Toughness": "characters without
+/// toughness may not perform actions during encounters"; such a character
+/// acts only if revived, and once panicked he could otherwise never end his
+/// turn; the book is silent, see docs/systems/scratch.md).
 fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
     match s.get(a) {
-        Some(c) if c.panicked() && !c.delayed() && c.hit_points > 0 && !turn.regular_used => {
+        Some(c)
+            if c.panicked()
+                && !c.delayed()
+                && c.hit_points > 0
+                && c.character.level(Ability::Toughness) > 0
+                && !turn.regular_used =>
+        {
             Err(refuse(
                 rules::STALKING_ABILITIES,
                 format!(
