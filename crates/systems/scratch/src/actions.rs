@@ -565,7 +565,7 @@ fn act(
         return Ok(events);
     }
     let plan = plan(state, a, turn, action)?;
-    events.extend(execute(state, a, plan, roller)?);
+    execute(state, a, plan, roller, &mut events)?;
     Ok(events)
 }
 
@@ -697,11 +697,10 @@ fn start(
                     format!("{} has no turn left this round", name(state, a)),
                 ));
             }
-            Ok((
-                vec![Event::TurnStarted { character: a }],
-                TurnNow::of(state, a),
-                a,
-            ))
+            // Room for the action and the end of the turn that follow.
+            let mut events = Vec::with_capacity(3);
+            events.push(Event::TurnStarted { character: a });
+            Ok((events, TurnNow::of(state, a), a))
         }
     }
 }
@@ -1340,12 +1339,14 @@ fn unrepeatable(s: &State, a: usize, t: usize, kind: Unrepeatable) -> Result<(),
     Ok(())
 }
 
+/// Roll the planned rolls and push the events onto `events`.
 fn execute(
     s: &State,
     a: usize,
     plan: Plan,
     roller: &mut dyn Roller,
-) -> Result<Vec<Event>, RuleError> {
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     let Plan {
         kind,
         slot,
@@ -1354,16 +1355,21 @@ fn execute(
         mut effects,
         after,
     } = plan;
-    let mut rolls = Vec::new();
+    let mut rolls = Vec::with_capacity(planned.len());
+    // Each roll can add damage and up to two effects.
+    effects.reserve(planned.len() * 3 + after.len());
     let mut hp: BTreeMap<usize, u32> = BTreeMap::new();
     let who = s.get(a).map_or("", |c| c.character.name());
     for r in &planned {
-        let what = format!(
-            "{} against {}'s {}",
-            ability.map_or("a roll", |ab| ab.name()),
-            name(s, r.target),
-            r.against
-        );
+        // "ABILITY against TARGET's DEFENSE", for a manual roller's prompt.
+        let ab = ability.map_or("a roll", |ab| ab.name());
+        let target = s.get(r.target).map_or("", |c| c.character.name());
+        let mut what = String::with_capacity(ab.len() + target.len() + r.against.len() + 12);
+        what.push_str(ab);
+        what.push_str(" against ");
+        what.push_str(target);
+        what.push_str("'s ");
+        what.push_str(r.against);
         let roll = roll_d20_for(s.rules.d20, roller, who, &what)?;
         let check = Check::resolve(roll, ability, r.level, r.modifier, r.difficulty);
         if check.success {
@@ -1417,7 +1423,7 @@ fn execute(
         });
     }
     effects.extend(after);
-    let mut events = Vec::new();
+    events.reserve(2);
     if slot != Slot::Free || !effects.is_empty() {
         events.push(Event::Acted {
             actor: a,
@@ -1431,7 +1437,7 @@ fn execute(
     if slot == Slot::Regular {
         events.push(Event::TurnEnded { character: a });
     }
-    Ok(events)
+    Ok(())
 }
 
 /// The chance of each roll `action` would make now, if it is legal (for the

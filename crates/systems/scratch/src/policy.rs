@@ -90,7 +90,6 @@
 use std::sync::OnceLock;
 
 use tabula_core::Seat;
-use tabula_core::names::same_name;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 
 use crate::abilities::{Ability, Terrain};
@@ -950,7 +949,7 @@ fn withdraw(s: &State, a: usize, c: &Combatant, view: TurnView) -> Command {
 fn sides(s: &State) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for g in &s.groups {
-        if !out.iter().any(|x| same_name(x, &g.side)) {
+        if !out.iter().any(|x| names_match(x, &g.side)) {
             out.push(g.side.clone());
         }
     }
@@ -1014,7 +1013,7 @@ impl Policy for Scratch {
                 .iter()
                 .filter(|side| {
                     state.characters.iter().enumerate().any(|(i, c)| {
-                        c.takes_turns() && state.side_of(i).is_some_and(|x| same_name(x, side))
+                        c.takes_turns() && state.side_of(i).is_some_and(|x| names_match(x, side))
                     })
                 })
                 .collect();
@@ -1033,7 +1032,7 @@ impl Policy for Scratch {
                 let side = state.side_of(i).unwrap_or_default();
                 let side = sides
                     .iter()
-                    .find(|x| same_name(x, side))
+                    .find(|x| names_match(x, side))
                     .cloned()
                     .unwrap_or_else(|| side.to_string());
                 ParticipantReport {
@@ -1060,6 +1059,7 @@ impl Policy for Scratch {
 mod tests {
     use super::*;
     use crate::rolls::probability;
+    use tabula_core::names::same_name;
 
     #[test]
     fn the_odds_table_matches_the_rolls_module() {
