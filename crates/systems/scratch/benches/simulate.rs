@@ -10,7 +10,7 @@
 //! after another on one core, then encounters and steps per second):
 //! `SCRATCH_ENCOUNTERS=10000 cargo bench -p tabula-scratch --bench simulate -j 1`
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use std::hint::black_box;
 use std::path::PathBuf;
 

@@ -1104,7 +1104,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             p.effects.push(Effect::Escaped);
         }
         Action::Shoot { target } => {
-            need(c.has(Ability::Shooting), &me, Ability::Shooting)?;
+            need(c.has(Ability::Shooting), me, Ability::Shooting)?;
             let t = target_of(s, a, target, Some(Range::Long), false)?;
             p.kind = ActionKind::Shoot;
             p.ability = Some(Ability::Shooting);
@@ -1119,7 +1119,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             }
         }
         Action::Blast { targets } => {
-            need(c.has(Ability::Blasting), &me, Ability::Blasting)?;
+            need(c.has(Ability::Blasting), me, Ability::Blasting)?;
             if targets.is_empty() || targets.len() > 3 {
                 return Err(RuleError::out_of_range(
                     rules::ATTACK_ABILITIES,
@@ -1153,7 +1153,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             }
         }
         Action::Knockout { target } => {
-            need(c.has(Ability::Knockout), &me, Ability::Knockout)?;
+            need(c.has(Ability::Knockout), me, Ability::Knockout)?;
             let t = target_of(s, a, target, Some(Range::Close), false)?;
             p.kind = ActionKind::Knockout;
             p.ability = Some(Ability::Knockout);
@@ -1171,7 +1171,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             });
         }
         Action::Fight { targets } => {
-            need(c.has(Ability::Fighting), &me, Ability::Fighting)?;
+            need(c.has(Ability::Fighting), me, Ability::Fighting)?;
             let ids: Vec<&String> = match (targets.as_slice(), healthy) {
                 ([one], true) => vec![one, one],
                 ([one], false) => vec![one],
@@ -1231,7 +1231,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             flying_long(&mut p);
         }
         Action::Intimidate { target } => {
-            need(c.has(Ability::Command), &me, Ability::Command)?;
+            need(c.has(Ability::Command), me, Ability::Command)?;
             let t = target_of(s, a, target, Some(Range::Long), false)?;
             unrepeatable(s, a, t, Unrepeatable::Intimidate)?;
             p.kind = ActionKind::Intimidate;
@@ -1253,7 +1253,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             flying_long(&mut p);
         }
         Action::Heal { target } => {
-            need(c.has(Ability::Healing), &me, Ability::Healing)?;
+            need(c.has(Ability::Healing), me, Ability::Healing)?;
             let t = target_of(s, a, target, None, true)?;
             let Some(tc) = s.get(t) else {
                 return Err(unknown_character(s, target));

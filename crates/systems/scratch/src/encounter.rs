@@ -188,9 +188,9 @@ impl Combatant {
         HitPointState::of(self.hit_points, self.base_defenses(rules).stamina)
     }
 
-    /// Agility now from its defenses `base` ([`Combatant::base_defenses`]):
-    /// + the evading level; +2 in cover; -2 engaged; + swimming when the
-    /// terrain is `in_water`. [`State::agility`] is this.
+    /// Agility now from its defenses `base` ([`Combatant::base_defenses`]),
+    /// with the evading level added, 2 more in cover, 2 less engaged, and its
+    /// swimming when the terrain is `in_water`. [`State::agility`] is this.
     ///
     /// "Defenses", "Basic Actions", "Movement Abilities" (001_337b5a42e331e513.txt).
     pub fn agility_now(&self, base: &Defenses, in_water: bool) -> i64 {
@@ -210,7 +210,7 @@ impl Combatant {
         a
     }
 
-    /// Strength now from its defenses `base`: + the evading level.
+    /// Strength now from its defenses `base`, with the evading level added.
     /// [`State::strength`] is this.
     ///
     /// "Defenses", "Basic Actions" (evade); R-SCR-1.
