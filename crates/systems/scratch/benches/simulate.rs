@@ -5,8 +5,12 @@
 //! encounter replayed with its dice), and policy suggestions per second.
 //!
 //! Run: `cargo bench -p tabula-scratch --bench simulate -j 1 -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Plain timing without criterion (the measure: N encounters one
+//! after another on one core, then encounters and steps per second):
+//! `SCRATCH_ENCOUNTERS=10000 cargo bench -p tabula-scratch --bench simulate -j 1`
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -20,7 +24,8 @@ fn example() -> State {
     Scratch::setup(&text, &dir).expect("the example table sets up")
 }
 
-/// One encounter to its end; the number of commands given.
+/// One encounter to its end and its report, as the engine's `play_one` plays
+/// it; the number of commands given.
 fn encounter(initial: &State, seed: u64) -> usize {
     let mut state = initial.clone();
     let mut roller = Seeded::from_seed(seed);
@@ -39,6 +44,7 @@ fn encounter(initial: &State, seed: u64) -> usize {
         }
         steps += 1;
     }
+    black_box(Scratch::report(&state));
     steps
 }
 
@@ -119,4 +125,29 @@ fn bench_simulate(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_simulate);
-criterion_main!(benches);
+
+/// `SCRATCH_ENCOUNTERS=N`: play N encounters (seeds 0..N) and print the
+/// time, encounters per second and steps per second; otherwise criterion.
+fn main() {
+    if let Some(n) = std::env::var("SCRATCH_ENCOUNTERS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        let initial = example();
+        let start = std::time::Instant::now();
+        let mut steps = 0usize;
+        for seed in 0..n {
+            steps += encounter(&initial, seed);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{n} encounters, {steps} steps in {secs:.3} s: {:.0} encounters/s, {:.0} steps/s, {:.2} us/encounter",
+            n as f64 / secs,
+            steps as f64 / secs,
+            secs * 1e6 / n as f64
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -565,7 +565,7 @@ fn act(
         return Ok(events);
     }
     let plan = plan(state, a, turn, action)?;
-    events.extend(execute(state, a, plan, roller)?);
+    execute(state, a, plan, roller, &mut events)?;
     Ok(events)
 }
 
@@ -610,10 +610,21 @@ impl TurnNow {
 }
 
 /// A panicked character who can act must evade or escape before his turn ends
-/// ("Stalking Abilities").
+/// ("Stalking Abilities"). One who cannot perform actions has no such duty
+/// and ends his turn: delayed ("Basic Actions"), incapacitated ("Hit
+/// Points"), or without toughness ("Toughness": "characters without
+/// toughness may not perform actions during encounters"; such a character
+/// acts only if revived, and once panicked he could otherwise never end his
+/// turn; the book is silent, see docs/systems/scratch.md).
 fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
     match s.get(a) {
-        Some(c) if c.panicked() && !c.delayed() && c.hit_points > 0 && !turn.regular_used => {
+        Some(c)
+            if c.panicked()
+                && !c.delayed()
+                && c.hit_points > 0
+                && c.character.level(Ability::Toughness) > 0
+                && !turn.regular_used =>
+        {
             Err(refuse(
                 rules::STALKING_ABILITIES,
                 format!(
@@ -686,11 +697,10 @@ fn start(
                     format!("{} has no turn left this round", name(state, a)),
                 ));
             }
-            Ok((
-                vec![Event::TurnStarted { character: a }],
-                TurnNow::of(state, a),
-                a,
-            ))
+            // Room for the action and the end of the turn that follow.
+            let mut events = Vec::with_capacity(3);
+            events.push(Event::TurnStarted { character: a });
+            Ok((events, TurnNow::of(state, a), a))
         }
     }
 }
@@ -831,7 +841,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
     let Some(c) = s.get(a) else {
         return Err(unknown_character(s, ""));
     };
-    let me = c.character.name().to_string();
+    let me = c.character.name();
     if c.character.level(Ability::Toughness) == 0 {
         return Err(refuse(
             rules::TOUGHNESS,
@@ -1094,7 +1104,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             p.effects.push(Effect::Escaped);
         }
         Action::Shoot { target } => {
-            need(c.has(Ability::Shooting), &me, Ability::Shooting)?;
+            need(c.has(Ability::Shooting), me, Ability::Shooting)?;
             let t = target_of(s, a, target, Some(Range::Long), false)?;
             p.kind = ActionKind::Shoot;
             p.ability = Some(Ability::Shooting);
@@ -1109,7 +1119,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             }
         }
         Action::Blast { targets } => {
-            need(c.has(Ability::Blasting), &me, Ability::Blasting)?;
+            need(c.has(Ability::Blasting), me, Ability::Blasting)?;
             if targets.is_empty() || targets.len() > 3 {
                 return Err(RuleError::out_of_range(
                     rules::ATTACK_ABILITIES,
@@ -1143,7 +1153,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             }
         }
         Action::Knockout { target } => {
-            need(c.has(Ability::Knockout), &me, Ability::Knockout)?;
+            need(c.has(Ability::Knockout), me, Ability::Knockout)?;
             let t = target_of(s, a, target, Some(Range::Close), false)?;
             p.kind = ActionKind::Knockout;
             p.ability = Some(Ability::Knockout);
@@ -1161,7 +1171,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             });
         }
         Action::Fight { targets } => {
-            need(c.has(Ability::Fighting), &me, Ability::Fighting)?;
+            need(c.has(Ability::Fighting), me, Ability::Fighting)?;
             let ids: Vec<&String> = match (targets.as_slice(), healthy) {
                 ([one], true) => vec![one, one],
                 ([one], false) => vec![one],
@@ -1221,7 +1231,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             flying_long(&mut p);
         }
         Action::Intimidate { target } => {
-            need(c.has(Ability::Command), &me, Ability::Command)?;
+            need(c.has(Ability::Command), me, Ability::Command)?;
             let t = target_of(s, a, target, Some(Range::Long), false)?;
             unrepeatable(s, a, t, Unrepeatable::Intimidate)?;
             p.kind = ActionKind::Intimidate;
@@ -1243,7 +1253,7 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             flying_long(&mut p);
         }
         Action::Heal { target } => {
-            need(c.has(Ability::Healing), &me, Ability::Healing)?;
+            need(c.has(Ability::Healing), me, Ability::Healing)?;
             let t = target_of(s, a, target, None, true)?;
             let Some(tc) = s.get(t) else {
                 return Err(unknown_character(s, target));
@@ -1329,12 +1339,14 @@ fn unrepeatable(s: &State, a: usize, t: usize, kind: Unrepeatable) -> Result<(),
     Ok(())
 }
 
+/// Roll the planned rolls and push the events onto `events`.
 fn execute(
     s: &State,
     a: usize,
     plan: Plan,
     roller: &mut dyn Roller,
-) -> Result<Vec<Event>, RuleError> {
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     let Plan {
         kind,
         slot,
@@ -1343,16 +1355,21 @@ fn execute(
         mut effects,
         after,
     } = plan;
-    let mut rolls = Vec::new();
+    let mut rolls = Vec::with_capacity(planned.len());
+    // Each roll can add damage and up to two effects.
+    effects.reserve(planned.len() * 3 + after.len());
     let mut hp: BTreeMap<usize, u32> = BTreeMap::new();
     let who = s.get(a).map_or("", |c| c.character.name());
     for r in &planned {
-        let what = format!(
-            "{} against {}'s {}",
-            ability.map_or("a roll", |ab| ab.name()),
-            name(s, r.target),
-            r.against
-        );
+        // "ABILITY against TARGET's DEFENSE", for a manual roller's prompt.
+        let ab = ability.map_or("a roll", |ab| ab.name());
+        let target = s.get(r.target).map_or("", |c| c.character.name());
+        let mut what = String::with_capacity(ab.len() + target.len() + r.against.len() + 12);
+        what.push_str(ab);
+        what.push_str(" against ");
+        what.push_str(target);
+        what.push_str("'s ");
+        what.push_str(r.against);
         let roll = roll_d20_for(s.rules.d20, roller, who, &what)?;
         let check = Check::resolve(roll, ability, r.level, r.modifier, r.difficulty);
         if check.success {
@@ -1406,7 +1423,7 @@ fn execute(
         });
     }
     effects.extend(after);
-    let mut events = Vec::new();
+    events.reserve(2);
     if slot != Slot::Free || !effects.is_empty() {
         events.push(Event::Acted {
             actor: a,
@@ -1420,7 +1437,7 @@ fn execute(
     if slot == Slot::Regular {
         events.push(Event::TurnEnded { character: a });
     }
-    Ok(events)
+    Ok(())
 }
 
 /// The chance of each roll `action` would make now, if it is legal (for the
@@ -1481,7 +1498,7 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
     let Some(group) = state.groups.get(g) else {
         return Vec::new();
     };
-    if !group.seat.same_seat(seat) {
+    if !crate::encounter::seats_match(&group.seat, seat) {
         return Vec::new();
     }
     match state.active {
@@ -1492,6 +1509,26 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
             .copied()
             .filter(|m| state.may_start_turn(*m))
             .collect(),
+    }
+}
+
+/// True when `i` is one of [`actors`] of `seat`, without building the list.
+pub(crate) fn may_act(state: &State, seat: &Seat, i: usize) -> bool {
+    let answer = may_act_now(state, seat, i);
+    debug_assert_eq!(answer, actors(state, seat).contains(&i));
+    answer
+}
+
+fn may_act_now(state: &State, seat: &Seat, i: usize) -> bool {
+    let Some(group) = state.current_group().and_then(|g| state.groups.get(g)) else {
+        return false;
+    };
+    if !crate::encounter::seats_match(&group.seat, seat) {
+        return false;
+    }
+    match state.active {
+        Some(a) => a == i,
+        None => group.members.contains(&i) && state.may_start_turn(i),
     }
 }
 

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::abilities::Ability;
 use crate::rules::{MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
@@ -431,9 +432,10 @@ impl Carrying {
     }
 }
 
-/// A legal character: abilities with levels within its limits.
+/// What a legal character holds, as it is written out (the serde form of
+/// [`Character`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Character {
+struct Sheet {
     name: String,
     id: String,
     description: String,
@@ -444,6 +446,68 @@ pub struct Character {
     notes: BTreeMap<String, String>,
     printed: Option<Printed>,
     minions: Vec<Character>,
+}
+
+/// A legal character: abilities with levels within its limits.
+///
+/// It never changes once built, so the sheet is shared: cloning a character
+/// (every simulated encounter starts from a clone of the table's state) copies
+/// a pointer and the level of each ability, not its strings and maps. It
+/// serializes as its sheet.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Character {
+    sheet: Arc<Sheet>,
+    /// The level of each ability, by its place in [`Ability::ALL`] (read on
+    /// every roll and defense).
+    table: [u32; ABILITIES],
+}
+
+/// How many abilities the book has.
+const ABILITIES: usize = Ability::ALL.len();
+
+impl Character {
+    fn from_sheet(sheet: Sheet) -> Character {
+        let mut table = [0; ABILITIES];
+        for (a, level) in &sheet.levels {
+            if let Some(slot) = table.get_mut(*a as usize) {
+                *slot = *level;
+            }
+        }
+        Character {
+            sheet: Arc::new(sheet),
+            table,
+        }
+    }
+}
+
+impl fmt::Debug for Character {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &*self.sheet;
+        f.debug_struct("Character")
+            .field("name", &s.name)
+            .field("id", &s.id)
+            .field("description", &s.description)
+            .field("cp", &s.cp)
+            .field("max_level", &s.max_level)
+            .field("levels", &s.levels)
+            .field("other", &s.other)
+            .field("notes", &s.notes)
+            .field("printed", &s.printed)
+            .field("minions", &s.minions)
+            .finish()
+    }
+}
+
+impl Serialize for Character {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.sheet.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Character {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Sheet::deserialize(deserializer).map(Character::from_sheet)
+    }
 }
 
 /// The default id of a name: lower case, spaces and other marks as `-`.
@@ -667,7 +731,7 @@ impl Character {
                 command,
             });
         }
-        Some(Character {
+        Some(Character::from_sheet(Sheet {
             name: draft.name.trim().to_string(),
             id,
             description: draft.description.clone(),
@@ -678,37 +742,37 @@ impl Character {
             notes: draft.notes.clone(),
             printed: draft.printed.clone(),
             minions,
-        })
+        }))
     }
 
     /// The character's name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.sheet.name
     }
 
     /// The id typed in commands.
     pub fn id(&self) -> &str {
-        &self.id
+        &self.sheet.id
     }
 
     /// The description.
     pub fn description(&self) -> &str {
-        &self.description
+        &self.sheet.description
     }
 
     /// The character-point budget it was validated against.
     pub fn cp(&self) -> u32 {
-        self.cp
+        self.sheet.cp
     }
 
     /// The maximum level it was validated against.
     pub fn max_level(&self) -> u32 {
-        self.max_level
+        self.sheet.max_level
     }
 
     /// The level of `ability` (0 when the character does not have it).
     pub fn level(&self, ability: Ability) -> u32 {
-        self.levels.get(&ability).copied().unwrap_or(0)
+        self.table.get(ability as usize).copied().unwrap_or(0)
     }
 
     /// True when the character has at least one level of `ability`.
@@ -718,31 +782,32 @@ impl Character {
 
     /// Every ability with its level, in the book's order.
     pub fn levels(&self) -> &BTreeMap<Ability, u32> {
-        &self.levels
+        &self.sheet.levels
     }
 
     /// Abilities without rules in the book (piloting...), with levels.
     pub fn other_abilities(&self) -> &BTreeMap<String, u32> {
-        &self.other
+        &self.sheet.other
     }
 
     /// What an ability represents, if the file says.
     pub fn note(&self, ability: &str) -> Option<&str> {
-        self.notes.get(ability).map(String::as_str)
+        self.sheet.notes.get(ability).map(String::as_str)
     }
 
     /// Levels distributed (book abilities and others).
     pub fn cp_spent(&self) -> u64 {
-        self.levels
+        self.sheet
+            .levels
             .values()
-            .chain(self.other.values())
+            .chain(self.sheet.other.values())
             .map(|v| u64::from(*v))
             .sum()
     }
 
     /// The minions command gives this character.
     pub fn minions(&self) -> &[Character] {
-        &self.minions
+        &self.sheet.minions
     }
 
     /// The defenses from the character's own levels.
@@ -754,7 +819,7 @@ impl Character {
     ///
     /// "Defenses" (001_337b5a42e331e513.txt); R-SCR-1, R-SCR-2.
     pub fn printed_checks(&self, strength_base: u32) -> Vec<PrintedCheck> {
-        let Some(p) = &self.printed else {
+        let Some(p) = &self.sheet.printed else {
             return Vec::new();
         };
         let d = self.defenses(strength_base);
@@ -809,6 +874,27 @@ impl Character {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_level_table_follows_the_order_of_every_ability() {
+        for (i, a) in Ability::ALL.into_iter().enumerate() {
+            assert_eq!(a as usize, i, "{a}");
+        }
+        let c = Character::from_toml(
+            "name = \"X\"\n[abilities]\nshooting = 2\ncommand = 3\ntoughness = 1\n",
+            &TableRules::default(),
+        )
+        .unwrap();
+        for a in Ability::ALL {
+            assert_eq!(c.level(a), c.levels().get(&a).copied().unwrap_or(0), "{a}");
+        }
+        // Serialized as the sheet, read back the same (level table included).
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(json.starts_with("{\"name\":\"X\""), "{json}");
+        let back: Character = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(back.level(Ability::Command), 3);
+    }
 
     #[test]
     fn carrying_table_matches_the_book() {

@@ -28,6 +28,16 @@ pub(crate) fn names_match(a: &str, b: &str) -> bool {
     same_name(a, b)
 }
 
+/// [`Seat::same_seat`] without allocating for plain seat names: the same
+/// answer for every pair of seats.
+pub(crate) fn seats_match(a: &Seat, b: &Seat) -> bool {
+    match (a, b) {
+        (Seat::Gm, Seat::Gm) => true,
+        (Seat::Player(x), Seat::Player(y)) => names_match(x, y),
+        _ => false,
+    }
+}
+
 /// Where the encounter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -176,6 +186,40 @@ impl Combatant {
     /// Healthy, injured or incapacitated ("Hit Points").
     pub fn hp_state(&self, rules: &TableRules) -> HitPointState {
         HitPointState::of(self.hit_points, self.base_defenses(rules).stamina)
+    }
+
+    /// Agility now from its defenses `base` ([`Combatant::base_defenses`]),
+    /// with the evading level added, 2 more in cover, 2 less engaged, and its
+    /// swimming when the terrain is `in_water`. [`State::agility`] is this.
+    ///
+    /// "Defenses", "Basic Actions", "Movement Abilities" (001_337b5a42e331e513.txt).
+    pub fn agility_now(&self, base: &Defenses, in_water: bool) -> i64 {
+        let mut a = i64::from(base.agility);
+        if let Some(e) = self.evading {
+            a += i64::from(e.level);
+        }
+        if self.in_cover {
+            a += 2;
+        }
+        if self.engaged_on_turn.is_some() {
+            a -= 2;
+        }
+        if in_water {
+            a += i64::from(self.level(Ability::Swimming));
+        }
+        a
+    }
+
+    /// Strength now from its defenses `base`, with the evading level added.
+    /// [`State::strength`] is this.
+    ///
+    /// "Defenses", "Basic Actions" (evade); R-SCR-1.
+    pub fn strength_now(&self, base: &Defenses) -> i64 {
+        let mut s = i64::from(base.strength);
+        if let Some(e) = self.evading {
+            s += i64::from(e.level);
+        }
+        s
     }
 
     /// Delayed ("Basic Actions", hold and distract).
@@ -492,7 +536,7 @@ impl State {
     pub fn find(&self, id: &str) -> Option<usize> {
         self.characters
             .iter()
-            .position(|c| names_match(&c.id, id))
+            .position(|c| c.id == id || names_match(&c.id, id))
             .or_else(|| {
                 self.characters
                     .iter()
@@ -513,12 +557,12 @@ impl State {
     /// without regard to case). "Turns": each person's initiative group holds
     /// the characters that person controls.
     pub fn controls(&self, seat: &Seat, i: usize) -> bool {
-        self.seat_of(i).is_some_and(|s| s.same_seat(seat))
+        self.seat_of(i).is_some_and(|s| seats_match(s, seat))
     }
 
     /// True when `seat` controls an initiative group at this table.
     pub fn has_group(&self, seat: &Seat) -> bool {
-        self.groups.iter().any(|g| g.seat.same_seat(seat))
+        self.groups.iter().any(|g| seats_match(&g.seat, seat))
     }
 
     /// The group whose turn it is.
@@ -568,20 +612,7 @@ impl State {
     /// "Defenses", "Basic Actions", "Movement Abilities" (001_337b5a42e331e513.txt).
     pub fn agility(&self, i: usize) -> i64 {
         let Some(c) = self.get(i) else { return 10 };
-        let mut a = i64::from(c.base_defenses(&self.rules).agility);
-        if let Some(e) = c.evading {
-            a += i64::from(e.level);
-        }
-        if c.in_cover {
-            a += 2;
-        }
-        if c.engaged_on_turn.is_some() {
-            a -= 2;
-        }
-        if self.in_water() {
-            a += i64::from(c.level(Ability::Swimming));
-        }
-        a
+        c.agility_now(&c.base_defenses(&self.rules), self.in_water())
     }
 
     /// Strength now: the derived strength + the evading level.
@@ -589,11 +620,7 @@ impl State {
     /// "Defenses", "Basic Actions" (evade); R-SCR-1.
     pub fn strength(&self, i: usize) -> i64 {
         let Some(c) = self.get(i) else { return 10 };
-        let mut s = i64::from(c.base_defenses(&self.rules).strength);
-        if let Some(e) = c.evading {
-            s += i64::from(e.level);
-        }
-        s
+        c.strength_now(&c.base_defenses(&self.rules))
     }
 
     /// Intelligence now ("Defenses"; R-SCR-2).
@@ -663,8 +690,32 @@ impl State {
         }
     }
 
+    /// True when at most one side has a character who can act: the
+    /// [`State::sides_standing`] count, without building the set.
+    fn at_most_one_side_standing(&self) -> bool {
+        let mut first: Option<&str> = None;
+        for (i, c) in self.characters.iter().enumerate() {
+            if !c.takes_turns() {
+                continue;
+            }
+            let Some(side) = self.side_of(i) else {
+                continue;
+            };
+            match first {
+                None => first = Some(side),
+                Some(f) if f != side => return false,
+                Some(_) => {}
+            }
+        }
+        true
+    }
+
     fn refresh_over(&mut self) {
-        if self.phase == Phase::Turns && self.sides_standing().len() <= 1 {
+        debug_assert_eq!(
+            self.at_most_one_side_standing(),
+            self.sides_standing().len() <= 1
+        );
+        if self.phase == Phase::Turns && self.at_most_one_side_standing() {
             self.phase = Phase::Over;
             self.active = None;
         }

@@ -90,7 +90,6 @@
 use std::sync::OnceLock;
 
 use tabula_core::Seat;
-use tabula_core::names::same_name;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 
 use crate::abilities::{Ability, Terrain};
@@ -306,12 +305,11 @@ const BASIC_OPTIONS: [Ability; 3] = [Ability::Fighting, Ability::Wrestling, Abil
 /// The damage a character deals in one turn on average with its best plain
 /// attack against `agility` ("Attack Abilities", "Basic Actions"): what a foe
 /// taken out or delayed no longer does, what an ally revived does again.
-fn threat(s: &State, odds: &DieOdds, c: &Combatant, agility: i64) -> f64 {
+fn threat(s: &State, odds: &DieOdds, c: &Combatant, seen: &Seen, agility: i64) -> f64 {
     if !c.takes_turns() {
         return 0.0;
     }
-    let healthy = c.hp_state(&s.rules) == HitPointState::Healthy;
-    threat_as(s, odds, c, agility, healthy)
+    threat_as(s, odds, c, agility, seen.health == HitPointState::Healthy)
 }
 
 /// [`threat`] of `c` as if he were `healthy` or not.
@@ -437,6 +435,27 @@ fn act(s: &State, a: usize, action: Action) -> Command {
     }
 }
 
+/// What a decision reads of one character, computed once per decision
+/// instead of once per option.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    /// On another side than the actor.
+    foe: bool,
+    /// Healthy, injured or incapacitated ("Hit Points").
+    health: HitPointState,
+    /// Stamina and maximum hit points, bonuses included ("Defenses").
+    stamina: u32,
+    max_hit_points: u32,
+    /// Agility before states ("Defenses").
+    agility_base: u32,
+    /// Agility, strength and intelligence now ("Defenses").
+    agility: i64,
+    strength: i64,
+    intelligence: i64,
+    /// His threat against agility 10.
+    threat: f64,
+}
+
 /// Everything the scoring of one decision needs, computed once.
 struct Decision<'a> {
     s: &'a State,
@@ -451,34 +470,39 @@ struct Decision<'a> {
     /// Modifier of rolls allowed from cover (cover's -2 when it is or will be
     /// in cover).
     cover_mod: i64,
-    /// Each character's threat against agility 10.
-    threat: [f64; MAX_CHARACTERS],
-    /// Each character is on another side than the actor.
-    foe: [bool; MAX_CHARACTERS],
-    /// Each character's agility, strength and intelligence now ("Defenses"),
-    /// read once per decision.
-    defense: [(i64, i64, i64); MAX_CHARACTERS],
+    /// Each character, by index.
+    seen: &'a [Seen],
+    /// The level the rules add to a basic attack (R-SCR-5).
+    basic_level: i64,
+    /// The ability the rules add to a hold (R-SCR-5), and its level.
+    hold_pick: Option<Ability>,
+    hold_level: i64,
+    /// The level of the movement ability added to distract and evade.
+    movement_pick: Option<Ability>,
+    movement_level: i64,
+    /// The level added to surprise (stealth or detection).
+    stalk_level: i64,
 }
 
 impl Decision<'_> {
     fn agility(&self, t: usize) -> i64 {
-        self.defense.get(t).map_or(10, |d| d.0)
+        self.seen.get(t).map_or(10, |d| d.agility)
     }
 
     fn strength(&self, t: usize) -> i64 {
-        self.defense.get(t).map_or(10, |d| d.1)
+        self.seen.get(t).map_or(10, |d| d.strength)
     }
 
     fn intelligence(&self, t: usize) -> i64 {
-        self.defense.get(t).map_or(10, |d| d.2)
+        self.seen.get(t).map_or(10, |d| d.intelligence)
     }
 
     fn threat_of(&self, t: usize) -> f64 {
-        self.threat.get(t).copied().unwrap_or(0.0)
+        self.seen.get(t).map_or(0.0, |d| d.threat)
     }
 
     fn foe(&self, t: usize) -> bool {
-        self.foe.get(t).copied().unwrap_or(false)
+        self.seen.get(t).is_some_and(|d| d.foe)
     }
 
     /// Value of one or two damaging rolls at `t`: the share of his hit
@@ -508,8 +532,7 @@ impl Decision<'_> {
         let self_delay = if self.injured { 0.5 } else { 1.0 };
         match choice {
             Choice::Attack(t) => {
-                let lvl = default_pick(s, self.c, &BASIC_OPTIONS).map_or(0, |x| self.level(x));
-                let r = o.roll(lvl, self.close_mod, self.agility(t), 1, 2);
+                let r = o.roll(self.basic_level, self.close_mod, self.agility(t), 1, 2);
                 self.hit_value(t, &[r])
             }
             Choice::Throw(t) => {
@@ -517,17 +540,14 @@ impl Decision<'_> {
                 self.hit_value(t, &[r])
             }
             Choice::Hold(t) => {
-                let ab = default_pick(s, self.c, &HOLD_OPTIONS);
-                let lvl = ab.map_or(0, |x| self.level(x));
-                let damaging = ab == Some(Ability::Wrestling) && self.healthy;
+                let damaging = self.hold_pick == Some(Ability::Wrestling) && self.healthy;
                 let (n, au) = if damaging { (1, 2) } else { (0, 0) };
-                let r = o.roll(lvl, self.close_mod, self.strength(t), n, au);
+                let r = o.roll(self.hold_level, self.close_mod, self.strength(t), n, au);
                 let delayed = s.get(t).is_some_and(|x| x.delayed());
                 self.hit_value(t, &[r]) + self.control_value(t, r.success(), delayed)
             }
             Choice::Distract(t) => {
-                let lvl = default_pick(s, self.c, &Ability::MOVEMENT).map_or(0, |x| self.level(x));
-                let p = o.success(lvl, self.close_mod, self.intelligence(t));
+                let p = o.success(self.movement_level, self.close_mod, self.intelligence(t));
                 let delayed = s.get(t).is_some_and(|x| x.delayed());
                 self.control_value(t, p, delayed)
             }
@@ -578,11 +598,9 @@ impl Decision<'_> {
                 }
             }
             Choice::Surprise(t) => {
-                let lvl = default_pick(s, self.c, &[Ability::Stealth, Ability::Detection])
-                    .map_or(0, |x| self.level(x));
                 // Forbidden from cover: valued out of it; engage is for close
                 // range only.
-                let p = o.success(lvl, 0, self.intelligence(t));
+                let p = o.success(self.stalk_level, 0, self.intelligence(t));
                 let panicked = s.get(t).is_some_and(|x| x.panicked());
                 self.control_value(t, p, panicked)
             }
@@ -596,17 +614,18 @@ impl Decision<'_> {
                 self.control_value(t, p, panicked)
             }
             Choice::Heal(t) => {
-                let Some(tc) = s.get(t) else { return 0.0 };
-                let d = tc.base_defenses(&s.rules);
+                let (Some(tc), Some(seen)) = (s.get(t), self.seen.get(t)) else {
+                    return 0.0;
+                };
                 let p = o.success(self.level(Ability::Healing), self.cover_mod, 10);
-                match tc.hp_state(&s.rules) {
+                match seen.health {
                     // Revived at 1 hit point: the mirror of taking a foe
                     // out (the whole of his threat back, twice).
-                    HitPointState::Incapacitated => p * 2.0 * self.threat_of_revived(tc),
+                    HitPointState::Incapacitated => p * 2.0 * self.threat_of_revived(tc, seen),
                     // Healed to half his maximum + 1: the share of those
                     // hit points restored, times his threat.
                     HitPointState::Injured => {
-                        let to = d.max_hit_points / 2 + 1;
+                        let to = seen.max_hit_points / 2 + 1;
                         let gained = to.saturating_sub(tc.hit_points);
                         p * f64::from(gained) / f64::from(to.max(1)) * self.threat_of(t)
                     }
@@ -619,9 +638,8 @@ impl Decision<'_> {
 
     /// A revived ally has 1 hit point ("Support Abilities"): his threat in
     /// that state.
-    fn threat_of_revived(&self, tc: &Combatant) -> f64 {
-        let stamina = tc.base_defenses(&self.s.rules).stamina;
-        let healthy = HitPointState::of(1, stamina) == HitPointState::Healthy;
+    fn threat_of_revived(&self, tc: &Combatant, seen: &Seen) -> f64 {
+        let healthy = HitPointState::of(1, seen.stamina) == HitPointState::Healthy;
         threat_as(self.s, self.odds, tc, 10, healthy)
     }
 
@@ -630,14 +648,17 @@ impl Decision<'_> {
     /// the allies standing (the foes spread their attacks).
     fn evade_value(&self) -> f64 {
         let s = self.s;
-        let Some(ab) = default_pick(s, self.c, &Ability::MOVEMENT) else {
+        if self.movement_pick.is_none() {
             return 0.0;
-        };
-        let added = self.level(ab);
+        }
+        let added = self.movement_level;
         if added <= 0 {
             return 0.0;
         }
-        let base = i64::from(self.c.base_defenses(&s.rules).agility)
+        let Some(mine) = self.seen.get(self.a) else {
+            return 0.0;
+        };
+        let base = i64::from(mine.agility_base)
             + if s.in_water() {
                 self.level(Ability::Swimming)
             } else {
@@ -645,12 +666,13 @@ impl Decision<'_> {
             };
         let mut saved = 0.0;
         let mut allies = 0u32;
-        for (i, f) in s.characters.iter().enumerate() {
+        for (i, (f, seen)) in s.characters.iter().zip(self.seen).enumerate() {
             if !f.takes_turns() {
                 continue;
             }
             if self.foe(i) {
-                saved += threat(s, self.odds, f, base) - threat(s, self.odds, f, base + added);
+                saved += threat(s, self.odds, f, seen, base)
+                    - threat(s, self.odds, f, seen, base + added);
             } else {
                 allies += 1;
             }
@@ -720,21 +742,37 @@ fn choose(s: &State, a: usize) -> Option<Command> {
     };
     let will_take_cover = injured && s.cover && !c.in_cover && !view.bonus_used;
     let cover_mod = if c.in_cover || will_take_cover { -2 } else { 0 };
-    let mut threat_by = [0.0; MAX_CHARACTERS];
-    let mut foe = [false; MAX_CHARACTERS];
-    let mut defense = [(10, 10, 10); MAX_CHARACTERS];
+    let in_water = s.in_water();
     let mine = s.side_of(a).unwrap_or_default();
-    for (i, t) in s.characters.iter().enumerate() {
-        if let Some(slot) = threat_by.get_mut(i) {
-            *slot = threat(s, odds, t, 10);
-        }
-        if let Some(slot) = foe.get_mut(i) {
-            *slot = s.side_of(i).is_some_and(|side| !names_match(side, mine));
-        }
-        if let Some(slot) = defense.get_mut(i) {
-            *slot = (s.agility(i), s.strength(i), s.intelligence(i));
-        }
+    // On another side, by initiative group (sides compare as names).
+    let mut foe_group = [false; MAX_CHARACTERS];
+    for (g, slot) in s.groups.iter().zip(foe_group.iter_mut()) {
+        *slot = g.side != mine && !names_match(&g.side, mine);
     }
+    let mut seen: Vec<Seen> = Vec::with_capacity(s.characters.len().min(MAX_CHARACTERS));
+    for (i, t) in s.characters.iter().enumerate().take(MAX_CHARACTERS) {
+        let base = t.base_defenses(&s.rules);
+        let health = HitPointState::of(t.hit_points, base.stamina);
+        let mut x = Seen {
+            foe: match foe_group.get(t.group) {
+                Some(f) if t.group < s.groups.len() => *f,
+                _ => s.side_of(i).is_some_and(|side| !names_match(side, mine)),
+            },
+            health,
+            stamina: base.stamina,
+            max_hit_points: base.max_hit_points,
+            agility_base: base.agility,
+            agility: t.agility_now(&base, in_water),
+            strength: t.strength_now(&base),
+            intelligence: i64::from(base.intelligence),
+            threat: 0.0,
+        };
+        x.threat = threat(s, odds, t, &x, 10);
+        seen.push(x);
+    }
+    let level_of = |ab: Option<Ability>| ab.map_or(0, |x| i64::from(c.level(x)));
+    let hold_pick = default_pick(s, c, &HOLD_OPTIONS);
+    let movement_pick = default_pick(s, c, &Ability::MOVEMENT);
     let d = Decision {
         s,
         odds,
@@ -744,9 +782,13 @@ fn choose(s: &State, a: usize) -> Option<Command> {
         injured,
         close_mod: engage_mod + water,
         cover_mod,
-        threat: threat_by,
-        foe,
-        defense,
+        seen: &seen,
+        basic_level: level_of(default_pick(s, c, &BASIC_OPTIONS)),
+        hold_pick,
+        hold_level: level_of(hold_pick),
+        movement_pick,
+        movement_level: level_of(movement_pick),
+        stalk_level: level_of(default_pick(s, c, &[Ability::Stealth, Ability::Detection])),
     };
     let best = best_choice(&d);
     let Some((choice, _)) = best else {
@@ -790,11 +832,11 @@ fn best_choice(d: &Decision<'_>) -> Option<(Choice, f64)> {
     for t in 0..s.characters.len() {
         if !d.foe(t) {
             if has(Ability::Healing) && t != a {
-                let ok = s.get(t).is_some_and(|tc| {
+                let ok = s.get(t).zip(d.seen.get(t)).is_some_and(|(tc, seen)| {
                     !tc.escaped
                         && tc.leader.is_none()
                         && tc.character.level(Ability::Toughness) > 0
-                        && tc.hp_state(&s.rules) != HitPointState::Healthy
+                        && seen.health != HitPointState::Healthy
                 });
                 if ok {
                     consider(Choice::Heal(t));
@@ -907,7 +949,7 @@ fn withdraw(s: &State, a: usize, c: &Combatant, view: TurnView) -> Command {
 fn sides(s: &State) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for g in &s.groups {
-        if !out.iter().any(|x| same_name(x, &g.side)) {
+        if !out.iter().any(|x| names_match(x, &g.side)) {
             out.push(g.side.clone());
         }
     }
@@ -924,11 +966,22 @@ impl Policy for Scratch {
                     return Vec::new();
                 };
                 let seat = &group.seat;
-                actions::actors(state, seat)
-                    .into_iter()
-                    .filter_map(|i| state.get(i))
-                    .map(|c| Awaiting::participant(seat.clone(), c.id.clone()))
-                    .collect()
+                // `actions::actors` of the group's own seat, without its Vec.
+                let one = |i: usize| {
+                    state
+                        .get(i)
+                        .map(|c| Awaiting::participant(seat.clone(), c.id.clone()))
+                };
+                match state.active {
+                    Some(a) => one(a).into_iter().collect(),
+                    None => group
+                        .members
+                        .iter()
+                        .copied()
+                        .filter(|m| state.may_start_turn(*m))
+                        .filter_map(one)
+                        .collect(),
+                }
             }
         }
     }
@@ -945,7 +998,7 @@ impl Policy for Scratch {
                     .iter()
                     .position(|c| c.id == name)
                     .or_else(|| state.find(name))?;
-                if !actions::actors(state, &awaiting.seat).contains(&a) {
+                if !actions::may_act(state, &awaiting.seat, a) {
                     return None;
                 }
                 choose(state, a)
@@ -960,7 +1013,7 @@ impl Policy for Scratch {
                 .iter()
                 .filter(|side| {
                     state.characters.iter().enumerate().any(|(i, c)| {
-                        c.takes_turns() && state.side_of(i).is_some_and(|x| same_name(x, side))
+                        c.takes_turns() && state.side_of(i).is_some_and(|x| names_match(x, side))
                     })
                 })
                 .collect();
@@ -979,7 +1032,7 @@ impl Policy for Scratch {
                 let side = state.side_of(i).unwrap_or_default();
                 let side = sides
                     .iter()
-                    .find(|x| same_name(x, side))
+                    .find(|x| names_match(x, side))
                     .cloned()
                     .unwrap_or_else(|| side.to_string());
                 ParticipantReport {
@@ -1006,6 +1059,7 @@ impl Policy for Scratch {
 mod tests {
     use super::*;
     use crate::rolls::probability;
+    use tabula_core::names::same_name;
 
     #[test]
     fn the_odds_table_matches_the_rolls_module() {
@@ -1022,6 +1076,23 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn seats_match_answers_as_same_seat() {
+        let seats = [
+            "gm", "GM", "alice", "Alice", "al ice", "Al_Ice", "bob", "héroes",
+        ];
+        for a in seats {
+            for b in seats {
+                let (a, b) = (Seat::parse(a), Seat::parse(b));
+                assert_eq!(
+                    crate::encounter::seats_match(&a, &b),
+                    a.same_seat(&b),
+                    "{a:?} {b:?}"
+                );
             }
         }
     }

@@ -713,6 +713,75 @@ fn no_toughness_means_no_actions_and_zero_hit_points_cannot_act() {
     let _ = s.refused("a", "ghost end", &[]);
 }
 
+/// A character without toughness who was revived and then panicked can do
+/// nothing ("Toughness": no actions during encounters), so the duty to evade
+/// or escape ("Stalking Abilities") cannot bind him: he ends his turn, and
+/// play goes on (the policy's `end` is accepted).
+#[test]
+fn a_revived_character_without_toughness_who_is_panicked_ends_his_turn() {
+    use tabula_core::policy::{Awaiting, Policy};
+    let mut s = scene(
+        vec![
+            (
+                "a",
+                "A",
+                vec![
+                    ch(
+                        "Medic",
+                        "healing = 3
+toughness = 3",
+                    ),
+                    ch("Ghost", "stealth = 2"),
+                ],
+            ),
+            (
+                "b",
+                "B",
+                vec![ch(
+                    "Sneak",
+                    "stealth = 4
+toughness = 9",
+                )],
+            ),
+        ],
+        &[],
+        false,
+        false,
+    );
+    s.ok("gm", "initiative", &[20, 1]);
+    assert_eq!(s.hp("ghost"), 0);
+    s.ok("a", "medic heal ghost", &[10]); // revived: 1 hit point
+    assert_eq!(s.hp("ghost"), 1);
+    s.ok("a", "ghost end", &[]);
+    s.ok("b", "sneak surprise ghost", &[20]);
+    let g = s.idx("ghost");
+    assert!(s.t.state().characters[g].panicked());
+    s.ok("a", "medic end", &[]);
+    // He can neither evade nor escape...
+    assert!(
+        s.refused("a", "ghost evade", &[])
+            .message
+            .contains("toughness")
+    );
+    // ...and the policy's command for him is accepted: he ends his turn.
+    let cmd = Scratch::suggest_for(
+        s.t.state(),
+        &Awaiting::participant(Seat::parse("a"), "ghost"),
+    )
+    .unwrap();
+    assert_eq!(
+        cmd,
+        tabula_scratch::Command::Act {
+            actor: "ghost".into(),
+            action: tabula_scratch::Action::End,
+        }
+    );
+    s.ok("a", "ghost end", &[]);
+    // Still panicked until the end of that turn: now over.
+    assert!(!s.t.state().characters[g].panicked());
+    assert_eq!(s.t.state().phase, Phase::Turns);
+}
+
 #[test]
 fn unknown_names_and_bad_lines_are_refused() {
     let mut s = duel(
