@@ -142,7 +142,6 @@ pub fn wilson_95(successes: u64, trials: u64) -> (f64, f64) {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

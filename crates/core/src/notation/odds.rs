@@ -17,7 +17,9 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test};
+use super::{
+    BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test,
+};
 use crate::odds::{Dist, MAX_OUTCOMES, OddsError};
 
 /// How many extra dice the odds follow one exploding die for: the same cap
@@ -68,7 +70,7 @@ impl Expr {
     ///
     /// [`OddsError::TooLarge`] when a step would hold more than
     /// [`MAX_OUTCOMES`] outcomes or take too long (`1d10000 * 1d10000`,
-    /// `100d6kh50`).
+    /// `1000d6kh900`).
     pub fn odds(&self) -> Result<ExprOdds, OddsError> {
         let mut t = Truncation {
             exact: true,
@@ -97,8 +99,13 @@ fn node(n: &Node, t: &mut Truncation) -> Result<Dist<i64>, OddsError> {
             let a = node(&ab[0], t)?;
             let b = node(&ab[1], t)?;
             let op = *op;
-            // The parser rules out overflow and divisors that can be 0.
-            a.combine(&b, |x, y| op.apply(*x, *y).unwrap_or(0))
+            match op {
+                // Sums and differences by the dense convolution.
+                BinOp::Add => a.add(&b),
+                BinOp::Sub => a.add(&b.map(|v| v.saturating_neg())),
+                // The parser rules out overflow and divisors that can be 0.
+                _ => a.combine(&b, |x, y| op.apply(*x, *y).unwrap_or(0)),
+            }
         }
     }
 }
