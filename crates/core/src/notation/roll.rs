@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides};
+use crate::dice::Die;
 use crate::roller::{RollError, Roller};
 
 /// The result of rolling an [`Expr`] once: the total and the whole tree, every
@@ -281,9 +282,9 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
     })
 }
 
-fn new_die(sides: Sides, value: i64, from_explosion: bool) -> DieOutcome {
+fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutcome {
     DieOutcome {
-        sides: sides.die().sides(),
+        sides: die.sides(),
         fudge: sides == Sides::Fudge,
         value,
         kept: true,
@@ -301,9 +302,17 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     let face =
         |roller: &mut dyn Roller| -> Result<i64, RollError> { Ok(sides.value(roller.roll(die)?)) };
     let mut dice = Vec::with_capacity(term.count as usize);
-    for _ in 0..term.count {
-        let v = face(roller)?;
-        dice.push(new_die(sides, v, false));
+    // The group's dice in one call per chunk: no call per die through the
+    // trait object for a seeded roller.
+    let mut faces = [0u32; 64];
+    let mut left = term.count as usize;
+    while left > 0 {
+        let chunk = faces.get_mut(..left.min(64)).unwrap_or_default();
+        roller.roll_many(die, chunk)?;
+        for &f in chunk.iter() {
+            dice.push(new_die(die, sides, sides.value(f), false));
+        }
+        left -= chunk.len().max(1).min(left);
     }
     for m in &term.modifiers {
         match *m {
@@ -343,7 +352,7 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     if depth[i] < MAX_EXPLOSIONS && t.test(dice[i].value) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
-                        dice.push(new_die(sides, v, true));
+                        dice.push(new_die(die, sides, v, true));
                         depth.push(depth[i] + 1);
                     }
                     i += 1;
