@@ -301,12 +301,25 @@ impl Dist<i64> {
         if sides as usize > MAX_OUTCOMES {
             return Err(TOO_LARGE);
         }
-        if sides == 0 {
+        Self::uniform_range(1, i64::from(sides))
+    }
+
+    /// Every integer from `lo` to `hi` equally likely.
+    ///
+    /// # Errors
+    /// [`OddsError::Empty`] when `lo > hi`; [`OddsError::TooLarge`] past
+    /// [`MAX_OUTCOMES`] values.
+    pub(crate) fn uniform_range(lo: i64, hi: i64) -> Result<Self, OddsError> {
+        if lo > hi {
             return Err(OddsError::Empty);
         }
-        let w = 1.0 / f64::from(sides);
+        let count = i128::from(hi) - i128::from(lo) + 1;
+        if count > MAX_OUTCOMES as i128 {
+            return Err(TOO_LARGE);
+        }
+        let w = 1.0 / count as f64;
         Ok(Dist {
-            p: (1..=i64::from(sides)).map(|v| (v, w)).collect(),
+            p: (lo..=hi).map(|v| (v, w)).collect(),
         })
     }
 

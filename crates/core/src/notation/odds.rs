@@ -180,7 +180,12 @@ fn p_where(w: &Weights, t: Test) -> f64 {
 }
 
 fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError> {
-    let u = uniform(term.sides);
+    // The weights of one die as a map, for the modifiers worked face by face.
+    let u = if term.modifiers.is_empty() {
+        Weights::new()
+    } else {
+        uniform(term.sides)
+    };
     let success = term.success;
     let g = move |v: i64| match success {
         Some(t) => i64::from(t.test(v)),
@@ -191,10 +196,18 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         .iter()
         .position(|m| matches!(m, Modifier::Explode(_)));
     let Some(i) = explode_at else {
-        let per_die = to_dist(apply_all(u.clone(), &term.modifiers, &u))?;
+        let per_die = if term.modifiers.is_empty() {
+            let (lo, hi) = term.sides.range();
+            Dist::uniform_range(lo, hi)?
+        } else {
+            to_dist(apply_all(u.clone(), &term.modifiers, &u))?
+        };
         let count = term.count;
         return match term.select {
-            None => per_die.map(|v| g(*v)).sum_of(count),
+            None => match success {
+                None => per_die.sum_of(count),
+                Some(t) => per_die.count_successes(count, |v| t.test(v)),
+            },
             Some(sel) => {
                 let (keep, highest) = match sel {
                     Select::KeepHighest(k) => (k, true),
