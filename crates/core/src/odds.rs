@@ -92,6 +92,22 @@ impl<T: Ord + Serialize> Serialize for Dist<T> {
     }
 }
 
+/// Sort (outcome, weight) pairs by outcome and add up the weights of equal
+/// outcomes, in the order given (a stable sort, so the sums are the same as
+/// adding into a map one pair at a time); weights of 0 are dropped.
+fn merge_sorted<T: Ord>(mut pairs: Vec<(T, f64)>) -> Vec<(T, f64)> {
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(T, f64)> = Vec::with_capacity(pairs.len());
+    for (v, w) in pairs {
+        match out.last_mut() {
+            Some(last) if last.0 == v => last.1 += w,
+            _ => out.push((v, w)),
+        }
+    }
+    out.retain(|(_, w)| *w > 0.0);
+    out
+}
+
 impl<T: Ord + Clone> Dist<T> {
     fn from_map(p: BTreeMap<T, f64>) -> Self {
         Dist {
@@ -173,11 +189,9 @@ impl<T: Ord + Clone> Dist<T> {
 
     /// Apply `f` to every outcome (outcomes that map together are merged).
     pub fn map<U: Ord + Clone>(&self, f: impl Fn(&T) -> U) -> Dist<U> {
-        let mut p: BTreeMap<U, f64> = BTreeMap::new();
-        for (v, w) in &self.p {
-            *p.entry(f(v)).or_insert(0.0) += *w;
+        Dist {
+            p: merge_sorted(self.p.iter().map(|(v, w)| (f(v), *w)).collect()),
         }
-        Dist::from_map(p)
     }
 
     /// The distribution of `f(a, b)` for independent `a` from `self` and `b` from
@@ -194,13 +208,15 @@ impl<T: Ord + Clone> Dist<T> {
         if self.p.len().saturating_mul(other.p.len()) > MAX_OUTCOMES {
             return Err(TOO_LARGE);
         }
-        let mut p: BTreeMap<V, f64> = BTreeMap::new();
+        let mut pairs: Vec<(V, f64)> = Vec::with_capacity(self.p.len() * other.p.len());
         for (a, wa) in &self.p {
             for (b, wb) in &other.p {
-                *p.entry(f(a, b)).or_insert(0.0) += wa * wb;
+                pairs.push((f(a, b), wa * wb));
             }
         }
-        Ok(Dist::from_map(p))
+        Ok(Dist {
+            p: merge_sorted(pairs),
+        })
     }
 
     /// The outcome of `n` independent repetitions folded with `f`, starting from
@@ -401,6 +417,13 @@ impl Dist<i64> {
 
     /// Add a constant to every outcome.
     pub fn shift(&self, by: i64) -> Self {
+        let (lo, hi) = self.range();
+        if lo.checked_add(by).is_some() && hi.checked_add(by).is_some() {
+            // No outcome saturates, so the order and the outcomes stay distinct.
+            return Dist {
+                p: self.p.iter().map(|(v, w)| (v + by, *w)).collect(),
+            };
+        }
         self.map(|v| v.saturating_add(by))
     }
 
@@ -414,10 +437,14 @@ impl Dist<i64> {
         n: u32,
         success: impl Fn(i64) -> bool,
     ) -> Result<Self, OddsError> {
-        let q = self.p_where(|v| success(*v));
-        Dist::from_weights([(1i64, q), (0i64, 1.0 - q)])
-            .unwrap_or_else(|_| Dist::certain(0))
-            .sum_of(n)
+        let q = self.p_where(|v| success(*v)).clamp(0.0, 1.0);
+        if q <= 0.0 || q >= 1.0 {
+            return Ok(Dist::certain(if q >= 1.0 { i64::from(n) } else { 0 }));
+        }
+        // P(k) for k = 0..=n: the tail from k = 0 is the whole binomial.
+        let mut w = Vec::with_capacity(n as usize + 1);
+        binomial_head(n as usize, q, n as usize + 1, &mut w);
+        Ok(Self::from_dense(0, &w))
     }
 
     /// The sum of the `keep` highest of `n` independent copies (best-of-k when
@@ -722,41 +749,56 @@ impl KeepPlan {
 }
 
 /// `out[c]` = P(X = c) for c in 0..room, X binomial with `m` trials of
-/// chance `q`; returns P(X >= room). Both from logarithms (no underflow of
-/// `(1 - q)^m` on large pools) and the tail summed directly when it is
-/// small, so small probabilities keep their relative accuracy.
+/// chance `q`; returns P(X >= room). The terms by the ratio of successive
+/// terms from the first one that does not underflow (logarithms only to find
+/// it), and the tail summed directly when it is small, so small
+/// probabilities keep their relative accuracy.
 fn binomial_head(m: usize, q: f64, room: usize, out: &mut Vec<f64>) -> f64 {
     out.clear();
+    out.resize(room, 0.0);
     if q >= 1.0 {
-        out.resize(room, 0.0);
-        return 1.0;
+        return if room > m { 0.0 } else { 1.0 };
     }
     if q <= 0.0 {
-        out.resize(room, 0.0);
         if let Some(o) = out.first_mut() {
             *o = 1.0;
         }
-        return 0.0;
+        return if room == 0 { 1.0 } else { 0.0 };
     }
-    let (lq, l1q) = (q.ln(), (-q).ln_1p());
+    let ratio = q / (1.0 - q);
+    let l1q = (-q).ln_1p();
+    // P(X = c) from its logarithm (for the first term, and after underflow).
+    let ln_term = |c: usize, ln_choose: f64| ln_choose + c as f64 * q.ln() + (m - c) as f64 * l1q;
+    // While the terms underflow (or are subnormal), each comes from its logarithm (ln C(m, c)
+    // kept up to date); from the first that does not, by the ratio.
     let mut ln_choose = 0.0;
+    let mut t = 0.0;
+    let mut by_logs = true;
     let mut head = 0.0;
     for c in 0..room.min(m + 1) {
-        let pc = (ln_choose + c as f64 * lq + (m - c) as f64 * l1q).exp();
-        out.push(pc);
-        head += pc;
-        ln_choose += ((m - c) as f64 / (c + 1) as f64).ln();
+        if by_logs {
+            t = ln_term(c, ln_choose).exp();
+            // A subnormal start would carry its few bits into every term.
+            by_logs = t < f64::MIN_POSITIVE;
+        }
+        if let Some(o) = out.get_mut(c) {
+            *o = t;
+        }
+        head += t;
+        if by_logs {
+            ln_choose += ((m - c) as f64 / (c + 1) as f64).ln();
+        } else {
+            t *= (m - c) as f64 / (c + 1) as f64 * ratio;
+        }
     }
-    out.resize(room, 0.0);
     if room > m {
         return 0.0;
     }
     if head <= 0.5 {
         return (1.0 - head).max(0.0);
     }
-    // The median is below `room`, so the terms from `room` on decrease.
-    let ratio = q / (1.0 - q);
-    let mut t = (ln_choose + room as f64 * lq + (m - room) as f64 * l1q).exp();
+    // The median is below `room`, so the terms from `room` on decrease: sum
+    // them until they no longer count.
     let mut tail = 0.0;
     for c in room..=m {
         tail += t;
@@ -949,6 +991,26 @@ mod tests {
             Dist::die(6).unwrap().keep_highest(1000, 900),
             Err(OddsError::TooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn a_large_count_of_successes_matches_the_convolution() {
+        let d6 = Dist::die(6).unwrap();
+        let fast = d6.count_successes(1000, |v| v >= 2).unwrap();
+        let two = Dist::from_weights([(0i64, 1.0), (1, 5.0)]).unwrap();
+        let slow = two.sum_of(1000).unwrap();
+        assert_eq!(fast.len(), slow.len());
+        for (v, w) in slow.iter() {
+            assert!((fast.p(v) - w).abs() < 1e-13);
+            // Relative accuracy too, down to the smallest normal numbers.
+            if w > 1e-290 {
+                assert!(
+                    (fast.p(v) - w).abs() <= w * 1e-10,
+                    "{v}: {} vs {w}",
+                    fast.p(v)
+                );
+            }
+        }
     }
 
     #[test]
