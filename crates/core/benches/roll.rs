@@ -114,6 +114,14 @@ fn notation(c: &mut Criterion) {
         let mut roller = Fast::from_seed(1);
         b.iter(|| black_box(&expr).roll(&mut roller).map(|o| o.total))
     });
+    group.bench_function("notation roll_total, Seeded", |b| {
+        let mut roller = Seeded::from_seed(1);
+        b.iter(|| black_box(&expr).roll_total(&mut roller))
+    });
+    group.bench_function("notation roll_total, Fast", |b| {
+        let mut roller = Fast::from_seed(1);
+        b.iter(|| black_box(&expr).roll_total(&mut roller))
+    });
     group.finish();
 }
 

@@ -199,10 +199,18 @@ impl Seeded {
 /// least 1 (a [`Die`] guarantees it).
 #[inline(always)]
 fn face<R: Rng + ?Sized>(rng: &mut R, sides: u32) -> u32 {
-    let m = u64::from(rng.next_u32()) * u64::from(sides);
+    let first = rng.next_u32();
+    face_of(first, sides, || rng.next_u32())
+}
+
+/// [`face`] from a first word `x`, asking `more` for the second word when
+/// needed.
+#[inline(always)]
+fn face_of(x: u32, sides: u32, more: impl FnOnce() -> u32) -> u32 {
+    let m = u64::from(x) * u64::from(sides);
     let (mut hi, lo) = ((m >> 32) as u32, m as u32);
     if lo > sides.wrapping_neg() {
-        let hi2 = ((u64::from(rng.next_u32()) * u64::from(sides)) >> 32) as u32;
+        let hi2 = ((u64::from(more()) * u64::from(sides)) >> 32) as u32;
         if lo.checked_add(hi2).is_none() {
             hi += 1;
         }
@@ -236,9 +244,14 @@ impl Roller for Seeded {
 /// not cryptographic: use it where many dice are rolled to estimate odds,
 /// never where a player could gain from predicting the stream. Its state
 /// serializes (serde) like [`Seeded`]'s; its `Debug` output hides it.
+///
+/// Each 64-bit output gives two 32-bit words, low half first; a die takes one
+/// word (rarely two, as in [`Seeded`]), so one output rolls two dice.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fast {
     rng: Xoshiro256PlusPlus,
+    /// The high half of the last output, not used yet.
+    spare: Option<u32>,
 }
 
 impl fmt::Debug for Fast {
@@ -252,6 +265,7 @@ impl Fast {
     pub fn from_seed(seed: u64) -> Self {
         Fast {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            spare: None,
         }
     }
 
@@ -260,19 +274,68 @@ impl Fast {
         let mut thread = rand::rng();
         Fast {
             rng: Xoshiro256PlusPlus::from_rng(&mut thread),
+            spare: None,
+        }
+    }
+}
+
+impl Fast {
+    /// The next 32-bit word: the spare half, or the low half of a new output.
+    #[inline(always)]
+    fn word(&mut self) -> u32 {
+        match self.spare.take() {
+            Some(w) => w,
+            None => {
+                let x = self.rng.next_u64();
+                self.spare = Some((x >> 32) as u32);
+                x as u32
+            }
         }
     }
 }
 
 impl Roller for Fast {
     fn roll(&mut self, die: Die) -> Result<u32, RollError> {
-        Ok(face(&mut self.rng, die.sides()))
+        let x = self.word();
+        Ok(face_of(x, die.sides(), || self.word()))
     }
 
     fn roll_many(&mut self, die: Die, out: &mut [u32]) -> Result<(), RollError> {
         let sides = die.sides();
-        for o in out {
-            *o = face(&mut self.rng, sides);
+        let n = out.len();
+        let mut i = 0;
+        while i < n {
+            if self.spare.is_some() || i + 1 == n {
+                let x = self.word();
+                let f = face_of(x, sides, || self.word());
+                if let Some(o) = out.get_mut(i) {
+                    *o = f;
+                }
+                i += 1;
+                continue;
+            }
+            // Two dice from one output, as two calls of `roll` would take
+            // them: unless the first die needs a second word, which is then
+            // the high half.
+            let x = self.rng.next_u64();
+            let (a, b) = (x as u32, (x >> 32) as u32);
+            let mut took_b = false;
+            let fa = face_of(a, sides, || {
+                took_b = true;
+                b
+            });
+            if let Some(o) = out.get_mut(i) {
+                *o = fa;
+            }
+            i += 1;
+            if took_b {
+                continue;
+            }
+            let fb = face_of(b, sides, || self.word());
+            if let Some(o) = out.get_mut(i) {
+                *o = fb;
+            }
+            i += 1;
         }
         Ok(())
     }
@@ -766,6 +829,17 @@ mod tests {
                 let mut fast_one = Fast::from_seed(seed);
                 let fast_singly: Vec<u32> = (0..300).map(|_| fast_one.roll(die).unwrap()).collect();
                 assert_eq!(fast_pool, fast_singly);
+                // Pools of odd sizes after single dice: the spare half goes
+                // to the next die either way.
+                let mut mixed = Fast::from_seed(seed);
+                let mut got = vec![mixed.roll(die).unwrap()];
+                for size in [3usize, 1, 0, 2, 5] {
+                    let mut p = vec![0u32; size];
+                    mixed.roll_many(die, &mut p).unwrap();
+                    got.extend(p);
+                    got.push(mixed.roll(die).unwrap());
+                }
+                assert_eq!(got, fast_singly[..got.len()]);
                 assert!(fast_pool.iter().all(|v| (1..=die.sides()).contains(v)));
             }
         }
