@@ -281,10 +281,11 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         None => v,
     };
     let Some(select) = term.select else {
-        let mut faces = [0u32; CHUNK];
+        // A small chunk: zeroing it is part of every roll.
+        let mut faces = [0u32; 16];
         let (mut left, mut total) = (count, 0i64);
         while left > 0 {
-            let n = left.min(CHUNK);
+            let n = left.min(faces.len());
             let chunk = faces.get_mut(..n).unwrap_or_default();
             roller.roll_many(die, chunk)?;
             total += chunk.iter().map(|f| score(sides.value(*f))).sum::<i64>();
