@@ -255,6 +255,26 @@ fn convolve(a: &[f64], b: &[f64], out: &mut Vec<f64>) {
     }
 }
 
+/// Convolve the first `len` cells of `acc` with `b` in place (cells past
+/// `len` are taken as 0 and written); returns the new length, clamped to the
+/// buffer.
+fn convolve_in_place(acc: &mut [f64], len: usize, b: &[f64]) -> usize {
+    let new_len = (len + b.len()).saturating_sub(1).min(acc.len());
+    for i in (0..new_len).rev() {
+        // Cell i from cells i - j, all at or below i: not yet overwritten.
+        let mut sum = 0.0;
+        for (j, bj) in b.iter().enumerate() {
+            if let Some(src) = i.checked_sub(j).filter(|s| *s < len) {
+                sum += bj * acc.get(src).copied().unwrap_or(0.0);
+            }
+        }
+        if let Some(c) = acc.get_mut(i) {
+            *c = sum;
+        }
+    }
+    new_len
+}
+
 /// `out[at + i] += k * a[i]`; cells past the end of `out` are not written
 /// (callers size `out` so that none are).
 #[inline]
@@ -386,6 +406,19 @@ impl Dist<i64> {
             && let Some(d) = self.dense()
         {
             let lo = d.lo.saturating_mul(i64::from(n));
+            if total_span <= 48 {
+                // Small results: one buffer, each copy convolved in place
+                // from the top down (one allocation fewer).
+                let mut acc = vec![0.0; total_span as usize];
+                acc.get_mut(..d.w.len())
+                    .unwrap_or_default()
+                    .copy_from_slice(&d.w);
+                let mut len = d.w.len();
+                for _ in 1..n {
+                    len = convolve_in_place(&mut acc, len, &d.w);
+                }
+                return Ok(Self::from_dense(lo, &acc));
+            }
             let mut acc = d.w.clone();
             let mut next = Vec::with_capacity(total_span as usize);
             for _ in 1..n {
