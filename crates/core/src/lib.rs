@@ -2,8 +2,9 @@
 //!
 //! The pieces every Tabula rule system shares:
 //!
-//! - [`roller`]: the one [`Roller`] trait with its three sources, [`Seeded`]
-//!   (ChaCha20, serializable so a table resumes the same stream), [`Manual`] (values
+//! - [`roller`]: the one [`Roller`] trait with its sources, [`Seeded`]
+//!   (ChaCha20, serializable so a table resumes the same stream), [`Fast`]
+//!   (Xoshiro256++, for simulation), [`Manual`] (values
 //!   typed in by people rolling physical dice or drawing physical cards) and
 //!   [`Scripted`] (tests and the books' worked examples).
 //! - [`dice`]: a die within explicit caps, pools, and the Tiers book's d3.
@@ -43,7 +44,7 @@ pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
 pub use dice::{D3Mode, DiceError, Die};
 pub use notation::{Expr, NotationError, RollOutcome};
 pub use policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
-pub use roller::{Manual, RollError, Roller, Scripted, Seeded};
+pub use roller::{Fast, Manual, RollError, Roller, Scripted, Seeded};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
     ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, Logged, ParamKind,

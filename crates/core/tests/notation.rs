@@ -1114,6 +1114,32 @@ proptest! {
     }
 
     #[test]
+    fn the_total_alone_is_the_roll_total_with_the_same_dice(
+        text in loose_expr(),
+        seed in any::<u64>(),
+    ) {
+        let e = match Expr::parse(&text) {
+            Err(e) if refused_on_purpose(&e) => return Ok(()),
+            r => r.map_err(|err| TestCaseError::fail(format!("{text:?}: {err}")))?,
+        };
+        let (mut a, mut b) = (Seeded::from_seed(seed), Seeded::from_seed(seed));
+        let out = e.roll(&mut a).unwrap();
+        prop_assert_eq!(e.roll_total(&mut b).unwrap(), out.total, "{}", out);
+        // The same number of dice taken: the streams go on together.
+        prop_assert_eq!(a.roll(Die::D20).unwrap(), b.roll(Die::D20).unwrap());
+        // And from a script, die for die.
+        let faces: Vec<u32> = out.root.dice().iter().map(|d| match d.fudge {
+            true => (d.value + 2) as u32,
+            false => d.value as u32,
+        }).collect();
+        if out.root.dice().iter().all(|d| d.rerolled_from.is_empty() && d.clamped_from.is_none()) {
+            let mut script = Scripted::dice(faces);
+            prop_assert_eq!(e.roll_total(&mut script).unwrap(), out.total);
+            prop_assert_eq!(script.remaining(), 0);
+        }
+    }
+
+    #[test]
     fn odds_equal_brute_force_on_small_cases(text in small_expr()) {
         let e = match Expr::parse(&text) {
             Err(e) if refused_on_purpose(&e) => return Ok(()),

@@ -646,6 +646,31 @@ impl Expr {
         roll::roll(self, roller)
     }
 
+    /// Roll the expression once and return only its total: the same dice
+    /// asked of the roller in the same order, and the same total, as
+    /// [`Expr::roll`], without building the outcome tree. For simulations
+    /// that roll an expression millions of times: a group without rerolls,
+    /// `mi`/`ma` or explosions is rolled into a buffer on the stack (no
+    /// allocation unless it keeps or drops among more than 64 dice).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_core::notation::Expr;
+    /// use tabula_core::Scripted;
+    ///
+    /// let expr = Expr::parse("4d6kh3 + 1")?;
+    /// assert_eq!(expr.roll_total(&mut Scripted::dice([6, 5, 2, 4]))?, 16);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Expr::roll`].
+    pub fn roll_total(&self, roller: &mut dyn Roller) -> Result<i64, crate::RollError> {
+        roll::roll_total(self, roller)
+    }
+
     /// How many dice one roll of this expression asks for before rerolls and
     /// explosions (at most [`MAX_POOL`]).
     pub fn dice_count(&self) -> u32 {

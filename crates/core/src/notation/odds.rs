@@ -17,7 +17,9 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test};
+use super::{
+    BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test,
+};
 use crate::odds::{Dist, MAX_OUTCOMES, OddsError};
 
 /// How many extra dice the odds follow one exploding die for: the same cap
@@ -68,7 +70,7 @@ impl Expr {
     ///
     /// [`OddsError::TooLarge`] when a step would hold more than
     /// [`MAX_OUTCOMES`] outcomes or take too long (`1d10000 * 1d10000`,
-    /// `100d6kh50`).
+    /// `1000d6kh900`).
     pub fn odds(&self) -> Result<ExprOdds, OddsError> {
         let mut t = Truncation {
             exact: true,
@@ -97,8 +99,13 @@ fn node(n: &Node, t: &mut Truncation) -> Result<Dist<i64>, OddsError> {
             let a = node(&ab[0], t)?;
             let b = node(&ab[1], t)?;
             let op = *op;
-            // The parser rules out overflow and divisors that can be 0.
-            a.combine(&b, |x, y| op.apply(*x, *y).unwrap_or(0))
+            match op {
+                // Sums and differences by the dense convolution.
+                BinOp::Add => a.add(&b),
+                BinOp::Sub => a.add(&b.map(|v| v.saturating_neg())),
+                // The parser rules out overflow and divisors that can be 0.
+                _ => a.combine(&b, |x, y| op.apply(*x, *y).unwrap_or(0)),
+            }
         }
     }
 }
@@ -173,7 +180,12 @@ fn p_where(w: &Weights, t: Test) -> f64 {
 }
 
 fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError> {
-    let u = uniform(term.sides);
+    // The weights of one die as a map, for the modifiers worked face by face.
+    let u = if term.modifiers.is_empty() {
+        Weights::new()
+    } else {
+        uniform(term.sides)
+    };
     let success = term.success;
     let g = move |v: i64| match success {
         Some(t) => i64::from(t.test(v)),
@@ -184,10 +196,18 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         .iter()
         .position(|m| matches!(m, Modifier::Explode(_)));
     let Some(i) = explode_at else {
-        let per_die = to_dist(apply_all(u.clone(), &term.modifiers, &u))?;
+        let per_die = if term.modifiers.is_empty() {
+            let (lo, hi) = term.sides.range();
+            Dist::uniform_range(lo, hi)?
+        } else {
+            to_dist(apply_all(u.clone(), &term.modifiers, &u))?
+        };
         let count = term.count;
         return match term.select {
-            None => per_die.map(|v| g(*v)).sum_of(count),
+            None => match success {
+                None => per_die.sum_of(count),
+                Some(t) => per_die.count_successes(count, |v| t.test(v)),
+            },
             Some(sel) => {
                 let (keep, highest) = match sel {
                     Select::KeepHighest(k) => (k, true),

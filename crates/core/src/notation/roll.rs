@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides};
+use crate::dice::Die;
 use crate::roller::{RollError, Roller};
 
 /// The result of rolling an [`Expr`] once: the total and the whole tree, every
@@ -245,6 +246,80 @@ pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, 
     })
 }
 
+pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, RollError> {
+    total_node(&expr.root, roller)
+}
+
+/// The value of `node` as [`roll_node`] would give it, asking the roller for
+/// the same dice in the same order.
+fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
+    Ok(match node {
+        Node::Number(v) => i64::from(*v),
+        Node::Dice(d) if d.modifiers.is_empty() => total_plain(d, roller)?,
+        Node::Dice(d) => roll_dice(d, roller)?.value(),
+        // The parser's bounds keep every value within ±2^53.
+        Node::Neg(x) => total_node(x, roller)?.saturating_neg(),
+        Node::Group(x) => total_node(x, roller)?,
+        Node::Binary(op, ab) => {
+            let lhs = total_node(&ab[0], roller)?;
+            let rhs = total_node(&ab[1], roller)?;
+            op.apply(lhs, rhs).unwrap_or(0)
+        }
+    })
+}
+
+/// The value of a group without modifiers: its dice rolled in chunks into a
+/// stack buffer, summed or counted as they come; with a keep or drop, every
+/// value is held (on the stack up to 64 dice) and the selection sorts them.
+fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollError> {
+    const CHUNK: usize = 64;
+    let sides = term.sides;
+    let die = sides.die();
+    let count = term.count as usize;
+    let score = |v: i64| match term.success {
+        Some(t) => i64::from(t.test(v)),
+        None => v,
+    };
+    let Some(select) = term.select else {
+        // A small chunk: zeroing it is part of every roll.
+        let mut faces = [0u32; 16];
+        let (mut left, mut total) = (count, 0i64);
+        while left > 0 {
+            let n = left.min(faces.len());
+            let chunk = faces.get_mut(..n).unwrap_or_default();
+            roller.roll_many(die, chunk)?;
+            total += chunk.iter().map(|f| score(sides.value(*f))).sum::<i64>();
+            left -= n;
+        }
+        return Ok(total);
+    };
+    let mut small = [0u32; CHUNK];
+    let mut large = Vec::new();
+    let faces: &mut [u32] = if count <= CHUNK {
+        small.get_mut(..count).unwrap_or_default()
+    } else {
+        large.resize(count, 0);
+        &mut large
+    };
+    roller.roll_many(die, faces)?;
+    // Faces and values rise together (dF's -1, 0, +1 too), so sorting faces
+    // sorts values; among equal values it does not matter which is kept.
+    faces.sort_unstable();
+    let k = |k: u32| (k as usize).min(count);
+    let kept = match select {
+        Select::KeepHighest(n) => count - k(n)..count,
+        Select::KeepLowest(n) => 0..k(n),
+        Select::DropHighest(n) => 0..count - k(n),
+        Select::DropLowest(n) => k(n)..count,
+    };
+    Ok(faces
+        .get(kept)
+        .unwrap_or_default()
+        .iter()
+        .map(|f| score(sides.value(*f)))
+        .sum())
+}
+
 fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
     Ok(match node {
         Node::Number(v) => NodeOutcome::Number {
@@ -281,9 +356,9 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
     })
 }
 
-fn new_die(sides: Sides, value: i64, from_explosion: bool) -> DieOutcome {
+fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutcome {
     DieOutcome {
-        sides: sides.die().sides(),
+        sides: die.sides(),
         fudge: sides == Sides::Fudge,
         value,
         kept: true,
@@ -301,9 +376,17 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     let face =
         |roller: &mut dyn Roller| -> Result<i64, RollError> { Ok(sides.value(roller.roll(die)?)) };
     let mut dice = Vec::with_capacity(term.count as usize);
-    for _ in 0..term.count {
-        let v = face(roller)?;
-        dice.push(new_die(sides, v, false));
+    // The group's dice in one call per chunk: no call per die through the
+    // trait object for a seeded roller.
+    let mut faces = [0u32; 64];
+    let mut left = term.count as usize;
+    while left > 0 {
+        let chunk = faces.get_mut(..left.min(64)).unwrap_or_default();
+        roller.roll_many(die, chunk)?;
+        for &f in chunk.iter() {
+            dice.push(new_die(die, sides, sides.value(f), false));
+        }
+        left -= chunk.len().max(1).min(left);
     }
     for m in &term.modifiers {
         match *m {
@@ -343,7 +426,7 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     if depth[i] < MAX_EXPLOSIONS && t.test(dice[i].value) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
-                        dice.push(new_die(sides, v, true));
+                        dice.push(new_die(die, sides, v, true));
                         depth.push(depth[i] + 1);
                     }
                     i += 1;
