@@ -69,6 +69,7 @@ is Receiving Help); the `/` form is never a book command.
 | `/view [SEAT]` | the seat's view as JSON (a player: only its own) |
 | `/log` | every event so far, as the seat may see it |
 | `/undo` | the GM's alone (`gm: undo`): take back the last command, dice with it |
+| `/auto [off] NAME` | the GM's alone: hand a participant to the book's policy (its commands are logged as `auto: NAME`, with the table's dice or, with `--manual`, yours), or take it back; `/auto` lists who is on autopilot |
 | `/quit` | stop |
 
 At the terminal, the Up arrow recalls earlier lines (kept across sessions in
@@ -88,7 +89,7 @@ has a `type`:
 |---|---|---|
 | `prompt` | before each line is read | `seq` (log rows so far), `seat` (whose turn), `status` (text), `legal` (the commands that seat may give: `name`, `summary`, `params` with `kind` `int` `{min,max}`, `choice` `{options}` or `text`), `odds` (`choice`, `probability` 0..1, `detail`) |
 | `event` | each accepted event or undo | `line` (the line that gave it), `seq`, `seat`, `kind` (`event` or `undo`), `text` (the event in words, every die and card the seat may see), `event` (the event as JSON, absent when hidden) |
-| `refused` | a refused line; nothing changed | `line`, `message` (text), `error`: `{"error": "rule", "rule": {"system", "seed", "section", "ruling"}, "kind", "message"}` for a rule, `{"error": "parse", "parse": ...}` for an unreadable line (`parse` is `unknown` with `got` and `known`; `arguments` with `command`, `problem` and `usage`; `grammar` with `kind`; or `name` with `kind` `unknown` (`field`, `got`, `candidates`) or `ambiguous` (`field`, `got`, `matches`)), `unknown-seat` with `seats`, `gm-only`, `not-your-view`, `too-long`, `nothing-to-undo`, `unknown-driver-command` |
+| `refused` | a refused line; nothing changed | `line`, `message` (text), `error`: `{"error": "rule", "rule": {"system", "seed", "section", "ruling"}, "kind", "message"}` for a rule, `{"error": "parse", "parse": ...}` for an unreadable line (`parse` is `unknown` with `got` and `known`; `arguments` with `command`, `problem` and `usage`; `grammar` with `kind`; or `name` with `kind` `unknown` (`field`, `got`, `candidates`) or `ambiguous` (`field`, `got`, `matches`)), `unknown-seat` with `seats`, `gm-only`, `not-your-view`, `too-long`, `nothing-to-undo`, `not-awaited`, `no-suggestion`, `unknown-driver-command` |
 | `withdrawn` | `undo` or `quit` typed at a manual dice prompt | `line`, `quit` |
 | `help` | `?` | `seat`, `commands` (`name`, `usage`, `summary`, `params`), `seats` |
 | `status` | `/status` | `seat`, `status` |
@@ -96,6 +97,7 @@ has a `type`:
 | `sheet` | `/sheet` | `seat`, `text` |
 | `view` | `/view` | `seat`, `view` (the system's view JSON) |
 | `log` | `/log` | `seat`, `lines` (as in `event`) |
+| `autopilot` | `/auto` | `on` (the participants on autopilot), `participants` (every name `auto` takes) |
 | `note` | the encounter is over; unsaved changes | `text` |
 | `summary` | last | `accepted`, `refused`, `withdrawn`, `events`, `finished` |
 "#;
