@@ -58,48 +58,17 @@ pub fn draw(
     roller: &mut dyn Roller,
     n: usize,
 ) -> Result<Vec<DrawStep>, RollError> {
-    let n = n.min(MAX_DRAW);
-    let mut steps = Vec::new();
-    let mut got = 0;
-    let mut joker_seen = false;
-    // Every iteration either adds a card, or discards one of the shoe's few Jokers,
-    // or reshuffles a non-empty discard pile; the bound is generous.
-    let mut budget = n * 3 + 64;
-    while got < n {
-        if budget == 0 {
-            return Err(RollError::EmptyPile);
-        }
-        budget -= 1;
-        if shoe.pile().is_empty() {
-            if shoe.discards().is_empty() {
-                return Err(RollError::EmptyPile);
-            }
-            shoe.reshuffle_discards();
-            steps.push(DrawStep::Reshuffle);
-            continue;
-        }
-        let card = shoe.draw(roller)?;
-        if card.face.is_joker() {
-            // The Joker came out of the pile, so it is out and can be discarded.
-            let _ = shoe.discard(card);
-            steps.push(DrawStep::Joker(card));
-            joker_seen = true;
-        } else {
-            steps.push(DrawStep::Card(card));
-            got += 1;
-        }
-    }
-    if joker_seen {
-        shoe.reshuffle_discards();
-        steps.push(DrawStep::Reshuffle);
-    }
+    let steps = draw_from(shoe, roller, n)?;
+    apply(shoe, &steps);
     Ok(steps)
 }
 
-/// The steps of drawing `n` cards from `shoe` as [`draw`] would draw them (the
-/// same roller calls, the same cards, Jokers and reshuffles), without changing
-/// the shoe: [`apply`] then brings it to where [`draw`] leaves it. Only the
-/// draw pile and the discard pile are copied.
+/// The steps of drawing `n` cards from `shoe` (capped at [`MAX_DRAW`]) into a
+/// hand, replacing each Joker (R-GB-3) and shuffling the discards back in when
+/// the deck is empty, without changing the shoe: [`apply`] then brings it to
+/// where [`draw`] leaves it. Only the draw pile and the discard pile are
+/// copied. Every iteration either adds a card, or discards one of the shoe's
+/// few Jokers, or reshuffles a non-empty discard pile; the bound is generous.
 ///
 /// # Errors
 /// As [`draw`].
