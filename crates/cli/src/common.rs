@@ -333,11 +333,12 @@ where
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
+        bar.enable_steady_tick(std::time::Duration::from_millis(250));
         bar
     });
-    let report = sim::simulate::<S>(&initial, &options, &mut |done| {
+    let report = sim::simulate::<S>(&initial, &options, &|_| {
         if let Some(b) = &bar {
-            b.set_position(done);
+            b.inc(1);
         }
     })
     .map_err(CliError::bad)?;

@@ -141,3 +141,39 @@ fn up_recalls_history_across_sessions_and_tab_completes_a_quoted_name() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `simulate` at a terminal shows a progress bar while it runs, then clears
+/// it and prints the report (piped, it prints no bar: `tests/simulate.rs`).
+#[test]
+fn simulate_shows_a_progress_bar_at_a_terminal() {
+    let command = format!(
+        "{} scratch simulate examples/scratch/table.toml --runs 3000 --seed 1 --threads 1; sleep 60",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let t = Tmux::new("simulate");
+    t.start(&root(), &command);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut saw_bar = false;
+    loop {
+        let screen = t.screen();
+        if screen.contains("/3000 encounters") {
+            saw_bar = true;
+        }
+        if screen.contains("Wins (95% interval)") {
+            assert!(
+                saw_bar,
+                "the report came with no progress bar before it:\n{screen}"
+            );
+            assert!(
+                !screen.contains("/3000 encounters"),
+                "the bar was not cleared:\n{screen}"
+            );
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "waited 120 s for the report; the screen is:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

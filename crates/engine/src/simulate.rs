@@ -361,15 +361,16 @@ fn names_participant(spec: &CommandSpec, name: &str) -> bool {
 }
 
 /// Simulate `options.runs` encounters from `initial` (see the module docs).
-/// `progress` is called with the number of runs done so far, from the
-/// calling thread, after each chunk.
+/// `progress` is called after every run with the number of runs done so
+/// far, from whichever worker thread finished it (so counts may arrive a
+/// little out of order).
 ///
 /// # Errors
 /// [`SimError`] for options out of range or a policy naming nobody.
 pub fn simulate<P: Policy>(
     initial: &P::State,
     options: &SimOptions,
-    progress: &mut dyn FnMut(u64),
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimReport, SimError>
 where
     P::State: Sync,
@@ -399,6 +400,7 @@ where
         .build()
         .map_err(|e| SimError::Pool(e.to_string()))?;
     let mut fold = Fold::new(&start, &options.policies);
+    let finished = std::sync::atomic::AtomicU64::new(0);
     let mut done = 0;
     while done < options.runs {
         let end = (done + CHUNK).min(options.runs);
@@ -408,7 +410,11 @@ where
                 .map(|run| {
                     let mut roller = run_roller(options.seed, run);
                     let choice_seed = splitmix64(run ^ splitmix64(options.seed ^ 0xC401CE));
-                    play_one::<P>(initial, &mut roller, &options.policies, choice_seed)
+                    let result =
+                        play_one::<P>(initial, &mut roller, &options.policies, choice_seed);
+                    let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    progress(n);
+                    result
                 })
                 .collect()
         });
@@ -416,7 +422,6 @@ where
             fold.add(done + i as u64, result);
         }
         done = end;
-        progress(done);
     }
     Ok(fold.finish(P::ID, options))
 }
@@ -800,13 +805,13 @@ pub fn simulate_table(
     text: &str,
     files: &(dyn tabula_core::files::SheetFiles + Sync),
     options: &SimOptions,
-    progress: &mut dyn FnMut(u64),
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimReport, SimSetupError> {
     fn run<P>(
         text: &str,
         files: &(dyn tabula_core::files::SheetFiles + Sync),
         options: &SimOptions,
-        progress: &mut dyn FnMut(u64),
+        progress: &(dyn Fn(u64) + Sync),
     ) -> Result<SimReport, SimSetupError>
     where
         P: Policy,

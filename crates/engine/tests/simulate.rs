@@ -18,7 +18,7 @@ fn table_text(system: SystemId) -> (String, std::path::PathBuf) {
 
 fn run(system: SystemId, options: &SimOptions) -> simulate::SimReport {
     let (text, dir) = table_text(system);
-    simulate_table(system, &text, &dir, options, &mut |_| {}).unwrap()
+    simulate_table(system, &text, &dir, options, &|_| {}).unwrap()
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn a_random_policy_is_a_baseline_the_book_policy_beats() {
 fn options_out_of_range_and_unknown_names_are_refused() {
     let (text, dir) = table_text(SystemId::Scratch);
     let go =
-        |options: SimOptions| simulate_table(SystemId::Scratch, &text, &dir, &options, &mut |_| {});
+        |options: SimOptions| simulate_table(SystemId::Scratch, &text, &dir, &options, &|_| {});
     assert_eq!(
         go(SimOptions {
             runs: 0,
@@ -199,7 +199,7 @@ fn overrides_change_the_table_file_by_names_and_refuse_what_is_not_there() {
             runs: 20,
             ..SimOptions::default()
         },
-        &mut |_| {},
+        &|_| {},
     )
     .unwrap();
     assert_eq!(report.failed, 0, "{:#?}", report.failures);
