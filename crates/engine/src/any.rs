@@ -311,6 +311,26 @@ fn submit_command<S: TextPlay>(
     Ok(session.seq())
 }
 
+/// `typed` resolved among `participants` ([`tabula_core::names::resolve`]);
+/// a name that fits none is tried again with its spaces as hyphens, since a
+/// system may name participants by their ids (`the-boss` for "The Boss").
+fn resolve_participant(participants: &[String], typed: &str) -> Result<String, CommandError> {
+    let all = || participants.iter().map(String::as_str);
+    match tabula_core::names::resolve("participant", typed, all()) {
+        Ok(name) => Ok(name.to_string()),
+        Err(e) => {
+            let hyphened = typed
+                .trim()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join("-");
+            tabula_core::names::resolve("participant", &hyphened, all())
+                .map(str::to_string)
+                .map_err(|_| CommandError::Parse(e.into()))
+        }
+    }
+}
+
 /// A table of any of the five systems, in play (see the module docs).
 pub struct AnyTable {
     system: SystemId,
@@ -491,14 +511,7 @@ impl AnyTable {
                 what: "hand a participant to the autopilot".into(),
             });
         }
-        let participants = self.participants();
-        let found = tabula_core::names::resolve(
-            "participant",
-            name,
-            participants.iter().map(String::as_str),
-        )
-        .map_err(|e| CommandError::Parse(e.into()))?
-        .to_string();
+        let found = resolve_participant(&self.participants(), name)?;
         self.autopilot
             .retain(|n| !tabula_core::names::same_name(n, &found));
         if on {
@@ -523,14 +536,7 @@ impl AnyTable {
         participant: &str,
         dice: Dice<'_>,
     ) -> Result<(String, Accepted), CommandError> {
-        let participants = self.participants();
-        let name = tabula_core::names::resolve(
-            "participant",
-            participant,
-            participants.iter().map(String::as_str),
-        )
-        .map_err(|e| CommandError::Parse(e.into()))?
-        .to_string();
+        let name = resolve_participant(&self.participants(), participant)?;
         let awaiting = self.inner.awaiting();
         let Some(a) = awaiting.iter().find(|a| {
             a.seat.same_seat(seat)

@@ -302,3 +302,24 @@ fn the_autopilot_plays_participants_handed_to_it_and_logs_their_commands() {
         assert!(!log.is_empty());
     }
 }
+
+#[test]
+fn auto_takes_a_display_name_for_a_participant_named_by_its_id() {
+    let (text, dir) = table_text(SystemId::Scratch);
+    let mut table = AnyTable::setup(SystemId::Scratch, &text, &dir, Seeded::from_seed(1)).unwrap();
+    let gm = tabula_core::system::Seat::Gm;
+    assert_eq!(
+        table.set_autopilot(&gm, "The Boss", true).unwrap(),
+        "the-boss"
+    );
+    assert_eq!(table.set_autopilot(&gm, "thug-2", true).unwrap(), "thug-2");
+    // "thug" is the start of two: refused, listing both.
+    let e = table
+        .set_autopilot(&gm, "thug", true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("thug-1") && e.contains("thug-2"), "{e}");
+    assert_eq!(table.autopilot(), ["the-boss", "thug-2"]);
+    table.set_autopilot(&gm, "the boss", false).unwrap();
+    assert_eq!(table.autopilot(), ["thug-2"]);
+}
