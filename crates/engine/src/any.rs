@@ -319,11 +319,7 @@ fn resolve_participant(participants: &[String], typed: &str) -> Result<String, C
     match tabula_core::names::resolve("participant", typed, all()) {
         Ok(name) => Ok(name.to_string()),
         Err(e) => {
-            let hyphened = typed
-                .trim()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join("-");
+            let hyphened = typed.split_whitespace().collect::<Vec<_>>().join("-");
             tabula_core::names::resolve("participant", &hyphened, all())
                 .map(str::to_string)
                 .map_err(|_| CommandError::Parse(e.into()))
