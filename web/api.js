@@ -92,6 +92,14 @@ export class Seat {
   undo() {
     return this.post("/undo", {});
   }
+  /** Who the table waits on now (seat and participant). */
+  awaiting() {
+    return this.get("/awaiting");
+  }
+  /** Let the book's policy give one participant's command now. */
+  policy(participant, expectSeq) {
+    return this.post("/policy", { participant, expect_seq: expectSeq });
+  }
   seats() {
     return this.get("/seats");
   }

@@ -146,7 +146,13 @@ function refreshAll() {
 }
 
 async function refreshOnce() {
-  const [v, l, o, s] = await Promise.all([S.api.view(), S.api.legal(), S.api.odds(), S.api.status()]);
+  const [v, l, o, s, a] = await Promise.all([
+    S.api.view(),
+    S.api.legal(),
+    S.api.odds(),
+    S.api.status(),
+    S.api.awaiting(),
+  ]);
   if (v.status === 401 || v.status === 404) {
     fatal("This seat link is not valid (the GM may have reissued it). Ask the GM for the new link.");
     return;
@@ -171,6 +177,7 @@ async function refreshOnce() {
   drawSheets();
   drawCommands();
   drawOdds(o.ok ? list(o.body, "odds") : []);
+  drawPolicy(a.ok ? list(a.body, "awaiting") : []);
   drawGm();
   S.ready = true;
   document.body.dataset.seq = String(S.seq);
@@ -247,6 +254,47 @@ function drawCommands() {
   if (hadFocus && !box.contains(document.activeElement)) {
     const again = focusedId && box.querySelector(`details[open] [data-param="${CSS.escape(focusedId)}"], [data-command="${CSS.escape(focusedId)}"] button`);
     (again || $("actions")).focus();
+  }
+}
+
+/** A button per participant this seat gives a step for now: the book's
+ * policy plays it (`POST /policy`), logged like any command. */
+function drawPolicy(awaiting) {
+  const mine = awaiting.filter(
+    (w) => w && w.participant && String(w.seat).toLowerCase() === String(S.seat).toLowerCase(),
+  );
+  const names = [...new Set(mine.map((w) => w.participant))];
+  $("policy").hidden = names.length === 0;
+  replace(
+    $("policy-buttons"),
+    names.map((name) =>
+      el("button", { type: "button", class: "policy-play", "data-participant": name, onclick: () => playByPolicy(name) }, `Policy plays ${name}`),
+    ),
+  );
+}
+
+async function playByPolicy(name) {
+  if (S.busy) return;
+  S.busy = true;
+  document.body.dataset.busy = "true";
+  setFeedback("pending", `The policy plays ${name}…`);
+  try {
+    const r = await S.api.policy(name, S.seq);
+    if (r.ok) {
+      if (r.body && Array.isArray(r.body.events)) addLines(r.body.events);
+      if (r.body && typeof r.body.seq === "number") S.seq = Math.max(S.seq, r.body.seq);
+      setFeedback("ok", `The policy played ${name}.`);
+      await refreshAll();
+    } else if (r.status === 409) {
+      setFeedback("error", "The table moved on first; here it is as it is now.");
+      await refreshAll();
+    } else {
+      const err = describeError(r);
+      setFeedback("error", [el("strong", {}, "Refused: "), err.message]);
+    }
+  } finally {
+    S.busy = false;
+    document.body.dataset.busy = "false";
   }
 }
 

@@ -697,6 +697,60 @@ async fn browser_scratch_plays_and_shows_a_refusals_rule() {
     }
 }
 
+/// The book's policy plays a step from the page: the seat whose step it is
+/// sees a "Policy plays NAME" button, and the command lands in every log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_the_policy_plays_a_step_from_the_page() {
+    let Some((mut driver, _one)) = browser("browser_policy").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let table = server.create("scratch", "table", 3).await;
+    let gm = driver.session(1280, 900).await;
+    let alice = driver.session(1280, 900).await;
+    let bob = driver.session(390, 844).await;
+    open(&gm, &table.link(&server, "gm")).await;
+    open(&alice, &table.link(&server, "alice")).await;
+    open(&bob, &table.link(&server, "bob")).await;
+    ok(use_control(&gm, "initiative", &[]).await, "initiative");
+    let seq = all_caught_up(&gm, &[&alice, &bob]).await;
+    let buttons = "return [...document.querySelectorAll('#policy:not([hidden]) .policy-play')]\
+                   .map(b => b.dataset.participant);";
+    let mut played = 0;
+    for _ in 0..3 {
+        // Exactly one seat is waited on; only it shows buttons.
+        let mut with_buttons = Vec::new();
+        for c in [&gm, &alice, &bob] {
+            let names = js(c, buttons).await;
+            if names.as_array().is_some_and(|a| !a.is_empty()) {
+                with_buttons.push((c, names));
+            }
+        }
+        assert_eq!(
+            with_buttons.len(),
+            1,
+            "one seat's step at a time: {with_buttons:?}"
+        );
+        let (c, names) = &with_buttons[0];
+        clear_feedback(c).await;
+        js(
+            c,
+            "document.querySelector('#policy .policy-play').click(); return null;",
+        )
+        .await;
+        let (kind, text) = feedback(c).await;
+        assert_eq!(kind, "ok", "{text}");
+        assert!(text.contains("The policy played"), "{text} ({names})");
+        played += 1;
+        all_caught_up(&gm, &[&alice, &bob]).await;
+    }
+    assert_eq!(played, 3);
+    assert!(body_number(&gm, "logSeq").await > seq);
+    for c in [gm, alice, bob] {
+        let _ = c.close().await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_tiers_plays_and_shows_a_refusals_rule() {
     let Some((mut driver, _one)) = browser("browser_tiers").await else {
