@@ -373,6 +373,7 @@ impl Scanner {
             "odds",
             "status",
             "seats",
+            "awaiting",
         ] {
             let a = c.get(&self.table.url(what), &tok).await;
             assert_eq!(a.status, StatusCode::OK, "{player} {what}: {}", a.text);
@@ -402,6 +403,16 @@ impl Scanner {
             .await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
         answers.push(("refusal undo".into(), a.json));
+        // The policy asked for someone this seat does not give (or nobody).
+        let a = c
+            .post(
+                &self.table.url("policy"),
+                &tok,
+                &json!({"participant": "no such participant", "expect_seq": 999_999}),
+            )
+            .await;
+        assert!(a.status.is_client_error(), "{}", a.text);
+        answers.push(("refusal policy".into(), a.json));
         for (what, v) in answers {
             self.scan(player, &what, &v);
         }
