@@ -264,7 +264,7 @@ fn final_net(n: u32, tn: u32) -> Result<(i64, Vec<f64>), OddsError> {
 
 /// The chance that `n` dice meet `tn`, Improbable Success included (R-SA-3).
 ///
-/// Computed from the Hits alone ([`final_hits`]); the same number as
+/// Computed from the Hits alone (a dense array per pool); the same number as
 /// `final_roll(n, tn)?.p_where(|o| o.0 >= tn)` up to rounding.
 ///
 /// # Errors
