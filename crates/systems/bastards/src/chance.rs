@@ -156,6 +156,9 @@ fn choose_small(n: usize, k: usize) -> u128 {
 /// ordered draws whose best keys are below `x` and `y`: 104 products of two
 /// binomials from a table built at compile time.
 ///
+/// A Game of Bastards, "Skill Hand", "Fate Draw" and "Combat"
+/// (003_2dfeea144768d328.txt); R-GB-6, R-GB-11, R-GB-2.
+///
 /// # Errors
 /// A [`RuleError`] naming a number out of range.
 pub fn skill_hand(hand: SkillHand) -> Result<SkillHandOdds, RuleError> {
