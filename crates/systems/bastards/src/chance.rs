@@ -113,11 +113,95 @@ fn key_wins(kp: usize, pb: i64, kd: usize, db: i64) -> bool {
     )
 }
 
+/// The most cards either hand of a Skill Hand draws: the player's rank (at most
+/// [`fate::MAX_RANK`]); the Dealer's 6 - Trait is at most 5.
+const MAX_HAND: usize = fate::MAX_RANK as usize;
+/// The non-Joker cards of the shoe (R-GB-1, R-GB-11).
+const SHOE_CARDS: usize = 104;
+
+/// `C(n, k)` for `n` in 0..=104 and `k` in 0..=[`MAX_HAND`], by Pascal's rule at
+/// compile time (every entry fits in `u128`: the largest is `C(104, 20)`).
+static CHOOSE: [[u128; MAX_HAND + 1]; SHOE_CARDS + 1] = {
+    let mut t = [[0u128; MAX_HAND + 1]; SHOE_CARDS + 1];
+    let mut n = 0;
+    while n <= SHOE_CARDS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_HAND && n > 0 {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `C(n, k)` from [`CHOOSE`]; 0 when `k > n` (and, unreachable within the caps,
+/// outside the table).
+fn choose_small(n: usize, k: usize) -> u128 {
+    CHOOSE
+        .get(n)
+        .and_then(|row| row.get(k))
+        .copied()
+        .unwrap_or(0)
+}
+
 /// The exact chance that `hand` beats the Dealer's Fate Draw (R-GB-6, R-GB-11).
+///
+/// Counted without listing the joint table of best cards: with two copies of each
+/// of the 52 keys, the player's best key `kp` beats exactly the Dealer's keys
+/// below `kp + 4 * (player bonus - modifier)` (clamped to 0..=52; R-GB-2 orders
+/// totals, then suits, the same way as keys), so the successes are
+/// `sum over kp of cdf(kp + 1, t) - cdf(kp, t)`, where `cdf(x, y)` counts the
+/// ordered draws whose best keys are below `x` and `y`: 104 products of two
+/// binomials from a table built at compile time.
+///
+/// A Game of Bastards, "Skill Hand", "Fate Draw" and "Combat"
+/// (003_2dfeea144768d328.txt); R-GB-6, R-GB-11, R-GB-2.
 ///
 /// # Errors
 /// A [`RuleError`] naming a number out of range.
 pub fn skill_hand(hand: SkillHand) -> Result<SkillHandOdds, RuleError> {
+    hand.validate()?;
+    let (pd, dd) = (hand.player_draws(), hand.dealer_draws());
+    // Both hands' best keys below x and below y: 2x and 2y cards to draw from.
+    let cdf = |x: usize, y: usize| -> u128 {
+        let (na, nb) = (2 * x, 2 * y);
+        if na <= nb {
+            choose_small(na, pd).saturating_mul(choose_small(nb.saturating_sub(pd), dd))
+        } else {
+            choose_small(nb, dd).saturating_mul(choose_small(na.saturating_sub(dd), pd))
+        }
+    };
+    // validate() bounds both bonuses to 0..=40 and 0..=20.
+    let shift = 4 * (hand.player_bonus() - hand.modifier);
+    let mut wins: u128 = 0;
+    for kp in 0..52usize {
+        let t = (kp as i64 + shift).clamp(0, 52) as usize;
+        if t > 0 {
+            wins = wins.saturating_add(cdf(kp + 1, t).saturating_sub(cdf(kp, t)));
+        }
+    }
+    let total = choose_small(SHOE_CARDS, pd)
+        .saturating_mul(choose_small(SHOE_CARDS.saturating_sub(pd), dd));
+    Ok(SkillHandOdds {
+        probability: ratio(wins, total),
+        hand,
+        player_draws: pd,
+        dealer_draws: dd,
+        successes: wins.to_string(),
+        outcomes: total.to_string(),
+        difficulty: fate::difficulty_label(hand.modifier).to_string(),
+    })
+}
+
+#[cfg(test)]
+/// The former computation of [`skill_hand`] (every cell of [`joint_best`]), kept
+/// as the oracle of the fast one.
+///
+/// # Errors
+/// A [`RuleError`] naming a number out of range.
+fn skill_hand_by_joint_table(hand: SkillHand) -> Result<SkillHandOdds, RuleError> {
     hand.validate()?;
     let (pd, dd) = (hand.player_draws(), hand.dealer_draws());
     let (ways, total) = joint_best(&shoe_counts(), pd as u64, dd as u64);
@@ -372,6 +456,39 @@ mod tests {
                 (exact - brute).abs() < 1e-12,
                 "{hand:?}: {exact} vs {brute}"
             );
+        }
+    }
+
+    #[test]
+    fn the_choose_table_matches_choose() {
+        for n in 0..=SHOE_CARDS {
+            for k in 0..=MAX_HAND {
+                assert_eq!(
+                    choose_small(n, k),
+                    choose(n as u64, k as u64),
+                    "C({n}, {k})"
+                );
+            }
+        }
+        assert_eq!(choose_small(SHOE_CARDS + 1, 1), 0);
+        assert_eq!(choose_small(3, MAX_HAND + 1), 0);
+    }
+
+    proptest::proptest! {
+        /// The fast count equals the former one over the whole joint table: the
+        /// same exact counts, and the same chance to 1e-12, anywhere within the caps.
+        #[test]
+        fn skill_hand_equals_the_joint_table(
+            trait_score in 1..=fate::MAX_TRAIT,
+            rank in 0..=fate::MAX_RANK,
+            modifier in 0..=fate::MAX_MODIFIER,
+            specialty in 0..=fate::MAX_SPECIALTY,
+        ) {
+            let hand = SkillHand { trait_score, rank, modifier, specialty };
+            let fast = skill_hand(hand).unwrap();
+            let old = skill_hand_by_joint_table(hand).unwrap();
+            proptest::prop_assert!((fast.probability - old.probability).abs() < 1e-12);
+            proptest::prop_assert_eq!(fast, old);
         }
     }
 
