@@ -34,7 +34,9 @@ use tabula_core::names::same_name;
 use tabula_core::{CommandSpec, Die, ParamSpec, Refusal, Roller, Rule, RuleError, Seat, System};
 
 use crate::SourGrapes;
-use crate::cards::{ActionCard, CardType, CardValue, EffectRule, Keep, Outcome, StarRule, key};
+use crate::cards::{
+    ActionCard, CardType, CardValue, EffectRule, Keep, Outcome, StarRule, same_key,
+};
 use crate::character::{Character, MAX_EXPERIENCE};
 use crate::check::{CheckRoll, MAX_DIFFICULTY, passes};
 use crate::rules;
@@ -139,7 +141,7 @@ impl Participant {
         }
         self.comparable
             .iter()
-            .find(|(from, _)| key(from) == key(k))
+            .find(|(from, _)| same_key(from, k))
             .map_or_else(|| k.to_string(), |(_, to)| to.clone())
     }
 }
@@ -917,24 +919,45 @@ pub enum Command {
 
 // ---------------------------------------------------------------- lookups
 
+/// [`same_name`] without building the normalized names when both are ASCII
+/// (every lookup of a simulation step): lower case, `_` read as a space, runs
+/// of white space as one, none at either end.
+fn same_participant(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    if !(a.is_ascii() && b.is_ascii()) {
+        return same_name(a, b);
+    }
+    let words =
+        |s| str::split(s, |c: char| c == '_' || c.is_whitespace()).filter(|w: &&str| !w.is_empty());
+    let (mut x, mut y) = (words(a), words(b));
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p.eq_ignore_ascii_case(q) => {}
+            _ => return false,
+        }
+    }
+}
+
 impl State {
     /// A participant by name (any case).
     pub fn participant(&self, name: &str) -> Option<&Participant> {
         self.participants
             .iter()
-            .find(|p| same_name(p.character.name(), name))
+            .find(|p| same_participant(p.character.name(), name))
     }
 
     fn participant_mut(&mut self, name: &str) -> Option<&mut Participant> {
         self.participants
             .iter_mut()
-            .find(|p| same_name(p.character.name(), name))
+            .find(|p| same_participant(p.character.name(), name))
     }
 
     /// A card by name (`sand-strike`, `Sand Strike`).
     pub fn card(&self, name: &str) -> Option<&ActionCard> {
-        let k = key(name);
-        self.cards.iter().find(|c| key(&c.name) == k)
+        self.cards.iter().find(|c| same_key(&c.name, name))
     }
 
     /// The Event, if one is running.
@@ -1069,12 +1092,18 @@ impl State {
     /// stat in its Success or Result, no blocking condition)? The same test
     /// `decide` makes. Sour Grapes, "Stats"; R-SG-10, R-SG-12.
     pub(crate) fn may_play(&self, who: &str, card: &ActionCard, kind: CardType) -> bool {
-        rolls::may_play(self, who, card, kind).is_ok()
+        // The test of `rolls::may_play`, without building its refusals.
+        self.participant(who).is_some_and(|p| {
+            card.kind == kind
+                && p.cards.iter().any(|c| same_key(c, &card.name))
+                && rolls::unusable(&p.character, card).is_none()
+        })
     }
 
     /// May `who` use `card`'s stats now (to roll to keep it)? R-SG-12.
     pub(crate) fn card_usable(&self, who: &str, card: &ActionCard) -> bool {
-        rolls::card_usable(self, who, card).is_ok()
+        self.participant(who)
+            .is_some_and(|p| rolls::unusable(&p.character, card).is_none())
     }
 
     /// True when the Event is at an end: one side (players / monsters) all Dying.
