@@ -30,14 +30,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use tabula_core::names::same_name;
 use tabula_core::{CommandSpec, Die, ParamSpec, Refusal, Roller, Rule, RuleError, Seat, System};
 
 use crate::SourGrapes;
 use crate::cards::{
     ActionCard, CardType, CardValue, EffectRule, Keep, Outcome, StarRule, same_key,
 };
-use crate::character::{Character, MAX_EXPERIENCE};
+use crate::character::{Character, MAX_EXPERIENCE, same_name};
 use crate::check::{CheckRoll, MAX_DIFFICULTY, passes};
 use crate::rules;
 use crate::stats::{Condition, Stat};
@@ -919,40 +918,18 @@ pub enum Command {
 
 // ---------------------------------------------------------------- lookups
 
-/// [`same_name`] without building the normalized names when both are ASCII
-/// (every lookup of a simulation step): lower case, `_` read as a space, runs
-/// of white space as one, none at either end.
-fn same_participant(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    if !(a.is_ascii() && b.is_ascii()) {
-        return same_name(a, b);
-    }
-    let words =
-        |s| str::split(s, |c: char| c == '_' || c.is_whitespace()).filter(|w: &&str| !w.is_empty());
-    let (mut x, mut y) = (words(a), words(b));
-    loop {
-        match (x.next(), y.next()) {
-            (None, None) => return true,
-            (Some(p), Some(q)) if p.eq_ignore_ascii_case(q) => {}
-            _ => return false,
-        }
-    }
-}
-
 impl State {
     /// A participant by name (any case).
     pub fn participant(&self, name: &str) -> Option<&Participant> {
         self.participants
             .iter()
-            .find(|p| same_participant(p.character.name(), name))
+            .find(|p| same_name(p.character.name(), name))
     }
 
     fn participant_mut(&mut self, name: &str) -> Option<&mut Participant> {
         self.participants
             .iter_mut()
-            .find(|p| same_participant(p.character.name(), name))
+            .find(|p| same_name(p.character.name(), name))
     }
 
     /// A card by name (`sand-strike`, `Sand Strike`).
