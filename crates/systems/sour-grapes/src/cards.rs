@@ -510,10 +510,20 @@ pub fn book_cards() -> Vec<ActionCard> {
 /// A name as a lookup key: lower case, spaces, `-` and `_` removed
 /// (`sand-strike`, `Sand Strike` and `sandstrike` are one card).
 pub fn key(name: &str) -> String {
+    key_chars(name).collect()
+}
+
+/// The characters of [`key`]`(name)`, without building it.
+fn key_chars(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .filter(|c| !matches!(c, ' ' | '-' | '_'))
         .flat_map(char::to_lowercase)
-        .collect()
+}
+
+/// True when `a` and `b` have the same [`key`]: one card. Builds no string
+/// (lookups run on every step of a simulation).
+pub fn same_key(a: &str, b: &str) -> bool {
+    a == b || key_chars(a).eq(key_chars(b))
 }
 
 #[cfg(test)]

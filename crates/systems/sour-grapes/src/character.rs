@@ -24,9 +24,31 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use tabula_core::names::{NameError, check_name, same_name};
+use tabula_core::names::{NameError, check_name};
 
 use crate::stats::{Condition, MAX_STAT, Stat, StatValue};
+
+/// [`tabula_core::names::same_name`] without building the normalized names when both are ASCII
+/// (every lookup of a simulation step): lower case, `_` read as a space, runs
+/// of white space as one, none at either end.
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    if !(a.is_ascii() && b.is_ascii()) {
+        return tabula_core::names::same_name(a, b);
+    }
+    let words =
+        |s| str::split(s, |c: char| c == '_' || c.is_whitespace()).filter(|w: &&str| !w.is_empty());
+    let (mut x, mut y) = (words(a), words(b));
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p.eq_ignore_ascii_case(q) => {}
+            _ => return false,
+        }
+    }
+}
 
 /// The highest skill rating, masterclass. Sour Grapes, "Skills".
 pub const MAX_SKILL: u32 = 5;
@@ -728,5 +750,28 @@ rating = 2
         let c = Character::from_toml(SHEET).unwrap();
         let again = Character::from_draft(c.to_draft()).unwrap();
         assert_eq!(c, again);
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fast comparison agrees with the core's on any names, ASCII
+        /// or not, with spaces, tabs and `_` in any places.
+        #[test]
+        fn same_name_agrees_with_the_core(a in "[ _\tAaBbΣσς]{0,8}", b in "[ _\tAaBbΣσς]{0,8}") {
+            prop_assert_eq!(super::same_name(&a, &b), tabula_core::names::same_name(&a, &b));
+        }
+
+        /// Lookups by key agree with comparing the built keys.
+        #[test]
+        fn same_key_agrees_with_key(a in "[ _\\-AaBbİi]{0,8}", b in "[ _\\-AaBbİi]{0,8}") {
+            prop_assert_eq!(
+                crate::cards::same_key(&a, &b),
+                crate::cards::key(&a) == crate::cards::key(&b)
+            );
+        }
     }
 }

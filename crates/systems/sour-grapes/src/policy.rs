@@ -53,6 +53,8 @@
 //! The policy never rolls and never clones the state: it reads it and returns
 //! a command [`tabula_core::System::decide`] accepts.
 
+use std::sync::OnceLock;
+
 use tabula_core::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource, Seat};
 
 use crate::SourGrapes;
@@ -103,13 +105,42 @@ pub fn successes(dice: u32, tokens: u32) -> Vec<f64> {
     out
 }
 
+/// [`successes`] of every `dice` 0..=[`MAX_POLICY_DICE`] and `tokens`
+/// 0..=[`MAX_POLICY_TOKENS`], computed once: the policy looks up thousands of
+/// them a step.
+fn table() -> &'static [Vec<f64>] {
+    static TABLE: OnceLock<Vec<Vec<f64>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=MAX_POLICY_DICE)
+            .flat_map(|d| (0..=MAX_POLICY_TOKENS).map(move |t| successes(d, t)))
+            .collect()
+    })
+}
+
+/// [`successes`]`(dice, tokens)`, from the table.
+fn dist(dice: u32, tokens: u32) -> &'static [f64] {
+    let d = dice.min(MAX_POLICY_DICE);
+    let t = tokens.min(MAX_POLICY_TOKENS);
+    let i = (d * (MAX_POLICY_TOKENS + 1) + t) as usize;
+    table().get(i).map_or(&[], Vec::as_slice)
+}
+
 /// The chance of at least `need` successes in a distribution from [`successes`].
 pub fn at_least(dist: &[f64], need: u32) -> f64 {
     dist.iter().skip(need as usize).sum::<f64>().clamp(0.0, 1.0)
 }
 
-/// The chance that `dice` d6 show at least `ones` 1s.
+/// The chance that `dice` d6 show at least `ones` 1s, from a table of the
+/// distributions of 0..=[`MAX_POLICY_DICE`] dice computed once.
 fn ones_at_least(dice: u32, ones: u32) -> f64 {
+    static ONES: OnceLock<Vec<Vec<f64>>> = OnceLock::new();
+    let rows = ONES.get_or_init(|| (0..=MAX_POLICY_DICE).map(ones_dist).collect());
+    rows.get(dice.min(MAX_POLICY_DICE) as usize)
+        .map_or(0.0, |row| at_least(row, ones))
+}
+
+/// The chance of each number of 1s, 0..=`dice`, of `dice` d6.
+fn ones_dist(dice: u32) -> Vec<f64> {
     // A 1 is a "success" of 1/6: the mirror of `successes`.
     let mut row = vec![1.0_f64];
     for _ in 0..dice.min(MAX_POLICY_DICE) {
@@ -120,7 +151,7 @@ fn ones_at_least(dice: u32, ones: u32) -> f64 {
         }
         row = next;
     }
-    at_least(&row, ones)
+    row
 }
 
 /// What rolling `dice` dice of a Stat at Current `current` costs, in Stat
@@ -177,7 +208,7 @@ impl Roll {
 fn best_bet(roll: Roll, value: f64, chance: impl Fn(&[f64]) -> f64) -> (Bet, f64) {
     let mut best = (Bet::default(), f64::NEG_INFINITY);
     for bet in roll.bets(roll.tokens) {
-        let worth = chance(&successes(bet.dice, bet.tokens)) * value - roll.cost(bet);
+        let worth = chance(dist(bet.dice, bet.tokens)) * value - roll.cost(bet);
         if worth > best.1 + 1e-12 {
             best = (bet, worth);
         }
@@ -438,7 +469,7 @@ fn best_dodge<'a>(
     state: &'a State,
     who: &'a str,
     stunt: &ActionCard,
-) -> Option<(&'a ActionCard, Vec<f64>)> {
+) -> Option<(&'a ActionCard, &'static [f64])> {
     let p = state.participant(who)?;
     let c = &p.character;
     if dying(p)
@@ -458,7 +489,7 @@ fn best_dodge<'a>(
             } else {
                 0
             };
-            Some((r, successes(roll.max_dice, tokens)))
+            Some((r, dist(roll.max_dice, tokens)))
         })
 }
 
@@ -501,12 +532,12 @@ fn target(state: &State, t: &Turn) -> Option<Command> {
         let most = s_roll.max_dice + s_roll.tokens;
         let evade: Vec<f64> = match best_dodge(state, name, card) {
             Some((r, d)) => (0..=most)
-                .map(|s| evade_given(state, r, name, s, &d))
+                .map(|s| evade_given(state, r, name, s, d))
                 .collect(),
             None => vec![0.0; most as usize + 1],
         };
         for sb in s_roll.bets(pool) {
-            let dist = successes(sb.dice, sb.tokens);
+            let dist = dist(sb.dice, sb.tokens);
             let hit: f64 = dist
                 .iter()
                 .zip(&evade)
@@ -598,10 +629,7 @@ fn interrupt(state: &State, t: &Turn, who: &str) -> Option<Command> {
 /// The chance the Stunt's placed Success roll reaches its value.
 fn stunt_odds(state: &State, t: &Turn, stunt: &ActionCard) -> f64 {
     let b = stunt_now(state, t, stunt);
-    at_least(
-        &successes(b.dice, b.tokens),
-        state.needs(stunt, &t.controller, 0),
-    )
+    at_least(dist(b.dice, b.tokens), state.needs(stunt, &t.controller, 0))
 }
 
 /// Step 5: the Compliment `who` offers, if worth it. Extra damage is offered
@@ -642,7 +670,7 @@ fn compliment(state: &State, t: &Turn, who: &str) -> Option<Command> {
             let r_roll = Roll::of(state, who, rs, pool);
             let mut best: Option<(f64, Bet, Bet)> = None;
             for sb in s_roll.bets(pool) {
-                let p = at_least(&successes(sb.dice, sb.tokens), need) * p_stunt;
+                let p = at_least(dist(sb.dice, sb.tokens), need) * p_stunt;
                 for rb in r_roll.bets(pool - sb.tokens) {
                     let value = f64::from(rb.dice) * 5.0 / 6.0 + f64::from(rb.tokens);
                     let worth = p * value - s_roll.cost(sb) - r_roll.cost(rb);
@@ -731,7 +759,7 @@ fn react(state: &State, t: &Turn, who: &str) -> Command {
         return take;
     }
     let b = stunt_now(state, t, stunt);
-    let sdist = successes(b.dice, b.tokens);
+    let sdist = dist(b.dice, b.tokens);
     let need = state.needs(stunt, &t.controller, 0);
     let mut best: Option<(f64, String, Bet)> = None;
     if let Some((_, _)) = best_dodge(state, who, stunt) {

@@ -30,12 +30,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use tabula_core::names::same_name;
 use tabula_core::{CommandSpec, Die, ParamSpec, Refusal, Roller, Rule, RuleError, Seat, System};
 
 use crate::SourGrapes;
-use crate::cards::{ActionCard, CardType, CardValue, EffectRule, Keep, Outcome, StarRule, key};
-use crate::character::{Character, MAX_EXPERIENCE};
+use crate::cards::{
+    ActionCard, CardType, CardValue, EffectRule, Keep, Outcome, StarRule, same_key,
+};
+use crate::character::{Character, MAX_EXPERIENCE, same_name};
 use crate::check::{CheckRoll, MAX_DIFFICULTY, passes};
 use crate::rules;
 use crate::stats::{Condition, Stat};
@@ -139,7 +140,7 @@ impl Participant {
         }
         self.comparable
             .iter()
-            .find(|(from, _)| key(from) == key(k))
+            .find(|(from, _)| same_key(from, k))
             .map_or_else(|| k.to_string(), |(_, to)| to.clone())
     }
 }
@@ -933,8 +934,7 @@ impl State {
 
     /// A card by name (`sand-strike`, `Sand Strike`).
     pub fn card(&self, name: &str) -> Option<&ActionCard> {
-        let k = key(name);
-        self.cards.iter().find(|c| key(&c.name) == k)
+        self.cards.iter().find(|c| same_key(&c.name, name))
     }
 
     /// The Event, if one is running.
@@ -1069,12 +1069,18 @@ impl State {
     /// stat in its Success or Result, no blocking condition)? The same test
     /// `decide` makes. Sour Grapes, "Stats"; R-SG-10, R-SG-12.
     pub(crate) fn may_play(&self, who: &str, card: &ActionCard, kind: CardType) -> bool {
-        rolls::may_play(self, who, card, kind).is_ok()
+        // The test of `rolls::may_play`, without building its refusals.
+        self.participant(who).is_some_and(|p| {
+            card.kind == kind
+                && p.cards.iter().any(|c| same_key(c, &card.name))
+                && rolls::unusable(&p.character, card).is_none()
+        })
     }
 
     /// May `who` use `card`'s stats now (to roll to keep it)? R-SG-12.
     pub(crate) fn card_usable(&self, who: &str, card: &ActionCard) -> bool {
-        rolls::card_usable(self, who, card).is_ok()
+        self.participant(who)
+            .is_some_and(|p| rolls::unusable(&p.character, card).is_none())
     }
 
     /// True when the Event is at an end: one side (players / monsters) all Dying.

@@ -316,7 +316,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let has = d
                 .s()
                 .participant(&who)
-                .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
+                .is_some_and(|p| p.effects.iter().any(|e| same_key(&e.card, &card.name)));
             if !has {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
@@ -340,7 +340,7 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             };
             if d.s()
                 .participant(&who)
-                .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&c.name)))
+                .is_some_and(|p| p.effects.iter().any(|e| same_key(&e.card, &c.name)))
             {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,

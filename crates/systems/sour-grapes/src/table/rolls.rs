@@ -391,7 +391,7 @@ pub(super) fn may_play(
             ),
         ));
     }
-    if !p.cards.iter().any(|c| key(c) == key(&card.name)) {
+    if !p.cards.iter().any(|c| same_key(c, &card.name)) {
         return Err(RuleError::forbidden(
             rules::CARDS,
             format!("{who} does not have the {} card", card.name),
@@ -411,40 +411,63 @@ pub(super) fn card_usable(s: &State, who: &str, card: &ActionCard) -> Result<(),
     let p = s
         .participant(who)
         .ok_or_else(|| unknown_character(s, rules::CARDS, who))?;
-    let c = &p.character;
-    if c.has(Condition::Dying) {
-        return Err(RuleError::forbidden(
+    match unusable(&p.character, card) {
+        None => Ok(()),
+        Some(Unusable::Dying) => Err(RuleError::forbidden(
             rules::DEPLETED,
             format!("{who} is Dying: actions cannot be played"),
-        ));
-    }
-    if card.is_mental() && c.has(Condition::Panicked) {
-        return Err(RuleError::forbidden(
+        )),
+        Some(Unusable::Panicked) => Err(RuleError::forbidden(
             rules::DEPLETED,
             format!(
                 "{who} is Panicked: Mental actions cannot be played ({} uses a Mental stat)",
                 card.name
             ),
-        ));
-    }
-    if card.is_physical() && c.has(Condition::Incapacitated) {
-        return Err(RuleError::forbidden(
+        )),
+        Some(Unusable::Incapacitated) => Err(RuleError::forbidden(
             rules::DEPLETED,
             format!(
                 "{who} is Incapacitated: Physical actions cannot be played ({} uses a Physical stat)",
                 card.name
             ),
-        ));
+        )),
+        Some(Unusable::Depleted(st)) => Err(RuleError::forbidden(
+            rules::CONDITIONS,
+            format!("{who}'s {st} is depleted: no action listing it in Success or Result"),
+        )),
     }
-    for st in [card.success, card.result].into_iter().flatten() {
-        if c.stat(st).depleted() {
-            return Err(RuleError::forbidden(
-                rules::CONDITIONS,
-                format!("{who}'s {st} is depleted: no action listing it in Success or Result"),
-            ));
-        }
+}
+
+/// Why a character may not use a card now, in the order [`card_usable`]
+/// reports it.
+pub(super) enum Unusable {
+    /// Dying: no card.
+    Dying,
+    /// Panicked: no card using a Mental stat.
+    Panicked,
+    /// Incapacitated: no card using a Physical stat.
+    Incapacitated,
+    /// A depleted stat in the card's Success or Result.
+    Depleted(Stat),
+}
+
+/// The test of [`card_usable`] without the message: `None` when `c` may use
+/// `card`. Sour Grapes, "Stats"; R-SG-10, R-SG-12.
+pub(super) fn unusable(c: &Character, card: &ActionCard) -> Option<Unusable> {
+    if c.has(Condition::Dying) {
+        return Some(Unusable::Dying);
     }
-    Ok(())
+    if card.is_mental() && c.has(Condition::Panicked) {
+        return Some(Unusable::Panicked);
+    }
+    if card.is_physical() && c.has(Condition::Incapacitated) {
+        return Some(Unusable::Incapacitated);
+    }
+    [card.success, card.result]
+        .into_iter()
+        .flatten()
+        .find(|st| c.stat(*st).depleted())
+        .map(Unusable::Depleted)
 }
 
 /// A card of the table by name, or refuse listing the table's cards.

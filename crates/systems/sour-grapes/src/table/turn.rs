@@ -287,7 +287,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             controller_only("roll for an effect")?;
             step_is(Step::Prep, rules::EFFECTS)?;
             let card = find_card(d.s(), effect)?;
-            if !t.pending_effects.iter().any(|e| key(e) == key(&card.name)) {
+            if !t.pending_effects.iter().any(|e| same_key(e, &card.name)) {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
                     format!("{} is not an effect to roll for now", card.name),
@@ -333,7 +333,7 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             let has = d
                 .s()
                 .participant(&t.controller)
-                .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&card.name)));
+                .is_some_and(|p| p.effects.iter().any(|e| same_key(&e.card, &card.name)));
             if !has {
                 return Err(RuleError::forbidden(
                     rules::EFFECTS,
@@ -911,7 +911,7 @@ pub(super) fn final_rolls(d: &mut Dec<'_>, t: &Turn) -> Result<(), RuleError> {
                 let has = d
                     .s()
                     .participant(&t.controller)
-                    .is_some_and(|p| p.effects.iter().any(|e| key(&e.card) == key(&stunt.name)));
+                    .is_some_and(|p| p.effects.iter().any(|e| same_key(&e.card, &stunt.name)));
                 if !has {
                     d.emit(Event::EffectAdded {
                         who: t.controller.clone(),
