@@ -633,21 +633,32 @@ async fn browser_sour_grapes_plays_and_shows_a_refusals_rule() {
     }
 }
 
+/// The Scratch example table with the GM, alice (1280 px) and bob (390 px)
+/// on their pages, after the GM's initiative through the page.
+async fn scratch_after_initiative(
+    driver: &mut Driver,
+    server: &Server,
+    seed: u64,
+) -> (Client, Client, Client) {
+    let table = server.create("scratch", "table", seed).await;
+    let gm = driver.session(1280, 900).await;
+    let alice = driver.session(1280, 900).await;
+    let bob = driver.session(390, 844).await;
+    open(&gm, &table.link(server, "gm")).await;
+    open(&alice, &table.link(server, "alice")).await;
+    open(&bob, &table.link(server, "bob")).await;
+    ok(use_control(&gm, "initiative", &[]).await, "initiative");
+    all_caught_up(&gm, &[&alice, &bob]).await;
+    (gm, alice, bob)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_scratch_plays_and_shows_a_refusals_rule() {
     let Some((mut driver, _one)) = browser("browser_scratch").await else {
         return;
     };
     let server = Server::start().await;
-    let table = server.create("scratch", "table", 1).await;
-    let gm = driver.session(1280, 900).await;
-    let alice = driver.session(1280, 900).await;
-    let bob = driver.session(390, 844).await;
-    open(&gm, &table.link(&server, "gm")).await;
-    open(&alice, &table.link(&server, "alice")).await;
-    open(&bob, &table.link(&server, "bob")).await;
-    ok(use_control(&gm, "initiative", &[]).await, "initiative");
-    all_caught_up(&gm, &[&alice, &bob]).await;
+    let (gm, alice, bob) = scratch_after_initiative(&mut driver, &server, 1).await;
     ok(
         use_control(
             &gm,
@@ -705,14 +716,7 @@ async fn browser_the_policy_plays_a_step_from_the_page() {
         return;
     };
     let server = Server::start().await;
-    let table = server.create("scratch", "table", 3).await;
-    let gm = driver.session(1280, 900).await;
-    let alice = driver.session(1280, 900).await;
-    let bob = driver.session(390, 844).await;
-    open(&gm, &table.link(&server, "gm")).await;
-    open(&alice, &table.link(&server, "alice")).await;
-    open(&bob, &table.link(&server, "bob")).await;
-    ok(use_control(&gm, "initiative", &[]).await, "initiative");
+    let (gm, alice, bob) = scratch_after_initiative(&mut driver, &server, 3).await;
     let seq = all_caught_up(&gm, &[&alice, &bob]).await;
     let buttons = "return [...document.querySelectorAll('#policy:not([hidden]) .policy-play')]\
                    .map(b => b.dataset.participant);";
