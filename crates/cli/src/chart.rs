@@ -178,7 +178,7 @@ fn draw_simulation<DB: DrawingBackend>(
         .titled(
             &format!(
                 "{}: {} encounters (seed {})",
-                report.system, report.runs, report.seed
+                report.title, report.runs, report.seed
             ),
             ("sans-serif", 22),
         )

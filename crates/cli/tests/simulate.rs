@@ -39,7 +39,7 @@ fn simulate_prints_the_same_report_for_the_same_seed_with_intervals() {
     let first = run("1");
     assert_eq!(first, run("2"));
     assert!(
-        first.contains("500 encounters of scratch (seed 1)"),
+        first.contains("500 encounters of Scratch RPS (seed 1)"),
         "{first}"
     );
     assert!(first.contains("Wins (95% interval)"), "{first}");

@@ -168,6 +168,8 @@ pub struct RunFailure {
 pub struct SimReport {
     /// The system id.
     pub system: String,
+    /// The book's title (`Scratch RPS`).
+    pub title: String,
     /// Runs asked for.
     pub runs: u64,
     /// The seed.
@@ -574,6 +576,9 @@ impl Fold {
             .collect();
         SimReport {
             system: system.to_string(),
+            title: system
+                .parse::<crate::SystemId>()
+                .map_or_else(|_| system.to_string(), |id| id.title().to_string()),
             runs: options.runs,
             seed: options.seed,
             finished,
@@ -595,7 +600,7 @@ impl SimReport {
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         let mut out = format!(
             "{} encounters of {} (seed {}), {} played to the end\n",
-            self.runs, self.system, self.seed, self.finished
+            self.runs, self.title, self.seed, self.finished
         );
         out.push_str("\nWins (95% interval)\n");
         for s in &self.sides {
