@@ -2,29 +2,14 @@
 //! line, a refused one changes nothing, some seat always has something to do
 //! until the encounter is finished, and replaying the log rebuilds the table.
 
-use std::path::PathBuf;
+mod common;
 
 use proptest::prelude::*;
 use tabula_core::{CommandSpec, ParamKind, Seat, Seeded, System, Table, TextPlay};
 use tabula_tiers::Tiers;
 
 fn example_table(every_rule: bool) -> Table<Tiers> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers");
-    let mut text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
-    if every_rule {
-        text = text
-            .replace("d3 = \"true\"", "d3 = \"halved-d6\"\ndungeon = true")
-            .replace("tie = \"nothing-happens\"", "tie = \"roll-again\"")
-            .replace(
-                "[custom_rules]\ncover = true",
-                "[custom_rules]\ncover = true\nsuper_6 = true\nresting = true\ndeath_rolls = true\npermanent_wounds = true",
-            )
-            .replace(
-                "d6 = 2\nd3 = 3\ncombat_points = 0",
-                "d6 = 2\nd3 = 2\ncombat_points = 4",
-            );
-    }
-    Table::new(Tiers::setup(&text, &dir).unwrap())
+    Table::new(common::example_state(every_rule))
 }
 
 /// A command line from a legal command's spec, its parameters picked by `r`.

@@ -3,7 +3,7 @@
 //! within the step cap with a consistent report, and the choice is sensible
 //! in hand-made situations.
 
-use std::path::PathBuf;
+mod common;
 
 use proptest::prelude::*;
 use tabula_core::{Policy, Seat, Seeded, System, Table, TextPlay};
@@ -19,25 +19,9 @@ fn example_state() -> State {
     table_state(false)
 }
 
-/// The example table; with `every_rule`, halved d6s, a dungeon, ties rolled
-/// again, every custom rule and Combat Points bought (as `tests/legal.rs`).
+/// The example table's state (see [`common::example_state`]).
 fn table_state(every_rule: bool) -> State {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers");
-    let mut text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
-    if every_rule {
-        text = text
-            .replace("d3 = \"true\"", "d3 = \"halved-d6\"\ndungeon = true")
-            .replace("tie = \"nothing-happens\"", "tie = \"roll-again\"")
-            .replace(
-                "[custom_rules]\ncover = true",
-                "[custom_rules]\ncover = true\nsuper_6 = true\nresting = true\ndeath_rolls = true\npermanent_wounds = true",
-            )
-            .replace(
-                "d6 = 2\nd3 = 3\ncombat_points = 0",
-                "d6 = 2\nd3 = 2\ncombat_points = 4",
-            );
-    }
-    Tiers::setup(&text, &dir).unwrap()
+    common::example_state(every_rule)
 }
 
 /// Give the first awaited step's suggestion; panics on a refusal or a gap.

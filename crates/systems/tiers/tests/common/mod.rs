@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+use std::path::PathBuf;
+
 use tabula_core::{RuleError, Scripted, Seat, Table, TextPlay};
 use tabula_tiers::Tiers;
 use tabula_tiers::table::{Event, State};
@@ -42,4 +44,26 @@ pub fn ok(t: &mut Table<Tiers>, line: &str, dice: &[u32]) -> Vec<Event> {
 /// Give `line`, which must be refused.
 pub fn no(t: &mut Table<Tiers>, line: &str) -> RuleError {
     give(t, line, &[1; 12]).expect_err(line)
+}
+
+/// The example table's initial state (`examples/tiers/table.toml`); with
+/// `every_rule`, halved d6s, a dungeon, ties rolled again, every custom rule
+/// and Combat Points bought.
+pub fn example_state(every_rule: bool) -> State {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers");
+    let mut text = std::fs::read_to_string(dir.join("table.toml")).unwrap();
+    if every_rule {
+        text = text
+            .replace("d3 = \"true\"", "d3 = \"halved-d6\"\ndungeon = true")
+            .replace("tie = \"nothing-happens\"", "tie = \"roll-again\"")
+            .replace(
+                "[custom_rules]\ncover = true",
+                "[custom_rules]\ncover = true\nsuper_6 = true\nresting = true\ndeath_rolls = true\npermanent_wounds = true",
+            )
+            .replace(
+                "d6 = 2\nd3 = 3\ncombat_points = 0",
+                "d6 = 2\nd3 = 2\ncombat_points = 4",
+            );
+    }
+    Tiers::setup(&text, &dir).unwrap()
 }
