@@ -150,6 +150,24 @@ impl OpenCheck {
         }
     }
 
+    /// The elements the defender (`defender`, the character of
+    /// [`OpenCheck::versus`]) has invoked to raise the TN, as elements of its
+    /// sheet (R-SA-5), and the Profession among them when there is one: the
+    /// defender invokes what a check allows, one Profession, one
+    /// Specialization of it, one Quality.
+    pub fn defender_invoked(&self, defender: &Character) -> (Vec<Element>, Option<String>) {
+        let invoked: Vec<Element> = self
+            .defended_with
+            .iter()
+            .filter_map(|e| element(defender, e))
+            .collect();
+        let profession = invoked.iter().find_map(|e| match e {
+            Element::Profession { name, .. } => Some(name.clone()),
+            _ => None,
+        });
+        (invoked, profession)
+    }
+
     /// Dice from steps 1 to 4: one, the Profession, the Specialization, the Quality.
     pub fn built(&self) -> u32 {
         1 + self.profession.as_ref().map_or(0, |(_, u)| u.dice())

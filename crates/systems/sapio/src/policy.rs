@@ -597,15 +597,7 @@ fn defend_step(state: &State, c: &OpenCheck, d: usize) -> Option<Command> {
     if c.tn.unwrap_or(1) >= MAX_TN || m.character.out_of_action() {
         return None;
     }
-    let invoked: Vec<Element> = c
-        .defended_with
-        .iter()
-        .filter_map(|e| invoking::element(&m.character, e))
-        .collect();
-    let profession = invoked.iter().find_map(|e| match e {
-        Element::Profession { name, .. } => Some(name.clone()),
-        _ => None,
-    });
+    let (invoked, profession) = c.defender_invoked(&m.character);
     let element = match profession {
         None => Some(profession_choice(m).0),
         Some(p) => {

@@ -1318,15 +1318,7 @@ impl Sapio {
                 let el = element_of(RULE_VERSUS, m, element)?;
                 // R-SA-5: the defender invokes what a check allows: one Profession,
                 // one Specialization of that Profession, one Quality.
-                let invoked: Vec<Element> = c
-                    .defended_with
-                    .iter()
-                    .filter_map(|e| invoking::element(&m.character, e))
-                    .collect();
-                let profession = invoked.iter().find_map(|e| match e {
-                    Element::Profession { name, .. } => Some(name.as_str()),
-                    _ => None,
-                });
+                let (invoked, profession) = c.defender_invoked(&m.character);
                 match &el {
                     Element::Profession { .. } => {
                         if let Some(p) = profession {
@@ -1354,7 +1346,7 @@ impl Sapio {
                                 ),
                             ));
                         }
-                        if !profession.is_some_and(|p| same_name(p, of)) {
+                        if !profession.as_deref().is_some_and(|p| same_name(p, of)) {
                             return Err(forbid(
                                 RULE_VERSUS,
                                 format!(
