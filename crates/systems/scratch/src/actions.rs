@@ -758,21 +758,14 @@ fn target_of(
             ),
         ));
     }
-    let swims_away = tc
-        .evading
-        .is_some_and(|e| e.ability == Some(Ability::Swimming))
-        && s.terrain.contains(&Terrain::DeepWater);
-    if swims_away {
-        let attacker_swims = s.get(actor).is_some_and(|c| c.has(Ability::Swimming));
-        if matches!(range, Range::Long) || !attacker_swims {
-            return Err(refuse(
-                rules::MOVEMENT_ABILITIES,
-                format!(
-                    "{} is evading by swimming in deep water: no long range attacks, and only swimmers may attack",
-                    tc.character.name()
-                ),
-            ));
-        }
+    if s.swims_away(actor, t, matches!(range, Range::Long)) {
+        return Err(refuse(
+            rules::MOVEMENT_ABILITIES,
+            format!(
+                "{} is evading by swimming in deep water: no long range attacks, and only swimmers may attack",
+                tc.character.name()
+            ),
+        ));
     }
     Ok(t)
 }

@@ -606,6 +606,19 @@ impl State {
             .is_some_and(|c| c.has(Ability::Flying) && self.terrain.contains(&Terrain::RoomToFly))
     }
 
+    /// True when character `target` swims away from an attack by `attacker`
+    /// at long range (`long`), or from an attacker who cannot swim: it is
+    /// evading by swimming in deep water. "Movement Abilities"
+    /// (001_337b5a42e331e513.txt).
+    pub fn swims_away(&self, attacker: usize, target: usize, long: bool) -> bool {
+        let evading_in_water = self.get(target).is_some_and(|tc| {
+            tc.evading
+                .is_some_and(|e| e.ability == Some(Ability::Swimming))
+                && self.terrain.contains(&Terrain::DeepWater)
+        });
+        evading_in_water && (long || !self.get(attacker).is_some_and(|c| c.has(Ability::Swimming)))
+    }
+
     /// Agility now: 10 + the best of stealth, acrobatics, quickness, flying; +
     /// the evading level; +2 in cover; -2 engaged; + swimming in water.
     ///

@@ -92,7 +92,7 @@ use std::sync::OnceLock;
 use tabula_core::Seat;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 
-use crate::abilities::{Ability, Terrain};
+use crate::abilities::Ability;
 use crate::actions::{self, Action, Command};
 use crate::character::HitPointState;
 use crate::encounter::{Combatant, Phase, State, Unrepeatable, names_match};
@@ -268,15 +268,8 @@ fn reachable(s: &State, actor: usize, t: usize, range: Reach) -> bool {
     if range == Reach::Close && tc.aloft && !s.can_fly(actor) {
         return false;
     }
-    let swims_away = tc
-        .evading
-        .is_some_and(|e| e.ability == Some(Ability::Swimming))
-        && s.terrain.contains(&Terrain::DeepWater);
-    if swims_away {
-        let attacker_swims = s.get(actor).is_some_and(|c| c.has(Ability::Swimming));
-        if range == Reach::Long || !attacker_swims {
-            return false;
-        }
+    if s.swims_away(actor, t, range == Reach::Long) {
+        return false;
     }
     true
 }
