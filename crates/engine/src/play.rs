@@ -490,6 +490,22 @@ pub fn run(
     Ok(summary)
 }
 
+/// The dice of the next command: the person's (`--manual`) or the table's.
+fn dice_of<'a>(manual: &'a mut Option<&mut dyn Roller>) -> Dice<'a> {
+    match manual.as_mut() {
+        Some(m) => Dice::Manual(&mut **m),
+        None => Dice::Table,
+    }
+}
+
+/// The `autopilot` message: who is on autopilot, and who could be.
+fn autopilot_state(table: &AnyTable) -> PlayMessage {
+    PlayMessage::Autopilot {
+        on: table.autopilot().to_vec(),
+        participants: table.participants(),
+    }
+}
+
 /// The most commands the autopilot gives between two lines typed by people.
 pub const MAX_AUTOPILOT_COMMANDS: usize = 1_000;
 
@@ -508,10 +524,7 @@ fn autopilot(
 ) -> io::Result<usize> {
     let mut accepted = 0;
     while accepted < MAX_AUTOPILOT_COMMANDS {
-        let dice = match manual.as_mut() {
-            Some(m) => Dice::Manual(&mut **m),
-            None => Dice::Table,
-        };
+        let dice = dice_of(manual);
         let before: Vec<String> = table.autopilot().to_vec();
         match table.autopilot_step(dice) {
             Ok(Some((name, _seat, acc))) => {
@@ -531,10 +544,7 @@ fn autopilot(
                             "the autopilot had no command to give; it is off for that participant"
                                 .into(),
                     })?;
-                    out.emit(&PlayMessage::Autopilot {
-                        on: table.autopilot().to_vec(),
-                        participants: table.participants(),
-                    })?;
+                    out.emit(&autopilot_state(table))?;
                 }
                 break;
             }
@@ -549,10 +559,7 @@ fn autopilot(
                     summary.refused += 1;
                     out.emit(&refusal(&line, &e))?;
                 }
-                out.emit(&PlayMessage::Autopilot {
-                    on: table.autopilot().to_vec(),
-                    participants: table.participants(),
-                })?;
+                out.emit(&autopilot_state(table))?;
                 break;
             }
         }
@@ -712,10 +719,7 @@ fn step(
             };
             match changed {
                 Ok(()) => {
-                    out.emit(&PlayMessage::Autopilot {
-                        on: table.autopilot().to_vec(),
-                        participants: table.participants(),
-                    })?;
+                    out.emit(&autopilot_state(table))?;
                     Ok(Step::Same)
                 }
                 Err(e) => Err(e),
@@ -738,10 +742,7 @@ fn step(
             Err(e) => Err(e),
         },
         None => {
-            let dice = match manual.as_mut() {
-                Some(m) => Dice::Manual(&mut **m),
-                None => Dice::Table,
-            };
+            let dice = dice_of(manual);
             match table.submit_text(&seat, body, dice) {
                 Ok(acc) => {
                     for row in acc.events {
