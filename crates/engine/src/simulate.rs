@@ -513,13 +513,15 @@ impl Fold {
 
     fn finish(mut self, system: &str, options: &SimOptions) -> SimReport {
         let finished = self.rounds.len() as u64;
-        let per = |x: u64| {
+        // A mean over the finished runs (0 when none finished).
+        let mean = |sum: f64| {
             if finished == 0 {
                 0.0
             } else {
-                x as f64 / finished as f64
+                sum / finished as f64
             }
         };
+        let per = |x: u64| mean(x as f64);
         let sides = self
             .sides
             .iter()
@@ -561,16 +563,7 @@ impl Fold {
                 taken_out_rate: per(self.taken_out[i]),
                 resources: self.resources[i]
                     .iter()
-                    .map(|(n, sum)| {
-                        (
-                            n.clone(),
-                            if finished == 0 {
-                                0.0
-                            } else {
-                                sum / finished as f64
-                            },
-                        )
-                    })
+                    .map(|(n, sum)| (n.clone(), mean(*sum)))
                     .collect(),
             })
             .collect();
