@@ -21,6 +21,9 @@
 //!   every system, the terminal and the server read.
 //! - [`names`]: the checks every typed name passes (no control characters, no `:`
 //!   in a seat name) and case-blind matching.
+//! - [`builder`]: character creation as each book teaches it (one
+//!   description of the steps, budgets and choices for the terminal and the
+//!   browser), the sheet an encounter leaves, advancement between sessions.
 //! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
 //!   returns, and the decide/evolve [`System`] trait with its event log.
 //!
@@ -28,6 +31,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod builder;
 pub mod cards;
 pub mod dice;
 pub mod files;
@@ -40,6 +44,10 @@ pub mod roller;
 pub mod rule;
 pub mod system;
 
+pub use builder::{
+    AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldKind,
+    FieldValue, SheetAfter,
+};
 pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
 pub use dice::{D3Mode, DiceError, Die};
 pub use notation::{Expr, NotationError, RollOutcome};
