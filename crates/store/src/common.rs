@@ -7,13 +7,19 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rand::RngExt;
 use serde_json::Value;
 
+use tabula_core::names::{check_name, check_seat_name, normalize};
+
 use crate::{
-    MAX_APPEND_ENTRIES, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewSeat, NewTable, Role,
-    SeatRecord, Snapshot, StoreError, StoredEntry, TableId, TableSummary,
+    CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LoadedCampaign,
+    MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES,
+    MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign, NewCharacter,
+    NewCharacterEvent, NewEntry, NewSeat, NewTable, Role, SeatRecord, Snapshot, StoreError,
+    StoredEntry, TableSummary,
 };
 
-/// A fresh table id: 128 random bits as 32 lowercase hex chars.
-pub(crate) fn new_table_id() -> TableId {
+/// A fresh id (of a table, a campaign, a character): 128 random bits as 32 lowercase
+/// hex chars.
+pub(crate) fn new_id() -> String {
     let bits: u128 = rand::rng().random();
     format!("{bits:032x}")
 }
@@ -91,24 +97,49 @@ pub(crate) struct SeatRow {
 
 /// A [`NewTable`] checked and encoded, ready to insert.
 pub(crate) struct TableRow {
-    pub id: TableId,
+    pub id: String,
     pub system: String,
     pub name: String,
     pub initial_state: String,
     pub initial_roller: Option<String>,
     pub created_ms: i64,
     pub seats: Vec<SeatRow>,
+    /// The campaign it belongs to (already known to be findable).
+    pub campaign: Option<String>,
 }
 
 /// Checks a new table against the caps and the seat-name rule, and encodes it.
+///
+/// # Errors
+/// As [`Store::create_table`](crate::Store::create_table)'s checks before the
+/// database; [`StoreError::CampaignNotFound`] for a campaign id holding U+0000.
 pub(crate) fn prepare_table(table: NewTable) -> Result<TableRow, StoreError> {
     check_text(&table.system, "system")?;
     check_text(&table.name, "name")?;
+    if let Some(campaign) = &table.campaign
+        && !findable(&[campaign])
+    {
+        return Err(StoreError::CampaignNotFound);
+    }
     let initial_state = encode_state(&table.initial_state, "initial state")?;
     let initial_roller = encode_optional_state(table.roller.as_ref(), "initial roller")?;
-    let mut names = HashSet::with_capacity(table.seats.len());
-    let mut seats = Vec::with_capacity(table.seats.len());
-    for (index, seat) in table.seats.into_iter().enumerate() {
+    Ok(TableRow {
+        id: new_id(),
+        system: table.system,
+        name: table.name,
+        initial_state,
+        initial_roller,
+        created_ms: now_ms(),
+        seats: prepare_seats(table.seats)?,
+        campaign: table.campaign,
+    })
+}
+
+/// Checks seats (no U+0000, no name twice) and numbers them.
+fn prepare_seats(new_seats: Vec<NewSeat>) -> Result<Vec<SeatRow>, StoreError> {
+    let mut names = HashSet::with_capacity(new_seats.len());
+    let mut seats = Vec::with_capacity(new_seats.len());
+    for (index, seat) in new_seats.into_iter().enumerate() {
         let NewSeat {
             seat,
             role,
@@ -131,15 +162,7 @@ pub(crate) fn prepare_table(table: NewTable) -> Result<TableRow, StoreError> {
             token_hash,
         });
     }
-    Ok(TableRow {
-        id: new_table_id(),
-        system: table.system,
-        name: table.name,
-        initial_state,
-        initial_roller,
-        created_ms: now_ms(),
-        seats,
-    })
+    Ok(seats)
 }
 
 /// An entry as it will be inserted.
@@ -263,19 +286,35 @@ pub(crate) fn seat_record(row: SeatRecordRow) -> Result<SeatRecord, StoreError> 
     })
 }
 
-/// A table summary as selected: id, system, name, created_ms, seq, seat count.
-pub(crate) type SummaryRow = (String, String, String, i64, i64, i64);
+/// A table summary as selected: id, system, name, created_ms, seq, seat count,
+/// campaign_id, ended_ms.
+pub(crate) type SummaryRow = (
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    i64,
+    Option<String>,
+    Option<i64>,
+);
+
+/// A count back to `u32`; negative or huge means a corrupt row.
+fn count_from_db(value: i64, what: &str) -> Result<u32, StoreError> {
+    u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("{value} {what}")))
+}
 
 pub(crate) fn summary(row: SummaryRow) -> Result<TableSummary, StoreError> {
-    let (id, system, name, created_ms, seq, seats) = row;
+    let (id, system, name, created_ms, seq, seats, campaign, ended_ms) = row;
     Ok(TableSummary {
         id,
         system,
         name,
         created_ms,
         seq: seq_from_db(seq, "entries.seq")?,
-        seats: u32::try_from(seats)
-            .map_err(|_| StoreError::Corrupt(format!("{seats} seats at one table")))?,
+        seats: count_from_db(seats, "seats at one table")?,
+        campaign,
+        ended_ms,
     })
 }
 
@@ -288,6 +327,8 @@ pub(crate) type LoadRow = (
     i64,
     i64,
     i64,
+    Option<String>,
+    Option<i64>,
     String,
     Option<String>,
 );
@@ -295,11 +336,403 @@ pub(crate) type LoadRow = (
 pub(crate) fn split_load_row(
     row: LoadRow,
 ) -> Result<(TableSummary, Value, Option<Value>), StoreError> {
-    let (id, system, name, created_ms, seq, seats, initial_state, initial_roller) = row;
-    let summary = summary((id, system, name, created_ms, seq, seats))?;
+    let (
+        id,
+        system,
+        name,
+        created_ms,
+        seq,
+        seats,
+        campaign,
+        ended_ms,
+        initial_state,
+        initial_roller,
+    ) = row;
+    let summary = summary((id, system, name, created_ms, seq, seats, campaign, ended_ms))?;
     let initial_state = decode_json(&initial_state, "tables.initial_state")?;
     let initial_roller = decode_optional_json(initial_roller.as_deref(), "tables.initial_roller")?;
     Ok((summary, initial_state, initial_roller))
+}
+
+/// A [`NewCampaign`] checked, ready to insert.
+pub(crate) struct CampaignRow {
+    pub id: String,
+    pub system: String,
+    pub name: String,
+    pub created_ms: i64,
+    pub seats: Vec<SeatRow>,
+}
+
+/// Checks a new campaign: its name and its seats' names and display names follow
+/// the rules of names (`tabula_core::names`), no seat twice, no U+0000.
+pub(crate) fn prepare_campaign(campaign: NewCampaign) -> Result<CampaignRow, StoreError> {
+    check_text(&campaign.system, "system")?;
+    check_name("campaign name", &campaign.name)?;
+    for seat in &campaign.seats {
+        check_seat_name("seat", &seat.seat)?;
+        check_name("display name", &seat.display_name)?;
+    }
+    Ok(CampaignRow {
+        id: new_id(),
+        system: campaign.system,
+        name: campaign.name,
+        created_ms: now_ms(),
+        seats: prepare_seats(campaign.seats)?,
+    })
+}
+
+/// A character event checked and encoded, ready to insert (its `at_ms` is the
+/// transaction's).
+pub(crate) struct EventRow {
+    /// The seq the character must be at.
+    pub expect: i64,
+    /// The event's seq: `expect + 1`.
+    pub seq: i64,
+    pub seat: String,
+    pub kind: String,
+    pub entry: String,
+    pub sheet: String,
+}
+
+/// Checks an event kind: 1 to [`MAX_EVENT_KIND_CHARS`] characters, none a control
+/// character.
+fn check_kind(kind: &str) -> Result<(), StoreError> {
+    let chars = kind.chars().count();
+    if chars == 0 || chars > MAX_EVENT_KIND_CHARS || kind.chars().any(char::is_control) {
+        return Err(StoreError::BadEventKind {
+            chars,
+            max: MAX_EVENT_KIND_CHARS,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a character event against the caps (`index` names it in an
+/// [`StoreError::EntryTooLarge`]) and numbers it `expect_seq + 1`.
+pub(crate) fn prepare_event(
+    expect_seq: u64,
+    event: NewCharacterEvent,
+    index: usize,
+) -> Result<EventRow, StoreError> {
+    if expect_seq >= MAX_CHARACTER_EVENTS {
+        return Err(StoreError::TooManyEvents {
+            max: MAX_CHARACTER_EVENTS,
+        });
+    }
+    let NewCharacterEvent {
+        seat,
+        kind,
+        entry,
+        sheet,
+    } = event;
+    check_text(&seat, "seat")?;
+    check_kind(&kind)?;
+    let entry = serde_json::to_string(&entry)
+        .map_err(|e| StoreError::Corrupt(format!("entry {index} does not serialize: {e}")))?;
+    if entry.len() > MAX_ENTRY_BYTES {
+        return Err(StoreError::EntryTooLarge {
+            index,
+            bytes: entry.len(),
+            max: MAX_ENTRY_BYTES,
+        });
+    }
+    if sheet.len() > MAX_SHEET_BYTES {
+        return Err(StoreError::SheetTooLarge {
+            bytes: sheet.len(),
+            max: MAX_SHEET_BYTES,
+        });
+    }
+    check_text(&sheet, "sheet")?;
+    // Below MAX_CHARACTER_EVENTS: both fit i64.
+    Ok(EventRow {
+        expect: seq_to_db(expect_seq)?,
+        seq: seq_to_db(expect_seq + 1)?,
+        seat,
+        kind,
+        entry,
+        sheet,
+    })
+}
+
+/// One [`CharacterWrite`] of [`Store::end_table`](crate::Store::end_table), checked.
+pub(crate) struct WriteRow {
+    pub character: String,
+    pub event: EventRow,
+}
+
+/// Checks [`Store::end_table`](crate::Store::end_table)'s writes (at most
+/// [`MAX_APPEND_ENTRIES`], each as an event) and puts them in the order they are
+/// written: by character id, keeping the given order of one character's writes, so
+/// two transactions lock characters in one order and never deadlock.
+pub(crate) fn prepare_writes(writes: Vec<CharacterWrite>) -> Result<Vec<WriteRow>, StoreError> {
+    if writes.len() > MAX_APPEND_ENTRIES {
+        return Err(StoreError::TooManyEntries {
+            count: writes.len(),
+            max: MAX_APPEND_ENTRIES,
+        });
+    }
+    let mut rows = writes
+        .into_iter()
+        .enumerate()
+        .map(|(index, write)| {
+            let CharacterWrite {
+                character,
+                expect_seq,
+                event,
+            } = write;
+            Ok(WriteRow {
+                character,
+                event: prepare_event(expect_seq, event, index)?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    rows.sort_by(|a, b| a.character.cmp(&b.character));
+    Ok(rows)
+}
+
+/// A [`NewCharacter`] checked, ready to insert.
+pub(crate) struct CharacterRow {
+    pub id: String,
+    pub name: String,
+    /// The form names are compared in (`tabula_core::names::normalize`).
+    pub name_key: String,
+    pub file: String,
+    /// The file name in lower case.
+    pub file_key: String,
+    pub owner: String,
+    pub created_ms: i64,
+    /// The first event (seq 1).
+    pub event: EventRow,
+}
+
+/// Checks a file name: a name (`check_name`), no path separator, no white space at
+/// either end, not `.` or `..`.
+fn check_file(file: &str) -> Result<(), StoreError> {
+    check_name("character file", file)?;
+    if file.contains(['/', '\\']) || file.trim() != file || file == "." || file == ".." {
+        return Err(StoreError::BadFileName(file.to_string()));
+    }
+    Ok(())
+}
+
+/// Checks a new character (names, file, owner, its first event).
+pub(crate) fn prepare_character(character: NewCharacter) -> Result<CharacterRow, StoreError> {
+    let NewCharacter {
+        name,
+        file,
+        owner,
+        event,
+    } = character;
+    check_name("character name", &name)?;
+    check_file(&file)?;
+    check_seat_name("owner", &owner)?;
+    let event = prepare_event(0, event, 0)?;
+    Ok(CharacterRow {
+        id: new_id(),
+        name_key: normalize(&name),
+        name,
+        file_key: file.to_lowercase(),
+        file,
+        owner,
+        created_ms: now_ms(),
+        event,
+    })
+}
+
+impl CharacterRow {
+    /// The character as [`Store::add_character`](crate::Store::add_character) stored
+    /// it in campaign `campaign`.
+    pub(crate) fn record(self, campaign: &str) -> CharacterRecord {
+        CharacterRecord {
+            id: self.id,
+            campaign: campaign.to_string(),
+            name: self.name,
+            file: self.file,
+            owner: self.owner,
+            sheet: self.event.sheet,
+            seq: 1,
+            created_ms: self.created_ms,
+            updated_ms: self.created_ms,
+        }
+    }
+}
+
+/// Checks the campaign a new table names: `system` is the campaign's system as
+/// selected (`None`: no such campaign), `table_system` the table's.
+pub(crate) fn check_campaign_system(
+    system: Option<String>,
+    table_system: &str,
+) -> Result<(), StoreError> {
+    match system {
+        None => Err(StoreError::CampaignNotFound),
+        Some(campaign) if campaign != table_system => Err(StoreError::SystemMismatch {
+            campaign,
+            table: table_system.to_string(),
+        }),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Checks a new character against what its campaign holds, as selected inside the
+/// adding transaction: whether its owner is a seat, how many characters there are,
+/// whether one has its name key, whether one has its file key.
+pub(crate) fn check_new_character(
+    row: &CharacterRow,
+    owner_is_a_seat: bool,
+    characters: i64,
+    name_taken: bool,
+    file_taken: bool,
+) -> Result<(), StoreError> {
+    if !owner_is_a_seat {
+        return Err(StoreError::UnknownOwner(row.owner.clone()));
+    }
+    if u64::try_from(characters).unwrap_or(u64::MAX) >= MAX_CAMPAIGN_CHARACTERS {
+        return Err(StoreError::TooManyCharacters {
+            max: MAX_CAMPAIGN_CHARACTERS,
+        });
+    }
+    if name_taken {
+        return Err(StoreError::DuplicateCharacterName(row.name.clone()));
+    }
+    if file_taken {
+        return Err(StoreError::DuplicateCharacterFile(row.file.clone()));
+    }
+    Ok(())
+}
+
+/// Checks the seq of character `character` as selected inside the writing
+/// transaction (`None`: no such character in the campaign) against the event's
+/// expected seq.
+pub(crate) fn check_character_seq(
+    character: &str,
+    current: Option<i64>,
+    row: &EventRow,
+) -> Result<(), StoreError> {
+    let Some(current) = current else {
+        return Err(StoreError::CharacterNotFound);
+    };
+    if current != row.expect {
+        return Err(StoreError::CharacterConflict {
+            character: character.to_string(),
+            current: seq_from_db(current, "character_events.seq")?,
+        });
+    }
+    Ok(())
+}
+
+/// A campaign from its rows, as selected by a load.
+pub(crate) fn loaded_campaign(
+    summary_row: CampaignSummaryRow,
+    seats: Vec<CampaignSeatRow>,
+    characters: Vec<CharacterRecordRow>,
+    tables: Vec<SummaryRow>,
+) -> Result<LoadedCampaign, StoreError> {
+    Ok(LoadedCampaign {
+        summary: campaign_summary(summary_row)?,
+        seats: seats
+            .into_iter()
+            .map(campaign_seat)
+            .collect::<Result<_, _>>()?,
+        characters: characters
+            .into_iter()
+            .map(character_record)
+            .collect::<Result<_, _>>()?,
+        tables: tables.into_iter().map(summary).collect::<Result<_, _>>()?,
+    })
+}
+
+/// A campaign's summary columns (the same on both backends), of `campaigns c`.
+pub(crate) const CAMPAIGN_COLUMNS: &str = "c.id, c.system, c.name, c.created_ms, \
+     (SELECT COUNT(*) FROM campaign_seats s WHERE s.campaign_id = c.id), \
+     (SELECT COUNT(*) FROM characters h WHERE h.campaign_id = c.id), \
+     (SELECT COUNT(*) FROM tables t WHERE t.campaign_id = c.id)";
+
+/// A character's columns with its last event's (the same on both backends), of
+/// [`CHARACTER_FROM`]; read as a [`CharacterRecordRow`].
+pub(crate) const CHARACTER_COLUMNS: &str =
+    "h.id, h.campaign_id, h.name, h.file, h.owner, e.sheet, e.seq, e.at_ms, h.created_ms";
+
+/// A character (`h`) joined with its last event (`e`): every character has one, the
+/// first is written with it.
+pub(crate) const CHARACTER_FROM: &str = "characters h JOIN character_events e \
+     ON e.character_id = h.id \
+     AND e.seq = (SELECT MAX(m.seq) FROM character_events m WHERE m.character_id = h.id)";
+
+/// A campaign summary as selected: id, system, name, created_ms, seat, character
+/// and table counts.
+pub(crate) type CampaignSummaryRow = (String, String, String, i64, i64, i64, i64);
+
+pub(crate) fn campaign_summary(row: CampaignSummaryRow) -> Result<CampaignSummary, StoreError> {
+    let (id, system, name, created_ms, seats, characters, tables) = row;
+    Ok(CampaignSummary {
+        id,
+        system,
+        name,
+        created_ms,
+        seats: count_from_db(seats, "seats in one campaign")?,
+        characters: count_from_db(characters, "characters in one campaign")?,
+        tables: count_from_db(tables, "tables in one campaign")?,
+    })
+}
+
+/// A row of `campaign_seats` as selected: campaign_id, seat, role, display_name.
+pub(crate) type CampaignSeatRow = (String, String, String, String);
+
+pub(crate) fn campaign_seat(row: CampaignSeatRow) -> Result<CampaignSeat, StoreError> {
+    let (campaign, seat, role, display_name) = row;
+    let role = Role::from_name(&role)
+        .ok_or_else(|| StoreError::Corrupt(format!("campaign_seats.role is {role:?}")))?;
+    Ok(CampaignSeat {
+        campaign,
+        seat,
+        role,
+        display_name,
+    })
+}
+
+/// A character as selected with its last event: id, campaign_id, name, file, owner,
+/// the last event's sheet, seq and at_ms, created_ms.
+pub(crate) type CharacterRecordRow = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    i64,
+);
+
+pub(crate) fn character_record(row: CharacterRecordRow) -> Result<CharacterRecord, StoreError> {
+    let (id, campaign, name, file, owner, sheet, seq, updated_ms, created_ms) = row;
+    Ok(CharacterRecord {
+        id,
+        campaign,
+        name,
+        file,
+        owner,
+        sheet,
+        seq: seq_from_db(seq, "character_events.seq")?,
+        created_ms,
+        updated_ms,
+    })
+}
+
+/// A row of `character_events` as selected: seq, seat, kind, entry JSON, sheet,
+/// at_ms.
+pub(crate) type CharacterEventRow = (i64, String, String, String, String, i64);
+
+pub(crate) fn character_event(row: CharacterEventRow) -> Result<CharacterEvent, StoreError> {
+    let (seq, seat, kind, entry, sheet, at_ms) = row;
+    Ok(CharacterEvent {
+        seq: seq_from_db(seq, "character_events.seq")?,
+        seat,
+        kind,
+        entry: decode_json(&entry, "character_events.entry")?,
+        sheet,
+        at_ms,
+    })
 }
 
 /// Checks a PostgreSQL schema name: 1 to 63 of `[a-z0-9_]`, not starting with a digit.
@@ -332,8 +765,8 @@ mod tests {
 
     #[test]
     fn ids_are_32_lowercase_hex_and_differ() {
-        let a = new_table_id();
-        let b = new_table_id();
+        let a = new_id();
+        let b = new_id();
         assert_eq!(a.len(), 32);
         assert!(
             a.chars()
@@ -405,6 +838,7 @@ mod tests {
             initial_state: big,
             roller: None,
             seats: vec![],
+            campaign: None,
         };
         assert!(matches!(
             prepare_table(table),
@@ -423,6 +857,195 @@ mod tests {
         ));
         let row = ("t".into(), "a".into(), "admin".into(), "A".into());
         assert!(matches!(seat_record(row), Err(StoreError::Corrupt(_))));
+    }
+
+    fn new_event(kind: &str, sheet_bytes: usize) -> NewCharacterEvent {
+        NewCharacterEvent {
+            seat: "gm".into(),
+            kind: kind.into(),
+            entry: json!({"hp": 3}),
+            sheet: "x".repeat(sheet_bytes),
+        }
+    }
+
+    #[test]
+    fn an_event_is_numbered_after_its_expected_seq_up_to_the_cap() {
+        let row = prepare_event(4, new_event("advanced", 0), 0).unwrap();
+        assert_eq!((row.expect, row.seq), (4, 5));
+        assert_eq!(row.entry, r#"{"hp":3}"#);
+        let last = prepare_event(MAX_CHARACTER_EVENTS - 1, new_event("k", 0), 0).unwrap();
+        assert_eq!(last.seq, MAX_CHARACTER_EVENTS as i64);
+        for full in [MAX_CHARACTER_EVENTS, u64::MAX] {
+            assert_eq!(
+                prepare_event(full, new_event("k", 0), 0).err(),
+                Some(StoreError::TooManyEvents {
+                    max: MAX_CHARACTER_EVENTS
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn event_kinds_and_sheets_are_capped_exactly() {
+        let at_cap = "k".repeat(MAX_EVENT_KIND_CHARS);
+        assert!(prepare_event(0, new_event(&at_cap, MAX_SHEET_BYTES), 0).is_ok());
+        // Characters, not bytes: 32 two-byte letters are fine.
+        assert!(prepare_event(0, new_event(&"é".repeat(32), 0), 0).is_ok());
+        for (kind, chars) in [
+            ("", 0),
+            (&*"k".repeat(33), 33),
+            (
+                "a
+b", 3,
+            ),
+        ] {
+            assert_eq!(
+                prepare_event(0, new_event(kind, 0), 0).err(),
+                Some(StoreError::BadEventKind {
+                    chars,
+                    max: MAX_EVENT_KIND_CHARS
+                }),
+                "{kind:?}"
+            );
+        }
+        assert_eq!(
+            prepare_event(0, new_event("k", MAX_SHEET_BYTES + 1), 0).err(),
+            Some(StoreError::SheetTooLarge {
+                bytes: MAX_SHEET_BYTES + 1,
+                max: MAX_SHEET_BYTES
+            })
+        );
+        let mut big = new_event("k", 0);
+        big.entry = Value::String("x".repeat(MAX_ENTRY_BYTES - 1));
+        assert!(matches!(
+            prepare_event(0, big, 7),
+            Err(StoreError::EntryTooLarge { index: 7, .. })
+        ));
+    }
+
+    #[test]
+    fn file_names_are_plain_names() {
+        for good in ["kodos.toml", "Kodos Two.toml", "a", "..x", "é.toml"] {
+            assert_eq!(check_file(good), Ok(()), "{good}");
+        }
+        for bad in ["a/b", "/etc/passwd", "a\\b", " a", "a ", ".", ".."] {
+            assert_eq!(
+                check_file(bad),
+                Err(StoreError::BadFileName(bad.into())),
+                "{bad}"
+            );
+        }
+        assert!(matches!(check_file(""), Err(StoreError::BadName(_))));
+        assert!(matches!(
+            check_file(&"x".repeat(65)),
+            Err(StoreError::BadName(_))
+        ));
+    }
+
+    #[test]
+    fn a_character_is_keyed_by_its_name_and_file_as_they_compare() {
+        let row = prepare_character(NewCharacter {
+            name: "  Iron_Wolf ".into(),
+            file: "Iron-Wolf.TOML".into(),
+            owner: "ann".into(),
+            event: new_event("created", 10),
+        })
+        .unwrap();
+        assert_eq!(row.name_key, "iron wolf");
+        assert_eq!(row.file_key, "iron-wolf.toml");
+        assert_eq!(row.name, "  Iron_Wolf ", "kept as given");
+        assert_eq!((row.event.expect, row.event.seq), (0, 1));
+        let record = row.record("c");
+        assert_eq!((record.seq, record.campaign.as_str()), (1, "c"));
+        assert_eq!(record.created_ms, record.updated_ms);
+    }
+
+    #[test]
+    fn a_campaign_holds_at_most_its_cap_of_characters() {
+        let row = prepare_character(NewCharacter {
+            name: "Kodos".into(),
+            file: "kodos.toml".into(),
+            owner: "ann".into(),
+            event: new_event("created", 0),
+        })
+        .unwrap();
+        let cap = MAX_CAMPAIGN_CHARACTERS as i64;
+        assert_eq!(
+            check_new_character(&row, true, cap - 1, false, false),
+            Ok(())
+        );
+        assert_eq!(
+            check_new_character(&row, true, cap, false, false),
+            Err(StoreError::TooManyCharacters {
+                max: MAX_CAMPAIGN_CHARACTERS
+            })
+        );
+        assert_eq!(
+            check_new_character(&row, false, cap, true, true),
+            Err(StoreError::UnknownOwner("ann".into())),
+            "the owner is checked first"
+        );
+        assert_eq!(
+            check_new_character(&row, true, 0, true, true),
+            Err(StoreError::DuplicateCharacterName("Kodos".into()))
+        );
+        assert_eq!(
+            check_new_character(&row, true, 0, false, true),
+            Err(StoreError::DuplicateCharacterFile("kodos.toml".into()))
+        );
+    }
+
+    #[test]
+    fn an_ending_takes_at_most_the_append_cap_of_writes() {
+        let writes = vec![
+            CharacterWrite {
+                character: "c".into(),
+                expect_seq: 1,
+                event: new_event("k", 0),
+            };
+            MAX_APPEND_ENTRIES + 1
+        ];
+        assert!(matches!(
+            prepare_writes(writes),
+            Err(StoreError::TooManyEntries { .. })
+        ));
+    }
+
+    proptest::proptest! {
+        /// The writes of an ending are put in character-id order (one lock order for
+        /// every transaction), and one character's writes keep the order given.
+        #[test]
+        fn writes_are_ordered_by_character_keeping_each_ones_order(
+            picks in proptest::collection::vec((0u8..4, 0u64..1000), 0..40)
+        ) {
+            let writes: Vec<CharacterWrite> = picks
+                .iter()
+                .map(|&(who, seq)| CharacterWrite {
+                    character: format!("c{who}"),
+                    expect_seq: seq,
+                    event: new_event("k", 0),
+                })
+                .collect();
+            let rows = prepare_writes(writes).unwrap();
+            proptest::prop_assert_eq!(rows.len(), picks.len());
+            for pair in rows.windows(2) {
+                proptest::prop_assert!(pair[0].character <= pair[1].character);
+            }
+            for who in 0u8..4 {
+                let name = format!("c{who}");
+                let given: Vec<i64> = picks
+                    .iter()
+                    .filter(|(w, _)| *w == who)
+                    .map(|&(_, seq)| seq as i64)
+                    .collect();
+                let kept: Vec<i64> = rows
+                    .iter()
+                    .filter(|row| row.character == name)
+                    .map(|row| row.event.expect)
+                    .collect();
+                proptest::prop_assert_eq!(kept, given);
+            }
+        }
     }
 
     #[test]

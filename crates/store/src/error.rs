@@ -108,9 +108,110 @@ pub enum StoreError {
         holder: String,
     },
 
-    /// Two seats of one [`NewTable`](crate::NewTable) share this name.
+    /// Two seats of one [`NewTable`](crate::NewTable) or
+    /// [`NewCampaign`](crate::NewCampaign) share this name.
     #[error("seat {0:?} appears twice at one table")]
     DuplicateSeat(String),
+
+    /// No campaign has this id (looked up by a call that needs one, or named by a
+    /// [`NewTable`](crate::NewTable)).
+    #[error("no such campaign")]
+    CampaignNotFound,
+
+    /// The campaign has no character of this id (another campaign's character is
+    /// never found), or [`end_table`](crate::Store::end_table) was given a write for
+    /// a character not of the table's campaign.
+    #[error("no such character in this campaign")]
+    CharacterNotFound,
+
+    /// A character's seq was not the `expect_seq` given: someone wrote to its history
+    /// first. Nothing was written; reload the character from `current` and decide
+    /// again.
+    #[error("character {character}'s history has moved on to seq {current}")]
+    CharacterConflict {
+        /// The character whose seq was stale.
+        character: crate::CharacterId,
+        /// Its seq when the write was refused.
+        current: u64,
+    },
+
+    /// A name (a campaign's, a seat's, a display name, a character's name or file,
+    /// an owner) breaks the rules of names (`tabula_core::names`: 1 to 64 characters,
+    /// no control characters, no `:` in a seat name); the error names the field.
+    #[error(transparent)]
+    BadName(#[from] tabula_core::names::NameError),
+
+    /// A character's file name is not a plain file name: it holds `/` or `\`, has
+    /// white space at either end, or is `.` or `..`.
+    #[error(
+        "character file {0:?} is not a plain file name (no / or \\, no white space at either end, not . or ..)"
+    )]
+    BadFileName(String),
+
+    /// A character event's kind is empty, longer than
+    /// [`MAX_EVENT_KIND_CHARS`](crate::MAX_EVENT_KIND_CHARS) characters, or holds a
+    /// control character.
+    #[error(
+        "an event kind is 1 to {max} characters without control characters (this one has {chars})"
+    )]
+    BadEventKind {
+        /// The kind's length in characters.
+        chars: usize,
+        /// The cap, [`MAX_EVENT_KIND_CHARS`](crate::MAX_EVENT_KIND_CHARS).
+        max: usize,
+    },
+
+    /// A character sheet is over [`MAX_SHEET_BYTES`](crate::MAX_SHEET_BYTES).
+    #[error("the sheet takes {bytes} bytes, over the cap of {max}")]
+    SheetTooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+        /// The cap, [`MAX_SHEET_BYTES`](crate::MAX_SHEET_BYTES).
+        max: usize,
+    },
+
+    /// A character's owner is not a seat of its campaign.
+    #[error("{0:?} is not a seat of this campaign")]
+    UnknownOwner(String),
+
+    /// Another character of the campaign has this name (as
+    /// `tabula_core::names::same_name` compares).
+    #[error("the campaign already has a character named {0:?}")]
+    DuplicateCharacterName(String),
+
+    /// Another character of the campaign has this file name (without regard to
+    /// case).
+    #[error("the campaign already has a character in file {0:?}")]
+    DuplicateCharacterFile(String),
+
+    /// The campaign already holds [`MAX_CAMPAIGN_CHARACTERS`](crate::MAX_CAMPAIGN_CHARACTERS).
+    #[error("a campaign holds at most {max} characters")]
+    TooManyCharacters {
+        /// The cap.
+        max: u64,
+    },
+
+    /// The event would take a character's history past
+    /// [`MAX_CHARACTER_EVENTS`](crate::MAX_CHARACTER_EVENTS).
+    #[error("a character's history holds at most {max} events")]
+    TooManyEvents {
+        /// The cap.
+        max: u64,
+    },
+
+    /// A [`NewTable`](crate::NewTable) names a campaign of another rule system.
+    #[error("the campaign plays {campaign}, not {table}")]
+    SystemMismatch {
+        /// The campaign's system.
+        campaign: String,
+        /// The table's system.
+        table: String,
+    },
+
+    /// [`end_table`](crate::Store::end_table) was given writes for a table that
+    /// belongs to no campaign.
+    #[error("the table belongs to no campaign: it has no characters to write back")]
+    NoCampaign,
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -37,6 +37,23 @@
 //! log, so a loader may skip replaying the rows it covers. A snapshot is a cache of the
 //! log, never the truth: replaying the log up to its seq must give its state.
 //!
+//! ## Campaigns and characters
+//!
+//! A campaign ([`Store::create_campaign`]) plays one rule system with its seats (the
+//! GM and the players, token hashes only, as at a table) and its characters. A
+//! character ([`Store::add_character`]) is owned by one seat of its campaign (a
+//! player's, or the GM's for a non-player character), has a name and a file name
+//! (the name a table file uses for its sheet, e.g. `kodos.toml`), each unique in
+//! the campaign, and an append-only history: events numbered `1, 2, 3...`, each with
+//! the sheet after it; the last event's sheet is the current sheet. Appending to a
+//! history takes the same optimistic lock as a table's log
+//! ([`Store::append_character_event`], [`StoreError::CharacterConflict`]).
+//!
+//! A table may belong to a campaign ([`NewTable::campaign`]): an encounter.
+//! [`Store::end_table`] ends it and writes its lasting changes back to the
+//! characters in one transaction, exactly once however many servers try. Sheets and
+//! events are opaque to the store, like states and entries.
+//!
 //! ## Several processes
 //!
 //! A SQLite file belongs to one process: [`open`] takes an exclusive lock on a file
@@ -49,7 +66,10 @@
 //!
 //! One entry's JSON is at most [`MAX_ENTRY_BYTES`], one append at most
 //! [`MAX_APPEND_ENTRIES`] entries, an initial state or roller state at most
-//! [`MAX_STATE_BYTES`]; beyond that a call is refused before touching the database.
+//! [`MAX_STATE_BYTES`]; a sheet at most [`MAX_SHEET_BYTES`], an event kind at most
+//! [`MAX_EVENT_KIND_CHARS`] characters, a campaign at most [`MAX_CAMPAIGN_CHARACTERS`]
+//! characters, a history at most [`MAX_CHARACTER_EVENTS`] events. Beyond that a call
+//! is refused with a typed error (the size caps before touching the database).
 //!
 //! # Examples
 //!
@@ -72,6 +92,7 @@
 //!             display_name: "Ann".into(),
 //!             token_hash: "hash-of-ann's-token".into(),
 //!         }],
+//!         campaign: None,
 //!     })
 //!     .await?;
 //!
@@ -113,6 +134,32 @@ pub type TableId = String;
 /// 256 KiB. [`Store::append`] refuses a larger entry with
 /// [`StoreError::EntryTooLarge`] and writes nothing.
 pub const MAX_ENTRY_BYTES: usize = 256 * 1024;
+
+/// A campaign's id: 32 lowercase hexadecimal characters (128 random bits), generated
+/// by [`Store::create_campaign`]. Like a [`TableId`], a malformed id finds nothing.
+pub type CampaignId = String;
+
+/// A character's id: 32 lowercase hexadecimal characters (128 random bits), generated
+/// by [`Store::add_character`]. Unique in the whole store; a character is always
+/// looked up with its campaign, so another campaign's character is never found.
+pub type CharacterId = String;
+
+/// The most bytes of one character sheet (TOML text): 1 MiB, the cap of every sheet
+/// file read (`tabula_core::files::MAX_FILE_BYTES`). More is refused with
+/// [`StoreError::SheetTooLarge`].
+pub const MAX_SHEET_BYTES: usize = tabula_core::files::MAX_FILE_BYTES as usize;
+
+/// The most characters of a character event's kind: 32. More (or none, or a control
+/// character) is refused with [`StoreError::BadEventKind`].
+pub const MAX_EVENT_KIND_CHARS: usize = 32;
+
+/// The most characters one campaign may hold: 10,000. One more is refused with
+/// [`StoreError::TooManyCharacters`].
+pub const MAX_CAMPAIGN_CHARACTERS: u64 = 10_000;
+
+/// The most events one character's history may hold: 100,000 (so its seq is at most
+/// this). One more is refused with [`StoreError::TooManyEvents`].
+pub const MAX_CHARACTER_EVENTS: u64 = 100_000;
 
 /// The most entries one [`Store::append`] may write (one command's events): 4096.
 /// More is refused with [`StoreError::TooManyEntries`].
@@ -195,6 +242,11 @@ pub struct NewTable {
     /// The seats, in the order [`Store::seats`] and [`LoadedTable::seats`] give them
     /// back; may be empty.
     pub seats: Vec<NewSeat>,
+    /// The campaign the table belongs to (an encounter of it), or `None` for a table
+    /// of its own. The campaign must exist and be of the same `system`. Absent in
+    /// JSON means `None`.
+    #[serde(default)]
+    pub campaign: Option<CampaignId>,
 }
 
 /// One line of [`Store::list_tables`]: a table without its log.
@@ -214,6 +266,14 @@ pub struct TableSummary {
     pub seq: u64,
     /// How many seats the table has.
     pub seats: u32,
+    /// The campaign the table belongs to, if any ([`NewTable::campaign`]).
+    #[serde(default)]
+    pub campaign: Option<CampaignId>,
+    /// When the table was ended by [`Store::end_table`] (its lasting changes written
+    /// back to its campaign's characters), in milliseconds since the Unix epoch (UTC);
+    /// `None` while it is not.
+    #[serde(default)]
+    pub ended_ms: Option<i64>,
 }
 
 /// A seat of an existing table, without its token hash.
@@ -300,6 +360,161 @@ impl LoadedTable {
     }
 }
 
+/// A campaign about to be created by [`Store::create_campaign`]: one rule system, its
+/// seats (the GM and the players, who keep their seats from one table to the next).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewCampaign {
+    /// The rule system's id, as the engine names it (e.g. `"tiers"`); every table of
+    /// the campaign is of this system.
+    pub system: String,
+    /// The campaign's name: 1 to [`MAX_NAME_CHARS`](tabula_core::names::MAX_NAME_CHARS)
+    /// characters, no control characters (`tabula_core::names::check_name`).
+    pub name: String,
+    /// The seats, in the order [`LoadedCampaign::seats`] gives them back; may be
+    /// empty. Each `seat` is a seat name (`tabula_core::names::check_seat_name`: 1 to
+    /// 64 characters, no control characters, no `:`), unique within the campaign;
+    /// each `display_name` a name as for `name`.
+    pub seats: Vec<NewSeat>,
+}
+
+/// One line of [`Store::list_campaigns`]: a campaign without its characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignSummary {
+    /// The campaign's id (32 lowercase hex chars).
+    pub id: CampaignId,
+    /// The rule system's id.
+    pub system: String,
+    /// The campaign's name.
+    pub name: String,
+    /// When the campaign was created, in milliseconds since the Unix epoch (UTC).
+    pub created_ms: i64,
+    /// How many seats it has.
+    pub seats: u32,
+    /// How many characters it has (at most [`MAX_CAMPAIGN_CHARACTERS`]).
+    pub characters: u32,
+    /// How many tables belong to it (ended or not).
+    pub tables: u32,
+}
+
+/// A seat of an existing campaign, without its token hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignSeat {
+    /// The campaign the seat belongs to.
+    pub campaign: CampaignId,
+    /// The seat's name in its campaign (`gm` or the player's name).
+    pub seat: String,
+    /// What the seat may do.
+    pub role: Role,
+    /// The name shown to the others.
+    pub display_name: String,
+}
+
+/// Everything about a campaign: [`Store::load_campaign`]'s answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadedCampaign {
+    /// The campaign's summary.
+    pub summary: CampaignSummary,
+    /// Its seats, in creation order.
+    pub seats: Vec<CampaignSeat>,
+    /// Its characters with their current sheets, in the order they were added.
+    pub characters: Vec<CharacterRecord>,
+    /// Its tables, newest first.
+    pub tables: Vec<TableSummary>,
+}
+
+/// One event of a character's history, about to be written: what happened to the
+/// sheet (an advancement, an encounter's lasting harm, an import) and the sheet
+/// after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewCharacterEvent {
+    /// The seat that made the change (not checked against the campaign's seats, as
+    /// a table entry's seat is not).
+    pub seat: String,
+    /// What kind of event: 1 to [`MAX_EVENT_KIND_CHARS`] characters, no control
+    /// characters (e.g. `"created"`, `"imported"`, `"advanced"`, `"encounter"`).
+    pub kind: String,
+    /// The event itself, opaque to the store (as the rules serialize it); at most
+    /// [`MAX_ENTRY_BYTES`] as compact JSON.
+    pub entry: serde_json::Value,
+    /// The character's sheet (TOML text, opaque to the store) after the event; it
+    /// becomes the current sheet. At most [`MAX_SHEET_BYTES`] bytes.
+    pub sheet: String,
+}
+
+/// A character about to be added to a campaign by [`Store::add_character`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewCharacter {
+    /// The character's name: 1 to 64 characters, no control characters
+    /// (`tabula_core::names::check_name`), unique in its campaign as
+    /// `tabula_core::names::same_name` compares names (case, `_` for a space and
+    /// surrounding white space aside).
+    pub name: String,
+    /// The file name a table file uses for the sheet (e.g. `kodos.toml`): a name as
+    /// for `name`, without `/`, `\` or white space at either end, not `.` or `..`;
+    /// unique in its campaign without regard to case.
+    pub file: String,
+    /// The seat that owns the character: a player's seat, or the GM's for a
+    /// non-player character. Must be a seat of the campaign.
+    pub owner: String,
+    /// The first event of its history (seq 1, e.g. kind `"created"` or
+    /// `"imported"`); its `sheet` is the character's sheet.
+    pub event: NewCharacterEvent,
+}
+
+/// A character of a campaign, with its current sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterRecord {
+    /// The character's id (32 lowercase hex chars).
+    pub id: CharacterId,
+    /// The campaign it belongs to.
+    pub campaign: CampaignId,
+    /// Its name.
+    pub name: String,
+    /// The file name table files use for its sheet.
+    pub file: String,
+    /// The seat that owns it.
+    pub owner: String,
+    /// The current sheet: the sheet of its last event.
+    pub sheet: String,
+    /// The seq of its last event (1 to [`MAX_CHARACTER_EVENTS`]).
+    pub seq: u64,
+    /// When it was added, in milliseconds since the Unix epoch (UTC).
+    pub created_ms: i64,
+    /// When its last event was written, in milliseconds since the Unix epoch (UTC).
+    pub updated_ms: i64,
+}
+
+/// One event of a character's history, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CharacterEvent {
+    /// Its place in the history: 1 for the first event, then +1 each, no gaps.
+    pub seq: u64,
+    /// The seat that made the change.
+    pub seat: String,
+    /// What kind of event.
+    pub kind: String,
+    /// The event as written (the same JSON text on both backends, key order kept).
+    pub entry: serde_json::Value,
+    /// The sheet after the event.
+    pub sheet: String,
+    /// When it was written, in milliseconds since the Unix epoch (UTC), by the clock
+    /// of the server that wrote it.
+    pub at_ms: i64,
+}
+
+/// One event [`Store::end_table`] writes back to a character of the table's campaign,
+/// if the character's seq is still `expect_seq`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CharacterWrite {
+    /// The character (of the table's campaign).
+    pub character: CharacterId,
+    /// The seq the character must be at (its history's last event when the
+    /// encounter read the sheet); the event gets `expect_seq + 1`.
+    pub expect_seq: u64,
+    /// The event.
+    pub event: NewCharacterEvent,
+}
+
 /// Where tables and their logs are kept: one trait, a SQLite and a PostgreSQL backend
 /// (both from [`open`]). Object safe, so a server holds `Arc<dyn Store>`; every method
 /// is safe to call from many tasks at once.
@@ -319,7 +534,9 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// # Errors
     /// [`StoreError::DuplicateSeat`] when two seats share a name;
     /// [`StoreError::StateTooLarge`] when the initial state or roller is over
-    /// [`MAX_STATE_BYTES`]; [`StoreError::NulInText`] when a text field holds U+0000.
+    /// [`MAX_STATE_BYTES`]; [`StoreError::NulInText`] when a text field holds U+0000;
+    /// [`StoreError::CampaignNotFound`] when `table.campaign` names no campaign;
+    /// [`StoreError::SystemMismatch`] when the campaign is of another system.
     /// Nothing is written then.
     async fn create_table(&self, table: NewTable) -> Result<TableId, StoreError>;
 
@@ -423,6 +640,136 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         seat: &str,
         token_hash: &str,
     ) -> Result<bool, StoreError>;
+
+    /// Creates a campaign and its seats in one transaction and returns its new id (32
+    /// lowercase hex chars, 128 random bits). It starts with no characters and no
+    /// tables.
+    ///
+    /// # Errors
+    /// [`StoreError::BadName`] when the name, a seat name or a display name breaks
+    /// the rules of names ([`NewCampaign`]); [`StoreError::DuplicateSeat`] when two
+    /// seats share a name; [`StoreError::NulInText`] when the system or a token hash
+    /// holds U+0000. Nothing is written then.
+    async fn create_campaign(&self, campaign: NewCampaign) -> Result<CampaignId, StoreError>;
+
+    /// Every campaign, newest first (by creation order, not by clock).
+    async fn list_campaigns(&self) -> Result<Vec<CampaignSummary>, StoreError>;
+
+    /// The whole campaign (summary, seats in creation order, characters with their
+    /// current sheets in the order they were added, tables newest first), or `None`
+    /// when no campaign has this id. One consistent read.
+    async fn load_campaign(&self, id: &str) -> Result<Option<LoadedCampaign>, StoreError>;
+
+    /// The seat of campaign `campaign` whose token hash is exactly `token_hash`, or
+    /// `None` (unknown campaign, or no such seat in it: another campaign's seat, or a
+    /// table's, never matches). If several seats share a hash, the first in creation
+    /// order.
+    async fn campaign_seat_for_token(
+        &self,
+        campaign: &str,
+        token_hash: &str,
+    ) -> Result<Option<CampaignSeat>, StoreError>;
+
+    /// The token hash of seat `seat` of campaign `campaign`, or `None` (no such
+    /// campaign or seat). A server opening a table of the campaign gives the table's
+    /// seat the same hash, so one token (one link) serves the campaign and its
+    /// tables.
+    async fn campaign_token_hash(
+        &self,
+        campaign: &str,
+        seat: &str,
+    ) -> Result<Option<String>, StoreError>;
+
+    /// Adds a character to campaign `campaign`, with the first event of its history
+    /// (seq 1, `at_ms` now), in one transaction, and returns it as stored.
+    ///
+    /// # Errors
+    /// - [`StoreError::CampaignNotFound`] when no campaign has this id.
+    /// - [`StoreError::UnknownOwner`] when `owner` is not a seat of the campaign.
+    /// - [`StoreError::DuplicateCharacterName`] /
+    ///   [`StoreError::DuplicateCharacterFile`] when another character of the campaign
+    ///   has the same name (as `same_name` compares) / file (without regard to case).
+    /// - [`StoreError::TooManyCharacters`] when the campaign already holds
+    ///   [`MAX_CAMPAIGN_CHARACTERS`].
+    /// - Checked before the database is touched: [`StoreError::BadName`] (name, file
+    ///   or owner), [`StoreError::BadFileName`], [`StoreError::BadEventKind`],
+    ///   [`StoreError::EntryTooLarge`] (index 0), [`StoreError::SheetTooLarge`],
+    ///   [`StoreError::NulInText`] (the event's seat or the sheet).
+    ///
+    /// Nothing is written on any error.
+    async fn add_character(
+        &self,
+        campaign: &str,
+        character: NewCharacter,
+    ) -> Result<CharacterRecord, StoreError>;
+
+    /// Character `character` of campaign `campaign` with its current sheet, or `None`
+    /// (no such character in this campaign).
+    async fn character(
+        &self,
+        campaign: &str,
+        character: &str,
+    ) -> Result<Option<CharacterRecord>, StoreError>;
+
+    /// The whole history of character `character` of campaign `campaign`, in seq
+    /// order `1..=seq` (replaying it in this order rebuilds the current sheet: the
+    /// last event's sheet).
+    ///
+    /// # Errors
+    /// [`StoreError::CharacterNotFound`] when the campaign has no such character.
+    async fn character_history(
+        &self,
+        campaign: &str,
+        character: &str,
+    ) -> Result<Vec<CharacterEvent>, StoreError>;
+
+    /// Appends one event to the history of character `character` of campaign
+    /// `campaign`, if the character's seq is still `expect_seq`: the event gets seq
+    /// `expect_seq + 1` and `at_ms` now, and its sheet becomes the current sheet.
+    /// Returns the new seq. Two racing appends with the same `expect_seq` never both
+    /// succeed (the `(character, seq)` key, as for a table's log).
+    ///
+    /// # Errors
+    /// - [`StoreError::CharacterConflict`] when the character's seq is not
+    ///   `expect_seq` (`current` is the seq to reload from). Nothing is written.
+    /// - [`StoreError::CharacterNotFound`] when the campaign has no such character.
+    /// - Checked before the database is touched: [`StoreError::TooManyEvents`] (the
+    ///   event would be past [`MAX_CHARACTER_EVENTS`]), [`StoreError::BadEventKind`],
+    ///   [`StoreError::EntryTooLarge`] (index 0), [`StoreError::SheetTooLarge`],
+    ///   [`StoreError::NulInText`].
+    async fn append_character_event(
+        &self,
+        campaign: &str,
+        character: &str,
+        expect_seq: u64,
+        event: NewCharacterEvent,
+    ) -> Result<u64, StoreError>;
+
+    /// Ends table `table` and writes its lasting changes back to its campaign's
+    /// characters, exactly once, in ONE transaction: if the table is already ended,
+    /// returns `Ok(false)` and writes nothing; otherwise appends every write (in the
+    /// order given for one character, each checked against its `expect_seq` as
+    /// [`Store::append_character_event`] does), sets the table's `ended_ms` to now
+    /// and returns `Ok(true)`. Of several servers ending one table at once, exactly
+    /// one gets `true`. A table of no campaign can be ended with no writes.
+    ///
+    /// The store does not refuse later appends to an ended table's log: the server
+    /// decides what an ended table still takes.
+    ///
+    /// # Errors
+    /// Any error writes nothing (the table stays open, no character changes):
+    /// - [`StoreError::NotFound`] when no table has this id.
+    /// - [`StoreError::CharacterConflict`] when a write's `expect_seq` is stale,
+    ///   naming the character.
+    /// - [`StoreError::CharacterNotFound`] when a write names a character that is not
+    ///   of the table's campaign; [`StoreError::NoCampaign`] when there are writes and
+    ///   the table belongs to no campaign.
+    /// - Checked before the database is touched: [`StoreError::TooManyEntries`] (more
+    ///   than [`MAX_APPEND_ENTRIES`] writes), and per write as
+    ///   [`Store::append_character_event`] (an [`StoreError::EntryTooLarge`] names the
+    ///   write's index).
+    async fn end_table(&self, table: &str, writes: Vec<CharacterWrite>)
+    -> Result<bool, StoreError>;
 
     /// Closes the connection pool, waiting for connections in use to be returned
     /// (for a clean shutdown). Every later call fails with [`StoreError::Database`].
@@ -533,6 +880,17 @@ mod tests {
             panic!("not a bad URL");
         };
         assert!(!message.contains("secret"));
+    }
+
+    /// A table sent as JSON before campaigns existed still reads: no campaign.
+    #[test]
+    fn a_new_table_without_a_campaign_reads_as_none() {
+        let table: NewTable = serde_json::from_value(serde_json::json!({
+            "system": "tiers", "name": "n", "initial_state": null, "roller": null,
+            "seats": []
+        }))
+        .unwrap();
+        assert_eq!(table.campaign, None);
     }
 
     #[test]

@@ -11,12 +11,14 @@ use sqlx::sqlite::{
 };
 
 use crate::common::{
-    self, LoadRow, SeatRecordRow, SnapshotRow, StoredEntryRow, SummaryRow, seat_record,
-    seq_from_db, seq_to_db, stored_entry,
+    self, CAMPAIGN_COLUMNS, CHARACTER_COLUMNS, CHARACTER_FROM, CampaignSeatRow, CampaignSummaryRow,
+    CharacterEventRow, CharacterRecordRow, EventRow, LoadRow, SeatRecordRow, SnapshotRow,
+    StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db, stored_entry,
 };
 use crate::{
-    LoadedTable, NewEntry, NewTable, SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError,
-    StoredEntry, TableId, TableSummary,
+    CampaignId, CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite,
+    LoadedCampaign, LoadedTable, NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewTable,
+    SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError, StoredEntry, TableId, TableSummary,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -41,7 +43,9 @@ impl std::fmt::Debug for SqliteStore {
 
 const SUMMARY_COLUMNS: &str = "t.id, t.system, t.name, t.created_ms, \
      COALESCE((SELECT MAX(e.seq) FROM entries e WHERE e.table_id = t.id), 0), \
-     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id)";
+     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id), t.campaign_id, t.ended_ms";
+
+const EVENT_COLUMNS: &str = "seq, seat, kind, entry, sheet, at_ms";
 
 impl SqliteStore {
     /// Opens (creating if missing) the file named by a `sqlite:` URL and migrates it.
@@ -92,11 +96,20 @@ impl Store for SqliteStore {
     async fn create_table(&self, table: NewTable) -> Result<TableId, StoreError> {
         let row = common::prepare_table(table)?;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        if let Some(campaign) = &row.campaign {
+            let system: Option<String> =
+                sqlx::query_scalar("SELECT system FROM campaigns WHERE id = ?1")
+                    .bind(campaign)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            common::check_campaign_system(system, &row.system)?;
+        }
         sqlx::query(
             "INSERT INTO tables \
-             (id, created_order, system, name, initial_state, initial_roller, roller, created_ms) \
+             (id, created_order, system, name, initial_state, initial_roller, roller, created_ms, \
+              campaign_id) \
              VALUES (?1, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM tables), \
-                     ?2, ?3, ?4, ?5, ?5, ?6)",
+                     ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
         )
         .bind(&row.id)
         .bind(&row.system)
@@ -104,6 +117,7 @@ impl Store for SqliteStore {
         .bind(&row.initial_state)
         .bind(&row.initial_roller)
         .bind(row.created_ms)
+        .bind(&row.campaign)
         .execute(&mut *tx)
         .await?;
         for seat in &row.seats {
@@ -360,6 +374,301 @@ impl Store for SqliteStore {
         Ok(None)
     }
 
+    async fn create_campaign(&self, campaign: NewCampaign) -> Result<CampaignId, StoreError> {
+        let row = common::prepare_campaign(campaign)?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query(
+            "INSERT INTO campaigns (id, created_order, system, name, created_ms) \
+             VALUES (?1, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM campaigns), \
+                     ?2, ?3, ?4)",
+        )
+        .bind(&row.id)
+        .bind(&row.system)
+        .bind(&row.name)
+        .bind(row.created_ms)
+        .execute(&mut *tx)
+        .await?;
+        for seat in &row.seats {
+            sqlx::query(
+                "INSERT INTO campaign_seats \
+                 (campaign_id, position, seat, role, display_name, token_hash) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .bind(&row.id)
+            .bind(seat.position)
+            .bind(&seat.seat)
+            .bind(seat.role)
+            .bind(&seat.display_name)
+            .bind(&seat.token_hash)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(row.id)
+    }
+
+    async fn list_campaigns(&self) -> Result<Vec<CampaignSummary>, StoreError> {
+        let rows: Vec<CampaignSummaryRow> = sqlx::query_as(&format!(
+            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns c ORDER BY c.created_order DESC"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(common::campaign_summary).collect()
+    }
+
+    async fn load_campaign(&self, id: &str) -> Result<Option<LoadedCampaign>, StoreError> {
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
+        // One read transaction: one snapshot of the campaign.
+        let mut tx = self.pool.begin().await?;
+        let row: Option<CampaignSummaryRow> = sqlx::query_as(&format!(
+            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ?1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let seats: Vec<CampaignSeatRow> = sqlx::query_as(
+            "SELECT campaign_id, seat, role, display_name FROM campaign_seats \
+             WHERE campaign_id = ?1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let characters: Vec<CharacterRecordRow> = sqlx::query_as(&format!(
+            "SELECT {CHARACTER_COLUMNS} FROM {CHARACTER_FROM} \
+             WHERE h.campaign_id = ?1 ORDER BY h.created_order"
+        ))
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let tables: Vec<SummaryRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM tables t \
+             WHERE t.campaign_id = ?1 ORDER BY t.created_order DESC"
+        ))
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        common::loaded_campaign(row, seats, characters, tables).map(Some)
+    }
+
+    async fn campaign_seat_for_token(
+        &self,
+        campaign: &str,
+        token_hash: &str,
+    ) -> Result<Option<CampaignSeat>, StoreError> {
+        if !common::findable(&[campaign, token_hash]) {
+            return Ok(None);
+        }
+        let row: Option<CampaignSeatRow> = sqlx::query_as(
+            "SELECT campaign_id, seat, role, display_name FROM campaign_seats \
+             WHERE campaign_id = ?1 AND token_hash = ?2 ORDER BY position LIMIT 1",
+        )
+        .bind(campaign)
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(common::campaign_seat).transpose()
+    }
+
+    async fn campaign_token_hash(
+        &self,
+        campaign: &str,
+        seat: &str,
+    ) -> Result<Option<String>, StoreError> {
+        if !common::findable(&[campaign, seat]) {
+            return Ok(None);
+        }
+        Ok(sqlx::query_scalar(
+            "SELECT token_hash FROM campaign_seats WHERE campaign_id = ?1 AND seat = ?2",
+        )
+        .bind(campaign)
+        .bind(seat)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    async fn add_character(
+        &self,
+        campaign: &str,
+        character: NewCharacter,
+    ) -> Result<CharacterRecord, StoreError> {
+        let row = common::prepare_character(character)?;
+        if !common::findable(&[campaign]) {
+            return Err(StoreError::CampaignNotFound);
+        }
+        // IMMEDIATE: the checks below and the insert see one campaign.
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM campaigns WHERE id = ?1")
+            .bind(campaign)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if found.is_none() {
+            return Err(StoreError::CampaignNotFound);
+        }
+        let owner: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM campaign_seats WHERE campaign_id = ?1 AND seat = ?2")
+                .bind(campaign)
+                .bind(&row.owner)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let count: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM characters WHERE campaign_id = ?1")
+                .bind(campaign)
+                .fetch_one(&mut *tx)
+                .await?;
+        let same_name: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM characters WHERE campaign_id = ?1 AND name_key = ?2")
+                .bind(campaign)
+                .bind(&row.name_key)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let same_file: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM characters WHERE campaign_id = ?1 AND file_key = ?2")
+                .bind(campaign)
+                .bind(&row.file_key)
+                .fetch_optional(&mut *tx)
+                .await?;
+        common::check_new_character(
+            &row,
+            owner.is_some(),
+            count,
+            same_name.is_some(),
+            same_file.is_some(),
+        )?;
+        sqlx::query(
+            "INSERT INTO characters \
+             (id, campaign_id, created_order, name, name_key, file, file_key, owner, created_ms) \
+             VALUES (?1, ?2, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM characters), \
+                     ?3, ?4, ?5, ?6, ?7, ?8)",
+        )
+        .bind(&row.id)
+        .bind(campaign)
+        .bind(&row.name)
+        .bind(&row.name_key)
+        .bind(&row.file)
+        .bind(&row.file_key)
+        .bind(&row.owner)
+        .bind(row.created_ms)
+        .execute(&mut *tx)
+        .await?;
+        insert_event(&mut tx, &row.id, &row.event, row.created_ms).await?;
+        tx.commit().await?;
+        Ok(row.record(campaign))
+    }
+
+    async fn character(
+        &self,
+        campaign: &str,
+        character: &str,
+    ) -> Result<Option<CharacterRecord>, StoreError> {
+        if !common::findable(&[campaign, character]) {
+            return Ok(None);
+        }
+        let row: Option<CharacterRecordRow> = sqlx::query_as(&format!(
+            "SELECT {CHARACTER_COLUMNS} FROM {CHARACTER_FROM} \
+             WHERE h.id = ?1 AND h.campaign_id = ?2"
+        ))
+        .bind(character)
+        .bind(campaign)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(common::character_record).transpose()
+    }
+
+    async fn character_history(
+        &self,
+        campaign: &str,
+        character: &str,
+    ) -> Result<Vec<CharacterEvent>, StoreError> {
+        if !common::findable(&[campaign, character]) {
+            return Err(StoreError::CharacterNotFound);
+        }
+        let mut tx = self.pool.begin().await?;
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM characters WHERE id = ?1 AND campaign_id = ?2")
+                .bind(character)
+                .bind(campaign)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if found.is_none() {
+            return Err(StoreError::CharacterNotFound);
+        }
+        let rows: Vec<CharacterEventRow> = sqlx::query_as(&format!(
+            "SELECT {EVENT_COLUMNS} FROM character_events WHERE character_id = ?1 ORDER BY seq"
+        ))
+        .bind(character)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        rows.into_iter().map(common::character_event).collect()
+    }
+
+    async fn append_character_event(
+        &self,
+        campaign: &str,
+        character: &str,
+        expect_seq: u64,
+        event: NewCharacterEvent,
+    ) -> Result<u64, StoreError> {
+        let row = common::prepare_event(expect_seq, event, 0)?;
+        if !common::findable(&[campaign, character]) {
+            return Err(StoreError::CharacterNotFound);
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        write_event(&mut tx, campaign, character, &row, common::now_ms()).await?;
+        tx.commit().await?;
+        seq_from_db(row.seq, "character_events.seq")
+    }
+
+    async fn end_table(
+        &self,
+        table: &str,
+        writes: Vec<CharacterWrite>,
+    ) -> Result<bool, StoreError> {
+        let rows = common::prepare_writes(writes)?;
+        if !common::findable(&[table]) {
+            return Err(StoreError::NotFound);
+        }
+        // IMMEDIATE: of two calls, the second sees the first's ended_ms.
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let at_ms = common::now_ms();
+        let ended: Option<Option<String>> = sqlx::query_scalar(
+            "UPDATE tables SET ended_ms = ?1 WHERE id = ?2 AND ended_ms IS NULL \
+             RETURNING campaign_id",
+        )
+        .bind(at_ms)
+        .bind(table)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(campaign) = ended else {
+            let exists: Option<i64> = sqlx::query_scalar("SELECT 1 FROM tables WHERE id = ?1")
+                .bind(table)
+                .fetch_optional(&mut *tx)
+                .await?;
+            return if exists.is_some() {
+                Ok(false)
+            } else {
+                Err(StoreError::NotFound)
+            };
+        };
+        if !rows.is_empty() {
+            let campaign = campaign.ok_or(StoreError::NoCampaign)?;
+            for write in &rows {
+                if !common::findable(&[&write.character]) {
+                    return Err(StoreError::CharacterNotFound);
+                }
+                write_event(&mut tx, &campaign, &write.character, &write.event, at_ms).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
     async fn close(&self) {
         self.pool.close().await;
         self.lock
@@ -400,4 +709,52 @@ impl SqliteStore {
             Err(error) => error,
         }
     }
+}
+
+/// Inserts event `row` of character `character` (known to exist) at `at_ms`.
+async fn insert_event(
+    tx: &mut sqlx::SqliteConnection,
+    character: &str,
+    row: &EventRow,
+    at_ms: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO character_events (character_id, seq, seat, kind, entry, sheet, at_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )
+    .bind(character)
+    .bind(row.seq)
+    .bind(&row.seat)
+    .bind(&row.kind)
+    .bind(&row.entry)
+    .bind(&row.sheet)
+    .bind(at_ms)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Appends event `row` to character `character` of campaign `campaign` inside a
+/// `BEGIN IMMEDIATE` transaction (which holds the file's write lock, so the seq read
+/// cannot change before the insert).
+///
+/// # Errors
+/// [`StoreError::CharacterNotFound`], [`StoreError::CharacterConflict`].
+async fn write_event(
+    tx: &mut sqlx::SqliteConnection,
+    campaign: &str,
+    character: &str,
+    row: &EventRow,
+    at_ms: i64,
+) -> Result<(), StoreError> {
+    let current: Option<i64> = sqlx::query_scalar(
+        "SELECT COALESCE((SELECT MAX(seq) FROM character_events WHERE character_id = ?1), 0) \
+         FROM characters WHERE id = ?1 AND campaign_id = ?2",
+    )
+    .bind(character)
+    .bind(campaign)
+    .fetch_optional(&mut *tx)
+    .await?;
+    common::check_character_seq(character, current, row)?;
+    insert_event(tx, character, row, at_ms).await
 }

@@ -4,136 +4,18 @@
 //! when the test fails). Without the variable the PostgreSQL tests say once that they
 //! were skipped, and pass.
 
-use std::future::Future;
-use std::io::Write;
-use std::sync::{Arc, Once};
+#[macro_use]
+mod common;
 
-use rand::RngExt;
+use std::sync::Arc;
+
+use common::{Db, seat};
 use serde_json::{Value, json};
 use sqlx::Connection;
 use tabula_store::{
-    FeedEvent, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewSeat, NewTable, Role, SeatRecord,
-    Snapshot, Store, StoreError,
+    FeedEvent, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewTable, Role, SeatRecord, Snapshot,
+    Store, StoreError,
 };
-
-const PG_VAR: &str = "TABULA_TEST_DATABASE_URL";
-
-// ---------------------------------------------------------------------------------
-// Fixtures: where a story runs, and how it reopens its store.
-// ---------------------------------------------------------------------------------
-
-/// How to open the same store again.
-#[derive(Clone)]
-enum Reopen {
-    Sqlite { url: String },
-    Postgres { url: String, schema: String },
-}
-
-impl Reopen {
-    async fn open(&self) -> Arc<dyn Store> {
-        match self {
-            Reopen::Sqlite { url } => tabula_store::open(url).await,
-            Reopen::Postgres { url, schema } => tabula_store::open_with_schema(url, schema).await,
-        }
-        .expect("the store opens")
-    }
-}
-
-/// What a story is given: the store, and the way to open it again.
-struct Db {
-    store: Arc<dyn Store>,
-    reopen: Reopen,
-}
-
-impl Db {
-    fn store(&self) -> &dyn Store {
-        &*self.store
-    }
-}
-
-async fn on_sqlite<F, Fut>(story: F)
-where
-    F: FnOnce(Db) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let url = format!("sqlite://{}", dir.path().join("tabula.db").display());
-    let reopen = Reopen::Sqlite { url };
-    let store = reopen.open().await;
-    assert_eq!(store.backend(), "sqlite");
-    story(Db { store, reopen }).await;
-    // `dir` (and the file) goes when the test ends, pass or fail.
-}
-
-async fn on_postgres<F, Fut>(story: F)
-where
-    F: FnOnce(Db) -> Fut,
-    Fut: Future<Output = ()> + Send + 'static,
-{
-    let Ok(url) = std::env::var(PG_VAR) else {
-        static SAID: Once = Once::new();
-        SAID.call_once(|| {
-            // Straight to stderr: the test harness captures println!.
-            let _ = writeln!(
-                std::io::stderr(),
-                "PostgreSQL story tests skipped: {PG_VAR} is not set \
-                 (e.g. {PG_VAR}=postgres://root@127.0.0.1:5432/test)"
-            );
-        });
-        return;
-    };
-    let bits: u64 = rand::rng().random();
-    let schema = format!("tabula_test_{bits:016x}");
-    let reopen = Reopen::Postgres {
-        url: url.clone(),
-        schema: schema.clone(),
-    };
-    let store = reopen.open().await;
-    assert_eq!(store.backend(), "postgres");
-    let keep = Arc::clone(&store);
-    // On its own task, so that a failing story comes back here as an error and the
-    // schema is dropped before the failure is passed on.
-    let outcome = tokio::spawn(story(Db { store, reopen })).await;
-    keep.close().await;
-    drop(keep);
-    let mut admin = sqlx::PgConnection::connect(&url)
-        .await
-        .expect("a plain connection to drop the test schema");
-    sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-        .execute(&mut admin)
-        .await
-        .expect("the test schema drops");
-    let _ = admin.close().await;
-    if let Err(failed) = outcome {
-        match failed.try_into_panic() {
-            Ok(panic) => std::panic::resume_unwind(panic),
-            Err(failed) => panic!("the story did not finish: {failed}"),
-        }
-    }
-}
-
-/// `story!(name)` tells story `name` on SQLite (`sqlite::name`) and on PostgreSQL
-/// (`postgres::name`).
-macro_rules! stories {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    crate::on_sqlite(crate::$name).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    crate::on_postgres(crate::$name).await;
-                }
-            )*
-        }
-    };
-}
 
 stories!(
     tables_are_created_listed_and_counted,
@@ -152,15 +34,6 @@ stories!(
 // Helpers.
 // ---------------------------------------------------------------------------------
 
-fn seat(name: &str, role: Role, token_hash: &str) -> NewSeat {
-    NewSeat {
-        seat: name.into(),
-        role,
-        display_name: format!("{name} (shown)"),
-        token_hash: token_hash.into(),
-    }
-}
-
 fn friday() -> NewTable {
     NewTable {
         system: "sour-grapes".into(),
@@ -172,6 +45,7 @@ fn friday() -> NewTable {
             seat("ann", Role::Player, "hash-ann"),
             seat("bo", Role::Player, "hash-bo"),
         ],
+        campaign: None,
     }
 }
 
@@ -295,6 +169,7 @@ async fn tables_are_created_listed_and_counted(db: Db) {
             initial_state: json!(null),
             roller: None,
             seats: vec![],
+            campaign: None,
         })
         .await
         .unwrap();
