@@ -13,6 +13,11 @@
 //! total_sp = 16          # optional: the sheet's own tally, checked if present
 //! health = 20            # optional: current Health, default the maximum
 //! items = ["Longsword that glows with an eternal fire", "Shield", "Potion"]
+//! # What play leaves on a sheet (all optional, see the fields of CharacterDraft):
+//! # damage = 3           # Health lost, when a table's perks lift max Health
+//! # unspent_sp = 4       # SP a level up gave, not yet placed
+//! # wounds = 1           # Permanent Wounds suffered
+//! # dead = true          # dead (a Death Roll, or the GM and player decided so)
 //!
 //! [stats]                # SP in tier 1, tier 2, ... of each Stat
 //! strength = [6, 1]
@@ -50,6 +55,8 @@ pub const MAX_LEVEL: u32 = 33;
 pub const MAX_ITEMS: usize = 100;
 /// The longest name or item name, in bytes (Tabula's cap).
 pub const MAX_NAME: usize = 200;
+/// The most damage (Health lost) or Permanent Wounds a sheet records (Tabula's cap).
+pub const MAX_TALLY: i64 = 10_000;
 
 /// One of the four Stats ("Stats and Tiers").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -194,10 +201,46 @@ pub struct CharacterDraft {
     /// Free notes (a look, a permanent wound...). Not checked.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Health lost below the max Health, whatever the table makes the maximum
+    /// (a table's Stat perks raise it above the sheet's own, R-TI-2): what an
+    /// encounter leaves when the Health left is above the sheet's base max.
+    /// 0..=[`MAX_TALLY`]; not together with `health`. At a table, Health is the
+    /// max less this (0 at the least).
+    ///
+    /// Tiers, "Health", "Player Phase" (002_631931fd73349179.txt); R-TI-2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<i64>,
+    /// SP a level up gave that are not placed in a Stat yet; 0 or more. The
+    /// Stats plus these add up to 12 + 4 x level.
+    ///
+    /// Tiers, "Leveling Up" (002_631931fd73349179.txt).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unspent_sp: i64,
+    /// Permanent Wounds suffered (a permanent scar or dismemberment each time
+    /// the character fell to 0 Health at a table playing the custom rule);
+    /// 0..=[`MAX_TALLY`]. What each wound is goes in `notes`.
+    ///
+    /// Tiers, "Custom Rules": "Permanent Wounds" (002_631931fd73349179.txt).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wounds: i64,
+    /// Dead: an odd Death Roll, or the GM and player decided so. The dead take
+    /// no further part.
+    ///
+    /// Tiers, "Health", "Custom Rules": "Death Rolls" (002_631931fd73349179.txt).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dead: bool,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The SP per tier of each Stat as written in a file (tier 1 first).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StatsDraft {
     /// Strength, tier 1 first.
@@ -215,13 +258,71 @@ pub struct StatsDraft {
 }
 
 impl StatsDraft {
-    fn of(&self, stat: Stat) -> &[i64] {
+    /// The SP per tier written for `stat`, tier 1 first.
+    pub fn of(&self, stat: Stat) -> &[i64] {
         match stat {
             Stat::Strength => &self.strength,
             Stat::Skill => &self.skill,
             Stat::Support => &self.support,
             Stat::Scharisma => &self.scharisma,
         }
+    }
+
+    /// The SP per tier written for `stat`, to change.
+    pub fn of_mut(&mut self, stat: Stat) -> &mut Vec<i64> {
+        match stat {
+            Stat::Strength => &mut self.strength,
+            Stat::Skill => &mut self.skill,
+            Stat::Support => &mut self.support,
+            Stat::Scharisma => &mut self.scharisma,
+        }
+    }
+
+    /// The SP written for `stat`, summed over every tier written (saturating).
+    pub fn total(&self, stat: Stat) -> i64 {
+        self.of(stat)
+            .iter()
+            .fold(0i64, |sum, &sp| sum.saturating_add(sp))
+    }
+
+    /// The SP the Stats add up to as [`Character::from_draft`] counts them:
+    /// the first six tiers of each Stat, each taken within -1,000,000..=1,000,000
+    /// (an absurd number is reported by its own problem, not overflowed).
+    pub fn written_sum(&self) -> i64 {
+        Stat::ALL
+            .iter()
+            .flat_map(|&s| self.of(s).iter().take(TIERS))
+            .fold(0i64, |sum, &sp| {
+                sum.saturating_add(sp.clamp(-1_000_000, 1_000_000))
+            })
+    }
+
+    /// The SP per tier a Stat holding `total` SP is written as: tier by tier,
+    /// 6 in each (R-TI-3), tier 1 first, empty tiers left out. A total that
+    /// cannot be laid out is written as it would break the rules, so that
+    /// [`Character::from_draft`] names them: below 1 as tier 1 alone
+    /// ([`DraftProblem::StartingPoints`]), past 36 with the rest in a seventh
+    /// tier ([`DraftProblem::TooManyTiers`]).
+    ///
+    /// Tiers, "Stats and Tiers" (002_631931fd73349179.txt); R-TI-3.
+    pub fn tiers_for_total(total: i64) -> Vec<i64> {
+        if total <= 0 {
+            return vec![total];
+        }
+        let mut out = Vec::new();
+        let mut left = total;
+        for _ in 0..TIERS {
+            if left <= 0 {
+                break;
+            }
+            let here = left.min(i64::from(SP_PER_TIER));
+            out.push(here);
+            left -= here;
+        }
+        if left > 0 {
+            out.push(left);
+        }
+        out
     }
 
     /// A draft where each Stat's total is filled tier by tier (R-TI-3).
@@ -247,9 +348,10 @@ impl StatsDraft {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "problem", rename_all = "kebab-case")]
 pub enum DraftProblem {
-    /// `name` is empty, too long or holds control characters.
+    /// `name` is empty, too long, holds control characters or a `:`, or is
+    /// the GM's seat (`GM`): a character's name is its player's seat at a table.
     #[error(
-        "name: a character needs a name of 1 to {} characters without control characters",
+        "name: a character needs a name of 1 to {} characters without control characters or ':', other than GM",
         tabula_core::names::MAX_NAME_CHARS
     )]
     Name,
@@ -299,16 +401,25 @@ pub enum DraftProblem {
         /// SP in the tier before it.
         previous: i64,
     },
-    /// The SP spent is not 12 + 4 per level.
+    /// The SP in the Stats plus `unspent_sp` is not 12 + 4 per level.
     #[error(
-        "stats: a level {level} character has {expected} SP (12 + 4 per level), these add up to {got}"
+        "stats: a level {level} character has {expected} SP (12 + 4 per level), these add up to {got}{}",
+        if *unspent == 0 { String::new() } else { format!(" with {unspent} not yet placed") }
     )]
     Budget {
         /// The level.
         level: u32,
         /// 12 + 4 x level.
         expected: u32,
-        /// SP in the file.
+        /// SP in the Stats plus `unspent_sp`.
+        got: i64,
+        /// `unspent_sp` as written.
+        unspent: i64,
+    },
+    /// `unspent_sp` is below 0.
+    #[error("unspent_sp: SP not yet placed are 0 or more, not {got}")]
+    UnspentSp {
+        /// The number written.
         got: i64,
     },
     /// `total_sp` does not match the Stats.
@@ -327,6 +438,20 @@ pub enum DraftProblem {
         /// Max Health (10 per level, level 0 counting as one).
         max: u32,
     },
+    /// `damage` is below 0 or past [`MAX_TALLY`], or written with `health`.
+    #[error(
+        "damage: Health lost is 0 to {MAX_TALLY}, not {got}, and a sheet writes either health or damage (R-TI-2)"
+    )]
+    Damage {
+        /// Damage written.
+        got: i64,
+    },
+    /// `wounds` is below 0 or past [`MAX_TALLY`].
+    #[error("wounds: Permanent Wounds are 0 to {MAX_TALLY}, not {got}")]
+    Wounds {
+        /// Wounds written.
+        got: i64,
+    },
     /// Too many Items, or an Item with an empty or too long name.
     #[error(
         "items: at most {MAX_ITEMS} Items, each named in 1 to {MAX_NAME} bytes without control characters"
@@ -344,8 +469,11 @@ impl DraftProblem {
             | DraftProblem::TierPoints { .. }
             | DraftProblem::TierLocked { .. } => rules::STATS_AND_TIERS,
             DraftProblem::StartingPoints { .. } => rules::STARTING_STATS,
-            DraftProblem::Budget { .. } | DraftProblem::TotalSp { .. } => rules::LEVELING_UP,
-            DraftProblem::Health { .. } => rules::HEALTH,
+            DraftProblem::Budget { .. }
+            | DraftProblem::TotalSp { .. }
+            | DraftProblem::UnspentSp { .. } => rules::LEVELING_UP,
+            DraftProblem::Health { .. } | DraftProblem::Damage { .. } => rules::HEALTH,
+            DraftProblem::Wounds { .. } => rules::PERMANENT_WOUNDS,
         }
     }
 }
@@ -372,14 +500,22 @@ pub struct Character {
     health: Option<u32>,
     items: Vec<String>,
     notes: Vec<String>,
+    #[serde(default)]
+    damage: Option<u32>,
+    #[serde(default)]
+    unspent_sp: u32,
+    #[serde(default)]
+    wounds: u32,
+    #[serde(default)]
+    dead: bool,
 }
 
 impl Character {
     /// Validate `draft`: every rule of "Character Creation" is checked and every
     /// broken one reported.
     ///
-    /// "Starting Stats", "Leveling Up", "Stats and Tiers", "Health"
-    /// (002_631931fd73349179.txt); R-TI-2, R-TI-3.
+    /// "Starting Stats", "Leveling Up", "Stats and Tiers", "Health", "Custom
+    /// Rules" (Permanent Wounds) (002_631931fd73349179.txt); R-TI-2, R-TI-3.
     ///
     /// # Errors
     /// [`DraftError`] listing each [`DraftProblem`], with the draft handed back.
@@ -387,7 +523,8 @@ impl Character {
         let mut problems = Vec::new();
         if draft.name.trim().is_empty()
             || draft.name.len() > MAX_NAME
-            || tabula_core::names::check_name("name", &draft.name).is_err()
+            || tabula_core::names::check_seat_name("name", &draft.name).is_err()
+            || tabula_core::Seat::parse(&draft.name).is_gm()
         {
             problems.push(DraftProblem::Name);
         }
@@ -399,7 +536,7 @@ impl Character {
             }
         };
         let mut stats = [StatPoints::filled(0); 4];
-        let mut sum: i64 = 0;
+        let sum = draft.stats.written_sum();
         for stat in Stat::ALL {
             let written = draft.stats.of(stat);
             if written.len() > TIERS {
@@ -435,20 +572,30 @@ impl Character {
                 if let Some(t) = tiers.get_mut(i) {
                     *t = sp.clamp(0, i64::from(SP_PER_TIER)) as u32;
                 }
-                sum = sum.saturating_add(sp.clamp(-1_000_000, 1_000_000));
             }
             if let Some(s) = stats.get_mut(stat.index()) {
                 *s = StatPoints { tiers };
             }
         }
+        let unspent = match u32::try_from(draft.unspent_sp) {
+            Ok(u) => u,
+            Err(_) => {
+                problems.push(DraftProblem::UnspentSp {
+                    got: draft.unspent_sp,
+                });
+                0
+            }
+        };
         let mut max = None;
         if let Some(level) = level {
             let expected = STARTING_SP + SP_PER_LEVEL * level;
-            if sum != i64::from(expected) {
+            let got = sum.saturating_add(draft.unspent_sp.clamp(-1_000_000, 1_000_000));
+            if got != i64::from(expected) {
                 problems.push(DraftProblem::Budget {
                     level,
                     expected,
-                    got: sum,
+                    got,
+                    unspent: draft.unspent_sp,
                 });
             }
             max = Some(base_max_health(level));
@@ -469,6 +616,20 @@ impl Character {
                 (None, _) => {}
             }
         }
+        let mut damage = None;
+        if let Some(d) = draft.damage {
+            match u32::try_from(d) {
+                Ok(v) if d <= MAX_TALLY && draft.health.is_none() => damage = Some(v),
+                _ => problems.push(DraftProblem::Damage { got: d }),
+            }
+        }
+        let wounds = match u32::try_from(draft.wounds) {
+            Ok(w) if draft.wounds <= MAX_TALLY => w,
+            _ => {
+                problems.push(DraftProblem::Wounds { got: draft.wounds });
+                0
+            }
+        };
         if draft.items.len() > MAX_ITEMS
             || draft.items.iter().any(|i| {
                 i.trim().is_empty() || i.len() > MAX_NAME || i.chars().any(char::is_control)
@@ -484,6 +645,10 @@ impl Character {
                 health,
                 items: draft.items.iter().map(|i| i.trim().to_string()).collect(),
                 notes: draft.notes,
+                damage,
+                unspent_sp: unspent,
+                wounds,
+                dead: draft.dead,
             }),
             _ => Err(DraftError {
                 problems,
@@ -526,6 +691,10 @@ impl Character {
             health: self.health.map(i64::from),
             items: self.items.clone(),
             notes: self.notes.clone(),
+            damage: self.damage.map(i64::from),
+            unspent_sp: i64::from(self.unspent_sp),
+            wounds: i64::from(self.wounds),
+            dead: self.dead,
         }
     }
 
@@ -588,6 +757,48 @@ impl Character {
     /// Free notes.
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+
+    /// Health lost below the maximum a table gives, as written (None: see
+    /// [`Character::health`]); 0..=[`MAX_TALLY`].
+    ///
+    /// Tiers, "Health" (002_631931fd73349179.txt); R-TI-2.
+    pub fn damage(&self) -> Option<u32> {
+        self.damage
+    }
+
+    /// Health at a table whose max Health is `max` (the base max plus the
+    /// table's perks): `health` as written (at most `max`), else `max` less
+    /// `damage` (0 at the least), else `max`.
+    ///
+    /// Tiers, "Health" (002_631931fd73349179.txt); R-TI-2.
+    pub fn health_at(&self, max: u32) -> u32 {
+        match (self.health, self.damage) {
+            (Some(h), _) => h.min(max),
+            (None, Some(d)) => max.saturating_sub(d),
+            (None, None) => max,
+        }
+    }
+
+    /// SP a level up gave that are not placed yet.
+    ///
+    /// Tiers, "Leveling Up" (002_631931fd73349179.txt).
+    pub fn unspent_sp(&self) -> u32 {
+        self.unspent_sp
+    }
+
+    /// Permanent Wounds suffered.
+    ///
+    /// Tiers, "Custom Rules": "Permanent Wounds" (002_631931fd73349179.txt).
+    pub fn wounds(&self) -> u32 {
+        self.wounds
+    }
+
+    /// True when the character is dead (they take no further part).
+    ///
+    /// Tiers, "Health", "Custom Rules": "Death Rolls" (002_631931fd73349179.txt).
+    pub fn dead(&self) -> bool {
+        self.dead
     }
 }
 
@@ -667,6 +878,7 @@ mod tests {
             health: Some(50),
             items: vec![String::new()],
             notes: vec![],
+            ..CharacterDraft::default()
         };
         let e = Character::from_draft(d.clone()).unwrap_err();
         assert_eq!(*e.draft, d);

@@ -227,7 +227,7 @@ fn bonus_line(h: &Hero, st: Stat) -> String {
 fn hero_sheet(s: &State, h: &Hero) -> String {
     let c = &h.character;
     let mut out = format!(
-        "{}{} (level {}, {} total SP)\n",
+        "{}{} (level {}, {} total SP{})\n",
         c.name(),
         if h.ally {
             ", NPC ally played by the GM"
@@ -235,7 +235,12 @@ fn hero_sheet(s: &State, h: &Hero) -> String {
             ""
         },
         c.level(),
-        c.total_sp()
+        c.total_sp(),
+        if c.unspent_sp() > 0 {
+            format!(", {} SP to place", c.unspent_sp())
+        } else {
+            String::new()
+        }
     );
     out.push_str(&format!(
         "  Health {}/{}  AP {}/{}  Zone {}\n",

@@ -25,6 +25,10 @@
 //! - [`policy`]: a reasonable player's and GM's choice
 //!   ([`tabula_core::Policy`]): the NPC autopilot and encounter simulation.
 //! - [`rules`]: citations of every rule as constants.
+//! - [`builder`], [`after`], [`advance`]: characters outside the table
+//!   ([`tabula_core::CharacterBook`]): creation in the order of the book's
+//!   "Character Creation", the sheets an encounter leaves, and "Leveling Up"
+//!   between encounters.
 //!
 //! It depends on `tabula-core` only.
 //!
@@ -41,6 +45,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod advance;
+pub mod after;
+pub mod builder;
 pub mod character;
 mod combat;
 pub mod commands;
@@ -58,7 +65,11 @@ pub mod table;
 pub mod text;
 pub mod zones;
 
-use tabula_core::{CommandParseError, CommandSpec, Roller, RuleError, Seat, System, TextPlay};
+use tabula_core::{
+    AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook,
+    CommandParseError, CommandSpec, FieldValue, Roller, RuleError, Seat, SheetAfter, System,
+    TextPlay,
+};
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "tiers";
@@ -171,5 +182,55 @@ impl TextPlay for Tiers {
     /// numbers `status` prints.
     fn odds(state: &Self::State, seat: &Seat) -> Vec<tabula_core::ChoiceOdds> {
         odds::choices(state, seat)
+    }
+}
+
+/// Characters outside the table: [`builder`] (creation), [`after`] (the
+/// sheets an encounter leaves) and [`advance`] (leveling up).
+impl CharacterBook for Tiers {
+    type Draft = builder::Draft;
+
+    fn build_view(draft: &Self::Draft) -> BuildView {
+        builder::view(draft)
+    }
+
+    fn set(draft: &mut Self::Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
+        builder::set(draft, key, value)
+    }
+
+    fn clear(draft: &mut Self::Draft, key: &str) -> Result<(), BuildRefusal> {
+        builder::clear(draft, key)
+    }
+
+    fn force(draft: &mut Self::Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
+        builder::apply(draft, key, value)
+    }
+
+    fn draft_sheet(draft: &Self::Draft) -> String {
+        builder::sheet_text(draft)
+    }
+
+    fn validate(sheet: &str) -> Result<String, Vec<BuildProblem>> {
+        builder::validate(sheet)
+    }
+
+    fn draft_from_sheet(sheet: &str) -> Result<Self::Draft, Vec<BuildProblem>> {
+        builder::draft_from_sheet(sheet)
+    }
+
+    fn sheets_after(state: &Self::State) -> Vec<SheetAfter> {
+        after::sheets_after(state)
+    }
+
+    const ADVANCEMENT: &'static [tabula_core::system::CommandDoc] = advance::ADVANCEMENT;
+
+    /// Tiers' advancement rolls no dice: `roller` is unused.
+    fn advance(
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        _roller: &mut dyn Roller,
+    ) -> Result<Advanced, AdvanceError> {
+        advance::advance(sheet, seat, line)
     }
 }

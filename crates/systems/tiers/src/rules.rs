@@ -110,3 +110,6 @@ pub const COVER: Rule = book("Cover");
 pub const CAPS: Rule = Rule::table("Caps");
 /// Tabula's own table mechanics: whose seat may give a command.
 pub const SEATS: Rule = Rule::table("Seats");
+/// Tabula's own: a character sheet file is TOML with the fields of
+/// `character::CharacterDraft` (a file that does not read is refused whole).
+pub const SHEET_FILE: Rule = Rule::table("Character sheet file");

@@ -366,8 +366,10 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         let max_health = c
             .base_max_health()
             .saturating_add(catalog.perk_health(|s, t| c.stat(s).has_tier(t)));
+        // What play left on the sheet: Health (or damage), death, Permanent
+        // Wounds ("Health", "Death Rolls", "Permanent Wounds"; R-TI-2).
         heroes.push(Hero {
-            health: c.health().unwrap_or(max_health).min(max_health),
+            health: c.health_at(max_health),
             max_health,
             ally,
             ap: crate::character::MAX_AP,
@@ -377,12 +379,13 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
             reduction: 0,
             grappled_by: None,
             ensnared_by: None,
-            dead: false,
-            wounds: 0,
+            dead: c.dead(),
+            wounds: c.wounds(),
             character: c,
         });
     }
-    let psp = gm::party_stat_points(heroes.iter().filter(|h| !h.ally).map(|h| &h.character));
+    // The dead take no further part, so their SP buy nothing for the enemies.
+    let psp = gm::party_stat_points(heroes.iter().filter(|h| h.plays()).map(|h| &h.character));
     let pool = gm::enemy_health_pool(psp, file.difficulty);
     let mut enemies: Vec<Enemy> = Vec::new();
     let mut total: u64 = 0;
