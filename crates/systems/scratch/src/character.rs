@@ -10,7 +10,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::abilities::Ability;
-use crate::rules::{MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
+use crate::rules::{self, MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
+use tabula_core::Rule;
 use tabula_core::names::{NameError, check_name};
 
 /// The most minions one character may have: "one or two minions" ("Support
@@ -51,37 +52,63 @@ pub struct CharacterDraft {
     pub name: String,
     /// A short id typed in commands (letters, digits, `-`); default: the name in
     /// lower case with spaces as `-`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// What the character is, in a line.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// The character points the sheet was built with. The table's `[rules]`
     /// bind every character (R-SCR-7): above the table's `cp` the sheet is
     /// refused; at or below it, the sheet is checked against this (it can only
     /// tighten). Default: the table's `cp`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cp: Option<i64>,
     /// The maximum level the sheet was built with: as `cp`, never above the
     /// table's `max_level` (R-SCR-7).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_level: Option<i64>,
+    /// Character points the GM awarded since the character was made (R-SCR-8,
+    /// proposed): they add to the table's (or the sheet's lower) `cp` at every
+    /// table, so a campaign character keeps what it earned while the table's
+    /// `[rules]` still bind its creation budget and maximum level (R-SCR-7).
+    /// 0..=[`MAX_CP_CAP`] (the whole budget too). Default 0. A minion has none:
+    /// its CP are its leader's command level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub awarded_cp: Option<i64>,
     /// Ability name -> level, for the book's abilities.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub abilities: BTreeMap<String, i64>,
     /// Abilities the book mentions without rules (e.g. piloting): they cost CP
     /// and do nothing in an encounter.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub other_abilities: BTreeMap<String, i64>,
     /// Ability name -> what it represents ("stun gun").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub notes: BTreeMap<String, String>,
     /// The defenses the book prints, for comparison.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printed: Option<Printed>,
+    /// Temporary craftsmanship bonuses the character carries from earlier
+    /// encounters: they last "until he removes it or they are no longer
+    /// traveling companions" ("Support Abilities"). A table applies each one
+    /// whose crafter sits on the character's side; the others have ended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crafted: Vec<CraftedBonus>,
     /// Minions given by command ability ("Support Abilities").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub minions: Vec<CharacterDraft>,
+}
+
+/// A temporary +1 craftsmanship bonus written on the companion's sheet
+/// ("Support Abilities"): `{ ability = "shooting", crafter = "flipfire" }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CraftedBonus {
+    /// The ability it raises by 1 (one of the book's, at least level 1).
+    pub ability: String,
+    /// The id of the crafter who gave it (letters, digits, `-`; not the
+    /// character itself).
+    pub crafter: String,
 }
 
 /// One broken rule in a character draft. Each names its field.
@@ -178,85 +205,197 @@ pub enum Problem {
     },
     /// A minion has command ability ("they cannot have command ability").
     MinionHasCommand {
+        /// The minion's place in `minions`, from 0.
+        index: usize,
         /// The minion's name.
         minion: String,
     },
     /// A minion's own draft is broken.
     Minion {
+        /// The minion's place in `minions`, from 0.
+        index: usize,
         /// The minion's name.
         minion: String,
         /// What is broken.
         problem: Box<Problem>,
     },
+    /// `awarded_cp` below 0, or the whole budget above [`MAX_CP_CAP`]
+    /// (R-SCR-8, proposed).
+    BadAwardedCp {
+        /// The value given.
+        value: i64,
+        /// The most the budget may hold.
+        max: u32,
+    },
+    /// A minion with `awarded_cp`: its CP are its leader's command level
+    /// ("Support Abilities"; R-SCR-8, proposed).
+    MinionAwardedCp {
+        /// The minion's place in `minions`, from 0.
+        index: usize,
+        /// The minion's name.
+        minion: String,
+    },
+    /// A `[[crafted]]` bonus on an ability the character does not have (or
+    /// that is not one of the book's): "a temporary +1 bonus to an ability
+    /// which is already at least level 1" ("Support Abilities").
+    CraftedWithoutAbility {
+        /// The ability written.
+        ability: String,
+    },
+    /// Two `[[crafted]]` bonuses on one ability: "he cannot give a second
+    /// temporary bonus to an ability which has a temporary bonus" ("Support
+    /// Abilities").
+    CraftedTwice {
+        /// The ability.
+        ability: String,
+    },
+    /// A `[[crafted]]` bonus whose crafter is not an id, or is the character
+    /// itself (bonuses go to a traveling companion, "Support Abilities").
+    BadCrafter {
+        /// The crafter written.
+        crafter: String,
+    },
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const A: &str = "(Scratch RPS, \"Abilities\")";
-        const S: &str = "(Scratch RPS, \"Support Abilities\")";
+        write!(f, "{}{}", self.message(), self.cite())
+    }
+}
+
+impl Problem {
+    /// What is wrong, naming the key and the numbers, without the citation
+    /// (`abilities.shooting: level 5 is above the maximum level 4`). `Display`
+    /// adds the citation.
+    pub fn message(&self) -> String {
         match self {
-            Problem::EmptyName => write!(f, "name: a character needs a name"),
-            Problem::BadName { error } => write!(f, "{error}"),
+            Problem::EmptyName => "name: a character needs a name".into(),
+            Problem::BadName { error } => error.to_string(),
             Problem::AboveTableLimit {
                 field,
                 value,
                 table,
-            } => write!(
-                f,
-                "{field}: the sheet's {value} is above the table's {table}; a table's [rules] bind every character and a sheet cannot raise them {A}; R-SCR-7"
+            } => format!(
+                "{field}: the sheet's {value} is above the table's {table}; a table's [rules] bind every character and a sheet cannot raise them"
             ),
-            Problem::BadId { id } => write!(f, "id: {id:?} must be letters, digits and '-' only"),
-            Problem::UnknownAbility { name } => write!(
-                f,
-                "abilities.{name}: not an ability of the book (put it under [other_abilities] if the table adapts one) {A}"
+            Problem::BadId { id } => format!("id: {id:?} must be letters, digits and '-' only"),
+            Problem::UnknownAbility { name } => format!(
+                "abilities.{name}: not an ability of the book (put it under [other_abilities] if the table adapts one)"
             ),
             Problem::NegativeLevel { ability, level } => {
-                write!(f, "abilities.{ability}: level {level} is below 0 {A}")
+                format!("abilities.{ability}: level {level} is below 0")
             }
             Problem::AboveMaxLevel {
                 ability,
                 level,
                 max,
-            } => write!(
-                f,
-                "abilities.{ability}: level {level} is above the maximum level {max} {A}"
-            ),
-            Problem::AboveCap { ability, level } => write!(
-                f,
+            } => format!("abilities.{ability}: level {level} is above the maximum level {max}"),
+            Problem::AboveCap { ability, level } => format!(
                 "abilities.{ability}: level {level} is above Tabula's cap of {MAX_LEVEL_CAP}"
             ),
-            Problem::OverBudget { spent, cp } => write!(
-                f,
-                "abilities: {spent} levels distributed but only {cp} CP to distribute {A}"
-            ),
-            Problem::NoAbilities => write!(
-                f,
-                "abilities: character points go to 1 or more abilities; none has a level {A}"
-            ),
+            Problem::OverBudget { spent, cp } => {
+                format!("abilities: {spent} levels distributed but only {cp} CP to distribute")
+            }
+            Problem::NoAbilities => {
+                "abilities: character points go to 1 or more abilities; none has a level".into()
+            }
             Problem::BadLimit { field, value, max } => {
-                write!(f, "{field}: {value} must be between 1 and {max}")
+                format!("{field}: {value} must be between 1 and {max}")
             }
             Problem::NoteWithoutAbility { name } => {
-                write!(f, "notes.{name}: the character has no such ability")
+                format!("notes.{name}: the character has no such ability")
             }
-            Problem::TooManyMinions { count } => write!(
-                f,
-                "minions: {count} minions; command provides one or two {S}"
-            ),
+            Problem::TooManyMinions { count } => {
+                format!("minions: {count} minions; command provides one or two")
+            }
             Problem::MinionsWithoutCommand => {
-                write!(f, "minions: only command ability provides minions {S}")
+                "minions: only command ability provides minions".into()
             }
-            Problem::MinionCpAboveCommand { total, command } => write!(
-                f,
-                "minions: their total CP {total} is greater than the command level {command} {S}"
+            Problem::MinionCpAboveCommand { total, command } => format!(
+                "minions: their total CP {total} is greater than the command level {command}"
             ),
-            Problem::MinionHasCommand { minion } => {
-                write!(
-                    f,
-                    "minions.{minion}: minions cannot have command ability {S}"
-                )
+            Problem::MinionHasCommand { minion, .. } => {
+                format!("minions.{minion}: minions cannot have command ability")
             }
-            Problem::Minion { minion, problem } => write!(f, "minions.{minion}: {problem}"),
+            Problem::Minion {
+                minion, problem, ..
+            } => format!("minions.{minion}: {problem}"),
+            Problem::BadAwardedCp { value, max } => {
+                format!("awarded_cp: {value} must be 0 or more, and the whole budget at most {max}")
+            }
+            Problem::MinionAwardedCp { minion, .. } => format!(
+                "minions.{minion}.awarded_cp: a minion gets no CP of its own; its CP are its leader's command level"
+            ),
+            Problem::CraftedWithoutAbility { ability } => format!(
+                "crafted.{ability}: a temporary bonus goes to an ability the character already has at level 1 or more"
+            ),
+            Problem::CraftedTwice { ability } => {
+                format!("crafted.{ability}: an ability can hold only one temporary bonus")
+            }
+            Problem::BadCrafter { crafter } => format!(
+                "crafted: crafter {crafter:?} must be the id of a traveling companion (letters, digits, '-'), not the character itself"
+            ),
+        }
+    }
+
+    /// The citation `Display` adds after [`Problem::message`].
+    fn cite(&self) -> &'static str {
+        const A: &str = " (Scratch RPS, \"Abilities\")";
+        const S: &str = " (Scratch RPS, \"Support Abilities\")";
+        match self {
+            Problem::AboveTableLimit { .. } => " (Scratch RPS, \"Abilities\"); R-SCR-7",
+            Problem::UnknownAbility { .. }
+            | Problem::NegativeLevel { .. }
+            | Problem::AboveMaxLevel { .. }
+            | Problem::OverBudget { .. }
+            | Problem::NoAbilities => A,
+            Problem::TooManyMinions { .. }
+            | Problem::MinionsWithoutCommand
+            | Problem::MinionCpAboveCommand { .. }
+            | Problem::MinionHasCommand { .. }
+            | Problem::CraftedWithoutAbility { .. }
+            | Problem::CraftedTwice { .. }
+            | Problem::BadCrafter { .. } => S,
+            Problem::MinionAwardedCp { .. } => {
+                " (Scratch RPS, \"Support Abilities\"; R-SCR-8, proposed)"
+            }
+            Problem::BadAwardedCp { .. } => " (Scratch RPS, \"Abilities\"; R-SCR-8, proposed)",
+            Problem::EmptyName
+            | Problem::BadName { .. }
+            | Problem::BadId { .. }
+            | Problem::AboveCap { .. }
+            | Problem::BadLimit { .. }
+            | Problem::NoteWithoutAbility { .. }
+            | Problem::Minion { .. } => "",
+        }
+    }
+}
+
+impl Problem {
+    /// The rule the problem breaks: a section of the book, a ruling, or one of
+    /// Tabula's own checks (names, caps). A minion's problem is its own.
+    pub fn rule(&self) -> Rule {
+        match self {
+            Problem::EmptyName | Problem::NoteWithoutAbility { .. } => rules::CHARACTER,
+            Problem::BadName { .. } | Problem::BadId { .. } => rules::NAMES,
+            Problem::UnknownAbility { .. }
+            | Problem::NegativeLevel { .. }
+            | Problem::AboveMaxLevel { .. }
+            | Problem::OverBudget { .. }
+            | Problem::NoAbilities
+            | Problem::BadLimit { .. } => rules::ABILITIES,
+            Problem::AboveCap { .. } => rules::CAPS,
+            Problem::AboveTableLimit { .. } => rules::TABLE_LIMITS,
+            Problem::TooManyMinions { .. }
+            | Problem::MinionsWithoutCommand
+            | Problem::MinionCpAboveCommand { .. }
+            | Problem::MinionHasCommand { .. }
+            | Problem::MinionAwardedCp { .. }
+            | Problem::CraftedWithoutAbility { .. }
+            | Problem::CraftedTwice { .. }
+            | Problem::BadCrafter { .. } => rules::SUPPORT_ABILITIES,
+            Problem::BadAwardedCp { .. } => rules::ADVANCEMENT,
+            Problem::Minion { problem, .. } => problem.rule(),
         }
     }
 }
@@ -446,6 +585,24 @@ struct Sheet {
     notes: BTreeMap<String, String>,
     printed: Option<Printed>,
     minions: Vec<Character>,
+    /// CP awarded since creation (R-SCR-8, proposed).
+    #[serde(default)]
+    awarded_cp: u32,
+    /// Temporary bonuses the sheet carries: ability and the crafter's id.
+    #[serde(default)]
+    crafted: Vec<(Ability, String)>,
+    /// What the file itself said of `id`, `cp` and `max_level` (absent: the
+    /// name's id and the table's limits), to write the sheet back.
+    #[serde(default)]
+    given: Given,
+}
+
+/// The optional values a sheet gave itself, as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Given {
+    id: Option<String>,
+    cp: Option<u32>,
+    max_level: Option<u32>,
 }
 
 /// A legal character: abilities with levels within its limits.
@@ -494,6 +651,8 @@ impl fmt::Debug for Character {
             .field("notes", &s.notes)
             .field("printed", &s.printed)
             .field("minions", &s.minions)
+            .field("awarded_cp", &s.awarded_cp)
+            .field("crafted", &s.crafted)
             .finish()
     }
 }
@@ -613,6 +772,21 @@ impl Character {
             rules.max_level.min(MAX_LEVEL_CAP),
             problems,
         );
+        // R-SCR-8 (proposed): CP the GM awarded add to the creation budget.
+        let awarded = match draft.awarded_cp {
+            None => 0,
+            Some(v) => match u32::try_from(v) {
+                Ok(a) if a <= MAX_CP_CAP && cp.saturating_add(a) <= MAX_CP_CAP => a,
+                _ => {
+                    problems.push(Problem::BadAwardedCp {
+                        value: v,
+                        max: MAX_CP_CAP,
+                    });
+                    0
+                }
+            },
+        };
+        let budget = cp.saturating_add(awarded);
         let mut levels = BTreeMap::new();
         let mut other = BTreeMap::new();
         let mut spent: u64 = 0;
@@ -660,8 +834,8 @@ impl Character {
                 other.insert(name.to_ascii_lowercase(), l);
             }
         }
-        if spent > u64::from(cp) {
-            problems.push(Problem::OverBudget { spent, cp });
+        if spent > u64::from(budget) {
+            problems.push(Problem::OverBudget { spent, cp: budget });
         }
         if levels.is_empty() && other.is_empty() {
             problems.push(Problem::NoAbilities);
@@ -671,6 +845,33 @@ impl Character {
                 || other.contains_key(&key.to_ascii_lowercase());
             if !known {
                 problems.push(Problem::NoteWithoutAbility { name: key.clone() });
+            }
+        }
+        // Temporary bonuses carried from earlier encounters ("Support Abilities").
+        let mut crafted: Vec<(Ability, String)> = Vec::new();
+        for b in &draft.crafted {
+            match Ability::parse(&b.ability) {
+                Some(a) if levels.contains_key(&a) => {
+                    if crafted.iter().any(|(x, _)| *x == a) {
+                        problems.push(Problem::CraftedTwice {
+                            ability: b.ability.clone(),
+                        });
+                    } else {
+                        crafted.push((a, b.crafter.to_ascii_lowercase()));
+                    }
+                }
+                _ => problems.push(Problem::CraftedWithoutAbility {
+                    ability: b.ability.clone(),
+                }),
+            }
+            let plain = !b.crafter.is_empty()
+                && b.crafter
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-');
+            if !plain || b.crafter.eq_ignore_ascii_case(&id) {
+                problems.push(Problem::BadCrafter {
+                    crafter: b.crafter.clone(),
+                });
             }
         }
         // Command and minions ("Support Abilities").
@@ -685,7 +886,7 @@ impl Character {
         }
         let mut minions = Vec::new();
         let mut minion_cp: u64 = 0;
-        for m in draft.minions.iter().take(MAX_MINIONS + 1) {
+        for (index, m) in draft.minions.iter().take(MAX_MINIONS + 1).enumerate() {
             let mut own = Vec::new();
             // A minion is made with the leader's command level as its budget.
             let minion_rules = TableRules {
@@ -702,19 +903,32 @@ impl Character {
                 .any(|k| Ability::parse(k) == Some(Ability::Command))
             {
                 problems.push(Problem::MinionHasCommand {
+                    index,
                     minion: label.clone(),
                 });
             }
             if !m.minions.is_empty() {
                 problems.push(Problem::MinionHasCommand {
+                    index,
                     minion: label.clone(),
                 });
             }
-            let built = Self::build(m, &minion_rules, &mut own);
+            if m.awarded_cp.is_some() {
+                problems.push(Problem::MinionAwardedCp {
+                    index,
+                    minion: label.clone(),
+                });
+            }
+            let plain = CharacterDraft {
+                awarded_cp: None,
+                ..m.clone()
+            };
+            let built = Self::build(&plain, &minion_rules, &mut own);
             for p in own {
                 // The budget is checked on the minions' total below.
                 if !matches!(p, Problem::OverBudget { .. }) {
                     problems.push(Problem::Minion {
+                        index,
                         minion: label.clone(),
                         problem: Box::new(p),
                     });
@@ -731,6 +945,10 @@ impl Character {
                 command,
             });
         }
+        let given_limit = |v: Option<i64>, table: u32| {
+            v.and_then(|v| u32::try_from(v).ok())
+                .filter(|v| (1..=table).contains(v))
+        };
         Some(Character::from_sheet(Sheet {
             name: draft.name.trim().to_string(),
             id,
@@ -742,6 +960,13 @@ impl Character {
             notes: draft.notes.clone(),
             printed: draft.printed.clone(),
             minions,
+            awarded_cp: awarded,
+            crafted,
+            given: Given {
+                id: draft.id.clone(),
+                cp: given_limit(draft.cp, rules.cp.min(MAX_CP_CAP)),
+                max_level: given_limit(draft.max_level, rules.max_level.min(MAX_LEVEL_CAP)),
+            },
         }))
     }
 
@@ -760,9 +985,65 @@ impl Character {
         &self.sheet.description
     }
 
-    /// The character-point budget it was validated against.
+    /// The character-point budget it was validated against: the table's (or
+    /// the sheet's lower) creation CP plus the CP awarded since (R-SCR-8,
+    /// proposed).
     pub fn cp(&self) -> u32 {
+        self.sheet.cp.saturating_add(self.sheet.awarded_cp)
+    }
+
+    /// The CP it was created with (the table's, or the sheet's lower `cp`).
+    pub fn creation_cp(&self) -> u32 {
         self.sheet.cp
+    }
+
+    /// The CP the GM awarded since creation (R-SCR-8, proposed).
+    pub fn awarded_cp(&self) -> u32 {
+        self.sheet.awarded_cp
+    }
+
+    /// The temporary bonuses the sheet carries: each ability with its crafter's
+    /// id ("Support Abilities"). A table applies those whose crafter is a
+    /// companion there.
+    pub fn crafted(&self) -> &[(Ability, String)] {
+        &self.sheet.crafted
+    }
+
+    /// The sheet as a file says it ([`CharacterDraft`]): the values the file
+    /// gave itself (`id`, `cp`, `max_level`) as given, levels of 0 left out,
+    /// minions inline. Validating it under the same table's rules gives this
+    /// character back.
+    pub fn to_draft(&self) -> CharacterDraft {
+        let s = &*self.sheet;
+        CharacterDraft {
+            name: s.name.clone(),
+            id: s.given.id.clone(),
+            description: s.description.clone(),
+            cp: s.given.cp.map(i64::from),
+            max_level: s.given.max_level.map(i64::from),
+            awarded_cp: (s.awarded_cp > 0).then_some(i64::from(s.awarded_cp)),
+            abilities: s
+                .levels
+                .iter()
+                .map(|(a, l)| (a.name().to_string(), i64::from(*l)))
+                .collect(),
+            other_abilities: s
+                .other
+                .iter()
+                .map(|(a, l)| (a.clone(), i64::from(*l)))
+                .collect(),
+            notes: s.notes.clone(),
+            printed: s.printed.clone(),
+            crafted: s
+                .crafted
+                .iter()
+                .map(|(a, c)| CraftedBonus {
+                    ability: a.name().to_string(),
+                    crafter: c.clone(),
+                })
+                .collect(),
+            minions: s.minions.iter().map(Character::to_draft).collect(),
+        }
     }
 
     /// The maximum level it was validated against.
@@ -1008,6 +1289,7 @@ mod tests {
         }));
         assert!(kinds.contains(&&Problem::MinionsWithoutCommand));
         assert!(kinds.contains(&&Problem::MinionHasCommand {
+            index: 0,
             minion: "Thug".into()
         }));
         let text = err.to_string();

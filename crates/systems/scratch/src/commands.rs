@@ -766,8 +766,8 @@ fn sheet_of(state: &State, i: usize) -> String {
         state.side_of(i).unwrap_or_default(),
         state.seat_of(i).map(|s| s.to_string()).unwrap_or_default(),
         ch.cp_spent(),
-        state.rules.cp,
-        state.rules.max_level
+        ch.cp(),
+        ch.max_level()
     ));
     out.push_str(&format!(
         "  carrying (strength {}): {}\n",

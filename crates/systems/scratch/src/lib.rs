@@ -22,6 +22,11 @@
 //!   character sheet in plain text.
 //! - [`table`]: [`Scratch`], the `System` and `TextPlay` (table files,
 //!   descriptions showing every die, a status with odds).
+//! - [`builder`]: `CharacterBook` for [`Scratch`]: creation as the book
+//!   teaches it (a [`builder::Draft`], steps, live budgets and defenses, the
+//!   validator's own problems), and the sheet an encounter leaves.
+//! - [`advancement`]: the advancement commands of the proposed ruling R-SCR-8
+//!   (the GM awards CP; the player raises abilities within the maximum level).
 //!
 //! ```
 //! use tabula_scratch::{Character, TableRules};
@@ -44,9 +49,10 @@ pub mod rolls;
 pub mod rules;
 
 pub use abilities::{Ability, Terrain};
+pub use builder::Draft;
 pub use character::{
-    Carrying, Character, CharacterDraft, CharacterError, Defenses, HitPointState, LoadError,
-    Problem,
+    Carrying, Character, CharacterDraft, CharacterError, CraftedBonus, Defenses, HitPointState,
+    LoadError, Problem,
 };
 pub use rules::{D20Method, TableRules};
 
@@ -56,6 +62,8 @@ pub const ID: &str = "scratch";
 pub const SEED: &str = "001_337b5a42e331e513.txt";
 
 pub mod actions;
+pub mod advancement;
+pub mod builder;
 pub mod commands;
 pub mod encounter;
 pub mod policy;

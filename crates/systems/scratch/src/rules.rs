@@ -50,6 +50,18 @@ pub const NAMED_ABILITY: Rule = book("Abilities").ruling("R-SCR-5");
 /// A table's `[rules]` bind every character in it; a sheet cannot carry its own
 /// CP or maximum level; R-SCR-7.
 pub const TABLE_LIMITS: Rule = book("Abilities").ruling("R-SCR-7");
+/// The character the introduction shows ("A Scratch RPS character looks
+/// something like this"): a name, the defenses, a line of description, then
+/// `LEVEL ability: what it represents`.
+pub const CHARACTER: Rule = book("introduction");
+/// Advancement: the book has none. Proposed ruling R-SCR-8: the GM awards CP,
+/// which travel with the character (`awarded_cp`) on top of the table's CP;
+/// the player spends each, as at creation, on one level of one ability within
+/// the maximum level, between encounters ("Abilities").
+pub const ADVANCEMENT: Rule = book("Abilities").ruling("R-SCR-8");
+/// Tabula's checks of names and ids (no control characters; ids of letters,
+/// digits and `-`).
+pub const NAMES: Rule = Rule::table("Names");
 /// Tabula's own caps on numbers given by users.
 pub const CAPS: Rule = Rule::table("Caps");
 /// Tabula's table file and seats.

@@ -374,7 +374,64 @@ pub fn build_state(
             initiative: None,
         });
     }
+    carry_crafted_bonuses(&mut state);
     Ok(state)
+}
+
+/// The temporary bonuses the sheets carry ([`Character::crafted`]) put back on
+/// the table: each one whose crafter (by id) sits on the character's side, has
+/// craftsmanship and has given fewer bonuses than his level, on an ability the
+/// character has and that holds no other bonus. The others have ended: the
+/// bonus "lasts until he removes it or they are no longer traveling
+/// companions" ("Support Abilities"). Every character then starts at its full
+/// hit points, bonuses included.
+fn carry_crafted_bonuses(state: &mut State) {
+    for i in 0..state.characters.len() {
+        let wanted: Vec<(Ability, String)> = state
+            .get(i)
+            .map(|c| c.character.crafted().to_vec())
+            .unwrap_or_default();
+        for (ability, crafter) in wanted {
+            let Some(j) = state
+                .characters
+                .iter()
+                .position(|c| crate::encounter::names_match(&c.id, &crafter))
+            else {
+                continue;
+            };
+            if j == i || state.side_of(i) != state.side_of(j) {
+                continue;
+            }
+            let level = state
+                .get(j)
+                .map_or(0, |c| c.character.level(Ability::Craftsmanship));
+            let given = state
+                .characters
+                .iter()
+                .flat_map(|c| c.bonuses.values())
+                .filter(|b| b.crafter == j)
+                .count();
+            if u32::try_from(given).map_or(true, |g| g >= level) {
+                continue;
+            }
+            if let Some(c) = state.characters.get_mut(i)
+                && c.character.level(ability) > 0
+                && !c.bonuses.contains_key(&ability)
+            {
+                c.bonuses.insert(
+                    ability,
+                    crate::encounter::CraftBonus {
+                        crafter: j,
+                        usable: true,
+                    },
+                );
+            }
+        }
+    }
+    let rules = state.rules;
+    for c in &mut state.characters {
+        c.hit_points = c.max_hit_points(&rules);
+    }
 }
 
 /// One character as every seat sees it.
