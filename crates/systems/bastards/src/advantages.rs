@@ -163,6 +163,76 @@ impl Advantage {
         }
     }
 
+    /// What it does, in one line of the book's words ("Advantages").
+    pub fn summary(&self) -> &'static str {
+        use Advantage::*;
+        match self {
+            Counter(_) => {
+                "When attacked with a melee weapon while wielding the chosen weapon, sacrifice skill cards on the defense; if successful, use them to attack the same opponent."
+            }
+            AllOutDefense => {
+                "Defense draws against physical attacks add double Body instead of Mind, but no actions this round."
+            }
+            DefensiveStance => {
+                "Lower your attack draws by up to Body cards; raise your defense draws as much until the Opposition ends."
+            }
+            Serendipity => {
+                "Spend 1 LP to use Luck on your next physical defense draw instead of Mind."
+            }
+            IronWall => "Spend a Wildcard: this round, damage to your BP is reduced by your Body.",
+            KarmicShuffle => {
+                "Spend a Wildcard: everyone in the Opposition adds Luck to physical defense rolls."
+            }
+            SoulOfSteel => {
+                "Spend a Wildcard and your action: this round, damage to SP or BP is reduced by twice Spirit."
+            }
+            Study => {
+                "Use your action to Study one opponent: double Mind on physical defense against them for the Opposition."
+            }
+            Careful => "When you successfully avoid taking damage from an attack, draw a card.",
+            Dodge => "Spend 1 BP to use Body on your next physical defense draw instead of Mind.",
+            MindOverMatter => {
+                "Spend 1 MP when taking damage to BP: the damage is dealt to MP instead."
+            }
+            Tenacity => "Always active: when you sustain damage to BP, draw a card.",
+            Savage => {
+                "Spend 1 BP before a physical melee attack: if it succeeds, attack again at once at -2."
+            }
+            Ambidextrous => "The two weapon fighting penalty is reduced to 1 card.",
+            Florentine(_) => {
+                "No two weapon fighting penalty to defense when defending with the chosen weapon."
+            }
+            Zeal => "Spend 1 SP on a physical attack: add Spirit instead of Body.",
+            Fortune => {
+                "Spend 1 LP on a physical attack: add Luck instead of Body; the defender uses Luck instead of Mind."
+            }
+            AssPull => "Spend 1 LP during your action: draw two cards, then discard two.",
+            Faith => "When you take damage to SP, draw a card.",
+            Speedy => {
+                "Replace your initiative card during your action without sacrificing the action."
+            }
+            Berserk => {
+                "Spend a Wildcard: double Body to physical damage, offensive Advantages only, one card fewer on defense, until the scene ends."
+            }
+            WildSwing => {
+                "Spend 1 BP before a melee attack: lower Body on the attack; if it succeeds, add double the amount to damage."
+            }
+            Disarm => {
+                "Spend 1 MP: a melee attack off Mind that deals no damage but makes the opponent drop their weapon."
+            }
+            CunningLinguist => "Play an additional card in any opposed social draw.",
+            Criminal => "Play an additional card on Stealth or Influence draws.",
+            Hearty => "Play an additional card on Athletics or Manual Dexterity draws.",
+            Acrobat => {
+                "In a Fate Draw of extreme movement, discard up to Body cards and draw a new card for each."
+            }
+            Toughness => "Always active: reduce damage to BP by 1. May be taken up to 5 times.",
+            Resolve => "Always active: reduce damage to SP by 1. May be taken up to 5 times.",
+            Brawler => "Add your Unarmed Combat ranks to damage when attacking with the skill.",
+            Grappler => "Add your Grapple Combat ranks to damage when attacking with the skill.",
+        }
+    }
+
     /// The suit the book gives it.
     pub fn suit(&self) -> Suit {
         use Advantage::*;

@@ -13,6 +13,8 @@ use tabula_core::cards::Suit;
 use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
 
 use crate::advantages::{self, Advantage};
+use crate::values::SEED;
+use tabula_core::rule::Rule;
 
 /// One of the four Traits, each tied to a suit.
 ///
@@ -268,34 +270,98 @@ pub struct CharacterDraft {
     pub mind: i64,
     /// Luck, 1..=10 (2 at least for Diamonds).
     pub luck: i64,
-    /// Skills raised above rank 1 (or named types of Combat and Craft), with ranks
-    /// 1..=10; unlisted skills of the book are rank 1.
-    #[serde(default)]
-    pub skills: BTreeMap<String, i64>,
     /// Skills the Dealer allows beyond the book's list (e.g. Carlton's Repair).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub custom_skills: Vec<String>,
-    /// Specialties.
-    #[serde(default)]
-    pub specialties: Vec<SpecialtyDraft>,
     /// Advantages by name (`Toughness` may repeat up to 5 times, as may `Resolve`).
     #[serde(default)]
     pub advantages: Vec<String>,
     /// Disadvantages (table data: a description each), +1 XP each.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disadvantages: Vec<String>,
     /// XP earned in play beyond the starting 10 and the Disadvantages.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub earned_xp: i64,
-    /// Wildcards held.
-    #[serde(default)]
+    /// Wildcards held (they last from one encounter to the next: "Distance").
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub wildcards: u32,
-    /// Weapons carried.
-    #[serde(default)]
-    pub weapons: Vec<Weapon>,
+    /// The pools as the last encounter left them (each `0..=Trait x 5`, R-GB-5);
+    /// a pool not written is full. Read by `table::setup`; written by
+    /// `CharacterBook::sheets_after`.
+    #[serde(default, skip_serializing_if = "Pools::is_full")]
+    pub pools: Pools,
     /// Armour worn.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub armour: Option<Armour>,
+    /// Skills raised above rank 1 (or named types of Combat and Craft), with ranks
+    /// 1..=10; unlisted skills of the book are rank 1.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skills: BTreeMap<String, i64>,
+    /// Specialties.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub specialties: Vec<SpecialtyDraft>,
+    /// Weapons carried.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weapons: Vec<Weapon>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The pools a sheet carries from one encounter to the next: BP, SP, MP, LP
+/// now; `None` is a full pool (Trait x 5). A Game of Bastards, "Combat" ("Trait
+/// Pool = Trait x 5"); R-GB-5. The book gives no rule for recovering pools
+/// between encounters: they stay as the encounter left them until the Dealer's
+/// `recover` (see `docs/systems/bastards.md`, "Decisions").
+///
+/// In TOML: `pools = { BP = 7, MP = 0 }`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pools {
+    /// BP now (Body x 5 when full).
+    #[serde(rename = "BP", default, skip_serializing_if = "Option::is_none")]
+    pub bp: Option<i64>,
+    /// SP now (Spirit x 5 when full).
+    #[serde(rename = "SP", default, skip_serializing_if = "Option::is_none")]
+    pub sp: Option<i64>,
+    /// MP now (Mind x 5 when full).
+    #[serde(rename = "MP", default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<i64>,
+    /// LP now (Luck x 5 when full).
+    #[serde(rename = "LP", default, skip_serializing_if = "Option::is_none")]
+    pub lp: Option<i64>,
+}
+
+impl Pools {
+    /// True when no pool is written (every pool full).
+    pub fn is_full(&self) -> bool {
+        *self == Pools::default()
+    }
+
+    /// The pool of Trait `t` as written (`None`: full).
+    pub fn get(&self, t: Trait) -> Option<i64> {
+        match t {
+            Trait::Body => self.bp,
+            Trait::Spirit => self.sp,
+            Trait::Mind => self.mp,
+            Trait::Luck => self.lp,
+        }
+    }
+
+    /// Write the pool of Trait `t` (`None`: full).
+    pub fn set(&mut self, t: Trait, value: Option<i64>) {
+        match t {
+            Trait::Body => self.bp = value,
+            Trait::Spirit => self.sp = value,
+            Trait::Mind => self.mp = value,
+            Trait::Luck => self.lp = value,
+        }
+    }
 }
 
 /// One broken rule of a draft.
@@ -414,6 +480,83 @@ pub enum DraftProblem {
         /// The value.
         got: i64,
     },
+    /// A pool written on the sheet outside `0..=Trait x 5` ("Combat": "Trait
+    /// Pool = Trait x 5"; R-GB-5).
+    #[error("pools.{pool}: must be 0 to {max} ({trait_name} x 5), not {got} [\"Combat\"; R-GB-5]")]
+    PoolOutOfRange {
+        /// BP, SP, MP or LP.
+        pool: String,
+        /// The Trait.
+        trait_name: String,
+        /// Trait x 5.
+        max: i64,
+        /// The value on the sheet.
+        got: i64,
+    },
+}
+
+/// "Suits": each Trait starts at 1, the Suit's at 2.
+pub const RULE_SUITS: Rule = Rule::book(crate::ID, SEED, "Suits");
+/// "Points & Costs": 10 XP, 1 XP a purchase, +1 XP a Disadvantage (only at
+/// creation); R-GB-8: the two starting Advantages are free.
+pub const RULE_POINTS: Rule = Rule::book(crate::ID, SEED, "Points & Costs").ruling("R-GB-8");
+/// "Skills": the book's skills, each starting at rank 1.
+pub const RULE_SKILLS: Rule = Rule::book(crate::ID, SEED, "Skills");
+/// "Specialties": two skills at rank 2 or above, 1 point each.
+pub const RULE_SPECIALTIES: Rule = Rule::book(crate::ID, SEED, "Specialties");
+/// "Advantages": two at the start (R-GB-8), each once but Toughness and
+/// Resolve (up to 5 times).
+pub const RULE_ADVANTAGES: Rule = Rule::book(crate::ID, SEED, "Advantages").ruling("R-GB-8");
+/// "The Charts" are headings only: weapons and armour are table data (R-GB-10).
+pub const RULE_CHARTS: Rule = Rule::book(crate::ID, SEED, "The Charts").ruling("R-GB-10");
+/// "Combat": Trait Pool = Trait x 5 (R-GB-5).
+pub const RULE_POOLS: Rule = Rule::book(crate::ID, SEED, "Combat").ruling("R-GB-5");
+/// Tabula's own rule for names on a sheet (no control characters, at most 64
+/// characters, no `:` in a seat).
+pub const RULE_NAMES: Rule = Rule::table("Names");
+/// Tabula's caps on input (Traits and ranks at most 10, lists at most 64,
+/// Wildcards at most 20, earned XP at most 1000): caps, not rules of the book.
+pub const RULE_CAPS: Rule = Rule::table("Caps");
+
+impl DraftProblem {
+    /// The rule the problem breaks, as `character validate` and the builder
+    /// cite it.
+    pub fn rule(&self) -> Rule {
+        use DraftProblem as P;
+        match self {
+            P::NoName | P::BadName(_) => RULE_NAMES,
+            P::TooFewAdvantages { .. }
+            | P::UnknownAdvantage(_)
+            | P::RepeatedAdvantage(_)
+            | P::TooManyStacks(_) => RULE_ADVANTAGES,
+            P::RepeatedDisadvantage(_) | P::Overspent { .. } => RULE_POINTS,
+            P::RepeatedSpecialty(_) | P::SpecialtyShape(_) | P::SpecialtyRankTooLow { .. } => {
+                RULE_SPECIALTIES
+            }
+            P::RepeatedSkill(_) | P::UnknownSkill(_) => RULE_SKILLS,
+            P::UnknownSuit(_) => RULE_SUITS,
+            P::TraitOutOfRange { got, max, .. } | P::RankOutOfRange { got, max, .. }
+                if got > max =>
+            {
+                RULE_CAPS
+            }
+            P::TraitOutOfRange { .. } => RULE_SUITS,
+            P::RankOutOfRange { .. } => RULE_POINTS,
+            P::OverCap { .. } => RULE_CAPS,
+            P::GearOutOfRange { .. } => RULE_CHARTS,
+            P::PoolOutOfRange { .. } => RULE_POOLS,
+        }
+    }
+
+    /// The problem in words, without the bracketed citation `Display` adds
+    /// (the caller cites [`DraftProblem::rule`]).
+    pub fn message(&self) -> String {
+        let text = self.to_string();
+        match text.rfind(" [") {
+            Some(i) if text.ends_with(']') => text[..i].to_string(),
+            _ => text,
+        }
+    }
 }
 
 /// A draft that broke rules: every problem, and the draft handed back.
@@ -443,6 +586,63 @@ pub struct Character {
     wildcards: u32,
     weapons: Vec<Weapon>,
     armour: Option<Armour>,
+    /// The sheet's custom skills that are not skills of the book (trimmed).
+    #[serde(default)]
+    custom_skills: Vec<String>,
+    /// The pools the sheet carries (`None`: full).
+    #[serde(default)]
+    pools: [Option<i64>; 4],
+}
+
+impl CharacterDraft {
+    /// The XP the sheet spends, counted as [`Character::from_draft`] counts it:
+    /// each Trait point above its start (1, the Suit's 2), each skill rank above
+    /// 1, each Specialty, each Advantage beyond the two free ones ("Points &
+    /// Costs"; R-GB-8). Values out of range (reported by `from_draft`) count
+    /// nothing.
+    pub fn xp_spent(&self) -> i64 {
+        let suit_trait = Suit::parse(&self.suit).map(Trait::of_suit);
+        let traits = [self.body, self.spirit, self.mind, self.luck];
+        let mut spent = 0i64;
+        for t in Trait::ALL {
+            let min = if Some(t) == suit_trait { 2 } else { 1 };
+            let got = traits[t.index()];
+            if (min..=MAX_TRAIT).contains(&got) {
+                spent += got - min;
+            }
+        }
+        let mut listed: Vec<&str> = Vec::new();
+        for (name, rank) in &self.skills {
+            if listed.iter().any(|l| same_name(l, name)) {
+                continue;
+            }
+            listed.push(name);
+            if is_skill(name, &self.custom_skills) && (1..=MAX_RANK).contains(rank) {
+                spent += rank - 1;
+            }
+        }
+        spent += self.specialties.len() as i64;
+        let mut advantages: Vec<Advantage> = Vec::new();
+        for text in &self.advantages {
+            if let Some(a) = Advantage::parse(text) {
+                let count = advantages
+                    .iter()
+                    .filter(|x| same_name(&x.to_string(), &a.to_string()))
+                    .count();
+                let stacks = matches!(a, Advantage::Toughness | Advantage::Resolve);
+                if (count == 0 || stacks) && count < advantages::MAX_STACK {
+                    advantages.push(a);
+                }
+            }
+        }
+        spent + advantages.len().saturating_sub(FREE_ADVANTAGES) as i64
+    }
+
+    /// The XP the sheet has: 10, +1 per Disadvantage, + XP earned ("Points &
+    /// Costs").
+    pub fn xp_available(&self) -> i64 {
+        STARTING_XP + self.disadvantages.len() as i64 + self.earned_xp.clamp(0, MAX_EARNED_XP)
+    }
 }
 
 impl Character {
@@ -468,7 +668,7 @@ impl Character {
         }
         let suit_trait = suit.map(Trait::of_suit);
         let traits = [draft.body, draft.spirit, draft.mind, draft.luck];
-        let mut spent = 0i64;
+        let spent = draft.xp_spent();
         for t in Trait::ALL {
             let min = if Some(t) == suit_trait { 2 } else { 1 };
             let got = traits[t.index()];
@@ -479,8 +679,15 @@ impl Character {
                     max: MAX_TRAIT,
                     got,
                 });
-            } else {
-                spent += got - min;
+            } else if let Some(now) = draft.pools.get(t)
+                && !(0..=got * 5).contains(&now)
+            {
+                problems.push(DraftProblem::PoolOutOfRange {
+                    pool: t.pool_name().into(),
+                    trait_name: t.to_string(),
+                    max: got * 5,
+                    got: now,
+                });
             }
         }
         for (field, len) in [
@@ -533,7 +740,6 @@ impl Character {
                 });
                 continue;
             }
-            spent += rank - 1;
             let key = skills
                 .keys()
                 .find(|k| k.eq_ignore_ascii_case(name.trim()))
@@ -549,7 +755,6 @@ impl Character {
         };
         let mut specialties = Vec::new();
         for (k, sp) in draft.specialties.iter().enumerate() {
-            spent += 1;
             if draft.specialties[..k]
                 .iter()
                 .any(|o| same_name(&o.name, &sp.name))
@@ -662,7 +867,6 @@ impl Character {
                 problems.push(DraftProblem::RepeatedDisadvantage(d.clone()));
             }
         }
-        spent += advantages.len().saturating_sub(FREE_ADVANTAGES) as i64;
         for w in &draft.weapons {
             if !(0..=20).contains(&w.damage) {
                 problems.push(DraftProblem::GearOutOfRange {
@@ -679,9 +883,7 @@ impl Character {
                 got: a.reduction,
             });
         }
-        let available = STARTING_XP
-            + draft.disadvantages.len() as i64
-            + draft.earned_xp.clamp(0, MAX_EARNED_XP);
+        let available = draft.xp_available();
         if spent > available {
             problems.push(DraftProblem::Overspent { spent, available });
         }
@@ -698,6 +900,13 @@ impl Character {
                 xp_available: available,
                 xp_spent: spent,
                 wildcards: draft.wildcards,
+                custom_skills: draft
+                    .custom_skills
+                    .iter()
+                    .map(|c| c.trim().to_string())
+                    .filter(|c| !is_skill(c, &[]))
+                    .collect(),
+                pools: Trait::ALL.map(|t| draft.pools.get(t)),
                 weapons: draft.weapons,
                 armour: draft.armour,
             }),
@@ -739,6 +948,76 @@ impl Character {
     pub fn pool_max(&self, t: Trait) -> i64 {
         self.trait_score(t) * 5
     }
+    /// A pool as the sheet carries it into an encounter: the value written on
+    /// the sheet, else full (Trait x 5; R-GB-5).
+    pub fn pool_now(&self, t: Trait) -> i64 {
+        self.pools[t.index()].unwrap_or_else(|| self.pool_max(t))
+    }
+    /// XP earned in play (the sheet's `earned_xp`).
+    pub fn earned_xp(&self) -> i64 {
+        self.xp_available - STARTING_XP - self.disadvantages.len() as i64
+    }
+    /// The custom skills of the sheet that are not skills of the book.
+    pub fn custom_skills(&self) -> &[String] {
+        &self.custom_skills
+    }
+
+    /// The sheet this character is, as [`Character::from_toml`] reads it back:
+    /// skills of the book at rank 1 left out, Advantages by their book names
+    /// (`Counter<Sword>`), `earned_xp` recounted, the pools as carried.
+    pub fn to_draft(&self) -> CharacterDraft {
+        let skills = self
+            .skills
+            .iter()
+            .filter(|(k, r)| {
+                **r != 1
+                    || !(SKILLS.iter().any(|b| b.eq_ignore_ascii_case(k))
+                        || self.custom_skills.iter().any(|c| c.eq_ignore_ascii_case(k)))
+            })
+            .map(|(k, r)| (k.clone(), *r))
+            .collect();
+        let mut pools = Pools::default();
+        for t in Trait::ALL {
+            pools.set(t, self.pools[t.index()]);
+        }
+        CharacterDraft {
+            name: self.name.clone(),
+            player: self.player.clone(),
+            suit: self.suit.to_string(),
+            body: self.traits[0],
+            spirit: self.traits[1],
+            mind: self.traits[2],
+            luck: self.traits[3],
+            custom_skills: self.custom_skills.clone(),
+            advantages: self.advantages.iter().map(ToString::to_string).collect(),
+            disadvantages: self.disadvantages.clone(),
+            earned_xp: self.earned_xp(),
+            wildcards: self.wildcards,
+            pools,
+            armour: self.armour.clone(),
+            skills,
+            specialties: self
+                .specialties
+                .iter()
+                .map(|(n, a, b)| SpecialtyDraft {
+                    name: n.clone(),
+                    skills: vec![a.clone(), b.clone()],
+                })
+                .collect(),
+            weapons: self.weapons.clone(),
+        }
+    }
+
+    /// True when both are the same character, whatever order the sheet listed
+    /// the Advantages in.
+    pub fn same_sheet(&self, other: &Character) -> bool {
+        let mut a = self.clone();
+        let mut b = other.clone();
+        a.advantages.sort();
+        b.advantages.sort();
+        a == b
+    }
+
     /// The highest Trait (Reinforce and Involve use it for the Power Rating).
     pub fn highest_trait(&self) -> i64 {
         self.traits.iter().copied().max().unwrap_or(1)
@@ -812,12 +1091,15 @@ impl Character {
             self.suit.tarot_name()
         );
         for t in Trait::ALL {
+            let pool = match self.pools[t.index()] {
+                Some(now) => format!("{now}/{}", self.pool_max(t)),
+                None => self.pool_max(t).to_string(),
+            };
             s += &format!(
-                "  {:<6} {}  {} {}\n",
+                "  {:<6} {}  {} {pool}\n",
                 t.to_string(),
                 self.trait_score(t),
                 t.pool_name(),
-                self.pool_max(t)
             );
         }
         let raised: Vec<String> = self
@@ -891,6 +1173,7 @@ mod tests {
             disadvantages: vec![],
             earned_xp: 0,
             wildcards: 0,
+            pools: Pools::default(),
             weapons: vec![],
             armour: None,
         }

@@ -9,6 +9,8 @@
 //! - [`chance`]: exact odds (R-GB-11).
 //!
 //! - [`character`], [`advantages`]: sheets and the 31 Advantages.
+//! - [`builder`]: creation step by step ([`tabula_core::builder::CharacterBook`]);
+//!   [`advance`]: what an encounter leaves on a sheet, and spending XP.
 //! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
 //!   and do (R-GB-12); [`table`] the table file and the terminal text;
 //!   [`commands`] the command lines and their reference; [`sheet`] the index card.
@@ -42,7 +44,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod advance;
 pub mod advantages;
+pub mod builder;
 pub mod chance;
 pub mod character;
 pub mod commands;

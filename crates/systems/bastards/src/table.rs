@@ -210,21 +210,23 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
             file: f.file.clone(),
             error,
         })?;
-        let pools = [
-            ch.pool_max(Trait::Body),
-            ch.pool_max(Trait::Spirit),
-            ch.pool_max(Trait::Mind),
-            ch.pool_max(Trait::Luck),
-        ];
+        // The pools as the sheet carries them (full unless an earlier encounter
+        // left them lower; R-GB-5 and "Decisions" in docs/systems/bastards.md):
+        // one empty pool is Desperation, two knock the character out. The
+        // Desperation draw ("immediately draws") was made when the pool emptied
+        // and is not repeated.
+        let pools = Trait::ALL.map(|t| ch.pool_now(t));
+        let empty = pools.iter().filter(|p| **p <= 0).count();
         let mut c = blank(
             ch.name().to_string(),
             seat_of("fated.controller", f.controller.as_deref(), ch.player())?,
             Body::Fated {
                 character: Box::new(ch.clone()),
                 pools,
-                desperate: false,
+                desperate: empty >= 1,
             },
         );
+        c.knocked_out = empty >= 2;
         c.wildcards = ch.wildcards();
         c.present = f.present;
         // Each Fated starts holding its first weapon; the rest are carried.

@@ -38,6 +38,7 @@ pub fn draft(name: &str, player: &str, advantages: &[&str]) -> CharacterDraft {
         disadvantages: vec![],
         earned_xp: 20,
         wildcards: 0,
+        pools: Default::default(),
         weapons: vec![],
         armour: None,
     }
