@@ -92,6 +92,9 @@ pub struct Skill {
     pub rating: u32,
     /// Tokens available now, 0..=rating.
     pub available: u32,
+    /// The notes line of the book's skill sheet ("Name: ... Notes: ..."), free text.
+    #[serde(default)]
+    pub notes: String,
 }
 
 /// One stat as written in a TOML sheet: a number (Actual = Current) or a table.
@@ -120,37 +123,82 @@ pub struct SkillDraft {
     /// The rating, 1..=5.
     pub rating: i64,
     /// Tokens already spent (default 0).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub used: i64,
     /// Notes, free text.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
 }
 
-/// A character sheet as read from TOML: not necessarily legal.
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// An effect card in play on the character, written on the sheet so that it
+/// lasts from one encounter to the next ("Effects are cards that are
+/// continuously in play"; negative ones stay until their criteria are met).
+///
+/// Sour Grapes, "Effects" (000_05a1db5b88f54528.txt); R-SG-9.
+///
+/// ```toml
+/// effects = [{ card = "Intoxicated", tokens = 2 }]
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectEntry {
+    /// The effect card's name (a card the table knows).
+    pub card: String,
+    /// Tokens left on the card, 0..=100 ([`crate::cards::MAX_EFFECT_TOKENS`]);
+    /// left out: the tokens the card places when it comes into play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<i64>,
+}
+
+/// A character sheet as read from TOML: not necessarily legal.
+///
+/// Fields left at their default are not written (`monster = false`, an empty
+/// concept, no experience ...), so a sheet written back reads like one written
+/// by hand.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CharacterDraft {
     /// The character's name.
     #[serde(default)]
     pub name: String,
     /// True for a monster: the same sheet, run by the storyteller ("Monsters").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub monster: bool,
     /// Who they are, free text.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub concept: String,
     /// Stat name -> entry; all nine are required.
     #[serde(default)]
     pub stats: BTreeMap<String, StatEntry>,
     /// The skills.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<SkillDraft>,
     /// Unspent experience points (the Experience table rule).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub experience: i64,
     /// Experience bonuses by card name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub card_bonuses: BTreeMap<String, CardBonus>,
+    /// The action cards the character may play (card names; `None`: every
+    /// card the table has). A table file's `cards` for the participant wins
+    /// over it at that table. Sour Grapes, "Cards".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Vec<String>>,
+    /// Comparable skills agreed for this character: a card's skill (F) -> one
+    /// of the character's skills ("Skills": "make a case for a skill being a
+    /// comparable for another"). A table file may add more.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub comparable: BTreeMap<String, String>,
+    /// Effects in play on the character, with their tokens ("Effects").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectEntry>,
 }
 
 /// One broken rule in a character draft.
@@ -194,8 +242,13 @@ pub enum Problem {
     #[error("stats.{0}.injured: a stat at zero is automatically injured")]
     ZeroNotInjured(Stat),
     /// A skill's name is empty, too long, or holds a control character.
-    #[error("{0}")]
-    SkillName(NameError),
+    #[error("{error}")]
+    SkillName {
+        /// The index of the skill.
+        index: usize,
+        /// What is wrong with the name.
+        error: NameError,
+    },
     /// Two skills with the same name.
     #[error("skills[{index}].name: {name:?} is listed twice")]
     DuplicateSkill {
@@ -235,6 +288,136 @@ pub enum Problem {
         "card_bonuses.{0}: a card name, with easier and damage 0 to {MAX_CARD_BONUS} (at most {MAX_CARD_BONUSES} cards)"
     )]
     CardBonus(String),
+    /// A card name in `cards` is empty, too long, or holds a control character.
+    #[error("{error}")]
+    CardName {
+        /// The index in `cards`.
+        index: usize,
+        /// What is wrong with the name.
+        error: NameError,
+    },
+    /// A card listed twice in `cards`.
+    #[error("cards[{index}]: {name:?} is listed twice")]
+    DuplicateCard {
+        /// The index of the second one.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// More cards in `cards` than a table may define.
+    #[error("cards: at most {MAX_CARDS} cards, not {0}", MAX_CARDS = crate::cards::MAX_CARDS)]
+    TooManyCards(usize),
+    /// An effect's card name is empty, too long, or holds a control character.
+    #[error("{error}")]
+    EffectName {
+        /// The index in `effects`.
+        index: usize,
+        /// What is wrong with the name.
+        error: NameError,
+    },
+    /// The same effect twice ("one" of each card in play on a character).
+    #[error("effects[{index}]: {name:?} is in play twice")]
+    DuplicateEffect {
+        /// The index of the second one.
+        index: usize,
+        /// The card.
+        name: String,
+    },
+    /// Tokens on an effect outside 0..=100.
+    #[error("effects[{index}].tokens: {name:?} may hold 0 to {max} tokens, not {got}", max = crate::cards::MAX_EFFECT_TOKENS)]
+    EffectTokens {
+        /// The index in `effects`.
+        index: usize,
+        /// The card.
+        name: String,
+        /// The value given.
+        got: i64,
+    },
+    /// More effects than a table may define cards.
+    #[error("effects: at most {MAX_CARDS} effects, not {0}", MAX_CARDS = crate::cards::MAX_CARDS)]
+    TooManyEffects(usize),
+    /// A comparable names a skill badly (empty, too long, control characters).
+    #[error("{0}")]
+    ComparableName(NameError),
+    /// A comparable points at a skill the character does not have.
+    #[error("comparable.{from}: the character has no skill called {to:?} to use for {from}")]
+    ComparableSkill {
+        /// The card's skill.
+        from: String,
+        /// The skill named as its comparable.
+        to: String,
+    },
+    /// More comparables than the skill page could hold.
+    #[error("comparable: at most {MAX_SKILLS} comparables, not {0}")]
+    TooManyComparables(usize),
+}
+
+impl Problem {
+    /// The rule the problem breaks, as the builder and `character validate`
+    /// cite it: "Character Creation" (the name), "Stats" (the nine Stats,
+    /// 1-10), "Stat Mechanics" (Current, Injury), "Skills" (names, 1-5, the
+    /// page, comparables), "Skill Mechanics" (tokens spent), "Experience",
+    /// "Cards", "Effects" (R-SG-9).
+    pub fn rule(&self) -> tabula_core::Rule {
+        use crate::rules;
+        match self {
+            Problem::Name(_) => rules::CREATION,
+            Problem::MissingStat(_)
+            | Problem::UnknownStat(_)
+            | Problem::ActualOutOfRange { .. } => rules::STATS,
+            Problem::DuplicateStat(_) => rules::STATS.ruling("R-SG-3"),
+            Problem::CurrentOutOfRange { .. } | Problem::ZeroNotInjured(_) => rules::STAT_MECHANICS,
+            Problem::SkillName { .. }
+            | Problem::DuplicateSkill { .. }
+            | Problem::SkillRating { .. }
+            | Problem::TooManySkills(_)
+            | Problem::ComparableName(_)
+            | Problem::ComparableSkill { .. }
+            | Problem::TooManyComparables(_) => rules::SKILL_SHEET,
+            Problem::SkillUsed { .. } => rules::SKILLS,
+            Problem::Experience(_) | Problem::CardBonus(_) => rules::EXPERIENCE,
+            Problem::CardName { .. } | Problem::DuplicateCard { .. } | Problem::TooManyCards(_) => {
+                rules::HAND
+            }
+            Problem::EffectName { .. }
+            | Problem::DuplicateEffect { .. }
+            | Problem::EffectTokens { .. }
+            | Problem::TooManyEffects(_) => rules::EFFECTS,
+        }
+    }
+
+    /// The field of the sheet the problem is about, as the builder names its
+    /// fields: `name`, `stats.Agility`, `skills.2.rating`, `skills.2.used`,
+    /// `experience`, `card_bonuses`, `cards`, `effects`, `comparable`; `None`
+    /// for a key that is no stat, or too many skills.
+    pub fn field(&self) -> Option<String> {
+        Some(match self {
+            Problem::Name(_) => "name".into(),
+            Problem::MissingStat(s)
+            | Problem::DuplicateStat(s)
+            | Problem::ZeroNotInjured(s)
+            | Problem::ActualOutOfRange { stat: s, .. }
+            | Problem::CurrentOutOfRange { stat: s, .. } => format!("stats.{}", s.name()),
+            Problem::UnknownStat(_) | Problem::TooManySkills(_) => return None,
+            Problem::SkillName { index, .. } | Problem::DuplicateSkill { index, .. } => {
+                format!("skills.{index}.name")
+            }
+            Problem::SkillRating { index, .. } => format!("skills.{index}.rating"),
+            Problem::SkillUsed { index, .. } => format!("skills.{index}.used"),
+            Problem::Experience(_) => "experience".into(),
+            Problem::CardBonus(_) => "card_bonuses".into(),
+            Problem::CardName { .. } | Problem::DuplicateCard { .. } | Problem::TooManyCards(_) => {
+                "cards".into()
+            }
+            Problem::EffectName { .. }
+            | Problem::DuplicateEffect { .. }
+            | Problem::EffectTokens { .. }
+            | Problem::TooManyEffects(_) => "effects".into(),
+            Problem::ComparableName(_)
+            | Problem::ComparableSkill { .. }
+            | Problem::TooManyComparables(_) => "comparable".into(),
+        })
+    }
 }
 
 /// A draft that broke rules: every problem, and the draft handed back.
@@ -272,6 +455,84 @@ pub enum CharacterFileError {
     Draft(#[from] DraftError),
 }
 
+/// The sheet's `cards`: names, each once, at most [`crate::cards::MAX_CARDS`].
+/// Sour Grapes, "Cards". Whether the table knows them is checked at setup.
+fn check_cards(draft: &CharacterDraft, problems: &mut Vec<Problem>) {
+    let Some(cards) = &draft.cards else {
+        return;
+    };
+    if cards.len() > crate::cards::MAX_CARDS {
+        problems.push(Problem::TooManyCards(cards.len()));
+    }
+    for (index, c) in cards.iter().enumerate().take(crate::cards::MAX_CARDS) {
+        if let Err(error) = check_name(&format!("cards[{index}]"), c) {
+            problems.push(Problem::CardName { index, error });
+        } else if cards[..index].iter().any(|k| crate::cards::same_key(k, c)) {
+            problems.push(Problem::DuplicateCard {
+                index,
+                name: c.clone(),
+            });
+        }
+    }
+}
+
+/// The sheet's `effects`: names, each once, tokens 0..=100. Sour Grapes,
+/// "Effects"; R-SG-9.
+fn check_effects(draft: &CharacterDraft, problems: &mut Vec<Problem>) {
+    let effects = &draft.effects;
+    if effects.len() > crate::cards::MAX_CARDS {
+        problems.push(Problem::TooManyEffects(effects.len()));
+    }
+    for (index, e) in effects.iter().enumerate().take(crate::cards::MAX_CARDS) {
+        if let Err(error) = check_name(&format!("effects[{index}].card"), &e.card) {
+            problems.push(Problem::EffectName { index, error });
+            continue;
+        }
+        if effects[..index]
+            .iter()
+            .any(|k| crate::cards::same_key(&k.card, &e.card))
+        {
+            problems.push(Problem::DuplicateEffect {
+                index,
+                name: e.card.clone(),
+            });
+            continue;
+        }
+        if let Some(t) = e.tokens
+            && !(0..=i64::from(crate::cards::MAX_EFFECT_TOKENS)).contains(&t)
+        {
+            problems.push(Problem::EffectTokens {
+                index,
+                name: e.card.clone(),
+                got: t,
+            });
+        }
+    }
+}
+
+/// The sheet's `comparable`: names, and each names one of the character's
+/// skills. Sour Grapes, "Skills".
+fn check_comparables(draft: &CharacterDraft, skills: &[Skill], problems: &mut Vec<Problem>) {
+    if draft.comparable.len() > MAX_SKILLS {
+        problems.push(Problem::TooManyComparables(draft.comparable.len()));
+    }
+    for (from, to) in draft.comparable.iter().take(MAX_SKILLS) {
+        let mut named = true;
+        for name in [from, to] {
+            if let Err(e) = check_name("comparable", name) {
+                problems.push(Problem::ComparableName(e));
+                named = false;
+            }
+        }
+        if named && !skills.iter().any(|k| same_name(&k.name, to)) {
+            problems.push(Problem::ComparableSkill {
+                from: from.clone(),
+                to: to.clone(),
+            });
+        }
+    }
+}
+
 /// A legal character (or monster): nine stats, skills, experience.
 ///
 /// Sour Grapes, "Character Creation" (000_05a1db5b88f54528.txt). Built only by
@@ -286,6 +547,16 @@ pub struct Character {
     experience: u32,
     #[serde(default)]
     card_bonuses: BTreeMap<String, CardBonus>,
+    /// The sheet's own list of action cards (`None`: every card the table has).
+    #[serde(default)]
+    cards: Option<Vec<String>>,
+    /// The sheet's own comparable skills.
+    #[serde(default)]
+    comparable: BTreeMap<String, String>,
+    /// Effects the sheet brings into play; the table takes them over at setup
+    /// (they then live on the participant), so at a table this is empty.
+    #[serde(default)]
+    effects: Vec<EffectEntry>,
 }
 
 impl Character {
@@ -352,12 +623,17 @@ impl Character {
             problems.push(Problem::TooManySkills(draft.skills.len()));
         }
         let mut skills: Vec<Skill> = Vec::new();
+        // Every name read so far, rated well or not, so a name given twice is
+        // reported even when the first has a problem of its own.
+        let mut named: Vec<&str> = Vec::new();
         for (index, s) in draft.skills.iter().enumerate().take(MAX_SKILLS) {
-            if let Err(e) = check_name(&format!("skills[{index}].name"), &s.name) {
-                problems.push(Problem::SkillName(e));
+            if let Err(error) = check_name(&format!("skills[{index}].name"), &s.name) {
+                problems.push(Problem::SkillName { index, error });
                 continue;
             }
-            if skills.iter().any(|k| same_name(&k.name, &s.name)) {
+            let twice = named.iter().any(|k| same_name(k, &s.name));
+            named.push(&s.name);
+            if twice {
                 problems.push(Problem::DuplicateSkill {
                     index,
                     name: s.name.clone(),
@@ -384,6 +660,7 @@ impl Character {
                 name: s.name.trim().to_string(),
                 rating: s.rating as u32,
                 available: (s.rating - s.used) as u32,
+                notes: s.notes.clone(),
             });
         }
         if !(0..=i64::from(MAX_EXPERIENCE)).contains(&draft.experience) {
@@ -403,6 +680,9 @@ impl Character {
                 problems.push(Problem::CardBonus(card.clone()));
             }
         }
+        check_cards(&draft, &mut problems);
+        check_effects(&draft, &mut problems);
+        check_comparables(&draft, &skills, &mut problems);
         if !problems.is_empty() {
             return Err(DraftError {
                 problems,
@@ -421,6 +701,22 @@ impl Character {
                 .card_bonuses
                 .iter()
                 .map(|(k, v)| (crate::cards::key(k), *v))
+                .collect(),
+            cards: draft
+                .cards
+                .map(|l| l.iter().map(|c| c.trim().to_string()).collect()),
+            comparable: draft
+                .comparable
+                .iter()
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .collect(),
+            effects: draft
+                .effects
+                .iter()
+                .map(|e| EffectEntry {
+                    card: e.card.trim().to_string(),
+                    tokens: e.tokens,
+                })
                 .collect(),
         })
     }
@@ -445,14 +741,16 @@ impl Character {
                 .iter()
                 .map(|s| {
                     let v = self.stat(*s);
-                    (
-                        s.name().to_ascii_lowercase(),
+                    let entry = if v.current == v.actual && !v.injured {
+                        StatEntry::Value(i64::from(v.actual))
+                    } else {
                         StatEntry::Full {
                             actual: i64::from(v.actual),
                             current: Some(i64::from(v.current)),
                             injured: v.injured,
-                        },
-                    )
+                        }
+                    };
+                    (s.name().to_ascii_lowercase(), entry)
                 })
                 .collect(),
             skills: self
@@ -462,12 +760,36 @@ impl Character {
                     name: k.name.clone(),
                     rating: i64::from(k.rating),
                     used: i64::from(k.rating - k.available),
-                    notes: String::new(),
+                    notes: k.notes.clone(),
                 })
                 .collect(),
             experience: i64::from(self.experience),
             card_bonuses: self.card_bonuses.clone(),
+            cards: self.cards.clone(),
+            comparable: self.comparable.clone(),
+            effects: self.effects.clone(),
         }
+    }
+
+    /// The sheet's own list of action cards (`None`: every card the table has).
+    pub fn cards(&self) -> Option<&[String]> {
+        self.cards.as_deref()
+    }
+
+    /// The sheet's own comparable skills: a card's skill -> the character's skill.
+    pub fn comparable(&self) -> &BTreeMap<String, String> {
+        &self.comparable
+    }
+
+    /// The effects the sheet brings into play (empty at a table, which takes
+    /// them over at setup).
+    pub fn effects(&self) -> &[EffectEntry] {
+        &self.effects
+    }
+
+    /// Take the sheet's effects (the table puts them in play on the participant).
+    pub(crate) fn take_effects(&mut self) -> Vec<EffectEntry> {
+        std::mem::take(&mut self.effects)
     }
 
     /// The character's name.
@@ -612,6 +934,7 @@ impl Character {
                         name: name.trim().to_string(),
                         rating: 1,
                         available: 1,
+                        notes: String::new(),
                     });
                 }
             }
@@ -664,7 +987,30 @@ impl Character {
         } else {
             out.push_str("  Skills (tokens available / rating):\n");
             for k in &self.skills {
-                out.push_str(&format!("    {} {}/{}\n", k.name, k.available, k.rating));
+                out.push_str(&format!("    {} {}/{}", k.name, k.available, k.rating));
+                if !k.notes.is_empty() {
+                    out.push_str(&format!("  Notes: {}", k.notes));
+                }
+                out.push('\n');
+            }
+        }
+        if !self.comparable.is_empty() {
+            let pairs: Vec<String> = self
+                .comparable
+                .iter()
+                .map(|(from, to)| format!("{to} for {from}"))
+                .collect();
+            out.push_str(&format!("  Comparable skills: {}\n", pairs.join(", ")));
+        }
+        match &self.cards {
+            Some(cards) if cards.is_empty() => out.push_str("  Action cards: none\n"),
+            Some(cards) => out.push_str(&format!("  Action cards: {}\n", cards.join(", "))),
+            None => out.push_str("  Action cards: every card the table has\n"),
+        }
+        for e in &self.effects {
+            match e.tokens {
+                Some(t) => out.push_str(&format!("  Effect in play: {} ({t} tokens)\n", e.card)),
+                None => out.push_str(&format!("  Effect in play: {}\n", e.card)),
             }
         }
         if self.experience > 0 {

@@ -20,11 +20,15 @@
 //! - [`text`]: terminal play ([`tabula_core::TextPlay`]).
 //! - [`policy`]: a reasonable player's and storyteller's choices
 //!   ([`tabula_core::Policy`]) for the autopilot and simulated encounters.
+//! - [`builder`]: characters outside the table ([`tabula_core::CharacterBook`]):
+//!   creation in the book's order, the sheet an encounter leaves, and the
+//!   Experience table rule between sessions.
 //!
 //! It depends on `tabula-core` only.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod builder;
 pub mod cards;
 pub mod character;
 pub mod check;
@@ -41,8 +45,8 @@ pub const ID: &str = "sour-grapes";
 /// The rulebook's seed file.
 pub const SEED: &str = "000_05a1db5b88f54528.txt";
 
-/// The Sour Grapes rule system: implements [`tabula_core::System`] and
-/// [`tabula_core::TextPlay`].
+/// The Sour Grapes rule system: implements [`tabula_core::System`],
+/// [`tabula_core::TextPlay`] and [`tabula_core::CharacterBook`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SourGrapes;
 

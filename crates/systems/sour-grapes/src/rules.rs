@@ -8,6 +8,13 @@ const fn book(section: &'static str) -> Rule {
     Rule::book(ID, SEED, section)
 }
 
+/// Sour Grapes, "Character Creation" ("Who is your character?").
+pub const CREATION: Rule = book("Character Creation");
+/// Sour Grapes, "Skills": free names, 1 (trained) to 5 (masterclass), one page,
+/// comparables.
+pub const SKILL_SHEET: Rule = book("Skills");
+/// Sour Grapes, "Cards": the action cards a character plays.
+pub const HAND: Rule = book("Cards");
 /// Sour Grapes, "Stats".
 pub const STATS: Rule = book("Stats");
 /// Sour Grapes, "Stat Mechanics" (exhausting, injury, recovery).

@@ -152,7 +152,13 @@ fn one(state: &State, p: &Participant) -> String {
         let skills: Vec<String> = c
             .skills()
             .iter()
-            .map(|k| format!("{} {}/{}", k.name, k.available, k.rating))
+            .map(|k| {
+                if k.notes.is_empty() {
+                    format!("{} {}/{}", k.name, k.available, k.rating)
+                } else {
+                    format!("{} {}/{} ({})", k.name, k.available, k.rating, k.notes)
+                }
+            })
             .collect();
         let _ = writeln!(
             out,

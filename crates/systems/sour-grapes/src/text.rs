@@ -13,8 +13,11 @@
 //! file = "example-character.toml"   # a character sheet, relative to this file
 //! seat = "Sam"                       # who plays it (default: the character's name;
 //!                                    # monsters: gm)
-//! cards = ["Attack", "Dodge"]        # cards they may play (default: every card)
-//! effects = ["Intoxicated"]          # effects in play at the start
+//! cards = ["Attack", "Dodge"]        # cards they may play (default: the sheet's
+//!                                    # `cards`, else every card)
+//! effects = ["Intoxicated"]          # effects in play at the start (besides the
+//!                                    # sheet's own `effects`)
+//! comparable = { Swords = "fencing" } # added to the sheet's own comparables
 //!
 //! [[card]]                           # the table's own cards (see data/book-cards.toml)
 //! ```
@@ -150,7 +153,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                 "participant[{i}]: give exactly one of `file` or `sheet`"
             )),
         };
-        let character = match character {
+        let mut character = match character {
             Ok(c) => c,
             Err(e) => {
                 problems.push(e);
@@ -195,19 +198,27 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
             .find(|q| q.same_seat(&seat))
             .cloned()
             .unwrap_or(seat);
+        // The cards: the table file's list for this participant, else the
+        // sheet's own, else every action card of the table ("Cards").
         let mut hand = Vec::new();
-        match &p.cards {
+        let (list, whose) = match (&p.cards, character.cards()) {
+            (Some(list), _) => (Some(list.clone()), format!("participant[{i}].cards")),
+            (None, Some(list)) => (
+                Some(list.to_vec()),
+                format!("participant[{i}] ({}): cards", character.name()),
+            ),
+            (None, None) => (None, String::new()),
+        };
+        match list {
             Some(list) => {
-                for c in list {
+                for c in &list {
                     match all_cards.iter().find(|k| key(&k.name) == key(c)) {
                         Some(k) if k.kind != CardType::Effect => hand.push(k.name.clone()),
                         Some(k) => problems.push(format!(
-                            "participant[{i}].cards: {} is an effect, not an action card",
+                            "{whose}: {} is an effect, not an action card",
                             k.name
                         )),
-                        None => {
-                            problems.push(format!("participant[{i}].cards: no card called {c:?}"))
-                        }
+                        None => problems.push(format!("{whose}: no card called {c:?}")),
                     }
                 }
             }
@@ -219,20 +230,40 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                     .collect()
             }
         }
-        let mut effects = Vec::new();
-        for e in &p.effects {
-            match all_cards.iter().find(|k| key(&k.name) == key(e)) {
+        // Effects: those the sheet carries (with their tokens), then those the
+        // table file puts in play, each once ("Effects").
+        let mut effects: Vec<ActiveEffect> = Vec::new();
+        let from_sheet = character.take_effects();
+        let wanted = from_sheet
+            .iter()
+            .map(|e| {
+                (
+                    e.card.clone(),
+                    e.tokens,
+                    format!("participant[{i}] ({}): effects", character.name()),
+                )
+            })
+            .chain(
+                p.effects
+                    .iter()
+                    .map(|e| (e.clone(), None, format!("participant[{i}].effects"))),
+            );
+        for (e, tokens, whose) in wanted {
+            match all_cards.iter().find(|k| key(&k.name) == key(&e)) {
                 Some(k) => match k.effect {
-                    Some(spec) => effects.push(ActiveEffect {
-                        card: k.name.clone(),
-                        tokens: spec.tokens,
-                    }),
-                    None => problems.push(format!(
-                        "participant[{i}].effects: {} is not an effect",
-                        k.name
-                    )),
+                    Some(spec) => {
+                        if !effects.iter().any(|x| x.card == k.name) {
+                            effects.push(ActiveEffect {
+                                card: k.name.clone(),
+                                tokens: tokens
+                                    .and_then(|t| u32::try_from(t).ok())
+                                    .unwrap_or(spec.tokens),
+                            });
+                        }
+                    }
+                    None => problems.push(format!("{whose}: {} is not an effect", k.name)),
                 },
-                None => problems.push(format!("participant[{i}].effects: no card called {e:?}")),
+                None => problems.push(format!("{whose}: no card called {e:?}")),
             }
         }
         for (from, to) in &p.comparable {
@@ -248,12 +279,15 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
                 ));
             }
         }
+        // Comparables: the sheet's own, then the table's (which win).
+        let mut comparable = character.comparable().clone();
+        comparable.extend(p.comparable.clone());
         participants.push(Participant {
             character,
             seat,
             cards: hand,
             effects,
-            comparable: p.comparable.clone(),
+            comparable,
         });
     }
     let start_event = match file.start.as_deref() {
