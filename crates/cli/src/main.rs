@@ -2,6 +2,8 @@
 //! role-playing games. This binary only parses flags and prints; the rules live in
 //! the system crates, reached through `tabula-engine`.
 
+mod build;
+mod campaign;
 mod chart;
 mod common;
 mod editor;
@@ -57,6 +59,10 @@ enum Command {
     /// Create and list the server's tables in its database.
     #[command(subcommand)]
     Table(serve::TableCommand),
+    /// Campaigns: characters kept from encounter to encounter (new, list,
+    /// show, import, export, advance).
+    #[command(subcommand)]
+    Campaign(campaign::CampaignCommand),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +100,7 @@ fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         }
         Command::Serve(args) => serve::serve(args),
         Command::Table(c) => serve::table(c, ctx),
+        Command::Campaign(c) => campaign::run(c, ctx),
     }
 }
 

@@ -69,14 +69,14 @@ pub struct NewArgs {
     pub name: Option<String>,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| CliError::Failure(format!("cannot start the runtime: {e}")))
 }
 
-fn app_error(e: AppError) -> CliError {
+pub(crate) fn app_error(e: AppError) -> CliError {
     if e.status().is_client_error() {
         CliError::BadInput(e.to_string())
     } else {
@@ -84,7 +84,7 @@ fn app_error(e: AppError) -> CliError {
     }
 }
 
-fn store_error(e: tabula_store::StoreError) -> CliError {
+pub(crate) fn store_error(e: tabula_store::StoreError) -> CliError {
     match e {
         tabula_store::StoreError::BadUrl(_) => CliError::BadInput(e.to_string()),
         _ => CliError::Failure(format!("cannot open the database: {e}")),

@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use tabula_core::builder::{CharacterBook, SheetAfter};
 use tabula_core::files::SheetFiles;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Roller;
@@ -115,6 +116,7 @@ trait DynSession: Send + Sync {
     fn awaiting(&self) -> Vec<Awaiting>;
     fn suggest_for(&self, awaiting: &Awaiting) -> Option<serde_json::Value>;
     fn report(&self) -> EncounterReport;
+    fn sheets_after(&self) -> Vec<SheetAfter>;
 }
 
 /// JSON `v` as a `T`, or a [`LoadError::Json`] naming `what`.
@@ -155,7 +157,7 @@ fn json_err(e: serde_json::Error) -> CommandError {
 
 impl<S> DynSession for Session<S>
 where
-    S: Policy + Send + Sync + 'static,
+    S: Policy + CharacterBook + Send + Sync + 'static,
     S::State: Send + Sync,
     S::Event: Send + Sync,
 {
@@ -294,6 +296,9 @@ where
     fn report(&self) -> EncounterReport {
         S::report(Session::state(self))
     }
+    fn sheets_after(&self) -> Vec<SheetAfter> {
+        S::sheets_after(Session::state(self))
+    }
 }
 
 /// Give `command` to `session` with the dice `dice` says; the new seq.
@@ -343,33 +348,6 @@ impl std::fmt::Debug for AnyTable {
             .field("seq", &self.inner.seq())
             .finish_non_exhaustive()
     }
-}
-
-macro_rules! dispatch {
-    ($system:expr, $S:ident => $body:expr) => {
-        match $system {
-            SystemId::SourGrapes => {
-                type $S = tabula_sour_grapes::SourGrapes;
-                $body
-            }
-            SystemId::Scratch => {
-                type $S = tabula_scratch::Scratch;
-                $body
-            }
-            SystemId::Tiers => {
-                type $S = tabula_tiers::Tiers;
-                $body
-            }
-            SystemId::Bastards => {
-                type $S = tabula_bastards::Bastards;
-                $body
-            }
-            SystemId::Sapio => {
-                type $S = tabula_sapio::Sapio;
-                $body
-            }
-        }
-    };
 }
 
 impl AnyTable {
@@ -451,6 +429,13 @@ impl AnyTable {
             inner,
             autopilot: Vec::new(),
         })
+    }
+
+    /// The sheet of every character at the table as the encounter leaves it
+    /// (`CharacterBook::sheets_after`): the book's lasting changes applied,
+    /// encounter-only state as a new encounter starts it. Each validates.
+    pub fn sheets_after(&self) -> Vec<SheetAfter> {
+        self.inner.sheets_after()
     }
 
     /// Every participant (character, group, side) by its name in the table,

@@ -10,7 +10,36 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// Run `$body` with `$S` the rule system type of `$system` (one of the five).
+macro_rules! dispatch {
+    ($system:expr, $S:ident => $body:expr) => {
+        match $system {
+            SystemId::SourGrapes => {
+                type $S = tabula_sour_grapes::SourGrapes;
+                $body
+            }
+            SystemId::Scratch => {
+                type $S = tabula_scratch::Scratch;
+                $body
+            }
+            SystemId::Tiers => {
+                type $S = tabula_tiers::Tiers;
+                $body
+            }
+            SystemId::Bastards => {
+                type $S = tabula_bastards::Bastards;
+                $body
+            }
+            SystemId::Sapio => {
+                type $S = tabula_sapio::Sapio;
+                $body
+            }
+        }
+    };
+}
+
 pub mod any;
+pub mod characters;
 pub mod play;
 pub mod reference;
 pub mod session;

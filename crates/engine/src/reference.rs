@@ -118,7 +118,23 @@ pub fn markdown() -> String {
             system.title(),
             system.id()
         );
-        for c in commands(system) {
+        rows(&mut s, commands(system));
+        let _ = write!(
+            s,
+            "\n### Advancement between sessions (`tabula {} character advance FILE ...`, `tabula campaign advance`)\n\n| command | who | does | rule |\n|---|---|---|---|\n",
+            system.id()
+        );
+        rows(&mut s, system.advancement());
+    }
+    s.push('\n');
+    s.push_str(JSON_PLAY);
+    s
+}
+
+/// One table row per command of `list`.
+fn rows(s: &mut String, list: &[CommandDoc]) {
+    {
+        for c in list {
             let mut usage = format!("`{}`", escape(c.usage));
             if !c.aliases.is_empty() {
                 let aliases: Vec<String> = c.aliases.iter().map(|a| format!("`{a}`")).collect();
@@ -140,7 +156,4 @@ pub fn markdown() -> String {
             );
         }
     }
-    s.push('\n');
-    s.push_str(JSON_PLAY);
-    s
 }

@@ -178,6 +178,35 @@ pub async fn register(
     base_url: &str,
     max_tables: usize,
 ) -> Result<Created, AppError> {
+    register_in(store, table, name, base_url, max_tables, None).await
+}
+
+/// A campaign a table is opened from: its id and the token hash of each of
+/// its seats by seat key (a table seat of the same key gets the same hash, so
+/// one token serves the campaign and its tables).
+#[derive(Clone, Debug)]
+pub struct FromCampaign {
+    /// The campaign's id.
+    pub id: String,
+    /// Seat key -> token hash (keys matched without regard to case).
+    pub hashes: std::collections::BTreeMap<String, String>,
+}
+
+/// [`register`] for a table opened from a campaign (`campaign`) or not. A
+/// campaign table's seats take their campaign seat's token hash, and its
+/// [`SeatLink::token`] is empty (each seat uses its campaign token).
+///
+/// # Errors
+/// As [`register`]; [`AppError::BadTable`] when a seat of the table is no
+/// seat of the campaign.
+pub async fn register_in(
+    store: &dyn Store,
+    table: &AnyTable,
+    name: &str,
+    base_url: &str,
+    max_tables: usize,
+    campaign: Option<&FromCampaign>,
+) -> Result<Created, AppError> {
     let count = store.count_tables().await.map_err(AppError::store)?;
     if count >= max_tables as u64 {
         return Err(AppError::TableLimit { max: max_tables });
@@ -185,17 +214,37 @@ pub async fn register(
     let mut seats = Vec::new();
     let mut new_seats = Vec::new();
     for seat in table.seats() {
-        let token = auth::new_token()?;
         let role = match seat {
             Seat::Gm => Role::Gm,
             Seat::Player(_) => Role::Player,
         };
         let key = seat_key(&seat);
+        let (token, token_hash) = match campaign {
+            None => {
+                let token = auth::new_token()?;
+                let hash = auth::hash_token(&token);
+                (token, hash)
+            }
+            Some(c) => {
+                let hash = c
+                    .hashes
+                    .iter()
+                    .find(|(k, _)| tabula_engine::core::names::same_name(k, &key))
+                    .map(|(_, h)| h.clone())
+                    .ok_or_else(|| {
+                    AppError::BadTable(format!(
+                        "seat {key:?} of the table file is no seat of the campaign (its seats: {})",
+                        c.hashes.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ))
+                })?;
+                (String::new(), hash)
+            }
+        };
         new_seats.push(NewSeat {
             seat: key.clone(),
             role,
             display_name: seat.to_string(),
-            token_hash: auth::hash_token(&token),
+            token_hash,
         });
         seats.push((key, role, token));
     }
@@ -207,6 +256,7 @@ pub async fn register(
             initial_state: table.initial_state(),
             roller: Some(table.initial_roller()),
             seats: new_seats,
+            campaign: campaign.map(|c| c.id.clone()),
         })
         .await
         .map_err(|e| match e {
@@ -220,7 +270,11 @@ pub async fn register(
     let seats = seats
         .into_iter()
         .map(|(seat, role, token)| SeatLink {
-            link: link(base_url, &id, &token),
+            link: if token.is_empty() {
+                format!("{}/t/{id}", base_url.trim_end_matches('/'))
+            } else {
+                link(base_url, &id, &token)
+            },
             seat,
             role,
             token,

@@ -75,6 +75,17 @@ pub enum AppError {
     /// caps; the command was taken back and nothing changed.
     #[error("{0}")]
     TooLarge(String),
+    /// 422 (`bad-draft`, `refused`, `unfinished`, `bad-sheet`, `advance-refused`,
+    /// `history`): the character builder, a sheet's validation or an
+    /// advancement command refused; the body is the
+    /// [`tabula_engine::characters::CharacterError`] as JSON (with `problems`
+    /// or `rule`) plus `message`. Nothing changed.
+    #[error("{0}")]
+    Character(tabula_engine::characters::CharacterError),
+    /// 409 `not-campaign`: the table was not opened from a campaign, so there
+    /// is nothing to write back.
+    #[error("{0}")]
+    NotCampaign(String),
     /// 404 `not-found`: no such route, or (for the GM) no such seat.
     #[error("{0}")]
     NotFound(String),
@@ -120,7 +131,9 @@ impl AppError {
             | AppError::BadTable(_)
             | AppError::UnknownSystem(_)
             | AppError::UnknownExample(_)
-            | AppError::TooLarge(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | AppError::TooLarge(_)
+            | AppError::Character(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::NotCampaign(_) => StatusCode::CONFLICT,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Stale { .. } => StatusCode::CONFLICT,
             AppError::TableLimit { .. } | AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -142,6 +155,8 @@ impl AppError {
             AppError::UnknownSystem(_) => "unknown-system",
             AppError::UnknownExample(_) => "unknown-example",
             AppError::TooLarge(_) => "too-large",
+            AppError::Character(e) => character_kind(e),
+            AppError::NotCampaign(_) => "not-campaign",
             AppError::NotFound(_) => "not-found",
             AppError::Stale { .. } => "stale",
             AppError::TableLimit { .. } => "table-limit",
@@ -164,6 +179,19 @@ impl AppError {
                     json!({"error": "refused", "message": e.to_string()})
                 }
             }
+            AppError::Character(e) => {
+                let mut v = serde_json::to_value(e).unwrap_or_else(|_| json!({}));
+                if let Some(o) = v.as_object_mut() {
+                    o.insert(
+                        "detail".into(),
+                        o.get("kind").cloned().unwrap_or(Value::Null),
+                    );
+                    o.insert("error".into(), self.kind().into());
+                    o.insert("message".into(), self.to_string().into());
+                    o.remove("kind");
+                }
+                v
+            }
             AppError::Stale { current } => {
                 json!({"error": self.kind(), "message": self.to_string(), "seq": current})
             }
@@ -178,6 +206,19 @@ impl AppError {
     /// An internal error from a store failure (logged, never echoed).
     pub fn store(e: StoreError) -> AppError {
         AppError::Internal(format!("store: {e}"))
+    }
+}
+
+/// The `error` kind of a character error.
+fn character_kind(e: &tabula_engine::characters::CharacterError) -> &'static str {
+    use tabula_engine::characters::CharacterError as C;
+    match e {
+        C::Draft { .. } => "bad-draft",
+        C::Refused(_) => "refused",
+        C::Unfinished { .. } => "unfinished",
+        C::Sheet { .. } => "bad-sheet",
+        C::Advance(_) => "advance-refused",
+        C::History(_) => "history",
     }
 }
 

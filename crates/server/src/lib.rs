@@ -52,6 +52,8 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod campaign;
+pub mod character_routes;
 pub mod create;
 pub mod error;
 pub mod examples;
@@ -141,7 +143,46 @@ pub fn app(state: AppState) -> Router {
         .route("/tables/{id}/awaiting", get(routes::awaiting))
         .route("/tables/{id}/policy", post(routes::policy))
         .route("/tables/{id}/seats/{seat}/reissue", post(routes::reissue))
-        .route("/tables/{id}/ws", get(ws::upgrade));
+        .route("/tables/{id}/ws", get(ws::upgrade))
+        .route("/tables/{id}/end", post(character_routes::end_table))
+        .route(
+            "/systems/{system}/builder",
+            get(character_routes::new_draft).post(character_routes::change_draft),
+        )
+        .route(
+            "/systems/{system}/builder/finish",
+            post(character_routes::finish_draft),
+        )
+        .route(
+            "/systems/{system}/sheets/validate",
+            post(character_routes::validate_sheet),
+        )
+        .route(
+            "/systems/{system}/advancement",
+            get(character_routes::advancement),
+        )
+        .route(
+            "/campaigns",
+            post(character_routes::create_campaign).get(character_routes::list_campaigns),
+        )
+        .route("/campaigns/{id}", get(character_routes::show_campaign))
+        .route(
+            "/campaigns/{id}/characters",
+            post(character_routes::add_character),
+        )
+        .route(
+            "/campaigns/{id}/characters/{cid}",
+            get(character_routes::show_character),
+        )
+        .route(
+            "/campaigns/{id}/characters/{cid}/sheet",
+            get(character_routes::export_sheet),
+        )
+        .route(
+            "/campaigns/{id}/characters/{cid}/advance",
+            post(character_routes::advance),
+        )
+        .route("/campaigns/{id}/tables", post(character_routes::open_table));
     Router::new()
         .route("/healthz", get(routes::healthz))
         .route("/t/{id}", get(routes::page))

@@ -80,7 +80,7 @@ pub async fn list_tables(
 }
 
 /// The create token's check, when the server has one.
-fn check_create_token(state: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
+pub(crate) fn check_create_token(state: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
     if let Some(expected) = &state.settings().create_token_hash {
         let given = auth::bearer(headers).map(auth::hash_token);
         if !given.is_some_and(|g| auth::same_secret(&g, expected)) {
@@ -275,9 +275,33 @@ pub async fn command(
             "`rolled` takes at most {MAX_ROLLED_VALUES} values of at most {MAX_ROLLED_VALUE_BYTES} bytes each"
         )));
     }
-    apply(&state, &id, body.expect_seq, |t| submit(t, &who, &body))
-        .await
-        .map(Json)
+    let accepted = apply(&state, &id, body.expect_seq, |t| submit(t, &who, &body)).await?;
+    end_if_finished(&state, &id).await;
+    Ok(Json(accepted))
+}
+
+/// When the command just given finished a campaign table's encounter, write
+/// its lasting changes back (`POST /end` does the same on the GM's word).
+/// Failures are logged, never the command's: the GM can end it again.
+async fn end_if_finished(state: &AppState, id: &str) {
+    let finished = match state.read_cached(id).await {
+        Ok((_, guard)) => guard.as_ref().is_some_and(AnyTable::finished),
+        Err(_) => false,
+    };
+    if !finished {
+        return;
+    }
+    match crate::character_routes::end_now(state, id).await {
+        Ok(ended) if !ended.already => {
+            tracing::info!(
+                table = id,
+                characters = ended.written.len(),
+                "encounter finished: written back"
+            )
+        }
+        Ok(_) | Err(AppError::NotCampaign(_)) => {}
+        Err(e) => tracing::warn!(table = id, error = %e, "encounter finished: write-back failed"),
+    }
 }
 
 /// `GET /api/tables/{id}/awaiting`: who the table waits on now, by seat and
@@ -322,13 +346,14 @@ pub async fn policy(
     if body.participant.len() > tabula_engine::session::MAX_COMMAND_BYTES {
         return Err(AppError::BadRequest("`participant` is too long".into()));
     }
-    apply(&state, &id, body.expect_seq, |t| {
+    let accepted = apply(&state, &id, body.expect_seq, |t| {
         t.policy_step(&who.seat, &body.participant, Dice::Table)
             .map(|(_, accepted)| accepted)
             .map_err(AppError::Command)
     })
-    .await
-    .map(Json)
+    .await?;
+    end_if_finished(&state, &id).await;
+    Ok(Json(accepted))
 }
 
 /// Decide with `decide` under the table's write lock and append what it did

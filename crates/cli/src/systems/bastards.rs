@@ -2,6 +2,7 @@
 //! against the Dealer's Fate Draw (`check`), their exact odds (`odds`), the chance
 //! that a given card wins an opposed hand (`card-odds`).
 
+use tabula_engine::SystemId;
 use tabula_engine::bastards::{chance, deck, fate};
 use tabula_engine::core::cards::CardSpec;
 use tabula_engine::core::rule::{Refusal, RuleError};
@@ -91,6 +92,11 @@ pub enum Command {
 /// `tabula bastards character ...`.
 #[derive(Debug, clap::Subcommand)]
 pub enum CharacterCommand {
+    /// Make a new character step by step as the book teaches (prompts; answers
+    /// one per line when stdin is not a terminal) and write its sheet.
+    New(crate::build::NewArgs),
+    /// Give one advancement command to a sheet file (`help` lists them).
+    Advance(crate::build::AdvanceArgs),
     /// Check a sheet against every rule; lists every broken rule.
     Validate {
         /// The sheet (TOML).
@@ -152,6 +158,12 @@ fn flag_error(e: RuleError, flags: &[(&str, &str)]) -> CliError {
 /// Run a bastards subcommand.
 pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
+        Command::Character(CharacterCommand::New(args)) => {
+            crate::build::new_character(SystemId::Bastards, &args, ctx)
+        }
+        Command::Character(CharacterCommand::Advance(args)) => {
+            crate::build::advance_file(SystemId::Bastards, &args, ctx)
+        }
         Command::Character(CharacterCommand::Validate { file }) => {
             let problems: Vec<String> = match load(&file)? {
                 Ok(_) => Vec::new(),

@@ -2,6 +2,7 @@
 //! `character validate|show`, `play`.
 
 use std::path::PathBuf;
+use tabula_engine::SystemId;
 use tabula_engine::play::percent as pct;
 
 use crate::common::{self, CliError, Ctx};
@@ -92,6 +93,11 @@ pub enum Command {
 /// `tabula sapio character ...`.
 #[derive(Debug, clap::Subcommand)]
 pub enum CharacterCommand {
+    /// Make a new character step by step as the book teaches (prompts; answers
+    /// one per line when stdin is not a terminal) and write its sheet.
+    New(crate::build::NewArgs),
+    /// Give one advancement command to a sheet file (`help` lists them).
+    Advance(crate::build::AdvanceArgs),
     /// Check a character file against every rule; list every broken one.
     Validate {
         /// The character file (TOML), e.g. examples/sapio/roof-runner.toml.
@@ -181,6 +187,12 @@ fn show(c: &Character) -> String {
 /// Run a sapio subcommand.
 pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
     match command {
+        Command::Character(CharacterCommand::New(args)) => {
+            crate::build::new_character(SystemId::Sapio, &args, ctx)
+        }
+        Command::Character(CharacterCommand::Advance(args)) => {
+            crate::build::advance_file(SystemId::Sapio, &args, ctx)
+        }
         Command::Character(CharacterCommand::Validate { file }) => {
             let c = load(&file)?;
             let v = Validated {

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use std::path::PathBuf;
+use tabula_engine::SystemId;
 use tabula_engine::play::percent as pct;
 
 use crate::common::{self, CliError, Ctx, PlayArgs};
@@ -109,6 +110,11 @@ pub enum Command {
 /// `tabula scratch character ...`.
 #[derive(Debug, clap::Subcommand)]
 pub enum CharacterCommand {
+    /// Make a new character step by step as the book teaches (prompts; answers
+    /// one per line when stdin is not a terminal) and write its sheet.
+    New(crate::build::NewArgs),
+    /// Give one advancement command to a sheet file (`help` lists them).
+    Advance(crate::build::AdvanceArgs),
     /// Check a character file against the rules; lists every broken rule.
     Validate(CharacterArgs),
     /// Show a character: levels, defenses, hit points, carrying, printed numbers.
@@ -240,6 +246,12 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
             let strength = in_range("strength", strength, 0, u32::MAX)?;
             let c = Carrying::for_strength(strength);
             ctx.emit(&c, || carrying_text(&c))
+        }
+        Command::Character(CharacterCommand::New(args)) => {
+            crate::build::new_character(SystemId::Scratch, &args, ctx)
+        }
+        Command::Character(CharacterCommand::Advance(args)) => {
+            crate::build::advance_file(SystemId::Scratch, &args, ctx)
         }
         Command::Character(CharacterCommand::Validate(args)) => character(&args, false, ctx),
         Command::Character(CharacterCommand::Show(args)) => character(&args, true, ctx),

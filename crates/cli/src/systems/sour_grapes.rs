@@ -2,6 +2,7 @@
 //! cards, and terminal play. Rules live in `crates/systems/sour-grapes`.
 
 use std::path::PathBuf;
+use tabula_engine::SystemId;
 use tabula_engine::play::percent as pct;
 
 use serde::Serialize;
@@ -82,6 +83,11 @@ pub enum Command {
 /// `tabula sour-grapes character ...`.
 #[derive(Debug, clap::Subcommand)]
 pub enum CharacterCommand {
+    /// Make a new character step by step as the book teaches (prompts; answers
+    /// one per line when stdin is not a terminal) and write its sheet.
+    New(crate::build::NewArgs),
+    /// Give one advancement command to a sheet file (`help` lists them).
+    Advance(crate::build::AdvanceArgs),
     /// Check a sheet against every rule; lists every problem.
     Validate {
         /// The TOML sheet.
@@ -244,6 +250,12 @@ pub fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
                 }
                 s
             })
+        }
+        Command::Character(CharacterCommand::New(args)) => {
+            crate::build::new_character(SystemId::SourGrapes, &args, ctx)
+        }
+        Command::Character(CharacterCommand::Advance(args)) => {
+            crate::build::advance_file(SystemId::SourGrapes, &args, ctx)
         }
         Command::Character(CharacterCommand::Validate { file }) => {
             let c = load(&file)?;

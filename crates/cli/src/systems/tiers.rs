@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 use std::path::PathBuf;
+use tabula_engine::SystemId;
 use tabula_engine::play::percent as pct;
 
 use crate::common::{self, CliError, Ctx, PlayArgs, finish, read_file, roller_for};
@@ -177,6 +178,11 @@ pub struct OddsArgs {
 /// `tabula tiers character ...`.
 #[derive(Debug, clap::Subcommand)]
 pub enum CharacterCommand {
+    /// Make a new character step by step as the book teaches (prompts; answers
+    /// one per line when stdin is not a terminal) and write its sheet.
+    New(crate::build::NewArgs),
+    /// Give one advancement command to a sheet file (`help` lists them).
+    Advance(crate::build::AdvanceArgs),
     /// Check a character file against every rule of Character Creation.
     Validate {
         /// The character file (TOML).
@@ -391,6 +397,8 @@ struct Shown<'a> {
 
 fn character(c: CharacterCommand, ctx: Ctx) -> Result<(), CliError> {
     match c {
+        CharacterCommand::New(args) => crate::build::new_character(SystemId::Tiers, &args, ctx),
+        CharacterCommand::Advance(args) => crate::build::advance_file(SystemId::Tiers, &args, ctx),
         CharacterCommand::Validate { file } => match load(&file)? {
             Ok(ch) => {
                 let out = Validated {

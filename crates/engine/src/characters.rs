@@ -1,0 +1,636 @@
+//! Characters outside the table, for all five books through [`SystemId`]:
+//! the builder over JSON drafts (what the terminal's prompts and the
+//! browser's form both drive), sheet validation, advancement between
+//! sessions, and a character's history as a list of [`CharacterEvent`]s
+//! whose sheet changes replay to the current sheet.
+//!
+//! The rules live in each system's `CharacterBook` implementation
+//! (`crates/systems/<id>/src/builder.rs`); this module only moves drafts and
+//! sheets between JSON, TOML and the system's types.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+use tabula_core::builder::{
+    AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldValue,
+};
+use tabula_core::{CommandDoc, Roller, Seat};
+
+use crate::SystemId;
+
+/// The largest draft accepted as JSON, in bytes (a draft is a few KiB).
+pub const MAX_DRAFT_BYTES: usize = 64 * 1024;
+
+/// Something about a character that could not be done. Each variant names
+/// what a caller can fix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CharacterError {
+    /// The JSON is not a draft of this system (a field of the wrong type, or
+    /// too large).
+    #[error("not a {system} draft: {message}")]
+    Draft {
+        /// The system id.
+        system: &'static str,
+        /// What did not read.
+        message: String,
+    },
+    /// The builder refused a value (the draft is unchanged).
+    #[error("{0}")]
+    Refused(BuildRefusal),
+    /// The draft is not finished: every problem left.
+    #[error("the character is not finished: {}", join(problems))]
+    Unfinished {
+        /// Every problem left, broken or unfinished.
+        problems: Vec<BuildProblem>,
+    },
+    /// A sheet does not validate: every problem.
+    #[error("the sheet is not a legal character: {}", join(problems))]
+    Sheet {
+        /// Every broken rule.
+        problems: Vec<BuildProblem>,
+    },
+    /// An advancement command was refused (the sheet is unchanged).
+    #[error("{0}")]
+    Advance(AdvanceError),
+    /// A character's history does not replay (a change whose old value is not
+    /// the sheet's, or a history that does not start with a sheet).
+    #[error("the history does not replay: {0}")]
+    History(String),
+}
+
+fn join(problems: &[BuildProblem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The builder's answer to one change of a draft.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BuildAnswer {
+    /// The draft after the change (the same draft when it was refused).
+    pub draft: Value,
+    /// Everything to show of it.
+    pub view: BuildView,
+    /// The refusal, when the value broke a rule or was not the field's kind.
+    pub refusal: Option<BuildRefusal>,
+    /// The sheet the draft writes now, as TOML (legal or not).
+    pub sheet: String,
+}
+
+fn read_draft<B: CharacterBook>(
+    system: SystemId,
+    draft: &Value,
+) -> Result<B::Draft, CharacterError> {
+    let size = serde_json::to_vec(draft)
+        .map(|v| v.len())
+        .unwrap_or(usize::MAX);
+    if size > MAX_DRAFT_BYTES {
+        return Err(CharacterError::Draft {
+            system: system.id(),
+            message: format!("{size} bytes, the most is {MAX_DRAFT_BYTES}"),
+        });
+    }
+    serde_json::from_value(draft.clone()).map_err(|e| CharacterError::Draft {
+        system: system.id(),
+        message: e.to_string(),
+    })
+}
+
+fn write_draft<B: CharacterBook>(
+    system: SystemId,
+    draft: &B::Draft,
+) -> Result<Value, CharacterError> {
+    serde_json::to_value(draft).map_err(|e| CharacterError::Draft {
+        system: system.id(),
+        message: e.to_string(),
+    })
+}
+
+fn answer<B: CharacterBook>(
+    system: SystemId,
+    draft: &B::Draft,
+    refusal: Option<BuildRefusal>,
+) -> Result<BuildAnswer, CharacterError> {
+    Ok(BuildAnswer {
+        draft: write_draft::<B>(system, draft)?,
+        view: B::build_view(draft),
+        refusal,
+        sheet: B::draft_sheet(draft),
+    })
+}
+
+/// One change to a draft: set a field, or take a choice back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DraftChange {
+    /// Set field `key` to `value`.
+    Set {
+        /// The field's key.
+        key: String,
+        /// The value.
+        value: FieldValue,
+    },
+    /// Clear field `key`.
+    Clear {
+        /// The field's key.
+        key: String,
+    },
+}
+
+impl SystemId {
+    /// The empty draft a player starts from, as JSON, with its view.
+    pub fn new_draft(self) -> BuildAnswer {
+        dispatch!(self, S => {
+            let draft = <S as CharacterBook>::Draft::default();
+            BuildAnswer {
+                draft: serde_json::to_value(&draft).unwrap_or(Value::Null),
+                view: <S as CharacterBook>::build_view(&draft),
+                refusal: None,
+                sheet: <S as CharacterBook>::draft_sheet(&draft),
+            }
+        })
+    }
+
+    /// Apply `changes` to `draft` in order. A refused change stops there: the
+    /// answer holds the draft as it was before that change, and the refusal.
+    ///
+    /// # Errors
+    /// [`CharacterError::Draft`] when `draft` is not this system's draft.
+    pub fn change_draft(
+        self,
+        draft: &Value,
+        changes: &[DraftChange],
+    ) -> Result<BuildAnswer, CharacterError> {
+        dispatch!(self, S => {
+            let mut d = read_draft::<S>(self, draft)?;
+            let mut refusal = None;
+            for change in changes {
+                let done = match change {
+                    DraftChange::Set { key, value } => <S as CharacterBook>::set(&mut d, key, value),
+                    DraftChange::Clear { key } => <S as CharacterBook>::clear(&mut d, key),
+                };
+                if let Err(e) = done {
+                    refusal = Some(e);
+                    break;
+                }
+            }
+            answer::<S>(self, &d, refusal)
+        })
+    }
+
+    /// The finished sheet of `draft`: TOML that `tabula <system> character
+    /// validate` accepts.
+    ///
+    /// # Errors
+    /// [`CharacterError::Draft`], or [`CharacterError::Unfinished`] with every
+    /// problem left.
+    pub fn finish_draft(self, draft: &Value) -> Result<String, CharacterError> {
+        dispatch!(self, S => {
+            let d = read_draft::<S>(self, draft)?;
+            <S as CharacterBook>::finish(&d).map_err(|problems| CharacterError::Unfinished { problems })
+        })
+    }
+
+    /// The draft a saved sheet is, as JSON (to edit a character).
+    ///
+    /// # Errors
+    /// [`CharacterError::Sheet`] when the sheet does not read.
+    pub fn draft_from_sheet(self, sheet: &str) -> Result<BuildAnswer, CharacterError> {
+        dispatch!(self, S => {
+            let d = <S as CharacterBook>::draft_from_sheet(sheet)
+                .map_err(|problems| CharacterError::Sheet { problems })?;
+            answer::<S>(self, &d, None)
+        })
+    }
+
+    /// What `tabula <system> character validate` says of a sheet: the
+    /// character's name.
+    ///
+    /// # Errors
+    /// [`CharacterError::Sheet`] with every broken rule.
+    pub fn validate_sheet(self, sheet: &str) -> Result<String, CharacterError> {
+        dispatch!(self, S => {
+            <S as CharacterBook>::validate(sheet).map_err(|problems| CharacterError::Sheet { problems })
+        })
+    }
+
+    /// The book's advancement commands, for `help` and the reference.
+    pub fn advancement(self) -> &'static [CommandDoc] {
+        dispatch!(self, S => <S as CharacterBook>::ADVANCEMENT)
+    }
+
+    /// Give one advancement command to a saved sheet (see
+    /// `CharacterBook::advance`).
+    ///
+    /// # Errors
+    /// [`CharacterError::Advance`] naming the rule; nothing changes.
+    pub fn advance(
+        self,
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        roller: &mut dyn Roller,
+    ) -> Result<Advanced, CharacterError> {
+        dispatch!(self, S => {
+            <S as CharacterBook>::advance(sheet, seat, line, roller).map_err(CharacterError::Advance)
+        })
+    }
+}
+
+/// One step of a path into a sheet: a key of a table or an index of an array.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PathPart {
+    /// A key of a TOML table.
+    Key(String),
+    /// An index of a TOML array, from 0.
+    Index(usize),
+}
+
+/// One value of a sheet that changed: where, from what, to what (`None` for
+/// absent).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SheetChange {
+    /// Where in the sheet, from its top.
+    pub path: Vec<PathPart>,
+    /// The value before (`None`: the key was absent).
+    pub from: Option<toml::Value>,
+    /// The value after (`None`: the key was removed).
+    pub to: Option<toml::Value>,
+}
+
+impl SheetChange {
+    /// The path as a reader writes it: `stats.Strength`, `skills[2].level`.
+    pub fn path_text(&self) -> String {
+        let mut out = String::new();
+        for p in &self.path {
+            match p {
+                PathPart::Key(k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                PathPart::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for SheetChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |v: &Option<toml::Value>| match v {
+            None => "(none)".to_string(),
+            Some(toml::Value::String(s)) => format!("{s:?}"),
+            Some(v) => v.to_string(),
+        };
+        write!(
+            f,
+            "{}: {} -> {}",
+            self.path_text(),
+            show(&self.from),
+            show(&self.to)
+        )
+    }
+}
+
+/// The changes that turn sheet `old` into sheet `new` (both TOML), leaf by
+/// leaf; an array whose length changed is one change of the whole array.
+///
+/// # Errors
+/// [`CharacterError::History`] when either is not TOML.
+pub fn sheet_changes(old: &str, new: &str) -> Result<Vec<SheetChange>, CharacterError> {
+    let a = parse_sheet(old)?;
+    let b = parse_sheet(new)?;
+    let mut out = Vec::new();
+    diff_tables(&mut Vec::new(), &a, &b, &mut out);
+    Ok(out)
+}
+
+fn parse_sheet(text: &str) -> Result<toml::Table, CharacterError> {
+    text.parse::<toml::Table>()
+        .map_err(|e| CharacterError::History(format!("not a TOML sheet: {}", e.message())))
+}
+
+fn diff_tables(
+    path: &mut Vec<PathPart>,
+    a: &toml::Table,
+    b: &toml::Table,
+    out: &mut Vec<SheetChange>,
+) {
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for k in keys {
+        path.push(PathPart::Key(k.clone()));
+        diff_values(path, a.get(k), b.get(k), out);
+        path.pop();
+    }
+}
+
+fn diff_values(
+    path: &mut Vec<PathPart>,
+    a: Option<&toml::Value>,
+    b: Option<&toml::Value>,
+    out: &mut Vec<SheetChange>,
+) {
+    match (a, b) {
+        (Some(toml::Value::Table(x)), Some(toml::Value::Table(y))) => diff_tables(path, x, y, out),
+        (Some(toml::Value::Array(x)), Some(toml::Value::Array(y))) if x.len() == y.len() => {
+            for (i, (u, v)) in x.iter().zip(y).enumerate() {
+                path.push(PathPart::Index(i));
+                diff_values(path, Some(u), Some(v), out);
+                path.pop();
+            }
+        }
+        (x, y) if x != y => out.push(SheetChange {
+            path: path.clone(),
+            from: x.cloned(),
+            to: y.cloned(),
+        }),
+        _ => {}
+    }
+}
+
+/// Apply `changes` to the TOML sheet `sheet`, checking each change's old
+/// value; the new sheet as TOML.
+///
+/// # Errors
+/// [`CharacterError::History`] naming the first change whose old value is not
+/// the sheet's, or whose path does not exist.
+pub fn apply_changes(sheet: &str, changes: &[SheetChange]) -> Result<String, CharacterError> {
+    let mut root = toml::Value::Table(parse_sheet(sheet)?);
+    for c in changes {
+        apply_one(&mut root, c)?;
+    }
+    toml::to_string(&root).map_err(|e| CharacterError::History(e.to_string()))
+}
+
+fn apply_one(root: &mut toml::Value, change: &SheetChange) -> Result<(), CharacterError> {
+    let broken = |why: &str| CharacterError::History(format!("{}: {why}", change.path_text()));
+    let Some((last, parents)) = change.path.split_last() else {
+        return Err(broken("an empty path"));
+    };
+    let mut at = root;
+    for p in parents {
+        at = match (p, at) {
+            (PathPart::Key(k), toml::Value::Table(t)) => {
+                t.get_mut(k).ok_or_else(|| broken("no such key"))?
+            }
+            (PathPart::Index(i), toml::Value::Array(a)) => {
+                a.get_mut(*i).ok_or_else(|| broken("no such index"))?
+            }
+            _ => return Err(broken("the path does not fit the sheet")),
+        };
+    }
+    match (last, at) {
+        (PathPart::Key(k), toml::Value::Table(t)) => {
+            if t.get(k) != change.from.as_ref() {
+                return Err(broken("the old value is not the sheet's"));
+            }
+            match &change.to {
+                Some(v) => {
+                    t.insert(k.clone(), v.clone());
+                }
+                None => {
+                    t.remove(k);
+                }
+            }
+        }
+        (PathPart::Index(i), toml::Value::Array(a)) => {
+            let slot = a.get_mut(*i).ok_or_else(|| broken("no such index"))?;
+            if Some(&*slot) != change.from.as_ref() {
+                return Err(broken("the old value is not the sheet's"));
+            }
+            match &change.to {
+                Some(v) => *slot = v.clone(),
+                None => return Err(broken("an array element cannot be removed alone")),
+            }
+        }
+        _ => return Err(broken("the path does not fit the sheet")),
+    }
+    Ok(())
+}
+
+/// True when two sheets hold the same values (formatting aside).
+pub fn same_sheet(a: &str, b: &str) -> bool {
+    matches!((parse_sheet(a), parse_sheet(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// One event of a character's history. A history starts with `created` or
+/// `imported` (the whole sheet); every later event carries the changes to
+/// the sheet, so replaying the history rebuilds the current sheet
+/// ([`replay_history`]).
+///
+/// As JSON: `{"kind": "created", "sheet": "..."}`, `{"kind": "encounter",
+/// "table": "ID", "table_name": "...", "changes": [...]}`, ...
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CharacterEvent {
+    /// Made with the builder (or written by hand) and added to the campaign.
+    Created {
+        /// The sheet, TOML.
+        sheet: String,
+    },
+    /// Imported from a sheet file.
+    Imported {
+        /// The sheet, TOML.
+        sheet: String,
+    },
+    /// An encounter ended and left these lasting changes.
+    Encounter {
+        /// The table's id.
+        table: String,
+        /// The table's name.
+        table_name: String,
+        /// What changed on the sheet (empty when nothing lasting happened).
+        changes: Vec<SheetChange>,
+    },
+    /// An advancement command was given between encounters.
+    Advanced {
+        /// The command as typed.
+        command: String,
+        /// What it did, in the book's words.
+        summary: String,
+        /// What changed on the sheet.
+        changes: Vec<SheetChange>,
+    },
+    /// The sheet was replaced by a new version of itself (an edited or
+    /// re-imported file), as changes.
+    Edited {
+        /// What changed on the sheet.
+        changes: Vec<SheetChange>,
+    },
+}
+
+impl CharacterEvent {
+    /// The event's kind as stored: `created`, `imported`, `encounter`,
+    /// `advanced`, `edited`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CharacterEvent::Created { .. } => "created",
+            CharacterEvent::Imported { .. } => "imported",
+            CharacterEvent::Encounter { .. } => "encounter",
+            CharacterEvent::Advanced { .. } => "advanced",
+            CharacterEvent::Edited { .. } => "edited",
+        }
+    }
+
+    /// One line for a history list.
+    pub fn summary(&self) -> String {
+        let changes = |c: &[SheetChange]| {
+            if c.is_empty() {
+                "no lasting change".to_string()
+            } else {
+                c.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+        };
+        match self {
+            CharacterEvent::Created { .. } => "created".into(),
+            CharacterEvent::Imported { .. } => "imported from a sheet file".into(),
+            CharacterEvent::Encounter {
+                table_name,
+                changes: c,
+                ..
+            } => format!("encounter \"{table_name}\": {}", changes(c)),
+            CharacterEvent::Advanced {
+                command, summary, ..
+            } => format!("{command}: {summary}"),
+            CharacterEvent::Edited { changes: c } => format!("edited: {}", changes(c)),
+        }
+    }
+}
+
+/// The sheet a history leads to: the first event's sheet with every later
+/// event's changes applied in order, then checked with `system`'s validator.
+///
+/// # Errors
+/// [`CharacterError::History`] when the history is empty, does not start with
+/// a sheet, has a second start, or a change does not fit;
+/// [`CharacterError::Sheet`] when the result is not a legal character.
+pub fn replay_history(
+    system: SystemId,
+    events: &[CharacterEvent],
+) -> Result<String, CharacterError> {
+    let mut sheet = match events.first() {
+        Some(CharacterEvent::Created { sheet } | CharacterEvent::Imported { sheet }) => {
+            sheet.clone()
+        }
+        Some(_) => {
+            return Err(CharacterError::History(
+                "it does not start with a sheet".into(),
+            ));
+        }
+        None => return Err(CharacterError::History("it is empty".into())),
+    };
+    for e in &events[1..] {
+        let changes = match e {
+            CharacterEvent::Encounter { changes, .. }
+            | CharacterEvent::Advanced { changes, .. }
+            | CharacterEvent::Edited { changes } => changes,
+            CharacterEvent::Created { .. } | CharacterEvent::Imported { .. } => {
+                return Err(CharacterError::History("a second start".into()));
+            }
+        };
+        if !changes.is_empty() {
+            sheet = apply_changes(&sheet, changes)?;
+        }
+    }
+    system.validate_sheet(&sheet)?;
+    Ok(sheet)
+}
+
+/// A campaign's character as the encounter-ending code needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignSheet {
+    /// The character's id in the store.
+    pub id: String,
+    /// Its name (matched to the table's characters without regard to case).
+    pub name: String,
+    /// Its current sheet.
+    pub sheet: String,
+}
+
+/// What an encounter leaves on each campaign character that took part: the
+/// character's id, its new sheet, and the [`CharacterEvent::Encounter`] with
+/// the changes. Characters of the table that are not the campaign's (NPCs
+/// brought by the GM) and campaign characters not at the table are left out.
+///
+/// # Errors
+/// [`CharacterError::Sheet`] when a sheet the system wrote back does not
+/// validate (a bug in the system: nothing is written then).
+pub fn encounter_changes(
+    table: &crate::AnyTable,
+    table_id: &str,
+    table_name: &str,
+    characters: &[CampaignSheet],
+) -> Result<Vec<(String, String, CharacterEvent)>, CharacterError> {
+    let system = table.system();
+    let mut out = Vec::new();
+    for after in table.sheets_after() {
+        let Some(c) = characters
+            .iter()
+            .find(|c| tabula_core::names::same_name(&c.name, &after.name))
+        else {
+            continue;
+        };
+        system.validate_sheet(&after.sheet)?;
+        let changes = sheet_changes(&c.sheet, &after.sheet)?;
+        out.push((
+            c.id.clone(),
+            after.sheet,
+            CharacterEvent::Encounter {
+                table: table_id.to_string(),
+                table_name: table_name.to_string(),
+                changes,
+            },
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_replay_to_the_new_sheet() {
+        let old = "name = \"Kodos\"\nxp = 3\n[traits]\nMight = 2\n[[skills]]\nname = \"Brawl\"\nlevel = 1\n";
+        let new = "name = \"Kodos\"\nxp = 1\nwounds = [\"arm\"]\n[traits]\nMight = 3\n[[skills]]\nname = \"Brawl\"\nlevel = 2\n";
+        let changes = sheet_changes(old, new).unwrap();
+        let texts: Vec<String> = changes.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "skills[0].level: 1 -> 2",
+                "traits.Might: 2 -> 3",
+                "wounds: (none) -> [\"arm\"]",
+                "xp: 3 -> 1"
+            ]
+        );
+        let rebuilt = apply_changes(old, &changes).unwrap();
+        assert!(same_sheet(&rebuilt, new));
+        // Changes go through JSON (the store) and back unchanged.
+        let json = serde_json::to_string(&changes).unwrap();
+        let back: Vec<SheetChange> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, changes);
+    }
+
+    #[test]
+    fn a_change_that_does_not_fit_is_refused() {
+        let changes = sheet_changes("a = 1", "a = 2").unwrap();
+        assert!(matches!(
+            apply_changes("a = 5", &changes),
+            Err(CharacterError::History(m)) if m.contains("a: the old value")
+        ));
+        assert!(apply_changes("a = 1", &changes).is_ok());
+    }
+}

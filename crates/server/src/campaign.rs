@@ -1,0 +1,711 @@
+//! Campaigns: one system's characters kept from encounter to encounter.
+//! Shared by the HTTP routes (docs/API.md, "Campaigns") and `tabula campaign
+//! ...`, so both check the same things.
+//!
+//! - A campaign has seats like a table (the GM and named players, a token
+//!   each, only hashes stored). A table opened from it gives each of its seats
+//!   the campaign seat's token hash, so one token serves the whole campaign.
+//! - A character is owned by one seat; a player sees and changes only its
+//!   own, the GM all. Its history is a list of
+//!   [`tabula_engine::characters::CharacterEvent`]s in the store: the first
+//!   holds the whole sheet, each later one the changes, so replaying the
+//!   history rebuilds the sheet ([`replay`]).
+//! - Ending a campaign table's encounter writes each campaign character's
+//!   lasting changes (the system's `sheets_after`) back as one `encounter`
+//!   event, in one store transaction that also marks the table ended: exactly
+//!   once, however many servers share the store.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use tabula_engine::characters::{self, CampaignSheet, CharacterError, CharacterEvent};
+use tabula_engine::core::Seeded;
+use tabula_engine::core::system::Seat;
+use tabula_engine::session::seat_key;
+use tabula_engine::{AnyTable, SystemId};
+use tabula_store::{
+    CampaignSeat, CharacterRecord, CharacterWrite, LoadedCampaign, NewCampaign, NewCharacter,
+    NewCharacterEvent, NewSeat, Role, Store, StoreError,
+};
+
+use crate::auth;
+use crate::create::{self, Created, FromCampaign, SeatLink};
+use crate::error::AppError;
+
+/// The most players a campaign is made with.
+pub const MAX_PLAYERS: usize = 32;
+
+/// A created campaign: every seat's token (shown once) and link `BASE/c/ID#TOKEN`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignCreated {
+    /// The campaign id (32 hex characters).
+    pub campaign: String,
+    /// The system id.
+    pub system: String,
+    /// Its name.
+    pub name: String,
+    /// The GM first, then each player.
+    pub seats: Vec<SeatLink>,
+}
+
+/// `BASE/c/ID#TOKEN`.
+pub fn link(base_url: &str, id: &str, token: &str) -> String {
+    format!("{}/c/{id}#{token}", base_url.trim_end_matches('/'))
+}
+
+fn system_of(text: &str) -> Result<SystemId, AppError> {
+    text.parse()
+        .map_err(|e: tabula_engine::UnknownSystem| AppError::UnknownSystem(e.to_string()))
+}
+
+fn store_err(e: StoreError) -> AppError {
+    match e {
+        StoreError::CharacterConflict { current, .. } | StoreError::Conflict { current } => {
+            AppError::Stale { current }
+        }
+        StoreError::CampaignNotFound | StoreError::CharacterNotFound => {
+            AppError::NotFound(e.to_string())
+        }
+        e @ (StoreError::BadName(_)
+        | StoreError::BadFileName(_)
+        | StoreError::BadEventKind { .. }
+        | StoreError::SheetTooLarge { .. }
+        | StoreError::UnknownOwner(_)
+        | StoreError::DuplicateCharacterName(_)
+        | StoreError::DuplicateCharacterFile(_)
+        | StoreError::TooManyCharacters { .. }
+        | StoreError::TooManyEvents { .. }
+        | StoreError::DuplicateSeat(_)
+        | StoreError::NulInText { .. }) => AppError::BadRequest(e.to_string()),
+        e => AppError::store(e),
+    }
+}
+
+/// Make a campaign of `system` named `name` with a GM seat and one seat per
+/// player.
+///
+/// # Errors
+/// [`AppError::UnknownSystem`]; [`AppError::BadRequest`] for a bad or
+/// repeated player name, more than [`MAX_PLAYERS`], a player called `gm`.
+pub async fn create(
+    store: &dyn Store,
+    system: &str,
+    name: &str,
+    players: &[String],
+    base_url: &str,
+) -> Result<CampaignCreated, AppError> {
+    let system = system_of(system)?;
+    if players.len() > MAX_PLAYERS {
+        return Err(AppError::BadRequest(format!(
+            "at most {MAX_PLAYERS} players in a campaign"
+        )));
+    }
+    let name = create::table_name(system, "", Some(name).filter(|n| !n.trim().is_empty()));
+    let mut seats = vec![Seat::Gm];
+    for p in players {
+        tabula_engine::core::names::check_seat_name("player", p)
+            .map_err(|e| AppError::BadRequest(format!("player {p:?}: {e}")))?;
+        let seat = Seat::parse(p);
+        if seat.is_gm() {
+            return Err(AppError::BadRequest(format!(
+                "player {p:?}: that name is the GM's seat"
+            )));
+        }
+        if seats.iter().any(|s| s.same_seat(&seat)) {
+            return Err(AppError::BadRequest(format!("player {p:?} is named twice")));
+        }
+        seats.push(seat);
+    }
+    let mut new_seats = Vec::new();
+    let mut tokens = Vec::new();
+    for seat in &seats {
+        let token = auth::new_token()?;
+        let role = if seat.is_gm() { Role::Gm } else { Role::Player };
+        let key = seat_key(seat);
+        new_seats.push(NewSeat {
+            seat: key.clone(),
+            role,
+            display_name: seat.to_string(),
+            token_hash: auth::hash_token(&token),
+        });
+        tokens.push((key, role, token));
+    }
+    let id = store
+        .create_campaign(NewCampaign {
+            system: system.id().to_string(),
+            name: name.clone(),
+            seats: new_seats,
+        })
+        .await
+        .map_err(store_err)?;
+    Ok(CampaignCreated {
+        seats: tokens
+            .into_iter()
+            .map(|(seat, role, token)| SeatLink {
+                link: link(base_url, &id, &token),
+                seat,
+                role,
+                token,
+            })
+            .collect(),
+        campaign: id,
+        system: system.id().to_string(),
+        name,
+    })
+}
+
+/// The campaign seat whose token is `token`.
+///
+/// # Errors
+/// [`AppError::Unauthorized`] for a wrong token or an unknown campaign.
+pub async fn authenticate(
+    store: &dyn Store,
+    id: &str,
+    token: Option<&str>,
+) -> Result<CampaignSeat, AppError> {
+    let unauthorized = AppError::Unauthorized(crate::error::UNAUTHORIZED_MESSAGE);
+    let Some(token) = token.and_then(auth::plausible) else {
+        return Err(unauthorized);
+    };
+    if !auth::plausible_table_id(id) {
+        return Err(unauthorized);
+    }
+    store
+        .campaign_seat_for_token(id, &auth::hash_token(token))
+        .await
+        .map_err(AppError::store)?
+        .ok_or(unauthorized)
+}
+
+/// Campaign `id` as `seat` may see it: a player's character list holds only
+/// its own characters.
+///
+/// # Errors
+/// [`AppError::NotFound`] when there is no such campaign.
+pub async fn load(
+    store: &dyn Store,
+    id: &str,
+    seat: &CampaignSeat,
+) -> Result<LoadedCampaign, AppError> {
+    let mut c = store
+        .load_campaign(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    if seat.role != Role::Gm {
+        c.characters.retain(|ch| ch.owner == seat.seat);
+    }
+    Ok(c)
+}
+
+/// The character `character` of campaign `id`, if `seat` may see it (its owner
+/// or the GM).
+///
+/// # Errors
+/// [`AppError::NotFound`] when there is none or it is another player's.
+pub async fn character(
+    store: &dyn Store,
+    id: &str,
+    character: &str,
+    seat: &CampaignSeat,
+) -> Result<CharacterRecord, AppError> {
+    let missing = || {
+        AppError::NotFound(format!(
+            "no character {character} of yours in this campaign"
+        ))
+    };
+    let c = store
+        .character(id, character)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(missing)?;
+    if seat.role != Role::Gm && c.owner != seat.seat {
+        return Err(missing());
+    }
+    Ok(c)
+}
+
+/// What `POST /api/campaigns/ID/characters` takes.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddCharacter {
+    /// The sheet (TOML); must validate.
+    pub sheet: String,
+    /// The owning seat (default: the seat asking). Only the GM may name
+    /// another.
+    #[serde(default)]
+    pub owner: Option<String>,
+    /// The file name a table file uses for this sheet (default: the name in
+    /// lower case, `-` for spaces and anything but letters and digits, `.toml`).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Recorded as `imported` (from a file) rather than `created`.
+    #[serde(default)]
+    pub imported: bool,
+}
+
+/// The file name a character's sheet gets by default: `Kodos the Great` ->
+/// `kodos-the-great.toml`.
+pub fn default_file(name: &str) -> String {
+    let mut out = String::new();
+    for ch in name.chars() {
+        if ch.is_alphanumeric() {
+            out.extend(ch.to_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-');
+    if out.is_empty() {
+        "character.toml".into()
+    } else {
+        format!("{out}.toml")
+    }
+}
+
+/// Add a character to campaign `id` as `seat`.
+///
+/// # Errors
+/// [`AppError::Character`] (`bad-sheet`) when the sheet does not validate;
+/// [`AppError::Forbidden`] when a player names another owner;
+/// [`AppError::BadRequest`] for an unknown owner, a name or file already in
+/// the campaign, a file name that is not `NAME.toml`.
+pub async fn add_character(
+    store: &dyn Store,
+    id: &str,
+    seat: &CampaignSeat,
+    request: &AddCharacter,
+) -> Result<CharacterRecord, AppError> {
+    let campaign = store
+        .load_campaign(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let system = system_of(&campaign.summary.system)?;
+    let name = system
+        .validate_sheet(&request.sheet)
+        .map_err(AppError::Character)?;
+    let owner = match &request.owner {
+        None => seat.seat.clone(),
+        Some(o) => {
+            let wanted = campaign
+                .seats
+                .iter()
+                .find(|s| tabula_engine::core::names::same_name(&s.seat, o))
+                .ok_or_else(|| {
+                    AppError::BadRequest(format!(
+                        "owner {o:?} is no seat of this campaign (its seats: {})",
+                        campaign
+                            .seats
+                            .iter()
+                            .map(|s| s.seat.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?;
+            if seat.role != Role::Gm && wanted.seat != seat.seat {
+                return Err(AppError::Forbidden(
+                    "a player adds characters only for its own seat".into(),
+                ));
+            }
+            wanted.seat.clone()
+        }
+    };
+    let file = request.file.clone().unwrap_or_else(|| default_file(&name));
+    if !file.ends_with(".toml")
+        || file.len() > 100
+        || file.contains(['/', '\\'])
+        || file.chars().any(char::is_control)
+    {
+        return Err(AppError::BadRequest(format!(
+            "file {file:?}: a sheet's file name is NAME.toml (no folders, at most 100 bytes)"
+        )));
+    }
+    let event = if request.imported {
+        CharacterEvent::Imported {
+            sheet: request.sheet.clone(),
+        }
+    } else {
+        CharacterEvent::Created {
+            sheet: request.sheet.clone(),
+        }
+    };
+    store
+        .add_character(
+            id,
+            NewCharacter {
+                name,
+                file,
+                owner,
+                event: new_event(&seat.seat, &event, &request.sheet)?,
+            },
+        )
+        .await
+        .map_err(store_err)
+}
+
+fn new_event(
+    seat: &str,
+    event: &CharacterEvent,
+    sheet: &str,
+) -> Result<NewCharacterEvent, AppError> {
+    Ok(NewCharacterEvent {
+        seat: seat.to_string(),
+        kind: event.kind().to_string(),
+        entry: serde_json::to_value(event).map_err(|e| AppError::Internal(e.to_string()))?,
+        sheet: sheet.to_string(),
+    })
+}
+
+/// One event of a character's history as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryLine {
+    /// Its place in the history, from 1.
+    pub seq: u64,
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// The seat that caused it.
+    pub seat: String,
+    /// `created`, `imported`, `encounter`, `advanced`, `edited`.
+    pub kind: String,
+    /// One line on what happened.
+    pub summary: String,
+    /// The event itself.
+    pub event: serde_json::Value,
+}
+
+/// The history of a character (see [`character`] for who may read it).
+///
+/// # Errors
+/// [`AppError::Internal`] when the store fails.
+pub async fn history(
+    store: &dyn Store,
+    id: &str,
+    character: &str,
+) -> Result<Vec<HistoryLine>, AppError> {
+    let rows = store
+        .character_history(id, character)
+        .await
+        .map_err(AppError::store)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let summary = serde_json::from_value::<CharacterEvent>(r.entry.clone())
+                .map(|e| e.summary())
+                .unwrap_or_else(|_| r.kind.clone());
+            HistoryLine {
+                seq: r.seq,
+                at_ms: r.at_ms,
+                seat: r.seat,
+                kind: r.kind,
+                summary,
+                event: r.entry,
+            }
+        })
+        .collect())
+}
+
+/// Replay a character's stored history and check it rebuilds its current
+/// sheet: the sheet it leads to.
+///
+/// # Errors
+/// [`AppError::Character`] (`history`) when an event does not read or does
+/// not fit, or the result is not the stored sheet.
+pub async fn replay(
+    store: &dyn Store,
+    id: &str,
+    record: &CharacterRecord,
+) -> Result<String, AppError> {
+    let campaign = store
+        .load_campaign(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let system = system_of(&campaign.summary.system)?;
+    let rows = store
+        .character_history(id, &record.id)
+        .await
+        .map_err(AppError::store)?;
+    let events = rows
+        .into_iter()
+        .map(|r| {
+            serde_json::from_value::<CharacterEvent>(r.entry)
+                .map_err(|e| AppError::Character(CharacterError::History(e.to_string())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let sheet = characters::replay_history(system, &events).map_err(AppError::Character)?;
+    if !characters::same_sheet(&sheet, &record.sheet) {
+        return Err(AppError::Character(CharacterError::History(
+            "replaying the history does not give the stored sheet".into(),
+        )));
+    }
+    Ok(sheet)
+}
+
+/// What an advancement did.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdvancedOut {
+    /// What it did, in the book's words.
+    pub summary: String,
+    /// Each value that changed (`traits.Might: 2 -> 3`).
+    pub changes: Vec<String>,
+    /// The character after it.
+    pub character: CharacterRecord,
+}
+
+/// Give advancement command `command` to a character as `seat` (its owner or
+/// the GM), and record it in the history.
+///
+/// # Errors
+/// [`AppError::Character`] (`advance-refused`) naming the rule: nothing
+/// changes; [`AppError::Stale`] when the character changed meanwhile (try
+/// again).
+pub async fn advance(
+    store: &dyn Store,
+    id: &str,
+    character_id: &str,
+    seat: &CampaignSeat,
+    command: &str,
+) -> Result<AdvancedOut, AppError> {
+    if command.len() > tabula_engine::session::MAX_COMMAND_BYTES {
+        return Err(AppError::BadRequest("`command` is too long".into()));
+    }
+    let record = character(store, id, character_id, seat).await?;
+    let campaign = store
+        .load_campaign(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let system = system_of(&campaign.summary.system)?;
+    let who = if seat.role == Role::Gm {
+        Seat::Gm
+    } else {
+        Seat::Player(seat.seat.clone())
+    };
+    let mut roller = Seeded::from_entropy();
+    let done = system
+        .advance(&record.sheet, &who, command, &mut roller)
+        .map_err(AppError::Character)?;
+    let changes =
+        characters::sheet_changes(&record.sheet, &done.sheet).map_err(AppError::Character)?;
+    let event = CharacterEvent::Advanced {
+        command: command.trim().to_string(),
+        summary: done.summary.clone(),
+        changes: changes.clone(),
+    };
+    store
+        .append_character_event(
+            id,
+            &record.id,
+            record.seq,
+            new_event(&seat.seat, &event, &done.sheet)?,
+        )
+        .await
+        .map_err(store_err)?;
+    let character = store
+        .character(id, &record.id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::Internal("the character vanished".into()))?;
+    Ok(AdvancedOut {
+        summary: done.summary,
+        changes: changes.iter().map(ToString::to_string).collect(),
+        character,
+    })
+}
+
+/// What `POST /api/campaigns/ID/tables` takes.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenTable {
+    /// The table file's TOML text (its sheets named by the characters' `file`).
+    pub table: String,
+    /// More sheets (the GM's NPCs): file name -> TOML text. May not shadow a
+    /// character's file.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// The table's name (default: the table file's `title`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Fix the dice stream (demos and tests).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// Open a table of campaign `id` (the GM only): the table file's sheets are
+/// the campaign characters' current sheets, by file name.
+///
+/// # Errors
+/// [`AppError::Forbidden`] for a player; [`AppError::BadTable`] when the
+/// table does not set up or names a seat the campaign lacks;
+/// [`AppError::BadRequest`] when an uploaded file shadows a character's.
+pub async fn open_table(
+    store: &dyn Store,
+    id: &str,
+    seat: &CampaignSeat,
+    request: &OpenTable,
+    base_url: &str,
+    max_tables: usize,
+) -> Result<(Created, AnyTable), AppError> {
+    if seat.role != Role::Gm {
+        return Err(AppError::Forbidden(
+            "only the GM opens a campaign's tables".into(),
+        ));
+    }
+    if request.files.len() > create::MAX_FILES {
+        return Err(AppError::BadRequest(format!(
+            "at most {} files may be uploaded with a table",
+            create::MAX_FILES
+        )));
+    }
+    let campaign = store
+        .load_campaign(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let system = system_of(&campaign.summary.system)?;
+    let mut files = request.files.clone();
+    for c in &campaign.characters {
+        if files.contains_key(&c.file) {
+            return Err(AppError::BadRequest(format!(
+                "the uploaded file {:?} has the name of {}'s sheet; rename it",
+                c.file, c.name
+            )));
+        }
+        files.insert(c.file.clone(), c.sheet.clone());
+    }
+    let roller = match request.seed {
+        Some(seed) => Seeded::from_seed(seed),
+        None => Seeded::from_entropy(),
+    };
+    let files = tabula_engine::core::files::InMemoryFiles(files);
+    let table = create::setup(system, &request.table, &files, roller)?;
+    let name = create::table_name(system, &request.table, request.name.as_deref());
+    let mut hashes = BTreeMap::new();
+    for s in &campaign.seats {
+        if let Some(h) = store
+            .campaign_token_hash(id, &s.seat)
+            .await
+            .map_err(AppError::store)?
+        {
+            hashes.insert(s.seat.clone(), h);
+        }
+    }
+    let from = FromCampaign {
+        id: id.to_string(),
+        hashes,
+    };
+    let created =
+        create::register_in(store, &table, &name, base_url, max_tables, Some(&from)).await?;
+    Ok((created, table))
+}
+
+/// One character's share of an ended encounter.
+#[derive(Clone, Debug, Serialize)]
+pub struct Written {
+    /// The character's id.
+    pub character: String,
+    /// Its name.
+    pub name: String,
+    /// The event's summary.
+    pub summary: String,
+    /// Each value that changed.
+    pub changes: Vec<String>,
+}
+
+/// The answer of ending an encounter.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ended {
+    /// The table.
+    pub table: String,
+    /// True when the encounter had been ended before (nothing was written now).
+    pub already: bool,
+    /// What was written to each campaign character (empty when `already`).
+    pub written: Vec<Written>,
+}
+
+/// End the encounter of campaign table `table_id` (held as `table`): write
+/// each campaign character's lasting changes back as an `encounter` event and
+/// mark the table ended, in one store transaction, exactly once.
+///
+/// # Errors
+/// [`AppError::NotCampaign`] for a table not opened from a campaign;
+/// [`AppError::Character`] when a system's sheet after the encounter does not
+/// validate (nothing is written); [`AppError::Stale`] when a character changed
+/// meanwhile (try again).
+pub async fn end_encounter(
+    store: &dyn Store,
+    table_id: &str,
+    table: &AnyTable,
+) -> Result<Ended, AppError> {
+    let loaded = store
+        .load_table(table_id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no table {table_id}")))?;
+    let Some(campaign_id) = loaded.summary.campaign.clone() else {
+        return Err(AppError::NotCampaign(
+            "this table was not opened from a campaign: there is nothing to write back".into(),
+        ));
+    };
+    if loaded.summary.ended_ms.is_some() {
+        return Ok(Ended {
+            table: table_id.to_string(),
+            already: true,
+            written: Vec::new(),
+        });
+    }
+    let campaign = store
+        .load_campaign(&campaign_id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::Internal(format!("campaign {campaign_id} is gone")))?;
+    let sheets: Vec<CampaignSheet> = campaign
+        .characters
+        .iter()
+        .map(|c| CampaignSheet {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            sheet: c.sheet.clone(),
+        })
+        .collect();
+    let found = characters::encounter_changes(table, table_id, &loaded.summary.name, &sheets)
+        .map_err(AppError::Character)?;
+    let mut writes = Vec::new();
+    let mut written = Vec::new();
+    for (cid, sheet, event) in found {
+        let record = campaign
+            .characters
+            .iter()
+            .find(|c| c.id == cid)
+            .ok_or_else(|| AppError::Internal("character lost".into()))?;
+        if let CharacterEvent::Encounter { changes, .. } = &event {
+            written.push(Written {
+                character: cid.clone(),
+                name: record.name.clone(),
+                summary: event.summary(),
+                changes: changes.iter().map(ToString::to_string).collect(),
+            });
+        }
+        writes.push(CharacterWrite {
+            character: cid,
+            expect_seq: record.seq,
+            event: new_event("gm", &event, &sheet)?,
+        });
+    }
+    let done = store.end_table(table_id, writes).await.map_err(store_err)?;
+    Ok(Ended {
+        table: table_id.to_string(),
+        already: !done,
+        written: if done { written } else { Vec::new() },
+    })
+}
+
+/// The seats of a loaded campaign as `{seat, role}`.
+pub fn seat_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
+    c.seats
+        .iter()
+        .map(|s| serde_json::json!({"seat": s.seat, "role": s.role}))
+        .collect()
+}

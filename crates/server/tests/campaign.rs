@@ -1,0 +1,284 @@
+//! A campaign plays two encounters in a row on the server (issue "Characters
+//! and campaigns", acceptance): the second table starts with what the first
+//! left (Items used up, a level gained between the encounters), and so does a
+//! third after the server restarts. Every character's history replays to its
+//! sheet. On SQLite and PostgreSQL.
+
+mod common;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use common::{Client, Db, Table, split_line};
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../examples/tiers/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("an example file")
+}
+
+/// The campaign's tokens by seat.
+struct Campaign {
+    id: String,
+    tokens: Vec<(String, String)>,
+}
+
+impl Campaign {
+    fn token(&self, seat: &str) -> String {
+        self.tokens
+            .iter()
+            .find(|(s, _)| s.eq_ignore_ascii_case(seat))
+            .map(|(_, t)| t.clone())
+            .unwrap_or_else(|| panic!("no seat {seat}"))
+    }
+}
+
+async fn character_named(c: &Client, camp: &Campaign, name: &str) -> Value {
+    let a = c
+        .get(&format!("/api/campaigns/{}", camp.id), &camp.token("gm"))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    a.json["characters"]
+        .as_array()
+        .expect("characters")
+        .iter()
+        .find(|ch| ch["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {name} in {}", a.text))
+}
+
+async fn open_table(c: &Client, camp: &Campaign) -> Table {
+    let a = c
+        .post(
+            &format!("/api/campaigns/{}/tables", camp.id),
+            &camp.token("gm"),
+            &json!({"table": example("table.toml"), "seed": 1}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let mut t = Table::from_created(&a.json);
+    // Each seat plays with its campaign token.
+    for seat in &mut t.seats {
+        seat.2 = camp.token(&seat.0);
+    }
+    t
+}
+
+/// What the table shows John of himself.
+async fn johns_sheet_at(c: &Client, t: &Table) -> String {
+    let a = c
+        .get(&format!("/api/tables/{}/view", t.id), &t.token("John"))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    a.json["view"].to_string()
+}
+
+async fn two_encounters(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+
+    // The GM makes the campaign with John's and Cristy's players.
+    let a = c
+        .call(
+            axum::http::Method::POST,
+            "/api/campaigns",
+            None,
+            Some(
+                &json!({"system": "tiers", "name": "Goblin Summer", "players": ["John", "Cristy"]}),
+            ),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let camp = Campaign {
+        id: a.json["campaign"].as_str().expect("id").to_string(),
+        tokens: a.json["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| {
+                (
+                    s["seat"].as_str().unwrap_or_default().to_string(),
+                    s["token"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect(),
+    };
+
+    // Each player adds their character; the GM adds Steve, an NPC ally.
+    for (seat, file) in [
+        ("John", "john.toml"),
+        ("Cristy", "cristy.toml"),
+        ("gm", "steve.toml"),
+    ] {
+        let a = c
+            .post(
+                &format!("/api/campaigns/{}/characters", camp.id),
+                &camp.token(seat),
+                &json!({"sheet": example(file), "file": file, "imported": true}),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{seat}: {}", a.text);
+    }
+    // A player cannot add a character for someone else, nor read another's.
+    let a = c
+        .post(
+            &format!("/api/campaigns/{}/characters", camp.id),
+            &camp.token("John"),
+            &json!({"sheet": example("john.toml"), "owner": "Cristy", "file": "x.toml"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
+    let seen = c
+        .get(&format!("/api/campaigns/{}", camp.id), &camp.token("John"))
+        .await;
+    assert_eq!(
+        seen.json["characters"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        seen.text
+    );
+    assert!(
+        !seen.text.contains("\"name\":\"Cristy\""),
+        "John sees only his own: {}",
+        seen.text
+    );
+
+    let john_before = character_named(&c, &camp, "John").await;
+    assert!(
+        john_before["sheet"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Fast Potion")
+    );
+
+    // Encounter 1: the book's goblin fight, played to its end.
+    let t1 = open_table(&c, &camp).await;
+    for line in common::script("tiers", "encounter.script") {
+        let (seat, text) = split_line(&line);
+        let seat = seat.unwrap_or("gm");
+        let a = c.command(&t1, &t1.token(seat), text).await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text);
+    }
+    let ended = c
+        .call(
+            axum::http::Method::POST,
+            &format!("/api/tables/{}/end", t1.id),
+            Some(&t1.token("gm")),
+            None,
+        )
+        .await;
+    assert_eq!(ended.status, StatusCode::OK, "{}", ended.text);
+    let john_after = character_named(&c, &camp, "John").await;
+    let sheet = john_after["sheet"].as_str().unwrap_or_default();
+    assert!(
+        !sheet.contains("Fast Potion"),
+        "the potion John drank is gone: {sheet}"
+    );
+    assert_eq!(john_after["seq"], 2, "one encounter event: {john_after}");
+    // Ending again writes nothing more.
+    let again = c
+        .call(
+            axum::http::Method::POST,
+            &format!("/api/tables/{}/end", t1.id),
+            Some(&t1.token("gm")),
+            None,
+        )
+        .await;
+    assert_eq!(again.json["already"], true, "{}", again.text);
+    assert_eq!(character_named(&c, &camp, "John").await["seq"], 2);
+    // A player may not end it.
+    let a = c
+        .call(
+            axum::http::Method::POST,
+            &format!("/api/tables/{}/end", t1.id),
+            Some(&t1.token("John")),
+            None,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
+
+    // Between the encounters: the GM grants a level, John places his 4 SP.
+    let jid = john_after["id"].as_str().expect("id").to_string();
+    let adv = |cmd: &'static str, seat: &'static str| {
+        let c = c.clone();
+        let url = format!("/api/campaigns/{}/characters/{jid}/advance", camp.id);
+        let token = camp.token(seat);
+        async move { c.post(&url, &token, &json!({"command": cmd})).await }
+    };
+    let refused = adv("level-up", "John").await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a player cannot grant levels: {}",
+        refused.text
+    );
+    assert_eq!(refused.json["error"], "advance-refused", "{}", refused.text);
+    let up = adv("level-up", "gm").await;
+    assert_eq!(up.status, StatusCode::OK, "{}", up.text);
+    let placed = adv("increase strength 4", "John").await;
+    assert_eq!(placed.status, StatusCode::OK, "{}", placed.text);
+    let john_now = character_named(&c, &camp, "John").await;
+    assert_eq!(john_now["seq"], 4);
+
+    // Encounter 2 starts from the sheet as it is now.
+    let t2 = open_table(&c, &camp).await;
+    let shown = johns_sheet_at(&c, &t2).await;
+    assert!(!shown.contains("Fast Potion"), "{shown}");
+    let sheet_now = john_now["sheet"].as_str().unwrap_or_default().to_string();
+    assert!(sheet_now.contains("level = 2"), "{sheet_now}");
+
+    // The history replays to the stored sheet.
+    let record = store
+        .character(&camp.id, &jid)
+        .await
+        .expect("store")
+        .expect("John");
+    tabula_server::campaign::replay(store.as_ref(), &camp.id, &record)
+        .await
+        .expect("John's history replays");
+    let history = c
+        .get(
+            &format!("/api/campaigns/{}/characters/{jid}", camp.id),
+            &camp.token("John"),
+        )
+        .await;
+    let kinds: Vec<&str> = history.json["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(|h| h["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["imported", "encounter", "advanced", "advanced"],
+        "{}",
+        history.text
+    );
+
+    // The server restarts: everything is back, and a third table starts the same.
+    drop(c);
+    store.close().await;
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let john_restarted = character_named(&c, &camp, "John").await;
+    assert_eq!(john_restarted["sheet"], john_now["sheet"]);
+    assert_eq!(john_restarted["seq"], 4);
+    let t3 = open_table(&c, &camp).await;
+    assert_eq!(
+        johns_sheet_at(&c, &t3).await,
+        shown,
+        "the third table starts as the second did"
+    );
+    let exported = c
+        .get(
+            &format!("/api/campaigns/{}/characters/{jid}/sheet", camp.id),
+            &camp.token("John"),
+        )
+        .await;
+    assert_eq!(exported.text, sheet_now);
+    store.close().await;
+}
+
+story!(two_encounters_in_a_row_and_a_restart, super::two_encounters);
