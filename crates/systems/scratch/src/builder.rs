@@ -320,7 +320,7 @@ pub fn build_problem(p: &Problem, d: &Draft) -> BuildProblem {
 /// but no name yet. Always unfinished.
 fn slot_problems(d: &Draft, prefix: &str, out: &mut Vec<BuildProblem>) {
     for (i, o) in d.other.iter().enumerate() {
-        if o.name.trim().is_empty() && (o.level.is_some() || o.note.is_some()) {
+        if o.name.trim().is_empty() && (o.level.is_some_and(|l| l != 0) || o.note.is_some()) {
             out.push(BuildProblem {
                 field: Some(format!("{prefix}other.{i}.name")),
                 rule: rules::ABILITIES,
@@ -1117,6 +1117,8 @@ fn apply_at(d: &mut Draft, rel: &str, key: &str, value: &FieldValue) -> Result<(
                             o.note = None;
                         }
                     }
+                    // Level 0 in the empty slot takes nothing: no ability to name.
+                    None if v == 0 => {}
                     None => d.other.push(OtherAbility {
                         level: Some(v),
                         ..OtherAbility::default()

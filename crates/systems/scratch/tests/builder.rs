@@ -926,3 +926,22 @@ proptest! {
         }
     }
 }
+
+/// Level 0 for the empty "other ability" slot takes nothing: no entry that
+/// would then ask for a name, and the draft is as before.
+#[test]
+fn level_zero_in_the_empty_other_slot_adds_nothing() {
+    let before = Draft::default();
+    let mut d = before.clone();
+    Scratch::set(&mut d, "other.0.level", &int(0)).unwrap();
+    assert_eq!(d, before);
+    let mut named = build(&[("other.0.name", text("piloting"))]);
+    Scratch::set(&mut named, "other.0.level", &int(0)).unwrap();
+    assert!(
+        !Scratch::build_view(&named)
+            .problems
+            .iter()
+            .any(|p| p.field.as_deref() == Some("other.0.name")),
+        "a named ability at level 0 asks nothing more of its name"
+    );
+}

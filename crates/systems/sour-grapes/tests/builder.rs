@@ -749,3 +749,23 @@ fn drafts_round_trip_as_json() {
         assert_eq!(back, d, "{json}");
     }
 }
+
+/// Step 1's "Player character or monster" shows the choice made, either
+/// way, and a sheet read back keeps it ("Monsters").
+#[test]
+fn the_character_or_monster_choice_is_shown_back_either_way() {
+    for (choice, monster) in [("character", false), ("monster", true)] {
+        let mut d = Draft::default();
+        set(&mut d, "monster", text(choice));
+        let view = B::build_view(&d);
+        let (_, field) = view.field("monster").expect("the monster field");
+        assert_eq!(field.value, Some(text(choice)));
+        let sheet = B::draft_sheet(&d);
+        let back = B::draft_from_sheet(&sheet).expect("the draft's sheet reads back");
+        let (_, field) = B::build_view(&back)
+            .field("monster")
+            .map(|(s, f)| (s.clone(), f.clone()))
+            .unwrap();
+        assert_eq!(field.value, Some(text(choice)), "monster = {monster}");
+    }
+}

@@ -335,7 +335,7 @@ pub fn from_sheet(s: CharacterDraft) -> Draft {
     Draft {
         name: Some(s.name).filter(|n| !n.is_empty()),
         concept: Some(s.concept).filter(|c| !c.is_empty()),
-        monster: s.monster.then_some(true),
+        monster: Some(s.monster),
         stats,
         skills: s
             .skills
@@ -645,7 +645,7 @@ fn apply(d: &mut Draft, key: &str, f: Field, value: &FieldValue) -> Result<(), B
             d.concept = Some(t).filter(|t| !t.trim().is_empty());
         }
         Field::Monster => match text(MAX_TEXT_CHARS)?.as_str() {
-            "character" => d.monster = None,
+            "character" => d.monster = Some(false),
             "monster" => d.monster = Some(true),
             other => {
                 return Err(bad(
