@@ -198,8 +198,9 @@ pub struct CharacterDraft {
     /// Items carried: the main weapon(s) and what the GM allows ("Starting Items").
     #[serde(default)]
     pub items: Vec<String>,
-    /// Free notes (a look, a permanent wound...). Not checked.
-    #[serde(default)]
+    /// Free notes (a look, a permanent wound...). Not checked. Left out of
+    /// the written sheet when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Health lost below the max Health, whatever the table makes the maximum
     /// (a table's Stat perks raise it above the sheet's own, R-TI-2): what an
