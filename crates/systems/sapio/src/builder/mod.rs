@@ -31,6 +31,36 @@
 //! ([`DraftProblem::rule`]). Merely unfinished: a choice not made yet, a count
 //! not reached, and a magic Quality or Special Talent whose other half still
 //! has an open slot (R-SA-10: the pair is made across two steps).
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_core::{BuildRefusal, CharacterBook, FieldValue};
+//! use tabula_sapio::Sapio;
+//! use tabula_sapio::builder::Draft;
+//! // The book's Roof Runner, in the order of "Building a Starting Character".
+//! let mut d = Draft::default();
+//! for (key, value) in [
+//!     ("name", "Wren"),
+//!     ("profession", "Roof Runner"),
+//!     ("profession.specializations.0", "Leaping"),
+//!     ("side_professions.0.name", "Night Clerk"),
+//!     ("qualities.0", "Agile"),
+//!     ("qualities.1", "Perceptive"),
+//!     ("special_talents.0.name", "Weather Sense"),
+//!     ("principle", "Violence is not the answer"),
+//!     ("worst_impulse", "Stealing isn't a big deal"),
+//! ] {
+//!     Sapio::set(&mut d, key, &FieldValue::Text(value.into())).unwrap();
+//! }
+//! assert!(Sapio::build_view(&d).complete);
+//! // "Lucky" may not be a Quality (R-SA-10): refused, the draft unchanged.
+//! let before = d.clone();
+//! let lucky = FieldValue::Text("Lucky".into());
+//! assert!(matches!(Sapio::set(&mut d, "qualities.1", &lucky), Err(BuildRefusal::Broken { .. })));
+//! assert_eq!(d, before);
+//! assert!(Sapio::validate(&Sapio::finish(&d).unwrap()).is_ok());
+//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -193,8 +223,7 @@ impl Draft {
     fn side_spec_total(&self) -> usize {
         self.side_professions
             .iter()
-            .map(|s| s.specializations.len())
-            .sum()
+            .fold(0usize, |n, s| n.saturating_add(s.specializations.len()))
     }
 
     /// The Main Profession takes another Specialization now.
@@ -202,7 +231,10 @@ impl Draft {
         let c = self.counts();
         let room = self.specializations.len() < MAX_ELEMENTS;
         if c.swapped {
-            room && self.specializations.len() + self.side_spec_total()
+            room && self
+                .specializations
+                .len()
+                .saturating_add(self.side_spec_total())
                 < c.main_specs.saturating_add(c.side_specs)
         } else {
             room && self.specializations.len() < c.main_specs
@@ -213,7 +245,9 @@ impl Draft {
     fn side_open(&self) -> bool {
         let c = self.counts();
         if c.swapped {
-            self.specializations.len() + self.side_spec_total()
+            self.specializations
+                .len()
+                .saturating_add(self.side_spec_total())
                 < c.main_specs.saturating_add(c.side_specs)
         } else {
             self.side_spec_total() < c.side_specs
@@ -872,7 +906,7 @@ fn qualities_step(d: &Draft) -> StepView {
     if d.qualities_open() {
         fields.push(text_field(
             Field::Quality(d.qualities.len()),
-            &format!("Quality {}", d.qualities.len() + 1),
+            &format!("Quality {}", d.qualities.len().saturating_add(1)),
             &format!(
                 "An adjective that defines your character even outside their skill set. The book's examples: {examples}. Not so broad it could apply anywhere (\"Lucky\" and \"Competent\" are refused). The starred ones (Magically Trained, Magical, Annointed) go with a magical Special Talent."
             ),
