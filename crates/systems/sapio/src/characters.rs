@@ -39,6 +39,9 @@ pub const RULE_STARTING: Rule = Rule::book(ID, SEED, "Building a Starting Charac
 pub const RULE_ADVANCEMENT: Rule = Rule::book(ID, SEED, "Advancement");
 /// "Luck".
 pub const RULE_LUCK: Rule = Rule::book(ID, SEED, "Luck");
+/// Tabula's own limits on a sheet (names a table can show, no control
+/// characters, text lengths and list sizes, TOML that reads).
+pub const RULE_SHEET: Rule = Rule::table("Character sheets");
 
 /// The longest name or phrase accepted (a table limit).
 pub const MAX_TEXT: usize = 200;
@@ -360,16 +363,22 @@ pub struct CharacterDraft {
     #[serde(default)]
     pub weapons: Vec<Weapon>,
     /// Advancements taken, in order (empty for a starting character).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub advancements: Vec<AdvanceKind>,
     /// Changes made on completing advancement cycles.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cycle_changes: Vec<CycleChangeKind>,
+    /// The GM marked the last session consequential and the character has not
+    /// taken its advancement yet ("After a consequential session, the player may
+    /// choose from one of the following options"; R-SA-9: one at a time, not
+    /// carried into the next session's play). "Advancement".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advancement_due: bool,
     /// Injuries carried.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Track::is_clear")]
     pub injuries: Track,
     /// Stresses carried.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Track::is_clear")]
     pub stresses: Track,
     /// Killed: a weapon's damage went past Severe ("Severe -> Death").
     /// "Weapons and causing Injury"; R-SA-4.
@@ -519,6 +528,32 @@ pub enum DraftProblem {
         /// What is wrong.
         problem: String,
     },
+}
+
+impl DraftProblem {
+    /// The rule the problem breaks: the book's section (with its ruling), or
+    /// [`RULE_SHEET`] for Tabula's own limits on a sheet.
+    pub fn rule(&self) -> Rule {
+        match self {
+            DraftProblem::NoName
+            | DraftProblem::Name { .. }
+            | DraftProblem::PlayerIsGm { .. }
+            | DraftProblem::ControlCharacter { .. }
+            | DraftProblem::TooLong { .. }
+            | DraftProblem::TooMany { .. } => RULE_SHEET,
+            DraftProblem::TooGeneric { .. } => RULE_QUALITIES,
+            DraftProblem::MagicWithoutQuality { .. }
+            | DraftProblem::MagicQualityWithoutTalent { .. } => RULE_MAGIC,
+            DraftProblem::ProfessionWords { .. } => RULE_PROFESSIONS,
+            DraftProblem::EmptyElement { .. }
+            | DraftProblem::Duplicate { .. }
+            | DraftProblem::Missing { .. } => RULE_ELEMENTS,
+            DraftProblem::BuildCount { .. } => RULE_STARTING,
+            DraftProblem::CycleRule { .. } | DraftProblem::CycleChanges { .. } => RULE_ADVANCEMENT,
+            DraftProblem::Luck { .. } => RULE_LUCK,
+            DraftProblem::TalentEffect { .. } => RULE_TALENTS,
+        }
+    }
 }
 
 /// A draft that is not a legal character: the draft back, and every broken rule.
@@ -1117,6 +1152,8 @@ impl Character {
             Advance::SpecialTalent { talent } => s.special_talents.push(talent.clone()),
         }
         s.advancements.push(adv.kind());
+        // The advancement a consequential session gave is taken. R-SA-9.
+        s.advancement_due = false;
     }
 
     /// Check a completed-cycle change.
@@ -1431,6 +1468,28 @@ pub enum AdvanceError {
         /// What is wrong.
         problem: String,
     },
+}
+
+impl AdvanceError {
+    /// The rule the refusal cites.
+    pub fn rule(&self) -> Rule {
+        match self {
+            AdvanceError::CycleRule { .. }
+            | AdvanceError::NoCycleCompleted
+            | AdvanceError::TooMany
+            | AdvanceError::OneWord
+            | AdvanceError::NoSideProfession { .. }
+            | AdvanceError::NoProfession { .. }
+            | AdvanceError::NoQuality { .. } => RULE_ADVANCEMENT,
+            AdvanceError::Name | AdvanceError::Exists { .. } => RULE_ELEMENTS,
+            AdvanceError::Words { .. } => RULE_PROFESSIONS,
+            AdvanceError::TooGeneric { .. } => RULE_QUALITIES,
+            AdvanceError::MagicNeedsQuality { .. } | AdvanceError::QualityNeedsMagic { .. } => {
+                RULE_MAGIC
+            }
+            AdvanceError::Effect { .. } => RULE_TALENTS,
+        }
+    }
 }
 
 /// Read a character file (TOML).

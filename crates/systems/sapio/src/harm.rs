@@ -173,19 +173,58 @@ pub enum HarmError {
 
 /// One track (Injuries or Stresses): two Minor, two Moderate and one Severe box,
 /// and whether a second Severe has debilitated the character.
+///
+/// As TOML (a sheet) or JSON: `minor` and `moderate` are lists of two strings,
+/// an empty box written `""` (TOML has no null, so `None` could not be written
+/// back); `severe` is a string, left out when the box is empty. Every field may
+/// be left out (empty boxes, not debilitated).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Track {
     /// The Minor boxes.
+    #[serde(default, with = "two_boxes")]
     pub minor: [Option<String>; 2],
     /// The Moderate boxes.
+    #[serde(default, with = "two_boxes")]
     pub moderate: [Option<String>; 2],
     /// The Severe box.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severe: Option<String>,
     /// A second Severe was taken.
+    #[serde(default)]
     pub debilitated: bool,
 }
 
+/// Two boxes as two strings, `""` for an empty box, so a sheet written with an
+/// empty box reads back (TOML cannot write `None` in a list).
+mod two_boxes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        boxes: &[Option<String>; 2],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let written: [&str; 2] = [
+            boxes[0].as_deref().unwrap_or(""),
+            boxes[1].as_deref().unwrap_or(""),
+        ];
+        serde::Serialize::serialize(&written, s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[Option<String>; 2], D::Error> {
+        let read: [Option<String>; 2] = Deserialize::deserialize(d)?;
+        Ok(read.map(|b| b.filter(|t| !t.is_empty())))
+    }
+}
+
 impl Track {
+    /// True when every box is empty and the character is not debilitated by it
+    /// (a sheet leaves such a track out).
+    pub fn is_clear(&self) -> bool {
+        self == &Track::default()
+    }
+
     fn boxes(&self, level: Level) -> &[Option<String>] {
         match level {
             Level::Minor => &self.minor,
@@ -323,10 +362,20 @@ impl Track {
     }
 
     /// Erase the entry in box `b` (healed or rested). Returns its words.
+    ///
+    /// Healing the Severe box also ends the debilitation: "A second Severe
+    /// Injury or Stress debilitates the character", and once the Severe entry is
+    /// healed there is no Severe left for a second one to stand on
+    /// ("Injuries and Stresses").
     pub fn clear(&mut self, b: BoxRef) -> Option<String> {
-        self.boxes_mut(b.level)
+        let taken = self
+            .boxes_mut(b.level)
             .get_mut(b.slot)
-            .and_then(Option::take)
+            .and_then(Option::take);
+        if taken.is_some() && b.level == Level::Severe {
+            self.debilitated = false;
+        }
+        taken
     }
 
     /// The penalties of the entries, with their names (Moderate 1, Severe 2).

@@ -13,6 +13,10 @@
 //! - [`harm`]: Injuries and Stresses (R-SA-6), weapons (R-SA-4).
 //!
 //! - [`characters`]: the sheet, its validation, the starting build and advancement.
+//! - [`builder`]: characters outside the table ([`tabula_core::CharacterBook`]):
+//!   creation in the order of "Building a Starting Character", the sheets an
+//!   encounter leaves ([`builder::lasting`]) and "Advancement" between sessions
+//!   ([`builder::advance`]).
 //! - [`invoking`]: building a check's pool from invoked elements, help, Luck,
 //!   Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5).
 //! - [`table`]: the table as a decide/evolve [`tabula_core::System`] ([`Sapio`]):
@@ -41,6 +45,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod builder;
 pub mod characters;
 pub mod checks;
 pub mod commands;
@@ -55,6 +60,59 @@ pub mod table;
 mod text;
 
 pub use table::{Command, Event, Sapio, State};
+
+use tabula_core::{
+    AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldValue,
+    Roller, Seat, SheetAfter,
+};
+
+impl CharacterBook for Sapio {
+    type Draft = builder::Draft;
+
+    fn build_view(draft: &Self::Draft) -> BuildView {
+        builder::build_view(draft)
+    }
+
+    fn set(draft: &mut Self::Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
+        builder::set(draft, key, value)
+    }
+
+    fn clear(draft: &mut Self::Draft, key: &str) -> Result<(), BuildRefusal> {
+        builder::clear(draft, key)
+    }
+
+    fn force(draft: &mut Self::Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
+        builder::force(draft, key, value)
+    }
+
+    fn draft_sheet(draft: &Self::Draft) -> String {
+        builder::draft_sheet(draft)
+    }
+
+    fn validate(sheet: &str) -> Result<String, Vec<BuildProblem>> {
+        builder::validate(sheet)
+    }
+
+    fn draft_from_sheet(sheet: &str) -> Result<Self::Draft, Vec<BuildProblem>> {
+        builder::draft_from_sheet(sheet)
+    }
+
+    fn sheets_after(state: &Self::State) -> Vec<SheetAfter> {
+        builder::lasting::sheets_after(state)
+    }
+
+    const ADVANCEMENT: &'static [tabula_core::system::CommandDoc] = builder::advance::ADVANCEMENT;
+
+    /// Advancement in Sapio rolls no dice: `roller` is unused.
+    fn advance(
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        _roller: &mut dyn Roller,
+    ) -> Result<Advanced, AdvanceError> {
+        builder::advance::advance(sheet, seat, line)
+    }
+}
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "sapio";

@@ -156,9 +156,12 @@ impl State {
             characters: characters
                 .into_iter()
                 .map(|character| Member {
+                    // An advancement the sheet says is due (the GM marked a
+                    // consequential session between encounters) can be taken at
+                    // the end-of-session step before play resumes (R-SA-9).
+                    advancement_due: character.sheet().advancement_due,
                     character,
                     locked: Vec::new(),
-                    advancement_due: false,
                 })
                 .collect(),
             check: None,
