@@ -86,6 +86,13 @@ pub enum AppError {
     /// is nothing to write back.
     #[error("{0}")]
     NotCampaign(String),
+    /// 409 `ended`: the table's encounter has ended (its lasting changes were
+    /// written back to the campaign); it takes no more commands. Nothing
+    /// changed.
+    #[error(
+        "this encounter has ended and its lasting changes were written back to the campaign; it takes no more commands (open a new table from the campaign)"
+    )]
+    Ended,
     /// 404 `not-found`: no such route, or (for the GM) no such seat.
     #[error("{0}")]
     NotFound(String),
@@ -133,7 +140,7 @@ impl AppError {
             | AppError::UnknownExample(_)
             | AppError::TooLarge(_)
             | AppError::Character(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::NotCampaign(_) => StatusCode::CONFLICT,
+            AppError::NotCampaign(_) | AppError::Ended => StatusCode::CONFLICT,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Stale { .. } => StatusCode::CONFLICT,
             AppError::TableLimit { .. } | AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -157,6 +164,7 @@ impl AppError {
             AppError::TooLarge(_) => "too-large",
             AppError::Character(e) => character_kind(e),
             AppError::NotCampaign(_) => "not-campaign",
+            AppError::Ended => "ended",
             AppError::NotFound(_) => "not-found",
             AppError::Stale { .. } => "stale",
             AppError::TableLimit { .. } => "table-limit",

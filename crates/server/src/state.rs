@@ -455,6 +455,7 @@ impl AppState {
                 "the store appended up to seq {seq}, the table is at {target}"
             )),
             Err(StoreError::Conflict { current }) => AppError::Stale { current },
+            Err(StoreError::Ended) => AppError::Ended,
             Err(
                 e @ (StoreError::EntryTooLarge { .. }
                 | StoreError::TooManyEntries { .. }

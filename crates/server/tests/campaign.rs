@@ -198,6 +198,37 @@ async fn two_encounters(db: Db) {
         )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
+    // The ended table takes no more commands: nothing would be written back.
+    let seq_before = c
+        .call(
+            axum::http::Method::GET,
+            &format!("/api/tables/{}/status", t1.id),
+            Some(&t1.token("gm")),
+            None,
+        )
+        .await;
+    let late = c
+        .call(
+            axum::http::Method::POST,
+            &format!("/api/tables/{}/undo", t1.id),
+            Some(&t1.token("gm")),
+            None,
+        )
+        .await;
+    assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.text);
+    assert_eq!(late.json["error"], "ended", "{}", late.text);
+    let seq_after = c
+        .call(
+            axum::http::Method::GET,
+            &format!("/api/tables/{}/status", t1.id),
+            Some(&t1.token("gm")),
+            None,
+        )
+        .await;
+    assert_eq!(
+        seq_before.json["seq"], seq_after.json["seq"],
+        "nothing changed"
+    );
 
     // Between the encounters: the GM grants a level, John places his 4 SP.
     let jid = john_after["id"].as_str().expect("id").to_string();

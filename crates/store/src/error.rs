@@ -21,6 +21,11 @@ pub enum StoreError {
     #[error("no such table")]
     NotFound,
 
+    /// The table's encounter has ended ([`Store::end_table`](crate::Store::end_table)):
+    /// its log is closed and nothing more is appended. Nothing was written.
+    #[error("the table's encounter has ended; its log takes no more entries")]
+    Ended,
+
     /// The URL given to [`open`](crate::open) names no backend or cannot be parsed, or
     /// the schema given to [`open_with_schema`](crate::open_with_schema) is not a
     /// plain name. The message never repeats the URL (it may hold a password).

@@ -291,16 +291,20 @@ impl Store for PgStore {
             return Err(StoreError::NotFound);
         }
         let mut tx = self.pool.begin().await?;
-        let current: Option<i64> = sqlx::query_scalar(
-            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = $1), 0) \
-             FROM tables WHERE id = $1",
+        // An ended table's log is closed (`end_table`).
+        let current: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = $1), 0), ended_ms \
+             FROM tables WHERE id = $1 FOR UPDATE",
         )
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some(current) = current else {
+        let Some((current, ended_ms)) = current else {
             return Err(StoreError::NotFound);
         };
+        if ended_ms.is_some() {
+            return Err(StoreError::Ended);
+        }
         if current != rows.expect {
             return Err(StoreError::Conflict {
                 current: seq_from_db(current, "entries.seq")?,

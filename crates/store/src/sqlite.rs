@@ -269,16 +269,20 @@ impl Store for SqliteStore {
         // IMMEDIATE: this transaction holds the file's one write lock from its first
         // statement, so the seq it reads cannot change before it writes.
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let current: Option<i64> = sqlx::query_scalar(
-            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = ?1), 0) \
+        // An ended table's log is closed (`end_table`).
+        let current: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = ?1), 0), ended_ms \
              FROM tables WHERE id = ?1",
         )
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some(current) = current else {
+        let Some((current, ended_ms)) = current else {
             return Err(StoreError::NotFound);
         };
+        if ended_ms.is_some() {
+            return Err(StoreError::Ended);
+        }
         if current != rows.expect {
             return Err(StoreError::Conflict {
                 current: seq_from_db(current, "entries.seq")?,

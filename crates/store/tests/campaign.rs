@@ -769,6 +769,20 @@ async fn ending_a_table_writes_back_exactly_once(db: Db) {
     assert_eq!(listed[0].ended_ms, Some(ended), "ended once, at the first");
     let loaded = before.unwrap();
     assert_eq!(loaded.tables[0].ended_ms, Some(ended));
+    // Its log is closed: an append is refused and writes nothing.
+    let seq = store.load_table(&table).await.unwrap().unwrap().summary.seq;
+    let late = store
+        .append(
+            &table,
+            seq,
+            vec![NewEntry {
+                seat: "gm".into(),
+                entry: json!({"late": true}),
+            }],
+            None,
+        )
+        .await;
+    assert_eq!(late, Err(StoreError::Ended));
 
     // A table of no campaign ends with no writes, and takes none.
     let lone = store.create_table(encounter(None)).await.unwrap();
