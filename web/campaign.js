@@ -128,7 +128,7 @@ function characterCard(ch) {
         el("li", { "data-kind": h.kind, "data-seq": String(h.seq) }, [
           el("span", { class: "muted" }, `#${h.seq} · ${h.at_ms ? new Date(h.at_ms).toLocaleString() : ""} · ${h.seat === "gm" ? "GM" : h.seat} · `),
           el("strong", {}, h.kind),
-          `: ${h.summary}`,
+          h.summary && h.summary !== h.kind ? `: ${h.summary}` : null,
           changeList(h.event && Array.isArray(h.event.changes) ? h.event.changes : []),
         ]),
       ),

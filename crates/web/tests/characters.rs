@@ -458,7 +458,7 @@ async fn advance(c: &Client, name: &str, command: &str, args: &str) -> (String, 
         input.send_keys(args).await.expect("typed");
     }
     click(c, &format!("{form} button[type=submit]")).await;
-    let v = until(&format!("the answer to {command}"), || async {
+    until(&format!("the answer to {command}"), || async {
         let v = js(
             c,
             &format!("const r = document.querySelector('{form} .advance-result [data-kind]'); return r ? [r.dataset.kind, r.innerText] : null;"),
@@ -469,8 +469,7 @@ async fn advance(c: &Client, name: &str, command: &str, args: &str) -> (String, 
         let reloaded = kind != "ok" || js(c, "return Number(document.body.dataset.loads || 0);").await.as_u64().unwrap_or(0) > loads;
         (!kind.is_empty() && reloaded).then(|| (kind, v[1].as_str().unwrap_or_default().to_string()))
     })
-    .await;
-    v
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
