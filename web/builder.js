@@ -329,8 +329,7 @@ function drawBudgets() {
           budgets.map((b) => {
             const left = Number(b.total) - Number(b.spent);
             return el("li", { class: left < 0 ? "over" : "", "data-budget": b.name, "data-left": String(left) }, [
-              el("strong", {}, b.name),
-              `: ${left} left (${b.spent} of ${b.total} spent)`,
+              el("span", {}, [el("strong", {}, b.name), `: ${left} left (${b.spent} of ${b.total} spent)`]),
               el("meter", { min: 0, max: Math.max(1, Number(b.total)), value: Math.max(0, Number(b.spent)), "aria-label": `${b.name} spent` }),
               el("span", { class: "rule-line" }, ["Rule: ", ruleCite(b.rule)]),
             ]);

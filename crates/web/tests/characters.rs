@@ -280,9 +280,18 @@ async fn assert_fits(c: &Client, width: u32) {
     );
 }
 
+/// A whole-page screenshot; the viewport is made as tall as the page first,
+/// so a sticky column shows whole, then set back.
 async fn screenshot(c: &Client, name: &str) {
-    js(c, "window.scrollTo(0, 0); return true;").await;
+    let size = js(
+        c,
+        "window.scrollTo(0, 0); return [window.innerWidth, window.innerHeight, document.documentElement.scrollHeight];",
+    )
+    .await;
+    let dim = |i: usize| u32::try_from(size[i].as_u64().unwrap_or(900)).unwrap_or(900);
+    set_viewport(c, dim(0), dim(2).min(8000)).await;
     let png = full_page_png(c).await;
+    set_viewport(c, dim(0), dim(1)).await;
     assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
     let path = save_screenshot(name, &png);
     eprintln!("screenshot: {}", path.display());
@@ -657,6 +666,7 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         ended_text.contains("John") && ended_text.contains("Cristy"),
         "{ended_text}"
     );
+    screenshot(&c, "table-campaign-gm-1280").await;
     // Ending again writes nothing more.
     click(&c, "#end-campaign").await;
     wait_for(
@@ -832,5 +842,70 @@ async fn browser_a_players_campaign_page_shows_only_its_own() {
             "{link}: {text}"
         );
     }
+    let _ = c.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_every_books_builder_draws_its_steps_with_labelled_controls() {
+    let Some((mut driver, _one)) = browser("browser_every_books_builder").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let c = driver.session(390, 844).await;
+    for system in ["sour-grapes", "scratch", "tiers", "bastards", "sapio"] {
+        c.goto(&format!("{}/new/{system}", server.base))
+            .await
+            .expect("the builder");
+        wait_page(&c).await;
+        let (status, v) = server
+            .api(
+                Method::GET,
+                &format!("/api/systems/{system}/builder"),
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let steps = v["view"]["steps"].as_array().map_or(0, Vec::len);
+        let fields: usize = v["view"]["steps"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|s| s["fields"].as_array().map_or(0, Vec::len))
+                    .sum()
+            })
+            .unwrap_or(0);
+        let drawn = js(
+            &c,
+            "return [document.querySelectorAll('#steps section.step').length, document.querySelectorAll('#steps .bfield').length];",
+        )
+        .await;
+        assert_eq!(
+            drawn,
+            json!([steps, fields]),
+            "{system}: a section per step, a control per field"
+        );
+        assert_eq!(
+            js(&c, "return document.getElementById('fatal').hidden;").await,
+            json!(true),
+            "{system}"
+        );
+        assert_labelled(&c).await;
+        assert_fits(&c, 390).await;
+    }
+    // An unknown book says so.
+    c.goto(&format!("{}/new/no-such-book", server.base))
+        .await
+        .expect("the builder");
+    let text = wait_for(
+        &c,
+        "the page to explain",
+        "const f = document.getElementById('fatal'); return f.hidden ? '' : f.innerText;",
+    )
+    .await;
+    assert!(
+        text.as_str().unwrap_or_default().contains("cannot start"),
+        "{text}"
+    );
     let _ = c.close().await;
 }
