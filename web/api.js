@@ -56,7 +56,62 @@ export const lobby = {
   examples: () => call("GET", "/api/examples"),
   create: (request) => call("POST", "/api/tables", { json: request }),
   qr: (link) => call("POST", "/qr", { text: link }),
+  campaigns: () => call("GET", "/api/campaigns"),
+  createCampaign: (request) => call("POST", "/api/campaigns", { json: request }),
 };
+
+/** The path of one system's API (`/api/systems/SYSTEM`). */
+function systemPath(system) {
+  return `/api/systems/${encodeURIComponent(system)}`;
+}
+
+/** The character builder and the book's sheet checks (open, no token; the page keeps the draft). */
+export const builder = {
+  /** The empty draft and its view. */
+  start: (system) => call("GET", `${systemPath(system)}/builder`),
+  /** Apply `changes` ([{set: {key, value}} | {clear: {key}}]) to `draft`. */
+  change: (system, draft, changes) => call("POST", `${systemPath(system)}/builder`, { json: { draft, changes } }),
+  /** The finished sheet `{name, sheet}`, or 422 `unfinished` with `problems`. */
+  finish: (system, draft) => call("POST", `${systemPath(system)}/builder/finish`, { json: { draft } }),
+  /** What `character validate` says of a sheet: `{valid, name, problems}`. */
+  validate: (system, sheet) => call("POST", `${systemPath(system)}/sheets/validate`, { json: { sheet } }),
+  /** The book's advancement commands. */
+  advancement: (system) => call("GET", `${systemPath(system)}/advancement`),
+};
+
+/** One seat of one campaign: every call carries the seat's campaign token. */
+export class Campaign {
+  /** The campaign `id` as the seat whose token is `token`. */
+  constructor(id, token) {
+    this.id = id;
+    this.token = token;
+    this.base = `/api/campaigns/${encodeURIComponent(id)}`;
+  }
+  /** The campaign as this seat may see it. */
+  show() {
+    return call("GET", this.base, { token: this.token });
+  }
+  /** One character with its history. */
+  character(cid) {
+    return call("GET", `${this.base}/characters/${encodeURIComponent(cid)}`, { token: this.token });
+  }
+  /** One character's sheet as TOML text (export). */
+  sheet(cid) {
+    return call("GET", `${this.base}/characters/${encodeURIComponent(cid)}/sheet`, { token: this.token });
+  }
+  /** Add a character: `{sheet, owner?, file?, imported?}`. */
+  add(request) {
+    return call("POST", `${this.base}/characters`, { token: this.token, json: request });
+  }
+  /** Give one advancement command to a character. */
+  advance(cid, command) {
+    return call("POST", `${this.base}/characters/${encodeURIComponent(cid)}/advance`, { token: this.token, json: { command } });
+  }
+  /** (GM) Open a table of the campaign's characters: `{table, files?, name?}`. */
+  openTable(request) {
+    return call("POST", `${this.base}/tables`, { token: this.token, json: request });
+  }
+}
 
 /** One seat at one table: every call carries the seat's token. */
 export class Seat {
@@ -105,6 +160,10 @@ export class Seat {
   }
   reissue(seat) {
     return this.post(`/seats/${encodeURIComponent(seat)}/reissue`, {});
+  }
+  /** (GM of a campaign table) End the encounter: its lasting changes are written back. */
+  end() {
+    return this.post("/end", {});
   }
   /** The WebSocket URL (the token goes in the first message, not the URL). */
   socketUrl(after) {

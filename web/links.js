@@ -8,6 +8,11 @@ export function seatLink(table, token) {
   return `${location.origin}/t/${encodeURIComponent(table)}#${token}`;
 }
 
+/** A campaign seat's link on this server: `ORIGIN/c/ID#TOKEN` (the token stays in the fragment). */
+export function campaignLink(campaign, token) {
+  return `${location.origin}/c/${encodeURIComponent(campaign)}#${token}`;
+}
+
 async function copy(text, input, note) {
   let done = false;
   try {

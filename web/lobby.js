@@ -1,10 +1,11 @@
 // The lobby (/): the tables in this database, and a new table from a bundled
 // example or an uploaded table file with its sheets. The answer shows one
-// link (copy, open, QR code) per seat.
+// link (copy, open, QR code) per seat. Also: a new character for each book
+// (/new/SYSTEM), the campaigns, and a new campaign with its seats' links.
 
 import { lobby, describeError } from "./api.js";
 import { el, replace } from "./dom.js";
-import { seatCard, seatLink } from "./links.js";
+import { seatCard, seatLink, campaignLink } from "./links.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -99,6 +100,7 @@ async function create(ev) {
   }
   showCreated(r.body);
   loadTables();
+loadCampaigns();
 }
 
 function showCreated(c) {
@@ -152,7 +154,89 @@ async function loadTables() {
   );
 }
 
+/** Create a campaign from the form and show each seat's campaign link. */
+async function createCampaign(ev) {
+  ev.preventDefault();
+  const err = $("campaign-error");
+  err.textContent = "";
+  const name = $("campaign-name").value.trim();
+  if (!name) {
+    err.textContent = "Give the campaign a name.";
+    $("campaign-name").focus();
+    return;
+  }
+  const players = $("campaign-players")
+    .value.split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const button = $("create-campaign");
+  button.disabled = true;
+  const r = await lobby.createCampaign({ system: $("campaign-system").value, name, players });
+  button.disabled = false;
+  if (!r.ok) {
+    err.textContent = `The campaign was not created: ${describeError(r).message}`;
+    return;
+  }
+  showCampaign(r.body);
+  loadCampaigns();
+}
+
+/** The new campaign's seats, one card (link, copy, open, QR) each. */
+function showCampaign(c) {
+  const box = $("campaign-created");
+  replace(box, [
+    el("h3", {}, `Campaign “${c.name}” created (${SYSTEMS[c.system] || c.system || ""})`),
+    el("p", { class: "warn" }, "Each link below is a seat's secret key to the campaign and its tables: send each player only their own link (the GM keeps the GM link). The links are shown once."),
+    el(
+      "ul",
+      { class: "seat-cards" },
+      (c.seats || []).map((s) => seatCard({ seat: s.seat, role: s.role, link: s.token ? campaignLink(c.campaign, s.token) : s.link })),
+    ),
+  ]);
+  box.focus();
+}
+
+/** The campaigns in this database (no tokens: each seat opens its own link). */
+async function loadCampaigns() {
+  const box = $("campaigns");
+  box.setAttribute("aria-busy", "true");
+  const r = await lobby.campaigns();
+  box.setAttribute("aria-busy", "false");
+  if (!r.ok) {
+    replace(box, el("p", { class: "muted" }, `The list could not be loaded: ${describeError(r).message}`));
+    return;
+  }
+  const list = Array.isArray(r.body) ? r.body : r.body.campaigns || [];
+  if (!list.length) {
+    replace(box, el("p", { class: "muted" }, "No campaigns yet: create one."));
+    return;
+  }
+  replace(
+    box,
+    el("table", { class: "tables" }, [
+      el("caption", { class: "sr-only" }, "Campaigns in this database"),
+      el("thead", {}, el("tr", {}, ["Campaign", "System", "Seats", "Characters", "Tables", "Created"].map((h) => el("th", { scope: "col" }, h)))),
+      el(
+        "tbody",
+        {},
+        list.map((c) =>
+          el("tr", { "data-campaign": c.id }, [
+            el("th", { scope: "row" }, [el("a", { href: `/c/${encodeURIComponent(c.id)}` }, c.name || "(unnamed)"), el("div", { class: "muted mono" }, c.id)]),
+            el("td", {}, SYSTEMS[c.system] || c.system || ""),
+            el("td", {}, String(c.seats ?? "")),
+            el("td", {}, String(c.characters ?? "")),
+            el("td", {}, String(c.tables ?? "")),
+            el("td", {}, c.created_ms ? new Date(c.created_ms).toLocaleString() : ""),
+          ]),
+        ),
+      ),
+    ]),
+  );
+}
+
 $("system").addEventListener("change", fillExamples);
+$("new-campaign").addEventListener("submit", createCampaign);
+$("reload-campaigns").addEventListener("click", loadCampaigns);
 $("source-example").addEventListener("change", sourceChanged);
 $("source-upload").addEventListener("change", sourceChanged);
 $("new-table").addEventListener("submit", create);
@@ -161,3 +245,4 @@ sourceChanged();
 fillExamples();
 loadExamples();
 loadTables();
+loadCampaigns();

@@ -4,7 +4,7 @@
 // seat's secret. Updates arrive over the WebSocket; a reload or a dropped
 // connection picks up from the last sequence number seen.
 
-import { Seat, describeError } from "./api.js";
+import { Seat, describeError, lobby } from "./api.js";
 import { el, replace } from "./dom.js";
 import { commandControl, oddsList } from "./commands.js";
 import { logText } from "./logtext.js";
@@ -56,6 +56,8 @@ const S = {
   history: [],
   histPos: -1,
   ready: false,
+  campaign: "",
+  campaignChecked: false,
 };
 
 // ------------------------------------------------------------------ start
@@ -65,6 +67,7 @@ function start() {
   window.addEventListener("hashchange", () => location.reload());
   const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
   S.id = m ? decodeURIComponent(m[1]) : "";
+  S.campaign = new URLSearchParams(location.search).get("campaign") || "";
   const fromHash = location.hash.replace(/^#/, "").trim();
   const stored = sessionStorage.getItem(`tabula:token:${S.id}`) || "";
   S.token = fromHash || stored;
@@ -333,6 +336,60 @@ function drawGm() {
   const b = $("end-encounter");
   b.hidden = !end;
   b.dataset.command = end || "";
+  drawCampaignGm();
+}
+
+/** For the GM of a campaign's table: End encounter (write back) and the way back to the campaign. */
+function drawCampaignGm() {
+  if (!S.campaign && !S.campaignChecked) {
+    S.campaignChecked = true;
+    findCampaign();
+    return;
+  }
+  $("campaign-gm").hidden = !S.campaign;
+  if (S.campaign) $("campaign-back").href = `/c/${encodeURIComponent(S.campaign)}#${S.token}`;
+}
+
+/** Whether this table belongs to a campaign, from the lobby's list (when the server lists its tables). */
+async function findCampaign() {
+  const r = await lobby.tables();
+  const tables = r.ok ? list(r.body, "tables") : [];
+  const mine = tables.find((t) => t && t.id === S.id);
+  if (mine && mine.campaign) S.campaign = mine.campaign;
+  drawCampaignGm();
+}
+
+/** End the campaign table's encounter (POST /end) and show what was written back. */
+async function endCampaignEncounter() {
+  if (!window.confirm("End the encounter and write the lasting changes back to the campaign?")) return;
+  const box = $("ended");
+  replace(box, el("p", { class: "muted" }, "Ending the encounter…"));
+  const r = await S.api.end();
+  if (!r.ok) {
+    const err = describeError(r);
+    replace(box, el("p", { class: "error", "data-kind": "error" }, [`Not ended: ${err.message}`, err.rule ? [" Rule: ", el("cite", {}, err.rule)] : null]));
+    return;
+  }
+  const e = r.body;
+  if (e.already) {
+    replace(box, el("p", { "data-kind": "already" }, "The encounter had already ended: nothing more was written."));
+    return;
+  }
+  const written = e.written || [];
+  replace(box, el("div", { "data-kind": "ok" }, [
+    el("p", {}, written.length ? "The encounter is over. Written back to the campaign:" : "The encounter is over. No campaign character was at this table."),
+    el(
+      "ul",
+      { class: "written" },
+      written.map((w) =>
+        el("li", { "data-character": w.character }, [
+          el("strong", {}, w.name),
+          `: ${w.summary}`,
+          (w.changes || []).length ? el("ul", { class: "changes" }, w.changes.map((c) => el("li", {}, c))) : el("span", { class: "muted" }, " (nothing changed)"),
+        ]),
+      ),
+    ),
+  ]));
 }
 
 // ------------------------------------------------------------------ the log
@@ -644,6 +701,7 @@ function wire() {
     if (own.checked) $("rolled").focus();
   });
   $("undo").addEventListener("click", () => undo());
+  $("end-campaign").addEventListener("click", () => endCampaignEncounter());
   $("end-encounter").addEventListener("click", (ev) => {
     const c = ev.currentTarget.dataset.command;
     if (c && window.confirm("End the encounter for everyone?")) send(c);

@@ -58,6 +58,11 @@ static ASSETS: &[Asset] = files![
     "links.js",
     "sheets.js",
     "logtext.js",
+    "new.html",
+    "builder.js",
+    "campaign.html",
+    "campaign.js",
+    "characters.js",
 ];
 
 /// Every file of the page.

@@ -1,7 +1,8 @@
 //! # tabula-web
 //!
 //! The table's browser page, served by the `tabula` binary itself: the lobby
-//! (`/`), the table page (`/t/{id}`, one per seat link), the page's files under
+//! (`/`), the table page (`/t/{id}`, one per seat link), the character
+//! builder (`/new/{system}`), a campaign's page (`/c/{id}`), the page's files under
 //! `/assets/...` (the files of `web/` at the repository root, compiled into the
 //! binary: there is no build step and nothing is read from disk), and a QR code
 //! of a seat link (`/qr`).
@@ -15,7 +16,7 @@
 //! Wiring into `tabula serve`: `axum::serve(listener, tabula_web::with_api(app(state)))`
 //! ([`with_api`]: the page's routes first, every other request to the API's
 //! router). [`routes`] also merges into any `Router<S>` that has no route of
-//! its own at `/`, `/t/{id}`, `/assets/...` or `/qr`.
+//! its own at `/`, `/t/{id}`, `/new/{system}`, `/c/{id}`, `/assets/...` or `/qr`.
 //!
 //! Every answer of these routes carries a strict Content-Security-Policy
 //! ([`CONTENT_SECURITY_POLICY`]: scripts, styles, images and connections from
@@ -54,6 +55,8 @@ manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'
 /// |---|---|---|
 /// | GET | `/` | the lobby (`text/html`) |
 /// | GET | `/t/{id}` | the table page (`text/html`); the seat's token stays in the fragment |
+/// | GET | `/new/{system}` | the character builder of one book (`text/html`); `?campaign=ID#TOKEN` adds the character to a campaign |
+/// | GET | `/c/{id}` | a campaign's page (`text/html`); the seat's campaign token stays in the fragment |
 /// | GET | `/assets/{file}` | a file of `web/` (content type by extension; `ETag`, `Cache-Control: no-cache`); 404 for any other name |
 /// | GET | `/qr?text=...` | a QR code of `text` (`image/svg+xml`); 400 when `text` is missing, empty or longer than [`MAX_QR_TEXT_BYTES`] |
 /// | POST | `/qr` | the same for the request body (`text/plain`), so a link's token never appears in a URL |
@@ -65,6 +68,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/", get(lobby))
         .route("/t/{id}", get(table_page))
+        .route("/new/{system}", get(builder_page))
+        .route("/c/{id}", get(campaign_page))
         .route("/assets/{*file}", get(asset_file))
         .route("/qr", get(qr::get_qr).post(qr::post_qr))
 }
@@ -176,6 +181,14 @@ async fn lobby(request: HeaderMap) -> Response {
 
 async fn table_page(Path(_id): Path<String>, request: HeaderMap) -> Response {
     html_page("table.html", &request)
+}
+
+async fn builder_page(Path(_system): Path<String>, request: HeaderMap) -> Response {
+    html_page("new.html", &request)
+}
+
+async fn campaign_page(Path(_id): Path<String>, request: HeaderMap) -> Response {
+    html_page("campaign.html", &request)
 }
 
 async fn asset_file(Path(file): Path<String>, request: HeaderMap) -> Response {

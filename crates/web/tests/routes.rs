@@ -143,3 +143,86 @@ async fn the_routes_merge_into_a_router_with_state() {
         .expect("infallible");
     assert_eq!(r.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn builder_and_campaign_pages_are_html_with_the_same_policy() {
+    for (path, marker) in [
+        ("/new/tiers", "/assets/builder.js"),
+        ("/new/no-such-book", "/assets/builder.js"),
+        ("/c/0123456789abcdef0123456789abcdef", "/assets/campaign.js"),
+    ] {
+        let r = get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        assert_eq!(
+            header_of(&r, header::CONTENT_TYPE),
+            "text/html; charset=utf-8"
+        );
+        let csp = header_of(&r, header::CONTENT_SECURITY_POLICY);
+        assert!(csp.contains("default-src 'none'"), "{csp}");
+        assert!(csp.contains("script-src 'self'"), "{csp}");
+        assert!(!csp.contains("unsafe-inline"), "{csp}");
+        assert_eq!(header_of(&r, header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+        assert_eq!(header_of(&r, header::REFERRER_POLICY), "no-referrer");
+        assert_eq!(header_of(&r, header::X_FRAME_OPTIONS), "DENY");
+        let html = body_text(r).await;
+        assert!(html.contains(marker), "{path} loads {marker}");
+        assert!(html.contains("<html lang=\"en\">"));
+        assert!(
+            !html.contains("<script>") && !html.contains(" style="),
+            "no inline script or style in {path}"
+        );
+    }
+    for bad in [
+        "/new",
+        "/new/",
+        "/c",
+        "/c/",
+        "/new/tiers/extra",
+        "/c/abc/def",
+    ] {
+        assert_eq!(get(bad).await.status(), StatusCode::NOT_FOUND, "{bad}");
+    }
+}
+
+/// The ids a script looks up (`$("id")`, `getElementById("id")`).
+fn ids_used(js: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for marker in ["$(\"", "getElementById(\""] {
+        let mut rest = js;
+        while let Some(at) = rest.find(marker) {
+            rest = &rest[at + marker.len()..];
+            if let Some(end) = rest.find('"') {
+                out.push(rest[..end].to_string());
+                rest = &rest[end..];
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn every_id_a_page_script_looks_up_is_in_its_page_or_made_by_it() {
+    for (html, js) in [
+        ("index.html", "lobby.js"),
+        ("table.html", "table.js"),
+        ("new.html", "builder.js"),
+        ("campaign.html", "campaign.js"),
+    ] {
+        let page = std::str::from_utf8(tabula_web::asset(html).expect(html).bytes).expect("utf-8");
+        let script = std::str::from_utf8(tabula_web::asset(js).expect(js).bytes).expect("utf-8");
+        let used = ids_used(script);
+        assert!(!used.is_empty(), "{js} looks up ids");
+        for id in used {
+            let in_page = page.contains(&format!("id=\"{id}\""));
+            let made = script.contains(&format!("id: \"{id}\""));
+            assert!(in_page || made, "{js} looks up #{id}, which {html} lacks");
+        }
+        // Every script a page loads is one of the page's files.
+        for chunk in page.split("src=\"/assets/").skip(1) {
+            let name = chunk.split('"').next().unwrap_or_default();
+            assert!(tabula_web::asset(name).is_some(), "{html} loads {name}");
+        }
+    }
+}
