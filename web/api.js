@@ -73,6 +73,8 @@ export const builder = {
   change: (system, draft, changes) => call("POST", `${systemPath(system)}/builder`, { json: { draft, changes } }),
   /** The finished sheet `{name, sheet}`, or 422 `unfinished` with `problems`. */
   finish: (system, draft) => call("POST", `${systemPath(system)}/builder/finish`, { json: { draft } }),
+  /** The draft a saved sheet is, with its view (to edit it in the builder). */
+  fromSheet: (system, sheet) => call("POST", `${systemPath(system)}/builder/from-sheet`, { json: { sheet } }),
   /** What `character validate` says of a sheet: `{valid, name, problems}`. */
   validate: (system, sheet) => call("POST", `${systemPath(system)}/sheets/validate`, { json: { sheet } }),
   /** The book's advancement commands. */

@@ -425,9 +425,25 @@ async function checkImport() {
     el("div", { class: "row wrap" }, [
       downloadLink(sheet, defaultFile(v.name), "Download", { id: "import-download" }),
       S.camp ? el("button", { type: "button", id: "import-add", onclick: () => addToCampaign(sheet, true, added) }, "Add to campaign") : null,
+      el("button", { type: "button", id: "import-edit", onclick: () => editImported(sheet, added) }, "Edit in the builder"),
     ]),
     added,
   ]));
+}
+
+/** Load a legal imported sheet into the builder as its draft (steps, budgets and rules as for a new one). */
+async function editImported(sheet, out) {
+  const r = await builder.fromSheet(S.system, sheet);
+  if (!r.ok) {
+    replace(out, el("p", { class: "error", "data-kind": "error" }, `Cannot edit it: ${describeError(r).message}`));
+    return;
+  }
+  S.refusal = null;
+  S.finished = null;
+  $("finished").hidden = true;
+  take(r.body);
+  replace(out, el("p", { class: "ok-note", "data-kind": "editing" }, "The sheet is in the builder above: change it step by step, then Finish."));
+  $("steps").scrollIntoView();
 }
 
 /** Read an uploaded sheet into the paste box. */

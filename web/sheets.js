@@ -379,8 +379,12 @@ function sapioCheck(c, chars) {
   return el("article", { class: "sheet check", "aria-label": "The check's pool" }, [el("h3", {}, `Check #${c.id}: TN ${c.tn}`), tags(pool, "The pool so far") || el("p", { class: "muted" }, "No dice in the pool yet.")]);
 }
 
+/** A Sapio track with every box free: a sheet leaves a clear track out ("Injuries and Stresses": 2 Minor, 2 Moderate, 1 Severe). */
+const CLEAR_TRACK = { minor: ["", ""], moderate: ["", ""], severe: "" };
+
+/** A Sapio Injury or Stress track as its boxes, free ones shown as free. */
 function slots(label, t) {
-  if (!t) return null;
+  if (!t) t = CLEAR_TRACK;
   const cells = [];
   for (const [sev, list] of [
     ["minor", t.minor],

@@ -107,6 +107,22 @@ pub async fn validate_sheet(
     }))
 }
 
+/// `POST /api/systems/SYSTEM/builder/from-sheet` with `{"sheet": TOML}`: the
+/// draft a saved sheet is, with its view (to edit an imported character in
+/// the builder): the same answer as the builder's other routes.
+///
+/// # Errors
+/// 422 `bad-sheet` with the problems when the sheet does not read.
+pub async fn draft_from_sheet(
+    Path(sys): Path<String>,
+    ApiJson(body): ApiJson<ValidateSheet>,
+) -> Result<Json<BuildAnswer>, AppError> {
+    system(&sys)?
+        .draft_from_sheet(&body.sheet)
+        .map(Json)
+        .map_err(AppError::Character)
+}
+
 /// `GET /api/systems/SYSTEM/advancement`: the book's advancement commands.
 pub async fn advancement(Path(sys): Path<String>) -> Result<Json<Value>, AppError> {
     let list: Vec<Value> = system(&sys)?

@@ -154,6 +154,10 @@ pub fn app(state: AppState) -> Router {
             post(character_routes::finish_draft),
         )
         .route(
+            "/systems/{system}/builder/from-sheet",
+            post(character_routes::draft_from_sheet),
+        )
+        .route(
             "/systems/{system}/sheets/validate",
             post(character_routes::validate_sheet),
         )

@@ -388,6 +388,31 @@ async fn browser_builds_a_tiers_character_with_the_pages_controls() {
     wait_page(&c).await;
     assert_eq!(field_value(&c, "name").await, "Mira");
 
+    // A legal imported sheet opens in the builder as its draft: John's name
+    // and level are the fields' values, and the draft is complete.
+    let text = c
+        .find(Locator::Id("import-text"))
+        .await
+        .expect("the paste box");
+    text.clear().await.expect("cleared");
+    text.send_keys(&example_text("john.toml"))
+        .await
+        .expect("pasted");
+    click(&c, "#import-check").await;
+    wait_for(
+        &c,
+        "the import check of John again",
+        "return document.getElementById('import-edit') ? true : null;",
+    )
+    .await;
+    click(&c, "#import-edit").await;
+    until("John's sheet in the builder", || async {
+        (field_value(&c, "name").await == "John").then_some(())
+    })
+    .await;
+    let complete = js(&c, "return !document.getElementById('finish').disabled;").await;
+    assert_eq!(complete, json!(true), "John's imported sheet is complete");
+
     assert_fits(&c, 390).await;
     screenshot(&c, "builder-390").await;
     let _ = c.close().await;
