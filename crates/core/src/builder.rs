@@ -312,6 +312,48 @@ pub enum AdvanceError {
     },
 }
 
+impl AdvanceError {
+    /// [`AdvanceError::Parse`]: `message`, with the usage of every command of
+    /// `commands` (a book's [`CharacterBook::ADVANCEMENT`]).
+    pub fn parse(message: impl Into<String>, commands: &[CommandDoc]) -> Self {
+        AdvanceError::Parse {
+            message: message.into(),
+            usage: advancement_usage(commands),
+        }
+    }
+
+    /// [`AdvanceError::Refused`]: the command breaks `rule`; `message` gives the numbers.
+    pub fn refused(rule: Rule, message: impl Into<String>) -> Self {
+        AdvanceError::Refused {
+            rule,
+            message: message.into(),
+        }
+    }
+}
+
+/// The first broken (not merely unfinished) problem of `after` that `before`
+/// did not have, compared by field and rule: what a `set` refuses when
+/// `before` is the draft's problems and `after` those of the draft with the
+/// value applied. A rule already broken stays allowed, so a player can mend
+/// one thing at a time.
+pub fn newly_broken(before: &[BuildProblem], after: Vec<BuildProblem>) -> Option<BuildProblem> {
+    after.into_iter().find(|p| {
+        !p.unfinished
+            && !before
+                .iter()
+                .any(|b| !b.unfinished && b.field == p.field && b.rule == p.rule)
+    })
+}
+
+/// How the commands of `commands` are written, one usage each, joined by ` | `.
+pub fn advancement_usage(commands: &[CommandDoc]) -> String {
+    commands
+        .iter()
+        .map(|c| c.usage)
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 /// What one advancement command did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Advanced {

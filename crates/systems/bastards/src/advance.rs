@@ -145,26 +145,12 @@ pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
     out
 }
 
-fn usage() -> String {
-    ADVANCEMENT
-        .iter()
-        .map(|c| c.usage)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 fn parse_err(message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Parse {
-        message: message.into(),
-        usage: usage(),
-    }
+    AdvanceError::parse(message, ADVANCEMENT)
 }
 
 fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Refused {
-        rule,
-        message: message.into(),
-    }
+    AdvanceError::refused(rule, message)
 }
 
 /// 1 XP must be left ("Points & Costs").

@@ -65,26 +65,12 @@ pub const ADVANCEMENT: [CommandDoc; 4] = [
     ),
 ];
 
-fn usage() -> String {
-    ADVANCEMENT
-        .iter()
-        .map(|d| d.usage)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 fn parse_error(message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Parse {
-        message: message.into(),
-        usage: usage(),
-    }
+    AdvanceError::parse(message, &ADVANCEMENT)
 }
 
 fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Refused {
-        rule,
-        message: message.into(),
-    }
+    AdvanceError::refused(rule, message)
 }
 
 /// The ability named `typed` on `sheet`: one of the book's, or one of the

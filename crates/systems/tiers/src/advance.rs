@@ -41,26 +41,12 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
     ),
 ];
 
-fn usage() -> String {
-    ADVANCEMENT
-        .iter()
-        .map(|c| c.usage)
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
 fn parse_error(message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Parse {
-        message: message.into(),
-        usage: usage(),
-    }
+    AdvanceError::parse(message, ADVANCEMENT)
 }
 
 fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Refused {
-        rule,
-        message: message.into(),
-    }
+    AdvanceError::refused(rule, message)
 }
 
 /// The changed sheet, checked again by [`Character::from_draft`]: a problem

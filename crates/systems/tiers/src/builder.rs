@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use tabula_core::builder::{
     Budget, ChoiceOption, Derived, FieldKind, FieldView, MAX_TEXT_CHARS, StepView,
 };
-use tabula_core::{BuildProblem, BuildRefusal, BuildView, FieldValue, Rule};
+use tabula_core::{BuildProblem, BuildRefusal, BuildView, FieldValue};
 
 use crate::character::{
     self, Character, CharacterDraft, CharacterFileError, DraftProblem, MAX_ITEMS, MAX_LEVEL,
@@ -710,15 +710,7 @@ pub fn apply(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRe
 pub fn set(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
     let mut next = d.clone();
     apply(&mut next, key, value)?;
-    let before: Vec<(Option<String>, Rule)> = problems(d)
-        .into_iter()
-        .filter(|p| !p.unfinished)
-        .map(|p| (p.field, p.rule))
-        .collect();
-    if let Some(problem) = problems(&next)
-        .into_iter()
-        .find(|p| !p.unfinished && !before.contains(&(p.field.clone(), p.rule)))
-    {
+    if let Some(problem) = tabula_core::builder::newly_broken(&problems(d), problems(&next)) {
         return Err(BuildRefusal::Broken {
             key: key.into(),
             problem,

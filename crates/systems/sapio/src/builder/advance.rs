@@ -91,26 +91,12 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
     ),
 ];
 
-fn usage() -> String {
-    ADVANCEMENT
-        .iter()
-        .map(|c| c.usage)
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
 fn parse_error(message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Parse {
-        message: message.into(),
-        usage: usage(),
-    }
+    AdvanceError::parse(message, ADVANCEMENT)
 }
 
 fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::Refused {
-        rule,
-        message: message.into(),
-    }
+    AdvanceError::refused(rule, message)
 }
 
 fn gm_only(seat: &Seat, command: &str) -> Result<(), AdvanceError> {

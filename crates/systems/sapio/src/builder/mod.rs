@@ -1480,15 +1480,7 @@ pub fn force(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRe
 pub fn set(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
     let mut next = d.clone();
     force(&mut next, key, value)?;
-    let before: Vec<(Option<String>, Rule)> = problems(d)
-        .into_iter()
-        .filter(|p| !p.unfinished)
-        .map(|p| (p.field, p.rule))
-        .collect();
-    if let Some(problem) = problems(&next)
-        .into_iter()
-        .find(|p| !p.unfinished && !before.contains(&(p.field.clone(), p.rule)))
-    {
+    if let Some(problem) = tabula_core::builder::newly_broken(&problems(d), problems(&next)) {
         return Err(BuildRefusal::Broken {
             key: key.into(),
             problem,

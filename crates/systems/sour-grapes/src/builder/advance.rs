@@ -83,14 +83,6 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
     ),
 ];
 
-fn usage() -> String {
-    ADVANCEMENT
-        .iter()
-        .map(|c| c.usage)
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
 /// An effect card a table defined that the book does not print (a bleeding
 /// wound): known by name only, staying until cured.
 fn table_effect(name: &str) -> ActionCard {
@@ -262,10 +254,7 @@ pub fn advance(
     let character = Character::from_toml(sheet).map_err(|e| AdvanceError::Sheet {
         problems: file_problems(e),
     })?;
-    let parse = |message: String| AdvanceError::Parse {
-        message,
-        usage: usage(),
-    };
+    let parse = |message: String| AdvanceError::parse(message, ADVANCEMENT);
     let words = grammar::words(line).map_err(|e| parse(e.to_string()))?;
     let Some(first) = words.first() else {
         return Err(parse("give an advancement command".into()));
