@@ -178,6 +178,18 @@ pub async fn authenticate(
         .ok_or(unauthorized)
 }
 
+/// Campaign `id` whole (every character), for the server's own use.
+///
+/// # Errors
+/// [`AppError::NotFound`] when there is no such campaign.
+async fn load_whole(store: &dyn Store, id: &str) -> Result<LoadedCampaign, AppError> {
+    store
+        .load_campaign(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))
+}
+
 /// Campaign `id` as `seat` may see it: a player's character list holds only
 /// its own characters.
 ///
@@ -188,11 +200,7 @@ pub async fn load(
     id: &str,
     seat: &CampaignSeat,
 ) -> Result<LoadedCampaign, AppError> {
-    let mut c = store
-        .load_campaign(id)
-        .await
-        .map_err(AppError::store)?
-        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let mut c = load_whole(store, id).await?;
     if seat.role != Role::Gm {
         c.characters.retain(|ch| ch.owner == seat.seat);
     }
@@ -277,11 +285,7 @@ pub async fn add_character(
     seat: &CampaignSeat,
     request: &AddCharacter,
 ) -> Result<CharacterRecord, AppError> {
-    let campaign = store
-        .load_campaign(id)
-        .await
-        .map_err(AppError::store)?
-        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let name = system
         .validate_sheet(&request.sheet)
@@ -417,11 +421,7 @@ pub async fn replay(
     id: &str,
     record: &CharacterRecord,
 ) -> Result<String, AppError> {
-    let campaign = store
-        .load_campaign(id)
-        .await
-        .map_err(AppError::store)?
-        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let rows = store
         .character_history(id, &record.id)
@@ -472,11 +472,7 @@ pub async fn advance(
         return Err(AppError::BadRequest("`command` is too long".into()));
     }
     let record = character(store, id, character_id, seat).await?;
-    let campaign = store
-        .load_campaign(id)
-        .await
-        .map_err(AppError::store)?
-        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let who = if seat.role == Role::Gm {
         Seat::Gm
@@ -559,11 +555,7 @@ pub async fn open_table(
             create::MAX_FILES
         )));
     }
-    let campaign = store
-        .load_campaign(id)
-        .await
-        .map_err(AppError::store)?
-        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))?;
+    let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let mut files = request.files.clone();
     for c in &campaign.characters {

@@ -66,6 +66,23 @@ async fn open_table(c: &Client, camp: &Campaign) -> Table {
     t
 }
 
+/// `METHOD /api/tables/ID/ROUTE` as `seat` of table `t`, with no body.
+async fn at_table(
+    c: &Client,
+    t: &Table,
+    method: axum::http::Method,
+    route: &str,
+    seat: &str,
+) -> common::Answer {
+    c.call(
+        method,
+        &format!("/api/tables/{}/{route}", t.id),
+        Some(&t.token(seat)),
+        None,
+    )
+    .await
+}
+
 /// What the table shows John of himself.
 async fn johns_sheet_at(c: &Client, t: &Table) -> String {
     let a = c
@@ -161,14 +178,7 @@ async fn two_encounters(db: Db) {
         let a = c.command(&t1, &t1.token(seat), text).await;
         assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text);
     }
-    let ended = c
-        .call(
-            axum::http::Method::POST,
-            &format!("/api/tables/{}/end", t1.id),
-            Some(&t1.token("gm")),
-            None,
-        )
-        .await;
+    let ended = at_table(&c, &t1, axum::http::Method::POST, "end", "gm").await;
     assert_eq!(ended.status, StatusCode::OK, "{}", ended.text);
     let john_after = character_named(&c, &camp, "John").await;
     let sheet = john_after["sheet"].as_str().unwrap_or_default();
@@ -178,53 +188,18 @@ async fn two_encounters(db: Db) {
     );
     assert_eq!(john_after["seq"], 2, "one encounter event: {john_after}");
     // Ending again writes nothing more.
-    let again = c
-        .call(
-            axum::http::Method::POST,
-            &format!("/api/tables/{}/end", t1.id),
-            Some(&t1.token("gm")),
-            None,
-        )
-        .await;
+    let again = at_table(&c, &t1, axum::http::Method::POST, "end", "gm").await;
     assert_eq!(again.json["already"], true, "{}", again.text);
     assert_eq!(character_named(&c, &camp, "John").await["seq"], 2);
     // A player may not end it.
-    let a = c
-        .call(
-            axum::http::Method::POST,
-            &format!("/api/tables/{}/end", t1.id),
-            Some(&t1.token("John")),
-            None,
-        )
-        .await;
+    let a = at_table(&c, &t1, axum::http::Method::POST, "end", "John").await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
     // The ended table takes no more commands: nothing would be written back.
-    let seq_before = c
-        .call(
-            axum::http::Method::GET,
-            &format!("/api/tables/{}/status", t1.id),
-            Some(&t1.token("gm")),
-            None,
-        )
-        .await;
-    let late = c
-        .call(
-            axum::http::Method::POST,
-            &format!("/api/tables/{}/undo", t1.id),
-            Some(&t1.token("gm")),
-            None,
-        )
-        .await;
+    let seq_before = at_table(&c, &t1, axum::http::Method::GET, "status", "gm").await;
+    let late = at_table(&c, &t1, axum::http::Method::POST, "undo", "gm").await;
     assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.text);
     assert_eq!(late.json["error"], "ended", "{}", late.text);
-    let seq_after = c
-        .call(
-            axum::http::Method::GET,
-            &format!("/api/tables/{}/status", t1.id),
-            Some(&t1.token("gm")),
-            None,
-        )
-        .await;
+    let seq_after = at_table(&c, &t1, axum::http::Method::GET, "status", "gm").await;
     assert_eq!(
         seq_before.json["seq"], seq_after.json["seq"],
         "nothing changed"
