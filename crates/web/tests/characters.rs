@@ -345,12 +345,7 @@ async fn browser_builds_a_tiers_character_with_the_pages_controls() {
     screenshot(&c, "builder-1280").await;
 
     // Import: an uploaded broken sheet is checked, each problem with its rule.
-    c.find(Locator::Id("import-file"))
-        .await
-        .expect("the import file input")
-        .send_keys(&example("broken-character.toml"))
-        .await
-        .expect("the file is chosen");
+    type_into(&c, "import-file", &example("broken-character.toml")).await;
     let result = wait_for(
         &c,
         "the import check",
@@ -438,6 +433,16 @@ async fn created_campaign_links(c: &Client, seats: usize) -> Vec<(String, String
             )
         })
         .collect()
+}
+
+/// Type `text` into the element with id `id` (a file input takes a path).
+async fn type_into(c: &Client, id: &str, text: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id} is on the page: {e}"))
+        .send_keys(text)
+        .await
+        .unwrap_or_else(|e| panic!("#{id} takes the keys: {e}"));
 }
 
 /// The characters a campaign page shows, by name.
@@ -613,12 +618,7 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         .select_by_value("Cristy")
         .await
         .expect("Cristy is a seat");
-    c.find(Locator::Id("import-file"))
-        .await
-        .expect("the import file")
-        .send_keys(&example("cristy.toml"))
-        .await
-        .expect("chosen");
+    type_into(&c, "import-file", &example("cristy.toml")).await;
     click(&c, "#import-add").await;
     let imported = wait_for(
         &c,
@@ -635,18 +635,8 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
     .await;
 
     // The GM opens a table of the campaign's characters, Steve as an NPC.
-    c.find(Locator::Id("table-file"))
-        .await
-        .expect("the table file input")
-        .send_keys(&example("table.toml"))
-        .await
-        .expect("chosen");
-    c.find(Locator::Id("npc-files"))
-        .await
-        .expect("the NPC files input")
-        .send_keys(&example("steve.toml"))
-        .await
-        .expect("chosen");
+    type_into(&c, "table-file", &example("table.toml")).await;
+    type_into(&c, "npc-files", &example("steve.toml")).await;
     click(&c, "#open-table").await;
     let opened = wait_for(
         &c,
