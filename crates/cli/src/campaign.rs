@@ -1,4 +1,4 @@
-//! `tabula campaign new|list|show|import|export|advance`: campaigns in the
+//! `tabula campaign new|list|show|import|export|advance|reissue`: campaigns in the
 //! database, from the terminal. Whoever runs these holds the database, so they
 //! act as the campaign's GM. The logic is `tabula_server::campaign`'s, the
 //! same the HTTP routes use.
@@ -84,6 +84,19 @@ pub enum CampaignCommand {
         #[command(flatten)]
         db: Db,
     },
+    /// Give a seat a new link (a lost or leaked one): the old link then opens
+    /// neither the campaign nor any of its tables. Prints the new link.
+    Reissue {
+        /// The campaign id.
+        id: String,
+        /// The seat: `gm` or a player's name.
+        seat: String,
+        #[command(flatten)]
+        db: Db,
+        /// The server's address as players reach it, for the link.
+        #[arg(long, default_value = DEFAULT_BASE_URL)]
+        base_url: String,
+    },
 }
 
 /// The database flag.
@@ -134,7 +147,8 @@ pub fn run(command: CampaignCommand, ctx: Ctx) -> Result<(), CliError> {
         | CampaignCommand::Show { db, .. }
         | CampaignCommand::Import { db, .. }
         | CampaignCommand::Export { db, .. }
-        | CampaignCommand::Advance { db, .. } => db.database_url.clone(),
+        | CampaignCommand::Advance { db, .. }
+        | CampaignCommand::Reissue { db, .. } => db.database_url.clone(),
     };
     runtime()?.block_on(async move {
         let store = tabula_store::open(&url).await.map_err(store_error)?;
@@ -166,6 +180,21 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
                     out.push_str(&format!("  {:<width$}  {}\n", s.seat, s.link));
                 }
                 out.trim_end().to_string()
+            })
+        }
+        CampaignCommand::Reissue {
+            id, seat, base_url, ..
+        } => {
+            let (link, changed) = campaign::reissue(store, &id, &gm(&id), &seat, &base_url)
+                .await
+                .map_err(app_error)?;
+            ctx.emit(&link, || {
+                format!(
+                    "A new link for {} (the old one no longer opens the campaign or its {} table seat(s)); give it to that seat only:\n  {}",
+                    link.seat,
+                    changed.len(),
+                    link.link
+                )
             })
         }
         CampaignCommand::List { .. } => {

@@ -694,6 +694,62 @@ pub async fn end_encounter(
     })
 }
 
+/// A new link for seat `name` of campaign `id` (the GM's, when a player's link
+/// was lost or leaked): a fresh token whose hash replaces the seat's in the
+/// campaign and at every table the campaign opened with it
+/// ([`Store::reissue_campaign_token`]), so the old link opens nothing. `seat`
+/// is who asks. Returns the new link and the table seats changed, as
+/// `(table id, seat)`, whose open sockets must close.
+///
+/// # Errors
+/// [`AppError::Forbidden`] for a player; [`AppError::NotFound`] when the
+/// campaign has no seat named `name` (compared as seat names are).
+pub async fn reissue(
+    store: &dyn Store,
+    id: &str,
+    seat: &CampaignSeat,
+    name: &str,
+    base_url: &str,
+) -> Result<(SeatLink, Vec<(String, String)>), AppError> {
+    if seat.role != Role::Gm {
+        return Err(AppError::Forbidden(
+            "only the GM reissues a campaign seat's link".into(),
+        ));
+    }
+    let wanted = Seat::parse(name);
+    let campaign = load_whole(store, id).await?;
+    let target = campaign
+        .seats
+        .iter()
+        .find(|s| Seat::parse(&s.seat).same_seat(&wanted))
+        .ok_or_else(|| {
+            AppError::NotFound(format!(
+                "{name:?} is no seat of this campaign (seats: {})",
+                campaign
+                    .seats
+                    .iter()
+                    .map(|s| s.seat.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    let token = auth::new_token()?;
+    let changed = store
+        .reissue_campaign_token(id, &target.seat, &auth::hash_token(&token))
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("{name:?} is no seat of this campaign")))?;
+    Ok((
+        SeatLink {
+            link: link(base_url, id, &token),
+            seat: target.seat.clone(),
+            role: target.role,
+            token,
+        },
+        changed,
+    ))
+}
+
 /// The seats of a loaded campaign as `{seat, role}`.
 pub fn seat_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
     c.seats

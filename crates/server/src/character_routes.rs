@@ -16,6 +16,7 @@ use tabula_store::{CampaignSeat, Role};
 
 use crate::auth;
 use crate::campaign::{self, AddCharacter, OpenTable};
+use crate::create::SeatLink;
 use crate::error::{ApiJson, AppError};
 use crate::state::AppState;
 
@@ -184,6 +185,30 @@ pub async fn list_campaigns(
 
 async fn who(state: &AppState, id: &str, headers: &HeaderMap) -> Result<CampaignSeat, AppError> {
     campaign::authenticate(state.store().as_ref(), id, auth::bearer(headers)).await
+}
+
+/// `POST /api/campaigns/ID/seats/SEAT/reissue` (the campaign's GM): a new link
+/// for the seat; the old one opens neither the campaign nor its tables, and
+/// the seat's open table sockets holding it close.
+pub async fn reissue_campaign_seat(
+    State(state): State<AppState>,
+    Path((id, name)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<SeatLink>, AppError> {
+    let seat = who(&state, &id, &headers).await?;
+    let (link, changed) = campaign::reissue(
+        state.store().as_ref(),
+        &id,
+        &seat,
+        &name,
+        &state.settings().base_url,
+    )
+    .await?;
+    for (table, table_seat) in &changed {
+        state.reissued(table, table_seat);
+    }
+    tracing::info!(campaign = %id, seat = %link.seat, tables = changed.len(), "campaign token reissued");
+    Ok(Json(link))
 }
 
 /// `GET /api/campaigns/ID`: the campaign as the token's seat may see it.

@@ -171,6 +171,10 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/campaigns/{id}", get(character_routes::show_campaign))
         .route(
+            "/campaigns/{id}/seats/{seat}/reissue",
+            post(character_routes::reissue_campaign_seat),
+        )
+        .route(
             "/campaigns/{id}/characters",
             post(character_routes::add_character),
         )

@@ -92,11 +92,8 @@ async fn johns_sheet_at(c: &Client, t: &Table) -> String {
     a.json["view"].to_string()
 }
 
-async fn two_encounters(db: Db) {
-    let store = db.open().await;
-    let c = Client::new(store.clone());
-
-    // The GM makes the campaign with John's and Cristy's players.
+/// The Tiers campaign "Goblin Summer": the GM, John and Cristy.
+async fn goblin_summer(c: &Client) -> Campaign {
     let a = c
         .call(
             axum::http::Method::POST,
@@ -108,7 +105,7 @@ async fn two_encounters(db: Db) {
         )
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
-    let camp = Campaign {
+    Campaign {
         id: a.json["campaign"].as_str().expect("id").to_string(),
         tokens: a.json["seats"]
             .as_array()
@@ -121,9 +118,11 @@ async fn two_encounters(db: Db) {
                 )
             })
             .collect(),
-    };
+    }
+}
 
-    // Each player adds their character; the GM adds Steve, an NPC ally.
+/// Each player adds their character (John, Cristy); the GM adds Steve, an NPC ally.
+async fn add_the_party(c: &Client, camp: &Campaign) {
     for (seat, file) in [
         ("John", "john.toml"),
         ("Cristy", "cristy.toml"),
@@ -138,6 +137,17 @@ async fn two_encounters(db: Db) {
             .await;
         assert_eq!(a.status, StatusCode::CREATED, "{seat}: {}", a.text);
     }
+}
+
+async fn two_encounters(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+
+    // The GM makes the campaign with John's and Cristy's players.
+    let camp = goblin_summer(&c).await;
+
+    // Each player adds their character; the GM adds Steve, an NPC ally.
+    add_the_party(&c, &camp).await;
     // A player cannot add a character for someone else, nor read another's.
     let a = c
         .post(
@@ -288,3 +298,77 @@ async fn two_encounters(db: Db) {
 }
 
 story!(two_encounters_in_a_row_and_a_restart, super::two_encounters);
+
+/// A lost link: the GM reissues John's campaign token. The old token opens
+/// neither the campaign nor the table the campaign opened; the new one opens
+/// both, at John's seat. Only the GM may, and only for a seat there is.
+async fn a_reissued_link_replaces_the_old_everywhere(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let camp = goblin_summer(&c).await;
+    add_the_party(&c, &camp).await;
+    let t = open_table(&c, &camp).await;
+    let old = camp.token("John");
+    let route = |seat: &str| format!("/api/campaigns/{}/seats/{seat}/reissue", camp.id);
+
+    let refused = c.post(&route("John"), &old, &json!({})).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
+    let unknown = c
+        .post(&route("Nobody"), &camp.token("gm"), &json!({}))
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.text);
+    assert_eq!(
+        c.get(&format!("/api/campaigns/{}", camp.id), &old)
+            .await
+            .status,
+        StatusCode::OK,
+        "refusals changed nothing"
+    );
+
+    // Seat names compare as they do everywhere: "john" is John.
+    let a = c.post(&route("john"), &camp.token("gm"), &json!({})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(a.json["seat"], "John");
+    assert_eq!(a.json["role"], "player");
+    let new = a.json["token"].as_str().expect("token").to_string();
+    assert_ne!(new, old);
+    assert!(
+        a.json["link"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with(&format!("/c/{}#{new}", camp.id)),
+        "{}",
+        a.text
+    );
+
+    let campaign_page = format!("/api/campaigns/{}", camp.id);
+    let table_view = format!("/api/tables/{}/view", t.id);
+    assert_eq!(
+        c.get(&campaign_page, &old).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        c.get(&table_view, &old).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let seen = c.get(&campaign_page, &new).await;
+    assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    assert_eq!(seen.json["seat"], "John");
+    let view = c.get(&table_view, &new).await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+    // Cristy's and the GM's links are untouched.
+    assert_eq!(
+        c.get(&campaign_page, &camp.token("Cristy")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        c.get(&table_view, &camp.token("gm")).await.status,
+        StatusCode::OK
+    );
+    store.close().await;
+}
+
+story!(
+    a_reissued_link,
+    super::a_reissued_link_replaces_the_old_everywhere
+);

@@ -680,6 +680,25 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         seat: &str,
     ) -> Result<Option<String>, StoreError>;
 
+    /// Replaces the token hash of seat `seat` of campaign `campaign` (the GM
+    /// reissues a lost or leaked link), and with it the hash of every table seat
+    /// the campaign's tables copied from it (the table seats of the campaign's
+    /// tables whose hash was the seat's old one), in one transaction: the old
+    /// link then opens neither the campaign nor any of its tables. Returns each
+    /// table seat changed as `(table id, seat)`, or `None`, changing nothing, when
+    /// the campaign has no such seat. On PostgreSQL each changed table seat is
+    /// notified on [`NOTIFY_CHANNEL`] as `"TABLE_ID reissue SEAT"` (at commit), as
+    /// [`Store::reissue_token`] does.
+    ///
+    /// # Errors
+    /// [`StoreError::NulInText`] when `token_hash` holds U+0000.
+    async fn reissue_campaign_token(
+        &self,
+        campaign: &str,
+        seat: &str,
+        token_hash: &str,
+    ) -> Result<Option<Vec<(String, String)>>, StoreError>;
+
     /// Adds a character to campaign `campaign`, with the first event of its history
     /// (seq 1, `at_ms` now), in one transaction, and returns it as stored.
     ///

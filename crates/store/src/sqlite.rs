@@ -374,6 +374,50 @@ impl Store for SqliteStore {
         Ok(done.rows_affected() > 0)
     }
 
+    async fn reissue_campaign_token(
+        &self,
+        campaign: &str,
+        seat: &str,
+        token_hash: &str,
+    ) -> Result<Option<Vec<(String, String)>>, StoreError> {
+        common::check_text(token_hash, "token hash")?;
+        if !common::findable(&[campaign, seat]) {
+            return Ok(None);
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let old: Option<String> = sqlx::query_scalar(
+            "SELECT token_hash FROM campaign_seats WHERE campaign_id = ?1 AND seat = ?2",
+        )
+        .bind(campaign)
+        .bind(seat)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(old) = old else {
+            return Ok(None);
+        };
+        sqlx::query(
+            "UPDATE campaign_seats SET token_hash = ?3 WHERE campaign_id = ?1 AND seat = ?2",
+        )
+        .bind(campaign)
+        .bind(seat)
+        .bind(token_hash)
+        .execute(&mut *tx)
+        .await?;
+        let changed: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE seats SET token_hash = ?3 \
+             WHERE token_hash = ?2 \
+               AND table_id IN (SELECT id FROM tables WHERE campaign_id = ?1) \
+             RETURNING table_id, seat",
+        )
+        .bind(campaign)
+        .bind(&old)
+        .bind(token_hash)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some(changed))
+    }
+
     async fn follow(&self) -> Result<Option<crate::Feed>, StoreError> {
         Ok(None)
     }

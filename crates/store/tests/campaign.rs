@@ -27,6 +27,7 @@ stories!(
     a_conflict_rolls_the_whole_ending_back,
     of_two_servers_ending_one_table_exactly_one_writes,
     a_reopened_store_has_its_campaigns_back,
+    a_reissued_campaign_token_opens_nothing_anymore,
 );
 
 // ---------------------------------------------------------------------------------
@@ -1054,4 +1055,106 @@ proptest::proptest! {
             }
         });
     }
+}
+
+async fn a_reissued_campaign_token_opens_nothing_anymore(db: Db) {
+    let store = db.store();
+    let campaign = store.create_campaign(iron_coast()).await.unwrap();
+    let other = store.create_campaign(iron_coast()).await.unwrap();
+    let first = store
+        .create_table(encounter(Some(&campaign)))
+        .await
+        .unwrap();
+    let second = store
+        .create_table(encounter(Some(&campaign)))
+        .await
+        .unwrap();
+    let others = store.create_table(encounter(Some(&other))).await.unwrap();
+    // A table seat whose link the GM already reissued keeps its own hash.
+    assert_eq!(
+        store.reissue_token(&second, "gm", "hash-gm-2").await,
+        Ok(true)
+    );
+
+    let changed = store
+        .reissue_campaign_token(&campaign, "ann", "hash-ann-new")
+        .await
+        .unwrap()
+        .expect("ann is a seat");
+    let mut changed_tables: Vec<&str> = changed.iter().map(|(t, _)| t.as_str()).collect();
+    changed_tables.sort_unstable();
+    let mut want = vec![first.as_str(), second.as_str()];
+    want.sort_unstable();
+    assert_eq!(changed_tables, want);
+    assert!(changed.iter().all(|(_, s)| s == "ann"), "{changed:?}");
+
+    // The old hash opens neither the campaign nor its tables; the new one does.
+    assert_eq!(
+        store.campaign_seat_for_token(&campaign, "hash-ann").await,
+        Ok(None)
+    );
+    assert_eq!(
+        store
+            .campaign_seat_for_token(&campaign, "hash-ann-new")
+            .await,
+        Ok(Some(campaign_seat(&campaign, "ann", Role::Player)))
+    );
+    for table in [&first, &second] {
+        assert_eq!(store.seat_for_token(table, "hash-ann").await.unwrap(), None);
+        assert!(
+            store
+                .seat_for_token(table, "hash-ann-new")
+                .await
+                .unwrap()
+                .is_some()
+        );
+    }
+    // The GM's seats, another campaign and its table are untouched.
+    assert_eq!(
+        store.campaign_token_hash(&campaign, "gm").await,
+        Ok(Some("hash-gm".into()))
+    );
+    assert!(
+        store
+            .seat_for_token(&first, "hash-gm")
+            .await
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        store
+            .seat_for_token(&second, "hash-gm-2")
+            .await
+            .unwrap()
+            .is_some()
+    );
+    assert_eq!(
+        store.campaign_token_hash(&other, "ann").await,
+        Ok(Some("hash-ann".into()))
+    );
+    assert!(
+        store
+            .seat_for_token(&others, "hash-ann")
+            .await
+            .unwrap()
+            .is_some()
+    );
+
+    // No such seat or campaign: nothing changes.
+    assert_eq!(
+        store.reissue_campaign_token(&campaign, "cy", "h").await,
+        Ok(None)
+    );
+    assert_eq!(
+        store.reissue_campaign_token("no-such", "ann", "h").await,
+        Ok(None)
+    );
+    assert!(matches!(
+        store.reissue_campaign_token(&campaign, "ann", "h\0").await,
+        Err(StoreError::NulInText { .. })
+    ));
+    assert_eq!(
+        store.campaign_token_hash(&campaign, "ann").await,
+        Ok(Some("hash-ann-new".into()))
+    );
 }
