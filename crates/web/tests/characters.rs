@@ -1,8 +1,10 @@
 //! Characters and campaigns in a real browser (Debian's Chromium through
 //! chromedriver; the server and the page on 127.0.0.1 over a throwaway SQLite
 //! file): a Tiers character built from the empty draft with the page's
-//! controls only, a campaign made in the lobby and played from its page, and
-//! a player's campaign page that shows only that player's characters.
+//! controls only, a legal character of each of the five books made by a
+//! newcomer who follows only the page's prompts, a campaign made in the lobby
+//! and played from its page, and a player's campaign page that shows only
+//! that player's characters.
 //!
 //! Skipped with a line on stderr when Chromium is not installed; a failure
 //! instead under `TABULA_REQUIRE_BROWSER=1` (CI).
@@ -922,5 +924,291 @@ async fn browser_every_books_builder_draws_its_steps_with_labelled_controls() {
         text.as_str().unwrap_or_default().contains("cannot start"),
         "{text}"
     );
+    let _ = c.close().await;
+}
+
+/// What the page shows of each of the builder's fields, in the page's order:
+/// `{key, kind: int|choice|text|multi, value, required, refused, problem,
+/// min, max, options}` (a field "shows a problem" when a problem of the
+/// list names it, its part or its whole).
+const READ_FIELDS: &str = r"
+const blocks = [...document.querySelectorAll('#steps .bfield')];
+const keys = blocks.map(b => b.dataset.key);
+// The field a problem names: its own, else the first of its parts, else
+// the nearest whole it is a part of.
+const named = new Set();
+for (const li of document.querySelectorAll('#problem-list li')) {
+  const p = li.dataset.field || '';
+  if (!p) continue;
+  const whole = keys.filter(k => p.startsWith(k + '.')).sort((a, b) => b.length - a.length)[0];
+  const key = keys.find(k => k === p) || keys.find(k => k.startsWith(p + '.')) || whole;
+  if (key) named.add(key);
+}
+const num = (t) => (t === null || t === '' ? null : Number(t));
+return blocks.map(b => {
+  const key = b.dataset.key;
+  const refused = b.classList.contains('refused');
+  const problem = named.has(key);
+  const set = b.querySelector('fieldset.multi');
+  if (set) {
+    const boxes = [...set.querySelectorAll('input[type=checkbox]')];
+    const m = /\((\d+)\u2013(\d+)\)/.exec(set.querySelector('legend').textContent);
+    return { key, kind: 'multi', refused, problem, required: false,
+      value: boxes.filter(x => x.checked).map(x => x.value), options: boxes.map(x => x.value),
+      min: m ? Number(m[1]) : 0, max: m ? Number(m[2]) : boxes.length };
+  }
+  const e = b.querySelector('input, select');
+  const kind = e.tagName === 'SELECT' ? 'choice' : e.type === 'number' ? 'int' : 'text';
+  return { key, kind, refused, problem, required: e.required, value: e.value,
+    options: kind === 'choice' ? [...e.options].map(o => o.value).filter(v => v !== '') : [],
+    min: num(e.getAttribute('min')), max: num(e.getAttribute('max')) };
+});";
+
+/// What the page shows is wrong: its problem list, its refusals, and a
+/// refusal to finish.
+async fn visible_problems(c: &Client) -> String {
+    js(
+        c,
+        "const parts = [document.getElementById('problems').innerText, document.getElementById('refusal-general').innerText, \
+           ...[...document.querySelectorAll('#steps .refusal')].map(r => r.innerText), document.getElementById('finish-error').innerText]; \
+         return parts.map(t => (t || '').trim()).filter(Boolean).join('\\n');",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// A CSS attribute value in double quotes.
+fn css_quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The short words a newcomer types into text fields, a different one for
+/// each field (a name first).
+const WORDS: [&str; 16] = [
+    "Newcomer", "Nova", "Kit", "Ash", "Bree", "Cole", "Dune", "Elm", "Fern", "Gale", "Hale", "Ivy",
+    "Jade", "Knot", "Lark", "Moss",
+];
+
+/// The answers a newcomer gives a single field, in order: a number input's
+/// largest number first (then the next lower ones), a list's options in
+/// order, a short word not `typed` anywhere yet for text.
+fn newcomer_answers(field: &Value, typed: &std::collections::HashSet<String>) -> Vec<String> {
+    match field["kind"].as_str().unwrap_or_default() {
+        "int" => {
+            let min = field["min"].as_i64().unwrap_or(0);
+            let max = field["max"].as_i64().unwrap_or(min + 10);
+            (min..=max).rev().map(|n| n.to_string()).collect()
+        }
+        "choice" => field["options"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|o| o.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => WORDS
+            .iter()
+            .filter(|w| !typed.contains(**w))
+            .map(|w| (*w).to_string())
+            .collect(),
+    }
+}
+
+/// Build a character of `system` on the builder page as a newcomer does,
+/// with the page's controls only: in the page's order, the first field
+/// without a value (or showing a problem or a refusal) gets the newcomer's
+/// answer, until no field asks for one; then Finish. Answers the finished
+/// sheet and the number of answers given.
+async fn build_as_a_newcomer(c: &Client, system: &str) -> (String, usize) {
+    use std::collections::{HashMap, HashSet};
+
+    wait_page(c).await;
+    // How far down each field's answers the newcomer is; the options of a
+    // multi field already ticked once; the fields given up on.
+    let mut tried: HashMap<String, usize> = HashMap::new();
+    let mut ticked: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut given_up: HashSet<String> = HashSet::new();
+    let mut typed: HashSet<String> = HashSet::new();
+    let mut log: Vec<String> = Vec::new();
+    let mut answers = 0_usize;
+    let mut last = String::from("(no answer yet)");
+    let context = |log: &[String], answers: usize, last: &str, problems: &str| {
+        let recent = log[log.len().saturating_sub(12)..].join("\n  ");
+        format!(
+            "{system}: after {answers} answers, the last {last}\n  recent answers:\n  {recent}\n  the page's problems:\n{problems}"
+        )
+    };
+    loop {
+        builder_idle(c).await;
+        assert!(
+            answers < 300,
+            "{}",
+            context(&log, answers, &last, &visible_problems(c).await)
+        );
+        let fields = js(c, READ_FIELDS).await;
+        let fields = fields.as_array().cloned().unwrap_or_default();
+        let needs = |f: &Value| {
+            let key = f["key"].as_str().unwrap_or_default();
+            if given_up.contains(key) {
+                return false;
+            }
+            if f["refused"] == json!(true) || f["problem"] == json!(true) {
+                return true;
+            }
+            match f["kind"].as_str().unwrap_or_default() {
+                "multi" => {
+                    let picked = f["value"].as_array().map_or(0, Vec::len);
+                    picked < usize::try_from(f["min"].as_u64().unwrap_or(0)).unwrap_or(0)
+                }
+                "text" => f["required"] == json!(true) && f["value"] == json!(""),
+                _ => f["value"] == json!(""),
+            }
+        };
+        let Some(field) = fields.iter().find(|f| needs(f)) else {
+            break;
+        };
+        let key = field["key"].as_str().unwrap_or_default().to_string();
+        let quoted = css_quoted(&key);
+        if field["kind"] == json!("multi") {
+            // Tick the next option not ticked before (the fewest the field
+            // asks for, one at a time; a refused one is not ticked again).
+            let picked: Vec<String> = field["value"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let done = ticked.entry(key.clone()).or_default();
+            let next = field["options"].as_array().and_then(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .find(|o| !done.contains(*o) && !picked.iter().any(|p| p == o))
+                    .map(String::from)
+            });
+            let Some(option) = next else {
+                given_up.insert(key.clone());
+                log.push(format!("{key}: no option left to tick (given up)"));
+                continue;
+            };
+            done.insert(option.clone());
+            last = format!("answer: {key} ticked {option:?}");
+            click(
+                c,
+                &format!(
+                    "#steps input[type=checkbox][data-key={quoted}][value={}]",
+                    css_quoted(&option)
+                ),
+            )
+            .await;
+        } else {
+            let choices = newcomer_answers(field, &typed);
+            let current = field["value"].as_str().unwrap_or_default().to_string();
+            let at = tried.entry(key.clone()).or_insert(0);
+            if field["kind"] == json!("text") {
+                // A word typed once is not typed again.
+                *at = 0;
+            }
+            while *at < choices.len() && choices[*at] == current {
+                *at += 1;
+            }
+            let Some(answer) = choices.get(*at).cloned() else {
+                given_up.insert(key.clone());
+                log.push(format!("{key}: no answer left (given up)"));
+                continue;
+            };
+            *at += 1;
+            if field["kind"] == json!("text") {
+                typed.insert(answer.clone());
+            }
+            last = format!("answer: {key} = {answer:?}");
+            if field["kind"] == json!("choice") {
+                c.find(Locator::Css(&format!("#steps select[data-key={quoted}]")))
+                    .await
+                    .unwrap_or_else(|e| panic!("{system}: the list {key}: {e}"))
+                    .select_by_value(&answer)
+                    .await
+                    .unwrap_or_else(|e| panic!("{system}: {key} offers {answer}: {e}"));
+            } else {
+                fill(c, &key, &answer).await;
+            }
+        }
+        answers += 1;
+        builder_idle(c).await;
+        let refused = js(
+            c,
+            &format!("const r = document.querySelector('.bfield.refused[data-key={}] .refusal'); const g = document.getElementById('refusal-general').innerText; return r ? r.innerText : g;", quoted.replace('\'', "\\'")),
+        )
+        .await;
+        let refused = refused.as_str().unwrap_or_default().trim().to_string();
+        log.push(if refused.is_empty() {
+            last.clone()
+        } else {
+            format!("{last} -> {refused}")
+        });
+    }
+    for line in &log {
+        eprintln!("{system}: {line}");
+    }
+    let enabled = js(c, "return !document.getElementById('finish').disabled;").await;
+    assert_eq!(
+        enabled,
+        json!(true),
+        "Finish is not enabled: {}",
+        context(&log, answers, &last, &visible_problems(c).await)
+    );
+    click(c, "#finish").await;
+    let sheet = until(&format!("{system}: the finished sheet"), || async {
+        let v = js(
+            c,
+            "const f = document.getElementById('finished'); const e = document.getElementById('finish-error').innerText; \
+             return !f.hidden ? ['sheet', document.getElementById('sheet-text').textContent] : e ? ['error', e] : null;",
+        )
+        .await;
+        (!v.is_null()).then_some(v)
+    })
+    .await;
+    assert_eq!(
+        sheet[0],
+        json!("sheet"),
+        "{}",
+        context(&log, answers, &last, &visible_problems(c).await)
+    );
+    (sheet[1].as_str().unwrap_or_default().to_string(), answers)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_a_newcomer_finishes_a_legal_character_in_every_book() {
+    let Some((mut driver, _one)) = browser("browser_a_newcomer_finishes").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let c = driver.session(1280, 900).await;
+    for system in ["sour-grapes", "scratch", "tiers", "bastards", "sapio"] {
+        c.goto(&format!("{}/new/{system}", server.base))
+            .await
+            .expect("the builder");
+        let (sheet, answers) = build_as_a_newcomer(&c, system).await;
+        eprintln!("{system}: finished after {answers} answers");
+        let (status, v) = server
+            .api(
+                Method::POST,
+                &format!("/api/systems/{system}/sheets/validate"),
+                None,
+                Some(json!({ "sheet": sheet })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{system}: {v}");
+        assert_eq!(
+            v["valid"],
+            json!(true),
+            "{system}: the finished sheet validates: {v}\n{sheet}"
+        );
+        assert_eq!(v["name"], json!("Newcomer"), "{system}: {v}");
+    }
     let _ = c.close().await;
 }
