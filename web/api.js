@@ -109,6 +109,10 @@ export class Campaign {
   advance(cid, command) {
     return call("POST", `${this.base}/characters/${encodeURIComponent(cid)}/advance`, { token: this.token, json: { command } });
   }
+  /** (GM) A new link for `seat`; the old one opens neither the campaign nor its tables. */
+  reissue(seat) {
+    return call("POST", `${this.base}/seats/${encodeURIComponent(seat)}/reissue`, { token: this.token });
+  }
   /** (GM) Open a table of the campaign's characters: `{table, files?, name?}`. */
   openTable(request) {
     return call("POST", `${this.base}/tables`, { token: this.token, json: request });

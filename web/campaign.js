@@ -7,6 +7,7 @@
 
 import { Campaign, builder, describeError } from "./api.js";
 import { el, replace } from "./dom.js";
+import { campaignLink, seatCard } from "./links.js";
 import { SYSTEMS, ruleCite, problemList, downloadLink, readText } from "./characters.js";
 
 const $ = (id) => document.getElementById(id);
@@ -193,12 +194,50 @@ function advanceForm(ch) {
   return form;
 }
 
-/** Every seat of the campaign (never a token). */
+/** Every seat of the campaign (never a token); the GM may give a seat a new link. */
 function drawSeats() {
+  const gm = S.campaign.role === "gm";
   replace(
     $("seats"),
-    (S.campaign.seats || []).map((s) => el("li", { "data-seat": s.seat }, [el("strong", {}, s.role === "gm" ? "GM" : s.seat), el("span", { class: "muted" }, s.role === "gm" ? " (game master)" : " (player)"), s.seat === S.campaign.seat ? " (you)" : null])),
+    (S.campaign.seats || []).map((s) =>
+      el("li", { "data-seat": s.seat }, [
+        el("strong", {}, s.role === "gm" ? "GM" : s.seat),
+        el("span", { class: "muted" }, s.role === "gm" ? " (game master)" : " (player)"),
+        s.seat === S.campaign.seat ? " (you)" : null,
+        gm
+          ? el(
+              "button",
+              { type: "button", class: "secondary reissue", "data-seat": s.seat, "aria-label": `New link for ${s.role === "gm" ? "the GM" : s.seat}`, onclick: () => reissueSeat(s) },
+              "New link",
+            )
+          : null,
+      ]),
+    ),
   );
+}
+
+/** (GM) Give seat `s` a new link (a lost or leaked one) and show it; the old one stops working everywhere. */
+async function reissueSeat(s) {
+  const who = s.role === "gm" ? "the GM" : s.seat;
+  if (!window.confirm(`Give ${who} a new link? The old one will stop opening this campaign and its tables.`)) return;
+  const r = await S.api.reissue(s.seat);
+  const box = $("reissued");
+  if (!r.ok) {
+    replace(box, el("p", { class: "error", "data-kind": "error" }, `Not reissued: ${describeError(r).message}`));
+    return;
+  }
+  const link = campaignLink(S.id, r.body.token);
+  replace(box, el("div", { "data-kind": "ok" }, [
+    el("p", {}, `${s.role === "gm" ? "The GM's" : s.seat + "'s"} old link no longer works. The new one:`),
+    el("ul", { class: "seat-cards" }, seatCard({ seat: s.seat, role: r.body.role, link })),
+  ]));
+  if (s.seat === S.campaign.seat) {
+    // The GM's own link: keep working with the new token.
+    S.token = r.body.token;
+    S.api = new Campaign(S.id, S.token);
+    sessionStorage.setItem(`tabula:campaign-token:${S.id}`, S.token);
+    history.replaceState(null, "", `#${S.token}`);
+  }
 }
 
 /** The link to a campaign table for this seat: its own campaign token opens it. */

@@ -760,6 +760,43 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
     );
     assert_fits(&c, 390).await;
     screenshot(&c, "campaign-gm-390").await;
+
+    // A lost link: the GM gives Cristy a new one from the seats list. Her old
+    // token opens nothing any more; the new link shown does.
+    let cristy_old = links[2]
+        .1
+        .rsplit_once('#')
+        .map(|(_, t)| t.to_string())
+        .expect("Cristy's token");
+    js(&c, "window.confirm = () => true; return true;").await;
+    click(&c, "#seats button.reissue[data-seat=\"Cristy\"]").await;
+    let reissued = wait_for(
+        &c,
+        "Cristy's new link",
+        "const r = document.querySelector('#reissued [data-kind]'); return r ? [r.dataset.kind, r.innerText, (r.querySelector('input.link') || {}).value || ''] : null;",
+    )
+    .await;
+    assert_eq!(reissued[0], json!("ok"), "{reissued}");
+    let new_link = reissued[2].as_str().unwrap_or_default().to_string();
+    let cristy_new = new_link
+        .rsplit_once('#')
+        .map(|(_, t)| t.to_string())
+        .expect("a token in the new link");
+    assert_ne!(cristy_new, cristy_old);
+    let campaign_route = format!("/api/campaigns/{campaign_id}");
+    let (status, _) = server
+        .api(Method::GET, &campaign_route, Some(&cristy_old), None)
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "the old link opens nothing"
+    );
+    let (status, seen) = server
+        .api(Method::GET, &campaign_route, Some(&cristy_new), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{seen}");
+    assert_eq!(seen["seat"], json!("Cristy"));
     let _ = c.close().await;
 }
 
