@@ -79,6 +79,7 @@ function start() {
   S.api = new Seat(S.id, S.token);
   wire();
   refreshAll().then(() => connect());
+  checkEnded();
   window.addEventListener("online", () => reconnectNow());
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") reconnectNow();
@@ -359,6 +360,23 @@ async function findCampaign() {
   drawCampaignGm();
 }
 
+/** On opening the page: an encounter already ended shows so (the lobby's list gives `ended_ms`). */
+async function checkEnded() {
+  const r = await lobby.tables();
+  const tables = r.ok ? list(r.body, "tables") : [];
+  const mine = tables.find((t) => t && t.id === S.id);
+  if (mine && mine.ended_ms) showEnded("This encounter has ended: its lasting changes were written back to the campaign, and the table takes no more commands.");
+}
+
+/** The encounter ended (the GM wrote it back to the campaign): say so and make the actions inert; the log and sheets stay readable. */
+function showEnded(message) {
+  const b = $("ended-banner");
+  b.textContent = message || "This encounter has ended.";
+  b.hidden = false;
+  $("actions").inert = true;
+  document.body.dataset.ended = "true";
+}
+
 /** End the campaign table's encounter (POST /end) and show what was written back. */
 async function endCampaignEncounter() {
   if (!window.confirm("End the encounter and write the lasting changes back to the campaign?")) return;
@@ -634,6 +652,10 @@ function onMessage(msg) {
     if (S.reissuingSelf) return;
     fatal("The GM reissued this seat's link: this one no longer works. Ask the GM for the new link.");
     S.revoked = true;
+    return;
+  }
+  if (msg.type === "ended") {
+    showEnded(msg.message);
     return;
   }
   if (msg.type === "error" || (msg.error && !msg.view && !msg.lines)) {

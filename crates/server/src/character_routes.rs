@@ -356,5 +356,10 @@ pub async fn end_now(state: &AppState, id: &str) -> Result<campaign::Ended, AppE
     let table = guard
         .as_ref()
         .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
-    campaign::end_encounter(state.store().as_ref(), id, table).await
+    let ended = campaign::end_encounter(state.store().as_ref(), id, table).await?;
+    drop(guard);
+    if !ended.already {
+        state.ended(id);
+    }
+    Ok(ended)
 }

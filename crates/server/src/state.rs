@@ -32,6 +32,9 @@ pub enum Signal {
     /// The GM reissued this seat's token (the seat key): connections of that
     /// seat close.
     Reissued(String),
+    /// The encounter ended (its lasting changes were written back to the
+    /// campaign): every connection is told; the table takes no more commands.
+    Ended,
 }
 
 /// One table in play (see the module docs). `table` is `None` until it is
@@ -393,6 +396,7 @@ impl AppState {
                     tokio::spawn(async move { state.heard(&table, seq).await });
                 }
                 Some(FeedEvent::Reissued { table, seat }) => self.reissued(&table, &seat),
+                Some(FeedEvent::Ended { table }) => self.ended(&table),
                 Some(FeedEvent::Lost) => {
                     tracing::warn!(
                         "the store's feed was lost and is back: catching up every table"
@@ -482,6 +486,14 @@ impl AppState {
             }
         }
         Err(error)
+    }
+
+    /// Tell table `id`'s followers that its encounter ended (here, or on
+    /// another server: then through the store's feed).
+    pub(crate) fn ended(&self, id: &str) {
+        if let Some(slot) = self.slots().get(id) {
+            let _ = slot.tx.send(Signal::Ended);
+        }
     }
 
     /// Tell table `id`'s followers that `key`'s token was reissued (here, or

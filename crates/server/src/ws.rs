@@ -171,6 +171,7 @@ async fn follow(
     }
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.reset();
+    let mut told_ended = false;
     loop {
         tokio::select! {
             _ = ping.tick() => {
@@ -215,6 +216,15 @@ async fn follow(
                     return close(&mut socket, close_code::POLICY, "token reissued").await;
                 }
                 Ok(Signal::Reissued(_)) => {}
+                // Once, though a PostgreSQL server hears its own ending again
+                // through the store's feed.
+                Ok(Signal::Ended) if !told_ended => {
+                    told_ended = true;
+                    if !send(&mut socket, &json!({"type": "ended", "message": ENDED_MESSAGE})).await {
+                        return;
+                    }
+                }
+                Ok(Signal::Ended) => {}
                 Err(RecvError::Closed) => return close(&mut socket, close_code::AWAY, "table closed").await,
             },
             msg = socket.recv() => match msg {
@@ -228,6 +238,9 @@ async fn follow(
         }
     }
 }
+
+/// What a table's pages are told when the GM ends its encounter.
+pub const ENDED_MESSAGE: &str = "The GM ended this encounter: its lasting changes were written back to the campaign, and the table takes no more commands.";
 
 /// How long a quiet WebSocket may go before the server pings it (keeps
 /// proxies from dropping an idle table).

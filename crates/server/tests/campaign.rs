@@ -182,6 +182,14 @@ async fn two_encounters(db: Db) {
 
     // Encounter 1: the book's goblin fight, played to its end.
     let t1 = open_table(&c, &camp).await;
+    // John's page follows the table live: it hears the end (the
+    // script's last command finishes the encounter, which ends the table).
+    let base = common::serve(c.state.clone()).await;
+    let mut john_ws = common::connect(&base, &t1, &t1.token("John"), true, None).await;
+    assert_eq!(
+        common::next(&mut john_ws).await.expect("hello")["type"],
+        "hello"
+    );
     for line in common::script("tiers", "encounter.script") {
         let (seat, text) = split_line(&line);
         let seat = seat.unwrap_or("gm");
@@ -197,6 +205,24 @@ async fn two_encounters(db: Db) {
         "the potion John drank is gone: {sheet}"
     );
     assert_eq!(john_after["seq"], 2, "one encounter event: {john_after}");
+    let mut told = None;
+    for _ in 0..1000 {
+        let m = common::next(&mut john_ws)
+            .await
+            .expect("the socket stays open");
+        if m["type"] == "ended" {
+            told = Some(m);
+            break;
+        }
+    }
+    let told = told.expect("John's socket is told the encounter ended");
+    assert!(
+        told["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ended"),
+        "{told}"
+    );
     // Ending again writes nothing more.
     let again = at_table(&c, &t1, axum::http::Method::POST, "end", "gm").await;
     assert_eq!(again.json["already"], true, "{}", again.text);

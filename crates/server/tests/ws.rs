@@ -6,70 +6,14 @@
 
 mod common;
 
-use std::time::Duration;
-
 use axum::http::StatusCode;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
-use tokio::net::{TcpListener, TcpStream};
+use tabula_server::AppState;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use common::{Client, Db, Table, script, split_line};
-use tabula_server::{AppState, app};
-
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-const WAIT: Duration = Duration::from_secs(10);
-
-/// Serve `state` on a free port of 127.0.0.1.
-async fn serve(state: AppState) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(listener, app(state)).await.unwrap();
-    });
-    format!("ws://{addr}")
-}
-
-/// Connect to table `t` as the seat of `token`: by the bearer header, or by
-/// the first message.
-async fn connect(base: &str, t: &Table, token: &str, header: bool, after: Option<u64>) -> Socket {
-    let mut url = format!("{base}/api/tables/{}/ws", t.id);
-    if let Some(a) = after {
-        url.push_str(&format!("?after={a}"));
-    }
-    let mut req = url.into_client_request().unwrap();
-    if header {
-        req.headers_mut()
-            .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    }
-    let (mut ws, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(req))
-        .await
-        .expect("connect in time")
-        .expect("the upgrade succeeds");
-    if !header {
-        ws.send(Message::text(json!({"token": token}).to_string()))
-            .await
-            .unwrap();
-    }
-    ws
-}
-
-/// The next JSON message (pings skipped); `None` when the socket closed.
-async fn next(ws: &mut Socket) -> Option<Value> {
-    loop {
-        let msg = tokio::time::timeout(WAIT, ws.next())
-            .await
-            .expect("a message in time")?;
-        match msg {
-            Ok(Message::Text(t)) => return Some(serde_json::from_str(t.as_str()).unwrap()),
-            Ok(Message::Close(_)) | Err(_) => return None,
-            Ok(_) => {}
-        }
-    }
-}
+use common::{Client, Db, Socket, Table, WAIT, connect, next, script, serve, split_line};
 
 /// Messages until one reports `seq` (updates may be merged when a socket is
 /// slow: every line still arrives).

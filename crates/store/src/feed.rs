@@ -8,8 +8,9 @@ use sqlx::postgres::{PgListener, PgPool};
 use crate::TableId;
 
 /// The PostgreSQL `NOTIFY` channel every append notifies, with the payload
-/// `"TABLE_ID NEW_SEQ"` (a table id and a number), and every token reissue,
-/// with `"TABLE_ID reissue SEAT"` (a seat's name): never a secret.
+/// `"TABLE_ID NEW_SEQ"` (a table id and a number), every token reissue, with
+/// `"TABLE_ID reissue SEAT"` (a seat's name), and every encounter's end, with
+/// `"TABLE_ID ended"`: never a secret.
 pub const NOTIFY_CHANNEL: &str = "tabula_log";
 
 /// How long a [`Feed`] waits before it tries to listen again after its connection
@@ -33,6 +34,12 @@ pub enum FeedEvent {
         table: TableId,
         /// The seat (`gm` or the player's name).
         seat: String,
+    },
+    /// Some process ended table `table`'s encounter
+    /// ([`Store::end_table`](crate::Store::end_table)): its log takes no more entries.
+    Ended {
+        /// The table.
+        table: TableId,
     },
     /// The listening connection was lost and is back: notices sent meanwhile are
     /// gone, so any table may have moved.
@@ -93,10 +100,15 @@ impl Feed {
     }
 }
 
-/// `"TABLE_ID SEQ"` or `"TABLE_ID reissue SEAT"` back to an event; anything
-/// else is not ours.
+/// `"TABLE_ID SEQ"`, `"TABLE_ID reissue SEAT"` or `"TABLE_ID ended"` back to
+/// an event; anything else is not ours.
 fn parse(payload: &str) -> Option<FeedEvent> {
     let (table, rest) = payload.split_once(' ')?;
+    if rest == "ended" {
+        return Some(FeedEvent::Ended {
+            table: table.to_string(),
+        });
+    }
     if let Some(seat) = rest.strip_prefix("reissue ") {
         return Some(FeedEvent::Reissued {
             table: table.to_string(),
@@ -127,6 +139,12 @@ mod tests {
             Some(FeedEvent::Reissued {
                 table: "abc".into(),
                 seat: "Ann Lee".into()
+            })
+        );
+        assert_eq!(
+            parse("abc ended"),
+            Some(FeedEvent::Ended {
+                table: "abc".into()
             })
         );
         assert_eq!(parse("abc"), None);

@@ -775,6 +775,9 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The store does not refuse later appends to an ended table's log: the server
     /// decides what an ended table still takes.
     ///
+    /// On PostgreSQL an ending notifies [`NOTIFY_CHANNEL`] with `"TABLE_ID ended"`
+    /// (at commit).
+    ///
     /// # Errors
     /// Any error writes nothing (the table stays open, no character changes):
     /// - [`StoreError::NotFound`] when no table has this id.

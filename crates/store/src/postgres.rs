@@ -769,6 +769,12 @@ impl Store for PgStore {
                 write_event(&mut tx, &campaign, &write.character, &write.event, at_ms).await?;
             }
         }
+        // Other servers tell the table's open pages that the encounter ended.
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(crate::NOTIFY_CHANNEL)
+            .bind(format!("{table} ended"))
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -683,6 +683,18 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         ended_text.contains("John") && ended_text.contains("Cristy"),
         "{ended_text}"
     );
+    // The page hears the end live: a notice, and the actions take no input.
+    let banner = wait_for(
+        &c,
+        "the ended notice",
+        "const b = document.getElementById('ended-banner'); return b.hidden ? null : [b.innerText, document.getElementById('actions').inert];",
+    )
+    .await;
+    assert!(
+        banner[0].as_str().unwrap_or_default().contains("ended"),
+        "{banner}"
+    );
+    assert_eq!(banner[1], json!(true), "the actions are inert: {banner}");
     screenshot(&c, "table-campaign-gm-1280").await;
     // Ending again writes nothing more.
     click(&c, "#end-campaign").await;

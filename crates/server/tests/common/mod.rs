@@ -7,12 +7,17 @@
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
-use futures_util::FutureExt;
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tower::ServiceExt;
 
 use tabula_server::{AppState, app};
@@ -309,4 +314,67 @@ pub fn script(system: &str, name: &str) -> Vec<String> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_string)
         .collect()
+}
+
+// ---------------------------------------------------------------------------------
+// WebSockets on a real port of 127.0.0.1.
+// ---------------------------------------------------------------------------------
+
+/// A test's WebSocket to a table.
+pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// Serve `state` on a free port of 127.0.0.1.
+pub async fn serve(state: AppState) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, app(state)).await.unwrap();
+    });
+    format!("ws://{addr}")
+}
+
+/// Connect to table `t` as the seat of `token`: by the bearer header, or by
+/// the first message.
+pub async fn connect(
+    base: &str,
+    t: &Table,
+    token: &str,
+    header: bool,
+    after: Option<u64>,
+) -> Socket {
+    let mut url = format!("{base}/api/tables/{}/ws", t.id);
+    if let Some(a) = after {
+        url.push_str(&format!("?after={a}"));
+    }
+    let mut req = url.into_client_request().unwrap();
+    if header {
+        req.headers_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    }
+    let (mut ws, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(req))
+        .await
+        .expect("connect in time")
+        .expect("the upgrade succeeds");
+    if !header {
+        ws.send(Message::text(json!({"token": token}).to_string()))
+            .await
+            .unwrap();
+    }
+    ws
+}
+
+/// The next JSON message (pings skipped); `None` when the socket closed.
+pub async fn next(ws: &mut Socket) -> Option<Value> {
+    loop {
+        let msg = tokio::time::timeout(WAIT, ws.next())
+            .await
+            .expect("a message in time")?;
+        match msg {
+            Ok(Message::Text(t)) => return Some(serde_json::from_str(t.as_str()).unwrap()),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
 }
