@@ -105,6 +105,10 @@ export class Campaign {
   add(request) {
     return call("POST", `${this.base}/characters`, { token: this.token, json: request });
   }
+  /** (GM) Replace a character's sheet; recorded as an `edited` event. */
+  edit(cid, sheet) {
+    return call("PUT", `${this.base}/characters/${encodeURIComponent(cid)}/sheet`, { token: this.token, json: { sheet } });
+  }
   /** Give one advancement command to a character. */
   advance(cid, command) {
     return call("POST", `${this.base}/characters/${encodeURIComponent(cid)}/advance`, { token: this.token, json: { command } });

@@ -37,6 +37,7 @@ async function start() {
   S.system = m ? decodeURIComponent(m[1]) : "";
   const params = new URLSearchParams(location.search);
   S.campaign = params.get("campaign") || "";
+  S.editing = S.campaign ? params.get("character") || "" : "";
   const fromHash = location.hash.replace(/^#/, "").trim();
   if (S.campaign) {
     const key = `tabula:campaign-token:${S.campaign}`;
@@ -49,6 +50,7 @@ async function start() {
   document.body.dataset.system = S.system;
   wire();
   if (S.campaign) loadCampaign();
+  if (S.editing) return editCharacter();
   const saved = loadDraft();
   const r = saved ? await builder.change(S.system, saved, []) : await builder.start(S.system);
   if (!r.ok && saved) {
@@ -64,6 +66,27 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
+/** (GM) Load a campaign character's current sheet into the builder, to save it back as an edit. */
+async function editCharacter() {
+  const r = S.camp ? await S.camp.sheet(S.editing) : null;
+  if (!r || !r.ok) {
+    fatal(`This character cannot be edited here: ${r ? describeError(r).message : "open the page from the campaign's page"}`);
+    return;
+  }
+  const sheet = typeof r.body === "string" ? r.body : r.text || "";
+  const d = await builder.fromSheet(S.system, sheet);
+  if (!d.ok) {
+    fatal(`The character's sheet does not read: ${describeError(d).message}`);
+    return;
+  }
+  take(d.body);
+  const name = (d.body.view.steps || []).flatMap((s) => s.fields).find((f) => f.key === "name");
+  $("book-title").textContent = `Editing ${name && name.value ? name.value : "a character"} (${SYSTEMS[S.system] || S.system})`;
+  $("add-to-campaign").textContent = "Save to the campaign";
+  document.body.dataset.editing = S.editing;
+  document.body.dataset.ready = "true";
+}
+
 /** Show a message that stops the page. */
 function fatal(message) {
   const f = $("fatal");
@@ -74,7 +97,7 @@ function fatal(message) {
 
 /** The sessionStorage key of this system's draft (kept across a reload). */
 function draftKey() {
-  return `tabula:draft:${S.system}`;
+  return `tabula:draft:${S.system}${S.editing ? `:${S.editing}` : ""}`;
 }
 
 /** The draft saved by an earlier visit of this tab, or null. */
@@ -125,7 +148,7 @@ async function loadCampaign() {
   ]);
   if (c.system !== S.system) note.append(` (the campaign plays ${SYSTEMS[c.system] || c.system}: this character cannot join it)`);
   $("campaign-add").hidden = false;
-  if (c.role === "gm") {
+  if (c.role === "gm" && !S.editing) {
     $("owner-field").hidden = false;
     replace(
       $("owner"),
@@ -383,6 +406,7 @@ async function addToCampaign(sheet, imported, out) {
     replace(out, el("p", { class: "error" }, "Open this page from your campaign's page to add the character to it."));
     return;
   }
+  if (S.editing && !imported) return saveEdit(sheet, out);
   const request = { sheet, imported };
   if (S.role === "gm" && $("owner").value) request.owner = $("owner").value;
   const r = await S.camp.add(request);
@@ -395,6 +419,23 @@ async function addToCampaign(sheet, imported, out) {
   const c = r.body;
   replace(out, el("p", { class: "ok-note", "data-kind": "ok", "data-character": c.id }, [
     `${c.name} joined the campaign (owner: ${c.owner === "gm" ? "GM" : c.owner}, file ${c.file}). `,
+    el("a", { href: `/c/${encodeURIComponent(S.campaign)}#${S.token}` }, "Back to the campaign"),
+  ]));
+}
+
+/** (GM) Save the edited sheet back to its campaign character: the changes become an `edited` event of its history. */
+async function saveEdit(sheet, out) {
+  const r = await S.camp.edit(S.editing, sheet);
+  if (!r.ok) {
+    const d = describeError(r);
+    const problems = r.body && Array.isArray(r.body.problems) ? problemList(r.body.problems) : null;
+    replace(out, el("div", { class: "error", "data-kind": "error" }, [`Not saved: ${d.message}`, d.rule ? [" Rule: ", d.rule] : null, problems]));
+    return;
+  }
+  const e = r.body;
+  replace(out, el("div", { class: "ok-note", "data-kind": "ok" }, [
+    el("p", {}, (e.changes || []).length ? `${e.character.name}: saved to the campaign.` : `${e.character.name}: nothing changed.`),
+    (e.changes || []).length ? el("ul", { class: "changes" }, e.changes.map((c) => el("li", {}, c))) : null,
     el("a", { href: `/c/${encodeURIComponent(S.campaign)}#${S.token}` }, "Back to the campaign"),
   ]));
 }

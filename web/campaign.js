@@ -119,7 +119,20 @@ function characterCard(ch) {
   });
   return el("article", { class: "character sheet", "data-character": ch.id, "data-name": ch.name, "aria-labelledby": `ch-${ch.id}` }, [
     el("h3", { id: `ch-${ch.id}` }, [ch.name, el("span", { class: "sub" }, ` · ${ch.owner === "gm" ? "the GM's" : ch.owner + "'s"} · ${ch.file}`)]),
-    el("div", { class: "row wrap" }, [downloadLink(ch.sheet, ch.file, "Export the sheet", { class: "button secondary export", "aria-label": `Export ${ch.name}'s sheet (TOML)` })]),
+    el("div", { class: "row wrap" }, [
+      downloadLink(ch.sheet, ch.file, "Export the sheet", { class: "button secondary export", "aria-label": `Export ${ch.name}'s sheet (TOML)` }),
+      S.campaign.role === "gm"
+        ? el(
+            "a",
+            {
+              class: "button secondary edit",
+              href: `/new/${encodeURIComponent(S.campaign.system)}?campaign=${encodeURIComponent(S.id)}&character=${encodeURIComponent(ch.id)}#${S.token}`,
+              "aria-label": `Edit ${ch.name}'s sheet in the builder`,
+            },
+            "Edit in the builder",
+          )
+        : null,
+    ]),
     sheetDetails,
     el("h4", {}, "History"),
     el(

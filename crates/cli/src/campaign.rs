@@ -1,4 +1,4 @@
-//! `tabula campaign new|list|show|import|export|advance|reissue`: campaigns in the
+//! `tabula campaign new|list|show|import|export|advance|edit|reissue`: campaigns in the
 //! database, from the terminal. Whoever runs these holds the database, so they
 //! act as the campaign's GM. The logic is `tabula_server::campaign`'s, the
 //! same the HTTP routes use.
@@ -84,6 +84,18 @@ pub enum CampaignCommand {
         #[command(flatten)]
         db: Db,
     },
+    /// Replace a character's sheet with a file (the GM's edit: Items given or
+    /// taken, an agreed death...), recorded in its history as the changes made.
+    Edit {
+        /// The campaign id.
+        id: String,
+        /// The character's name (or id).
+        character: String,
+        /// The new sheet (TOML; it must validate and keep the character's name).
+        file: PathBuf,
+        #[command(flatten)]
+        db: Db,
+    },
     /// Give a seat a new link (a lost or leaked one): the old link then opens
     /// neither the campaign nor any of its tables. Prints the new link.
     Reissue {
@@ -148,7 +160,8 @@ pub fn run(command: CampaignCommand, ctx: Ctx) -> Result<(), CliError> {
         | CampaignCommand::Import { db, .. }
         | CampaignCommand::Export { db, .. }
         | CampaignCommand::Advance { db, .. }
-        | CampaignCommand::Reissue { db, .. } => db.database_url.clone(),
+        | CampaignCommand::Reissue { db, .. }
+        | CampaignCommand::Edit { db, .. } => db.database_url.clone(),
     };
     runtime()?.block_on(async move {
         let store = tabula_store::open(&url).await.map_err(store_error)?;
@@ -180,6 +193,25 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
                     out.push_str(&format!("  {:<width$}  {}\n", s.seat, s.link));
                 }
                 out.trim_end().to_string()
+            })
+        }
+        CampaignCommand::Edit {
+            id,
+            character,
+            file,
+            ..
+        } => {
+            let sheet = read_file(&file)?;
+            let cid = character_id(store, &id, &character).await?;
+            let done = campaign::edit(store, &id, &cid, &gm(&id), &sheet)
+                .await
+                .map_err(app_error)?;
+            ctx.emit(&done, || {
+                let mut out = format!("{}: {}", done.character.name, done.summary);
+                for c in &done.changes {
+                    out.push_str(&format!("\n  {c}"));
+                }
+                out
             })
         }
         CampaignCommand::Reissue {

@@ -160,6 +160,31 @@ fn a_campaign_from_the_terminal_keeps_its_character_and_history() {
     let sheet = std::fs::read_to_string(&out).expect("the exported sheet");
     assert!(sheet.contains("level = 2"), "{sheet}");
 
+    // The GM's edit: an Item given, from the exported file; the history
+    // records it and still replays to the sheet.
+    std::fs::write(
+        &out,
+        sheet.replace("\"Turret\"", "\"Turret\", \"Goblin ear\""),
+    )
+    .expect("written");
+    let edited = ok(
+        &[
+            "campaign",
+            "edit",
+            &id,
+            "John",
+            out.to_str().expect("a path"),
+        ],
+        &url,
+    );
+    assert!(
+        edited.contains("edited") && edited.contains("Goblin ear"),
+        "{edited}"
+    );
+    let history = ok(&["campaign", "show", &id, "--character", "John"], &url);
+    assert!(history.contains("[gm] edited"), "{history}");
+    assert!(history.contains("Goblin ear"), "{history}");
+
     // A lost link: John's is reissued; the new one differs, the old is gone.
     let reissued = ok(&["campaign", "reissue", &id, "john"], &url);
     assert!(reissued.contains("A new link for John"), "{reissued}");

@@ -454,6 +454,71 @@ pub struct AdvancedOut {
     pub character: CharacterRecord,
 }
 
+/// The GM replaces a character's sheet with `sheet` (an edit the book leaves
+/// to the GM: an agreed death, Items given or taken, a Special Talent's text),
+/// recorded as an `edited` event holding each change, so the history still
+/// replays. Nothing is recorded when nothing changed.
+///
+/// # Errors
+/// [`AppError::Forbidden`] for a player; [`AppError::Character`]
+/// (`bad-sheet`) when the sheet does not validate; [`AppError::BadRequest`]
+/// when it renames the character (import it as a new one instead);
+/// [`AppError::Stale`] when the character changed meanwhile.
+pub async fn edit(
+    store: &dyn Store,
+    id: &str,
+    character_id: &str,
+    seat: &CampaignSeat,
+    sheet: &str,
+) -> Result<AdvancedOut, AppError> {
+    if seat.role != Role::Gm {
+        return Err(AppError::Forbidden(
+            "only the GM edits a campaign character's sheet (players advance by the book's commands)"
+                .into(),
+        ));
+    }
+    let record = character(store, id, character_id, seat).await?;
+    let campaign = load_whole(store, id).await?;
+    let system = system_of(&campaign.summary.system)?;
+    let name = system.validate_sheet(sheet).map_err(AppError::Character)?;
+    if !tabula_engine::core::names::same_name(&name, &record.name) {
+        return Err(AppError::BadRequest(format!(
+            "the sheet is {name:?}, this character is {:?}: a character keeps its name (import the sheet as a new character)",
+            record.name
+        )));
+    }
+    let changes = characters::sheet_changes(&record.sheet, sheet).map_err(AppError::Character)?;
+    if changes.is_empty() {
+        return Ok(AdvancedOut {
+            summary: "nothing changed".into(),
+            changes: Vec::new(),
+            character: record,
+        });
+    }
+    let event = CharacterEvent::Edited {
+        changes: changes.clone(),
+    };
+    store
+        .append_character_event(
+            id,
+            &record.id,
+            record.seq,
+            new_event(&seat.seat, &event, sheet)?,
+        )
+        .await
+        .map_err(store_err)?;
+    let character = store
+        .character(id, &record.id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::Internal("the character vanished".into()))?;
+    Ok(AdvancedOut {
+        summary: event.summary(),
+        changes: changes.iter().map(ToString::to_string).collect(),
+        character,
+    })
+}
+
 /// Give advancement command `command` to a character as `seat` (its owner or
 /// the GM), and record it in the history.
 ///

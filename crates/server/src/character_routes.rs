@@ -296,6 +296,20 @@ pub struct AdvanceRequest {
     pub command: String,
 }
 
+/// `PUT /api/campaigns/ID/characters/CID/sheet` (the GM) with `{"sheet": TOML}`:
+/// replace the sheet, recorded as an `edited` event.
+pub async fn edit_sheet(
+    State(state): State<AppState>,
+    Path((id, cid)): Path<(String, String)>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<ValidateSheet>,
+) -> Result<Json<campaign::AdvancedOut>, AppError> {
+    let seat = who(&state, &id, &headers).await?;
+    campaign::edit(state.store().as_ref(), &id, &cid, &seat, &body.sheet)
+        .await
+        .map(Json)
+}
+
 /// `POST /api/campaigns/ID/characters/CID/advance`.
 pub async fn advance(
     State(state): State<AppState>,

@@ -184,7 +184,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route(
             "/campaigns/{id}/characters/{cid}/sheet",
-            get(character_routes::export_sheet),
+            get(character_routes::export_sheet).put(character_routes::edit_sheet),
         )
         .route(
             "/campaigns/{id}/characters/{cid}/advance",

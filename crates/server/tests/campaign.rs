@@ -398,3 +398,77 @@ story!(
     a_reissued_link,
     super::a_reissued_link_replaces_the_old_everywhere
 );
+
+/// The GM edits a sheet (what the book leaves to the GM: Items given or
+/// taken): recorded as an `edited` event whose changes replay; a player may
+/// not, a rename or an illegal sheet is refused and changes nothing.
+async fn the_gm_edits_a_sheet(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let camp = goblin_summer(&c).await;
+    add_the_party(&c, &camp).await;
+    let john = character_named(&c, &camp, "John").await;
+    let jid = john["id"].as_str().expect("id").to_string();
+    let url = format!("/api/campaigns/{}/characters/{jid}/sheet", camp.id);
+    let before = john["sheet"].as_str().expect("sheet").to_string();
+    let edited = before.replace("\"Turret\"", "\"Turret\", \"Goblin ear\"");
+    assert_ne!(edited, before, "the example carries a Turret");
+    let put = |token: String, sheet: String| {
+        let c = c.clone();
+        let url = url.clone();
+        async move {
+            c.call(
+                axum::http::Method::PUT,
+                &url,
+                Some(&token),
+                Some(&json!({ "sheet": sheet })),
+            )
+            .await
+        }
+    };
+
+    let a = put(camp.token("John"), edited.clone()).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
+    let a = put(
+        camp.token("gm"),
+        edited.replace("name = \"John\"", "name = \"Jon\""),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
+    let a = put(camp.token("gm"), edited.replace("level = 1", "level = 0")).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert_eq!(
+        character_named(&c, &camp, "John").await["seq"],
+        1,
+        "refusals change nothing"
+    );
+
+    let a = put(camp.token("gm"), edited.clone()).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert!(a.text.contains("Goblin ear"), "{}", a.text);
+    let again = put(camp.token("gm"), edited.clone()).await;
+    assert_eq!(again.json["changes"], json!([]), "{}", again.text);
+    let shown = c
+        .get(
+            &format!("/api/campaigns/{}/characters/{jid}", camp.id),
+            &camp.token("John"),
+        )
+        .await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
+    let kinds: Vec<&str> = shown.json["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["imported", "edited"], "{}", shown.text);
+    assert!(
+        shown.json["sheet"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Goblin ear")
+    );
+    store.close().await;
+}
+
+story!(the_gm_edits, super::the_gm_edits_a_sheet);

@@ -773,6 +773,37 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
     assert_fits(&c, 390).await;
     screenshot(&c, "campaign-gm-390").await;
 
+    // The GM edits John's sheet in the builder (a new weapon) and saves it
+    // back: an `edited` event with the change.
+    click(&c, "#characters .character[data-name=\"John\"] a.edit").await;
+    wait_for(
+        &c,
+        "John's sheet in the builder",
+        "return document.body.dataset.editing && document.body.dataset.ready === 'true' ? true : null;",
+    )
+    .await;
+    assert_eq!(field_value(&c, "name").await, "John");
+    fill(&c, "weapon", "Goblin axe").await;
+    click(&c, "#finish").await;
+    click(&c, "#add-to-campaign").await;
+    let saved = wait_for(
+        &c,
+        "the edit saved",
+        "const r = document.querySelector('#added [data-kind]'); return r ? [r.dataset.kind, r.innerText] : null;",
+    )
+    .await;
+    assert_eq!(saved[0], json!("ok"), "{saved}");
+    assert!(
+        saved[1].as_str().unwrap_or_default().contains("Goblin axe"),
+        "{saved}"
+    );
+    click(&c, "#added a").await;
+    wait_page(&c).await;
+    assert_eq!(
+        history_kinds(&c, "John").await,
+        ["created", "encounter", "advanced", "advanced", "edited"]
+    );
+
     // A lost link: the GM gives Cristy a new one from the seats list. Her old
     // token opens nothing any more; the new link shown does.
     let cristy_old = links[2]
