@@ -345,6 +345,33 @@ pub fn newly_broken(before: &[BuildProblem], after: Vec<BuildProblem>) -> Option
     })
 }
 
+/// [`CharacterBook::set`] as the books implement it: apply `value` to a copy
+/// of `draft` with `force` (only the value's kind is checked there), refuse it
+/// with [`BuildRefusal::Broken`] when [`newly_broken`] finds a rule the copy
+/// breaks that `draft` did not (the draft is then unchanged), and keep the
+/// copy otherwise.
+///
+/// # Errors
+/// What `force` returns, or [`BuildRefusal::Broken`].
+pub fn set_checked<D: Clone>(
+    draft: &mut D,
+    key: &str,
+    value: &FieldValue,
+    force: impl FnOnce(&mut D, &str, &FieldValue) -> Result<(), BuildRefusal>,
+    problems: impl Fn(&D) -> Vec<BuildProblem>,
+) -> Result<(), BuildRefusal> {
+    let mut next = draft.clone();
+    force(&mut next, key, value)?;
+    if let Some(problem) = newly_broken(&problems(draft), problems(&next)) {
+        return Err(BuildRefusal::Broken {
+            key: key.into(),
+            problem,
+        });
+    }
+    *draft = next;
+    Ok(())
+}
+
 /// How the commands of `commands` are written, one usage each, joined by ` | `.
 pub fn advancement_usage(commands: &[CommandDoc]) -> String {
     commands

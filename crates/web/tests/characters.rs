@@ -535,18 +535,8 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         .select_by_value("tiers")
         .await
         .expect("Tiers is offered");
-    c.find(Locator::Id("campaign-name"))
-        .await
-        .expect("the name")
-        .send_keys("Goblin Summer")
-        .await
-        .expect("typed");
-    c.find(Locator::Id("campaign-players"))
-        .await
-        .expect("the players")
-        .send_keys("John, Cristy")
-        .await
-        .expect("typed");
+    type_into(&c, "campaign-name", "Goblin Summer").await;
+    type_into(&c, "campaign-players", "John, Cristy").await;
     click(&c, "#create-campaign").await;
     let links = created_campaign_links(&c, 3).await;
     let seats: Vec<&str> = links.iter().map(|(s, _)| s.as_str()).collect();

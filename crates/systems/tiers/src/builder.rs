@@ -708,16 +708,7 @@ pub fn apply(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRe
 /// # Errors
 /// As [`apply`], and [`BuildRefusal::Broken`] with the problem; `d` is then unchanged.
 pub fn set(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
-    let mut next = d.clone();
-    apply(&mut next, key, value)?;
-    if let Some(problem) = tabula_core::builder::newly_broken(&problems(d), problems(&next)) {
-        return Err(BuildRefusal::Broken {
-            key: key.into(),
-            problem,
-        });
-    }
-    *d = next;
-    Ok(())
+    tabula_core::builder::set_checked(d, key, value, apply, problems)
 }
 
 /// Take back the choice of `key`: no name, weapon or level; an Item dropped;

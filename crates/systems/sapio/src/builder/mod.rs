@@ -1478,16 +1478,7 @@ pub fn force(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRe
 /// As [`force`], and [`BuildRefusal::Broken`] with the problem; `d` is then
 /// unchanged.
 pub fn set(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
-    let mut next = d.clone();
-    force(&mut next, key, value)?;
-    if let Some(problem) = tabula_core::builder::newly_broken(&problems(d), problems(&next)) {
-        return Err(BuildRefusal::Broken {
-            key: key.into(),
-            problem,
-        });
-    }
-    *d = next;
-    Ok(())
+    tabula_core::builder::set_checked(d, key, value, force, problems)
 }
 
 /// Take back the choice of `key`: a name, Profession, Principle or Worst
