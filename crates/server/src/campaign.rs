@@ -178,6 +178,28 @@ pub async fn authenticate(
         .ok_or(unauthorized)
 }
 
+/// The seat of `campaign` named `name` (compared as seat names are: case and
+/// spacing aside).
+fn seat_named<'c>(campaign: &'c LoadedCampaign, name: &str) -> Option<&'c CampaignSeat> {
+    campaign
+        .seats
+        .iter()
+        .find(|s| tabula_engine::core::names::same_name(&s.seat, name))
+}
+
+/// "`name` is no seat of this campaign (its seats: ...)".
+fn no_seat(campaign: &LoadedCampaign, name: &str) -> String {
+    format!(
+        "{name:?} is no seat of this campaign (its seats: {})",
+        campaign
+            .seats
+            .iter()
+            .map(|s| s.seat.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// Campaign `id` whole (every character), for the server's own use.
 ///
 /// # Errors
@@ -293,21 +315,8 @@ pub async fn add_character(
     let owner = match &request.owner {
         None => seat.seat.clone(),
         Some(o) => {
-            let wanted = campaign
-                .seats
-                .iter()
-                .find(|s| tabula_engine::core::names::same_name(&s.seat, o))
-                .ok_or_else(|| {
-                    AppError::BadRequest(format!(
-                        "owner {o:?} is no seat of this campaign (its seats: {})",
-                        campaign
-                            .seats
-                            .iter()
-                            .map(|s| s.seat.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
-                })?;
+            let wanted = seat_named(&campaign, o)
+                .ok_or_else(|| AppError::BadRequest(format!("owner {}", no_seat(&campaign, o))))?;
             if seat.role != Role::Gm && wanted.seat != seat.seat {
                 return Err(AppError::Forbidden(
                     "a player adds characters only for its own seat".into(),
@@ -781,23 +790,9 @@ pub async fn reissue(
             "only the GM reissues a campaign seat's link".into(),
         ));
     }
-    let wanted = Seat::parse(name);
     let campaign = load_whole(store, id).await?;
-    let target = campaign
-        .seats
-        .iter()
-        .find(|s| Seat::parse(&s.seat).same_seat(&wanted))
-        .ok_or_else(|| {
-            AppError::NotFound(format!(
-                "{name:?} is no seat of this campaign (seats: {})",
-                campaign
-                    .seats
-                    .iter()
-                    .map(|s| s.seat.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?;
+    let target =
+        seat_named(&campaign, name).ok_or_else(|| AppError::NotFound(no_seat(&campaign, name)))?;
     let token = auth::new_token()?;
     let changed = store
         .reissue_campaign_token(id, &target.seat, &auth::hash_token(&token))
