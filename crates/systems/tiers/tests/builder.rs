@@ -12,8 +12,8 @@ use proptest::prelude::*;
 use tabula_core::builder::{complete_greedily, random_build, refusal_agrees};
 use tabula_core::files::InMemoryFiles;
 use tabula_core::{
-    AdvanceError, BuildRefusal, CharacterBook, CommandSpec, FieldValue, ParamKind, Rule, Seat,
-    Seeded, System, Table, TextPlay,
+    AdvanceError, BuildRefusal, CharacterBook, CommandSpec, FieldValue, Rule, Seat, Seeded, System,
+    Table, TextPlay,
 };
 use tabula_tiers::Tiers;
 use tabula_tiers::builder::Draft;
@@ -708,37 +708,6 @@ fn death_and_wounds_last() {
     assert_eq!(next.psp, 16);
 }
 
-/// A command line from a legal command's spec, its parameters picked by `r`
-/// (as `tests/legal.rs` renders them).
-fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
-    let mut words = vec![spec.name.clone()];
-    for (k, p) in spec.params.iter().enumerate() {
-        let pick = r.get(k).copied().unwrap_or(0);
-        let value = match &p.kind {
-            ParamKind::Int { min, max } => {
-                let span = u64::try_from(max - min).ok()?.saturating_add(1);
-                let span = span.min(if pick % 4 == 0 { span } else { 4 });
-                (min + i64::try_from(u64::from(pick) % span).ok()?).to_string()
-            }
-            ParamKind::Choice { options } => {
-                if options.is_empty() {
-                    return None;
-                }
-                options[pick as usize % options.len()].clone()
-            }
-            ParamKind::Text => format!("X{pick}"),
-        };
-        if p.name.ends_with('=') {
-            words.push(format!("{}{value}", p.name));
-        } else if p.name == "on" || p.name == "vs" {
-            words.push(format!("{} {value}", p.name));
-        } else {
-            words.push(value);
-        }
-    }
-    Some(words.join(" "))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -773,7 +742,7 @@ proptest! {
             if (spec.name == "close" || spec.name == "end-combat") && cmd_pick % 16 != 0 {
                 continue;
             }
-            let Some(line) = render(spec, params) else { continue };
+            let Some(line) = common::render(spec, params) else { continue };
             let Ok(cmd) = Tiers::parse_command(t.state(), seat, &line) else { continue };
             let _ = t.submit(seat, &cmd, &mut roller);
             if i % 15 == 0 {

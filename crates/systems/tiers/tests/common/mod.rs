@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use tabula_core::{RuleError, Scripted, Seat, Table, TextPlay};
+use tabula_core::{CommandSpec, ParamKind, RuleError, Scripted, Seat, Table, TextPlay};
 use tabula_tiers::Tiers;
 use tabula_tiers::table::{Event, State};
 
@@ -66,4 +66,37 @@ pub fn example_state(every_rule: bool) -> State {
             );
     }
     Tiers::setup(&text, &dir).unwrap()
+}
+
+/// A command line from a legal command's spec, its parameters picked by `r`.
+/// Parameter names ending in `=` are typed `name=value`; `on` and `vs` are
+/// typed `on X`, `vs X`.
+pub fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
+    let mut words = vec![spec.name.clone()];
+    for (k, p) in spec.params.iter().enumerate() {
+        let pick = r.get(k).copied().unwrap_or(0);
+        let value = match &p.kind {
+            ParamKind::Int { min, max } => {
+                let span = u64::try_from(max - min).ok()?.saturating_add(1);
+                // Mostly small numbers, so rolls and AP are often affordable.
+                let span = span.min(if pick % 4 == 0 { span } else { 4 });
+                (min + i64::try_from(u64::from(pick) % span).ok()?).to_string()
+            }
+            ParamKind::Choice { options } => {
+                if options.is_empty() {
+                    return None;
+                }
+                options[pick as usize % options.len()].clone()
+            }
+            ParamKind::Text => format!("X{pick}"),
+        };
+        if p.name.ends_with('=') {
+            words.push(format!("{}{value}", p.name));
+        } else if p.name == "on" || p.name == "vs" {
+            words.push(format!("{} {value}", p.name));
+        } else {
+            words.push(value);
+        }
+    }
+    Some(words.join(" "))
 }
