@@ -1323,7 +1323,11 @@ impl fmt::Display for Advance {
             Advance::SideProfession { name } => write!(f, "gains the Side Profession {name}"),
             Advance::Quality { name } => write!(f, "gains the Quality {name}"),
             Advance::SpecialTalent { talent } => {
-                write!(f, "gains the Special Talent {}", talent.name)
+                write!(f, "gains the Special Talent {}", talent.name)?;
+                match talent.effect {
+                    Some(e) => write!(f, " ({e})"),
+                    None => Ok(()),
+                }
             }
         }
     }

@@ -39,7 +39,7 @@ use crate::characters::{self, Advance, Character, CycleChange};
 use crate::checks;
 use crate::harm::{self, HarmKind, Level, Track};
 use crate::invoking::{self, Nature};
-use crate::table::{self, Command, State, plain_talent};
+use crate::table::{self, Command, State};
 
 /// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
@@ -288,7 +288,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "advance",
         &[],
-        "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME",
+        "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME [effect=KIND amount=N text=\"WORDS\" magic=yes|no]",
         "Take one advancement after a consequential session",
         Giver::Player,
         table::RULE_SESSION,
@@ -355,6 +355,14 @@ impl Line<'_> {
             .ok_or_else(|| self.bad(format!("{what} is missing")))?;
         self.pos += 1;
         Ok(w)
+    }
+
+    /// The words left, as typed (quoted groups kept as one word); none are
+    /// left after.
+    fn rest(&mut self) -> Vec<String> {
+        let rest = self.words[self.pos.min(self.words.len())..].to_vec();
+        self.pos = self.words.len();
+        rest
     }
 
     /// The rest of the line as free text, its words joined by spaces.
@@ -860,9 +868,13 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
                 "quality" => Advance::Quality {
                     name: l.text("the Quality")?,
                 },
-                "talent" | "special-talent" => Advance::SpecialTalent {
-                    talent: plain_talent(&l.text("the Special Talent")?),
-                },
+                "talent" | "special-talent" => {
+                    let rest = l.rest();
+                    Advance::SpecialTalent {
+                        talent: crate::builder::advance::parse_talent(&rest)
+                            .map_err(|e| l.bad(e))?,
+                    }
+                }
                 _ => {
                     return Err(l.bad(format!(
                         "{kw:?}: expected specialization, side-specialization, side-profession, quality or talent"

@@ -14,7 +14,7 @@ use tabula_core::{Refusal, Roller, Rule, RuleError};
 
 use crate::characters::{
     Advance, Character, CycleChange, DraftError, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK,
-    RULE_PRINCIPLES, Talent,
+    RULE_PRINCIPLES,
 };
 use crate::checks::{self, CheckRoll, MAX_BONUS, MAX_TN, PoolSpec};
 use crate::harm::{self, BoxRef, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR, Recording};
@@ -2437,14 +2437,5 @@ impl TextPlay for Sapio {
         state.over
             || (!state.characters.is_empty()
                 && state.characters.iter().all(|m| m.character.out_of_action()))
-    }
-}
-
-/// A talent given in an advancement command at the terminal has no roll effect;
-/// whether it grants magic is read from its name (R-SA-10).
-pub(crate) fn plain_talent(name: &str) -> Talent {
-    Talent {
-        name: name.trim().to_string(),
-        ..Talent::default()
     }
 }

@@ -804,6 +804,104 @@ fn draft(sheet: &str) -> CharacterDraft {
     toml::from_str(sheet).unwrap()
 }
 
+/// "Special Talents": an advanced Special Talent carries its roll effect, its
+/// text and its magic flag (R-SA-10) when the player gives them; the amounts
+/// keep the sheet's ranges, and a word the command does not know is refused
+/// as a line, not taken as part of a name.
+#[test]
+fn an_advanced_special_talent_carries_its_effect() {
+    use tabula_sapio::characters::TalentEffect;
+    let due = adv(
+        &example("roof-runner.toml"),
+        "GM",
+        "end-session consequential",
+    )
+    .unwrap();
+    let talent = |sheet: &str, name: &str| {
+        draft(sheet)
+            .special_talents
+            .into_iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name} on the sheet"))
+    };
+    // The book's example: One with the Forest adds a bonus die ("with" stays
+    // in the name).
+    let forest = adv(
+        &due,
+        "Ana",
+        r#"advance talent One with the Forest effect=bonus-dice text="In temperate wooded areas""#,
+    )
+    .unwrap();
+    let t = talent(&forest, "One with the Forest");
+    assert_eq!(t.effect, Some(TalentEffect::BonusDice { dice: 1 }));
+    assert_eq!(t.text, "In temperate wooded areas");
+    let hide = adv(
+        &due,
+        "Ana",
+        "advance talent Blend In effect=tn-cap amount=3",
+    )
+    .unwrap();
+    assert_eq!(
+        talent(&hide, "Blend In").effect,
+        Some(TalentEffect::TnCap { max: 3 })
+    );
+    let bloody = adv(
+        &due,
+        "Ana",
+        "advance talent Usually Bloody effect=ignore-injury",
+    )
+    .unwrap();
+    assert_eq!(
+        talent(&bloody, "Usually Bloody").effect,
+        Some(TalentEffect::IgnoreInjury)
+    );
+    // A name that reads as magic but is not, said so (R-SA-10).
+    let not = adv(&due, "Ana", "advance talent Spell Checker magic=no").unwrap();
+    assert_eq!(talent(&not, "Spell Checker").magic, Some(false));
+    refused_adv(
+        &due,
+        "Ana",
+        "advance talent Card Sharp magic=yes",
+        RULE_MAGIC,
+    );
+    // Out of range: the sheet's limits, "Special Talents".
+    let m = refused_adv(
+        &due,
+        "Ana",
+        "advance talent Deadly Aim effect=extra-hits amount=4",
+        RULE_TALENTS,
+    );
+    assert!(m.contains("1 to 3"), "{m}");
+    refused_adv(
+        &due,
+        "Ana",
+        "advance talent Hide effect=tn-cap amount=6",
+        RULE_TALENTS,
+    );
+    // Lines that do not read change nothing and say what was expected.
+    for (line, says) in [
+        ("advance talent Deadly Aim effect=sharp", "bonus-dice"),
+        (
+            "advance talent Deadly Aim effect=extra-hits amount=two",
+            "whole number",
+        ),
+        ("advance talent Deadly Aim amount=2", "amount="),
+        (
+            "advance talent Usually Bloody effect=ignore-injury amount=1",
+            "amount=",
+        ),
+        ("advance talent Odd magic=perhaps", "yes or no"),
+        ("advance talent effect=extra-hits", "missing"),
+    ] {
+        match Sapio::advance(&due, &Seat::parse("Ana"), line, &mut Scripted::default()) {
+            Err(AdvanceError::Parse { message, .. }) => {
+                assert!(message.contains(says), "{line}: {message}")
+            }
+            other => panic!("{line}: expected a parse error, got {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn the_advancement_commands_are_documented() {
     let names: Vec<&str> = <Sapio as CharacterBook>::ADVANCEMENT

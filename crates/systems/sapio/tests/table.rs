@@ -565,9 +565,23 @@ fn advancement_at_the_table() {
     ok(
         &mut t,
         "Ana",
-        "advance Wren talent Weather Sense",
+        r#"advance Wren talent Weather Sense effect=bonus-dice amount=2 text="Knows when the rain comes""#,
         &mut none(),
     );
+    // The Special Talent carries its roll effect ("Special Talents").
+    let sense = t.state().characters[0]
+        .character
+        .sheet()
+        .special_talents
+        .iter()
+        .find(|s| s.name == "Weather Sense")
+        .cloned()
+        .expect("the new Special Talent");
+    assert_eq!(
+        sense.effect,
+        Some(tabula_sapio::characters::TalentEffect::BonusDice { dice: 2 })
+    );
+    assert_eq!(sense.text, "Knows when the rain comes");
     ok(
         &mut t,
         "Ana",

@@ -10,8 +10,9 @@
 //!   (`advancement_due`); an inconsequential one drops an advancement not
 //!   taken (R-SA-9: one per consequential session, not carried over).
 //! - `advance specialization|side-specialization SIDE|side-profession|quality|talent NAME`
-//!   (the player, or the GM for them): spend the due advancement on one of the
-//!   four options, under the cycle rule ("The player must select all types of
+//!   (the player, or the GM for them; a Special Talent may carry
+//!   `effect=KIND amount=N text="WORDS" magic=yes|no`, "Special Talents"):
+//!   spend the due advancement on one of the four options, under the cycle rule ("The player must select all types of
 //!   advancement once before being able to select the same one again").
 //! - `change word PROFESSION to NEW | swap SIDE | quality OLD to NEW` (the
 //!   player): "Upon completion of an advancement cycle, the player may
@@ -52,8 +53,8 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
     CommandDoc::new(
         "advance",
         &[],
-        "advance specialization|side-specialization SIDE|side-profession|quality|talent NAME",
-        "Take the advancement due: a Specialization within the Profession, a Specialization within a Side Profession or a new Side Profession, an additional Quality, or an additional Special Talent; every type once before one repeats",
+        "advance specialization|side-specialization SIDE|side-profession|quality|talent NAME [effect=KIND amount=N text=\"WORDS\" magic=yes|no]",
+        "Take the advancement due: a Specialization within the Profession, a Specialization within a Side Profession or a new Side Profession, an additional Quality, or an additional Special Talent (with its roll effect: bonus-dice, tn-cap, tn-reduction, extra-hits, extra-spares, extra-spirals or ignore-injury); every type once before one repeats",
         Giver::Player,
         RULE_ADVANCEMENT,
     ),
@@ -213,16 +214,82 @@ fn parse_advance(c: &Character, args: &[String]) -> Result<Advance, AdvanceError
             name: need_name("Quality")?,
         },
         "talent" | "special-talent" => Advance::SpecialTalent {
-            talent: Talent {
-                name: need_name("Special Talent")?,
-                ..Talent::default()
-            },
+            talent: parse_talent(rest).map_err(parse_error)?,
         },
         other => {
             return Err(parse_error(format!(
                 "{other:?}: expected specialization, side-specialization, side-profession, quality or talent"
             )));
         }
+    })
+}
+
+/// The words after `advance talent`: the Special Talent's name, and optionally
+/// `effect=KIND` (one of the builder's effects: bonus-dice, tn-cap,
+/// tn-reduction, extra-hits, extra-spares, extra-spirals, ignore-injury, none),
+/// `amount=N` (the effect's amount; left out, the book's example amount),
+/// `text="WORDS"` (what it does) and `magic=yes|no` (R-SA-10; left out or
+/// `from-words`, read from the name and text). The Sapio System, "Special Talents"; R-SA-10.
+///
+/// The ranges (a TN cap 0 to 5, other amounts 1 to 3) are checked with the
+/// rest of the advancement by `Character::check_advance`.
+///
+/// # Errors
+/// What does not read, in words (the caller wraps it as its parse error).
+pub(crate) fn parse_talent(rest: &[String]) -> Result<Talent, String> {
+    let mut name = Vec::new();
+    let (mut effect, mut amount, mut text, mut magic) = (None, None, String::new(), None);
+    for w in rest {
+        let Some((key, value)) = w.split_once('=') else {
+            name.push(w.clone());
+            continue;
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "effect" => {
+                let kind = value.trim().to_ascii_lowercase();
+                effect = Some(super::effect_of(&kind).ok_or_else(|| {
+                    let kinds: Vec<&str> = super::EFFECTS.iter().map(|(k, _, _)| *k).collect();
+                    format!("effect={value:?}: expected one of {}", kinds.join(", "))
+                })?);
+            }
+            "amount" => {
+                amount = Some(value.trim().parse::<u32>().map_err(|_| {
+                    format!(
+                        "amount={value:?}: expected a whole number (a TN cap 0 to 5, other amounts 1 to 3)"
+                    )
+                })?);
+            }
+            "text" => text = value.trim().to_string(),
+            "magic" => {
+                magic = match value.trim().to_ascii_lowercase().as_str() {
+                    "yes" | "true" | "magical" => Some(true),
+                    "no" | "false" | "not-magical" => Some(false),
+                    "from-words" => None,
+                    _ => return Err(format!("magic={value:?}: expected yes or no")),
+                };
+            }
+            _ => name.push(w.clone()),
+        }
+    }
+    let name = joined(&name);
+    if name.is_empty() {
+        return Err("the Special Talent is missing".to_string());
+    }
+    let effect = match (effect.flatten(), amount) {
+        (Some(e), Some(n)) if super::has_amount(e) => Some(super::with_amount(e, n)),
+        (Some(_), Some(_)) | (None, Some(_)) => {
+            return Err(
+                "amount= goes with an effect that has an amount (bonus-dice, tn-cap, tn-reduction, extra-hits, extra-spares, extra-spirals)"
+                    .to_string(),
+            );
+        }
+        (e, None) => e,
+    };
+    Ok(Talent {
+        name,
+        text,
+        effect,
+        magic,
     })
 }
 
