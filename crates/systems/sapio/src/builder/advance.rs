@@ -12,8 +12,9 @@
 //! - `advance specialization|side-specialization SIDE|side-profession|quality|talent NAME`
 //!   (the player, or the GM for them; a Special Talent may carry
 //!   `effect=KIND amount=N text="WORDS" magic=yes|no`, "Special Talents"):
-//!   spend the due advancement on one of the four options, under the cycle rule ("The player must select all types of
-//!   advancement once before being able to select the same one again").
+//!   spend the due advancement on one of the four options, under the cycle
+//!   rule ("The player must select all types of advancement once before being
+//!   able to select the same one again").
 //! - `change word PROFESSION to NEW | swap SIDE | quality OLD to NEW` (the
 //!   player): "Upon completion of an advancement cycle, the player may
 //!   additionally do one of the following things", once per completed cycle.
@@ -229,7 +230,8 @@ fn parse_advance(c: &Character, args: &[String]) -> Result<Advance, AdvanceError
 /// tn-reduction, extra-hits, extra-spares, extra-spirals, ignore-injury, none),
 /// `amount=N` (the effect's amount; left out, the book's example amount),
 /// `text="WORDS"` (what it does) and `magic=yes|no` (R-SA-10; left out or
-/// `from-words`, read from the name and text). The Sapio System, "Special Talents"; R-SA-10.
+/// `from-words`, read from the name and text). The Sapio System, "Special
+/// Talents"; R-SA-10.
 ///
 /// The ranges (a TN cap 0 to 5, other amounts 1 to 3) are checked with the
 /// rest of the advancement by `Character::check_advance`.
