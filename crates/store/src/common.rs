@@ -276,12 +276,10 @@ pub(crate) type SeatRecordRow = (String, String, String, String);
 
 pub(crate) fn seat_record(row: SeatRecordRow) -> Result<SeatRecord, StoreError> {
     let (table_id, seat, role, display_name) = row;
-    let role = Role::from_name(&role)
-        .ok_or_else(|| StoreError::Corrupt(format!("seats.role is {role:?}")))?;
     Ok(SeatRecord {
         table_id,
         seat,
-        role,
+        role: role_from_db(&role, "seats.role")?,
         display_name,
     })
 }
@@ -300,6 +298,12 @@ pub(crate) type SummaryRow = (
 );
 
 /// A count back to `u32`; negative or huge means a corrupt row.
+/// A seat's role as stored in `column` (`gm` or `player`); anything else is
+/// [`StoreError::Corrupt`] naming the column.
+fn role_from_db(role: &str, column: &str) -> Result<Role, StoreError> {
+    Role::from_name(role).ok_or_else(|| StoreError::Corrupt(format!("{column} is {role:?}")))
+}
+
 fn count_from_db(value: i64, what: &str) -> Result<u32, StoreError> {
     u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("{value} {what}")))
 }
@@ -680,12 +684,10 @@ pub(crate) type CampaignSeatRow = (String, String, String, String);
 
 pub(crate) fn campaign_seat(row: CampaignSeatRow) -> Result<CampaignSeat, StoreError> {
     let (campaign, seat, role, display_name) = row;
-    let role = Role::from_name(&role)
-        .ok_or_else(|| StoreError::Corrupt(format!("campaign_seats.role is {role:?}")))?;
     Ok(CampaignSeat {
         campaign,
         seat,
-        role,
+        role: role_from_db(&role, "campaign_seats.role")?,
         display_name,
     })
 }
