@@ -170,6 +170,18 @@ impl TextPlay for Tiers {
         text::describe(state, event)
     }
 
+    /// [`text::describe_for`]: the GM's enemy Health, Health pool reserve and
+    /// Rolls left stay the GM's in a player's log, as in `status` and `view`.
+    fn describe_for(state: &Self::State, event: &Self::Event, seat: &Seat) -> String {
+        text::describe_for(state, event, seat)
+    }
+
+    /// [`text::event_for`]: a player gets no copy of an enemy's spawn (its
+    /// Health is the GM's), only [`text::describe_for`]'s line.
+    fn event_for(_state: &Self::State, event: &Self::Event, seat: &Seat) -> Option<Self::Event> {
+        text::event_for(event, seat)
+    }
+
     fn status(state: &Self::State, seat: &Seat) -> String {
         text::status(state, seat)
     }

@@ -512,7 +512,73 @@ fn result_text(r: ContestResult, first: &str, second: &str) -> String {
     }
 }
 
-/// One line (or a few) for an event, with every die.
+/// The log line `seat` may read for `e` (`s` is the state just after it).
+///
+/// The GM reads [`describe`]. A player never reads what the GM keeps (the
+/// book's "Enemy Health": "all enemies share a pool of Health Points that you
+/// choose how to distribute", and the Rolls the GM bought): an enemy's Health
+/// after damage or healing is "up" or "defeated", an enemy joining says where,
+/// not with how much Health or what reserve is left, and the Rolls the GM spends
+/// say what was spent, not what is left. The same split as `status` and `view`
+/// (Tiers, "Enemy Health" (002_631931fd73349179.txt); issue 27, bug 13).
+pub fn describe_for(s: &State, e: &Event, seat: &Seat) -> String {
+    if seat.is_gm() {
+        return describe(s, e);
+    }
+    let enemy_state = |i: usize| {
+        if s.enemies.get(i).is_some_and(|x| x.health > 0) {
+            "up"
+        } else {
+            "defeated"
+        }
+    };
+    match e {
+        Event::Damaged {
+            target: Target::Enemy(i),
+            rolled,
+            prevented,
+            dealt,
+        } => format!(
+            "{} takes {dealt} damage{} ({})",
+            s.target_name(Target::Enemy(*i)),
+            if *prevented > 0 {
+                format!(" ({rolled} less {prevented} reduced)")
+            } else {
+                String::new()
+            },
+            enemy_state(*i)
+        ),
+        Event::Healed {
+            target: Target::Enemy(i),
+            amount,
+        } => format!(
+            "{} heals {amount} ({})",
+            s.target_name(Target::Enemy(*i)),
+            enemy_state(*i)
+        ),
+        Event::EnemySpawned { enemy: x } => {
+            format!("{} ({}) joins in {}", x.name, x.kind, s.zones.name(x.zone))
+        }
+        Event::RollsSpent { spent } => format!(
+            "the GM spends {}d6 + {}d3 + {} CP",
+            spent.d6, spent.d3, spent.combat_points
+        ),
+        _ => describe(s, e),
+    }
+}
+
+/// The event as `seat` may see it: everything, except that a player gets no
+/// copy of [`Event::EnemySpawned`] (it carries the enemy's Health, the GM's),
+/// only [`describe_for`]'s line.
+pub fn event_for(e: &Event, seat: &Seat) -> Option<Event> {
+    match e {
+        Event::EnemySpawned { .. } if !seat.is_gm() => None,
+        _ => Some(e.clone()),
+    }
+}
+
+/// One line (or a few) for an event, with every die and everything in it
+/// (the GM's; `s` is the state just after `e`).
 pub fn describe(s: &State, e: &Event) -> String {
     let hero = |i: usize| s.heroes.get(i).map_or("?", |h| h.name()).to_string();
     let enemy = |i: usize| {

@@ -373,4 +373,39 @@ proptest! {
             }
         }
     }
+
+    /// However the example encounter goes, no line of a player's log says an
+    /// enemy's Health, the Health reserve or the GM's Rolls left (Tiers, "Enemy
+    /// Health"; the same split as the sheet, `status` and `view`), no event a
+    /// player is sent carries an enemy's Health, and the GM's log is whole.
+    #[test]
+    fn a_players_log_never_shows_an_enemys_health(seed in any::<u64>()) {
+        let mut t = example_table();
+        let mut rng = Seeded::from_seed(seed);
+        let script = std::fs::read_to_string(examples().join("encounter.script")).unwrap();
+        for line in script.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (seat, body) = common::seat_and_body(t.state(), line);
+            let before = t.log().len();
+            if let Ok(cmd) = Tiers::parse_command(t.state(), &seat, body) {
+                let _ = t.submit(&seat, &cmd, &mut rng);
+            }
+            for entry in &t.log().entries()[before..] {
+                let gm = Tiers::describe_for(t.state(), &entry.event, &Seat::Gm);
+                prop_assert_eq!(&gm, &Tiers::describe(t.state(), &entry.event));
+                for player in ["John", "Cristy"] {
+                    let seat = Seat::parse(player);
+                    let text = Tiers::describe_for(t.state(), &entry.event, &seat);
+                    let names_enemy = t.state().enemies.iter().any(|e| text.starts_with(&e.name));
+                    prop_assert!(!(names_enemy && text.contains("Health")), "{}", text);
+                    prop_assert!(!text.contains("reserve left") && !text.contains("(left:"), "{}", text);
+                    let sent = Tiers::event_for(t.state(), &entry.event, &seat);
+                    let spawn_sent = matches!(sent, Some(tabula_tiers::table::Event::EnemySpawned { .. }));
+                    prop_assert!(!spawn_sent, "{:?}", sent);
+                }
+            }
+        }
+    }
 }

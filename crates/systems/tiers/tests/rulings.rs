@@ -534,3 +534,41 @@ fn names_are_checked_and_unknown_names_list_the_choices() {
     assert!(e.message.contains("Ann") && e.message.contains("Bo"), "{e}");
     assert!(t == before);
 }
+
+// ---- Enemy Health is the GM's in the log too (issue 27, bug 13).
+
+/// Tiers, "Enemy Health": the GM distributes the enemies' Health, so a player
+/// reads "up" or "defeated" for an enemy in `status`, `view` and the log alike;
+/// the GM reads the number.
+#[test]
+fn enemy_health_is_the_gms_in_the_log_as_in_the_status() {
+    let mut t = table(
+        HALL,
+        &[("Ann", "Hall"), ("Bo", "Hall")],
+        &enemy("Gob", "Goblin", 10, "Hall"),
+        CP_ONLY,
+    );
+    ok(&mut t, "Ann: act Slash on Gob", &[4, 1]);
+    let ann = Seat::parse("Ann");
+    let gm = Seat::parse("GM");
+    let damaged = t
+        .log()
+        .entries()
+        .iter()
+        .map(|e| e.event.clone())
+        .find(|e| {
+            matches!(
+                e,
+                Event::Damaged {
+                    target: Target::Enemy(0),
+                    ..
+                }
+            )
+        })
+        .expect("Gob was damaged");
+    let player = Tiers::describe_for(t.state(), &damaged, &ann);
+    assert_eq!(player, "Gob takes 4 damage (up)");
+    assert!(Tiers::status(t.state(), &ann).contains("Gob (Goblin) up"));
+    let gm_line = Tiers::describe_for(t.state(), &damaged, &gm);
+    assert_eq!(gm_line, "Gob takes 4 damage (Health 6)");
+}
