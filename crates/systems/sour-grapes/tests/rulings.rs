@@ -585,3 +585,36 @@ fn absurd_numbers_are_refused_never_wrapped() {
     assert_eq!(t, before);
     assert_eq!(t.state().turn().unwrap().step, Step::Targeting);
 }
+
+// ------------------------------------------------------------ experience
+
+/// Experience (table rule): a card bonus is bought on one of the character's
+/// own cards. The Ogre holds Attack and Dodge only: improving Flame Weapon for
+/// him is refused and costs nothing, and the legal list offers each seat only
+/// its characters' cards (issue 27, bug 1).
+#[test]
+fn improve_only_a_card_the_character_holds() {
+    let text = TWO_SHEETS.replace("title = \"test\"", "title = \"test\"\nexperience = true");
+    let mut t = table_from(&text);
+    let mut none = Scripted::dice([]);
+    give(&mut t, "gm: award 1 as Ogre", &mut none);
+    let before = t.clone();
+    let err = try_give(&mut t, "gm: improve Flame Weapon easier as Ogre", &mut none).unwrap_err();
+    assert!(err.contains("does not hold Flame Weapon"), "{err}");
+    assert!(t == before, "a refused improve changed the table");
+    let offered = |t: &Table<SourGrapes>, seat: &str| -> Vec<String> {
+        let spec = t
+            .legal_commands(&tabula_core::Seat::parse(seat))
+            .into_iter()
+            .find(|c| c.name == "improve")
+            .expect("improve is offered");
+        match &spec.params[0].kind {
+            tabula_core::ParamKind::Choice { options } => options.clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(offered(&t, "GM"), ["Attack", "Dodge"]);
+    give(&mut t, "gm: improve Attack damage as Ogre", &mut none);
+    give(&mut t, "gm: award 1 as Hero", &mut none);
+    assert_eq!(offered(&t, "Sam").len(), 6);
+}

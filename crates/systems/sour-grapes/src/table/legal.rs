@@ -242,11 +242,22 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         "Experience: spend a point on a card: one success less, or one more damage",
                     ),
                     vec![
+                        // Only the cards this seat's characters hold
+                        // (issue 27, bug 1), each once, in table order.
                         ParamSpec::choice(
                             "card",
                             s.cards
                                 .iter()
                                 .filter(|c| c.kind != CardType::Effect)
+                                .filter(|c| {
+                                    mine.iter().any(|m| {
+                                        s.participant(m).is_some_and(|p| {
+                                            p.cards.iter().any(|k| {
+                                                crate::cards::key(k) == crate::cards::key(&c.name)
+                                            })
+                                        })
+                                    })
+                                })
                                 .map(|c| c.name.clone()),
                         ),
                         ParamSpec::choice("bonus", ["easier", "damage"]),

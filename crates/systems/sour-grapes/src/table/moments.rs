@@ -456,6 +456,22 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let Some(p) = d.s().participant(&who) else {
                 return Ok(());
             };
+            // A card bonus is on one of the character's own cards (issue 27,
+            // bug 1): the cards the participant may play at this table.
+            if !p
+                .cards
+                .iter()
+                .any(|k| crate::cards::key(k) == crate::cards::key(&c.name))
+            {
+                return Err(RuleError::forbidden(
+                    rules::EXPERIENCE,
+                    format!(
+                        "{who} does not hold {}: experience improves one of the character's own cards ({})",
+                        c.name,
+                        p.cards.join(", ")
+                    ),
+                ));
+            }
             if p.character.experience() == 0 {
                 return Err(RuleError::forbidden(
                     rules::EXPERIENCE,
