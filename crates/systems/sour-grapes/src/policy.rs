@@ -206,8 +206,19 @@ impl Roll {
 /// `need` successes: the greatest chance times value, less costs; ties go to
 /// fewer tokens, then fewer dice. Returns the bet and its worth.
 fn best_bet(roll: Roll, value: f64, chance: impl Fn(&[f64]) -> f64) -> (Bet, f64) {
+    best_bet_where(roll, value, chance, |_| true)
+}
+
+/// [`best_bet`] over the bets `allowed` accepts (the zero bet when it accepts
+/// none).
+fn best_bet_where(
+    roll: Roll,
+    value: f64,
+    chance: impl Fn(&[f64]) -> f64,
+    allowed: impl Fn(&Bet) -> bool,
+) -> (Bet, f64) {
     let mut best = (Bet::default(), f64::NEG_INFINITY);
-    for bet in roll.bets(roll.tokens) {
+    for bet in roll.bets(roll.tokens).filter(|b| allowed(b)) {
         let worth = chance(dist(bet.dice, bet.tokens)) * value - roll.cost(bet);
         if worth > best.1 + 1e-12 {
             best = (bet, worth);
@@ -502,8 +513,18 @@ fn target(state: &State, t: &Turn) -> Option<Command> {
     let pool = state.tokens_free(ctl, card);
     let ss = card.success?;
     let s_roll = Roll::of(state, ctl, ss, pool);
+    // A Stunt is an attempt: a bet that cannot reach the card's need is a
+    // certain miss, so only bets that can are weighed, unless none can
+    // (issue 27, bug 12: 0 dice and 0 tokens placed on Success).
+    let can_reach = |b: &Bet| b.dice + b.tokens >= need;
+    let reachable = s_roll.bets(pool).any(|b| can_reach(&b));
     if !wants_targets {
-        let (bet, _) = best_bet(s_roll, KEEP_VALUE, |d| at_least(d, need));
+        let (bet, _) = best_bet_where(
+            s_roll,
+            KEEP_VALUE,
+            |d| at_least(d, need),
+            |b| !reachable || can_reach(b),
+        );
         return Some(Command::Target {
             targets: Vec::new(),
             success: bet,
@@ -536,7 +557,7 @@ fn target(state: &State, t: &Turn) -> Option<Command> {
                 .collect(),
             None => vec![0.0; most as usize + 1],
         };
-        for sb in s_roll.bets(pool) {
+        for sb in s_roll.bets(pool).filter(|b| !reachable || can_reach(b)) {
             let dist = dist(sb.dice, sb.tokens);
             let hit: f64 = dist
                 .iter()

@@ -252,3 +252,49 @@ fn the_attack_goes_where_the_exact_odds_say() {
     assert_eq!(targets, vec![weakest.to_string()]);
     let _ = Bet::default();
 }
+
+/// A Stunt the policy declares is an attempt: when the Controller can place
+/// enough dice and tokens on Success to reach the card's need, the placed
+/// Success roll can reach it (never 0 dice and 0 tokens, a certain miss;
+/// issue 27, bug 12). Over 100 seeds of the example table.
+#[test]
+fn a_declared_stunt_places_a_success_roll_that_can_succeed() {
+    use tabula_sour_grapes::table::{Moment, Step};
+    let mut targets = 0;
+    for seed in 0..100 {
+        let mut state = initial();
+        let mut roller = Seeded::from_seed(seed);
+        let mut steps = 0;
+        while !SourGrapes::finished(&state) && steps < STEP_CAP {
+            if let Moment::Event(e) = &state.moment
+                && let Some(t) = &e.turn
+                && t.step == Step::Targeting
+                && let Some(card) = t.stunt.as_deref().and_then(|c| state.card(c))
+                && let Some(stat) = card.success
+            {
+                let need = state.needs(card, &t.controller, 0);
+                let most = state
+                    .participant(&t.controller)
+                    .map_or(0, |p| p.character.stat(stat).current)
+                    + state.tokens_free(&t.controller, card);
+                let waiting = SourGrapes::awaiting(&state);
+                let first = waiting.first().expect("the Controller is awaited");
+                if let Some(Command::Target { success, .. }) =
+                    SourGrapes::suggest_for(&state, first)
+                    && most >= need
+                {
+                    targets += 1;
+                    assert!(
+                        success.dice + success.tokens >= need,
+                        "seed {seed}: {} bets {success:?} on {} (needs {need}, can place {most})",
+                        t.controller,
+                        card.name
+                    );
+                }
+            }
+            step(&mut state, &mut roller);
+            steps += 1;
+        }
+    }
+    assert!(targets > 100, "only {targets} Stunts were targeted");
+}
