@@ -30,7 +30,8 @@ async function loadExamples() {
   if (r.ok) {
     const entries = Array.isArray(r.body) ? r.body : r.body.examples || r.body.systems || [];
     for (const e of entries) {
-      const names = (e.tables || e.files || []).filter((f) => !/\.(script|dice)$/.test(f)).map((f) => f.replace(/\.toml$/, ""));
+      // The server's list of table files (never a character sheet).
+      const names = (e.tables || []).map((f) => f.replace(/\.toml$/, ""));
       catalog[e.system] = names;
     }
   }

@@ -306,17 +306,12 @@ function drawOdds(odds) {
   replace($("odds"), oddsList(odds));
 }
 
-function seatsFromView() {
-  const v = S.view || {};
+/**
+ * The seats the GM may reissue: the server's own list (GET /seats), never a
+ * guess from the view (an NPC ally or a monster is no seat; issue 27, bug 7).
+ */
+function reissueSeats() {
   const out = new Set(S.seats);
-  for (const c of v.combatants || []) if (c.controller && c.controller !== "gm") out.add(seatName(c.controller));
-  for (const p of (v.state && v.state.participants) || []) if (p.seat) out.add(seatName(p.seat));
-  for (const c of v.characters || []) {
-    if (c.seat && String(c.seat).toLowerCase() !== "gm") out.add(c.seat);
-    const pl = c.character && c.character.sheet && c.character.sheet.player;
-    if (pl && pl.toLowerCase() !== "gm") out.add(pl);
-  }
-  for (const h of v.heroes || []) out.add(h.name);
   out.add("gm");
   return [...out].filter(Boolean);
 }
@@ -329,7 +324,7 @@ function drawGm() {
   const before = sel.value;
   replace(
     sel,
-    seatsFromView().map((s) => el("option", { value: s }, s === "gm" ? "GM" : s)),
+    reissueSeats().map((s) => el("option", { value: s }, s === "gm" ? "GM" : s)),
   );
   if (before) sel.value = before;
   const names = new Set(S.legal.map((c) => c.name));

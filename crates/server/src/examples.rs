@@ -1,10 +1,13 @@
 //! The bundled examples: every file of `examples/<system>/` (tables, character
 //! sheets, scripts), compiled into the binary so the server reads no files.
 
+use std::sync::OnceLock;
+
 use serde::Serialize;
 
-use tabula_engine::SystemId;
+use tabula_engine::core::Seeded;
 use tabula_engine::core::files::InMemoryFiles;
+use tabula_engine::{AnyTable, SystemId};
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/examples.rs"));
@@ -56,6 +59,35 @@ pub fn names(system: SystemId) -> Vec<&'static str> {
         .collect()
 }
 
+/// The names (without `.toml`) of `system`'s bundled table files: the TOML
+/// files the system sets up as a table (character sheets, and a file kept to
+/// show a refusal, are not), in file-name order. Worked out once per process
+/// (issue 27, bug 10: the lobby offered character sheets as tables).
+pub fn tables(system: SystemId) -> Vec<&'static str> {
+    static TABLES: OnceLock<Vec<(SystemId, Vec<&'static str>)>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            SystemId::ALL
+                .into_iter()
+                .map(|s| {
+                    let names = names(s)
+                        .into_iter()
+                        .filter(|n| {
+                            table(s, n).is_some_and(|(text, files)| {
+                                AnyTable::setup(s, text, &files, Seeded::from_seed(0)).is_ok()
+                            })
+                        })
+                        .collect();
+                    (s, names)
+                })
+                .collect()
+        })
+        .iter()
+        .find(|(s, _)| *s == system)
+        .map(|(_, names)| names.clone())
+        .unwrap_or_default()
+}
+
 /// What `GET /api/examples` lists for one system.
 #[derive(Clone, Debug, Serialize)]
 pub struct SystemExamples {
@@ -63,6 +95,9 @@ pub struct SystemExamples {
     pub system: &'static str,
     /// Every bundled file name of the system (tables, sheets, scripts).
     pub files: Vec<&'static str>,
+    /// The bundled table files, without `.toml` ([`tables`]): what the lobby
+    /// offers as "example".
+    pub tables: Vec<&'static str>,
 }
 
 /// The bundled examples, one entry per system that has any.
@@ -75,6 +110,7 @@ pub fn catalog() -> Vec<SystemExamples> {
                 .filter(|f| f.system == s.id())
                 .map(|f| f.name)
                 .collect(),
+            tables: tables(s),
         })
         .filter(|e| !e.files.is_empty())
         .collect()

@@ -960,6 +960,34 @@ async fn the_examples_and_the_page_are_served_without_files() {
         systems,
         ["sour-grapes", "scratch", "tiers", "bastards", "sapio"]
     );
+    // The lobby offers the table files only, never a character sheet as a
+    // table (issue 27, bug 10).
+    let tables: Vec<(String, Vec<String>)> = a.json["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let names = e["tables"].as_array().unwrap();
+            (
+                e["system"].as_str().unwrap().to_string(),
+                names
+                    .iter()
+                    .map(|n| n.as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, Vec<String>)> = [
+        ("sour-grapes", vec!["table"]),
+        ("scratch", vec!["combat-example", "table"]),
+        ("tiers", vec!["table"]),
+        ("bastards", vec!["indirect", "table"]),
+        ("sapio", vec!["table"]),
+    ]
+    .into_iter()
+    .map(|(s, n)| (s.to_string(), n.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(tables, want);
     let page = c
         .call(Method::GET, &format!("/t/{}", "a".repeat(32)), None, None)
         .await;

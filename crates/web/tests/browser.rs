@@ -790,6 +790,14 @@ async fn browser_tiers_plays_and_shows_a_refusals_rule() {
     let sheet = sheet.as_str().unwrap_or("").to_lowercase();
     assert!(sheet.contains("hp") && sheet.contains("ap"), "{sheet}");
     screenshot(&gm, "table-tiers-gm-1280").await;
+    // The GM's Reissue list is the table's seats: the NPC ally Steve, who
+    // has no seat, is not offered (issue 27, bug 7).
+    let offered = js(
+        &gm,
+        "return [...document.querySelectorAll('#reissue-seat option')].map(o => o.value);",
+    )
+    .await;
+    assert_eq!(offered, json!(["gm", "John", "Cristy"]), "{offered}");
 
     // The GM ends the encounter from the GM panel (the book's own command).
     js(&gm, "window.confirm = () => true; return true;").await;
