@@ -85,7 +85,8 @@ let uid = 0;
  * The control for one legal command: a button for a command without
  * parameters, else a form in a <details> with one labelled input per
  * parameter, a preview of the text it sends, and a submit button.
- * `onSend(text)` is called with the command text.
+ * `onSend(text, name)` is called with the command text (and, from a form, the
+ * command's name, so the caller may start that form afresh).
  */
 export function commandControl(spec, { quoting, onSend }) {
   const id = `c${++uid}`;
@@ -165,7 +166,7 @@ export function commandControl(spec, { quoting, onSend }) {
           bad.focus();
           return;
         }
-        onSend(text());
+        onSend(text(), spec.name);
       },
       oninput: update,
       onchange: update,

@@ -43,6 +43,8 @@ const S = {
   system: "",
   seat: "",
   seats: [],
+  /** Commands whose form was just sent: their values are not kept on redraw. */
+  sentForms: new Set(),
   seq: 0,
   logSeq: 0,
   view: null,
@@ -235,8 +237,10 @@ function drawCommands() {
   const typed = new Map();
   for (const input of box.querySelectorAll("[data-param]")) {
     const cmd = input.closest("[data-command]");
-    if (cmd && input.value !== "") typed.set(`${cmd.dataset.command}\u0000${input.dataset.param}`, input.value);
+    if (!cmd || input.value === "" || S.sentForms.has(cmd.dataset.command)) continue;
+    typed.set(`${cmd.dataset.command}\u0000${input.dataset.param}`, input.value);
   }
+  S.sentForms.clear();
   const focusedId = box.contains(document.activeElement) ? document.activeElement.dataset.param || document.activeElement.dataset.command || null : null;
   const hadFocus = box.contains(document.activeElement);
   const quoting = true;
@@ -466,7 +470,7 @@ function rolledValues() {
   return t.split(/[\s,]+/).filter(Boolean);
 }
 
-async function send(text) {
+async function send(text, form) {
   const cmd = String(text || "").trim();
   if (!cmd || S.busy) return;
   S.busy = true;
@@ -479,6 +483,12 @@ async function send(text) {
     const r = await S.api.command(request);
     if (r.ok) {
       remember(cmd);
+      // A sent form starts fresh: its values are not carried into the next
+      // command of that name (issue 27, bug 5).
+      if (form) {
+        S.sentForms.add(form);
+        S.legalKey = null;
+      }
       if (r.body && Array.isArray(r.body.events)) addLines(r.body.events);
       if (r.body && typeof r.body.seq === "number") S.seq = Math.max(S.seq, r.body.seq);
       if (rolled) $("rolled").value = "";
@@ -489,6 +499,15 @@ async function send(text) {
       await refreshAll();
     } else if (r.status === 401) {
       fatal("This seat link is not valid any more (the GM may have reissued it).");
+    } else if (r.status === 0 || r.status === 502 || r.status === 503 || r.status === 504) {
+      // The server or the network, not the rules (issue 27, bug 9): nothing
+      // was decided, so it is no refusal and goes to no log.
+      const err = describeError(r);
+      setFeedback("offline", [
+        el("strong", {}, "Not sent: "),
+        el("code", {}, cmd),
+        ` ${err.message}. Nothing changed at the table; send it again when the server is back.`,
+      ]);
     } else {
       const err = describeError(r);
       setFeedback("error", [

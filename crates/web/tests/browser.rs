@@ -772,6 +772,47 @@ async fn browser_tiers_plays_and_shows_a_refusals_rule() {
         use_control(&john, "roll", &[("stat", "skill"), ("goal", "3")]).await,
         "John's roll",
     );
+    // A sent form starts fresh: the roll form, still offered, no longer holds
+    // John's Goal 3 (issue 27, bug 5: a form kept the last command's values).
+    let goal = js(
+        &john,
+        "const i = document.querySelector('#commands [data-command=\"roll\"] [data-param=\"goal\"]'); return i ? i.value : null;",
+    )
+    .await;
+    assert_eq!(goal, json!("0"), "the roll form after a send");
+    // A command that never reached the server is no refusal: it says so, and
+    // no refused line goes into the log (issue 27, bug 9).
+    js(
+        &john,
+        "window.__fetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('Failed to fetch')); return true;",
+    )
+    .await;
+    clear_feedback(&john).await;
+    john.find(Locator::Id("cmd"))
+        .await
+        .expect("the command line")
+        .send_keys("roll skill 3\u{E007}")
+        .await
+        .expect("typed");
+    let offline = until("the offline answer", || async {
+        let v = js(
+            &john,
+            "const f = document.getElementById('feedback'); return [document.body.dataset.busy || 'false', f.dataset.kind || '', f.innerText, document.querySelectorAll('#log .refused').length];",
+        )
+        .await;
+        (v[0] == json!("false") && v[1] == json!("offline")).then_some(v)
+    })
+    .await;
+    assert!(
+        offline[2].as_str().unwrap_or("").starts_with("Not sent"),
+        "{offline}"
+    );
+    assert_eq!(
+        offline[3],
+        json!(0),
+        "no refused line in the log: {offline}"
+    );
+    js(&john, "window.fetch = window.__fetch; return true;").await;
     all_caught_up(&john, &[&gm, &cristy]).await;
     ok(use_control(&gm, "fight", &[]).await, "the fight");
     all_caught_up(&gm, &[&john, &cristy]).await;
