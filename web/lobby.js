@@ -144,10 +144,10 @@ async function loadTables() {
         tables.map((t) =>
           el("tr", { "data-table": t.id || t.table }, [
             el("th", { scope: "row" }, [t.name || t.title || "(unnamed)", el("div", { class: "muted mono" }, t.id || t.table)]),
-            el("td", {}, SYSTEMS[t.system] || t.system || ""),
-            el("td", {}, Array.isArray(t.seats) ? t.seats.map((s) => (typeof s === "string" ? s : s.seat)).join(", ") : String(t.seats ?? "")),
-            el("td", {}, String(t.seq ?? t.moves ?? "")),
-            el("td", {}, t.created_ms ? new Date(t.created_ms).toLocaleString() : t.created_at ? new Date(t.created_at).toLocaleString() : ""),
+            el("td", { "data-label": "System" }, SYSTEMS[t.system] || t.system || ""),
+            el("td", { "data-label": "Seats" }, Array.isArray(t.seats) ? t.seats.map((s) => (typeof s === "string" ? s : s.seat)).join(", ") : String(t.seats ?? "")),
+            el("td", { "data-label": "Moves" }, String(t.seq ?? t.moves ?? "")),
+            el("td", { "data-label": "Created" }, t.created_ms ? new Date(t.created_ms).toLocaleString() : t.created_at ? new Date(t.created_at).toLocaleString() : ""),
           ]),
         ),
       ),
@@ -223,11 +223,11 @@ async function loadCampaigns() {
         list.map((c) =>
           el("tr", { "data-campaign": c.id }, [
             el("th", { scope: "row" }, [el("a", { href: `/c/${encodeURIComponent(c.id)}` }, c.name || "(unnamed)"), el("div", { class: "muted mono" }, c.id)]),
-            el("td", {}, SYSTEMS[c.system] || c.system || ""),
-            el("td", {}, String(c.seats ?? "")),
-            el("td", {}, String(c.characters ?? "")),
-            el("td", {}, String(c.tables ?? "")),
-            el("td", {}, c.created_ms ? new Date(c.created_ms).toLocaleString() : ""),
+            el("td", { "data-label": "System" }, SYSTEMS[c.system] || c.system || ""),
+            el("td", { "data-label": "Seats" }, String(c.seats ?? "")),
+            el("td", { "data-label": "Characters" }, String(c.characters ?? "")),
+            el("td", { "data-label": "Tables" }, String(c.tables ?? "")),
+            el("td", { "data-label": "Created" }, c.created_ms ? new Date(c.created_ms).toLocaleString() : ""),
           ]),
         ),
       ),

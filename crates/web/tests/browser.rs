@@ -385,7 +385,33 @@ async fn browser_lobby_creates_a_table_with_a_link_and_qr_code_per_seat() {
     eprintln!("the lobby's table list says: {listed}");
     assert_labelled(&c).await;
     screenshot(&c, "lobby-1280").await;
+    // A campaign too, so that both of the lobby's lists are drawn.
+    js(
+        &c,
+        "fetch('/api/campaigns', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({system: 'tiers', name: 'Goblin Summer of the very long campaign name', players: ['John', 'Cristy']})}); return true;",
+    )
+    .await;
+    until("the campaign to be made", || async {
+        c.goto(&format!("{}/", server.base)).await.ok()?;
+        let t = js(&c, "return document.querySelector('#campaigns') ? document.querySelector('#campaigns').innerText : '';").await;
+        t.as_str().unwrap_or("").contains("Goblin Summer").then_some(())
+    })
+    .await;
     set_viewport(&c, 390, 844).await;
+    // The lists fit a phone: nothing scrolls sideways (issue 27, bug 11).
+    let overflow = until("the 390 px layout", || async {
+        let v = js(
+            &c,
+            "const d = document.documentElement; return d.clientWidth <= 400 ? d.scrollWidth - d.clientWidth : null;",
+        )
+        .await;
+        v.as_i64()
+    })
+    .await;
+    assert!(
+        overflow <= 0,
+        "the lobby's lists overflow a 390 px screen by {overflow} px"
+    );
     screenshot(&c, "lobby-390").await;
 
     // Upload a table file and its sheets: a missing sheet is refused with the
