@@ -497,7 +497,9 @@ pub async fn undo(
 }
 
 /// `POST /api/tables/{id}/seats/{seat}/reissue`: a new token for a seat (GM
-/// only); the old one stops working at once.
+/// only); the old one stops working at once. At a table a campaign opened the
+/// new token is the seat's campaign token (its link the campaign's), as
+/// `POST /api/campaigns/ID/seats/SEAT/reissue` gives.
 pub async fn reissue(
     State(state): State<AppState>,
     Path((id, name)): Path<(String, String)>,
@@ -516,6 +518,37 @@ pub async fn reissue(
             .map_err(|e| AppError::NotFound(e.to_string()))?
     };
     let key = seat_key(&target);
+    // A seat of a campaign's table holds its campaign seat's token: a new link
+    // for it is a new campaign link, which the campaign and every table it
+    // opened take at once; a table-only token would lock the player out of the
+    // campaign's way to the table (issue 27, bug 2).
+    let campaign = state
+        .store()
+        .load_table(&id)
+        .await
+        .map_err(AppError::store)?
+        .and_then(|t| t.summary.campaign);
+    if let Some(campaign) = campaign {
+        let gm = crate::campaign::authenticate(
+            state.store().as_ref(),
+            &campaign,
+            auth::bearer(&headers),
+        )
+        .await?;
+        let (link, changed) = crate::campaign::reissue(
+            state.store().as_ref(),
+            &campaign,
+            &gm,
+            &key,
+            &state.settings().base_url,
+        )
+        .await?;
+        for (table, table_seat) in &changed {
+            state.reissued(table, table_seat);
+        }
+        tracing::info!(table = %id, campaign = %campaign, seat = %key, "campaign token reissued from its table");
+        return Ok(Json(link));
+    }
     let token = auth::new_token()?;
     let found = state
         .store()

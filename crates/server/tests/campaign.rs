@@ -399,6 +399,57 @@ story!(
     super::a_reissued_link_replaces_the_old_everywhere
 );
 
+/// Reissued from the table's GM panel, a campaign seat's new link is its
+/// campaign link: the old token opens neither the campaign nor the table, the
+/// new one opens both (issue 27, bug 2: a table-only token locked the player
+/// out of the campaign's "Open the table").
+async fn a_table_reissue_of_a_campaign_seat_is_the_campaigns(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let camp = goblin_summer(&c).await;
+    add_the_party(&c, &camp).await;
+    let t = open_table(&c, &camp).await;
+    let old = camp.token("John");
+    let a = c
+        .post(
+            &format!("/api/tables/{}/seats/John/reissue", t.id),
+            &camp.token("gm"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let new = a.json["token"].as_str().expect("token").to_string();
+    assert_ne!(new, old);
+    assert!(
+        a.json["link"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with(&format!("/c/{}#{new}", camp.id)),
+        "the campaign's link: {}",
+        a.text
+    );
+    let campaign_page = format!("/api/campaigns/{}", camp.id);
+    let table_view = format!("/api/tables/{}/view", t.id);
+    for page in [&campaign_page, &table_view] {
+        assert_eq!(
+            c.get(page, &old).await.status,
+            StatusCode::UNAUTHORIZED,
+            "{page}"
+        );
+        let seen = c.get(page, &new).await;
+        assert_eq!(seen.status, StatusCode::OK, "{page}: {}", seen.text);
+    }
+    // The campaign lists its table for John's new link.
+    let seen = c.get(&campaign_page, &new).await;
+    assert!(seen.text.contains(&t.id), "{}", seen.text);
+    store.close().await;
+}
+
+story!(
+    a_table_reissue_of_a_campaign_seat,
+    super::a_table_reissue_of_a_campaign_seat_is_the_campaigns
+);
+
 /// The GM edits a sheet (what the book leaves to the GM: Items given or
 /// taken): recorded as an `edited` event whose changes replay; a player may
 /// not, a rename or an illegal sheet is refused and changes nothing.
