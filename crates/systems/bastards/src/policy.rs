@@ -761,7 +761,11 @@ fn bet(state: &State, seat: &Seat, x: &crate::opposition::Exchange, c: &Combatan
             }
         }
     }
-    if c.wildcards > 0 && chance(BetMove::BetWild) >= now + BET_GAIN {
+    // A Wildcard draws a card: only when one is left to draw ("Shuffling").
+    if c.wildcards > 0
+        && crate::deck::drawable(&state.shoe) > 0
+        && chance(BetMove::BetWild) >= now + BET_GAIN
+    {
         return Command::BetWild;
     }
     Command::Call

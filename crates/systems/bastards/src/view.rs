@@ -456,6 +456,20 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     vec![ParamSpec::choice("card", cards_of(d))],
                 ));
             }
+            // R-GB-16: the one acted against may mulligan once, before playing.
+            if x.defender_down.is_none()
+                && let Some(d) = s
+                    .combatants
+                    .get(x.defender)
+                    .filter(|c| c.controlled_by(seat))
+                && !d.status.mulliganed
+            {
+                out.push(CommandSpec::new(
+                    "mulligan",
+                    "Mulligan (the one acted against, before its face-down card): discard the hand, draw a new one; its action this round is sacrificed",
+                    vec![],
+                ));
+            }
             let side_i = if x.attacker_down.is_none() {
                 Some((x.attacker, true))
             } else if x.defender_down.is_none() {
@@ -483,7 +497,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![ParamSpec::choice("card", cards_of(c))],
                         ));
                     }
-                    if c.wildcards > 0 {
+                    if c.wildcards > 0 && crate::deck::drawable(&s.shoe) > 0 {
                         out.push(CommandSpec::new(
                             "bet wild",
                             "Spend a Wildcard: draw a card and bet it face up",
@@ -517,9 +531,10 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ));
             }
         }
+        let left = crate::deck::drawable(&s.shoe) > 0;
         let wild: Vec<String> = mine
             .iter()
-            .filter(|c| c.wildcards > 0 && c.active())
+            .filter(|c| left && c.wildcards > 0 && c.active())
             .map(|c| c.name.clone())
             .collect();
         if !wild.is_empty() {
