@@ -2196,6 +2196,14 @@ fn two_weapon_penalty(c: &Combatant, skill: &str, defending: bool) -> i64 {
     }
 }
 
+/// Whether `c` can be the one acted against in a new hand: it holds a card to
+/// play face down, or it will draw one ("Each hand, every player involved draws
+/// a new card"), which it cannot when the deck and the discard pile are empty
+/// (`shoe_dry`, "Shuffling").
+pub fn can_play_in_a_hand(c: &Combatant, shoe_dry: bool) -> bool {
+    !c.hand.is_empty() || !shoe_dry
+}
+
 /// Whether a hand with `skill` is a melee attack for `c`: a melee weapon in hand
 /// for that skill, or Unarmed or Grapple Combat ("Random Rules", "Advantages").
 fn melee_skill(c: &Combatant, skill: &str) -> bool {
@@ -2227,6 +2235,16 @@ fn declare(
         return Err(err(
             RULE_BETTING,
             format!("{} has no card to play face down", c.name),
+        ));
+    }
+    let shoe_dry = deck::drawable(&o.s().shoe) == 0;
+    if !can_play_in_a_hand(o.c(t)?, shoe_dry) {
+        return Err(err(
+            RULE_BETTING,
+            format!(
+                "{} holds no card to play face down and none is left to draw",
+                o.c(t)?.name
+            ),
         ));
     }
     let rank = skill_rank(&c, skill)?;
@@ -2539,11 +2557,14 @@ fn reveal(
         && o.c(ti)?.active()
         && o.c(x.attacker)?.active()
         && !o.c(x.attacker)?.hand.is_empty();
+    let shoe_dry = deck::drawable(&o.s().shoe) == 0;
+    let follow_up = follow_up && can_play_in_a_hand(o.c(ti)?, shoe_dry);
     let counter = !success
         && x.counter > 0
         && o.c(ti)?.active()
         && o.c(x.attacker)?.active()
-        && !o.c(ti)?.hand.is_empty();
+        && !o.c(ti)?.hand.is_empty()
+        && can_play_in_a_hand(o.c(x.attacker)?, shoe_dry);
     if follow_up {
         let opts = AttackOptions {
             penalty: 2,

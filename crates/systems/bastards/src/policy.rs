@@ -527,8 +527,15 @@ fn action(state: &State, i: usize, c: &Combatant) -> Command {
 fn best_plan(state: &State, i: usize, c: &Combatant) -> Option<Plan> {
     let card = best_card(&c.hand)?;
     let mut best: Option<Plan> = None;
+    let dry = crate::deck::drawable(&state.shoe) == 0;
     for (t, foe) in state.combatants.iter().enumerate() {
-        if t == i || !foe.active() || same_side(state, c, foe) {
+        // A foe holding no card when none is left to draw cannot be acted
+        // against ("Shuffling"; hand sizes are on the table).
+        if t == i
+            || !foe.active()
+            || same_side(state, c, foe)
+            || !crate::opposition::can_play_in_a_hand(foe, dry)
+        {
             continue;
         }
         let distance = state

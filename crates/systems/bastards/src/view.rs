@@ -344,8 +344,19 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ));
                     }
                     if c.status.must_discard == 0 && !c.status.all_out_defense {
-                        let others: Vec<String> =
-                            targets.iter().filter(|t| **t != c.name).cloned().collect();
+                        // Someone to act against who can play a card (R-GB-12:
+                        // hand sizes and the deck's size are on the table).
+                        let dry = crate::deck::drawable(&s.shoe) == 0;
+                        let others: Vec<String> = s
+                            .combatants
+                            .iter()
+                            .filter(|t| {
+                                t.active()
+                                    && t.name != c.name
+                                    && crate::opposition::can_play_in_a_hand(t, dry)
+                            })
+                            .map(|t| t.name.clone())
+                            .collect();
                         out.push(CommandSpec::new(
                             "attack",
                             "Declare an opposed hand against a target",
