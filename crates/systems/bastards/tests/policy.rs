@@ -443,3 +443,42 @@ fn betting_follows_the_exact_odds() {
     assert!(chance(&state, BetMove::Call) >= 0.7);
     assert_eq!(Bastards::suggest(&state, &stella), Some(Command::Call));
 }
+
+/// R-GB-16: the one acted against mulligans a thin hand (fewer than two cards)
+/// when it has already acted this round, and never gives up a turn to come.
+#[test]
+fn the_one_acted_against_mulligans_a_thin_hand_when_no_action_is_lost_r_gb_16() {
+    use tabula_core::roller::Scripted;
+    let mut t = common::opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+        ["2C", "9S", "5H", "KD", "4H"],
+        ["3C", "7S", "6H", "QD", "8H"],
+        "10C",
+    );
+    let mut r = Scripted::values(["2S"]);
+    common::run(
+        &mut t,
+        &["a: attack B Unarmed_Combat physical", "a: play KD"],
+        &mut r,
+    );
+    let mut state = t.state().clone();
+    let b = state.combatants.iter().position(|c| c.name == "B").unwrap();
+    state.combatants[b].hand.truncate(1);
+    let awaiting = Bastards::awaiting(&state);
+    let defender = awaiting.first().cloned().unwrap();
+    // B's turn is still to come this round: it plays its one card.
+    assert!(matches!(
+        Bastards::suggest_for(&state, &defender),
+        Some(Command::Play { .. })
+    ));
+    // B has acted this round (it came first): nothing is lost, it mulligans.
+    state.order = vec![b, 1 - b];
+    state.turn = 1;
+    assert_eq!(
+        Bastards::suggest_for(&state, &defender),
+        Some(Command::Mulligan)
+    );
+    let mut probe = Seeded::from_seed(3);
+    assert!(Bastards::decide(&state, &defender.seat, &Command::Mulligan, &mut probe).is_ok());
+}
