@@ -398,7 +398,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             )],
                         ));
                     }
-                    let uses = usable_now(c, true);
+                    let uses = usable_now(s, c, true);
                     if !uses.is_empty() {
                         out.push(CommandSpec::new(
                             "use",
@@ -435,7 +435,8 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             ],
                         ));
                     }
-                    if c.character().is_some() {
+                    // A Skill Check draws at least a card for each side ("Shuffling").
+                    if c.character().is_some() && crate::deck::drawable(&s.shoe) >= 2 {
                         out.push(CommandSpec::new(
                             "fate",
                             "Skill Check: a Skill Hand against the Dealer's Fate Draw",
@@ -530,7 +531,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             if own_turn {
                 continue; // listed with the turn's commands
             }
-            let uses = usable_now(c, false);
+            let uses = usable_now(s, c, false);
             if !uses.is_empty() {
                 out.push(CommandSpec::new(
                     "use",
@@ -581,7 +582,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
 
 /// The `use` Advantages a combatant has and may use now: `own_action` adds the
 /// ones used only during its own action.
-fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
+fn usable_now(s: &State, c: &Combatant, own_action: bool) -> Vec<String> {
     use crate::advantages::Advantage as A;
     let mut v = Vec::new();
     let has = |a: &A| c.usable(a) > 0;
@@ -612,7 +613,8 @@ fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
         if has(&A::Berserk) && wild && !c.status.berserk {
             v.push("berserk");
         }
-        if c.status.berserk {
+        // Calm is a Meditation Fate Draw off Mind: its cards must be there.
+        if c.status.berserk && crate::opposition::fate_cards_left(s, c, "Meditation", Trait::Mind) {
             v.push("calm");
         }
     }

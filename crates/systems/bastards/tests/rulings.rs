@@ -427,3 +427,55 @@ fn r_gb_13_a_sheet_that_starts_with_an_empty_pool_is_desperate() {
     let cy = st.combatants.iter().find(|c| c.name == "Cynthia").unwrap();
     assert!(cy.desperate() && cy.knocked_out, "two: knocked out");
 }
+
+/// "Shuffling": with the deck and the discard pile both empty, a draw gets
+/// nothing and is accepted; what needs a card from the shoe is refused naming
+/// the rule and is not offered (a Wildcard's card, a Skill Check, acting against
+/// someone who holds no card).
+#[test]
+fn an_empty_shoe_draws_nothing_and_refuses_what_needs_a_card() {
+    let mut ad = draft("A", "a", &[]);
+    ad.wildcards = 1;
+    let t = opened(
+        fated(ad),
+        fated(draft("B", "b", &[])),
+        A_HAND,
+        B_HAND,
+        "10C",
+    );
+    let mut st = t.state().clone();
+    // Every card left in the deck goes out of play (as if in other hands).
+    for k in st.shoe.pile().to_vec() {
+        st.shoe.take(k);
+    }
+    assert_eq!(tabula_bastards::deck::drawable(&st.shoe), 0);
+    let b = st.combatants.iter().position(|c| c.name == "B").unwrap();
+    st.combatants[b].hand.clear();
+    let mut t = Table::<Bastards>::new(st);
+    let mut r = Scripted::values(Vec::<String>::new());
+    let a = Seat::Player("a".into());
+    let legal: Vec<String> = Bastards::legal_commands(t.state(), &a)
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert!(
+        !legal.iter().any(|n| n == "wildcard" || n == "fate"),
+        "{legal:?}"
+    );
+    for (line, says) in [
+        ("a: wildcard A", "no card is left to draw"),
+        ("a: fate A Athletics Body", "left to draw"),
+        (
+            "a: attack B Unarmed_Combat physical",
+            "none is left to draw",
+        ),
+    ] {
+        let e = submit(&mut t, line, &mut r).expect_err(line);
+        assert!(e.to_string().contains(says), "{line}: {e}");
+    }
+    assert_eq!(c(&t, "A").wildcards, 1, "nothing spent");
+    // B's turn: its draw is accepted and brings nothing.
+    run(&mut t, &["a: pass", "b: draw"], &mut r);
+    assert!(c(&t, "B").hand.is_empty());
+    assert!(matches!(t.state().phase, Phase::Turn { drawn: true, .. }));
+}
