@@ -247,6 +247,13 @@ fn r_gb_15_a_simple_hand_is_one_card_each() {
         _ => None,
     });
     assert_eq!(revealed, Some((9, 7, 0, 1, 1)));
+    // Each event described in the state just after it: no betting step is announced.
+    let mut st = t.initial().clone();
+    for e in events(&t) {
+        Bastards::evolve(&mut st, &e);
+        let text = Bastards::describe(&st, &e);
+        assert!(!text.contains("Betting"), "{text}");
+    }
     assert_eq!(actor(&t).as_deref(), Some("B"), "the turn passed");
     for seat in [Seat::Player("a".into()), Seat::Player("b".into())] {
         assert!(
