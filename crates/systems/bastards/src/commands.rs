@@ -86,9 +86,9 @@ pub const COMMANDS: &[CommandDoc] = &[
         "mulligan",
         &[],
         "mulligan",
-        "Draw step: sacrifice the action, discard the hand, draw a new one",
+        "Sacrifice the action, discard the hand, draw a new one (in the draw step, or the one acted against before its face-down card)",
         Giver::Any,
-        opposition::RULE_HAND,
+        opposition::RULE_MULLIGAN,
     ),
     CommandDoc::new(
         "discard",

@@ -122,6 +122,23 @@ pub fn draw_from(
     Ok(steps)
 }
 
+/// How many cards a hand can still get from `shoe`: the cards that are not
+/// Jokers in the deck and in the discard pile (which is shuffled back in when
+/// the deck runs out; a Joker is always replaced, R-GB-3). Drawing at most this
+/// many never fails for want of cards.
+///
+/// A Game of Bastards, "Shuffling": when the deck runs out the discards are
+/// shuffled back in; when there are none either (every card is in a hand or on
+/// the table) nothing more can be drawn and the hand is played with what is held
+/// (a Tabula decision, `docs/systems/bastards.md`).
+pub fn drawable(shoe: &Shoe) -> usize {
+    shoe.pile()
+        .iter()
+        .chain(shoe.discards().iter())
+        .filter(|c| !c.face.is_joker())
+        .count()
+}
+
 /// Replay drawn steps on a shoe (for `evolve`): never rolls, never fails.
 pub fn apply(shoe: &mut Shoe, steps: &[DrawStep]) {
     for step in steps {

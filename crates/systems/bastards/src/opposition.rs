@@ -38,6 +38,13 @@ pub const RULE_BETTING: Rule = Rule::book(crate::ID, SEED, "Skill Hands in Oppos
 pub const RULE_INITIATIVE: Rule = Rule::book(crate::ID, SEED, "Initiative").ruling("R-GB-2");
 /// "Core Mechanic": each hand draws one and may discard one; mulligan.
 pub const RULE_HAND: Rule = Rule::book(crate::ID, SEED, "Core Mechanic");
+/// "Core Mechanic": a simple hand, "each player simply chooses a card to play";
+/// R-GB-15: one card each, no bets, no raises.
+pub const RULE_SIMPLE: Rule = Rule::book(crate::ID, SEED, "Core Mechanic").ruling("R-GB-15");
+/// "Core Mechanic": "If anyone involved is unsatisfied with their entire hand,
+/// they may mulligan"; R-GB-16: the character acted against included, once,
+/// before playing in that hand.
+pub const RULE_MULLIGAN: Rule = Rule::book(crate::ID, SEED, "Core Mechanic").ruling("R-GB-16");
 /// R-GB-5: pools and damage.
 pub const RULE_POOLS: Rule = Rule::book(crate::ID, SEED, "Combat").ruling("R-GB-5");
 /// "Advantages"; R-GB-8.
@@ -112,8 +119,12 @@ pub struct Status {
     /// A card was discarded this hand.
     pub discarded: bool,
     /// The action of this round was sacrificed before the character's turn
-    /// (All-Out Defense, Soul of Steel): the turn is skipped.
+    /// (All-Out Defense, Soul of Steel, a defender's mulligan): the turn is
+    /// skipped.
     pub sacrificed: bool,
+    /// The one acted against mulliganed in this hand (once per hand, R-GB-16).
+    #[serde(default)]
+    pub mulliganed: bool,
 }
 
 /// One side of the table.
@@ -1015,7 +1026,9 @@ impl<'a> Out<'a> {
     ) -> Result<Option<Event>, RuleError> {
         let s = self.s();
         let room = MAX_HAND.saturating_sub(s.combatants.get(who).map_or(0, |c| c.hand.len()));
-        let n = n.min(room);
+        // "Shuffling": an empty deck takes the discards back; with neither, the
+        // draw gets what is left, perhaps nothing (`deck::drawable`).
+        let n = n.min(room).min(deck::drawable(&s.shoe));
         if n == 0 {
             return Ok(None);
         }
@@ -1052,7 +1065,15 @@ impl<'a> Out<'a> {
             .get(i)
             .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))
     }
-    fn spend_pool(&mut self, who: usize, pool: Trait, why: &str) -> Result<(), RuleError> {
+    /// Pay 1 point of `pool` for `why` (an Advantage's or action's cost), then
+    /// settle a pool that reached zero ([`pool_emptied`], R-GB-13).
+    fn spend_pool(
+        &mut self,
+        who: usize,
+        pool: Trait,
+        why: &str,
+        roller: &mut dyn Roller,
+    ) -> Result<(), RuleError> {
         if self.c(who)?.pool(pool) < 1 {
             return Err(err(
                 RULE_ADVANTAGES,
@@ -1064,7 +1085,7 @@ impl<'a> Out<'a> {
             pool,
             why: why.into(),
         });
-        Ok(())
+        pool_emptied(self, who, roller)
     }
     fn has_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
         let c = self.c(who)?;
@@ -1215,17 +1236,21 @@ pub fn decide(
                 ));
             }
             let card = initiative_card(c, card)?;
-            // Everyone else has an initiative card (read before the event,
-            // which changes only this combatant's).
+            // Everyone else has an initiative card, or no card to play one
+            // (an empty shoe dealt it none: it acts last) (read before the
+            // event, which changes only this combatant's).
             let all = state
                 .combatants
                 .iter()
                 .enumerate()
-                .all(|(k, c)| k == i || !c.active() || c.initiative.is_some());
+                .all(|(k, c)| k == i || !awaits_initiative(c));
             o.emit(Event::Initiative { who: i, card });
             if all {
                 start_round(&mut o);
             }
+        }
+        Command::Mulligan if matches!(state.phase, Phase::Exchange(_)) => {
+            defender_mulligan(&mut o, state, seat, roller)?;
         }
         Command::Draw | Command::Mulligan => {
             let Phase::Turn {
@@ -1304,6 +1329,7 @@ pub fn decide(
                     "a Wildcard adds a card to the current hand: hands exist in an Opposition",
                 ));
             }
+            no_card_left(&state.shoe)?;
             o.spend_wildcard(i, "a new card")?;
             o.draw(i, 1, DrawReason::Wildcard, roller)?;
         }
@@ -1346,9 +1372,13 @@ pub fn decide(
                     "the target must be someone else still in the Opposition",
                 ));
             }
+            // "Distance": "it takes a full round of movement before other
+            // characters can engage the character in melee"; R-GB-14: a ranged
+            // attack is not delayed.
             if let Some((name, rounds)) = &state.distance
                 && *rounds > 0
                 && *kind == HandKind::Physical
+                && melee_skill(o.c(i)?, skill)
                 && (o.c(t)?.name == *name || o.c(i)?.name == *name)
             {
                 return Err(err(
@@ -1420,6 +1450,17 @@ pub fn decide(
                 card,
                 defense,
             });
+            if side == Side::Defender && x.kind == HandKind::Simple {
+                // "Core Mechanic": "each player simply chooses a card to play, with
+                // the highest coming out better"; R-GB-15: no betting step, the
+                // two cards are revealed at once.
+                let Phase::Exchange(now) = &o.s().phase else {
+                    return Err(err(RULE_SIMPLE, "no opposed hand is in progress"));
+                };
+                let now = now.clone();
+                let (attacker, target) = (o.snapshot(now.attacker)?, o.snapshot(now.defender)?);
+                reveal(&mut o, &now, &attacker, &target, roller)?;
+            }
         }
         Command::Bet { .. } | Command::BetWild | Command::Call => {
             let Phase::Exchange(x) = &state.phase else {
@@ -1451,6 +1492,12 @@ pub fn decide(
                     ),
                 )
             })?;
+            if x.kind == HandKind::Simple && *command != Command::Call {
+                return Err(err(
+                    RULE_SIMPLE,
+                    "a simple hand is one card each: no bets and no raises",
+                ));
+            }
             match command {
                 Command::Bet { card } => {
                     let limit = if x.to_act == Side::Attacker {
@@ -1474,6 +1521,7 @@ pub fn decide(
                 Command::BetWild => {
                     // The Wildcard spent does not change the shoe: draw first.
                     o.has_wildcard(i, "a card bet face up")?;
+                    no_card_left(&state.shoe)?;
                     let steps = deck::draw_from(&state.shoe, roller, 1)?;
                     o.spend_wildcard(i, "a card bet face up")?;
                     let card = deck::cards(&steps)
@@ -1583,6 +1631,7 @@ pub fn decide(
             let i = who(state, name)?;
             may_command(state, seat, i)?;
             use_advantage(&mut o, i, advantage, roller)?;
+            knocked_out_by_cost(&mut o);
         }
         Command::Reinforce {
             who: name,
@@ -1758,6 +1807,84 @@ pub fn decide(
     Ok(o.events)
 }
 
+/// The mulligan of the one acted against: "If anyone involved is unsatisfied
+/// with their entire hand, they may mulligan by sacrificing their action in the
+/// hand and discarding all of their cards and drawing five new cards" ("Core
+/// Mechanic"); R-GB-16: the character acted against included, once, before
+/// playing in that hand. It discards its hand and draws its hand size (5, Power
+/// Rating, or members); the action it sacrifices is its action of this round
+/// when that is still to come (its turn is skipped), a Tabula reading of "their
+/// action" for a character whose own turn is not now.
+fn defender_mulligan(
+    o: &mut Out,
+    state: &State,
+    seat: &Seat,
+    roller: &mut dyn Roller,
+) -> Result<(), RuleError> {
+    let Phase::Exchange(x) = &state.phase else {
+        return Err(RuleError::new(
+            RULE_MULLIGAN,
+            Refusal::WrongPhase,
+            "no opposed hand is in progress",
+        ));
+    };
+    let i = x.defender;
+    if !state
+        .combatants
+        .get(i)
+        .is_some_and(|c| c.controlled_by(seat))
+    {
+        return Err(RuleError::new(
+            RULE_MULLIGAN,
+            Refusal::NotYourTurn,
+            "in an opposed hand only the one acted against may mulligan, before its face-down card; the acting character mulligans in its draw step",
+        ));
+    }
+    if x.defender_down.is_some() {
+        return Err(RuleError::new(
+            RULE_MULLIGAN,
+            Refusal::WrongPhase,
+            "a mulligan comes before playing in the hand: the face-down card is already played",
+        ));
+    }
+    let c = o.c(i)?;
+    if c.status.mulliganed {
+        return Err(err(
+            RULE_MULLIGAN,
+            format!("{} has already mulliganed in this hand", c.name),
+        ));
+    }
+    let hand = c.hand.clone();
+    let n = c.hand_size();
+    if !hand.is_empty() {
+        o.emit(Event::Discarded {
+            who: i,
+            cards: hand,
+        });
+    }
+    o.draw(i, n, DrawReason::Mulligan, roller)?;
+    let later = x.attacker != i && state.order.iter().skip(state.turn + 1).any(|k| *k == i);
+    let mut st = o.c(i)?.status.clone();
+    st.mulliganed = true;
+    if later {
+        st.sacrificed = true;
+    }
+    o.emit(Event::StatusChanged { who: i, status: st });
+    Ok(())
+}
+
+/// A Wildcard draws a card: refused (nothing spent) when the deck and the
+/// discard pile hold none ("Shuffling"; every card is in a hand or on the table).
+fn no_card_left(shoe: &Shoe) -> Result<(), RuleError> {
+    if deck::drawable(shoe) == 0 {
+        return Err(err(
+            RULE_WILDCARD,
+            "no card is left to draw: the deck and the discard pile are empty",
+        ));
+    }
+    Ok(())
+}
+
 fn acting(state: &State, seat: &Seat) -> Result<usize, RuleError> {
     match &state.phase {
         Phase::Turn { actor, drawn: true } => {
@@ -1827,40 +1954,33 @@ fn fate_draw(
         specialty,
     } = ask;
     let c = o.snapshot(i)?;
-    let Some(ch) = c.character() else {
-        return Err(err(
-            fate::RULE_SKILL_HAND,
-            "Followers and Extras make no Skill Checks here; their Power Rating stands in",
-        ));
-    };
-    let rank = ch
-        .skill(skill)
-        .ok_or_else(|| unknown_skill(fate::RULE_SKILL_HAND, ch, skill))?;
-    let mut t = ch.trait_score(trait_used);
-    if c.desperate() {
-        t = ch
-            .trait_score(Trait::Spirit)
-            .max(ch.trait_score(Trait::Luck));
-    }
-    let mut r = rank;
+    let hand = skill_hand(
+        &c,
+        &FateAsk {
+            skill,
+            trait_used,
+            modifier,
+            acrobat,
+            specialty,
+        },
+    )?;
     if acrobat {
         o.need(i, &Advantage::Acrobat)?;
-        // Discarding up to Body cards and drawing as many: only the best card is
-        // played, so this is the same as drawing that many more (never the best).
-        r += ch.trait_score(Trait::Body).min((rank - 1).max(0));
     }
-    let hand = SkillHand {
-        trait_score: t.clamp(1, fate::MAX_TRAIT),
-        rank: r.min(fate::MAX_RANK),
-        modifier,
-        specialty: match specialty {
-            Some(sp) => ch
-                .specialty_rank(sp)
-                .ok_or_else(|| unknown_specialty(fate::RULE_SKILL_HAND, ch, sp))?
-                .min(fate::MAX_SPECIALTY),
-            None => 0,
-        },
-    };
+    let ch = c
+        .character()
+        .ok_or_else(|| err(fate::RULE_SKILL_HAND, "only a Fated makes a Skill Check"))?;
+    // "Shuffling": the cards of both sides must be there to draw.
+    let need = hand.player_draws().saturating_add(hand.dealer_draws());
+    let left = deck::drawable(&o.s().shoe);
+    if left < need {
+        return Err(err(
+            fate::RULE_SKILL_HAND,
+            format!(
+                "this Skill Check draws {need} cards and {left} are left to draw (the rest are in hands or on the table)"
+            ),
+        ));
+    }
     // A Skill Hand draws from a copy of the shoe: the event replays the draw.
     let mut shoe = o.s().shoe.clone();
     let what = format!("Skill Hand ({skill})");
@@ -1871,6 +1991,63 @@ fn fate_draw(
         result: Box::new(result),
     });
     Ok(())
+}
+
+/// The Skill Hand `c` plays for `ask` ("Skill Hand"; R-GB-6): rank cards (more
+/// with Acrobat), the Trait (Spirit or Luck in Desperation), the Difficulty
+/// Modifier and a Specialty's rank.
+///
+/// # Errors
+/// Not a Fated, an unknown skill or Specialty.
+fn skill_hand(c: &Combatant, ask: &FateAsk<'_>) -> Result<SkillHand, RuleError> {
+    let Some(ch) = c.character() else {
+        return Err(err(
+            fate::RULE_SKILL_HAND,
+            "Followers and Extras make no Skill Checks here; their Power Rating stands in",
+        ));
+    };
+    let rank = ch
+        .skill(ask.skill)
+        .ok_or_else(|| unknown_skill(fate::RULE_SKILL_HAND, ch, ask.skill))?;
+    let mut t = ch.trait_score(ask.trait_used);
+    if c.desperate() {
+        t = ch
+            .trait_score(Trait::Spirit)
+            .max(ch.trait_score(Trait::Luck));
+    }
+    let mut r = rank;
+    if ask.acrobat {
+        // Discarding up to Body cards and drawing as many: only the best card is
+        // played, so this is the same as drawing that many more (never the best).
+        r += ch.trait_score(Trait::Body).min((rank - 1).max(0));
+    }
+    Ok(SkillHand {
+        trait_score: t.clamp(1, fate::MAX_TRAIT),
+        rank: r.min(fate::MAX_RANK),
+        modifier: ask.modifier,
+        specialty: match ask.specialty {
+            Some(sp) => ch
+                .specialty_rank(sp)
+                .ok_or_else(|| unknown_specialty(fate::RULE_SKILL_HAND, ch, sp))?
+                .min(fate::MAX_SPECIALTY),
+            None => 0,
+        },
+    })
+}
+
+/// Whether `c` can make a Skill Check with `skill` off `trait_used` now, as far
+/// as cards go: the deck and the discard pile hold the cards of both sides
+/// ("Shuffling"). For the legal commands (`use W calm`).
+pub fn fate_cards_left(s: &State, c: &Combatant, skill: &str, trait_used: Trait) -> bool {
+    let ask = FateAsk {
+        skill,
+        trait_used,
+        modifier: 0,
+        acrobat: false,
+        specialty: None,
+    };
+    skill_hand(c, &ask)
+        .is_ok_and(|h| deck::drawable(&s.shoe) >= h.player_draws().saturating_add(h.dealer_draws()))
 }
 
 /// Someone who enters mid-Opposition plays the lowest card of the hand just drawn
@@ -1889,6 +2066,13 @@ fn auto_initiative(o: &mut Out, k: usize) -> Result<(), RuleError> {
         o.emit(Event::Initiative { who: k, card });
     }
     Ok(())
+}
+
+/// Whether the round waits for `c`'s initiative card: in the Opposition, none
+/// played yet, and a card in hand to play ("Initiative"). One dealt no card
+/// (every card of the shoe is in a hand or on the table) acts last.
+fn awaits_initiative(c: &Combatant) -> bool {
+    c.active() && c.initiative.is_none() && !c.hand.is_empty()
 }
 
 fn init_key(c: &Combatant, i: usize) -> (i64, u8, usize) {
@@ -2062,6 +2246,25 @@ fn two_weapon_penalty(c: &Combatant, skill: &str, defending: bool) -> i64 {
     }
 }
 
+/// Whether `c` can be the one acted against in a new hand: it holds a card to
+/// play face down, or it will draw one ("Each hand, every player involved draws
+/// a new card"), which it cannot when the deck and the discard pile are empty
+/// (`shoe_dry`, "Shuffling").
+pub fn can_play_in_a_hand(c: &Combatant, shoe_dry: bool) -> bool {
+    !c.hand.is_empty() || !shoe_dry
+}
+
+/// Whether a hand with `skill` is a melee attack for `c`: a melee weapon in hand
+/// for that skill, or Unarmed or Grapple Combat ("Random Rules", "Advantages").
+fn melee_skill(c: &Combatant, skill: &str) -> bool {
+    let lower = skill.to_ascii_lowercase();
+    c.wielding
+        .iter()
+        .any(|w| w.melee && w.skill.eq_ignore_ascii_case(skill.trim()))
+        || lower.contains("unarmed")
+        || lower.contains("grapple")
+}
+
 fn desperate_trait(c: &Combatant) -> i64 {
     c.trait_score(Trait::Spirit).max(c.trait_score(Trait::Luck))
 }
@@ -2084,6 +2287,16 @@ fn declare(
             format!("{} has no card to play face down", c.name),
         ));
     }
+    let shoe_dry = deck::drawable(&o.s().shoe) == 0;
+    if !can_play_in_a_hand(o.c(t)?, shoe_dry) {
+        return Err(err(
+            RULE_BETTING,
+            format!(
+                "{} holds no card to play face down and none is left to draw",
+                o.c(t)?.name
+            ),
+        ));
+    }
     let rank = skill_rank(&c, skill)?;
     let mut bonus = match (&c.body, kind) {
         (_, HandKind::Simple) => 0,
@@ -2104,12 +2317,7 @@ fn declare(
         ));
     }
     let physical = kind == HandKind::Physical;
-    let melee = c
-        .wielding
-        .iter()
-        .any(|w| w.melee && w.skill.eq_ignore_ascii_case(skill.trim()))
-        || skill.to_ascii_lowercase().contains("unarmed")
-        || skill.to_ascii_lowercase().contains("grapple");
+    let melee = melee_skill(&c, skill);
     let needs_physical =
         opts.zeal || opts.fortune || opts.disarm || opts.savage || opts.wild_swing > 0;
     if needs_physical && !physical {
@@ -2126,22 +2334,22 @@ fn declare(
     }
     if opts.zeal {
         o.need(i, &Advantage::Zeal)?;
-        o.spend_pool(i, Trait::Spirit, "Zeal")?;
+        o.spend_pool(i, Trait::Spirit, "Zeal", roller)?;
         bonus = c.trait_score(Trait::Spirit);
     }
     if opts.fortune {
         o.need(i, &Advantage::Fortune)?;
-        o.spend_pool(i, Trait::Luck, "Fortune")?;
+        o.spend_pool(i, Trait::Luck, "Fortune", roller)?;
         bonus = c.trait_score(Trait::Luck);
     }
     if opts.disarm {
         o.need(i, &Advantage::Disarm)?;
-        o.spend_pool(i, Trait::Mind, "Disarm")?;
+        o.spend_pool(i, Trait::Mind, "Disarm", roller)?;
         bonus = c.trait_score(Trait::Mind);
     }
     if opts.savage {
         o.need(i, &Advantage::Savage)?;
-        o.spend_pool(i, Trait::Body, "Savage")?;
+        o.spend_pool(i, Trait::Body, "Savage", roller)?;
     }
     if opts.wild_swing > 0 {
         o.need(i, &Advantage::WildSwing)?;
@@ -2154,12 +2362,22 @@ fn declare(
                 opts.wild_swing,
             ));
         }
-        o.spend_pool(i, Trait::Body, "Wild Swing")?;
-        bonus -= opts.wild_swing;
+        o.spend_pool(i, Trait::Body, "Wild Swing", roller)?;
     }
-    if c.desperate() && kind != HandKind::Simple {
+    // R-GB-13: a cost that emptied a second pool knocked the attacker out; the
+    // attack is not made and the turn ends.
+    if o.c(i)?.knocked_out {
+        end_turn(o);
+        return Ok(());
+    }
+    // "Desperation": the hand is played in Desperation (perhaps entered just now,
+    // by a cost paid above) with Spirit or Luck instead of any other Trait.
+    if o.c(i)?.desperate() && kind != HandKind::Simple {
         bonus = desperate_trait(&c);
     }
+    // R-GB-17: Wild Swing lowers the roll bonus by N (and adds 2N damage);
+    // Desperation's bonus is taken first and never erases the lowering.
+    bonus -= opts.wild_swing;
     if let Some(sp) = &opts.specialty {
         let ch = c
             .character()
@@ -2173,6 +2391,10 @@ fn declare(
     let mut limit = (rank + extra_cards(&c, skill, kind) - c.status.stance).max(0);
     if let Some(n) = opts.counter_cards {
         limit = n;
+    }
+    if kind == HandKind::Simple {
+        // R-GB-15: a simple hand is one card each, no face-up cards.
+        limit = 0;
     }
     let x = Exchange {
         attacker: i,
@@ -2247,7 +2469,12 @@ fn defense_terms(
     }
     bonus -= two_weapon_penalty(d, &skill, true);
     let berserk = i64::from(d.status.berserk);
-    let limit = (rank + extra_cards(d, &skill, x.kind) + d.status.stance - berserk).max(0);
+    let limit = if x.kind == HandKind::Simple {
+        // R-GB-15: a simple hand is one card each, no face-up cards.
+        0
+    } else {
+        (rank + extra_cards(d, &skill, x.kind) + d.status.stance - berserk).max(0)
+    };
     if counter < 0 {
         return Err(RuleError::out_of_range(
             RULE_ADVANTAGES,
@@ -2327,7 +2554,12 @@ fn reveal(
     let d = total(x.defender_down, &x.defender_up, x.defender_bonus);
     let success = values::aggressor_wins(a, d);
     let margin = a.total - d.total;
-    let raises = if success { margin.max(0) / 2 } else { 0 };
+    // R-GB-4; R-GB-15: a simple hand has no raises.
+    let raises = if success && x.kind != HandKind::Simple {
+        margin.max(0) / 2
+    } else {
+        0
+    };
     let cards = (
         x.attacker_down
             .iter()
@@ -2375,11 +2607,14 @@ fn reveal(
         && o.c(ti)?.active()
         && o.c(x.attacker)?.active()
         && !o.c(x.attacker)?.hand.is_empty();
+    let shoe_dry = deck::drawable(&o.s().shoe) == 0;
+    let follow_up = follow_up && can_play_in_a_hand(o.c(ti)?, shoe_dry);
     let counter = !success
         && x.counter > 0
         && o.c(ti)?.active()
         && o.c(x.attacker)?.active()
-        && !o.c(ti)?.hand.is_empty();
+        && !o.c(ti)?.hand.is_empty()
+        && can_play_in_a_hand(o.c(x.attacker)?, shoe_dry);
     if follow_up {
         let opts = AttackOptions {
             penalty: 2,
@@ -2470,7 +2705,7 @@ fn consequences(
     }
     let mut pool = x.kind.pool();
     if pool == Trait::Body && x.mind_over_matter && target.pool(Trait::Mind) > 0 {
-        o.spend_pool(ti, Trait::Mind, "Mind Over Matter")?;
+        o.spend_pool(ti, Trait::Mind, "Mind Over Matter", roller)?;
         pool = Trait::Mind;
     }
     // The target before the damage: its reductions, and the Advantages that
@@ -2514,16 +2749,68 @@ fn consequences(
     if taken > 0 && pool == Trait::Spirit && faith {
         o.draw(ti, 1, DrawReason::Advantage, roller)?;
     }
-    if before > 0 && o.c(ti)?.pool(pool) == 0 {
-        if o.c(ti)?.desperate() {
-            o.emit(Event::KnockedOut { who: ti });
-        } else {
-            o.emit(Event::Desperate { who: ti });
-            let n = desperate_trait(o.c(ti)?) as usize;
-            o.draw(ti, n, DrawReason::Desperation, roller)?;
+    pool_emptied(o, ti, roller)
+}
+
+/// The one place where "a pool reached zero" is settled, whatever lowered it:
+/// damage, or paying an Advantage's or action's cost (Serendipity, Dodge,
+/// Savage, Wild Swing, Zeal, Fortune, Disarm, Ass Pull, Mind Over Matter).
+/// A Fated with one empty pool is Desperate and draws Spirit or Luck cards; with
+/// two empty pools it is knocked out. Damage to a pool already empty empties
+/// nothing new, so it does not "roll over" into a knock-out.
+///
+/// A Game of Bastards, "Desperation" (003_2dfeea144768d328.txt); R-GB-5, R-GB-13.
+fn pool_emptied(o: &mut Out, who: usize, roller: &mut dyn Roller) -> Result<(), RuleError> {
+    let c = o.c(who)?;
+    let Body::Fated {
+        pools, desperate, ..
+    } = &c.body
+    else {
+        return Ok(());
+    };
+    let empty = pools.iter().filter(|p| **p <= 0).count();
+    let (desperate, knocked_out) = (*desperate, c.knocked_out);
+    if empty >= 1 && !desperate {
+        o.emit(Event::Desperate { who });
+        if empty < 2 {
+            let n = usize::try_from(desperate_trait(o.c(who)?)).unwrap_or(0);
+            o.draw(who, n, DrawReason::Desperation, roller)?;
         }
     }
+    if empty >= 2 && !knocked_out {
+        o.emit(Event::KnockedOut { who });
+    }
     Ok(())
+}
+
+/// After a cost was paid: a character knocked out by its own payment
+/// (R-GB-13) takes no further part. If it was acting, its turn ends; if it was
+/// in an opposed hand, the hand is abandoned (the cards played go to the
+/// discard pile) and the turn ends; if it was the last to choose an initiative
+/// card, the round starts without it.
+fn knocked_out_by_cost(o: &mut Out) {
+    let s = o.s();
+    let out = |i: usize| s.combatants.get(i).is_some_and(|c| c.knocked_out);
+    match &s.phase {
+        Phase::Turn { actor, .. } if out(*actor) => end_turn(o),
+        Phase::Exchange(x) if out(x.attacker) || out(x.defender) => {
+            let x = x.clone();
+            for (who, down, up) in [
+                (x.attacker, x.attacker_down, &x.attacker_up),
+                (x.defender, x.defender_down, &x.defender_up),
+            ] {
+                let cards: Vec<Card> = down.iter().chain(up.iter()).copied().collect();
+                if !cards.is_empty() {
+                    o.emit(Event::Discarded { who, cards });
+                }
+            }
+            end_turn(o);
+        }
+        Phase::Initiative if !s.combatants.iter().any(awaits_initiative) => {
+            start_round(o);
+        }
+        _ => {}
+    }
 }
 
 fn in_opposition(o: &mut Out) -> Result<(), RuleError> {
@@ -2593,7 +2880,7 @@ fn use_advantage(
             };
             o.need(i, &adv)?;
             in_opposition(o)?;
-            o.spend_pool(i, pool, adv.name())?;
+            o.spend_pool(i, pool, adv.name(), roller)?;
             st.next_defense = Some(pool);
             o.emit(Event::StatusChanged { who: i, status: st });
         }
@@ -2635,7 +2922,11 @@ fn use_advantage(
         UseAdvantage::AssPull => {
             o.need(i, &Advantage::AssPull)?;
             own_action(o, i)?;
-            o.spend_pool(i, Trait::Luck, "Ass Pull")?;
+            o.spend_pool(i, Trait::Luck, "Ass Pull", roller)?;
+            if o.c(i)?.knocked_out {
+                // R-GB-13: the last LP emptied a second pool.
+                return Ok(());
+            }
             o.draw(i, 2, DrawReason::AssPull, roller)?;
             let mut st = o.c(i)?.status.clone();
             st.must_discard = 2;
@@ -2754,6 +3045,7 @@ pub fn evolve(s: &mut State, e: &Event) {
             // A new hand: the one affected draws and may discard once in it.
             if let Some(c) = s.combatants.get_mut(x.defender) {
                 c.status.discarded = false;
+                c.status.mulliganed = false;
             }
             s.phase = Phase::Exchange(x.clone());
         }

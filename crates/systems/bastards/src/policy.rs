@@ -61,7 +61,10 @@
 //!   and keeps its cards.
 //! - **Face-down cards** (step 5, "Skill Hands in Oppositions"): the best card
 //!   of the hand; the defender names its own best-ranked skill for the kind
-//!   of hand (a Follower or Extras keep the attacker's).
+//!   of hand (a Follower or Extras keep the attacker's). Before that, the one
+//!   acted against mulligans once by the draw step's measure (fewer than two
+//!   cards, a new hand bringing at least three more; "Core Mechanic"; R-GB-16)
+//!   when it has already acted this round, so no action is sacrificed.
 //! - **Betting** (steps 6-8): from the exact chance of winning if both call
 //!   ([`crate::table::lead_chance_after`], from the cards the seat has seen):
 //!   call when that chance is at least 70%; else bet the lowest card of the
@@ -80,6 +83,10 @@
 //! Reinforce, Involve, Distance, discards, the Advantages used on their own
 //! (Dodge, Study, All-Out Defense, ...), Savage, Wild Swing, Disarm, Counter
 //! and Mind Over Matter.
+//!
+//! An empty shoe ("Shuffling"): a draw is always taken, even when it brings
+//! nothing; a foe holding no card when none is left to draw is not attacked;
+//! a Wildcard's card is bet only while a card is left to draw.
 
 use tabula_core::cards::Card;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
@@ -309,6 +316,16 @@ impl Policy for Bastards {
                     if x.defender != i {
                         return None;
                     }
+                    // R-GB-16: the one acted against may mulligan once, before
+                    // playing, by the draw step's measure, when it has no
+                    // action left to sacrifice this round.
+                    let turn_to_come = state.order.iter().skip(state.turn + 1).any(|k| *k == i);
+                    if !c.status.mulliganed
+                        && !turn_to_come
+                        && draw_or_mulligan(c) == Command::Mulligan
+                    {
+                        return Some(Command::Mulligan);
+                    }
                     let skill = c.character().and_then(|_| match x.kind {
                         HandKind::Physical => Some(physical_skill(c).0),
                         HandKind::Social => best_skill(c, &SOCIAL_SKILLS),
@@ -527,8 +544,15 @@ fn action(state: &State, i: usize, c: &Combatant) -> Command {
 fn best_plan(state: &State, i: usize, c: &Combatant) -> Option<Plan> {
     let card = best_card(&c.hand)?;
     let mut best: Option<Plan> = None;
+    let dry = crate::deck::drawable(&state.shoe) == 0;
     for (t, foe) in state.combatants.iter().enumerate() {
-        if t == i || !foe.active() || same_side(state, c, foe) {
+        // A foe holding no card when none is left to draw cannot be acted
+        // against ("Shuffling"; hand sizes are on the table).
+        if t == i
+            || !foe.active()
+            || same_side(state, c, foe)
+            || !crate::opposition::can_play_in_a_hand(foe, dry)
+        {
             continue;
         }
         let distance = state
@@ -761,7 +785,11 @@ fn bet(state: &State, seat: &Seat, x: &crate::opposition::Exchange, c: &Combatan
             }
         }
     }
-    if c.wildcards > 0 && chance(BetMove::BetWild) >= now + BET_GAIN {
+    // A Wildcard draws a card: only when one is left to draw ("Shuffling").
+    if c.wildcards > 0
+        && crate::deck::drawable(&state.shoe) > 0
+        && chance(BetMove::BetWild) >= now + BET_GAIN
+    {
         return Command::BetWild;
     }
     Command::Call

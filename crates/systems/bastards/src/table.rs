@@ -27,7 +27,9 @@ use tabula_core::system::Seat;
 
 use crate::character::{Character, SheetError, Trait, Weapon};
 use crate::deck::{self, DrawStep};
-use crate::opposition::{self, Body, Combatant, DrawReason, Event, Phase, Side, State, Status};
+use crate::opposition::{
+    self, Body, Combatant, DrawReason, Event, HandKind, Phase, Side, State, Status,
+};
 use crate::values;
 
 #[derive(Debug, Deserialize)]
@@ -493,6 +495,13 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
         ),
         Event::TurnBegan { who } => format!("{}'s turn: draw or mulligan.", n(who)),
         Event::DrawStepDone => "Active phase: declare an action.".into(),
+        Event::Declared(x) if x.kind == HandKind::Simple => format!(
+            "{} acts against {} with {} (a simple hand: one card each, no bets; R-GB-15). {} plays a card face down.",
+            n(&x.attacker),
+            n(&x.defender),
+            x.skill,
+            n(&x.attacker)
+        ),
         Event::Declared(x) => format!(
             "{} acts against {} with {} ({:?}), +{}; up to {} face-up card(s). {} plays a card face down.",
             n(&x.attacker),
@@ -504,6 +513,10 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             n(&x.attacker)
         ),
         Event::FaceDown { side, defense, .. } => match (side, defense) {
+            (Side::Defender, Some(_)) if matches!(&s.phase, Phase::Exchange(x) if x.kind == HandKind::Simple) =>
+            {
+                format!("{} plays a card face down. Reveal.", exchange_side(side))
+            }
             (Side::Defender, Some(d)) => format!(
                 "{} plays a card face down ({}, +{}, up to {} face-up{}). Betting: the defender first.",
                 exchange_side(side),
@@ -950,6 +963,7 @@ pub fn bet_odds(s: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> 
         }
     }
     if c.wildcards > 0
+        && deck::drawable(&s.shoe) > 0
         && let Some(p) = lead_chance_after(s, seat, side, BetMove::BetWild)
     {
         out.push(ChoiceOdds {

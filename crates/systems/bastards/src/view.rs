@@ -344,8 +344,19 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ));
                     }
                     if c.status.must_discard == 0 && !c.status.all_out_defense {
-                        let others: Vec<String> =
-                            targets.iter().filter(|t| **t != c.name).cloned().collect();
+                        // Someone to act against who can play a card (R-GB-12:
+                        // hand sizes and the deck's size are on the table).
+                        let dry = crate::deck::drawable(&s.shoe) == 0;
+                        let others: Vec<String> = s
+                            .combatants
+                            .iter()
+                            .filter(|t| {
+                                t.active()
+                                    && t.name != c.name
+                                    && crate::opposition::can_play_in_a_hand(t, dry)
+                            })
+                            .map(|t| t.name.clone())
+                            .collect();
                         out.push(CommandSpec::new(
                             "attack",
                             "Declare an opposed hand against a target",
@@ -387,7 +398,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             )],
                         ));
                     }
-                    let uses = usable_now(c, true);
+                    let uses = usable_now(s, c, true);
                     if !uses.is_empty() {
                         out.push(CommandSpec::new(
                             "use",
@@ -424,7 +435,8 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             ],
                         ));
                     }
-                    if c.character().is_some() {
+                    // A Skill Check draws at least a card for each side ("Shuffling").
+                    if c.character().is_some() && crate::deck::drawable(&s.shoe) >= 2 {
                         out.push(CommandSpec::new(
                             "fate",
                             "Skill Check: a Skill Hand against the Dealer's Fate Draw",
@@ -456,6 +468,20 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     vec![ParamSpec::choice("card", cards_of(d))],
                 ));
             }
+            // R-GB-16: the one acted against may mulligan once, before playing.
+            if x.defender_down.is_none()
+                && let Some(d) = s
+                    .combatants
+                    .get(x.defender)
+                    .filter(|c| c.controlled_by(seat))
+                && !d.status.mulliganed
+            {
+                out.push(CommandSpec::new(
+                    "mulligan",
+                    "Mulligan (the one acted against, before its face-down card): discard the hand, draw a new one; its action this round is sacrificed",
+                    vec![],
+                ));
+            }
             let side_i = if x.attacker_down.is_none() {
                 Some((x.attacker, true))
             } else if x.defender_down.is_none() {
@@ -483,7 +509,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![ParamSpec::choice("card", cards_of(c))],
                         ));
                     }
-                    if c.wildcards > 0 {
+                    if c.wildcards > 0 && crate::deck::drawable(&s.shoe) > 0 {
                         out.push(CommandSpec::new(
                             "bet wild",
                             "Spend a Wildcard: draw a card and bet it face up",
@@ -505,7 +531,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             if own_turn {
                 continue; // listed with the turn's commands
             }
-            let uses = usable_now(c, false);
+            let uses = usable_now(s, c, false);
             if !uses.is_empty() {
                 out.push(CommandSpec::new(
                     "use",
@@ -517,9 +543,10 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ));
             }
         }
+        let left = crate::deck::drawable(&s.shoe) > 0;
         let wild: Vec<String> = mine
             .iter()
-            .filter(|c| c.wildcards > 0 && c.active())
+            .filter(|c| left && c.wildcards > 0 && c.active())
             .map(|c| c.name.clone())
             .collect();
         if !wild.is_empty() {
@@ -555,7 +582,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
 
 /// The `use` Advantages a combatant has and may use now: `own_action` adds the
 /// ones used only during its own action.
-fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
+fn usable_now(s: &State, c: &Combatant, own_action: bool) -> Vec<String> {
     use crate::advantages::Advantage as A;
     let mut v = Vec::new();
     let has = |a: &A| c.usable(a) > 0;
@@ -586,7 +613,8 @@ fn usable_now(c: &Combatant, own_action: bool) -> Vec<String> {
         if has(&A::Berserk) && wild && !c.status.berserk {
             v.push("berserk");
         }
-        if c.status.berserk {
+        // Calm is a Meditation Fate Draw off Mind: its cards must be there.
+        if c.status.berserk && crate::opposition::fate_cards_left(s, c, "Meditation", Trait::Mind) {
             v.push("calm");
         }
     }

@@ -1,12 +1,14 @@
 //! The policy (`tabula_bastards::policy`): every suggestion is accepted, the
 //! example table always plays to its end, and the choices are sensible.
 
+mod common;
+use common::{draft, fated, state};
 use proptest::prelude::*;
 use std::path::PathBuf;
-use tabula_bastards::Bastards;
 use tabula_bastards::opposition::{Command, HandKind, Phase, Side, State};
 use tabula_bastards::policy::{ROUND_CAP, opposition_over};
 use tabula_bastards::table::{BetMove, lead_chance_after};
+use tabula_bastards::{Bastards, deck};
 use tabula_core::cards::Card;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Seeded;
@@ -191,8 +193,13 @@ proptest! {
 }
 
 fn every_awaited_step(file: &str, seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    every_awaited_step_from(initial(file), seed, steps)
+}
+
+/// [`every_awaited_step`] from `start`.
+fn every_awaited_step_from(start: State, seed: u64, steps: usize) -> Result<(), TestCaseError> {
     {
-        let mut state = initial(file);
+        let mut state = start;
         let mut roller = Seeded::from_seed(seed);
         for _ in 0..steps {
             if Bastards::finished(&state) {
@@ -226,6 +233,65 @@ fn every_awaited_step(file: &str, seed: u64, steps: usize) -> Result<(), TestCas
         }
     }
     Ok(())
+}
+
+// --- An empty shoe ------------------------------------------------------------
+
+/// Twenty-four Fated (twelve players, twelve of the Dealer's): the Draw Step
+/// deals every one of the shoe's 104 cards that are not Jokers (the last ones
+/// dealt get fewer than five, or none, and act last), so the deck and the
+/// discard pile are dry from the first draw.
+fn crowded_table() -> State {
+    let mut v = Vec::new();
+    for k in 0..12 {
+        v.push(fated(draft(&format!("P{k}"), &format!("p{k}"), &[])));
+        v.push(fated(draft(&format!("D{k}"), "", &[])));
+    }
+    state(v)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// "Shuffling": no policy proposes a command `decide` refuses, on a table
+    /// large enough to empty the shoe (deck and discard pile both empty).
+    #[test]
+    fn no_policy_proposes_a_refused_command_when_the_shoe_runs_dry(
+        seed in any::<u64>(),
+        steps in 1usize..500,
+    ) {
+        every_awaited_step_from(crowded_table(), seed, steps)?;
+    }
+}
+
+#[test]
+fn an_empty_shoe_draws_nothing_and_the_crowded_table_plays_to_the_end() {
+    for seed in 0..3 {
+        let mut state = crowded_table();
+        let mut roller = Seeded::from_seed(seed);
+        let mut dry_draws = 0;
+        let mut steps = 0;
+        while !Bastards::finished(&state) {
+            assert!(steps < STEP_CAP, "seed {seed}: over {STEP_CAP} commands");
+            let dry = deck::drawable(&state.shoe) == 0;
+            let before = state.combatants.clone();
+            let (_, command) = step(&mut state, &mut roller);
+            if dry && command == Command::Draw {
+                // The draw is accepted and draws nothing: the hand is played
+                // with what is held.
+                dry_draws += 1;
+                let held: Vec<usize> = state.combatants.iter().map(|c| c.hand.len()).collect();
+                let was: Vec<usize> = before.iter().map(|c| c.hand.len()).collect();
+                assert_eq!(held, was, "seed {seed}: nothing to draw");
+            }
+            steps += 1;
+        }
+        assert!(
+            dry_draws > 0,
+            "seed {seed}: the shoe never ran dry at a draw"
+        );
+        check_report(&state, &Bastards::report(&state));
+    }
 }
 
 // --- Sensible choices in hand-made situations -------------------------------
@@ -376,4 +442,43 @@ fn betting_follows_the_exact_odds() {
     x.attacker_up.push(card("KH", 2002));
     assert!(chance(&state, BetMove::Call) >= 0.7);
     assert_eq!(Bastards::suggest(&state, &stella), Some(Command::Call));
+}
+
+/// R-GB-16: the one acted against mulligans a thin hand (fewer than two cards)
+/// when it has already acted this round, and never gives up a turn to come.
+#[test]
+fn the_one_acted_against_mulligans_a_thin_hand_when_no_action_is_lost_r_gb_16() {
+    use tabula_core::roller::Scripted;
+    let mut t = common::opened(
+        fated(draft("A", "a", &[])),
+        fated(draft("B", "b", &[])),
+        ["2C", "9S", "5H", "KD", "4H"],
+        ["3C", "7S", "6H", "QD", "8H"],
+        "10C",
+    );
+    let mut r = Scripted::values(["2S"]);
+    common::run(
+        &mut t,
+        &["a: attack B Unarmed_Combat physical", "a: play KD"],
+        &mut r,
+    );
+    let mut state = t.state().clone();
+    let b = state.combatants.iter().position(|c| c.name == "B").unwrap();
+    state.combatants[b].hand.truncate(1);
+    let awaiting = Bastards::awaiting(&state);
+    let defender = awaiting.first().cloned().unwrap();
+    // B's turn is still to come this round: it plays its one card.
+    assert!(matches!(
+        Bastards::suggest_for(&state, &defender),
+        Some(Command::Play { .. })
+    ));
+    // B has acted this round (it came first): nothing is lost, it mulligans.
+    state.order = vec![b, 1 - b];
+    state.turn = 1;
+    assert_eq!(
+        Bastards::suggest_for(&state, &defender),
+        Some(Command::Mulligan)
+    );
+    let mut probe = Seeded::from_seed(3);
+    assert!(Bastards::decide(&state, &defender.seat, &Command::Mulligan, &mut probe).is_ok());
 }

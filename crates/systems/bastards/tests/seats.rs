@@ -8,7 +8,7 @@ use common::*;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use tabula_bastards::opposition::{Event, Phase, State};
+use tabula_bastards::opposition::{Body, Event, Phase, State};
 use tabula_bastards::{Bastards, table};
 use tabula_core::cards::Card;
 use tabula_core::names::NameLookupError;
@@ -360,12 +360,22 @@ fn random_play(
     file: &str,
     seed: u64,
     rand: Vec<u32>,
+    check: impl FnMut(&Table<Bastards>, &[tabula_core::system::Logged<Event>], &State),
+) -> Table<Bastards> {
+    random_play_on(load(file), 90, seed, rand, check)
+}
+
+/// [`random_play`] from the table `t`, for at most `steps` commands.
+fn random_play_on(
+    mut t: Table<Bastards>,
+    steps: usize,
+    seed: u64,
+    rand: Vec<u32>,
     mut check: impl FnMut(&Table<Bastards>, &[tabula_core::system::Logged<Event>], &State),
 ) -> Table<Bastards> {
-    let mut t = load(file);
     let mut roller = Seeded::from_seed(seed);
     let mut rand = rand.into_iter().cycle();
-    for _ in 0..90 {
+    for _ in 0..steps {
         if Bastards::finished(t.state()) {
             break;
         }
@@ -433,6 +443,81 @@ proptest! {
         prop_assert!(t.replay_matches());
         let rebuilt = Table::<Bastards>::replay(t.initial(), t.log(), usize::MAX);
         prop_assert_eq!(&rebuilt, t.state());
+    }
+}
+
+/// Set pool `k` (BP, SP, MP, LP) of a Fated to `to`.
+fn with_pool(
+    mut c: tabula_bastards::opposition::Combatant,
+    k: usize,
+    to: i64,
+) -> tabula_bastards::opposition::Combatant {
+    if let Body::Fated { pools, .. } = &mut c.body {
+        pools[k] = to;
+    }
+    c
+}
+
+/// Three Fated one or two points from an empty pool, with every Advantage whose
+/// cost is a pool point (Serendipity, Dodge, Savage, Ass Pull, Wild Swing, Zeal,
+/// Fortune, Disarm, Mind Over Matter).
+fn low_pool_table() -> Table<Bastards> {
+    let a = fated(draft(
+        "A",
+        "a",
+        &["Serendipity", "Dodge", "Savage", "Ass Pull"],
+    ));
+    let a = with_pool(with_pool(with_pool(a, 0, 2), 2, 1), 3, 1);
+    let b = fated(draft(
+        "B",
+        "b",
+        &["Wild Swing", "Zeal", "Fortune", "Disarm"],
+    ));
+    let b = with_pool(with_pool(with_pool(with_pool(b, 0, 1), 1, 1), 2, 1), 3, 1);
+    let g = fated(draft("G", "", &["Dodge", "Mind Over Matter", "Savage"]));
+    let g = with_pool(with_pool(g, 0, 2), 2, 1);
+    Table::new(state(vec![a, b, g]))
+}
+
+/// R-GB-5, R-GB-13: a Fated with an empty pool is Desperate; with two, knocked out.
+fn assert_pools_agree(s: &State) {
+    for c in &s.combatants {
+        if let Body::Fated {
+            pools, desperate, ..
+        } = &c.body
+        {
+            let empty = pools.iter().filter(|p| **p <= 0).count();
+            assert!(
+                empty == 0 || *desperate,
+                "{} has an empty pool and is not Desperate: {pools:?}",
+                c.name
+            );
+            assert!(
+                empty < 2 || c.knocked_out,
+                "{} has two empty pools and is not knocked out: {pools:?}",
+                c.name
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// R-GB-13 (and R-GB-5): after any accepted command of random legal play
+    /// (costs paid for Serendipity, Dodge, Savage, Ass Pull, Wild Swing, Zeal,
+    /// Fortune, Disarm; damage), a character with an empty pool is Desperate and
+    /// one with two empty pools is knocked out; the encounter never locks up.
+    #[test]
+    fn after_any_command_an_empty_pool_is_desperate_and_two_knock_out_r_gb_13(
+        rand in proptest::collection::vec(any::<u32>(), 200),
+        seed in 0u64..1000,
+    ) {
+        let t = random_play_on(low_pool_table(), 150, seed, rand, |t, _, _| {
+            assert_pools_agree(t.state());
+            assert_not_locked(t.state());
+        });
+        prop_assert!(t.replay_matches());
     }
 }
 
