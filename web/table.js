@@ -179,6 +179,7 @@ async function refreshOnce() {
   S.legal = l.ok ? list(l.body, "legal", "commands") : [];
   await fetchLog();
   drawHeader(w);
+  S.finished = !!(s.ok && s.body && s.body.finished);
   drawTurn(s.ok ? (typeof s.body === "string" ? s.body : s.body.status || s.body.text || "") : "");
   drawSheets();
   drawCommands();
@@ -229,7 +230,7 @@ function drawSheets() {
 function drawCommands() {
   const box = $("commands");
   // Unchanged commands: leave the controls (and whatever is being typed) alone.
-  const key = JSON.stringify(S.legal) + S.system;
+  const key = JSON.stringify(S.legal) + S.system + String(!!S.finished);
   if (key === S.legalKey) return;
   S.legalKey = key;
   const open = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.command));
@@ -246,7 +247,8 @@ function drawCommands() {
   const quoting = true;
   const controls = S.legal.map((spec) => commandControl(spec, { quoting, onSend: send }));
   if (!controls.length) {
-    replace(box, el("p", { class: "waiting" }, "Nothing for you to do now: it is someone else's move."));
+    // A finished encounter is nobody's move (issue 27, bug 4).
+    replace(box, el("p", { class: "waiting" }, S.finished ? "The encounter is over: nothing more to do at this table." : "Nothing for you to do now: it is someone else's move."));
   } else {
     replace(box, el("div", { class: "cmd-list", role: "group", "aria-label": "Commands I may give now" }, controls));
   }

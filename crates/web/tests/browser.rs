@@ -877,6 +877,29 @@ async fn browser_tiers_plays_and_shows_a_refusals_rule() {
         .expect("clicked");
     ok(feedback(&gm).await, "ending the encounter");
     all_caught_up(&gm, &[&john, &cristy]).await;
+    // Once the table is finished, a player's page says so instead of "someone
+    // else's move" (issue 27, bug 4).
+    if js(
+        &gm,
+        "return !!document.querySelector('#commands [data-command=\"close\"]');",
+    )
+    .await
+        == json!(true)
+    {
+        ok(type_command(&gm, "close").await, "closing the session");
+        all_caught_up(&gm, &[&john, &cristy]).await;
+    }
+    let waiting = until("John's page to say the encounter is over", || async {
+        let t = js(
+            &john,
+            "const w = document.querySelector('#commands .waiting'); return w ? w.innerText : '';",
+        )
+        .await;
+        let t = t.as_str().unwrap_or("").to_string();
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
+    assert!(waiting.contains("The encounter is over"), "{waiting}");
     for c in [gm, john, cristy] {
         let _ = c.close().await;
     }

@@ -699,6 +699,11 @@ fn short_phase(s: &State) -> String {
             .get(i)
             .map_or("?".to_string(), |c| c.name.clone())
     };
+    // The encounter the Dealer finished is over, whatever phase it was in
+    // (issue 27, bug 4: the status still read "round 2 - scene").
+    if s.finished {
+        return "the encounter is over".into();
+    }
     match &s.phase {
         Phase::Scene => "scene".into(),
         Phase::Initiative => "initiative".into(),

@@ -780,3 +780,23 @@ fn every_shipped_script_plays_through_as_the_terminal_reads_it() {
         assert!(Bastards::finished(t.state()), "{script_file}");
     }
 }
+
+/// After the Dealer's `finish` the status says the encounter is over, for
+/// every seat, not the phase it stopped in (issue 27, bug 4: "round 2 - scene"
+/// after the end), and nobody may act.
+#[test]
+fn after_finish_the_status_says_the_encounter_is_over() {
+    let mut t = load();
+    let mut r = Seeded::from_seed(1);
+    for line in script().iter().take(7) {
+        submit(&mut t, line, &mut r).unwrap();
+    }
+    submit(&mut t, "gm: finish", &mut r).unwrap();
+    assert!(Bastards::finished(t.state()));
+    for seat in seats(t.state()) {
+        let status = Bastards::status(t.state(), &seat);
+        let first = status.lines().next().unwrap_or_default();
+        assert!(first.ends_with("the encounter is over"), "{seat}: {status}");
+        assert!(status.contains("may: nothing now"), "{seat}: {status}");
+    }
+}
