@@ -13,7 +13,8 @@ pub struct RollArgs {
     /// it holds `*`, `(` or a word starting with `-` after the first): NdS, the
     /// operators `+ - * /` and parentheses, keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
     /// reroll (ro<3, rr1), mi/ma, explode (e6), count successes (10d6>=5), dF,
-    /// d%, and a comment after the roll.
+    /// d%, `[label]`s on any term (1d8 [slashing] + 2d6 [fire]), and a comment
+    /// after the roll: `#` and any text, or plain words (no digits or signs).
     #[arg(allow_hyphen_values = true, value_name = "NOTATION")]
     pub notation: String,
     /// The rest of the notation when it is written as several words.

@@ -440,7 +440,8 @@ fn input_length_and_terms_are_capped() {
 fn syntax_errors_say_what_and_where() {
     use NotationError::{UnexpectedChar as Char, UnexpectedEnd as End};
     const OPERAND: &str = "a number, a die such as `d20` or `(`";
-    const AFTER: &str = "`+`, `-`, `*`, `/` or the end of the roll";
+    // Issue 30, item 1: a label or a comment may follow a roll too.
+    const AFTER: &str = "`+`, `-`, `*`, `/`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
     const IN_GROUP: &str = "`+`, `-`, `*`, `/` or `)`";
     const SIDES: &str = "the number of sides, `%` or `F` after `d`";
     let end = |expected: &str, position| End {
@@ -960,7 +961,9 @@ fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
                 prop_assert!((lo..=hi).contains(&d.value), "{:?}", d);
             }
         }
-        NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => check_tree(x)?,
+        NodeOutcome::Neg { operand: x, .. }
+        | NodeOutcome::Group { inner: x, .. }
+        | NodeOutcome::Labelled { inner: x, .. } => check_tree(x)?,
         NodeOutcome::Binary { operands, .. } => {
             check_tree(&operands.lhs)?;
             check_tree(&operands.rhs)?;

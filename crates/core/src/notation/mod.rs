@@ -1,6 +1,6 @@
 //! The dice notation players type at the table for free rolls: `1d20+5`,
 //! `4d6kh3`, `(1d4 + 1) * 2`, `4d6ro<3kh3`, `1d6e6 + 2`, `10d6>=5`, `4dF`,
-//! `d%`, `1d20 + 5 dex save`.
+//! `d%`, `1d8 [slashing] + 2d6 [fire]`, `1d20 + 5 dex save`, `1d20 # to hit`.
 //!
 //! Text is parsed once into an [`Expr`] (a tree of numbers, dice groups and
 //! arithmetic), checked against every cap at parse time, and then rolled any
@@ -19,7 +19,8 @@
 //! expr     := term (("+" | "-") term)*
 //! term     := unary (("*" | "/") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := number | dice | "(" expr ")"
+//! atom     := (number | dice | "(" expr ")") label*
+//! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* [select] [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
 //! modifier := "ro" test                     reroll once
@@ -30,7 +31,8 @@
 //! success  := compare number                count successes
 //! test     := [compare] number              no comparison: equal
 //! compare  := ">=" | ">" | "<=" | "<" | "=" | "=="
-//! comment  := white space, then any text not read as part of the roll
+//! comment  := "#" any text
+//!           | white space, then plain words   see below
 //! ```
 //!
 //! - `*` and `/` bind tighter than `+` and `-`; all four are left-associative;
@@ -73,11 +75,26 @@
 //!   percentile pair (0, 10, ..., 90) instead.
 //! - `dF` is the Fudge die: faces -1, 0 and +1 (typed as `-`, `0` and `+` with a
 //!   manual roller). Tests and `mi`/`ma` on it take 0 or 1 (no negative numbers).
-//! - A comment is what follows the roll after white space when it cannot be
-//!   read as part of the roll and does not start with a digit, `+`, `-`, `*`,
-//!   `/`, `(` or `)`: `1d20 + 5 dex save`, `1d20 roll for stealth`. Text that
-//!   stops short of a modifier at the very end (`1d6 kh`) is an error, not a
-//!   comment. (`d20` needs `allow_comments=True` for this.)
+//! - A label (`[fire]`, d20's annotation) names the number, dice group or
+//!   parenthesised group it follows, glued (`1d20+2[STR]`) or after white space
+//!   (`1d8 [slashing] + 2d6 [fire]`); one operand may carry several
+//!   (`1d20 [adv] [str]`). It does not change any value: `8d6 [fire] / 2` is
+//!   half of 8d6. The label is kept on its node ([`Node::Labelled`]) and shown
+//!   after it in the outcome (`1d8 (5) [slashing] + 3 = 8`), as d20 shows it.
+//!   A label runs to the first `]`; one that is never closed is an error.
+//! - **Never a silent misread** (issue 30): the whole text is read as the roll,
+//!   except a comment, which is either
+//!   - `#` and everything after it (`1d20 + 5 # vs AC 15`), kept with its `#`;
+//!   - or, after the whole roll and white space, *plain words*: text that
+//!     starts with a letter and holds only letters, white space, a `-` or `'`
+//!     between two letters, and the punctuation `. , ; : ! ? " ( )`: no digit
+//!     and no other sign (`1d20 + 5 dex save`, `2d6 + 3 damage (fire)`).
+//!
+//!   Anything else left over is an error pointing at it, never a number from
+//!   part of the text: `1d20 + 5 >= 15`, `13 % 2`, `1 == 2`, `1d20 + 5 vs AC 15`
+//!   and `4d6 k3` are refused. Text that stops short of a modifier at the very
+//!   end (`1d6 kh`) is an error too. (`d20` needs `allow_comments=True` for
+//!   comments.)
 //!
 //! Not supported: `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>`
 //! selectors, sets `(1d4, 1d6)kh1`, comparison of whole expressions, and `d20`'s
@@ -163,7 +180,8 @@ pub static FUDGE_FACES: FaceSet = FaceSet {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Expr {
     root: Node,
-    /// The comment after the roll, without its leading white space.
+    /// The comment after the roll, without its leading white space: plain
+    /// words, or text from a `#` on.
     comment: Option<String>,
     /// Dice before rerolls and explosions, at most [`MAX_POOL`].
     dice: u32,
@@ -184,6 +202,10 @@ pub enum Node {
     /// An operator and its two operands, left then right (one allocation for
     /// both).
     Binary(BinOp, Box<[Node; 2]>),
+    /// A number, dice group or parenthesised group with its `[label]`s, each
+    /// without its brackets, in the order written (at least one). The labels
+    /// do not change the value. Issue 30, item 1 (d20's annotations).
+    Labelled(Box<Node>, Vec<String>),
 }
 
 /// An arithmetic operator.
@@ -682,7 +704,9 @@ impl Expr {
         &self.root
     }
 
-    /// The comment after the roll (`dex save` in `1d20 + 5 dex save`).
+    /// The comment after the roll: the plain words after it (`dex save` in
+    /// `1d20 + 5 dex save`), or a comment from `#` on, with its `#`
+    /// (`# vs AC 15` in `1d20 + 5 # vs AC 15`).
     pub fn comment(&self) -> Option<&str> {
         self.comment.as_deref()
     }
@@ -720,6 +744,13 @@ impl fmt::Display for Node {
             Node::Neg(x) => write!(f, "-{x}"),
             Node::Group(x) => write!(f, "({x})"),
             Node::Binary(op, ab) => write!(f, "{} {} {}", ab[0], op.symbol(), ab[1]),
+            Node::Labelled(x, labels) => {
+                x.fmt(f)?;
+                for l in labels {
+                    write!(f, " [{l}]")?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -94,7 +94,7 @@ fn node(n: &Node, t: &mut Truncation) -> Result<Dist<i64>, OddsError> {
         Node::Number(v) => Ok(Dist::certain(i64::from(*v))),
         Node::Dice(d) => dice(d, t),
         Node::Neg(x) => Ok(node(x, t)?.map(|v| -v)),
-        Node::Group(x) => node(x, t),
+        Node::Group(x) | Node::Labelled(x, _) => node(x, t),
         Node::Binary(op, ab) => {
             let a = node(&ab[0], t)?;
             let b = node(&ab[1], t)?;

@@ -47,12 +47,12 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
     let (root, _) = p.expr()?;
     let before = p.pos;
     p.skip_ws();
+    let rest = text.get(p.pos..).unwrap_or_default();
     let comment = match p.peek_char() {
         None => None,
-        Some(c) if p.pos > before && starts_comment(c) => {
-            Some(text[p.pos..].trim_end().to_string())
-        }
-        Some(_) => return Err(p.unexpected(AFTER_OPERAND)),
+        Some('#') => Some(rest.trim_end().to_string()),
+        Some(_) if p.pos > before && plain_words(rest) => Some(rest.trim_end().to_string()),
+        Some(_) => return Err(p.unexpected(AFTER_ROLL)),
     };
     Ok(Expr {
         root,
@@ -61,14 +61,34 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
     })
 }
 
-/// Whether a comment may start with `c`: anything but what could continue or
-/// open a roll.
-fn starts_comment(c: char) -> bool {
-    !(c.is_ascii_digit() || matches!(c, '+' | '-' | '*' | '/' | '(' | ')'))
+/// Whether `rest` (the text after the roll and its white space) is plain
+/// words, which may stand as a comment without `#`: it starts with a letter and
+/// holds only letters, white space, a `-` or `'` between two letters and the
+/// punctuation `. , ; : ! ? " ( )`. No digit and no other sign, so no part of
+/// a roll is ever taken for a comment. Issue 30, item 1.
+fn plain_words(rest: &str) -> bool {
+    let mut prev: Option<char> = None;
+    let mut chars = rest.chars().peekable();
+    if !chars.peek().is_some_and(|c| c.is_alphabetic()) {
+        return false;
+    }
+    while let Some(c) = chars.next() {
+        let ok = c.is_alphabetic()
+            || c.is_whitespace()
+            || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '"' | '(' | ')')
+            || (matches!(c, '-' | '\'')
+                && prev.is_some_and(char::is_alphabetic)
+                && chars.peek().is_some_and(|n| n.is_alphabetic()));
+        if !ok {
+            return false;
+        }
+        prev = Some(c);
+    }
+    true
 }
 
 const OPERAND: &str = "a number, a die such as `d20` or `(`";
-const AFTER_OPERAND: &str = "`+`, `-`, `*`, `/` or the end of the roll";
+const AFTER_ROLL: &str = "`+`, `-`, `*`, `/`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
 const AFTER_OPERAND_IN_GROUP: &str = "`+`, `-`, `*`, `/` or `)`";
 
 /// A parser over the bytes of the text. It only ever advances over ASCII bytes
@@ -290,8 +310,45 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `number | dice | "(" expr ")"`.
+    /// `(number | dice | "(" expr ")") label*`.
     fn atom(&mut self) -> Result<(Node, Bounds), NotationError> {
+        let (node, b) = self.bare_atom()?;
+        let mut labels = Vec::new();
+        loop {
+            let before = self.pos;
+            self.skip_ws();
+            if self.peek() != Some(b'[') {
+                self.pos = before;
+                break;
+            }
+            labels.push(self.label()?);
+        }
+        if labels.is_empty() {
+            Ok((node, b))
+        } else {
+            Ok((Node::Labelled(Box::new(node), labels), b))
+        }
+    }
+
+    /// `"[" any text but "]" "]"` at `pos` (on the `[`): the text between the
+    /// brackets. d20's annotation; issue 30, item 1.
+    fn label(&mut self) -> Result<String, NotationError> {
+        let open = self.pos;
+        let rest = self.text.get(open + 1..).unwrap_or_default();
+        match rest.find(']') {
+            Some(len) => {
+                self.pos = open + 1 + len + 1;
+                Ok(rest.get(..len).unwrap_or_default().to_string())
+            }
+            None => Err(NotationError::UnexpectedEnd {
+                expected: format!("`]` to close the label opened at position {open}"),
+                position: self.text.len(),
+            }),
+        }
+    }
+
+    /// `number | dice | "(" expr ")"`.
+    fn bare_atom(&mut self) -> Result<(Node, Bounds), NotationError> {
         let start = self.pos;
         match self.peek_lower() {
             Some(b'(') => {

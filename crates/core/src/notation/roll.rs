@@ -21,7 +21,7 @@ pub struct RollOutcome {
 }
 
 /// One node of a rolled expression, with its value. Serialized with a `kind`
-/// tag: `number`, `dice`, `neg`, `group` or `binary`.
+/// tag: `number`, `dice`, `neg`, `group`, `binary` or `labelled`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum NodeOutcome {
@@ -68,6 +68,15 @@ pub enum NodeOutcome {
         #[serde(flatten)]
         operands: Box<Operands>,
     },
+    /// An operand with its `[label]`s (d20's annotations; issue 30, item 1).
+    Labelled {
+        /// The operand's value (labels do not change it).
+        value: i64,
+        /// The operand.
+        inner: Box<NodeOutcome>,
+        /// The labels, without brackets, in the order written.
+        labels: Vec<String>,
+    },
 }
 
 /// The operands of a [`NodeOutcome::Binary`].
@@ -87,7 +96,8 @@ impl NodeOutcome {
             | NodeOutcome::Dice { value, .. }
             | NodeOutcome::Neg { value, .. }
             | NodeOutcome::Group { value, .. }
-            | NodeOutcome::Binary { value, .. } => *value,
+            | NodeOutcome::Binary { value, .. }
+            | NodeOutcome::Labelled { value, .. } => *value,
         }
     }
 
@@ -111,7 +121,9 @@ impl NodeOutcome {
                 })
             }
             NodeOutcome::Neg { operand, .. } => operand.evaluate()?.checked_neg(),
-            NodeOutcome::Group { inner, .. } => inner.evaluate(),
+            NodeOutcome::Group { inner, .. } | NodeOutcome::Labelled { inner, .. } => {
+                inner.evaluate()
+            }
             NodeOutcome::Binary { op, operands, .. } => {
                 op.apply(operands.lhs.evaluate()?, operands.rhs.evaluate()?)
             }
@@ -129,9 +141,9 @@ impl NodeOutcome {
         match self {
             NodeOutcome::Number { .. } => {}
             NodeOutcome::Dice { dice, .. } => out.extend(dice.iter()),
-            NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => {
-                x.collect_dice(out)
-            }
+            NodeOutcome::Neg { operand: x, .. }
+            | NodeOutcome::Group { inner: x, .. }
+            | NodeOutcome::Labelled { inner: x, .. } => x.collect_dice(out),
             NodeOutcome::Binary { operands, .. } => {
                 operands.lhs.collect_dice(out);
                 operands.rhs.collect_dice(out);
@@ -191,7 +203,7 @@ impl fmt::Display for DieOutcome {
 
 impl fmt::Display for NodeOutcome {
     /// The node as in the roll line: `4d6kh3 (6, 5, 2 dropped, 4)`,
-    /// `(1d4 (3) + 1) * 2`.
+    /// `(1d4 (3) + 1) * 2`, `1d8 (5) [slashing]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NodeOutcome::Number { value } => write!(f, "{value}"),
@@ -219,6 +231,13 @@ impl fmt::Display for NodeOutcome {
             NodeOutcome::Group { inner, .. } => write!(f, "({inner})"),
             NodeOutcome::Binary { op, operands, .. } => {
                 write!(f, "{} {} {}", operands.lhs, op.symbol(), operands.rhs)
+            }
+            NodeOutcome::Labelled { inner, labels, .. } => {
+                inner.fmt(f)?;
+                for l in labels {
+                    write!(f, " [{l}]")?;
+                }
+                Ok(())
             }
         }
     }
@@ -259,7 +278,7 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
         Node::Dice(d) => roll_dice(d, roller)?.value(),
         // The parser's bounds keep every value within ±2^53.
         Node::Neg(x) => total_node(x, roller)?.saturating_neg(),
-        Node::Group(x) => total_node(x, roller)?,
+        Node::Group(x) | Node::Labelled(x, _) => total_node(x, roller)?,
         Node::Binary(op, ab) => {
             let lhs = total_node(&ab[0], roller)?;
             let rhs = total_node(&ab[1], roller)?;
@@ -339,6 +358,14 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             NodeOutcome::Group {
                 value: inner.value(),
                 inner: Box::new(inner),
+            }
+        }
+        Node::Labelled(x, labels) => {
+            let inner = roll_node(x, roller)?;
+            NodeOutcome::Labelled {
+                value: inner.value(),
+                inner: Box::new(inner),
+                labels: labels.clone(),
             }
         }
         Node::Binary(op, ab) => {
