@@ -696,9 +696,13 @@ fn exploding_dice() {
     // Modifiers written after `e` apply to the new dice, those before do not.
     assert_eq!(values(&roll("1d6e6ro1", &[6, 1, 4])), [6, 4]);
     assert_eq!(values(&roll("1d6ro1e6", &[1, 6, 1])), [6, 1]);
+    // Issue 30, item 2: explosions written together merge as in d20 (one
+    // pass on 5 or 6); an explosion on both sides of another modifier is
+    // refused.
+    assert_eq!(values(&roll("1d6e6e5", &[5, 6, 2])), [5, 6, 2]);
     assert!(matches!(
-        err("1d6e6e5"),
-        NotationError::Misplaced { position: 5, .. }
+        err("1d6e6ro1e5"),
+        NotationError::Misplaced { position: 8, .. }
     ));
 }
 

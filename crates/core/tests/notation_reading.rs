@@ -254,8 +254,9 @@ fn looks_like_words(c: &str) -> bool {
             .any(|ch| ch.is_ascii_digit() || "+*/%<>=[]{}#,&|^~$@\\_".contains(ch))
 }
 
-/// The text without white space, and without unary `+` signs outside labels
-/// (the canonical spelling drops them: `+1d4` is `1d4`).
+/// The text without white space, without unary `+` signs and without leading
+/// zeros outside labels (the canonical spelling drops them: `+1d4` is `1d4`,
+/// `007` is `7`).
 fn squeeze(s: &str) -> String {
     let mut out = String::new();
     let mut in_label = false;
@@ -274,6 +275,15 @@ fn squeeze(s: &str) -> String {
             _ => {}
         }
         out.push(c);
+        if !in_label && c.is_ascii_digit() {
+            // Drop a lone leading `0` that is now followed by a digit.
+            let digits: Vec<char> = out.chars().rev().take_while(char::is_ascii_digit).collect();
+            if digits.len() == 2 && digits[1] == '0' {
+                let last = out.pop();
+                out.pop();
+                out.extend(last);
+            }
+        }
     }
     out
 }
@@ -315,4 +325,41 @@ proptest! {
         prop_assert_eq!(alone.root(), e.root());
         prop_assert_eq!(alone.comment(), None);
     }
+}
+
+// ---- issue 30, item 2: repeated modifiers merged as d20 merges them --------
+
+#[test]
+fn issue_30_repeated_rerolls_are_one_pass_as_in_d20() {
+    // Great Weapon Fighting: a 1 or a 2 rerolls once, and the new face
+    // stands even when it is a 1 or a 2 (applied in turn, the 1 rerolled into
+    // a 2 would be rerolled again).
+    let out = roll("2d6ro1ro2", &[1, 5, 2]);
+    assert_eq!(out.total, 7);
+    assert_eq!(out.to_string(), "2d6ro1ro2 (1 -> 2, 5) = 7");
+    assert!((mean("2d6ro1ro2") - 2.0 * 25.0 / 6.0).abs() < 1e-12);
+    // Reroll until the die shows neither 1 nor 2: 6..12 (but for the cap of
+    // 50 rerolls, which leaves (1/3)^50 on lower totals).
+    let odds = parse("2d6rr1rr2").odds().unwrap();
+    assert!(odds.dist.p_where(|v| *v < 6) < 1e-20);
+    assert_eq!(odds.dist.range().1, 12);
+    assert!((odds.dist.mean() - 9.0).abs() < 1e-12);
+    assert_eq!(roll("1d6rr1rr2", &[1, 2, 1, 5]).total, 5);
+    // Explosions written together explode on any of their tests.
+    assert_eq!(roll("1d6e5e6", &[5, 6, 5, 1]).total, 17);
+    // The merged run must leave a face unmatched, as a single test must.
+    assert!(matches!(
+        err("1d2rr1rr2"),
+        NotationError::EveryFaceMatches { operator: "rr", position: 6, ref test, .. } if test == "1rr2"
+    ));
+    assert!(matches!(
+        err("1d2e1e2"),
+        NotationError::EveryFaceMatches {
+            operator: "e",
+            position: 5,
+            ..
+        }
+    ));
+    // Not merged when something stands between them: two passes.
+    assert_eq!(roll("1d6ro1mi2ro2", &[1, 2, 1]).total, 1);
 }

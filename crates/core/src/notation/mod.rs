@@ -54,6 +54,14 @@
 //!   adds go through the modifiers written after the `e`, not those before it.
 //!   All of a group's dice are rolled first, then each modifier in turn asks the
 //!   roller for its dice.
+//! - Repeated modifiers written together are merged as `d20` merges them
+//!   (issue 30, item 2): consecutive `ro`s are one pass that rerolls once each
+//!   die matching any of their tests (`2d6ro1ro2`, Great Weapon Fighting: a 1
+//!   or a 2 rerolls once, mean 8.333), consecutive `rr`s reroll until a die
+//!   matches none of them (`2d6rr1rr2` is 6..12), and consecutive `e`s explode
+//!   on any of their tests (`1d6e5e6` is `1d6e>=5`). `mi` and `ma` are never
+//!   merged (each applies in turn, as in `d20`). A second explosion after
+//!   another modifier (`1d6e6ro1e5`) is refused.
 //! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the
 //!   highest N, `dl N` the lowest, counted among all the group's dice
 //!   (explosions included). `ph` and `pl` (Python `d20`'s spelling) are read as
@@ -96,11 +104,19 @@
 //!   end (`1d6 kh`) is an error too. (`d20` needs `allow_comments=True` for
 //!   comments.)
 //!
-//! Not supported: `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>`
-//! selectors, sets `(1d4, 1d6)kh1`, comparison of whole expressions, and `d20`'s
-//! bare `k3` / `p3` (keep or drop the dice showing 3), which Roll20 reads as
-//! "keep the highest 3": both are refused with a message asking for `h` or `l`
-//! after the letter. At most one `e` per dice group.
+//! Not supported yet (issue 30, item 2 is not finished; each is refused, never
+//! misread): `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>` selectors,
+//! `h`/`l` selectors on `ro`, `rr` and `e`, several keeps or drops on one group
+//! (`4d6kh1kl1`), sets `(1d4, 1d6)kh1`, comparison of whole expressions
+//! (`1d20 + 5 >= 15`), `%`, `//`, division that keeps fractions to the end
+//! (`/` truncates at once), decimals, and `d20`'s bare `k3` / `p3` (keep or drop
+//! the dice showing 3), which Roll20 reads as "keep the highest 3": both are
+//! refused with a message asking for `h` or `l` after the letter. Explosions
+//! in one run only (`e5e6`) per dice group.
+//!
+//! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
+//! expression in `crates/core/tests/data/d20_golden.json` (labels, comments,
+//! merged modifiers), made by `bench/d20_golden.py`.
 //!
 //! # Caps
 //!
@@ -307,8 +323,9 @@ pub struct DiceTerm {
     pub count: u32,
     /// The die.
     pub sides: Sides,
-    /// Rerolls, minimum, maximum and explosion, in the order written (at most
-    /// one explosion).
+    /// Rerolls, minimum, maximum and explosion, in the order written;
+    /// consecutive `ro`s, `rr`s or `e`s are one pass (as in `d20`), and the
+    /// explosions are one such run at most.
     pub modifiers: Vec<Modifier>,
     /// Which dice are kept; `None` keeps them all.
     pub select: Option<Select>,
@@ -399,6 +416,39 @@ impl Compare {
             Compare::Equal => "=",
         }
     }
+}
+
+impl Modifier {
+    /// The test of `ro`, `rr` or `e`; `None` for `mi` and `ma`.
+    pub fn test(&self) -> Option<Test> {
+        match *self {
+            Modifier::RerollOnce(t) | Modifier::Reroll(t) | Modifier::Explode(t) => Some(t),
+            Modifier::Min(_) | Modifier::Max(_) => None,
+        }
+    }
+
+    /// Whether `self` and `next`, written one after the other, are one pass:
+    /// both `ro`, both `rr` or both `e` (as `d20` merges them).
+    pub fn merges_with(&self, next: &Modifier) -> bool {
+        matches!(
+            (self, next),
+            (Modifier::RerollOnce(_), Modifier::RerollOnce(_))
+                | (Modifier::Reroll(_), Modifier::Reroll(_))
+                | (Modifier::Explode(_), Modifier::Explode(_))
+        )
+    }
+}
+
+/// The passes of a group's modifiers: each run of modifiers that merge
+/// ([`Modifier::merges_with`]) is one pass, every `mi` and `ma` its own.
+/// `d20`'s merging of repeated operators; issue 30, item 2.
+pub(crate) fn passes(mods: &[Modifier]) -> impl Iterator<Item = &[Modifier]> {
+    mods.chunk_by(|a, b| a.merges_with(b))
+}
+
+/// Whether `value` matches any test of a pass (a run of `ro`, `rr` or `e`).
+pub(crate) fn pass_matches(pass: &[Modifier], value: i64) -> bool {
+    pass.iter().any(|m| m.test().is_some_and(|t| t.test(value)))
 }
 
 impl Test {
@@ -527,7 +577,8 @@ pub enum NotationError {
         /// Where the modifier starts.
         position: usize,
     },
-    /// A modifier where it cannot stand: after a keep or drop, or a second `e`.
+    /// A modifier where it cannot stand: after a keep or drop, or an `e` after
+    /// another explosion with other modifiers between them.
     #[error("{reason} (position {position})")]
     Misplaced {
         /// What is wrong, in words.

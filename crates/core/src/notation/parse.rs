@@ -468,15 +468,17 @@ impl Parser<'_> {
         // The worst case of rerolls and explosions.
         let mut pool = u64::from(count);
         let mut rolls = pool;
-        for m in &term.modifiers {
-            match m {
-                Modifier::RerollOnce(_) => rolls += pool,
-                Modifier::Reroll(_) => rolls += pool * u64::from(MAX_REROLLS),
-                Modifier::Explode(_) => {
+        // One pass per run of merged modifiers (d20 merges `ro1ro2`).
+        for pass in super::passes(&term.modifiers) {
+            match pass.first() {
+                None => {}
+                Some(Modifier::RerollOnce(_)) => rolls += pool,
+                Some(Modifier::Reroll(_)) => rolls += pool * u64::from(MAX_REROLLS),
+                Some(Modifier::Explode(_)) => {
                     rolls += pool * u64::from(MAX_EXPLOSIONS);
                     pool *= 1 + u64::from(MAX_EXPLOSIONS);
                 }
-                Modifier::Min(_) | Modifier::Max(_) => {}
+                Some(Modifier::Min(_) | Modifier::Max(_)) => {}
             }
         }
         self.rolls = self.rolls.saturating_add(rolls);
@@ -531,27 +533,55 @@ impl Parser<'_> {
                         position: at,
                     });
                 }
+                // The run this modifier joins (d20 merges `ro1ro2` into one
+                // pass): its tests together must leave some face unmatched.
+                let run_start = term
+                    .modifiers
+                    .iter()
+                    .rposition(|prev| !prev.merges_with(&m))
+                    .map_or(0, |i| i + 1);
+                let run = term.modifiers.get(run_start..).unwrap_or_default();
+                let every_in_run = |t: Test| {
+                    term.sides
+                        .faces()
+                        .all(|v| t.test(v) || super::pass_matches(run, v))
+                };
                 match m {
-                    Modifier::Reroll(t) | Modifier::Explode(t) if every(t) => {
+                    Modifier::Reroll(t) | Modifier::Explode(t) if every_in_run(t) => {
+                        // `<7`, or for a run the whole run after its first
+                        // operator: `1rr2` in `rr1rr2`.
+                        let test = if run.is_empty() {
+                            test_text(t)
+                        } else {
+                            let op_len = if matches!(m, Modifier::Reroll(_)) {
+                                2
+                            } else {
+                                1
+                            };
+                            let mut all: String = run.iter().map(ToString::to_string).collect();
+                            all.push_str(&m.to_string());
+                            all.get(op_len..).unwrap_or_default().to_string()
+                        };
                         return Err(NotationError::EveryFaceMatches {
                             operator: if matches!(m, Modifier::Reroll(_)) {
                                 "rr"
                             } else {
                                 "e"
                             },
-                            test: test_text(t),
+                            test,
                             die: die(),
                             position: at,
                         });
                     }
                     Modifier::Explode(_)
-                        if term
-                            .modifiers
-                            .iter()
-                            .any(|m| matches!(m, Modifier::Explode(_))) =>
+                        if run.is_empty()
+                            && term
+                                .modifiers
+                                .iter()
+                                .any(|m| matches!(m, Modifier::Explode(_))) =>
                     {
                         return Err(NotationError::Misplaced {
-                            reason: "at most one `e` per group of dice",
+                            reason: "explosions go together in one run (`e5e6`), not on both sides of other modifiers",
                             position: at,
                         });
                     }

@@ -415,20 +415,26 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
         }
         left -= chunk.len().max(1).min(left);
     }
-    for m in &term.modifiers {
-        match *m {
-            Modifier::RerollOnce(t) => {
+    // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
+    // showing 1 or 2, as in d20 (issue 30, item 2).
+    for pass in super::passes(&term.modifiers) {
+        let matches = |v: i64| super::pass_matches(pass, v);
+        let Some(first) = pass.first() else {
+            continue;
+        };
+        match *first {
+            Modifier::RerollOnce(_) => {
                 for d in &mut dice {
-                    if t.test(d.value) && !roller.short() {
+                    if matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
                         d.value = face(roller)?;
                     }
                 }
             }
-            Modifier::Reroll(t) => {
+            Modifier::Reroll(_) => {
                 for d in &mut dice {
                     let mut n = 0;
-                    while n < MAX_REROLLS && t.test(d.value) && !roller.short() {
+                    while n < MAX_REROLLS && matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
                         d.value = face(roller)?;
                         n += 1;
@@ -437,7 +443,7 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
             }
             Modifier::Min(x) | Modifier::Max(x) => {
                 let x = i64::from(x);
-                let min = matches!(m, Modifier::Min(_));
+                let min = matches!(first, Modifier::Min(_));
                 for d in &mut dice {
                     if (min && d.value < x) || (!min && d.value > x) {
                         d.clamped_from.get_or_insert(d.value);
@@ -445,12 +451,12 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     }
                 }
             }
-            Modifier::Explode(t) => {
+            Modifier::Explode(_) => {
                 // Each die's depth: how many explosions led to it.
                 let mut depth: Vec<u32> = vec![0; dice.len()];
                 let mut i = 0;
                 while i < dice.len() {
-                    if depth[i] < MAX_EXPLOSIONS && t.test(dice[i].value) && !roller.short() {
+                    if depth[i] < MAX_EXPLOSIONS && matches(dice[i].value) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
                         dice.push(new_die(die, sides, v, true));
