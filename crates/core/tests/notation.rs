@@ -156,7 +156,9 @@ fn success_counting() {
         ("10d6<2", 2),
         ("10d6=4", 2),
         ("10d6==4", 2),
-        ("10d6 >= 5", 3),
+        // Issue 30, item 2: after white space `>=` compares the total (d20's
+        // meaning): 33 >= 5.
+        ("10d6 >= 5", 1),
         ("10d6>=7", 0),
     ] {
         let out = roll(text, &faces);
@@ -441,7 +443,7 @@ fn syntax_errors_say_what_and_where() {
     use NotationError::{UnexpectedChar as Char, UnexpectedEnd as End};
     const OPERAND: &str = "a number, a die such as `d20` or `(`";
     // Issue 30, item 1: a label or a comment may follow a roll too.
-    const AFTER: &str = "`+`, `-`, `*`, `/`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
+    const AFTER: &str = "`+`, `-`, `*`, `/`, a comparison such as `>=`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
     const IN_GROUP: &str = "`+`, `-`, `*`, `/` or `)`";
     const SIDES: &str = "the number of sides, `%` or `F` after `d`";
     let end = |expected: &str, position| End {
@@ -909,6 +911,13 @@ fn loose_dice() -> impl Strategy<Value = String> {
         success,
     )
         .prop_map(|(c, w, d, s, mods, w2, sel, suc)| {
+            // A success test is glued to its group (issue 30: after white
+            // space a comparison compares totals).
+            let w2 = if sel.is_empty() && !suc.is_empty() {
+                ""
+            } else {
+                w2
+            };
             format!("{c}{w}{d}{s}{}{w2}{sel}{suc}", mods.concat())
         })
 }

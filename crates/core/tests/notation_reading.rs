@@ -118,9 +118,9 @@ fn issue_30_text_that_is_not_plain_words_is_an_error_not_a_comment() {
     // The issue's silent misreads, and others like them: each is refused at
     // the first character not read, never a number from part of the text.
     for (text, position) in [
-        ("1d20 + 5 >= 15", 9),
-        ("13 % 2", 3),
-        ("1 == 2", 2),
+        ("1d20 + 5 = 15", 9),
+        ("1d20 + 5 => 15", 9),
+        ("13 & 2", 3),
         ("1d20 + 5 vs AC 15", 9),
         ("1d20 + 5 dex 2", 9),
         ("4d6 k3", 4),
@@ -144,22 +144,16 @@ fn issue_30_text_that_is_not_plain_words_is_an_error_not_a_comment() {
     for (text, comment, roll) in [
         ("1d20 + 5 # vs AC 15", "# vs AC 15", "1d20 + 5"),
         ("1d20#hit", "#hit", "1d20"),
-        ("1d20 + 5 >= 15 #", "#", "1d20 + 5"),
+        ("1d20 + 5 >= 15 #", "#", "1d20 + 5 >= 15"),
         ("1d20 + 5 sleight-of-hand", "sleight-of-hand", "1d20 + 5"),
         ("1d20 don't fail!", "don't fail!", "1d20"),
         ("2d6 + 3 damage (fire).", "damage (fire).", "2d6 + 3"),
         ("1d20 Überraschung", "Überraschung", "1d20"),
     ] {
-        match Expr::parse(text) {
-            // `>= 15` before a `#` is still not read as anything: refused.
-            Err(e) if text.contains(">=") => assert_eq!(e.position(), 9, "{text}"),
-            Ok(e) => {
-                assert_eq!(e.comment(), Some(comment), "{text}");
-                assert_eq!(e.root().to_string(), roll, "{text}");
-                assert_eq!(parse(&e.to_string()), e, "{text}");
-            }
-            Err(e) => panic!("{text:?}: {e}"),
-        }
+        let e = parse(text);
+        assert_eq!(e.comment(), Some(comment), "{text}");
+        assert_eq!(e.root().to_string(), roll, "{text}");
+        assert_eq!(parse(&e.to_string()), e, "{text}");
     }
 }
 
@@ -265,10 +259,9 @@ fn squeeze(s: &str) -> String {
             '[' if !in_label => in_label = true,
             ']' if in_label => in_label = false,
             '+' if !in_label
-                && out
-                    .chars()
-                    .last()
-                    .is_none_or(|p| matches!(p, '+' | '-' | '*' | '/' | '(')) =>
+                && out.chars().last().is_none_or(|p| {
+                    matches!(p, '+' | '-' | '*' | '/' | '(' | '=' | '<' | '>' | '%')
+                }) =>
             {
                 continue;
             }
@@ -362,4 +355,80 @@ fn issue_30_repeated_rerolls_are_one_pass_as_in_d20() {
     ));
     // Not merged when something stands between them: two passes.
     assert_eq!(roll("1d6ro1mi2ro2", &[1, 2, 1]).total, 1);
+}
+
+// ---- issue 30, item 2: comparisons of totals, `%` and `//` as in d20 -------
+
+#[test]
+fn issue_30_comparisons_of_totals_give_0_or_1_with_the_chance_of_passing() {
+    let odds = parse("1d20 + 5 >= 15").odds().unwrap();
+    assert!((odds.dist.p(&1) - 0.55).abs() < 1e-12);
+    assert!((odds.dist.p(&0) - 0.45).abs() < 1e-12);
+    assert!(odds.exact);
+    let out = roll("1d20 + 5 >= 15", &[12]);
+    assert_eq!(out.total, 1);
+    assert_eq!(out.to_string(), "1d20 (12) + 5 >= 15 = 1");
+    assert_eq!(roll("1d20 + 5 >= 15", &[9]).total, 0);
+    for (text, total) in [
+        ("1 == 2", 0),
+        ("2 == 2", 1),
+        ("1 != 2", 1),
+        ("1 < 2", 1),
+        ("2 <= 1", 0),
+        ("3 > 2", 1),
+        ("2 >= 3", 0),
+        // Left to right, loosest of all: (1 < 2) < 1 is 1 < 1.
+        ("1 < 2 < 1", 0),
+        ("1 + 1 == 2 * 1", 1),
+        ("(2 > 1) * 5", 5),
+    ] {
+        assert_eq!(roll(text, &[]).total, total, "{text}");
+    }
+    // After white space a comparison compares the group's total; glued, it is
+    // the group's success test.
+    let two = parse("2d6 >= 7").odds().unwrap();
+    assert!((two.dist.p(&1) - 21.0 / 36.0).abs() < 1e-12);
+    assert_eq!(roll("3d6 >= 5", &[1, 2, 3]).total, 1);
+    assert_eq!(roll("3d6>=5", &[1, 2, 3]).total, 0);
+    assert!(matches!(
+        err("1 = 2"),
+        NotationError::UnexpectedChar { position: 2, .. }
+    ));
+}
+
+#[test]
+fn issue_30_remainder_and_floor_division_follow_python() {
+    for (text, total) in [
+        ("13 % 2", 1),
+        ("-7 % 3", 2),
+        ("7 % -3", -2),
+        ("-7 % -3", -1),
+        ("6 % 3", 0),
+        ("7 // 2", 3),
+        ("-7 // 2", -4),
+        ("7 // -2", -4),
+        ("-7 // -2", 3),
+        ("-7 / 2", -3),
+        ("1 + 7 % 4 * 2", 7),
+        ("20 // 3 // 2", 3),
+    ] {
+        assert_eq!(roll(text, &[]).total, total, "{text}");
+    }
+    let odds = parse("2d6 % 3").odds().unwrap();
+    assert_eq!(odds.dist.range(), (0, 2));
+    assert!((odds.dist.p(&0) - 12.0 / 36.0).abs() < 1e-12);
+    let odds = parse("-1d6 // 4").odds().unwrap();
+    assert_eq!(odds.dist.range(), (-2, -1));
+    assert!((odds.dist.p(&-1) - 4.0 / 6.0).abs() < 1e-12);
+    assert_eq!(parse("1d20 %  7").to_string(), "1d20 % 7");
+    assert_eq!(parse("1d20//7").to_string(), "1d20 // 7");
+    // A divisor that can be 0 is refused, as for `/`.
+    assert!(matches!(
+        err("1d6 % 0"),
+        NotationError::DivisionByZero { position: 6, .. }
+    ));
+    assert!(matches!(
+        err("1d6 // (1d2 - 1)"),
+        NotationError::DivisionByZero { position: 7, .. }
+    ));
 }

@@ -15,11 +15,12 @@
 //! # Grammar
 //!
 //! ```text
-//! roll     := expr [comment]
+//! roll     := compare [comment]
+//! compare  := expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*
 //! expr     := term (("+" | "-") term)*
-//! term     := unary (("*" | "/") unary)*
+//! term     := unary (("*" | "//" | "/" | "%") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := (number | dice | "(" expr ")") label*
+//! atom     := (number | dice | "(" compare ")") label*
 //! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* [select] [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
@@ -28,15 +29,24 @@
 //!           | "mi" number | "ma" number     minimum, maximum face
 //!           | "e" test                      explode
 //! select   := ("kh" | "kl" | "dh" | "dl") number
-//! success  := compare number                count successes
-//! test     := [compare] number              no comparison: equal
-//! compare  := ">=" | ">" | "<=" | "<" | "=" | "=="
+//! success  := cmp number                    count successes; glued to the group
+//! test     := [cmp] number                  no comparison: equal
+//! cmp      := ">=" | ">" | "<=" | "<" | "=" | "=="
 //! comment  := "#" any text
 //!           | white space, then plain words   see below
 //! ```
 //!
-//! - `*` and `/` bind tighter than `+` and `-`; all four are left-associative;
-//!   a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`). `/` is integer
+//! - Comparisons of totals (`d20`'s; issue 30, item 2): `==`, `!=`, `<`,
+//!   `<=`, `>`, `>=` bind loosest, left to right, and give 1 when the
+//!   comparison holds and 0 when not: `1d20 + 5 >= 15` is 1 with chance 0.55,
+//!   and its odds are that chance on 1 (`Expr::odds`). A comparison right
+//!   after a dice group, with no white space, is that group's success test
+//!   instead (below); with white space before it (`2d6 >= 7`), or after
+//!   anything but a dice group, it compares totals. `%` is the remainder
+//!   with the divisor's sign and `//` divides rounding down, both as in
+//!   Python and `d20` (`-7 % 3` is 2, `-7 // 2` is -4); they bind as `*`.
+//! - `*`, `/`, `//` and `%` bind tighter than `+` and `-`; all are
+//!   left-associative; a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`). `/` is integer
 //!   division rounding toward zero, as in `d20` (`7 / 2` is 3, `-7 / 2` is -3).
 //!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`) is
 //!   refused at parse time ([`NotationError::DivisionByZero`]); `d20` fails
@@ -69,8 +79,9 @@
 //!   ([`NotationError::SelectsMoreThanRolled`]; Python `d20` silently keeps them
 //!   all). Among equal dice, the earlier one counts as the lower. A selection
 //!   comes after every modifier ([`NotationError::Misplaced`]).
-//! - A success test counts the kept dice whose face passes it, and that count is
-//!   the group's value: `10d6>=5` is the number of dice showing 5 or 6. (Python
+//! - A success test, glued to its group, counts the kept dice whose face
+//!   passes it, and that count is the group's value: `10d6>=5` is the number
+//!   of dice showing 5 or 6. (Python
 //!   `d20` instead compares the whole sum and yields 1 or 0; Roll20's counting is
 //!   what tables mean by it.) With a selection, only kept dice count:
 //!   `4d6kh3>=5`.
@@ -107,16 +118,18 @@
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
 //! misread): `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>` selectors,
 //! `h`/`l` selectors on `ro`, `rr` and `e`, several keeps or drops on one group
-//! (`4d6kh1kl1`), sets `(1d4, 1d6)kh1`, comparison of whole expressions
-//! (`1d20 + 5 >= 15`), `%`, `//`, division that keeps fractions to the end
-//! (`/` truncates at once), decimals, and `d20`'s bare `k3` / `p3` (keep or drop
+//! (`4d6kh1kl1`), sets `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop
 //! the dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
-//! in one run only (`e5e6`) per dice group.
+//! in one run only (`e5e6`) per dice group. Still read differently from
+//! `d20`: `/` rounds toward zero at once, where `d20` keeps the fraction to
+//! the end (`7 / 2 * 2` is 6 here, 7 there; the same when `/` is the last
+//! operation), `d%` (below), a success test glued to its group (`10d6>=5`),
+//! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
 //! expression in `crates/core/tests/data/d20_golden.json` (labels, comments,
-//! merged modifiers), made by `bench/d20_golden.py`.
+//! merged modifiers, comparisons, `%`, `//`), made by `bench/d20_golden.py`.
 //!
 //! # Caps
 //!
@@ -224,7 +237,7 @@ pub enum Node {
     Labelled(Box<Node>, Vec<String>),
 }
 
-/// An arithmetic operator.
+/// An arithmetic operator or a comparison of two totals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BinOp {
@@ -237,17 +250,53 @@ pub enum BinOp {
     /// `/`: integer division rounding toward zero (`-7 / 2` is -3); the parser
     /// refuses any divisor that can be 0.
     Div,
+    /// `//`: division rounding down, as Python's and `d20`'s (`-7 // 2` is -4).
+    /// Issue 30, item 2.
+    FloorDiv,
+    /// `%`: the remainder with the sign of the divisor, as Python's and `d20`'s
+    /// (`-7 % 3` is 2, `7 % -3` is -2). Issue 30, item 2.
+    Mod,
+    /// `==`: 1 when the totals are equal, else 0 (`d20`'s comparison).
+    Eq,
+    /// `!=`: 1 when the totals differ, else 0.
+    Ne,
+    /// `<`: 1 when the left total is below the right, else 0.
+    Lt,
+    /// `<=`: 1 when the left total is at most the right, else 0.
+    Le,
+    /// `>`: 1 when the left total is above the right, else 0.
+    Gt,
+    /// `>=`: 1 when the left total is at least the right, else 0.
+    Ge,
 }
 
 impl BinOp {
-    /// The operator's symbol.
-    pub fn symbol(self) -> char {
+    /// The operator's symbol: `+`, `-`, `*`, `/`, `//`, `%`, `==`, `!=`, `<`,
+    /// `<=`, `>` or `>=`.
+    pub fn symbol(self) -> &'static str {
         match self {
-            BinOp::Add => '+',
-            BinOp::Sub => '-',
-            BinOp::Mul => '*',
-            BinOp::Div => '/',
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
         }
+    }
+
+    /// Whether this compares two totals (`==`, `!=`, `<`, `<=`, `>`, `>=`),
+    /// giving 0 or 1.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 
     /// `a op b`, or `None` on overflow or division by zero (which the parser's
@@ -258,6 +307,29 @@ impl BinOp {
             BinOp::Sub => a.checked_sub(b),
             BinOp::Mul => a.checked_mul(b),
             BinOp::Div => a.checked_div(b),
+            BinOp::FloorDiv => {
+                let q = a.checked_div(b)?;
+                let r = a.checked_rem(b)?;
+                Some(if r != 0 && ((r < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                })
+            }
+            BinOp::Mod => {
+                let r = a.checked_rem(b)?;
+                Some(if r != 0 && ((r < 0) != (b < 0)) {
+                    r + b
+                } else {
+                    r
+                })
+            }
+            BinOp::Eq => Some(i64::from(a == b)),
+            BinOp::Ne => Some(i64::from(a != b)),
+            BinOp::Lt => Some(i64::from(a < b)),
+            BinOp::Le => Some(i64::from(a <= b)),
+            BinOp::Gt => Some(i64::from(a > b)),
+            BinOp::Ge => Some(i64::from(a >= b)),
         }
     }
 }

@@ -44,7 +44,7 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
         depth: 0,
     };
     p.skip_ws();
-    let (root, _) = p.expr()?;
+    let (root, _) = p.compare()?;
     let before = p.pos;
     p.skip_ws();
     let rest = text.get(p.pos..).unwrap_or_default();
@@ -88,7 +88,7 @@ fn plain_words(rest: &str) -> bool {
 }
 
 const OPERAND: &str = "a number, a die such as `d20` or `(`";
-const AFTER_ROLL: &str = "`+`, `-`, `*`, `/`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
+const AFTER_ROLL: &str = "`+`, `-`, `*`, `/`, a comparison such as `>=`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
 const AFTER_OPERAND_IN_GROUP: &str = "`+`, `-`, `*`, `/` or `)`";
 
 /// A parser over the bytes of the text. It only ever advances over ASCII bytes
@@ -194,6 +194,35 @@ impl Parser<'_> {
         Ok(b)
     }
 
+    /// `expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*`: d20's
+    /// comparison of totals, 0 or 1 (issue 30, item 2). Leaves `pos` just
+    /// after the last operand.
+    fn compare(&mut self) -> Result<(Node, Bounds), NotationError> {
+        let (mut node, mut b) = self.expr()?;
+        loop {
+            let before = self.pos;
+            self.skip_ws();
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let (op, len) = match rest {
+                [b'=', b'=', ..] => (BinOp::Eq, 2),
+                [b'!', b'=', ..] => (BinOp::Ne, 2),
+                [b'<', b'=', ..] => (BinOp::Le, 2),
+                [b'>', b'=', ..] => (BinOp::Ge, 2),
+                [b'<', ..] => (BinOp::Lt, 1),
+                [b'>', ..] => (BinOp::Gt, 1),
+                _ => {
+                    self.pos = before;
+                    return Ok((node, b));
+                }
+            };
+            self.pos += len;
+            self.skip_ws();
+            let (rhs, _) = self.expr()?;
+            b = Bounds { lo: 0, hi: 1 };
+            node = Node::Binary(op, Box::new([node, rhs]));
+        }
+    }
+
     /// `term (("+" | "-") term)*`. Leaves `pos` just after the last operand.
     fn expr(&mut self) -> Result<(Node, Bounds), NotationError> {
         let start = self.pos;
@@ -227,22 +256,25 @@ impl Parser<'_> {
         }
     }
 
-    /// `unary (("*" | "/") unary)*`.
+    /// `unary (("*" | "//" | "/" | "%") unary)*`.
     fn term(&mut self) -> Result<(Node, Bounds), NotationError> {
         let start = self.pos;
         let (mut node, mut b) = self.unary()?;
         loop {
             let before = self.pos;
             self.skip_ws();
-            let op = match self.peek() {
-                Some(b'*') => BinOp::Mul,
-                Some(b'/') => BinOp::Div,
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let (op, len) = match rest {
+                [b'*', ..] => (BinOp::Mul, 1),
+                [b'/', b'/', ..] => (BinOp::FloorDiv, 2),
+                [b'/', ..] => (BinOp::Div, 1),
+                [b'%', ..] => (BinOp::Mod, 1),
                 _ => {
                     self.pos = before;
                     return Ok((node, b));
                 }
             };
-            self.pos += 1;
+            self.pos += len;
             self.skip_ws();
             let rhs_at = self.pos;
             let (rhs, rb) = self.unary()?;
@@ -255,8 +287,36 @@ impl Parser<'_> {
                         position: rhs_at,
                     });
                 }
-                // i128 division truncates toward zero, as rolling does.
-                Bounds::of([b.lo / rb.lo, b.lo / rb.hi, b.hi / rb.lo, b.hi / rb.hi])
+                match op {
+                    // i128 division truncates toward zero, as rolling does;
+                    // rounding down is as monotonic, so the corners bound it.
+                    BinOp::Div | BinOp::FloorDiv => {
+                        let d = |x: i128, y: i128| {
+                            let q = x / y;
+                            if op == BinOp::FloorDiv && x % y != 0 && ((x < 0) != (y < 0)) {
+                                q - 1
+                            } else {
+                                q
+                            }
+                        };
+                        Bounds::of([
+                            d(b.lo, rb.lo),
+                            d(b.lo, rb.hi),
+                            d(b.hi, rb.lo),
+                            d(b.hi, rb.hi),
+                        ])
+                    }
+                    // The remainder has the divisor's sign and is smaller
+                    // than it.
+                    _ if rb.lo > 0 => Bounds {
+                        lo: 0,
+                        hi: rb.hi - 1,
+                    },
+                    _ => Bounds {
+                        lo: rb.lo + 1,
+                        hi: 0,
+                    },
+                }
             };
             b = self.check_bounds(nb, start)?;
             node = Node::Binary(op, Box::new([node, rhs]));
@@ -355,7 +415,7 @@ impl Parser<'_> {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.expr()?;
+                let (inner, b) = self.compare()?;
                 self.skip_ws();
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -450,6 +510,12 @@ impl Parser<'_> {
             self.skip_ws();
             let had_ws = self.pos > before;
             let at = self.pos;
+            // After white space, a comparison compares totals (d20's meaning;
+            // issue 30, item 2): only a glued one is the group's success test.
+            if had_ws && matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
+                self.pos = before;
+                break;
+            }
             match self.suffix() {
                 Ok(None) => {
                     self.pos = before;
