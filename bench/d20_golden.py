@@ -117,6 +117,19 @@ CASES = [
     ("1d6 % 4 // 2", "% then //"),
     ("2d6 // 2 >= 3", "//, then compare"),
     ("1d20 [adv] % 5 + 1", "a label before %"),
+    # Issue 30, item 2: d20's selectors by value on keep and drop.
+    ("4d6k<3", "keep the dice below 3"),
+    ("4d6k>3", "keep the dice above 3"),
+    ("4d6p<3", "drop the dice below 3"),
+    ("4d6p>4", "drop the dice above 4"),
+    ("3d6k<1", "keep none"),
+    ("2d20k>10 + 1", "keep above 10, then add"),
+    ("3d6p<2 [low] * 2", "drop below 2, with a label"),
+    ("4d6ro1k>2", "reroll once, then keep above 2"),
+    ("3d6ro1ro2p>5", "merged reroll once, then drop above 5"),
+    ("1d6e6k<6", "explode, then keep the dice below 6"),
+    ("2d6e6p<3", "explode, then drop the dice below 3"),
+    ("3d6k>3 >= 8", "keep by value, then compare"),
 ]
 
 

@@ -893,7 +893,10 @@ fn loose_dice() -> impl Strategy<Value = String> {
                 Just("dh"),
                 Just("dl"),
                 Just("ph"),
-                Just("pL")
+                Just("pL"),
+                Just("k<"),
+                Just("P>"),
+                Just("d<")
             ],
             0..6u32
         )
@@ -1055,6 +1058,9 @@ fn small_dice() -> impl Strategy<Value = String> {
     let select = prop_oneof![
         2 => Just(String::new()),
         1 => (prop_oneof![Just("kh"), Just("kl"), Just("dh"), Just("dl")], 0..3u32)
+            .prop_map(|(op, n)| format!("{op}{n}")),
+        // Issue 30: d20's selectors by value.
+        1 => (prop_oneof![Just("k<"), Just("k>"), Just("p<"), Just("p>")], 0..7u32)
             .prop_map(|(op, n)| format!("{op}{n}"))
     ];
     let success = prop_oneof![2 => Just(String::new()), 1 => loose_test(true)];

@@ -432,3 +432,31 @@ fn issue_30_remainder_and_floor_division_follow_python() {
         NotationError::DivisionByZero { position: 7, .. }
     ));
 }
+
+// ---- issue 30, item 2: d20's selectors by value on keep and drop -----------
+
+#[test]
+fn issue_30_keep_and_drop_by_value_as_d20_selectors() {
+    let out = roll("4d6k<3", &[1, 5, 2, 6]);
+    assert_eq!(out.total, 3);
+    assert_eq!(out.to_string(), "4d6k<3 (1, 5 dropped, 2, 6 dropped) = 3");
+    assert_eq!(roll("4d6k>3", &[1, 5, 2, 6]).total, 11);
+    assert_eq!(roll("4d6p<3", &[1, 5, 2, 6]).total, 11);
+    assert_eq!(roll("4d6p>4", &[1, 5, 2, 6]).total, 3);
+    assert_eq!(parse("4d6d<3").to_string(), "4d6p<3");
+    assert_eq!(parse("4d6K>3").to_string(), "4d6k>3");
+    // Keeping none is 0, not an error.
+    assert_eq!(roll("3d6k<1", &[1, 2, 3]).total, 0);
+    // Each die on its own value: 2.5 a die for k>3.
+    assert!((mean("2d6k>3") - 5.0).abs() < 1e-12);
+    // Successes among the kept dice only.
+    assert_eq!(roll("4d6k>2>=5", &[1, 5, 2, 6]).total, 2);
+    assert_eq!(roll("4d6p>5>=5", &[1, 5, 2, 6]).total, 1);
+    // After an explosion, every die of the chains is kept or dropped by value.
+    assert_eq!(roll("1d6e6k<6", &[6, 6, 3]).total, 3);
+    assert!((mean("1d6e6k<6") - 3.0).abs() < 1e-9);
+    assert!(matches!(
+        err("4d6k<"),
+        NotationError::UnexpectedEnd { position: 5, ref expected } if expected == "a number after `k<`"
+    ));
+}

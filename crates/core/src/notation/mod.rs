@@ -77,7 +77,9 @@
 //!   (explosions included). `ph` and `pl` (Python `d20`'s spelling) are read as
 //!   `dh` and `dl`. Keeping or dropping more dice than the group rolls is refused
 //!   ([`NotationError::SelectsMoreThanRolled`]; Python `d20` silently keeps them
-//!   all). Among equal dice, the earlier one counts as the lower. A selection
+//!   all). `k<N` and `k>N` keep the dice below or above N, `p<N` and `p>N`
+//!   (or `d<N`, `d>N`) drop them, as `d20`'s selectors (issue 30, item 2);
+//!   they may keep no die (the group is then 0). Among equal dice, the earlier one counts as the lower. A selection
 //!   comes after every modifier ([`NotationError::Misplaced`]).
 //! - A success test, glued to its group, counts the kept dice whose face
 //!   passes it, and that count is the group's value: `10d6>=5` is the number
@@ -91,7 +93,12 @@
 //!   [`NotationError::EveryFaceMatches`]) that would never stop. `mi` and `ma`
 //!   take a face of the die ([`NotationError::NotAFace`]).
 //! - `d%` is a d100 (1 to 100). Python `d20` reads `d%` as the tens die of a
-//!   percentile pair (0, 10, ..., 90) instead.
+//!   percentile pair (0, 10, ..., 90) instead. Decided (issue 30, item 2):
+//!   Tabula keeps 1 to 100, because a player who types `d%` alone means a
+//!   percentile roll, Roll20 and Foundry both read `d%` as a d100, and `d20`'s
+//!   tens die only makes sense with a `1d10` added to it (`1d% + 1d10` is 1
+//!   to 100 in `d20`; write `1d100` here). So `d%` is not in the `d20` golden
+//!   file.
 //! - `dF` is the Fudge die: faces -1, 0 and +1 (typed as `-`, `0` and `+` with a
 //!   manual roller). Tests and `mi`/`ma` on it take 0 or 1 (no negative numbers).
 //! - A label (`[fire]`, d20's annotation) names the number, dice group or
@@ -116,8 +123,7 @@
 //!   comments.)
 //!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>` selectors,
-//! `h`/`l` selectors on `ro`, `rr` and `e`, several keeps or drops on one group
+//! misread): `d20`'s `ra` (reroll and add), `h`/`l` selectors on `ro`, `rr` and `e`, several keeps or drops on one group
 //! (`4d6kh1kl1`), sets `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop
 //! the dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
@@ -129,7 +135,8 @@
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
 //! expression in `crates/core/tests/data/d20_golden.json` (labels, comments,
-//! merged modifiers, comparisons, `%`, `//`), made by `bench/d20_golden.py`.
+//! merged modifiers, comparisons, `%`, `//`, keep and drop by value), made by
+//! `bench/d20_golden.py`.
 //!
 //! # Caps
 //!
@@ -438,6 +445,40 @@ pub enum Select {
     DropHighest(u32),
     /// `dlN` (or `plN`): drop the N lowest.
     DropLowest(u32),
+    /// `k<N`: keep the dice below N, drop the others (`d20`'s selector;
+    /// issue 30, item 2).
+    KeepBelow(u32),
+    /// `k>N`: keep the dice above N, drop the others.
+    KeepAbove(u32),
+    /// `p<N` (or `d<N`): drop the dice below N.
+    DropBelow(u32),
+    /// `p>N` (or `d>N`): drop the dice above N.
+    DropAbove(u32),
+}
+
+impl Select {
+    /// For a selection by value (`k<N`, `k>N`, `p<N`, `p>N`): the test a die
+    /// meets to be selected, and whether the selected dice are kept (true) or
+    /// dropped (false). `None` for keep or drop by rank (`kh3`).
+    pub fn by_value(self) -> Option<(Test, bool)> {
+        let (compare, target, keep) = match self {
+            Select::KeepBelow(n) => (Compare::Below, n, true),
+            Select::KeepAbove(n) => (Compare::Above, n, true),
+            Select::DropBelow(n) => (Compare::Below, n, false),
+            Select::DropAbove(n) => (Compare::Above, n, false),
+            _ => return None,
+        };
+        Some((Test { compare, target }, keep))
+    }
+
+    /// Whether a die showing `value` is kept by a selection by value (always
+    /// true for a selection by rank, which [`Select::by_value`] leaves out).
+    pub fn keeps_value(self, value: i64) -> bool {
+        match self.by_value() {
+            Some((test, keep)) => test.test(value) == keep,
+            None => true,
+        }
+    }
 }
 
 /// A comparison of a die's value with a target: `>=5` in `10d6>=5`, `<3` in
@@ -914,13 +955,17 @@ impl fmt::Display for Modifier {
 }
 
 impl fmt::Display for Select {
-    /// `kh3`, `kl1`, `dh1`, `dl1`.
+    /// `kh3`, `kl1`, `dh1`, `dl1`, `k<3`, `p>4`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Select::KeepHighest(n) => write!(f, "kh{n}"),
             Select::KeepLowest(n) => write!(f, "kl{n}"),
             Select::DropHighest(n) => write!(f, "dh{n}"),
             Select::DropLowest(n) => write!(f, "dl{n}"),
+            Select::KeepBelow(n) => write!(f, "k<{n}"),
+            Select::KeepAbove(n) => write!(f, "k>{n}"),
+            Select::DropBelow(n) => write!(f, "p<{n}"),
+            Select::DropAbove(n) => write!(f, "p>{n}"),
         }
     }
 }

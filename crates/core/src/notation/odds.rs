@@ -195,9 +195,17 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         uniform(term.sides)
     };
     let success = term.success;
-    let g = move |v: i64| match success {
-        Some(t) => i64::from(t.test(v)),
-        None => v,
+    // A selection by value (`k<3`) keeps or drops each die on its own value:
+    // a dropped die scores 0 (issue 30, item 2).
+    let by_value = term.select.filter(|s| s.by_value().is_some());
+    let g = move |v: i64| {
+        if by_value.is_some_and(|s| !s.keeps_value(v)) {
+            return 0;
+        }
+        match success {
+            Some(t) => i64::from(t.test(v)),
+            None => v,
+        }
     };
     let explode_at = term
         .modifiers
@@ -216,12 +224,15 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
                 None => per_die.sum_of(count),
                 Some(t) => per_die.count_successes(count, |v| t.test(v)),
             },
+            Some(_) if by_value.is_some() => per_die.map(|v| g(*v)).sum_of(count),
             Some(sel) => {
                 let (keep, highest) = match sel {
                     Select::KeepHighest(k) => (k, true),
                     Select::KeepLowest(k) => (k, false),
                     Select::DropHighest(k) => (count - k, false),
                     Select::DropLowest(k) => (count - k, true),
+                    // By value: handled above.
+                    _ => return Err(OddsError::Empty),
                 };
                 per_die.keep_by(count, keep, highest, g)
             }
@@ -250,7 +261,7 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
     let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
     trunc.exact = false;
     trunc.ln_survive += f64::from(term.count) * (-reach).ln_1p();
-    if let Some(select) = term.select {
+    if let Some(select) = term.select.filter(|s| s.by_value().is_none()) {
         // Values, not contributions: the selection needs every die's value.
         let finals: BTreeMap<i64, Weights> = u
             .keys()
@@ -297,6 +308,8 @@ fn select_exploding(
         Select::KeepLowest(k) => (k as usize, false, true),
         Select::DropHighest(k) => (k as usize, true, false),
         Select::DropLowest(k) => (k as usize, false, false),
+        // By value: the caller scores those through `g`.
+        _ => return Err(OddsError::Empty),
     };
     let insert = |held: &Held, v: i64| -> Held {
         let (mut h, mut acc) = held.clone();

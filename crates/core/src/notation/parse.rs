@@ -562,6 +562,8 @@ impl Parser<'_> {
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
                 (pmin - i128::from(k), pmax - i128::from(k))
             }
+            // By value: any number of dice, none to all.
+            Some(_) => (0, pmax),
         };
         let b = if term.success.is_some() {
             Bounds { lo: 0, hi: kmax }
@@ -680,6 +682,8 @@ impl Parser<'_> {
                 let (verb, n) = match s {
                     Select::KeepHighest(n) | Select::KeepLowest(n) => ("keep", n),
                     Select::DropHighest(n) | Select::DropLowest(n) => ("drop", n),
+                    // By value: no count to check.
+                    _ => ("keep", 0),
                 };
                 if n > term.count {
                     return Err(NotationError::SelectsMoreThanRolled {
@@ -767,6 +771,19 @@ impl Parser<'_> {
             _ => (false, 'p'),
         };
         self.pos += 1;
+        // `k<3`, `p>4`: d20's selectors by value (issue 30, item 2).
+        if let Some(below @ (b'<' | b'>')) = self.peek() {
+            self.pos += 1;
+            self.skip_ws();
+            let below = below == b'<';
+            let (select, expected): (fn(u32) -> Select, &str) = match (keep, below) {
+                (true, true) => (Select::KeepBelow, "a number after `k<`"),
+                (true, false) => (Select::KeepAbove, "a number after `k>`"),
+                (false, true) => (Select::DropBelow, "a number after `p<`"),
+                (false, false) => (Select::DropAbove, "a number after `p>`"),
+            };
+            return Ok(select(self.number(expected)?));
+        }
         let high = match self.peek_lower() {
             Some(b'h') => true,
             Some(b'l') => false,

@@ -312,6 +312,24 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         }
         return Ok(total);
     };
+    if select.by_value().is_some() {
+        // Each die kept or dropped by its own value: sum as rolled.
+        let mut faces = [0u32; 16];
+        let (mut left, mut total) = (count, 0i64);
+        while left > 0 {
+            let n = left.min(faces.len());
+            let chunk = faces.get_mut(..n).unwrap_or_default();
+            roller.roll_many(die, chunk)?;
+            total += chunk
+                .iter()
+                .map(|f| sides.value(*f))
+                .filter(|v| select.keeps_value(*v))
+                .map(score)
+                .sum::<i64>();
+            left -= n;
+        }
+        return Ok(total);
+    }
     let mut small = [0u32; CHUNK];
     let mut large = Vec::new();
     let faces: &mut [u32] = if count <= CHUNK {
@@ -330,6 +348,8 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         Select::KeepLowest(n) => 0..k(n),
         Select::DropHighest(n) => 0..count - k(n),
         Select::DropLowest(n) => k(n)..count,
+        // Handled above.
+        _ => 0..count,
     };
     Ok(faces
         .get(kept)
@@ -492,6 +512,12 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
 
 /// Mark the dice that `select` drops.
 fn apply_select(select: Select, dice: &mut [DieOutcome]) {
+    if select.by_value().is_some() {
+        for d in dice.iter_mut() {
+            d.kept = select.keeps_value(d.value);
+        }
+        return;
+    }
     // Indices from lowest to highest value; a stable sort keeps earlier dice
     // lower among equals. Small groups sort on the stack.
     const SMALL: usize = 32;
@@ -522,6 +548,8 @@ fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
         Select::KeepLowest(k) => n(k)..len,
         Select::DropHighest(k) => len - n(k)..len,
         Select::DropLowest(k) => 0..n(k),
+        // Selections by value never come here (see `apply_select`).
+        _ => 0..0,
     };
     for &i in &order[dropped] {
         dice[i].kept = false;
