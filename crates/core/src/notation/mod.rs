@@ -29,6 +29,7 @@
 //!           | "mi" number | "ma" number     minimum, maximum face
 //!           | "e" test                      explode
 //! select   := ("kh" | "kl" | "dh" | "dl") number
+//!           | ("k" | "p" | "d") ("<" | ">") number   keep or drop by value
 //! success  := cmp number                    count successes; glued to the group
 //! test     := [cmp] number                  no comparison: equal
 //! cmp      := ">=" | ">" | "<=" | "<" | "=" | "=="
@@ -46,8 +47,9 @@
 //!   with the divisor's sign and `//` divides rounding down, both as in
 //!   Python and `d20` (`-7 % 3` is 2, `-7 // 2` is -4); they bind as `*`.
 //! - `*`, `/`, `//` and `%` bind tighter than `+` and `-`; all are
-//!   left-associative; a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`). `/` is integer
-//!   division rounding toward zero, as in `d20` (`7 / 2` is 3, `-7 / 2` is -3).
+//!   left-associative; a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`).
+//!   `/` is integer division rounding toward zero (`7 / 2` is 3, `-7 / 2` is
+//!   -3), as `d20`'s total when `/` is the last operation (see below).
 //!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`) is
 //!   refused at parse time ([`NotationError::DivisionByZero`]); `d20` fails
 //!   only when the roll comes out 0.
@@ -79,13 +81,13 @@
 //!   ([`NotationError::SelectsMoreThanRolled`]; Python `d20` silently keeps them
 //!   all). `k<N` and `k>N` keep the dice below or above N, `p<N` and `p>N`
 //!   (or `d<N`, `d>N`) drop them, as `d20`'s selectors (issue 30, item 2);
-//!   they may keep no die (the group is then 0). Among equal dice, the earlier one counts as the lower. A selection
-//!   comes after every modifier ([`NotationError::Misplaced`]).
+//!   they may keep no die (the group is then 0). Among equal dice, the earlier
+//!   one counts as the lower. A selection comes after every modifier
+//!   ([`NotationError::Misplaced`]).
 //! - A success test, glued to its group, counts the kept dice whose face
 //!   passes it, and that count is the group's value: `10d6>=5` is the number
-//!   of dice showing 5 or 6. (Python
-//!   `d20` instead compares the whole sum and yields 1 or 0; Roll20's counting is
-//!   what tables mean by it.) With a selection, only kept dice count:
+//!   of dice showing 5 or 6. (Python `d20` instead compares the whole sum and
+//!   yields 1 or 0; Roll20's counting is what tables mean by it.) With a selection, only kept dice count:
 //!   `4d6kh3>=5`.
 //! - A threshold every face meets is refused: a success test that counts every
 //!   die (`10d6>=1`, [`NotationError::EveryFaceSucceeds`]), and a reroll or
@@ -117,20 +119,21 @@
 //!     and no other sign (`1d20 + 5 dex save`, `2d6 + 3 damage (fire)`).
 //!
 //!   Anything else left over is an error pointing at it, never a number from
-//!   part of the text: `1d20 + 5 >= 15`, `13 % 2`, `1 == 2`, `1d20 + 5 vs AC 15`
-//!   and `4d6 k3` are refused. Text that stops short of a modifier at the very
+//!   part of the text: `1d20 + 5 = 15`, `13 & 2`, `1d20 + 5 vs AC 15` and
+//!   `4d6 k3` are refused (`1d20 + 5 >= 15` is a comparison, above). Text that stops short of a modifier at the very
 //!   end (`1d6 kh`) is an error too. (`d20` needs `allow_comments=True` for
 //!   comments.)
 //!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `d20`'s `ra` (reroll and add), `h`/`l` selectors on `ro`, `rr` and `e`, several keeps or drops on one group
-//! (`4d6kh1kl1`), sets `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop
-//! the dice showing 3), which Roll20 reads as "keep the highest 3": both are
+//! misread): `d20`'s `ra` (reroll and add), `h`/`l` selectors on `ro`, `rr`
+//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), sets
+//! `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
+//! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
 //! in one run only (`e5e6`) per dice group. Still read differently from
 //! `d20`: `/` rounds toward zero at once, where `d20` keeps the fraction to
 //! the end (`7 / 2 * 2` is 6 here, 7 there; the same when `/` is the last
-//! operation), `d%` (below), a success test glued to its group (`10d6>=5`),
+//! operation), `d%` (above), a success test glued to its group (`10d6>=5`),
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
