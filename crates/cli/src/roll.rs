@@ -4,16 +4,18 @@
 use serde::Serialize;
 
 use crate::common::{self, CliError, Ctx};
-use tabula_engine::core::notation::{EXPLODE_DEPTH, Expr, RollOutcome};
+use tabula_engine::core::notation::{EXPLODE_DEPTH, Expr, Node, RollOutcome};
 
 /// The options of `tabula roll`.
 #[derive(Debug, clap::Args)]
 pub struct RollArgs {
     /// The dice to roll, quoted or as several words (`2d6 + 1d4`; quote it when
     /// it holds `*`, `(` or a word starting with `-` after the first): NdS, the
-    /// operators `+ - * /` and parentheses, keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
+    /// operators `+ - * / // %` and parentheses, comparisons of totals
+    /// (`1d20 + 5 >= 15` is 1 or 0), keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
     /// reroll (ro<3, rr1), mi/ma, explode (e6), count successes (10d6>=5), dF,
-    /// d%, and a comment after the roll.
+    /// d%, `[label]`s on any term (1d8 [slashing] + 2d6 [fire]), and a comment
+    /// after the roll: `#` and any text, or plain words (no digits or signs).
     #[arg(allow_hyphen_values = true, value_name = "NOTATION")]
     pub notation: String,
     /// The rest of the notation when it is written as several words.
@@ -100,6 +102,10 @@ struct OddsReport {
     distribution: Vec<Row>,
     mean: f64,
     exact: bool,
+    /// For a comparison of totals (`1d20 + 5 >= 15`), the chance that it
+    /// holds: the probability of 1 (issue 30, item 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance_of_passing: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     truncation: Option<Truncation>,
 }
@@ -126,6 +132,7 @@ pub fn odds(args: &OddsArgs, ctx: Ctx) -> Result<(), CliError> {
             .collect(),
         mean: odds.dist.mean(),
         exact: odds.exact,
+        chance_of_passing: is_comparison(expr.root()).then(|| odds.dist.p(&1)),
         truncation: (!odds.exact).then_some(Truncation {
             depth: EXPLODE_DEPTH,
             mass: odds.truncated_mass,
@@ -140,6 +147,16 @@ pub fn odds(args: &OddsArgs, ctx: Ctx) -> Result<(), CliError> {
         )?;
     }
     ctx.emit(&report, || odds_text(&report))
+}
+
+/// Whether the whole expression compares two totals (perhaps in parentheses
+/// or with a label): its value is 1 when it holds, else 0.
+fn is_comparison(node: &Node) -> bool {
+    match node {
+        Node::Binary(op, _) => op.is_comparison(),
+        Node::Group(x) | Node::Labelled(x, _) => is_comparison(x),
+        _ => false,
+    }
 }
 
 /// The most totals an odds chart labels.
@@ -169,6 +186,9 @@ fn at_least_points(rows: &[Row]) -> Vec<(i64, f64)> {
 
 fn odds_text(r: &OddsReport) -> String {
     let mut out = format!("{}: mean {:.2}", r.expression, r.mean);
+    if let Some(p) = r.chance_of_passing {
+        out.push_str(&format!(", chance of passing {:.2}%", p * 100.0));
+    }
     match &r.truncation {
         None => out.push_str(" (exact)\n"),
         Some(t) => out.push_str(&format!(

@@ -166,3 +166,40 @@ fn odds_prints_a_table_and_the_exact_distribution() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("too large"), "{}", stderr(&o));
 }
+
+/// Issue 30: labels and a `#` comment are read, a comparison of totals is 1
+/// or 0 and its odds give the chance of passing, and text that is not plain
+/// words is refused rather than read as part of the roll.
+#[test]
+fn issue_30_roll_and_odds_read_labels_comparisons_and_refuse_misreads() {
+    let o = tabula(&[
+        "roll",
+        "1d8 [slashing] + 2d6 [fire] # sword",
+        "--rolled",
+        "5,2,6",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        "# sword: 1d8 (5) [slashing] + 2d6 (2, 6) [fire] = 13"
+    );
+    let o = tabula(&["roll", "1d20", "+", "5", ">=", "15", "--rolled", "12"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "1d20 (12) + 5 >= 15 = 1");
+    let o = tabula(&["odds", "1d20 + 5 >= 15"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("1d20 + 5 >= 15: mean 0.55, chance of passing 55.00% (exact)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tabula(&["--json", "odds", "1d20 + 5 >= 15"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!((v["chance_of_passing"].as_f64().unwrap() - 0.55).abs() < 1e-12);
+    let o = tabula(&["--json", "odds", "2d6"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v.get("chance_of_passing").is_none());
+    let o = tabula(&["roll", "1d20 + 5 vs AC 15"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("position 9"), "{}", stderr(&o));
+}

@@ -156,7 +156,9 @@ fn success_counting() {
         ("10d6<2", 2),
         ("10d6=4", 2),
         ("10d6==4", 2),
-        ("10d6 >= 5", 3),
+        // Issue 30, item 2: after white space `>=` compares the total (d20's
+        // meaning): 33 >= 5.
+        ("10d6 >= 5", 1),
         ("10d6>=7", 0),
     ] {
         let out = roll(text, &faces);
@@ -440,7 +442,8 @@ fn input_length_and_terms_are_capped() {
 fn syntax_errors_say_what_and_where() {
     use NotationError::{UnexpectedChar as Char, UnexpectedEnd as End};
     const OPERAND: &str = "a number, a die such as `d20` or `(`";
-    const AFTER: &str = "`+`, `-`, `*`, `/` or the end of the roll";
+    // Issue 30, item 1: a label or a comment may follow a roll too.
+    const AFTER: &str = "`+`, `-`, `*`, `/`, a comparison such as `>=`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
     const IN_GROUP: &str = "`+`, `-`, `*`, `/` or `)`";
     const SIDES: &str = "the number of sides, `%` or `F` after `d`";
     let end = |expected: &str, position| End {
@@ -695,9 +698,13 @@ fn exploding_dice() {
     // Modifiers written after `e` apply to the new dice, those before do not.
     assert_eq!(values(&roll("1d6e6ro1", &[6, 1, 4])), [6, 4]);
     assert_eq!(values(&roll("1d6ro1e6", &[1, 6, 1])), [6, 1]);
+    // Issue 30, item 2: explosions written together merge as in d20 (one
+    // pass on 5 or 6); an explosion on both sides of another modifier is
+    // refused.
+    assert_eq!(values(&roll("1d6e6e5", &[5, 6, 2])), [5, 6, 2]);
     assert!(matches!(
-        err("1d6e6e5"),
-        NotationError::Misplaced { position: 5, .. }
+        err("1d6e6ro1e5"),
+        NotationError::Misplaced { position: 8, .. }
     ));
 }
 
@@ -886,7 +893,10 @@ fn loose_dice() -> impl Strategy<Value = String> {
                 Just("dh"),
                 Just("dl"),
                 Just("ph"),
-                Just("pL")
+                Just("pL"),
+                Just("k<"),
+                Just("P>"),
+                Just("d<")
             ],
             0..6u32
         )
@@ -904,6 +914,13 @@ fn loose_dice() -> impl Strategy<Value = String> {
         success,
     )
         .prop_map(|(c, w, d, s, mods, w2, sel, suc)| {
+            // A success test is glued to its group (issue 30: after white
+            // space a comparison compares totals).
+            let w2 = if sel.is_empty() && !suc.is_empty() {
+                ""
+            } else {
+                w2
+            };
             format!("{c}{w}{d}{s}{}{w2}{sel}{suc}", mods.concat())
         })
 }
@@ -960,7 +977,9 @@ fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
                 prop_assert!((lo..=hi).contains(&d.value), "{:?}", d);
             }
         }
-        NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => check_tree(x)?,
+        NodeOutcome::Neg { operand: x, .. }
+        | NodeOutcome::Group { inner: x, .. }
+        | NodeOutcome::Labelled { inner: x, .. } => check_tree(x)?,
         NodeOutcome::Binary { operands, .. } => {
             check_tree(&operands.lhs)?;
             check_tree(&operands.rhs)?;
@@ -1039,6 +1058,9 @@ fn small_dice() -> impl Strategy<Value = String> {
     let select = prop_oneof![
         2 => Just(String::new()),
         1 => (prop_oneof![Just("kh"), Just("kl"), Just("dh"), Just("dl")], 0..3u32)
+            .prop_map(|(op, n)| format!("{op}{n}")),
+        // Issue 30: d20's selectors by value.
+        1 => (prop_oneof![Just("k<"), Just("k>"), Just("p<"), Just("p>")], 0..7u32)
             .prop_map(|(op, n)| format!("{op}{n}"))
     ];
     let success = prop_oneof![2 => Just(String::new()), 1 => loose_test(true)];

@@ -1,6 +1,6 @@
 //! The dice notation players type at the table for free rolls: `1d20+5`,
 //! `4d6kh3`, `(1d4 + 1) * 2`, `4d6ro<3kh3`, `1d6e6 + 2`, `10d6>=5`, `4dF`,
-//! `d%`, `1d20 + 5 dex save`.
+//! `d%`, `1d8 [slashing] + 2d6 [fire]`, `1d20 + 5 dex save`, `1d20 # to hit`.
 //!
 //! Text is parsed once into an [`Expr`] (a tree of numbers, dice groups and
 //! arithmetic), checked against every cap at parse time, and then rolled any
@@ -15,11 +15,13 @@
 //! # Grammar
 //!
 //! ```text
-//! roll     := expr [comment]
+//! roll     := compare [comment]
+//! compare  := expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*
 //! expr     := term (("+" | "-") term)*
-//! term     := unary (("*" | "/") unary)*
+//! term     := unary (("*" | "//" | "/" | "%") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := number | dice | "(" expr ")"
+//! atom     := (number | dice | "(" compare ")") label*
+//! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* [select] [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
 //! modifier := "ro" test                     reroll once
@@ -27,15 +29,27 @@
 //!           | "mi" number | "ma" number     minimum, maximum face
 //!           | "e" test                      explode
 //! select   := ("kh" | "kl" | "dh" | "dl") number
-//! success  := compare number                count successes
-//! test     := [compare] number              no comparison: equal
-//! compare  := ">=" | ">" | "<=" | "<" | "=" | "=="
-//! comment  := white space, then any text not read as part of the roll
+//!           | ("k" | "p" | "d") ("<" | ">") number   keep or drop by value
+//! success  := cmp number                    count successes; glued to the group
+//! test     := [cmp] number                  no comparison: equal
+//! cmp      := ">=" | ">" | "<=" | "<" | "=" | "=="
+//! comment  := "#" any text
+//!           | white space, then plain words   see below
 //! ```
 //!
-//! - `*` and `/` bind tighter than `+` and `-`; all four are left-associative;
-//!   a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`). `/` is integer
-//!   division rounding toward zero, as in `d20` (`7 / 2` is 3, `-7 / 2` is -3).
+//! - Comparisons of totals (`d20`'s; issue 30, item 2): `==`, `!=`, `<`,
+//!   `<=`, `>`, `>=` bind loosest, left to right, and give 1 when the
+//!   comparison holds and 0 when not: `1d20 + 5 >= 15` is 1 with chance 0.55,
+//!   and its odds are that chance on 1 (`Expr::odds`). A comparison right
+//!   after a dice group, with no white space, is that group's success test
+//!   instead (below); with white space before it (`2d6 >= 7`), or after
+//!   anything but a dice group, it compares totals. `%` is the remainder
+//!   with the divisor's sign and `//` divides rounding down, both as in
+//!   Python and `d20` (`-7 % 3` is 2, `-7 // 2` is -4); they bind as `*`.
+//! - `*`, `/`, `//` and `%` bind tighter than `+` and `-`; all are
+//!   left-associative; a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`).
+//!   `/` is integer division rounding toward zero (`7 / 2` is 3, `-7 / 2` is
+//!   -3), as `d20`'s total when `/` is the last operation (see below).
 //!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`) is
 //!   refused at parse time ([`NotationError::DivisionByZero`]); `d20` fails
 //!   only when the roll comes out 0.
@@ -52,17 +66,28 @@
 //!   adds go through the modifiers written after the `e`, not those before it.
 //!   All of a group's dice are rolled first, then each modifier in turn asks the
 //!   roller for its dice.
+//! - Repeated modifiers written together are merged as `d20` merges them
+//!   (issue 30, item 2): consecutive `ro`s are one pass that rerolls once each
+//!   die matching any of their tests (`2d6ro1ro2`, Great Weapon Fighting: a 1
+//!   or a 2 rerolls once, mean 8.333), consecutive `rr`s reroll until a die
+//!   matches none of them (`2d6rr1rr2` is 6..12), and consecutive `e`s explode
+//!   on any of their tests (`1d6e5e6` is `1d6e>=5`). `mi` and `ma` are never
+//!   merged (each applies in turn, as in `d20`). A second explosion after
+//!   another modifier (`1d6e6ro1e5`) is refused.
 //! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the
 //!   highest N, `dl N` the lowest, counted among all the group's dice
 //!   (explosions included). `ph` and `pl` (Python `d20`'s spelling) are read as
 //!   `dh` and `dl`. Keeping or dropping more dice than the group rolls is refused
 //!   ([`NotationError::SelectsMoreThanRolled`]; Python `d20` silently keeps them
-//!   all). Among equal dice, the earlier one counts as the lower. A selection
-//!   comes after every modifier ([`NotationError::Misplaced`]).
-//! - A success test counts the kept dice whose face passes it, and that count is
-//!   the group's value: `10d6>=5` is the number of dice showing 5 or 6. (Python
-//!   `d20` instead compares the whole sum and yields 1 or 0; Roll20's counting is
-//!   what tables mean by it.) With a selection, only kept dice count:
+//!   all). `k<N` and `k>N` keep the dice below or above N, `p<N` and `p>N`
+//!   (or `d<N`, `d>N`) drop them, as `d20`'s selectors (issue 30, item 2);
+//!   they may keep no die (the group is then 0). Among equal dice, the earlier
+//!   one counts as the lower. A selection comes after every modifier
+//!   ([`NotationError::Misplaced`]).
+//! - A success test, glued to its group, counts the kept dice whose face
+//!   passes it, and that count is the group's value: `10d6>=5` is the number
+//!   of dice showing 5 or 6. (Python `d20` instead compares the whole sum and
+//!   yields 1 or 0; Roll20's counting is what tables mean by it.) With a selection, only kept dice count:
 //!   `4d6kh3>=5`.
 //! - A threshold every face meets is refused: a success test that counts every
 //!   die (`10d6>=1`, [`NotationError::EveryFaceSucceeds`]), and a reroll or
@@ -70,20 +95,51 @@
 //!   [`NotationError::EveryFaceMatches`]) that would never stop. `mi` and `ma`
 //!   take a face of the die ([`NotationError::NotAFace`]).
 //! - `d%` is a d100 (1 to 100). Python `d20` reads `d%` as the tens die of a
-//!   percentile pair (0, 10, ..., 90) instead.
+//!   percentile pair (0, 10, ..., 90) instead. Decided (issue 30, item 2):
+//!   Tabula keeps 1 to 100, because a player who types `d%` alone means a
+//!   percentile roll, Roll20 and Foundry both read `d%` as a d100, and `d20`'s
+//!   tens die only makes sense with a `1d10` added to it (`1d% + 1d10` is 1
+//!   to 100 in `d20`; write `1d100` here). So `d%` is not in the `d20` golden
+//!   file.
 //! - `dF` is the Fudge die: faces -1, 0 and +1 (typed as `-`, `0` and `+` with a
 //!   manual roller). Tests and `mi`/`ma` on it take 0 or 1 (no negative numbers).
-//! - A comment is what follows the roll after white space when it cannot be
-//!   read as part of the roll and does not start with a digit, `+`, `-`, `*`,
-//!   `/`, `(` or `)`: `1d20 + 5 dex save`, `1d20 roll for stealth`. Text that
-//!   stops short of a modifier at the very end (`1d6 kh`) is an error, not a
-//!   comment. (`d20` needs `allow_comments=True` for this.)
+//! - A label (`[fire]`, d20's annotation) names the number, dice group or
+//!   parenthesised group it follows, glued (`1d20+2[STR]`) or after white space
+//!   (`1d8 [slashing] + 2d6 [fire]`); one operand may carry several
+//!   (`1d20 [adv] [str]`). It does not change any value: `8d6 [fire] / 2` is
+//!   half of 8d6. The label is kept on its node ([`Node::Labelled`]) and shown
+//!   after it in the outcome (`1d8 (5) [slashing] + 3 = 8`), as d20 shows it.
+//!   A label runs to the first `]`; one that is never closed is an error.
+//! - **Never a silent misread** (issue 30): the whole text is read as the roll,
+//!   except a comment, which is either
+//!   - `#` and everything after it (`1d20 + 5 # vs AC 15`), kept with its `#`;
+//!   - or, after the whole roll and white space, *plain words*: text that
+//!     starts with a letter and holds only letters, white space, a `-` or `'`
+//!     between two letters, and the punctuation `. , ; : ! ? " ( )`: no digit
+//!     and no other sign (`1d20 + 5 dex save`, `2d6 + 3 damage (fire)`).
 //!
-//! Not supported: `d20`'s `ra` (reroll and add), `k`/`p` with `<`/`>`
-//! selectors, sets `(1d4, 1d6)kh1`, comparison of whole expressions, and `d20`'s
-//! bare `k3` / `p3` (keep or drop the dice showing 3), which Roll20 reads as
-//! "keep the highest 3": both are refused with a message asking for `h` or `l`
-//! after the letter. At most one `e` per dice group.
+//!   Anything else left over is an error pointing at it, never a number from
+//!   part of the text: `1d20 + 5 = 15`, `13 & 2`, `1d20 + 5 vs AC 15` and
+//!   `4d6 k3` are refused (`1d20 + 5 >= 15` is a comparison, above). Text that stops short of a modifier at the very
+//!   end (`1d6 kh`) is an error too. (`d20` needs `allow_comments=True` for
+//!   comments.)
+//!
+//! Not supported yet (issue 30, item 2 is not finished; each is refused, never
+//! misread): `d20`'s `ra` (reroll and add), `h`/`l` selectors on `ro`, `rr`
+//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), sets
+//! `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
+//! dice showing 3), which Roll20 reads as "keep the highest 3": both are
+//! refused with a message asking for `h` or `l` after the letter. Explosions
+//! in one run only (`e5e6`) per dice group. Still read differently from
+//! `d20`: `/` rounds toward zero at once, where `d20` keeps the fraction to
+//! the end (`7 / 2 * 2` is 6 here, 7 there; the same when `/` is the last
+//! operation), `d%` (above), a success test glued to its group (`10d6>=5`),
+//! and the caps on rerolls and explosions.
+//!
+//! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
+//! expression in `crates/core/tests/data/d20_golden.json` (labels, comments,
+//! merged modifiers, comparisons, `%`, `//`, keep and drop by value), made by
+//! `bench/d20_golden.py`.
 //!
 //! # Caps
 //!
@@ -163,7 +219,8 @@ pub static FUDGE_FACES: FaceSet = FaceSet {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Expr {
     root: Node,
-    /// The comment after the roll, without its leading white space.
+    /// The comment after the roll, without its leading white space: plain
+    /// words, or text from a `#` on.
     comment: Option<String>,
     /// Dice before rerolls and explosions, at most [`MAX_POOL`].
     dice: u32,
@@ -184,9 +241,13 @@ pub enum Node {
     /// An operator and its two operands, left then right (one allocation for
     /// both).
     Binary(BinOp, Box<[Node; 2]>),
+    /// A number, dice group or parenthesised group with its `[label]`s, each
+    /// without its brackets, in the order written (at least one). The labels
+    /// do not change the value. Issue 30, item 1 (d20's annotations).
+    Labelled(Box<Node>, Vec<String>),
 }
 
-/// An arithmetic operator.
+/// An arithmetic operator or a comparison of two totals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BinOp {
@@ -199,17 +260,53 @@ pub enum BinOp {
     /// `/`: integer division rounding toward zero (`-7 / 2` is -3); the parser
     /// refuses any divisor that can be 0.
     Div,
+    /// `//`: division rounding down, as Python's and `d20`'s (`-7 // 2` is -4).
+    /// Issue 30, item 2.
+    FloorDiv,
+    /// `%`: the remainder with the sign of the divisor, as Python's and `d20`'s
+    /// (`-7 % 3` is 2, `7 % -3` is -2). Issue 30, item 2.
+    Mod,
+    /// `==`: 1 when the totals are equal, else 0 (`d20`'s comparison).
+    Eq,
+    /// `!=`: 1 when the totals differ, else 0.
+    Ne,
+    /// `<`: 1 when the left total is below the right, else 0.
+    Lt,
+    /// `<=`: 1 when the left total is at most the right, else 0.
+    Le,
+    /// `>`: 1 when the left total is above the right, else 0.
+    Gt,
+    /// `>=`: 1 when the left total is at least the right, else 0.
+    Ge,
 }
 
 impl BinOp {
-    /// The operator's symbol.
-    pub fn symbol(self) -> char {
+    /// The operator's symbol: `+`, `-`, `*`, `/`, `//`, `%`, `==`, `!=`, `<`,
+    /// `<=`, `>` or `>=`.
+    pub fn symbol(self) -> &'static str {
         match self {
-            BinOp::Add => '+',
-            BinOp::Sub => '-',
-            BinOp::Mul => '*',
-            BinOp::Div => '/',
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
         }
+    }
+
+    /// Whether this compares two totals (`==`, `!=`, `<`, `<=`, `>`, `>=`),
+    /// giving 0 or 1.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 
     /// `a op b`, or `None` on overflow or division by zero (which the parser's
@@ -220,6 +317,29 @@ impl BinOp {
             BinOp::Sub => a.checked_sub(b),
             BinOp::Mul => a.checked_mul(b),
             BinOp::Div => a.checked_div(b),
+            BinOp::FloorDiv => {
+                let q = a.checked_div(b)?;
+                let r = a.checked_rem(b)?;
+                Some(if r != 0 && ((r < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                })
+            }
+            BinOp::Mod => {
+                let r = a.checked_rem(b)?;
+                Some(if r != 0 && ((r < 0) != (b < 0)) {
+                    r + b
+                } else {
+                    r
+                })
+            }
+            BinOp::Eq => Some(i64::from(a == b)),
+            BinOp::Ne => Some(i64::from(a != b)),
+            BinOp::Lt => Some(i64::from(a < b)),
+            BinOp::Le => Some(i64::from(a <= b)),
+            BinOp::Gt => Some(i64::from(a > b)),
+            BinOp::Ge => Some(i64::from(a >= b)),
         }
     }
 }
@@ -285,8 +405,9 @@ pub struct DiceTerm {
     pub count: u32,
     /// The die.
     pub sides: Sides,
-    /// Rerolls, minimum, maximum and explosion, in the order written (at most
-    /// one explosion).
+    /// Rerolls, minimum, maximum and explosion, in the order written;
+    /// consecutive `ro`s, `rr`s or `e`s are one pass (as in `d20`), and the
+    /// explosions are one such run at most.
     pub modifiers: Vec<Modifier>,
     /// Which dice are kept; `None` keeps them all.
     pub select: Option<Select>,
@@ -327,6 +448,40 @@ pub enum Select {
     DropHighest(u32),
     /// `dlN` (or `plN`): drop the N lowest.
     DropLowest(u32),
+    /// `k<N`: keep the dice below N, drop the others (`d20`'s selector;
+    /// issue 30, item 2).
+    KeepBelow(u32),
+    /// `k>N`: keep the dice above N, drop the others.
+    KeepAbove(u32),
+    /// `p<N` (or `d<N`): drop the dice below N.
+    DropBelow(u32),
+    /// `p>N` (or `d>N`): drop the dice above N.
+    DropAbove(u32),
+}
+
+impl Select {
+    /// For a selection by value (`k<N`, `k>N`, `p<N`, `p>N`): the test a die
+    /// meets to be selected, and whether the selected dice are kept (true) or
+    /// dropped (false). `None` for keep or drop by rank (`kh3`).
+    pub fn by_value(self) -> Option<(Test, bool)> {
+        let (compare, target, keep) = match self {
+            Select::KeepBelow(n) => (Compare::Below, n, true),
+            Select::KeepAbove(n) => (Compare::Above, n, true),
+            Select::DropBelow(n) => (Compare::Below, n, false),
+            Select::DropAbove(n) => (Compare::Above, n, false),
+            _ => return None,
+        };
+        Some((Test { compare, target }, keep))
+    }
+
+    /// Whether a die showing `value` is kept by a selection by value (always
+    /// true for a selection by rank, which [`Select::by_value`] leaves out).
+    pub fn keeps_value(self, value: i64) -> bool {
+        match self.by_value() {
+            Some((test, keep)) => test.test(value) == keep,
+            None => true,
+        }
+    }
 }
 
 /// A comparison of a die's value with a target: `>=5` in `10d6>=5`, `<3` in
@@ -377,6 +532,39 @@ impl Compare {
             Compare::Equal => "=",
         }
     }
+}
+
+impl Modifier {
+    /// The test of `ro`, `rr` or `e`; `None` for `mi` and `ma`.
+    pub fn test(&self) -> Option<Test> {
+        match *self {
+            Modifier::RerollOnce(t) | Modifier::Reroll(t) | Modifier::Explode(t) => Some(t),
+            Modifier::Min(_) | Modifier::Max(_) => None,
+        }
+    }
+
+    /// Whether `self` and `next`, written one after the other, are one pass:
+    /// both `ro`, both `rr` or both `e` (as `d20` merges them).
+    pub fn merges_with(&self, next: &Modifier) -> bool {
+        matches!(
+            (self, next),
+            (Modifier::RerollOnce(_), Modifier::RerollOnce(_))
+                | (Modifier::Reroll(_), Modifier::Reroll(_))
+                | (Modifier::Explode(_), Modifier::Explode(_))
+        )
+    }
+}
+
+/// The passes of a group's modifiers: each run of modifiers that merge
+/// ([`Modifier::merges_with`]) is one pass, every `mi` and `ma` its own.
+/// `d20`'s merging of repeated operators; issue 30, item 2.
+pub(crate) fn passes(mods: &[Modifier]) -> impl Iterator<Item = &[Modifier]> {
+    mods.chunk_by(|a, b| a.merges_with(b))
+}
+
+/// Whether `value` matches any test of a pass (a run of `ro`, `rr` or `e`).
+pub(crate) fn pass_matches(pass: &[Modifier], value: i64) -> bool {
+    pass.iter().any(|m| m.test().is_some_and(|t| t.test(value)))
 }
 
 impl Test {
@@ -505,7 +693,8 @@ pub enum NotationError {
         /// Where the modifier starts.
         position: usize,
     },
-    /// A modifier where it cannot stand: after a keep or drop, or a second `e`.
+    /// A modifier where it cannot stand: after a keep or drop, or an `e` after
+    /// another explosion with other modifiers between them.
     #[error("{reason} (position {position})")]
     Misplaced {
         /// What is wrong, in words.
@@ -682,7 +871,9 @@ impl Expr {
         &self.root
     }
 
-    /// The comment after the roll (`dex save` in `1d20 + 5 dex save`).
+    /// The comment after the roll: the plain words after it (`dex save` in
+    /// `1d20 + 5 dex save`), or a comment from `#` on, with its `#`
+    /// (`# vs AC 15` in `1d20 + 5 # vs AC 15`).
     pub fn comment(&self) -> Option<&str> {
         self.comment.as_deref()
     }
@@ -720,6 +911,13 @@ impl fmt::Display for Node {
             Node::Neg(x) => write!(f, "-{x}"),
             Node::Group(x) => write!(f, "({x})"),
             Node::Binary(op, ab) => write!(f, "{} {} {}", ab[0], op.symbol(), ab[1]),
+            Node::Labelled(x, labels) => {
+                x.fmt(f)?;
+                for l in labels {
+                    write!(f, " [{l}]")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -760,13 +958,17 @@ impl fmt::Display for Modifier {
 }
 
 impl fmt::Display for Select {
-    /// `kh3`, `kl1`, `dh1`, `dl1`.
+    /// `kh3`, `kl1`, `dh1`, `dl1`, `k<3`, `p>4`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Select::KeepHighest(n) => write!(f, "kh{n}"),
             Select::KeepLowest(n) => write!(f, "kl{n}"),
             Select::DropHighest(n) => write!(f, "dh{n}"),
             Select::DropLowest(n) => write!(f, "dl{n}"),
+            Select::KeepBelow(n) => write!(f, "k<{n}"),
+            Select::KeepAbove(n) => write!(f, "k>{n}"),
+            Select::DropBelow(n) => write!(f, "p<{n}"),
+            Select::DropAbove(n) => write!(f, "p>{n}"),
         }
     }
 }

@@ -17,9 +17,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{
-    BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides, Test,
-};
+use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides};
 use crate::odds::{Dist, MAX_OUTCOMES, OddsError};
 
 /// How many extra dice the odds follow one exploding die for: the same cap
@@ -94,7 +92,7 @@ fn node(n: &Node, t: &mut Truncation) -> Result<Dist<i64>, OddsError> {
         Node::Number(v) => Ok(Dist::certain(i64::from(*v))),
         Node::Dice(d) => dice(d, t),
         Node::Neg(x) => Ok(node(x, t)?.map(|v| -v)),
-        Node::Group(x) => node(x, t),
+        Node::Group(x) | Node::Labelled(x, _) => node(x, t),
         Node::Binary(op, ab) => {
             let a = node(&ab[0], t)?;
             let b = node(&ab[1], t)?;
@@ -149,34 +147,44 @@ fn certain(v: i64) -> Weights {
     Weights::from([(v, 1.0)])
 }
 
-/// A die's value distribution after one modifier (not an explosion).
-fn apply(w: &Weights, m: &Modifier, u: &Weights) -> Weights {
-    match *m {
-        Modifier::RerollOnce(t) => mix(w, |v| if t.test(v) { u.clone() } else { certain(v) }),
-        Modifier::Reroll(t) => {
+/// A die's value distribution after one pass of modifiers (a run of merged
+/// `ro`s or `rr`s, or one `mi` or `ma`; not an explosion).
+fn apply(w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
+    let matches = |v: i64| super::pass_matches(pass, v);
+    match pass.first() {
+        Some(Modifier::RerollOnce(_)) => {
+            mix(w, |v| if matches(v) { u.clone() } else { certain(v) })
+        }
+        Some(Modifier::Reroll(_)) => {
             // The value a matching die ends on: reroll up to MAX_REROLLS times,
             // stopping at the first face that does not match.
             let mut after = u.clone();
             for _ in 1..MAX_REROLLS {
-                after = mix(&after, |v| if t.test(v) { u.clone() } else { certain(v) });
+                after = mix(&after, |v| if matches(v) { u.clone() } else { certain(v) });
             }
-            mix(w, |v| if t.test(v) { after.clone() } else { certain(v) })
+            mix(w, |v| {
+                if matches(v) {
+                    after.clone()
+                } else {
+                    certain(v)
+                }
+            })
         }
-        Modifier::Min(x) => mix(w, |v| certain(v.max(i64::from(x)))),
-        Modifier::Max(x) => mix(w, |v| certain(v.min(i64::from(x)))),
-        Modifier::Explode(_) => w.clone(),
+        Some(Modifier::Min(x)) => mix(w, |v| certain(v.max(i64::from(*x)))),
+        Some(Modifier::Max(x)) => mix(w, |v| certain(v.min(i64::from(*x)))),
+        Some(Modifier::Explode(_)) | None => w.clone(),
     }
 }
 
 fn apply_all(mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
-    for m in mods {
-        w = apply(&w, m, u);
+    for pass in super::passes(mods) {
+        w = apply(&w, pass, u);
     }
     w
 }
 
-fn p_where(w: &Weights, t: Test) -> f64 {
-    w.iter().filter(|(v, _)| t.test(**v)).map(|(_, p)| p).sum()
+fn p_where(w: &Weights, t: impl Fn(i64) -> bool) -> f64 {
+    w.iter().filter(|(v, _)| t(**v)).map(|(_, p)| p).sum()
 }
 
 fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError> {
@@ -187,9 +195,17 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         uniform(term.sides)
     };
     let success = term.success;
-    let g = move |v: i64| match success {
-        Some(t) => i64::from(t.test(v)),
-        None => v,
+    // A selection by value (`k<3`) keeps or drops each die on its own value:
+    // a dropped die scores 0 (issue 30, item 2).
+    let by_value = term.select.filter(|s| s.by_value().is_some());
+    let g = move |v: i64| {
+        if by_value.is_some_and(|s| !s.keeps_value(v)) {
+            return 0;
+        }
+        match success {
+            Some(t) => i64::from(t.test(v)),
+            None => v,
+        }
     };
     let explode_at = term
         .modifiers
@@ -208,22 +224,29 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
                 None => per_die.sum_of(count),
                 Some(t) => per_die.count_successes(count, |v| t.test(v)),
             },
+            Some(_) if by_value.is_some() => per_die.map(|v| g(*v)).sum_of(count),
             Some(sel) => {
                 let (keep, highest) = match sel {
                     Select::KeepHighest(k) => (k, true),
                     Select::KeepLowest(k) => (k, false),
                     Select::DropHighest(k) => (count - k, false),
                     Select::DropLowest(k) => (count - k, true),
+                    // By value: handled above.
+                    _ => return Err(OddsError::Empty),
                 };
                 per_die.keep_by(count, keep, highest, g)
             }
         };
     };
-    let Modifier::Explode(test) = term.modifiers[i] else {
-        return Err(OddsError::Empty);
-    };
+    // The run of merged explosions from `i` (`e5e6` explodes on 5 or 6).
+    let run_len = term.modifiers[i..]
+        .iter()
+        .take_while(|m| matches!(m, Modifier::Explode(_)))
+        .count();
+    let run = &term.modifiers[i..i + run_len];
+    let test = |v: i64| super::pass_matches(run, v);
     let pre = apply_all(u.clone(), &term.modifiers[..i], &u);
-    let post = &term.modifiers[i + 1..];
+    let post = &term.modifiers[i + run_len..];
     // h(v): what one die showing v at the explosion contributes after the
     // modifiers written after `e`.
     let h: BTreeMap<i64, Weights> = u
@@ -238,38 +261,26 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
     let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
     trunc.exact = false;
     trunc.ln_survive += f64::from(term.count) * (-reach).ln_1p();
-    if let Some(select) = term.select {
+    if let Some(select) = term.select.filter(|s| s.by_value().is_none()) {
         // Values, not contributions: the selection needs every die's value.
         let finals: BTreeMap<i64, Weights> = u
             .keys()
             .map(|&v| (v, apply_all(certain(v), post, &u)))
             .collect();
-        return select_exploding(term.count, select, &pre, &u, test, &finals, g);
+        return select_exploding(term.count, select, &pre, &u, &test, &finals, g);
     }
     // The chain from the deepest extra die up: S_D, then S_k from S_(k+1).
     let mut s = mix(&u, h_of);
     let mut work = 0usize;
-    let matching = u.keys().filter(|v| test.test(**v)).count();
+    let matching = u.keys().filter(|v| test(**v)).count();
     for _ in 1..EXPLODE_DEPTH {
         work = work.saturating_add(matching.saturating_mul(s.len()));
         if work > MAX_WORK || s.len() > MAX_OUTCOMES {
             return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
         }
-        s = mix(&u, |v| {
-            if test.test(v) {
-                conv(&h_of(v), &s)
-            } else {
-                h_of(v)
-            }
-        });
+        s = mix(&u, |v| if test(v) { conv(&h_of(v), &s) } else { h_of(v) });
     }
-    let chain = mix(&pre, |v| {
-        if test.test(v) {
-            conv(&h_of(v), &s)
-        } else {
-            h_of(v)
-        }
-    });
+    let chain = mix(&pre, |v| if test(v) { conv(&h_of(v), &s) } else { h_of(v) });
     to_dist(chain)?.sum_of(term.count)
 }
 
@@ -288,7 +299,7 @@ fn select_exploding(
     select: Select,
     pre: &Weights,
     u: &Weights,
-    test: Test,
+    test: &dyn Fn(i64) -> bool,
     finals: &BTreeMap<i64, Weights>,
     g: impl Fn(i64) -> i64,
 ) -> Result<Dist<i64>, OddsError> {
@@ -297,6 +308,8 @@ fn select_exploding(
         Select::KeepLowest(k) => (k as usize, false, true),
         Select::DropHighest(k) => (k as usize, true, false),
         Select::DropLowest(k) => (k as usize, false, false),
+        // By value: the caller scores those through `g`.
+        _ => return Err(OddsError::Empty),
     };
     let insert = |held: &Held, v: i64| -> Held {
         let (mut h, mut acc) = held.clone();
@@ -323,7 +336,7 @@ fn select_exploding(
         let mut active: BTreeMap<Held, f64> = BTreeMap::new();
         for (state, ps) in states {
             for (w, pw) in faces {
-                let target = if may_explode && test.test(*w) {
+                let target = if may_explode && test(*w) {
                     &mut active
                 } else {
                     &mut *done

@@ -44,15 +44,15 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
         depth: 0,
     };
     p.skip_ws();
-    let (root, _) = p.expr()?;
+    let (root, _) = p.compare()?;
     let before = p.pos;
     p.skip_ws();
+    let rest = text.get(p.pos..).unwrap_or_default();
     let comment = match p.peek_char() {
         None => None,
-        Some(c) if p.pos > before && starts_comment(c) => {
-            Some(text[p.pos..].trim_end().to_string())
-        }
-        Some(_) => return Err(p.unexpected(AFTER_OPERAND)),
+        Some('#') => Some(rest.trim_end().to_string()),
+        Some(_) if p.pos > before && plain_words(rest) => Some(rest.trim_end().to_string()),
+        Some(_) => return Err(p.unexpected(AFTER_ROLL)),
     };
     Ok(Expr {
         root,
@@ -61,14 +61,34 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
     })
 }
 
-/// Whether a comment may start with `c`: anything but what could continue or
-/// open a roll.
-fn starts_comment(c: char) -> bool {
-    !(c.is_ascii_digit() || matches!(c, '+' | '-' | '*' | '/' | '(' | ')'))
+/// Whether `rest` (the text after the roll and its white space) is plain
+/// words, which may stand as a comment without `#`: it starts with a letter and
+/// holds only letters, white space, a `-` or `'` between two letters and the
+/// punctuation `. , ; : ! ? " ( )`. No digit and no other sign, so no part of
+/// a roll is ever taken for a comment. Issue 30, item 1.
+fn plain_words(rest: &str) -> bool {
+    let mut prev: Option<char> = None;
+    let mut chars = rest.chars().peekable();
+    if !chars.peek().is_some_and(|c| c.is_alphabetic()) {
+        return false;
+    }
+    while let Some(c) = chars.next() {
+        let ok = c.is_alphabetic()
+            || c.is_whitespace()
+            || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '"' | '(' | ')')
+            || (matches!(c, '-' | '\'')
+                && prev.is_some_and(char::is_alphabetic)
+                && chars.peek().is_some_and(|n| n.is_alphabetic()));
+        if !ok {
+            return false;
+        }
+        prev = Some(c);
+    }
+    true
 }
 
 const OPERAND: &str = "a number, a die such as `d20` or `(`";
-const AFTER_OPERAND: &str = "`+`, `-`, `*`, `/` or the end of the roll";
+const AFTER_ROLL: &str = "`+`, `-`, `*`, `/`, a comparison such as `>=`, a `[label]`, the end of the roll, or a comment (`#` and any text, or plain words after a space)";
 const AFTER_OPERAND_IN_GROUP: &str = "`+`, `-`, `*`, `/` or `)`";
 
 /// A parser over the bytes of the text. It only ever advances over ASCII bytes
@@ -174,6 +194,35 @@ impl Parser<'_> {
         Ok(b)
     }
 
+    /// `expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*`: d20's
+    /// comparison of totals, 0 or 1 (issue 30, item 2). Leaves `pos` just
+    /// after the last operand.
+    fn compare(&mut self) -> Result<(Node, Bounds), NotationError> {
+        let (mut node, mut b) = self.expr()?;
+        loop {
+            let before = self.pos;
+            self.skip_ws();
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let (op, len) = match rest {
+                [b'=', b'=', ..] => (BinOp::Eq, 2),
+                [b'!', b'=', ..] => (BinOp::Ne, 2),
+                [b'<', b'=', ..] => (BinOp::Le, 2),
+                [b'>', b'=', ..] => (BinOp::Ge, 2),
+                [b'<', ..] => (BinOp::Lt, 1),
+                [b'>', ..] => (BinOp::Gt, 1),
+                _ => {
+                    self.pos = before;
+                    return Ok((node, b));
+                }
+            };
+            self.pos += len;
+            self.skip_ws();
+            let (rhs, _) = self.expr()?;
+            b = Bounds { lo: 0, hi: 1 };
+            node = Node::Binary(op, Box::new([node, rhs]));
+        }
+    }
+
     /// `term (("+" | "-") term)*`. Leaves `pos` just after the last operand.
     fn expr(&mut self) -> Result<(Node, Bounds), NotationError> {
         let start = self.pos;
@@ -207,22 +256,25 @@ impl Parser<'_> {
         }
     }
 
-    /// `unary (("*" | "/") unary)*`.
+    /// `unary (("*" | "//" | "/" | "%") unary)*`.
     fn term(&mut self) -> Result<(Node, Bounds), NotationError> {
         let start = self.pos;
         let (mut node, mut b) = self.unary()?;
         loop {
             let before = self.pos;
             self.skip_ws();
-            let op = match self.peek() {
-                Some(b'*') => BinOp::Mul,
-                Some(b'/') => BinOp::Div,
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let (op, len) = match rest {
+                [b'*', ..] => (BinOp::Mul, 1),
+                [b'/', b'/', ..] => (BinOp::FloorDiv, 2),
+                [b'/', ..] => (BinOp::Div, 1),
+                [b'%', ..] => (BinOp::Mod, 1),
                 _ => {
                     self.pos = before;
                     return Ok((node, b));
                 }
             };
-            self.pos += 1;
+            self.pos += len;
             self.skip_ws();
             let rhs_at = self.pos;
             let (rhs, rb) = self.unary()?;
@@ -235,8 +287,36 @@ impl Parser<'_> {
                         position: rhs_at,
                     });
                 }
-                // i128 division truncates toward zero, as rolling does.
-                Bounds::of([b.lo / rb.lo, b.lo / rb.hi, b.hi / rb.lo, b.hi / rb.hi])
+                match op {
+                    // i128 division truncates toward zero, as rolling does;
+                    // rounding down is as monotonic, so the corners bound it.
+                    BinOp::Div | BinOp::FloorDiv => {
+                        let d = |x: i128, y: i128| {
+                            let q = x / y;
+                            if op == BinOp::FloorDiv && x % y != 0 && ((x < 0) != (y < 0)) {
+                                q - 1
+                            } else {
+                                q
+                            }
+                        };
+                        Bounds::of([
+                            d(b.lo, rb.lo),
+                            d(b.lo, rb.hi),
+                            d(b.hi, rb.lo),
+                            d(b.hi, rb.hi),
+                        ])
+                    }
+                    // The remainder has the divisor's sign and is smaller
+                    // than it.
+                    _ if rb.lo > 0 => Bounds {
+                        lo: 0,
+                        hi: rb.hi - 1,
+                    },
+                    _ => Bounds {
+                        lo: rb.lo + 1,
+                        hi: 0,
+                    },
+                }
             };
             b = self.check_bounds(nb, start)?;
             node = Node::Binary(op, Box::new([node, rhs]));
@@ -290,15 +370,52 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `number | dice | "(" expr ")"`.
+    /// `(number | dice | "(" expr ")") label*`.
     fn atom(&mut self) -> Result<(Node, Bounds), NotationError> {
+        let (node, b) = self.bare_atom()?;
+        let mut labels = Vec::new();
+        loop {
+            let before = self.pos;
+            self.skip_ws();
+            if self.peek() != Some(b'[') {
+                self.pos = before;
+                break;
+            }
+            labels.push(self.label()?);
+        }
+        if labels.is_empty() {
+            Ok((node, b))
+        } else {
+            Ok((Node::Labelled(Box::new(node), labels), b))
+        }
+    }
+
+    /// `"[" any text but "]" "]"` at `pos` (on the `[`): the text between the
+    /// brackets. d20's annotation; issue 30, item 1.
+    fn label(&mut self) -> Result<String, NotationError> {
+        let open = self.pos;
+        let rest = self.text.get(open + 1..).unwrap_or_default();
+        match rest.find(']') {
+            Some(len) => {
+                self.pos = open + 1 + len + 1;
+                Ok(rest.get(..len).unwrap_or_default().to_string())
+            }
+            None => Err(NotationError::UnexpectedEnd {
+                expected: format!("`]` to close the label opened at position {open}"),
+                position: self.text.len(),
+            }),
+        }
+    }
+
+    /// `number | dice | "(" expr ")"`.
+    fn bare_atom(&mut self) -> Result<(Node, Bounds), NotationError> {
         let start = self.pos;
         match self.peek_lower() {
             Some(b'(') => {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.expr()?;
+                let (inner, b) = self.compare()?;
                 self.skip_ws();
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -393,6 +510,12 @@ impl Parser<'_> {
             self.skip_ws();
             let had_ws = self.pos > before;
             let at = self.pos;
+            // After white space, a comparison compares totals (d20's meaning;
+            // issue 30, item 2): only a glued one is the group's success test.
+            if had_ws && matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
+                self.pos = before;
+                break;
+            }
             match self.suffix() {
                 Ok(None) => {
                     self.pos = before;
@@ -411,15 +534,17 @@ impl Parser<'_> {
         // The worst case of rerolls and explosions.
         let mut pool = u64::from(count);
         let mut rolls = pool;
-        for m in &term.modifiers {
-            match m {
-                Modifier::RerollOnce(_) => rolls += pool,
-                Modifier::Reroll(_) => rolls += pool * u64::from(MAX_REROLLS),
-                Modifier::Explode(_) => {
+        // One pass per run of merged modifiers (d20 merges `ro1ro2`).
+        for pass in super::passes(&term.modifiers) {
+            match pass.first() {
+                None => {}
+                Some(Modifier::RerollOnce(_)) => rolls += pool,
+                Some(Modifier::Reroll(_)) => rolls += pool * u64::from(MAX_REROLLS),
+                Some(Modifier::Explode(_)) => {
                     rolls += pool * u64::from(MAX_EXPLOSIONS);
                     pool *= 1 + u64::from(MAX_EXPLOSIONS);
                 }
-                Modifier::Min(_) | Modifier::Max(_) => {}
+                Some(Modifier::Min(_) | Modifier::Max(_)) => {}
             }
         }
         self.rolls = self.rolls.saturating_add(rolls);
@@ -437,6 +562,8 @@ impl Parser<'_> {
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
                 (pmin - i128::from(k), pmax - i128::from(k))
             }
+            // By value: any number of dice, none to all.
+            Some(_) => (0, pmax),
         };
         let b = if term.success.is_some() {
             Bounds { lo: 0, hi: kmax }
@@ -474,27 +601,55 @@ impl Parser<'_> {
                         position: at,
                     });
                 }
+                // The run this modifier joins (d20 merges `ro1ro2` into one
+                // pass): its tests together must leave some face unmatched.
+                let run_start = term
+                    .modifiers
+                    .iter()
+                    .rposition(|prev| !prev.merges_with(&m))
+                    .map_or(0, |i| i + 1);
+                let run = term.modifiers.get(run_start..).unwrap_or_default();
+                let every_in_run = |t: Test| {
+                    term.sides
+                        .faces()
+                        .all(|v| t.test(v) || super::pass_matches(run, v))
+                };
                 match m {
-                    Modifier::Reroll(t) | Modifier::Explode(t) if every(t) => {
+                    Modifier::Reroll(t) | Modifier::Explode(t) if every_in_run(t) => {
+                        // `<7`, or for a run the whole run after its first
+                        // operator: `1rr2` in `rr1rr2`.
+                        let test = if run.is_empty() {
+                            test_text(t)
+                        } else {
+                            let op_len = if matches!(m, Modifier::Reroll(_)) {
+                                2
+                            } else {
+                                1
+                            };
+                            let mut all: String = run.iter().map(ToString::to_string).collect();
+                            all.push_str(&m.to_string());
+                            all.get(op_len..).unwrap_or_default().to_string()
+                        };
                         return Err(NotationError::EveryFaceMatches {
                             operator: if matches!(m, Modifier::Reroll(_)) {
                                 "rr"
                             } else {
                                 "e"
                             },
-                            test: test_text(t),
+                            test,
                             die: die(),
                             position: at,
                         });
                     }
                     Modifier::Explode(_)
-                        if term
-                            .modifiers
-                            .iter()
-                            .any(|m| matches!(m, Modifier::Explode(_))) =>
+                        if run.is_empty()
+                            && term
+                                .modifiers
+                                .iter()
+                                .any(|m| matches!(m, Modifier::Explode(_))) =>
                     {
                         return Err(NotationError::Misplaced {
-                            reason: "at most one `e` per group of dice",
+                            reason: "explosions go together in one run (`e5e6`), not on both sides of other modifiers",
                             position: at,
                         });
                     }
@@ -527,6 +682,8 @@ impl Parser<'_> {
                 let (verb, n) = match s {
                     Select::KeepHighest(n) | Select::KeepLowest(n) => ("keep", n),
                     Select::DropHighest(n) | Select::DropLowest(n) => ("drop", n),
+                    // By value: no count to check.
+                    _ => ("keep", 0),
                 };
                 if n > term.count {
                     return Err(NotationError::SelectsMoreThanRolled {
@@ -614,6 +771,19 @@ impl Parser<'_> {
             _ => (false, 'p'),
         };
         self.pos += 1;
+        // `k<3`, `p>4`: d20's selectors by value (issue 30, item 2).
+        if let Some(below @ (b'<' | b'>')) = self.peek() {
+            self.pos += 1;
+            self.skip_ws();
+            let below = below == b'<';
+            let (select, expected): (fn(u32) -> Select, &str) = match (keep, below) {
+                (true, true) => (Select::KeepBelow, "a number after `k<`"),
+                (true, false) => (Select::KeepAbove, "a number after `k>`"),
+                (false, true) => (Select::DropBelow, "a number after `p<`"),
+                (false, false) => (Select::DropAbove, "a number after `p>`"),
+            };
+            return Ok(select(self.number(expected)?));
+        }
         let high = match self.peek_lower() {
             Some(b'h') => true,
             Some(b'l') => false,

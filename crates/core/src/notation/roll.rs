@@ -21,7 +21,7 @@ pub struct RollOutcome {
 }
 
 /// One node of a rolled expression, with its value. Serialized with a `kind`
-/// tag: `number`, `dice`, `neg`, `group` or `binary`.
+/// tag: `number`, `dice`, `neg`, `group`, `binary` or `labelled`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum NodeOutcome {
@@ -68,6 +68,15 @@ pub enum NodeOutcome {
         #[serde(flatten)]
         operands: Box<Operands>,
     },
+    /// An operand with its `[label]`s (d20's annotations; issue 30, item 1).
+    Labelled {
+        /// The operand's value (labels do not change it).
+        value: i64,
+        /// The operand.
+        inner: Box<NodeOutcome>,
+        /// The labels, without brackets, in the order written.
+        labels: Vec<String>,
+    },
 }
 
 /// The operands of a [`NodeOutcome::Binary`].
@@ -87,7 +96,8 @@ impl NodeOutcome {
             | NodeOutcome::Dice { value, .. }
             | NodeOutcome::Neg { value, .. }
             | NodeOutcome::Group { value, .. }
-            | NodeOutcome::Binary { value, .. } => *value,
+            | NodeOutcome::Binary { value, .. }
+            | NodeOutcome::Labelled { value, .. } => *value,
         }
     }
 
@@ -111,7 +121,9 @@ impl NodeOutcome {
                 })
             }
             NodeOutcome::Neg { operand, .. } => operand.evaluate()?.checked_neg(),
-            NodeOutcome::Group { inner, .. } => inner.evaluate(),
+            NodeOutcome::Group { inner, .. } | NodeOutcome::Labelled { inner, .. } => {
+                inner.evaluate()
+            }
             NodeOutcome::Binary { op, operands, .. } => {
                 op.apply(operands.lhs.evaluate()?, operands.rhs.evaluate()?)
             }
@@ -129,9 +141,9 @@ impl NodeOutcome {
         match self {
             NodeOutcome::Number { .. } => {}
             NodeOutcome::Dice { dice, .. } => out.extend(dice.iter()),
-            NodeOutcome::Neg { operand: x, .. } | NodeOutcome::Group { inner: x, .. } => {
-                x.collect_dice(out)
-            }
+            NodeOutcome::Neg { operand: x, .. }
+            | NodeOutcome::Group { inner: x, .. }
+            | NodeOutcome::Labelled { inner: x, .. } => x.collect_dice(out),
             NodeOutcome::Binary { operands, .. } => {
                 operands.lhs.collect_dice(out);
                 operands.rhs.collect_dice(out);
@@ -191,7 +203,7 @@ impl fmt::Display for DieOutcome {
 
 impl fmt::Display for NodeOutcome {
     /// The node as in the roll line: `4d6kh3 (6, 5, 2 dropped, 4)`,
-    /// `(1d4 (3) + 1) * 2`.
+    /// `(1d4 (3) + 1) * 2`, `1d8 (5) [slashing]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NodeOutcome::Number { value } => write!(f, "{value}"),
@@ -219,6 +231,13 @@ impl fmt::Display for NodeOutcome {
             NodeOutcome::Group { inner, .. } => write!(f, "({inner})"),
             NodeOutcome::Binary { op, operands, .. } => {
                 write!(f, "{} {} {}", operands.lhs, op.symbol(), operands.rhs)
+            }
+            NodeOutcome::Labelled { inner, labels, .. } => {
+                inner.fmt(f)?;
+                for l in labels {
+                    write!(f, " [{l}]")?;
+                }
+                Ok(())
             }
         }
     }
@@ -259,7 +278,7 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
         Node::Dice(d) => roll_dice(d, roller)?.value(),
         // The parser's bounds keep every value within ±2^53.
         Node::Neg(x) => total_node(x, roller)?.saturating_neg(),
-        Node::Group(x) => total_node(x, roller)?,
+        Node::Group(x) | Node::Labelled(x, _) => total_node(x, roller)?,
         Node::Binary(op, ab) => {
             let lhs = total_node(&ab[0], roller)?;
             let rhs = total_node(&ab[1], roller)?;
@@ -293,6 +312,24 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         }
         return Ok(total);
     };
+    if select.by_value().is_some() {
+        // Each die kept or dropped by its own value: sum as rolled.
+        let mut faces = [0u32; 16];
+        let (mut left, mut total) = (count, 0i64);
+        while left > 0 {
+            let n = left.min(faces.len());
+            let chunk = faces.get_mut(..n).unwrap_or_default();
+            roller.roll_many(die, chunk)?;
+            total += chunk
+                .iter()
+                .map(|f| sides.value(*f))
+                .filter(|v| select.keeps_value(*v))
+                .map(score)
+                .sum::<i64>();
+            left -= n;
+        }
+        return Ok(total);
+    }
     let mut small = [0u32; CHUNK];
     let mut large = Vec::new();
     let faces: &mut [u32] = if count <= CHUNK {
@@ -311,6 +348,8 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         Select::KeepLowest(n) => 0..k(n),
         Select::DropHighest(n) => 0..count - k(n),
         Select::DropLowest(n) => k(n)..count,
+        // Handled above.
+        _ => 0..count,
     };
     Ok(faces
         .get(kept)
@@ -339,6 +378,14 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             NodeOutcome::Group {
                 value: inner.value(),
                 inner: Box::new(inner),
+            }
+        }
+        Node::Labelled(x, labels) => {
+            let inner = roll_node(x, roller)?;
+            NodeOutcome::Labelled {
+                value: inner.value(),
+                inner: Box::new(inner),
+                labels: labels.clone(),
             }
         }
         Node::Binary(op, ab) => {
@@ -388,20 +435,26 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
         }
         left -= chunk.len().max(1).min(left);
     }
-    for m in &term.modifiers {
-        match *m {
-            Modifier::RerollOnce(t) => {
+    // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
+    // showing 1 or 2, as in d20 (issue 30, item 2).
+    for pass in super::passes(&term.modifiers) {
+        let matches = |v: i64| super::pass_matches(pass, v);
+        let Some(first) = pass.first() else {
+            continue;
+        };
+        match *first {
+            Modifier::RerollOnce(_) => {
                 for d in &mut dice {
-                    if t.test(d.value) && !roller.short() {
+                    if matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
                         d.value = face(roller)?;
                     }
                 }
             }
-            Modifier::Reroll(t) => {
+            Modifier::Reroll(_) => {
                 for d in &mut dice {
                     let mut n = 0;
-                    while n < MAX_REROLLS && t.test(d.value) && !roller.short() {
+                    while n < MAX_REROLLS && matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
                         d.value = face(roller)?;
                         n += 1;
@@ -410,7 +463,7 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
             }
             Modifier::Min(x) | Modifier::Max(x) => {
                 let x = i64::from(x);
-                let min = matches!(m, Modifier::Min(_));
+                let min = matches!(first, Modifier::Min(_));
                 for d in &mut dice {
                     if (min && d.value < x) || (!min && d.value > x) {
                         d.clamped_from.get_or_insert(d.value);
@@ -418,12 +471,12 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     }
                 }
             }
-            Modifier::Explode(t) => {
+            Modifier::Explode(_) => {
                 // Each die's depth: how many explosions led to it.
                 let mut depth: Vec<u32> = vec![0; dice.len()];
                 let mut i = 0;
                 while i < dice.len() {
-                    if depth[i] < MAX_EXPLOSIONS && t.test(dice[i].value) && !roller.short() {
+                    if depth[i] < MAX_EXPLOSIONS && matches(dice[i].value) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
                         dice.push(new_die(die, sides, v, true));
@@ -459,6 +512,12 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
 
 /// Mark the dice that `select` drops.
 fn apply_select(select: Select, dice: &mut [DieOutcome]) {
+    if select.by_value().is_some() {
+        for d in dice.iter_mut() {
+            d.kept = select.keeps_value(d.value);
+        }
+        return;
+    }
     // Indices from lowest to highest value; a stable sort keeps earlier dice
     // lower among equals. Small groups sort on the stack.
     const SMALL: usize = 32;
@@ -489,6 +548,8 @@ fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
         Select::KeepLowest(k) => n(k)..len,
         Select::DropHighest(k) => len - n(k)..len,
         Select::DropLowest(k) => 0..n(k),
+        // Selections by value never come here (see `apply_select`).
+        _ => 0..0,
     };
     for &i in &order[dropped] {
         dice[i].kept = false;
