@@ -775,7 +775,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
             {
                 out.push(CommandSpec::new(
                     "defend",
-                    "raise the TN by invoking a Profession, a Specialization of it or a Quality (R-SA-5)",
+                    "raise the TN by invoking a Profession (the Main one full: 2, partial: 1), a Specialization of it or a Quality (R-SA-5, R-SA-11)",
                     vec![ch("element", &m.character.elements())],
                 ));
             }
