@@ -1466,7 +1466,7 @@ impl Advance {
         }
     }
 
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Advance::ProfessionSpecialization { name }
             | Advance::SideSpecialization { name, .. }

@@ -252,7 +252,21 @@ pub fn describe(state: &State, event: &Event) -> String {
             ..
         } => format!("{}'s {kind} {n} is erased", name(state, *character)),
         Event::Advanced { character, advance } => {
-            format!("{} advances: {advance}", name(state, *character))
+            // R-SA-12: a magic half gained alone waits for its pair (`state`
+            // is the state just after the event).
+            let waits = state
+                .characters
+                .get(*character)
+                .is_some_and(|m| m.character.is_unpaired(advance.name()));
+            format!(
+                "{} advances: {advance}{}",
+                name(state, *character),
+                if waits {
+                    " (marked unpaired: it gives nothing until its magic pair is gained, R-SA-12)"
+                } else {
+                    ""
+                }
+            )
         }
         Event::Changed { character, change } => format!(
             "{} completes a cycle and changes: {change:?}",

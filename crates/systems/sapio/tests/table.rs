@@ -416,12 +416,14 @@ fn r_sa_11_the_defender_raises_the_tn_by_the_dice_and_nobody_spends_luck() {
 fn r_sa_12_a_lone_magic_half_gives_nothing_until_its_pair() {
     let mut t = table();
     ok(&mut t, "GM", "end-session consequential", &mut none());
-    ok(
+    let ev = ok(
         &mut t,
         "Ana",
         "advance Wren quality Magically Trained",
         &mut none(),
     );
+    let said = Sapio::describe(t.state(), &ev[0]);
+    assert!(said.contains("marked unpaired"), "{said}");
     ok(
         &mut t,
         "Cy",
