@@ -46,8 +46,12 @@ pub struct AdvanceArgs {
     #[arg(required = true, num_args = 1..)]
     pub command: Vec<String>,
     /// Give the command as the GM (awarding XP or CP is the GM's).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "seat")]
     pub gm: bool,
+    /// Give the command as this seat (a player's name, or GM). Without it
+    /// (and without --gm) the seat is the sheet's `player`.
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Option<String>,
     /// Write the new sheet here instead of over FILE.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -578,6 +582,23 @@ fn write_sheet(
     }
 }
 
+/// The seat an advancement command is given as: the GM with `--gm`, the
+/// `--seat` named, else the sheet's player (a player advances their own
+/// character without saying who they are); a sheet naming no player (a GM
+/// character, or a book whose sheets have none) leaves a seat called
+/// `player`.
+fn advance_seat(args: &AdvanceArgs, sheet: &str) -> Seat {
+    if args.gm {
+        return Seat::Gm;
+    }
+    match &args.seat {
+        Some(s) => Seat::parse(s.trim()),
+        None => Seat::Player(
+            tabula_engine::characters::sheet_player(sheet).unwrap_or_else(|| "player".into()),
+        ),
+    }
+}
+
 /// `tabula <system> character advance FILE COMMAND...`: one advancement
 /// command on a sheet file, written back (or to `--out`).
 ///
@@ -585,7 +606,9 @@ fn write_sheet(
 /// Bad input naming the rule when the command is refused (the file is then
 /// unchanged).
 pub fn advance_file(system: SystemId, args: &AdvanceArgs, ctx: Ctx) -> Result<(), CliError> {
-    let line = args.command.join(" ");
+    // The shell took the user's quotes off: put them back (`text="two
+    // words"` stays one word).
+    let line = tabula_engine::core::grammar::join_args(&args.command);
     if line.trim().eq_ignore_ascii_case("help") {
         let text = system
             .advancement()
@@ -611,11 +634,7 @@ pub fn advance_file(system: SystemId, args: &AdvanceArgs, ctx: Ctx) -> Result<()
         );
     }
     let sheet = read_file(&args.file)?;
-    let seat = if args.gm {
-        Seat::Gm
-    } else {
-        Seat::Player("player".into())
-    };
+    let seat = advance_seat(args, &sheet);
     let mut roller = tabula_engine::core::Seeded::from_entropy();
     let done = system
         .advance(&sheet, &seat, &line, &mut roller)

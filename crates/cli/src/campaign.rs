@@ -347,7 +347,7 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
             ..
         } => {
             let cid = character_id(store, &id, &character).await?;
-            let line = command.join(" ");
+            let line = tabula_engine::core::grammar::join_args(&command);
             let done = campaign::advance(store, &id, &cid, &gm(&id), &line)
                 .await
                 .map_err(app_error)?;

@@ -206,3 +206,34 @@ fn the_indirect_script_plays_strict() {
     assert!(out.contains("Guards discards 3S"), "{out}");
     assert!(out.contains("The encounter is over."), "{out}");
 }
+
+/// `character advance` without `--gm` acts as the sheet's player (Cynthia's
+/// `player = "Stella"`), not a seat called "player".
+#[test]
+fn advance_acts_as_the_sheets_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cynthia.toml");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/bastards/cynthia.toml"
+        ),
+        &file,
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (code, out, err) = tabula_text(&[
+        "bastards",
+        "character",
+        "advance",
+        "--gm",
+        file,
+        "award",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) =
+        tabula_text(&["bastards", "character", "advance", file, "raise", "Body"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(std::fs::read_to_string(file).unwrap().contains("body = 3"));
+}

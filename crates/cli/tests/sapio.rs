@@ -221,3 +221,115 @@ fn character_validate_refuses_lucky_and_unpaired_magic() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("legal"));
 }
+
+/// A copy of an example sheet in a temporary directory.
+fn sheet_copy(dir: &tempfile::TempDir, example: &str) -> String {
+    let to = dir.path().join(example.rsplit('/').next().unwrap());
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(example);
+    std::fs::copy(from, &to).unwrap();
+    to.to_str().unwrap().to_string()
+}
+
+/// `character advance` without `--gm` acts as the sheet's player (Wren's
+/// `player = "Ana"`), not a seat called "player"; `--seat` says otherwise.
+#[test]
+fn advance_acts_as_the_sheets_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sheet_copy(&dir, "examples/sapio/roof-runner.toml");
+    let due = |file: &str| {
+        let (code, out, err) = tabula(&[
+            "sapio",
+            "character",
+            "advance",
+            "--gm",
+            file,
+            "end-session",
+            "consequential",
+        ]);
+        assert_eq!(code, 0, "{out}\n{err}");
+    };
+    due(&file);
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "character",
+        "advance",
+        &file,
+        "advance",
+        "quality",
+        "Durable",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(std::fs::read_to_string(&file).unwrap().contains("Durable"));
+    // Another player's seat is refused, and the sheet is unchanged.
+    due(&file);
+    let before = std::fs::read_to_string(&file).unwrap();
+    let (code, _, err) = tabula(&[
+        "sapio",
+        "character",
+        "advance",
+        "--seat",
+        "Ben",
+        &file,
+        "advance",
+        "specialization",
+        "Quick Escapes",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("Ben does not play Wren"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    // Naming the sheet's own player works too.
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "character",
+        "advance",
+        "--seat",
+        "ana",
+        &file,
+        "advance",
+        "specialization",
+        "Quick Escapes",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+}
+
+/// An argument with spaces keeps its words (the shell took its quotes off):
+/// `text="This character can cast magical spells"` is the Special Talent's
+/// text, not part of its name. The magic Talent gained alone is kept, marked
+/// unpaired (R-SA-12).
+#[test]
+fn an_advance_argument_with_spaces_keeps_its_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sheet_copy(&dir, "examples/sapio/roof-runner.toml");
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "character",
+        "advance",
+        "--gm",
+        &file,
+        "end-session",
+        "consequential",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = tabula(&[
+        "sapio",
+        "character",
+        "advance",
+        &file,
+        "advance",
+        "talent",
+        "Spellcaster",
+        "text=This character can cast magical spells",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let sheet = std::fs::read_to_string(&file).unwrap();
+    assert!(sheet.contains("name = \"Spellcaster\""), "{sheet}");
+    assert!(
+        sheet.contains("text = \"This character can cast magical spells\""),
+        "{sheet}"
+    );
+    assert!(sheet.contains("unpaired = \"Spellcaster\""), "{sheet}");
+    let (code, out, err) = tabula(&["sapio", "character", "validate", &file]);
+    assert_eq!(code, 0, "{out}\n{err}");
+}

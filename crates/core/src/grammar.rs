@@ -5,8 +5,14 @@
 //! - Words are separated by white space.
 //! - `"double quotes"` group words into one (`attack "Iron Wolf" Brawl`), in
 //!   every system; a quote may also close part of a word (`spec="Knife
-//!   Fighting"` is the one word `spec=Knife Fighting`). Inside quotes `\"` is a
-//!   quote and `\\` a backslash. Typographic quotes (`“ ”`) work as `"`.
+//!   Fighting"` is the one word `spec=Knife Fighting`): a `key="quoted value"`
+//!   parameter keeps its words together. Inside quotes `\"` is a quote and
+//!   `\\` a backslash. Typographic quotes (`“ ”`) work as `"`
+//!   (`text=“Knife Fighting”`).
+//! - A command given as shell arguments (`tabula <system> character advance
+//!   FILE ...`, `tabula campaign advance ...`) is made one line by
+//!   [`join_args`], which puts back the quotes the shell took off, so each
+//!   argument stays one word.
 //! - `_` still stands for a space in a name (`Iron_Wolf`): names compare after
 //!   [`crate::names::normalize`].
 //! - Names of seats, characters, cards, Stats, Skills, elements and Zones match
@@ -133,6 +139,53 @@ pub fn quote(word: &str) -> String {
     s
 }
 
+/// The command line the arguments of a shell command are: the shell has taken
+/// the user's quotes off (`text="This character can cast"` arrives as the one
+/// argument `text=This character can cast`), so joining them with spaces
+/// would split that argument into words. Here:
+///
+/// - a single argument is the whole line, as typed
+///   (`tabula ... advance FILE 'advance quality Durable'`);
+/// - of several, each stays one word: an argument that holds a quote is
+///   written as it is (the user quoted for this grammar:
+///   `'text="two words"'`), one that needs quoting is quoted, a `key=value`
+///   one behind its `key=` (`text="This character can cast"`), the rest as
+///   they are.
+///
+/// # Examples
+/// ```
+/// use tabula_core::grammar::{join_args, words};
+/// let args = ["advance", "talent", "Spellcaster", "text=This character can cast"];
+/// let line = join_args(&args);
+/// assert_eq!(line, r#"advance talent Spellcaster text="This character can cast""#);
+/// assert_eq!(words(&line).unwrap(), args);
+/// assert_eq!(join_args(&["advance quality Durable"]), "advance quality Durable");
+/// ```
+pub fn join_args<S: AsRef<str>>(args: &[S]) -> String {
+    if let [one] = args {
+        return one.as_ref().to_string();
+    }
+    args.iter()
+        .map(|a| {
+            let a = a.as_ref();
+            if a.chars().any(is_quote) {
+                return a.to_string();
+            }
+            match a.split_once('=') {
+                Some((key, value)) if !key.is_empty() && !key.chars().any(char::is_whitespace) => {
+                    if value.is_empty() {
+                        a.to_string()
+                    } else {
+                        format!("{key}={}", quote(value))
+                    }
+                }
+                _ => quote(a),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Split a `SEAT:` prefix off `line` when the text before the first colon is
 /// the name of one of `seats` (without regard to case or `_`; `GM`,
 /// `Storyteller` and `Dealer` name the GM; quotes around it are allowed). Returns that seat (as written in `seats`) and the rest of the
@@ -187,6 +240,69 @@ mod tests {
         );
     }
 
+    /// `key="quoted value"` keeps its words together, with straight or
+    /// typographic quotes, anywhere in the line.
+    #[test]
+    fn a_quoted_key_value_keeps_its_words_together() {
+        assert_eq!(
+            words(r#"advance talent Spellcaster text="This character can cast" magic=yes"#)
+                .unwrap(),
+            [
+                "advance",
+                "talent",
+                "Spellcaster",
+                "text=This character can cast",
+                "magic=yes"
+            ]
+        );
+        assert_eq!(
+            words("talent Spellcaster text=“This character can cast”").unwrap(),
+            ["talent", "Spellcaster", "text=This character can cast"]
+        );
+        assert_eq!(
+            words(r#"x text="say \"hi\" now""#).unwrap(),
+            ["x", r#"text=say "hi" now"#]
+        );
+        assert_eq!(
+            words(r#"x text="open"#).unwrap_err(),
+            GrammarError::UnclosedQuote { column: 8 }
+        );
+    }
+
+    /// Shell arguments joined into a line keep each argument one word: the
+    /// quotes the shell took off are put back.
+    #[test]
+    fn shell_arguments_keep_their_words_together() {
+        let args = [
+            "advance",
+            "talent",
+            "Spellcaster",
+            "text=This character can cast",
+        ];
+        let line = join_args(&args);
+        assert_eq!(
+            line,
+            r#"advance talent Spellcaster text="This character can cast""#
+        );
+        assert_eq!(words(&line).unwrap(), args);
+        // A name with spaces, an empty value, a value with a quote.
+        let args = ["attack", "Iron Wolf", "note=", "said=a \"b\" c"];
+        assert_eq!(join_args(&args), r#"attack "Iron Wolf" note= said=a "b" c"#);
+        let args = ["attack", "Iron Wolf", "note=", "spec=Knife Fighting"];
+        assert_eq!(words(&join_args(&args)).unwrap(), args);
+        // An argument quoted for the grammar, and one argument that is the
+        // whole line, are written as typed.
+        assert_eq!(
+            words(&join_args(&["talent", "Spellcaster", "text=“two words”"])).unwrap(),
+            ["talent", "Spellcaster", "text=two words"]
+        );
+        assert_eq!(
+            join_args(&[r#"advance talent Seer text="sees far""#]),
+            r#"advance talent Seer text="sees far""#
+        );
+        assert_eq!(join_args::<&str>(&[]), "");
+    }
+
     #[test]
     fn a_colon_is_a_seat_prefix_only_before_a_seat() {
         let seats = [Seat::Gm, Seat::Player("Ana".into())];
@@ -204,6 +320,12 @@ mod tests {
         fn quoted_words_read_back(ws in proptest::collection::vec("[ a-zA-Z_\"\\\\:=+-]{0,12}", 0..8)) {
             let line: Vec<String> = ws.iter().map(|w| quote(w)).collect();
             prop_assert_eq!(words(&line.join(" ")).unwrap(), ws);
+        }
+
+        /// Several shell arguments without quotes read back as the same words.
+        #[test]
+        fn joined_arguments_read_back(ws in proptest::collection::vec("[ a-zA-Z_\\:=+-]{0,12}", 2..8)) {
+            prop_assert_eq!(words(&join_args(&ws)).unwrap(), ws);
         }
 
         /// Splitting never panics, whatever the text.

@@ -299,6 +299,17 @@ impl fmt::Display for SheetChange {
     }
 }
 
+/// The seat that plays the character of a saved sheet: its top-level
+/// `player` (Sapio, A Game of Bastards), `None` when the sheet names none
+/// (a GM character, or a book whose sheets have no player) or is not TOML.
+/// The command line gives advancement commands as this seat unless told
+/// otherwise (`--gm`, `--seat`).
+pub fn sheet_player(sheet: &str) -> Option<String> {
+    let table = sheet.parse::<toml::Table>().ok()?;
+    let player = table.get("player")?.as_str()?.trim();
+    (!player.is_empty()).then(|| player.to_string())
+}
+
 /// The changes that turn sheet `old` into sheet `new` (both TOML), leaf by
 /// leaf; an array whose length changed is one change of the whole array.
 ///

@@ -35,8 +35,20 @@ A line is `[SEAT:] COMMAND WORD...`.
 
 - **Words** are separated by spaces. `"Double quotes"` group a name with spaces
   into one word, in every system: `attack "Iron Wolf" Brawl`. A quote may close
-  part of a word: `spec="Knife Fighting"`. Inside quotes, `\"` is a quote and
-  `\\` a backslash. `_` still stands for a space in a name (`Iron_Wolf`).
+  part of a word, so a `key="quoted value"` parameter keeps its words together:
+  `spec="Knife Fighting"`, `text="This character can cast"`. Typographic quotes
+  (`“ ”`) work as `"`. Inside quotes, `\"` is a quote and `\\` a backslash.
+  `_` still stands for a space in a name (`Iron_Wolf`).
+- **Shell arguments.** `tabula <system> character advance FILE COMMAND...` and
+  `tabula campaign advance ... COMMAND...` read the command from the shell's
+  arguments. One argument is the whole line as typed
+  (`'advance quality Durable'`); of several, each stays one word: the shell
+  took its quotes off, so they are put back (`text="This character can cast"`
+  arrives as `text=This character can cast` and is read as one word). An
+  argument that holds a quote is read as typed. `character advance` gives the
+  command as the sheet's `player` (the GM with `--gm`, another seat with
+  `--seat NAME`); a sheet that names no player is advanced by a seat called
+  `player`.
 - **Names** of seats, characters, cards, Stats, Skills, elements and Zones match
   without regard to case and by unambiguous prefix: `stel` finds `Stella` when
   no other name starts so. A name that fits nothing is refused with the names

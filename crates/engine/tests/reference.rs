@@ -54,3 +54,26 @@ fn every_system_lists_its_commands_once_with_usage_and_rule() {
         }
     }
 }
+
+/// Tiers, "Custom Rules", "Super 6": "they can roll 2d6. If both dice are 6s,
+/// then the cool thing happens" (not a natural 6 out of combat): the summary
+/// the reference and `help` print says so.
+#[test]
+fn super6_is_two_d6_both_sixes() {
+    let super6 = reference::commands(SystemId::Tiers)
+        .iter()
+        .find(|c| c.name == "super6")
+        .expect("Tiers lists super6");
+    assert!(super6.summary.contains("2d6"), "{}", super6.summary);
+    assert!(
+        super6.summary.contains("both dice are 6s"),
+        "{}",
+        super6.summary
+    );
+    assert!(!super6.summary.contains("natural 6"), "{}", super6.summary);
+    assert!(
+        !super6.summary.contains("out of combat"),
+        "{}",
+        super6.summary
+    );
+}

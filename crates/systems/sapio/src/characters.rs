@@ -29,6 +29,11 @@ pub const RULE_QUALITIES: Rule = Rule::book(ID, SEED, "Qualities").ruling("R-SA-
 /// "Building a Starting Character" (the footnote on the starred Qualities); R-SA-10.
 pub const RULE_MAGIC: Rule =
     Rule::book(ID, SEED, "Building a Starting Character").ruling("R-SA-10");
+/// A magic Quality and its magic Special Talent may be gained one advancement
+/// apart: the first alone is kept, marked unpaired, and gives nothing until
+/// the pair is complete. "Advancement", "Building a Starting Character";
+/// R-SA-12.
+pub const RULE_MAGIC_UNPAIRED: Rule = Rule::book(ID, SEED, "Advancement").ruling("R-SA-12");
 /// "Special Talents".
 pub const RULE_TALENTS: Rule = Rule::book(ID, SEED, "Special Talents");
 /// "Principles and Worst Impulses".
@@ -384,6 +389,12 @@ pub struct CharacterDraft {
     /// "Weapons and causing Injury"; R-SA-4.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dead: bool,
+    /// The magic Quality or magic Special Talent gained alone by advancement,
+    /// whose other half has not come yet: kept, and giving nothing (not
+    /// invoked, not called out) until the pair is complete. Its name as on
+    /// the sheet; `None` when no half waits. "Advancement"; R-SA-10, R-SA-12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unpaired: Option<String>,
 }
 
 /// One broken rule in a character draft.
@@ -442,6 +453,13 @@ pub enum DraftProblem {
         field: String,
         /// The Quality.
         quality: String,
+    },
+    /// `unpaired` names no magic Quality or magic Special Talent of this
+    /// sheet. R-SA-12.
+    #[error("unpaired: \"{name}\" is no magic Quality or Special Talent on this sheet [{rule}]", rule = RULE_MAGIC_UNPAIRED)]
+    UnpairedMark {
+        /// The name given.
+        name: String,
     },
     /// A text field is longer than [`MAX_TEXT`] characters.
     #[error("{field}: at most {MAX_TEXT} characters")]
@@ -544,6 +562,7 @@ impl DraftProblem {
             DraftProblem::TooGeneric { .. } => RULE_QUALITIES,
             DraftProblem::MagicWithoutQuality { .. }
             | DraftProblem::MagicQualityWithoutTalent { .. } => RULE_MAGIC,
+            DraftProblem::UnpairedMark { .. } => RULE_MAGIC_UNPAIRED,
             DraftProblem::ProfessionWords { .. } => RULE_PROFESSIONS,
             DraftProblem::EmptyElement { .. }
             | DraftProblem::Duplicate { .. }
@@ -769,15 +788,40 @@ impl Character {
                 });
             }
         }
-        // Magic needs both a specific Quality and a Special Talent (R-SA-10).
+        // Magic needs both a specific Quality and a Special Talent (R-SA-10);
+        // a half gained alone by advancement may wait for the other, marked
+        // `unpaired` (R-SA-12): never at creation, so only when an advancement
+        // of its kind was taken.
         let magic_qualities: Vec<usize> = (0..d.qualities.len())
             .filter(|&i| is_magic_quality(&d.qualities[i]))
             .collect();
         let magic_talents: Vec<usize> = (0..d.special_talents.len())
             .filter(|&i| d.special_talents[i].grants_magic())
             .collect();
+        let marked = |name: &str, kind: AdvanceKind| {
+            d.unpaired
+                .as_deref()
+                .is_some_and(|u| same_name(u.trim(), name.trim()))
+                && d.advancements.contains(&kind)
+        };
+        if let Some(u) = &d.unpaired {
+            let names_magic = magic_qualities
+                .iter()
+                .any(|&i| same_name(d.qualities[i].trim(), u.trim()))
+                || magic_talents
+                    .iter()
+                    .any(|&i| same_name(d.special_talents[i].name.trim(), u.trim()));
+            if !names_magic {
+                p.push(DraftProblem::UnpairedMark {
+                    name: u.trim().to_string(),
+                });
+            }
+        }
         if magic_qualities.is_empty() {
             for &i in &magic_talents {
+                if marked(&d.special_talents[i].name, AdvanceKind::SpecialTalent) {
+                    continue;
+                }
                 p.push(DraftProblem::MagicWithoutQuality {
                     field: format!("special_talents[{i}]"),
                     talent: d.special_talents[i].name.trim().to_string(),
@@ -786,6 +830,9 @@ impl Character {
         }
         if magic_talents.is_empty() {
             for &i in &magic_qualities {
+                if marked(&d.qualities[i], AdvanceKind::Quality) {
+                    continue;
+                }
                 p.push(DraftProblem::MagicQualityWithoutTalent {
                     field: format!("qualities[{i}]"),
                     quality: d.qualities[i].trim().to_string(),
@@ -1066,16 +1113,50 @@ impl Character {
                 if control_char(&talent.text, true).is_some() {
                     return Err(AdvanceError::Name);
                 }
+                // R-SA-12: a magic Talent may come alone, to wait for its
+                // Quality, unless a half waits already.
                 if talent.grants_magic() && !self.has_magic_quality() {
-                    return Err(AdvanceError::MagicNeedsQuality {
-                        talent: talent.name.trim().to_string(),
-                    });
+                    self.one_half_alone()?;
                 }
                 Ok(())
             }
-            Advance::Quality { name } => self.check_new_quality(name, None),
+            Advance::Quality { name } => {
+                if is_too_generic(name) {
+                    return Err(AdvanceError::TooGeneric {
+                        name: name.trim().to_string(),
+                    });
+                }
+                // R-SA-12: a magic Quality may come alone, to wait for its
+                // Talent, unless a half waits already.
+                if is_magic_quality(name) && !self.has_magic_talent() {
+                    self.one_half_alone()?;
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
+    }
+
+    /// R-SA-12: a magic half gained alone waits for its pair; a second half
+    /// alone while one waits is refused.
+    fn one_half_alone(&self) -> Result<(), AdvanceError> {
+        match &self.sheet.unpaired {
+            Some(waiting) => Err(AdvanceError::UnpairedWaiting {
+                waiting: waiting.trim().to_string(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The magic Quality or Special Talent gained alone by advancement that
+    /// waits for its pair and gives nothing meanwhile, if `name` is it: marked
+    /// `unpaired` and the pair not complete. R-SA-12.
+    pub fn is_unpaired(&self, name: &str) -> bool {
+        self.sheet
+            .unpaired
+            .as_deref()
+            .is_some_and(|u| same_name(u.trim(), name.trim()))
+            && !(self.has_magic_quality() && self.has_magic_talent())
     }
 
     /// True when a Quality of the kind magic needs is on the sheet (R-SA-10).
@@ -1128,8 +1209,27 @@ impl Character {
         Ok(())
     }
 
-    /// Apply an advancement (checked by [`Character::check_advance`]).
+    /// Apply an advancement (checked by [`Character::check_advance`]). A magic
+    /// Quality or Special Talent gained without its pair is marked `unpaired`;
+    /// the other half completes the pair and clears the mark (R-SA-12).
     pub fn apply_advance(&mut self, adv: &Advance) {
+        let magic_half = match adv {
+            Advance::Quality { name } => {
+                Some(name.trim().to_string()).filter(|n| is_magic_quality(n))
+            }
+            Advance::SpecialTalent { talent } => {
+                Some(talent.name.trim().to_string()).filter(|_| talent.grants_magic())
+            }
+            _ => None,
+        };
+        self.push_advance(adv);
+        if let Some(name) = magic_half {
+            let paired = self.has_magic_quality() && self.has_magic_talent();
+            self.sheet.unpaired = if paired { None } else { Some(name) };
+        }
+    }
+
+    fn push_advance(&mut self, adv: &Advance) {
         let s = &mut self.sheet;
         match adv {
             Advance::ProfessionSpecialization { name } => {
@@ -1252,6 +1352,13 @@ impl Character {
                 {
                     *q = to.trim().to_string();
                 }
+                // An unpaired Quality changed away no longer waits (R-SA-12).
+                if s.unpaired
+                    .as_deref()
+                    .is_some_and(|u| same_name(u.trim(), from.trim()))
+                {
+                    s.unpaired = None;
+                }
                 s.cycle_changes.push(CycleChangeKind::Quality);
             }
         }
@@ -1359,7 +1466,7 @@ impl Advance {
         }
     }
 
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Advance::ProfessionSpecialization { name }
             | Advance::SideSpecialization { name, .. }
@@ -1466,6 +1573,13 @@ pub enum AdvanceError {
         /// The Quality.
         quality: String,
     },
+    /// A magic half gained alone waits for its pair already: one half comes
+    /// alone at a time. R-SA-12.
+    #[error("\"{waiting}\" waits for its pair already (marked unpaired): the next magic Quality or Special Talent must complete it [{rule}]", rule = RULE_MAGIC_UNPAIRED)]
+    UnpairedWaiting {
+        /// The half that waits.
+        waiting: String,
+    },
     /// A talent effect out of range.
     #[error("special talent effect: {problem} [{rule}]", rule = RULE_TALENTS)]
     Effect {
@@ -1491,6 +1605,7 @@ impl AdvanceError {
             AdvanceError::MagicNeedsQuality { .. } | AdvanceError::QualityNeedsMagic { .. } => {
                 RULE_MAGIC
             }
+            AdvanceError::UnpairedWaiting { .. } => RULE_MAGIC_UNPAIRED,
             AdvanceError::Effect { .. } => RULE_TALENTS,
         }
     }
@@ -1686,10 +1801,12 @@ mod tests {
             ..Talent::default()
         };
         Character::from_draft(d).unwrap();
-        // Advancement keeps the pair: no magic Talent without the Quality, no
-        // magic Quality without the Talent, and the last magic Quality stays.
+        // Advancement may gain one half alone (R-SA-12, which replaces the
+        // refusal of a lone half here: see
+        // `r_sa_12_one_magic_half_waits_at_a_time`); the last magic Quality
+        // stays while a magic Talent remains.
         let plain = Character::from_draft(roof_runner()).unwrap();
-        assert!(matches!(
+        assert_eq!(
             plain.check_advance(&Advance::SpecialTalent {
                 talent: Talent {
                     name: "Blessing".into(),
@@ -1697,14 +1814,14 @@ mod tests {
                     ..Talent::default()
                 }
             }),
-            Err(AdvanceError::MagicNeedsQuality { .. })
-        ));
-        assert!(matches!(
+            Ok(())
+        );
+        assert_eq!(
             plain.check_advance(&Advance::Quality {
                 name: "Annointed".into()
             }),
-            Err(AdvanceError::QualityNeedsMagic { .. })
-        ));
+            Ok(())
+        );
         assert!(
             c.check_advance(&Advance::SpecialTalent {
                 talent: Talent {
@@ -1720,6 +1837,75 @@ mod tests {
                 talent: "Spellcaster".into()
             })
         );
+    }
+
+    /// R-SA-12: a magic half gained alone is marked unpaired and gives
+    /// nothing; while it waits, a second lone half is refused; its pair clears
+    /// the mark; changing the waiting Quality away clears it too.
+    #[test]
+    fn r_sa_12_one_magic_half_waits_at_a_time() {
+        let mut c = Character::from_draft(roof_runner()).unwrap();
+        c.apply_advance(&Advance::Quality {
+            name: "Magical".into(),
+        });
+        assert_eq!(c.sheet().unpaired.as_deref(), Some("Magical"));
+        assert!(c.is_unpaired("magical"));
+        assert!(!c.is_unpaired("Agile"));
+        Character::from_draft(c.sheet().clone()).unwrap();
+        // Complete the cycle with elements that are not magic.
+        for adv in [
+            Advance::ProfessionSpecialization {
+                name: "Quick Escapes".into(),
+            },
+            Advance::SideProfession {
+                name: "Bike Courier".into(),
+            },
+            Advance::SpecialTalent {
+                talent: Talent {
+                    name: "Weather Sense".into(),
+                    ..Talent::default()
+                },
+            },
+        ] {
+            c.check_advance(&adv).unwrap();
+            c.apply_advance(&adv);
+        }
+        assert_eq!(c.sheet().unpaired.as_deref(), Some("Magical"));
+        // Another magic Quality alone while Magical waits is refused.
+        let annointed = Advance::Quality {
+            name: "Annointed".into(),
+        };
+        let e = c.check_advance(&annointed).unwrap_err();
+        assert_eq!(
+            e,
+            AdvanceError::UnpairedWaiting {
+                waiting: "Magical".into()
+            }
+        );
+        assert_eq!(e.rule().ruling, Some("R-SA-12"));
+        // The waiting Quality changed to a plain one no longer waits.
+        let mut changed = c.clone();
+        let to = CycleChange::Quality {
+            from: "Magical".into(),
+            to: "Stoic".into(),
+        };
+        changed.check_change(&to).unwrap();
+        changed.apply_change(&to);
+        assert_eq!(changed.sheet().unpaired, None);
+        Character::from_draft(changed.sheet().clone()).unwrap();
+        // The Talent completes the pair and clears the mark.
+        let spell = Advance::SpecialTalent {
+            talent: Talent {
+                name: "Spellcaster".into(),
+                text: "This character can cast magical spells".into(),
+                ..Talent::default()
+            },
+        };
+        c.check_advance(&spell).unwrap();
+        c.apply_advance(&spell);
+        assert_eq!(c.sheet().unpaired, None);
+        assert!(!c.is_unpaired("Magical"));
+        Character::from_draft(c.sheet().clone()).unwrap();
     }
 
     #[test]

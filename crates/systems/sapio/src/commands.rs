@@ -144,8 +144,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "defend",
         &[],
-        "defend ELEMENT",
-        "The defender invokes an element to raise the TN by 1",
+        "defend ELEMENT [full|partial]",
+        "The defender invokes an element to raise the TN by its dice (Main Profession full 2)",
         Giver::Player,
         invoking::RULE_VERSUS,
     ),
@@ -484,6 +484,29 @@ fn element_of(c: Option<&Character>, typed: &str) -> Result<String, CommandParse
     }
 }
 
+/// The rest of the line as an element's name and how a Profession applies:
+/// a last word `full`/`fully` (the default) or `partial`/`partly`
+/// ("Professions and Specializations"; for `defend`, R-SA-11).
+fn element_and_use(l: &mut Line<'_>) -> Result<(String, bool), CommandParseError> {
+    let mut end = l.words.len();
+    let mut fully = true;
+    if end >= 2 {
+        let last = l.words[end - 1].to_ascii_lowercase();
+        if matches!(last.as_str(), "full" | "fully") {
+            end -= 1;
+        } else if matches!(last.as_str(), "partial" | "partly") {
+            end -= 1;
+            fully = false;
+        }
+    }
+    if l.pos >= end {
+        return Err(l.bad("the element is missing"));
+    }
+    let typed = l.words[l.pos..end].join(" ");
+    l.pos = l.words.len();
+    Ok((typed, fully))
+}
+
 fn sheet_of(state: &State, i: usize) -> Option<&Character> {
     state.characters.get(i).map(|m| &m.character)
 }
@@ -652,22 +675,8 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
             Command::Tn { tn, not_relevant }
         }
         "invoke" => {
-            let mut end = l.words.len();
-            let mut fully = true;
-            if end >= 2 {
-                let last = l.words[end - 1].to_ascii_lowercase();
-                if matches!(last.as_str(), "full" | "fully") {
-                    end -= 1;
-                } else if matches!(last.as_str(), "partial" | "partly") {
-                    end -= 1;
-                    fully = false;
-                }
-            }
-            if l.pos >= end {
-                return Err(l.bad("the element is missing"));
-            }
-            let element = element_of(focal_sheet, &l.words[l.pos..end].join(" "))?;
-            l.pos = l.words.len();
+            let (typed, fully) = element_and_use(&mut l)?;
+            let element = element_of(focal_sheet, &typed)?;
             Command::Invoke { element, fully }
         }
         "assist" => {
@@ -680,9 +689,10 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
         }
         "defend" => {
             let defender = state.check.as_ref().and_then(|c| c.versus);
-            let typed = l.text("the element")?;
+            let (typed, fully) = element_and_use(&mut l)?;
             Command::Defend {
                 element: element_of(defender.and_then(|d| sheet_of(state, d)), &typed)?,
+                fully,
             }
         }
         "talent" => {

@@ -5,7 +5,7 @@
 //! The Sapio System, "When to Roll" (the steps of "When you invoke a character
 //! element"), "Invoking an Element", "Special Situations when Rolling", "Luck",
 //! "Principles and Worst Impulses", "Character versus Character"
-//! (004_f39b4146df158cae.txt); R-SA-2, R-SA-5, R-SA-7, R-SA-8.
+//! (004_f39b4146df158cae.txt); R-SA-2, R-SA-5, R-SA-7, R-SA-8, R-SA-11.
 
 use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
@@ -26,8 +26,13 @@ pub const RULE_HELP: Rule = Rule::book(ID, SEED, "Special Situations when Rollin
 /// A Principle or Worst Impulse bonus die needs the GM's acceptance. R-SA-8.
 pub const RULE_SACRIFICE: Rule =
     Rule::book(ID, SEED, "Principles and Worst Impulses").ruling("R-SA-8");
-/// Character versus Character: TN from 1, +1 per element, to 5. R-SA-5.
+/// Character versus Character: TN from 1, raised by each element the defender
+/// invokes, to 5. R-SA-5 (by the dice the element would add: R-SA-11).
 pub const RULE_VERSUS: Rule = Rule::book(ID, SEED, "Character versus Character").ruling("R-SA-5");
+/// Character versus Character: "Players may not add luck to this": neither the
+/// aggressor nor the defender spends Luck on that roll. R-SA-11.
+pub const RULE_VERSUS_LUCK: Rule =
+    Rule::book(ID, SEED, "Character versus Character").ruling("R-SA-11");
 /// "Special Talents": they apply only when the character is focal.
 pub const RULE_TALENT_USE: Rule = Rule::book(ID, SEED, "Special Talents");
 

@@ -1,7 +1,7 @@
 //! # tabula-sapio
 //!
 //! The rules of The Sapio System v0.6 (004_f39b4146df158cae.txt), system id `sapio`,
-//! with the rulings R-SA-1 to R-SA-10 of `RULINGS.md`.
+//! with the rulings R-SA-1 to R-SA-12 of `RULINGS.md`.
 //!
 //! Modules follow the book:
 //!

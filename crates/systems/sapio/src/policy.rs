@@ -20,10 +20,11 @@
 //!   is threatened at the start of the round, they must take a turn"; the
 //!   threat is declared again each round), then frames the turn.
 //! - **TN**: for an attack the GM sets the TN the target would set defending
-//!   ("Character versus Character"; R-SA-5: 1, plus one for a Profession,
-//!   one for a Specialization of it and one for a Quality the target can still
-//!   invoke this round, so 2 to 4; elements the target invoked this round are
-//!   dedicated, "Invoking an Element"). For a character without a weapon the
+//!   ("Character versus Character"; R-SA-5, R-SA-11: 1, plus the dice of a
+//!   Profession (a free Main Profession 2, invoked again 1, a Side Profession
+//!   1), one for a Specialization of it and one for a Quality the target can
+//!   still invoke this round, so 2 to 5; elements the target invoked this
+//!   round are dedicated, "Invoking an Element"). For a character without a weapon the
 //!   turn is a defensive action (hiding, running): TN [`DEFENSIVE_TN`]
 //!   ("Defensive actions should likewise have a lower TN"). Every Injury and
 //!   Stress is relevant (the penalty of R-SA-7 applies).
@@ -81,12 +82,15 @@
 //!   Improbable Success included, R-SA-3) by at least [`LUCK_MIN_GAIN`]; two
 //!   at once when the pool is full and only a pair past six lowers the TN, if
 //!   the pair gains twice that. Only on a roll with a stake (an attack, a
-//!   check the GM called, a confrontation). Luck comes at one to three a
-//!   session, so a die that barely moves the odds is kept.
+//!   check the GM called), never on a Character versus Character roll (a
+//!   confrontation or a fight: "Players may not add luck to this", R-SA-11).
+//!   Luck comes at one to three a session, so a die that barely moves the
+//!   odds is kept.
 //! - **Roll**: with the weapon at the target, or without one.
-//! - **Defending** (Character versus Character; R-SA-5): the defender raises
-//!   the TN with a Profession (the Main one first), a free Specialization of
-//!   it, then a free Quality, while the TN is below 5.
+//! - **Defending** (Character versus Character; R-SA-5, R-SA-11): the
+//!   defender raises the TN with a Profession (the Main one first, fully
+//!   applicable for 2 unless that passes 5), a free Specialization of it, then
+//!   a free Quality, while the TN is below 5.
 
 use std::sync::OnceLock;
 
@@ -171,8 +175,10 @@ fn active(state: &State, i: usize) -> bool {
         .is_some_and(|m| !m.character.out_of_action())
 }
 
+/// Whether `m` cannot invoke `element`: dedicated to a task ("Invoking an
+/// Element"), or a magic Quality waiting for its pair (R-SA-12).
 fn locked(m: &Member, element: &str) -> bool {
-    m.locked.iter().any(|l| same_name(&l.element, element))
+    m.locked.iter().any(|l| same_name(&l.element, element)) || m.character.is_unpaired(element)
 }
 
 /// The sides in table order (first appearance).
@@ -243,16 +249,22 @@ fn free_boxes(track: &Track, level: Level) -> usize {
     n + usize::from(track.severe.is_none())
 }
 
-/// The TN `t` would set defending (R-SA-5): 1, plus a Profession (the Main
-/// one may always be invoked again), a free Specialization of it, a free
-/// Quality; at most 4 by those steps, and never above [`MAX_TN`].
+/// The TN `t` would set defending (R-SA-5, R-SA-11): 1, plus the dice of a
+/// Profession (the Main one 2 when free, 1 invoked again; a free Side
+/// Profession 1), a free Specialization of it, a free Quality; never above
+/// [`MAX_TN`].
 fn defended_tn(state: &State, t: usize) -> u32 {
     let Some(m) = state.characters.get(t) else {
         return 1;
     };
     let sheet = m.character.sheet();
     let spec_free = |specs: &[String]| specs.iter().any(|s| !locked(m, s.trim()));
-    let mut profession = 1 + u32::from(spec_free(&sheet.profession.specializations));
+    let main_dice = if locked(m, sheet.profession.name.trim()) {
+        1
+    } else {
+        2
+    };
+    let mut profession = main_dice + u32::from(spec_free(&sheet.profession.specializations));
     for side in &sheet.side_professions {
         if !locked(m, side.name.trim()) {
             profession = profession.max(1 + u32::from(spec_free(&side.specializations)));
@@ -542,6 +554,7 @@ fn focal_step(state: &State, c: &OpenCheck) -> Option<Command> {
     for t in &m.character.sheet().special_talents {
         let name = t.name.trim();
         if let Some(effect) = t.effect
+            && !m.character.is_unpaired(name)
             && !c.talents.iter().any(|x| same_name(x, name))
             && talent_helps(effect, c, m, &spec, plan.is_some())
         {
@@ -550,7 +563,8 @@ fn focal_step(state: &State, c: &OpenCheck) -> Option<Command> {
             });
         }
     }
-    if stake(state, c, plan)
+    if c.versus.is_none()
+        && stake(state, c, plan)
         && let Some(amount) = luck_to_spend(m.character.luck(), c.luck, &spec)
     {
         return Some(Command::SpendLuck { amount });
@@ -598,8 +612,18 @@ fn defend_step(state: &State, c: &OpenCheck, d: usize) -> Option<Command> {
         return None;
     }
     let (invoked, profession) = c.defender_invoked(&m.character);
+    let tn = c.tn.unwrap_or(1);
     let element = match profession {
-        None => Some(profession_choice(m).0),
+        None => {
+            // R-SA-11: a free Main Profession fully applicable raises the TN
+            // by 2; partly applicable by 1 when 2 would pass 5.
+            let (name, main) = profession_choice(m);
+            let fully = !(main && !locked(m, &name) && tn.saturating_add(2) > MAX_TN);
+            return Some(Command::Defend {
+                element: name,
+                fully,
+            });
+        }
         Some(p) => {
             let has_spec = invoked
                 .iter()
@@ -613,7 +637,10 @@ fn defend_step(state: &State, c: &OpenCheck, d: usize) -> Option<Command> {
             spec.or_else(|| if has_quality { None } else { quality_choice(m) })
         }
     }?;
-    Some(Command::Defend { element })
+    Some(Command::Defend {
+        element,
+        fully: true,
+    })
 }
 
 /// The GM's table step: the TN, a ruling, the similarity call, beginning,

@@ -110,9 +110,22 @@ fn one(s: &State, m: &Member) -> String {
             specs(&side.specializations)
         );
     }
-    let _ = writeln!(out, "  Qualities: {}", d.qualities.join(", "));
+    // A magic half waiting for its pair is shown as such (R-SA-12).
+    let mark = |name: &str| {
+        if c.is_unpaired(name) {
+            " (unpaired: gives nothing until its pair)"
+        } else {
+            ""
+        }
+    };
+    let qualities: Vec<String> = d
+        .qualities
+        .iter()
+        .map(|q| format!("{q}{}", mark(q)))
+        .collect();
+    let _ = writeln!(out, "  Qualities: {}", qualities.join(", "));
     for t in &d.special_talents {
-        let _ = write!(out, "  Special Talent: {}", t.name);
+        let _ = write!(out, "  Special Talent: {}{}", t.name, mark(&t.name));
         if !t.text.trim().is_empty() {
             let _ = write!(out, " - {}", t.text.trim());
         }

@@ -14,13 +14,13 @@ use tabula_core::{Refusal, Roller, Rule, RuleError};
 
 use crate::characters::{
     Advance, Character, CycleChange, DraftError, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK,
-    RULE_PRINCIPLES,
+    RULE_MAGIC_UNPAIRED, RULE_PRINCIPLES,
 };
 use crate::checks::{self, CheckRoll, MAX_BONUS, MAX_TN, PoolSpec};
 use crate::harm::{self, BoxRef, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR, Recording};
 use crate::invoking::{
     self, Declaration, Element, Help, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE,
-    RULE_LOCKS, RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS,
+    RULE_LOCKS, RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
 };
 use crate::{ID, SEED};
 
@@ -204,6 +204,12 @@ impl State {
     }
 }
 
+/// The default of [`Command::Defend`]'s `fully`: a Main Profession is taken
+/// as fully applicable unless the defender says partly (as `invoke` does).
+fn fully_applicable() -> bool {
+    true
+}
+
 /// A command a seat gives. Characters are named by their index in the table's
 /// `characters`; the terminal reads names (see [`TextPlay::parse_command`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -291,11 +297,17 @@ pub enum Command {
         /// The element invoked.
         element: String,
     },
-    /// The defender raises the TN by invoking an element.
-    /// The Sapio System, "Character versus Character" (004_f39b4146df158cae.txt); R-SA-5.
+    /// The defender raises the TN by invoking an element, by the dice it would
+    /// add: a fully applicable Main Profession 2, a partly applicable one, a
+    /// Side Profession, a Specialization or a Quality 1.
+    /// The Sapio System, "Character versus Character" (004_f39b4146df158cae.txt); R-SA-5, R-SA-11.
     Defend {
         /// The element.
         element: String,
+        /// A Main Profession fully applicable (2) or partly (1); ignored for
+        /// other elements. Absent in a stored command: fully.
+        #[serde(default = "fully_applicable")]
+        fully: bool,
     },
     /// The focal player calls out a Special Talent.
     /// The Sapio System, "Special Talents" (004_f39b4146df158cae.txt).
@@ -717,15 +729,32 @@ fn known(state: &State, i: usize) -> Result<&Member, RuleError> {
 }
 
 /// An element of `m` by name, or a refusal listing its elements.
+/// The element `name` of `m`'s sheet. A magic Quality gained alone by
+/// advancement gives nothing until its pair is complete (R-SA-12): it is
+/// refused wherever an element is invoked (a check, help, defending).
 fn element_of(rule: Rule, m: &Member, name: &str) -> Result<Element, RuleError> {
-    invoking::element(&m.character, name).ok_or_else(|| {
+    let el = invoking::element(&m.character, name).ok_or_else(|| {
         unknown_among(
             rule,
             &format!("element of {}", m.character.name()),
             name,
             &m.character.elements(),
         )
-    })
+    })?;
+    if m.character.is_unpaired(el.name()) {
+        return Err(unpaired(el.name()));
+    }
+    Ok(el)
+}
+
+/// The refusal of a magic half that waits for its pair. R-SA-12.
+fn unpaired(name: &str) -> RuleError {
+    forbid(
+        RULE_MAGIC_UNPAIRED,
+        format!(
+            "{name} is marked unpaired: it gives nothing until its magic pair (a Quality and a Special Talent) is complete"
+        ),
+    )
 }
 
 fn open_check(state: &State) -> Result<&OpenCheck, RuleError> {
@@ -1311,7 +1340,7 @@ impl Sapio {
                     element: el.name().to_string(),
                 }])
             }
-            Command::Defend { element } => {
+            Command::Defend { element, fully } => {
                 let c = open_check(state)?;
                 let d = c
                     .versus
@@ -1374,27 +1403,44 @@ impl Sapio {
                     }
                 }
                 // "Invoking an Element": a dedicated element is not invoked for a
-                // simultaneous task, except the Main Profession.
+                // simultaneous task, except the Main Profession, which then gives
+                // one die and only when fully applicable.
                 let main = matches!(el, Element::Profession { main: true, .. });
-                if m.is_locked(el.name()) && !main {
+                let locked = m.is_locked(el.name());
+                if locked && !main {
                     return Err(forbid(
                         RULE_LOCKS,
                         format!("{} is dedicated to a simultaneous task", el.name()),
                     ));
                 }
+                // R-SA-11: the TN rises by the dice the element would add.
+                let raise = match (main, *fully, locked) {
+                    (true, true, false) => ProfessionUse::MainFully.dice(),
+                    (true, false, true) => {
+                        return Err(forbid(
+                            RULE_LOCKS,
+                            format!(
+                                "{} is invoked for a simultaneous task; invoked again it must be fully applicable (one die)",
+                                el.name()
+                            ),
+                        ));
+                    }
+                    _ => 1,
+                };
                 let tn = c.tn.unwrap_or(1);
-                if tn >= MAX_TN {
+                let raised = tn.saturating_add(raise);
+                if raised > MAX_TN {
                     return Err(RuleError::out_of_range(
                         RULE_VERSUS,
                         "TN",
                         1,
-                        5,
-                        i64::from(tn.saturating_add(1)),
+                        i64::from(MAX_TN),
+                        i64::from(raised),
                     ));
                 }
                 Ok(vec![Event::Defended {
                     element: el.name().to_string(),
-                    tn: tn + 1,
+                    tn: raised,
                 }])
             }
             Command::Talent { name } => {
@@ -1408,6 +1454,9 @@ impl Sapio {
                         &talent_names(m),
                     )
                 })?;
+                if m.character.is_unpaired(&t.name) {
+                    return Err(unpaired(t.name.trim()));
+                }
                 if c.talents.iter().any(|x| same_name(x, &t.name)) {
                     return Err(forbid(
                         RULE_TALENT_USE,
@@ -1421,6 +1470,14 @@ impl Sapio {
             Command::SpendLuck { amount } => {
                 let c = focal_player(state, seat)?;
                 let m = known(state, c.focal)?;
+                // "Players may not add luck to this": neither side of Character
+                // versus Character spends Luck on its roll. R-SA-11.
+                if c.versus.is_some() {
+                    return Err(forbid(
+                        RULE_VERSUS_LUCK,
+                        "players may not add Luck to a Character versus Character roll",
+                    ));
+                }
                 if *amount == 0 || c.luck.saturating_add(*amount) > MAX_LUCK_SPEND {
                     return Err(RuleError::out_of_range(
                         RULE_LUCK,

@@ -252,7 +252,21 @@ pub fn describe(state: &State, event: &Event) -> String {
             ..
         } => format!("{}'s {kind} {n} is erased", name(state, *character)),
         Event::Advanced { character, advance } => {
-            format!("{} advances: {advance}", name(state, *character))
+            // R-SA-12: a magic half gained alone waits for its pair (`state`
+            // is the state just after the event).
+            let waits = state
+                .characters
+                .get(*character)
+                .is_some_and(|m| m.character.is_unpaired(advance.name()));
+            format!(
+                "{} advances: {advance}{}",
+                name(state, *character),
+                if waits {
+                    " (marked unpaired: it gives nothing until its magic pair is gained, R-SA-12)"
+                } else {
+                    ""
+                }
+            )
         }
         Event::Changed { character, change } => format!(
             "{} completes a cycle and changes: {change:?}",
@@ -775,7 +789,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
             {
                 out.push(CommandSpec::new(
                     "defend",
-                    "raise the TN by invoking a Profession, a Specialization of it or a Quality (R-SA-5)",
+                    "raise the TN by invoking a Profession (the Main one full: 2, partial: 1), a Specialization of it or a Quality (R-SA-5, R-SA-11)",
                     vec![ch("element", &m.character.elements())],
                 ));
             }

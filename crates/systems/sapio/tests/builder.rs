@@ -858,12 +858,10 @@ fn an_advanced_special_talent_carries_its_effect() {
     // A name that reads as magic but is not, said so (R-SA-10).
     let not = adv(&due, "Ana", "advance talent Spell Checker magic=no").unwrap();
     assert_eq!(talent(&not, "Spell Checker").magic, Some(false));
-    refused_adv(
-        &due,
-        "Ana",
-        "advance talent Card Sharp magic=yes",
-        RULE_MAGIC,
-    );
+    // A magic Talent alone is kept, marked unpaired (R-SA-12).
+    let card = adv(&due, "Ana", "advance talent Card Sharp magic=yes").unwrap();
+    assert_eq!(talent(&card, "Card Sharp").magic, Some(true));
+    assert_eq!(draft(&card).unpaired.as_deref(), Some("Card Sharp"));
     // Out of range: the sheet's limits, "Special Talents".
     let m = refused_adv(
         &due,
@@ -934,7 +932,8 @@ fn an_advancement_after_a_consequential_session() {
     refused_adv(&due, "Ben", "advance quality Durable", RULE_SEATS);
     refused_adv(&due, "Ana", "advance quality Lucky", RULE_QUALITIES);
     refused_adv(&due, "Ana", "advance quality agile", RULE_ELEMENTS);
-    refused_adv(&due, "Ana", "advance talent Spellcaster", RULE_MAGIC);
+    // A magic Special Talent alone is no longer refused (R-SA-12): see
+    // `r_sa_12_a_magic_half_gained_alone_waits_marked_unpaired`.
     refused_adv(
         &due,
         "Ana",
@@ -1080,4 +1079,78 @@ fn the_dead_do_not_advance_and_bad_lines_are_parse_errors() {
         Sapio::advance(&broken, &Seat::Gm, "rest", &mut Scripted::default()),
         Err(AdvanceError::Sheet { .. })
     ));
+}
+
+/// R-SA-12: a magic Quality and its magic Special Talent may be gained one
+/// advancement apart: the first alone is kept, marked unpaired, gives nothing
+/// until the pair is complete; the sheet round-trips and validates; a sheet
+/// at creation may not hold a half marked unpaired.
+#[test]
+fn r_sa_12_a_magic_half_gained_alone_waits_marked_unpaired() {
+    let wren = example("roof-runner.toml");
+    let due = adv(&wren, "GM", "end-session consequential").unwrap();
+    // The Quality first, alone: kept and marked.
+    let r = Sapio::advance(
+        &due,
+        &Seat::parse("Ana"),
+        "advance quality Magically Trained",
+        &mut Scripted::default(),
+    )
+    .unwrap();
+    assert!(r.summary.contains("unpaired"), "{}", r.summary);
+    let half = r.sheet;
+    let d = draft(&half);
+    assert!(d.qualities.iter().any(|q| q == "Magically Trained"));
+    assert_eq!(d.unpaired.as_deref(), Some("Magically Trained"));
+    Sapio::validate(&half).unwrap();
+    let c = parse_character(&half).unwrap();
+    assert!(c.is_unpaired("magically trained"));
+    // The sheet round-trips through the builder, which shows the mark.
+    let back = Sapio::draft_from_sheet(&half).unwrap();
+    assert_eq!(draft(&Sapio::draft_sheet(&back)), d);
+    let view = Sapio::build_view(&back);
+    assert!(view.complete, "{:?}", view.problems);
+    assert!(view.derived.iter().any(|x| x.name == "Unpaired"));
+    // Its Special Talent, at the next advancement, completes the pair.
+    let due = adv(&half, "GM", "end-session consequential").unwrap();
+    let pair = adv(
+        &due,
+        "Ana",
+        r#"advance talent Spellcaster text="This character can cast magical spells""#,
+    )
+    .unwrap();
+    let d = draft(&pair);
+    assert_eq!(d.unpaired, None);
+    assert!(d.special_talents.iter().any(|t| t.name == "Spellcaster"));
+    assert!(
+        !parse_character(&pair)
+            .unwrap()
+            .is_unpaired("Magically Trained")
+    );
+    // The Talent first works the same way.
+    let due = adv(&wren, "GM", "end-session consequential").unwrap();
+    let talent = adv(&due, "Ana", "advance talent Spellcaster").unwrap();
+    assert_eq!(draft(&talent).unpaired.as_deref(), Some("Spellcaster"));
+    let due = adv(&talent, "GM", "end-session consequential").unwrap();
+    let pair = adv(&due, "Ana", "advance quality Magical").unwrap();
+    assert_eq!(draft(&pair).unpaired, None);
+    // At creation a lone half is still refused, marked or not (R-SA-10).
+    let lone = wren.replace(
+        "qualities = [\"Agile\", \"Perceptive\"]",
+        "qualities = [\"Agile\", \"Magical\"]\nunpaired = \"Magical\"",
+    );
+    assert!(lone.contains("unpaired"));
+    let problems = Sapio::validate(&lone).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.rule == RULE_MAGIC),
+        "{problems:?}"
+    );
+    // A mark naming no magic half of the sheet is refused (R-SA-12).
+    let stray = half.replace("unpaired = \"Magically Trained\"", "unpaired = \"Agile\"");
+    assert_ne!(stray, half);
+    let problems = Sapio::validate(&stray).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.rule.ruling == Some("R-SA-12")),
+        "{problems:?}"
+    );
 }

@@ -364,7 +364,7 @@ injuries = { minor = ["Bruise", "Scrape"], moderate = ["Cut", "Burn"], debilitat
 
 /// Sable (a Hunting Rifle) aims at the weakest reachable foe: Rook, whose
 /// Moderate boxes are full, rather than the unhurt Vance; the GM sets the TN
-/// Rook would set defending (R-SA-5), and Sable calls out Deadly Aim for the
+/// Rook would set defending (R-SA-5, R-SA-11), and Sable calls out Deadly Aim for the
 /// attack.
 #[test]
 fn the_policy_attacks_the_weakest_foe_at_the_tn_it_would_defend() {
@@ -376,11 +376,11 @@ fn the_policy_attacks_the_weakest_foe_at_the_tn_it_would_defend() {
         s.check.as_ref().is_some_and(|c| c.focal == sable)
     });
     let gm = Awaiting::table(Seat::Gm);
-    // Rook defending: Street Tough, Knives, Quick: TN 4.
+    // Rook defending: Street Tough fully (2 dice, R-SA-11), Knives, Quick: TN 5.
     assert_eq!(
         Sapio::suggest_for(&state, &gm),
         Some(Command::Tn {
-            tn: 4,
+            tn: 5,
             not_relevant: vec![]
         })
     );

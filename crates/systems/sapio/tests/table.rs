@@ -329,11 +329,10 @@ fn character_versus_character() {
     ok(&mut t, "GM", "confront Brannoc Sable", &mut none());
     refused(&mut t, "GM", "tn 3");
     refused(&mut t, "Ben", "defend Tough");
-    for (el, tn) in [
-        ("Tough", 2),
-        ("Desert Commando", 3),
-        ("Wilderness Survival", 4),
-    ] {
+    // R-SA-11: the fully applicable Main Profession raises the TN by its two
+    // dice (Wilderness Survival would make it 5: see
+    // `r_sa_11_the_defender_raises_the_tn_by_the_dice_and_nobody_spends_luck`).
+    for (el, tn) in [("Tough", 2), ("Desert Commando", 4)] {
         ok(&mut t, "Cy", &format!("defend {el}"), &mut none());
         assert_eq!(t.state().check.as_ref().unwrap().tn, Some(tn));
     }
@@ -364,6 +363,104 @@ fn character_versus_character() {
             .as_deref(),
         Some("Sword")
     );
+}
+
+/// Character versus Character (R-SA-11): each element the defender invokes
+/// raises the TN by the dice it would add (a fully applicable Main Profession
+/// 2, a partly applicable one 1, a Specialization 1, a Quality 1), so 5 is
+/// reachable; "Players may not add luck to this": neither side spends Luck.
+#[test]
+fn r_sa_11_the_defender_raises_the_tn_by_the_dice_and_nobody_spends_luck() {
+    let mut t = table();
+    // Sable (2 Luck) attacks Brannoc.
+    ok(&mut t, "GM", "confront Sable Brannoc", &mut none());
+    for (el, tn) in [
+        ("\"Arcane Knight\" full", 3),
+        ("Pyromancy", 4),
+        ("Battle-hardened", 5),
+    ] {
+        ok(&mut t, "Ben", &format!("defend {el}"), &mut none());
+        assert_eq!(t.state().check.as_ref().unwrap().tn, Some(tn), "{el}");
+    }
+    // The aggressor may not add Luck; the defender neither.
+    let e = refused(&mut t, "Cy", "luck 1");
+    assert_eq!(e.rule.ruling, Some("R-SA-11"));
+    refused(&mut t, "Ben", "luck 1");
+    assert_eq!(t.state().characters[2].character.luck(), 2);
+    ok(&mut t, "Cy", "invoke Desert Commando full", &mut none());
+    let ev = ok(
+        &mut t,
+        "Cy",
+        "roll",
+        &mut Scripted::values(["HH", "HH", "H"]),
+    );
+    let (spec, roll, _) = rolled(&ev);
+    assert_eq!((spec.tn, spec.bonus, roll.success), (5, 0, true));
+    assert_eq!(t.state().characters[2].character.luck(), 2);
+
+    // A partly applicable Main Profession raises it by 1.
+    let mut t = table();
+    ok(&mut t, "GM", "confront Brannoc Sable", &mut none());
+    ok(&mut t, "Cy", "defend Tough", &mut none());
+    ok(&mut t, "Cy", "defend Desert Commando partial", &mut none());
+    ok(&mut t, "Cy", "defend Wilderness Survival", &mut none());
+    assert_eq!(t.state().check.as_ref().unwrap().tn, Some(4));
+    let e = refused(&mut t, "Ben", "luck 1");
+    assert_eq!(e.rule.ruling, Some("R-SA-11"));
+}
+
+/// R-SA-12 at the table: a magic Quality or Special Talent gained alone at
+/// the end-of-session step is kept, marked unpaired, and gives nothing (not
+/// invoked, not called out, no help) until its pair comes.
+#[test]
+fn r_sa_12_a_lone_magic_half_gives_nothing_until_its_pair() {
+    let mut t = table();
+    ok(&mut t, "GM", "end-session consequential", &mut none());
+    let ev = ok(
+        &mut t,
+        "Ana",
+        "advance Wren quality Magically Trained",
+        &mut none(),
+    );
+    let said = Sapio::describe(t.state(), &ev[0]);
+    assert!(said.contains("marked unpaired"), "{said}");
+    ok(
+        &mut t,
+        "Cy",
+        "advance Sable talent Spellcaster",
+        &mut none(),
+    );
+    let sheet = |t: &Table<Sapio>, i: usize| t.state().characters[i].character.sheet().clone();
+    assert_eq!(sheet(&t, 0).unpaired.as_deref(), Some("Magically Trained"));
+    assert_eq!(sheet(&t, 2).unpaired.as_deref(), Some("Spellcaster"));
+    ok(&mut t, "GM", "check Wren 2", &mut none());
+    let e = refused(&mut t, "Ana", "invoke Magically Trained");
+    assert_eq!(e.rule.ruling, Some("R-SA-12"));
+    refused(&mut t, "Ben", "help Wren Magically Trained");
+    ok(&mut t, "GM", "roll", &mut Scripted::values(["H"]));
+    ok(&mut t, "GM", "check Sable 2", &mut none());
+    let e = refused(&mut t, "Cy", "talent Spellcaster");
+    assert_eq!(e.rule.ruling, Some("R-SA-12"));
+    ok(&mut t, "GM", "roll", &mut Scripted::values(["H"]));
+    // The sheets the table leaves keep the mark and validate.
+    let after = <Sapio as tabula_core::CharacterBook>::sheets_after(t.state());
+    for s in &after {
+        <Sapio as tabula_core::CharacterBook>::validate(&s.sheet)
+            .unwrap_or_else(|p| panic!("{}: {p:?}", s.name));
+    }
+    assert!(after[0].sheet.contains("unpaired = \"Magically Trained\""));
+    // The pair completes at the next advancement, and the Quality gives its die.
+    ok(&mut t, "GM", "end-session consequential", &mut none());
+    ok(
+        &mut t,
+        "Ana",
+        r#"advance Wren talent Spellcaster text="This character can cast magical spells""#,
+        &mut none(),
+    );
+    assert_eq!(sheet(&t, 0).unpaired, None);
+    ok(&mut t, "GM", "check Wren 2", &mut none());
+    ok(&mut t, "Ana", "invoke Magically Trained", &mut none());
+    ok(&mut t, "Ana", "talent Spellcaster", &mut none());
 }
 
 /// A fight: an Action Sequence with the aggressor focal first; both fighters'
@@ -1138,7 +1235,7 @@ fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
         }),
         (word.clone(), any::<bool>()).prop_map(|(element, fully)| C::Invoke { element, fully }),
         (who.clone(), word.clone()).prop_map(|(helper, element)| C::Help { helper, element }),
-        word.clone().prop_map(|element| C::Defend { element }),
+        (word.clone(), any::<bool>()).prop_map(|(element, fully)| C::Defend { element, fully }),
         word.clone().prop_map(|name| C::Talent { name }),
         n.clone().prop_map(|amount| C::SpendLuck { amount }),
         any::<bool>().prop_map(|accept| C::Rule { accept }),

@@ -53,7 +53,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "super6",
         &["super-6"],
         "super6",
-        "custom rule: a natural 6 out of combat lets the player add a detail to the story",
+        "custom rule: roll 2d6 for an incredibly unlikely but very cool thing; it happens if both dice are 6s",
         Giver::Player,
         rules::SUPER_6,
     ),

@@ -2,7 +2,7 @@
 //! commands on a saved sheet.
 //!
 //! The Sapio System, "Advancement", "Injuries and Stresses", "Luck"
-//! (004_f39b4146df158cae.txt); R-SA-9, R-SA-10.
+//! (004_f39b4146df158cae.txt); R-SA-9, R-SA-10, R-SA-12.
 //!
 //! - `end-session consequential|inconsequential` (GM): "After a consequential
 //!   session, the player may choose from one of the following options". A
@@ -402,8 +402,16 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             let mut after = c.clone();
             after.apply_advance(&adv);
             let cycle = after.cycle();
+            // R-SA-12: a magic half gained alone is kept, marked unpaired.
+            let unpaired = match &after.sheet().unpaired {
+                Some(u) if after.is_unpaired(u) => format!(
+                    "; {} is marked unpaired and gives nothing until its magic pair is gained",
+                    u.trim()
+                ),
+                _ => String::new(),
+            };
             let summary = format!(
-                "{} {adv}; {} of 4 types taken in this cycle, {} cycle(s) complete{}",
+                "{} {adv}; {} of 4 types taken in this cycle, {} cycle(s) complete{}{unpaired}",
                 c.name(),
                 cycle.current.len(),
                 cycle.completed,

@@ -134,6 +134,9 @@ pub struct Draft {
     pub stresses: Track,
     /// Killed, kept from a sheet.
     pub dead: bool,
+    /// The magic half gained alone by advancement that waits for its pair,
+    /// kept from a sheet (R-SA-12).
+    pub unpaired: Option<String>,
 }
 
 /// How many of each element the starting build plus the advancements taken
@@ -179,6 +182,7 @@ impl Draft {
             injuries: self.injuries.clone(),
             stresses: self.stresses.clone(),
             dead: self.dead,
+            unpaired: self.unpaired.clone(),
         }
     }
 
@@ -204,6 +208,7 @@ impl Draft {
             injuries: s.injuries,
             stresses: s.stresses,
             dead: s.dead,
+            unpaired: s.unpaired,
         }
     }
 
@@ -624,6 +629,7 @@ pub fn build_problem(d: &Draft, p: &DraftProblem) -> BuildProblem {
             key_for_path(d, field)
         }
         DraftProblem::TooMany { .. }
+        | DraftProblem::UnpairedMark { .. }
         | DraftProblem::CycleRule { .. }
         | DraftProblem::CycleChanges { .. } => None,
         DraftProblem::MagicWithoutQuality { field, .. } => {
@@ -1211,6 +1217,18 @@ fn derived(d: &Draft) -> Vec<Derived> {
         },
         rule: RULE_MAGIC,
     });
+    if let Some(u) = &d.unpaired
+        && (magic_q.is_empty() || magic_t.is_empty())
+    {
+        out.push(Derived {
+            name: "Unpaired".into(),
+            value: format!(
+                "{} was gained alone by advancement and gives nothing until its pair is gained",
+                u.trim()
+            ),
+            rule: crate::characters::RULE_MAGIC_UNPAIRED,
+        });
+    }
     out.push(Derived {
         name: "Largest dice pool".into(),
         value: "6: 1, +2 Profession, +1 Specialization, +1 Quality, +bonus dice".into(),
