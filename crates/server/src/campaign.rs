@@ -621,7 +621,8 @@ pub struct OpenTable {
 ///
 /// # Errors
 /// [`AppError::Forbidden`] for a player; [`AppError::BadTable`] when the
-/// table does not set up or names a seat the campaign lacks;
+/// table does not set up (naming each character whose sheet needs the GM's
+/// edit, see [`needs_edit`]) or names a seat the campaign lacks;
 /// [`AppError::BadRequest`] when an uploaded file shadows a character's.
 pub async fn open_table(
     store: &dyn Store,
@@ -659,7 +660,30 @@ pub async fn open_table(
         None => Seeded::from_entropy(),
     };
     let files = tabula_engine::core::files::InMemoryFiles(files);
-    let table = create::setup(system, &request.table, &files, roller)?;
+    let table = create::setup(system, &request.table, &files, roller).map_err(|e| {
+        // A sheet an encounter left breaking a rule does not set up: say who
+        // needs the GM's edit, and which rules.
+        let waiting: Vec<String> = campaign
+            .characters
+            .iter()
+            .filter_map(|c| {
+                let notes = system.needs_edit(&c.sheet);
+                (!notes.is_empty()).then(|| {
+                    let rules: Vec<String> = notes
+                        .into_iter()
+                        .map(|p| RuleNote::from(p).to_string())
+                        .collect();
+                    format!("{} needs the GM's edit: {}", c.name, rules.join("; "))
+                })
+            })
+            .collect();
+        match e {
+            AppError::BadTable(m) if !waiting.is_empty() => {
+                AppError::BadTable(format!("{m} ({})", waiting.join("; ")))
+            }
+            other => other,
+        }
+    })?;
     let name = create::table_name(system, &request.table, request.name.as_deref());
     let mut hashes = BTreeMap::new();
     for s in &campaign.seats {

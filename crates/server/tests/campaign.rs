@@ -786,3 +786,117 @@ story!(
     points_and_costs_an_edit_adding_a_disadvantage_says_the_rule_it_steps_past,
     super::an_edit_past_the_rules_says_which
 );
+
+/// Issue 29 (every book): an encounter that left a sheet breaking a rule is
+/// recorded (here forced through the store as `end_encounter` records it);
+/// the campaign marks the character as needing the GM's edit, a new table
+/// names it instead of a bare setup error, advancement is refused, the
+/// history replays; the GM's edit clears it and the next table opens.
+async fn a_sheet_that_needs_the_gms_edit(db: Db) {
+    use tabula_engine::SystemId;
+    use tabula_engine::characters::{CampaignSheet, sheets_changes};
+    use tabula_engine::core::builder::SheetAfter;
+
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let camp = firefoots(&c).await;
+    let hero = character_named(&c, &camp, "Example Player").await;
+    let hid = hero["id"].as_str().expect("id").to_string();
+    let before = hero["sheet"].as_str().expect("sheet").to_string();
+    let forced = before.replace("agility = 5", "agility = 11");
+    assert_ne!(forced, before);
+    let found = sheets_changes(
+        SystemId::SourGrapes,
+        vec![SheetAfter {
+            name: "Example Player".into(),
+            sheet: forced.clone(),
+        }],
+        "t0",
+        "a forced fight",
+        &[CampaignSheet {
+            id: hid.clone(),
+            name: "Example Player".into(),
+            sheet: before.clone(),
+        }],
+    );
+    let (_, sheet, event) = &found[0];
+    store
+        .append_character_event(
+            &camp.id,
+            &hid,
+            1,
+            tabula_store::NewCharacterEvent {
+                seat: "gm".into(),
+                kind: event.kind().into(),
+                entry: serde_json::to_value(event).expect("json"),
+                sheet: sheet.clone(),
+            },
+        )
+        .await
+        .expect("written");
+
+    let hero = character_named(&c, &camp, "Example Player").await;
+    let needs = hero["needs_edit"].as_array().expect("needs_edit").clone();
+    assert!(!needs.is_empty(), "{hero}");
+    assert_eq!(needs[0]["rule"]["section"], "Stats", "{hero}");
+    let shown = c
+        .get(
+            &format!("/api/campaigns/{}/characters/{hid}", camp.id),
+            &camp.token("Sam"),
+        )
+        .await;
+    let last = shown.json["history"]
+        .as_array()
+        .and_then(|h| h.last().cloned())
+        .expect("history");
+    assert!(
+        last["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("needs the GM's edit: stats.Agility"),
+        "{last}"
+    );
+    let record = store
+        .character(&camp.id, &hid)
+        .await
+        .expect("store")
+        .expect("hero");
+    tabula_server::campaign::replay(store.as_ref(), &camp.id, &record)
+        .await
+        .expect("the history replays");
+    // No table opens with it, and the answer says who needs the edit.
+    let a = c
+        .post(
+            &format!("/api/campaigns/{}/tables", camp.id),
+            &camp.token("gm"),
+            &json!({"table": MORNING_AFTER, "files": {"tavern-brute.toml": sour_grapes("tavern-brute.toml")}}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(
+        a.text
+            .to_lowercase()
+            .contains("example player needs the gm's edit: stats.agility"),
+        "{}",
+        a.text
+    );
+    // The GM's edit fixes it.
+    let fixed = c
+        .call(
+            axum::http::Method::PUT,
+            &format!("/api/campaigns/{}/characters/{hid}/sheet", camp.id),
+            Some(&camp.token("gm")),
+            Some(&json!({ "sheet": before })),
+        )
+        .await;
+    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.text);
+    let hero = character_named(&c, &camp, "Example Player").await;
+    assert_eq!(hero["needs_edit"], json!([]), "{hero}");
+    open_sg_table(&c, &camp, MORNING_AFTER).await;
+    store.close().await;
+}
+
+story!(
+    ending_keeps_a_sheet_that_needs_the_gms_edit_and_the_campaign_says_so,
+    super::a_sheet_that_needs_the_gms_edit
+);
