@@ -436,6 +436,8 @@ async function saveEdit(sheet, out) {
   replace(out, el("div", { class: "ok-note", "data-kind": "ok" }, [
     el("p", {}, (e.changes || []).length ? `${e.character.name}: saved to the campaign.` : `${e.character.name}: nothing changed.`),
     (e.changes || []).length ? el("ul", { class: "changes" }, e.changes.map((c) => el("li", {}, c))) : null,
+    // The GM's right, said: the book's rules this edit steps past (kept in the history too).
+    (e.steps_past || []).length ? el("div", { class: "rule-notes steps-past", "data-kind": "steps-past" }, [el("em", {}, "This edit steps past:"), problemList(e.steps_past)]) : null,
     el("a", { href: `/c/${encodeURIComponent(S.campaign)}#${S.token}` }, "Back to the campaign"),
   ]));
 }

@@ -133,6 +133,7 @@ function characterCard(ch) {
           )
         : null,
     ]),
+    needsEdit(ch),
     sheetDetails,
     el("h4", {}, "History"),
     el(
@@ -144,11 +145,34 @@ function characterCard(ch) {
           el("strong", {}, h.kind),
           h.summary && h.summary !== h.kind ? `: ${h.summary}` : null,
           changeList(h.event && Array.isArray(h.event.changes) ? h.event.changes : []),
+          ruleNotes("Needs the GM's edit", h.event && h.event.problems, "needs-edit"),
+          ruleNotes("The GM's edit steps past", h.event && h.event.steps_past, "steps-past"),
         ]),
       ),
     ),
     advanceForm(ch),
   ]);
+}
+
+/**
+ * A character whose sheet an encounter left breaking a rule: the encounter was
+ * recorded all the same, and the GM must edit the sheet (every rule listed)
+ * before the character sits at a table again.
+ */
+function needsEdit(ch) {
+  const problems = ch.needs_edit || [];
+  if (!problems.length) return null;
+  return el("div", { class: "error needs-edit", role: "status", "data-kind": "needs-edit" }, [
+    el("strong", {}, S.campaign.role === "gm" ? "Needs your edit before the next table: " : "Needs the GM's edit before the next table: "),
+    "the sheet the last encounter left breaks these rules.",
+    problemList(problems),
+  ]);
+}
+
+/** Rules an event lists (an encounter's sheet problems, an edit's rules stepped past), headed by `label`. */
+function ruleNotes(label, notes, kind) {
+  if (!Array.isArray(notes) || !notes.length) return null;
+  return el("div", { class: `rule-notes ${kind}`, "data-kind": kind }, [el("em", {}, `${label}:`), problemList(notes)]);
 }
 
 /** The values one event changed, as a short list. */

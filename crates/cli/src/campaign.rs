@@ -254,7 +254,7 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
                 .await
                 .map_err(app_error)?;
             match character {
-                None => ctx.emit(&serde_json::json!({"campaign": c.summary, "seats": campaign::seat_list(&c), "characters": c.characters, "tables": c.tables}), || {
+                None => ctx.emit(&serde_json::json!({"campaign": c.summary, "seats": campaign::seat_list(&c), "characters": campaign::character_list(&c), "tables": c.tables}), || {
                     let mut out = format!("{} ({}), seats: {}\n", c.summary.name, c.summary.system,
                         c.seats.iter().map(|s| s.seat.as_str()).collect::<Vec<_>>().join(", "));
                     out.push_str("Characters:\n");
@@ -263,6 +263,9 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
                     }
                     for ch in &c.characters {
                         out.push_str(&format!("  {} ({}, owned by {}, {} events) file {}\n", ch.name, ch.id, ch.owner, ch.seq, ch.file));
+                        for p in campaign::needs_edit(&c.summary.system, ch) {
+                            out.push_str(&format!("    needs the GM's edit: RULE {}: {}\n", p.rule, p.message));
+                        }
                     }
                     out.push_str("Tables:\n");
                     if c.tables.is_empty() {

@@ -486,6 +486,17 @@ pub trait CharacterBook: TextPlay {
     /// without a sheet (nameless minions) are left out.
     fn sheets_after(state: &Self::State) -> Vec<SheetAfter>;
 
+    /// The rules of the book that a GM's edit of a saved sheet from `old` to
+    /// `new` steps past, when `new` is a legal sheet: something only character
+    /// creation allows, added afterwards (A Game of Bastards' Disadvantages).
+    /// The edit is the GM's right; the campaign's history says which rule it
+    /// steps past. Default: none (a book whose sheet validation covers every
+    /// rule of a saved sheet).
+    fn steps_past(old: &str, new: &str) -> Vec<BuildProblem> {
+        let _ = (old, new);
+        Vec::new()
+    }
+
     /// The advancement commands of the book (spend XP, level up, the
     /// advancement cycle), for `help` and the reference.
     const ADVANCEMENT: &'static [CommandDoc];

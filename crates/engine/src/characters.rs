@@ -14,6 +14,7 @@ use std::fmt;
 
 use tabula_core::builder::{
     AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldValue,
+    SheetAfter,
 };
 use tabula_core::{CommandDoc, Roller, Seat};
 
@@ -62,6 +63,88 @@ pub enum CharacterError {
 
 fn join(problems: &[BuildProblem]) -> String {
     problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A rule as a character's history keeps it: the JSON shape of a
+/// [`tabula_core::Rule`] (`system`, `seed`, `section`, `ruling`), owned so it
+/// reads back from the store.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CitedRule {
+    /// The system id (`sour-grapes`, ...), or `core`.
+    pub system: String,
+    /// The seed file, empty for Tabula's own rules.
+    #[serde(default)]
+    pub seed: String,
+    /// The book's section.
+    pub section: String,
+    /// The ruling id, when one settles the point.
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+impl From<tabula_core::Rule> for CitedRule {
+    fn from(r: tabula_core::Rule) -> Self {
+        CitedRule {
+            system: r.system.to_string(),
+            seed: r.seed.to_string(),
+            section: r.section.to_string(),
+            ruling: r.ruling.map(str::to_string),
+        }
+    }
+}
+
+/// As a [`tabula_core::Rule`] reads: `Sour Grapes, "Stats"; R-SG-13`.
+impl fmt::Display for CitedRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, \"{}\"",
+            tabula_core::rule::book_title(&self.system),
+            self.section
+        )?;
+        if let Some(r) = &self.ruling {
+            write!(f, "; {r}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A rule a character's sheet breaks, or a GM's edit steps past, as the
+/// history keeps it (from a [`BuildProblem`]): what the GM has to see.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleNote {
+    /// The sheet's field it is about, when it is about one (`stats.Might`).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// The rule.
+    pub rule: CitedRule,
+    /// What is wrong, in the book's words and numbers.
+    pub message: String,
+}
+
+impl From<BuildProblem> for RuleNote {
+    fn from(p: BuildProblem) -> Self {
+        RuleNote {
+            field: p.field,
+            rule: p.rule.into(),
+            message: p.message,
+        }
+    }
+}
+
+/// `message (Book, "Section"; R-..)`, as a [`BuildProblem`] reads.
+impl fmt::Display for RuleNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.rule)
+    }
+}
+
+fn notes_text(notes: &[RuleNote]) -> String {
+    notes
         .iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
@@ -216,6 +299,31 @@ impl SystemId {
         dispatch!(self, S => {
             <S as CharacterBook>::validate(sheet).map_err(|problems| CharacterError::Sheet { problems })
         })
+    }
+
+    /// What the GM must fix on a stored sheet before the character can sit
+    /// at a table again: every rule it breaks (empty when it validates). A
+    /// sheet that breaks a rule is in a campaign only when an encounter left
+    /// it so ([`encounter_changes`]: the end of an encounter never fails).
+    pub fn needs_edit(self, sheet: &str) -> Vec<BuildProblem> {
+        match self.validate_sheet(sheet) {
+            Err(CharacterError::Sheet { problems }) => problems,
+            Err(other) => vec![BuildProblem {
+                field: None,
+                rule: tabula_core::Rule::table("Characters"),
+                message: other.to_string(),
+                unfinished: false,
+            }],
+            Ok(_) => Vec::new(),
+        }
+    }
+
+    /// The rules of the book a GM's edit from sheet `old` to sheet `new` steps
+    /// past while the new sheet is legal (a Disadvantage added after creation
+    /// in A Game of Bastards): the GM's right, said in the history
+    /// (`CharacterBook::steps_past`).
+    pub fn steps_past(self, old: &str, new: &str) -> Vec<BuildProblem> {
+        dispatch!(self, S => <S as CharacterBook>::steps_past(old, new))
     }
 
     /// The book's advancement commands, for `help` and the reference.
@@ -461,6 +569,12 @@ pub enum CharacterEvent {
         table_name: String,
         /// What changed on the sheet (empty when nothing lasting happened).
         changes: Vec<SheetChange>,
+        /// The rules the sheet the encounter left breaks: the encounter is
+        /// recorded all the same, and the character needs the GM's edit
+        /// before it sits at a table again. Empty (and left out of the JSON)
+        /// when the sheet validates.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        problems: Vec<RuleNote>,
     },
     /// An advancement command was given between encounters.
     Advanced {
@@ -476,6 +590,11 @@ pub enum CharacterEvent {
     Edited {
         /// What changed on the sheet.
         changes: Vec<SheetChange>,
+        /// The book's rules the edit steps past (the GM's right; the new sheet
+        /// validates). Empty (and left out of the JSON) for an edit within the
+        /// rules.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        steps_past: Vec<RuleNote>,
     },
 }
 
@@ -510,18 +629,39 @@ impl CharacterEvent {
             CharacterEvent::Encounter {
                 table_name,
                 changes: c,
+                problems,
                 ..
-            } => format!("encounter \"{table_name}\": {}", changes(c)),
+            } => {
+                let mut out = format!("encounter \"{table_name}\": {}", changes(c));
+                if !problems.is_empty() {
+                    out.push_str(&format!("; needs the GM's edit: {}", notes_text(problems)));
+                }
+                out
+            }
             CharacterEvent::Advanced {
                 command, summary, ..
             } => format!("{command}: {summary}"),
-            CharacterEvent::Edited { changes: c } => format!("edited: {}", changes(c)),
+            CharacterEvent::Edited {
+                changes: c,
+                steps_past,
+            } => {
+                let mut out = format!("edited: {}", changes(c));
+                if !steps_past.is_empty() {
+                    out.push_str(&format!(
+                        "; the GM's edit steps past: {}",
+                        notes_text(steps_past)
+                    ));
+                }
+                out
+            }
         }
     }
 }
 
 /// The sheet a history leads to: the first event's sheet with every later
-/// event's changes applied in order, then checked with `system`'s validator.
+/// event's changes applied in order, then checked with `system`'s validator
+/// (unless the last event is an encounter that recorded the rules its sheet
+/// breaks: that sheet awaits the GM's edit).
 ///
 /// # Errors
 /// [`CharacterError::History`] when the history is empty, does not start with
@@ -546,7 +686,7 @@ pub fn replay_history(
         let changes = match e {
             CharacterEvent::Encounter { changes, .. }
             | CharacterEvent::Advanced { changes, .. }
-            | CharacterEvent::Edited { changes } => changes,
+            | CharacterEvent::Edited { changes, .. } => changes,
             CharacterEvent::Created { .. } | CharacterEvent::Imported { .. } => {
                 return Err(CharacterError::History("a second start".into()));
             }
@@ -555,7 +695,15 @@ pub fn replay_history(
             sheet = apply_changes(&sheet, changes)?;
         }
     }
-    system.validate_sheet(&sheet)?;
+    // A sheet an encounter left breaking rules (recorded with the event) is
+    // the campaign's sheet until the GM's edit: it replays as it was written.
+    let awaits_edit = matches!(
+        events.last(),
+        Some(CharacterEvent::Encounter { problems, .. }) if !problems.is_empty()
+    );
+    if !awaits_edit {
+        system.validate_sheet(&sheet)?;
+    }
     Ok(sheet)
 }
 
@@ -575,37 +723,73 @@ pub struct CampaignSheet {
 /// the changes. Characters of the table that are not the campaign's (NPCs
 /// brought by the GM) and campaign characters not at the table are left out.
 ///
-/// # Errors
-/// [`CharacterError::Sheet`] when a sheet the system wrote back does not
-/// validate (a bug in the system: nothing is written then).
+/// Ending an encounter never fails on a state the table accepted (R-SG-13,
+/// for every book): a sheet the system writes back that does not validate is
+/// recorded all the same, with the rules it breaks in the event's `problems`
+/// ([`SystemId::needs_edit`] then lists them until the GM's edit).
 pub fn encounter_changes(
     table: &crate::AnyTable,
     table_id: &str,
     table_name: &str,
     characters: &[CampaignSheet],
-) -> Result<Vec<(String, String, CharacterEvent)>, CharacterError> {
-    let system = table.system();
+) -> Vec<(String, String, CharacterEvent)> {
+    sheets_changes(
+        table.system(),
+        table.sheets_after(),
+        table_id,
+        table_name,
+        characters,
+    )
+}
+
+/// [`encounter_changes`] for the sheets `afters` a table of `system` wrote
+/// back. A sheet that is not even TOML (a bug of the system) leaves the
+/// character's sheet as it was, and the event says so in its `problems`.
+pub fn sheets_changes(
+    system: SystemId,
+    afters: Vec<SheetAfter>,
+    table_id: &str,
+    table_name: &str,
+    characters: &[CampaignSheet],
+) -> Vec<(String, String, CharacterEvent)> {
     let mut out = Vec::new();
-    for after in table.sheets_after() {
+    for after in afters {
         let Some(c) = characters
             .iter()
             .find(|c| tabula_core::names::same_name(&c.name, &after.name))
         else {
             continue;
         };
-        system.validate_sheet(&after.sheet)?;
-        let changes = sheet_changes(&c.sheet, &after.sheet)?;
+        let (sheet, changes, problems) = match sheet_changes(&c.sheet, &after.sheet) {
+            Ok(changes) => {
+                let problems = system.needs_edit(&after.sheet);
+                (after.sheet, changes, problems)
+            }
+            Err(e) => (
+                c.sheet.clone(),
+                Vec::new(),
+                vec![BuildProblem {
+                    field: None,
+                    rule: tabula_core::Rule::table("Campaigns"),
+                    message: format!(
+                        "the sheet the encounter left was not written back ({e}); the sheet is as it was before the encounter"
+                    ),
+                    unfinished: false,
+                }],
+            ),
+        };
         out.push((
             c.id.clone(),
-            after.sheet,
+            sheet,
             CharacterEvent::Encounter {
                 table: table_id.to_string(),
                 table_name: table_name.to_string(),
                 changes,
+                problems: problems.into_iter().map(RuleNote::from).collect(),
             },
         ));
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use tabula_engine::characters::{self, CampaignSheet, CharacterError, CharacterEvent};
+use tabula_engine::characters::{self, CampaignSheet, CharacterError, CharacterEvent, RuleNote};
 use tabula_engine::core::Seeded;
 use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
@@ -461,6 +461,10 @@ pub struct AdvancedOut {
     pub changes: Vec<String>,
     /// The character after it.
     pub character: CharacterRecord,
+    /// The book's rules a GM's edit steps past (the GM's right; the history
+    /// keeps them too). Left out when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps_past: Vec<RuleNote>,
 }
 
 /// The GM replaces a character's sheet with `sheet` (an edit the book leaves
@@ -502,10 +506,17 @@ pub async fn edit(
             summary: "nothing changed".into(),
             changes: Vec::new(),
             character: record,
+            steps_past: Vec::new(),
         });
     }
+    let steps_past: Vec<RuleNote> = system
+        .steps_past(&record.sheet, sheet)
+        .into_iter()
+        .map(RuleNote::from)
+        .collect();
     let event = CharacterEvent::Edited {
         changes: changes.clone(),
+        steps_past: steps_past.clone(),
     };
     store
         .append_character_event(
@@ -525,6 +536,7 @@ pub async fn edit(
         summary: event.summary(),
         changes: changes.iter().map(ToString::to_string).collect(),
         character,
+        steps_past,
     })
 }
 
@@ -582,6 +594,7 @@ pub async fn advance(
         summary: done.summary,
         changes: changes.iter().map(ToString::to_string).collect(),
         character,
+        steps_past: Vec::new(),
     })
 }
 
@@ -608,7 +621,8 @@ pub struct OpenTable {
 ///
 /// # Errors
 /// [`AppError::Forbidden`] for a player; [`AppError::BadTable`] when the
-/// table does not set up or names a seat the campaign lacks;
+/// table does not set up (naming each character whose sheet needs the GM's
+/// edit, see [`needs_edit`]) or names a seat the campaign lacks;
 /// [`AppError::BadRequest`] when an uploaded file shadows a character's.
 pub async fn open_table(
     store: &dyn Store,
@@ -646,7 +660,30 @@ pub async fn open_table(
         None => Seeded::from_entropy(),
     };
     let files = tabula_engine::core::files::InMemoryFiles(files);
-    let table = create::setup(system, &request.table, &files, roller)?;
+    let table = create::setup(system, &request.table, &files, roller).map_err(|e| {
+        // A sheet an encounter left breaking a rule does not set up: say who
+        // needs the GM's edit, and which rules.
+        let waiting: Vec<String> = campaign
+            .characters
+            .iter()
+            .filter_map(|c| {
+                let notes = system.needs_edit(&c.sheet);
+                (!notes.is_empty()).then(|| {
+                    let rules: Vec<String> = notes
+                        .into_iter()
+                        .map(|p| RuleNote::from(p).to_string())
+                        .collect();
+                    format!("{} needs the GM's edit: {}", c.name, rules.join("; "))
+                })
+            })
+            .collect();
+        match e {
+            AppError::BadTable(m) if !waiting.is_empty() => {
+                AppError::BadTable(format!("{m} ({})", waiting.join("; ")))
+            }
+            other => other,
+        }
+    })?;
     let name = create::table_name(system, &request.table, request.name.as_deref());
     let mut hashes = BTreeMap::new();
     for s in &campaign.seats {
@@ -678,6 +715,10 @@ pub struct Written {
     pub summary: String,
     /// Each value that changed.
     pub changes: Vec<String>,
+    /// The rules the sheet the encounter left breaks: recorded all the same,
+    /// the character needs the GM's edit. Left out when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub needs_edit: Vec<RuleNote>,
 }
 
 /// The answer of ending an encounter.
@@ -695,11 +736,14 @@ pub struct Ended {
 /// each campaign character's lasting changes back as an `encounter` event and
 /// mark the table ended, in one store transaction, exactly once.
 ///
+/// Ending never fails on a state the table accepted (R-SG-13, for every
+/// book): a sheet after the encounter that does not validate is written all
+/// the same, its event listing the rules it breaks, and the character shows
+/// as needing the GM's edit ([`needs_edit`]) until the GM edits the sheet.
+///
 /// # Errors
 /// [`AppError::NotCampaign`] for a table not opened from a campaign;
-/// [`AppError::Character`] when a system's sheet after the encounter does not
-/// validate (nothing is written); [`AppError::Stale`] when a character changed
-/// meanwhile (try again).
+/// [`AppError::Stale`] when a character changed meanwhile (try again).
 pub async fn end_encounter(
     store: &dyn Store,
     table_id: &str,
@@ -736,8 +780,7 @@ pub async fn end_encounter(
             sheet: c.sheet.clone(),
         })
         .collect();
-    let found = characters::encounter_changes(table, table_id, &loaded.summary.name, &sheets)
-        .map_err(AppError::Character)?;
+    let found = characters::encounter_changes(table, table_id, &loaded.summary.name, &sheets);
     let mut writes = Vec::new();
     let mut written = Vec::new();
     for (cid, sheet, event) in found {
@@ -746,12 +789,16 @@ pub async fn end_encounter(
             .iter()
             .find(|c| c.id == cid)
             .ok_or_else(|| AppError::Internal("character lost".into()))?;
-        if let CharacterEvent::Encounter { changes, .. } = &event {
+        if let CharacterEvent::Encounter {
+            changes, problems, ..
+        } = &event
+        {
             written.push(Written {
                 character: cid.clone(),
                 name: record.name.clone(),
                 summary: event.summary(),
                 changes: changes.iter().map(ToString::to_string).collect(),
+                needs_edit: problems.clone(),
             });
         }
         writes.push(CharacterWrite {
@@ -808,6 +855,39 @@ pub async fn reissue(
         },
         changed,
     ))
+}
+
+/// What the GM must fix on `record`'s sheet before it sits at a table again
+/// (every rule the sheet breaks; empty for a legal sheet). Only an encounter
+/// leaves such a sheet in a campaign ([`end_encounter`]); the GM's edit
+/// fixes it.
+pub fn needs_edit(system: &str, record: &CharacterRecord) -> Vec<RuleNote> {
+    system_of(system)
+        .map(|s| s.needs_edit(&record.sheet))
+        .unwrap_or_default()
+        .into_iter()
+        .map(RuleNote::from)
+        .collect()
+}
+
+/// A loaded campaign's characters as the API and `campaign show --json`
+/// give them: each record with `needs_edit`, the rules its sheet breaks
+/// (empty for a legal sheet).
+pub fn character_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
+    c.characters
+        .iter()
+        .map(|ch| {
+            let mut v = serde_json::to_value(ch).unwrap_or(serde_json::Value::Null);
+            if let Some(o) = v.as_object_mut() {
+                o.insert(
+                    "needs_edit".into(),
+                    serde_json::to_value(needs_edit(&c.summary.system, ch))
+                        .unwrap_or(serde_json::Value::Null),
+                );
+            }
+            v
+        })
+        .collect()
 }
 
 /// The seats of a loaded campaign as `{seat, role}`.

@@ -227,7 +227,7 @@ pub async fn show_campaign(
         "seat": seat.seat,
         "role": seat.role,
         "seats": campaign::seat_list(&c),
-        "characters": c.characters,
+        "characters": campaign::character_list(&c),
         "tables": c.tables,
     })))
 }

@@ -523,3 +523,431 @@ async fn the_gm_edits_a_sheet(db: Db) {
 }
 
 story!(the_gm_edits, super::the_gm_edits_a_sheet);
+
+fn sour_grapes(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../examples/sour-grapes/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("an example file")
+}
+
+/// The Sour Grapes campaign "Firefoot's": the GM, Sam (the book's example
+/// character) and Ana (Rook).
+async fn firefoots(c: &Client) -> Campaign {
+    let a = c
+        .call(
+            axum::http::Method::POST,
+            "/api/campaigns",
+            None,
+            Some(
+                &json!({"system": "sour-grapes", "name": "Firefoot's", "players": ["Sam", "Ana"]}),
+            ),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let camp = Campaign {
+        id: a.json["campaign"].as_str().expect("id").to_string(),
+        tokens: a.json["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| {
+                (
+                    s["seat"].as_str().unwrap_or_default().to_string(),
+                    s["token"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect(),
+    };
+    for (seat, file) in [("Sam", "example-character.toml"), ("Ana", "rook.toml")] {
+        let a = c
+            .post(
+                &format!("/api/campaigns/{}/characters", camp.id),
+                &camp.token(seat),
+                &json!({"sheet": sour_grapes(file), "file": file, "imported": true}),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{seat}: {}", a.text);
+    }
+    camp
+}
+
+/// A second table of Firefoot's: the two player characters and the Tavern
+/// Brute, with no card of the table's own (no Bleeding).
+const MORNING_AFTER: &str = r#"
+title = "The morning after"
+[[participant]]
+file = "example-character.toml"
+seat = "Sam"
+[[participant]]
+file = "rook.toml"
+seat = "Ana"
+[[participant]]
+file = "tavern-brute.toml"
+"#;
+
+async fn open_sg_table(c: &Client, camp: &Campaign, table: &str) -> Table {
+    let mut files = serde_json::Map::new();
+    for f in ["tavern-brute.toml", "drunk-sailor.toml"] {
+        files.insert(f.into(), Value::String(sour_grapes(f)));
+    }
+    let a = c
+        .post(
+            &format!("/api/campaigns/{}/tables", camp.id),
+            &camp.token("gm"),
+            &json!({"table": table, "files": files, "seed": 1}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let mut t = Table::from_created(&a.json);
+    for seat in &mut t.seats {
+        seat.2 = camp.token(&seat.0);
+    }
+    t
+}
+
+async fn play(c: &Client, t: &Table, lines: &[&str]) {
+    for line in lines {
+        let (seat, text) = split_line(line);
+        let seat = seat.unwrap_or("gm");
+        let a = c.command(t, &t.token(seat), text).await;
+        assert_eq!(a.status, StatusCode::OK, "{line}: {}", a.text);
+    }
+}
+
+/// Issue 29 (R-SG-13, "Effects"): a Sour Grapes campaign plays two encounters
+/// in a row in each of which a stat spent to zero is healed at zero by the
+/// storyteller; both end without a refusal and write back. The first leaves
+/// the table's own Bleeding on the sheet, and the second table, whose file
+/// does not define Bleeding, opens with it in play. Between the encounters a
+/// stat left injured at zero is healed by `advance heal`. Histories replay.
+async fn sour_grapes_two_encounters(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let camp = firefoots(&c).await;
+
+    // Encounter 1: Prestige spent to zero (injured), healed at zero; Bleeding.
+    let t1 = open_sg_table(&c, &camp, &sour_grapes("table.toml")).await;
+    play(
+        &c,
+        &t1,
+        &[
+            "Sam: spend Prestige",
+            "Sam: spend Prestige",
+            "gm: heal Prestige as \"Example Player\"",
+            "gm: afflict Bleeding as \"Example Player\"",
+            "Ana: spend Spirit",
+            "Ana: spend Spirit",
+            "Ana: spend Spirit",
+            "Ana: spend Spirit",
+            "gm: end-encounter",
+        ],
+    )
+    .await;
+    let ended = at_table(&c, &t1, axum::http::Method::POST, "end", "gm").await;
+    assert_eq!(ended.status, StatusCode::OK, "{}", ended.text);
+    // (`end-encounter` already ended it and wrote back: `already`.)
+    let hero = character_named(&c, &camp, "Example Player").await;
+    let sheet = hero["sheet"].as_str().unwrap_or_default();
+    assert!(
+        sheet.contains("prestige = { actual = 2, current = 0 }"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("Bleeding") && sheet.contains("definition"),
+        "{sheet}"
+    );
+    assert_eq!(hero["seq"], 2);
+    assert_eq!(hero["needs_edit"], json!([]), "{hero}");
+
+    // Between sessions: Rook's Spirit, injured at zero, is healed; a rest
+    // brings back what can come back.
+    let rook = character_named(&c, &camp, "Rook").await;
+    let rid = rook["id"].as_str().expect("id").to_string();
+    let healed = c
+        .post(
+            &format!("/api/campaigns/{}/characters/{rid}/advance", camp.id),
+            &camp.token("gm"),
+            &json!({"command": "heal Spirit"}),
+        )
+        .await;
+    assert_eq!(healed.status, StatusCode::OK, "{}", healed.text);
+    let hid = hero["id"].as_str().expect("id").to_string();
+    let rested = c
+        .post(
+            &format!("/api/campaigns/{}/characters/{hid}/advance", camp.id),
+            &camp.token("gm"),
+            &json!({"command": "rest"}),
+        )
+        .await;
+    assert_eq!(rested.status, StatusCode::OK, "{}", rested.text);
+    assert!(
+        rested.text.contains("Prestige 0 -> 2"),
+        "the healed stat recovers: {}",
+        rested.text
+    );
+
+    // Encounter 2, on a table file without Bleeding: it opens, Bleeding is in
+    // play; Prestige is spent to zero and healed at zero again.
+    let t2 = open_sg_table(&c, &camp, MORNING_AFTER).await;
+    let view = c
+        .get(&format!("/api/tables/{}/view", t2.id), &t2.token("Sam"))
+        .await;
+    assert!(view.text.contains("Bleeding"), "{}", view.text);
+    play(
+        &c,
+        &t2,
+        &[
+            "Sam: spend Prestige",
+            "Sam: spend Prestige",
+            "gm: heal Prestige as \"Example Player\"",
+            "gm: end-encounter",
+        ],
+    )
+    .await;
+    let ended = at_table(&c, &t2, axum::http::Method::POST, "end", "gm").await;
+    assert_eq!(ended.status, StatusCode::OK, "{}", ended.text);
+    let hero = character_named(&c, &camp, "Example Player").await;
+    assert_eq!(hero["seq"], 4, "{hero}");
+    for id in [&hid, &rid] {
+        let record = store
+            .character(&camp.id, id)
+            .await
+            .expect("store")
+            .expect("character");
+        tabula_server::campaign::replay(store.as_ref(), &camp.id, &record)
+            .await
+            .expect("the history replays");
+    }
+    store.close().await;
+}
+
+story!(
+    r_sg_13_a_campaign_heals_at_zero_in_two_encounters_in_a_row,
+    super::sour_grapes_two_encounters
+);
+
+/// Issue 29, item 14 (A Game of Bastards, "Points & Costs": "Disadvantages
+/// may be taken only at character creation"): the GM's edit that adds a
+/// Disadvantage to Kodos after creation is allowed (the GM's right), and the
+/// answer, the `edited` event in the history and its summary name the rule it
+/// steps past. An edit within the rules records none.
+async fn an_edit_past_the_rules_says_which(db: Db) {
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let a = c
+        .call(
+            axum::http::Method::POST,
+            "/api/campaigns",
+            None,
+            Some(&json!({"system": "bastards", "name": "Bastards", "players": ["Ana"]})),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let id = a.json["campaign"].as_str().expect("id").to_string();
+    let gm = a.json["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .find(|s| s["seat"] == "gm")
+        .and_then(|s| s["token"].as_str())
+        .expect("gm token")
+        .to_string();
+    let kodos = std::fs::read_to_string(format!(
+        "{}/../../examples/bastards/kodos.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("kodos");
+    let added = c
+        .post(
+            &format!("/api/campaigns/{id}/characters"),
+            &gm,
+            &json!({"sheet": kodos, "file": "kodos.toml", "imported": true}),
+        )
+        .await;
+    assert_eq!(added.status, StatusCode::CREATED, "{}", added.text);
+    let kid = added.json["id"].as_str().expect("id").to_string();
+    let url = format!("/api/campaigns/{id}/characters/{kid}/sheet");
+    let edited = kodos.replace(
+        "disadvantages = [\"Intense: puts people off\"]",
+        "disadvantages = [\"Intense: puts people off\", \"Greedy\"]",
+    );
+    assert_ne!(edited, kodos);
+    let a = c
+        .call(
+            axum::http::Method::PUT,
+            &url,
+            Some(&gm),
+            Some(&json!({ "sheet": edited })),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "the GM's right: {}", a.text);
+    let past = a.json["steps_past"].as_array().expect("steps_past").clone();
+    assert_eq!(past.len(), 1, "{}", a.text);
+    assert_eq!(past[0]["rule"]["section"], "Points & Costs", "{}", a.text);
+    assert!(
+        past[0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Greedy"),
+        "{}",
+        a.text
+    );
+    let shown = c
+        .get(&format!("/api/campaigns/{id}/characters/{kid}"), &gm)
+        .await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
+    let history = shown.json["history"].as_array().expect("history").clone();
+    let last = history.last().expect("an event");
+    assert_eq!(last["kind"], "edited");
+    assert_eq!(last["event"]["steps_past"], json!(past), "{}", shown.text);
+    assert!(
+        last["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("steps past: the Disadvantage \"Greedy\" is added after creation"),
+        "{last}"
+    );
+    // An edit within the rules (a weapon's name) steps past nothing.
+    let renamed = edited.replace("name = \"Wrench\"", "name = \"Big wrench\"");
+    assert_ne!(renamed, edited);
+    let a = c
+        .call(
+            axum::http::Method::PUT,
+            &url,
+            Some(&gm),
+            Some(&json!({ "sheet": renamed })),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert!(a.json.get("steps_past").is_none(), "{}", a.text);
+    let record = store
+        .character(&id, &kid)
+        .await
+        .expect("store")
+        .expect("Kodos");
+    tabula_server::campaign::replay(store.as_ref(), &id, &record)
+        .await
+        .expect("the history replays");
+    store.close().await;
+}
+
+story!(
+    points_and_costs_an_edit_adding_a_disadvantage_says_the_rule_it_steps_past,
+    super::an_edit_past_the_rules_says_which
+);
+
+/// Issue 29 (every book): an encounter that left a sheet breaking a rule is
+/// recorded (here forced through the store as `end_encounter` records it);
+/// the campaign marks the character as needing the GM's edit, a new table
+/// names it instead of a bare setup error, advancement is refused, the
+/// history replays; the GM's edit clears it and the next table opens.
+async fn a_sheet_that_needs_the_gms_edit(db: Db) {
+    use tabula_engine::SystemId;
+    use tabula_engine::characters::{CampaignSheet, sheets_changes};
+    use tabula_engine::core::builder::SheetAfter;
+
+    let store = db.open().await;
+    let c = Client::new(store.clone());
+    let camp = firefoots(&c).await;
+    let hero = character_named(&c, &camp, "Example Player").await;
+    let hid = hero["id"].as_str().expect("id").to_string();
+    let before = hero["sheet"].as_str().expect("sheet").to_string();
+    let forced = before.replace("agility = 5", "agility = 11");
+    assert_ne!(forced, before);
+    let found = sheets_changes(
+        SystemId::SourGrapes,
+        vec![SheetAfter {
+            name: "Example Player".into(),
+            sheet: forced.clone(),
+        }],
+        "t0",
+        "a forced fight",
+        &[CampaignSheet {
+            id: hid.clone(),
+            name: "Example Player".into(),
+            sheet: before.clone(),
+        }],
+    );
+    let (_, sheet, event) = &found[0];
+    store
+        .append_character_event(
+            &camp.id,
+            &hid,
+            1,
+            tabula_store::NewCharacterEvent {
+                seat: "gm".into(),
+                kind: event.kind().into(),
+                entry: serde_json::to_value(event).expect("json"),
+                sheet: sheet.clone(),
+            },
+        )
+        .await
+        .expect("written");
+
+    let hero = character_named(&c, &camp, "Example Player").await;
+    let needs = hero["needs_edit"].as_array().expect("needs_edit").clone();
+    assert!(!needs.is_empty(), "{hero}");
+    assert_eq!(needs[0]["rule"]["section"], "Stats", "{hero}");
+    let shown = c
+        .get(
+            &format!("/api/campaigns/{}/characters/{hid}", camp.id),
+            &camp.token("Sam"),
+        )
+        .await;
+    let last = shown.json["history"]
+        .as_array()
+        .and_then(|h| h.last().cloned())
+        .expect("history");
+    assert!(
+        last["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("needs the GM's edit: stats.Agility"),
+        "{last}"
+    );
+    let record = store
+        .character(&camp.id, &hid)
+        .await
+        .expect("store")
+        .expect("hero");
+    tabula_server::campaign::replay(store.as_ref(), &camp.id, &record)
+        .await
+        .expect("the history replays");
+    // No table opens with it, and the answer says who needs the edit.
+    let a = c
+        .post(
+            &format!("/api/campaigns/{}/tables", camp.id),
+            &camp.token("gm"),
+            &json!({"table": MORNING_AFTER, "files": {"tavern-brute.toml": sour_grapes("tavern-brute.toml")}}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(
+        a.text
+            .to_lowercase()
+            .contains("example player needs the gm's edit: stats.agility"),
+        "{}",
+        a.text
+    );
+    // The GM's edit fixes it.
+    let fixed = c
+        .call(
+            axum::http::Method::PUT,
+            &format!("/api/campaigns/{}/characters/{hid}/sheet", camp.id),
+            Some(&camp.token("gm")),
+            Some(&json!({ "sheet": before })),
+        )
+        .await;
+    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.text);
+    let hero = character_named(&c, &camp, "Example Player").await;
+    assert_eq!(hero["needs_edit"], json!([]), "{hero}");
+    open_sg_table(&c, &camp, MORNING_AFTER).await;
+    store.close().await;
+}
+
+story!(
+    ending_keeps_a_sheet_that_needs_the_gms_edit_and_the_campaign_says_so,
+    super::a_sheet_that_needs_the_gms_edit
+);

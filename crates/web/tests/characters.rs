@@ -1282,3 +1282,79 @@ async fn browser_a_newcomer_finishes_a_legal_character_in_every_book() {
     }
     let _ = c.close().await;
 }
+
+/// Issue 29, item 14: the GM's edit that adds a Disadvantage after creation
+/// (A Game of Bastards, "Points & Costs") is saved, and the campaign page's
+/// history shows the rule it steps past under the `edited` event; no
+/// character is marked as needing an edit (the sheet is legal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_campaign_page_shows_the_rule_an_edit_steps_past() {
+    let Some((mut driver, _one)) = browser("browser_campaign_steps_past").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let (status, made) = server
+        .api(
+            Method::POST,
+            "/api/campaigns",
+            None,
+            Some(json!({"system": "bastards", "name": "Bastards", "players": ["Ana"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["campaign"].as_str().expect("id").to_string();
+    let gm = made["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .find(|s| s["seat"] == "gm")
+        .and_then(|s| s["token"].as_str())
+        .expect("the GM's token")
+        .to_string();
+    let kodos = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bastards/kodos.toml"),
+    )
+    .expect("kodos");
+    let (status, added) = server
+        .api(
+            Method::POST,
+            &format!("/api/campaigns/{id}/characters"),
+            Some(&gm),
+            Some(json!({"sheet": kodos, "file": "kodos.toml", "imported": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{added}");
+    let kid = added["id"].as_str().expect("id").to_string();
+    let edited = kodos.replace(
+        "disadvantages = [\"Intense: puts people off\"]",
+        "disadvantages = [\"Intense: puts people off\", \"Greedy\"]",
+    );
+    let (status, answer) = server
+        .api(
+            Method::PUT,
+            &format!("/api/campaigns/{id}/characters/{kid}/sheet"),
+            Some(&gm),
+            Some(json!({ "sheet": edited })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let c = driver.session(1280, 900).await;
+    c.goto(&format!("{}/c/{id}#{gm}", server.base))
+        .await
+        .expect("the campaign page");
+    let shown = wait_for(
+        &c,
+        "the rule the edit steps past",
+        "const n = document.querySelector('#characters .character[data-name=\"Kodos\"] ol.history li[data-kind=\"edited\"] .steps-past'); return n ? n.innerText : null;",
+    )
+    .await;
+    let text = shown.as_str().unwrap_or_default();
+    assert!(text.contains("Greedy"), "{text}");
+    assert!(text.contains("Points & Costs"), "{text}");
+    let marked = js(
+        &c,
+        "return document.querySelectorAll('#characters .needs-edit').length;",
+    )
+    .await;
+    assert_eq!(marked, json!(0), "a legal sheet needs no edit");
+}

@@ -1360,6 +1360,14 @@ pub fn write_sheet(s: &CharacterDraft) -> String {
     toml::to_string(s).unwrap_or_else(|e| format!("# the sheet could not be written: {e}\n"))
 }
 
+/// "Disadvantages may be taken only at character creation – the character
+/// gains 1 XP for each disadvantage." A Game of Bastards, "Points & Costs"
+/// (003_2dfeea144768d328.txt).
+pub const RULE_DISADVANTAGES_AT_CREATION: Rule = Rule {
+    ruling: None,
+    ..crate::character::RULE_POINTS
+};
+
 impl CharacterBook for Bastards {
     type Draft = Draft;
 
@@ -1415,6 +1423,32 @@ impl CharacterBook for Bastards {
 
     fn sheets_after(state: &crate::State) -> Vec<SheetAfter> {
         crate::advance::sheets_after(state)
+    }
+
+    /// A Disadvantage on `new` that `old` lacks: "Disadvantages may be taken
+    /// only at character creation" ("Points & Costs"). A GM's edit may add
+    /// one (the GM's right); the history says which rule it steps past.
+    fn steps_past(old: &str, new: &str) -> Vec<BuildProblem> {
+        let (Ok(old), Ok(new)) = (Character::from_toml(old), Character::from_toml(new)) else {
+            return Vec::new();
+        };
+        let mut before: Vec<&String> = old.disadvantages().iter().collect();
+        let mut out = Vec::new();
+        for (i, d) in new.disadvantages().iter().enumerate() {
+            if let Some(at) = before.iter().position(|b| same_name(b, d)) {
+                before.remove(at);
+                continue;
+            }
+            out.push(BuildProblem {
+                field: Some(format!("disadvantages.{i}")),
+                rule: RULE_DISADVANTAGES_AT_CREATION,
+                message: format!(
+                    "the Disadvantage {d:?} is added after creation (\"Disadvantages may be taken only at character creation\")"
+                ),
+                unfinished: false,
+            });
+        }
+        out
     }
 
     const ADVANCEMENT: &'static [CommandDoc] = crate::advance::ADVANCEMENT;

@@ -421,6 +421,60 @@ impl ActionCard {
         }
     }
 
+    /// The card as a table file writes it (`[[card]]`): reads back, through
+    /// [`ActionCard::from_draft`], as this card. A sheet carries a table's own
+    /// effect card this way (Sour Grapes, "Effects"; see
+    /// `crate::builder::lasting`).
+    pub fn to_draft(&self) -> CardDraft {
+        let na = |s: Option<Stat>| s.map_or("N/A".to_string(), |s| s.name().to_string());
+        let (value, star) = match self.value {
+            CardValue::Needs(n) => (n.to_string(), None),
+            CardValue::Star(rule) => ("*".to_string(), Some(rule)),
+        };
+        CardDraft {
+            value,
+            name: self.name.clone(),
+            flavour: self.flavour.clone(),
+            success: na(self.success),
+            result: na(self.result),
+            target: na(self.target),
+            kind: self.kind,
+            skill: self.skill.clone().unwrap_or_default(),
+            notes: self.notes.clone(),
+            star,
+            outcome: self.outcome,
+            effect: self.effect,
+            max_targets: self.max_targets,
+        }
+    }
+
+    /// An effect card known by its name only: it stays in play until cured
+    /// ("until a specific action has occurred") and changes no rule. What a
+    /// table (or a table of one, between sessions) puts in play for an effect
+    /// on a sheet that neither the table nor the sheet defines (a sheet written
+    /// before sheets carried their effects' cards). Sour Grapes, "Effects".
+    pub fn named_effect(name: &str) -> ActionCard {
+        ActionCard {
+            value: CardValue::Star(StarRule::Notes),
+            name: name.trim().to_string(),
+            flavour: String::new(),
+            success: None,
+            result: None,
+            target: None,
+            kind: CardType::Effect,
+            skill: None,
+            notes: "a table's own effect, known by its name only: it stays until cured".into(),
+            outcome: Outcome::None,
+            effect: Some(EffectSpec {
+                keep: Keep::Stays,
+                tokens: 0,
+                rule: EffectRule::None,
+                round_start: None,
+            }),
+            max_targets: None,
+        }
+    }
+
     /// True for a Physical action: it uses a Physical stat in its Success or
     /// Result (Perception is both). Sour Grapes, "Stats"; R-SG-12.
     pub fn is_physical(&self) -> bool {

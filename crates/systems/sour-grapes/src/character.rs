@@ -156,6 +156,27 @@ pub struct EffectEntry {
     /// left out: the tokens the card places when it comes into play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<i64>,
+    /// The effect card itself, as a table file writes it (`[[card]]`), for a
+    /// table's own card the book does not print (the example table's
+    /// Bleeding): the sheet carries what the next table needs to keep it in
+    /// play. Written by the sheet an encounter leaves; a table that defines a
+    /// card of that name uses its own. Sour Grapes, "Effects" (effects are
+    /// "continuously in play"), "Cards".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<crate::cards::CardDraft>,
+}
+
+impl EffectEntry {
+    /// The effect's card: the sheet's definition when it carries a valid one
+    /// of this name, else an effect known by its name only, staying until
+    /// cured ([`crate::cards::ActionCard::named_effect`]).
+    pub fn card_or_named(&self) -> crate::cards::ActionCard {
+        self.definition
+            .clone()
+            .and_then(|d| crate::cards::ActionCard::from_draft(d, 0).ok())
+            .filter(|c| c.effect.is_some() && crate::cards::same_key(&c.name, &self.card))
+            .unwrap_or_else(|| crate::cards::ActionCard::named_effect(&self.card))
+    }
 }
 
 /// A character sheet as read from TOML: not necessarily legal.
@@ -238,9 +259,6 @@ pub enum Problem {
         /// The value given.
         got: i64,
     },
-    /// A stat at zero must be injured ("If a stat ever reaches zero it is automatically injured").
-    #[error("stats.{0}.injured: a stat at zero is automatically injured")]
-    ZeroNotInjured(Stat),
     /// A skill's name is empty, too long, or holds a control character.
     #[error("{error}")]
     SkillName {
@@ -333,6 +351,17 @@ pub enum Problem {
         /// The value given.
         got: i64,
     },
+    /// The effect card a sheet carries is not a legal effect card of that
+    /// name ("Cards", "Effects").
+    #[error("effects[{index}].definition: {name:?}: {}", .problems.join("; "))]
+    EffectDefinition {
+        /// The index in `effects`.
+        index: usize,
+        /// The effect's name.
+        name: String,
+        /// What is wrong with the card.
+        problems: Vec<String>,
+    },
     /// More effects than a table may define cards.
     #[error("effects: at most {MAX_CARDS} effects, not {0}", MAX_CARDS = crate::cards::MAX_CARDS)]
     TooManyEffects(usize),
@@ -366,7 +395,7 @@ impl Problem {
             | Problem::UnknownStat(_)
             | Problem::ActualOutOfRange { .. } => rules::STATS,
             Problem::DuplicateStat(_) => rules::STATS.ruling("R-SG-3"),
-            Problem::CurrentOutOfRange { .. } | Problem::ZeroNotInjured(_) => rules::STAT_MECHANICS,
+            Problem::CurrentOutOfRange { .. } => rules::STAT_MECHANICS,
             Problem::SkillName { .. }
             | Problem::DuplicateSkill { .. }
             | Problem::SkillRating { .. }
@@ -382,6 +411,7 @@ impl Problem {
             Problem::EffectName { .. }
             | Problem::DuplicateEffect { .. }
             | Problem::EffectTokens { .. }
+            | Problem::EffectDefinition { .. }
             | Problem::TooManyEffects(_) => rules::EFFECTS,
         }
     }
@@ -395,7 +425,6 @@ impl Problem {
             Problem::Name(_) => "name".into(),
             Problem::MissingStat(s)
             | Problem::DuplicateStat(s)
-            | Problem::ZeroNotInjured(s)
             | Problem::ActualOutOfRange { stat: s, .. }
             | Problem::CurrentOutOfRange { stat: s, .. } => format!("stats.{}", s.name()),
             Problem::UnknownStat(_) | Problem::TooManySkills(_) => return None,
@@ -412,6 +441,7 @@ impl Problem {
             Problem::EffectName { .. }
             | Problem::DuplicateEffect { .. }
             | Problem::EffectTokens { .. }
+            | Problem::EffectDefinition { .. }
             | Problem::TooManyEffects(_) => "effects".into(),
             Problem::ComparableName(_)
             | Problem::ComparableSkill { .. }
@@ -507,6 +537,27 @@ fn check_effects(draft: &CharacterDraft, problems: &mut Vec<Problem>) {
                 got: t,
             });
         }
+        if let Some(d) = &e.definition {
+            let mut wrong: Vec<String> =
+                match crate::cards::ActionCard::from_draft(d.clone(), index) {
+                    Ok(c) if c.effect.is_none() => {
+                        vec!["it is no effect card (no `effect` data)".into()]
+                    }
+                    Ok(c) if !crate::cards::same_key(&c.name, &e.card) => {
+                        vec![format!("the card is called {:?}", c.name)]
+                    }
+                    Ok(_) => Vec::new(),
+                    Err(ps) => ps.into_iter().map(|p| p.to_string()).collect(),
+                };
+            if !wrong.is_empty() {
+                wrong.truncate(8);
+                problems.push(Problem::EffectDefinition {
+                    index,
+                    name: e.card.clone(),
+                    problems: wrong,
+                });
+            }
+        }
     }
 }
 
@@ -561,7 +612,8 @@ pub struct Character {
 
 impl Character {
     /// Validate a draft. Sour Grapes, "Stats" (9 stats, 1-10), "Stat Mechanics"
-    /// (zero is injured), "Skills" (1-5), R-SG-3.
+    /// (Current 0 to Actual; a stat at zero may be healed, R-SG-13), "Skills"
+    /// (1-5), R-SG-3.
     ///
     /// # Errors
     /// [`DraftError`] listing every broken rule, with the draft.
@@ -599,10 +651,10 @@ impl Character {
                     got: current,
                 });
                 ok = false;
-            } else if current == 0 && !injured {
-                problems.push(Problem::ZeroNotInjured(stat));
-                ok = false;
             }
+            // A stat at zero without the Injury marker is legal: the injury
+            // happens when the stat reaches zero, and the storyteller's heal
+            // removes it at any value, zero included (R-SG-13).
             // Mark as seen even when broken, so it is not also reported missing.
             seen[stat.index()] = Some(if ok {
                 StatValue {
@@ -716,6 +768,7 @@ impl Character {
                 .map(|e| EffectEntry {
                     card: e.card.trim().to_string(),
                     tokens: e.tokens,
+                    definition: e.definition.clone(),
                 })
                 .collect(),
         })
@@ -1078,7 +1131,6 @@ rating = 2
         }));
         assert!(p.contains(&Problem::DuplicateStat(Stat::Might)));
         assert!(p.contains(&Problem::UnknownStat("luck".into())));
-        assert!(p.contains(&Problem::ZeroNotInjured(Stat::Prestige)));
         assert!(p.contains(&Problem::MissingStat(Stat::Vitality)));
         assert!(p.iter().any(|x| matches!(
             x,

@@ -242,9 +242,9 @@ impl fmt::Display for Condition {
 /// Sour Grapes, "Stat Mechanics" (000_05a1db5b88f54528.txt). Invariants kept by
 /// every constructor and event: `1 <= actual <= 10`, `current <= actual`, and a
 /// stat that reaches zero is injured ("If a stat ever reaches zero it is
-/// automatically injured"). The storyteller may heal that injury while the stat
-/// is still at zero: it stays depleted (its condition applies) but may recover
-/// again (Tabula's reading of "Stat Mechanics").
+/// automatically injured": when it reaches zero, R-SG-13). The storyteller may
+/// heal that injury while the stat is still at zero: it stays depleted (its
+/// condition applies) but may recover again, and a sheet holds it so (R-SG-13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatValue {
     /// The Actual Stat Value, 1..=10.

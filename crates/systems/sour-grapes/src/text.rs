@@ -234,6 +234,15 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         // table file puts in play, each once ("Effects").
         let mut effects: Vec<ActiveEffect> = Vec::new();
         let from_sheet = character.take_effects();
+        // An effect on the sheet whose card this table does not define comes
+        // with the card the sheet carries, or is known by its name only (it
+        // stays until cured): a sheet an encounter left always sets up again
+        // ("Effects"; Tabula's decision, docs/systems/sour-grapes.md).
+        for e in &from_sheet {
+            if !all_cards.iter().any(|k| key(&k.name) == key(&e.card)) {
+                all_cards.push(e.card_or_named());
+            }
+        }
         let wanted = from_sheet
             .iter()
             .map(|e| {

@@ -769,3 +769,113 @@ fn the_character_or_monster_choice_is_shown_back_either_way() {
         assert_eq!(field.value, Some(text(choice)), "monster = {monster}");
     }
 }
+
+/// R-SG-13: a stat spent to zero is injured; the storyteller heals it while it
+/// is still at zero (the table accepts that); the sheet the encounter leaves
+/// validates and sets up at the next table, at zero and not injured.
+#[test]
+fn r_sg_13_a_stat_healed_at_zero_leaves_a_sheet_the_next_table_accepts() {
+    let mut t = example_table();
+    let mut none = Scripted::dice([]);
+    give(&mut t, "Sam: spend Prestige", &mut none);
+    give(&mut t, "Sam: spend Prestige", &mut none);
+    let p = t.state().participant("Example Player").unwrap();
+    assert_eq!(p.character.stat(Stat::Prestige).current, 0);
+    assert!(p.character.stat(Stat::Prestige).injured);
+    give(&mut t, "gm: heal Prestige as \"Example Player\"", &mut none);
+    give(&mut t, "gm: end-encounter", &mut none);
+    let after = B::sheets_after(t.state());
+    let hero = after.iter().find(|s| s.name == "Example Player").unwrap();
+    assert_eq!(B::validate(&hero.sheet), Ok("Example Player".to_string()));
+    let again = sets_up(&hero.sheet);
+    let prestige = again.participants[0].character.stat(Stat::Prestige);
+    assert_eq!((prestige.current, prestige.injured), (0, false));
+}
+
+/// R-SG-13 between sessions: `heal` of a stat at zero is accepted, and the
+/// stat then recovers as an uninjured stat does (a rest).
+#[test]
+fn r_sg_13_heal_at_zero_between_sessions_then_a_rest_recovers() {
+    let sheet = hero().replace(
+        "prestige = 2",
+        "prestige = { actual = 2, current = 0, injured = true }",
+    );
+    let s = advance(&sheet, &gm(), "heal Prestige").unwrap();
+    let c = Character::from_toml(&s).unwrap();
+    assert_eq!(
+        (
+            c.stat(Stat::Prestige).current,
+            c.stat(Stat::Prestige).injured
+        ),
+        (0, false)
+    );
+    let s = advance(&s, &gm(), "rest").unwrap();
+    let c = Character::from_toml(&s).unwrap();
+    assert_eq!(c.stat(Stat::Prestige).current, 2);
+}
+
+/// A table file with the example's four characters and none of its own cards
+/// (no Bleeding), reading the sheets from `files`.
+const TABLE_WITHOUT_BLEEDING: &str = r#"
+title = "the morning after"
+[[participant]]
+file = "example-character.toml"
+seat = "Sam"
+[[participant]]
+file = "rook.toml"
+seat = "Ana"
+"#;
+
+/// "Effects" are "continuously in play": the example table's own Bleeding
+/// lasts on the sheet with its card, and a next table that does not define
+/// the card opens and keeps it in play, acting at each Round's start as
+/// before. A sheet written without the card (before sheets carried them)
+/// still opens: the effect is known by its name and stays until cured.
+#[test]
+fn effects_a_tables_own_effect_lasts_at_a_table_that_does_not_define_it() {
+    let mut t = example_table();
+    let mut none = Scripted::dice([]);
+    give(
+        &mut t,
+        "gm: afflict Bleeding as \"Example Player\"",
+        &mut none,
+    );
+    give(&mut t, "gm: end-encounter", &mut none);
+    let after = B::sheets_after(t.state());
+    let hero = after.iter().find(|s| s.name == "Example Player").unwrap();
+    assert!(hero.sheet.contains("definition = {"), "{}", hero.sheet);
+    B::validate(&hero.sheet).unwrap();
+    let rook = after.iter().find(|s| s.name == "Rook").unwrap();
+    let files = InMemoryFiles(BTreeMap::from([
+        ("example-character.toml".to_string(), hero.sheet.clone()),
+        ("rook.toml".to_string(), rook.sheet.clone()),
+    ]));
+    let state = B::setup(TABLE_WITHOUT_BLEEDING, &files).unwrap_or_else(|e| panic!("{e}"));
+    let p = &state.participants[0];
+    assert_eq!(p.effects.len(), 1);
+    assert_eq!(
+        (p.effects[0].card.as_str(), p.effects[0].tokens),
+        ("Bleeding", 3)
+    );
+    let card = state.card("Bleeding").unwrap();
+    assert_eq!(card, t.state().card("Bleeding").unwrap(), "the same card");
+    // The sheet this table leaves carries the card on.
+    let again = B::sheets_after(&state);
+    assert!(again[0].sheet.contains("definition = {"));
+    // A sheet without the card: the effect by its name only.
+    let old = "name = \"Old\"\neffects = [{ card = \"Bleeding\", tokens = 2 }]\n[stats]\nagility = 3\nmight = 3\nknowledge = 3\nperception = 3\nprestige = 3\nresolve = 3\nspirit = 3\nstamina = 3\nvitality = 3\n";
+    let files = InMemoryFiles(BTreeMap::from([
+        ("example-character.toml".to_string(), old.to_string()),
+        ("rook.toml".to_string(), rook.sheet.clone()),
+    ]));
+    let state = B::setup(TABLE_WITHOUT_BLEEDING, &files).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(state.participants[0].effects[0].tokens, 2);
+    // A carried card that is not a legal effect card is the sheet's problem.
+    let bad = hero.sheet.replace("type = \"effect\"", "type = \"stunt\"");
+    assert_ne!(bad, hero.sheet);
+    let problems = B::validate(&bad).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.rule == rules::EFFECTS),
+        "{problems:?}"
+    );
+}

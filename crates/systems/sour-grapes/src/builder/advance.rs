@@ -18,10 +18,8 @@ use std::collections::BTreeMap;
 use tabula_core::system::{CommandDoc, Giver, find_command};
 use tabula_core::{AdvanceError, Advanced, Roller, Seat, System, grammar};
 
-use crate::cards::{
-    ActionCard, CardType, CardValue, EffectRule, EffectSpec, Keep, Outcome, StarRule, book_cards,
-    same_key,
-};
+use crate::cards::{CardType, book_cards, same_key};
+
 use crate::character::{Character, EffectEntry};
 use crate::rules;
 use crate::table::{ActiveEffect, Command, Moment, Participant, Pool, State, TableOptions};
@@ -83,30 +81,6 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
     ),
 ];
 
-/// An effect card a table defined that the book does not print (a bleeding
-/// wound): known by name only, staying until cured.
-fn table_effect(name: &str) -> ActionCard {
-    ActionCard {
-        value: CardValue::Star(StarRule::Notes),
-        name: name.to_string(),
-        flavour: String::new(),
-        success: None,
-        result: None,
-        target: None,
-        kind: CardType::Effect,
-        skill: None,
-        notes: "a table's own effect".into(),
-        outcome: Outcome::None,
-        effect: Some(EffectSpec {
-            keep: Keep::Stays,
-            tokens: 0,
-            rule: EffectRule::None,
-            round_start: None,
-        }),
-        max_targets: None,
-    }
-}
-
 /// A table of one: `character` played by `seat` (the storyteller's seat
 /// plays it as a monster would be), between moments, the Experience rule on,
 /// the book's cards and the sheet's effects in play.
@@ -115,7 +89,7 @@ fn table_of_one(mut character: Character, seat: &Seat) -> (State, Vec<EffectEntr
     let mut cards = book_cards();
     for e in &entries {
         if !cards.iter().any(|c| same_key(&c.name, &e.card)) {
-            cards.push(table_effect(e.card.trim()));
+            cards.push(e.card_or_named());
         }
     }
     let effects = entries

@@ -11,6 +11,7 @@
 //! | spent skill tokens | `skills.used` | "it takes time to get Tokens back": a `rest` |
 //! | tokens held by a Situation the encounter cut short | given back | "Skill is not recovered until end of Situation": it has ended |
 //! | negative effects (a countdown, or "until a specific action has occurred") with their tokens | `effects` | "continuously in play" until their criteria are met |
+//! | the card of such an effect when the book does not print it (a table's own, e.g. Bleeding) | `effects[i].definition` | the next table may not define it: the sheet carries what it needs |
 //! | positive effects (rolled for or discarded at the start of a turn) | dropped | they pace the scene they were played in and "can simply be stopped" |
 //! | Experience, raised stats and skills, card bonuses | `experience`, `stats`, `skills`, `card_bonuses` | "Experience" |
 //! | the cards, comparables and effects the table file gave | not written (cards, comparables) | that table's agreement; the sheet's own lists come back as they were |
@@ -18,7 +19,7 @@
 
 use tabula_core::SheetAfter;
 
-use crate::cards::Keep;
+use crate::cards::{ActionCard, Keep, book_cards, same_key};
 use crate::character::{Character, CharacterDraft, EffectEntry};
 use crate::table::{ActiveEffect, Moment, State};
 
@@ -36,14 +37,26 @@ pub fn lasts(state: &State, card: &str) -> bool {
 }
 
 /// The sheet of `character` with `effects` in play on it: the character's own
-/// sheet (its own cards and comparables), the effects with their tokens.
-pub fn sheet_with(character: &Character, effects: &[ActiveEffect]) -> CharacterDraft {
+/// sheet (its own cards and comparables), the effects with their tokens, and
+/// each effect card the book does not print (a table's own, looked up in
+/// `cards`) written out in full, so that the next table keeps it in play
+/// without defining it. Sour Grapes, "Effects", "Cards".
+pub fn sheet_with(
+    character: &Character,
+    effects: &[ActiveEffect],
+    cards: &[ActionCard],
+) -> CharacterDraft {
+    let book = book_cards();
     let mut d = character.to_draft();
     d.effects = effects
         .iter()
         .map(|e| EffectEntry {
             card: e.card.clone(),
             tokens: Some(i64::from(e.tokens)),
+            definition: (!book.iter().any(|b| same_key(&b.name, &e.card)))
+                .then(|| cards.iter().find(|c| same_key(&c.name, &e.card)))
+                .flatten()
+                .map(ActionCard::to_draft),
         })
         .collect();
     d
@@ -73,7 +86,7 @@ pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
                 .collect();
             SheetAfter {
                 name: c.name().to_string(),
-                sheet: sheet_toml(&sheet_with(&c, &effects)),
+                sheet: sheet_toml(&sheet_with(&c, &effects, &state.cards)),
             }
         })
         .collect()

@@ -91,9 +91,20 @@ pub fn sheet_toml(d: &CharacterDraft) -> String {
         let list: Vec<String> = d
             .effects
             .iter()
-            .map(|e| match e.tokens {
-                Some(t) => format!("{{ card = {}, tokens = {t} }}", string(&e.card)),
-                None => format!("{{ card = {} }}", string(&e.card)),
+            .map(|e| {
+                let mut parts = vec![format!("card = {}", string(&e.card))];
+                if let Some(t) = e.tokens {
+                    parts.push(format!("tokens = {t}"));
+                }
+                // The card a table defined, as one inline table (`[[card]]`'s keys).
+                if let Some(v) = e
+                    .definition
+                    .as_ref()
+                    .and_then(|d| toml::Value::try_from(d).ok())
+                {
+                    parts.push(format!("definition = {v}"));
+                }
+                format!("{{ {} }}", parts.join(", "))
             })
             .collect();
         let _ = writeln!(out, "effects = [{}]", list.join(", "));
@@ -195,7 +206,7 @@ mod tests {
                 card_bonuses: bonuses.into_iter().map(|(k, (easier, damage))| (k, CardBonus { easier, damage })).collect::<BTreeMap<_, _>>(),
                 cards,
                 comparable,
-                effects: effects.into_iter().map(|(card, tokens)| EffectEntry { card, tokens }).collect(),
+                effects: effects.into_iter().map(|(card, tokens)| EffectEntry { card, tokens, definition: None }).collect(),
             }
         }
     }
