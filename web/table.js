@@ -10,6 +10,7 @@ import { commandControl, oddsList } from "./commands.js";
 import { logText } from "./logtext.js";
 import { render, everything, seatName } from "./sheets.js";
 import { seatCard, seatLink } from "./links.js";
+import { problemList } from "./characters.js";
 
 const SYSTEMS = {
   "sour-grapes": "Sour Grapes",
@@ -336,7 +337,9 @@ function drawGm() {
   const names = new Set(S.legal.map((c) => c.name));
   const end = (END_COMMANDS[S.system] || []).find((n) => names.has(n));
   const b = $("end-encounter");
-  b.hidden = !end;
+  // At a campaign table the book's end command and "End encounter and write
+  // back" end the same encounter: one button, the campaign's (issue 27, bug 15).
+  b.hidden = !end || !!S.campaign;
   b.dataset.command = end || "";
   drawCampaignGm();
 }
@@ -401,10 +404,17 @@ async function endCampaignEncounter() {
       "ul",
       { class: "written" },
       written.map((w) =>
+        // Each change once: the list, not the summary that repeats it
+        // (issue 27, bug 15); what the sheet breaks, for the GM to edit.
         el("li", { "data-character": w.character }, [
           el("strong", {}, w.name),
-          `: ${w.summary}`,
-          (w.changes || []).length ? el("ul", { class: "changes" }, w.changes.map((c) => el("li", {}, c))) : el("span", { class: "muted" }, " (nothing changed)"),
+          (w.changes || []).length ? el("ul", { class: "changes" }, w.changes.map((c) => el("li", {}, c))) : el("span", { class: "muted" }, ": nothing changed"),
+          (w.needs_edit || []).length
+            ? el("div", { class: "error needs-edit", "data-kind": "needs-edit" }, [
+                el("strong", {}, "Needs your edit before the next table: "),
+                problemList(w.needs_edit),
+              ])
+            : null,
         ]),
       ),
     ),

@@ -660,6 +660,10 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         "return !document.getElementById('campaign-gm').hidden;",
     )
     .await;
+    // One end button at a campaign table: the book's own end command is not
+    // shown beside "End encounter and write back" (issue 27, bug 15).
+    let book_end_hidden = js(&c, "return document.getElementById('end-encounter').hidden;").await;
+    assert_eq!(book_end_hidden, json!(true), "one end button");
     click(&c, "#end-campaign").await;
     let ended = wait_for(
         &c,
@@ -673,6 +677,14 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         ended_text.contains("John") && ended_text.contains("Cristy"),
         "{ended_text}"
     );
+    // Each change is said once (issue 27, bug 15: the summary repeated the list).
+    for line in ended_text.lines().filter(|l| l.contains("->")) {
+        assert_eq!(
+            ended_text.matches(line.trim()).count(),
+            1,
+            "said twice: {line:?} in {ended_text}"
+        );
+    }
     // The page hears the end live: a notice, and the actions take no input.
     let banner = wait_for(
         &c,
