@@ -26,6 +26,12 @@ pub enum CampaignCommand {
         /// A player's seat name (repeat for each player).
         #[arg(long = "player")]
         players: Vec<String>,
+        /// The setting's rules (TOML): Scratch RPS takes a `[rules]` table
+        /// (`cp`, `max_level`, `strength_base`, `d20`), as a table file writes
+        /// it; the campaign's characters, builder, advancement and tables use
+        /// them (R-SCR-9). Default: the book's own rules.
+        #[arg(long = "rules", value_name = "FILE")]
+        rules: Option<std::path::PathBuf>,
         #[command(flatten)]
         db: Db,
         /// The server's address as players reach it, for the links.
@@ -177,10 +183,15 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
             system,
             name,
             players,
+            rules,
             base_url,
             ..
         } => {
-            let c = campaign::create(store, &system, &name, &players, &base_url)
+            let settings = match &rules {
+                Some(file) => read_file(file)?,
+                None => String::new(),
+            };
+            let c = campaign::create(store, &system, &name, &players, &settings, &base_url)
                 .await
                 .map_err(app_error)?;
             ctx.emit(&c, || {

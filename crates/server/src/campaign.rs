@@ -83,19 +83,27 @@ fn store_err(e: StoreError) -> AppError {
 }
 
 /// Make a campaign of `system` named `name` with a GM seat and one seat per
-/// player.
+/// player, set to `settings`: its setting's rules as TOML text (Scratch
+/// RPS's `[rules]`, R-SCR-9; empty for the book's own), checked by
+/// [`tabula_engine::SystemId::campaign_settings`] and kept with the campaign.
 ///
 /// # Errors
 /// [`AppError::UnknownSystem`]; [`AppError::BadRequest`] for a bad or
-/// repeated player name, more than [`MAX_PLAYERS`], a player called `gm`.
+/// repeated player name, more than [`MAX_PLAYERS`], a player called `gm`;
+/// [`AppError::Character`] (`bad-settings`) for settings the book does not
+/// take.
 pub async fn create(
     store: &dyn Store,
     system: &str,
     name: &str,
     players: &[String],
+    settings: &str,
     base_url: &str,
 ) -> Result<CampaignCreated, AppError> {
     let system = system_of(system)?;
+    let settings = system
+        .campaign_settings(settings)
+        .map_err(AppError::Character)?;
     if players.len() > MAX_PLAYERS {
         return Err(AppError::BadRequest(format!(
             "at most {MAX_PLAYERS} players in a campaign"
@@ -136,6 +144,7 @@ pub async fn create(
             system: system.id().to_string(),
             name: name.clone(),
             seats: new_seats,
+            settings,
         })
         .await
         .map_err(store_err)?;
@@ -310,7 +319,7 @@ pub async fn add_character(
     let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let name = system
-        .validate_sheet(&request.sheet)
+        .validate_sheet_in(&campaign.summary.settings, &request.sheet)
         .map_err(AppError::Character)?;
     let owner = match &request.owner {
         None => seat.seat.clone(),
@@ -489,7 +498,9 @@ pub async fn edit(
     let record = character(store, id, character_id, seat).await?;
     let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
-    let name = system.validate_sheet(sheet).map_err(AppError::Character)?;
+    let name = system
+        .validate_sheet_in(&campaign.summary.settings, sheet)
+        .map_err(AppError::Character)?;
     if !tabula_engine::core::names::same_name(&name, &record.name) {
         return Err(AppError::BadRequest(format!(
             "the sheet is {name:?}, this character is {:?}: a character keeps its name (import the sheet as a new character)",
@@ -555,7 +566,13 @@ pub async fn advance(
     };
     let mut roller = Seeded::from_entropy();
     let done = system
-        .advance(&record.sheet, &who, command, &mut roller)
+        .advance_in(
+            &campaign.summary.settings,
+            &record.sheet,
+            &who,
+            command,
+            &mut roller,
+        )
         .map_err(AppError::Character)?;
     let changes =
         characters::sheet_changes(&record.sheet, &done.sheet).map_err(AppError::Character)?;
@@ -646,7 +663,11 @@ pub async fn open_table(
         None => Seeded::from_entropy(),
     };
     let files = tabula_engine::core::files::InMemoryFiles(files);
-    let table = create::setup(system, &request.table, &files, roller)?;
+    // R-SCR-9: every table opened from the campaign uses its setting's rules.
+    let text = system
+        .table_in(&campaign.summary.settings, &request.table)
+        .map_err(|e| AppError::BadTable(e.to_string()))?;
+    let table = create::setup(system, &text, &files, roller)?;
     let name = create::table_name(system, &request.table, request.name.as_deref());
     let mut hashes = BTreeMap::new();
     for s in &campaign.seats {
@@ -736,8 +757,14 @@ pub async fn end_encounter(
             sheet: c.sheet.clone(),
         })
         .collect();
-    let found = characters::encounter_changes(table, table_id, &loaded.summary.name, &sheets)
-        .map_err(AppError::Character)?;
+    let found = characters::encounter_changes_in(
+        &campaign.summary.settings,
+        table,
+        table_id,
+        &loaded.summary.name,
+        &sheets,
+    )
+    .map_err(AppError::Character)?;
     let mut writes = Vec::new();
     let mut written = Vec::new();
     for (cid, sheet, event) in found {

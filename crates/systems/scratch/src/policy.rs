@@ -1017,6 +1017,18 @@ impl Policy for Scratch {
         }
     }
 
+    /// Each character's name, for its id: a participant is named by its id
+    /// in the report and in what the table awaits, and answers to its name
+    /// too, as every command's character does (`"Breakhelm X-19"` for
+    /// `breakhelm`; the one command grammar's names, Tabula's table).
+    fn participant_names(state: &State) -> Vec<(String, String)> {
+        state
+            .characters
+            .iter()
+            .map(|c| (c.id.clone(), c.character.name().to_string()))
+            .collect()
+    }
+
     fn report(state: &State) -> EncounterReport {
         let sides = sides(state);
         let winner = if state.phase == Phase::Over {
