@@ -69,14 +69,14 @@ function systemPath(system) {
 export const builder = {
   /** The empty draft and its view. */
   start: (system) => call("GET", `${systemPath(system)}/builder`),
-  /** Apply `changes` ([{set: {key, value}} | {clear: {key}}]) to `draft`. */
-  change: (system, draft, changes) => call("POST", `${systemPath(system)}/builder`, { json: { draft, changes } }),
+  /** Apply `changes` ([{set: {key, value}} | {clear: {key}}]) to `draft`; `settings`: a campaign's setting rules (R-SCR-9). */
+  change: (system, draft, changes, settings = "") => call("POST", `${systemPath(system)}/builder`, { json: { draft, changes, settings } }),
   /** The finished sheet `{name, sheet}`, or 422 `unfinished` with `problems`. */
-  finish: (system, draft) => call("POST", `${systemPath(system)}/builder/finish`, { json: { draft } }),
+  finish: (system, draft, settings = "") => call("POST", `${systemPath(system)}/builder/finish`, { json: { draft, settings } }),
   /** The draft a saved sheet is, with its view (to edit it in the builder). */
-  fromSheet: (system, sheet) => call("POST", `${systemPath(system)}/builder/from-sheet`, { json: { sheet } }),
+  fromSheet: (system, sheet, settings = "") => call("POST", `${systemPath(system)}/builder/from-sheet`, { json: { sheet, settings } }),
   /** What `character validate` says of a sheet: `{valid, name, problems}`. */
-  validate: (system, sheet) => call("POST", `${systemPath(system)}/sheets/validate`, { json: { sheet } }),
+  validate: (system, sheet, settings = "") => call("POST", `${systemPath(system)}/sheets/validate`, { json: { sheet, settings } }),
   /** The book's advancement commands. */
   advancement: (system) => call("GET", `${systemPath(system)}/advancement`),
 };

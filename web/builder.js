@@ -15,6 +15,7 @@ const S = {
   system: "",
   campaign: "",
   token: "",
+  settings: "",
   camp: null,
   seat: "",
   role: "",
@@ -52,7 +53,7 @@ async function start() {
   if (S.campaign) loadCampaign();
   if (S.editing) return editCharacter();
   const saved = loadDraft();
-  const r = saved ? await builder.change(S.system, saved, []) : await builder.start(S.system);
+  const r = saved ? await builder.change(S.system, saved, [], S.settings) : await builder.start(S.system);
   if (!r.ok && saved) {
     // A saved draft that no longer reads: start from the empty one.
     sessionStorage.removeItem(draftKey());
@@ -63,6 +64,8 @@ async function start() {
     return;
   }
   take(r.body);
+  // The campaign may have answered first: its setting rules then apply now.
+  if (S.settings) await refreshUnderSettings();
   document.body.dataset.ready = "true";
 }
 
@@ -74,7 +77,7 @@ async function editCharacter() {
     return;
   }
   const sheet = typeof r.body === "string" ? r.body : r.text || "";
-  const d = await builder.fromSheet(S.system, sheet);
+  const d = await builder.fromSheet(S.system, sheet, S.settings);
   if (!d.ok) {
     fatal(`The character's sheet does not read: ${describeError(d).message}`);
     return;
@@ -124,6 +127,17 @@ async function restart() {
   document.body.dataset.ready = "true";
 }
 
+/** The draft's view again under the campaign's setting rules (R-SCR-9). */
+function refreshUnderSettings() {
+  S.queue = S.queue
+    .then(async () => {
+      const r = await builder.change(S.system, S.draft, [], S.settings);
+      if (r.ok) take(r.body);
+    })
+    .catch(() => {});
+  return S.queue;
+}
+
 /** The campaign this character is for: its name, this seat, and (for the GM) the seats. */
 async function loadCampaign() {
   const note = $("campaign-note");
@@ -141,6 +155,11 @@ async function loadCampaign() {
   const c = r.body;
   S.seat = c.seat;
   S.role = c.role;
+  // R-SCR-9: the builder checks against the campaign's setting rules.
+  if (c.system === S.system && c.settings) {
+    S.settings = c.settings;
+    if (S.draft) refreshUnderSettings();
+  }
   replace(note, [
     "For the campaign ",
     el("a", { href: `/c/${encodeURIComponent(S.campaign)}#${S.token}` }, `“${c.name}”`),
@@ -180,7 +199,7 @@ async function send(ch) {
   const key = (ch.set || ch.clear).key;
   S.sent = { key, value: ch.set ? valueText(ch.set.value) : "" };
   document.body.dataset.busy = "true";
-  const r = await builder.change(S.system, S.draft, [ch]);
+  const r = await builder.change(S.system, S.draft, [ch], S.settings);
   document.body.dataset.busy = "false";
   if (!r.ok) {
     // Not the builder's refusal but a request the server could not read.
@@ -384,7 +403,7 @@ function drawProblems() {
 /** Finish the draft: the sheet, with Download and (from a campaign) Add to campaign. */
 async function finish() {
   $("finish-error").textContent = "";
-  const r = await builder.finish(S.system, S.draft);
+  const r = await builder.finish(S.system, S.draft, S.settings);
   if (!r.ok) {
     const d = describeError(r);
     replace($("finish-error"), [`Not finished: ${d.message}`]);
@@ -452,7 +471,7 @@ async function checkImport() {
     replace(out, el("p", { class: "error" }, "Paste a sheet or choose its file first."));
     return;
   }
-  const r = await builder.validate(S.system, sheet);
+  const r = await builder.validate(S.system, sheet, S.settings);
   if (!r.ok) {
     replace(out, el("p", { class: "error", "data-kind": "error" }, `Not checked: ${describeError(r).message}`));
     return;
@@ -476,7 +495,7 @@ async function checkImport() {
 
 /** Load a legal imported sheet into the builder as its draft (steps, budgets and rules as for a new one). */
 async function editImported(sheet, out) {
-  const r = await builder.fromSheet(S.system, sheet);
+  const r = await builder.fromSheet(S.system, sheet, S.settings);
   if (!r.ok) {
     replace(out, el("p", { class: "error", "data-kind": "error" }, `Cannot edit it: ${describeError(r).message}`));
     return;

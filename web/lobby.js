@@ -155,6 +155,14 @@ async function loadTables() {
   );
 }
 
+/** The systems whose campaigns take a setting's rules (Scratch RPS, R-SCR-9). */
+const SETTINGS_SYSTEMS = ["scratch"];
+
+/** Show the setting's rules field only for a system that takes them. */
+function showSettingsField() {
+  $("campaign-settings-field").hidden = !SETTINGS_SYSTEMS.includes($("campaign-system").value);
+}
+
 /** Create a campaign from the form and show each seat's campaign link. */
 async function createCampaign(ev) {
   ev.preventDefault();
@@ -170,9 +178,14 @@ async function createCampaign(ev) {
     .value.split(",")
     .map((p) => p.trim())
     .filter(Boolean);
+  const system = $("campaign-system").value;
+  const request = { system, name, players };
+  // R-SCR-9: a Scratch campaign carries its setting's rules.
+  const settings = $("campaign-settings").value;
+  if (SETTINGS_SYSTEMS.includes(system) && settings.trim()) request.settings = settings;
   const button = $("create-campaign");
   button.disabled = true;
-  const r = await lobby.createCampaign({ system: $("campaign-system").value, name, players });
+  const r = await lobby.createCampaign(request);
   button.disabled = false;
   if (!r.ok) {
     err.textContent = `The campaign was not created: ${describeError(r).message}`;
@@ -237,6 +250,8 @@ async function loadCampaigns() {
 
 $("system").addEventListener("change", fillExamples);
 $("new-campaign").addEventListener("submit", createCampaign);
+$("campaign-system").addEventListener("change", showSettingsField);
+showSettingsField();
 $("reload-campaigns").addEventListener("click", loadCampaigns);
 $("source-example").addEventListener("change", sourceChanged);
 $("source-upload").addEventListener("change", sourceChanged);

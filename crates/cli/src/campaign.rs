@@ -26,6 +26,12 @@ pub enum CampaignCommand {
         /// A player's seat name (repeat for each player).
         #[arg(long = "player")]
         players: Vec<String>,
+        /// The setting's rules (TOML): Scratch RPS takes a `[rules]` table
+        /// (`cp`, `max_level`, `strength_base`, `d20`), as a table file writes
+        /// it; the campaign's characters, builder, advancement and tables use
+        /// them (R-SCR-9). Default: the book's own rules.
+        #[arg(long = "rules", value_name = "FILE")]
+        rules: Option<std::path::PathBuf>,
         #[command(flatten)]
         db: Db,
         /// The server's address as players reach it, for the links.
@@ -177,10 +183,15 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
             system,
             name,
             players,
+            rules,
             base_url,
             ..
         } => {
-            let c = campaign::create(store, &system, &name, &players, &base_url)
+            let settings = match &rules {
+                Some(file) => read_file(file)?,
+                None => String::new(),
+            };
+            let c = campaign::create(store, &system, &name, &players, &settings, &base_url)
                 .await
                 .map_err(app_error)?;
             ctx.emit(&c, || {
@@ -263,7 +274,7 @@ async fn run_on(store: &dyn Store, command: CampaignCommand, ctx: Ctx) -> Result
                     }
                     for ch in &c.characters {
                         out.push_str(&format!("  {} ({}, owned by {}, {} events) file {}\n", ch.name, ch.id, ch.owner, ch.seq, ch.file));
-                        for p in campaign::needs_edit(&c.summary.system, ch) {
+                        for p in campaign::needs_edit(&c.summary.system, &c.summary.settings, ch) {
                             out.push_str(&format!("    needs the GM's edit: RULE {}: {}\n", p.rule, p.message));
                         }
                     }

@@ -193,3 +193,89 @@ fn a_campaign_from_the_terminal_keeps_its_character_and_history() {
     assert!(err.contains("no seat"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// R-SCR-9: a campaign carries its setting's rules. `campaign new scratch
+/// NAME --rules FILE` keeps them, and the book's own characters (refused
+/// under the book's 10 CP and level 4) are imported and advanced under them.
+#[test]
+fn r_scr_9_a_scratch_campaign_takes_its_settings_rules() {
+    let (dir, url) = database("scratch-rules");
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scratch");
+    let breakhelm = examples.join("breakhelm-x-19.toml");
+    let zim = examples.join("zimzambamalam.toml");
+    let id_of = |created: &str| {
+        created
+            .split_whitespace()
+            .nth(2)
+            .expect("the campaign id")
+            .to_string()
+    };
+    // The book's rules: refused.
+    let plain = id_of(&ok(&["campaign", "new", "scratch", "Average People"], &url));
+    let err = refused(
+        &["campaign", "import", &plain, breakhelm.to_str().unwrap()],
+        &url,
+    );
+    assert!(err.contains("14") || err.contains("10"), "{err}");
+    // A setting with room for them.
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "[rules]\ncp = 14\nmax_level = 8\n").unwrap();
+    let set = id_of(&ok(
+        &[
+            "campaign",
+            "new",
+            "scratch",
+            "Outlaws",
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+        &url,
+    ));
+    for sheet in [&breakhelm, &zim] {
+        ok(&["campaign", "import", &set, sheet.to_str().unwrap()], &url);
+    }
+    let done = ok(
+        &[
+            "campaign",
+            "advance",
+            &set,
+            "Zimzambamalam",
+            "award-cp",
+            "2",
+        ],
+        &url,
+    );
+    assert!(done.contains("2"), "{done}");
+    // Bad settings are refused naming the field, and make no campaign.
+    std::fs::write(&rules, "[rules]\ncp = 0\n").unwrap();
+    let err = refused(
+        &[
+            "campaign",
+            "new",
+            "scratch",
+            "Broken",
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+        &url,
+    );
+    assert!(err.contains("cp"), "{err}");
+    let err = refused(
+        &[
+            "campaign",
+            "new",
+            "tiers",
+            "Not Scratch",
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+        &url,
+    );
+    assert!(err.contains("settings"), "{err}");
+    let listed = ok(&["campaign", "list"], &url);
+    assert!(
+        !listed.contains("Broken") && !listed.contains("Not Scratch"),
+        "{listed}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -119,6 +119,16 @@ pub trait Policy: TextPlay {
 
     /// How the encounter stands now (at its end, for a simulation).
     fn report(state: &Self::State) -> EncounterReport;
+
+    /// Other names a participant answers to, as `(participant, name)`: the
+    /// participant as [`Policy::report`] names it, and a name a command may
+    /// use for it instead (a system naming participants by ids gives each
+    /// one's display name here, so `auto "Breakhelm X-19"` finds the
+    /// participant `breakhelm`). Default: none.
+    fn participant_names(state: &Self::State) -> Vec<(String, String)> {
+        let _ = state;
+        Vec::new()
+    }
 }
 
 /// The Wilson score interval for `successes` out of `trials` at 95%

@@ -113,6 +113,9 @@ trait DynSession: Send + Sync {
     fn initial_roller(&self) -> &Seeded;
     fn extend(&mut self, rows: &[RawRow]) -> Result<(), LoadError>;
     fn participants(&self) -> Vec<String>;
+    /// Other names participants answer to, `(participant, name)`
+    /// (`Policy::participant_names`).
+    fn participant_names(&self) -> Vec<(String, String)>;
     fn awaiting(&self) -> Vec<Awaiting>;
     fn suggest_for(&self, awaiting: &Awaiting) -> Option<serde_json::Value>;
     fn report(&self) -> EncounterReport;
@@ -284,6 +287,9 @@ where
             .map(|p| p.name)
             .collect()
     }
+    fn participant_names(&self) -> Vec<(String, String)> {
+        <S as Policy>::participant_names(Session::state(self))
+    }
     fn awaiting(&self) -> Vec<Awaiting> {
         if Session::finished(self) {
             return Vec::new();
@@ -319,15 +325,40 @@ fn submit_command<S: TextPlay>(
 /// `typed` resolved among `participants` ([`tabula_core::names::resolve`]);
 /// a name that fits none is tried again with its spaces as hyphens, since a
 /// system may name participants by their ids (`the-boss` for "The Boss").
-fn resolve_participant(participants: &[String], typed: &str) -> Result<String, CommandError> {
+///
+/// A name that fits no participant is then looked up among the other names
+/// participants answer to (`names`, `(participant, name)`: a character's
+/// display name where the system names participants by ids), again with
+/// the one [`tabula_core::names::resolve`].
+fn resolve_participant(
+    participants: &[String],
+    names: &[(String, String)],
+    typed: &str,
+) -> Result<String, CommandError> {
     let all = || participants.iter().map(String::as_str);
     match tabula_core::names::resolve("participant", typed, all()) {
         Ok(name) => Ok(name.to_string()),
         Err(e) => {
             let hyphened = typed.split_whitespace().collect::<Vec<_>>().join("-");
-            tabula_core::names::resolve("participant", &hyphened, all())
-                .map(str::to_string)
-                .map_err(|_| CommandError::Parse(e.into()))
+            if let Ok(name) = tabula_core::names::resolve("participant", &hyphened, all()) {
+                return Ok(name.to_string());
+            }
+            // A name that starts several participants' ids stays ambiguous.
+            if matches!(e, tabula_core::names::NameLookupError::Ambiguous { .. }) {
+                return Err(CommandError::Parse(e.into()));
+            }
+            let other = names.iter().map(|(_, n)| n.as_str());
+            match tabula_core::names::resolve("participant", typed, other) {
+                Ok(name) => names
+                    .iter()
+                    .find(|(_, n)| n.as_str() == name)
+                    .map(|(p, _)| p.clone())
+                    .ok_or_else(|| CommandError::Parse(e.into())),
+                Err(ambiguous @ tabula_core::names::NameLookupError::Ambiguous { .. }) => {
+                    Err(CommandError::Parse(ambiguous.into()))
+                }
+                Err(_) => Err(CommandError::Parse(e.into())),
+            }
         }
     }
 }
@@ -492,7 +523,8 @@ impl AnyTable {
                 what: "hand a participant to the autopilot".into(),
             });
         }
-        let found = resolve_participant(&self.participants(), name)?;
+        let found =
+            resolve_participant(&self.participants(), &self.inner.participant_names(), name)?;
         self.autopilot
             .retain(|n| !tabula_core::names::same_name(n, &found));
         if on {
@@ -517,7 +549,11 @@ impl AnyTable {
         participant: &str,
         dice: Dice<'_>,
     ) -> Result<(String, Accepted), CommandError> {
-        let name = resolve_participant(&self.participants(), participant)?;
+        let name = resolve_participant(
+            &self.participants(),
+            &self.inner.participant_names(),
+            participant,
+        )?;
         let awaiting = self.inner.awaiting();
         let Some(a) = awaiting.iter().find(|a| {
             a.seat.same_seat(seat)

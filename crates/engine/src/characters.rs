@@ -59,6 +59,15 @@ pub enum CharacterError {
     /// the sheet's, or a history that does not start with a sheet).
     #[error("the history does not replay: {0}")]
     History(String),
+    /// A campaign's settings are not its book's setting rules (Scratch RPS:
+    /// the `[rules]` a table takes, R-SCR-9), or the book takes none.
+    #[error("campaign settings for {system}: {message}")]
+    Settings {
+        /// The system id.
+        system: &'static str,
+        /// What is wrong, naming the field.
+        message: String,
+    },
 }
 
 fn join(problems: &[BuildProblem]) -> String {
@@ -206,6 +215,26 @@ fn answer<B: CharacterBook>(
     })
 }
 
+/// Apply `changes` to `d` in order, stopping at the first refused one.
+fn change<B: CharacterBook>(
+    system: SystemId,
+    mut d: B::Draft,
+    changes: &[DraftChange],
+) -> Result<BuildAnswer, CharacterError> {
+    let mut refusal = None;
+    for change in changes {
+        let done = match change {
+            DraftChange::Set { key, value } => B::set(&mut d, key, value),
+            DraftChange::Clear { key } => B::clear(&mut d, key),
+        };
+        if let Err(e) = done {
+            refusal = Some(e);
+            break;
+        }
+    }
+    answer::<B>(system, &d, refusal)
+}
+
 /// One change to a draft: set a field, or take a choice back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -249,19 +278,8 @@ impl SystemId {
         changes: &[DraftChange],
     ) -> Result<BuildAnswer, CharacterError> {
         dispatch!(self, S => {
-            let mut d = read_draft::<S>(self, draft)?;
-            let mut refusal = None;
-            for change in changes {
-                let done = match change {
-                    DraftChange::Set { key, value } => <S as CharacterBook>::set(&mut d, key, value),
-                    DraftChange::Clear { key } => <S as CharacterBook>::clear(&mut d, key),
-                };
-                if let Err(e) = done {
-                    refusal = Some(e);
-                    break;
-                }
-            }
-            answer::<S>(self, &d, refusal)
+            let d = read_draft::<S>(self, draft)?;
+            change::<S>(self, d, changes)
         })
     }
 
@@ -306,7 +324,14 @@ impl SystemId {
     /// sheet that breaks a rule is in a campaign only when an encounter left
     /// it so ([`encounter_changes`]: the end of an encounter never fails).
     pub fn needs_edit(self, sheet: &str) -> Vec<BuildProblem> {
-        match self.validate_sheet(sheet) {
+        self.needs_edit_in("", sheet)
+    }
+
+    /// [`SystemId::needs_edit`] in a campaign with `settings` (R-SCR-9: a
+    /// Scratch RPS sheet is checked against the setting's rules; settings
+    /// that do not read are a problem the GM must fix).
+    pub fn needs_edit_in(self, settings: &str, sheet: &str) -> Vec<BuildProblem> {
+        match self.validate_sheet_in(settings, sheet) {
             Err(CharacterError::Sheet { problems }) => problems,
             Err(other) => vec![BuildProblem {
                 field: None,
@@ -324,6 +349,173 @@ impl SystemId {
     /// (`CharacterBook::steps_past`).
     pub fn steps_past(self, old: &str, new: &str) -> Vec<BuildProblem> {
         dispatch!(self, S => <S as CharacterBook>::steps_past(old, new))
+    }
+
+    /// A campaign's settings text checked for this book, as the campaign keeps
+    /// it: Scratch RPS reads the `[rules]` a table takes (`cp`, `max_level`,
+    /// `strength_base`, `d20`) and writes them back whole (R-SCR-9); the other
+    /// books take none yet (empty text only). Empty text is the book's own
+    /// rules and stays empty.
+    ///
+    /// # Errors
+    /// [`CharacterError::Settings`] naming the field.
+    pub fn campaign_settings(self, text: &str) -> Result<String, CharacterError> {
+        if text.trim().is_empty() {
+            return Ok(String::new());
+        }
+        match self {
+            SystemId::Scratch => tabula_scratch::table::setting_rules(text)
+                .map(|r| tabula_scratch::table::setting_text(&r))
+                .map_err(|e| self.settings_error(e.to_string())),
+            _ => Err(self
+                .settings_error("this book takes no campaign settings: leave them empty".into())),
+        }
+    }
+
+    fn settings_error(self, message: String) -> CharacterError {
+        CharacterError::Settings {
+            system: self.id(),
+            message,
+        }
+    }
+
+    /// Scratch RPS's setting rules in `settings` (None: another book, or the
+    /// book's own rules).
+    fn scratch_setting(
+        self,
+        settings: &str,
+    ) -> Result<Option<tabula_scratch::TableRules>, CharacterError> {
+        if self != SystemId::Scratch || settings.trim().is_empty() {
+            return Ok(None);
+        }
+        tabula_scratch::table::setting_rules(settings)
+            .map(Some)
+            .map_err(|e| self.settings_error(e.to_string()))
+    }
+
+    /// [`SystemId::validate_sheet`] in a campaign with `settings`
+    /// ([`SystemId::campaign_settings`]): a campaign's characters are checked
+    /// against its setting (R-SCR-9).
+    ///
+    /// # Errors
+    /// [`CharacterError::Sheet`] with every broken rule;
+    /// [`CharacterError::Settings`].
+    pub fn validate_sheet_in(self, settings: &str, sheet: &str) -> Result<String, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => tabula_scratch::builder::validate_in(sheet, &rules)
+                .map_err(|problems| CharacterError::Sheet { problems }),
+            None => self.validate_sheet(sheet),
+        }
+    }
+
+    /// [`SystemId::advance`] in a campaign with `settings`: the sheet is read
+    /// and its limits are the setting's (R-SCR-9).
+    ///
+    /// # Errors
+    /// As [`SystemId::advance`]; [`CharacterError::Settings`].
+    pub fn advance_in(
+        self,
+        settings: &str,
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        roller: &mut dyn Roller,
+    ) -> Result<Advanced, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => {
+                tabula_scratch::advancement::advance_in(sheet, seat, line, roller, &rules)
+                    .map_err(CharacterError::Advance)
+            }
+            None => self.advance(sheet, seat, line, roller),
+        }
+    }
+
+    /// [`SystemId::new_draft`] in a campaign with `settings`: the builder's
+    /// limits are the setting's (R-SCR-9).
+    ///
+    /// # Errors
+    /// [`CharacterError::Settings`].
+    pub fn new_draft_in(self, settings: &str) -> Result<BuildAnswer, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => {
+                let d = tabula_scratch::Draft::default().in_setting(rules);
+                answer::<tabula_scratch::Scratch>(self, &d, None)
+            }
+            None => Ok(self.new_draft()),
+        }
+    }
+
+    /// [`SystemId::change_draft`] in a campaign with `settings`: every change is
+    /// checked against the setting's rules (R-SCR-9).
+    ///
+    /// # Errors
+    /// As [`SystemId::change_draft`]; [`CharacterError::Settings`].
+    pub fn change_draft_in(
+        self,
+        settings: &str,
+        draft: &Value,
+        changes: &[DraftChange],
+    ) -> Result<BuildAnswer, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => {
+                type S = tabula_scratch::Scratch;
+                let d = read_draft::<S>(self, draft)?.in_setting(rules);
+                change::<S>(self, d, changes)
+            }
+            None => self.change_draft(draft, changes),
+        }
+    }
+
+    /// [`SystemId::finish_draft`] in a campaign with `settings` (R-SCR-9).
+    ///
+    /// # Errors
+    /// As [`SystemId::finish_draft`]; [`CharacterError::Settings`].
+    pub fn finish_draft_in(self, settings: &str, draft: &Value) -> Result<String, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => {
+                type S = tabula_scratch::Scratch;
+                let d = read_draft::<S>(self, draft)?.in_setting(rules);
+                <S as CharacterBook>::finish(&d)
+                    .map_err(|problems| CharacterError::Unfinished { problems })
+            }
+            None => self.finish_draft(draft),
+        }
+    }
+
+    /// [`SystemId::draft_from_sheet`] in a campaign with `settings` (R-SCR-9).
+    ///
+    /// # Errors
+    /// As [`SystemId::draft_from_sheet`]; [`CharacterError::Settings`].
+    pub fn draft_from_sheet_in(
+        self,
+        settings: &str,
+        sheet: &str,
+    ) -> Result<BuildAnswer, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => {
+                type S = tabula_scratch::Scratch;
+                let d = <S as CharacterBook>::draft_from_sheet(sheet)
+                    .map_err(|problems| CharacterError::Sheet { problems })?
+                    .in_setting(rules);
+                answer::<S>(self, &d, None)
+            }
+            None => self.draft_from_sheet(sheet),
+        }
+    }
+
+    /// A table file's text opened from a campaign with `settings`: Scratch
+    /// RPS's table takes the setting's `[rules]` (R-SCR-9: "every table opened
+    /// from it uses them"); other books' tables are unchanged.
+    ///
+    /// # Errors
+    /// [`CharacterError::Settings`] when the table's own `[rules]` differ from
+    /// the setting's, or it does not read.
+    pub fn table_in(self, settings: &str, table: &str) -> Result<String, CharacterError> {
+        match self.scratch_setting(settings)? {
+            Some(rules) => tabula_scratch::table::table_in_setting(table, &rules)
+                .map_err(|e| self.settings_error(e.to_string())),
+            None => Ok(table.to_string()),
+        }
     }
 
     /// The book's advancement commands, for `help` and the reference.
@@ -733,7 +925,21 @@ pub fn encounter_changes(
     table_name: &str,
     characters: &[CampaignSheet],
 ) -> Vec<(String, String, CharacterEvent)> {
-    sheets_changes(
+    encounter_changes_in("", table, table_id, table_name, characters)
+}
+
+/// [`encounter_changes`] of a campaign with `settings`: the sheets the
+/// encounter leaves are checked against the campaign's setting (R-SCR-9);
+/// one that breaks it is written back all the same, with its problems.
+pub fn encounter_changes_in(
+    settings: &str,
+    table: &crate::AnyTable,
+    table_id: &str,
+    table_name: &str,
+    characters: &[CampaignSheet],
+) -> Vec<(String, String, CharacterEvent)> {
+    sheets_changes_in(
+        settings,
         table.system(),
         table.sheets_after(),
         table_id,
@@ -752,6 +958,18 @@ pub fn sheets_changes(
     table_name: &str,
     characters: &[CampaignSheet],
 ) -> Vec<(String, String, CharacterEvent)> {
+    sheets_changes_in("", system, afters, table_id, table_name, characters)
+}
+
+/// [`sheets_changes`] of a campaign with `settings` (R-SCR-9).
+pub fn sheets_changes_in(
+    settings: &str,
+    system: SystemId,
+    afters: Vec<SheetAfter>,
+    table_id: &str,
+    table_name: &str,
+    characters: &[CampaignSheet],
+) -> Vec<(String, String, CharacterEvent)> {
     let mut out = Vec::new();
     for after in afters {
         let Some(c) = characters
@@ -762,7 +980,7 @@ pub fn sheets_changes(
         };
         let (sheet, changes, problems) = match sheet_changes(&c.sheet, &after.sheet) {
             Ok(changes) => {
-                let problems = system.needs_edit(&after.sheet);
+                let problems = system.needs_edit_in(settings, &after.sheet);
                 (after.sheet, changes, problems)
             }
             Err(e) => (

@@ -323,3 +323,32 @@ fn auto_takes_a_display_name_for_a_participant_named_by_its_id() {
     table.set_autopilot(&gm, "the boss", false).unwrap();
     assert_eq!(table.autopilot(), ["thug-2"]);
 }
+
+/// Item 14: Breakhelm X-19's id is `breakhelm`; `auto "Breakhelm X-19"` (and
+/// the policy's step) finds him by his name as every other command does,
+/// through the one `names::resolve`; a prefix of a name works too, and a name
+/// that fits nothing is still refused listing the participants.
+#[test]
+fn scratch_auto_takes_a_characters_name_as_well_as_its_id() {
+    let (text, dir) = table_text(SystemId::Scratch);
+    let mut table = AnyTable::setup(SystemId::Scratch, &text, &dir, Seeded::from_seed(1)).unwrap();
+    let gm = tabula_core::system::Seat::Gm;
+    assert_eq!(
+        table.set_autopilot(&gm, "Breakhelm X-19", true).unwrap(),
+        "breakhelm"
+    );
+    assert_eq!(
+        table.set_autopilot(&gm, "breakhelm x", false).unwrap(),
+        "breakhelm"
+    );
+    assert_eq!(
+        table.set_autopilot(&gm, "breakhelm", true).unwrap(),
+        "breakhelm"
+    );
+    assert_eq!(table.autopilot(), ["breakhelm"]);
+    let e = table
+        .set_autopilot(&gm, "Kodos", true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("breakhelm"), "{e}");
+}

@@ -83,19 +83,27 @@ fn store_err(e: StoreError) -> AppError {
 }
 
 /// Make a campaign of `system` named `name` with a GM seat and one seat per
-/// player.
+/// player, set to `settings`: its setting's rules as TOML text (Scratch
+/// RPS's `[rules]`, R-SCR-9; empty for the book's own), checked by
+/// [`tabula_engine::SystemId::campaign_settings`] and kept with the campaign.
 ///
 /// # Errors
 /// [`AppError::UnknownSystem`]; [`AppError::BadRequest`] for a bad or
-/// repeated player name, more than [`MAX_PLAYERS`], a player called `gm`.
+/// repeated player name, more than [`MAX_PLAYERS`], a player called `gm`;
+/// [`AppError::Character`] (`bad-settings`) for settings the book does not
+/// take.
 pub async fn create(
     store: &dyn Store,
     system: &str,
     name: &str,
     players: &[String],
+    settings: &str,
     base_url: &str,
 ) -> Result<CampaignCreated, AppError> {
     let system = system_of(system)?;
+    let settings = system
+        .campaign_settings(settings)
+        .map_err(AppError::Character)?;
     if players.len() > MAX_PLAYERS {
         return Err(AppError::BadRequest(format!(
             "at most {MAX_PLAYERS} players in a campaign"
@@ -136,6 +144,7 @@ pub async fn create(
             system: system.id().to_string(),
             name: name.clone(),
             seats: new_seats,
+            settings,
         })
         .await
         .map_err(store_err)?;
@@ -310,7 +319,7 @@ pub async fn add_character(
     let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let name = system
-        .validate_sheet(&request.sheet)
+        .validate_sheet_in(&campaign.summary.settings, &request.sheet)
         .map_err(AppError::Character)?;
     let owner = match &request.owner {
         None => seat.seat.clone(),
@@ -493,7 +502,9 @@ pub async fn edit(
     let record = character(store, id, character_id, seat).await?;
     let campaign = load_whole(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
-    let name = system.validate_sheet(sheet).map_err(AppError::Character)?;
+    let name = system
+        .validate_sheet_in(&campaign.summary.settings, sheet)
+        .map_err(AppError::Character)?;
     if !tabula_engine::core::names::same_name(&name, &record.name) {
         return Err(AppError::BadRequest(format!(
             "the sheet is {name:?}, this character is {:?}: a character keeps its name (import the sheet as a new character)",
@@ -567,7 +578,13 @@ pub async fn advance(
     };
     let mut roller = Seeded::from_entropy();
     let done = system
-        .advance(&record.sheet, &who, command, &mut roller)
+        .advance_in(
+            &campaign.summary.settings,
+            &record.sheet,
+            &who,
+            command,
+            &mut roller,
+        )
         .map_err(AppError::Character)?;
     let changes =
         characters::sheet_changes(&record.sheet, &done.sheet).map_err(AppError::Character)?;
@@ -660,14 +677,18 @@ pub async fn open_table(
         None => Seeded::from_entropy(),
     };
     let files = tabula_engine::core::files::InMemoryFiles(files);
-    let table = create::setup(system, &request.table, &files, roller).map_err(|e| {
+    // R-SCR-9: every table opened from the campaign uses its setting's rules.
+    let text = system
+        .table_in(&campaign.summary.settings, &request.table)
+        .map_err(|e| AppError::BadTable(e.to_string()))?;
+    let table = create::setup(system, &text, &files, roller).map_err(|e| {
         // A sheet an encounter left breaking a rule does not set up: say who
         // needs the GM's edit, and which rules.
         let waiting: Vec<String> = campaign
             .characters
             .iter()
             .filter_map(|c| {
-                let notes = system.needs_edit(&c.sheet);
+                let notes = system.needs_edit_in(&campaign.summary.settings, &c.sheet);
                 (!notes.is_empty()).then(|| {
                     let rules: Vec<String> = notes
                         .into_iter()
@@ -780,7 +801,13 @@ pub async fn end_encounter(
             sheet: c.sheet.clone(),
         })
         .collect();
-    let found = characters::encounter_changes(table, table_id, &loaded.summary.name, &sheets);
+    let found = characters::encounter_changes_in(
+        &campaign.summary.settings,
+        table,
+        table_id,
+        &loaded.summary.name,
+        &sheets,
+    );
     let mut writes = Vec::new();
     let mut written = Vec::new();
     for (cid, sheet, event) in found {
@@ -861,9 +888,10 @@ pub async fn reissue(
 /// (every rule the sheet breaks; empty for a legal sheet). Only an encounter
 /// leaves such a sheet in a campaign ([`end_encounter`]); the GM's edit
 /// fixes it.
-pub fn needs_edit(system: &str, record: &CharacterRecord) -> Vec<RuleNote> {
+/// `settings` are the campaign's (R-SCR-9).
+pub fn needs_edit(system: &str, settings: &str, record: &CharacterRecord) -> Vec<RuleNote> {
     system_of(system)
-        .map(|s| s.needs_edit(&record.sheet))
+        .map(|s| s.needs_edit_in(settings, &record.sheet))
         .unwrap_or_default()
         .into_iter()
         .map(RuleNote::from)
@@ -881,7 +909,7 @@ pub fn character_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
             if let Some(o) = v.as_object_mut() {
                 o.insert(
                     "needs_edit".into(),
-                    serde_json::to_value(needs_edit(&c.summary.system, ch))
+                    serde_json::to_value(needs_edit(&c.summary.system, &c.summary.settings, ch))
                         .unwrap_or(serde_json::Value::Null),
                 );
             }

@@ -42,6 +42,10 @@ pub struct ChangeDraft {
     /// The changes, in order.
     #[serde(default)]
     pub changes: Vec<DraftChange>,
+    /// A campaign's settings (its setting's rules, R-SCR-9), when the
+    /// character is made for that campaign; empty: the book's own rules.
+    #[serde(default)]
+    pub settings: String,
 }
 
 /// `POST /api/systems/SYSTEM/builder`: apply changes to a draft; a refusal is
@@ -56,7 +60,7 @@ pub async fn change_draft(
         )));
     }
     system(&sys)?
-        .change_draft(&body.draft, &body.changes)
+        .change_draft_in(&body.settings, &body.draft, &body.changes)
         .map(Json)
         .map_err(AppError::Character)
 }
@@ -67,6 +71,10 @@ pub async fn change_draft(
 pub struct FinishDraft {
     /// The draft.
     pub draft: Value,
+    /// A campaign's settings (its setting's rules, R-SCR-9), when the
+    /// character is made for that campaign; empty: the book's own rules.
+    #[serde(default)]
+    pub settings: String,
 }
 
 /// `POST /api/systems/SYSTEM/builder/finish`: the sheet, or 422 `unfinished`.
@@ -75,8 +83,12 @@ pub async fn finish_draft(
     ApiJson(body): ApiJson<FinishDraft>,
 ) -> Result<Json<Value>, AppError> {
     let s = system(&sys)?;
-    let sheet = s.finish_draft(&body.draft).map_err(AppError::Character)?;
-    let name = s.validate_sheet(&sheet).map_err(AppError::Character)?;
+    let sheet = s
+        .finish_draft_in(&body.settings, &body.draft)
+        .map_err(AppError::Character)?;
+    let name = s
+        .validate_sheet_in(&body.settings, &sheet)
+        .map_err(AppError::Character)?;
     Ok(Json(json!({"name": name, "sheet": sheet})))
 }
 
@@ -86,6 +98,10 @@ pub async fn finish_draft(
 pub struct ValidateSheet {
     /// The sheet (TOML).
     pub sheet: String,
+    /// A campaign's settings (its setting's rules, R-SCR-9), when the
+    /// character is made for that campaign; empty: the book's own rules.
+    #[serde(default)]
+    pub settings: String,
 }
 
 /// `POST /api/systems/SYSTEM/sheets/validate`: `{valid, name, problems}`.
@@ -93,19 +109,21 @@ pub async fn validate_sheet(
     Path(sys): Path<String>,
     ApiJson(body): ApiJson<ValidateSheet>,
 ) -> Result<Json<Value>, AppError> {
-    Ok(Json(match system(&sys)?.validate_sheet(&body.sheet) {
-        Ok(name) => json!({"valid": true, "name": name, "problems": []}),
-        Err(tabula_engine::characters::CharacterError::Sheet { problems }) => {
-            let problems: Vec<Value> = problems
+    Ok(Json(
+        match system(&sys)?.validate_sheet_in(&body.settings, &body.sheet) {
+            Ok(name) => json!({"valid": true, "name": name, "problems": []}),
+            Err(tabula_engine::characters::CharacterError::Sheet { problems }) => {
+                let problems: Vec<Value> = problems
                 .iter()
                 .map(|p| {
                     json!({"field": p.field, "rule": p.rule, "message": p.message, "text": p.to_string()})
                 })
                 .collect();
-            json!({"valid": false, "name": null, "problems": problems})
-        }
-        Err(e) => return Err(AppError::Character(e)),
-    }))
+                json!({"valid": false, "name": null, "problems": problems})
+            }
+            Err(e) => return Err(AppError::Character(e)),
+        },
+    ))
 }
 
 /// `POST /api/systems/SYSTEM/builder/from-sheet` with `{"sheet": TOML}`: the
@@ -119,7 +137,7 @@ pub async fn draft_from_sheet(
     ApiJson(body): ApiJson<ValidateSheet>,
 ) -> Result<Json<BuildAnswer>, AppError> {
     system(&sys)?
-        .draft_from_sheet(&body.sheet)
+        .draft_from_sheet_in(&body.settings, &body.sheet)
         .map(Json)
         .map_err(AppError::Character)
 }
@@ -148,6 +166,11 @@ pub struct NewCampaignRequest {
     /// The players' seat names.
     #[serde(default)]
     pub players: Vec<String>,
+    /// The setting's rules as TOML text (Scratch RPS: a `[rules]` table with
+    /// `cp`, `max_level`, `strength_base`, `d20`; R-SCR-9). Empty or absent:
+    /// the book's own rules.
+    #[serde(default)]
+    pub settings: String,
 }
 
 /// `POST /api/campaigns`: 201 with every seat's token and link.
@@ -162,6 +185,7 @@ pub async fn create_campaign(
         &body.system,
         &body.name,
         &body.players,
+        &body.settings,
         &state.settings().base_url,
     )
     .await?;
@@ -224,6 +248,7 @@ pub async fn show_campaign(
         "system": c.summary.system,
         "name": c.summary.name,
         "created_ms": c.summary.created_ms,
+        "settings": c.summary.settings,
         "seat": seat.seat,
         "role": seat.role,
         "seats": campaign::seat_list(&c),

@@ -227,6 +227,7 @@ fn character_kind(e: &tabula_engine::characters::CharacterError) -> &'static str
         C::Sheet { .. } => "bad-sheet",
         C::Advance(_) => "advance-refused",
         C::History(_) => "history",
+        C::Settings { .. } => "bad-settings",
     }
 }
 

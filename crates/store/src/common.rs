@@ -365,6 +365,7 @@ pub(crate) struct CampaignRow {
     pub name: String,
     pub created_ms: i64,
     pub seats: Vec<SeatRow>,
+    pub settings: String,
 }
 
 /// Checks a new campaign: its name and its seats' names and display names follow
@@ -372,6 +373,13 @@ pub(crate) struct CampaignRow {
 pub(crate) fn prepare_campaign(campaign: NewCampaign) -> Result<CampaignRow, StoreError> {
     check_text(&campaign.system, "system")?;
     check_name("campaign name", &campaign.name)?;
+    check_text(&campaign.settings, "settings")?;
+    if campaign.settings.len() > MAX_SHEET_BYTES {
+        return Err(StoreError::SheetTooLarge {
+            bytes: campaign.settings.len(),
+            max: MAX_SHEET_BYTES,
+        });
+    }
     for seat in &campaign.seats {
         check_seat_name("seat", &seat.seat)?;
         check_name("display name", &seat.display_name)?;
@@ -382,6 +390,7 @@ pub(crate) fn prepare_campaign(campaign: NewCampaign) -> Result<CampaignRow, Sto
         name: campaign.name,
         created_ms: now_ms(),
         seats: prepare_seats(campaign.seats)?,
+        settings: campaign.settings,
     })
 }
 
@@ -649,7 +658,7 @@ pub(crate) fn loaded_campaign(
 pub(crate) const CAMPAIGN_COLUMNS: &str = "c.id, c.system, c.name, c.created_ms, \
      (SELECT COUNT(*) FROM campaign_seats s WHERE s.campaign_id = c.id), \
      (SELECT COUNT(*) FROM characters h WHERE h.campaign_id = c.id), \
-     (SELECT COUNT(*) FROM tables t WHERE t.campaign_id = c.id)";
+     (SELECT COUNT(*) FROM tables t WHERE t.campaign_id = c.id), c.settings";
 
 /// A character's columns with its last event's (the same on both backends), of
 /// [`CHARACTER_FROM`]; read as a [`CharacterRecordRow`].
@@ -664,10 +673,10 @@ pub(crate) const CHARACTER_FROM: &str = "characters h JOIN character_events e \
 
 /// A campaign summary as selected: id, system, name, created_ms, seat, character
 /// and table counts.
-pub(crate) type CampaignSummaryRow = (String, String, String, i64, i64, i64, i64);
+pub(crate) type CampaignSummaryRow = (String, String, String, i64, i64, i64, i64, String);
 
 pub(crate) fn campaign_summary(row: CampaignSummaryRow) -> Result<CampaignSummary, StoreError> {
-    let (id, system, name, created_ms, seats, characters, tables) = row;
+    let (id, system, name, created_ms, seats, characters, tables, settings) = row;
     Ok(CampaignSummary {
         id,
         system,
@@ -676,6 +685,7 @@ pub(crate) fn campaign_summary(row: CampaignSummaryRow) -> Result<CampaignSummar
         seats: count_from_db(seats, "seats in one campaign")?,
         characters: count_from_db(characters, "characters in one campaign")?,
         tables: count_from_db(tables, "tables in one campaign")?,
+        settings,
     })
 }
 

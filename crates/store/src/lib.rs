@@ -375,6 +375,10 @@ pub struct NewCampaign {
     /// 64 characters, no control characters, no `:`), unique within the campaign;
     /// each `display_name` a name as for `name`.
     pub seats: Vec<NewSeat>,
+    /// The campaign's setting: the rules its book lets a setting change, as TOML
+    /// text the engine checked (Scratch RPS's `[rules]`, R-SCR-9); empty for the
+    /// book's own rules. Opaque to the store; at most [`MAX_SHEET_BYTES`] bytes.
+    pub settings: String,
 }
 
 /// One line of [`Store::list_campaigns`]: a campaign without its characters.
@@ -394,6 +398,9 @@ pub struct CampaignSummary {
     pub characters: u32,
     /// How many tables belong to it (ended or not).
     pub tables: u32,
+    /// Its setting's rules as TOML text ([`NewCampaign::settings`]); empty for
+    /// the book's own rules.
+    pub settings: String,
 }
 
 /// A seat of an existing campaign, without its token hash.

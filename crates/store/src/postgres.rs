@@ -476,13 +476,17 @@ impl Store for PgStore {
     async fn create_campaign(&self, campaign: NewCampaign) -> Result<CampaignId, StoreError> {
         let row = common::prepare_campaign(campaign)?;
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO campaigns (id, system, name, created_ms) VALUES ($1, $2, $3, $4)")
-            .bind(&row.id)
-            .bind(&row.system)
-            .bind(&row.name)
-            .bind(row.created_ms)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO campaigns (id, system, name, created_ms, settings) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&row.id)
+        .bind(&row.system)
+        .bind(&row.name)
+        .bind(row.created_ms)
+        .bind(&row.settings)
+        .execute(&mut *tx)
+        .await?;
         for seat in &row.seats {
             sqlx::query(
                 "INSERT INTO campaign_seats \

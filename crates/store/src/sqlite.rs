@@ -426,14 +426,15 @@ impl Store for SqliteStore {
         let row = common::prepare_campaign(campaign)?;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
-            "INSERT INTO campaigns (id, created_order, system, name, created_ms) \
+            "INSERT INTO campaigns (id, created_order, system, name, created_ms, settings) \
              VALUES (?1, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM campaigns), \
-                     ?2, ?3, ?4)",
+                     ?2, ?3, ?4, ?5)",
         )
         .bind(&row.id)
         .bind(&row.system)
         .bind(&row.name)
         .bind(row.created_ms)
+        .bind(&row.settings)
         .execute(&mut *tx)
         .await?;
         for seat in &row.seats {

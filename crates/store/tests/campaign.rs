@@ -44,6 +44,7 @@ fn iron_coast() -> NewCampaign {
             seat("ann", Role::Player, "hash-ann"),
             seat("bo", Role::Player, "hash-bo"),
         ],
+        settings: String::new(),
     }
 }
 
@@ -142,6 +143,7 @@ async fn campaigns_are_created_listed_and_loaded(db: Db) {
             system: "sapio".into(),
             name: "Empty".into(),
             seats: vec![],
+            settings: String::new(),
         })
         .await
         .unwrap();

@@ -662,7 +662,11 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
     .await;
     // One end button at a campaign table: the book's own end command is not
     // shown beside "End encounter and write back" (issue 27, bug 15).
-    let book_end_hidden = js(&c, "return document.getElementById('end-encounter').hidden;").await;
+    let book_end_hidden = js(
+        &c,
+        "return document.getElementById('end-encounter').hidden;",
+    )
+    .await;
     assert_eq!(book_end_hidden, json!(true), "one end button");
     click(&c, "#end-campaign").await;
     let ended = wait_for(
@@ -1369,4 +1373,73 @@ async fn browser_campaign_page_shows_the_rule_an_edit_steps_past() {
     )
     .await;
     assert_eq!(marked, json!(0), "a legal sheet needs no edit");
+}
+
+/// R-SCR-9 in the lobby: the "New campaign" form shows a setting's rules
+/// field for Scratch RPS only, and a campaign made with it carries them (the
+/// book's Breakhelm X-19 then joins it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_r_scr_9_a_scratch_campaign_is_made_with_its_settings_rules() {
+    let Some((mut driver, _one)) = browser("browser_scratch_campaign_settings").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let c = driver.session(1280, 900).await;
+    c.goto(&format!("{}/", server.base))
+        .await
+        .expect("the lobby");
+    wait_for(
+        &c,
+        "the campaigns list",
+        "return document.getElementById('campaigns').getAttribute('aria-busy') === 'false';",
+    )
+    .await;
+    let hidden = "return document.getElementById('campaign-settings-field').hidden;";
+    assert_eq!(js(&c, hidden).await, json!(true), "hidden for Tiers");
+    c.find(Locator::Id("campaign-system"))
+        .await
+        .expect("the system list")
+        .select_by_value("scratch")
+        .await
+        .expect("Scratch RPS is offered");
+    assert_eq!(js(&c, hidden).await, json!(false), "shown for Scratch RPS");
+    type_into(&c, "campaign-name", "Outlaws").await;
+    type_into(&c, "campaign-settings", "[rules]\ncp = 14\nmax_level = 8\n").await;
+    assert_labelled(&c).await;
+    click(&c, "#create-campaign").await;
+    let links = created_campaign_links(&c, 1).await;
+    let (id, gm) = links[0]
+        .1
+        .rsplit_once("/c/")
+        .and_then(|(_, rest)| rest.split_once('#'))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .expect("an id and a token");
+    let (status, shown) = server
+        .api(
+            Method::GET,
+            &format!("/api/campaigns/{id}"),
+            Some(&gm),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    let settings = shown["settings"].as_str().unwrap_or_default();
+    assert!(
+        settings.contains("cp = 14") && settings.contains("max_level = 8"),
+        "{shown}"
+    );
+    let breakhelm = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scratch/breakhelm-x-19.toml"),
+    )
+    .expect("the example");
+    let (status, added) = server
+        .api(
+            Method::POST,
+            &format!("/api/campaigns/{id}/characters"),
+            Some(&gm),
+            Some(json!({"sheet": breakhelm, "imported": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{added}");
+    let _ = c.close().await;
 }

@@ -616,7 +616,20 @@ impl TurnNow {
 /// toughness may not perform actions during encounters"; such a character
 /// acts only if revived, and once panicked he could otherwise never end his
 /// turn; the book is silent, see docs/systems/scratch.md).
+///
+/// After engage, the turn's action is a close range attack (R-SCR-10): the
+/// turn does not end before it is made, unless no close range attack is
+/// possible at all (engage is refused then, so this guards a lock-up only).
 fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
+    if engage_pending(turn) && close_attack_possible(s, a) {
+        return Err(refuse(
+            rules::ENGAGE,
+            format!(
+                "{} engaged: engage is used before a close range attack, so his turn's action is a close range attack (attack, hold, distract, knockout or fight) before the turn ends",
+                name(s, a)
+            ),
+        ));
+    }
     match s.get(a) {
         Some(c)
             if c.panicked()
@@ -635,6 +648,34 @@ fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
         }
         _ => Ok(()),
     }
+}
+
+/// True when the actor engaged this turn and has not yet made the close
+/// range attack engage comes before (R-SCR-10).
+fn engage_pending(turn: TurnNow) -> bool {
+    turn.engaged_on_turn == Some(turn.turns) && !turn.regular_used
+}
+
+/// True for the close range attacks ("Basic Actions", "Attack Abilities"):
+/// basic attack, hold, distract, knockout and fighting.
+fn close_attack(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Attack { .. }
+            | Action::Hold { .. }
+            | Action::Distract { .. }
+            | Action::Knockout { .. }
+            | Action::Fight { .. }
+    )
+}
+
+/// True when `a` could make a close range attack on some character now (a
+/// basic attack needs no ability; the target must be one a close range
+/// attack may reach). Engage is refused without one (R-SCR-10).
+fn close_attack_possible(s: &State, a: usize) -> bool {
+    s.characters
+        .iter()
+        .any(|t| target_of(s, a, &t.id, Some(Range::Close), false).is_ok())
 }
 
 /// Check whose turn it is and start `actor`'s turn if needed: the events so far,
@@ -899,6 +940,14 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             format!("{me} is panicked: he must evade or escape, and cannot attack or heal"),
         ));
     }
+    if engage_pending(now) && !close_attack(action) {
+        return Err(refuse(
+            rules::ENGAGE,
+            format!(
+                "{me} engaged: engage is used before a close range attack, so his action this turn is a close range attack (attack, hold, distract, knockout or fight)"
+            ),
+        ));
+    }
     let from_cover_forbidden = matches!(
         action,
         Action::Evade { .. }
@@ -960,6 +1009,14 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
                 return Err(refuse(
                     rules::BASIC_ACTIONS,
                     "engage is used before a close range attack",
+                ));
+            }
+            if !close_attack_possible(s, a) {
+                return Err(refuse(
+                    rules::ENGAGE,
+                    format!(
+                        "engage is used before a close range attack, and {me} can make none now: no character is within close range reach"
+                    ),
                 ));
             }
             p.kind = ActionKind::Engage;
@@ -1127,6 +1184,19 @@ fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, Rule
             let mut seen = Vec::new();
             for id in targets {
                 let t = target_of(s, a, id, Some(Range::Long), false)?;
+                let ally = matches!(
+                    (s.side_of(a), s.side_of(t)),
+                    (Some(x), Some(y)) if crate::encounter::names_match(x, y)
+                );
+                if ally {
+                    return Err(refuse(
+                        rules::BLASTING_ENEMIES,
+                        format!(
+                            "blasting targets up to three separate enemies; {} is on {me}'s side",
+                            name(s, t)
+                        ),
+                    ));
+                }
                 if seen.contains(&t) {
                     return Err(refuse(
                         rules::ATTACK_ABILITIES,

@@ -164,9 +164,24 @@ pub fn advance(
     sheet: &str,
     seat: &Seat,
     line: &str,
-    _roller: &mut dyn Roller,
+    roller: &mut dyn Roller,
 ) -> Result<Advanced, AdvanceError> {
-    let rules = TableRules::default();
+    advance_in(sheet, seat, line, roller, &TableRules::default())
+}
+
+/// [`advance`] under a setting's rules instead of the book's: a campaign's
+/// characters advance within its CP and maximum level (R-SCR-9).
+///
+/// # Errors
+/// As [`advance`], the sheet checked and the limits read under `rules`.
+pub fn advance_in(
+    sheet: &str,
+    seat: &Seat,
+    line: &str,
+    _roller: &mut dyn Roller,
+    rules: &TableRules,
+) -> Result<Advanced, AdvanceError> {
+    let rules = *rules;
     let draft: CharacterDraft = toml::from_str(sheet).map_err(|e| AdvanceError::Sheet {
         problems: vec![toml_problem(e.to_string())],
     })?;

@@ -80,6 +80,12 @@ pub struct Draft {
     pub crafted: Vec<CraftedBonus>,
     /// Command's minions, each a draft of its own.
     pub minions: Vec<Draft>,
+    /// The setting's rules the draft is built under (a campaign's, R-SCR-9);
+    /// `None`: the book's ([`TableRules::default`]). Never read from or
+    /// written to JSON: the caller sets it with [`Draft::in_setting`] each
+    /// time, so a draft cannot raise its own limits.
+    #[serde(skip)]
+    pub setting: Option<TableRules>,
 }
 
 /// One ability of the setting's own ("Scratch RPS abilities can be loosely
@@ -190,7 +196,27 @@ impl Draft {
             printed: sheet.printed,
             crafted: sheet.crafted,
             minions: sheet.minions.into_iter().map(Draft::from_sheet).collect(),
+            setting: None,
         }
+    }
+
+    /// The draft under the setting's rules `rules` (a campaign's, R-SCR-9),
+    /// its minions' too: every limit, problem and derived value the builder
+    /// shows is then that setting's.
+    pub fn in_setting(mut self, rules: TableRules) -> Draft {
+        self.setting = Some(rules);
+        self.minions = self
+            .minions
+            .into_iter()
+            .map(|m| m.in_setting(rules))
+            .collect();
+        self
+    }
+
+    /// The rules the draft is checked against: its setting's, else the
+    /// book's.
+    fn rules(&self) -> TableRules {
+        self.setting.unwrap_or_else(book_rules)
     }
 
     /// The level chosen for a book ability, if it is a level at all.
@@ -209,7 +235,7 @@ fn book_rules() -> TableRules {
 /// Every problem [`Character::from_draft`] finds in the draft's sheet under the
 /// book's limits.
 fn problems(d: &Draft) -> Vec<Problem> {
-    match Character::from_draft(d.to_sheet(), &book_rules()) {
+    match Character::from_draft(d.to_sheet(), &d.rules()) {
         Ok(_) => Vec::new(),
         Err(e) => e.problems,
     }
@@ -386,7 +412,7 @@ fn limit(given: Option<i64>, table: u32) -> i64 {
 }
 
 fn numbers(d: &Draft) -> Numbers {
-    let r = book_rules();
+    let r = d.rules();
     let awarded = d
         .awarded_cp
         .filter(|a| (0..=i64::from(rules::MAX_CP_CAP)).contains(a))
@@ -660,7 +686,7 @@ fn stray_fields(d: &Draft, prefix: &str, shown: &[Ability], out: &mut Vec<FieldV
 /// Every step of the book for `d`, in order.
 fn steps(d: &Draft) -> Vec<StepView> {
     let n = numbers(d);
-    let r = book_rules();
+    let r = d.rules();
     let left = n.budget.saturating_sub(n.spent);
     let mut steps = Vec::new();
     let mut step = |id: &str, title: String, help: &str, rule: Rule, fields: Vec<FieldView>| {
@@ -893,7 +919,7 @@ fn defenses(d: &Draft) -> Defenses {
             .and_then(|l| u32::try_from(l).ok())
             .unwrap_or(0)
     };
-    Defenses::from_levels(level, book_rules().strength_base)
+    Defenses::from_levels(level, d.rules().strength_base)
 }
 
 fn derived(d: &Draft, n: &Numbers) -> Vec<Derived> {
@@ -1238,15 +1264,33 @@ fn apply(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusa
     apply_at(d, key, key, value)
 }
 
-/// What [`CharacterBook::validate`] answers for a sheet's text.
+/// What [`CharacterBook::validate`] answers for a sheet's text, under the
+/// book's rules.
 fn validate_sheet(sheet: &str) -> Result<Character, Vec<BuildProblem>> {
-    Character::from_toml(sheet, &book_rules()).map_err(|e| match e {
+    validate_character(sheet, &book_rules())
+}
+
+/// A sheet's character under the setting's rules `rules` (a campaign's:
+/// R-SCR-9), or every problem.
+fn validate_character(sheet: &str, rules: &TableRules) -> Result<Character, Vec<BuildProblem>> {
+    Character::from_toml(sheet, rules).map_err(|e| match e {
         LoadError::Toml(message) => vec![toml_problem(message)],
         LoadError::Character(ce) => {
-            let d = Draft::from_sheet(*ce.draft);
+            let d = Draft::from_sheet(*ce.draft).in_setting(*rules);
             ce.problems.iter().map(|p| build_problem(p, &d)).collect()
         }
     })
+}
+
+/// What `validate` says of a sheet under a setting's rules instead of the
+/// book's: a campaign's characters are checked against its setting (R-SCR-9:
+/// "The book's own characters ... fit a campaign set to ... 12 CP and a
+/// maximum level limit of 5 or more"). The character's name.
+///
+/// # Errors
+/// Every broken rule of the sheet under `rules`.
+pub fn validate_in(sheet: &str, rules: &TableRules) -> Result<String, Vec<BuildProblem>> {
+    validate_character(sheet, rules).map(|c| c.name().to_string())
 }
 
 /// A sheet that is not TOML of the character format, as one problem.

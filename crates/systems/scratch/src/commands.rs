@@ -138,9 +138,9 @@ pub const COMMANDS: &[CommandDoc] = &[
         "engage",
         &[],
         "[CHARACTER] engage",
-        "bonus action before a close range attack: +2 to close range attack rolls this turn, -2 agility until the next",
+        "bonus action before a close range attack, which is then the turn's action: +2 to close range attack rolls this turn, -2 agility until the next",
         Giver::Player,
-        rules::BASIC_ACTIONS,
+        rules::ENGAGE,
     ),
     CommandDoc::new(
         "cover",
@@ -170,9 +170,9 @@ pub const COMMANDS: &[CommandDoc] = &[
         "blast",
         &[],
         "[CHARACTER] blast TARGET [TARGET [TARGET]]",
-        "blasting: a long range normal attack against up to three separate enemies, 1 damage each",
+        "blasting: a long range normal attack against up to three separate enemies (none of the blaster's side), 1 damage each",
         Giver::Player,
-        rules::ATTACK_ABILITIES,
+        rules::BLASTING_ENEMIES,
     ),
     CommandDoc::new(
         "knockout",

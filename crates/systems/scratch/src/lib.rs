@@ -1,7 +1,7 @@
 //! # tabula-scratch
 //!
 //! The rules of Scratch RPS (001_337b5a42e331e513.txt), system id `scratch`, with
-//! the rulings R-SCR-1 to R-SCR-7 of `RULINGS.md`.
+//! the rulings R-SCR-1 to R-SCR-10 of `RULINGS.md`.
 //!
 //! Modules follow the book:
 //! - [`character`]: abilities with levels, character points and the maximum

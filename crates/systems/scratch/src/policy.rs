@@ -711,7 +711,9 @@ fn choose(s: &State, a: usize) -> Option<Command> {
         }
         return Some(act(s, a, Action::End));
     }
-    if s.round >= WITHDRAW_ROUND {
+    // After engage the turn's action is a close range attack (R-SCR-10).
+    let close_only = view.engaged_now && !c.regular_used;
+    if s.round >= WITHDRAW_ROUND && !close_only {
         return Some(withdraw(s, a, c, view));
     }
     if c.panicked() {
@@ -783,7 +785,19 @@ fn choose(s: &State, a: usize) -> Option<Command> {
         movement_level: level_of(movement_pick),
         stalk_level: level_of(default_pick(s, c, &[Ability::Stealth, Ability::Detection])),
     };
-    let best = best_choice(&d);
+    let best = best_choice(&d, close_only).or_else(|| {
+        close_only
+            .then(|| {
+                (0..s.characters.len())
+                    .find(|t| *t != a && d.foe(*t) && reachable(s, a, *t, Reach::Close))
+                    .or_else(|| {
+                        (0..s.characters.len())
+                            .find(|t| *t != a && reachable(s, a, *t, Reach::Close))
+                    })
+                    .map(|t| (Choice::Attack(t), 0.0))
+            })
+            .flatten()
+    });
     let Some((choice, _)) = best else {
         return Some(act(s, a, Action::End));
     };
@@ -800,12 +814,16 @@ fn choose(s: &State, a: usize) -> Option<Command> {
 }
 
 /// The best choice and its value; `None` when nothing is worth anything.
-fn best_choice(d: &Decision<'_>) -> Option<(Choice, f64)> {
+/// With `close_only` (after engage, R-SCR-10) only close range attacks count.
+fn best_choice(d: &Decision<'_>, close_only: bool) -> Option<(Choice, f64)> {
     let s = d.s;
     let a = d.a;
     let c = d.c;
     let mut best: Option<(Choice, f64, u32)> = None;
     let mut consider = |choice: Choice| {
+        if close_only && !choice.close() {
+            return;
+        }
         let v = d.score(choice);
         let hp = choice
             .target()
@@ -997,6 +1015,18 @@ impl Policy for Scratch {
                 choose(state, a)
             }
         }
+    }
+
+    /// Each character's name, for its id: a participant is named by its id
+    /// in the report and in what the table awaits, and answers to its name
+    /// too, as every command's character does (`"Breakhelm X-19"` for
+    /// `breakhelm`; the one command grammar's names, Tabula's table).
+    fn participant_names(state: &State) -> Vec<(String, String)> {
+        state
+            .characters
+            .iter()
+            .map(|c| (c.id.clone(), c.character.name().to_string()))
+            .collect()
     }
 
     fn report(state: &State) -> EncounterReport {

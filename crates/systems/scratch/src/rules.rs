@@ -59,6 +59,13 @@ pub const CHARACTER: Rule = book("introduction");
 /// the player spends each, as at creation, on one level of one ability within
 /// the maximum level, between encounters ("Abilities").
 pub const ADVANCEMENT: Rule = book("Abilities").ruling("R-SCR-8");
+/// Blasting targets "up to three separate enemies": a character of the
+/// blaster's own side is no target; R-SCR-10.
+pub const BLASTING_ENEMIES: Rule = book("Attack Abilities").ruling("R-SCR-10");
+/// Engage is "a bonus action which an attacker can use before a close range
+/// attack": after engage, the turn's action is a close range attack, and
+/// nothing else is accepted until it is made; R-SCR-10.
+pub const ENGAGE: Rule = book("Basic Actions").ruling("R-SCR-10");
 /// Tabula's checks of names and ids (no control characters; ids of letters,
 /// digits and `-`).
 pub const NAMES: Rule = Rule::table("Names");

@@ -94,12 +94,34 @@ pub struct TableFile {
     pub groups: Vec<GroupFile>,
 }
 
+/// Settings text on one line (`cp = 12, max_level = 5, ...`), for messages.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A table file could not be set up. Each names the field or file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// Not TOML of the table format.
     #[error("not a table file: {0}")]
     Toml(String),
+    /// A table opened from a campaign sets `[rules]` other than the
+    /// campaign's setting (R-SCR-9).
+    #[error(
+        "rules: a table opened from this campaign uses its setting's rules (R-SCR-9): the campaign's are {}, the table's {}; leave [rules] out of the table file",
+        one_line(setting),
+        one_line(table)
+    )]
+    NotTheSetting {
+        /// The table's `[rules]`, as settings text.
+        table: String,
+        /// The campaign's setting, as settings text.
+        setting: String,
+    },
     /// A rule option is out of range.
     #[error("rules.{field}: {value} must be between {min} and {max}")]
     Rule {
@@ -272,6 +294,62 @@ pub fn table_rules(text: &str) -> Result<TableRules, SetupError> {
     let file: TableFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
     check_rules(&file.rules)?;
     Ok(file.rules)
+}
+
+/// A campaign's setting (R-SCR-9): the `[rules]` a Scratch table takes, and
+/// nothing else.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SettingFile {
+    #[serde(default)]
+    rules: TableRules,
+}
+
+/// The setting's rules of a campaign from its settings text: a `[rules]`
+/// table as a table file writes it (`cp`, `max_level`, `strength_base`,
+/// `d20`), each defaulting to the book's; empty text is the book's rules.
+///
+/// R-SCR-9: "A campaign carries its setting's rules (the `[rules]` a Scratch
+/// table takes: CP, maximum level, d20 method, strength base)".
+///
+/// # Errors
+/// [`SetupError::Toml`] for text that is not a `[rules]` table (an unknown
+/// key included); [`SetupError::Rule`] for an option out of range.
+pub fn setting_rules(text: &str) -> Result<TableRules, SetupError> {
+    let file: SettingFile = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
+    check_rules(&file.rules)?;
+    Ok(file.rules)
+}
+
+/// The settings text of `rules`: the `[rules]` table, every option written.
+pub fn setting_text(rules: &TableRules) -> String {
+    toml::to_string(&SettingFile { rules: *rules }).unwrap_or_default()
+}
+
+/// A table file's text opened from a campaign set to `setting` (R-SCR-9:
+/// "every table opened from it uses them"): a table without `[rules]` takes
+/// the setting's; one whose `[rules]` are the setting's is unchanged.
+///
+/// # Errors
+/// [`SetupError::Toml`] for a text that is not a table file;
+/// [`SetupError::Rule`] for an option out of range;
+/// [`SetupError::NotTheSetting`] when the table's `[rules]` differ from the
+/// setting's.
+pub fn table_in_setting(text: &str, setting: &TableRules) -> Result<String, SetupError> {
+    let mut doc: toml::Table = toml::from_str(text).map_err(|e| SetupError::Toml(e.to_string()))?;
+    if doc.contains_key("rules") {
+        let own = table_rules(text)?;
+        if own != *setting {
+            return Err(SetupError::NotTheSetting {
+                table: setting_text(&own),
+                setting: setting_text(setting),
+            });
+        }
+        return Ok(text.to_string());
+    }
+    let rules = toml::Value::try_from(setting).map_err(|e| SetupError::Toml(e.to_string()))?;
+    doc.insert("rules".to_string(), rules);
+    Ok(doc.to_string())
 }
 
 /// Build the initial state from characters already validated: one entry per

@@ -1046,9 +1046,11 @@ fn engage_bonus_is_for_close_range_attacks_only() {
             false,
             true,
         );
+        // R-SCR-10: after engage the turn's action is a close range attack,
+        // so a long range one is refused (it would get no +2 either).
         s.ok("a", "a engage", &[]);
-        s.ok("a", &format!("a {line}"), dice);
-        assert_eq!(last_modifiers(&s), vec![0], "{line}");
+        let e = s.refused("a", &format!("a {line}"), dice);
+        assert!(e.message.contains("close range attack"), "{line}: {e}");
     }
     // Healing is no attack.
     let mut s = scene(
@@ -1066,7 +1068,6 @@ fn engage_bonus_is_for_close_range_attacks_only() {
     );
     s.ok("gm", "initiative", &[1, 20]);
     s.ok("b", "b knockout pal", &[19]);
-    s.ok("a", "a engage", &[]);
     s.ok("a", "a heal pal", &[5]);
     assert_eq!(last_modifiers(&s), vec![0]);
     // The odds say the same: engaged is refused for a long range attack.
@@ -1226,4 +1227,161 @@ fn initiative_short_of_dice_says_what_it_needs() {
     assert!(e.to_string().contains("more d20"), "{e}");
     assert!(!e.to_string().contains("ties"), "{e}");
     assert!(t.log().is_empty());
+}
+
+/// R-SCR-10: blasting targets "up to three separate enemies" ("Attack
+/// Abilities"): a character of the blaster's own side is no target. The
+/// legal list does not offer him, and the policy never blasts him.
+#[test]
+fn r_scr_10_blasting_targets_enemies_not_allies() {
+    use tabula_core::System;
+    let mut s = scene(
+        vec![
+            (
+                "a",
+                "A",
+                vec![
+                    ch("Blaster", "blasting = 2\ntoughness = 4"),
+                    ch("Pal", "toughness = 4"),
+                ],
+            ),
+            ("c", "a", vec![ch("Cousin", "toughness = 4")]),
+            (
+                "b",
+                "B",
+                vec![ch("Foe", "toughness = 4"), ch("Foe Two", "toughness = 4")],
+            ),
+        ],
+        &[],
+        false,
+        false,
+    );
+    s.ok("gm", "initiative", &[20, 10, 1]);
+    for line in [
+        "blaster blast pal",
+        "blaster blast foe pal",
+        "blaster blast foe foe-two cousin",
+    ] {
+        let e = s.refused("a", line, &[20, 20, 20]);
+        assert_eq!(e.kind, Refusal::Forbidden, "{line}");
+        assert!(e.message.contains("enemies"), "{line}: {e}");
+        assert!(e.rule.ruling == Some("R-SCR-10"), "{line}: {e:?}");
+    }
+    assert_eq!(s.hp("pal"), 4);
+    assert_eq!(s.hp("cousin"), 4);
+    let legal = Scratch::legal_commands(s.t.state(), &Seat::parse("a"));
+    let blast = legal
+        .iter()
+        .find(|c| c.name == "blaster blast")
+        .expect("blast offered");
+    assert_eq!(
+        blast.params[0].kind,
+        tabula_core::ParamKind::Choice {
+            options: vec!["foe".into(), "foe-two".into()]
+        }
+    );
+    // The policy blasts foes only.
+    use tabula_core::policy::{Awaiting, Policy};
+    let cmd = Scratch::suggest_for(
+        s.t.state(),
+        &Awaiting::participant(Seat::parse("a"), "blaster"),
+    )
+    .expect("a suggestion");
+    if let tabula_scratch::Command::Act {
+        action: tabula_scratch::Action::Blast { targets },
+        ..
+    } = &cmd
+    {
+        assert!(targets.iter().all(|t| t.starts_with("foe")), "{targets:?}");
+    }
+    s.ok("a", "blaster blast foe foe-two", &[20, 20]);
+    assert_eq!((s.hp("foe"), s.hp("foe-two")), (2, 2));
+}
+
+/// R-SCR-10: engage is "a bonus action which an attacker can use before a
+/// close range attack" ("Basic Actions"): after engage, the turn's action is
+/// a close range attack; a long range attack, healing, evading, escaping or
+/// ending the turn is refused until it is made. The legal list offers only
+/// close range attacks, and the policy makes one. Engage is refused when no
+/// close range attack is possible (docs/systems/scratch.md).
+#[test]
+fn r_scr_10_after_engage_the_action_is_a_close_range_attack() {
+    use tabula_core::System;
+    let attacker =
+        "shooting = 1\nblasting = 1\nhealing = 1\nquickness = 1\nfighting = 1\ntoughness = 9";
+    let mut s = scene(
+        vec![
+            (
+                "a",
+                "A",
+                vec![ch("A", attacker), ch("Pal", "toughness = 4")],
+            ),
+            ("b", "B", vec![ch("B", "knockout = 1\ntoughness = 10")]),
+        ],
+        &["level-ground"],
+        false,
+        true,
+    );
+    s.ok("gm", "initiative", &[20, 1]);
+    s.ok("a", "a engage", &[]);
+    for line in [
+        "a end",
+        "a shoot b",
+        "a blast b",
+        "a throw b",
+        "a evade",
+        "a escape",
+        "a cover",
+    ] {
+        let e = s.refused("a", line, &[5]);
+        assert!(
+            e.message.contains("close range attack") || e.message.contains("bonus action"),
+            "{line}: {e}"
+        );
+    }
+    let legal: Vec<String> = Scratch::legal_commands(s.t.state(), &Seat::parse("a"))
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    for name in &legal {
+        let w = name.rsplit(' ').next().unwrap_or("");
+        assert!(
+            matches!(w, "attack" | "hold" | "distract" | "knockout" | "fight"),
+            "{name} offered after engage: {legal:?}"
+        );
+    }
+    assert!(legal.contains(&"a attack".to_string()), "{legal:?}");
+    // The policy makes the close range attack.
+    use tabula_core::policy::{Awaiting, Policy};
+    let cmd = Scratch::suggest_for(s.t.state(), &Awaiting::participant(Seat::parse("a"), "a"))
+        .expect("a suggestion");
+    match &cmd {
+        tabula_scratch::Command::Act { action, .. } => assert!(
+            matches!(
+                action,
+                tabula_scratch::Action::Attack { .. }
+                    | tabula_scratch::Action::Hold { .. }
+                    | tabula_scratch::Action::Distract { .. }
+                    | tabula_scratch::Action::Fight { .. }
+                    | tabula_scratch::Action::Knockout { .. }
+            ),
+            "{cmd:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    s.ok("a", "a fight b", &[8, 8]);
+    assert_eq!(s.hp("b"), 8);
+    // Engage needs someone to attack at close range: with every foe out of
+    // reach, it is refused (so the attack it promises is never impossible).
+    let mut s = duel(
+        ch("A", "toughness = 3"),
+        ch("B", "flying = 2\nshooting = 1\ntoughness = 9"),
+        &["room-to-fly"],
+        false,
+        false,
+    );
+    s.ok("a", "a end", &[]);
+    s.ok("b", "b shoot a", &[1]);
+    let e = s.refused("a", "a engage", &[]);
+    assert!(e.message.contains("close range"), "{e}");
 }
