@@ -57,6 +57,7 @@ pub mod character_routes;
 pub mod create;
 pub mod error;
 pub mod examples;
+pub mod listen;
 pub mod routes;
 pub mod serve;
 pub mod state;
@@ -68,6 +69,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Request;
 use axum::routing::{get, post};
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::{Level, field};
 
@@ -197,6 +199,9 @@ pub fn app(state: AppState) -> Router {
         .nest("/api", api)
         .fallback(routes::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Issue 28: a body that stops sending fails instead of holding the
+        // connection.
+        .layer(RequestBodyTimeoutLayer::new(state.settings().body_timeout))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request<_>| {

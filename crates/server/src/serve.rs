@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 
 use tokio::net::TcpListener;
 
+use crate::listen::{self, ConnectionLimits, Plain};
 use crate::state::{AppState, Settings};
 use crate::{app, auth};
 
@@ -95,17 +96,19 @@ pub async fn run(
         base_url: format!("http://{addr}"),
         ..Settings::default()
     };
+    let limits = ConnectionLimits::from(&settings);
     let state = AppState::with_settings(store.clone(), settings);
     // Other servers' appends (PostgreSQL): catch this one's tables up.
     let follower = tokio::spawn(state.clone().follow_store());
     ready(addr, store.backend());
     let on_signal = state.clone();
-    axum::serve(listener, tabula_web::with_api(app(state)))
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            tracing::info!("shutting down: finishing requests in flight");
-            on_signal.begin_shutdown();
-        })
+    let stop = async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: finishing requests in flight");
+        on_signal.begin_shutdown();
+    };
+    let site = tabula_web::with_api(app(state));
+    listen::serve(listener, site, limits, Plain, stop)
         .await
         .map_err(|source| ServeError::Io { addr, source })?;
     // The feed holds a connection of the store's pool: end it before closing.

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast, watch};
 
@@ -72,7 +73,29 @@ pub struct Settings {
     /// The most tables this server holds ([`MAX_TABLES`] by default; see
     /// there).
     pub max_tables: usize,
+    /// How long a client may take to send a request's head, and how long a
+    /// kept-alive connection may wait idle for its next one (hyper runs one
+    /// timer for both); then the connection is closed. Default
+    /// [`HEADER_TIMEOUT`] (10 s). Issue 28.
+    pub header_timeout: Duration,
+    /// How long a request body may go without sending a byte; then the
+    /// request fails and the connection is closed. Default [`BODY_TIMEOUT`]
+    /// (30 s). Issue 28.
+    pub body_timeout: Duration,
+    /// The most connections open at once (WebSockets included); past it the
+    /// server stops accepting until one closes. Default [`MAX_CONNECTIONS`];
+    /// keep it below the process's open-file limit. Issue 28.
+    pub max_connections: usize,
 }
+
+/// The default [`Settings::header_timeout`]: 10 seconds.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The default [`Settings::body_timeout`]: 30 seconds.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default [`Settings::max_connections`]: 10,000.
+pub const MAX_CONNECTIONS: usize = 10_000;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -80,6 +103,9 @@ impl Default for Settings {
             create_token_hash: None,
             base_url: String::new(),
             max_tables: MAX_TABLES,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
         }
     }
 }

@@ -19,6 +19,7 @@
 
 use std::time::Duration;
 
+use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -28,6 +29,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
+use crate::listen::ConnectionPermit;
 use crate::routes::AfterQuery;
 use crate::state::{AppState, Authed, Signal};
 use crate::{
@@ -41,6 +43,7 @@ pub async fn upgrade(
     Path(id): Path<String>,
     headers: HeaderMap,
     ApiQuery(q): ApiQuery<AfterQuery>,
+    permit: Option<Extension<ConnectionPermit>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, AppError> {
     tracing::Span::current().record("table", id.as_str());
@@ -58,6 +61,8 @@ pub async fn upgrade(
         .write_buffer_size(0)
         .max_write_buffer_size(WS_MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| async move {
+            // Counted among the server's connections until it closes.
+            let _permit = permit;
             follow(state, socket, id, authed, q.after).await;
         }))
 }

@@ -1,0 +1,141 @@
+//! Issue 28, "A long evening on a hostile network": the server's bounds, each
+//! tested on 127.0.0.1 with short limits set in the test's settings. No
+//! assertion depends on timing beyond a generous upper bound.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use tabula_server::listen::{self, ConnectionLimits, Plain};
+use tabula_server::{AppState, Settings, app};
+
+use common::Db;
+
+/// Far above every short limit the tests set: a bound, never a measurement.
+const GENEROUS: Duration = Duration::from_secs(15);
+
+/// Serve `settings` over a fresh SQLite store on a free port of 127.0.0.1,
+/// through [`listen::serve`] as `tabula serve` does.
+async fn serve_with(settings: Settings) -> (SocketAddr, AppState, Db) {
+    let db = Db::sqlite();
+    let store = db.open().await;
+    let limits = ConnectionLimits::from(&settings);
+    let state = AppState::with_settings(store, settings);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app(state.clone());
+    tokio::spawn(async move {
+        listen::serve(listener, router, limits, Plain, std::future::pending())
+            .await
+            .unwrap();
+    });
+    (addr, state, db)
+}
+
+/// Send `request` on a new connection and read the answer to its end (the
+/// request says `Connection: close`), within [`GENEROUS`].
+async fn raw(addr: SocketAddr, request: &str) -> String {
+    let mut s = tokio::time::timeout(GENEROUS, TcpStream::connect(addr))
+        .await
+        .expect("connects in time")
+        .unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(GENEROUS, s.read_to_end(&mut answer))
+        .await
+        .expect("answered in time")
+        .unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// True when the server closes `s` (end of stream or a reset) within
+/// [`GENEROUS`]; whatever it sends before closing is skipped.
+async fn closed_by_server(s: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 1024];
+    let deadline = tokio::time::Instant::now() + GENEROUS;
+    loop {
+        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+const HEALTHZ: &str = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_sent_requests_time_out_and_healthz_still_answers() {
+    let (addr, _state, _db) = serve_with(Settings {
+        header_timeout: Duration::from_millis(200),
+        max_connections: 50,
+        ..Settings::default()
+    })
+    .await;
+    // 200 requests whose head never ends: four times the connection cap.
+    let mut held = Vec::new();
+    for _ in 0..200 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            .await
+            .unwrap();
+        held.push(s);
+    }
+    // The health check gets its turn as the half-sent ones time out.
+    let answer = raw(addr, HEALTHZ).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Every half-sent request is closed by the server.
+    for s in &mut held {
+        assert!(closed_by_server(s).await, "a half-sent request stays open");
+    }
+    // A connection that sends nothing at all is closed too.
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    assert!(closed_by_server(&mut silent).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_stops_sending_times_out() {
+    let (addr, _state, _db) = serve_with(Settings {
+        body_timeout: Duration::from_millis(200),
+        ..Settings::default()
+    })
+    .await;
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"sys",
+    )
+    .await
+    .unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(GENEROUS, s.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the stalled body holds the connection open");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 4"),
+        "{answer}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_cap_holds_new_connections_until_one_closes() {
+    let (addr, _state, _db) = serve_with(Settings {
+        max_connections: 2,
+        ..Settings::default()
+    })
+    .await;
+    // Two idle connections take both places (the header timeout is 10 s).
+    let a = TcpStream::connect(addr).await.unwrap();
+    let b = TcpStream::connect(addr).await.unwrap();
+    // A third is queued, not served: no answer while they are held.
+    let third = tokio::spawn(raw(addr, HEALTHZ));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!third.is_finished(), "a third connection was served");
+    drop(a);
+    let answer = third.await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(b);
+}
