@@ -103,14 +103,13 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         create_token: args.create_token,
     };
     tabula_server::serve::check(&options).map_err(CliError::bad)?;
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    // Issue 28: no token in the log at any level (see tabula_server::logging).
+    let spec = std::env::var("RUST_LOG").ok();
+    let _ = tabula_server::logging::init(
+        spec.as_deref(),
+        std::io::stderr,
+        std::io::stderr().is_terminal(),
+    );
     let closed = options.create_token.is_some();
     runtime()?
         .block_on(tabula_server::serve::run(options, |addr, backend| {

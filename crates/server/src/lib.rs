@@ -58,6 +58,7 @@ pub mod create;
 pub mod error;
 pub mod examples;
 pub mod listen;
+pub mod logging;
 pub mod routes;
 pub mod serve;
 pub mod state;
@@ -67,8 +68,9 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::Request;
+use axum::http::{HeaderValue, Request, header};
 use axum::routing::{get, post};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::{Level, field};
@@ -202,6 +204,16 @@ pub fn app(state: AppState) -> Router {
         // Issue 28: a body that stops sending fails instead of holding the
         // connection.
         .layer(RequestBodyTimeoutLayer::new(state.settings().body_timeout))
+        // Issue 28: answers carry tokens, hands and sheets: no cache keeps
+        // them, and no browser guesses their type.
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request<_>| {

@@ -139,3 +139,44 @@ async fn the_connection_cap_holds_new_connections_until_one_closes() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     drop(b);
 }
+
+/// Send `req` to the app without a socket; the answer's status and headers.
+async fn answer_headers(
+    router: &axum::Router,
+    req: axum::http::Request<axum::body::Body>,
+) -> (axum::http::StatusCode, axum::http::HeaderMap) {
+    use tower::ServiceExt;
+    let res = router.clone().oneshot(req).await.unwrap();
+    (res.status(), res.headers().clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_answers_are_no_store_and_nosniff() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    let db = Db::sqlite();
+    let c = common::Client::new(db.open().await);
+    let t = c
+        .create(serde_json::json!({"system": "sapio", "example": "table"}))
+        .await;
+    let create = Request::post("/api/tables")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"system": "sapio", "example": "table"}"#))
+        .unwrap();
+    let view = Request::get(t.url("view"))
+        .header(header::AUTHORIZATION, format!("Bearer {}", t.gm()))
+        .body(Body::empty())
+        .unwrap();
+    let wrong = Request::get(t.url("view"))
+        .header(header::AUTHORIZATION, "Bearer nope")
+        .body(Body::empty())
+        .unwrap();
+    let health = Request::get("/healthz").body(Body::empty()).unwrap();
+    for (req, status) in [(create, 201), (view, 200), (wrong, 401), (health, 200)] {
+        let what = req.uri().to_string();
+        let (got, headers) = answer_headers(&c.app, req).await;
+        assert_eq!(got.as_u16(), status, "{what}");
+        assert_eq!(headers[header::CACHE_CONTROL], "no-store", "{what}");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{what}");
+    }
+}
