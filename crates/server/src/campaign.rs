@@ -67,10 +67,12 @@ fn store_err(e: StoreError) -> AppError {
         StoreError::CampaignNotFound | StoreError::CharacterNotFound => {
             AppError::NotFound(e.to_string())
         }
+        StoreError::SheetTooLarge { bytes, max } => AppError::SheetTooLarge { bytes, max },
+        // Issue 28: an event over its cap is the request's size, not a fault.
+        e @ StoreError::EntryTooLarge { .. } => AppError::TooLarge(e.to_string()),
         e @ (StoreError::BadName(_)
         | StoreError::BadFileName(_)
         | StoreError::BadEventKind { .. }
-        | StoreError::SheetTooLarge { .. }
         | StoreError::UnknownOwner(_)
         | StoreError::DuplicateCharacterName(_)
         | StoreError::DuplicateCharacterFile(_)

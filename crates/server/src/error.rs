@@ -54,6 +54,15 @@ pub enum AppError {
         /// [`crate::MAX_BODY_BYTES`].
         max: usize,
     },
+    /// 413 `sheet-too-large`: a character sheet is over
+    /// [`tabula_store::MAX_SHEET_BYTES`] (1 MiB). Nothing changed. Issue 28.
+    #[error("the sheet takes {bytes} bytes, over the cap of {max} bytes (1 MiB)")]
+    SheetTooLarge {
+        /// The sheet's size in bytes.
+        bytes: usize,
+        /// [`tabula_store::MAX_SHEET_BYTES`].
+        max: usize,
+    },
     /// 422 (403 for [`CommandError::GmOnly`] and [`CommandError::NotYourView`]):
     /// the engine refused the command; the body is the [`CommandError`] as
     /// JSON (for a rule: `rule`, `citation`, `kind`, `message`) plus `message`.
@@ -130,7 +139,9 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::BadJson(_) | AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AppError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::BodyTooLarge { .. } | AppError::SheetTooLarge { .. } => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
             AppError::Command(CommandError::GmOnly { .. } | CommandError::NotYourView { .. }) => {
                 StatusCode::FORBIDDEN
             }
@@ -157,6 +168,7 @@ impl AppError {
             AppError::BadRequest(_) => "bad-request",
             AppError::UnsupportedMediaType(_) => "unsupported-media-type",
             AppError::BodyTooLarge { .. } => "body-too-large",
+            AppError::SheetTooLarge { .. } => "sheet-too-large",
             AppError::Command(_) => "refused",
             AppError::BadTable(_) => "bad-table",
             AppError::UnknownSystem(_) => "unknown-system",

@@ -57,6 +57,7 @@ pub mod character_routes;
 pub mod create;
 pub mod error;
 pub mod examples;
+pub mod guard;
 pub mod listen;
 pub mod logging;
 pub mod routes;
@@ -200,6 +201,9 @@ pub fn app(state: AppState) -> Router {
         .route("/t/{id}", get(routes::page))
         .nest("/api", api)
         .fallback(routes::not_found)
+        // Issue 28: inside the default limit, so the sheet routes' larger
+        // limit wins on those routes.
+        .layer(axum::middleware::from_fn(guard::sheet_body_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         // Issue 28: a body that stops sending fails instead of holding the
         // connection.

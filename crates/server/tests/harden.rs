@@ -180,3 +180,87 @@ async fn api_answers_are_no_store_and_nosniff() {
         assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{what}");
     }
 }
+
+/// `sheet` padded with comment lines to about `bytes` bytes.
+fn padded(sheet: &str, bytes: usize) -> String {
+    let mut s = sheet.to_string();
+    let line = format!("# {}\n", "x".repeat(1021));
+    while s.len() + line.len() <= bytes {
+        s.push_str(&line);
+    }
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sheets_up_to_1_mib_are_accepted_and_larger_is_a_413() {
+    use axum::http::Method;
+    use serde_json::json;
+    let db = Db::sqlite();
+    let c = common::Client::new(db.open().await);
+    let a = c
+        .call(
+            Method::POST,
+            "/api/campaigns",
+            None,
+            Some(&json!({"system": "tiers", "name": "Big Sheets", "players": ["John"]})),
+        )
+        .await;
+    assert_eq!(a.status.as_u16(), 201, "{}", a.text);
+    let id = a.json["campaign"].as_str().unwrap().to_string();
+    let gm = a.json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "gm")
+        .unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let john = std::fs::read_to_string(format!(
+        "{}/../../examples/tiers/john.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let url = format!("/api/campaigns/{id}/characters");
+    // 1 MiB exactly (more than the 256 KiB that failed with a 500).
+    let max = tabula_store::MAX_SHEET_BYTES;
+    let big = padded(&john, max);
+    assert!(big.len() > max - 1024 && big.len() <= max);
+    let a = c
+        .post(&url, &gm, &json!({"sheet": big, "file": "john.toml"}))
+        .await;
+    assert_eq!(a.status.as_u16(), 201, "{}", a.text);
+    let cid = a.json["id"].as_str().unwrap_or_default().to_string();
+    // The GM's edit of it, as large.
+    let edited = padded(&john, max - 4096);
+    let a = c
+        .call(
+            Method::PUT,
+            &format!("{url}/{cid}/sheet"),
+            Some(&gm),
+            Some(&json!({ "sheet": edited })),
+        )
+        .await;
+    assert_ne!(a.status.as_u16(), 500, "{}", a.text);
+    assert_ne!(a.status.as_u16(), 413, "{}", a.text);
+    // Over 1 MiB: 413 naming the sheet.
+    let over = padded(&john, max + 2048);
+    let a = c
+        .post(&url, &gm, &json!({"sheet": over, "file": "x.toml"}))
+        .await;
+    assert_eq!(a.status.as_u16(), 413, "{}", a.text);
+    assert_eq!(a.json["error"], "sheet-too-large", "{}", a.text);
+    // A body over the sheet routes' limit: 413 before it is read.
+    let huge = "x".repeat(tabula_server::guard::MAX_SHEET_BODY_BYTES + 1);
+    let a = c.post(&url, &gm, &json!({ "sheet": huge })).await;
+    assert_eq!(a.status.as_u16(), 413, "{}", a.text);
+    assert_eq!(a.json["error"], "body-too-large", "{}", a.text);
+    // Nothing of the refused ones was added.
+    let a = c.get(&format!("/api/campaigns/{id}"), &gm).await;
+    assert_eq!(
+        a.json["characters"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        a.text
+    );
+}
