@@ -32,6 +32,11 @@ pub struct ServeArgs {
     /// Only requests with `Authorization: Bearer TOKEN` may create tables.
     #[arg(long, env = "TABULA_CREATE_TOKEN", hide_env_values = true)]
     pub create_token: Option<String>,
+    /// The server's address as players reach it (https://tabula.example): the
+    /// base of its links and the one host it answers for besides loopback.
+    /// Without it, a non-loopback --bind does not check the Host header.
+    #[arg(long, env = "TABULA_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 /// `tabula table ...`.
@@ -101,6 +106,7 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         bind: args.bind,
         database_url: args.database_url,
         create_token: args.create_token,
+        public_url: args.public_url,
     };
     tabula_server::serve::check(&options).map_err(CliError::bad)?;
     // Issue 28: no token in the log at any level (see tabula_server::logging).
@@ -120,7 +126,9 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
             let _ = out.flush();
         }))
         .map_err(|e| match e {
-            ServeError::OpenBind(_) | ServeError::BadCreateToken => CliError::bad(e),
+            ServeError::OpenBind(_) | ServeError::BadCreateToken | ServeError::BadPublicUrl(_) => {
+                CliError::bad(e)
+            }
             ServeError::Store(e) => store_error(e),
             e => CliError::Failure(e.to_string()),
         })

@@ -37,6 +37,14 @@ pub enum AppError {
     /// for undo, a reissue, or another seat's view).
     #[error("{0}")]
     Forbidden(String),
+    /// 403 `host-not-allowed`: the request's `Host` or `Origin` names a host
+    /// this server does not answer for ([`crate::Settings::allowed_hosts`]):
+    /// a web page of another site (DNS rebinding) cannot reach the API.
+    /// Nothing changed. Issue 28.
+    #[error(
+        "this server does not answer for host {0:?}: open it at its own address (loopback, or the --public-url it was started with)"
+    )]
+    HostNotAllowed(String),
     /// 400 `bad-json`: the body is not JSON, or not the JSON this endpoint takes
     /// (serde's words name the field).
     #[error("{0}")]
@@ -136,7 +144,7 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Forbidden(_) | AppError::HostNotAllowed(_) => StatusCode::FORBIDDEN,
             AppError::BadJson(_) | AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::BodyTooLarge { .. } | AppError::SheetTooLarge { .. } => {
@@ -164,6 +172,7 @@ impl AppError {
         match self {
             AppError::Unauthorized(_) => "unauthorized",
             AppError::Forbidden(_) => "forbidden",
+            AppError::HostNotAllowed(_) => "host-not-allowed",
             AppError::BadJson(_) => "bad-json",
             AppError::BadRequest(_) => "bad-request",
             AppError::UnsupportedMediaType(_) => "unsupported-media-type",

@@ -1,10 +1,94 @@
 //! Middleware of [`crate::app`] that guards the server as a whole (issue 28):
-//! the body limit of the routes that take a whole character sheet.
+//! the `Host`/`Origin` allow-list ([`check_host`]) and the body limit of the
+//! routes that take a whole character sheet ([`sheet_body_limit`]).
 
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::header::{HOST, ORIGIN};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower::{Layer, ServiceExt};
+
+use crate::error::AppError;
+use crate::state::AppState;
+
+/// The names a loopback server always answers for (with any port).
+pub const LOOPBACK_HOSTS: &[&str] = &["127.0.0.1", "localhost", "[::1]"];
+
+/// The host of a `Host` header value or of a URL's authority, without the
+/// port and in lower case (`[::1]:7878` gives `[::1]`, `Tabula.Example:443`
+/// gives `tabula.example`); `None` when it is empty or malformed.
+pub fn host_of(authority: &str) -> Option<String> {
+    let a = authority.trim();
+    let host = if a.starts_with('[') {
+        let end = a.find(']')?;
+        let rest = &a[end + 1..];
+        if !(rest.is_empty() || rest.strip_prefix(':').is_some_and(all_digits)) {
+            return None;
+        }
+        &a[..=end]
+    } else {
+        match a.rsplit_once(':') {
+            Some((h, port)) if all_digits(port) => h,
+            Some(_) => return None,
+            None => a,
+        }
+    };
+    let ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.[]:".contains(&b));
+    ok.then(|| host.to_ascii_lowercase())
+}
+
+fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The host of an absolute `http://` or `https://` URL (an `Origin` header,
+/// `--public-url`); `None` for anything else (`null` included).
+pub fn url_host(url: &str) -> Option<String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    if authority.contains('@') {
+        return None;
+    }
+    host_of(authority)
+}
+
+/// True when `host` (as [`host_of`] gives it) is a loopback name or one of
+/// `allowed`.
+pub fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    LOOPBACK_HOSTS.contains(&host) || allowed.iter().any(|a| a == host)
+}
+
+/// Refuse (403 `host-not-allowed`) a request whose `Host`, or `Origin` when
+/// it has one, names a host outside [`crate::Settings::allowed_hosts`];
+/// without a `Host` header (HTTP/1.0; no browser) only the `Origin` is
+/// checked. Nothing is checked when `allowed_hosts` is `None`.
+pub async fn check_host(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let Some(allowed) = &state.settings().allowed_hosts else {
+        return next.run(req).await;
+    };
+    let headers = req.headers();
+    let host = headers.get(HOST).map(|v| v.to_str().ok().and_then(host_of));
+    if let Some(host) = host {
+        match host {
+            Some(h) if host_allowed(&h, allowed) => {}
+            Some(h) => return AppError::HostNotAllowed(h).into_response(),
+            None => return AppError::HostNotAllowed("(malformed)".into()).into_response(),
+        }
+    }
+    if let Some(origin) = headers.get(ORIGIN) {
+        let text = origin.to_str().unwrap_or("(malformed)");
+        match url_host(text) {
+            Some(h) if host_allowed(&h, allowed) => {}
+            _ => return AppError::HostNotAllowed(text.chars().take(256).collect()).into_response(),
+        }
+    }
+    next.run(req).await
+}
 
 /// The largest request body of a route that takes a whole character sheet as
 /// a JSON string (adding a character, the GM's edit, validating a sheet, a
@@ -48,6 +132,31 @@ pub async fn sheet_body_limit(req: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hosts_and_origins_read_without_their_ports() {
+        assert_eq!(host_of("127.0.0.1:7878").as_deref(), Some("127.0.0.1"));
+        assert_eq!(host_of("LocalHost").as_deref(), Some("localhost"));
+        assert_eq!(host_of("[::1]:7878").as_deref(), Some("[::1]"));
+        assert_eq!(host_of("[::1]").as_deref(), Some("[::1]"));
+        assert_eq!(host_of("evil.example:x"), None);
+        assert_eq!(host_of(""), None);
+        assert_eq!(host_of("a b"), None);
+        assert_eq!(
+            url_host("https://Tabula.example/t/x#tok").as_deref(),
+            Some("tabula.example")
+        );
+        assert_eq!(
+            url_host("http://127.0.0.1:7878").as_deref(),
+            Some("127.0.0.1")
+        );
+        assert_eq!(url_host("null"), None);
+        assert_eq!(url_host("ftp://x"), None);
+        assert_eq!(url_host("http://user@evil.example"), None);
+        assert!(host_allowed("localhost", &[]));
+        assert!(!host_allowed("evil.example", &[]));
+        assert!(host_allowed("tabula.example", &["tabula.example".into()]));
+    }
 
     #[test]
     fn the_sheet_routes_are_the_four_that_take_a_sheet() {

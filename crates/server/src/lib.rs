@@ -205,6 +205,11 @@ pub fn app(state: AppState) -> Router {
         // limit wins on those routes.
         .layer(axum::middleware::from_fn(guard::sheet_body_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Issue 28: DNS rebinding; before anything reads the request.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::check_host,
+        ))
         // Issue 28: a body that stops sending fails instead of holding the
         // connection.
         .layer(RequestBodyTimeoutLayer::new(state.settings().body_timeout))

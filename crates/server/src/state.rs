@@ -86,6 +86,15 @@ pub struct Settings {
     /// server stops accepting until one closes. Default [`MAX_CONNECTIONS`];
     /// keep it below the process's open-file limit. Issue 28.
     pub max_connections: usize,
+    /// The hosts this server answers for besides the loopback names
+    /// (`127.0.0.1`, `localhost`, `[::1]`, any port): a request whose `Host`
+    /// or `Origin` names another is refused with 403 `host-not-allowed`
+    /// (DNS rebinding: a web page the operator visits cannot reach the API).
+    /// Host names without the port, lower case (`tabula.example`). `None`:
+    /// hosts are not checked (`tabula serve --bind` to a non-loopback address
+    /// without `--public-url`, which says so in its log). Default: loopback
+    /// only. Issue 28.
+    pub allowed_hosts: Option<Vec<String>>,
 }
 
 /// The default [`Settings::header_timeout`]: 10 seconds.
@@ -106,6 +115,7 @@ impl Default for Settings {
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
+            allowed_hosts: Some(Vec::new()),
         }
     }
 }

@@ -264,3 +264,72 @@ async fn sheets_up_to_1_mib_are_accepted_and_larger_is_a_413() {
         a.text
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_sites_host_or_origin_is_refused() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    let db = Db::sqlite();
+    let store = db.open().await;
+    let loopback = common::Client::new(store.clone());
+    let public = common::Client::with_state(AppState::with_settings(
+        store.clone(),
+        Settings {
+            allowed_hosts: Some(vec!["tabula.example".into()]),
+            ..Settings::default()
+        },
+    ));
+    let unchecked = common::Client::with_state(AppState::with_settings(
+        store,
+        Settings {
+            allowed_hosts: None,
+            ..Settings::default()
+        },
+    ));
+    let ask = |method: &str, host: &str, origin: Option<&str>| {
+        let mut b = Request::builder()
+            .method(method)
+            .uri("/api/tables")
+            .header(header::HOST, host)
+            .header(header::CONTENT_TYPE, "application/json");
+        if let Some(o) = origin {
+            b = b.header(header::ORIGIN, o);
+        }
+        b.body(Body::from(r#"{"system": "sapio", "example": "table"}"#))
+            .unwrap()
+    };
+    // A page of another site rebinding its name to 127.0.0.1: neither lists
+    // nor creates tables.
+    for (method, host, origin) in [
+        ("GET", "evil.example", None),
+        ("POST", "evil.example:7878", None),
+        ("POST", "127.0.0.1:7878", Some("http://evil.example")),
+        ("POST", "127.0.0.1:7878", Some("null")),
+        ("GET", "tabula.example", None),
+    ] {
+        let a = loopback.send(ask(method, host, origin)).await;
+        assert_eq!(
+            a.status.as_u16(),
+            403,
+            "{method} {host} {origin:?}: {}",
+            a.text
+        );
+        assert_eq!(a.json["error"], "host-not-allowed");
+    }
+    let listed = loopback.send(ask("GET", "127.0.0.1:7878", None)).await;
+    assert_eq!(listed.json["tables"].as_array().map(Vec::len), Some(0));
+    // The loopback names, with any port, and the public URL's host.
+    for (client, host, origin) in [
+        (&loopback, "127.0.0.1:7878", None),
+        (&loopback, "localhost", Some("http://localhost:7878")),
+        (&loopback, "[::1]:7878", Some("http://[::1]:7878")),
+        (&public, "Tabula.Example", Some("https://tabula.example")),
+        (&public, "127.0.0.1", None),
+        (&unchecked, "evil.example", None),
+    ] {
+        let a = client.send(ask("POST", host, origin)).await;
+        assert_eq!(a.status.as_u16(), 201, "{host} {origin:?}: {}", a.text);
+    }
+    let a = public.send(ask("GET", "evil.example", None)).await;
+    assert_eq!(a.status.as_u16(), 403, "{}", a.text);
+}
