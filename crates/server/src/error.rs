@@ -123,6 +123,23 @@ pub enum AppError {
         /// The table's seq now.
         current: u64,
     },
+    /// 429 `rate-limited` with `Retry-After` (seconds): too many commands, WebSocket
+    /// connects or wrong tokens in a minute ([`crate::quota::Quotas`]). Nothing
+    /// changed. Issue 28.
+    #[error("too many {what}; try again in {retry_after_secs} s")]
+    RateLimited {
+        /// What was counted (`commands from this seat`, ...).
+        what: &'static str,
+        /// When to try again, in whole seconds (at least 1).
+        retry_after_secs: u64,
+    },
+    /// 429 `too-many-sockets`: the seat has its maximum of WebSockets open
+    /// ([`crate::quota::Quotas::sockets_per_seat`]). Issue 28.
+    #[error("this seat has {max} WebSockets open, its maximum; close one first")]
+    TooManySockets {
+        /// The maximum.
+        max: usize,
+    },
     /// 503 `table-limit`: the server holds its maximum of tables
     /// ([`crate::Settings::max_tables`], by default [`crate::MAX_TABLES`]).
     #[error("this server holds its maximum of {max} tables; no new table can be created or opened")]
@@ -162,6 +179,9 @@ impl AppError {
             AppError::NotCampaign(_) | AppError::Ended => StatusCode::CONFLICT,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Stale { .. } => StatusCode::CONFLICT,
+            AppError::RateLimited { .. } | AppError::TooManySockets { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::TableLimit { .. } | AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -188,6 +208,8 @@ impl AppError {
             AppError::Ended => "ended",
             AppError::NotFound(_) => "not-found",
             AppError::Stale { .. } => "stale",
+            AppError::RateLimited { .. } => "rate-limited",
+            AppError::TooManySockets { .. } => "too-many-sockets",
             AppError::TableLimit { .. } => "table-limit",
             AppError::Unavailable => "unavailable",
             AppError::Internal(_) => "internal",
@@ -257,7 +279,17 @@ impl IntoResponse for AppError {
         if let AppError::Internal(detail) = &self {
             tracing::error!(error = %detail, "internal error");
         }
-        (status, Json(self.body())).into_response()
+        let mut response = (status, Json(self.body())).into_response();
+        if let AppError::RateLimited {
+            retry_after_secs, ..
+        } = &self
+        {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(*retry_after_secs),
+            );
+        }
+        response
     }
 }
 

@@ -1,9 +1,13 @@
 //! Middleware of [`crate::app`] that guards the server as a whole (issue 28):
-//! the `Host`/`Origin` allow-list ([`check_host`]) and the body limit of the
-//! routes that take a whole character sheet ([`sheet_body_limit`]).
+//! the `Host`/`Origin` allow-list ([`check_host`]), the rate limits
+//! ([`quotas`]) and the body limit of the routes that take a whole character
+//! sheet ([`sheet_body_limit`]).
 
-use axum::extract::{DefaultBodyLimit, Request, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::header::{HOST, ORIGIN};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower::{Layer, ServiceExt};
@@ -88,6 +92,64 @@ pub async fn check_host(State(state): State<AppState>, req: Request, next: Next)
         }
     }
     next.run(req).await
+}
+
+/// What [`quotas`] counts a request as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// `POST /api/tables/ID/commands`, `/policy` or `/undo`.
+    Command,
+    /// `GET /api/tables/ID/ws`.
+    WsConnect,
+    /// Anything else (only its wrong tokens count).
+    Other,
+}
+
+/// What `method path` counts as.
+pub fn counted(method: &Method, path: &str) -> Counted {
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    match (method, parts.as_slice()) {
+        (&Method::POST, ["", "api", "tables", _, "commands" | "policy" | "undo"]) => {
+            Counted::Command
+        }
+        (&Method::GET, ["", "api", "tables", _, "ws"]) => Counted::WsConnect,
+        _ => Counted::Other,
+    }
+}
+
+/// The rate limits of [`crate::quota`]: an address past its wrong tokens is
+/// refused everything (429) until its wait is over; commands count per seat
+/// (the bearer token's hash) and per address, WebSocket connects per address;
+/// every 401 counts as a wrong token of its address.
+pub async fn quotas(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let limits = state.limiters();
+    let address = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let checked = (|| {
+        if let Some(a) = address {
+            limits.not_blocked(a)?;
+        }
+        match counted(req.method(), req.uri().path()) {
+            Counted::Command => {
+                let token = crate::auth::bearer(req.headers()).map(crate::auth::hash_token);
+                limits.command(token.as_deref(), address)
+            }
+            Counted::WsConnect => address.map_or(Ok(()), |a| limits.ws_connect(a)),
+            Counted::Other => Ok(()),
+        }
+    })();
+    if let Err(e) = checked {
+        return e.into_response();
+    }
+    let response = next.run(req).await;
+    if response.status() == StatusCode::UNAUTHORIZED
+        && let Some(a) = address
+    {
+        limits.wrong_token(a);
+    }
+    response
 }
 
 /// The largest request body of a route that takes a whole character sheet as

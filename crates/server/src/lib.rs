@@ -60,6 +60,7 @@ pub mod examples;
 pub mod guard;
 pub mod listen;
 pub mod logging;
+pub mod quota;
 pub mod routes;
 pub mod serve;
 pub mod state;
@@ -205,6 +206,11 @@ pub fn app(state: AppState) -> Router {
         // limit wins on those routes.
         .layer(axum::middleware::from_fn(guard::sheet_body_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Issue 28: rate limits, after the host check.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::quotas,
+        ))
         // Issue 28: DNS rebinding; before anything reads the request.
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -95,6 +95,8 @@ pub struct Settings {
     /// without `--public-url`, which says so in its log). Default: loopback
     /// only. Issue 28.
     pub allowed_hosts: Option<Vec<String>>,
+    /// Rate limits and per-seat caps ([`crate::quota::Quotas`]). Issue 28.
+    pub quotas: crate::quota::Quotas,
 }
 
 /// The default [`Settings::header_timeout`]: 10 seconds.
@@ -116,6 +118,7 @@ impl Default for Settings {
             body_timeout: BODY_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             allowed_hosts: Some(Vec::new()),
+            quotas: crate::quota::Quotas::default(),
         }
     }
 }
@@ -132,6 +135,7 @@ pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) slots: Mutex<HashMap<String, Arc<Slot>>>,
     pub(crate) shutdown: watch::Sender<bool>,
+    pub(crate) limiters: crate::quota::Limiters,
 }
 
 /// A request's seat, proven by its token.
@@ -159,6 +163,7 @@ impl AppState {
         AppState {
             inner: Arc::new(Inner {
                 store,
+                limiters: crate::quota::Limiters::new(settings.quotas.clone()),
                 settings,
                 slots: Mutex::new(HashMap::new()),
                 shutdown: watch::channel(false).0,
@@ -169,6 +174,11 @@ impl AppState {
     /// The store.
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.inner.store
+    }
+
+    /// The rate limiters and caps of [`Settings::quotas`].
+    pub fn limiters(&self) -> &crate::quota::Limiters {
+        &self.inner.limiters
     }
 
     /// The settings.

@@ -17,11 +17,12 @@
 //! each connection computes its own seat's view and lines under the table's
 //! read lock, so another seat's secret never passes through a shared message.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
@@ -44,8 +45,10 @@ pub async fn upgrade(
     headers: HeaderMap,
     ApiQuery(q): ApiQuery<AfterQuery>,
     permit: Option<Extension<ConnectionPermit>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, AppError> {
+    let address = peer.map(|Extension(ConnectInfo(a))| a.ip());
     tracing::Span::current().record("table", id.as_str());
     let authed = match auth::bearer(&headers) {
         Some(token) => Some((
@@ -63,7 +66,7 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             // Counted among the server's connections until it closes.
             let _permit = permit;
-            follow(state, socket, id, authed, q.after).await;
+            follow(state, socket, id, authed, q.after, address).await;
         }))
 }
 
@@ -127,13 +130,27 @@ async fn follow(
     id: String,
     authed: Option<(Authed, String)>,
     after: Option<u64>,
+    address: Option<IpAddr>,
 ) {
     let (who, token_hash) = match authed {
         Some(a) => a,
         None => match first_message_token(&state, &mut socket, &id).await {
             Ok(a) => a,
-            Err(e) => return refuse(&mut socket, &e).await,
+            Err(e) => {
+                // Issue 28: a wrong first-message token counts as one.
+                if matches!(e, AppError::Unauthorized(_))
+                    && let Some(a) = address
+                {
+                    state.limiters().wrong_token(a);
+                }
+                return refuse(&mut socket, &e).await;
+            }
         },
+    };
+    // Issue 28: at most `sockets_per_seat` open per seat.
+    let _place = match state.limiters().hold_socket(&id, &who.key) {
+        Ok(p) => p,
+        Err(e) => return refuse(&mut socket, &e).await,
     };
     let mut shutdown = state.shutdown_signal();
     let slot = match state.slot(&id) {

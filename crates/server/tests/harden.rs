@@ -333,3 +333,158 @@ async fn another_sites_host_or_origin_is_refused() {
     let a = public.send(ask("GET", "evil.example", None)).await;
     assert_eq!(a.status.as_u16(), 403, "{}", a.text);
 }
+
+/// The status code of a raw HTTP answer (`HTTP/1.1 429 ...`).
+fn status_of(answer: &str) -> u16 {
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_past_a_seats_rate_are_429_with_retry_after() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    use tabula_server::quota::Quotas;
+    let db = Db::sqlite();
+    let state = AppState::with_settings(
+        db.open().await,
+        Settings {
+            quotas: Quotas {
+                commands_per_seat: 3,
+                ..Quotas::default()
+            },
+            ..Settings::default()
+        },
+    );
+    let c = common::Client::with_state(state);
+    let t = c
+        .create(serde_json::json!({"system": "sapio", "example": "table"}))
+        .await;
+    let command = |token: &str| {
+        Request::post(t.url("commands"))
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(r#"{"text": "no such command"}"#))
+            .unwrap()
+    };
+    for _ in 0..3 {
+        let (status, _) = answer_headers(&c.app, command(&t.gm())).await;
+        assert_ne!(status.as_u16(), 429);
+    }
+    let (status, headers) = answer_headers(&c.app, command(&t.gm())).await;
+    assert_eq!(status.as_u16(), 429);
+    let wait: u64 = headers[header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=61).contains(&wait), "{wait}");
+    // Another seat has its own allowance.
+    let player = t.token(&t.players()[0]);
+    let (status, _) = answer_headers(&c.app, command(&player)).await;
+    assert_ne!(status.as_u16(), 429);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_past_its_wrong_tokens_is_refused_even_the_right_one() {
+    use tabula_server::quota::Quotas;
+    let (addr, state, _db) = serve_with(Settings {
+        quotas: Quotas {
+            wrong_tokens_per_address: 3,
+            ..Quotas::default()
+        },
+        ..Settings::default()
+    })
+    .await;
+    let c = common::Client::with_state(state);
+    let t = c
+        .create(serde_json::json!({"system": "sapio", "example": "table"}))
+        .await;
+    let view = |token: &str| {
+        format!(
+            "GET /api/tables/{}/view HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n",
+            t.id
+        )
+    };
+    let wrong = "0123456789abcdef0123456789abcdef";
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        statuses.push(status_of(&raw(addr, &view(wrong)).await));
+    }
+    assert_eq!(
+        statuses,
+        [401, 401, 401, 401],
+        "the limit counts, then blocks"
+    );
+    // Blocked: the right token learns nothing either.
+    let answer = raw(addr, &view(&t.gm())).await;
+    assert_eq!(status_of(&answer), 429, "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("retry-after: "),
+        "{answer}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_connects_and_open_sockets_are_capped() {
+    use tabula_server::quota::Quotas;
+    let (addr, state, _db) = serve_with(Settings {
+        quotas: Quotas {
+            sockets_per_seat: 2,
+            ws_connects_per_address: 30,
+            ..Quotas::default()
+        },
+        ..Settings::default()
+    })
+    .await;
+    let c = common::Client::with_state(state);
+    let t = c
+        .create(serde_json::json!({"system": "sapio", "example": "table"}))
+        .await;
+    let base = format!("ws://{addr}");
+    // Two sockets of the GM's seat; a third is refused.
+    let mut a = common::connect(&base, &t, &t.gm(), true, None).await;
+    assert_eq!(common::next(&mut a).await.unwrap()["type"], "hello");
+    let mut b = common::connect(&base, &t, &t.gm(), false, None).await;
+    assert_eq!(common::next(&mut b).await.unwrap()["type"], "hello");
+    let mut third = common::connect(&base, &t, &t.gm(), true, None).await;
+    let refused = common::next(&mut third).await.unwrap();
+    assert_eq!(refused["error"], "too-many-sockets", "{refused}");
+    // Another seat has its own places.
+    let player = t.token(&t.players()[0]);
+    let mut p = common::connect(&base, &t, &player, true, None).await;
+    assert_eq!(common::next(&mut p).await.unwrap()["type"], "hello");
+    // One closes: its place comes back (once the server has seen it go).
+    a.close(None).await.unwrap();
+    let mut back = false;
+    for _ in 0..20 {
+        let mut again = common::connect(&base, &t, &t.gm(), true, None).await;
+        if common::next(&mut again).await.unwrap()["type"] == "hello" {
+            back = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(back, "the closed socket's place did not come back");
+    // Connects from this address are limited (30 a minute): a later one is a
+    // 429 with Retry-After, before any upgrade.
+    let url = format!("{base}/api/tables/{}/ws", t.id);
+    let mut limited = false;
+    for _ in 0..40 {
+        match tokio_tungstenite::connect_async(url.as_str()).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+                assert_eq!(res.status().as_u16(), 429);
+                assert!(res.headers().contains_key("retry-after"));
+                limited = true;
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(limited, "40 connects in a row were all taken");
+    drop((b, p));
+}
