@@ -619,6 +619,7 @@ pub async fn open_table(
     request: &OpenTable,
     base_url: &str,
     max_tables: usize,
+    max_open: usize,
 ) -> Result<(Created, AnyTable), AppError> {
     if seat.role != Role::Gm {
         return Err(AppError::Forbidden(
@@ -632,6 +633,15 @@ pub async fn open_table(
         )));
     }
     let campaign = load_whole(store, id).await?;
+    // Issue 28: at most `max_open` of the campaign's tables not ended.
+    let open = campaign
+        .tables
+        .iter()
+        .filter(|t| t.ended_ms.is_none())
+        .count();
+    if open >= max_open {
+        return Err(AppError::CampaignTableLimit { max: max_open });
+    }
     let system = system_of(&campaign.summary.system)?;
     let mut files = request.files.clone();
     for c in &campaign.characters {

@@ -123,6 +123,16 @@ pub enum AppError {
         /// The table's seq now.
         current: u64,
     },
+    /// 409 `campaign-table-limit`: the campaign has its maximum of tables
+    /// whose encounters have not ended
+    /// ([`crate::quota::Quotas::open_tables_per_campaign`]). Issue 28.
+    #[error(
+        "this campaign has {max} tables whose encounters have not ended, its maximum; end one first"
+    )]
+    CampaignTableLimit {
+        /// The maximum.
+        max: usize,
+    },
     /// 429 `rate-limited` with `Retry-After` (seconds): too many commands, WebSocket
     /// connects or wrong tokens in a minute ([`crate::quota::Quotas`]). Nothing
     /// changed. Issue 28.
@@ -176,7 +186,9 @@ impl AppError {
             | AppError::UnknownExample(_)
             | AppError::TooLarge(_)
             | AppError::Character(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::NotCampaign(_) | AppError::Ended => StatusCode::CONFLICT,
+            AppError::NotCampaign(_) | AppError::Ended | AppError::CampaignTableLimit { .. } => {
+                StatusCode::CONFLICT
+            }
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Stale { .. } => StatusCode::CONFLICT,
             AppError::RateLimited { .. } | AppError::TooManySockets { .. } => {
@@ -209,6 +221,7 @@ impl AppError {
             AppError::NotFound(_) => "not-found",
             AppError::Stale { .. } => "stale",
             AppError::RateLimited { .. } => "rate-limited",
+            AppError::CampaignTableLimit { .. } => "campaign-table-limit",
             AppError::TooManySockets { .. } => "too-many-sockets",
             AppError::TableLimit { .. } => "table-limit",
             AppError::Unavailable => "unavailable",

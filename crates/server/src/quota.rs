@@ -38,6 +38,9 @@ pub struct Quotas {
     pub wrong_tokens_per_address: u32,
     /// WebSockets open at once for one seat of one table (default 16).
     pub sockets_per_seat: usize,
+    /// Tables of one campaign whose encounters have not ended (default 20):
+    /// opening one more is 409 `campaign-table-limit`.
+    pub open_tables_per_campaign: usize,
 }
 
 impl Default for Quotas {
@@ -48,6 +51,7 @@ impl Default for Quotas {
             ws_connects_per_address: 600,
             wrong_tokens_per_address: 120,
             sockets_per_seat: 16,
+            open_tables_per_campaign: 20,
         }
     }
 }

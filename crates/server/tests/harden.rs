@@ -488,3 +488,82 @@ async fn websocket_connects_and_open_sockets_are_capped() {
     assert!(limited, "40 connects in a row were all taken");
     drop((b, p));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_campaign_opens_at_most_its_cap_of_tables_not_ended() {
+    use axum::http::Method;
+    use serde_json::json;
+    use tabula_server::quota::Quotas;
+    let db = Db::sqlite();
+    let c = common::Client::with_state(AppState::with_settings(
+        db.open().await,
+        Settings {
+            quotas: Quotas {
+                open_tables_per_campaign: 2,
+                ..Quotas::default()
+            },
+            ..Settings::default()
+        },
+    ));
+    let example = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/../../examples/tiers/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let a = c
+        .call(
+            Method::POST,
+            "/api/campaigns",
+            None,
+            Some(&json!({"system": "tiers", "name": "Caps", "players": ["John", "Cristy"]})),
+        )
+        .await;
+    assert_eq!(a.status.as_u16(), 201, "{}", a.text);
+    let id = a.json["campaign"].as_str().unwrap().to_string();
+    let gm = a.json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "gm")
+        .unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (owner, file) in [
+        ("John", "john.toml"),
+        ("Cristy", "cristy.toml"),
+        ("gm", "steve.toml"),
+    ] {
+        let mut body = json!({"sheet": example(file), "file": file, "imported": true});
+        if owner != "gm" {
+            body["owner"] = json!(owner);
+        }
+        let a = c
+            .post(&format!("/api/campaigns/{id}/characters"), &gm, &body)
+            .await;
+        assert_eq!(a.status.as_u16(), 201, "{}", a.text);
+    }
+    let open = || async {
+        c.post(
+            &format!("/api/campaigns/{id}/tables"),
+            &gm,
+            &json!({"table": example("table.toml"), "seed": 1}),
+        )
+        .await
+    };
+    let first = open().await;
+    assert_eq!(first.status.as_u16(), 201, "{}", first.text);
+    assert_eq!(open().await.status.as_u16(), 201);
+    let third = open().await;
+    assert_eq!(third.status.as_u16(), 409, "{}", third.text);
+    assert_eq!(third.json["error"], "campaign-table-limit");
+    // Ending one gives its place back.
+    let table = first.json["table"].as_str().unwrap();
+    let ended = c
+        .post(&format!("/api/tables/{table}/end"), &gm, &json!({}))
+        .await;
+    assert!(ended.status.is_success(), "{}", ended.text);
+    assert_eq!(open().await.status.as_u16(), 201);
+}
