@@ -78,6 +78,91 @@ impl Acceptor for Plain {
     }
 }
 
+/// HTTPS (`tabula serve --tls-cert FILE --tls-key FILE`): the TLS handshake
+/// (rustls, TLS 1.2 and 1.3, ALPN `http/1.1`) before HTTP. Issue 28.
+#[derive(Clone)]
+pub struct Tls(tokio_rustls::TlsAcceptor);
+
+impl std::fmt::Debug for Tls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tls")
+    }
+}
+
+/// The certificate or key of [`Tls`] could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The certificate file holds no PEM certificate, or a broken one.
+    #[error("the TLS certificate file holds no usable PEM certificate: {0}")]
+    Certificate(String),
+    /// The key file holds no PEM private key, or a broken one.
+    #[error("the TLS key file holds no usable PEM private key: {0}")]
+    Key(String),
+    /// The certificate and key do not go together (or rustls refused them).
+    #[error("the TLS certificate and key cannot be used together: {0}")]
+    Config(String),
+}
+
+impl Tls {
+    /// From a PEM certificate chain (the server's first) and its PEM
+    /// private key (PKCS#8, PKCS#1 or SEC1).
+    ///
+    /// # Errors
+    /// [`TlsError::Certificate`], [`TlsError::Key`], [`TlsError::Config`].
+    pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<Tls, TlsError> {
+        use rustls_pki_types::pem::PemObject;
+        use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+        use tokio_rustls::rustls;
+        let certs = CertificateDer::pem_slice_iter(cert_pem)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| TlsError::Certificate(e.to_string()))?;
+        if certs.is_empty() {
+            return Err(TlsError::Certificate("no CERTIFICATE block".into()));
+        }
+        let key =
+            PrivateKeyDer::from_pem_slice(key_pem).map_err(|e| TlsError::Key(e.to_string()))?;
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| TlsError::Config(e.to_string()))?
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .map_err(|e| TlsError::Config(e.to_string()))?;
+        // HTTP/1.1 only: WebSockets upgrade from it.
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        Ok(Tls(tokio_rustls::TlsAcceptor::from(Arc::new(config))))
+    }
+
+    /// From the PEM files `cert` and `key`.
+    ///
+    /// # Errors
+    /// [`TlsError`].
+    pub fn from_files(cert: &std::path::Path, key: &std::path::Path) -> Result<Tls, TlsError> {
+        let read = |p: &std::path::Path| {
+            std::fs::read(p).map_err(|source| TlsError::Read {
+                path: p.display().to_string(),
+                source,
+            })
+        };
+        Tls::from_pem(&read(cert)?, &read(key)?)
+    }
+}
+
+impl Acceptor for Tls {
+    type Stream = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    async fn accept(&self, tcp: tokio::net::TcpStream) -> std::io::Result<Self::Stream> {
+        self.0.accept(tcp).await
+    }
+}
+
 /// Serve `app` on `listener` until `shutdown` resolves, then stop accepting,
 /// let every connection finish the request it is on (kept-alive connections
 /// are closed after it), and return when they are all closed.

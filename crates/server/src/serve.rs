@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use tokio::net::TcpListener;
 
-use crate::listen::{self, ConnectionLimits, Plain};
+use crate::listen::{self, ConnectionLimits, Plain, Tls};
 use crate::state::{AppState, Settings};
 use crate::{app, auth};
 
@@ -32,6 +32,9 @@ pub struct ServeOptions {
     /// Without it, a loopback bind answers for the loopback names only, and a
     /// non-loopback bind does not check hosts (and says so in its log).
     pub public_url: Option<String>,
+    /// `--tls-cert FILE`, `--tls-key FILE`: serve HTTPS with this PEM
+    /// certificate chain and private key (both or neither).
+    pub tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// `tabula serve` could not start or stopped on a failure.
@@ -51,6 +54,9 @@ pub enum ServeError {
         "--public-url must be an http:// or https:// URL naming the server's host (e.g. https://tabula.example), not {0:?}"
     )]
     BadPublicUrl(String),
+    /// The TLS certificate or key cannot be used.
+    #[error("{0}")]
+    Tls(#[from] crate::listen::TlsError),
     /// The store could not be opened.
     #[error("cannot open the store: {0}")]
     Store(#[from] tabula_store::StoreError),
@@ -97,6 +103,10 @@ pub async fn run(
     ready: impl FnOnce(SocketAddr, &'static str),
 ) -> Result<(), ServeError> {
     check(&options)?;
+    let tls = match &options.tls {
+        Some((cert, key)) => Some(Tls::from_files(cert, key)?),
+        None => None,
+    };
     let store = tabula_store::open(&options.database_url).await?;
     let listener = TcpListener::bind(options.bind)
         .await
@@ -112,6 +122,7 @@ pub async fn run(
         create_token_hash: options.create_token.as_deref().map(auth::hash_token),
         base_url: match &options.public_url {
             Some(url) => url.trim_end_matches('/').to_string(),
+            None if tls.is_some() => format!("https://{addr}"),
             None => format!("http://{addr}"),
         },
         allowed_hosts: allowed_hosts(&options),
@@ -136,9 +147,11 @@ pub async fn run(
     };
     let guard = axum::middleware::from_fn_with_state(state.clone(), crate::guard::check_host);
     let site = tabula_web::with_api(app(state)).layer(guard);
-    listen::serve(listener, site, limits, Plain, stop)
-        .await
-        .map_err(|source| ServeError::Io { addr, source })?;
+    match tls {
+        Some(tls) => listen::serve(listener, site, limits, tls, stop).await,
+        None => listen::serve(listener, site, limits, Plain, stop).await,
+    }
+    .map_err(|source| ServeError::Io { addr, source })?;
     // The feed holds a connection of the store's pool: end it before closing.
     follower.abort();
     let _ = follower.await;
@@ -196,6 +209,7 @@ mod tests {
             database_url: DEFAULT_DATABASE_URL.into(),
             create_token: token.map(str::to_string),
             public_url: None,
+            tls: None,
         }
     }
 

@@ -567,3 +567,60 @@ async fn a_campaign_opens_at_most_its_cap_of_tables_not_ended() {
     assert!(ended.status.is_success(), "{}", ended.text);
     assert_eq!(open().await.status.as_u16(), 201);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_the_api_are_served_over_tls() {
+    use std::sync::Arc;
+    use tokio_rustls::rustls;
+    let generated = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+    let tls = listen::Tls::from_pem(
+        generated.cert.pem().as_bytes(),
+        generated.signing_key.serialize_pem().as_bytes(),
+    )
+    .unwrap();
+    let db = Db::sqlite();
+    let settings = Settings::default();
+    let limits = ConnectionLimits::from(&settings);
+    let state = AppState::with_settings(db.open().await, settings);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app(state);
+    tokio::spawn(async move {
+        listen::serve(listener, router, limits, tls, std::future::pending())
+            .await
+            .unwrap();
+    });
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(generated.cert.der().clone()).unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    for path in ["/healthz", "/t/0123456789abcdef0123456789abcdef"] {
+        let tcp = TcpStream::connect(addr).await.unwrap();
+        let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+        let mut s = tokio::time::timeout(GENEROUS, connector.connect(name, tcp))
+            .await
+            .expect("a handshake in time")
+            .expect("the handshake succeeds");
+        s.write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+        let mut answer = Vec::new();
+        let _ = tokio::time::timeout(GENEROUS, s.read_to_end(&mut answer))
+            .await
+            .expect("answered in time");
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
+    }
+    // Plain HTTP to the TLS port gets no HTTP answer.
+    let answer = raw(addr, HEALTHZ).await;
+    assert!(!answer.contains("200 OK"), "{answer}");
+}
