@@ -48,6 +48,15 @@
 //! [`MAX_BODY_BYTES`], [`MAX_COMMAND_BYTES`], [`MAX_ROLLED_VALUES`],
 //! [`MAX_WS_MESSAGE_BYTES`], [`MAX_TABLES`], [`create::MAX_FILES`],
 //! [`create::MAX_NAME_BYTES`]; the store adds its own per-entry caps.
+//!
+//! ## A hostile network (issue 28)
+//!
+//! [`listen::serve`] bounds a connection's request head and idle time and the
+//! connections open at once (optionally over TLS, [`listen::Tls`]); [`app`]
+//! adds the body timeout, the `Host`/`Origin` allow-list and the rate limits
+//! ([`guard`], [`quota`]), `Cache-Control: no-store` and `nosniff` on every
+//! answer; [`logging`] keeps tokens out of the log at every level. All bounds
+//! are [`Settings`] fields.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

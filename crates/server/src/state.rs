@@ -105,8 +105,9 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default [`Settings::body_timeout`]: 30 seconds.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The default [`Settings::max_connections`]: 10,000.
-pub const MAX_CONNECTIONS: usize = 10_000;
+/// The default [`Settings::max_connections`]: 20,000 (one process holds
+/// 10,000 idle WebSockets, issue 15, with room for the HTTP beside them).
+pub const MAX_CONNECTIONS: usize = 20_000;
 
 impl Default for Settings {
     fn default() -> Self {
