@@ -32,6 +32,17 @@ pub struct ServeArgs {
     /// Only requests with `Authorization: Bearer TOKEN` may create tables.
     #[arg(long, env = "TABULA_CREATE_TOKEN", hide_env_values = true)]
     pub create_token: Option<String>,
+    /// The server's address as players reach it (https://tabula.example): the
+    /// base of its links and the one host it answers for besides loopback.
+    /// Without it, a non-loopback --bind does not check the Host header.
+    #[arg(long, env = "TABULA_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Serve HTTPS with this PEM certificate chain (with --tls-key).
+    #[arg(long, requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert.
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
 }
 
 /// `tabula table ...`.
@@ -101,47 +112,53 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         bind: args.bind,
         database_url: args.database_url,
         create_token: args.create_token,
+        public_url: args.public_url,
+        tls: args.tls_cert.zip(args.tls_key),
     };
     tabula_server::serve::check(&options).map_err(CliError::bad)?;
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    // Issue 28: no token in the log at any level (see tabula_server::logging).
+    let spec = std::env::var("RUST_LOG").ok();
+    let _ = tabula_server::logging::init(
+        spec.as_deref(),
+        std::io::stderr,
+        std::io::stderr().is_terminal(),
+    );
     let closed = options.create_token.is_some();
+    let tls = options.tls.is_some();
     runtime()?
         .block_on(tabula_server::serve::run(options, |addr, backend| {
             // A closed stdout (`tabula serve | head -1`) must not stop the
             // server: the banner is best effort.
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{}", banner(addr, backend, closed));
+            let _ = writeln!(out, "{}", banner(addr, backend, closed, tls));
             let _ = out.flush();
         }))
         .map_err(|e| match e {
-            ServeError::OpenBind(_) | ServeError::BadCreateToken => CliError::bad(e),
+            ServeError::OpenBind(_) | ServeError::BadCreateToken | ServeError::BadPublicUrl(_) => {
+                CliError::bad(e)
+            }
             ServeError::Store(e) => store_error(e),
+            e @ ServeError::Tls(_) => CliError::bad(e),
             e => CliError::Failure(e.to_string()),
         })
 }
 
 /// What `tabula serve` prints once it listens.
-fn banner(addr: SocketAddr, backend: &str, closed: bool) -> String {
+fn banner(addr: SocketAddr, backend: &str, closed: bool, tls: bool) -> String {
+    let scheme = if tls { "https" } else { "http" };
     let auth = if closed {
         " -H 'Authorization: Bearer CREATE_TOKEN'"
     } else {
         ""
     };
     format!(
-        "Tabula is serving on http://{addr} (store: {backend}). Stop with Ctrl-C.\n\
-         Open http://{addr}/ in a browser: pick a system and an example, create the table,\n\
+        "Tabula is serving on {scheme}://{addr} (store: {backend}). Stop with Ctrl-C.\n\
+         Open {scheme}://{addr}/ in a browser: pick a system and an example, create the table,\n\
          and send each player the link of their seat (open the GM's yourself).\n\
          Or from a script, create a table from a bundled example; the answer holds each seat's secret link:\n  \
-         curl -s -X POST http://{addr}/api/tables -H 'Content-Type: application/json'{auth} \
+         curl -s -X POST {scheme}://{addr}/api/tables -H 'Content-Type: application/json'{auth} \
          -d '{{\"system\": \"bastards\", \"example\": \"table\"}}'\n\
-         Then, as a seat: curl -s http://{addr}/api/tables/TABLE/view -H 'Authorization: Bearer TOKEN'\n\
+         Then, as a seat: curl -s {scheme}://{addr}/api/tables/TABLE/view -H 'Authorization: Bearer TOKEN'\n\
          (docs/API.md lists every endpoint.)"
     )
 }

@@ -67,10 +67,12 @@ fn store_err(e: StoreError) -> AppError {
         StoreError::CampaignNotFound | StoreError::CharacterNotFound => {
             AppError::NotFound(e.to_string())
         }
+        StoreError::SheetTooLarge { bytes, max } => AppError::SheetTooLarge { bytes, max },
+        // Issue 28: an event over its cap is the request's size, not a fault.
+        e @ StoreError::EntryTooLarge { .. } => AppError::TooLarge(e.to_string()),
         e @ (StoreError::BadName(_)
         | StoreError::BadFileName(_)
         | StoreError::BadEventKind { .. }
-        | StoreError::SheetTooLarge { .. }
         | StoreError::UnknownOwner(_)
         | StoreError::DuplicateCharacterName(_)
         | StoreError::DuplicateCharacterFile(_)
@@ -648,6 +650,7 @@ pub async fn open_table(
     request: &OpenTable,
     base_url: &str,
     max_tables: usize,
+    max_open: usize,
 ) -> Result<(Created, AnyTable), AppError> {
     if seat.role != Role::Gm {
         return Err(AppError::Forbidden(
@@ -661,6 +664,15 @@ pub async fn open_table(
         )));
     }
     let campaign = load_whole(store, id).await?;
+    // Issue 28: at most `max_open` of the campaign's tables not ended.
+    let open = campaign
+        .tables
+        .iter()
+        .filter(|t| t.ended_ms.is_none())
+        .count();
+    if open >= max_open {
+        return Err(AppError::CampaignTableLimit { max: max_open });
+    }
     let system = system_of(&campaign.summary.system)?;
     let mut files = request.files.clone();
     for c in &campaign.characters {

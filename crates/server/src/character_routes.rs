@@ -364,6 +364,7 @@ pub async fn open_table(
         &body,
         &state.settings().base_url,
         state.settings().max_tables,
+        state.settings().quotas.open_tables_per_campaign,
     )
     .await?;
     tracing::info!(table = %created.table, campaign = %id, "campaign table opened");

@@ -37,6 +37,14 @@ pub enum AppError {
     /// for undo, a reissue, or another seat's view).
     #[error("{0}")]
     Forbidden(String),
+    /// 403 `host-not-allowed`: the request's `Host` or `Origin` names a host
+    /// this server does not answer for ([`crate::Settings::allowed_hosts`]):
+    /// a web page of another site (DNS rebinding) cannot reach the API.
+    /// Nothing changed. Issue 28.
+    #[error(
+        "this server does not answer for host {0:?}: open it at its own address (loopback, or the --public-url it was started with)"
+    )]
+    HostNotAllowed(String),
     /// 400 `bad-json`: the body is not JSON, or not the JSON this endpoint takes
     /// (serde's words name the field).
     #[error("{0}")]
@@ -52,6 +60,15 @@ pub enum AppError {
     #[error("the request body is over {max} bytes")]
     BodyTooLarge {
         /// [`crate::MAX_BODY_BYTES`].
+        max: usize,
+    },
+    /// 413 `sheet-too-large`: a character sheet is over
+    /// [`tabula_store::MAX_SHEET_BYTES`] (1 MiB). Nothing changed. Issue 28.
+    #[error("the sheet takes {bytes} bytes, over the cap of {max} bytes (1 MiB)")]
+    SheetTooLarge {
+        /// The sheet's size in bytes.
+        bytes: usize,
+        /// [`tabula_store::MAX_SHEET_BYTES`].
         max: usize,
     },
     /// 422 (403 for [`CommandError::GmOnly`] and [`CommandError::NotYourView`]):
@@ -106,6 +123,33 @@ pub enum AppError {
         /// The table's seq now.
         current: u64,
     },
+    /// 409 `campaign-table-limit`: the campaign has its maximum of tables
+    /// whose encounters have not ended
+    /// ([`crate::quota::Quotas::open_tables_per_campaign`]). Issue 28.
+    #[error(
+        "this campaign has {max} tables whose encounters have not ended, its maximum; end one first"
+    )]
+    CampaignTableLimit {
+        /// The maximum.
+        max: usize,
+    },
+    /// 429 `rate-limited` with `Retry-After` (seconds): too many commands, WebSocket
+    /// connects or wrong tokens in a minute ([`crate::quota::Quotas`]). Nothing
+    /// changed. Issue 28.
+    #[error("too many {what}; try again in {retry_after_secs} s")]
+    RateLimited {
+        /// What was counted (`commands from this seat`, ...).
+        what: &'static str,
+        /// When to try again, in whole seconds (at least 1).
+        retry_after_secs: u64,
+    },
+    /// 429 `too-many-sockets`: the seat has its maximum of WebSockets open
+    /// ([`crate::quota::Quotas::sockets_per_seat`]). Issue 28.
+    #[error("this seat has {max} WebSockets open, its maximum; close one first")]
+    TooManySockets {
+        /// The maximum.
+        max: usize,
+    },
     /// 503 `table-limit`: the server holds its maximum of tables
     /// ([`crate::Settings::max_tables`], by default [`crate::MAX_TABLES`]).
     #[error("this server holds its maximum of {max} tables; no new table can be created or opened")]
@@ -127,10 +171,12 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Forbidden(_) | AppError::HostNotAllowed(_) => StatusCode::FORBIDDEN,
             AppError::BadJson(_) | AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AppError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::BodyTooLarge { .. } | AppError::SheetTooLarge { .. } => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
             AppError::Command(CommandError::GmOnly { .. } | CommandError::NotYourView { .. }) => {
                 StatusCode::FORBIDDEN
             }
@@ -140,9 +186,14 @@ impl AppError {
             | AppError::UnknownExample(_)
             | AppError::TooLarge(_)
             | AppError::Character(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::NotCampaign(_) | AppError::Ended => StatusCode::CONFLICT,
+            AppError::NotCampaign(_) | AppError::Ended | AppError::CampaignTableLimit { .. } => {
+                StatusCode::CONFLICT
+            }
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Stale { .. } => StatusCode::CONFLICT,
+            AppError::RateLimited { .. } | AppError::TooManySockets { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::TableLimit { .. } | AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -153,10 +204,12 @@ impl AppError {
         match self {
             AppError::Unauthorized(_) => "unauthorized",
             AppError::Forbidden(_) => "forbidden",
+            AppError::HostNotAllowed(_) => "host-not-allowed",
             AppError::BadJson(_) => "bad-json",
             AppError::BadRequest(_) => "bad-request",
             AppError::UnsupportedMediaType(_) => "unsupported-media-type",
             AppError::BodyTooLarge { .. } => "body-too-large",
+            AppError::SheetTooLarge { .. } => "sheet-too-large",
             AppError::Command(_) => "refused",
             AppError::BadTable(_) => "bad-table",
             AppError::UnknownSystem(_) => "unknown-system",
@@ -167,6 +220,9 @@ impl AppError {
             AppError::Ended => "ended",
             AppError::NotFound(_) => "not-found",
             AppError::Stale { .. } => "stale",
+            AppError::RateLimited { .. } => "rate-limited",
+            AppError::CampaignTableLimit { .. } => "campaign-table-limit",
+            AppError::TooManySockets { .. } => "too-many-sockets",
             AppError::TableLimit { .. } => "table-limit",
             AppError::Unavailable => "unavailable",
             AppError::Internal(_) => "internal",
@@ -237,7 +293,17 @@ impl IntoResponse for AppError {
         if let AppError::Internal(detail) = &self {
             tracing::error!(error = %detail, "internal error");
         }
-        (status, Json(self.body())).into_response()
+        let mut response = (status, Json(self.body())).into_response();
+        if let AppError::RateLimited {
+            retry_after_secs, ..
+        } = &self
+        {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(*retry_after_secs),
+            );
+        }
+        response
     }
 }
 

@@ -48,6 +48,15 @@
 //! [`MAX_BODY_BYTES`], [`MAX_COMMAND_BYTES`], [`MAX_ROLLED_VALUES`],
 //! [`MAX_WS_MESSAGE_BYTES`], [`MAX_TABLES`], [`create::MAX_FILES`],
 //! [`create::MAX_NAME_BYTES`]; the store adds its own per-entry caps.
+//!
+//! ## A hostile network (issue 28)
+//!
+//! [`listen::serve`] bounds a connection's request head and idle time and the
+//! connections open at once (optionally over TLS, [`listen::Tls`]); [`app`]
+//! adds the body timeout, the `Host`/`Origin` allow-list and the rate limits
+//! ([`guard`], [`quota`]), `Cache-Control: no-store` and `nosniff` on every
+//! answer; [`logging`] keeps tokens out of the log at every level. All bounds
+//! are [`Settings`] fields.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -57,6 +66,10 @@ pub mod character_routes;
 pub mod create;
 pub mod error;
 pub mod examples;
+pub mod guard;
+pub mod listen;
+pub mod logging;
+pub mod quota;
 pub mod routes;
 pub mod serve;
 pub mod state;
@@ -66,8 +79,10 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::Request;
+use axum::http::{HeaderValue, Request, header};
 use axum::routing::{get, post};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tracing::{Level, field};
 
@@ -196,7 +211,33 @@ pub fn app(state: AppState) -> Router {
         .route("/t/{id}", get(routes::page))
         .nest("/api", api)
         .fallback(routes::not_found)
+        // Issue 28: inside the default limit, so the sheet routes' larger
+        // limit wins on those routes.
+        .layer(axum::middleware::from_fn(guard::sheet_body_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Issue 28: rate limits, after the host check.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::quotas,
+        ))
+        // Issue 28: DNS rebinding; before anything reads the request.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::check_host,
+        ))
+        // Issue 28: a body that stops sending fails instead of holding the
+        // connection.
+        .layer(RequestBodyTimeoutLayer::new(state.settings().body_timeout))
+        // Issue 28: answers carry tokens, hands and sheets: no cache keeps
+        // them, and no browser guesses their type.
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request<_>| {

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 
 use tokio::net::TcpListener;
 
+use crate::listen::{self, ConnectionLimits, Plain, Tls};
 use crate::state::{AppState, Settings};
 use crate::{app, auth};
 
@@ -25,6 +26,15 @@ pub struct ServeOptions {
     /// The create token: when set, `POST /api/tables` needs it as the bearer
     /// token. Required for a bind that is not loopback.
     pub create_token: Option<String>,
+    /// The server's address as players reach it (`https://tabula.example`),
+    /// `--public-url`: the base of the links it hands out, and a host it
+    /// answers for besides the loopback names ([`Settings::allowed_hosts`]).
+    /// Without it, a loopback bind answers for the loopback names only, and a
+    /// non-loopback bind does not check hosts (and says so in its log).
+    pub public_url: Option<String>,
+    /// `--tls-cert FILE`, `--tls-key FILE`: serve HTTPS with this PEM
+    /// certificate chain and private key (both or neither).
+    pub tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// `tabula serve` could not start or stopped on a failure.
@@ -39,6 +49,14 @@ pub enum ServeError {
     /// The create token is empty or not plain visible ASCII.
     #[error("the create token must be 1 to 256 visible ASCII characters")]
     BadCreateToken,
+    /// `--public-url` is not an `http://` or `https://` URL with a host.
+    #[error(
+        "--public-url must be an http:// or https:// URL naming the server's host (e.g. https://tabula.example), not {0:?}"
+    )]
+    BadPublicUrl(String),
+    /// The TLS certificate or key cannot be used.
+    #[error("{0}")]
+    Tls(#[from] crate::listen::TlsError),
     /// The store could not be opened.
     #[error("cannot open the store: {0}")]
     Store(#[from] tabula_store::StoreError),
@@ -55,8 +73,14 @@ pub enum ServeError {
 /// Check `options` before anything is opened.
 ///
 /// # Errors
-/// [`ServeError::OpenBind`], [`ServeError::BadCreateToken`].
+/// [`ServeError::OpenBind`], [`ServeError::BadCreateToken`],
+/// [`ServeError::BadPublicUrl`].
 pub fn check(options: &ServeOptions) -> Result<(), ServeError> {
+    if let Some(url) = &options.public_url
+        && crate::guard::url_host(url).is_none()
+    {
+        return Err(ServeError::BadPublicUrl(url.chars().take(256).collect()));
+    }
     if let Some(t) = &options.create_token
         && auth::plausible(t).is_none()
     {
@@ -79,6 +103,10 @@ pub async fn run(
     ready: impl FnOnce(SocketAddr, &'static str),
 ) -> Result<(), ServeError> {
     check(&options)?;
+    let tls = match &options.tls {
+        Some((cert, key)) => Some(Tls::from_files(cert, key)?),
+        None => None,
+    };
     let store = tabula_store::open(&options.database_url).await?;
     let listener = TcpListener::bind(options.bind)
         .await
@@ -92,28 +120,59 @@ pub async fn run(
     })?;
     let settings = Settings {
         create_token_hash: options.create_token.as_deref().map(auth::hash_token),
-        base_url: format!("http://{addr}"),
+        base_url: match &options.public_url {
+            Some(url) => url.trim_end_matches('/').to_string(),
+            None if tls.is_some() => format!("https://{addr}"),
+            None => format!("http://{addr}"),
+        },
+        allowed_hosts: allowed_hosts(&options),
         ..Settings::default()
     };
+    if settings.allowed_hosts.is_none() {
+        tracing::warn!(
+            bind = %addr,
+            "hosts are not checked: a web page a visitor of this server opens elsewhere may reach it by DNS rebinding; pass --public-url URL to answer for that host only"
+        );
+    }
+    let limits = ConnectionLimits::from(&settings);
     let state = AppState::with_settings(store.clone(), settings);
     // Other servers' appends (PostgreSQL): catch this one's tables up.
     let follower = tokio::spawn(state.clone().follow_store());
     ready(addr, store.backend());
     let on_signal = state.clone();
-    axum::serve(listener, tabula_web::with_api(app(state)))
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            tracing::info!("shutting down: finishing requests in flight");
-            on_signal.begin_shutdown();
-        })
-        .await
-        .map_err(|source| ServeError::Io { addr, source })?;
+    let stop = async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: finishing requests in flight");
+        on_signal.begin_shutdown();
+    };
+    let guard = axum::middleware::from_fn_with_state(state.clone(), crate::guard::check_host);
+    let site = tabula_web::with_api(app(state)).layer(guard);
+    match tls {
+        Some(tls) => listen::serve(listener, site, limits, tls, stop).await,
+        None => listen::serve(listener, site, limits, Plain, stop).await,
+    }
+    .map_err(|source| ServeError::Io { addr, source })?;
     // The feed holds a connection of the store's pool: end it before closing.
     follower.abort();
     let _ = follower.await;
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The hosts `options` answer for ([`Settings::allowed_hosts`]): the
+/// loopback names and the `--public-url`'s host; `None` (not checked) for a
+/// non-loopback bind without `--public-url`.
+pub fn allowed_hosts(options: &ServeOptions) -> Option<Vec<String>> {
+    match options
+        .public_url
+        .as_deref()
+        .and_then(crate::guard::url_host)
+    {
+        Some(host) => Some(vec![host]),
+        None if options.bind.ip().is_loopback() => Some(Vec::new()),
+        None => None,
+    }
 }
 
 /// Resolves on Ctrl-C or (on Unix) SIGTERM.
@@ -149,6 +208,27 @@ mod tests {
             bind: bind.parse().unwrap(),
             database_url: DEFAULT_DATABASE_URL.into(),
             create_token: token.map(str::to_string),
+            public_url: None,
+            tls: None,
+        }
+    }
+
+    #[test]
+    fn the_public_url_names_the_one_other_host_answered_for() {
+        let mut o = options("0.0.0.0:7878", Some("s3cret"));
+        assert_eq!(allowed_hosts(&o), None, "open bind, no public URL");
+        o.public_url = Some("https://Tabula.example/".into());
+        assert!(check(&o).is_ok());
+        assert_eq!(allowed_hosts(&o), Some(vec!["tabula.example".to_string()]));
+        let o = options("127.0.0.1:7878", None);
+        assert_eq!(allowed_hosts(&o), Some(Vec::new()), "loopback only");
+        for bad in ["tabula.example", "ftp://x", "https://", "null"] {
+            let mut o = options("127.0.0.1:7878", None);
+            o.public_url = Some(bad.into());
+            assert!(
+                matches!(check(&o), Err(ServeError::BadPublicUrl(_))),
+                "{bad}"
+            );
         }
     }
 

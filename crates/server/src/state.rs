@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast, watch};
 
@@ -72,7 +73,41 @@ pub struct Settings {
     /// The most tables this server holds ([`MAX_TABLES`] by default; see
     /// there).
     pub max_tables: usize,
+    /// How long a client may take to send a request's head, and how long a
+    /// kept-alive connection may wait idle for its next one (hyper runs one
+    /// timer for both); then the connection is closed. Default
+    /// [`HEADER_TIMEOUT`] (10 s). Issue 28.
+    pub header_timeout: Duration,
+    /// How long a request body may go without sending a byte; then the
+    /// request fails and the connection is closed. Default [`BODY_TIMEOUT`]
+    /// (30 s). Issue 28.
+    pub body_timeout: Duration,
+    /// The most connections open at once (WebSockets included); past it the
+    /// server stops accepting until one closes. Default [`MAX_CONNECTIONS`];
+    /// keep it below the process's open-file limit. Issue 28.
+    pub max_connections: usize,
+    /// The hosts this server answers for besides the loopback names
+    /// (`127.0.0.1`, `localhost`, `[::1]`, any port): a request whose `Host`
+    /// or `Origin` names another is refused with 403 `host-not-allowed`
+    /// (DNS rebinding: a web page the operator visits cannot reach the API).
+    /// Host names without the port, lower case (`tabula.example`). `None`:
+    /// hosts are not checked (`tabula serve --bind` to a non-loopback address
+    /// without `--public-url`, which says so in its log). Default: loopback
+    /// only. Issue 28.
+    pub allowed_hosts: Option<Vec<String>>,
+    /// Rate limits and per-seat caps ([`crate::quota::Quotas`]). Issue 28.
+    pub quotas: crate::quota::Quotas,
 }
+
+/// The default [`Settings::header_timeout`]: 10 seconds.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The default [`Settings::body_timeout`]: 30 seconds.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default [`Settings::max_connections`]: 20,000 (one process holds
+/// 10,000 idle WebSockets, issue 15, with room for the HTTP beside them).
+pub const MAX_CONNECTIONS: usize = 20_000;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -80,6 +115,11 @@ impl Default for Settings {
             create_token_hash: None,
             base_url: String::new(),
             max_tables: MAX_TABLES,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
+            allowed_hosts: Some(Vec::new()),
+            quotas: crate::quota::Quotas::default(),
         }
     }
 }
@@ -96,6 +136,7 @@ pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) slots: Mutex<HashMap<String, Arc<Slot>>>,
     pub(crate) shutdown: watch::Sender<bool>,
+    pub(crate) limiters: crate::quota::Limiters,
 }
 
 /// A request's seat, proven by its token.
@@ -123,6 +164,7 @@ impl AppState {
         AppState {
             inner: Arc::new(Inner {
                 store,
+                limiters: crate::quota::Limiters::new(settings.quotas.clone()),
                 settings,
                 slots: Mutex::new(HashMap::new()),
                 shutdown: watch::channel(false).0,
@@ -133,6 +175,11 @@ impl AppState {
     /// The store.
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.inner.store
+    }
+
+    /// The rate limiters and caps of [`Settings::quotas`].
+    pub fn limiters(&self) -> &crate::quota::Limiters {
+        &self.inner.limiters
     }
 
     /// The settings.

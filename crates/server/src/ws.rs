@@ -17,10 +17,12 @@
 //! each connection computes its own seat's view and lines under the table's
 //! read lock, so another seat's secret never passes through a shared message.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
@@ -28,6 +30,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
+use crate::listen::ConnectionPermit;
 use crate::routes::AfterQuery;
 use crate::state::{AppState, Authed, Signal};
 use crate::{
@@ -41,8 +44,11 @@ pub async fn upgrade(
     Path(id): Path<String>,
     headers: HeaderMap,
     ApiQuery(q): ApiQuery<AfterQuery>,
+    permit: Option<Extension<ConnectionPermit>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, AppError> {
+    let address = peer.map(|Extension(ConnectInfo(a))| a.ip());
     tracing::Span::current().record("table", id.as_str());
     let authed = match auth::bearer(&headers) {
         Some(token) => Some((
@@ -58,7 +64,9 @@ pub async fn upgrade(
         .write_buffer_size(0)
         .max_write_buffer_size(WS_MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| async move {
-            follow(state, socket, id, authed, q.after).await;
+            // Counted among the server's connections until it closes.
+            let _permit = permit;
+            follow(state, socket, id, authed, q.after, address).await;
         }))
 }
 
@@ -122,13 +130,27 @@ async fn follow(
     id: String,
     authed: Option<(Authed, String)>,
     after: Option<u64>,
+    address: Option<IpAddr>,
 ) {
     let (who, token_hash) = match authed {
         Some(a) => a,
         None => match first_message_token(&state, &mut socket, &id).await {
             Ok(a) => a,
-            Err(e) => return refuse(&mut socket, &e).await,
+            Err(e) => {
+                // Issue 28: a wrong first-message token counts as one.
+                if matches!(e, AppError::Unauthorized(_))
+                    && let Some(a) = address
+                {
+                    state.limiters().wrong_token(a);
+                }
+                return refuse(&mut socket, &e).await;
+            }
         },
+    };
+    // Issue 28: at most `sockets_per_seat` open per seat.
+    let _place = match state.limiters().hold_socket(&id, &who.key) {
+        Ok(p) => p,
+        Err(e) => return refuse(&mut socket, &e).await,
     };
     let mut shutdown = state.shutdown_signal();
     let slot = match state.slot(&id) {

@@ -897,6 +897,7 @@ async fn a_create_token_closes_table_creation_and_the_table_limit_holds() {
         create_token_hash: Some(tabula_server::auth::hash_token("s3cret")),
         base_url: "http://tabula.example".into(),
         max_tables: 2,
+        ..Settings::default()
     };
     let c = Client::with_state(AppState::with_settings(store, settings));
     let body = json!({"system": "sapio", "example": "table"});

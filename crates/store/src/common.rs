@@ -11,10 +11,10 @@ use tabula_core::names::{check_name, check_seat_name, normalize};
 
 use crate::{
     CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LoadedCampaign,
-    MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES,
-    MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign, NewCharacter,
-    NewCharacterEvent, NewEntry, NewSeat, NewTable, Role, SeatRecord, Snapshot, StoreError,
-    StoredEntry, TableSummary,
+    MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS,
+    MAX_ENTRY_BYTES, MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign,
+    NewCharacter, NewCharacterEvent, NewEntry, NewSeat, NewTable, Role, SeatRecord, Snapshot,
+    StoreError, StoredEntry, TableSummary,
 };
 
 /// A fresh id (of a table, a campaign, a character): 128 random bits as 32 lowercase
@@ -442,11 +442,11 @@ pub(crate) fn prepare_event(
     check_kind(&kind)?;
     let entry = serde_json::to_string(&entry)
         .map_err(|e| StoreError::Corrupt(format!("entry {index} does not serialize: {e}")))?;
-    if entry.len() > MAX_ENTRY_BYTES {
+    if entry.len() > MAX_CHARACTER_ENTRY_BYTES {
         return Err(StoreError::EntryTooLarge {
             index,
             bytes: entry.len(),
-            max: MAX_ENTRY_BYTES,
+            max: MAX_CHARACTER_ENTRY_BYTES,
         });
     }
     if sheet.len() > MAX_SHEET_BYTES {
@@ -928,7 +928,9 @@ b", 3,
             })
         );
         let mut big = new_event("k", 0);
-        big.entry = Value::String("x".repeat(MAX_ENTRY_BYTES - 1));
+        // Issue 28: a character event's entry may carry a whole sheet, so its
+        // cap is MAX_CHARACTER_ENTRY_BYTES (was MAX_ENTRY_BYTES).
+        big.entry = Value::String("x".repeat(MAX_CHARACTER_ENTRY_BYTES - 1));
         assert!(matches!(
             prepare_event(0, big, 7),
             Err(StoreError::EntryTooLarge { index: 7, .. })

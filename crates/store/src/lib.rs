@@ -149,6 +149,13 @@ pub type CharacterId = String;
 /// [`StoreError::SheetTooLarge`].
 pub const MAX_SHEET_BYTES: usize = tabula_core::files::MAX_FILE_BYTES as usize;
 
+/// The most bytes one character event's entry may take as compact JSON: twice
+/// [`MAX_SHEET_BYTES`] and 64 KiB, so an event that carries a whole sheet
+/// (created, imported) takes any sheet up to [`MAX_SHEET_BYTES`] however its
+/// JSON escapes it. Larger is refused with [`StoreError::EntryTooLarge`].
+/// Issue 28 (a sheet over 256 KiB, the cap of a table's log entry, failed).
+pub const MAX_CHARACTER_ENTRY_BYTES: usize = 2 * MAX_SHEET_BYTES + 64 * 1024;
+
 /// The most characters of a character event's kind: 32. More (or none, or a control
 /// character) is refused with [`StoreError::BadEventKind`].
 pub const MAX_EVENT_KIND_CHARS: usize = 32;

@@ -65,6 +65,9 @@ impl SqliteStore {
         } else {
             Some(crate::lock::lock(options.get_filename())?)
         };
+        if !in_memory {
+            create_private(options.get_filename())?;
+        }
         let pool = if in_memory {
             // An in-memory database lives as long as one connection to it: keep exactly
             // one, forever (a shared cache would also fail writers with SQLITE_LOCKED
@@ -84,6 +87,32 @@ impl SqliteStore {
             pool,
             lock: std::sync::Mutex::new(lock),
         })
+    }
+}
+
+/// Creates the database file `path` when it is missing, readable and writable
+/// by its owner only (mode 0600 on Unix): the tables' tokens' hashes, hands and
+/// sheets are no business of other local users. SQLite gives the `-wal` and
+/// `-shm` files it makes beside it the database file's mode, so they are 0600
+/// too. An existing file keeps the mode it has. Issue 28.
+///
+/// # Errors
+/// [`StoreError::Database`] naming the file when it cannot be created.
+fn create_private(path: &std::path::Path) -> Result<(), StoreError> {
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.mode(0o600);
+    }
+    match open.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError::Database(format!(
+            "cannot create the database file {}: {e}",
+            path.display()
+        ))),
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use common::{Db, seat};
 use serde_json::{Value, json};
 use tabula_store::{
-    CampaignSeat, CharacterRecord, CharacterWrite, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES,
+    CampaignSeat, CharacterRecord, CharacterWrite, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS,
     MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES, NewCampaign, NewCharacter, NewCharacterEvent, NewEntry,
     NewTable, Role, Store, StoreError,
 };
@@ -377,11 +377,13 @@ async fn duplicates_strangers_and_bad_input_are_refused(db: Db) {
             },
         ),
         (
-            |e| e.entry = json!("x".repeat(MAX_ENTRY_BYTES - 1)),
+            // Issue 28: a character event may carry a whole sheet; its cap is
+            // MAX_CHARACTER_ENTRY_BYTES (was MAX_ENTRY_BYTES).
+            |e| e.entry = json!("x".repeat(MAX_CHARACTER_ENTRY_BYTES - 1)),
             StoreError::EntryTooLarge {
                 index: 0,
-                bytes: MAX_ENTRY_BYTES + 1,
-                max: MAX_ENTRY_BYTES,
+                bytes: MAX_CHARACTER_ENTRY_BYTES + 1,
+                max: MAX_CHARACTER_ENTRY_BYTES,
             },
         ),
         (
@@ -878,7 +880,7 @@ async fn a_conflict_rolls_the_whole_ending_back(db: Db) {
     }
     // Bad input is refused before anything, naming the write.
     let mut big = write(&harbour.id, 2, 3);
-    big.event.entry = json!("x".repeat(MAX_ENTRY_BYTES));
+    big.event.entry = json!("x".repeat(MAX_CHARACTER_ENTRY_BYTES));
     assert!(matches!(
         store
             .end_table(&table, vec![write(&kodos.id, 1, 7), big])
