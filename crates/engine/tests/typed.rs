@@ -108,28 +108,31 @@ fn issue_28_2_a_players_typed_cards_never_reach_the_dealers_fate_draw() {
     );
 }
 
-/// Issue 28, item 2: the GM types the Dealer's cards, never a player's.
+/// Issue 28, item 2: the GM types the cards of the GM's own characters and
+/// the Dealer's Fate Draw (both the GM's), never a player's.
 #[test]
-fn issue_28_2_the_gm_may_not_type_a_players_cards() {
+fn issue_28_2_the_gm_types_only_the_gms_own_draws() {
     let mut t = bastards("");
     let gm = Seat::Gm;
+    // The investor (the GM's) draws Business 3; the Dealer 6 - Mind 2 = 4:
+    // all seven are the GM's to type.
+    let investor = "fate investor Business Mind 0";
+    let e = t.submit_text(&gm, investor, Dice::Typed(&[])).unwrap_err();
+    assert_eq!(roll_error(&e).to_string(), "need 7 more cards");
+    let seven = values(&["2C", "3C", "4C", "5C", "6C", "7C", "8C"]);
+    let a = t.submit_text(&gm, investor, Dice::Typed(&seven)).unwrap();
+    assert!(
+        a.events
+            .iter()
+            .all(|l| l.typed && l.text.ends_with("(typed by GM)"))
+    );
+    // A player's Skill Hand is not the GM's to give, typed or not.
     let before = t.seq();
     let e = t
-        .submit_text(
-            &gm,
-            &format!("stella: {FATE}"),
-            Dice::Typed(&values(&["2C"])),
-        )
-        .or_else(|_| t.submit_text(&gm, FATE, Dice::Typed(&values(&["2C"]))));
-    if let Err(e) = e {
-        // Whatever the GM may give here, a card typed for Cynthia's draw is
-        // never taken: either the command is not the GM's, or the value is
-        // refused as another seat's.
-        assert_eq!(t.seq(), before);
-        assert!(!e.to_string().contains("left in the deck"), "{e}");
-    } else {
-        panic!("the GM's typed card reached Cynthia's Skill Hand");
-    }
+        .submit_text(&gm, FATE, Dice::Typed(&values(&["2D", "3D", "4D"])))
+        .unwrap_err();
+    assert!(!matches!(e, CommandError::Rule(ref r) if matches!(r.kind, Refusal::Roll(_))));
+    assert_eq!(t.seq(), before);
 }
 
 /// Issue 28, item 3: a refused draw says the same thing whether the card is
