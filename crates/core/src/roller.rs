@@ -13,6 +13,9 @@
 //!   reports it ("need 2 more d6"), so the command is refused whole and changes nothing.
 //! - [`Scripted`]: a fixed list of values for tests and the books' worked examples;
 //!   running out is an immediate error.
+//! - [`Typed`]: one seat's typed values over the table's roller: they reach only
+//!   that seat's own rolls and draws, and a refusal never says where a card is
+//!   (issue 28).
 //!
 //! Drawing a card is modelled as picking one card of the pile: a seeded roller picks
 //! uniformly (the same as drawing the top card of a well-shuffled pile), a manual or
