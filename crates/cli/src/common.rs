@@ -305,6 +305,8 @@ where
     let text = read_file(&args.table)?;
     let text = sim::apply_overrides(&text, &args.overrides).map_err(CliError::bad)?;
     let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
+    // The table's own settings (`dice`) do not change a simulation.
+    let (_, text) = tabula_engine::split_table_settings(&text).map_err(CliError::BadInput)?;
     let initial = S::setup(&text, &dir)
         .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
     let mut policies = Vec::new();

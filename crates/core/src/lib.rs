@@ -52,7 +52,7 @@ pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
 pub use dice::{D3Mode, DiceError, Die};
 pub use notation::{Expr, NotationError, RollOutcome};
 pub use policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
-pub use roller::{Fast, Manual, RollError, Roller, Scripted, Seeded};
+pub use roller::{Fast, Manual, RollError, Roller, Scripted, Seeded, Typed};
 pub use rule::{Refusal, Rule, RuleError};
 pub use system::{
     ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, Logged, ParamKind,

@@ -13,6 +13,9 @@
 //!   reports it ("need 2 more d6"), so the command is refused whole and changes nothing.
 //! - [`Scripted`]: a fixed list of values for tests and the books' worked examples;
 //!   running out is an immediate error.
+//! - [`Typed`]: one seat's typed values over the table's roller: they reach only
+//!   that seat's own rolls and draws, and a refusal never says where a card is
+//!   (issue 28).
 //!
 //! Drawing a card is modelled as picking one card of the pile: a seeded roller picks
 //! uniformly (the same as drawing the top card of a well-shuffled pile), a manual or
@@ -132,6 +135,27 @@ pub enum RollError {
     #[error("{} value(s) left over, not used by this roll: {}", .values.len(), .values.join(", "))]
     LeftOver {
         /// The unused values, in order.
+        values: Vec<String>,
+    },
+    /// A typed card cannot be used for this draw. The same words whether the
+    /// card is in another seat's hand, in the discards, out of play or drawn
+    /// twice in one command, so a refusal never tells the sender where a card
+    /// it does not hold is (issue 28, item 3).
+    #[error("{card} cannot be typed for this draw: type the cards you drew, in order")]
+    CannotBeTyped {
+        /// The card named, as written back (`QH`).
+        card: String,
+    },
+    /// Values were typed for a roll or draw that is not the sending seat's
+    /// own: a seat types only the dice and cards of its own characters (the
+    /// GM: of the GM's own), never another seat's (issue 28, item 2).
+    #[error("a seat may type only its own characters' dice and cards, not {whose} (typed values left over: {})", .values.join(", "))]
+    NotYourRoll {
+        /// Whose roll or draw came after the sender's own, in the book's words
+        /// (`The Dealer's Fate Draw`), or `another seat's roll` when the book
+        /// did not say.
+        whose: String,
+        /// The values typed beyond the sender's own rolls and draws.
         values: Vec<String>,
     },
     /// A script ran out (tests and worked examples).
@@ -723,6 +747,192 @@ impl Roller for Manual {
     }
 }
 
+/// Who a roll or draw belongs to, for [`Typed`]: given the character a system
+/// [announced](Roller::announce) the roll for (`None` when it announced none),
+/// true when the roll is the sending seat's own.
+pub type Owns<'a> = &'a dyn Fn(Option<&str>) -> bool;
+
+/// Values one seat typed for its own rolls and draws (`rolled` on the server):
+/// each roll or draw the system announces for one of that seat's own
+/// characters takes the next typed value; every other roll and draw (another
+/// seat's, the GM's Dealer, an unannounced one the book does not give the
+/// sender) comes from `table`, the table's own roller. Typed values are never
+/// consumed by another seat's roll (issue 28, item 2).
+///
+/// A refusal reveals nothing about hidden cards (issue 28, item 3): a typed
+/// card that is not in the pile does not stop the command at once; the draw
+/// goes on with a stand-in and [`Roller::finish`] first checks the count of
+/// typed values ([`RollError::NeedMore`], [`RollError::LeftOver`],
+/// [`RollError::NotYourRoll`]) and only then names the card with
+/// [`RollError::CannotBeTyped`], the same words wherever that card is. (The
+/// count a command needs is fixed by the command in every book, so the
+/// stand-in does not change it.)
+pub struct Typed<'a> {
+    values: VecDeque<String>,
+    table: &'a mut dyn Roller,
+    owns: Owns<'a>,
+    /// The announced roll: who, what, and how many of its dice or cards are left.
+    purpose: Option<(String, String, u32)>,
+    short_dice: Vec<(String, u32)>,
+    short_cards: u32,
+    bad_card: Option<String>,
+    /// The first roll or draw that was not the sender's, in words.
+    others: Option<String>,
+    used: u32,
+}
+
+impl fmt::Debug for Typed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Typed")
+            .field("left", &self.values.len())
+            .field("used", &self.used)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Typed<'a> {
+    /// The typed `values` (in the order the sender's own rolls and draws use
+    /// them) over the table's roller `table`; `owns` says which rolls are the
+    /// sender's.
+    pub fn new<I, S>(values: I, table: &'a mut dyn Roller, owns: Owns<'a>) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Typed {
+            values: values.into_iter().map(Into::into).collect(),
+            table,
+            owns,
+            purpose: None,
+            short_dice: Vec::new(),
+            short_cards: 0,
+            bad_card: None,
+            others: None,
+            used: 0,
+        }
+    }
+
+    /// How many typed values the command took (0: every die and card came
+    /// from the table's roller).
+    pub fn used(&self) -> u32 {
+        self.used
+    }
+
+    /// True when the next roll or draw is the sender's own; counts it off the
+    /// announced purpose, and notes it when it is another's.
+    fn next_is_mine(&mut self) -> bool {
+        let (mine, words) = match &mut self.purpose {
+            Some((who, what, left)) if *left > 0 => {
+                *left -= 1;
+                ((self.owns)(Some(who)), format!("{who}'s {what}"))
+            }
+            _ => ((self.owns)(None), "another seat's roll".to_string()),
+        };
+        if !mine && self.others.is_none() {
+            self.others = Some(words);
+        }
+        mine
+    }
+
+    fn is_short(&self) -> bool {
+        !self.short_dice.is_empty() || self.short_cards > 0
+    }
+}
+
+/// The card a [`Typed`] roller draws in place of a value it does not have:
+/// the first card of `pile` that is not a Joker (a Joker would make a book
+/// draw again and so change the count it reports, telling the sender where
+/// the Jokers lie).
+fn stand_in(pile: &[Card]) -> usize {
+    pile.iter().position(|c| !c.face.is_joker()).unwrap_or(0)
+}
+
+impl Roller for Typed<'_> {
+    fn short(&self) -> bool {
+        self.is_short()
+    }
+
+    fn announce(&mut self, who: &str, what: &str, count: u32, die: Die) {
+        self.purpose = Some((who.to_string(), what.to_string(), count));
+        self.table.announce(who, what, count, die);
+    }
+
+    fn announce_draw(&mut self, who: &str, what: &str, count: u32) {
+        self.purpose = Some((who.to_string(), what.to_string(), count));
+        self.table.announce_draw(who, what, count);
+    }
+
+    fn roll(&mut self, die: Die) -> Result<u32, RollError> {
+        if !self.next_is_mine() {
+            return self.table.roll(die);
+        }
+        if !self.is_short()
+            && let Some(v) = self.values.pop_front()
+        {
+            self.used = self.used.saturating_add(1);
+            return parse_face(die, &v);
+        }
+        let name = die.to_string();
+        match self.short_dice.iter_mut().find(|(d, _)| *d == name) {
+            Some((_, n)) => *n = n.saturating_add(1),
+            None => self.short_dice.push((name, 1)),
+        }
+        Ok(1)
+    }
+
+    fn draw(&mut self, pile: &[Card]) -> Result<usize, RollError> {
+        if pile.is_empty() {
+            return Err(RollError::EmptyPile);
+        }
+        if !self.next_is_mine() {
+            return self.table.draw(pile);
+        }
+        if !self.is_short()
+            && let Some(v) = self.values.pop_front()
+        {
+            self.used = self.used.saturating_add(1);
+            let spec: CardSpec = v.parse().map_err(|_| RollError::NotACard {
+                value: v.trim().to_string(),
+            })?;
+            // Not found: a stand-in, named only after the count is checked.
+            return Ok(match pile.iter().position(|c| spec.matches(c.face)) {
+                Some(i) => i,
+                None => {
+                    self.bad_card.get_or_insert_with(|| spec.to_string());
+                    stand_in(pile)
+                }
+            });
+        }
+        self.short_cards = self.short_cards.saturating_add(1);
+        Ok(stand_in(pile))
+    }
+
+    fn finish(&mut self) -> Result<(), RollError> {
+        self.purpose = None;
+        self.table.finish()?;
+        if self.is_short() {
+            self.values.clear();
+            self.bad_card = None;
+            return Err(RollError::NeedMore {
+                dice: std::mem::take(&mut self.short_dice),
+                cards: std::mem::take(&mut self.short_cards),
+            });
+        }
+        if !self.values.is_empty() {
+            self.bad_card = None;
+            let values: Vec<String> = self.values.drain(..).collect();
+            return Err(match self.others.take() {
+                Some(whose) => RollError::NotYourRoll { whose, values },
+                None => RollError::LeftOver { values },
+            });
+        }
+        if let Some(card) = self.bad_card.take() {
+            return Err(RollError::CannotBeTyped { card });
+        }
+        Ok(())
+    }
+}
+
 /// The scripted source: a fixed list of values, for tests and worked examples.
 ///
 /// Values are text, parsed as the manual roller parses them (`"6"`, `"HH"`,
@@ -939,6 +1149,55 @@ mod tests {
             assert!(m.short());
             assert_eq!(m.finish(), Err(RollError::Withdrawn { quit }));
         }
+    }
+
+    /// Issue 28, items 2 and 3: typed values go only to the sender's own
+    /// draws; a card not in the pile is named only after the count is right,
+    /// in the same words wherever the card is.
+    #[test]
+    fn issue_28_typed_values_reach_only_the_senders_draws_and_hide_the_pile() {
+        let shoe = crate::cards::Shoe::new(1, false).unwrap();
+        let pile = shoe.pile().to_vec();
+        let without_qh: Vec<Card> = pile
+            .iter()
+            .filter(|c| c.face.to_string() != "QH")
+            .copied()
+            .collect();
+        let owns = |who: Option<&str>| who == Some("Cynthia");
+        let run = |typed: &[&str], pile: &[Card]| {
+            let mut table = Seeded::from_seed(1);
+            let mut t = Typed::new(typed.iter().copied(), &mut table, &owns);
+            t.announce_draw("Cynthia", "Skill Hand", 2);
+            let mine: Vec<usize> = (0..2).map(|_| t.draw(pile).unwrap()).collect();
+            t.announce_draw("The Dealer", "Fate Draw", 2);
+            let theirs: Vec<usize> = (0..2).map(|_| t.draw(pile).unwrap()).collect();
+            (mine, theirs, t.used(), t.finish())
+        };
+        let (mine, _, used, done) = run(&["2C", "3C"], &pile);
+        assert_eq!(done, Ok(()));
+        assert_eq!(used, 2);
+        assert_eq!(pile[mine[0]].face.to_string(), "2C");
+        // A value for the Dealer's draw is refused, never drawn for it.
+        let (_, _, _, done) = run(&["2C", "3C", "4C"], &pile);
+        assert_eq!(
+            done,
+            Err(RollError::NotYourRoll {
+                whose: "The Dealer's Fate Draw".into(),
+                values: vec!["4C".into()]
+            })
+        );
+        // QH in the pile or not: the same refusal for a wrong count...
+        let a = run(&["QH", "3C", "4C"], &pile).3;
+        let b = run(&["QH", "3C", "4C"], &without_qh).3;
+        assert_eq!(a, b);
+        let a = run(&["QH"], &pile).3;
+        let b = run(&["QH"], &without_qh).3;
+        assert_eq!(a, b);
+        // ...and with the right count, a card not in the pile is named
+        // without saying where it is.
+        let b = run(&["QH", "3C"], &without_qh).3.unwrap_err();
+        assert_eq!(b, RollError::CannotBeTyped { card: "QH".into() });
+        assert!(!b.to_string().contains("deck"), "{b}");
     }
 
     #[test]

@@ -620,6 +620,22 @@ pub trait TextPlay: System {
         let _ = (state, seat);
         Vec::new()
     }
+
+    /// The seat whose dice or cards a roll is, for values a seat types
+    /// (`rolled`): `who` is the character the system
+    /// [announced](crate::Roller::announce) the roll for (`None`: it
+    /// announced none), `sender` the seat giving the command. A seat's typed
+    /// values are consumed only by rolls and draws this returns its own seat
+    /// for; every other roll comes from the table's roller (issue 28,
+    /// item 2). `None`: no seat's (the table rolls it).
+    ///
+    /// The default gives every roll of a command to its sender (a book that
+    /// has not said whose each roll is); a book with rolls or draws of
+    /// another seat inside one command (A Game of Bastards' Dealer) says whose.
+    fn roll_owner(state: &Self::State, who: Option<&str>, sender: &Seat) -> Option<Seat> {
+        let _ = (state, who);
+        Some(sender.clone())
+    }
 }
 
 /// The chance of success of one option of a pending choice, for "see your odds

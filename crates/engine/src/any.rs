@@ -80,6 +80,77 @@ pub enum Dice<'a> {
     /// Values rolled or drawn at the real table (short values refuse the command
     /// with "need 2 more d6").
     Manual(&'a mut dyn Roller),
+    /// Values the seat giving the command typed for its own rolls and draws
+    /// (`rolled` on the server), in order: they go only to that seat's own
+    /// characters' rolls ([`tabula_core::TextPlay::roll_owner`]), every other
+    /// roll to the table's seeded roller, and the log marks them typed
+    /// ([`Session::submit_typed`]; issue 28, items 2, 3 and 6).
+    Typed(&'a [String]),
+}
+
+/// Who may type dice and cards at a table: the table file's setting `dice`
+/// (issue 28, item 6), which every book's table file accepts (the engine
+/// reads it before the book reads the rest, [`split_table_settings`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiceSetting {
+    /// `dice = "players"` (the default): each seat may type its own dice and
+    /// cards ([`Dice::Typed`]); the table rolls the rest.
+    #[default]
+    Players,
+    /// `dice = "table"`: the table's roller rolls every player's dice and
+    /// cards; a player's typed values are refused ([`CommandError::TableDice`]).
+    /// The GM may still type the GM's own (the GM runs the table and sets
+    /// this for the players).
+    Table,
+}
+
+impl DiceSetting {
+    /// The setting as the table file writes it (`players`, `table`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiceSetting::Players => "players",
+            DiceSetting::Table => "table",
+        }
+    }
+}
+
+/// The table file `text` without the engine's own settings, and those
+/// settings: the top-level key `dice` (`"table"` or `"players"`, default
+/// `"players"`). Text that is not TOML, or has no `dice`, comes back as it
+/// is (the book reports its own errors).
+///
+/// # Errors
+/// A message naming `dice` when it is neither `"table"` nor `"players"`.
+pub fn split_table_settings(
+    text: &str,
+) -> Result<(DiceSetting, std::borrow::Cow<'_, str>), String> {
+    let Ok(mut doc) = text.parse::<toml::Table>() else {
+        return Ok((DiceSetting::Players, text.into()));
+    };
+    let Some(value) = doc.remove("dice") else {
+        return Ok((DiceSetting::Players, text.into()));
+    };
+    let setting = match value.as_str() {
+        Some("players") => DiceSetting::Players,
+        Some("table") => DiceSetting::Table,
+        _ => {
+            return Err(format!(
+                "the table setting `dice` is \"players\" (each seat may type its own dice and cards) or \"table\" (the table rolls every player's), not {value}"
+            ));
+        }
+    };
+    let rest = toml::to_string(&doc).map_err(|e| format!("the table file: {e}"))?;
+    Ok((setting, rest.into()))
+}
+
+/// The initial roller as the store and save files keep it: the seeded
+/// roller's own JSON, with `"dice": "table"` beside it when the table's
+/// setting says so (absent: `players`; older tables have none).
+#[derive(Deserialize)]
+struct StoredDice {
+    #[serde(default)]
+    dice: DiceSetting,
 }
 
 trait DynSession: Send + Sync {
@@ -317,6 +388,10 @@ fn submit_command<S: TextPlay>(
     let manual = match dice {
         Dice::Table => None,
         Dice::Manual(r) => Some(r),
+        Dice::Typed(values) => {
+            session.submit_typed(seat, command, values)?;
+            return Ok(session.seq());
+        }
     };
     session.submit(seat, command, manual)?;
     Ok(session.seq())
@@ -370,6 +445,8 @@ pub struct AnyTable {
     /// Participants handed to the system's policy (`auto NAME`), as named
     /// in the table. Not stored: a restarted table starts with none.
     autopilot: Vec<String>,
+    /// Who may type dice (the table setting `dice`).
+    dice: DiceSetting,
 }
 
 impl std::fmt::Debug for AnyTable {
@@ -397,6 +474,8 @@ impl AnyTable {
             system,
             message: e.to_string(),
         };
+        let (dice, text) = split_table_settings(text).map_err(|e| fail(&e))?;
+        let text: &str = &text;
         let inner: Box<dyn DynSession> = dispatch!(system, S => {
             let state = <S as TextPlay>::setup(text, files).map_err(|e| fail(&e))?;
             Box::new(Session::<S>::new(state, roller))
@@ -405,6 +484,7 @@ impl AnyTable {
             system,
             inner,
             autopilot: Vec::new(),
+            dice,
         })
     }
 
@@ -455,10 +535,12 @@ impl AnyTable {
             let typed = typed_rows::<S>(rows)?;
             Box::new(Session::<S>::restore_from_snapshot(initial, roller, snapshot, typed)?)
         });
+        let dice = read_json::<StoredDice>("roller", initial_roller)?.dice;
         Ok(AnyTable {
             system,
             inner,
             autopilot: Vec::new(),
+            dice,
         })
     }
 
@@ -690,6 +772,7 @@ impl AnyTable {
         text: &str,
         dice: Dice<'_>,
     ) -> Result<Accepted, CommandError> {
+        self.check_dice(seat, &dice)?;
         let before = self.seq();
         self.inner.submit_text(seat, text, dice)?;
         Ok(self.accepted(seat, before))
@@ -706,6 +789,7 @@ impl AnyTable {
         command: &serde_json::Value,
         dice: Dice<'_>,
     ) -> Result<Accepted, CommandError> {
+        self.check_dice(seat, &dice)?;
         let before = self.seq();
         self.inner.submit_json(seat, command, dice)?;
         Ok(self.accepted(seat, before))
@@ -719,6 +803,20 @@ impl AnyTable {
         let before = self.seq();
         self.inner.undo(seat)?;
         Ok(self.accepted(seat, before))
+    }
+
+    /// Who may type dice at this table (the table setting `dice`).
+    pub fn dice_setting(&self) -> DiceSetting {
+        self.dice
+    }
+
+    /// Refuse a player's typed values at a `dice = "table"` table (issue 28,
+    /// item 6); the GM may type the GM's own.
+    fn check_dice(&self, seat: &Seat, dice: &Dice<'_>) -> Result<(), CommandError> {
+        match (self.dice, dice) {
+            (DiceSetting::Table, Dice::Typed(_)) if !seat.is_gm() => Err(CommandError::TableDice),
+            _ => Ok(()),
+        }
     }
 
     fn accepted(&self, seat: &Seat, before: u64) -> Accepted {
@@ -794,8 +892,19 @@ impl AnyTable {
     }
 
     /// The roller the table started with, as JSON (the GM's secret).
+    ///
+    /// Carries the table setting `dice` beside the roller's own fields when it
+    /// is `table` (the roller is how the table rolls; older tables, without
+    /// it, are `players`).
     pub fn initial_roller(&self) -> serde_json::Value {
-        serde_json::to_value(self.inner.initial_roller()).unwrap_or(serde_json::Value::Null)
+        let mut v =
+            serde_json::to_value(self.inner.initial_roller()).unwrap_or(serde_json::Value::Null);
+        if self.dice != DiceSetting::Players
+            && let Some(o) = v.as_object_mut()
+        {
+            o.insert("dice".into(), self.dice.as_str().into());
+        }
+        v
     }
 }
 

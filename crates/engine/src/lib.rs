@@ -45,7 +45,10 @@ pub mod reference;
 pub mod session;
 pub mod simulate;
 
-pub use any::{Accepted, AnyTable, Dice, LoadError, RawRow, SaveError, SaveFile, SetupFailure};
+pub use any::{
+    Accepted, AnyTable, Dice, DiceSetting, LoadError, RawRow, SaveError, SaveFile, SetupFailure,
+    split_table_settings,
+};
 pub use session::{CommandError, LogLine};
 
 pub use tabula_bastards as bastards;

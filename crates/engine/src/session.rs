@@ -46,6 +46,12 @@ pub enum Entry<E> {
     Event {
         /// The event.
         event: E,
+        /// True when the command's dice or cards were typed by the seat that
+        /// gave it (values rolled or drawn at the real table, `rolled` on the
+        /// server) rather than rolled by the table (issue 28, item 6). Absent
+        /// in the stored JSON when false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        typed: bool,
     },
     /// The GM took back the last command: the table went back to how it was
     /// right after row `back_to` (0: the start), roller included.
@@ -145,6 +151,12 @@ pub enum CommandError {
         /// The participant named.
         participant: String,
     },
+    /// A player sent typed dice or cards at a table whose setting is
+    /// `dice = "table"`: only the table rolls there (issue 28, item 6).
+    #[error(
+        "this table rolls every player's dice and cards itself (its setting dice = \"table\"): send the command without typed values"
+    )]
+    TableDice,
     /// The journal is full ([`MAX_JOURNAL_ROWS`]).
     #[error("this table's log is full ({max} rows); start a new table")]
     JournalFull {
@@ -212,6 +224,11 @@ pub struct LogLine {
     /// nothing of it beyond the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<serde_json::Value>,
+    /// True when the command's dice or cards were typed by the seat that gave
+    /// it, not rolled by the table; the text then ends "(typed by SEAT)"
+    /// (issue 28, item 6). Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub typed: bool,
 }
 
 /// A table in play (see the module docs).
@@ -319,7 +336,7 @@ impl<S: TextPlay> Session<S> {
             });
         }
         match &row.entry {
-            Entry::Event { event } => {
+            Entry::Event { event, .. } => {
                 self.table.apply(&row.seat, event.clone());
                 if row.command_end {
                     if let Some(r) = &row.roller {
@@ -381,7 +398,7 @@ impl<S: TextPlay> Session<S> {
                 });
             }
             match &row.entry {
-                Entry::Event { event } => {
+                Entry::Event { event, .. } => {
                     live.push((row.seat.clone(), event.clone()));
                     if row.command_end {
                         if let Some(r) = &row.roller {
@@ -593,13 +610,11 @@ impl<S: TextPlay> Session<S> {
             });
         }
         let mut seeded = self.roller.clone();
+        let before_state = self.table.state().clone();
         let roller: &mut dyn Roller = match manual {
             Some(m) => m,
             None => &mut seeded,
         };
-        let before_state = self.table.state().clone();
-        let before = self.table.log().len();
-        let first = self.rows.len();
         // `Table::submit` changes nothing unless the command is accepted and
         // the roller had every value; the seeded roller's copy is kept only then.
         let events: Vec<S::Event> = self
@@ -609,8 +624,67 @@ impl<S: TextPlay> Session<S> {
             .iter()
             .map(|l| l.event.clone())
             .collect();
+        // Values rolled at the real table in the terminal (`--rolled`,
+        // `--manual`): the whole table plays with physical dice there, so the
+        // rows are not marked typed; a seat's own typed values come through
+        // `submit_typed`.
+        Ok(self.append(seat, before_state, events, seeded, false))
+    }
+
+    /// Give `command` as `seat` with dice and cards `values` typed by that
+    /// seat ([`tabula_core::Typed`]): each value goes to the next roll or
+    /// draw of `seat`'s own characters ([`TextPlay::roll_owner`]; the GM's:
+    /// the GM's own NPCs), every other roll and draw to the table's seeded
+    /// roller. Values typed beyond the seat's own rolls are refused
+    /// ([`tabula_core::RollError::NotYourRoll`]), never given to another
+    /// seat's roll (issue 28, item 2); a typed card that cannot be drawn is
+    /// refused in the same words wherever it is (item 3). The rows are
+    /// marked typed when a value was used (item 6).
+    ///
+    /// # Errors
+    /// [`CommandError`]; nothing changes, the roller included.
+    pub fn submit_typed(
+        &mut self,
+        seat: &Seat,
+        command: &S::Command,
+        values: &[String],
+    ) -> Result<&[Row<S::Event>], CommandError> {
+        self.check_seat(seat)?;
+        if self.seq() >= MAX_JOURNAL_ROWS {
+            return Err(CommandError::JournalFull {
+                max: MAX_JOURNAL_ROWS,
+            });
+        }
+        let mut seeded = self.roller.clone();
+        let state = self.table.state().clone();
+        let owns = |who: Option<&str>| S::roll_owner(&state, who, seat).as_ref() == Some(seat);
+        let mut typed = tabula_core::Typed::new(values.iter().cloned(), &mut seeded, &owns);
+        let events: Vec<S::Event> = self
+            .table
+            .submit(seat, command, &mut typed)
+            .map_err(CommandError::Rule)?
+            .iter()
+            .map(|l| l.event.clone())
+            .collect();
+        let used = typed.used() > 0;
+        Ok(self.append(seat, state, events, seeded, used))
+    }
+
+    /// Append the rows of an accepted command's `events` given by `seat`;
+    /// `roller` is the seeded roller after it. Returns the rows appended.
+    /// `before_state` is the state before the command.
+    fn append(
+        &mut self,
+        seat: &Seat,
+        before_state: S::State,
+        events: Vec<S::Event>,
+        roller: Seeded,
+        typed: bool,
+    ) -> &[Row<S::Event>] {
         let n = events.len() as u64;
-        self.roller = seeded;
+        let before = self.table.log().len().saturating_sub(events.len());
+        let first = self.rows.len();
+        self.roller = roller;
         let mut seq = self.seq();
         let mut state = before_state;
         self.recent.clear();
@@ -622,7 +696,7 @@ impl<S: TextPlay> Session<S> {
             self.rows.push(Row {
                 seq,
                 seat: seat.clone(),
-                entry: Entry::Event { event },
+                entry: Entry::Event { event, typed },
                 command_end: end,
                 roller: end.then(|| self.roller.clone()),
             });
@@ -634,7 +708,7 @@ impl<S: TextPlay> Session<S> {
                 roller: self.roller.clone(),
             });
         }
-        Ok(&self.rows[first..])
+        &self.rows[first..]
     }
 
     /// Take back the last command (the GM's alone): the table and the roller go
@@ -761,13 +835,21 @@ impl<S: TextPlay> Session<S> {
     /// after the row).
     fn line_in(state: &S::State, row: &Row<S::Event>, seat: &Seat) -> LogLine {
         match &row.entry {
-            Entry::Event { event } => LogLine {
-                seq: row.seq,
-                seat: row.seat.to_string(),
-                kind: "event".into(),
-                text: S::describe_for(state, event, seat),
-                event: S::event_for(state, event, seat).and_then(|e| serde_json::to_value(e).ok()),
-            },
+            Entry::Event { event, typed } => {
+                let mut text = S::describe_for(state, event, seat);
+                if *typed {
+                    text.push_str(&format!(" (typed by {})", row.seat));
+                }
+                LogLine {
+                    seq: row.seq,
+                    seat: row.seat.to_string(),
+                    kind: "event".into(),
+                    text,
+                    event: S::event_for(state, event, seat)
+                        .and_then(|e| serde_json::to_value(e).ok()),
+                    typed: *typed,
+                }
+            }
             Entry::Undo { back_to } => LogLine {
                 seq: row.seq,
                 seat: row.seat.to_string(),
@@ -777,6 +859,7 @@ impl<S: TextPlay> Session<S> {
                     row.seat
                 ),
                 event: Some(serde_json::json!({ "undo": { "back_to": back_to } })),
+                typed: false,
             },
         }
     }

@@ -815,7 +815,9 @@ pub fn simulate_table(
         P: Policy,
         P::State: Sync,
     {
-        let initial = P::setup(text, files).map_err(|e| SimSetupError::Setup(e.to_string()))?;
+        // The table's own settings (`dice`) do not change a simulation.
+        let (_, text) = crate::any::split_table_settings(text).map_err(SimSetupError::Setup)?;
+        let initial = P::setup(&text, files).map_err(|e| SimSetupError::Setup(e.to_string()))?;
         simulate::<P>(&initial, options, progress).map_err(SimSetupError::Options)
     }
     use crate::SystemId as Id;

@@ -3,6 +3,8 @@
 //! can fetch through `AnyTable` (its view, legal commands, status, odds, log, and
 //! the refusals it gets) is scanned for the roller's state, the draw pile, and
 //! (A Game of Bastards, R-GB-12) the cards in other seats' hands and in the pile.
+//! Refusals of commands with typed values (`rolled`) are checked too: they
+//! read the same whichever card was typed (issue 28, item 3).
 //! The server sends seats nothing but these, so this holds for it too.
 
 use std::collections::BTreeSet;
@@ -13,7 +15,7 @@ use serde_json::Value;
 
 use tabula_core::Seeded;
 use tabula_core::system::{CommandSpec, ParamKind, Seat};
-use tabula_engine::{AnyTable, Dice, SystemId};
+use tabula_engine::{AnyTable, Dice, SaveFile, SystemId};
 
 fn table(system: SystemId, seed: u64) -> AnyTable {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -156,8 +158,76 @@ fn play_randomly(system: SystemId, seed: u64, draws: Vec<u32>) -> Result<(), Tes
         for s in t.seats().into_iter().filter(|s| !s.is_gm()) {
             check_secrets(&t, &s)?;
         }
+        let players: Vec<Seat> = t.seats().into_iter().filter(|s| !s.is_gm()).collect();
+        if let (Some(r), Some(q)) = (draws.next(), draws.next())
+            && let Some(player) = players.get(r as usize % players.len().max(1))
+        {
+            let legal = t.legal(player);
+            if let Some(spec) = legal.get(q as usize % legal.len().max(1)) {
+                let text = line(spec, &names, &mut draws);
+                t = typed_refusals_reveal_nothing(t, player, &text)?;
+            }
+        }
     }
     Ok(())
+}
+
+/// Every card name of a standard deck (`2C` .. `AS`).
+fn card_names() -> Vec<String> {
+    let ranks = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+    ];
+    let suits = ["C", "D", "H", "S"];
+    ranks
+        .iter()
+        .flat_map(|r| suits.iter().map(move |s| format!("{r}{s}")))
+        .collect()
+}
+
+/// Issue 28, item 3: `seat` gives `text` with typed values, each card of the
+/// deck (A Game of Bastards) or each die face alone, once and three times.
+/// A refusal changes nothing and never shows the roller or the pile; and
+/// with the value written as `X`, every refusal for the same number of
+/// values reads the same, whether that card is in the deck, in another
+/// hand or in the discards (the count is checked before any card is looked
+/// up). Returns the table as it was (an accepted command is taken back by
+/// reloading the table's save).
+fn typed_refusals_reveal_nothing(
+    mut t: AnyTable,
+    seat: &Seat,
+    text: &str,
+) -> Result<AnyTable, TestCaseError> {
+    let system = t.system();
+    let saved = serde_json::to_string(&SaveFile::of(&t)).unwrap();
+    let values: Vec<String> = if system == SystemId::Bastards {
+        card_names()
+    } else {
+        (1..=6).map(|v| v.to_string()).collect()
+    };
+    for count in [1usize, 3] {
+        let mut answers = BTreeSet::new();
+        for v in &values {
+            let typed = vec![v.clone(); count];
+            let before = t.seq();
+            match t.submit_text(seat, text, Dice::Typed(&typed)) {
+                Ok(_) => t = SaveFile::load(system, &saved).unwrap(),
+                Err(e) => {
+                    prop_assert_eq!(t.seq(), before, "a typed refusal changed the table");
+                    let json = serde_json::to_value(&e).unwrap().to_string();
+                    prop_assert!(!json.contains("\"rng\"") && !json.contains("\"pile\""));
+                    prop_assert!(!e.to_string().contains("left in the deck"), "{e}");
+                    answers.insert(format!("{e} {json}").replace(v.as_str(), "X"));
+                }
+            }
+        }
+        if system == SystemId::Bastards {
+            prop_assert!(
+                answers.len() <= 1,
+                "{seat} `{text}`: refusals of {count} typed card(s) differ by card: {answers:?}"
+            );
+        }
+    }
+    Ok(t)
 }
 
 proptest! {

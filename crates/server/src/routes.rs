@@ -9,7 +9,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tracing::Span;
 
-use tabula_engine::core::roller::Manual;
 use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
 use tabula_engine::{Accepted, AnyTable, CommandError, Dice};
@@ -251,7 +250,10 @@ pub struct CommandRequest {
     #[serde(default)]
     pub command: Option<Value>,
     /// The seat's own dice or cards, in the order the command uses them
-    /// (`["6", "2"]`, `["QH"]`); absent: the table's seeded roller.
+    /// (`["6", "2"]`, `["QH"]`); absent: the table's seeded roller. Only the
+    /// rolls and draws of the seat's own characters take them (the GM's: the
+    /// GM's NPCs and the Dealer); refused at a table with `dice = "table"`
+    /// unless the GM sends them.
     #[serde(default)]
     pub rolled: Option<Vec<String>>,
     /// Refuse with 409 unless the table is at this seq.
@@ -411,15 +413,12 @@ async fn apply(
     }
 }
 
-/// Let the engine decide `body` (synchronously: the manual roller is not
-/// `Send`, so it never lives across an await).
+/// Let the engine decide `body`. `rolled` values are the seat's own: they
+/// go only to its own characters' rolls and draws, and the log marks them
+/// typed ([`Dice::Typed`]; issue 28, items 2, 3 and 6).
 fn submit(t: &mut AnyTable, who: &Authed, body: &CommandRequest) -> Result<Accepted, AppError> {
-    let mut manual = body
-        .rolled
-        .as_ref()
-        .map(|values| Manual::from_values(values.iter().cloned()));
-    let dice = match manual.as_mut() {
-        Some(m) => Dice::Manual(m),
+    let dice = match body.rolled.as_deref() {
+        Some(values) => Dice::Typed(values),
         None => Dice::Table,
     };
     match (&body.text, &body.command) {

@@ -604,8 +604,33 @@ async fn random_play(steps: Vec<Step>) {
                 a.text
             );
             scanner
-                .scan_all(&c, &[(actor, format!("answer to {text}"), a.json)])
+                .scan_all(&c, &[(actor.clone(), format!("answer to {text}"), a.json)])
                 .await;
+            // The same command with the player's own typed values (issue 28,
+            // items 2 and 3): its refusal (or its log) names no hidden card.
+            if players.contains(&actor) && s.actor % 2 == 0 {
+                let n = 1 + s.picks.first().copied().unwrap_or(0) as usize % 4;
+                let value = if *system == "bastards" { "Joker" } else { "1" };
+                let a = c
+                    .post(
+                        &table.url("commands"),
+                        &tok,
+                        &json!({"text": text, "rolled": vec![value; n]}),
+                    )
+                    .await;
+                assert!(
+                    a.status == StatusCode::OK || a.status == StatusCode::UNPROCESSABLE_ENTITY,
+                    "{system}/{example} {actor}: {text} with {n} typed -> {} {}",
+                    a.status,
+                    a.text
+                );
+                scanner
+                    .scan_all(
+                        &c,
+                        &[(actor, format!("answer to {text} with typed values"), a.json)],
+                    )
+                    .await;
+            }
         }
     }
 }

@@ -657,6 +657,101 @@ async fn physical_dice(db: Db) {
 }
 story!(physical_dice_over_the_wire, crate::physical_dice);
 
+/// Issue 28, items 2, 3 and 6 over the wire: Stella's `rolled` cards go to
+/// Cynthia's Skill Hand only, never to the Dealer's Fate Draw; the log and
+/// the stored entries say they were typed; a table file with `dice =
+/// "table"` refuses a player's `rolled`.
+async fn typed_values(db: Db) {
+    let c = Client::new(db.open().await);
+    let t = c
+        .create(json!({"system": "bastards", "example": "table"}))
+        .await;
+    let stella = t.token("Stella");
+    let fate = "fate Cynthia Business Mind 3";
+    let before = snapshot(&c, &t).await;
+    let a = c
+        .post(
+            &t.url("commands"),
+            &stella,
+            &json!({"text": fate, "rolled": ["2C", "3C", "4C", "5C"]}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    let message = a.json["message"].as_str().unwrap();
+    assert!(message.contains("The Dealer's Fate Draw"), "{message}");
+    assert!(!message.contains("left in the deck"), "{message}");
+    assert_eq!(snapshot(&c, &t).await, before);
+    let a = c
+        .post(
+            &t.url("commands"),
+            &stella,
+            &json!({"text": fate, "rolled": ["2C", "3C", "4C"]}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    for line in a.json["events"].as_array().unwrap() {
+        assert_eq!(line["typed"], true, "{line}");
+        assert!(
+            line["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("(typed by Stella)")
+        );
+    }
+    let log = c.get(&t.url("log"), &t.gm()).await;
+    assert!(
+        log.json["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["typed"] == true),
+        "{}",
+        log.text
+    );
+
+    let (text, _) = tabula_server::examples::file(SystemId::Bastards, "table.toml")
+        .map(|f| (f.text.to_string(), ()))
+        .unwrap();
+    let files: serde_json::Map<String, Value> = [
+        "cynthia.toml",
+        "kodos.toml",
+        "investor.toml",
+        "carlton.toml",
+    ]
+    .iter()
+    .map(|n| {
+        let f = tabula_server::examples::file(SystemId::Bastards, n).unwrap();
+        (n.to_string(), Value::String(f.text.to_string()))
+    })
+    .collect();
+    let t = c
+        .create(json!({
+            "system": "bastards",
+            "table": format!("dice = \"table\"\n{text}"),
+            "files": files,
+        }))
+        .await;
+    let a = c
+        .post(
+            &t.url("commands"),
+            &t.token("Stella"),
+            &json!({"text": fate, "rolled": ["2C", "3C", "4C"]}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(
+        a.json["message"]
+            .as_str()
+            .unwrap()
+            .contains("dice = \"table\""),
+        "{}",
+        a.text
+    );
+    let a = c.command(&t, &t.token("Stella"), fate).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
+story!(typed_values_over_the_wire, crate::typed_values);
+
 async fn undo(db: Db) {
     let c = Client::new(db.open().await);
     let t = c

@@ -19,6 +19,11 @@ pub const RULE_DIFFICULTY: Rule = Rule::book(crate::ID, SEED, "Difficulty Modifi
 
 /// The largest Difficulty Modifier ("between 1 and 20").
 pub const MAX_MODIFIER: i64 = 20;
+
+/// Who draws the Fate Draw against a Skill Hand, as the roller is told
+/// ("The Dealer or another player draws 6 cards minus the trait", "Skill
+/// Hand"): the GM's draw, never the player's to type (issue 28, item 2).
+pub const DEALER: &str = "The Dealer";
 /// The largest Trait a check accepts (a cap on input; a starting Trait is 1 or 2).
 pub const MAX_TRAIT: i64 = 20;
 /// The largest skill rank a check accepts (a cap on input; every rank is a card).
@@ -191,11 +196,7 @@ pub fn play_skill_hand_for(
     let (mine, theirs) = (hand.player_draws(), hand.dealer_draws());
     roller.announce_draw(who, what, mine.try_into().unwrap_or(u32::MAX));
     let player_draw = deck::draw(shoe, roller, mine)?;
-    roller.announce_draw(
-        "The Dealer",
-        "Fate Draw",
-        theirs.try_into().unwrap_or(u32::MAX),
-    );
+    roller.announce_draw(DEALER, "Fate Draw", theirs.try_into().unwrap_or(u32::MAX));
     let dealer_draw = deck::draw(shoe, roller, theirs)?;
     let no_card = || RuleError::new(RULE_SKILL_HAND, Refusal::Forbidden, "a hand drew no card");
     let player_card = values::best(&deck::cards(&player_draw)).ok_or_else(no_card)?;

@@ -197,4 +197,22 @@ impl TextPlay for Bastards {
     fn odds(state: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> {
         table::bet_odds(state, seat)
     }
+
+    /// Whose cards a draw is, for cards a seat types (issue 28, item 2): a
+    /// combatant's draws are its controller's (a Fated's player, the GM's
+    /// Followers and Extras); the Fate Draw against a Skill Hand is the
+    /// Dealer's, so the GM's ("The Dealer or another player draws 6 cards
+    /// minus the trait", A Game of Bastards, "Skill Hand", 003_2dfeea144768d328.txt).
+    /// A draw the rules did not announce is no seat's: the table draws it.
+    fn roll_owner(state: &State, who: Option<&str>, _sender: &Seat) -> Option<Seat> {
+        let who = who?;
+        if who.eq_ignore_ascii_case(fate::DEALER) {
+            return Some(Seat::Gm);
+        }
+        state
+            .combatants
+            .iter()
+            .find(|c| tabula_core::names::same_name(&c.name, who))
+            .map(|c| c.controller.clone())
+    }
 }
