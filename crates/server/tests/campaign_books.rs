@@ -157,6 +157,19 @@ fn entries(sheet: &str) -> Vec<&str> {
     v
 }
 
+/// The first object anywhere in `v` whose `name` is `name` and that has `key`
+/// (a combatant in a table's view).
+fn named<'a>(v: &'a Value, name: &str, key: &str) -> Option<&'a Value> {
+    match v {
+        Value::Object(m) if m.get("name").is_some_and(|n| n == name) && m.contains_key(key) => {
+            Some(v)
+        }
+        Value::Object(m) => m.values().find_map(|x| named(x, name, key)),
+        Value::Array(a) => a.iter().find_map(|x| named(x, name, key)),
+        _ => None,
+    }
+}
+
 /// `POST /api/tables/ID/end` as the GM: no refusal.
 async fn end(c: &Client, t: &Table) {
     let a = c
@@ -283,10 +296,12 @@ async fn scratch_two_encounters(db: Db) {
         "the crafter's sheet keeps her award and raise"
     );
 
-    // Together again at a third table: the bonus is back (3 toughness).
+    // Together again at a third table: the bonus is back.
     let t3 = open_table(&c, &camp, &table).await;
     let view = c.get(&t3.url("view"), &t3.token("bob")).await;
     assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+    let zim_there = named(&view.json, "Zimzambamalam", "states").expect("Zimzambamalam");
+    assert_eq!(zim_there["states"], json!(["+1 toughness"]), "{zim_there}");
     end(&c, &t3).await;
     assert_eq!(sheet_of(&c, &camp, "Zimzambamalam").await, zim);
     // The histories of the characters within the book's 10 CP / level 4
@@ -307,9 +322,9 @@ story!(
 /// encounters, "Points & Costs"). Encounter 1 is the book's investor's office:
 /// the investor's MP is emptied and written on his sheet. Between the
 /// encounters the Dealer awards Kodos XP and Blaine spends one on Mind, and
-/// the investor is not rested. The second table opens with the investor
-/// Desperate, and ends without a refusal; the third after `recover` opens him
-/// whole.
+/// no one is rested. The second table opens with the investor
+/// Desperate (and Kodos, his BP emptied), and ends without a refusal; then the
+/// Dealer's `recover` restores the investor.
 async fn bastards_two_encounters(db: Db) {
     let store = db.open().await;
     let c = Client::new(store.clone());
@@ -336,6 +351,12 @@ async fn bastards_two_encounters(db: Db) {
     let investor = sheet_of(&c, &camp, "The investor").await;
     assert!(investor.contains("pools"), "{investor}");
     assert!(investor.contains("MP = 0"), "his MP emptied: {investor}");
+    assert!(investor.contains("LP = 14"), "{investor}");
+    let kodos = sheet_of(&c, &camp, "Kodos").await;
+    assert!(kodos.contains("BP = 0"), "{kodos}");
+    let cynthia = sheet_of(&c, &camp, "Cynthia").await;
+    assert!(cynthia.contains("BP = 8"), "{cynthia}");
+    assert!(cynthia.contains("name = \"Cane sword\""), "{cynthia}");
 
     // Between the encounters: XP awarded and spent.
     advance(&c, &camp, "Kodos", "gm", "award 2").await;
@@ -348,7 +369,10 @@ async fn bastards_two_encounters(db: Db) {
     let t2 = open_table(&c, &camp, &table).await;
     let view = c.get(&t2.url("view"), &t2.gm()).await;
     assert_eq!(view.status, StatusCode::OK, "{}", view.text);
-    assert!(view.text.contains("esperate"), "{}", view.text);
+    for (name, desperate) in [("The investor", true), ("Kodos", true), ("Cynthia", false)] {
+        let there = named(&view.json, name, "desperate").expect(name);
+        assert_eq!(there["desperate"], desperate, "{name}: {there}");
+    }
     end(&c, &t2).await;
     assert!(
         sheet_of(&c, &camp, "The investor").await.contains("MP = 0"),
