@@ -400,7 +400,9 @@ story!(
 /// injured (a Minor escalated to Moderate, R-SA-6), stressed and healed of
 /// it, spends and gains Luck, and takes an advancement; Vance is wounded.
 /// Between the encounters the GM heals one of Wren's Injuries and gives her
-/// Luck. The second table opens from the sheets and ends without a refusal.
+/// Luck, and Sable takes her due advancement. The second table opens from the
+/// sheets and ends without a refusal; the Stresses and the Severe Injury given
+/// there last past its end, and the GM's `heal` and `rest` clear them.
 async fn sapio_two_encounters(db: Db) {
     let store = db.open().await;
     let c = Client::new(store.clone());
@@ -466,8 +468,29 @@ async fn sapio_two_encounters(db: Db) {
     // Encounter 2 opens from the sheets; a Stress lasts past its end, and a
     // rest between sessions clears it.
     let t2 = open_table(&c, &camp, &table).await;
-    play(&c, &t2, &["GM: stress Wren minor Spooked"]).await;
+    play(
+        &c,
+        &t2,
+        &[
+            "GM: stress Wren minor Spooked",
+            "GM: injury Vance severe \"Broken arm\"",
+            "GM: stress Vance severe Terror",
+        ],
+    )
+    .await;
     end(&c, &t2).await;
+    let vance = sheet_of(&c, &camp, "Vance").await;
+    assert!(vance.contains(r#"severe = "Broken arm""#), "{vance}");
+    assert!(vance.contains(r#"severe = "Terror""#), "{vance}");
+    advance(&c, &camp, "Vance", "gm", "heal injury \"Broken arm\"").await;
+    advance(&c, &camp, "Vance", "gm", "rest").await;
+    let vance = sheet_of(&c, &camp, "Vance").await;
+    assert!(!vance.contains("Broken arm"), "{vance}");
+    assert!(!vance.contains("Terror"), "{vance}");
+    assert!(
+        vance.contains("Hunting Rifle"),
+        "the other Injuries stay: {vance}"
+    );
     let wren = sheet_of(&c, &camp, "Wren").await;
     assert!(wren.contains("Spooked"), "{wren}");
     assert!(wren.contains("Large Dagger"), "{wren}");
