@@ -863,6 +863,21 @@ pub fn replay_history(
     system: SystemId,
     events: &[CharacterEvent],
 ) -> Result<String, CharacterError> {
+    replay_history_in("", system, events)
+}
+
+/// [`replay_history`] of a character of a campaign with `settings`: the sheet
+/// it rebuilds is checked against the campaign's setting (R-SCR-9: a Scratch
+/// RPS character at 14 CP and level 8 is legal in a campaign set to them).
+///
+/// # Errors
+/// As [`replay_history`]; [`CharacterError::Settings`] for settings that do
+/// not read.
+pub fn replay_history_in(
+    settings: &str,
+    system: SystemId,
+    events: &[CharacterEvent],
+) -> Result<String, CharacterError> {
     let mut sheet = match events.first() {
         Some(CharacterEvent::Created { sheet } | CharacterEvent::Imported { sheet }) => {
             sheet.clone()
@@ -894,7 +909,7 @@ pub fn replay_history(
         Some(CharacterEvent::Encounter { problems, .. }) if !problems.is_empty()
     );
     if !awaits_edit {
-        system.validate_sheet(&sheet)?;
+        system.validate_sheet_in(settings, &sheet)?;
     }
     Ok(sheet)
 }

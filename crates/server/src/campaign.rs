@@ -454,7 +454,9 @@ pub async fn replay(
                 .map_err(|e| AppError::Character(CharacterError::History(e.to_string())))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let sheet = characters::replay_history(system, &events).map_err(AppError::Character)?;
+    // R-SCR-9: the sheet is checked against the campaign's setting.
+    let sheet = characters::replay_history_in(&campaign.summary.settings, system, &events)
+        .map_err(AppError::Character)?;
     if !characters::same_sheet(&sheet, &record.sheet) {
         return Err(AppError::Character(CharacterError::History(
             "replaying the history does not give the stored sheet".into(),
