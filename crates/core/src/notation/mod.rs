@@ -179,7 +179,7 @@ mod parse;
 mod roll;
 
 pub use crate::dice::{MAX_POOL, MAX_SIDES};
-pub use odds::{EXPLODE_DEPTH, ExprOdds};
+pub use odds::{EXPLODE_DEPTH, ExprOdds, MAX_NOTATION_WORK, MAX_STATE_VALUES};
 pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
