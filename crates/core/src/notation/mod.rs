@@ -188,7 +188,9 @@ mod parse;
 mod roll;
 
 pub use crate::dice::{MAX_POOL, MAX_SIDES};
-pub use odds::{EXPLODE_DEPTH, ExprOdds, MAX_NOTATION_WORK, MAX_STATE_VALUES};
+pub use odds::{
+    EXPLODE_DEPTH, ExprOdds, MAP_STEPS, MAX_NOTATION_WORK, MAX_STATE_VALUES, STATE_STEPS,
+};
 pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
