@@ -84,3 +84,18 @@ fn issue_30_item_5_a_refusal_names_the_steps_it_needs() {
     }
     assert!(err.to_string().contains("steps"));
 }
+
+#[test]
+fn issue_30_item_4_totals_lost_to_underflow_make_the_odds_inexact() {
+    let o = Expr::parse("1000d6").unwrap().odds().unwrap();
+    // Only the middle is listed: the tails underflowed.
+    assert!(o.dist.len() < 5001);
+    assert!(!o.exact);
+    assert!(o.truncated_mass > 0.0 && o.truncated_mass < 1e-290);
+    // Small sums and keeps list every total and stay exact.
+    for text in ["10d6", "4d6kh3", "10d6>=5", "1d20rr<20", "100d6"] {
+        let o = Expr::parse(text).unwrap().odds().unwrap();
+        assert!(o.exact, "{text}");
+        assert_eq!(o.truncated_mass, 0.0, "{text}");
+    }
+}

@@ -93,12 +93,15 @@ impl Budget {
 pub struct ExprOdds {
     /// Each total with its probability.
     pub dist: Dist<i64>,
-    /// False when an explosion was cut at [`EXPLODE_DEPTH`]: `dist` is exact
-    /// for Tabula's capped explosions, and differs from unbounded exploding dice
-    /// only on `truncated_mass`.
+    /// False when a cap truncated anything (issue 30, item 4): an explosion
+    /// cut at [`EXPLODE_DEPTH`] (`dist` is exact for Tabula's capped
+    /// explosions, and differs from unbounded exploding dice only on
+    /// `truncated_mass`), or totals whose chance underflowed to 0 and are not
+    /// listed (`1000d6` lists 1597..5403). `rr` is exact (closed form).
     pub exact: bool,
     /// The probability that some exploding die reached [`EXPLODE_DEPTH`] extra
-    /// dice and still met its test (0 when `exact`).
+    /// dice and still met its test, plus at most the smallest normal `f64`
+    /// for each total lost to underflow (0 when `exact`).
     pub truncated_mass: f64,
     /// The steps the notation's own work took (at most
     /// [`MAX_NOTATION_WORK`]): the counter the tests of the caps read.
@@ -113,6 +116,8 @@ type Weights = BTreeMap<i64, f64>;
 struct Truncation {
     exact: bool,
     ln_survive: f64,
+    /// At most this much probability underflowed to 0 (issue 30, item 4).
+    underflow: f64,
 }
 
 impl Expr {
@@ -138,6 +143,7 @@ impl Expr {
         let mut t = Truncation {
             exact: true,
             ln_survive: 0.0,
+            underflow: 0.0,
         };
         let budget = Budget { used: Cell::new(0) };
         let dist = node(&self.root, &mut t, &budget)?;
@@ -148,7 +154,7 @@ impl Expr {
             truncated_mass: if t.exact {
                 0.0
             } else {
-                (-t.ln_survive.exp_m1()).max(0.0)
+                (-t.ln_survive.exp_m1()).max(0.0) + t.underflow
             },
         })
     }
@@ -316,7 +322,19 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             to_dist(w)?
         };
         let count = term.count;
-        return match term.select {
+        // How many dice are summed, and the score of one.
+        let (summed, score): (u32, &dyn Fn(i64) -> i64) = match (term.select, success) {
+            (None, None) => (count, &|v| v),
+            (None, Some(t)) => (count, &move |v| i64::from(t.test(v))),
+            (Some(_), _) if by_value.is_some() => (count, &g),
+            (Some(Select::KeepHighest(k) | Select::KeepLowest(k)), _) => (k.min(count), &g),
+            (Some(Select::DropHighest(k) | Select::DropLowest(k)), _) => {
+                (count.saturating_sub(k), &g)
+            }
+            (Some(_), _) => (count, &g),
+        };
+        let scores: Vec<i64> = per_die.iter().map(|(v, _)| score(*v)).collect();
+        let r = match term.select {
             None => match success {
                 None => per_die.sum_of(count),
                 Some(t) => per_die.count_successes(count, |v| t.test(v)),
@@ -333,7 +351,9 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
                 };
                 per_die.keep_by(count, keep, highest, g)
             }
-        };
+        }?;
+        note_underflow(&scores, summed, &r, trunc);
+        return Ok(r);
     };
     // The run of merged explosions from `i` (`e5e6` explodes on 5 or 6).
     let run_len = term.modifiers[i..]
@@ -411,6 +431,29 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
     });
     b.check()?;
     to_dist(chain)?.sum_of(term.count)
+}
+
+/// Issue 30, item 4: a sum of `summed` dice whose scores fill a range of
+/// integers `a..=b` reaches every total from `summed * a` to `summed * b`
+/// (every multiset of kept values can be the one kept). A total missing from
+/// `r` is one whose chance underflowed to 0 (`1000d6` below 1597 and above
+/// 5403): the odds are then not exact, and the lost mass is at most the
+/// smallest normal `f64` per missing total.
+fn note_underflow(scores: &[i64], summed: u32, r: &Dist<i64>, t: &mut Truncation) {
+    let (Some(&a), Some(&b)) = (scores.iter().min(), scores.iter().max()) else {
+        return;
+    };
+    let distinct: std::collections::BTreeSet<i64> = scores.iter().copied().collect();
+    let contiguous = i128::from(b) - i128::from(a) + 1 == distinct.len() as i128;
+    if !contiguous {
+        return;
+    }
+    let expected = (i128::from(b) - i128::from(a)) * i128::from(summed) + 1;
+    let missing = expected - r.len() as i128;
+    if missing > 0 {
+        t.exact = false;
+        t.underflow += missing as f64 * f64::MIN_POSITIVE;
+    }
 }
 
 /// Refuse, before it starts, a step of `steps` that would spend the budget,
