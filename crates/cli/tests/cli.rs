@@ -167,6 +167,21 @@ fn odds_prints_a_table_and_the_exact_distribution() {
     assert!(stderr(&o).contains("too large"), "{}", stderr(&o));
 }
 
+/// Issue 30, item 5 and issue 28, item 10: the worst explode-then-keep
+/// expressions come back, answered or refused with the size they would take
+/// (the work itself is counted in tabula-core's `notation_caps` tests).
+#[test]
+fn issue_30_item_5_odds_of_the_worst_cases_answer_or_refuse() {
+    for text in ["30d6e6kh15", "40d6e6kh20", "100d6e6kh50", "1000d20e20kl999"] {
+        let o = tabula(&["odds", text]);
+        assert_eq!(o.status.code(), Some(2), "{text}: {}", stdout(&o));
+        assert!(stderr(&o).contains("too large"), "{text}: {}", stderr(&o));
+        assert!(stderr(&o).contains("at least"), "{text}: {}", stderr(&o));
+    }
+    let o = tabula(&["odds", "1d20rr<20"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 /// Issue 30: labels and a `#` comment are read, a comparison of totals is 1
 /// or 0 and its odds give the chance of passing, and text that is not plain
 /// words is refused rather than read as part of the roll.

@@ -59,6 +59,30 @@ pub enum OddsError {
         /// [`MAX_OUTCOMES`].
         max: usize,
     },
+    /// The computation would take more than `max` elementary steps: `steps`
+    /// is what it was found to need before any work (an estimate), or the
+    /// steps it had counted when it stopped (then a lower bound). Nothing
+    /// is left running and no more than the budget was spent.
+    #[error(
+        "this odds computation is too large: it needs more than {max} steps (at least {steps})"
+    )]
+    TooMuchWork {
+        /// The steps the computation needs (at least).
+        steps: u64,
+        /// The budget, in the same steps.
+        max: u64,
+    },
+    /// The computation would hold more than `max` values in its states at
+    /// once (`values` when it stopped: at least that many).
+    #[error(
+        "this odds computation is too large: it would hold more than {max} values at once (at least {values})"
+    )]
+    TooManyStates {
+        /// The values held when it stopped.
+        values: u64,
+        /// The most it may hold.
+        max: u64,
+    },
     /// A distribution needs at least one outcome with positive weight.
     #[error("a distribution needs at least one outcome with positive weight")]
     Empty,

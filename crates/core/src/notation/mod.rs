@@ -59,7 +59,9 @@
 //!   `>=`, `ro` or a number.
 //! - Modifiers act on every die of the group, in the order written, as in
 //!   `d20`: `ro<3` rerolls each die under 3 once (the new face stands), `rr1`
-//!   rerolls each 1 until it is not a 1 (at most [`MAX_REROLLS`] times per die),
+//!   rerolls each 1 until it is not a 1 (at most [`MAX_REROLLS`] times per die;
+//!   the last of those draws among the faces kept, so `rr` never ends on a face
+//!   it rerolls, and its odds are exact: issue 30, item 4),
 //!   `mi2` raises each face under 2 to 2, `ma5` lowers each face over 5 to 5,
 //!   `e6` rolls one more die for each 6, and again for each 6 among those (at
 //!   most [`MAX_EXPLOSIONS`] more dice per original die). The dice an explosion
@@ -137,9 +139,10 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (labels, comments,
-//! merged modifiers, comparisons, `%`, `//`, keep and drop by value), made by
-//! `bench/d20_golden.py`.
+//! expression in `crates/core/tests/data/d20_golden.json` (301 expressions:
+//! arithmetic, keep and drop, `ro`, `rr`, `mi`, `ma`, explosions, labels,
+//! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
+//! value, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
 //! # Caps
 //!
@@ -153,8 +156,15 @@
 //! | sides of a die | [`MAX_SIDES`] | [`NotationError::TooManySides`] |
 //! | dice asked of the roller, at worst | [`MAX_ROLLS`] | [`NotationError::TooManyRolls`] |
 //! | any value the roll can reach | ±[`MAX_TOTAL`] | [`NotationError::TotalTooLarge`] |
+//! | odds: the notation's own steps | [`MAX_NOTATION_WORK`] | [`crate::odds::OddsError::TooMuchWork`] |
+//! | odds: values held by explode-then-keep states | [`MAX_STATE_VALUES`] | [`crate::odds::OddsError::TooManyStates`] |
 //!
-//! The last two are worked out from the expression before anything is rolled:
+//! The odds count their steps as they go and refuse before the step that
+//! would pass the budget, naming the steps it would take (see
+//! [`ExprOdds::work`]; issue 30, item 5).
+//!
+//! The dice asked of the roller and the values a roll can reach are worked
+//! out from the expression before anything is rolled:
 //! every reroll and explosion is assumed to happen as often as its cap allows,
 //! and every sum and product takes its extreme faces. So a roll asks the roller
 //! for at most [`MAX_ROLLS`] dice and every value in it fits in ±2^53 (an exact
@@ -179,7 +189,9 @@ mod parse;
 mod roll;
 
 pub use crate::dice::{MAX_POOL, MAX_SIDES};
-pub use odds::{EXPLODE_DEPTH, ExprOdds};
+pub use odds::{
+    EXPLODE_DEPTH, ExprOdds, MAP_STEPS, MAX_NOTATION_WORK, MAX_STATE_VALUES, STATE_STEPS,
+};
 pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
@@ -190,8 +202,10 @@ pub const MAX_TERMS: usize = 100;
 pub const MAX_DEPTH: usize = 32;
 /// The largest number that may be written anywhere in an expression.
 pub const MAX_NUMBER: u32 = 1_000_000_000;
-/// The most times `rr` rerolls one die; the last face stands even if it still
-/// matches.
+/// The most times `rr` rerolls one die. The last of those draws among the faces
+/// that do not match (a die of that many faces asked of the roller), so a die
+/// never ends on a face of the set: the distribution of rerolling without end
+/// (issue 30, item 4).
 pub const MAX_REROLLS: u32 = 50;
 /// The most dice `e` adds for one original die (the chain of explosions stops
 /// there; the last die's face counts but does not explode).

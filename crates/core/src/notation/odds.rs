@@ -5,40 +5,108 @@
 //! combining the two sides' distributions ([`Dist::combine`]).
 //!
 //! Within a group every die is independent too. A die's value after `ro`, `rr`,
-//! `mi` and `ma` is a distribution worked out face by face (`rr` exactly as
-//! rolled, stopping after [`super::MAX_REROLLS`] rerolls). Keep and drop then
+//! `mi` and `ma` is a distribution worked out face by face, linear in the
+//! faces. `rr` is exact in closed form (issue 30, item 4): a die that matches
+//! ends uniform over the faces that do not, which is also how a roll ends at
+//! [`super::MAX_REROLLS`] (its last reroll draws among the kept faces). Keep and drop then
 //! use [`Dist::keep_by`]. An explosion makes each original die a chain of dice;
 //! the chain's contribution (sum, or successes) is built from the deepest die
 //! up, [`EXPLODE_DEPTH`] dice deep, which is where rolling stops too. Unbounded
 //! exploding dice would go on, so an expression with `e` reports `exact: false`
 //! and the probability that some chain reached the depth (`truncated_mass`):
 //! only those outcomes would differ.
+//!
+//! # Work budget (issue 30, item 5; issue 28, item 10)
+//!
+//! Every step of the notation's own work is counted ([`ExprOdds::work`]):
+//! [`MAP_STEPS`] per weight added to a map, and, for keep or drop after an
+//! explosion, [`STATE_STEPS`] plus one per value for every state copied and
+//! inserted (the copies are the real cost). Before each chain level and each
+//! state is worked its steps are known, and a computation that would pass
+//! [`MAX_NOTATION_WORK`] is refused before that step starts
+//! ([`OddsError::TooMuchWork`], with the steps it would need so far); the
+//! states held at once are capped at [`MAX_STATE_VALUES`] values
+//! ([`OddsError::TooManyStates`]). So `30d6e6kh15`, `40d6e6kh20`,
+//! `100d6e6kh50` and `1000d20e20kl999` are refused in well under a tenth of a
+//! second, and small pools (`4d6e6kh3`, `8d6e6kh3`, `4d6e6dl1`) are answered.
+//! Drop after an explosion is the dearest (its states carry the sum of the
+//! dice let go): `6d10e10dl2` is refused.
 
 use serde::Serialize;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
-use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides};
+use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, Modifier, Node, Select, Sides};
 use crate::odds::{Dist, MAX_OUTCOMES, OddsError};
 
 /// How many extra dice the odds follow one exploding die for: the same cap
 /// rolling has ([`MAX_EXPLOSIONS`]).
 pub const EXPLODE_DEPTH: u32 = MAX_EXPLOSIONS;
 
-/// The most elementary steps (outcome pairs) one explosion computation may take.
-const MAX_WORK: usize = 50_000_000;
+/// The most steps the notation's own work for one expression may take
+/// (issue 30, item 5; issue 28, item 10). A step is about five nanoseconds of
+/// work: one value copied is a step, one weight added into a map
+/// [`MAP_STEPS`], one kept-dice state made and inserted [`STATE_STEPS`] plus
+/// its values (measured: `4d6e6dl1`, 19 million steps, 0.1 s). So the
+/// budget is about a tenth of a second; the [`Dist`]
+/// operations it calls keep their own caps ([`crate::odds::MAX_WORK`]).
+pub const MAX_NOTATION_WORK: u64 = 20_000_000;
+
+/// The steps of one weight added into a map of outcomes.
+pub const MAP_STEPS: u64 = 12;
+
+/// The steps of one kept-dice state made (an allocation) and inserted into
+/// a map, besides one step per value it holds.
+pub const STATE_STEPS: u64 = 64;
+
+/// The most values the states of an explode-then-keep may hold at once
+/// (about 8 bytes each: 16 MB), whatever their number.
+pub const MAX_STATE_VALUES: u64 = 2_000_000;
+
+/// The steps counted so far, refused past [`MAX_NOTATION_WORK`].
+struct Budget {
+    used: Cell<u64>,
+}
+
+impl Budget {
+    /// Count `n` steps (no check: the caller checks at the next checkpoint,
+    /// and every single spend is bounded by the caps on sides and outcomes).
+    fn spend(&self, n: u64) {
+        self.used.set(self.used.get().saturating_add(n));
+    }
+
+    /// Refuse once the budget is spent.
+    fn check(&self) -> Result<(), OddsError> {
+        let steps = self.used.get();
+        if steps > MAX_NOTATION_WORK {
+            return Err(OddsError::TooMuchWork {
+                steps,
+                max: MAX_NOTATION_WORK,
+            });
+        }
+        Ok(())
+    }
+}
 
 /// The distribution of an expression's total.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ExprOdds {
     /// Each total with its probability.
     pub dist: Dist<i64>,
-    /// False when an explosion was cut at [`EXPLODE_DEPTH`]: `dist` is exact
-    /// for Tabula's capped explosions, and differs from unbounded exploding dice
-    /// only on `truncated_mass`.
+    /// False when a cap truncated anything (issue 30, item 4): an explosion
+    /// cut at [`EXPLODE_DEPTH`] (`dist` is exact for Tabula's capped
+    /// explosions, and differs from unbounded exploding dice only on
+    /// `truncated_mass`), or totals whose chance underflowed to 0 and are not
+    /// listed (`1000d6` lists 1597..5403). `rr` is exact (closed form).
     pub exact: bool,
     /// The probability that some exploding die reached [`EXPLODE_DEPTH`] extra
-    /// dice and still met its test (0 when `exact`).
+    /// dice and still met its test, plus at most the smallest normal `f64`
+    /// for each total lost to underflow (0 when `exact`).
     pub truncated_mass: f64,
+    /// The steps the notation's own work took (at most
+    /// [`MAX_NOTATION_WORK`]): the counter the tests of the caps read.
+    #[serde(skip)]
+    pub work: u64,
 }
 
 type Weights = BTreeMap<i64, f64>;
@@ -48,6 +116,8 @@ type Weights = BTreeMap<i64, f64>;
 struct Truncation {
     exact: bool,
     ln_survive: f64,
+    /// At most this much probability underflowed to 0 (issue 30, item 4).
+    underflow: f64,
 }
 
 impl Expr {
@@ -73,29 +143,32 @@ impl Expr {
         let mut t = Truncation {
             exact: true,
             ln_survive: 0.0,
+            underflow: 0.0,
         };
-        let dist = node(&self.root, &mut t)?;
+        let budget = Budget { used: Cell::new(0) };
+        let dist = node(&self.root, &mut t, &budget)?;
         Ok(ExprOdds {
+            work: budget.used.get(),
             dist,
             exact: t.exact,
             truncated_mass: if t.exact {
                 0.0
             } else {
-                (-t.ln_survive.exp_m1()).max(0.0)
+                (-t.ln_survive.exp_m1()).max(0.0) + t.underflow
             },
         })
     }
 }
 
-fn node(n: &Node, t: &mut Truncation) -> Result<Dist<i64>, OddsError> {
+fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, OddsError> {
     match n {
         Node::Number(v) => Ok(Dist::certain(i64::from(*v))),
-        Node::Dice(d) => dice(d, t),
-        Node::Neg(x) => Ok(node(x, t)?.map(|v| -v)),
-        Node::Group(x) | Node::Labelled(x, _) => node(x, t),
+        Node::Dice(d) => dice(d, t, budget),
+        Node::Neg(x) => Ok(node(x, t, budget)?.map(|v| -v)),
+        Node::Group(x) | Node::Labelled(x, _) => node(x, t, budget),
         Node::Binary(op, ab) => {
-            let a = node(&ab[0], t)?;
-            let b = node(&ab[1], t)?;
+            let a = node(&ab[0], t, budget)?;
+            let b = node(&ab[1], t, budget)?;
             let op = *op;
             match op {
                 // Sums and differences by the dense convolution.
@@ -121,19 +194,30 @@ fn uniform(sides: Sides) -> Weights {
     (lo..=hi).map(|v| (v, p)).collect()
 }
 
-/// `Σ_v w(v) · f(v)`: a mixture of distributions.
-fn mix<'a>(w: impl IntoIterator<Item = (&'a i64, &'a f64)>, f: impl Fn(i64) -> Weights) -> Weights {
+/// `Σ_v w(v) · f(v)`: a mixture of distributions (one step per weight added).
+fn mix<'a>(
+    b: &Budget,
+    w: impl IntoIterator<Item = (&'a i64, &'a f64)>,
+    f: impl Fn(i64) -> Weights,
+) -> Weights {
     let mut out = Weights::new();
     for (v, p) in w {
-        for (x, q) in f(*v) {
+        let fv = f(*v);
+        b.spend((fv.len() as u64).saturating_mul(MAP_STEPS));
+        for (x, q) in fv {
             *out.entry(x).or_insert(0.0) += p * q;
         }
     }
     out
 }
 
-/// The sum of two independent values.
-fn conv(a: &Weights, b: &Weights) -> Weights {
+/// The sum of two independent values (one step per pair).
+fn conv(budget: &Budget, a: &Weights, b: &Weights) -> Weights {
+    budget.spend(
+        (a.len() as u64)
+            .saturating_mul(b.len() as u64)
+            .saturating_mul(MAP_STEPS),
+    );
     let mut out = Weights::new();
     for (x, p) in a {
         for (y, q) in b {
@@ -149,36 +233,53 @@ fn certain(v: i64) -> Weights {
 
 /// A die's value distribution after one pass of modifiers (a run of merged
 /// `ro`s or `rr`s, or one `mi` or `ma`; not an explosion).
-fn apply(w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
+fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
     let matches = |v: i64| super::pass_matches(pass, v);
     match pass.first() {
-        Some(Modifier::RerollOnce(_)) => {
-            mix(w, |v| if matches(v) { u.clone() } else { certain(v) })
-        }
+        Some(Modifier::RerollOnce(_)) => rerolled(b, w, &matches, u),
         Some(Modifier::Reroll(_)) => {
-            // The value a matching die ends on: reroll up to MAX_REROLLS times,
-            // stopping at the first face that does not match.
-            let mut after = u.clone();
-            for _ in 1..MAX_REROLLS {
-                after = mix(&after, |v| if matches(v) { u.clone() } else { certain(v) });
-            }
-            mix(w, |v| {
-                if matches(v) {
-                    after.clone()
-                } else {
-                    certain(v)
-                }
-            })
+            // Rerolling until the face leaves the set ends on a face outside
+            // it, each equally likely: the die conditioned on the faces kept
+            // (issue 30, item 4). Exact, with no cap: rolling draws among the
+            // kept faces at its last reroll, the same distribution.
+            rerolled(b, w, &matches, &kept_faces(u, matches))
         }
-        Some(Modifier::Min(x)) => mix(w, |v| certain(v.max(i64::from(*x)))),
-        Some(Modifier::Max(x)) => mix(w, |v| certain(v.min(i64::from(*x)))),
+        Some(Modifier::Min(x)) => mix(b, w, |v| certain(v.max(i64::from(*x)))),
+        Some(Modifier::Max(x)) => mix(b, w, |v| certain(v.min(i64::from(*x)))),
         Some(Modifier::Explode(_)) | None => w.clone(),
     }
 }
 
-fn apply_all(mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
+/// The faces of `w` that do not match stay; the chance of those that do goes
+/// to `then`, the distribution of the face they are rerolled to: linear in
+/// the faces, not a product of them.
+fn rerolled(b: &Budget, w: &Weights, matches: &dyn Fn(i64) -> bool, then: &Weights) -> Weights {
+    let moved: f64 = w.iter().filter(|(v, _)| matches(**v)).map(|(_, p)| p).sum();
+    let mut out: Weights = w
+        .iter()
+        .filter(|(v, _)| !matches(**v))
+        .map(|(v, p)| (*v, *p))
+        .collect();
+    if moved > 0.0 {
+        for (v, q) in then {
+            *out.entry(*v).or_insert(0.0) += moved * q;
+        }
+    }
+    b.spend(((w.len() + then.len()) as u64).saturating_mul(MAP_STEPS));
+    out
+}
+
+/// The die `u` conditioned on the faces that do not match: uniform over them.
+/// The parser refuses a reroll on every face, so some face is kept.
+fn kept_faces(u: &Weights, matches: impl Fn(i64) -> bool) -> Weights {
+    let kept: Vec<i64> = u.keys().copied().filter(|v| !matches(*v)).collect();
+    let p = 1.0 / kept.len().max(1) as f64;
+    kept.into_iter().map(|v| (v, p)).collect()
+}
+
+fn apply_all(b: &Budget, mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
     for pass in super::passes(mods) {
-        w = apply(&w, pass, u);
+        w = apply(b, &w, pass, u);
     }
     w
 }
@@ -187,7 +288,7 @@ fn p_where(w: &Weights, t: impl Fn(i64) -> bool) -> f64 {
     w.iter().filter(|(v, _)| t(**v)).map(|(_, p)| p).sum()
 }
 
-fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError> {
+fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>, OddsError> {
     // The weights of one die as a map, for the modifiers worked face by face.
     let u = if term.modifiers.is_empty() {
         Weights::new()
@@ -216,10 +317,24 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
             let (lo, hi) = term.sides.range();
             Dist::uniform_range(lo, hi)?
         } else {
-            to_dist(apply_all(u.clone(), &term.modifiers, &u))?
+            let w = apply_all(b, u.clone(), &term.modifiers, &u);
+            b.check()?;
+            to_dist(w)?
         };
         let count = term.count;
-        return match term.select {
+        // How many dice are summed, and the score of one.
+        let (summed, score): (u32, &dyn Fn(i64) -> i64) = match (term.select, success) {
+            (None, None) => (count, &|v| v),
+            (None, Some(t)) => (count, &move |v| i64::from(t.test(v))),
+            (Some(_), _) if by_value.is_some() => (count, &g),
+            (Some(Select::KeepHighest(k) | Select::KeepLowest(k)), _) => (k.min(count), &g),
+            (Some(Select::DropHighest(k) | Select::DropLowest(k)), _) => {
+                (count.saturating_sub(k), &g)
+            }
+            (Some(_), _) => (count, &g),
+        };
+        let scores: Vec<i64> = per_die.iter().map(|(v, _)| score(*v)).collect();
+        let r = match term.select {
             None => match success {
                 None => per_die.sum_of(count),
                 Some(t) => per_die.count_successes(count, |v| t.test(v)),
@@ -236,7 +351,9 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
                 };
                 per_die.keep_by(count, keep, highest, g)
             }
-        };
+        }?;
+        note_underflow(&scores, summed, &r, trunc);
+        return Ok(r);
     };
     // The run of merged explosions from `i` (`e5e6` explodes on 5 or 6).
     let run_len = term.modifiers[i..]
@@ -245,17 +362,19 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         .count();
     let run = &term.modifiers[i..i + run_len];
     let test = |v: i64| super::pass_matches(run, v);
-    let pre = apply_all(u.clone(), &term.modifiers[..i], &u);
+    let pre = apply_all(b, u.clone(), &term.modifiers[..i], &u);
+    b.check()?;
     let post = &term.modifiers[i + run_len..];
     // h(v): what one die showing v at the explosion contributes after the
     // modifiers written after `e`.
     let h: BTreeMap<i64, Weights> = u
         .keys()
         .map(|&v| {
-            let after = apply_all(certain(v), post, &u);
-            (v, mix(&after, |x| certain(g(x))))
+            let after = apply_all(b, certain(v), post, &u);
+            (v, mix(b, &after, |x| certain(g(x))))
         })
         .collect();
+    b.check()?;
     let h_of = |v: i64| h.get(&v).cloned().unwrap_or_default();
     let p = p_where(&u, test);
     let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
@@ -265,23 +384,98 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation) -> Result<Dist<i64>, OddsError>
         // Values, not contributions: the selection needs every die's value.
         let finals: BTreeMap<i64, Weights> = u
             .keys()
-            .map(|&v| (v, apply_all(certain(v), post, &u)))
+            .map(|&v| (v, apply_all(b, certain(v), post, &u)))
             .collect();
-        return select_exploding(term.count, select, &pre, &u, &test, &finals, g);
+        b.check()?;
+        return select_exploding(b, term.count, select, &pre, &u, &test, &finals, g);
     }
     // The chain from the deepest extra die up: S_D, then S_k from S_(k+1).
-    let mut s = mix(&u, h_of);
-    let mut work = 0usize;
-    let matching = u.keys().filter(|v| test(**v)).count();
+    let mut s = mix(b, &u, h_of);
+    // Each level's work, known before it runs: a pair per matching face's
+    // contribution and the level below, then the mixture.
+    let level = |s: &Weights, faces: &Weights| -> u64 {
+        faces
+            .keys()
+            .map(|v| {
+                let hv = h.get(v).map_or(0, |w| w.len() as u64);
+                if test(*v) {
+                    hv.saturating_mul(s.len() as u64)
+                        .saturating_mul(2 * MAP_STEPS)
+                } else {
+                    hv.saturating_mul(MAP_STEPS)
+                }
+            })
+            .fold(0u64, u64::saturating_add)
+    };
     for _ in 1..EXPLODE_DEPTH {
-        work = work.saturating_add(matching.saturating_mul(s.len()));
-        if work > MAX_WORK || s.len() > MAX_OUTCOMES {
+        if s.len() > MAX_OUTCOMES {
             return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
         }
-        s = mix(&u, |v| if test(v) { conv(&h_of(v), &s) } else { h_of(v) });
+        b.check()?;
+        refuse_past_budget(b, level(&s, &u))?;
+        s = mix(b, &u, |v| {
+            if test(v) {
+                conv(b, &h_of(v), &s)
+            } else {
+                h_of(v)
+            }
+        });
     }
-    let chain = mix(&pre, |v| if test(v) { conv(&h_of(v), &s) } else { h_of(v) });
+    refuse_past_budget(b, level(&s, &pre))?;
+    let chain = mix(b, &pre, |v| {
+        if test(v) {
+            conv(b, &h_of(v), &s)
+        } else {
+            h_of(v)
+        }
+    });
+    b.check()?;
     to_dist(chain)?.sum_of(term.count)
+}
+
+/// Issue 30, item 4: a sum of `summed` dice whose scores fill a range of
+/// integers `a..=b` reaches every total from `summed * a` to `summed * b`
+/// (every multiset of kept values can be the one kept). A total missing from
+/// `r` is one whose chance underflowed to 0 (`1000d6` below 1597 and above
+/// 5403): the odds are then not exact, and the lost mass is at most the
+/// smallest normal `f64` per missing total.
+fn note_underflow(scores: &[i64], summed: u32, r: &Dist<i64>, t: &mut Truncation) {
+    let (Some(&a), Some(&b)) = (scores.iter().min(), scores.iter().max()) else {
+        return;
+    };
+    let distinct: std::collections::BTreeSet<i64> = scores.iter().copied().collect();
+    let contiguous = i128::from(b) - i128::from(a) + 1 == distinct.len() as i128;
+    if !contiguous {
+        return;
+    }
+    let expected = (i128::from(b) - i128::from(a)) * i128::from(summed) + 1;
+    let missing = expected - r.len() as i128;
+    if missing > 0 {
+        t.exact = false;
+        t.underflow += missing as f64 * f64::MIN_POSITIVE;
+    }
+}
+
+/// Refuse, before it starts, a step of `steps` that would spend the budget,
+/// with what the whole would take so far.
+fn refuse_past_budget(b: &Budget, steps: u64) -> Result<(), OddsError> {
+    let total = b.used.get().saturating_add(steps);
+    if total > MAX_NOTATION_WORK {
+        return Err(OddsError::TooMuchWork {
+            steps: total,
+            max: MAX_NOTATION_WORK,
+        });
+    }
+    Ok(())
+}
+
+/// The (face, final value) pairs one state meets when a die of `faces` is
+/// added.
+fn faces_pairs(faces: &Weights, finals: &BTreeMap<i64, Weights>) -> u64 {
+    faces
+        .keys()
+        .map(|w| finals.get(w).map_or(0, |f| f.len() as u64))
+        .sum()
 }
 
 /// The state of a keep or drop over a pool whose size is random: the values
@@ -294,7 +488,9 @@ type Held = (Vec<i64>, i64);
 /// change which values a selection keeps. For keep, the `k` highest (or
 /// lowest) values are held and the rest let go; for drop, the `k` to drop are
 /// held and the score of the rest is summed as they are let go.
+#[allow(clippy::too_many_arguments)]
 fn select_exploding(
+    b: &Budget,
     count: u32,
     select: Select,
     pre: &Weights,
@@ -327,14 +523,20 @@ fn select_exploding(
         }
         (h, acc)
     };
-    let mut work = 0usize;
-    let mut step = |states: &BTreeMap<Held, f64>,
-                    faces: &Weights,
-                    may_explode: bool,
-                    done: &mut BTreeMap<Held, f64>|
+    // Steps per state: every (face, final value) pair copies the state's
+    // values and inserts the copy (issue 30, item 5: the copies are counted).
+    let pairs: u64 = faces_pairs(pre, finals).max(faces_pairs(u, finals));
+    let state_values = |n: usize| (n as u64).saturating_mul(k as u64 + 2);
+    let step = |states: &BTreeMap<Held, f64>,
+                faces: &Weights,
+                may_explode: bool,
+                done: &mut BTreeMap<Held, f64>|
      -> Result<BTreeMap<Held, f64>, OddsError> {
         let mut active: BTreeMap<Held, f64> = BTreeMap::new();
         for (state, ps) in states {
+            // Known before the state is worked: refuse rather than start it.
+            let per_pair = state.0.len() as u64 + 1 + STATE_STEPS;
+            refuse_past_budget(b, pairs.saturating_mul(per_pair))?;
             for (w, pw) in faces {
                 let target = if may_explode && test(*w) {
                     &mut active
@@ -342,14 +544,23 @@ fn select_exploding(
                     &mut *done
                 };
                 for (f, pf) in finals.get(w).into_iter().flatten() {
+                    b.spend(per_pair);
                     *target.entry(insert(state, *f)).or_insert(0.0) += ps * pw * pf;
                 }
             }
-            work = work.saturating_add(faces.len());
+            // Memory: every state held now, each up to k + 2 values.
+            let held = state_values(states.len() + active.len() + done.len());
+            if held > MAX_STATE_VALUES {
+                return Err(OddsError::TooManyStates {
+                    values: held,
+                    max: MAX_STATE_VALUES,
+                });
+            }
+            if active.len() > MAX_OUTCOMES || done.len() > MAX_OUTCOMES {
+                return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+            }
         }
-        if work > MAX_WORK || active.len() > MAX_OUTCOMES || done.len() > MAX_OUTCOMES {
-            return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
-        }
+        b.check()?;
         Ok(active)
     };
     let mut states: BTreeMap<Held, f64> = BTreeMap::from([((Vec::new(), 0), 1.0)]);

@@ -452,12 +452,25 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                 }
             }
             Modifier::Reroll(_) => {
+                // The faces a reroll may end on. The parser refuses a reroll
+                // on every face, so there is at least one.
+                let kept: Vec<i64> = sides.faces().filter(|v| !matches(*v)).collect();
+                let kept_die = Die::new(kept.len() as u64).unwrap_or(Die::D6);
                 for d in &mut dice {
                     let mut n = 0;
                     while n < MAX_REROLLS && matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
-                        d.value = face(roller)?;
                         n += 1;
+                        // Issue 30, item 4: the last reroll the cap allows
+                        // draws among the kept faces, so a die never ends on
+                        // a face of the set: the same distribution as
+                        // rerolling on without end, which the odds give.
+                        d.value = if n == MAX_REROLLS {
+                            let i = kept_die.roll(roller)? as usize;
+                            kept.get(i.saturating_sub(1)).copied().unwrap_or(d.value)
+                        } else {
+                            face(roller)?
+                        };
                     }
                 }
             }
