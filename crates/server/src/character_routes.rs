@@ -219,12 +219,30 @@ pub async fn reissue_campaign_seat(
     Path((id, name)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<SeatLink>, AppError> {
-    let seat = who(&state, &id, &headers).await?;
+    reissue_and_tell(&state, &id, &headers, &name)
+        .await
+        .map(Json)
+}
+
+/// Reissue campaign `id`'s seat `name` as the GM whose token `headers` carry
+/// ([`campaign::reissue`]) and close the old token's sockets at every table
+/// of the campaign. Shared by the campaign's route and a campaign table's
+/// reissue (issue 27, bug 2).
+///
+/// # Errors
+/// As [`campaign::authenticate`] and [`campaign::reissue`].
+pub async fn reissue_and_tell(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    name: &str,
+) -> Result<SeatLink, AppError> {
+    let seat = who(state, id, headers).await?;
     let (link, changed) = campaign::reissue(
         state.store().as_ref(),
-        &id,
+        id,
         &seat,
-        &name,
+        name,
         &state.settings().base_url,
     )
     .await?;
@@ -232,7 +250,7 @@ pub async fn reissue_campaign_seat(
         state.reissued(table, table_seat);
     }
     tracing::info!(campaign = %id, seat = %link.seat, tables = changed.len(), "campaign token reissued");
-    Ok(Json(link))
+    Ok(link)
 }
 
 /// `GET /api/campaigns/ID`: the campaign as the token's seat may see it.

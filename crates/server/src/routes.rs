@@ -528,25 +528,9 @@ pub async fn reissue(
         .map_err(AppError::store)?
         .and_then(|t| t.summary.campaign);
     if let Some(campaign) = campaign {
-        let gm = crate::campaign::authenticate(
-            state.store().as_ref(),
-            &campaign,
-            auth::bearer(&headers),
-        )
-        .await?;
-        let (link, changed) = crate::campaign::reissue(
-            state.store().as_ref(),
-            &campaign,
-            &gm,
-            &key,
-            &state.settings().base_url,
-        )
-        .await?;
-        for (table, table_seat) in &changed {
-            state.reissued(table, table_seat);
-        }
-        tracing::info!(table = %id, campaign = %campaign, seat = %key, "campaign token reissued from its table");
-        return Ok(Json(link));
+        return crate::character_routes::reissue_and_tell(&state, &campaign, &headers, &key)
+            .await
+            .map(Json);
     }
     let token = auth::new_token()?;
     let found = state
