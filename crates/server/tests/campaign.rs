@@ -9,7 +9,7 @@ mod common;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use common::{Client, Db, Table, split_line};
+use common::{Campaign, Client, Db, Table, character_named, split_line};
 
 fn example(name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -17,36 +17,6 @@ fn example(name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     ))
     .expect("an example file")
-}
-
-/// The campaign's tokens by seat.
-struct Campaign {
-    id: String,
-    tokens: Vec<(String, String)>,
-}
-
-impl Campaign {
-    fn token(&self, seat: &str) -> String {
-        self.tokens
-            .iter()
-            .find(|(s, _)| s.eq_ignore_ascii_case(seat))
-            .map(|(_, t)| t.clone())
-            .unwrap_or_else(|| panic!("no seat {seat}"))
-    }
-}
-
-async fn character_named(c: &Client, camp: &Campaign, name: &str) -> Value {
-    let a = c
-        .get(&format!("/api/campaigns/{}", camp.id), &camp.token("gm"))
-        .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    a.json["characters"]
-        .as_array()
-        .expect("characters")
-        .iter()
-        .find(|ch| ch["name"] == name)
-        .cloned()
-        .unwrap_or_else(|| panic!("no {name} in {}", a.text))
 }
 
 async fn open_table(c: &Client, camp: &Campaign) -> Table {
@@ -105,20 +75,7 @@ async fn goblin_summer(c: &Client) -> Campaign {
         )
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
-    Campaign {
-        id: a.json["campaign"].as_str().expect("id").to_string(),
-        tokens: a.json["seats"]
-            .as_array()
-            .expect("seats")
-            .iter()
-            .map(|s| {
-                (
-                    s["seat"].as_str().unwrap_or_default().to_string(),
-                    s["token"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect(),
-    }
+    Campaign::from_created(&a.json)
 }
 
 /// Each player adds their character (John, Cristy); the GM adds Steve, an NPC ally.
@@ -546,20 +503,7 @@ async fn firefoots(c: &Client) -> Campaign {
         )
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
-    let camp = Campaign {
-        id: a.json["campaign"].as_str().expect("id").to_string(),
-        tokens: a.json["seats"]
-            .as_array()
-            .expect("seats")
-            .iter()
-            .map(|s| {
-                (
-                    s["seat"].as_str().unwrap_or_default().to_string(),
-                    s["token"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect(),
-    };
+    let camp = Campaign::from_created(&a.json);
     for (seat, file) in [("Sam", "example-character.toml"), ("Ana", "rook.toml")] {
         let a = c
             .post(

@@ -12,7 +12,7 @@ mod common;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use common::{Client, Db, Table, split_line};
+use common::{Campaign, Client, Db, Table, character_named, split_line};
 use std::sync::Arc;
 use tabula_store::Store;
 
@@ -23,22 +23,6 @@ fn example(system: &str, name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     ))
     .expect("an example file")
-}
-
-/// A campaign: its id and its tokens by seat.
-struct Campaign {
-    id: String,
-    tokens: Vec<(String, String)>,
-}
-
-impl Campaign {
-    fn token(&self, seat: &str) -> String {
-        self.tokens
-            .iter()
-            .find(|(s, _)| s.eq_ignore_ascii_case(seat))
-            .map(|(_, t)| t.clone())
-            .unwrap_or_else(|| panic!("no seat {seat}"))
-    }
 }
 
 /// `POST /api/campaigns` (201), then each `(seat, file)` of `examples/SYSTEM/`
@@ -59,20 +43,7 @@ async fn campaign(
         .call(Method::POST, "/api/campaigns", None, Some(&body))
         .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
-    let camp = Campaign {
-        id: a.json["campaign"].as_str().expect("id").to_string(),
-        tokens: a.json["seats"]
-            .as_array()
-            .expect("seats")
-            .iter()
-            .map(|s| {
-                (
-                    s["seat"].as_str().unwrap_or_default().to_string(),
-                    s["token"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect(),
-    };
+    let camp = Campaign::from_created(&a.json);
     for (seat, file) in characters {
         let a = c
             .post(
@@ -84,21 +55,6 @@ async fn campaign(
         assert_eq!(a.status, StatusCode::CREATED, "{seat} {file}: {}", a.text);
     }
     camp
-}
-
-/// The campaign's character `name`, as the GM sees it.
-async fn character_named(c: &Client, camp: &Campaign, name: &str) -> Value {
-    let a = c
-        .get(&format!("/api/campaigns/{}", camp.id), &camp.token("gm"))
-        .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    a.json["characters"]
-        .as_array()
-        .expect("characters")
-        .iter()
-        .find(|ch| ch["name"] == name)
-        .cloned()
-        .unwrap_or_else(|| panic!("no {name} in {}", a.text))
 }
 
 /// The sheet text of the campaign's character `name`.

@@ -378,3 +378,55 @@ pub async fn next(ws: &mut Socket) -> Option<Value> {
         }
     }
 }
+
+/// A campaign: its id and its tokens by seat (`POST /api/campaigns`'s answer).
+pub struct Campaign {
+    /// The campaign's id.
+    pub id: String,
+    /// `(seat, token)` for every seat.
+    pub tokens: Vec<(String, String)>,
+}
+
+impl Campaign {
+    /// The campaign `POST /api/campaigns` answered with `created`.
+    pub fn from_created(created: &Value) -> Campaign {
+        Campaign {
+            id: created["campaign"].as_str().expect("id").to_string(),
+            tokens: created["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .map(|s| {
+                    (
+                        s["seat"].as_str().unwrap_or_default().to_string(),
+                        s["token"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// The token of `seat` (any case).
+    pub fn token(&self, seat: &str) -> String {
+        self.tokens
+            .iter()
+            .find(|(s, _)| s.eq_ignore_ascii_case(seat))
+            .map(|(_, t)| t.clone())
+            .unwrap_or_else(|| panic!("no seat {seat}"))
+    }
+}
+
+/// The campaign's character `name`, as the GM sees it.
+pub async fn character_named(c: &Client, camp: &Campaign, name: &str) -> Value {
+    let a = c
+        .get(&format!("/api/campaigns/{}", camp.id), &camp.token("gm"))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    a.json["characters"]
+        .as_array()
+        .expect("characters")
+        .iter()
+        .find(|ch| ch["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {name} in {}", a.text))
+}
