@@ -186,6 +186,7 @@ async function refreshOnce() {
   drawCommands();
   drawOdds(o.ok ? list(o.body, "odds") : []);
   drawPolicy(a.ok ? list(a.body, "awaiting") : []);
+  drawAwaited(a.ok ? list(a.body, "awaiting") : [], s.ok && s.body ? s.body.turn : "");
   drawGm();
   S.ready = true;
   document.body.dataset.seq = String(S.seq);
@@ -208,11 +209,51 @@ function drawHeader(w) {
   const v = S.view || {};
   const t = w.name || w.title || v.title || (v.state && v.state.title) || SYSTEMS[S.system] || "Tabula";
   $("table-title").textContent = t;
-  document.title = `${t}: Tabula`;
+  S.title = `${t}: Tabula`;
+  document.title = S.awaited ? `▶ Your move · ${S.title}` : S.title;
   const who = S.seat === "gm" ? [el("span", { class: "seat-name" }, "GM"), " (game master)"] : [el("span", { class: "seat-name" }, S.seat), " (player)"];
   replace($("whoami"), [...who, ` · ${SYSTEMS[S.system] || S.system}`]);
   document.body.dataset.system = S.system;
   document.body.dataset.seat = S.seat;
+}
+
+/**
+ * Whose move: when the table waits on this seat, the header and the tab
+ * title say so, and (unless the player turned it off) the page beeps and the
+ * phone vibrates once as the move comes (issue 27, item 3).
+ */
+function drawAwaited(awaiting, turn) {
+  const me = (S.seat || "").toLowerCase();
+  const awaited = S.finished
+    ? false
+    : awaiting.length
+      ? awaiting.some((x) => String(x.seat || "").toLowerCase() === me)
+      : String(turn || "").toLowerCase() === me && S.legal.length > 0;
+  const was = !!S.awaited;
+  S.awaited = awaited;
+  document.body.dataset.awaited = String(awaited);
+  $("your-move").hidden = !awaited;
+  document.title = awaited ? `▶ Your move · ${S.title || "Tabula"}` : S.title || "Tabula";
+  if (awaited && !was && S.ready && $("turn-alert").checked) alertTurn();
+}
+
+/** One short beep and vibration; silent where the browser allows neither. */
+function alertTurn() {
+  try {
+    if (navigator.vibrate) navigator.vibrate(200);
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    S.audio = S.audio || new Ctx();
+    const o = S.audio.createOscillator();
+    const g = S.audio.createGain();
+    g.gain.value = 0.05;
+    o.frequency.value = 660;
+    o.connect(g).connect(S.audio.destination);
+    o.start();
+    o.stop(S.audio.currentTime + 0.15);
+  } catch {
+    /* no sound here: the title and header still say it */
+  }
 }
 
 function drawTurn(status) {
@@ -310,6 +351,7 @@ async function playByPolicy(name) {
 }
 
 function drawOdds(odds) {
+  $("odds-box").hidden = !odds.length;
   replace($("odds"), oddsList(odds));
 }
 
@@ -431,13 +473,16 @@ function addLines(lines) {
     if (!line || typeof line.seq !== "number" || line.seq <= S.logSeq) continue;
     S.logSeq = line.seq;
     const undo = line.kind === "undo";
-    const li = el("li", { class: `line ${undo ? "undo" : "event"}`, "data-seq": String(line.seq) }, [
+    const talk = talkText(line);
+    const kind = undo ? "undo" : talk ? `talk talk-${line.kind}` : "event";
+    const li = el("li", { class: `line ${kind}`, "data-seq": String(line.seq), "data-kind": line.kind || "event" }, [
       el("span", { class: "seq", "aria-hidden": "true" }, `#${line.seq}`),
       " ",
       el("span", { class: "who" }, line.seat === "gm" ? "GM" : line.seat),
       el("span", { class: "sr-only" }, ": "),
       " ",
-      el("span", { class: "text" }, logText(S.system, line.text)),
+      // Talk is plain text: drawn as a text node, never as markup.
+      el("span", { class: "text" }, talk !== null ? talk : logText(S.system, line.text)),
     ]);
     ol.appendChild(li);
     if (undo && line.event && line.event.undo) {
@@ -454,6 +499,65 @@ function addLines(lines) {
   document.body.dataset.logSeq = String(S.logSeq);
   if (atBottom) wrap.scrollTop = wrap.scrollHeight;
 }
+
+/**
+ * The words of a talk line or free roll without the speaker (drawn beside
+ * it), or null for a line of the rules.
+ */
+function talkText(line) {
+  const ev = line.event || {};
+  if (ev.talk) {
+    const t = ev.talk;
+    if (t.voice === "say") return `“${t.text}”`;
+    if (t.voice === "ooc") return `(out of character) ${t.text}`;
+    if (t.voice === "narrate") return t.text;
+    if (t.voice === "whisper") return `whispers${t.to ? ` to ${t.to === "GM" || t.to === "gm" ? "GM" : t.to}` : ""}: ${t.text}`;
+  }
+  if (ev.roll) {
+    const r = ev.roll;
+    return `rolls${r.secret ? " in secret" : ""} ${r.outcome}${r.reason ? ` for “${r.reason}”` : ""}${r.typed ? " (typed)" : ""}`;
+  }
+  return null;
+}
+
+/** A driver command's answer (help, status, odds, sheet, view, log), shown to this seat only. */
+function showDriver(cmd, m) {
+  let body;
+  if (m.type === "help") {
+    body = [
+      el("p", {}, "What you may type now (a book command, or the table's words below):"),
+      el("ul", { class: "help-list" }, [
+        ...m.commands.map((c) => el("li", {}, [el("code", {}, c.usage), c.summary ? ` — ${c.summary}` : ""])),
+        ...TABLE_WORDS.map(([u, d]) => el("li", {}, [el("code", {}, u), ` — ${d}`])),
+      ]),
+    ];
+  } else if (m.type === "status") {
+    body = el("pre", { class: "driver-text" }, m.status);
+  } else if (m.type === "sheet") {
+    body = el("pre", { class: "driver-text" }, m.text);
+  } else if (m.type === "odds") {
+    body = m.odds.length ? oddsList(m.odds) : el("p", {}, "No choice with odds in front of you now.");
+  } else if (m.type === "log") {
+    body = el("p", {}, `The whole log (${m.lines.length} lines you may see) is in the Log panel.`);
+  } else if (m.type === "view") {
+    body = el("pre", { class: "driver-text" }, JSON.stringify(m.view, null, 2));
+  } else {
+    body = el("pre", { class: "driver-text" }, JSON.stringify(m, null, 2));
+  }
+  const close = el("button", { type: "button", class: "secondary close-answer", "aria-label": "Close this answer" }, "Close");
+  close.addEventListener("click", () => setFeedback("", []));
+  setFeedback("answer", [close, el("p", {}, [el("code", {}, cmd), ":"]), body]);
+}
+
+/** The table's own words, the same in every book (docs/COMMANDS.md). */
+const TABLE_WORDS = [
+  ["say TEXT", "speak in character, to everyone"],
+  ["ooc TEXT", "speak out of character"],
+  ["whisper SEAT TEXT", "to one seat (the GM hears every whisper)"],
+  ["narrate TEXT", "the GM's narration"],
+  ["roll EXPR # reason", "a free roll (2d6 + 1, 4d6kh3, 1d20 >= 15); the GM may add secret"],
+  ["? / help, status, odds, sheet [NAME], log", "as at the terminal"],
+];
 
 /** A refusal, shown to this seat only (nothing changed at the table). */
 function addRefusal(text, err) {
@@ -493,7 +597,11 @@ async function send(text, form) {
   setFeedback("pending", `Sending: ${cmd}`);
   try {
     const r = await S.api.command(request);
-    if (r.ok) {
+    if (r.ok && r.body && r.body.driver) {
+      remember(cmd);
+      showDriver(cmd, r.body.driver);
+      if (r.body.driver.type === "log") addLines(r.body.driver.lines || []);
+    } else if (r.ok) {
       remember(cmd);
       // A sent form starts fresh: its values are not carried into the next
       // command of that name (issue 27, bug 5).
@@ -708,7 +816,24 @@ function onMessage(msg) {
 
 // ------------------------------------------------------------------ wiring
 
+function wireTurnAlert() {
+  const box = $("turn-alert");
+  try {
+    box.checked = localStorage.getItem("tabula:turn-alert") !== "off";
+  } catch {
+    box.checked = true;
+  }
+  box.addEventListener("change", () => {
+    try {
+      localStorage.setItem("tabula:turn-alert", box.checked ? "on" : "off");
+    } catch {
+      /* storage off: the choice lasts this page */
+    }
+  });
+}
+
 function wire() {
+  wireTurnAlert();
   $("command-line").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = $("cmd");
@@ -723,7 +848,7 @@ function wire() {
       return;
     }
     send(t).then(() => {
-      if ($("feedback").dataset.kind === "ok") input.value = "";
+      if (["ok", "answer"].includes($("feedback").dataset.kind)) input.value = "";
     });
   });
   $("cmd").addEventListener("keydown", (ev) => {

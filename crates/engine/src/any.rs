@@ -20,6 +20,9 @@ use tabula_core::{ChoiceOdds, Seeded};
 
 use crate::SystemId;
 use crate::session::{CommandError, Entry, LogLine, RestoreError, Row, Session, seat_key};
+use crate::talk::{
+    RollLine, TableWord, TableWordKind, Talk, Voice, read_roll, split_whisper, table_word,
+};
 
 /// A table file could not be set up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -169,6 +172,15 @@ trait DynSession: Send + Sync {
         dice: Dice<'_>,
     ) -> Result<u64, CommandError>;
     fn undo(&mut self, seat: &Seat) -> Result<u64, CommandError>;
+    /// True when the book reads `text` as one of its commands.
+    fn parses(&self, seat: &Seat, text: &str) -> bool;
+    fn talk(&mut self, seat: &Seat, talk: Talk) -> Result<u64, CommandError>;
+    fn free_roll(
+        &mut self,
+        seat: &Seat,
+        line: &RollLine,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError>;
     fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError>;
     fn legal(&self, seat: &Seat) -> Vec<CommandSpec>;
     fn status(&self, seat: &Seat) -> String;
@@ -285,6 +297,28 @@ where
     }
     fn undo(&mut self, seat: &Seat) -> Result<u64, CommandError> {
         Session::undo(self, seat).map(|r| r.seq)
+    }
+    fn parses(&self, seat: &Seat, text: &str) -> bool {
+        self.parse(seat, text).is_ok()
+    }
+    fn talk(&mut self, seat: &Seat, talk: Talk) -> Result<u64, CommandError> {
+        Session::talk(self, seat, talk).map(|r| r.seq)
+    }
+    fn free_roll(
+        &mut self,
+        seat: &Seat,
+        line: &RollLine,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError> {
+        match dice {
+            Dice::Table => Session::free_roll(self, seat, line, None, false),
+            Dice::Manual(r) => Session::free_roll(self, seat, line, Some(r), false),
+            Dice::Typed(values) => {
+                let mut typed = tabula_core::Manual::from_values(values.iter().cloned());
+                Session::free_roll(self, seat, line, Some(&mut typed), true)
+            }
+        }
+        .map(|r| r.seq)
     }
     fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError> {
         self.check_seat(whose)?;
@@ -774,8 +808,59 @@ impl AnyTable {
     ) -> Result<Accepted, CommandError> {
         self.check_dice(seat, &dice)?;
         let before = self.seq();
-        self.inner.submit_text(seat, text, dice)?;
+        match table_word(text) {
+            // The book's command of the same name wins (`docs/COMMANDS.md`);
+            // `/say`, `/roll` are always the table's.
+            Some(w) if w.slashed || !self.inner.knows_command(seat, text) => {
+                self.table_line(seat, w, dice)?;
+            }
+            // Tiers' `roll` is the book's check; a line the book cannot read
+            // but the dice notation can is a free roll.
+            Some(
+                w @ TableWord {
+                    kind: TableWordKind::Roll,
+                    ..
+                },
+            ) if !self.inner.parses(seat, text) && read_roll(w.rest).is_ok() => {
+                self.table_line(seat, w, dice)?;
+            }
+            _ => {
+                self.inner.submit_text(seat, text, dice)?;
+            }
+        }
         Ok(self.accepted(seat, before))
+    }
+
+    /// Carry out a table word's line ([`crate::talk`]): talk or a free roll.
+    fn table_line(
+        &mut self,
+        seat: &Seat,
+        w: TableWord<'_>,
+        dice: Dice<'_>,
+    ) -> Result<u64, CommandError> {
+        match w.kind {
+            TableWordKind::Roll => {
+                let line = read_roll(w.rest).map_err(CommandError::Talk)?;
+                self.inner.free_roll(seat, &line, dice)
+            }
+            TableWordKind::Talk(voice) => {
+                let (to, text) = match voice {
+                    Voice::Whisper => {
+                        let (name, text) = split_whisper(w.rest).map_err(CommandError::Talk)?;
+                        (Some(self.resolve_seat(name)?), text)
+                    }
+                    _ => (None, w.rest),
+                };
+                self.inner.talk(
+                    seat,
+                    Talk {
+                        voice,
+                        text: text.to_string(),
+                        to,
+                    },
+                )
+            }
+        }
     }
 
     /// Give a command as the system's command JSON.

@@ -44,6 +44,7 @@ pub mod play;
 pub mod reference;
 pub mod session;
 pub mod simulate;
+pub mod talk;
 
 pub use any::{
     Accepted, AnyTable, Dice, DiceSetting, LoadError, RawRow, SaveError, SaveFile, SetupFailure,

@@ -160,15 +160,24 @@ pub fn prompt_answer(line: &str) -> Answer {
 
 /// The driver's own commands, by the word that names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum DriverCommand {
+pub enum DriverCommand {
+    /// `?`, `help`, `/help`: the commands the seat may give now.
     Help,
+    /// `status`: whose turn it is.
     Status,
+    /// `odds`: the odds of the seat's pending choice.
     Odds,
+    /// `sheet [NAME]`: a character sheet in plain text.
     Sheet,
+    /// `view [SEAT]`: a seat's view as JSON.
     View,
+    /// `log`: every row so far as the seat may see it.
     Log,
+    /// `undo`: the GM takes back the last command.
     Undo,
+    /// `auto [off] NAME`: hand a participant to the policy.
     Auto,
+    /// `quit`: stop.
     Quit,
 }
 
@@ -176,6 +185,114 @@ enum DriverCommand {
 pub const DRIVER_WORDS: &[&str] = &[
     "?", "/help", "/status", "/odds", "/sheet", "/view", "/log", "/undo", "/auto", "/quit",
 ];
+
+/// What a line (without its seat prefix) asks of the driver: `Ok(None)`
+/// when it is no driver command (a book command, table talk or a free roll,
+/// for [`AnyTable::submit_text`]). The book's commands win: a driver word is
+/// the driver's only when the system has no command of that name; `/WORD`
+/// is always the driver's (or the table's: `/say`, `/roll`).
+///
+/// # Errors
+/// [`DriverError::Unknown`] for `/WORD` that is no driver or table word;
+/// [`DriverError::Grammar`] for an unclosed quote.
+pub fn driver_line(
+    table: &AnyTable,
+    seat: &Seat,
+    body: &str,
+) -> Result<Option<(DriverCommand, Vec<String>)>, DriverError> {
+    // Talk and the free roller take their text as written (quotes and all).
+    if let Some(w) = crate::talk::table_word(body)
+        && (w.slashed || !table.knows_command(seat, body))
+    {
+        return Ok(None);
+    }
+    let words = grammar::words(body).map_err(|e| DriverError::Grammar(e.into()))?;
+    let word = words.first().map(String::as_str).unwrap_or("");
+    let driver = match word.strip_prefix('/') {
+        Some(w) => match driver_command(w) {
+            Some(d) => Some(d),
+            None if crate::talk::table_word(body).is_some() => None,
+            None => {
+                return Err(DriverError::Unknown {
+                    word: word.to_string(),
+                });
+            }
+        },
+        None if word == "?" => Some(DriverCommand::Help),
+        None => driver_command(word).filter(|_| !table.knows_command(seat, body)),
+    };
+    Ok(driver.map(|d| (d, words)))
+}
+
+/// A line the driver could not read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DriverError {
+    /// `/WORD` that is no driver command.
+    #[error("unknown driver command {word:?}; they are {}", DRIVER_WORDS[1..].join(", "))]
+    Unknown {
+        /// The word.
+        word: String,
+    },
+    /// The line's quotes do not close.
+    #[error("{0}")]
+    Grammar(CommandParseError),
+}
+
+/// The answer to a driver command that only reads the table (`help`,
+/// `status`, `odds`, `sheet`, `view`, `log`) for `seat`, with the line's
+/// `words` (the command word first); `None` for the ones that change or
+/// leave the table (`undo`, `auto`, `quit`), which the caller carries out.
+/// The terminal's `play` and the server's command line both answer through
+/// this, so the page's command line behaves as `play` (issue 27, item 5).
+///
+/// # Errors
+/// [`CommandError`] for a sheet name that fits no character or a view the
+/// seat may not see.
+pub fn driver_answer(
+    table: &AnyTable,
+    seat: &Seat,
+    command: DriverCommand,
+    words: &[String],
+) -> Option<Result<PlayMessage, CommandError>> {
+    let arg = words.get(1).map(String::as_str);
+    let seat_name = seat.to_string();
+    Some(match command {
+        DriverCommand::Help => Ok(PlayMessage::Help {
+            seat: seat_name,
+            commands: help_entries(table.commands(), &table.legal(seat)),
+            seats: table.seats().iter().map(ToString::to_string).collect(),
+        }),
+        DriverCommand::Status => Ok(PlayMessage::Status {
+            status: table.status(seat),
+            seat: seat_name,
+        }),
+        DriverCommand::Odds => Ok(PlayMessage::Odds {
+            odds: table.odds(seat),
+            seat: seat_name,
+        }),
+        DriverCommand::Sheet => table.sheet(seat, arg).map(|text| PlayMessage::Sheet {
+            seat: seat_name,
+            text,
+        }),
+        DriverCommand::View => {
+            let whose = match arg {
+                Some(name) => table.resolve_seat(name),
+                None => Ok(seat.clone()),
+            };
+            whose
+                .and_then(|w| table.view(seat, &w).map(|v| (w, v)))
+                .map(|(w, view)| PlayMessage::View {
+                    seat: w.to_string(),
+                    view,
+                })
+        }
+        DriverCommand::Log => Ok(PlayMessage::Log {
+            lines: table.log_for(seat, 0),
+            seat: seat_name,
+        }),
+        DriverCommand::Undo | DriverCommand::Auto | DriverCommand::Quit => return None,
+    })
+}
 
 fn driver_command(word: &str) -> Option<DriverCommand> {
     Some(match word.to_ascii_lowercase().as_str() {
@@ -613,94 +730,39 @@ fn step(
             return Ok(Step::Refused);
         }
     };
-    let words = match grammar::words(body) {
-        Ok(w) => w,
-        Err(e) => {
-            let e = CommandError::Parse(e.into());
-            out.emit(&refusal(text, &e))?;
+    let (driver, words) = match driver_line(table, &seat, body) {
+        Ok(Some((d, words))) => (Some(d), words),
+        Ok(None) => (None, Vec::new()),
+        Err(DriverError::Unknown { word }) => {
+            out.emit(&driver_refusal(
+                text,
+                "unknown-driver-command",
+                DriverError::Unknown { word }.to_string(),
+            ))?;
+            return Ok(Step::Refused);
+        }
+        Err(DriverError::Grammar(e)) => {
+            out.emit(&refusal(text, &CommandError::Parse(e)))?;
             return Ok(Step::Refused);
         }
     };
-    let word = words.first().map(String::as_str).unwrap_or("");
-    let driver = match word.strip_prefix('/') {
-        Some(w) => match driver_command(w) {
-            Some(d) => Some(d),
-            None => {
-                out.emit(&driver_refusal(
-                    text,
-                    "unknown-driver-command",
-                    format!(
-                        "unknown driver command {word:?}; they are {}",
-                        DRIVER_WORDS[1..].join(", ")
-                    ),
-                ))?;
-                return Ok(Step::Refused);
-            }
-        },
-        None if word == "?" => Some(DriverCommand::Help),
-        // The book's commands win: a driver word is the driver's only when
-        // the system has no command of that name.
-        None => driver_command(word).filter(|_| !table.knows_command(&seat, body)),
-    };
-    let arg = words.get(1).map(String::as_str);
-    let seat_name = seat.to_string();
     let result: Result<Step, CommandError> = match driver {
         Some(DriverCommand::Quit) => return Ok(Step::Quit),
-        Some(DriverCommand::Help) => {
-            out.emit(&PlayMessage::Help {
-                seat: seat_name,
-                commands: help_entries(table.commands(), &table.legal(&seat)),
-                seats: table.seats().iter().map(ToString::to_string).collect(),
-            })?;
-            Ok(Step::Same)
-        }
-        Some(DriverCommand::Status) => {
-            out.emit(&PlayMessage::Status {
-                status: table.status(&seat),
-                seat: seat_name,
-            })?;
-            Ok(Step::Same)
-        }
-        Some(DriverCommand::Odds) => {
-            out.emit(&PlayMessage::Odds {
-                odds: table.odds(&seat),
-                seat: seat_name,
-            })?;
-            Ok(Step::Same)
-        }
-        Some(DriverCommand::Sheet) => match table.sheet(&seat, arg) {
-            Ok(text) => {
-                out.emit(&PlayMessage::Sheet {
-                    seat: seat_name,
-                    text,
-                })?;
+        Some(
+            d @ (DriverCommand::Help
+            | DriverCommand::Status
+            | DriverCommand::Odds
+            | DriverCommand::Sheet
+            | DriverCommand::View
+            | DriverCommand::Log),
+        ) => match driver_answer(table, &seat, d, &words) {
+            Some(Ok(message)) => {
+                out.emit(&message)?;
                 Ok(Step::Same)
             }
-            Err(e) => Err(e),
+            Some(Err(e)) => Err(e),
+            None => Ok(Step::Same),
         },
-        Some(DriverCommand::View) => {
-            let whose = match arg {
-                Some(name) => table.resolve_seat(name),
-                None => Ok(seat.clone()),
-            };
-            match whose.and_then(|w| table.view(&seat, &w).map(|v| (w, v))) {
-                Ok((w, view)) => {
-                    out.emit(&PlayMessage::View {
-                        seat: w.to_string(),
-                        view,
-                    })?;
-                    Ok(Step::Same)
-                }
-                Err(e) => Err(e),
-            }
-        }
-        Some(DriverCommand::Log) => {
-            out.emit(&PlayMessage::Log {
-                lines: table.log_for(&seat, 0),
-                seat: seat_name,
-            })?;
-            Ok(Step::Same)
-        }
         Some(DriverCommand::Auto) => {
             let (on, name) = match words.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
                 None => (None, None),
@@ -827,7 +889,8 @@ fn completions_from(table: &AnyTable, legal: &[CommandSpec]) -> Completions {
     commands.extend(DRIVER_WORDS.iter().map(|w| w.to_string()));
     commands.extend(
         [
-            "status", "odds", "sheet", "view", "log", "undo", "auto", "quit",
+            "status", "odds", "sheet", "view", "log", "undo", "auto", "quit", "say", "ooc",
+            "narrate", "whisper", "roll",
         ]
         .map(String::from),
     );

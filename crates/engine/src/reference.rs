@@ -84,6 +84,31 @@ is Receiving Help); the `/` form is never a book command.
 | `/auto [off] NAME` | the GM's alone: hand a participant to the book's policy (its commands are logged as `auto: NAME`, with the table's dice or, with `--manual`, yours), or take it back; `/auto` lists who is on autopilot |
 | `/quit` | stop |
 
+The same lines work on the table page's command line (the server answers `help`,
+`status`, `odds`, `sheet`, `view` and `log` as `play` does; `docs/API.md`).
+
+### Talk and the free roller
+
+Every seat may talk and roll at every table. Each line is one row of the table's
+log: it survives restarts and replays, and an undo never removes it (an undo
+takes back the last command of the rules only). Talk is plain text of at most
+1,000 characters, without control characters.
+
+| line | who | seen by |
+|---|---|---|
+| `say TEXT` | any seat: in character | every seat |
+| `ooc TEXT` | any seat: out of character | every seat |
+| `narrate TEXT` | the GM | every seat |
+| `whisper SEAT TEXT` (`whisper "Ana B" TEXT`, `whisper gm: TEXT`) | any seat | the speaker, `SEAT` and the GM (who hears every whisper) |
+| `roll EXPR [# reason]` | any seat | every seat; the log names who rolled, every die and the reason |
+| `roll secret EXPR`, `roll EXPR secret [reason]` | the GM | the GM alone |
+
+`EXPR` is the dice notation of `tabula roll` (`2d6 + 1`, `4d6kh3`, `1d20 + 5 >= 15`).
+A seat's own typed dice (`--manual`, or `rolled` on the server) are used for its
+roll and marked typed. Tiers' `roll` is the book's check: there a line the book
+cannot read but the dice notation can (`roll 2d6 # test`) is a free roll, and
+`/roll` always is.
+
 At the terminal, the Up arrow recalls earlier lines (kept across sessions in
 `$TABULA_HISTORY`, else `$XDG_STATE_HOME/tabula/history`, else
 `~/.local/state/tabula/history`) and Tab completes commands, seats and names.

@@ -59,7 +59,23 @@ pub enum Entry<E> {
         /// The sequence number the table went back to.
         back_to: u64,
     },
+    /// Table talk (`say`, `ooc`, `narrate`, `whisper`; issue 27, item 1):
+    /// changes nothing in the rules' state, is never undone, and is seen
+    /// only by the seats [`Talk::seen_by`] names.
+    Talk {
+        /// What was said, how, and to whom.
+        talk: Talk,
+    },
+    /// A free roll of the dice notation (`roll EXPR [# reason]`; issue 27,
+    /// item 2): changes nothing in the rules' state and is never undone; the
+    /// row carries the roller after it.
+    Roll {
+        /// The expression, its outcome and who may see it.
+        roll: FreeRoll,
+    },
 }
+
+pub use crate::talk::{FreeRoll, MAX_TALK_CHARS, Talk, TalkError, Voice};
 
 /// One journal row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -163,6 +179,9 @@ pub enum CommandError {
         /// [`MAX_JOURNAL_ROWS`].
         max: u64,
     },
+    /// A talk line or free roll could not be taken ([`TalkError`]).
+    #[error("{0}")]
+    Talk(TalkError),
 }
 
 /// Why stored rows could not be replayed into a table.
@@ -216,7 +235,8 @@ pub struct LogLine {
     pub seq: u64,
     /// The seat whose command produced it.
     pub seat: String,
-    /// `event` or `undo`.
+    /// `event`, `undo`, a talk line's voice (`say`, `ooc`, `narrate`,
+    /// `whisper`) or `roll` (a free roll).
     pub kind: String,
     /// The event in words, with every die and card this seat may see.
     pub text: String,
@@ -360,6 +380,12 @@ impl<S: TextPlay> Session<S> {
                 }
                 self.rewind();
             }
+            Entry::Talk { .. } => {}
+            Entry::Roll { .. } => {
+                if let Some(r) = &row.roller {
+                    self.roller = r.clone();
+                }
+            }
         }
         self.rows.push(row);
         Ok(())
@@ -424,6 +450,12 @@ impl<S: TextPlay> Session<S> {
                     if let Some(b) = s.boundaries.last() {
                         live.truncate(b.events);
                         s.roller = b.roller.clone();
+                    }
+                }
+                Entry::Talk { .. } => {}
+                Entry::Roll { .. } => {
+                    if let Some(r) = &row.roller {
+                        s.roller = r.clone();
                     }
                 }
             }
@@ -743,6 +775,113 @@ impl<S: TextPlay> Session<S> {
         Ok(&self.rows[self.rows.len() - 1])
     }
 
+    /// Append a talk line spoken by `seat` ([`crate::talk`]). Nothing else
+    /// changes; an undo never removes it.
+    ///
+    /// # Errors
+    /// [`CommandError::UnknownSeat`] for a seat (or a whisper's listener)
+    /// not at this table; [`CommandError::Talk`] for narration by a player,
+    /// a whisper to oneself, or text that is empty, too long or not plain;
+    /// [`CommandError::JournalFull`].
+    pub fn talk(&mut self, seat: &Seat, talk: Talk) -> Result<&Row<S::Event>, CommandError> {
+        self.check_seat(seat)?;
+        if let Some(to) = &talk.to {
+            self.check_seat(to)?;
+            if to.same_seat(seat) {
+                return Err(CommandError::Talk(TalkError::WhisperToSelf));
+            }
+        }
+        if talk.voice == Voice::Narrate && !seat.is_gm() {
+            return Err(CommandError::Talk(TalkError::NarrateGmOnly));
+        }
+        let text =
+            crate::talk::clean_text(talk.voice.word(), &talk.text).map_err(CommandError::Talk)?;
+        self.push_free(
+            seat,
+            Entry::Talk {
+                talk: Talk { text, ..talk },
+            },
+            None,
+        )
+    }
+
+    /// Roll `line`'s expression for `seat` and append it as one row
+    /// ([`crate::talk`]): with `manual` (values rolled at the real table;
+    /// `typed` marks them as the seat's own) or else the table's seeded
+    /// roller, which moves only when the roll is made. An undo never removes
+    /// it, and does not roll it again.
+    ///
+    /// # Errors
+    /// [`CommandError::Talk`] for a player's secret roll or dice that could
+    /// not be rolled (typed values that are not faces, too few or too many);
+    /// [`CommandError::UnknownSeat`], [`CommandError::JournalFull`]. Nothing
+    /// changes, the roller included.
+    pub fn free_roll(
+        &mut self,
+        seat: &Seat,
+        line: &crate::talk::RollLine,
+        manual: Option<&mut dyn Roller>,
+        typed: bool,
+    ) -> Result<&Row<S::Event>, CommandError> {
+        self.check_seat(seat)?;
+        if line.secret && !seat.is_gm() {
+            return Err(CommandError::Talk(TalkError::SecretGmOnly));
+        }
+        let failed = |e: tabula_core::RollError| {
+            CommandError::Talk(TalkError::Roll {
+                message: e.to_string(),
+            })
+        };
+        let mut seeded = self.roller.clone();
+        let (mut outcome, from_table) = match manual {
+            Some(m) => {
+                let outcome = line.expr.roll(&mut *m).map_err(failed)?;
+                m.finish().map_err(failed)?;
+                (outcome, false)
+            }
+            None => (line.expr.roll(&mut seeded).map_err(failed)?, true),
+        };
+        outcome.comment = None;
+        let roll = FreeRoll {
+            expr: line.written.clone(),
+            outcome: outcome.to_string(),
+            total: outcome.total,
+            reason: line.reason.clone(),
+            secret: line.secret,
+            typed: typed && !from_table,
+        };
+        self.push_free(seat, Entry::Roll { roll }, from_table.then_some(seeded))
+    }
+
+    /// Append one row that is no move of the rules (talk, a free roll):
+    /// it ends no command an undo could take back; `roller` is the seeded
+    /// roller after it, when it rolled.
+    fn push_free(
+        &mut self,
+        seat: &Seat,
+        entry: Entry<S::Event>,
+        roller: Option<Seeded>,
+    ) -> Result<&Row<S::Event>, CommandError> {
+        if self.seq() >= MAX_JOURNAL_ROWS {
+            return Err(CommandError::JournalFull {
+                max: MAX_JOURNAL_ROWS,
+            });
+        }
+        if let Some(r) = roller {
+            self.roller = r;
+        }
+        self.recent.clear();
+        let row = Row {
+            seq: self.seq() + 1,
+            seat: seat.clone(),
+            entry,
+            command_end: true,
+            roller: Some(self.roller.clone()),
+        };
+        self.rows.push(row);
+        Ok(&self.rows[self.rows.len() - 1])
+    }
+
     /// What `viewer` may see of `whose` view: a player only its own, the GM any.
     ///
     /// # Errors
@@ -794,7 +933,7 @@ impl<S: TextPlay> Session<S> {
                 break;
             }
             if seq > after {
-                lines.push(replay.line_for(row, seat));
+                lines.extend(replay.line_for(row, seat));
             }
         }
         lines
@@ -816,9 +955,9 @@ impl<S: TextPlay> Session<S> {
             Some(states) if !rows.is_empty() => rows
                 .iter()
                 .zip(states)
-                .map(|(r, st)| Self::line_in(st, r, seat))
+                .filter_map(|(r, st)| Self::line_in(st, r, seat))
                 .collect(),
-            _ if rows.len() <= 1 => rows.iter().map(|r| self.line_for(r, seat)).collect(),
+            _ if rows.len() <= 1 => rows.iter().filter_map(|r| self.line_for(r, seat)).collect(),
             // Rows of an earlier command: describe each in the state just
             // after it by replaying the journal.
             _ => self.log_for(seat, rows[0].seq.saturating_sub(1)),
@@ -826,15 +965,16 @@ impl<S: TextPlay> Session<S> {
     }
 
     /// One row as `seat` may see it, in the current state (the state just
-    /// after the row).
-    fn line_for(&self, row: &Row<S::Event>, seat: &Seat) -> LogLine {
+    /// after the row); `None` when `seat` may not see it at all.
+    fn line_for(&self, row: &Row<S::Event>, seat: &Seat) -> Option<LogLine> {
         Self::line_in(self.state(), row, seat)
     }
 
     /// One row as `seat` may see it, described in `state` (the state just
-    /// after the row).
-    fn line_in(state: &S::State, row: &Row<S::Event>, seat: &Seat) -> LogLine {
-        match &row.entry {
+    /// after the row); `None` when `seat` may not see it at all (another
+    /// seat's whisper, the GM's secret roll).
+    fn line_in(state: &S::State, row: &Row<S::Event>, seat: &Seat) -> Option<LogLine> {
+        Some(match &row.entry {
             Entry::Event { event, typed } => {
                 let mut text = S::describe_for(state, event, seat);
                 if *typed {
@@ -861,7 +1001,37 @@ impl<S: TextPlay> Session<S> {
                 event: Some(serde_json::json!({ "undo": { "back_to": back_to } })),
                 typed: false,
             },
-        }
+            Entry::Talk { talk } => {
+                if !talk.seen_by(&row.seat, seat) {
+                    return None;
+                }
+                LogLine {
+                    seq: row.seq,
+                    seat: row.seat.to_string(),
+                    kind: talk.voice.word().into(),
+                    text: talk.describe(&row.seat),
+                    event: serde_json::to_value(talk)
+                        .ok()
+                        .map(|t| serde_json::json!({ "talk": t })),
+                    typed: false,
+                }
+            }
+            Entry::Roll { roll } => {
+                if !roll.seen_by(seat) {
+                    return None;
+                }
+                LogLine {
+                    seq: row.seq,
+                    seat: row.seat.to_string(),
+                    kind: "roll".into(),
+                    text: roll.describe(&row.seat),
+                    event: serde_json::to_value(roll)
+                        .ok()
+                        .map(|r| serde_json::json!({ "roll": r })),
+                    typed: roll.typed,
+                }
+            }
+        })
     }
 }
 

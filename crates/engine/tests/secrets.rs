@@ -5,6 +5,8 @@
 //! (A Game of Bastards, R-GB-12) the cards in other seats' hands and in the pile.
 //! Refusals of commands with typed values (`rolled`) are checked too: they
 //! read the same whichever card was typed (issue 28, item 3).
+//! Whispers and the GM's secret rolls (issue 27, item 1) are checked the same
+//! way: each carries a marker, and no seat outside its listeners ever gets it.
 //! The server sends seats nothing but these, so this holds for it too.
 
 use std::collections::BTreeSet;
@@ -134,11 +136,80 @@ fn check_secrets(t: &AnyTable, seat: &Seat) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A whisper or secret roll: its marker text and the seats that may see it.
+struct Private {
+    marker: String,
+    seen_by: Vec<Seat>,
+}
+
+/// One random private line: a seat whispers to another, or the GM rolls in
+/// secret; each with a marker no other text holds.
+fn talk_privately(
+    t: &mut AnyTable,
+    n: usize,
+    r: u32,
+    q: u32,
+    private: &mut Vec<Private>,
+) -> Result<(), TestCaseError> {
+    let seats = t.seats();
+    let from = seats[r as usize % seats.len()].clone();
+    let marker = format!("zq{n}marker");
+    if q.is_multiple_of(4) && from.is_gm() {
+        let before = t.seq();
+        t.submit_text(&from, &format!("roll secret 3d6 # {marker}"), Dice::Table)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(t.seq(), before + 1);
+        private.push(Private {
+            marker,
+            seen_by: vec![Seat::Gm],
+        });
+        return Ok(());
+    }
+    let to = seats[q as usize % seats.len()].clone();
+    let line = format!("whisper \"{to}\" {marker} for your ears");
+    match t.submit_text(&from, &line, Dice::Table) {
+        Ok(_) => private.push(Private {
+            marker,
+            seen_by: vec![from, to, Seat::Gm],
+        }),
+        Err(e) => {
+            // Only a whisper to oneself is refused.
+            prop_assert!(from.same_seat(&to), "{line}: {e}");
+        }
+    }
+    Ok(())
+}
+
+/// No seat outside a private line's listeners got its marker; each listener did.
+fn check_private(t: &AnyTable, private: &[Private]) -> Result<(), TestCaseError> {
+    for seat in t.seats() {
+        let text = fetchable(t, &seat).to_string();
+        for p in private {
+            let allowed = p.seen_by.iter().any(|s| s.same_seat(&seat));
+            prop_assert_eq!(
+                text.contains(&p.marker),
+                allowed,
+                "{} and {}'s log",
+                p.marker,
+                seat
+            );
+        }
+    }
+    Ok(())
+}
+
 fn play_randomly(system: SystemId, seed: u64, draws: Vec<u32>) -> Result<(), TestCaseError> {
     let mut t = table(system, seed);
     let names: Vec<String> = t.seats().iter().map(ToString::to_string).collect();
     let mut draws = draws.into_iter();
-    for _ in 0..25 {
+    let mut private = Vec::new();
+    for n in 0..25 {
+        if let (Some(r), Some(q)) = (draws.next(), draws.next())
+            && r.is_multiple_of(3)
+        {
+            talk_privately(&mut t, n, r / 3, q, &mut private)?;
+            check_private(&t, &private)?;
+        }
         if t.finished() {
             break;
         }

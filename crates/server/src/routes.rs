@@ -267,8 +267,13 @@ pub async fn command(
     Path(id): Path<String>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<CommandRequest>,
-) -> Result<Json<Accepted>, AppError> {
+) -> Result<Response, AppError> {
     let who = seat(&state, &id, &headers).await?;
+    if let (Some(text), None) = (&body.text, &body.command)
+        && let Some(answer) = driver(&state, &id, &who, text, body.expect_seq).await?
+    {
+        return Ok(answer);
+    }
     if let Some(values) = &body.rolled
         && (values.len() > MAX_ROLLED_VALUES
             || values.iter().any(|v| v.len() > MAX_ROLLED_VALUE_BYTES))
@@ -279,7 +284,64 @@ pub async fn command(
     }
     let accepted = apply(&state, &id, body.expect_seq, |t| submit(t, &who, &body)).await?;
     end_if_finished(&state, &id).await;
-    Ok(Json(accepted))
+    Ok(Json(accepted).into_response())
+}
+
+/// A command line that is the driver's, answered as `play` answers it
+/// (issue 27, item 5; [`tabula_engine::play::driver_line`]): `help`/`?`,
+/// `status`, `odds`, `sheet [NAME]`, `view [SEAT]` and `log` read the table
+/// and answer `{"seq", "events": [], "driver": MESSAGE}` (MESSAGE as one line
+/// of `--json play`); `undo` is the GM's undo. `None`: the line is a book
+/// command, talk or a free roll.
+async fn driver(
+    state: &AppState,
+    id: &str,
+    who: &Authed,
+    text: &str,
+    expect_seq: Option<u64>,
+) -> Result<Option<Response>, AppError> {
+    use tabula_engine::play::{DriverCommand, DriverError, driver_answer, driver_line};
+    let command = {
+        let (_slot, guard) = state.read(id).await?;
+        let t = table(&guard)?;
+        let (command, words) = match driver_line(t, &who.seat, text) {
+            Ok(Some(x)) => x,
+            Ok(None) => return Ok(None),
+            Err(DriverError::Grammar(e)) => return Err(AppError::Command(CommandError::Parse(e))),
+            Err(e @ DriverError::Unknown { .. }) => {
+                return Err(AppError::BadRequest(e.to_string()));
+            }
+        };
+        match driver_answer(t, &who.seat, command, &words) {
+            Some(answer) => {
+                let message = answer.map_err(AppError::Command)?;
+                return Ok(Some(
+                    Json(json!({"seq": t.seq(), "events": [], "driver": message})).into_response(),
+                ));
+            }
+            None => command,
+        }
+    };
+    match command {
+        DriverCommand::Undo => {
+            if who.role != Role::Gm {
+                return Err(AppError::Command(CommandError::GmOnly {
+                    what: "undo".into(),
+                }));
+            }
+            let accepted = apply(state, id, expect_seq, |t| {
+                t.undo(&who.seat).map_err(AppError::Command)
+            })
+            .await?;
+            Ok(Some(Json(accepted).into_response()))
+        }
+        DriverCommand::Auto => Err(AppError::BadRequest(
+            "`auto` is the terminal's; on the page, the GM's \"let the policy play\" buttons play a participant's step".into(),
+        )),
+        _ => Err(AppError::BadRequest(
+            "`quit` is the terminal's; close the page to leave the table".into(),
+        )),
+    }
 }
 
 /// When the command just given finished a campaign table's encounter, write

@@ -1397,3 +1397,113 @@ async fn browser_page_modules_spell_commands_and_draw_symbols() {
     assert_eq!(odds[2], Value::Null, "no odds, no box");
     let _ = c.close().await;
 }
+
+/// Issue 27, items 1 to 5, in three browsers: a `say` and a roll reach every
+/// seat live with the speaker's name; a whisper reaches the GM and its speaker
+/// and is in no other seat's DOM, fetch or WebSocket message, and still there
+/// after a reload; `help` and `sheet` answer on the command line; the seat
+/// the table waits on sees "Your move" in its tab title, with its first
+/// control on the first screen at 1280x900 and 390x844.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_talk_rolls_and_whose_move() {
+    let Some((mut driver, _one)) = browser("browser_talk_rolls_and_whose_move").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let table = server.create("bastards", "table", 7).await;
+    let gm = driver.session(1280, 900).await;
+    let stella = driver.session(1280, 900).await;
+    let blaine = driver.session(390, 844).await;
+    open(&gm, &table.link(&server, "gm")).await;
+    open(&stella, &table.link(&server, "Stella")).await;
+    open(&blaine, &table.link(&server, "Blaine")).await;
+
+    ok(
+        type_command(&stella, "say We go in through the back.").await,
+        "say",
+    );
+    ok(
+        type_command(&stella, "whisper gm I palm the ledger-9f2").await,
+        "whisper",
+    );
+    ok(type_command(&blaine, "roll 2d6 + 1 # test").await, "roll");
+    let seq = body_number(&blaine, "logSeq").await;
+    wait_log(&gm, seq).await;
+    wait_log(&stella, seq).await;
+    for (c, who) in [(&gm, "GM"), (&stella, "Stella"), (&blaine, "Blaine")] {
+        let log = js(c, "return document.getElementById('log').innerText;").await;
+        let log = log.as_str().unwrap_or("");
+        assert!(log.contains("We go in through the back."), "{who}: {log}");
+        let roll = js(
+            c,
+            "const l = document.querySelector('#log li[data-kind=\"roll\"]'); return l ? [l.querySelector('.who').innerText, l.querySelector('.text').innerText] : null;",
+        )
+        .await;
+        assert_eq!(roll[0], "Blaine", "{who} sees who rolled: {roll}");
+        assert!(
+            roll[1].as_str().unwrap_or("").contains("rolls 2d6 (")
+                && roll[1].as_str().unwrap_or("").contains("for “test”"),
+            "{who}: {roll}"
+        );
+    }
+    let whispered = |c| async move {
+        let (seen, dom) = seen_and_dom(c).await;
+        (seen.contains("ledger-9f2"), dom.contains("ledger-9f2"))
+    };
+    assert_eq!(
+        whispered(&gm).await,
+        (true, true),
+        "the GM hears the whisper"
+    );
+    assert!(whispered(&stella).await.1, "Stella sees her whisper");
+    assert_eq!(
+        whispered(&blaine).await,
+        (false, false),
+        "Blaine's page never got the whisper"
+    );
+    // A reload brings the talk back from the server.
+    open(&stella, &table.link(&server, "Stella")).await;
+    wait_log(&stella, seq).await;
+    let log = js(&stella, "return document.getElementById('log').innerText;").await;
+    assert!(log.as_str().unwrap_or("").contains("ledger-9f2"), "{log}");
+
+    // The terminal's command line in the browser.
+    let (kind, text) = type_command(&stella, "help").await;
+    assert_eq!(kind, "answer", "{text}");
+    assert!(text.contains("say TEXT") && text.contains("fate"), "{text}");
+    let (kind, text) = type_command(&stella, "sheet").await;
+    assert_eq!(kind, "answer", "{text}");
+    assert!(text.contains("Cynthia"), "{text}");
+
+    // Whose move: the GM begins; each player is then awaited for initiative.
+    ok(type_command(&gm, "begin").await, "begin");
+    for (c, name, height) in [(&stella, "Stella", 900), (&blaine, "Blaine", 844)] {
+        let title = until(
+            &format!("{name}'s title to say it is their move"),
+            || async {
+                let t = js(c, "return document.title;").await;
+                t.as_str()
+                    .filter(|t| t.starts_with("▶ Your move"))
+                    .map(String::from)
+            },
+        )
+        .await;
+        assert!(title.contains("Tabula"), "{title}");
+        js(c, "window.scrollTo(0, 0); return true;").await;
+        let top = js(
+            c,
+            "const b = document.querySelector('#commands [data-command]'); return b ? b.getBoundingClientRect().top : 99999;",
+        )
+        .await;
+        let top = top.as_f64().unwrap_or(99999.0);
+        assert!(
+            top < f64::from(height),
+            "{name}'s first control is on the first screen (top {top} px of {height})"
+        );
+    }
+    screenshot(&blaine, "table-talk-player-390").await;
+    screenshot(&stella, "table-talk-player-1280").await;
+    for c in [gm, stella, blaine] {
+        let _ = c.close().await;
+    }
+}

@@ -522,7 +522,7 @@ pub async fn wait_log(client: &Client, seq: u64) {
 }
 
 /// Wait until the page is not sending a command and say what the feedback is
-/// (`ok`, `error`).
+/// (`ok`, `error`, or `answer` for a driver command such as `help`).
 pub async fn feedback(client: &Client) -> (String, String) {
     until("the command's answer", || async {
         let v = js(
@@ -533,7 +533,7 @@ pub async fn feedback(client: &Client) -> (String, String) {
         .await;
         let busy = v[0].as_str().unwrap_or("true");
         let kind = v[1].as_str().unwrap_or("").to_string();
-        (busy == "false" && (kind == "ok" || kind == "error"))
+        (busy == "false" && (kind == "ok" || kind == "error" || kind == "answer"))
             .then(|| (kind, v[2].as_str().unwrap_or("").to_string()))
     })
     .await
