@@ -157,6 +157,10 @@ export class Seat {
   undo() {
     return this.post("/undo", {});
   }
+  /** The record of the night as this seat may see it: `md` or `html` text. */
+  record(format) {
+    return this.get(`/record?format=${encodeURIComponent(format)}`);
+  }
   /** Who the table waits on now (seat and participant). */
   awaiting() {
     return this.get("/awaiting");

@@ -832,8 +832,26 @@ function wireTurnAlert() {
   });
 }
 
+/** Download the record of the night as this seat may see it (issue 27, item 7). */
+async function saveRecord(format) {
+  const r = await S.api.record(format);
+  if (!r.ok) {
+    setFeedback("error", `The record could not be fetched: ${describeError(r).message}`);
+    return;
+  }
+  const type = format === "html" ? "text/html" : "text/markdown";
+  const url = URL.createObjectURL(new Blob([String(r.body)], { type }));
+  const a = el("a", { href: url, download: `tabula-${S.id}-${S.seat || "seat"}.${format}` }, "record");
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
 function wire() {
   wireTurnAlert();
+  $("record-md").addEventListener("click", () => saveRecord("md"));
+  $("record-html").addEventListener("click", () => saveRecord("html"));
   $("command-line").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = $("cmd");

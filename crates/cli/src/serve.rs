@@ -53,6 +53,41 @@ pub enum TableCommand {
     New(NewArgs),
     /// List the tables in the database, newest first.
     List(DbArgs),
+    /// Print the record of the night: a table's whole log as one seat may
+    /// see it, with talk and every roll (Markdown or HTML).
+    Record(RecordArgs),
+    /// Print every seat's link again, by issuing each seat a new token (the
+    /// old links stop working). For an operator who lost the links; a
+    /// campaign's table gets its links from the campaign.
+    Links(LinksArgs),
+}
+
+/// The options of `tabula table record`.
+#[derive(Debug, clap::Args)]
+pub struct RecordArgs {
+    /// The table's id (`tabula table list`).
+    pub id: String,
+    /// The seat whose record it is: `gm` (the default: everything) or a
+    /// player's seat (without other seats' secrets).
+    #[arg(long, default_value = "gm")]
+    pub seat: String,
+    /// `md` or `html`.
+    #[arg(long, default_value = "md")]
+    pub format: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// The options of `tabula table links`.
+#[derive(Debug, clap::Args)]
+pub struct LinksArgs {
+    /// The table's id (`tabula table list`).
+    pub id: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// The server's address as players reach it, for the links.
+    #[arg(long, default_value = DEFAULT_BASE_URL)]
+    pub base_url: String,
 }
 
 /// The database flag every `table` subcommand takes.
@@ -172,7 +207,81 @@ pub fn table(command: TableCommand, ctx: Ctx) -> Result<(), CliError> {
     match command {
         TableCommand::New(args) => new_table(args, ctx),
         TableCommand::List(args) => list_tables(args, ctx),
+        TableCommand::Record(args) => record_table(args),
+        TableCommand::Links(args) => table_links(args, ctx),
     }
+}
+
+fn record_table(args: RecordArgs) -> Result<(), CliError> {
+    use tabula_engine::record::{RecordFormat, record};
+    let format = RecordFormat::parse(&args.format).ok_or_else(|| {
+        CliError::BadInput(format!("--format is md or html, not {:?}", args.format))
+    })?;
+    let text = runtime()?.block_on(async {
+        let store = tabula_store::open(&args.db.database_url)
+            .await
+            .map_err(store_error)?;
+        let loaded = tabula_server::state::load(store.as_ref(), &args.id).await;
+        store.close().await;
+        let table = loaded.map_err(app_error)?;
+        let seat = table
+            .resolve_seat(&args.seat)
+            .map_err(|e| CliError::BadInput(format!("--seat: {e}")))?;
+        Ok::<_, CliError>(record(&table, &seat, &format!("Table {}", args.id), format))
+    })?;
+    print!("{text}");
+    Ok(())
+}
+
+fn table_links(args: LinksArgs, ctx: Ctx) -> Result<(), CliError> {
+    use tabula_server::auth::{hash_token, new_token};
+    let links: Vec<create::SeatLink> = runtime()?.block_on(async {
+        let store = tabula_store::open(&args.db.database_url)
+            .await
+            .map_err(store_error)?;
+        let result = async {
+            let loaded = store
+                .load_table(&args.id)
+                .await
+                .map_err(store_error)?
+                .ok_or_else(|| CliError::BadInput(format!("no table {:?} in the database", args.id)))?;
+            if let Some(campaign) = loaded.summary.campaign {
+                return Err(CliError::BadInput(format!(
+                    "table {} belongs to campaign {campaign}: its seats open it with their campaign links (the campaign's GM reissues them on the campaign page)",
+                    args.id
+                )));
+            }
+            let mut links = Vec::new();
+            for seat in store.seats(&args.id).await.map_err(store_error)? {
+                let token = new_token().map_err(app_error)?;
+                store
+                    .reissue_token(&args.id, &seat.seat, &hash_token(&token))
+                    .await
+                    .map_err(store_error)?;
+                links.push(create::SeatLink {
+                    link: create::link(&args.base_url, &args.id, &token),
+                    role: seat.role,
+                    seat: seat.seat,
+                    token,
+                });
+            }
+            Ok(links)
+        }
+        .await;
+        store.close().await;
+        result
+    })?;
+    ctx.emit(&links, || {
+        let mut out = format!(
+            "New links for table {} (the old ones no longer open it). Each link is that seat's secret: give it to that seat only.\n",
+            args.id
+        );
+        let width = links.iter().map(|s| s.seat.len()).max().unwrap_or(0);
+        for s in &links {
+            out.push_str(&format!("  {:<width$}  {}\n", s.seat, s.link));
+        }
+        out.trim_end().to_string()
+    })
 }
 
 fn new_table(args: NewArgs, ctx: Ctx) -> Result<(), CliError> {

@@ -241,3 +241,61 @@ fn serve_answers_on_the_database_the_cli_wrote_and_stops_on_sigterm() {
     assert!(!log.contains(&stella), "a token in the log: {log}");
     assert!(!log.to_lowercase().contains("bearer"), "{log}");
 }
+
+/// `tabula table links` prints new links for every seat (the old tokens stop
+/// working) and `tabula table record` prints the log as one seat may see it
+/// (issue 27, item 7).
+#[test]
+fn table_links_reissue_every_seat_and_record_prints_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = db_url(&dir);
+    let o = tabula(&[
+        "table",
+        "new",
+        "bastards",
+        "examples/bastards/table.toml",
+        "--database-url",
+        &url,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let created: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let id = created["table"].as_str().unwrap();
+    let links = tabula(&["table", "links", id, "--database-url", &url, "--json"]);
+    assert!(links.status.success(), "{}", stderr(&links));
+    let links: Value = serde_json::from_str(&stdout(&links)).unwrap();
+    let seats = links.as_array().unwrap();
+    assert_eq!(seats.len(), 4);
+    for (old, new) in created["seats"].as_array().unwrap().iter().zip(seats) {
+        assert_eq!(old["seat"], new["seat"]);
+        assert_ne!(
+            old["token"], new["token"],
+            "a new token for {}",
+            new["seat"]
+        );
+    }
+    let record = tabula(&[
+        "table",
+        "record",
+        id,
+        "--seat",
+        "Stella",
+        "--database-url",
+        &url,
+    ]);
+    assert!(record.status.success(), "{}", stderr(&record));
+    let text = stdout(&record);
+    assert!(text.starts_with(&format!("# Table {id}")), "{text}");
+    assert!(text.contains("the record as Stella may see it"), "{text}");
+    let bad = tabula(&[
+        "table",
+        "record",
+        id,
+        "--format",
+        "pdf",
+        "--database-url",
+        &url,
+    ]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("--format"), "{}", stderr(&bad));
+}

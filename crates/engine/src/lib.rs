@@ -41,6 +41,7 @@ macro_rules! dispatch {
 pub mod any;
 pub mod characters;
 pub mod play;
+pub mod record;
 pub mod reference;
 pub mod session;
 pub mod simulate;

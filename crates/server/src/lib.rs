@@ -156,6 +156,7 @@ pub fn app(state: AppState) -> Router {
         .route("/tables/{id}/commands", post(routes::command))
         .route("/tables/{id}/undo", post(routes::undo))
         .route("/tables/{id}/awaiting", get(routes::awaiting))
+        .route("/tables/{id}/record", get(routes::record))
         .route("/tables/{id}/policy", post(routes::policy))
         .route("/tables/{id}/seats/{seat}/reissue", post(routes::reissue))
         .route("/tables/{id}/ws", get(ws::upgrade))

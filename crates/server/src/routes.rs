@@ -628,3 +628,64 @@ pub async fn page(Path(_id): Path<String>) -> Html<&'static str> {
 pub async fn not_found() -> AppError {
     AppError::NotFound("no such route; see docs/API.md".into())
 }
+
+/// The query of `GET /record`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordQuery {
+    /// `md` (the default) or `html`.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// `GET /api/tables/{id}/record?format=md|html`: the record of the night as
+/// the asking seat may see it ([`tabula_engine::record`]; issue 27, item 7):
+/// every log line of that seat, talk and rolls with who made them. 400 for
+/// another format.
+pub async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiQuery(q): ApiQuery<RecordQuery>,
+) -> Result<Response, AppError> {
+    use tabula_engine::record::{RecordFormat, record};
+    let format = match q.format.as_deref() {
+        None => RecordFormat::Markdown,
+        Some(f) => RecordFormat::parse(f).ok_or_else(|| {
+            AppError::BadRequest(format!("`format` is `md` or `html`, not {f:?}"))
+        })?,
+    };
+    let who = seat(&state, &id, &headers).await?;
+    let (_slot, guard) = state.read(&id).await?;
+    let t = table(&guard)?;
+    let text = record(t, &who.seat, &format!("Table {id}"), format);
+    let ext = if format == RecordFormat::Html {
+        "html"
+    } else {
+        "md"
+    };
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                format.content_type().to_string(),
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!(
+                    "inline; filename=\"tabula-{id}-{}.{ext}\"",
+                    file_safe(&who.key)
+                ),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `name` with only ASCII letters, digits and `-` kept, for a file name.
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect()
+}

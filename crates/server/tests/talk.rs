@@ -145,6 +145,27 @@ async fn talk_story(db: Db) {
     assert!(gm_log.contains("ledger-9f2"));
     assert!(stella_log.contains("ledger-9f2"));
     assert!(!blaine_log.contains("ledger-9f2"));
+
+    // The record of the night: the talk and rolls with who made them, and
+    // nothing another seat may not see (issue 27, item 7).
+    let blaine_record = c.get(&t.url("record"), &t.token(&blaine)).await;
+    assert_eq!(blaine_record.status, StatusCode::OK);
+    let text = &blaine_record.text;
+    assert!(text.contains("We should talk to the investor."), "{text}");
+    assert!(
+        text.contains(&format!("**{blaine}**: {blaine} rolls 2d6 (")),
+        "{text}"
+    );
+    assert!(text.contains("for “test”"), "{text}");
+    assert!(!text.contains("ledger"), "{text}");
+    let gm_record = c.get(&t.url("record?format=html"), &t.gm()).await;
+    assert_eq!(gm_record.status, StatusCode::OK);
+    assert!(gm_record.text.starts_with("<!doctype html>"));
+    assert!(gm_record.text.contains("ledger-9f2"));
+    let bad = c.get(&t.url("record?format=pdf"), &t.gm()).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    let nobody = c.get(&t.url("record"), "not-a-token").await;
+    assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
 }
 
 story!(
