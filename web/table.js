@@ -187,6 +187,7 @@ async function refreshOnce() {
   drawOdds(o.ok ? list(o.body, "odds") : []);
   drawPolicy(a.ok ? list(a.body, "awaiting") : []);
   drawAwaited(a.ok ? list(a.body, "awaiting") : [], s.ok && s.body ? s.body.turn : "");
+  drawSentence(a.ok ? list(a.body, "awaiting") : []);
   drawGm();
   S.ready = true;
   document.body.dataset.seq = String(S.seq);
@@ -235,6 +236,34 @@ function drawAwaited(awaiting, turn) {
   $("your-move").hidden = !awaited;
   document.title = awaited ? `▶ Your move · ${S.title || "Tabula"}` : S.title || "Tabula";
   if (awaited && !was && S.ready && $("turn-alert").checked) alertTurn();
+}
+
+/**
+ * Whose move, as a sentence (issue 27, item 4): who the table waits on, with
+ * their characters; the terminal's status text stays one click away.
+ */
+function drawSentence(awaiting) {
+  const name = (seat) => (String(seat).toLowerCase() === "gm" ? "the GM" : seat);
+  let text;
+  if (S.finished) {
+    text = "The encounter is over.";
+  } else if (!awaiting.length) {
+    text = S.legal.length ? "Your move." : "Nobody is awaited right now.";
+  } else {
+    const bySeat = new Map();
+    for (const a of awaiting) {
+      const key = String(a.seat || "");
+      if (!bySeat.has(key)) bySeat.set(key, []);
+      if (a.participant) bySeat.get(key).push(a.participant);
+    }
+    const parts = [...bySeat].map(([seat, who]) => {
+      const mine = seat.toLowerCase() === (S.seat || "").toLowerCase();
+      const label = mine ? "you" : name(seat);
+      return who.length ? `${label} (${[...new Set(who)].join(", ")})` : label;
+    });
+    text = S.awaited ? `Your move: the table waits on ${parts.join(" and ")}.` : `Waiting on ${parts.join(" and ")}.`;
+  }
+  if ($("turn-sentence").textContent !== text) $("turn-sentence").textContent = text;
 }
 
 /** One short beep and vibration; silent where the browser allows neither. */
@@ -506,6 +535,8 @@ function addLines(lines) {
  */
 function talkText(line) {
   const ev = line.event || {};
+  // By the line's kind: a book's own event may hold a `roll` field.
+  if (!["say", "ooc", "narrate", "whisper", "roll"].includes(line.kind)) return null;
   if (ev.talk) {
     const t = ev.talk;
     if (t.voice === "say") return `“${t.text}”`;

@@ -1489,6 +1489,15 @@ async fn browser_talk_rolls_and_whose_move() {
         )
         .await;
         assert!(title.contains("Tabula"), "{title}");
+        let sentence = js(
+            c,
+            "return document.getElementById('turn-sentence').innerText;",
+        )
+        .await;
+        assert!(
+            sentence.as_str().unwrap_or("").starts_with("Your move"),
+            "{name}: {sentence}"
+        );
         js(c, "window.scrollTo(0, 0); return true;").await;
         let top = js(
             c,
