@@ -508,6 +508,7 @@ function addLines(lines) {
       el("span", { class: "seq", "aria-hidden": "true" }, `#${line.seq}`),
       " ",
       el("span", { class: "who" }, line.seat === "gm" ? "GM" : line.seat),
+      line.given_by ? el("span", { class: "given-by muted" }, ` (on ${line.given_by === "gm" ? "GM" : line.given_by}'s command)`) : null,
       el("span", { class: "sr-only" }, ": "),
       " ",
       // Talk is plain text: drawn as a text node, never as markup.

@@ -636,6 +636,16 @@ pub trait TextPlay: System {
         let _ = (state, who);
         Some(sender.clone())
     }
+
+    /// The seat whose character `event` is about (whose roll it is), when
+    /// the book can tell; `None`: the seat whose command produced it. A log
+    /// line names this seat, so a roll made when another seat's command
+    /// closed a step is credited to the roller (issue 27, bug 8). `state` is
+    /// the state just after the event.
+    fn event_seat(state: &Self::State, event: &Self::Event) -> Option<Seat> {
+        let _ = (state, event);
+        None
+    }
 }
 
 /// The chance of success of one option of a pending choice, for "see your odds

@@ -233,8 +233,14 @@ struct Boundary {
 pub struct LogLine {
     /// The row's sequence number.
     pub seq: u64,
-    /// The seat whose command produced it.
+    /// The seat the line is about: whose roll or move it is (a book may say
+    /// it is another seat than the one whose command produced the row, such
+    /// as the seat whose Divert is rolled when another seat's command closes
+    /// the step; issue 27, bug 8), else the seat whose command produced it.
     pub seat: String,
+    /// The seat whose command produced the row, when it is not `seat`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given_by: Option<String>,
     /// `event`, `undo`, a talk line's voice (`say`, `ooc`, `narrate`,
     /// `whisper`) or `roll` (a free roll).
     pub kind: String,
@@ -980,9 +986,11 @@ impl<S: TextPlay> Session<S> {
                 if *typed {
                     text.push_str(&format!(" (typed by {})", row.seat));
                 }
+                let actor = S::event_seat(state, event).filter(|s| *s != row.seat);
                 LogLine {
                     seq: row.seq,
-                    seat: row.seat.to_string(),
+                    seat: actor.as_ref().unwrap_or(&row.seat).to_string(),
+                    given_by: actor.is_some().then(|| row.seat.to_string()),
                     kind: "event".into(),
                     text,
                     event: S::event_for(state, event, seat)
@@ -993,6 +1001,7 @@ impl<S: TextPlay> Session<S> {
             Entry::Undo { back_to } => LogLine {
                 seq: row.seq,
                 seat: row.seat.to_string(),
+                given_by: None,
                 kind: "undo".into(),
                 text: format!(
                     "{} undid the last command: the table is back to #{back_to}",
@@ -1008,6 +1017,7 @@ impl<S: TextPlay> Session<S> {
                 LogLine {
                     seq: row.seq,
                     seat: row.seat.to_string(),
+                    given_by: None,
                     kind: talk.voice.word().into(),
                     text: talk.describe(&row.seat),
                     event: serde_json::to_value(talk)
@@ -1023,6 +1033,7 @@ impl<S: TextPlay> Session<S> {
                 LogLine {
                     seq: row.seq,
                     seat: row.seat.to_string(),
+                    given_by: None,
                     kind: "roll".into(),
                     text: roll.describe(&row.seat),
                     event: serde_json::to_value(roll)

@@ -203,3 +203,45 @@ fn tiers_roll_is_the_books_and_dice_notation_is_the_free_roller() {
     assert_eq!(acc.events[0].kind, "roll");
     assert!(t.knows_command(&ana, "roll"));
 }
+
+/// Issue 27, bug 8: the Brute's Divert is rolled when Ana's `pass` closes the
+/// step; its log line names the GM's seat (the Brute's), and says Ana's
+/// command closed it. Sour Grapes, "Divert" (000_05a1db5b88f54528.txt).
+#[test]
+fn a_roll_made_when_another_seats_command_closes_a_step_names_its_roller() {
+    let mut t = example_table(SystemId::SourGrapes);
+    let ana = Seat::Player("Ana".into());
+    for line in [
+        "gm: event",
+        "Sam: initiative Agility 5",
+        "Ana: initiative Perception 7",
+        "gm: initiative Might 5 as \"Tavern Brute\"",
+        "gm: initiative Agility 4 as \"Drunk Sailor\"",
+        "Ana: stunt Attack",
+        "Ana: pass",
+        "Ana: target \"Tavern Brute\" success 3 1 result 3 1",
+        "gm: divert Shove success 3 1 to \"Example Player\" as \"Tavern Brute\"",
+        "Ana: pass",
+    ] {
+        let (seat, text) = line.split_once(": ").unwrap();
+        let seat = t.resolve_seat(seat).unwrap();
+        t.submit_text(&seat, text, Dice::Table)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    let lines = t.log_for(&ana, 0);
+    let closed: Vec<&LogLine> = lines
+        .iter()
+        .filter(|l| l.given_by.as_deref() == Some("Ana"))
+        .collect();
+    assert!(
+        closed
+            .iter()
+            .any(|l| l.seat == "GM" && l.text.contains("Tavern Brute")),
+        "the Brute's roll is credited to the GM's seat: {lines:#?}"
+    );
+    for l in &lines {
+        if l.text.starts_with("Rook") || l.text.contains("Rook rolls") {
+            assert_eq!(l.seat, "Ana", "{l:?}");
+        }
+    }
+}

@@ -1242,6 +1242,16 @@ pub fn default_seat(state: &State) -> Seat {
 impl TextPlay for SourGrapes {
     type SetupError = SetupError;
 
+    /// The seat of the participant an event names (`who`): a Divert or a
+    /// Reaction is rolled when another seat's command closes the step, and
+    /// the log credits it to its roller's seat (issue 27, bug 8; "Divert",
+    /// "Reactions", 000_05a1db5b88f54528.txt).
+    fn event_seat(state: &State, event: &Event) -> Option<Seat> {
+        let v = serde_json::to_value(event).ok()?;
+        let who = v.get("who")?.as_str()?;
+        state.participant(who).map(|p| p.seat.clone())
+    }
+
     fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         text: &str,
         files: &F,
