@@ -192,7 +192,7 @@ pub use crate::dice::{MAX_POOL, MAX_SIDES};
 pub use odds::{
     EXPLODE_DEPTH, ExprOdds, MAP_STEPS, MAX_NOTATION_WORK, MAX_STATE_VALUES, STATE_STEPS,
 };
-pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
+pub use roll::{Critical, DieOutcome, NodeOutcome, Operands, RollOutcome, SetItemOutcome};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
 pub const MAX_INPUT_LEN: usize = 1_000;
@@ -238,6 +238,140 @@ pub struct Expr {
     comment: Option<String>,
     /// Dice before rerolls and explosions, at most [`MAX_POOL`].
     dice: u32,
+    /// The dialect that read the text (issue 30, item 3).
+    dialect: Dialect,
+}
+
+/// Whose meaning a text is read with (issue 30, item 3): the same text can
+/// mean another roll elsewhere (`10d10>7` counts dice above 7 in `d20` and
+/// Foundry, at least 7 in Roll20). See [`dialect`](self#dialects).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// Avrae's Python `d20` (the default), as described above.
+    #[default]
+    D20,
+    /// Roll20's dice reference.
+    Roll20,
+    /// Foundry VTT's dice and modifiers.
+    Foundry,
+}
+
+impl Dialect {
+    /// Every dialect, the default first.
+    pub const ALL: [Dialect; 3] = [Dialect::D20, Dialect::Roll20, Dialect::Foundry];
+
+    /// Whether this is the default, `d20`.
+    pub fn is_d20(&self) -> bool {
+        *self == Dialect::D20
+    }
+
+    /// The name a table file or command line gives it: `d20`, `roll20`,
+    /// `foundry`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::D20 => "d20",
+            Dialect::Roll20 => "roll20",
+            Dialect::Foundry => "foundry",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    /// `d20`, `roll20` or `foundry`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A dialect name that is not `d20`, `roll20` or `foundry`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DialectError {
+    /// The name given.
+    #[error("the dice dialect is \"d20\", \"roll20\" or \"foundry\", not {found:?}")]
+    Unknown {
+        /// What was written.
+        found: String,
+    },
+}
+
+impl FromStr for Dialect {
+    type Err = DialectError;
+
+    /// `d20`, `roll20` or `foundry`, in any case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| DialectError::Unknown {
+                found: s.to_string(),
+            })
+    }
+}
+
+/// A rounding or absolute value of Roll20 and Foundry: `floor(x)`,
+/// `ceil(x)`, `round(x)`, `abs(x)` (issue 30, item 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Func {
+    /// `floor(x)`: rounds down.
+    Floor,
+    /// `ceil(x)`: rounds up.
+    Ceil,
+    /// `round(x)`: to the nearest whole number, a half up (JavaScript's
+    /// `Math.round`, which Roll20 and Foundry use: `round(-2.5)` is -2).
+    Round,
+    /// `abs(x)`: the absolute value.
+    Abs,
+}
+
+impl Func {
+    /// `floor`, `ceil`, `round` or `abs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Floor => "floor",
+            Func::Ceil => "ceil",
+            Func::Round => "round",
+            Func::Abs => "abs",
+        }
+    }
+
+    /// The function of `a / b`, exactly (`b` is never 0 in a parsed
+    /// expression); `None` on overflow or a zero divisor.
+    pub fn of_quotient(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Func::Floor => BinOp::FloorDiv.apply(a, b),
+            Func::Ceil => BinOp::FloorDiv.apply(a.checked_neg()?, b)?.checked_neg(),
+            // floor(a / b + 1/2) = floor((2a + b) / 2b).
+            Func::Round => {
+                BinOp::FloorDiv.apply(a.checked_mul(2)?.checked_add(b)?, b.checked_mul(2)?)
+            }
+            Func::Abs => a.checked_div(b)?.checked_abs(),
+        }
+    }
+
+    /// The function of a whole number.
+    pub fn of_integer(self, v: i64) -> Option<i64> {
+        match self {
+            Func::Abs => v.checked_abs(),
+            _ => Some(v),
+        }
+    }
+}
+
+/// A group of rolls in braces, Roll20's and Foundry's (`{4d6+3, 2d8}kh1`,
+/// `{3d6+3}>12`): its items' totals kept or dropped as dice are, or counted
+/// as successes (issue 30, item 3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SetTerm {
+    /// The items, each an expression, in the order written (at least one).
+    pub items: Vec<Node>,
+    /// Which items' totals are kept; `None` keeps them all.
+    pub select: Option<Select>,
+    /// When present, the group counts the kept items whose total passes.
+    pub success: Option<Test>,
+    /// With `success`, each kept item whose total passes this subtracts one.
+    pub failure: Option<Test>,
 }
 
 /// A node of the expression tree.
@@ -259,6 +393,12 @@ pub enum Node {
     /// without its brackets, in the order written (at least one). The labels
     /// do not change the value. Issue 30, item 1 (d20's annotations).
     Labelled(Box<Node>, Vec<String>),
+    /// `floor(x)`, `ceil(x)`, `round(x)` or `abs(x)` (Roll20 and Foundry).
+    /// A `/` is read there only as the whole of the argument of the first
+    /// three, where the quotient is rounded exactly.
+    Func(Func, Box<Node>),
+    /// A group of rolls in braces (Roll20 and Foundry).
+    Set(Box<SetTerm>),
 }
 
 /// An arithmetic operator or a comparison of two totals.
@@ -280,6 +420,9 @@ pub enum BinOp {
     /// `%`: the remainder with the sign of the divisor, as Python's and `d20`'s
     /// (`-7 % 3` is 2, `7 % -3` is -2). Issue 30, item 2.
     Mod,
+    /// `%` in Roll20 and Foundry: JavaScript's remainder, with the sign of
+    /// the dividend (`-7 % 3` is -1). Issue 30, item 3.
+    Rem,
     /// `==`: 1 when the totals are equal, else 0 (`d20`'s comparison).
     Eq,
     /// `!=`: 1 when the totals differ, else 0.
@@ -304,7 +447,7 @@ impl BinOp {
             BinOp::Mul => "*",
             BinOp::Div => "/",
             BinOp::FloorDiv => "//",
-            BinOp::Mod => "%",
+            BinOp::Mod | BinOp::Rem => "%",
             BinOp::Eq => "==",
             BinOp::Ne => "!=",
             BinOp::Lt => "<",
@@ -348,6 +491,7 @@ impl BinOp {
                     r
                 })
             }
+            BinOp::Rem => a.checked_rem(b),
             BinOp::Eq => Some(i64::from(a == b)),
             BinOp::Ne => Some(i64::from(a != b)),
             BinOp::Lt => Some(i64::from(a < b)),
@@ -427,6 +571,57 @@ pub struct DiceTerm {
     pub select: Option<Select>,
     /// A success test: when present the group counts successes instead of summing.
     pub success: Option<Test>,
+    /// How the explosions of the group's `e` run add dice: Roll20's `!!`
+    /// and `!p`, Foundry's `xo` (issue 30, item 3).
+    #[serde(default, skip_serializing_if = "ExplodeKind::is_plain")]
+    pub explode: ExplodeKind,
+    /// With `success`, each kept die that passes this subtracts one from the
+    /// count (Roll20's `f`, Foundry's `df`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Test>,
+    /// Roll20's `cs`: the faces marked as a critical success in the outcome
+    /// (the total does not change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_success: Option<Test>,
+    /// Roll20's `cf`: the faces marked as a critical failure in the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_failure: Option<Test>,
+}
+
+/// How an explosion adds dice (issue 30, item 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExplodeKind {
+    /// Each matching die rolls one more, which may explode again (`e6`,
+    /// Roll20's `!`, Foundry's `x`), up to [`MAX_EXPLOSIONS`] per die.
+    #[default]
+    Plain,
+    /// Each matching die of the group rolls one more, which does not explode
+    /// (Foundry's `xo`). Exact: nothing is capped.
+    Once,
+    /// The extra dice are added into the die that exploded: one die whose
+    /// value is their sum (Roll20's `!!`), for keep, drop and successes.
+    Compound,
+    /// Each extra die counts one less than its face, and explodes on its face
+    /// (Roll20's `!p`, HackMaster's penetration).
+    Penetrate,
+}
+
+impl ExplodeKind {
+    /// Whether this is the plain explosion.
+    pub fn is_plain(&self) -> bool {
+        *self == ExplodeKind::Plain
+    }
+
+    /// The spelling before the test: `e`, `xo`, `!!` or `!p`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ExplodeKind::Plain => "e",
+            ExplodeKind::Once => "xo",
+            ExplodeKind::Compound => "!!",
+            ExplodeKind::Penetrate => "!p",
+        }
+    }
 }
 
 /// A modifier applied to every die of a group.
@@ -753,6 +948,21 @@ pub enum NotationError {
         /// Where the group that goes over the cap starts.
         position: usize,
     },
+    /// Text a dialect reads otherwise or not at all, refused rather than
+    /// misread (issue 30, item 3): a comparison of totals or `//` outside
+    /// `d20`, a `/` outside `floor()`, `ceil()` or `round()` in Roll20 and
+    /// Foundry (their `/` gives a fraction), an explosion with other
+    /// modifiers in one group there (they apply modifiers in their own
+    /// order).
+    #[error("{reason} in {dialect} (position {position})")]
+    NotInDialect {
+        /// What is refused and what to write instead, in words.
+        reason: String,
+        /// The dialect reading the text.
+        dialect: Dialect,
+        /// Where it starts.
+        position: usize,
+    },
     /// A value the roll can reach beyond ±[`MAX_TOTAL`].
     #[error("the roll could reach {reach}, beyond ±{max} (position {position})")]
     TotalTooLarge {
@@ -785,6 +995,7 @@ impl NotationError {
             | NotationError::TooDeep { position, .. }
             | NotationError::DivisionByZero { position, .. }
             | NotationError::TooManyRolls { position, .. }
+            | NotationError::NotInDialect { position, .. }
             | NotationError::TotalTooLarge { position, .. } => *position,
         }
     }
@@ -816,7 +1027,38 @@ impl Expr {
     /// (`1d6kh`), a threshold every face meets, a divisor that can be 0, or a
     /// cap exceeded (see the [module documentation](self)).
     pub fn parse(text: &str) -> Result<Expr, NotationError> {
-        parse::parse(text)
+        parse::parse(text, Dialect::D20)
+    }
+
+    /// Parse a dice expression in `dialect`'s meaning (issue 30, item 3):
+    /// `Expr::parse_in("10d10>7f1", Dialect::Roll20)` counts the dice showing
+    /// at least 7, less those showing 1. [`Expr::parse`] is
+    /// `parse_in(text, Dialect::D20)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_core::notation::{Dialect, Expr};
+    /// use tabula_core::Scripted;
+    ///
+    /// let expr = Expr::parse_in("4d6k3", Dialect::Roll20)?;
+    /// let outcome = expr.roll(&mut Scripted::dice([6, 5, 2, 4]))?;
+    /// assert_eq!(outcome.total, 15);
+    /// assert_eq!(outcome.to_string(), "4d6kh3 (6, 5, 2 dropped, 4) = 15 (roll20)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Expr::parse`], and [`NotationError::NotInDialect`] for text the
+    /// dialect reads otherwise or not at all.
+    pub fn parse_in(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
+        parse::parse(text, dialect)
+    }
+
+    /// The dialect that read the text.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// Roll the expression once, asking `roller` for each die left to right.
@@ -932,8 +1174,46 @@ impl fmt::Display for Node {
                 }
                 Ok(())
             }
+            Node::Func(func, x) => write!(f, "{}({x})", func.name()),
+            Node::Set(set) => {
+                f.write_str("{")?;
+                for (i, item) in set.items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    item.fmt(f)?;
+                }
+                f.write_str("}")?;
+                set.fmt_suffix(f)
+            }
         }
     }
+}
+
+impl SetTerm {
+    /// The selection and tests after the braces: `kh1`, `>=12`, `>=7f=1`.
+    pub(crate) fn fmt_suffix(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        if let Some(s) = self.select {
+            write!(f, "{s}")?;
+        }
+        write_tests(f, self.success, self.failure)
+    }
+}
+
+/// A success test and a failure test as written after a group: `>=7`,
+/// `>=7f=1`.
+fn write_tests(
+    f: &mut dyn fmt::Write,
+    success: Option<Test>,
+    failure: Option<Test>,
+) -> fmt::Result {
+    if let Some(s) = success {
+        write!(f, "{}{}", s.compare.symbol(), s.target)?;
+    }
+    if let Some(t) = failure {
+        write!(f, "f{}{}", t.compare.symbol(), t.target)?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for DiceTerm {
@@ -941,13 +1221,25 @@ impl fmt::Display for DiceTerm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.count, self.sides)?;
         for m in &self.modifiers {
-            m.fmt(f)?;
+            match (m, self.explode) {
+                (Modifier::Explode(t), kind) if !kind.is_plain() => {
+                    f.write_str(kind.symbol())?;
+                    if t.compare != Compare::Equal {
+                        f.write_str(t.compare.symbol())?;
+                    }
+                    write!(f, "{}", t.target)?;
+                }
+                _ => m.fmt(f)?,
+            }
         }
         if let Some(s) = self.select {
             s.fmt(f)?;
         }
-        if let Some(s) = self.success {
-            write!(f, "{}{}", s.compare.symbol(), s.target)?;
+        write_tests(f, self.success, self.failure)?;
+        for (name, t) in [("cs", self.critical_success), ("cf", self.critical_failure)] {
+            if let Some(t) = t {
+                write!(f, "{name}{}{}", t.compare.symbol(), t.target)?;
+            }
         }
         Ok(())
     }
