@@ -1150,7 +1150,7 @@ impl fmt::Display for Expr {
     /// for equality in a success test and nothing for it after a modifier
     /// (`ro1`), then the comment after one space.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.root.fmt(f)?;
+        self.root.fmt_in(f, self.dialect)?;
         if let Some(c) = &self.comment {
             write!(f, " {c}")?;
         }
@@ -1161,27 +1161,52 @@ impl fmt::Display for Expr {
 impl fmt::Display for Node {
     /// The node in canonical spelling (see [`Expr`]'s `Display`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in(f, Dialect::D20)
+    }
+}
+
+impl Node {
+    /// The canonical spelling as `dialect` reads it back: the same as
+    /// `Display`, but for Foundry a test right before a success test keeps
+    /// its `=` (`rr=1>4`: Foundry reads `rr1>4` as a capped reroll).
+    fn fmt_in(&self, f: &mut fmt::Formatter<'_>, dialect: Dialect) -> fmt::Result {
+        let sub = |f: &mut fmt::Formatter<'_>, x: &Node| x.fmt_in(f, dialect);
         match self {
             Node::Number(v) => write!(f, "{v}"),
-            Node::Dice(d) => d.fmt(f),
-            Node::Neg(x) => write!(f, "-{x}"),
-            Node::Group(x) => write!(f, "({x})"),
-            Node::Binary(op, ab) => write!(f, "{} {} {}", ab[0], op.symbol(), ab[1]),
+            Node::Dice(d) => d.fmt_in(f, dialect == Dialect::Foundry),
+            Node::Neg(x) => {
+                f.write_str("-")?;
+                sub(f, x)
+            }
+            Node::Group(x) => {
+                f.write_str("(")?;
+                sub(f, x)?;
+                f.write_str(")")
+            }
+            Node::Binary(op, ab) => {
+                sub(f, &ab[0])?;
+                write!(f, " {} ", op.symbol())?;
+                sub(f, &ab[1])
+            }
             Node::Labelled(x, labels) => {
-                x.fmt(f)?;
+                sub(f, x)?;
                 for l in labels {
                     write!(f, " [{l}]")?;
                 }
                 Ok(())
             }
-            Node::Func(func, x) => write!(f, "{}({x})", func.name()),
+            Node::Func(func, x) => {
+                write!(f, "{}(", func.name())?;
+                sub(f, x)?;
+                f.write_str(")")
+            }
             Node::Set(set) => {
                 f.write_str("{")?;
                 for (i, item) in set.items.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    item.fmt(f)?;
+                    sub(f, item)?;
                 }
                 f.write_str("}")?;
                 set.fmt_suffix(f)
@@ -1219,21 +1244,47 @@ fn write_tests(
 impl fmt::Display for DiceTerm {
     /// `4d6kh3`, `10d6>=5`, `1d100`, `4d6ro<3kh3`, `4dF`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in(f, false)
+    }
+}
+
+impl DiceTerm {
+    /// The canonical spelling; with `explicit_equal`, the last modifier's
+    /// test keeps its `=` when a success test follows it (for Foundry).
+    fn fmt_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {
         write!(f, "{}{}", self.count, self.sides)?;
-        for m in &self.modifiers {
+        let last = self.modifiers.len().wrapping_sub(1);
+        for (i, m) in self.modifiers.iter().enumerate() {
+            let equal_shown = explicit_equal
+                && i == last
+                && self.select.is_none()
+                && self.success.is_some()
+                && m.test().is_some_and(|t| t.compare == Compare::Equal);
+            if equal_shown && self.explode.is_plain() {
+                let name = match m {
+                    Modifier::RerollOnce(_) => "ro",
+                    Modifier::Reroll(_) => "rr",
+                    _ => "e",
+                };
+                write!(f, "{name}=")?;
+                if let Some(t) = m.test() {
+                    write!(f, "{}", t.target)?;
+                }
+                continue;
+            }
             match (m, self.explode) {
                 (Modifier::Explode(t), kind) if !kind.is_plain() => {
                     f.write_str(kind.symbol())?;
-                    if t.compare != Compare::Equal {
+                    if t.compare != Compare::Equal || equal_shown {
                         f.write_str(t.compare.symbol())?;
                     }
                     write!(f, "{}", t.target)?;
                 }
-                _ => m.fmt(f)?,
+                _ => fmt::Display::fmt(m, f)?,
             }
         }
         if let Some(s) = self.select {
-            s.fmt(f)?;
+            fmt::Display::fmt(&s, f)?;
         }
         write_tests(f, self.success, self.failure)?;
         for (name, t) in [("cs", self.critical_success), ("cf", self.critical_failure)] {

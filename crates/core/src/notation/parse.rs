@@ -659,16 +659,19 @@ impl Parser<'_> {
                             position: at,
                         });
                     }
-                    if rolled == 1 && self.dialect == Dialect::Roll20 {
-                        return Err(NotationError::NotInDialect {
-                            reason: "keep or drop on a group of one roll works on its dice; write it on the dice (`4d6kh3`)".into(),
-                            dialect: self.dialect,
-                            position: at,
-                        });
-                    }
                     set.select = Some(sel);
                 }
                 _ => break,
+            }
+            // Roll20 applies a group's modifiers to the dice of a group of
+            // one roll (`{5d6!!}>8` counts dice), to the totals otherwise:
+            // Tabula reads only the second (issue 30, item 3).
+            if set.items.len() == 1 && self.dialect == Dialect::Roll20 {
+                return Err(NotationError::NotInDialect {
+                    reason: "keep, drop or a test on a group of one roll works on its dice, which Tabula does not read yet; write it on the dice (`4d6kh3`, `10d10>7`) or give the group two rolls".into(),
+                    dialect: self.dialect,
+                    position: at,
+                });
             }
         }
         let n = set.items.len() as i128;
@@ -1239,9 +1242,13 @@ impl Parser<'_> {
                 compare: Compare::Equal,
                 target,
             }),
-            Err(_) => Err(self.unexpected(format!(
-                "a number after {after} (the lowest face of a dF is -1)"
-            ))),
+            Err(_) => Err(NotationError::NotInDialect {
+                reason: format!(
+                    "{after} without a number means the lowest face, -1 on a dF; write the test (`<0`)"
+                ),
+                dialect: self.dialect,
+                position: self.pos,
+            }),
         }
     }
 
