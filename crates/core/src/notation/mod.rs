@@ -144,6 +144,74 @@
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
+//! # Dialects
+//!
+//! The same text can mean another roll on another table's roller, so a text
+//! is read in one dialect ([`Dialect`], issue 30, item 3): `d20` (the default,
+//! everything above), Roll20 or Foundry VTT, chosen per call
+//! ([`Expr::parse_in`]), per command line (`tabula roll --dialect roll20`) and
+//! per table (`dice_dialect = "roll20"` in the table file). The outcome names
+//! the dialect that read it ([`RollOutcome::dialect`]; its line ends
+//! `(roll20)` or `(foundry)`, nothing for `d20`). Each spelling below has the
+//! meaning its roller documents: Roll20's *Dice Reference* and *Dice
+//! Specification* (wiki.roll20.net/Dice_Reference) and Foundry VTT's *Dice
+//! Modifiers* article (foundryvtt.com/article/dice-modifiers) with its API
+//! reference of `Die` (`foundry.dice.terms.Die`). Text whose meaning is
+//! unclear there, or that Tabula does not read yet, is refused with
+//! [`NotationError::NotInDialect`], never misread.
+//!
+//! | spelling | Roll20 | Foundry | meaning (source) |
+//! | --- | --- | --- | --- |
+//! | `8d6!`, `3d6!>4`, `3d6!3` | yes | – | explode on the highest face, or on the compare point: `>4` is 4 or more (Roll20, Exploding Dice); shown as `e6`, `e>=4` |
+//! | `5d6!!`, `5d6!!>5` | yes | – | compounding: a die's explosions are added into that one die, which keep, drop and success tests then see (Roll20, Compounding Dice: Shadowrun) |
+//! | `5d6!p`, `5d6!p>5` | yes | – | penetrating: each extra die counts one less than its face and explodes on its face (Roll20, Penetrating Dice: HackMaster) |
+//! | `1d6x`, `1d6x6`, `5d10x>=9` | – | yes | explode, again and again (Foundry, `x`) |
+//! | `5d10xo`, `5d10xo>8` | – | yes | explode once: an extra die does not explode (Foundry, `xo`); exact odds |
+//! | `4d6k3`, `8d100k4` | yes | yes | keep the highest (Roll20, Drop/Keep; Foundry, `k`) |
+//! | `4d6d1`, `4d6d` | yes | yes | drop the lowest (Roll20, Drop/Keep; Foundry, `d`) |
+//! | `2d20kh`, `2d20kl`, `4d6dl`, `4d6dh` | yes | yes | no number: one die (Foundry's `Die` reference: `20d20kh` keeps the 1 highest); Roll20 reads it the same |
+//! | `3d6r1`, `2d8r<2`, `2d8r8r2` | yes | – | reroll until the die no longer matches (Roll20, Rerolling Dice); several `r`s are one test |
+//! | `2d8ro<2` | yes | – | reroll once: a 1 or a 2 (Roll20, Rerolling Dice) |
+//! | `1d20r`, `1d20r<3` | – | yes | reroll once; no number: the lowest face (Foundry, `r`) |
+//! | `1d20rr`, `1d20rr<3` | – | yes | reroll until (Foundry, `rr`) |
+//! | `10d10>7`, `10d10<3`, `10d10=10` | yes | – | count the dice at least 7, at most 3, equal to 10: Roll20's `>` and `<` include the target (Roll20, Target Number / Successes); so `10d10>7` is another roll than in `d20` and Foundry, where `>` is strictly above |
+//! | `10d10>7f1`, `3d6>3f<2` | yes | – | each failure subtracts one success (Roll20, Failures) |
+//! | `1d20cs>18`, `1d20cf<3` | yes | – | critical success and fumble marks on the dice, shown in the outcome (`19 critical`, `1 fumble`); the total does not change (Roll20, Critical Success and Fumble Points) |
+//! | `10d6cs>4`, `10d6cs>=5`, `10d6cf<2` | – | yes | count the dice passing: successes, or failures counted (Foundry, `cs`, `cf`); a comparison is required |
+//! | `10d6cs>=5df=1` | – | yes | deduct failures from the successes (Foundry, `df`) |
+//! | `3d6min2`, `3d6max5` | – | yes | each die at least 2, at most 5 (Foundry, `min`, `max`); shown as `mi2`, `ma5` |
+//! | `{4d6+3, 2d8}kh1`, `{1d20, 1d20}kh`, `{...}dl1` | yes | yes | a group of rolls: keep or drop among their totals (Roll20, Grouped Rolls; Foundry, dice pools) |
+//! | `{4d6, 3d8}>10`, `{...}cs>10` | yes | yes | count the rolls whose total passes; with `f` (Roll20) or `df` (Foundry) subtract failures |
+//! | `floor(x)`, `ceil(x)`, `round(x)`, `abs(x)` | yes | yes | rounding down, up, to nearest with a half up (JavaScript's `Math.round`: `round(-2.5)` is -2), absolute value (Roll20, Math Operators and Functions; Foundry formulas take `Math` functions) |
+//! | `a % b` | yes | yes | JavaScript's remainder, with the sign of `a` (`-7 % 3` is -1; Roll20, Math Operators) |
+//! | `1d20+5 Roll for initiative`, `1d20 # text` | yes | yes | a comment, as in `d20` (above) |
+//!
+//! Refused, never misread:
+//! - `/` anywhere but as the whole argument of `floor()`, `ceil()` or
+//!   `round()`: both give a fraction there, and Tabula counts in whole numbers
+//!   (`floor(1d6 / 2)` is exact: the quotient is rounded once). `//` and
+//!   comparisons of totals (`1d20 + 5 >= 15`) are `d20`'s.
+//! - An explosion with rerolls, `min` or `max` in one group (`3d6!r1`): both
+//!   apply modifiers in an order of their own, not the order written.
+//! - Roll20's group of one roll with keep, drop or a test (`{5d6!!}>8`,
+//!   `{4d6}kh1`): Roll20 applies it to the roll's dice, which Tabula does
+//!   not read yet. Foundry's `{4d6}kh` keeps the one total and is read.
+//! - Foundry's capped forms (`20d20r1=1`, `x2>5`: a count, then the test),
+//!   `sf`, `ms`, `even`, `odd`; Roll20's matches (`m`, `mt`), sorting
+//!   (`s`, `sa`, `sd`), `**` and computed dice (`(1+1)d6`, `2d(1d4)`);
+//!   keep or drop by value (`k<3`, `d20`'s).
+//! - Modifiers after white space (`4d6 k3`): both read them glued only.
+//!
+//! In these dialects Tabula also reads its own canonical spelling (`e6`,
+//! `rr1`, `ro1`, `mi2`, `ma5`, `kh1`, `>=7`, `<=2`, `f=1`, `xo=6`), so an
+//! expression's `Display` reads back the same in its dialect; none of these
+//! means anything else there. Agreement with each roller's documented
+//! meaning is checked on the exact distribution of every expression in
+//! `crates/core/tests/data/dialect_golden.json` (made with icepool by
+//! `bench/dialect_golden.py`), and the odds of random expressions in each
+//! dialect equal a brute-force walk of every roll
+//! (`crates/core/tests/notation_dialects.rs`).
+//!
 //! # Caps
 //!
 //! | cap | value | error |
