@@ -1105,6 +1105,8 @@ fn small_dice() -> impl Strategy<Value = String> {
         (0..=6u32).prop_map(|n| format!("e{n}")),
         (0..=6u32).prop_map(|n| format!("mi{n}")),
         (0..=6u32).prop_map(|n| format!("ma{n}")),
+        // Issue 30, item 2: d20's reroll and add (once).
+        (0..=6u32).prop_map(|n| format!("ra{n}")),
     ];
     let select = prop_oneof![
         2 => Just(String::new()),
@@ -1136,6 +1138,13 @@ fn small_expr() -> impl Strategy<Value = String> {
                 inner
             )
                 .prop_map(|(a, op, b)| format!("({a}) {op} ({b})")),
+            // Issue 30, item 2: d20's sets.
+            (
+                inner.clone(),
+                inner,
+                prop_oneof![Just(""), Just("kh1"), Just("pl1"), Just("k>2")]
+            )
+                .prop_map(|(a, b, s)| format!("({a}, {b}){s}")),
         ]
     })
 }

@@ -665,7 +665,7 @@ pub enum ExplodeKind {
     #[default]
     Plain,
     /// Each matching die of the group rolls one more, which does not explode
-    /// (Foundry's `xo`). Exact: nothing is capped.
+    /// (Foundry's `xo`, d20's `ra`). Exact: nothing is capped.
     Once,
     /// The extra dice are added into the die that exploded: one die whose
     /// value is their sum (Roll20's `!!`), for keep, drop and successes.
@@ -681,11 +681,12 @@ impl ExplodeKind {
         *self == ExplodeKind::Plain
     }
 
-    /// The spelling before the test: `e`, `xo`, `!!` or `!p`.
+    /// The spelling before the test: `e`, `ra` (d20's reroll and add, which
+    /// Foundry spells `xo`), `!!` or `!p`.
     pub fn symbol(self) -> &'static str {
         match self {
             ExplodeKind::Plain => "e",
-            ExplodeKind::Once => "xo",
+            ExplodeKind::Once => "ra",
             ExplodeKind::Compound => "!!",
             ExplodeKind::Penetrate => "!p",
         }
@@ -1269,14 +1270,19 @@ impl Node {
                 f.write_str(")")
             }
             Node::Set(set) => {
-                f.write_str("{")?;
+                // d20's sets are in parentheses, a set of one with a comma.
+                let d20 = dialect == Dialect::D20;
+                f.write_str(if d20 { "(" } else { "{" })?;
                 for (i, item) in set.items.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
                     sub(f, item)?;
                 }
-                f.write_str("}")?;
+                if d20 && set.items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(if d20 { ")" } else { "}" })?;
                 set.fmt_suffix(f)
             }
         }

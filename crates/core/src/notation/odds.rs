@@ -218,10 +218,13 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
         Some(s) => i64::from(s.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
         None => v,
     };
-    let Some(select) = set.select else {
+    // No selection, or d20's by value (`k<3`): each item on its own total.
+    let by_value = set.select.filter(|s| s.by_value().is_some());
+    let Some(select) = set.select.filter(|_| by_value.is_none()) else {
+        let keeps = |v: i64| by_value.is_none_or(|s| s.keeps_value(v));
         let mut total = Dist::certain(0);
         for d in &items {
-            total = total.add(&d.map(|v| g(*v)))?;
+            total = total.add(&d.map(|v| if keeps(*v) { g(*v) } else { 0 }))?;
         }
         return Ok(total);
     };

@@ -507,6 +507,10 @@ impl Parser<'_> {
                 self.skip_ws();
                 let (inner, b) = self.compare()?;
                 self.skip_ws();
+                // `(1d20, 1d20)kh1`: d20's sets (issue 30, item 2).
+                if self.peek() == Some(b',') && self.dialect == Dialect::D20 {
+                    return self.set(start, Some((inner, b)));
+                }
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
                 }
@@ -539,7 +543,11 @@ impl Parser<'_> {
                 self.count_term()?;
                 self.dice(start, 1)
             }
-            Some(b'{') if self.dialect != Dialect::D20 => self.set(),
+            Some(b'{') if self.dialect != Dialect::D20 => {
+                self.enter()?;
+                self.pos += 1;
+                self.set(start, None)
+            }
             Some(b'a'..=b'z') if self.dialect != Dialect::D20 => self.func(),
             _ => Err(self.unexpected(OPERAND)),
         }
@@ -593,27 +601,31 @@ impl Parser<'_> {
 
     /// `"{" expr ("," expr)* "}"` then a keep or drop, a success test and a
     /// failure test: Roll20's grouped rolls and Foundry's dice pools
-    /// (issue 30, item 3).
-    fn set(&mut self) -> Result<(Node, Bounds), NotationError> {
-        let start = self.pos;
-        self.enter()?;
-        self.pos += 1;
+    /// (issue 30, item 3); or d20's set `"(" expr ("," expr)* [","] ")"` then
+    /// a keep or drop (issue 30, item 2), `first` its first item, already
+    /// read. `pos` is just past the `{`, or on the `,` after `first`.
+    fn set(
+        &mut self,
+        start: usize,
+        first: Option<(Node, Bounds)>,
+    ) -> Result<(Node, Bounds), NotationError> {
+        let d20 = self.dialect == Dialect::D20;
+        let close = if d20 { b')' } else { b'}' };
         let mut items = Vec::new();
         let mut bounds = Vec::new();
-        loop {
-            self.skip_ws();
-            let (item, b) = self.expr()?;
+        if let Some((item, b)) = first {
             items.push(item);
             bounds.push(b);
+            // On the `,`: a trailing one ends a set of one, `(1d6,)`.
+            self.pos += 1;
             self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return Err(self.unexpected("`+`, `-`, `*`, `/`, `,` or `}`")),
+            if self.peek() == Some(close) {
+                self.pos += 1;
+            } else {
+                self.set_items(&mut items, &mut bounds, close)?;
             }
+        } else {
+            self.set_items(&mut items, &mut bounds, close)?;
         }
         self.depth -= 1;
         let mut set = SetTerm {
@@ -628,6 +640,28 @@ impl Parser<'_> {
             let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
             let second = rest.get(1).map(u8::to_ascii_lowercase);
             match self.peek_lower() {
+                // d20's sets take a keep or drop only.
+                Some(b'k' | b'p' | b'd') if d20 => {
+                    if set.select.is_some() {
+                        return Err(NotationError::Misplaced {
+                            reason: "at most one keep or drop per set",
+                            position: at,
+                        });
+                    }
+                    let sel = self.select()?;
+                    let (verb, n) = select_count(sel);
+                    let rolled = set.items.len() as u32;
+                    if n > rolled {
+                        return Err(NotationError::SelectsMoreThanRolled {
+                            verb,
+                            selected: n,
+                            rolled,
+                            position: at,
+                        });
+                    }
+                    set.select = Some(sel);
+                }
+                _ if d20 => break,
                 Some(b'<' | b'>' | b'=') if set.success.is_none() => {
                     set.success = Some(self.test(true, "")?);
                 }
@@ -693,6 +727,36 @@ impl Parser<'_> {
         };
         let b = self.check_bounds(b, start)?;
         Ok((Node::Set(Box::new(set)), b))
+    }
+
+    /// The items of a set after its first `,` (or `{`), up to and past
+    /// `close`.
+    fn set_items(
+        &mut self,
+        items: &mut Vec<Node>,
+        bounds: &mut Vec<Bounds>,
+        close: u8,
+    ) -> Result<(), NotationError> {
+        loop {
+            self.skip_ws();
+            let (item, b) = self.expr()?;
+            items.push(item);
+            bounds.push(b);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(c) if c == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => {
+                    return Err(self.unexpected(format!(
+                        "`+`, `-`, `*`, `/`, `,` or `{}`",
+                        char::from(close)
+                    )));
+                }
+            }
+        }
     }
 
     /// Set a failure test, which needs a success test before it.
@@ -1123,6 +1187,15 @@ impl Parser<'_> {
             b'r' => {
                 self.pos += 1;
                 let m = match (self.peek_lower(), dialect) {
+                    // d20's `ra`: reroll and add, once: an explosion whose
+                    // extra die does not explode (issue 30, item 2); also
+                    // Tabula's canonical spelling of Foundry's `xo`.
+                    (Some(b'a'), Dialect::D20 | Dialect::Foundry) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        let t = self.test(false, "a number after `ra`")?;
+                        return Ok(Some(Suffix::Explode(ExplodeKind::Once, t)));
+                    }
                     (Some(b'o'), _) => {
                         self.pos += 1;
                         self.skip_ws();

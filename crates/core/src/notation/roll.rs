@@ -104,6 +104,10 @@ pub enum NodeOutcome {
         suffix: String,
         /// Every item, in the order written.
         items: Vec<SetItemOutcome>,
+        /// True for d20's set, written in parentheses (`(1d20, 1d20)kh1`);
+        /// false for Roll20's and Foundry's braces.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        parentheses: bool,
     },
 }
 
@@ -366,8 +370,9 @@ impl fmt::Display for NodeOutcome {
                 counts_successes,
                 suffix,
                 items,
+                parentheses,
             } => {
-                f.write_str("{")?;
+                f.write_str(if *parentheses { "(" } else { "{" })?;
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
@@ -383,7 +388,11 @@ impl fmt::Display for NodeOutcome {
                         f.write_str(" dropped")?;
                     }
                 }
-                write!(f, "}}{suffix}")?;
+                if *parentheses && items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(if *parentheses { ")" } else { "}" })?;
+                f.write_str(suffix)?;
                 if *counts_successes {
                     let s = if *value == 1 { "" } else { "es" };
                     write!(f, " [{value} success{s}]")?;
@@ -412,7 +421,7 @@ impl fmt::Display for RollOutcome {
 }
 
 pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, RollError> {
-    let root = roll_node(&expr.root, roller)?;
+    let root = roll_node(&expr.root, roller, expr.dialect)?;
     Ok(RollOutcome {
         total: root.value(),
         root,
@@ -440,7 +449,7 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
             let rhs = total_node(&ab[1], roller)?;
             op.apply(lhs, rhs).unwrap_or(0)
         }
-        Node::Func(..) | Node::Set(_) => roll_node(node, roller)?.value(),
+        Node::Func(..) | Node::Set(_) => roll_node(node, roller, Dialect::D20)?.value(),
     })
 }
 
@@ -516,14 +525,18 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         .sum())
 }
 
-fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
+fn roll_node(
+    node: &Node,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
     Ok(match node {
         Node::Number(v) => NodeOutcome::Number {
             value: i64::from(*v),
         },
         Node::Dice(d) => roll_dice(d, roller)?,
         Node::Neg(x) => {
-            let operand = roll_node(x, roller)?;
+            let operand = roll_node(x, roller, dialect)?;
             NodeOutcome::Neg {
                 // The parser's bounds keep every value within ±2^53.
                 value: operand.value().saturating_neg(),
@@ -531,14 +544,14 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             }
         }
         Node::Group(x) => {
-            let inner = roll_node(x, roller)?;
+            let inner = roll_node(x, roller, dialect)?;
             NodeOutcome::Group {
                 value: inner.value(),
                 inner: Box::new(inner),
             }
         }
         Node::Labelled(x, labels) => {
-            let inner = roll_node(x, roller)?;
+            let inner = roll_node(x, roller, dialect)?;
             NodeOutcome::Labelled {
                 value: inner.value(),
                 inner: Box::new(inner),
@@ -546,8 +559,8 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             }
         }
         Node::Binary(op, ab) => {
-            let lhs = roll_node(&ab[0], roller)?;
-            let rhs = roll_node(&ab[1], roller)?;
+            let lhs = roll_node(&ab[0], roller, dialect)?;
+            let rhs = roll_node(&ab[1], roller, dialect)?;
             // The parser's bounds rule out overflow and a zero divisor; 0 is
             // never reached.
             let value = op.apply(lhs.value(), rhs.value()).unwrap_or(0);
@@ -558,7 +571,7 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             }
         }
         Node::Func(func, x) => {
-            let inner = roll_node(x, roller)?;
+            let inner = roll_node(x, roller, dialect)?;
             // The parser's bounds rule out overflow; 0 is never reached.
             let value = match quotient(&inner) {
                 Some(o) => func.of_quotient(o.lhs.value(), o.rhs.value()),
@@ -571,23 +584,32 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
                 inner: Box::new(inner),
             }
         }
-        Node::Set(set) => roll_set(set, roller)?,
+        Node::Set(set) => roll_set(set, roller, dialect)?,
     })
 }
 
 /// A group in braces: every item rolled left to right, then the keep or
 /// drop on their totals, then the tests.
-fn roll_set(set: &SetTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
+fn roll_set(
+    set: &SetTerm,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
     let mut items = Vec::with_capacity(set.items.len());
     for item in &set.items {
         items.push(SetItemOutcome {
-            outcome: roll_node(item, roller)?,
+            outcome: roll_node(item, roller, dialect)?,
             kept: true,
             success: None,
             failure: None,
         });
     }
-    if let Some(select) = set.select {
+    if let Some(select) = set.select.filter(|s| s.by_value().is_some()) {
+        // d20's `k<3`, `p>4` on a set: each item on its own total.
+        for item in &mut items {
+            item.kept = select.keeps_value(item.outcome.value());
+        }
+    } else if let Some(select) = set.select {
         let mut order: Vec<usize> = (0..items.len()).collect();
         order.sort_by_key(|&i| items[i].outcome.value());
         let mut kept = vec![true; items.len()];
@@ -618,6 +640,7 @@ fn roll_set(set: &SetTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, RollE
         counts_successes: set.success.is_some(),
         suffix,
         items,
+        parentheses: dialect == Dialect::D20,
     })
 }
 
