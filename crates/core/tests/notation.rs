@@ -1105,8 +1105,6 @@ fn small_dice() -> impl Strategy<Value = String> {
         (0..=6u32).prop_map(|n| format!("e{n}")),
         (0..=6u32).prop_map(|n| format!("mi{n}")),
         (0..=6u32).prop_map(|n| format!("ma{n}")),
-        // Issue 30, item 2: d20's reroll and add (once).
-        (0..=6u32).prop_map(|n| format!("ra{n}")),
     ];
     let select = prop_oneof![
         2 => Just(String::new()),
@@ -1135,7 +1133,7 @@ fn small_expr() -> impl Strategy<Value = String> {
             (
                 inner.clone(),
                 prop_oneof![Just("+"), Just("-"), Just("*"), Just("/")],
-                inner
+                inner.clone()
             )
                 .prop_map(|(a, op, b)| format!("({a}) {op} ({b})")),
             // Issue 30, item 2: d20's sets.

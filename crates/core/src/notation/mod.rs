@@ -16,11 +16,13 @@
 //!
 //! ```text
 //! roll     := compare [comment]
+//! set      := "(" expr ("," expr)+ ")" [select]    d20's sets
+//!           | "(" expr "," ")" [select]
 //! compare  := expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*
 //! expr     := term (("+" | "-") term)*
 //! term     := unary (("*" | "//" | "/" | "%") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := (number | dice | "(" compare ")") label*
+//! atom     := (number | dice | "(" compare ")" | set) label*
 //! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* [select] [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
@@ -126,10 +128,21 @@
 //!   end (`1d6 kh`) is an error too. (`d20` needs `allow_comments=True` for
 //!   comments.)
 //!
+//! - Sets, `d20`'s (issue 30, item 2): `(1d20, 1d20)kh1` keeps the higher
+//!   total, `(1d4, 1d6)pl1` drops the lower, `(1d6, 1d6)k>3` keeps the
+//!   totals above 3, `(1d6,)` is a set of one (a comma and no second item),
+//!   and a set without keep or drop is the sum of its items. Keep and drop
+//!   count among the items' totals, at most one per set; among equal totals
+//!   the earlier counts as the lower. Written in canonical spelling as
+//!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
+//!   not read.
+//!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `d20`'s `ra` (reroll and add), `h`/`l` selectors on `ro`, `rr`
-//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), sets
-//! `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
+//! misread): `d20`'s `ra` (reroll and add: `d20` adds at most one die to the
+//! whole group, its `max_targets=1`, unlike Foundry's `xo`, which adds one
+//! per matching die), `h`/`l` selectors on `ro`, `rr`
+//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), variable dice
+//! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
 //! in one run only (`e5e6`) per dice group. Still read differently from
@@ -139,10 +152,10 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (301 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (311 expressions:
 //! arithmetic, keep and drop, `ro`, `rr`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
-//! value, each form on d4 to d20), made by `bench/d20_golden.py`.
+//! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
 //! # Dialects
 //!
@@ -665,7 +678,8 @@ pub enum ExplodeKind {
     #[default]
     Plain,
     /// Each matching die of the group rolls one more, which does not explode
-    /// (Foundry's `xo`, d20's `ra`). Exact: nothing is capped.
+    /// (Foundry's `xo`). Exact: nothing is capped. (Not d20's `ra`, which
+    /// adds at most one die to the whole group.)
     Once,
     /// The extra dice are added into the die that exploded: one die whose
     /// value is their sum (Roll20's `!!`), for keep, drop and successes.
@@ -681,12 +695,11 @@ impl ExplodeKind {
         *self == ExplodeKind::Plain
     }
 
-    /// The spelling before the test: `e`, `ra` (d20's reroll and add, which
-    /// Foundry spells `xo`), `!!` or `!p`.
+    /// The spelling before the test: `e`, `xo`, `!!` or `!p`.
     pub fn symbol(self) -> &'static str {
         match self {
             ExplodeKind::Plain => "e",
-            ExplodeKind::Once => "ra",
+            ExplodeKind::Once => "xo",
             ExplodeKind::Compound => "!!",
             ExplodeKind::Penetrate => "!p",
         }

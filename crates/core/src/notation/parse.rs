@@ -1187,15 +1187,6 @@ impl Parser<'_> {
             b'r' => {
                 self.pos += 1;
                 let m = match (self.peek_lower(), dialect) {
-                    // d20's `ra`: reroll and add, once: an explosion whose
-                    // extra die does not explode (issue 30, item 2); also
-                    // Tabula's canonical spelling of Foundry's `xo`.
-                    (Some(b'a'), Dialect::D20 | Dialect::Foundry) => {
-                        self.pos += 1;
-                        self.skip_ws();
-                        let t = self.test(false, "a number after `ra`")?;
-                        return Ok(Some(Suffix::Explode(ExplodeKind::Once, t)));
-                    }
                     (Some(b'o'), _) => {
                         self.pos += 1;
                         self.skip_ws();
