@@ -299,6 +299,27 @@ fn refused_rather_than_misread() {
     // Failures need successes; modifiers are glued.
     refused("3d6f1", R20);
     refused("4d6 k3", R20);
+    for (text, d) in [
+        ("2d20 kh", FVTT),
+        ("4d6 kh3 + 1", R20),
+        ("1d20 cs>19", R20),
+        ("2d6 x", FVTT),
+        ("3d6 r1", R20),
+    ] {
+        assert!(
+            matches!(refused(text, d), NotationError::NotInDialect { .. }),
+            "{text}"
+        );
+    }
+    // Plain words after a space stay a comment.
+    for (text, d) in [
+        ("1d20 dex save", R20),
+        ("2d6 fire", R20),
+        ("1d8 damage", FVTT),
+        ("2d20 keep", FVTT),
+    ] {
+        assert!(parse(text, d).comment().is_some(), "{text}");
+    }
     refused("1d6!!!", R20);
     refused("1d6!!e5", R20);
     // d20 keeps refusing the other dialects' spellings.

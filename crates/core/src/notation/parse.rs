@@ -846,8 +846,27 @@ impl Parser<'_> {
             self.skip_ws();
             let had_ws = self.pos > before;
             let at = self.pos;
-            // Roll20 and Foundry read modifiers glued to the group only.
+            // Roll20 and Foundry read modifiers glued to the group only. A
+            // whole modifier after white space (`2d20 kh`, `4d6 kh1 + 2`) is
+            // refused rather than taken for a comment; anything else there
+            // (`1d20 dex save`) is the caller's.
             if had_ws && self.dialect != Dialect::D20 {
+                let whole = match self.suffix(sides) {
+                    Ok(Some(_)) => self
+                        .peek_char()
+                        .is_none_or(|c| c.is_whitespace() || "+-*/%),}[#".contains(c)),
+                    Err(NotationError::UnexpectedEnd { .. }) => true,
+                    _ => false,
+                };
+                if whole {
+                    return Err(NotationError::NotInDialect {
+                        reason:
+                            "a modifier is read glued to its dice (`2d20kh`), not after a space"
+                                .into(),
+                        dialect: self.dialect,
+                        position: at,
+                    });
+                }
                 self.pos = before;
                 break;
             }
