@@ -341,6 +341,17 @@ CASES = [
     ('2d6 + 3 damage', 'comments'),
     ('1d8 + 2 slashing damage', 'comments'),
     ('1d4 # a # b', 'comments'),
+    # Issue 30, item 2: sets.
+    ("(1d20, 1d20)kh1", "a set: advantage"),
+    ("(1d20, 1d20)kl1", "a set: disadvantage"),
+    ("(1d4, 1d6)kh1", "a set of unlike dice"),
+    ("(1d4,1d6)pl1", "a set, drop the lowest"),
+    ("(2d4, 1d8, 3)ph1", "a set with a number, drop the highest"),
+    ("(1d6,)", "a set of one"),
+    ("(1d6, 2) + 1", "a set summed"),
+    ("(1d6, 1d6)k>3", "a set kept by value"),
+    ("(1d4, 1d4, 1d4)p<2", "a set dropped by value"),
+    ("(1d4 + 1, 1d6 - 1)kh1 * 2", "a set of expressions"),
 ]
 
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::common::{self, CliError, Ctx};
-use tabula_engine::core::notation::{EXPLODE_DEPTH, Expr, Node, RollOutcome};
+use tabula_engine::core::notation::{Dialect, EXPLODE_DEPTH, Expr, Node, RollOutcome};
 
 /// The options of `tabula roll`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +28,16 @@ pub struct RollArgs {
     /// (for dF: -, 0, +).
     #[arg(long, value_name = "V,V,...")]
     pub rolled: Option<String>,
+    /// Whose meaning the notation has: d20 (the default), roll20 (8d6!,
+    /// 4d6k3, 10d10>7f1, {4d6+3, 2d8}kh1) or foundry (1d6x, 2d20kh,
+    /// 3d6min2, 10d6cs>=5).
+    #[arg(long, value_name = "DIALECT", default_value = "d20", value_parser = dialect_arg)]
+    pub dialect: Dialect,
+}
+
+/// `--dialect`: `d20`, `roll20` or `foundry`.
+fn dialect_arg(text: &str) -> Result<Dialect, String> {
+    text.parse::<Dialect>().map_err(|e| e.to_string())
 }
 
 /// The options of `tabula odds`.
@@ -43,6 +53,9 @@ pub struct OddsArgs {
     /// each exact value labelled (at most 40 totals, the likeliest range).
     #[arg(long, value_name = "FILE")]
     pub chart: Option<std::path::PathBuf>,
+    /// Whose meaning the notation has, as for `tabula roll`.
+    #[arg(long, value_name = "DIALECT", default_value = "d20", value_parser = dialect_arg)]
+    pub dialect: Dialect,
 }
 
 /// The words of the notation as one text: `2d6 + 1d4` typed unquoted arrives
@@ -69,7 +82,8 @@ struct RollReport<'a> {
 /// Bad input for notation errors, manual values out of range, missing or left
 /// over.
 pub fn run(args: &RollArgs, ctx: Ctx) -> Result<(), CliError> {
-    let expr = Expr::parse(&joined(&args.notation, &args.more)).map_err(CliError::bad)?;
+    let expr =
+        Expr::parse_in(&joined(&args.notation, &args.more), args.dialect).map_err(CliError::bad)?;
     let mut roller = common::roller_for(args.seed, args.rolled.as_deref());
     let outcome = expr.roll(roller.as_mut()).map_err(CliError::bad)?;
     common::finish(roller.as_mut())?;
@@ -99,6 +113,9 @@ struct Truncation {
 #[derive(Serialize)]
 struct OddsReport {
     expression: String,
+    /// The dialect that read it, when not d20 (issue 30, item 3).
+    #[serde(skip_serializing_if = "Dialect::is_d20")]
+    dialect: Dialect,
     distribution: Vec<Row>,
     mean: f64,
     exact: bool,
@@ -118,10 +135,12 @@ const BAR: f64 = 40.0;
 /// # Errors
 /// Bad input for notation errors and for distributions too large to compute.
 pub fn odds(args: &OddsArgs, ctx: Ctx) -> Result<(), CliError> {
-    let expr = Expr::parse(&joined(&args.notation, &args.more)).map_err(CliError::bad)?;
+    let expr =
+        Expr::parse_in(&joined(&args.notation, &args.more), args.dialect).map_err(CliError::bad)?;
     let odds = expr.odds().map_err(CliError::bad)?;
     let report = OddsReport {
         expression: expr.to_string(),
+        dialect: expr.dialect(),
         distribution: odds
             .dist
             .iter()
@@ -185,7 +204,11 @@ fn at_least_points(rows: &[Row]) -> Vec<(i64, f64)> {
 }
 
 fn odds_text(r: &OddsReport) -> String {
-    let mut out = format!("{}: mean {:.2}", r.expression, r.mean);
+    let mut out = r.expression.clone();
+    if !r.dialect.is_d20() {
+        out.push_str(&format!(" ({})", r.dialect));
+    }
+    out.push_str(&format!(": mean {:.2}", r.mean));
     if let Some(p) = r.chance_of_passing {
         out.push_str(&format!(", chance of passing {:.2}%", p * 100.0));
     }

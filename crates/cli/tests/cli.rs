@@ -218,3 +218,51 @@ fn issue_30_roll_and_odds_read_labels_comparisons_and_refuse_misreads() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("position 9"), "{}", stderr(&o));
 }
+
+#[test]
+fn roll_and_odds_read_roll20_and_foundry_with_dialect() {
+    // Issue 30, item 3: Roll20's `>` is "at least"; the line names the dialect.
+    let o = tabula(&[
+        "roll",
+        "--dialect",
+        "roll20",
+        "5d10>7f1",
+        "--rolled",
+        "7,1,10,3,2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        "5d10>=7f=1 (7*, 1 failure, 10*, 3, 2) [1 success] = 1 (roll20)"
+    );
+    let o = tabula(&[
+        "roll",
+        "4d6k3",
+        "--dialect",
+        "foundry",
+        "--rolled",
+        "6,5,2,4",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["total"], 15);
+    assert_eq!(v["dialect"], "foundry");
+    // The same text in d20 is refused, never misread.
+    let o = tabula(&["roll", "4d6k3", "--rolled", "6,5,2,4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = tabula(&["odds", "--dialect", "roll20", "1d10>7", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["dialect"], "roll20");
+    assert!((v["mean"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+    let o = tabula(&["odds", "--dialect", "roll20", "1d10>7"]);
+    assert!(
+        stdout(&o).starts_with("1d10>=7 (roll20): mean 0.40"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tabula(&["odds", "--dialect", "avrae", "1d10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("roll20"), "{}", stderr(&o));
+}

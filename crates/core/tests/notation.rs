@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use tabula_core::cards::Card;
 use tabula_core::dice::{Die, MAX_POOL, MAX_SIDES};
 use tabula_core::notation::{
-    BinOp, Compare, DiceTerm, Expr, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN, MAX_NUMBER,
-    MAX_REROLLS, MAX_ROLLS, MAX_TERMS, MAX_TOTAL, Modifier, Node, NodeOutcome, NotationError,
-    Select, Sides, Test,
+    BinOp, Compare, DiceTerm, ExplodeKind, Expr, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN,
+    MAX_NUMBER, MAX_REROLLS, MAX_ROLLS, MAX_TERMS, MAX_TOTAL, Modifier, Node, NodeOutcome,
+    NotationError, Select, Sides, Test,
 };
 use tabula_core::odds::OddsError;
 use tabula_core::{Manual, RollError, Roller, Scripted, Seeded};
@@ -55,7 +55,11 @@ fn dice_and_constants() {
             sides: Sides::Number(6),
             modifiers: vec![],
             select: None,
-            success: None
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
         }
     );
     assert_eq!(dice("d20").count, 1);
@@ -1008,12 +1012,25 @@ fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
                 } else {
                     (1, i64::from(d.sides))
                 };
-                prop_assert!((lo..=hi).contains(&d.value), "{:?}", d);
+                // A penetrating extra die counts one less than its face; a
+                // compounding die holds its chain's sum.
+                let lo = if d.from_explosion { lo - 1 } else { lo };
+                if d.compounded.is_empty() {
+                    prop_assert!((lo..=hi).contains(&d.value), "{:?}", d);
+                } else {
+                    prop_assert_eq!(d.value, d.compounded.iter().sum::<i64>());
+                }
             }
         }
         NodeOutcome::Neg { operand: x, .. }
         | NodeOutcome::Group { inner: x, .. }
-        | NodeOutcome::Labelled { inner: x, .. } => check_tree(x)?,
+        | NodeOutcome::Labelled { inner: x, .. }
+        | NodeOutcome::Func { inner: x, .. } => check_tree(x)?,
+        NodeOutcome::Set { items, .. } => {
+            for item in items {
+                check_tree(&item.outcome)?;
+            }
+        }
         NodeOutcome::Binary { operands, .. } => {
             check_tree(&operands.lhs)?;
             check_tree(&operands.rhs)?;
@@ -1116,9 +1133,16 @@ fn small_expr() -> impl Strategy<Value = String> {
             (
                 inner.clone(),
                 prop_oneof![Just("+"), Just("-"), Just("*"), Just("/")],
-                inner
+                inner.clone()
             )
                 .prop_map(|(a, op, b)| format!("({a}) {op} ({b})")),
+            // Issue 30, item 2: d20's sets.
+            (
+                inner.clone(),
+                inner,
+                prop_oneof![Just(""), Just("kh1"), Just("pl1"), Just("k>2")]
+            )
+                .prop_map(|(a, b, s)| format!("({a}, {b}){s}")),
         ]
     })
 }

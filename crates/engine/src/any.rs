@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use tabula_core::builder::{CharacterBook, SheetAfter};
 use tabula_core::files::SheetFiles;
+use tabula_core::notation::Dialect;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Roller;
 use tabula_core::system::{CommandDoc, CommandSpec, Seat, System, TextPlay};
@@ -118,42 +119,74 @@ impl DiceSetting {
     }
 }
 
+/// The engine's own settings of a table file, which every book's table file
+/// accepts ([`split_table_settings`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableSettings {
+    /// `dice`: who may type dice and cards (issue 28, item 6).
+    pub dice: DiceSetting,
+    /// `dice_dialect`: whose meaning free dice notation has at the table,
+    /// `"d20"` (the default), `"roll20"` or `"foundry"` (issue 30, item 3;
+    /// `tabula_core::notation::Dialect`).
+    pub dice_dialect: Dialect,
+}
+
 /// The table file `text` without the engine's own settings, and those
-/// settings: the top-level key `dice` (`"table"` or `"players"`, default
-/// `"players"`). Text that is not TOML, or has no `dice`, comes back as it
+/// settings: the top-level keys `dice` (`"table"` or `"players"`, default
+/// `"players"`) and `dice_dialect` (`"d20"`, `"roll20"` or `"foundry"`,
+/// default `"d20"`). Text that is not TOML, or has neither, comes back as it
 /// is (the book reports its own errors).
 ///
 /// # Errors
-/// A message naming `dice` when it is neither `"table"` nor `"players"`.
+/// A message naming `dice` when it is neither `"table"` nor `"players"`, or
+/// `dice_dialect` when it is not a dialect.
 pub fn split_table_settings(
     text: &str,
-) -> Result<(DiceSetting, std::borrow::Cow<'_, str>), String> {
+) -> Result<(TableSettings, std::borrow::Cow<'_, str>), String> {
+    let mut settings = TableSettings::default();
     let Ok(mut doc) = text.parse::<toml::Table>() else {
-        return Ok((DiceSetting::Players, text.into()));
+        return Ok((settings, text.into()));
     };
-    let Some(value) = doc.remove("dice") else {
-        return Ok((DiceSetting::Players, text.into()));
-    };
-    let setting = match value.as_str() {
-        Some("players") => DiceSetting::Players,
-        Some("table") => DiceSetting::Table,
-        _ => {
-            return Err(format!(
-                "the table setting `dice` is \"players\" (each seat may type its own dice and cards) or \"table\" (the table rolls every player's), not {value}"
-            ));
-        }
-    };
+    let dice = doc.remove("dice");
+    let dialect = doc.remove("dice_dialect");
+    if dice.is_none() && dialect.is_none() {
+        return Ok((settings, text.into()));
+    }
+    if let Some(value) = dice {
+        settings.dice = match value.as_str() {
+            Some("players") => DiceSetting::Players,
+            Some("table") => DiceSetting::Table,
+            _ => {
+                return Err(format!(
+                    "the table setting `dice` is \"players\" (each seat may type its own dice and cards) or \"table\" (the table rolls every player's), not {value}"
+                ));
+            }
+        };
+    }
+    if let Some(value) = dialect {
+        settings.dice_dialect = value
+            .as_str()
+            .and_then(|s| s.parse::<Dialect>().ok())
+            .ok_or_else(|| {
+                format!(
+                    "the table setting `dice_dialect` is \"d20\", \"roll20\" or \"foundry\" (whose meaning free dice notation has), not {value}"
+                )
+            })?;
+    }
     let rest = toml::to_string(&doc).map_err(|e| format!("the table file: {e}"))?;
-    Ok((setting, rest.into()))
+    Ok((settings, rest.into()))
 }
 
 /// The initial roller as the store and save files keep it: the seeded
-/// roller's own JSON, with `"dice": "table"` beside it when the table's
-/// setting says so (absent: `players`; older tables have none).
+/// roller's own JSON, with `"dice": "table"` and `"dice_dialect"` beside it
+/// when the table's settings say so (absent: `players` and `d20`; older
+/// tables have none).
 #[derive(Deserialize)]
 struct StoredDice {
     #[serde(default)]
     dice: DiceSetting,
+    #[serde(default)]
+    dice_dialect: Dialect,
 }
 
 trait DynSession: Send + Sync {
@@ -481,6 +514,8 @@ pub struct AnyTable {
     autopilot: Vec<String>,
     /// Who may type dice (the table setting `dice`).
     dice: DiceSetting,
+    /// Whose meaning free notation has (the table setting `dice_dialect`).
+    dice_dialect: Dialect,
 }
 
 impl std::fmt::Debug for AnyTable {
@@ -508,7 +543,7 @@ impl AnyTable {
             system,
             message: e.to_string(),
         };
-        let (dice, text) = split_table_settings(text).map_err(|e| fail(&e))?;
+        let (settings, text) = split_table_settings(text).map_err(|e| fail(&e))?;
         let text: &str = &text;
         let inner: Box<dyn DynSession> = dispatch!(system, S => {
             let state = <S as TextPlay>::setup(text, files).map_err(|e| fail(&e))?;
@@ -518,7 +553,8 @@ impl AnyTable {
             system,
             inner,
             autopilot: Vec::new(),
-            dice,
+            dice: settings.dice,
+            dice_dialect: settings.dice_dialect,
         })
     }
 
@@ -569,12 +605,13 @@ impl AnyTable {
             let typed = typed_rows::<S>(rows)?;
             Box::new(Session::<S>::restore_from_snapshot(initial, roller, snapshot, typed)?)
         });
-        let dice = read_json::<StoredDice>("roller", initial_roller)?.dice;
+        let stored = read_json::<StoredDice>("roller", initial_roller)?;
         Ok(AnyTable {
             system,
             inner,
             autopilot: Vec::new(),
-            dice,
+            dice: stored.dice,
+            dice_dialect: stored.dice_dialect,
         })
     }
 
@@ -895,6 +932,12 @@ impl AnyTable {
         self.dice
     }
 
+    /// Whose meaning free dice notation has at this table: the table setting
+    /// `dice_dialect` (issue 30, item 3; `d20` when the file has none).
+    pub fn dice_dialect(&self) -> Dialect {
+        self.dice_dialect
+    }
+
     /// Refuse a player's typed values at a `dice = "table"` table (issue 28,
     /// item 6); the GM may type the GM's own.
     fn check_dice(&self, seat: &Seat, dice: &Dice<'_>) -> Result<(), CommandError> {
@@ -980,14 +1023,17 @@ impl AnyTable {
     ///
     /// Carries the table setting `dice` beside the roller's own fields when it
     /// is `table` (the roller is how the table rolls; older tables, without
-    /// it, are `players`).
+    /// it, are `players`), and `dice_dialect` when it is not `d20`.
     pub fn initial_roller(&self) -> serde_json::Value {
         let mut v =
             serde_json::to_value(self.inner.initial_roller()).unwrap_or(serde_json::Value::Null);
-        if self.dice != DiceSetting::Players
-            && let Some(o) = v.as_object_mut()
-        {
-            o.insert("dice".into(), self.dice.as_str().into());
+        if let Some(o) = v.as_object_mut() {
+            if self.dice != DiceSetting::Players {
+                o.insert("dice".into(), self.dice.as_str().into());
+            }
+            if !self.dice_dialect.is_d20() {
+                o.insert("dice_dialect".into(), self.dice_dialect.as_str().into());
+            }
         }
         v
     }

@@ -49,7 +49,7 @@ pub mod talk;
 
 pub use any::{
     Accepted, AnyTable, Dice, DiceSetting, LoadError, RawRow, SaveError, SaveFile, SetupFailure,
-    split_table_settings,
+    TableSettings, split_table_settings,
 };
 pub use session::{CommandError, LogLine};
 

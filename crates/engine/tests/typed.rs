@@ -237,3 +237,43 @@ fn issue_28_6_the_table_setting_dice_table_refuses_typed_values() {
     // The table's own dice still work.
     t.submit_text(&stella(), FATE, Dice::Table).unwrap();
 }
+
+/// Issue 30, item 3: `dice_dialect = "roll20"` (or `"foundry"`, `"d20"`) in
+/// any book's table file is the table's dice dialect; it survives a save and
+/// a reload, sits beside `dice`, and anything else is refused naming it.
+#[test]
+fn issue_30_3_the_table_setting_dice_dialect() {
+    use tabula_engine::core::notation::Dialect;
+    for system in SystemId::ALL {
+        let (text, dir) = example(system);
+        let t = AnyTable::setup(
+            system,
+            &format!("dice_dialect = \"roll20\"\ndice = \"table\"\n{text}"),
+            &dir,
+            Seeded::from_seed(1),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", system.id()));
+        assert_eq!(t.dice_dialect(), Dialect::Roll20, "{}", system.id());
+        assert_eq!(t.dice_setting(), DiceSetting::Table);
+        assert_eq!(t.initial_roller()["dice_dialect"], "roll20");
+        let plain = AnyTable::setup(system, &text, &dir, Seeded::from_seed(1)).unwrap();
+        assert_eq!(plain.dice_dialect(), Dialect::D20);
+        assert!(plain.initial_roller().get("dice_dialect").is_none());
+        let bad = AnyTable::setup(
+            system,
+            &format!("dice_dialect = \"avrae\"\n{text}"),
+            &dir,
+            Seeded::from_seed(1),
+        )
+        .unwrap_err();
+        assert!(bad.to_string().contains("`dice_dialect`"), "{bad}");
+        let saved = serde_json::to_string(&SaveFile::of(&t)).unwrap();
+        let back = SaveFile::load(system, &saved).unwrap();
+        assert_eq!(back.dice_dialect(), Dialect::Roll20, "{}", system.id());
+        assert_eq!(back.dice_setting(), DiceSetting::Table);
+    }
+    let (settings, rest) =
+        tabula_engine::split_table_settings("dice_dialect = \"foundry\"\nname = \"x\"\n").unwrap();
+    assert_eq!(settings.dice_dialect, Dialect::Foundry);
+    assert!(!rest.contains("dice_dialect"));
+}

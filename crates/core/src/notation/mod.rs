@@ -16,11 +16,13 @@
 //!
 //! ```text
 //! roll     := compare [comment]
+//! set      := "(" expr ("," expr)+ ")" [select]    d20's sets
+//!           | "(" expr "," ")" [select]
 //! compare  := expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*
 //! expr     := term (("+" | "-") term)*
 //! term     := unary (("*" | "//" | "/" | "%") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := (number | dice | "(" compare ")") label*
+//! atom     := (number | dice | "(" compare ")" | set) label*
 //! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* [select] [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
@@ -126,10 +128,21 @@
 //!   end (`1d6 kh`) is an error too. (`d20` needs `allow_comments=True` for
 //!   comments.)
 //!
+//! - Sets, `d20`'s (issue 30, item 2): `(1d20, 1d20)kh1` keeps the higher
+//!   total, `(1d4, 1d6)pl1` drops the lower, `(1d6, 1d6)k>3` keeps the
+//!   totals above 3, `(1d6,)` is a set of one (a comma and no second item),
+//!   and a set without keep or drop is the sum of its items. Keep and drop
+//!   count among the items' totals, at most one per set; among equal totals
+//!   the earlier counts as the lower. Written in canonical spelling as
+//!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
+//!   not read.
+//!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `d20`'s `ra` (reroll and add), `h`/`l` selectors on `ro`, `rr`
-//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), sets
-//! `(1d4, 1d6)kh1`, decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
+//! misread): `d20`'s `ra` (reroll and add: `d20` adds at most one die to the
+//! whole group, its `max_targets=1`, unlike Foundry's `xo`, which adds one
+//! per matching die), `h`/`l` selectors on `ro`, `rr`
+//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), variable dice
+//! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
 //! in one run only (`e5e6`) per dice group. Still read differently from
@@ -139,10 +152,78 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (301 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (311 expressions:
 //! arithmetic, keep and drop, `ro`, `rr`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
-//! value, each form on d4 to d20), made by `bench/d20_golden.py`.
+//! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
+//!
+//! # Dialects
+//!
+//! The same text can mean another roll on another table's roller, so a text
+//! is read in one dialect ([`Dialect`], issue 30, item 3): `d20` (the default,
+//! everything above), Roll20 or Foundry VTT, chosen per call
+//! ([`Expr::parse_in`]), per command line (`tabula roll --dialect roll20`) and
+//! per table (`dice_dialect = "roll20"` in the table file). The outcome names
+//! the dialect that read it ([`RollOutcome::dialect`]; its line ends
+//! `(roll20)` or `(foundry)`, nothing for `d20`). Each spelling below has the
+//! meaning its roller documents: Roll20's *Dice Reference* and *Dice
+//! Specification* (wiki.roll20.net/Dice_Reference) and Foundry VTT's *Dice
+//! Modifiers* article (foundryvtt.com/article/dice-modifiers) with its API
+//! reference of `Die` (`foundry.dice.terms.Die`). Text whose meaning is
+//! unclear there, or that Tabula does not read yet, is refused with
+//! [`NotationError::NotInDialect`], never misread.
+//!
+//! | spelling | Roll20 | Foundry | meaning (source) |
+//! | --- | --- | --- | --- |
+//! | `8d6!`, `3d6!>4`, `3d6!3` | yes | – | explode on the highest face, or on the compare point: `>4` is 4 or more (Roll20, Exploding Dice); shown as `e6`, `e>=4` |
+//! | `5d6!!`, `5d6!!>5` | yes | – | compounding: a die's explosions are added into that one die, which keep, drop and success tests then see (Roll20, Compounding Dice: Shadowrun) |
+//! | `5d6!p`, `5d6!p>5` | yes | – | penetrating: each extra die counts one less than its face and explodes on its face (Roll20, Penetrating Dice: HackMaster) |
+//! | `1d6x`, `1d6x6`, `5d10x>=9` | – | yes | explode, again and again (Foundry, `x`) |
+//! | `5d10xo`, `5d10xo>8` | – | yes | explode once: an extra die does not explode (Foundry, `xo`); exact odds |
+//! | `4d6k3`, `8d100k4` | yes | yes | keep the highest (Roll20, Drop/Keep; Foundry, `k`) |
+//! | `4d6d1`, `4d6d` | yes | yes | drop the lowest (Roll20, Drop/Keep; Foundry, `d`) |
+//! | `2d20kh`, `2d20kl`, `4d6dl`, `4d6dh` | yes | yes | no number: one die (Foundry's `Die` reference: `20d20kh` keeps the 1 highest); Roll20 reads it the same |
+//! | `3d6r1`, `2d8r<2`, `2d8r8r2` | yes | – | reroll until the die no longer matches (Roll20, Rerolling Dice); several `r`s are one test |
+//! | `2d8ro<2` | yes | – | reroll once: a 1 or a 2 (Roll20, Rerolling Dice) |
+//! | `1d20r`, `1d20r<3` | – | yes | reroll once; no number: the lowest face (Foundry, `r`) |
+//! | `1d20rr`, `1d20rr<3` | – | yes | reroll until (Foundry, `rr`) |
+//! | `10d10>7`, `10d10<3`, `10d10=10` | yes | – | count the dice at least 7, at most 3, equal to 10: Roll20's `>` and `<` include the target (Roll20, Target Number / Successes); so `10d10>7` is another roll than in `d20` and Foundry, where `>` is strictly above |
+//! | `10d10>7f1`, `3d6>3f<2` | yes | – | each failure subtracts one success (Roll20, Failures) |
+//! | `1d20cs>18`, `1d20cf<3` | yes | – | critical success and fumble marks on the dice, shown in the outcome (`19 critical`, `1 fumble`); the total does not change (Roll20, Critical Success and Fumble Points) |
+//! | `10d6cs>4`, `10d6cs>=5`, `10d6cf<2` | – | yes | count the dice passing: successes, or failures counted (Foundry, `cs`, `cf`); a comparison is required |
+//! | `10d6cs>=5df=1` | – | yes | deduct failures from the successes (Foundry, `df`) |
+//! | `3d6min2`, `3d6max5` | – | yes | each die at least 2, at most 5 (Foundry, `min`, `max`); shown as `mi2`, `ma5` |
+//! | `{4d6+3, 2d8}kh1`, `{1d20, 1d20}kh`, `{...}dl1` | yes | yes | a group of rolls: keep or drop among their totals (Roll20, Grouped Rolls; Foundry, dice pools) |
+//! | `{4d6, 3d8}>10`, `{...}cs>10` | yes | yes | count the rolls whose total passes; with `f` (Roll20) or `df` (Foundry) subtract failures |
+//! | `floor(x)`, `ceil(x)`, `round(x)`, `abs(x)` | yes | yes | rounding down, up, to nearest with a half up (JavaScript's `Math.round`: `round(-2.5)` is -2), absolute value (Roll20, Math Operators and Functions; Foundry formulas take `Math` functions) |
+//! | `a % b` | yes | yes | JavaScript's remainder, with the sign of `a` (`-7 % 3` is -1; Roll20, Math Operators) |
+//! | `1d20+5 Roll for initiative`, `1d20 # text` | yes | yes | a comment, as in `d20` (above) |
+//!
+//! Refused, never misread:
+//! - `/` anywhere but as the whole argument of `floor()`, `ceil()` or
+//!   `round()`: both give a fraction there, and Tabula counts in whole numbers
+//!   (`floor(1d6 / 2)` is exact: the quotient is rounded once). `//` and
+//!   comparisons of totals (`1d20 + 5 >= 15`) are `d20`'s.
+//! - An explosion with rerolls, `min` or `max` in one group (`3d6!r1`): both
+//!   apply modifiers in an order of their own, not the order written.
+//! - Roll20's group of one roll with keep, drop or a test (`{5d6!!}>8`,
+//!   `{4d6}kh1`): Roll20 applies it to the roll's dice, which Tabula does
+//!   not read yet. Foundry's `{4d6}kh` keeps the one total and is read.
+//! - Foundry's capped forms (`20d20r1=1`, `x2>5`: a count, then the test),
+//!   `sf`, `ms`, `even`, `odd`; Roll20's matches (`m`, `mt`), sorting
+//!   (`s`, `sa`, `sd`), `**` and computed dice (`(1+1)d6`, `2d(1d4)`);
+//!   keep or drop by value (`k<3`, `d20`'s).
+//! - Modifiers after white space (`4d6 k3`): both read them glued only.
+//!
+//! In these dialects Tabula also reads its own canonical spelling (`e6`,
+//! `rr1`, `ro1`, `mi2`, `ma5`, `kh1`, `>=7`, `<=2`, `f=1`, `xo=6`), so an
+//! expression's `Display` reads back the same in its dialect; none of these
+//! means anything else there. Agreement with each roller's documented
+//! meaning is checked on the exact distribution of every expression in
+//! `crates/core/tests/data/dialect_golden.json` (made with icepool by
+//! `bench/dialect_golden.py`), and the odds of random expressions in each
+//! dialect equal a brute-force walk of every roll
+//! (`crates/core/tests/notation_dialects.rs`).
 //!
 //! # Caps
 //!
@@ -192,7 +273,7 @@ pub use crate::dice::{MAX_POOL, MAX_SIDES};
 pub use odds::{
     EXPLODE_DEPTH, ExprOdds, MAP_STEPS, MAX_NOTATION_WORK, MAX_STATE_VALUES, STATE_STEPS,
 };
-pub use roll::{DieOutcome, NodeOutcome, Operands, RollOutcome};
+pub use roll::{Critical, DieOutcome, NodeOutcome, Operands, RollOutcome, SetItemOutcome};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
 pub const MAX_INPUT_LEN: usize = 1_000;
@@ -238,6 +319,140 @@ pub struct Expr {
     comment: Option<String>,
     /// Dice before rerolls and explosions, at most [`MAX_POOL`].
     dice: u32,
+    /// The dialect that read the text (issue 30, item 3).
+    dialect: Dialect,
+}
+
+/// Whose meaning a text is read with (issue 30, item 3): the same text can
+/// mean another roll elsewhere (`10d10>7` counts dice above 7 in `d20` and
+/// Foundry, at least 7 in Roll20). See [`dialect`](self#dialects).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// Avrae's Python `d20` (the default), as described above.
+    #[default]
+    D20,
+    /// Roll20's dice reference.
+    Roll20,
+    /// Foundry VTT's dice and modifiers.
+    Foundry,
+}
+
+impl Dialect {
+    /// Every dialect, the default first.
+    pub const ALL: [Dialect; 3] = [Dialect::D20, Dialect::Roll20, Dialect::Foundry];
+
+    /// Whether this is the default, `d20`.
+    pub fn is_d20(&self) -> bool {
+        *self == Dialect::D20
+    }
+
+    /// The name a table file or command line gives it: `d20`, `roll20`,
+    /// `foundry`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::D20 => "d20",
+            Dialect::Roll20 => "roll20",
+            Dialect::Foundry => "foundry",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    /// `d20`, `roll20` or `foundry`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A dialect name that is not `d20`, `roll20` or `foundry`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DialectError {
+    /// The name given.
+    #[error("the dice dialect is \"d20\", \"roll20\" or \"foundry\", not {found:?}")]
+    Unknown {
+        /// What was written.
+        found: String,
+    },
+}
+
+impl FromStr for Dialect {
+    type Err = DialectError;
+
+    /// `d20`, `roll20` or `foundry`, in any case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| DialectError::Unknown {
+                found: s.to_string(),
+            })
+    }
+}
+
+/// A rounding or absolute value of Roll20 and Foundry: `floor(x)`,
+/// `ceil(x)`, `round(x)`, `abs(x)` (issue 30, item 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Func {
+    /// `floor(x)`: rounds down.
+    Floor,
+    /// `ceil(x)`: rounds up.
+    Ceil,
+    /// `round(x)`: to the nearest whole number, a half up (JavaScript's
+    /// `Math.round`, which Roll20 and Foundry use: `round(-2.5)` is -2).
+    Round,
+    /// `abs(x)`: the absolute value.
+    Abs,
+}
+
+impl Func {
+    /// `floor`, `ceil`, `round` or `abs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Floor => "floor",
+            Func::Ceil => "ceil",
+            Func::Round => "round",
+            Func::Abs => "abs",
+        }
+    }
+
+    /// The function of `a / b`, exactly (`b` is never 0 in a parsed
+    /// expression); `None` on overflow or a zero divisor.
+    pub fn of_quotient(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Func::Floor => BinOp::FloorDiv.apply(a, b),
+            Func::Ceil => BinOp::FloorDiv.apply(a.checked_neg()?, b)?.checked_neg(),
+            // floor(a / b + 1/2) = floor((2a + b) / 2b).
+            Func::Round => {
+                BinOp::FloorDiv.apply(a.checked_mul(2)?.checked_add(b)?, b.checked_mul(2)?)
+            }
+            Func::Abs => a.checked_div(b)?.checked_abs(),
+        }
+    }
+
+    /// The function of a whole number.
+    pub fn of_integer(self, v: i64) -> Option<i64> {
+        match self {
+            Func::Abs => v.checked_abs(),
+            _ => Some(v),
+        }
+    }
+}
+
+/// A group of rolls in braces, Roll20's and Foundry's (`{4d6+3, 2d8}kh1`,
+/// `{3d6+3}>12`): its items' totals kept or dropped as dice are, or counted
+/// as successes (issue 30, item 3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SetTerm {
+    /// The items, each an expression, in the order written (at least one).
+    pub items: Vec<Node>,
+    /// Which items' totals are kept; `None` keeps them all.
+    pub select: Option<Select>,
+    /// When present, the group counts the kept items whose total passes.
+    pub success: Option<Test>,
+    /// With `success`, each kept item whose total passes this subtracts one.
+    pub failure: Option<Test>,
 }
 
 /// A node of the expression tree.
@@ -259,6 +474,12 @@ pub enum Node {
     /// without its brackets, in the order written (at least one). The labels
     /// do not change the value. Issue 30, item 1 (d20's annotations).
     Labelled(Box<Node>, Vec<String>),
+    /// `floor(x)`, `ceil(x)`, `round(x)` or `abs(x)` (Roll20 and Foundry).
+    /// A `/` is read there only as the whole of the argument of the first
+    /// three, where the quotient is rounded exactly.
+    Func(Func, Box<Node>),
+    /// A group of rolls in braces (Roll20 and Foundry).
+    Set(Box<SetTerm>),
 }
 
 /// An arithmetic operator or a comparison of two totals.
@@ -280,6 +501,9 @@ pub enum BinOp {
     /// `%`: the remainder with the sign of the divisor, as Python's and `d20`'s
     /// (`-7 % 3` is 2, `7 % -3` is -2). Issue 30, item 2.
     Mod,
+    /// `%` in Roll20 and Foundry: JavaScript's remainder, with the sign of
+    /// the dividend (`-7 % 3` is -1). Issue 30, item 3.
+    Rem,
     /// `==`: 1 when the totals are equal, else 0 (`d20`'s comparison).
     Eq,
     /// `!=`: 1 when the totals differ, else 0.
@@ -304,7 +528,7 @@ impl BinOp {
             BinOp::Mul => "*",
             BinOp::Div => "/",
             BinOp::FloorDiv => "//",
-            BinOp::Mod => "%",
+            BinOp::Mod | BinOp::Rem => "%",
             BinOp::Eq => "==",
             BinOp::Ne => "!=",
             BinOp::Lt => "<",
@@ -348,6 +572,7 @@ impl BinOp {
                     r
                 })
             }
+            BinOp::Rem => a.checked_rem(b),
             BinOp::Eq => Some(i64::from(a == b)),
             BinOp::Ne => Some(i64::from(a != b)),
             BinOp::Lt => Some(i64::from(a < b)),
@@ -427,6 +652,58 @@ pub struct DiceTerm {
     pub select: Option<Select>,
     /// A success test: when present the group counts successes instead of summing.
     pub success: Option<Test>,
+    /// How the explosions of the group's `e` run add dice: Roll20's `!!`
+    /// and `!p`, Foundry's `xo` (issue 30, item 3).
+    #[serde(default, skip_serializing_if = "ExplodeKind::is_plain")]
+    pub explode: ExplodeKind,
+    /// With `success`, each kept die that passes this subtracts one from the
+    /// count (Roll20's `f`, Foundry's `df`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Test>,
+    /// Roll20's `cs`: the faces marked as a critical success in the outcome
+    /// (the total does not change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_success: Option<Test>,
+    /// Roll20's `cf`: the faces marked as a critical failure in the outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_failure: Option<Test>,
+}
+
+/// How an explosion adds dice (issue 30, item 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExplodeKind {
+    /// Each matching die rolls one more, which may explode again (`e6`,
+    /// Roll20's `!`, Foundry's `x`), up to [`MAX_EXPLOSIONS`] per die.
+    #[default]
+    Plain,
+    /// Each matching die of the group rolls one more, which does not explode
+    /// (Foundry's `xo`). Exact: nothing is capped. (Not d20's `ra`, which
+    /// adds at most one die to the whole group.)
+    Once,
+    /// The extra dice are added into the die that exploded: one die whose
+    /// value is their sum (Roll20's `!!`), for keep, drop and successes.
+    Compound,
+    /// Each extra die counts one less than its face, and explodes on its face
+    /// (Roll20's `!p`, HackMaster's penetration).
+    Penetrate,
+}
+
+impl ExplodeKind {
+    /// Whether this is the plain explosion.
+    pub fn is_plain(&self) -> bool {
+        *self == ExplodeKind::Plain
+    }
+
+    /// The spelling before the test: `e`, `xo`, `!!` or `!p`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ExplodeKind::Plain => "e",
+            ExplodeKind::Once => "xo",
+            ExplodeKind::Compound => "!!",
+            ExplodeKind::Penetrate => "!p",
+        }
+    }
 }
 
 /// A modifier applied to every die of a group.
@@ -753,6 +1030,21 @@ pub enum NotationError {
         /// Where the group that goes over the cap starts.
         position: usize,
     },
+    /// Text a dialect reads otherwise or not at all, refused rather than
+    /// misread (issue 30, item 3): a comparison of totals or `//` outside
+    /// `d20`, a `/` outside `floor()`, `ceil()` or `round()` in Roll20 and
+    /// Foundry (their `/` gives a fraction), an explosion with other
+    /// modifiers in one group there (they apply modifiers in their own
+    /// order).
+    #[error("{reason} in {dialect} (position {position})")]
+    NotInDialect {
+        /// What is refused and what to write instead, in words.
+        reason: String,
+        /// The dialect reading the text.
+        dialect: Dialect,
+        /// Where it starts.
+        position: usize,
+    },
     /// A value the roll can reach beyond ±[`MAX_TOTAL`].
     #[error("the roll could reach {reach}, beyond ±{max} (position {position})")]
     TotalTooLarge {
@@ -785,6 +1077,7 @@ impl NotationError {
             | NotationError::TooDeep { position, .. }
             | NotationError::DivisionByZero { position, .. }
             | NotationError::TooManyRolls { position, .. }
+            | NotationError::NotInDialect { position, .. }
             | NotationError::TotalTooLarge { position, .. } => *position,
         }
     }
@@ -816,7 +1109,38 @@ impl Expr {
     /// (`1d6kh`), a threshold every face meets, a divisor that can be 0, or a
     /// cap exceeded (see the [module documentation](self)).
     pub fn parse(text: &str) -> Result<Expr, NotationError> {
-        parse::parse(text)
+        parse::parse(text, Dialect::D20)
+    }
+
+    /// Parse a dice expression in `dialect`'s meaning (issue 30, item 3):
+    /// `Expr::parse_in("10d10>7f1", Dialect::Roll20)` counts the dice showing
+    /// at least 7, less those showing 1. [`Expr::parse`] is
+    /// `parse_in(text, Dialect::D20)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_core::notation::{Dialect, Expr};
+    /// use tabula_core::Scripted;
+    ///
+    /// let expr = Expr::parse_in("4d6k3", Dialect::Roll20)?;
+    /// let outcome = expr.roll(&mut Scripted::dice([6, 5, 2, 4]))?;
+    /// assert_eq!(outcome.total, 15);
+    /// assert_eq!(outcome.to_string(), "4d6kh3 (6, 5, 2 dropped, 4) = 15 (roll20)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Expr::parse`], and [`NotationError::NotInDialect`] for text the
+    /// dialect reads otherwise or not at all.
+    pub fn parse_in(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
+        parse::parse(text, dialect)
+    }
+
+    /// The dialect that read the text.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// Roll the expression once, asking `roller` for each die left to right.
@@ -908,7 +1232,7 @@ impl fmt::Display for Expr {
     /// for equality in a success test and nothing for it after a modifier
     /// (`ro1`), then the comment after one space.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.root.fmt(f)?;
+        self.root.fmt_in(f, self.dialect)?;
         if let Some(c) = &self.comment {
             write!(f, " {c}")?;
         }
@@ -919,35 +1243,141 @@ impl fmt::Display for Expr {
 impl fmt::Display for Node {
     /// The node in canonical spelling (see [`Expr`]'s `Display`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in(f, Dialect::D20)
+    }
+}
+
+impl Node {
+    /// The canonical spelling as `dialect` reads it back: the same as
+    /// `Display`, but for Foundry a test right before a success test keeps
+    /// its `=` (`rr=1>4`: Foundry reads `rr1>4` as a capped reroll).
+    fn fmt_in(&self, f: &mut fmt::Formatter<'_>, dialect: Dialect) -> fmt::Result {
+        let sub = |f: &mut fmt::Formatter<'_>, x: &Node| x.fmt_in(f, dialect);
         match self {
             Node::Number(v) => write!(f, "{v}"),
-            Node::Dice(d) => d.fmt(f),
-            Node::Neg(x) => write!(f, "-{x}"),
-            Node::Group(x) => write!(f, "({x})"),
-            Node::Binary(op, ab) => write!(f, "{} {} {}", ab[0], op.symbol(), ab[1]),
+            Node::Dice(d) => d.fmt_in(f, dialect == Dialect::Foundry),
+            Node::Neg(x) => {
+                f.write_str("-")?;
+                sub(f, x)
+            }
+            Node::Group(x) => {
+                f.write_str("(")?;
+                sub(f, x)?;
+                f.write_str(")")
+            }
+            Node::Binary(op, ab) => {
+                sub(f, &ab[0])?;
+                write!(f, " {} ", op.symbol())?;
+                sub(f, &ab[1])
+            }
             Node::Labelled(x, labels) => {
-                x.fmt(f)?;
+                sub(f, x)?;
                 for l in labels {
                     write!(f, " [{l}]")?;
                 }
                 Ok(())
             }
+            Node::Func(func, x) => {
+                write!(f, "{}(", func.name())?;
+                sub(f, x)?;
+                f.write_str(")")
+            }
+            Node::Set(set) => {
+                // d20's sets are in parentheses, a set of one with a comma.
+                let d20 = dialect == Dialect::D20;
+                f.write_str(if d20 { "(" } else { "{" })?;
+                for (i, item) in set.items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    sub(f, item)?;
+                }
+                if d20 && set.items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(if d20 { ")" } else { "}" })?;
+                set.fmt_suffix(f)
+            }
         }
     }
+}
+
+impl SetTerm {
+    /// The selection and tests after the braces: `kh1`, `>=12`, `>=7f=1`.
+    pub(crate) fn fmt_suffix(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        if let Some(s) = self.select {
+            write!(f, "{s}")?;
+        }
+        write_tests(f, self.success, self.failure)
+    }
+}
+
+/// A success test and a failure test as written after a group: `>=7`,
+/// `>=7f=1`.
+fn write_tests(
+    f: &mut dyn fmt::Write,
+    success: Option<Test>,
+    failure: Option<Test>,
+) -> fmt::Result {
+    if let Some(s) = success {
+        write!(f, "{}{}", s.compare.symbol(), s.target)?;
+    }
+    if let Some(t) = failure {
+        write!(f, "f{}{}", t.compare.symbol(), t.target)?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for DiceTerm {
     /// `4d6kh3`, `10d6>=5`, `1d100`, `4d6ro<3kh3`, `4dF`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_in(f, false)
+    }
+}
+
+impl DiceTerm {
+    /// The canonical spelling; with `explicit_equal`, the last modifier's
+    /// test keeps its `=` when a success test follows it (for Foundry).
+    fn fmt_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {
         write!(f, "{}{}", self.count, self.sides)?;
-        for m in &self.modifiers {
-            m.fmt(f)?;
+        let last = self.modifiers.len().wrapping_sub(1);
+        for (i, m) in self.modifiers.iter().enumerate() {
+            let equal_shown = explicit_equal
+                && i == last
+                && self.select.is_none()
+                && self.success.is_some()
+                && m.test().is_some_and(|t| t.compare == Compare::Equal);
+            if equal_shown && self.explode.is_plain() {
+                let name = match m {
+                    Modifier::RerollOnce(_) => "ro",
+                    Modifier::Reroll(_) => "rr",
+                    _ => "e",
+                };
+                write!(f, "{name}=")?;
+                if let Some(t) = m.test() {
+                    write!(f, "{}", t.target)?;
+                }
+                continue;
+            }
+            match (m, self.explode) {
+                (Modifier::Explode(t), kind) if !kind.is_plain() => {
+                    f.write_str(kind.symbol())?;
+                    if t.compare != Compare::Equal || equal_shown {
+                        f.write_str(t.compare.symbol())?;
+                    }
+                    write!(f, "{}", t.target)?;
+                }
+                _ => fmt::Display::fmt(m, f)?,
+            }
         }
         if let Some(s) = self.select {
-            s.fmt(f)?;
+            fmt::Display::fmt(&s, f)?;
         }
-        if let Some(s) = self.success {
-            write!(f, "{}{}", s.compare.symbol(), s.target)?;
+        write_tests(f, self.success, self.failure)?;
+        for (name, t) in [("cs", self.critical_success), ("cf", self.critical_failure)] {
+            if let Some(t) = t {
+                write!(f, "{name}{}{}", t.compare.symbol(), t.target)?;
+            }
         }
         Ok(())
     }

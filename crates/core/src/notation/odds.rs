@@ -36,7 +36,9 @@ use serde::Serialize;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
-use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, Modifier, Node, Select, Sides};
+use super::{
+    BinOp, DiceTerm, ExplodeKind, Expr, MAX_EXPLOSIONS, Modifier, Node, Select, SetTerm, Sides,
+};
 use crate::odds::{Dist, MAX_OUTCOMES, OddsError};
 
 /// How many extra dice the odds follow one exploding die for: the same cap
@@ -178,7 +180,109 @@ fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, Odds
                 _ => a.combine(&b, |x, y| op.apply(*x, *y).unwrap_or(0)),
             }
         }
+        Node::Func(func, x) => {
+            let func = *func;
+            match div_operands(x) {
+                // The exact quotient, rounded (issue 30, item 3).
+                Some([lhs, rhs]) => {
+                    let a = node(lhs, t, budget)?;
+                    let b = node(rhs, t, budget)?;
+                    a.combine(&b, |x, y| func.of_quotient(*x, *y).unwrap_or(0))
+                }
+                None => Ok(node(x, t, budget)?.map(|v| func.of_integer(*v).unwrap_or(0))),
+            }
+        }
+        Node::Set(set) => set_odds(set, t, budget),
     }
+}
+
+/// The operands of a `/` directly inside `n` (through parentheses).
+fn div_operands(n: &Node) -> Option<&[Node; 2]> {
+    match n {
+        Node::Group(x) => div_operands(x),
+        Node::Binary(BinOp::Div, ab) => Some(ab),
+        _ => None,
+    }
+}
+
+/// A group in braces: its items are independent but not alike, so a keep or
+/// drop holds the kept (or dropped) totals item by item, as an explosion's
+/// keep does ([`select_exploding`]'s states), within the same budget.
+fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, OddsError> {
+    let mut items = Vec::with_capacity(set.items.len());
+    for item in &set.items {
+        items.push(node(item, t, b)?);
+    }
+    let (success, failure) = (set.success, set.failure);
+    let g = move |v: i64| match success {
+        Some(s) => i64::from(s.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
+        None => v,
+    };
+    // No selection, or d20's by value (`k<3`): each item on its own total.
+    let by_value = set.select.filter(|s| s.by_value().is_some());
+    let Some(select) = set.select.filter(|_| by_value.is_none()) else {
+        let keeps = |v: i64| by_value.is_none_or(|s| s.keeps_value(v));
+        let mut total = Dist::certain(0);
+        for d in &items {
+            total = total.add(&d.map(|v| if keeps(*v) { g(*v) } else { 0 }))?;
+        }
+        return Ok(total);
+    };
+    let (k, highest, keep) = match select {
+        Select::KeepHighest(k) => (k as usize, true, true),
+        Select::KeepLowest(k) => (k as usize, false, true),
+        Select::DropHighest(k) => (k as usize, true, false),
+        Select::DropLowest(k) => (k as usize, false, false),
+        // The parser reads no selection by value on a group.
+        _ => return Err(OddsError::Empty),
+    };
+    // Held values sorted so that index 0 is the next to let go; ties go to
+    // the earlier item, as rolling's stable sort does (the totals are equal,
+    // so the score is the same either way).
+    let mut states: BTreeMap<Held, f64> = BTreeMap::from([((Vec::new(), 0), 1.0)]);
+    for d in &items {
+        let per_state = (d.len() as u64).saturating_mul(k as u64 + 1 + STATE_STEPS);
+        refuse_past_budget(b, per_state.saturating_mul(states.len() as u64))?;
+        let mut next: BTreeMap<Held, f64> = BTreeMap::new();
+        for ((held, acc), p) in &states {
+            for (v, q) in d.iter() {
+                b.spend(k as u64 + 1 + STATE_STEPS);
+                let mut h = held.clone();
+                let at = if highest {
+                    h.partition_point(|x| *x <= *v)
+                } else {
+                    h.partition_point(|x| *x >= *v)
+                };
+                h.insert(at, *v);
+                let mut acc = *acc;
+                if h.len() > k {
+                    let out = h.remove(0);
+                    if !keep {
+                        acc += g(out);
+                    }
+                }
+                *next.entry((h, acc)).or_insert(0.0) += p * q;
+            }
+        }
+        let held = (next.len() as u64).saturating_mul(k as u64 + 2);
+        if held > MAX_STATE_VALUES {
+            return Err(OddsError::TooManyStates {
+                values: held,
+                max: MAX_STATE_VALUES,
+            });
+        }
+        states = next;
+    }
+    let mut out = Weights::new();
+    for ((held, acc), p) in states {
+        let score = if keep {
+            held.iter().map(|v| g(*v)).sum()
+        } else {
+            acc
+        };
+        *out.entry(score).or_insert(0.0) += p;
+    }
+    to_dist(out)
 }
 
 fn to_dist(w: Weights) -> Result<Dist<i64>, OddsError> {
@@ -296,15 +400,18 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
         uniform(term.sides)
     };
     let success = term.success;
+    let failure = term.failure;
     // A selection by value (`k<3`) keeps or drops each die on its own value:
     // a dropped die scores 0 (issue 30, item 2).
     let by_value = term.select.filter(|s| s.by_value().is_some());
+    // A die's score: its value, or a success (1) less a failure (1; Roll20's
+    // `f`, Foundry's `df`; issue 30, item 3).
     let g = move |v: i64| {
         if by_value.is_some_and(|s| !s.keeps_value(v)) {
             return 0;
         }
         match success {
-            Some(t) => i64::from(t.test(v)),
+            Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
             None => v,
         }
     };
@@ -321,39 +428,7 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             b.check()?;
             to_dist(w)?
         };
-        let count = term.count;
-        // How many dice are summed, and the score of one.
-        let (summed, score): (u32, &dyn Fn(i64) -> i64) = match (term.select, success) {
-            (None, None) => (count, &|v| v),
-            (None, Some(t)) => (count, &move |v| i64::from(t.test(v))),
-            (Some(_), _) if by_value.is_some() => (count, &g),
-            (Some(Select::KeepHighest(k) | Select::KeepLowest(k)), _) => (k.min(count), &g),
-            (Some(Select::DropHighest(k) | Select::DropLowest(k)), _) => {
-                (count.saturating_sub(k), &g)
-            }
-            (Some(_), _) => (count, &g),
-        };
-        let scores: Vec<i64> = per_die.iter().map(|(v, _)| score(*v)).collect();
-        let r = match term.select {
-            None => match success {
-                None => per_die.sum_of(count),
-                Some(t) => per_die.count_successes(count, |v| t.test(v)),
-            },
-            Some(_) if by_value.is_some() => per_die.map(|v| g(*v)).sum_of(count),
-            Some(sel) => {
-                let (keep, highest) = match sel {
-                    Select::KeepHighest(k) => (k, true),
-                    Select::KeepLowest(k) => (k, false),
-                    Select::DropHighest(k) => (count - k, false),
-                    Select::DropLowest(k) => (count - k, true),
-                    // By value: handled above.
-                    _ => return Err(OddsError::Empty),
-                };
-                per_die.keep_by(count, keep, highest, g)
-            }
-        }?;
-        note_underflow(&scores, summed, &r, trunc);
-        return Ok(r);
+        return finish(term, &per_die, &g, trunc);
     };
     // The run of merged explosions from `i` (`e5e6` explodes on 5 or 6).
     let run_len = term.modifiers[i..]
@@ -365,39 +440,81 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
     let pre = apply_all(b, u.clone(), &term.modifiers[..i], &u);
     b.check()?;
     let post = &term.modifiers[i + run_len..];
-    // h(v): what one die showing v at the explosion contributes after the
-    // modifiers written after `e`.
-    let h: BTreeMap<i64, Weights> = u
-        .keys()
-        .map(|&v| {
-            let after = apply_all(b, certain(v), post, &u);
-            (v, mix(b, &after, |x| certain(g(x))))
-        })
-        .collect();
-    b.check()?;
-    let h_of = |v: i64| h.get(&v).cloned().unwrap_or_default();
-    let p = p_where(&u, test);
-    let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
-    trunc.exact = false;
-    trunc.ln_survive += f64::from(term.count) * (-reach).ln_1p();
-    if let Some(select) = term.select.filter(|s| s.by_value().is_none()) {
-        // Values, not contributions: the selection needs every die's value.
-        let finals: BTreeMap<i64, Weights> = u
-            .keys()
-            .map(|&v| (v, apply_all(b, certain(v), post, &u)))
-            .collect();
-        b.check()?;
-        return select_exploding(b, term.count, select, &pre, &u, &test, &finals, g);
+    let kind = term.explode;
+    // How many extra dice a chain may have: one for Foundry's `xo`.
+    let cap = if kind == ExplodeKind::Once {
+        1
+    } else {
+        EXPLODE_DEPTH
+    };
+    // An extra die's value from its face: one less for Roll20's `!p`.
+    let shift = if kind == ExplodeKind::Penetrate { 1 } else { 0 };
+    if kind != ExplodeKind::Once {
+        let p = p_where(&u, test);
+        let reach = p_where(&pre, test) * p.powi(EXPLODE_DEPTH as i32);
+        trunc.exact = false;
+        trunc.ln_survive += f64::from(term.count) * (-reach).ln_1p();
     }
-    // The chain from the deepest extra die up: S_D, then S_k from S_(k+1).
-    let mut s = mix(b, &u, h_of);
+    // The final values of a die showing v at the explosion, after the
+    // modifiers written after `e`: for an original die, and an extra one.
+    let finals_of = |shift: i64| -> BTreeMap<i64, Weights> {
+        u.keys()
+            .map(|&v| (v, apply_all(b, certain(v - shift), post, &u)))
+            .collect()
+    };
+    let finals = finals_of(0);
+    let finals_extra = finals_of(shift);
+    b.check()?;
+    if kind == ExplodeKind::Compound {
+        // Roll20's `!!`: each chain is one die whose value is its sum; keep,
+        // drop and successes then work on those dice.
+        let per_die = to_dist(chain(b, &u, &pre, &test, &finals, &finals_extra, cap)?)?;
+        return finish(term, &per_die, &g, trunc);
+    }
+    if let Some(select) = term.select.filter(|s| s.by_value().is_none()) {
+        let ex = Exploding {
+            pre: &pre,
+            u: &u,
+            test: &test,
+            finals: &finals,
+            finals_extra: &finals_extra,
+            cap,
+        };
+        return select_exploding(b, term.count, select, &ex, g);
+    }
+    // h(v): what one die showing v at the explosion contributes.
+    let score = |m: &BTreeMap<i64, Weights>| -> BTreeMap<i64, Weights> {
+        m.iter()
+            .map(|(v, w)| (*v, mix(b, w, |x| certain(g(x)))))
+            .collect()
+    };
+    let (h, h_extra) = (score(&finals), score(&finals_extra));
+    b.check()?;
+    let c = chain(b, &u, &pre, &test, &h, &h_extra, cap)?;
+    to_dist(c)?.sum_of(term.count)
+}
+
+/// The contribution of one exploding die's chain: the original die (faces
+/// `pre`) contributes `h[v]`, each extra die (faces `u`) `h_extra[v]`, and a
+/// die explodes when its face passes `test`, at most `cap` extra dice deep.
+/// Built from the deepest extra die up: S_cap, then S_k from S_(k+1).
+fn chain(
+    b: &Budget,
+    u: &Weights,
+    pre: &Weights,
+    test: &dyn Fn(i64) -> bool,
+    h: &BTreeMap<i64, Weights>,
+    h_extra: &BTreeMap<i64, Weights>,
+    cap: u32,
+) -> Result<Weights, OddsError> {
+    let of = |m: &BTreeMap<i64, Weights>, v: i64| m.get(&v).cloned().unwrap_or_default();
     // Each level's work, known before it runs: a pair per matching face's
     // contribution and the level below, then the mixture.
-    let level = |s: &Weights, faces: &Weights| -> u64 {
+    let level = |s: &Weights, faces: &Weights, m: &BTreeMap<i64, Weights>| -> u64 {
         faces
             .keys()
             .map(|v| {
-                let hv = h.get(v).map_or(0, |w| w.len() as u64);
+                let hv = m.get(v).map_or(0, |w| w.len() as u64);
                 if test(*v) {
                     hv.saturating_mul(s.len() as u64)
                         .saturating_mul(2 * MAP_STEPS)
@@ -407,30 +524,76 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             })
             .fold(0u64, u64::saturating_add)
     };
-    for _ in 1..EXPLODE_DEPTH {
+    let mut s = mix(b, u, |v| of(h_extra, v));
+    for _ in 1..cap {
         if s.len() > MAX_OUTCOMES {
             return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
         }
         b.check()?;
-        refuse_past_budget(b, level(&s, &u))?;
-        s = mix(b, &u, |v| {
+        refuse_past_budget(b, level(&s, u, h_extra))?;
+        s = mix(b, u, |v| {
             if test(v) {
-                conv(b, &h_of(v), &s)
+                conv(b, &of(h_extra, v), &s)
             } else {
-                h_of(v)
+                of(h_extra, v)
             }
         });
     }
-    refuse_past_budget(b, level(&s, &pre))?;
-    let chain = mix(b, &pre, |v| {
+    if s.len() > MAX_OUTCOMES {
+        return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+    }
+    refuse_past_budget(b, level(&s, pre, h))?;
+    let top = mix(b, pre, |v| {
         if test(v) {
-            conv(b, &h_of(v), &s)
+            conv(b, &of(h, v), &s)
         } else {
-            h_of(v)
+            of(h, v)
         }
     });
     b.check()?;
-    to_dist(chain)?.sum_of(term.count)
+    Ok(top)
+}
+
+/// The total of a group whose dice are independent with values `per_die`:
+/// summed, counted or kept and dropped, each scored by `g`.
+fn finish(
+    term: &DiceTerm,
+    per_die: &Dist<i64>,
+    g: &dyn Fn(i64) -> i64,
+    trunc: &mut Truncation,
+) -> Result<Dist<i64>, OddsError> {
+    let count = term.count;
+    let by_value = term.select.is_some_and(|s| s.by_value().is_some());
+    // How many dice are summed.
+    let summed = match term.select {
+        Some(Select::KeepHighest(k) | Select::KeepLowest(k)) if !by_value => k.min(count),
+        Some(Select::DropHighest(k) | Select::DropLowest(k)) if !by_value => {
+            count.saturating_sub(k)
+        }
+        _ => count,
+    };
+    let scores: Vec<i64> = per_die.iter().map(|(v, _)| g(*v)).collect();
+    let r = match term.select {
+        None => match (term.success, term.failure) {
+            (None, _) => per_die.sum_of(count),
+            (Some(t), None) => per_die.count_successes(count, |v| t.test(v)),
+            (Some(_), Some(_)) => per_die.map(|v| g(*v)).sum_of(count),
+        },
+        Some(_) if by_value => per_die.map(|v| g(*v)).sum_of(count),
+        Some(sel) => {
+            let (keep, highest) = match sel {
+                Select::KeepHighest(k) => (k, true),
+                Select::KeepLowest(k) => (k, false),
+                Select::DropHighest(k) => (count - k, false),
+                Select::DropLowest(k) => (count - k, true),
+                // By value: handled above.
+                _ => return Err(OddsError::Empty),
+            };
+            per_die.keep_by(count, keep, highest, g)
+        }
+    }?;
+    note_underflow(&scores, summed, &r, trunc);
+    Ok(r)
 }
 
 /// Issue 30, item 4: a sum of `summed` dice whose scores fill a range of
@@ -488,17 +651,33 @@ type Held = (Vec<i64>, i64);
 /// change which values a selection keeps. For keep, the `k` highest (or
 /// lowest) values are held and the rest let go; for drop, the `k` to drop are
 /// held and the score of the rest is summed as they are let go.
-#[allow(clippy::too_many_arguments)]
+/// One exploding die: the faces of the original (`pre`) and of an extra die
+/// (`u`), the test that explodes, the final values of an original and of an
+/// extra die by face, and how many extra dice deep a chain may go.
+struct Exploding<'a> {
+    pre: &'a Weights,
+    u: &'a Weights,
+    test: &'a dyn Fn(i64) -> bool,
+    finals: &'a BTreeMap<i64, Weights>,
+    finals_extra: &'a BTreeMap<i64, Weights>,
+    cap: u32,
+}
+
 fn select_exploding(
     b: &Budget,
     count: u32,
     select: Select,
-    pre: &Weights,
-    u: &Weights,
-    test: &dyn Fn(i64) -> bool,
-    finals: &BTreeMap<i64, Weights>,
+    ex: &Exploding<'_>,
     g: impl Fn(i64) -> i64,
 ) -> Result<Dist<i64>, OddsError> {
+    let Exploding {
+        pre,
+        u,
+        test,
+        finals,
+        finals_extra,
+        cap,
+    } = *ex;
     let (k, highest, keep) = match select {
         Select::KeepHighest(k) => (k as usize, true, true),
         Select::KeepLowest(k) => (k as usize, false, true),
@@ -525,10 +704,11 @@ fn select_exploding(
     };
     // Steps per state: every (face, final value) pair copies the state's
     // values and inserts the copy (issue 30, item 5: the copies are counted).
-    let pairs: u64 = faces_pairs(pre, finals).max(faces_pairs(u, finals));
+    let pairs: u64 = faces_pairs(pre, finals).max(faces_pairs(u, finals_extra));
     let state_values = |n: usize| (n as u64).saturating_mul(k as u64 + 2);
     let step = |states: &BTreeMap<Held, f64>,
                 faces: &Weights,
+                finals: &BTreeMap<i64, Weights>,
                 may_explode: bool,
                 done: &mut BTreeMap<Held, f64>|
      -> Result<BTreeMap<Held, f64>, OddsError> {
@@ -566,12 +746,12 @@ fn select_exploding(
     let mut states: BTreeMap<Held, f64> = BTreeMap::from([((Vec::new(), 0), 1.0)]);
     for _ in 0..count {
         let mut done = BTreeMap::new();
-        let mut active = step(&states, pre, EXPLODE_DEPTH > 0, &mut done)?;
-        for depth in 1..=EXPLODE_DEPTH {
+        let mut active = step(&states, pre, finals, cap > 0, &mut done)?;
+        for depth in 1..=cap {
             if active.is_empty() {
                 break;
             }
-            active = step(&active, u, depth < EXPLODE_DEPTH, &mut done)?;
+            active = step(&active, u, finals_extra, depth < cap, &mut done)?;
         }
         states = done;
     }

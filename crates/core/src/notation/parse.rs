@@ -2,9 +2,9 @@
 //! with every cap and bound checked as each node is built.
 
 use super::{
-    BinOp, Compare, DiceTerm, Expr, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN, MAX_NUMBER, MAX_POOL,
-    MAX_REROLLS, MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL, Modifier, Node, NotationError, Select,
-    Sides, Test,
+    BinOp, Compare, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_DEPTH, MAX_EXPLOSIONS,
+    MAX_INPUT_LEN, MAX_NUMBER, MAX_POOL, MAX_REROLLS, MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL,
+    Modifier, Node, NotationError, Select, SetTerm, Sides, Test,
 };
 
 /// The range of values a node can take, worked out before rolling.
@@ -27,7 +27,7 @@ impl Bounds {
     }
 }
 
-pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
+pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
     if text.len() > MAX_INPUT_LEN {
         return Err(NotationError::TooLong {
             len: text.len(),
@@ -42,6 +42,8 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
         rolls: 0,
         terms: 0,
         depth: 0,
+        dialect,
+        divs: Vec::new(),
     };
     p.skip_ws();
     let (root, _) = p.compare()?;
@@ -54,11 +56,53 @@ pub(super) fn parse(text: &str) -> Result<Expr, NotationError> {
         Some(_) if p.pos > before && plain_words(rest) => Some(rest.trim_end().to_string()),
         Some(_) => return Err(p.unexpected(AFTER_ROLL)),
     };
+    if dialect != Dialect::D20 {
+        check_divs(&root, false, &p.divs, &mut 0, dialect)?;
+    }
     Ok(Expr {
         root,
         comment,
         dice: p.dice as u32,
+        dialect,
     })
+}
+
+/// Roll20's and Foundry's `/` gives a fraction (issue 30, item 3): it is read
+/// only as the whole argument of `floor()`, `ceil()` or `round()`, where the
+/// quotient is rounded exactly. `divs` holds the position of each `/` in the
+/// order written, which is the order an in-order walk meets them.
+fn check_divs(
+    node: &Node,
+    allowed: bool,
+    divs: &[usize],
+    i: &mut usize,
+    dialect: Dialect,
+) -> Result<(), NotationError> {
+    match node {
+        Node::Number(_) | Node::Dice(_) => Ok(()),
+        Node::Group(x) => check_divs(x, allowed, divs, i, dialect),
+        Node::Neg(x) | Node::Labelled(x, _) => check_divs(x, false, divs, i, dialect),
+        Node::Func(f, x) => check_divs(x, *f != Func::Abs, divs, i, dialect),
+        Node::Set(set) => set
+            .items
+            .iter()
+            .try_for_each(|x| check_divs(x, false, divs, i, dialect)),
+        Node::Binary(op, ab) => {
+            check_divs(&ab[0], false, divs, i, dialect)?;
+            if *op == BinOp::Div {
+                let position = divs.get(*i).copied().unwrap_or_default();
+                *i += 1;
+                if !allowed {
+                    return Err(NotationError::NotInDialect {
+                        reason: "`/` gives a fraction; Tabula counts in whole numbers, so write the division as the whole of floor(), ceil() or round() (`floor(1d6 / 2)`)".into(),
+                        dialect,
+                        position,
+                    });
+                }
+            }
+            check_divs(&ab[1], false, divs, i, dialect)
+        }
+    }
 }
 
 /// Whether `rest` (the text after the roll and its white space) is plain
@@ -104,6 +148,10 @@ struct Parser<'a> {
     terms: usize,
     /// Current nesting of parentheses and signs.
     depth: usize,
+    /// Whose meaning the text is read with.
+    dialect: Dialect,
+    /// Where each `/` stands, outside `d20` (see [`check_divs`]).
+    divs: Vec<usize>,
 }
 
 /// What a dice group may be followed by, before its checks.
@@ -111,6 +159,19 @@ enum Suffix {
     Modifier(Modifier),
     Select(Select),
     Success(Test),
+    /// Roll20's `!`, `!!`, `!p`, Foundry's `x`, `xo`.
+    Explode(ExplodeKind, Test),
+    /// Roll20's `f`, Foundry's `df`.
+    Failure(Test),
+    /// Roll20's `cs` (true) or `cf` (false).
+    Critical(bool, Test),
+}
+
+/// Which face a Foundry modifier without a number means.
+#[derive(Clone, Copy)]
+enum DefaultFace {
+    Lowest,
+    Highest,
 }
 
 impl Parser<'_> {
@@ -215,6 +276,13 @@ impl Parser<'_> {
                     return Ok((node, b));
                 }
             };
+            if self.dialect != Dialect::D20 {
+                return Err(NotationError::NotInDialect {
+                    reason: "a comparison of totals is d20's; glue `>`, `<` or `=` to a dice group to count its successes (`10d10>7`)".into(),
+                    dialect: self.dialect,
+                    position: self.pos,
+                });
+            }
             self.pos += len;
             self.skip_ws();
             let (rhs, _) = self.expr()?;
@@ -264,16 +332,29 @@ impl Parser<'_> {
             let before = self.pos;
             self.skip_ws();
             let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let d20 = self.dialect == Dialect::D20;
             let (op, len) = match rest {
                 [b'*', ..] => (BinOp::Mul, 1),
+                [b'/', b'/', ..] if !d20 => {
+                    return Err(NotationError::NotInDialect {
+                        reason: "`//` is d20's; write floor(a / b)".into(),
+                        dialect: self.dialect,
+                        position: self.pos,
+                    });
+                }
                 [b'/', b'/', ..] => (BinOp::FloorDiv, 2),
                 [b'/', ..] => (BinOp::Div, 1),
+                // JavaScript's remainder in Roll20 and Foundry.
+                [b'%', ..] if !d20 => (BinOp::Rem, 1),
                 [b'%', ..] => (BinOp::Mod, 1),
                 _ => {
                     self.pos = before;
                     return Ok((node, b));
                 }
             };
+            if op == BinOp::Div && !d20 {
+                self.divs.push(self.pos);
+            }
             self.pos += len;
             self.skip_ws();
             let rhs_at = self.pos;
@@ -305,6 +386,15 @@ impl Parser<'_> {
                             d(b.hi, rb.lo),
                             d(b.hi, rb.hi),
                         ])
+                    }
+                    // JavaScript's remainder: the dividend's sign, smaller
+                    // than the divisor.
+                    BinOp::Rem => {
+                        let m = rb.lo.abs().max(rb.hi.abs()) - 1;
+                        Bounds {
+                            lo: if b.lo < 0 { -m } else { 0 },
+                            hi: if b.hi > 0 { m } else { 0 },
+                        }
                     }
                     // The remainder has the divisor's sign and is smaller
                     // than it.
@@ -417,6 +507,10 @@ impl Parser<'_> {
                 self.skip_ws();
                 let (inner, b) = self.compare()?;
                 self.skip_ws();
+                // `(1d20, 1d20)kh1`: d20's sets (issue 30, item 2).
+                if self.peek() == Some(b',') && self.dialect == Dialect::D20 {
+                    return self.set(start, Some((inner, b)));
+                }
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
                 }
@@ -449,8 +543,246 @@ impl Parser<'_> {
                 self.count_term()?;
                 self.dice(start, 1)
             }
+            Some(b'{') if self.dialect != Dialect::D20 => {
+                self.enter()?;
+                self.pos += 1;
+                self.set(start, None)
+            }
+            Some(b'a'..=b'z') if self.dialect != Dialect::D20 => self.func(),
             _ => Err(self.unexpected(OPERAND)),
         }
+    }
+
+    /// `("floor" | "ceil" | "round" | "abs") "(" expr ")"`: Roll20's and
+    /// Foundry's functions (issue 30, item 3).
+    fn func(&mut self) -> Result<(Node, Bounds), NotationError> {
+        let rest = self.text.get(self.pos..).unwrap_or_default();
+        let found = [
+            ("floor(", Func::Floor),
+            ("ceil(", Func::Ceil),
+            ("round(", Func::Round),
+            ("abs(", Func::Abs),
+        ]
+        .into_iter()
+        .find(|(name, _)| {
+            rest.get(..name.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(name))
+        });
+        let Some((name, func)) = found else {
+            return Err(self.unexpected(format!("{OPERAND}, floor(, ceil(, round( or abs(")));
+        };
+        self.enter()?;
+        self.pos += name.len();
+        self.skip_ws();
+        let (inner, b) = self.expr()?;
+        self.skip_ws();
+        if self.peek() != Some(b')') {
+            return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
+        }
+        self.pos += 1;
+        self.depth -= 1;
+        // A rounded quotient is within one of the truncated quotient.
+        let b = match func {
+            Func::Abs => Bounds {
+                lo: if b.lo <= 0 && b.hi >= 0 {
+                    0
+                } else {
+                    b.lo.abs().min(b.hi.abs())
+                },
+                hi: b.lo.abs().max(b.hi.abs()),
+            },
+            _ => Bounds {
+                lo: b.lo - 1,
+                hi: b.hi + 1,
+            },
+        };
+        Ok((Node::Func(func, Box::new(inner)), b))
+    }
+
+    /// `"{" expr ("," expr)* "}"` then a keep or drop, a success test and a
+    /// failure test: Roll20's grouped rolls and Foundry's dice pools
+    /// (issue 30, item 3); or d20's set `"(" expr ("," expr)* [","] ")"` then
+    /// a keep or drop (issue 30, item 2), `first` its first item, already
+    /// read. `pos` is just past the `{`, or on the `,` after `first`.
+    fn set(
+        &mut self,
+        start: usize,
+        first: Option<(Node, Bounds)>,
+    ) -> Result<(Node, Bounds), NotationError> {
+        let d20 = self.dialect == Dialect::D20;
+        let close = if d20 { b')' } else { b'}' };
+        let mut items = Vec::new();
+        let mut bounds = Vec::new();
+        if let Some((item, b)) = first {
+            items.push(item);
+            bounds.push(b);
+            // On the `,`: a trailing one ends a set of one, `(1d6,)`.
+            self.pos += 1;
+            self.skip_ws();
+            if self.peek() == Some(close) {
+                self.pos += 1;
+            } else {
+                self.set_items(&mut items, &mut bounds, close)?;
+            }
+        } else {
+            self.set_items(&mut items, &mut bounds, close)?;
+        }
+        self.depth -= 1;
+        let mut set = SetTerm {
+            items,
+            select: None,
+            success: None,
+            failure: None,
+        };
+        let foundry = self.dialect == Dialect::Foundry;
+        loop {
+            let at = self.pos;
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let second = rest.get(1).map(u8::to_ascii_lowercase);
+            match self.peek_lower() {
+                // d20's sets take a keep or drop only.
+                Some(b'k' | b'p' | b'd') if d20 => {
+                    if set.select.is_some() {
+                        return Err(NotationError::Misplaced {
+                            reason: "at most one keep or drop per set",
+                            position: at,
+                        });
+                    }
+                    let sel = self.select()?;
+                    let (verb, n) = select_count(sel);
+                    let rolled = set.items.len() as u32;
+                    if n > rolled {
+                        return Err(NotationError::SelectsMoreThanRolled {
+                            verb,
+                            selected: n,
+                            rolled,
+                            position: at,
+                        });
+                    }
+                    set.select = Some(sel);
+                }
+                _ if d20 => break,
+                Some(b'<' | b'>' | b'=') if set.success.is_none() => {
+                    set.success = Some(self.test(true, "")?);
+                }
+                Some(b'c')
+                    if foundry && set.success.is_none() && matches!(second, Some(b's' | b'f')) =>
+                {
+                    self.pos += 2;
+                    set.success = Some(self.compared_test("`cs` or `cf`")?);
+                }
+                Some(b'd') if foundry && second == Some(b'f') => {
+                    self.pos += 2;
+                    let t = self.compared_test("`df`")?;
+                    self.set_failure(&mut set.failure, set.success.is_some(), t, at)?;
+                }
+                Some(b'f') if !foundry => {
+                    self.pos += 1;
+                    let t = self.test(false, "a number after `f`")?;
+                    self.set_failure(&mut set.failure, set.success.is_some(), t, at)?;
+                }
+                Some(b'k' | b'd') if set.select.is_none() && set.success.is_none() => {
+                    let sel = self.select()?;
+                    let (verb, n) = select_count(sel);
+                    let rolled = set.items.len() as u32;
+                    if n > rolled {
+                        return Err(NotationError::SelectsMoreThanRolled {
+                            verb,
+                            selected: n,
+                            rolled,
+                            position: at,
+                        });
+                    }
+                    set.select = Some(sel);
+                }
+                _ => break,
+            }
+            // Roll20 applies a group's modifiers to the dice of a group of
+            // one roll (`{5d6!!}>8` counts dice), to the totals otherwise:
+            // Tabula reads only the second (issue 30, item 3).
+            if set.items.len() == 1 && self.dialect == Dialect::Roll20 {
+                return Err(NotationError::NotInDialect {
+                    reason: "keep, drop or a test on a group of one roll works on its dice, which Tabula does not read yet; write it on the dice (`4d6kh3`, `10d10>7`) or give the group two rolls".into(),
+                    dialect: self.dialect,
+                    position: at,
+                });
+            }
+        }
+        let n = set.items.len() as i128;
+        let kept = match set.select {
+            Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => i128::from(k),
+            Some(Select::DropHighest(k) | Select::DropLowest(k)) => n - i128::from(k),
+            _ => n,
+        };
+        let b = if set.success.is_some() {
+            Bounds {
+                lo: if set.failure.is_some() { -kept } else { 0 },
+                hi: kept,
+            }
+        } else {
+            Bounds {
+                lo: bounds.iter().map(|b| b.lo.min(0)).sum(),
+                hi: bounds.iter().map(|b| b.hi.max(0)).sum(),
+            }
+        };
+        let b = self.check_bounds(b, start)?;
+        Ok((Node::Set(Box::new(set)), b))
+    }
+
+    /// The items of a set after its first `,` (or `{`), up to and past
+    /// `close`.
+    fn set_items(
+        &mut self,
+        items: &mut Vec<Node>,
+        bounds: &mut Vec<Bounds>,
+        close: u8,
+    ) -> Result<(), NotationError> {
+        loop {
+            self.skip_ws();
+            let (item, b) = self.expr()?;
+            items.push(item);
+            bounds.push(b);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(c) if c == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => {
+                    return Err(self.unexpected(format!(
+                        "`+`, `-`, `*`, `/`, `,` or `{}`",
+                        char::from(close)
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Set a failure test, which needs a success test before it.
+    fn set_failure(
+        &self,
+        slot: &mut Option<Test>,
+        has_success: bool,
+        t: Test,
+        at: usize,
+    ) -> Result<(), NotationError> {
+        if !has_success || slot.is_some() {
+            return Err(NotationError::Misplaced {
+                reason: "a failure test comes once, after a success test (`10d10>7f1`)",
+                position: at,
+            });
+        }
+        *slot = Some(t);
+        Ok(())
+    }
+
+    /// A test that must start with a comparison (Foundry's `cs>=5`).
+    fn compared_test(&mut self, after: &str) -> Result<Test, NotationError> {
+        if !matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
+            return Err(self.unexpected(format!("a comparison such as `>=5` after {after}")));
+        }
+        self.test(true, "")
     }
 
     /// Whether there was white space after `before` (the parser skipped some).
@@ -504,19 +836,47 @@ impl Parser<'_> {
             modifiers: Vec::new(),
             select: None,
             success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
         };
         loop {
             let before = self.pos;
             self.skip_ws();
             let had_ws = self.pos > before;
             let at = self.pos;
+            // Roll20 and Foundry read modifiers glued to the group only. A
+            // whole modifier after white space (`2d20 kh`, `4d6 kh1 + 2`) is
+            // refused rather than taken for a comment; anything else there
+            // (`1d20 dex save`) is the caller's.
+            if had_ws && self.dialect != Dialect::D20 {
+                let whole = match self.suffix(sides) {
+                    Ok(Some(_)) => self
+                        .peek_char()
+                        .is_none_or(|c| c.is_whitespace() || "+-*/%),}[#".contains(c)),
+                    Err(NotationError::UnexpectedEnd { .. }) => true,
+                    _ => false,
+                };
+                if whole {
+                    return Err(NotationError::NotInDialect {
+                        reason:
+                            "a modifier is read glued to its dice (`2d20kh`), not after a space"
+                                .into(),
+                        dialect: self.dialect,
+                        position: at,
+                    });
+                }
+                self.pos = before;
+                break;
+            }
             // After white space, a comparison compares totals (d20's meaning;
             // issue 30, item 2): only a glued one is the group's success test.
             if had_ws && matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
                 self.pos = before;
                 break;
             }
-            match self.suffix() {
+            match self.suffix(sides) {
                 Ok(None) => {
                     self.pos = before;
                     break;
@@ -540,10 +900,18 @@ impl Parser<'_> {
                 None => {}
                 Some(Modifier::RerollOnce(_)) => rolls += pool,
                 Some(Modifier::Reroll(_)) => rolls += pool * u64::from(MAX_REROLLS),
-                Some(Modifier::Explode(_)) => {
-                    rolls += pool * u64::from(MAX_EXPLOSIONS);
-                    pool *= 1 + u64::from(MAX_EXPLOSIONS);
-                }
+                Some(Modifier::Explode(_)) => match term.explode {
+                    ExplodeKind::Once => {
+                        rolls += pool;
+                        pool *= 2;
+                    }
+                    // Compounded dice stay one die each.
+                    ExplodeKind::Compound => rolls += pool * u64::from(MAX_EXPLOSIONS),
+                    ExplodeKind::Plain | ExplodeKind::Penetrate => {
+                        rolls += pool * u64::from(MAX_EXPLOSIONS);
+                        pool *= 1 + u64::from(MAX_EXPLOSIONS);
+                    }
+                },
                 Some(Modifier::Min(_) | Modifier::Max(_)) => {}
             }
         }
@@ -566,10 +934,28 @@ impl Parser<'_> {
             Some(_) => (0, pmax),
         };
         let b = if term.success.is_some() {
-            Bounds { lo: 0, hi: kmax }
+            Bounds {
+                lo: if term.failure.is_some() { -kmax } else { 0 },
+                hi: kmax,
+            }
         } else {
             let (fmin, fmax) = sides.range();
-            let (fmin, fmax) = (i128::from(fmin), i128::from(fmax));
+            let (mut fmin, mut fmax) = (i128::from(fmin), i128::from(fmax));
+            let exploding = term
+                .modifiers
+                .iter()
+                .any(|m| matches!(m, Modifier::Explode(_)));
+            match term.explode {
+                // An extra die counts one less than its face.
+                ExplodeKind::Penetrate if exploding => fmin -= 1,
+                // One die holds the sum of its chain.
+                ExplodeKind::Compound if exploding => {
+                    let chain = 1 + i128::from(MAX_EXPLOSIONS);
+                    fmin = fmin.min(fmin * chain);
+                    fmax = fmax.max(fmax * chain);
+                }
+                _ => {}
+            }
             Bounds::of([kmin * fmin, kmax * fmin, kmin * fmax, kmax * fmax])
         };
         let b = self.check_bounds(b, start)?;
@@ -587,13 +973,77 @@ impl Parser<'_> {
         let die = || sides.to_string();
         let every = |t: Test| term.sides.faces().all(|v| t.test(v));
         let test_text = |t: Test| format!("{}{}", t.compare.symbol(), t.target);
-        if term.success.is_some() {
+        let ends = matches!(suffix, Suffix::Failure(_) | Suffix::Critical(..));
+        if term.success.is_some() && !ends {
             return Err(NotationError::Misplaced {
                 reason: "a success test comes last in a group of dice",
                 position: at,
             });
         }
+        let exploding = term
+            .modifiers
+            .iter()
+            .any(|m| matches!(m, Modifier::Explode(_)));
+        // Roll20 and Foundry apply modifiers in their own order: an explosion
+        // is read only alone in its group (issue 30, item 3).
+        let lone_explosion = |explodes: bool| -> Result<(), NotationError> {
+            let others = term
+                .modifiers
+                .iter()
+                .any(|m| !matches!(m, Modifier::Explode(_)));
+            if self.dialect != Dialect::D20 && ((explodes && others) || (!explodes && exploding)) {
+                return Err(NotationError::NotInDialect {
+                    reason: "an explosion with rerolls, minimum or maximum in one group is applied in the dialect's own order, which Tabula does not read yet; roll them as two groups".into(),
+                    dialect: self.dialect,
+                    position: at,
+                });
+            }
+            Ok(())
+        };
+        let suffix = match suffix {
+            Suffix::Explode(kind, t) => {
+                lone_explosion(true)?;
+                if exploding && (kind != term.explode || !kind.is_plain()) {
+                    return Err(NotationError::Misplaced {
+                        reason: "one explosion per group with `!!`, `!p` or `xo`, and explosions of one kind only",
+                        position: at,
+                    });
+                }
+                term.explode = kind;
+                Suffix::Modifier(Modifier::Explode(t))
+            }
+            Suffix::Modifier(m) => {
+                let explodes = matches!(m, Modifier::Explode(_));
+                lone_explosion(explodes)?;
+                if explodes && exploding && !term.explode.is_plain() {
+                    return Err(NotationError::Misplaced {
+                        reason: "one explosion per group with `!!`, `!p` or `xo`, and explosions of one kind only",
+                        position: at,
+                    });
+                }
+                Suffix::Modifier(m)
+            }
+            other => other,
+        };
         match suffix {
+            Suffix::Explode(..) => {}
+            Suffix::Failure(t) => {
+                self.set_failure(&mut term.failure, term.success.is_some(), t, at)?;
+            }
+            Suffix::Critical(success, t) => {
+                let slot = if success {
+                    &mut term.critical_success
+                } else {
+                    &mut term.critical_failure
+                };
+                if slot.is_some() {
+                    return Err(NotationError::Misplaced {
+                        reason: "at most one `cs` and one `cf` per group of dice",
+                        position: at,
+                    });
+                }
+                *slot = Some(t);
+            }
             Suffix::Modifier(m) => {
                 if term.select.is_some() {
                     return Err(NotationError::Misplaced {
@@ -679,12 +1129,7 @@ impl Parser<'_> {
                         position: at,
                     });
                 }
-                let (verb, n) = match s {
-                    Select::KeepHighest(n) | Select::KeepLowest(n) => ("keep", n),
-                    Select::DropHighest(n) | Select::DropLowest(n) => ("drop", n),
-                    // By value: no count to check.
-                    _ => ("keep", 0),
-                };
+                let (verb, n) = select_count(s);
                 if n > term.count {
                     return Err(NotationError::SelectsMoreThanRolled {
                         verb,
@@ -710,11 +1155,18 @@ impl Parser<'_> {
     }
 
     /// A modifier, selection or success test starting at `pos`, or `None` when
-    /// none starts here.
-    fn suffix(&mut self) -> Result<Option<Suffix>, NotationError> {
+    /// none starts here. `sides` gives the faces Roll20's and Foundry's
+    /// modifiers without a number mean.
+    fn suffix(&mut self, sides: Sides) -> Result<Option<Suffix>, NotationError> {
         let Some(first) = self.peek_lower() else {
             return Ok(None);
         };
+        let dialect = self.dialect;
+        let second = self
+            .text
+            .as_bytes()
+            .get(self.pos + 1)
+            .map(u8::to_ascii_lowercase);
         match first {
             b'<' | b'>' | b'=' => Ok(Some(Suffix::Success(self.test(true, "")?))),
             b'e' => {
@@ -724,25 +1176,63 @@ impl Parser<'_> {
                     self.test(false, "a number after `e`")?,
                 ))))
             }
+            // Roll20's explosions: `!`, `!!` compounding, `!p` penetrating,
+            // on the highest face unless a compare point follows.
+            b'!' if dialect == Dialect::Roll20 => {
+                self.pos += 1;
+                let kind = match self.peek_lower() {
+                    Some(b'!') => ExplodeKind::Compound,
+                    Some(b'p') => ExplodeKind::Penetrate,
+                    _ => ExplodeKind::Plain,
+                };
+                if !kind.is_plain() {
+                    self.pos += 1;
+                }
+                let t = self.optional_test(sides, DefaultFace::Highest, "`!`")?;
+                Ok(Some(Suffix::Explode(kind, t)))
+            }
+            // Foundry's `x` and `xo` (explode once).
+            b'x' if dialect == Dialect::Foundry => {
+                self.pos += 1;
+                let kind = if self.peek_lower() == Some(b'o') {
+                    self.pos += 1;
+                    ExplodeKind::Once
+                } else {
+                    ExplodeKind::Plain
+                };
+                let t = self.optional_test(sides, DefaultFace::Highest, "`x`")?;
+                Ok(Some(Suffix::Explode(kind, t)))
+            }
             b'r' => {
                 self.pos += 1;
-                let once = match self.peek_lower() {
-                    Some(b'o') => true,
-                    Some(b'r') => false,
+                let m = match (self.peek_lower(), dialect) {
+                    (Some(b'o'), _) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        Modifier::RerollOnce(self.test(false, "a number after `ro`")?)
+                    }
+                    (Some(b'r'), Dialect::Foundry) => {
+                        self.pos += 1;
+                        Modifier::Reroll(self.optional_test(sides, DefaultFace::Lowest, "`rr`")?)
+                    }
+                    (Some(b'r'), _) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        Modifier::Reroll(self.test(false, "a number after `rr`")?)
+                    }
+                    // Roll20's `r` rerolls until the die no longer matches.
+                    (_, Dialect::Roll20) => Modifier::Reroll(
+                        self.test(false, "a compare point after `r` (`r1`, `r<2`)")?,
+                    ),
+                    // Foundry's `r` rerolls once, the lowest face by default.
+                    (_, Dialect::Foundry) => Modifier::RerollOnce(self.optional_test(
+                        sides,
+                        DefaultFace::Lowest,
+                        "`r`",
+                    )?),
                     _ => return Err(self.unexpected("`o` or `r` after `r` (`ro1`, `rr1`)")),
                 };
-                self.pos += 1;
-                self.skip_ws();
-                let t = if once {
-                    self.test(false, "a number after `ro`")?
-                } else {
-                    self.test(false, "a number after `rr`")?
-                };
-                Ok(Some(Suffix::Modifier(if once {
-                    Modifier::RerollOnce(t)
-                } else {
-                    Modifier::Reroll(t)
-                })))
+                Ok(Some(Suffix::Modifier(m)))
             }
             b'm' => {
                 self.pos += 1;
@@ -752,6 +1242,12 @@ impl Parser<'_> {
                     _ => return Err(self.unexpected("`i` or `a` after `m` (`mi2`, `ma5`)")),
                 };
                 self.pos += 1;
+                // Foundry spells them `min` and `max`.
+                if dialect == Dialect::Foundry
+                    && self.peek_lower() == Some(if min { b'n' } else { b'x' })
+                {
+                    self.pos += 1;
+                }
                 self.skip_ws();
                 Ok(Some(Suffix::Modifier(if min {
                     Modifier::Min(self.number("a number after `mi`")?)
@@ -759,8 +1255,83 @@ impl Parser<'_> {
                     Modifier::Max(self.number("a number after `ma`")?)
                 })))
             }
+            // Roll20's critical points; Foundry's counts of successes (`cs`)
+            // and of failures (`cf`: the dice meeting its test).
+            b'c' if dialect != Dialect::D20 && matches!(second, Some(b's' | b'f')) => {
+                self.pos += 2;
+                let success = second == Some(b's');
+                if dialect == Dialect::Roll20 {
+                    let t = self.test(false, "a compare point after `cs` or `cf`")?;
+                    Ok(Some(Suffix::Critical(success, t)))
+                } else {
+                    Ok(Some(Suffix::Success(self.compared_test("`cs` or `cf`")?)))
+                }
+            }
+            b'f' if dialect == Dialect::Roll20 => {
+                self.pos += 1;
+                Ok(Some(Suffix::Failure(
+                    self.test(false, "a compare point after `f`")?,
+                )))
+            }
+            // Foundry's `df` (deduct failures), and Tabula's canonical `f`.
+            b'f' if dialect == Dialect::Foundry => {
+                self.pos += 1;
+                Ok(Some(Suffix::Failure(self.compared_test("`f`")?)))
+            }
+            b'd' if dialect == Dialect::Foundry && second == Some(b'f') => {
+                self.pos += 2;
+                Ok(Some(Suffix::Failure(self.compared_test("`df`")?)))
+            }
             b'k' | b'd' | b'p' => self.select().map(|s| Some(Suffix::Select(s))),
             _ => Ok(None),
+        }
+    }
+
+    /// A test that may be left out, meaning the lowest or highest face
+    /// (Roll20's `!`, Foundry's `x`, `r`, `rr`). Foundry's capped form
+    /// (`r1=1`, `x2>5`: a count, then the test) is refused, never misread.
+    fn optional_test(
+        &mut self,
+        sides: Sides,
+        face: DefaultFace,
+        after: &str,
+    ) -> Result<Test, NotationError> {
+        match self.peek() {
+            Some(b'<' | b'>' | b'=') => return self.test(true, ""),
+            Some(b'0'..=b'9') => {
+                let t = self.test(false, "")?;
+                if self.dialect == Dialect::Foundry
+                    && matches!(self.peek(), Some(b'<' | b'>' | b'='))
+                {
+                    return Err(NotationError::NotInDialect {
+                        reason: format!(
+                            "a count before the test after {after} (Foundry's cap on rerolls or explosions) is not read yet"
+                        ),
+                        dialect: self.dialect,
+                        position: self.pos,
+                    });
+                }
+                return Ok(t);
+            }
+            _ => {}
+        }
+        let (lo, hi) = sides.range();
+        let target = match face {
+            DefaultFace::Lowest => lo,
+            DefaultFace::Highest => hi,
+        };
+        match u32::try_from(target) {
+            Ok(target) => Ok(Test {
+                compare: Compare::Equal,
+                target,
+            }),
+            Err(_) => Err(NotationError::NotInDialect {
+                reason: format!(
+                    "{after} without a number means the lowest face, -1 on a dF; write the test (`<0`)"
+                ),
+                dialect: self.dialect,
+                position: self.pos,
+            }),
         }
     }
 
@@ -771,8 +1342,16 @@ impl Parser<'_> {
             _ => (false, 'p'),
         };
         self.pos += 1;
+        let d20 = self.dialect == Dialect::D20;
         // `k<3`, `p>4`: d20's selectors by value (issue 30, item 2).
         if let Some(below @ (b'<' | b'>')) = self.peek() {
+            if !d20 {
+                return Err(NotationError::NotInDialect {
+                    reason: "keep or drop by value (`k<3`) is d20's".into(),
+                    dialect: self.dialect,
+                    position: self.pos - 1,
+                });
+            }
             self.pos += 1;
             self.skip_ws();
             let below = below == b'<';
@@ -787,13 +1366,18 @@ impl Parser<'_> {
         let high = match self.peek_lower() {
             Some(b'h') => true,
             Some(b'l') => false,
+            // Roll20 and Foundry: `k3` keeps the highest, `d1` drops the
+            // lowest (issue 30, item 3).
+            _ if !d20 && first != 'p' => keep,
             _ => {
                 return Err(self.unexpected(format!(
                     "`h` or `l` after `{first}` (`{first}h1` for the highest, `{first}l1` for the lowest)"
                 )));
             }
         };
-        self.pos += 1;
+        if matches!(self.peek_lower(), Some(b'h' | b'l')) {
+            self.pos += 1;
+        }
         // Static messages: the happy path allocates nothing.
         let (select, expected): (fn(u32) -> Select, &str) = match (keep, high) {
             (true, true) => (Select::KeepHighest, "a number after `kh`"),
@@ -801,8 +1385,16 @@ impl Parser<'_> {
             (false, true) => (Select::DropHighest, "a number after `dh`"),
             (false, false) => (Select::DropLowest, "a number after `dl`"),
         };
-        self.skip_ws();
-        Ok(select(self.number(expected)?))
+        if d20 {
+            self.skip_ws();
+            return Ok(select(self.number(expected)?));
+        }
+        // Roll20 and Foundry: one die when no number follows (`2d20kh`).
+        if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            Ok(select(self.number(expected)?))
+        } else {
+            Ok(select(1))
+        }
     }
 
     /// `compare number`, or with `compare_required` false also a bare number
@@ -830,6 +1422,13 @@ impl Parser<'_> {
                 Compare::Below => Compare::AtMost,
                 other => other, // `==`
             }
+        } else if self.dialect == Dialect::Roll20 {
+            // Roll20's compare points: `>7` is at least 7, `<2` at most 2.
+            match compare {
+                Compare::Above => Compare::AtLeast,
+                Compare::Below => Compare::AtMost,
+                other => other,
+            }
         } else {
             compare
         };
@@ -843,5 +1442,14 @@ impl Parser<'_> {
         };
         let target = self.number(expected)?;
         Ok(Test { compare, target })
+    }
+}
+
+/// The verb and count of a keep or drop by rank; by value, no count (0).
+fn select_count(s: Select) -> (&'static str, u32) {
+    match s {
+        Select::KeepHighest(n) | Select::KeepLowest(n) => ("keep", n),
+        Select::DropHighest(n) | Select::DropLowest(n) => ("drop", n),
+        _ => ("keep", 0),
     }
 }

@@ -3,7 +3,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::{BinOp, DiceTerm, Expr, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node, Select, Sides};
+use super::{
+    BinOp, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node,
+    Select, SetTerm, Sides, Test,
+};
 use crate::dice::Die;
 use crate::roller::{RollError, Roller};
 
@@ -18,6 +21,10 @@ pub struct RollOutcome {
     pub root: NodeOutcome,
     /// The comment after the roll, if any.
     pub comment: Option<String>,
+    /// The dialect that read the expression (issue 30, item 3); `d20` in
+    /// outcomes written before dialects. Left out of JSON when `d20`.
+    #[serde(default, skip_serializing_if = "Dialect::is_d20")]
+    pub dialect: Dialect,
 }
 
 /// One node of a rolled expression, with its value. Serialized with a `kind`
@@ -77,6 +84,45 @@ pub enum NodeOutcome {
         /// The labels, without brackets, in the order written.
         labels: Vec<String>,
     },
+    /// `floor(x)`, `ceil(x)`, `round(x)` or `abs(x)` (Roll20, Foundry).
+    Func {
+        /// The function.
+        func: Func,
+        /// Its value: of the exact quotient when the argument is a `/`.
+        value: i64,
+        /// The argument.
+        inner: Box<NodeOutcome>,
+    },
+    /// A group of rolls in braces (Roll20, Foundry).
+    Set {
+        /// The sum of the kept items, or the successes less the failures.
+        value: i64,
+        /// Whether `value` counts successes rather than summing.
+        counts_successes: bool,
+        /// The keep or drop and tests after the braces, as written
+        /// canonically (`kh1`, `>=12`).
+        suffix: String,
+        /// Every item, in the order written.
+        items: Vec<SetItemOutcome>,
+        /// True for d20's set, written in parentheses (`(1d20, 1d20)kh1`);
+        /// false for Roll20's and Foundry's braces.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        parentheses: bool,
+    },
+}
+
+/// One item of a rolled group in braces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetItemOutcome {
+    /// The item rolled.
+    pub outcome: NodeOutcome,
+    /// False when the group's keep or drop dropped it.
+    pub kept: bool,
+    /// For a group that counts successes, whether this kept item passes.
+    pub success: Option<bool>,
+    /// For a group with a failure test, whether this kept item fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<bool>,
 }
 
 /// The operands of a [`NodeOutcome::Binary`].
@@ -97,7 +143,9 @@ impl NodeOutcome {
             | NodeOutcome::Neg { value, .. }
             | NodeOutcome::Group { value, .. }
             | NodeOutcome::Binary { value, .. }
-            | NodeOutcome::Labelled { value, .. } => *value,
+            | NodeOutcome::Labelled { value, .. }
+            | NodeOutcome::Func { value, .. }
+            | NodeOutcome::Set { value, .. } => *value,
         }
     }
 
@@ -115,10 +163,35 @@ impl NodeOutcome {
             } => {
                 let kept = dice.iter().filter(|d| d.kept);
                 Some(if *counts_successes {
-                    kept.filter(|d| d.success == Some(true)).count() as i64
+                    kept.map(|d| {
+                        i64::from(d.success == Some(true)) - i64::from(d.failure == Some(true))
+                    })
+                    .sum()
                 } else {
                     kept.map(|d| d.value).sum()
                 })
+            }
+            NodeOutcome::Func { func, inner, .. } => match quotient(inner) {
+                Some(operands) => {
+                    func.of_quotient(operands.lhs.evaluate()?, operands.rhs.evaluate()?)
+                }
+                None => func.of_integer(inner.evaluate()?),
+            },
+            NodeOutcome::Set {
+                counts_successes,
+                items,
+                ..
+            } => {
+                let mut total = 0i64;
+                for item in items.iter().filter(|i| i.kept) {
+                    total = total.checked_add(if *counts_successes {
+                        i64::from(item.success == Some(true))
+                            - i64::from(item.failure == Some(true))
+                    } else {
+                        item.outcome.evaluate()?
+                    })?;
+                }
+                Some(total)
             }
             NodeOutcome::Neg { operand, .. } => operand.evaluate()?.checked_neg(),
             NodeOutcome::Group { inner, .. } | NodeOutcome::Labelled { inner, .. } => {
@@ -143,7 +216,13 @@ impl NodeOutcome {
             NodeOutcome::Dice { dice, .. } => out.extend(dice.iter()),
             NodeOutcome::Neg { operand: x, .. }
             | NodeOutcome::Group { inner: x, .. }
-            | NodeOutcome::Labelled { inner: x, .. } => x.collect_dice(out),
+            | NodeOutcome::Labelled { inner: x, .. }
+            | NodeOutcome::Func { inner: x, .. } => x.collect_dice(out),
+            NodeOutcome::Set { items, .. } => {
+                for item in items {
+                    item.outcome.collect_dice(out);
+                }
+            }
             NodeOutcome::Binary { operands, .. } => {
                 operands.lhs.collect_dice(out);
                 operands.rhs.collect_dice(out);
@@ -174,6 +253,40 @@ pub struct DieOutcome {
     pub exploded: bool,
     /// True when an explosion added this die.
     pub from_explosion: bool,
+    /// For a group with a failure test (Roll20's `f`), whether this kept
+    /// die fails (it subtracts one success).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<bool>,
+    /// Roll20's critical marks (`cs`, `cf`): shown, not counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical: Option<Critical>,
+    /// For a compounding die (Roll20's `!!`), the faces added into `value`,
+    /// in the order rolled (empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compounded: Vec<i64>,
+}
+
+/// A die marked by Roll20's `cs` or `cf` (issue 30, item 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Critical {
+    /// Its face meets `cs`.
+    Success,
+    /// Its face meets `cf`.
+    Failure,
+}
+
+/// The operands of a `/` directly inside `node` (through parentheses).
+fn quotient(node: &NodeOutcome) -> Option<&Operands> {
+    match node {
+        NodeOutcome::Group { inner, .. } => quotient(inner),
+        NodeOutcome::Binary {
+            op: BinOp::Div,
+            operands,
+            ..
+        } => Some(operands),
+        _ => None,
+    }
 }
 
 impl fmt::Display for DieOutcome {
@@ -184,6 +297,10 @@ impl fmt::Display for DieOutcome {
         for v in &self.rerolled_from {
             write!(f, "{v} -> ")?;
         }
+        if self.compounded.len() > 1 {
+            let faces: Vec<String> = self.compounded.iter().map(i64::to_string).collect();
+            write!(f, "{}=", faces.join("+"))?;
+        }
         write!(f, "{}", self.value)?;
         if let Some(c) = self.clamped_from {
             write!(f, " (was {c})")?;
@@ -193,6 +310,14 @@ impl fmt::Display for DieOutcome {
         }
         if self.success == Some(true) {
             f.write_str("*")?;
+        }
+        if self.failure == Some(true) {
+            f.write_str(" failure")?;
+        }
+        match self.critical {
+            Some(Critical::Success) => f.write_str(" critical")?,
+            Some(Critical::Failure) => f.write_str(" fumble")?,
+            None => {}
         }
         if !self.kept {
             f.write_str(" dropped")?;
@@ -239,6 +364,41 @@ impl fmt::Display for NodeOutcome {
                 }
                 Ok(())
             }
+            NodeOutcome::Func { func, inner, .. } => write!(f, "{}({inner})", func.name()),
+            NodeOutcome::Set {
+                value,
+                counts_successes,
+                suffix,
+                items,
+                parentheses,
+            } => {
+                f.write_str(if *parentheses { "(" } else { "{" })?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    item.outcome.fmt(f)?;
+                    if item.success == Some(true) {
+                        f.write_str("*")?;
+                    }
+                    if item.failure == Some(true) {
+                        f.write_str(" failure")?;
+                    }
+                    if !item.kept {
+                        f.write_str(" dropped")?;
+                    }
+                }
+                if *parentheses && items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(if *parentheses { ")" } else { "}" })?;
+                f.write_str(suffix)?;
+                if *counts_successes {
+                    let s = if *value == 1 { "" } else { "es" };
+                    write!(f, " [{value} success{s}]")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -252,16 +412,21 @@ impl fmt::Display for RollOutcome {
         if let Some(c) = &self.comment {
             write!(f, "{c}: ")?;
         }
-        write!(f, "{} = {}", self.root, self.total)
+        write!(f, "{} = {}", self.root, self.total)?;
+        if self.dialect != Dialect::D20 {
+            write!(f, " ({})", self.dialect)?;
+        }
+        Ok(())
     }
 }
 
 pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, RollError> {
-    let root = roll_node(&expr.root, roller)?;
+    let root = roll_node(&expr.root, roller, expr.dialect)?;
     Ok(RollOutcome {
         total: root.value(),
         root,
         comment: expr.comment.clone(),
+        dialect: expr.dialect,
     })
 }
 
@@ -274,7 +439,7 @@ pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, Ro
 fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
     Ok(match node {
         Node::Number(v) => i64::from(*v),
-        Node::Dice(d) if d.modifiers.is_empty() => total_plain(d, roller)?,
+        Node::Dice(d) if d.modifiers.is_empty() && d.failure.is_none() => total_plain(d, roller)?,
         Node::Dice(d) => roll_dice(d, roller)?.value(),
         // The parser's bounds keep every value within ±2^53.
         Node::Neg(x) => total_node(x, roller)?.saturating_neg(),
@@ -284,6 +449,7 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
             let rhs = total_node(&ab[1], roller)?;
             op.apply(lhs, rhs).unwrap_or(0)
         }
+        Node::Func(..) | Node::Set(_) => roll_node(node, roller, Dialect::D20)?.value(),
     })
 }
 
@@ -359,14 +525,18 @@ fn total_plain(term: &DiceTerm, roller: &mut dyn Roller) -> Result<i64, RollErro
         .sum())
 }
 
-fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
+fn roll_node(
+    node: &Node,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
     Ok(match node {
         Node::Number(v) => NodeOutcome::Number {
             value: i64::from(*v),
         },
         Node::Dice(d) => roll_dice(d, roller)?,
         Node::Neg(x) => {
-            let operand = roll_node(x, roller)?;
+            let operand = roll_node(x, roller, dialect)?;
             NodeOutcome::Neg {
                 // The parser's bounds keep every value within ±2^53.
                 value: operand.value().saturating_neg(),
@@ -374,14 +544,14 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             }
         }
         Node::Group(x) => {
-            let inner = roll_node(x, roller)?;
+            let inner = roll_node(x, roller, dialect)?;
             NodeOutcome::Group {
                 value: inner.value(),
                 inner: Box::new(inner),
             }
         }
         Node::Labelled(x, labels) => {
-            let inner = roll_node(x, roller)?;
+            let inner = roll_node(x, roller, dialect)?;
             NodeOutcome::Labelled {
                 value: inner.value(),
                 inner: Box::new(inner),
@@ -389,8 +559,8 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
             }
         }
         Node::Binary(op, ab) => {
-            let lhs = roll_node(&ab[0], roller)?;
-            let rhs = roll_node(&ab[1], roller)?;
+            let lhs = roll_node(&ab[0], roller, dialect)?;
+            let rhs = roll_node(&ab[1], roller, dialect)?;
             // The parser's bounds rule out overflow and a zero divisor; 0 is
             // never reached.
             let value = op.apply(lhs.value(), rhs.value()).unwrap_or(0);
@@ -400,6 +570,77 @@ fn roll_node(node: &Node, roller: &mut dyn Roller) -> Result<NodeOutcome, RollEr
                 operands: Box::new(Operands { lhs, rhs }),
             }
         }
+        Node::Func(func, x) => {
+            let inner = roll_node(x, roller, dialect)?;
+            // The parser's bounds rule out overflow; 0 is never reached.
+            let value = match quotient(&inner) {
+                Some(o) => func.of_quotient(o.lhs.value(), o.rhs.value()),
+                None => func.of_integer(inner.value()),
+            }
+            .unwrap_or(0);
+            NodeOutcome::Func {
+                func: *func,
+                value,
+                inner: Box::new(inner),
+            }
+        }
+        Node::Set(set) => roll_set(set, roller, dialect)?,
+    })
+}
+
+/// A group in braces: every item rolled left to right, then the keep or
+/// drop on their totals, then the tests.
+fn roll_set(
+    set: &SetTerm,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
+    let mut items = Vec::with_capacity(set.items.len());
+    for item in &set.items {
+        items.push(SetItemOutcome {
+            outcome: roll_node(item, roller, dialect)?,
+            kept: true,
+            success: None,
+            failure: None,
+        });
+    }
+    if let Some(select) = set.select.filter(|s| s.by_value().is_some()) {
+        // d20's `k<3`, `p>4` on a set: each item on its own total.
+        for item in &mut items {
+            item.kept = select.keeps_value(item.outcome.value());
+        }
+    } else if let Some(select) = set.select {
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by_key(|&i| items[i].outcome.value());
+        let mut kept = vec![true; items.len()];
+        dropped_by_rank(select, &order, |i| kept[i] = false);
+        for (item, k) in items.iter_mut().zip(kept) {
+            item.kept = k;
+        }
+    }
+    let mut value = 0i64;
+    for item in items.iter_mut().filter(|i| i.kept) {
+        let v = item.outcome.value();
+        value = value.saturating_add(match set.success {
+            Some(t) => {
+                let hit = t.test(v);
+                item.success = Some(hit);
+                let miss = set.failure.map(|f| f.test(v));
+                item.failure = miss;
+                i64::from(hit) - i64::from(miss == Some(true))
+            }
+            None => v,
+        });
+    }
+    let mut suffix = String::new();
+    // Writing into a String cannot fail.
+    let _ = set.fmt_suffix(&mut suffix);
+    Ok(NodeOutcome::Set {
+        value,
+        counts_successes: set.success.is_some(),
+        suffix,
+        items,
+        parentheses: dialect == Dialect::D20,
     })
 }
 
@@ -414,6 +655,9 @@ fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutco
         clamped_from: None,
         exploded: false,
         from_explosion,
+        failure: None,
+        critical: None,
+        compounded: Vec::new(),
     }
 }
 
@@ -484,16 +728,43 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     }
                 }
             }
+            Modifier::Explode(_) if term.explode == ExplodeKind::Compound => {
+                // Roll20's `!!`: the chain's faces added into the die.
+                for d in &mut dice {
+                    let mut last = d.value;
+                    let mut n = 0;
+                    while n < MAX_EXPLOSIONS && matches(last) && !roller.short() {
+                        if d.compounded.is_empty() {
+                            d.compounded.push(d.value);
+                        }
+                        d.exploded = true;
+                        last = face(roller)?;
+                        d.compounded.push(last);
+                        d.value += last;
+                        n += 1;
+                    }
+                }
+            }
             Modifier::Explode(_) => {
-                // Each die's depth: how many explosions led to it.
+                let cap = if term.explode == ExplodeKind::Once {
+                    1
+                } else {
+                    MAX_EXPLOSIONS
+                };
+                let penetrate = term.explode == ExplodeKind::Penetrate;
+                // Each die's depth (how many explosions led to it) and the
+                // face it showed (a penetrating die counts one less).
                 let mut depth: Vec<u32> = vec![0; dice.len()];
+                let mut shown: Vec<i64> = dice.iter().map(|d| d.value).collect();
                 let mut i = 0;
                 while i < dice.len() {
-                    if depth[i] < MAX_EXPLOSIONS && matches(dice[i].value) && !roller.short() {
+                    if depth[i] < cap && matches(shown[i]) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
-                        dice.push(new_die(die, sides, v, true));
+                        let value = if penetrate { v - 1 } else { v };
+                        dice.push(new_die(die, sides, value, true));
                         depth.push(depth[i] + 1);
+                        shown.push(v);
                     }
                     i += 1;
                 }
@@ -510,17 +781,37 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                 let hit = test.test(d.value);
                 d.success = Some(hit);
                 hits += i64::from(hit);
+                if let Some(f) = term.failure {
+                    let miss = f.test(d.value);
+                    d.failure = Some(miss);
+                    hits -= i64::from(miss);
+                }
             }
             hits
         }
         None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
     };
+    mark_critical(term.critical_success, Critical::Success, &mut dice);
+    mark_critical(term.critical_failure, Critical::Failure, &mut dice);
     Ok(NodeOutcome::Dice {
         term: term.clone(),
         value,
         counts_successes: term.success.is_some(),
         dice,
     })
+}
+
+/// Mark the dice whose value meets Roll20's `cs` or `cf` (a success marks
+/// over a failure).
+fn mark_critical(test: Option<Test>, mark: Critical, dice: &mut [DieOutcome]) {
+    let Some(test) = test else {
+        return;
+    };
+    for d in dice.iter_mut() {
+        if test.test(d.value) && d.critical.is_none() {
+            d.critical = Some(mark);
+        }
+    }
 }
 
 /// Mark the dice that `select` drops.
@@ -553,6 +844,12 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
 /// Mark as dropped the dice `select` drops, given their indices from lowest
 /// to highest.
 fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
+    dropped_by_rank(select, order, |i| dice[i].kept = false);
+}
+
+/// Call `drop` on each index `select` drops, given the indices from lowest to
+/// highest (a selection by rank; by value drops none here).
+fn dropped_by_rank(select: Select, order: &[usize], mut drop: impl FnMut(usize)) {
     let len = order.len();
     let n = |k: u32| usize::try_from(k).unwrap_or(usize::MAX).min(len);
     // The range of `order` that is dropped.
@@ -564,8 +861,8 @@ fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
         // Selections by value never come here (see `apply_select`).
         _ => 0..0,
     };
-    for &i in &order[dropped] {
-        dice[i].kept = false;
+    for &i in order.get(dropped).unwrap_or_default() {
+        drop(i);
     }
 }
 
@@ -573,7 +870,7 @@ fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
 mod term_text {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
-    use super::{DiceTerm, Expr, Node};
+    use super::{Dialect, DiceTerm, Expr, Node};
 
     pub(super) fn serialize<S: Serializer>(term: &DiceTerm, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(term)
@@ -581,11 +878,25 @@ mod term_text {
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DiceTerm, D::Error> {
         let text = String::deserialize(d)?;
-        match Expr::parse(&text).map_err(D::Error::custom)?.root {
-            Node::Dice(term) => Ok(term),
-            _ => Err(D::Error::custom(format!(
-                "{text:?} is not one group of dice"
-            ))),
+        // The canonical spelling of a group reads the same in every dialect
+        // that reads it; `d20` first, then Roll20 (`!!`, `cs`), then
+        // Foundry (`xo`).
+        let mut first_error = None;
+        for dialect in Dialect::ALL {
+            match Expr::parse_in(&text, dialect) {
+                Ok(expr) => {
+                    if let Node::Dice(term) = expr.root {
+                        return Ok(term);
+                    }
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
         }
+        Err(match first_error {
+            Some(e) => D::Error::custom(e),
+            None => D::Error::custom(format!("{text:?} is not one group of dice")),
+        })
     }
 }
