@@ -1040,6 +1040,53 @@ async fn a_create_token_closes_table_creation_and_the_table_limit_holds() {
     );
 }
 
+/// Issue 27, bug 6: Tiers' `roll` takes "a number or a difficulty" (Tiers,
+/// "Asking for Rolls", "Suggested Difficulty Curve"), so the legal spec the
+/// page draws its form from offers the Goal as a number or one of the curve's
+/// names, not a number box; a name the spec offers is accepted as sent.
+#[tokio::test]
+async fn the_tiers_goal_is_offered_as_a_number_or_a_difficulty() {
+    let db = Db::sqlite();
+    let c = Client::new(db.open().await);
+    let t = c
+        .create(json!({"system": "tiers", "example": "table", "seed": 1}))
+        .await;
+    let john = t.token("John");
+    let legal = c.get(&t.url("legal"), &john).await;
+    assert_eq!(legal.status, StatusCode::OK, "{}", legal.text);
+    let roll = legal.json["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "roll")
+        .unwrap_or_else(|| panic!("roll is offered: {}", legal.text))
+        .clone();
+    let goal = roll["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "goal")
+        .unwrap_or_else(|| panic!("roll has a goal: {roll}"))
+        .clone();
+    assert_eq!(goal["kind"]["kind"], "number-or-name", "{goal}");
+    assert_eq!(goal["kind"]["min"], 0, "{goal}");
+    assert_eq!(
+        goal["kind"]["names"],
+        json!([
+            "very-easy",
+            "easy",
+            "kind-of-hard",
+            "hard",
+            "extremely-hard",
+            "heroic",
+            "almost-impossible"
+        ]),
+        "{goal}"
+    );
+    let a = c.command(&t, &john, "roll skill very-easy").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
+
 #[tokio::test]
 async fn the_examples_and_the_page_are_served_without_files() {
     let db = Db::sqlite();

@@ -1456,6 +1456,7 @@ fn type_command(spec: &tabula_core::CommandSpec, pool: &[String], rng: &mut Rng)
                 None => continue,
             },
             ParamKind::Text => pool[rng.below(pool.len())].clone(),
+            ParamKind::NumberOrName { min, .. } => min.to_string(),
         };
         let optional = keyword.is_some() || p.name == "ongoing";
         if optional && rng.below(2) == 0 {
