@@ -1,6 +1,7 @@
 // One control per legal command, built from the command's parameter kinds
 // (GET /legal: {name, summary, params: [{name, kind: {kind: "int", min, max} |
-// {kind: "choice", options} | {kind: "text"}}]}), and the command text the
+// {kind: "choice", options} | {kind: "number-or-name", min, max, names} |
+// {kind: "text"}}]}), and the command text the
 // control sends: the same text a seat types at `play`. The server checks
 // every command; the page only spells it.
 
@@ -79,6 +80,22 @@ export function commandText(spec, values, quoting) {
   return parts.join(" ");
 }
 
+/**
+ * True when `value` fits a number-or-name parameter `kind`: empty (the server
+ * says what is missing), a whole number in `min..max`, or one of the names in
+ * any case, spaces or underscores for hyphens.
+ */
+export function numberOrName(value, kind) {
+  const v = String(value).trim();
+  if (v === "") return true;
+  if (/^[0-9]+$/.test(v)) {
+    const n = Number(v);
+    return n >= kind.min && n <= kind.max;
+  }
+  const key = (s) => String(s).toLowerCase().replace(/[\s_]+/g, "-");
+  return (kind.names || []).some((n) => key(n) === key(v));
+}
+
 let uid = 0;
 
 /**
@@ -128,6 +145,21 @@ export function commandControl(spec, { quoting, onSend }) {
       });
       if (!st.optional) input.required = true;
       hint = `${k.min} to ${k.max}`;
+    } else if (k.kind === "number-or-name") {
+      // A number or one of the names (Tiers' Goal: `7` or `very-easy`): a text
+      // box that suggests the names and checks either (issue 27, bug 6).
+      const names = k.names || [];
+      const listId = `${inputId}-names`;
+      input = el("input", { type: "text", id: inputId, list: listId, spellcheck: "false", autocapitalize: "off", autocomplete: "off", value: "" });
+      if (!st.optional) input.required = true;
+      const check = () => input.setCustomValidity(numberOrName(input.value, k) ? "" : `a number ${k.min} to ${k.max} or one of: ${names.join(", ")}`);
+      input.addEventListener("input", check);
+      check();
+      hint = `${k.min} to ${k.max} or ${names.length > 3 ? names.slice(0, 3).join(", ") + ", ..." : names.join(", ")}`;
+      inputs.push(input);
+      input.dataset.param = p.name;
+      const label = el("label", { for: inputId }, [p.name, el("span", { class: "muted" }, ` (${hint})`)]);
+      return el("div", { class: "param" }, [label, input, el("datalist", { id: listId }, names.map((o) => el("option", { value: o })))]);
     } else if (k.kind === "choice") {
       const opts = (k.options || []).map((o) => el("option", { value: o }, o));
       if (st.optional || !opts.length) opts.unshift(el("option", { value: "" }, st.optional ? "(none)" : "(nothing to choose)"));

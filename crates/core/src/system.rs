@@ -83,6 +83,16 @@ pub enum ParamKind {
     },
     /// Free text (a name, a description).
     Text,
+    /// A whole number in `min..=max`, or one of the listed names standing for
+    /// a number (Tiers' Goal: `7` or `very-easy`). Issue 27, bug 6.
+    NumberOrName {
+        /// Smallest allowed number.
+        min: i64,
+        /// Largest allowed number.
+        max: i64,
+        /// The names also accepted, as typed.
+        names: Vec<String>,
+    },
 }
 
 /// One parameter of a legal command.
@@ -113,6 +123,22 @@ impl ParamSpec {
             name: name.into(),
             kind: ParamKind::Choice {
                 options: options.into_iter().map(Into::into).collect(),
+            },
+        }
+    }
+
+    /// A parameter that takes a number in `min..=max` or one of `names`.
+    pub fn number_or_name<I, S>(name: &str, min: i64, max: i64, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ParamSpec {
+            name: name.into(),
+            kind: ParamKind::NumberOrName {
+                min,
+                max,
+                names: names.into_iter().map(Into::into).collect(),
             },
         }
     }

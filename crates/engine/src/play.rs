@@ -858,6 +858,9 @@ pub fn help_entries(reference: &[CommandDoc], legal: &[CommandSpec]) -> Vec<Help
                                 format!("<{}: {}>", p.name, options.join("|"))
                             }
                             ParamKind::Text => format!("<{}>", p.name),
+                            ParamKind::NumberOrName { min, max, names } => {
+                                format!("<{} {min}..{max}|{}>", p.name, names.join("|"))
+                            }
                         })
                         .collect();
                     format!("{} {}", spec.name, params.join(" "))
@@ -898,8 +901,10 @@ fn completions_from(table: &AnyTable, legal: &[CommandSpec]) -> Completions {
     let mut names: Vec<String> = Vec::new();
     for spec in legal {
         for p in &spec.params {
-            if let ParamKind::Choice { options } = &p.kind {
-                names.extend(options.iter().cloned());
+            match &p.kind {
+                ParamKind::Choice { options } => names.extend(options.iter().cloned()),
+                ParamKind::NumberOrName { names: n, .. } => names.extend(n.iter().cloned()),
+                ParamKind::Int { .. } | ParamKind::Text => {}
             }
         }
     }

@@ -124,7 +124,7 @@ has a `type`:
 
 | `type` | when | fields |
 |---|---|---|
-| `prompt` | before each line is read | `seq` (log rows so far), `seat` (whose turn), `status` (text), `legal` (the commands that seat may give: `name`, `summary`, `params` with `kind` `int` `{min,max}`, `choice` `{options}` or `text`), `odds` (`choice`, `probability` 0..1, `detail`) |
+| `prompt` | before each line is read | `seq` (log rows so far), `seat` (whose turn), `status` (text), `legal` (the commands that seat may give: `name`, `summary`, `params` with `kind` `int` `{min,max}`, `choice` `{options}`, `number-or-name` `{min,max,names}` or `text`), `odds` (`choice`, `probability` 0..1, `detail`) |
 | `event` | each accepted event or undo | `line` (the line that gave it), `seq`, `seat`, `kind` (`event` or `undo`), `text` (the event in words, every die and card the seat may see), `event` (the event as JSON, absent when hidden) |
 | `refused` | a refused line; nothing changed | `line`, `message` (text), `error`: `{"error": "rule", "rule": {"system", "seed", "section", "ruling"}, "kind", "message"}` for a rule, `{"error": "parse", "parse": ...}` for an unreadable line (`parse` is `unknown` with `got` and `known`; `arguments` with `command`, `problem` and `usage`; `grammar` with `kind`; or `name` with `kind` `unknown` (`field`, `got`, `candidates`) or `ambiguous` (`field`, `got`, `matches`)), `unknown-seat` with `seats`, `gm-only`, `not-your-view`, `too-long`, `nothing-to-undo`, `not-awaited`, `no-suggestion`, `unknown-driver-command` |
 | `withdrawn` | `undo` or `quit` typed at a manual dice prompt | `line`, `quit` |

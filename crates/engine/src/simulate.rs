@@ -327,6 +327,15 @@ fn random_command<P: Policy>(
                     let pick = &options[random.random_range(0..options.len())];
                     line.push_str(&grammar::quote(pick));
                 }
+                ParamKind::NumberOrName { min, max, names } if min <= max => {
+                    // A name or a number, as often as each.
+                    if !names.is_empty() && random.random_range(0..2) == 0 {
+                        let pick = &names[random.random_range(0..names.len())];
+                        line.push_str(&grammar::quote(pick));
+                    } else {
+                        line.push_str(&random.random_range(*min..=*max).to_string());
+                    }
+                }
                 _ => return None,
             }
         }

@@ -42,6 +42,10 @@ fn line(spec: &CommandSpec, names: &[String], draws: &mut impl Iterator<Item = u
             ParamKind::Choice { options } if !options.is_empty() => {
                 options[r as usize % options.len()].clone()
             }
+            ParamKind::NumberOrName { min, names, .. } => names
+                .get(r as usize % (names.len() + 1))
+                .cloned()
+                .unwrap_or_else(|| min.to_string()),
             _ => names
                 .get(r as usize % names.len().max(1))
                 .cloned()

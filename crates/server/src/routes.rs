@@ -282,7 +282,10 @@ pub async fn command(
             "`rolled` takes at most {MAX_ROLLED_VALUES} values of at most {MAX_ROLLED_VALUE_BYTES} bytes each"
         )));
     }
-    let accepted = apply(&state, &id, body.expect_seq, |t| submit(t, &who, &body)).await?;
+    let accepted = apply(&state, &id, body.expect_seq, Some(&who.seat), |t| {
+        submit(t, &who, &body)
+    })
+    .await?;
     end_if_finished(&state, &id).await;
     Ok(Json(accepted).into_response())
 }
@@ -410,7 +413,7 @@ pub async fn policy(
     if body.participant.len() > tabula_engine::session::MAX_COMMAND_BYTES {
         return Err(AppError::BadRequest("`participant` is too long".into()));
     }
-    let accepted = apply(&state, &id, body.expect_seq, |t| {
+    let accepted = apply(&state, &id, body.expect_seq, None, |t| {
         t.policy_step(&who.seat, &body.participant, Dice::Table)
             .map(|(_, accepted)| accepted)
             .map_err(AppError::Command)
@@ -428,12 +431,23 @@ pub async fn policy(
 /// command decided again, at most [`MAX_CONFLICT_RETRIES`] times: the dice come
 /// from the roller state the other server left, so the table's dice stay one
 /// stream.
+///
+/// `seat`: the seat giving a command (`None` for an undo or a policy step).
+/// Its `expect_seq` may be behind only by rows other seats gave, none an undo,
+/// at most 256 rows: then the command was sent without knowing of
+/// moves that were not its seat's, and it is decided on the table as it is
+/// now; accepted, it applies (two seats answering the same step at once both
+/// land); refused by the rules, it is answered 409 `stale` as before, since
+/// what the seat saw has changed (issue 27, bug 14; docs/API.md).
 async fn apply(
     state: &AppState,
     id: &str,
     expect_seq: Option<u64>,
+    seat: Option<&Seat>,
     mut decide: impl FnMut(&mut AnyTable) -> Result<Accepted, AppError> + Send,
 ) -> Result<Accepted, AppError> {
+    /// The most rows of other seats a stale `expect_seq` may be behind by.
+    const MAX_OTHERS_ROWS: u64 = 256;
     let (slot, mut guard) = state.write(id).await?;
     let mut checked = false;
     let mut conflicts = 0;
@@ -443,7 +457,24 @@ async fn apply(
             .ok_or_else(|| AppError::Internal("table not loaded".into()))?;
         let before = t.seq();
         let outcome = match expect_seq {
-            Some(expected) if expected != before => Err(AppError::Stale { current: before }),
+            Some(expected) if expected != before => {
+                let others_only = seat.is_some_and(|seat| {
+                    let key = seat_key(seat);
+                    expected < before
+                        && before - expected <= MAX_OTHERS_ROWS
+                        && t.raw_rows_after(expected)
+                            .iter()
+                            .all(|r| r.seat != key && r.entry["kind"] != "undo")
+                });
+                if others_only {
+                    decide(t).map_err(|e| match e {
+                        AppError::Command(_) => AppError::Stale { current: before },
+                        e => e,
+                    })
+                } else {
+                    Err(AppError::Stale { current: before })
+                }
+            }
             _ => decide(t),
         };
         match outcome {
@@ -550,7 +581,7 @@ pub async fn undo(
             what: "undo".into(),
         }));
     }
-    apply(&state, &id, body.expect_seq, |t| {
+    apply(&state, &id, body.expect_seq, None, |t| {
         t.undo(&who.seat).map_err(AppError::Command)
     })
     .await

@@ -934,7 +934,10 @@ async fn two_servers(db: Db) {
 story!(two_servers_on_one_store, crate::two_servers);
 
 async fn racing(db: Db) {
-    // Commands to one table race: with the same expect_seq, exactly one wins.
+    // Commands to one table race with the same expect_seq: exactly one of each
+    // seat wins. The first to land moves the table; the other seat's command
+    // was behind only by that row and the rules still take it (issue 27, bug
+    // 14); each seat's second is behind by its own row: 409.
     let c = Client::new(db.open().await);
     let t = c
         .create(json!({"system": "sour-grapes", "example": "table"}))
@@ -960,7 +963,7 @@ async fn racing(db: Db) {
             s => assert_eq!(s, StatusCode::CONFLICT),
         }
     }
-    assert_eq!(ok, 1);
+    assert_eq!(ok, 2);
     // Different tables in parallel, many commands each: all land, in order.
     let mut tasks = Vec::new();
     for _ in 0..4 {
@@ -983,6 +986,91 @@ async fn racing(db: Db) {
     }
 }
 story!(commands_to_one_table_go_one_at_a_time, crate::racing);
+
+/// POST /commands with `expect_seq` as `seat`.
+async fn send_at(c: &Client, t: &Table, seat: &str, text: &str, seq: u64) -> (StatusCode, Value) {
+    let a = c
+        .post(
+            &t.url("commands"),
+            &t.token(seat),
+            &json!({"text": text, "expect_seq": seq}),
+        )
+        .await;
+    (a.status, a.json)
+}
+
+async fn answering_at_once(db: Db) {
+    // Issue 27, bug 14: two seats answer the same Sour Grapes step (each its
+    // character's initiative at the start of an Event, "Initiative") having
+    // seen the same seq. Both land: the second was behind only by the other
+    // seat's row, and the rules accept it on the table as it is now.
+    let c = Client::new(db.open().await);
+    let t = c
+        .create(json!({"system": "sour-grapes", "example": "table", "seed": 1}))
+        .await;
+    let lines: Vec<String> = script("sour-grapes", "encounter.script")
+        .into_iter()
+        .take_while(|l| !l.contains("initiative"))
+        .collect();
+    assert!(
+        lines.last().is_some_and(|l| l.contains("afflict")),
+        "{lines:?}"
+    );
+    play(&c, &t, &lines).await;
+    let seen = c.get(&t.url("status"), &t.gm()).await.json["seq"]
+        .as_u64()
+        .unwrap();
+    let (s, sam) = send_at(&c, &t, "Sam", "initiative Agility 5", seen).await;
+    assert_eq!(s, StatusCode::OK, "{sam}");
+    let (s, ana) = send_at(&c, &t, "Ana", "initiative Perception 7", seen).await;
+    assert_eq!(
+        s,
+        StatusCode::OK,
+        "Ana's answer, sent at the same seq: {ana}"
+    );
+    let (sam_seq, ana_seq) = (sam["seq"].as_u64().unwrap(), ana["seq"].as_u64().unwrap());
+    assert!(ana_seq > sam_seq);
+    // A seat's own earlier command moved the table: still 409, nothing changes.
+    let before = snapshot(&c, &t).await;
+    let (s, e) = send_at(&c, &t, "Sam", "initiative Agility 5", seen).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert_eq!(e["error"], "stale", "{e}");
+    assert_eq!(snapshot(&c, &t).await, before);
+    // Behind only by another seat's rows, but the rules refuse it now (Sam's
+    // character has its initiative): 409 `stale`, not a refusal; nothing
+    // changes.
+    let (s, e) = send_at(&c, &t, "Sam", "initiative Agility 5", sam_seq).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert_eq!(e["error"], "stale", "{e}");
+    assert_eq!(snapshot(&c, &t).await, before);
+    // An `expect_seq` ahead of the table is stale too.
+    let brute = "initiative Might 5 as \"Tavern Brute\"";
+    let (s, e) = send_at(&c, &t, "gm", brute, ana_seq + 1).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert_eq!(snapshot(&c, &t).await, before);
+    // An undo is no other seat's answer: a seq from before it is stale, even
+    // for a command the rules would take.
+    let u = c
+        .post(&t.url("undo"), &t.gm(), &json!({"expect_seq": ana_seq}))
+        .await;
+    assert_eq!(u.status, StatusCode::OK, "{}", u.text);
+    let undone = u.json["seq"].as_u64().unwrap();
+    let before = snapshot(&c, &t).await;
+    let (s, e) = send_at(&c, &t, "Ana", "initiative Perception 7", ana_seq).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert_eq!(snapshot(&c, &t).await, before);
+    let (s, e) = send_at(&c, &t, "Ana", "initiative Perception 7", undone).await;
+    assert_eq!(s, StatusCode::OK, "{e}");
+    // The GM, behind by Ana's new answer only, answers for an NPC: accepted.
+    let (s, e) = send_at(&c, &t, "gm", brute, undone).await;
+    assert_eq!(s, StatusCode::OK, "{e}");
+    let log = c.get(&t.url("log"), &t.gm()).await.text;
+    assert!(log.contains("Tavern Brute"), "{log}");
+}
+story!(
+    seats_answering_the_same_step_at_once_both_land,
+    crate::answering_at_once
+);
 
 #[tokio::test]
 async fn a_create_token_closes_table_creation_and_the_table_limit_holds() {
@@ -1038,6 +1126,53 @@ async fn a_create_token_closes_table_creation_and_the_table_limit_holds() {
             .unwrap()
             .contains("maximum of 2 tables")
     );
+}
+
+/// Issue 27, bug 6: Tiers' `roll` takes "a number or a difficulty" (Tiers,
+/// "Asking for Rolls", "Suggested Difficulty Curve"), so the legal spec the
+/// page draws its form from offers the Goal as a number or one of the curve's
+/// names, not a number box; a name the spec offers is accepted as sent.
+#[tokio::test]
+async fn the_tiers_goal_is_offered_as_a_number_or_a_difficulty() {
+    let db = Db::sqlite();
+    let c = Client::new(db.open().await);
+    let t = c
+        .create(json!({"system": "tiers", "example": "table", "seed": 1}))
+        .await;
+    let john = t.token("John");
+    let legal = c.get(&t.url("legal"), &john).await;
+    assert_eq!(legal.status, StatusCode::OK, "{}", legal.text);
+    let roll = legal.json["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "roll")
+        .unwrap_or_else(|| panic!("roll is offered: {}", legal.text))
+        .clone();
+    let goal = roll["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "goal")
+        .unwrap_or_else(|| panic!("roll has a goal: {roll}"))
+        .clone();
+    assert_eq!(goal["kind"]["kind"], "number-or-name", "{goal}");
+    assert_eq!(goal["kind"]["min"], 0, "{goal}");
+    assert_eq!(
+        goal["kind"]["names"],
+        json!([
+            "very-easy",
+            "easy",
+            "kind-of-hard",
+            "hard",
+            "extremely-hard",
+            "heroic",
+            "almost-impossible"
+        ]),
+        "{goal}"
+    );
+    let a = c.command(&t, &john, "roll skill very-easy").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
 
 #[tokio::test]

@@ -795,17 +795,40 @@ async fn browser_tiers_plays_and_shows_a_refusals_rule() {
     open(&john, &table.link(&server, "John")).await;
     open(&cristy, &table.link(&server, "Cristy")).await;
     ok(
-        use_control(&john, "roll", &[("stat", "skill"), ("goal", "3")]).await,
+        use_control(&john, "roll", &[("stat", "skill"), ("goal", "very-easy")]).await,
         "John's roll",
     );
+    // The Goal takes a difficulty's name as well as a number (issue 27, bug
+    // 6): the box suggests the curve's names.
+    let names = js(
+        &john,
+        "const i = document.querySelector('#commands [data-command=\"roll\"] [data-param=\"goal\"]'); return i && i.list ? [i.type, [...i.list.options].map(o => o.value)] : null;",
+    )
+    .await;
+    assert_eq!(
+        names,
+        json!([
+            "text",
+            [
+                "very-easy",
+                "easy",
+                "kind-of-hard",
+                "hard",
+                "extremely-hard",
+                "heroic",
+                "almost-impossible"
+            ]
+        ]),
+        "the Goal box"
+    );
     // A sent form starts fresh: the roll form, still offered, no longer holds
-    // John's Goal 3 (issue 27, bug 5: a form kept the last command's values).
+    // John's Goal (issue 27, bug 5: a form kept the last command's values).
     let goal = js(
         &john,
         "const i = document.querySelector('#commands [data-command=\"roll\"] [data-param=\"goal\"]'); return i ? i.value : null;",
     )
     .await;
-    assert_eq!(goal, json!("0"), "the roll form after a send");
+    assert_eq!(goal, json!(""), "the roll form after a send");
     // A command that never reached the server is no refusal: it says so, and
     // no refused line goes into the log (issue 27, bug 9).
     js(

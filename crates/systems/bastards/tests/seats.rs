@@ -299,6 +299,7 @@ fn line_for(seat: &Seat, spec: &CommandSpec, rand: &mut impl Iterator<Item = u32
                     words.push(quoted(&t));
                 }
             }
+            ParamKind::NumberOrName { min, .. } => words.push(min.to_string()),
         }
     }
     let who = match seat {

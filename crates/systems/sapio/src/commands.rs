@@ -312,8 +312,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "end",
         &[],
-        "end",
-        "End the encounter",
+        "end [carry]",
+        "End the encounter (carry: advancements still due stay due on the sheets)",
         Giver::Gm,
         table::RULE_SEQUENCE,
     ),
@@ -949,7 +949,17 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
             }
         }
         "end-sequence" => Command::EndSequence,
-        _ => Command::End,
+        _ => {
+            if l.at_end() {
+                Command::End
+            } else {
+                let w = l.word("carry")?;
+                if !w.eq_ignore_ascii_case("carry") {
+                    return Err(l.bad(format!("{w:?}: expected carry or nothing")));
+                }
+                Command::EndCarrying
+            }
+        }
     };
     l.done()?;
     Ok(cmd)

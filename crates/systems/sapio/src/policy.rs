@@ -680,7 +680,7 @@ fn gm_step(state: &State) -> Option<Command> {
         return None;
     }
     if decided(state) {
-        return Some(Command::End);
+        return Some(end(state));
     }
     let Some(s) = &state.sequence else {
         return Some(Command::BeginSequence {
@@ -696,7 +696,7 @@ fn gm_step(state: &State) -> Option<Command> {
     };
     if s.framed || (s.turns == 0 && s.round > ROUND_CAP) {
         // Framed with nobody left to be focal, or the round cap: the GM ends it.
-        return Some(Command::End);
+        return Some(end(state));
     }
     if s.turns == 0
         && let Some(i) = (0..state.characters.len()).find(|&i| {
@@ -907,5 +907,15 @@ impl Policy for Sapio {
                 })
                 .collect(),
         }
+    }
+}
+
+/// The GM's end of the encounter: `end`, or `end carry` while an advancement
+/// is due (the policy takes no player's choice; "Advancement"; R-SA-9).
+fn end(state: &State) -> Command {
+    if crate::table::due_advancements(state).is_empty() {
+        Command::End
+    } else {
+        Command::EndCarrying
     }
 }

@@ -451,8 +451,15 @@ pub enum Command {
     },
     /// GM: end the Action Sequence.
     EndSequence,
-    /// GM: end the encounter.
+    /// GM: end the encounter. Refused while a living character's advancement
+    /// is due at the end-of-session step ("After a consequential session, the
+    /// player may choose"; R-SA-9): the player's choice is not taken away by
+    /// ending the table. See [`Command::EndCarrying`].
     End,
+    /// GM: end the encounter with the advancements still due left due on the
+    /// sheets it leaves (`advancement_due`, written back by a campaign table and
+    /// taken between sessions). "Advancement"; R-SA-9.
+    EndCarrying,
 }
 
 /// A step of building the pool ("When you invoke a character element").
@@ -941,7 +948,10 @@ impl Sapio {
             return Err(wrong_phase(RULE_SEATS, "the encounter is over"));
         }
         if let Some(p) = &state.pending_injury
-            && !matches!(cmd, Command::SimilarInjury { .. } | Command::End)
+            && !matches!(
+                cmd,
+                Command::SimilarInjury { .. } | Command::End | Command::EndCarrying
+            )
         {
             return Err(wrong_phase(
                 RULE_SIMILAR,
@@ -1886,6 +1896,20 @@ impl Sapio {
             }
             Command::End => {
                 gm_only(seat)?;
+                let due = due_advancements(state);
+                if !due.is_empty() {
+                    return Err(wrong_phase(
+                        RULE_SESSION,
+                        format!(
+                            "an advancement is still due for {}: after a consequential session the player may choose one; take it first (`advance CHARACTER ...`), or end with `end carry` to leave it due on the sheet, taken between sessions",
+                            due.join(", ")
+                        ),
+                    ));
+                }
+                Ok(vec![Event::EncounterEnded])
+            }
+            Command::EndCarrying => {
+                gm_only(seat)?;
                 Ok(vec![Event::EncounterEnded])
             }
         }
@@ -1904,6 +1928,27 @@ fn luck_room(state: &State, i: usize, amount: u32) -> Result<(), RuleError> {
         ));
     }
     Ok(())
+}
+
+/// The living characters whose advancement is due at the end-of-session step,
+/// as "Name (player)" ("Name (GM)" for a character without a player). The dead
+/// advance no more. "Advancement"; R-SA-9.
+pub fn due_advancements(state: &State) -> Vec<String> {
+    if !state.session_over {
+        return Vec::new();
+    }
+    state
+        .characters
+        .iter()
+        .filter(|m| m.advancement_due && !m.character.dead())
+        .map(|m| {
+            format!(
+                "{} ({})",
+                m.character.name(),
+                m.character.player().unwrap_or("GM")
+            )
+        })
+        .collect()
 }
 
 /// Advancement and cycle changes happen at the GM's end-of-session step (R-SA-9).

@@ -434,7 +434,7 @@ pub fn status(state: &State, _seat: &Seat) -> String {
             "the session has ended: the GM calls a check or begins an Action Sequence to play on, or ends".into()
         } else {
             format!(
-                "the session has ended: advancement for {}; then the GM plays on or ends",
+                "the session has ended: advancement for {}; then the GM plays on, or ends (`end carry` leaves it due on the sheet)",
                 due.join(", ")
             )
         };
@@ -537,7 +537,17 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                         )],
                     ));
                 }
-                out.push(CommandSpec::new("end", "end the encounter", vec![]));
+                if crate::table::due_advancements(state).is_empty() {
+                    out.push(CommandSpec::new("end", "end the encounter", vec![]));
+                } else {
+                    // Ending while an advancement is due only as `end carry`:
+                    // it stays due on the sheet ("Advancement"; R-SA-9).
+                    out.push(CommandSpec::new(
+                        "end",
+                        "end the encounter; the advancements still due stay due on the sheets (R-SA-9)",
+                        vec![ParamSpec::choice("advancements", ["carry"])],
+                    ));
+                }
             }
             let due: Vec<String> = state
                 .characters

@@ -625,6 +625,79 @@ fn a_broken_character_file_names_the_field() {
     ));
 }
 
+/// Issue 27, bug 3: the GM could end the encounter while advancements were
+/// still due, and the players' choice was lost. "After a consequential
+/// session, the player may choose" ("Advancement"; R-SA-9): a plain `end` is
+/// refused naming who still has one and the rule; `end carry` ends with them
+/// left due on the sheets the encounter leaves; once every one is taken (or
+/// play resumes and drops them) `end` is offered and accepted again.
+#[test]
+fn ending_while_an_advancement_is_due_is_refused_or_carried() {
+    let mut t = table();
+    ok(&mut t, "GM", "end-session consequential", &mut none());
+    ok(&mut t, "Ana", "advance Wren quality Durable", &mut none());
+    let e = refused(&mut t, "GM", "end");
+    assert_eq!(e.kind, Refusal::WrongPhase);
+    assert!(e.rule.to_string().contains("R-SA-9"), "{}", e.rule);
+    assert!(e.rule.to_string().contains("Advancement"), "{}", e.rule);
+    for who in ["Brannoc (Ben)", "Sable (Cy)", "Vance (GM)"] {
+        assert!(e.message.contains(who), "{who}: {}", e.message);
+    }
+    assert!(!e.message.contains("Wren"), "Wren took hers: {}", e.message);
+    assert!(e.message.contains("end carry"), "{}", e.message);
+    // The GM's form offers `end` only with `carry` while one is due.
+    let end = Sapio::legal_commands(t.state(), &seat("GM"))
+        .into_iter()
+        .find(|c| c.name == "end")
+        .expect("end is offered");
+    assert_eq!(end.params.len(), 1, "{end:?}");
+    assert!(
+        matches!(&end.params[0].kind, ParamKind::Choice { options } if options == &["carry".to_string()]),
+        "{end:?}"
+    );
+    // `end carry` ends, and the due advancements stay on the sheets.
+    let mut carried = t.clone();
+    ok(&mut carried, "GM", "end carry", &mut none());
+    assert!(Sapio::finished(carried.state()));
+    let after = <Sapio as tabula_core::builder::CharacterBook>::sheets_after(carried.state());
+    let sable = after.iter().find(|s| s.name == "Sable").expect("Sable");
+    assert!(
+        sable.sheet.contains("advancement_due = true"),
+        "{}",
+        sable.sheet
+    );
+    let wren = after.iter().find(|s| s.name == "Wren").expect("Wren");
+    assert!(!wren.sheet.contains("advancement_due"), "{}", wren.sheet);
+    // Once every advancement is taken, `end` is plain again.
+    ok(
+        &mut t,
+        "Ben",
+        "advance Brannoc specialization Swordplay",
+        &mut none(),
+    );
+    ok(
+        &mut t,
+        "Cy",
+        "advance Sable specialization Tracking",
+        &mut none(),
+    );
+    refused(&mut t, "GM", "end");
+    ok(&mut t, "GM", "advance Vance quality Patient", &mut none());
+    let end = Sapio::legal_commands(t.state(), &seat("GM"))
+        .into_iter()
+        .find(|c| c.name == "end")
+        .expect("end is offered");
+    assert!(end.params.is_empty(), "{end:?}");
+    ok(&mut t, "GM", "end", &mut none());
+    assert!(Sapio::finished(t.state()));
+    // Play resuming drops what was not taken (R-SA-9): then `end` is plain.
+    let mut t = table();
+    ok(&mut t, "GM", "end-session consequential", &mut none());
+    ok(&mut t, "GM", "check Vance 1", &mut none());
+    ok(&mut t, "GM", "roll", &mut Scripted::values(["H"]));
+    ok(&mut t, "GM", "end", &mut none());
+}
+
 #[test]
 fn advancement_at_the_table() {
     let mut t = table();
@@ -1140,6 +1213,7 @@ const LINES: &[&str] = &[
     "Ana: advance Wren quality Durable",
     "Ben: advance Brannoc specialization Swordplay",
     "GM: end-sequence",
+    "GM: end carry",
 ];
 
 proptest! {
@@ -1382,6 +1456,7 @@ fn type_command(spec: &tabula_core::CommandSpec, pool: &[String], rng: &mut Rng)
                 None => continue,
             },
             ParamKind::Text => pool[rng.below(pool.len())].clone(),
+            ParamKind::NumberOrName { min, .. } => min.to_string(),
         };
         let optional = keyword.is_some() || p.name == "ongoing";
         if optional && rng.below(2) == 0 {

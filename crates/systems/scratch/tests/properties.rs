@@ -94,6 +94,7 @@ fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
                 (min + i64::try_from(pick as u64 % span).unwrap_or(0)).to_string()
             }
             ParamKind::Text => "x".to_string(),
+            ParamKind::NumberOrName { min, .. } => min.to_string(),
         };
         if p.name == "with" {
             // `with ABILITY` is optional: leave it out half the time.

@@ -345,6 +345,7 @@ fn render(s: &State, spec: &CommandSpec, pick: &mut impl FnMut(u32) -> u32) -> S
                 "skill (with)" => continue,
                 _ => Stat::ALL[pick(9) as usize].name().to_string(),
             },
+            ParamKind::NumberOrName { min, .. } => min.to_string(),
         };
         let keyword = match p.name.as_str() {
             "as" => Some("as"),

@@ -243,7 +243,16 @@ fn character_commands(s: &State, i: usize, prefix: &str, out: &mut Vec<CommandSp
         return;
     }
     let name = |n: &str| format!("{prefix}{n}");
-    let goal = || ParamSpec::int("goal", 0, i64::from(crate::roleplay::MAX_NUMBER));
+    // The GM's Goal: a number or a difficulty of the Suggested Difficulty
+    // Curve ("Asking for Rolls"; issue 27, bug 6).
+    let goal = || {
+        ParamSpec::number_or_name(
+            "goal",
+            0,
+            i64::from(crate::roleplay::MAX_NUMBER),
+            crate::roleplay::Difficulty::ALL.map(crate::roleplay::Difficulty::typed),
+        )
+    };
     match s.mode {
         Mode::Roleplay => {
             out.push(CommandSpec::new(

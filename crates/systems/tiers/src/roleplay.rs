@@ -74,6 +74,12 @@ impl Difficulty {
         }
     }
 
+    /// The name as typed on a command line: lower case, hyphens for spaces
+    /// (`kind-of-hard`); [`Difficulty::parse`] reads it back.
+    pub fn typed(self) -> String {
+        self.name().to_ascii_lowercase().replace(' ', "-")
+    }
+
     /// Read a name in any case, with spaces, hyphens or underscores
     /// (`kind-of-hard`, `Kind of Hard`, `almost_impossible`).
     pub fn parse(text: &str) -> Option<Difficulty> {

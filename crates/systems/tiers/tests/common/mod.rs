@@ -89,6 +89,15 @@ pub fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
                 options[pick as usize % options.len()].clone()
             }
             ParamKind::Text => format!("X{pick}"),
+            // A Goal: a difficulty's name half the time, else a number.
+            ParamKind::NumberOrName { min, max, names } => {
+                if pick % 2 == 0 && !names.is_empty() {
+                    names[(pick as usize / 2) % names.len()].clone()
+                } else {
+                    let span = u64::try_from(max - min).ok()?.saturating_add(1);
+                    (min + i64::try_from(u64::from(pick) % span).ok()?).to_string()
+                }
+            }
         };
         if p.name.ends_with('=') {
             words.push(format!("{}{value}", p.name));
