@@ -209,25 +209,32 @@ fn tiers_roll_is_the_books_and_dice_notation_is_the_free_roller() {
 /// command closed it. Sour Grapes, "Divert" (000_05a1db5b88f54528.txt).
 #[test]
 fn a_roll_made_when_another_seats_command_closes_a_step_names_its_roller() {
-    let mut t = example_table(SystemId::SourGrapes);
+    let shipped = common::shipped_scripts(1)
+        .into_iter()
+        .find(|s| s.system == SystemId::SourGrapes && s.stem == "encounter")
+        .expect("the Sour Grapes encounter script");
+    let mut t = shipped.table;
+    let mut dice = shipped.dice;
     let ana = Seat::Player("Ana".into());
-    for line in [
-        "gm: event",
-        "Sam: initiative Agility 5",
-        "Ana: initiative Perception 7",
-        "gm: initiative Might 5 as \"Tavern Brute\"",
-        "gm: initiative Agility 4 as \"Drunk Sailor\"",
-        "Ana: stunt Attack",
-        "Ana: pass",
-        "Ana: target \"Tavern Brute\" success 3 1 result 3 1",
-        "gm: divert Shove success 3 1 to \"Example Player\" as \"Tavern Brute\"",
-        "Ana: pass",
-    ] {
+    let mut diverted = false;
+    for line in shipped.script.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
         let (seat, text) = line.split_once(": ").unwrap();
         let seat = t.resolve_seat(seat).unwrap();
-        t.submit_text(&seat, text, Dice::Table)
+        let roll = match dice.as_mut() {
+            Some(d) => Dice::Manual(d),
+            None => Dice::Table,
+        };
+        t.submit_text(&seat, text, roll)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
+        diverted |= text.starts_with("divert");
+        if diverted && line == "Ana: pass" {
+            break;
+        }
     }
+    assert!(diverted, "the script has the Brute's Divert");
     let lines = t.log_for(&ana, 0);
     let closed: Vec<&LogLine> = lines
         .iter()

@@ -332,7 +332,7 @@ async fn driver(
                     what: "undo".into(),
                 }));
             }
-            let accepted = apply(state, id, expect_seq, |t| {
+            let accepted = apply(state, id, expect_seq, None, |t| {
                 t.undo(&who.seat).map_err(AppError::Command)
             })
             .await?;

@@ -1242,13 +1242,22 @@ pub fn default_seat(state: &State) -> Seat {
 impl TextPlay for SourGrapes {
     type SetupError = SetupError;
 
-    /// The seat of the participant an event names (`who`): a Divert or a
+    /// The seat of the participant whose roll or move an event is (`who` of
+    /// a roll, a Reaction, a Spend): a Divert or a
     /// Reaction is rolled when another seat's command closes the step, and
     /// the log credits it to its roller's seat (issue 27, bug 8; "Divert",
     /// "Reactions", 000_05a1db5b88f54528.txt).
     fn event_seat(state: &State, event: &Event) -> Option<Seat> {
-        let v = serde_json::to_value(event).ok()?;
-        let who = v.get("who")?.as_str()?;
+        let who = match event {
+            Event::Spent { who, .. }
+            | Event::TokensBack { who, .. }
+            | Event::Rolled { who, .. }
+            | Event::InitiativeRolled { who, .. }
+            | Event::FreePoint { who, .. }
+            | Event::ReactionSkipped { who, .. }
+            | Event::Reacted { who, .. } => who,
+            _ => return None,
+        };
         state.participant(who).map(|p| p.seat.clone())
     }
 
