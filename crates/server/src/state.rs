@@ -779,3 +779,93 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
     }
     Ok(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn line(seq: u64, seat: &str) -> NewLine {
+        NewLine {
+            seq,
+            seat: seat.into(),
+            line: serde_json::json!({ "seq": seq, "seat": seat }),
+        }
+    }
+
+    /// The lines of a command of `rows` rows after `before`: every seat sees
+    /// each row, but "bo" sees no row whose seq is a multiple of `hide`.
+    fn command(before: u64, rows: u64, hide: u64) -> Vec<NewLine> {
+        let mut lines = Vec::new();
+        for seat in ["gm", "ann", "bo"] {
+            for seq in before + 1..=before + rows {
+                if seat != "bo" || seq % hide != 0 {
+                    lines.push(line(seq, seat));
+                }
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn the_window_gives_a_seats_new_lines_and_nothing_it_does_not_cover() {
+        let mut w = RecentLines::empty_at(10);
+        w.push(10, 12, &command(10, 2, 3));
+        w.push(12, 13, &command(12, 1, 3));
+        let seqs = |v: Option<Vec<serde_json::Value>>| {
+            v.map(|v| {
+                v.iter()
+                    .map(|l| l["seq"].as_u64().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(seqs(w.lines("ann", 10, 13)), Some(vec![11, 12, 13]));
+        assert_eq!(seqs(w.lines("bo", 10, 13)), Some(vec![11, 13]));
+        assert_eq!(seqs(w.lines("bo", 12, 13)), Some(vec![13]));
+        assert_eq!(seqs(w.lines("cy", 12, 13)), Some(vec![]));
+        // Before the window, or past it: the store answers.
+        assert_eq!(w.lines("ann", 9, 13), None);
+        assert_eq!(w.lines("ann", 12, 14), None);
+        // A gap starts the window afresh.
+        w.push(20, 21, &command(20, 1, 3));
+        assert_eq!(w.lines("ann", 13, 21), None);
+        assert_eq!(seqs(w.lines("ann", 20, 21)), Some(vec![21]));
+    }
+
+    proptest! {
+        /// Whatever the commands (contiguous or not, large or small), the
+        /// window either says it does not cover a range or gives exactly the
+        /// seat's lines of it, in seq order, and never holds more than its cap.
+        #[test]
+        fn the_window_is_exact_or_silent(
+            commands in prop::collection::vec((0u64..3, 1u64..400, 2u64..5), 1..12),
+            seat in prop::sample::select(vec!["gm", "ann", "bo", "cy"]),
+            ask in (0u64..8000, 0u64..3000),
+        ) {
+            let mut w = RecentLines::empty_at(0);
+            let mut all: Vec<NewLine> = Vec::new();
+            let mut seq = 0;
+            for (gap, rows, hide) in commands {
+                seq += gap;
+                let lines = command(seq, rows, hide);
+                w.push(seq, seq + rows, &lines);
+                all.extend(lines);
+                seq += rows;
+                prop_assert!(w.lines.len() <= RECENT_LINES);
+            }
+            let (after, len) = ask;
+            let through = after + len;
+            if let Some(got) = w.lines(seat, after, through) {
+                let mut want: Vec<&NewLine> = all
+                    .iter()
+                    .filter(|l| l.seat == seat && l.seq > after && l.seq <= through)
+                    .collect();
+                want.sort_by_key(|l| l.seq);
+                let want: Vec<serde_json::Value> = want.into_iter().map(|l| l.line.clone()).collect();
+                prop_assert_eq!(got, want);
+            }
+            // The newest command is always covered.
+            prop_assert!(w.lines(seat, seq.saturating_sub(1), seq).is_some());
+        }
+    }
+}

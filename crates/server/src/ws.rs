@@ -398,3 +398,40 @@ pub const ENDED_MESSAGE: &str = "The GM ended this encounter: its lasting change
 /// How long a quiet WebSocket may go before the server pings it (keeps
 /// proxies from dropping an idle table).
 pub const PING_EVERY: Duration = Duration::from_secs(30);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_split_under_the_target_and_none_is_lost() {
+        let lines: Vec<Value> = (1..=3000u64)
+            .map(|seq| json!({"seq": seq, "text": "x".repeat((seq % 300) as usize)}))
+            .collect();
+        let groups = split_lines(lines.clone());
+        assert!(groups.len() > 1);
+        let mut seqs = Vec::new();
+        for g in &groups {
+            let message = log_message(3000, g);
+            assert!(message.len() <= WS_MESSAGE_TARGET_BYTES);
+            let v: Value = serde_json::from_str(&message).unwrap();
+            assert_eq!(v["type"], "log");
+            for l in v["lines"].as_array().unwrap() {
+                seqs.push(l["seq"].as_u64().unwrap());
+            }
+        }
+        assert_eq!(seqs, (1..=3000).collect::<Vec<_>>());
+        // A line larger than the target goes alone.
+        let big = vec![
+            json!(1),
+            json!("y".repeat(WS_MESSAGE_TARGET_BYTES)),
+            json!(2),
+        ];
+        assert_eq!(split_lines(big).len(), 3);
+        assert!(split_lines(Vec::new()).is_empty());
+        assert_eq!(
+            serde_json::from_str::<Value>(&log_message(7, &[])).unwrap(),
+            json!({"type": "log", "seq": 7, "lines": []})
+        );
+    }
+}
