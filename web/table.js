@@ -222,7 +222,12 @@ async function fetchLog() {
     const r = await S.api.log(S.logSeq);
     if (!r.ok) return;
     addLines(list(r.body, "lines", "log", "events"));
-    if (!r.body.more) return;
+    if (!r.body.more) {
+      // Every line of this seat up to the table's seq is shown.
+      if (typeof r.body.seq === "number") S.logSeq = Math.max(S.logSeq, r.body.seq);
+      document.body.dataset.logSeq = String(S.logSeq);
+      return;
+    }
   }
 }
 

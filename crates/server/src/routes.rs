@@ -173,11 +173,11 @@ async fn seat_answer<T: serde::Serialize>(
     Ok(Json(body))
 }
 
-/// `?after=SEQ` of `GET /log` and the WebSocket.
+/// `?after=SEQ` of the WebSocket.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AfterQuery {
-    /// Only rows with a seq above this (default 0: the whole log).
+    /// Send the seat the lines it missed after this seq first.
     #[serde(default)]
     pub after: Option<u64>,
 }

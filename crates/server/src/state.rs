@@ -75,9 +75,10 @@ impl Slot {
     }
 }
 
-/// The most lines [`RecentLines`] keeps (of all seats together): 4096, some
-/// hundreds of commands at a table of a few seats.
-pub const RECENT_LINES: usize = 4096;
+/// The most lines [`RecentLines`] keeps (of all seats together): 256, some
+/// dozens of commands at a table of a few seats (a follower is rarely more
+/// than one behind), so a table held in memory keeps tens of KiB of lines.
+pub const RECENT_LINES: usize = 256;
 
 /// A window of the log lines this server wrote with its latest appends, every
 /// seat's, so a follower one command (or a few) behind gets its update from
