@@ -834,6 +834,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
         /// Whatever the commands (contiguous or not, large or small), the
         /// window either says it does not cover a range or gives exactly the
         /// seat's lines of it, in seq order, and never holds more than its cap.

@@ -37,6 +37,18 @@
 //! log, so a loader may skip replaying the rows it covers. A snapshot is a cache of the
 //! log, never the truth: replaying the log up to its seq must give its state.
 //!
+//! ## Log lines
+//!
+//! [`Store::append_with_lines`] writes, in the same transaction as the entries,
+//! each entry's log line as every seat may see it ([`NewLine`]: opaque JSON the
+//! engine described once, when the entry was appended; a seat that may not see an
+//! entry has no line for it). [`Store::log_lines`] reads a page of one seat's
+//! lines, the oldest or the newest of a seq range, with one query: reading a log
+//! never replays the rules, whatever its length. [`LoadedTable::lines_through`]
+//! says up to which seq every entry's lines are stored; the entries after it
+//! (written before lines were kept) are described by the loader and written
+//! once with [`Store::put_lines`].
+//!
 //! ## Campaigns and characters
 //!
 //! A campaign ([`Store::create_campaign`]) plays one rule system with its seats (the
