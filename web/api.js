@@ -148,8 +148,14 @@ export class Seat {
   status() {
     return this.get("/status");
   }
+  /** The log lines after `after` (the oldest first, a page at a time: `more` when newer remain). */
   log(after) {
     return this.get(`/log?after=${Number(after) || 0}`);
+  }
+  /** The newest `limit` lines (before `before` when given): `more` when older remain. */
+  logPage(limit, before) {
+    const b = before ? `&before=${Number(before)}` : "";
+    return this.get(`/log?limit=${Number(limit)}${b}`);
   }
   command(request) {
     return this.post("/commands", request);

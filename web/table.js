@@ -48,6 +48,13 @@ const S = {
   sentForms: new Set(),
   seq: 0,
   logSeq: 0,
+  /** The oldest line shown (0: none yet), and whether older ones remain. */
+  logFirst: 0,
+  logOlder: false,
+  logLoaded: false,
+  loadingOlder: false,
+  /** Undos seen: [back_to, seq] (an event between the two is undone). */
+  undos: [],
   view: null,
   legal: [],
   busy: false,
@@ -194,9 +201,63 @@ async function refreshOnce() {
   document.body.dataset.ready = "true";
 }
 
+/** How many lines the page shows first, and loads each time older ones are asked for. */
+const LOG_WINDOW = 200;
+/** The most pages of new lines fetched in one go (500 lines each). */
+const LOG_PAGES_MAX = 20;
+
 async function fetchLog() {
-  const r = await S.api.log(S.logSeq);
-  if (r.ok) addLines(list(r.body, "lines", "log", "events"));
+  if (!S.logLoaded) {
+    // The recent window first; older lines on scroll or "Older lines".
+    const r = await S.api.logPage(LOG_WINDOW);
+    if (!r.ok) return;
+    S.logLoaded = true;
+    const lines = list(r.body, "lines", "log", "events");
+    addLines(lines);
+    if (lines.length) S.logFirst = lines[0].seq;
+    setOlder(!!r.body.more);
+    if (typeof r.body.seq === "number") S.logSeq = Math.max(S.logSeq, r.body.seq);
+    document.body.dataset.logSeq = String(S.logSeq);
+    return;
+  }
+  for (let page = 0; page < LOG_PAGES_MAX; page++) {
+    const r = await S.api.log(S.logSeq);
+    if (!r.ok) return;
+    addLines(list(r.body, "lines", "log", "events"));
+    if (!r.body.more) {
+      // Every line of this seat up to the table's seq is shown.
+      if (typeof r.body.seq === "number") S.logSeq = Math.max(S.logSeq, r.body.seq);
+      document.body.dataset.logSeq = String(S.logSeq);
+      return;
+    }
+  }
+}
+
+function setOlder(more) {
+  S.logOlder = more;
+  $("log-older").hidden = !more;
+}
+
+/** Load the lines before the oldest shown, keeping the reader's place. */
+async function fetchOlder() {
+  if (!S.logOlder || S.loadingOlder || !S.logFirst) return;
+  S.loadingOlder = true;
+  try {
+    const r = await S.api.logPage(LOG_WINDOW, S.logFirst);
+    if (!r.ok) return;
+    const lines = list(r.body, "lines", "log", "events").filter((l) => l && typeof l.seq === "number" && l.seq < S.logFirst);
+    const wrap = $("log-wrap");
+    const ol = $("log");
+    const height = wrap.scrollHeight;
+    const nodes = lines.map(lineNode);
+    ol.prepend(...nodes);
+    for (const li of nodes) markUndone(li);
+    if (lines.length) S.logFirst = lines[0].seq;
+    setOlder(!!r.body.more);
+    wrap.scrollTop += wrap.scrollHeight - height;
+  } finally {
+    S.loadingOlder = false;
+  }
 }
 
 function scheduleRefresh() {
@@ -501,29 +562,11 @@ function addLines(lines) {
   for (const line of lines) {
     if (!line || typeof line.seq !== "number" || line.seq <= S.logSeq) continue;
     S.logSeq = line.seq;
-    const undo = line.kind === "undo";
-    const talk = talkText(line);
-    const kind = undo ? "undo" : talk ? `talk talk-${line.kind}` : "event";
-    const li = el("li", { class: `line ${kind}`, "data-seq": String(line.seq), "data-kind": line.kind || "event" }, [
-      el("span", { class: "seq", "aria-hidden": "true" }, `#${line.seq}`),
-      " ",
-      el("span", { class: "who" }, line.seat === "gm" ? "GM" : line.seat),
-      line.given_by ? el("span", { class: "given-by muted" }, ` (on ${line.given_by === "gm" ? "GM" : line.given_by}'s command)`) : null,
-      el("span", { class: "sr-only" }, ": "),
-      " ",
-      // Talk is plain text: drawn as a text node, never as markup.
-      el("span", { class: "text" }, talk !== null ? talk : logText(S.system, line.text)),
-    ]);
+    if (!S.logFirst) S.logFirst = line.seq;
+    const li = lineNode(line);
     ol.appendChild(li);
-    if (undo && line.event && line.event.undo) {
-      const back = Number(line.event.undo.back_to);
-      for (const x of ol.querySelectorAll("li.event")) {
-        const n = Number(x.dataset.seq);
-        if (n > back && n < line.seq && !x.classList.contains("undone")) {
-          x.classList.add("undone");
-          x.appendChild(el("span", { class: "undone-note" }, " (undone)"));
-        }
-      }
+    if (li.classList.contains("undo")) {
+      for (const x of ol.querySelectorAll("li.event")) markUndone(x);
     }
   }
   document.body.dataset.logSeq = String(S.logSeq);
@@ -590,6 +633,34 @@ const TABLE_WORDS = [
   ["roll EXPR # reason", "a free roll (2d6 + 1, 4d6kh3, 1d20 >= 15); the GM may add secret"],
   ["? / help, status, odds, sheet [NAME], log", "as at the terminal"],
 ];
+
+/** One log line's node; an undo's range is remembered for the lines around it. */
+function lineNode(line) {
+  const undo = line.kind === "undo";
+  if (undo && line.event && line.event.undo) S.undos.push([Number(line.event.undo.back_to), line.seq]);
+  const talk = talkText(line);
+  const kind = undo ? "undo" : talk !== null ? `talk talk-${line.kind}` : "event";
+  return el("li", { class: `line ${kind}`, "data-seq": String(line.seq), "data-kind": line.kind || "event" }, [
+    el("span", { class: "seq", "aria-hidden": "true" }, `#${line.seq}`),
+    " ",
+    el("span", { class: "who" }, line.seat === "gm" ? "GM" : line.seat),
+    line.given_by ? el("span", { class: "given-by muted" }, ` (on ${line.given_by === "gm" ? "GM" : line.given_by}'s command)`) : null,
+    el("span", { class: "sr-only" }, ": "),
+    " ",
+    // Talk is plain text: drawn as a text node, never as markup.
+    el("span", { class: "text" }, talk !== null ? talk : logText(S.system, line.text)),
+  ]);
+}
+
+/** Mark an event line undone when an undo seen took the table back past it. */
+function markUndone(li) {
+  if (!li.classList.contains("event") || li.classList.contains("undone")) return;
+  const n = Number(li.dataset.seq);
+  if (S.undos.some(([back, seq]) => n > back && n < seq)) {
+    li.classList.add("undone");
+    li.appendChild(el("span", { class: "undone-note" }, " (undone)"));
+  }
+}
 
 /** A refusal, shown to this seat only (nothing changed at the table). */
 function addRefusal(text, err) {
@@ -924,6 +995,10 @@ function wire() {
     if (own.checked) $("rolled").focus();
   });
   $("undo").addEventListener("click", () => undo());
+  $("log-older").addEventListener("click", () => fetchOlder());
+  $("log-wrap").addEventListener("scroll", () => {
+    if ($("log-wrap").scrollTop < 40) fetchOlder();
+  });
   $("end-campaign").addEventListener("click", () => endCampaignEncounter());
   $("end-encounter").addEventListener("click", (ev) => {
     const c = ev.currentTarget.dataset.command;

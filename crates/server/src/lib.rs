@@ -107,6 +107,21 @@ pub const MAX_ROLLED_VALUE_BYTES: usize = 32;
 /// a larger one closes the connection.
 pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
 
+/// The most lines one `GET /log` page holds (500); a larger `limit` is a
+/// 400, and a page without `limit` holds this many. Issue 28.
+pub const MAX_LOG_PAGE: u32 = 500;
+
+/// How many lines a WebSocket reads from the store at a time when it sends a
+/// follower lines it missed (the catch-up of `?after=SEQ`, or an update too
+/// far behind the table's window of recent lines): [`MAX_LOG_PAGE`].
+pub const WS_LINES_PAGE: u32 = MAX_LOG_PAGE;
+
+/// The size the server keeps each WebSocket message it sends under, when it
+/// can split it (a catch-up or an update with many lines goes as several
+/// messages): 128 KiB, half of [`WS_MAX_WRITE_BUFFER_BYTES`], past which a
+/// send would close the connection. Issue 28.
+pub const WS_MESSAGE_TARGET_BYTES: usize = 128 * 1024;
+
 /// How long a WebSocket without a bearer header has to send its token.
 pub const WS_AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 

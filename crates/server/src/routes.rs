@@ -12,13 +12,15 @@ use tracing::Span;
 use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
 use tabula_engine::{Accepted, AnyTable, CommandError, Dice};
-use tabula_store::Role;
+use tabula_store::{LinePage, LineQuery, Role};
 
 use crate::auth;
 use crate::create::{self, CreateRequest, SeatLink};
 use crate::error::{ApiJson, ApiQuery, AppError};
 use crate::state::{AppState, Authed};
-use crate::{MAX_CONFLICT_RETRIES, MAX_ROLLED_VALUE_BYTES, MAX_ROLLED_VALUES, examples};
+use crate::{
+    MAX_CONFLICT_RETRIES, MAX_LOG_PAGE, MAX_ROLLED_VALUE_BYTES, MAX_ROLLED_VALUES, examples,
+};
 
 /// `GET /healthz`: 200 `{"status": "ok", "store": "sqlite"}` while the store
 /// answers, else 503.
@@ -171,26 +173,93 @@ async fn seat_answer<T: serde::Serialize>(
     Ok(Json(body))
 }
 
-/// `?after=SEQ` of `GET /log` and the WebSocket.
+/// `?after=SEQ` of the WebSocket.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AfterQuery {
-    /// Only rows with a seq above this (default 0: the whole log).
+    /// Send the seat the lines it missed after this seq first.
     #[serde(default)]
     pub after: Option<u64>,
 }
 
-/// `GET /api/tables/{id}/log?after=SEQ`: the log as the seat may see it.
+/// `?after=SEQ&before=SEQ&limit=N` of `GET /log`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogQuery {
+    /// Only lines with a seq above this; the page is then the oldest lines
+    /// after it.
+    #[serde(default)]
+    pub after: Option<u64>,
+    /// Only lines with a seq below this (scrolling back); without `after`, the
+    /// page is the newest lines before it.
+    #[serde(default)]
+    pub before: Option<u64>,
+    /// The most lines: 1 to [`MAX_LOG_PAGE`] (default [`MAX_LOG_PAGE`]).
+    /// Given without `after`, the page is the newest lines.
+    #[serde(default)]
+    pub limit: Option<u64>,
+}
+
+/// `GET /api/tables/{id}/log[?after=SEQ][&before=SEQ][&limit=N]`: a page of
+/// the log as the seat may see it, read from the lines stored with each row
+/// (no replay; issue 28): `{"seq", "seat", "lines", "more"}`. With `after`
+/// (or with no parameter) the oldest lines of the range and `more` when newer
+/// ones remain; with `before` or `limit` alone the newest lines of the range
+/// and `more` when older ones remain.
+///
+/// # Errors
+/// 400 `bad-request` for a `limit` of 0 or over [`MAX_LOG_PAGE`].
 pub async fn log(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    ApiQuery(q): ApiQuery<AfterQuery>,
+    ApiQuery(q): ApiQuery<LogQuery>,
 ) -> Result<Json<Value>, AppError> {
-    seat_answer(&state, &id, &headers, "lines", |t, seat| {
-        t.log_for(seat, q.after.unwrap_or(0))
-    })
-    .await
+    let limit = match q.limit {
+        None => MAX_LOG_PAGE,
+        Some(n) if n >= 1 && n <= u64::from(MAX_LOG_PAGE) => n as u32,
+        Some(n) => {
+            return Err(AppError::BadRequest(format!(
+                "limit must be 1 to {MAX_LOG_PAGE} (the most lines one page of the log holds), not {n}"
+            )));
+        }
+    };
+    let who = seat(&state, &id, &headers).await?;
+    // The table is loaded (its older rows' lines stored once) and its seq read;
+    // the lines themselves come from the store.
+    let seq = {
+        let (_slot, guard) = state.read(&id).await?;
+        table(&guard)?.seq()
+    };
+    let through = match q.before {
+        Some(before) => seq.min(before.saturating_sub(1)),
+        None => seq,
+    };
+    let query = LineQuery {
+        after: q.after.unwrap_or(0),
+        through,
+        limit,
+        newest: q.after.is_none() && (q.before.is_some() || q.limit.is_some()),
+    };
+    let page = if query.after >= query.through {
+        LinePage {
+            lines: Vec::new(),
+            more: false,
+        }
+    } else {
+        state
+            .store()
+            .log_lines(&id, &seat_key(&who.seat), query)
+            .await
+            .map_err(AppError::store)?
+    };
+    let lines: Vec<Value> = page.lines.into_iter().map(|l| l.line).collect();
+    Ok(Json(json!({
+        "seq": seq,
+        "seat": who.key,
+        "lines": lines,
+        "more": page.more,
+    })))
 }
 
 /// `GET /api/tables/{id}/odds`: the odds the system offers the seat now.

@@ -15,9 +15,10 @@ use std::time::Duration;
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast, watch};
 
 use tabula_engine::core::system::Seat;
+use tabula_engine::session::seat_key;
 use tabula_engine::{AnyTable, RawRow, SystemId};
 use tabula_store::{
-    FeedEvent, NewEntry, Role, SNAPSHOT_EVERY, SeatRecord, Store, StoreError, StoredEntry,
+    FeedEvent, NewEntry, NewLine, Role, SNAPSHOT_EVERY, SeatRecord, Store, StoreError, StoredEntry,
 };
 
 use crate::auth;
@@ -45,20 +46,156 @@ pub enum Signal {
 pub struct Slot {
     pub(crate) table: Arc<RwLock<Option<AnyTable>>>,
     pub(crate) tx: broadcast::Sender<Signal>,
+    /// The lines this server described for its latest appends (see
+    /// [`RecentLines`]).
+    pub(crate) recent: Mutex<RecentLines>,
 }
 
 impl Slot {
     fn new(table: Option<AnyTable>) -> Slot {
+        let seq = table.as_ref().map_or(0, AnyTable::seq);
         Slot {
             table: Arc::new(RwLock::new(table)),
             tx: broadcast::channel(BROADCAST_CAPACITY).0,
+            recent: Mutex::new(RecentLines::empty_at(seq)),
         }
+    }
+
+    /// The recent lines window, usable even if a holder panicked (every change
+    /// leaves it whole).
+    pub(crate) fn recent(&self) -> std::sync::MutexGuard<'_, RecentLines> {
+        self.recent
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Follow this table: one [`Signal`] per move.
     pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
         self.tx.subscribe()
     }
+}
+
+/// The most lines [`RecentLines`] keeps (of all seats together): 256, some
+/// dozens of commands at a table of a few seats (a follower is rarely more
+/// than one behind), so a table held in memory keeps tens of KiB of lines.
+pub const RECENT_LINES: usize = 256;
+
+/// A window of the log lines this server wrote with its latest appends, every
+/// seat's, so a follower one command (or a few) behind gets its update from
+/// memory: no replay, no store round trip. It covers the seqs `from + 1 ..= to`
+/// (every line of every seat of those seqs is here); a follower further behind,
+/// or a table moved by another server, reads the store's lines instead.
+#[derive(Debug, Default)]
+pub(crate) struct RecentLines {
+    from: u64,
+    to: u64,
+    /// `(seq, seat key, line)`, in seq order.
+    lines: std::collections::VecDeque<(u64, String, serde_json::Value)>,
+}
+
+impl RecentLines {
+    /// A window that covers nothing, at seq `seq`.
+    pub(crate) fn empty_at(seq: u64) -> RecentLines {
+        RecentLines {
+            from: seq,
+            to: seq,
+            lines: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// Add the lines of the seqs `before + 1 ..= after` (every seat's); a gap
+    /// (`before` is not where the window ends) starts the window afresh.
+    pub(crate) fn push(&mut self, before: u64, after: u64, lines: &[NewLine]) {
+        if before != self.to {
+            *self = RecentLines::empty_at(before);
+        }
+        let mut added: Vec<&NewLine> = lines
+            .iter()
+            .filter(|l| l.seq > before && l.seq <= after)
+            .collect();
+        added.sort_by_key(|l| l.seq);
+        self.lines.extend(
+            added
+                .into_iter()
+                .map(|l| (l.seq, l.seat.clone(), l.line.clone())),
+        );
+        self.to = after;
+        while self.lines.len() > RECENT_LINES {
+            let Some((seq, _, _)) = self.lines.pop_front() else {
+                break;
+            };
+            self.from = seq;
+            while self.lines.front().is_some_and(|(s, _, _)| *s <= seq) {
+                self.lines.pop_front();
+            }
+        }
+    }
+
+    /// Seat `key`'s lines with `after < seq <= through`, when the window
+    /// covers that range; `None` when it does not (read the store).
+    pub(crate) fn lines(
+        &self,
+        key: &str,
+        after: u64,
+        through: u64,
+    ) -> Option<Vec<serde_json::Value>> {
+        if after < self.from || through > self.to {
+            return None;
+        }
+        let start = self.lines.partition_point(|(seq, _, _)| *seq <= after);
+        Some(
+            self.lines
+                .range(start..)
+                .take_while(|(seq, _, _)| *seq <= through)
+                .filter(|(_, seat, _)| seat == key)
+                .map(|(_, _, line)| line.clone())
+                .collect(),
+        )
+    }
+}
+
+/// Every seat's log lines of the rows `table` gained after `before`, as the
+/// engine describes them ([`AnyTable::lines_since`]): whatever each seat may
+/// see, and nothing for a row a seat may not see. Issue 28.
+pub fn describe_lines(table: &AnyTable, before: u64) -> Vec<NewLine> {
+    let target = table.seq();
+    let mut lines = Vec::new();
+    for seat in table.seats() {
+        let key = seat_key(&seat);
+        for line in table.lines_since(&seat, before) {
+            if line.seq <= before || line.seq > target {
+                continue;
+            }
+            if let Ok(value) = serde_json::to_value(&line) {
+                lines.push(NewLine {
+                    seq: line.seq,
+                    seat: key.clone(),
+                    line: value,
+                });
+            }
+        }
+    }
+    lines
+}
+
+/// Every seat's log lines of the rows of `table` after `after`, described by
+/// replaying its journal ([`AnyTable::log_for`]): for rows stored before lines
+/// were kept.
+fn replay_lines(table: &AnyTable, after: u64) -> Vec<NewLine> {
+    let mut lines = Vec::new();
+    for seat in table.seats() {
+        let key = seat_key(&seat);
+        for line in table.log_for(&seat, after) {
+            if let Ok(value) = serde_json::to_value(&line) {
+                lines.push(NewLine {
+                    seq: line.seq,
+                    seat: key.clone(),
+                    line: value,
+                });
+            }
+        }
+    }
+    lines
 }
 
 /// Settings of one server.
@@ -356,6 +493,7 @@ impl AppState {
     ) -> Result<bool, AppError> {
         let Some(t) = guard.as_mut() else {
             let t = load(self.store().as_ref(), id).await?;
+            *slot.recent() = RecentLines::empty_at(t.seq());
             *guard = Some(t);
             return Ok(true);
         };
@@ -375,6 +513,8 @@ impl AppState {
             *guard = Some(load(self.store().as_ref(), id).await?);
         }
         let seq = guard.as_ref().map_or(before, AnyTable::seq);
+        // Another server described these rows: they are in the store only.
+        *slot.recent() = RecentLines::empty_at(seq);
         let _ = slot.tx.send(Signal::Advanced(seq));
         Ok(true)
     }
@@ -486,6 +626,9 @@ impl AppState {
         };
         let roller_after = last.roller.clone();
         let snapshot = (before / SNAPSHOT_EVERY != target / SNAPSHOT_EVERY).then(|| table.state());
+        // Described once, here, for every seat: kept in the store with the rows
+        // and in the slot's window for the followers. Issue 28.
+        let lines = describe_lines(table, before);
         let entries: Vec<NewEntry> = rows
             .into_iter()
             .map(|r| NewEntry {
@@ -495,10 +638,18 @@ impl AppState {
             .collect();
         let result = self
             .store()
-            .append_with_snapshot(id, before, entries, roller_after, snapshot)
+            .append_with_lines(
+                id,
+                before,
+                entries,
+                roller_after,
+                snapshot,
+                Some(lines.clone()),
+            )
             .await;
         let error = match result {
             Ok(seq) if seq == target => {
+                slot.recent().push(before, seq, &lines);
                 let _ = slot.tx.send(Signal::Advanced(seq));
                 return Ok(seq);
             }
@@ -511,6 +662,7 @@ impl AppState {
                 e @ (StoreError::EntryTooLarge { .. }
                 | StoreError::TooManyEntries { .. }
                 | StoreError::StateTooLarge { .. }
+                | StoreError::LineTooLarge { .. }
                 | StoreError::SeqOutOfRange(_)),
             ) => AppError::TooLarge(format!(
                 "the command's log entries are too large to keep ({e}); nothing changed"
@@ -522,6 +674,7 @@ impl AppState {
         match load(self.store().as_ref(), id).await {
             Ok(t) => {
                 let seq = t.seq();
+                *slot.recent() = RecentLines::empty_at(seq);
                 *guard = Some(t);
                 if seq != before {
                     let _ = slot.tx.send(Signal::Advanced(seq));
@@ -599,12 +752,123 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
         .initial_roller
         .clone()
         .ok_or_else(|| AppError::Internal(format!("table {id} has no initial roller")))?;
+    let stored_seq = loaded.summary.seq;
+    let lines_through = loaded.lines_through;
     let rows: Vec<RawRow> = loaded.entries.into_iter().map(raw_row).collect();
     // The snapshot is not used here: the whole journal is parsed anyway (the
     // log, `?after=` and undo need it), parsing is most of a load, and
     // rebuilding the rules' table from a snapshot costs more than the replay
     // it saves (docs/BENCHMARKS.md). It is written and checked against the
     // replay for the day the journal is loaded lazily.
-    AnyTable::restore(system, &loaded.initial_state, &roller, &rows)
-        .map_err(|e| AppError::Internal(format!("table {id} does not replay: {e}")))
+    let table = AnyTable::restore(system, &loaded.initial_state, &roller, &rows)
+        .map_err(|e| AppError::Internal(format!("table {id} does not replay: {e}")))?;
+    if lines_through < stored_seq && table.seq() == stored_seq {
+        // Rows stored before their lines were kept (an older database): describe
+        // them once, so the log is read from stored lines from now on. Issue 28.
+        let lines = replay_lines(&table, lines_through);
+        tracing::info!(
+            table = id,
+            from = lines_through,
+            to = stored_seq,
+            lines = lines.len(),
+            "describing the log lines of older rows once"
+        );
+        store
+            .put_lines(id, stored_seq, lines)
+            .await
+            .map_err(AppError::store)?;
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn line(seq: u64, seat: &str) -> NewLine {
+        NewLine {
+            seq,
+            seat: seat.into(),
+            line: serde_json::json!({ "seq": seq, "seat": seat }),
+        }
+    }
+
+    /// The lines of a command of `rows` rows after `before`: every seat sees
+    /// each row, but "bo" sees no row whose seq is a multiple of `hide`.
+    fn command(before: u64, rows: u64, hide: u64) -> Vec<NewLine> {
+        let mut lines = Vec::new();
+        for seat in ["gm", "ann", "bo"] {
+            for seq in before + 1..=before + rows {
+                if seat != "bo" || seq % hide != 0 {
+                    lines.push(line(seq, seat));
+                }
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn the_window_gives_a_seats_new_lines_and_nothing_it_does_not_cover() {
+        let mut w = RecentLines::empty_at(10);
+        w.push(10, 12, &command(10, 2, 3));
+        w.push(12, 13, &command(12, 1, 3));
+        let seqs = |v: Option<Vec<serde_json::Value>>| {
+            v.map(|v| {
+                v.iter()
+                    .map(|l| l["seq"].as_u64().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(seqs(w.lines("ann", 10, 13)), Some(vec![11, 12, 13]));
+        assert_eq!(seqs(w.lines("bo", 10, 13)), Some(vec![11, 13]));
+        assert_eq!(seqs(w.lines("bo", 12, 13)), Some(vec![13]));
+        assert_eq!(seqs(w.lines("cy", 12, 13)), Some(vec![]));
+        // Before the window, or past it: the store answers.
+        assert_eq!(w.lines("ann", 9, 13), None);
+        assert_eq!(w.lines("ann", 12, 14), None);
+        // A gap starts the window afresh.
+        w.push(20, 21, &command(20, 1, 3));
+        assert_eq!(w.lines("ann", 13, 21), None);
+        assert_eq!(seqs(w.lines("ann", 20, 21)), Some(vec![21]));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the commands (contiguous or not, large or small), the
+        /// window either says it does not cover a range or gives exactly the
+        /// seat's lines of it, in seq order, and never holds more than its cap.
+        #[test]
+        fn the_window_is_exact_or_silent(
+            commands in prop::collection::vec((0u64..3, 1u64..400, 2u64..5), 1..12),
+            seat in prop::sample::select(vec!["gm", "ann", "bo", "cy"]),
+            ask in (0u64..8000, 0u64..3000),
+        ) {
+            let mut w = RecentLines::empty_at(0);
+            let mut all: Vec<NewLine> = Vec::new();
+            let mut seq = 0;
+            for (gap, rows, hide) in commands {
+                seq += gap;
+                let lines = command(seq, rows, hide);
+                w.push(seq, seq + rows, &lines);
+                all.extend(lines);
+                seq += rows;
+                prop_assert!(w.lines.len() <= RECENT_LINES);
+            }
+            let (after, len) = ask;
+            let through = after + len;
+            if let Some(got) = w.lines(seat, after, through) {
+                let mut want: Vec<&NewLine> = all
+                    .iter()
+                    .filter(|l| l.seat == seat && l.seq > after && l.seq <= through)
+                    .collect();
+                want.sort_by_key(|l| l.seq);
+                let want: Vec<serde_json::Value> = want.into_iter().map(|l| l.line.clone()).collect();
+                prop_assert_eq!(got, want);
+            }
+            // The newest command is always covered.
+            prop_assert!(w.lines(seat, seq.saturating_sub(1), seq).is_some());
+        }
+    }
 }

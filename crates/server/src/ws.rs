@@ -6,9 +6,13 @@
 //!
 //! - `{"type": "hello", "table", "seat", "role", "seq", "view"}` once;
 //! - with `?after=SEQ`: `{"type": "log", "seq", "lines"}`, the lines after
-//!   `SEQ` the seat missed;
+//!   `SEQ` the seat missed, read from the lines stored with the rows (no
+//!   replay) and split over several such messages when they are many, each
+//!   under [`WS_MESSAGE_TARGET_BYTES`];
 //! - after every accepted command or undo: `{"type": "update", "seq", "view",
-//!   "lines"}`, the seat's new view and its new lines;
+//!   "lines"}`, the seat's new view and only its new lines (from the table's
+//!   window of recent lines, or the store for a follower further behind; many
+//!   lines come first as `log` messages, then the update with none);
 //! - `{"type": "revoked"}` and a close when the GM reissues this seat's token;
 //! - `{"type": "error", "error", "message"}` and a close on a bad first
 //!   message or a failure.
@@ -29,13 +33,16 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
+use tabula_engine::session::seat_key;
+use tabula_store::LineQuery;
+
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
 use crate::listen::ConnectionPermit;
 use crate::routes::AfterQuery;
 use crate::state::{AppState, Authed, Signal};
 use crate::{
-    MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, WS_MAX_WRITE_BUFFER_BYTES, WS_READ_BUFFER_BYTES,
-    WS_SEND_TIMEOUT, auth,
+    MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, WS_LINES_PAGE, WS_MAX_WRITE_BUFFER_BYTES,
+    WS_MESSAGE_TARGET_BYTES, WS_READ_BUFFER_BYTES, WS_SEND_TIMEOUT, auth,
 };
 
 /// `GET /api/tables/{id}/ws[?after=SEQ]`.
@@ -79,7 +86,12 @@ struct Hello {
 /// take it within [`WS_SEND_TIMEOUT`] (a client that does not read is dropped,
 /// never buffered for without bound).
 async fn send(socket: &mut WebSocket, v: &Value) -> bool {
-    let message = Message::Text(Utf8Bytes::from(v.to_string()));
+    send_text(socket, v.to_string()).await
+}
+
+/// [`send`] of a message already written as JSON text.
+async fn send_text(socket: &mut WebSocket, text: String) -> bool {
+    let message = Message::Text(Utf8Bytes::from(text));
     matches!(
         tokio::time::timeout(WS_SEND_TIMEOUT, socket.send(message)).await,
         Ok(Ok(()))
@@ -170,21 +182,22 @@ async fn follow(
                 "seq": seq,
                 "view": t.view(&who.seat, &who.seat).ok(),
             });
-            let missed =
-                after.map(|a| json!({"type": "log", "seq": seq, "lines": t.log_for(&who.seat, a)}));
-            (seq, hello, missed)
+            (seq, hello)
         }),
         Err(e) => return refuse(&mut socket, &e).await,
     };
-    let Some((mut last, hello, missed)) = first else {
+    let Some((mut last, hello)) = first else {
         return refuse(&mut socket, &AppError::Internal("table not loaded".into())).await;
     };
+    let key = seat_key(&who.seat);
     tracing::info!(table = %id, seat = %who.key, seq = last, "websocket follows");
     if !send(&mut socket, &hello).await {
         return;
     }
-    if let Some(m) = missed
-        && !send(&mut socket, &m).await
+    // The lines missed, read from the store a page at a time and sent in
+    // messages under the size the connection takes (issue 28).
+    if let Some(after) = after
+        && !send_stored_lines(&state, &mut socket, &id, &key, after, last, true).await
     {
         return;
     }
@@ -204,25 +217,32 @@ async fn follow(
             }
             signal = rx.recv() => match signal {
                 Ok(Signal::Advanced(_)) | Err(RecvError::Lagged(_)) => {
+                    // The new seq, the view and (from the table's window of
+                    // recent lines) the new lines, under the read lock; a
+                    // follower further behind reads its lines from the store.
                     let update = match state.read_cached(&id).await {
-                        Ok((_, guard)) => guard.as_ref().and_then(|t| {
+                        Ok((slot, guard)) => guard.as_ref().and_then(|t| {
                             let seq = t.seq();
                             (seq > last).then(|| {
-                                let lines = t.lines_since(&who.seat, last);
-                                let v = json!({
-                                    "type": "update",
-                                    "seq": seq,
-                                    "view": t.view(&who.seat, &who.seat).ok(),
-                                    "lines": lines,
-                                });
-                                (seq, v)
+                                let view = t.view(&who.seat, &who.seat).ok();
+                                let lines = slot.recent().lines(&key, last, seq);
+                                (seq, view, lines)
                             })
                         }),
                         Err(e) => return refuse(&mut socket, &e).await,
                     };
-                    if let Some((seq, v)) = update {
+                    if let Some((seq, view, lines)) = update {
+                        let lines = match lines {
+                            Some(lines) => lines,
+                            None => {
+                                if !send_stored_lines(&state, &mut socket, &id, &key, last, seq, false).await {
+                                    return;
+                                }
+                                Vec::new()
+                            }
+                        };
                         last = seq;
-                        if !send(&mut socket, &v).await {
+                        if !send_update(&mut socket, seq, view, lines).await {
                             return;
                         }
                     }
@@ -261,9 +281,157 @@ async fn follow(
     }
 }
 
+/// Send `{"type": "log", "seq": through, "lines"}` messages holding seat
+/// `key`'s stored lines with `after < seq <= through`, read from the store
+/// [`WS_LINES_PAGE`] at a time, each message under
+/// [`WS_MESSAGE_TARGET_BYTES`] (a line larger than that goes alone). With
+/// `always`, one message is sent even when there is no line (the answer to
+/// `?after=SEQ`). False when the connection is gone; a store failure is
+/// logged and ends the catch-up (the page can fetch `GET /log`).
+async fn send_stored_lines(
+    state: &AppState,
+    socket: &mut WebSocket,
+    id: &str,
+    key: &str,
+    after: u64,
+    through: u64,
+    always: bool,
+) -> bool {
+    let mut from = after;
+    let mut sent = false;
+    // Every page moves `from` past a line, so this ends; the bound is a guard.
+    for _ in 0..=through.saturating_sub(after) {
+        if from >= through {
+            break;
+        }
+        let query = LineQuery {
+            after: from,
+            through,
+            limit: WS_LINES_PAGE,
+            newest: false,
+        };
+        let page = match state.store().log_lines(id, key, query).await {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!(table = id, error = %e, "reading a follower's missed lines");
+                break;
+            }
+        };
+        let Some(last) = page.lines.last().map(|l| l.seq) else {
+            break;
+        };
+        let lines: Vec<Value> = page.lines.into_iter().map(|l| l.line).collect();
+        for chunk in split_lines(lines) {
+            if !send_text(socket, log_message(through, &chunk)).await {
+                return false;
+            }
+            sent = true;
+        }
+        from = last;
+        if !page.more {
+            break;
+        }
+    }
+    if always && !sent {
+        return send_text(socket, log_message(through, &[])).await;
+    }
+    true
+}
+
+/// `{"type": "log", "seq", "lines"}` as text.
+fn log_message(seq: u64, lines: &[String]) -> String {
+    format!(
+        "{{\"type\":\"log\",\"seq\":{seq},\"lines\":[{}]}}",
+        lines.join(",")
+    )
+}
+
+/// Lines as JSON texts, in groups whose texts together stay under
+/// [`WS_MESSAGE_TARGET_BYTES`] (less room for the message around them); a
+/// line larger than that is a group of its own.
+fn split_lines(lines: Vec<Value>) -> Vec<Vec<String>> {
+    const ROOM: usize = WS_MESSAGE_TARGET_BYTES - 1024;
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    let mut size = 0usize;
+    for line in lines {
+        let text = line.to_string();
+        if !current.is_empty() && size + text.len() + 1 > ROOM {
+            groups.push(std::mem::take(&mut current));
+            size = 0;
+        }
+        size += text.len() + 1;
+        current.push(text);
+    }
+    if !current.is_empty() {
+        groups.push(current);
+    }
+    groups
+}
+
+/// Send `{"type": "update", "seq", "view", "lines"}`: in one message when it
+/// fits under [`WS_MESSAGE_TARGET_BYTES`], else the lines first as `log`
+/// messages and then the update without them. False when the connection is
+/// gone.
+async fn send_update(
+    socket: &mut WebSocket,
+    seq: u64,
+    view: Option<Value>,
+    lines: Vec<Value>,
+) -> bool {
+    let whole = json!({"type": "update", "seq": seq, "view": view, "lines": &lines}).to_string();
+    if whole.len() <= WS_MESSAGE_TARGET_BYTES {
+        return send_text(socket, whole).await;
+    }
+    for chunk in split_lines(lines) {
+        if !send_text(socket, log_message(seq, &chunk)).await {
+            return false;
+        }
+    }
+    let bare = json!({"type": "update", "seq": seq, "view": view, "lines": []});
+    send(socket, &bare).await
+}
+
 /// What a table's pages are told when the GM ends its encounter.
 pub const ENDED_MESSAGE: &str = "The GM ended this encounter: its lasting changes were written back to the campaign, and the table takes no more commands.";
 
 /// How long a quiet WebSocket may go before the server pings it (keeps
 /// proxies from dropping an idle table).
 pub const PING_EVERY: Duration = Duration::from_secs(30);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_split_under_the_target_and_none_is_lost() {
+        let lines: Vec<Value> = (1..=3000u64)
+            .map(|seq| json!({"seq": seq, "text": "x".repeat((seq % 300) as usize)}))
+            .collect();
+        let groups = split_lines(lines.clone());
+        assert!(groups.len() > 1);
+        let mut seqs = Vec::new();
+        for g in &groups {
+            let message = log_message(3000, g);
+            assert!(message.len() <= WS_MESSAGE_TARGET_BYTES);
+            let v: Value = serde_json::from_str(&message).unwrap();
+            assert_eq!(v["type"], "log");
+            for l in v["lines"].as_array().unwrap() {
+                seqs.push(l["seq"].as_u64().unwrap());
+            }
+        }
+        assert_eq!(seqs, (1..=3000).collect::<Vec<_>>());
+        // A line larger than the target goes alone.
+        let big = vec![
+            json!(1),
+            json!("y".repeat(WS_MESSAGE_TARGET_BYTES)),
+            json!(2),
+        ];
+        assert_eq!(split_lines(big).len(), 3);
+        assert!(split_lines(Vec::new()).is_empty());
+        assert_eq!(
+            serde_json::from_str::<Value>(&log_message(7, &[])).unwrap(),
+            json!({"type": "log", "seq": 7, "lines": []})
+        );
+    }
+}

@@ -10,11 +10,12 @@ use serde_json::Value;
 use tabula_core::names::{check_name, check_seat_name, normalize};
 
 use crate::{
-    CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LoadedCampaign,
-    MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS,
-    MAX_ENTRY_BYTES, MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign,
-    NewCharacter, NewCharacterEvent, NewEntry, NewSeat, NewTable, Role, SeatRecord, Snapshot,
-    StoreError, StoredEntry, TableSummary,
+    CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LinePage,
+    LineQuery, LoadedCampaign, MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS,
+    MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES, MAX_EVENT_KIND_CHARS,
+    MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign, NewCharacter,
+    NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role, SeatRecord, Snapshot,
+    StoreError, StoredEntry, StoredLine, TableSummary,
 };
 
 /// A fresh id (of a table, a campaign, a character): 128 random bits as 32 lowercase
@@ -241,6 +242,85 @@ pub(crate) fn prepare_append(
         entries: rows,
         snapshot,
     })
+}
+
+/// A log line as it will be inserted.
+pub(crate) struct LineRow {
+    pub seq: i64,
+    pub seat: String,
+    pub line: String,
+}
+
+/// How many lines one INSERT statement writes at most (4 parameters each, far
+/// under both databases' parameter limits).
+pub(crate) const LINES_PER_INSERT: usize = 1000;
+
+/// Checks log lines against their seq range `first..=last`, the seat-name rule
+/// and the size cap, and encodes them.
+pub(crate) fn prepare_lines(
+    lines: Vec<NewLine>,
+    first: u64,
+    last: u64,
+) -> Result<Vec<LineRow>, StoreError> {
+    let mut rows = Vec::with_capacity(lines.len());
+    for NewLine { seq, seat, line } in lines {
+        if seq < first || seq > last {
+            return Err(StoreError::LineOutOfRange { seq, first, last });
+        }
+        check_text(&seat, "seat")?;
+        let line = serde_json::to_string(&line)
+            .map_err(|e| StoreError::Corrupt(format!("line {seq} does not serialize: {e}")))?;
+        if line.len() > MAX_LINE_BYTES {
+            return Err(StoreError::LineTooLarge {
+                seq,
+                bytes: line.len(),
+                max: MAX_LINE_BYTES,
+            });
+        }
+        rows.push(LineRow {
+            seq: seq_to_db(seq)?,
+            seat,
+            line,
+        });
+    }
+    Ok(rows)
+}
+
+/// A [`LineQuery`] as the databases take it: `after`, `through` (both clamped to
+/// `i64::MAX`), and the number of rows to fetch (the page's size plus one, to
+/// know whether there are more).
+pub(crate) fn line_bounds(query: &LineQuery) -> (i64, i64, i64) {
+    let clamp = |seq: u64| i64::try_from(seq).unwrap_or(i64::MAX);
+    let limit = query.limit.min(MAX_LINES_PAGE);
+    (
+        clamp(query.after),
+        clamp(query.through),
+        i64::from(limit) + 1,
+    )
+}
+
+/// A row of `log_lines` as selected: seq, line JSON.
+pub(crate) type LineRowOut = (i64, String);
+
+/// Fetched rows (one more than the page's size when there are more, newest first
+/// when the query took the newest) back to a page in seq order.
+pub(crate) fn line_page(query: &LineQuery, rows: Vec<LineRowOut>) -> Result<LinePage, StoreError> {
+    let limit = query.limit.min(MAX_LINES_PAGE) as usize;
+    let more = rows.len() > limit;
+    let mut lines = rows
+        .into_iter()
+        .take(limit)
+        .map(|(seq, line)| {
+            Ok(StoredLine {
+                seq: seq_from_db(seq, "log_lines.seq")?,
+                line: decode_json(&line, "log_lines.line")?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    if query.newest {
+        lines.reverse();
+    }
+    Ok(LinePage { lines, more })
 }
 
 /// A row of `snapshots` as selected: seq, state JSON, roller JSON.

@@ -85,6 +85,29 @@ pub enum StoreError {
         max: usize,
     },
 
+    /// A log line's seq is not one of the entries it is written with (an append's
+    /// new seqs, or `1..=through` for [`Store::put_lines`](crate::Store::put_lines)).
+    #[error("a log line names seq {seq}, not one of {first}..={last}")]
+    LineOutOfRange {
+        /// The line's seq.
+        seq: u64,
+        /// The first seq a line may name.
+        first: u64,
+        /// The last seq a line may name.
+        last: u64,
+    },
+
+    /// One log line's compact JSON is over [`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES).
+    #[error("the log line of seq {seq} takes {bytes} bytes of JSON, over the cap of {max}")]
+    LineTooLarge {
+        /// The line's seq.
+        seq: u64,
+        /// Its size as compact JSON, in bytes.
+        bytes: usize,
+        /// The cap, [`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES).
+        max: usize,
+    },
+
     /// A seq (given, or one an append would create) is over `i64::MAX`, the most the
     /// databases can keep.
     #[error("seq {0} is past the largest the store keeps (i64::MAX)")]

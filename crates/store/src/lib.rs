@@ -37,6 +37,18 @@
 //! log, so a loader may skip replaying the rows it covers. A snapshot is a cache of the
 //! log, never the truth: replaying the log up to its seq must give its state.
 //!
+//! ## Log lines
+//!
+//! [`Store::append_with_lines`] writes, in the same transaction as the entries,
+//! each entry's log line as every seat may see it ([`NewLine`]: opaque JSON the
+//! engine described once, when the entry was appended; a seat that may not see an
+//! entry has no line for it). [`Store::log_lines`] reads a page of one seat's
+//! lines, the oldest or the newest of a seq range, with one query: reading a log
+//! never replays the rules, whatever its length. [`LoadedTable::lines_through`]
+//! says up to which seq every entry's lines are stored; the entries after it
+//! (written before lines were kept) are described by the loader and written
+//! once with [`Store::put_lines`].
+//!
 //! ## Campaigns and characters
 //!
 //! A campaign ([`Store::create_campaign`]) plays one rule system with its seats (the
@@ -325,6 +337,66 @@ pub struct StoredEntry {
     pub roller: Option<serde_json::Value>,
 }
 
+/// One seat's log line of one entry, written with the entry by
+/// [`Store::append_with_lines`] (or afterwards by [`Store::put_lines`]): what the
+/// seat may see of it, described once by the rules, so reading the log never replays
+/// them. Opaque JSON to the store.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewLine {
+    /// The entry's seq (one of the append's, for [`Store::append_with_lines`]).
+    pub seq: u64,
+    /// The seat that sees this line (the seat's name at its table).
+    pub seat: String,
+    /// The line as the engine describes it; at most [`MAX_LINE_BYTES`] as compact
+    /// JSON.
+    pub line: serde_json::Value,
+}
+
+/// The most bytes one log line may take as compact JSON: twice [`MAX_ENTRY_BYTES`]
+/// and 64 KiB (a line holds its entry as the seat sees it, and its text). More is
+/// refused with [`StoreError::LineTooLarge`].
+pub const MAX_LINE_BYTES: usize = 2 * MAX_ENTRY_BYTES + 64 * 1024;
+
+/// The most lines one [`Store::log_lines`] page holds: 1000. A larger `limit` is
+/// read as this.
+pub const MAX_LINES_PAGE: u32 = 1000;
+
+/// Which of a seat's stored lines [`Store::log_lines`] reads: those with `after <
+/// seq <= through`, at most `limit` of them, the oldest of the range
+/// (`newest: false`) or the newest (`newest: true`), always given back in seq order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineQuery {
+    /// Only lines with a seq above this (0: from the first).
+    pub after: u64,
+    /// Only lines with a seq at most this (`u64::MAX`: to the last).
+    pub through: u64,
+    /// The most lines to read: 1 to [`MAX_LINES_PAGE`] (0 reads none; more reads
+    /// [`MAX_LINES_PAGE`]).
+    pub limit: u32,
+    /// Take the newest `limit` lines of the range instead of the oldest.
+    pub newest: bool,
+}
+
+/// One stored log line: [`Store::log_lines`]'s answer is a page of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredLine {
+    /// The entry's seq.
+    pub seq: u64,
+    /// The line as written (the same JSON text on both backends, key order kept).
+    pub line: serde_json::Value,
+}
+
+/// A page of one seat's log lines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinePage {
+    /// The lines, in seq order.
+    pub lines: Vec<StoredLine>,
+    /// Whether the range holds more lines than the page: older ones before the
+    /// page's first when the query took the newest, newer ones after its last
+    /// otherwise.
+    pub more: bool,
+}
+
 /// Everything needed to rebuild a table: [`Store::load_table`]'s answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadedTable {
@@ -341,6 +413,13 @@ pub struct LoadedTable {
     /// The table's newest snapshot, if one was written (its `seq` is at most
     /// `summary.seq`).
     pub snapshot: Option<Snapshot>,
+    /// The seq up to which every entry's log lines are stored
+    /// ([`Store::append_with_lines`], [`Store::put_lines`]): when it is below
+    /// `summary.seq`, the lines of the later entries may be missing (the entries
+    /// predate stored lines, or were appended without them) and the loader should
+    /// describe them with [`Store::put_lines`]. 0 when absent in JSON.
+    #[serde(default)]
+    pub lines_through: u64,
 }
 
 /// The state of a table right after entry `seq`, written by
@@ -623,7 +702,67 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         entries: Vec<NewEntry>,
         roller_after: Option<serde_json::Value>,
         snapshot_state: Option<serde_json::Value>,
+    ) -> Result<u64, StoreError> {
+        self.append_with_lines(id, expect_seq, entries, roller_after, snapshot_state, None)
+            .await
+    }
+
+    /// [`Store::append_with_snapshot`], and when `lines` is given, in the same
+    /// transaction, the entries' log lines: every line of every seat for these
+    /// entries (a seat that may not see an entry has no line for it, so `Some` of an
+    /// empty list is allowed). Given lines also move the table's
+    /// [`LoadedTable::lines_through`] to the new seq, if it was at `expect_seq`
+    /// (so a gap left by an append without lines stays visible). `None` writes no
+    /// line and leaves `lines_through` where it was.
+    ///
+    /// # Errors
+    /// As [`Store::append_with_snapshot`], and, checked before the database is
+    /// touched: [`StoreError::LineOutOfRange`] when a line's seq is not one of the
+    /// append's, [`StoreError::LineTooLarge`] when one is over [`MAX_LINE_BYTES`],
+    /// [`StoreError::NulInText`] when a line's seat holds U+0000; a line given twice
+    /// for one seat and seq fails with [`StoreError::Database`]. Nothing is written
+    /// then.
+    async fn append_with_lines(
+        &self,
+        id: &str,
+        expect_seq: u64,
+        entries: Vec<NewEntry>,
+        roller_after: Option<serde_json::Value>,
+        snapshot_state: Option<serde_json::Value>,
+        lines: Option<Vec<NewLine>>,
     ) -> Result<u64, StoreError>;
+
+    /// Stores log lines of entries already in the log (a table whose entries
+    /// predate stored lines, described once by its loader), in one transaction:
+    /// a line already stored for its seat and seq is kept as it was. Then the
+    /// table's [`LoadedTable::lines_through`] becomes `through` if it was lower.
+    /// The caller gives every line of every entry up to `through`.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no table has this id;
+    /// [`StoreError::LineOutOfRange`] when a line's seq is 0 or over `through`;
+    /// [`StoreError::LineTooLarge`], [`StoreError::NulInText`] as for
+    /// [`Store::append_with_lines`]; [`StoreError::Database`] when a line names an
+    /// entry the log does not hold. Nothing is written then.
+    async fn put_lines(
+        &self,
+        id: &str,
+        through: u64,
+        lines: Vec<NewLine>,
+    ) -> Result<(), StoreError>;
+
+    /// A page of seat `seat`'s stored log lines of table `id` ([`LineQuery`]): at
+    /// most `limit` lines, read with one query. An unknown table or seat has no
+    /// lines (the caller checked the seat).
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] when a stored line is not JSON.
+    async fn log_lines(
+        &self,
+        id: &str,
+        seat: &str,
+        query: LineQuery,
+    ) -> Result<LinePage, StoreError>;
 
     /// The appends (and token reissues) processes make, as they commit: a [`Feed`] on PostgreSQL
     /// (its own connection, `LISTEN`ing on [`NOTIFY_CHANNEL`]), `None` on SQLite

@@ -12,13 +12,14 @@ use sqlx::sqlite::{
 
 use crate::common::{
     self, CAMPAIGN_COLUMNS, CHARACTER_COLUMNS, CHARACTER_FROM, CampaignSeatRow, CampaignSummaryRow,
-    CharacterEventRow, CharacterRecordRow, EventRow, LoadRow, SeatRecordRow, SnapshotRow,
-    StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db, stored_entry,
+    CharacterEventRow, CharacterRecordRow, EventRow, LineRow, LineRowOut, LoadRow, SeatRecordRow,
+    SnapshotRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db, stored_entry,
 };
 use crate::{
     CampaignId, CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite,
-    LoadedCampaign, LoadedTable, NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewTable,
-    SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError, StoredEntry, TableId, TableSummary,
+    LinePage, LineQuery, LoadedCampaign, LoadedTable, NewCampaign, NewCharacter, NewCharacterEvent,
+    NewEntry, NewLine, NewTable, SQLITE_BUSY_TIMEOUT, SeatRecord, Store, StoreError, StoredEntry,
+    TableId, TableSummary,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -219,8 +220,14 @@ impl Store for SqliteStore {
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await?;
+        let lines_through: i64 =
+            sqlx::query_scalar("SELECT lines_through FROM tables WHERE id = ?1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
         tx.commit().await?;
         Ok(Some(LoadedTable {
+            lines_through: seq_from_db(lines_through, "tables.lines_through")?,
             snapshot: snapshot.map(common::snapshot).transpose()?,
             summary,
             initial_state,
@@ -278,13 +285,14 @@ impl Store for SqliteStore {
         rows.into_iter().map(seat_record).collect()
     }
 
-    async fn append_with_snapshot(
+    async fn append_with_lines(
         &self,
         id: &str,
         expect_seq: u64,
         entries: Vec<NewEntry>,
         roller_after: Option<Value>,
         snapshot_state: Option<Value>,
+        lines: Option<Vec<NewLine>>,
     ) -> Result<u64, StoreError> {
         let rows = common::prepare_append(
             expect_seq,
@@ -292,6 +300,8 @@ impl Store for SqliteStore {
             roller_after.as_ref(),
             snapshot_state.as_ref(),
         )?;
+        let described = lines.is_some();
+        let lines = common::prepare_lines(lines.unwrap_or_default(), expect_seq + 1, rows.last)?;
         if !common::findable(&[id]) {
             return Err(StoreError::NotFound);
         }
@@ -335,11 +345,19 @@ impl Store for SqliteStore {
                 return Err(self.unique_to_conflict(error, tx, id).await);
             }
         }
-        sqlx::query("UPDATE tables SET roller = ?1 WHERE id = ?2")
-            .bind(&rows.roller)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        insert_lines(&mut tx, id, &lines, false).await?;
+        sqlx::query(
+            "UPDATE tables SET roller = ?1, lines_through = CASE \
+             WHEN ?3 AND lines_through = ?4 THEN ?5 ELSE lines_through END \
+             WHERE id = ?2",
+        )
+        .bind(&rows.roller)
+        .bind(id)
+        .bind(described)
+        .bind(rows.expect)
+        .bind(seq_to_db(rows.last)?)
+        .execute(&mut *tx)
+        .await?;
         if let Some(state) = &rows.snapshot {
             sqlx::query(
                 "INSERT INTO snapshots (table_id, seq, state, roller) \
@@ -381,6 +399,65 @@ impl Store for SqliteStore {
         .await?;
         tx.commit().await?;
         rows.into_iter().map(stored_entry).collect()
+    }
+
+    async fn put_lines(
+        &self,
+        id: &str,
+        through: u64,
+        lines: Vec<NewLine>,
+    ) -> Result<(), StoreError> {
+        let through_db = seq_to_db(through)?;
+        let lines = common::prepare_lines(lines, 1, through)?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let exists: Option<i64> =
+            sqlx::query_scalar("SELECT lines_through FROM tables WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if exists.is_none() {
+            return Err(StoreError::NotFound);
+        }
+        insert_lines(&mut tx, id, &lines, true).await?;
+        sqlx::query("UPDATE tables SET lines_through = ?2 WHERE id = ?1 AND lines_through < ?2")
+            .bind(id)
+            .bind(through_db)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn log_lines(
+        &self,
+        id: &str,
+        seat: &str,
+        query: LineQuery,
+    ) -> Result<LinePage, StoreError> {
+        if !common::findable(&[id, seat]) || query.limit == 0 {
+            return Ok(LinePage {
+                lines: Vec::new(),
+                more: false,
+            });
+        }
+        let (after, through, fetch) = common::line_bounds(&query);
+        let order = if query.newest { "DESC" } else { "ASC" };
+        let rows: Vec<LineRowOut> = sqlx::query_as(&format!(
+            "SELECT seq, line FROM log_lines \
+             WHERE table_id = ?1 AND seat = ?2 AND seq > ?3 AND seq <= ?4 \
+             ORDER BY seq {order} LIMIT ?5"
+        ))
+        .bind(id)
+        .bind(seat)
+        .bind(after)
+        .bind(through)
+        .bind(fetch)
+        .fetch_all(&self.pool)
+        .await?;
+        common::line_page(&query, rows)
     }
 
     async fn reissue_token(
@@ -835,4 +912,31 @@ async fn write_event(
     .await?;
     common::check_character_seq(character, current, row)?;
     insert_event(tx, character, row, at_ms).await
+}
+
+/// Inserts log lines of table `id` in statements of at most
+/// [`common::LINES_PER_INSERT`] rows; with `keep_existing`, a line already stored
+/// for its seat and seq is kept.
+async fn insert_lines(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    id: &str,
+    lines: &[LineRow],
+    keep_existing: bool,
+) -> Result<(), StoreError> {
+    for chunk in lines.chunks(common::LINES_PER_INSERT) {
+        let mut insert = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO log_lines (table_id, seat, seq, line) ",
+        );
+        insert.push_values(chunk, |mut row, line| {
+            row.push_bind(id)
+                .push_bind(&line.seat)
+                .push_bind(line.seq)
+                .push_bind(&line.line);
+        });
+        if keep_existing {
+            insert.push(" ON CONFLICT (table_id, seat, seq) DO NOTHING");
+        }
+        insert.build().execute(&mut **tx).await?;
+    }
+    Ok(())
 }
