@@ -179,9 +179,14 @@ async function refreshOnce() {
   S.view = w.view;
   S.system = w.system || (w.view && w.view.system) || S.system || guessSystem(w.view);
   S.seat = seatName(w.seat) || (w.role === "gm" ? "gm" : "") || seatName(w.view && w.view.seat) || S.seat;
-  if (S.seat === "gm" && !S.seats.length) {
+  if (!S.seats.length) {
     const r = await S.api.seats();
-    if (r.ok) S.seats = list(r.body, "seats").map((x) => (typeof x === "string" ? x : x.seat)).filter(Boolean);
+    if (r.ok) {
+      const all = list(r.body, "seats");
+      S.seats = all.map((x) => (typeof x === "string" ? x : x.seat)).filter(Boolean);
+      if (!S.online) S.online = new Set(all.filter((x) => x && x.online).map((x) => String(x.seat).toLowerCase()));
+      drawPresence();
+    }
   }
   if (typeof w.seq === "number") S.seq = Math.max(S.seq, w.seq);
   S.legal = l.ok ? list(l.body, "legal", "commands") : [];
@@ -325,6 +330,27 @@ function drawSentence(awaiting) {
     text = S.awaited ? `Your move: the table waits on ${parts.join(" and ")}.` : `Waiting on ${parts.join(" and ")}.`;
   }
   if ($("turn-sentence").textContent !== text) $("turn-sentence").textContent = text;
+}
+
+/** Who has the table open now (issue 27, item 3): each seat, here or away. */
+function drawPresence() {
+  const box = $("presence");
+  if (!box || !S.seats.length) return;
+  const online = S.online || new Set();
+  replace(box, [
+    "At the table: ",
+    ...S.seats.flatMap((seat, i) => {
+      const here = online.has(String(seat).toLowerCase());
+      const name = String(seat).toLowerCase() === "gm" ? "GM" : seat;
+      return [
+        i ? ", " : "",
+        el("span", { class: `presence-seat ${here ? "here" : "away"}`, "data-seat": seat, "data-online": String(here) }, [
+          el("span", { class: "dot", "aria-hidden": "true" }, here ? "●" : "○"),
+          ` ${name}${here ? "" : " (away)"}`,
+        ]),
+      ];
+    }),
+  ]);
 }
 
 /** One short beep and vibration; silent where the browser allows neither. */
@@ -894,6 +920,11 @@ function onMessage(msg) {
   if (msg.type === "ended") {
     showEnded(msg.message);
     return;
+  }
+  if (Array.isArray(msg.online)) {
+    S.online = new Set(msg.online.map((x) => String(x).toLowerCase()));
+    drawPresence();
+    if (msg.type === "presence") return;
   }
   if (msg.type === "error" || (msg.error && !msg.view && !msg.lines)) {
     if (msg.error === "unauthorized") {

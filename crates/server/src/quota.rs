@@ -113,6 +113,14 @@ fn limited(what: &'static str, wait: Duration) -> AppError {
 pub struct SocketPlace {
     key: (String, String),
     sockets: Arc<Mutex<HashMap<(String, String), usize>>>,
+    first: bool,
+}
+
+impl SocketPlace {
+    /// True when this is the seat's only socket at the table (it was away).
+    pub fn first(&self) -> bool {
+        self.first
+    }
 }
 
 impl Drop for SocketPlace {
@@ -200,6 +208,20 @@ impl Limiters {
             .map_err(|w| limited("WebSocket connects from this address", w))
     }
 
+    /// The seats (keys: `gm` or the player's name) with a WebSocket open to
+    /// `table` on this server now, sorted: who has the table open (issue 27,
+    /// item 3). Servers sharing a PostgreSQL database each know their own.
+    pub fn open_seats(&self, table: &str) -> Vec<String> {
+        let s = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut seats: Vec<String> = s
+            .iter()
+            .filter(|((t, _), n)| t == table && **n > 0)
+            .map(|((_, seat), _)| seat.clone())
+            .collect();
+        seats.sort();
+        seats
+    }
+
     /// A place for one more WebSocket of seat `seat` at table `table`.
     ///
     /// # Errors
@@ -215,9 +237,11 @@ impl Limiters {
             });
         }
         *n += 1;
+        let first = *n == 1;
         Ok(SocketPlace {
             key,
             sockets: Arc::clone(&self.sockets),
+            first,
         })
     }
 }

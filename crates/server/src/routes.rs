@@ -292,7 +292,8 @@ pub async fn status(
     })))
 }
 
-/// `GET /api/tables/{id}/seats`: every seat and its role (never a token).
+/// `GET /api/tables/{id}/seats`: every seat, its role and whether it has the
+/// table open now on this server (`online`; never a token).
 pub async fn seats(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -300,9 +301,13 @@ pub async fn seats(
 ) -> Result<Json<Value>, AppError> {
     let who = seat(&state, &id, &headers).await?;
     let records = state.store().seats(&id).await.map_err(AppError::store)?;
+    let online = state.limiters().open_seats(&id);
     let seats: Vec<Value> = records
         .into_iter()
-        .map(|r| json!({"seat": r.seat, "role": r.role, "name": r.display_name}))
+        .map(|r| {
+            let here = online.contains(&r.seat);
+            json!({"seat": r.seat, "role": r.role, "name": r.display_name, "online": here})
+        })
         .collect();
     Ok(Json(json!({"seat": who.key, "seats": seats})))
 }

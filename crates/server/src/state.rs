@@ -37,6 +37,9 @@ pub enum Signal {
     /// The encounter ended (its lasting changes were written back to the
     /// campaign): every connection is told; the table takes no more commands.
     Ended,
+    /// A seat opened or closed the table on this server: every connection
+    /// is told who has it open now (issue 27, item 3).
+    Presence,
 }
 
 /// One table in play (see the module docs). `table` is `None` until it is

@@ -22,6 +22,7 @@
 //! read lock, so another seat's secret never passes through a shared message.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Extension;
@@ -160,7 +161,7 @@ async fn follow(
         },
     };
     // Issue 28: at most `sockets_per_seat` open per seat.
-    let _place = match state.limiters().hold_socket(&id, &who.key) {
+    let place = match state.limiters().hold_socket(&id, &who.key) {
         Ok(p) => p,
         Err(e) => return refuse(&mut socket, &e).await,
     };
@@ -168,6 +169,18 @@ async fn follow(
     let slot = match state.slot(&id) {
         Ok(s) => s,
         Err(e) => return refuse(&mut socket, &e).await,
+    };
+    // Who has the table open: everyone is told when this seat comes (its
+    // first socket) and when it goes (its last), whichever way it closes.
+    if place.first() {
+        let _ = slot.tx.send(Signal::Presence);
+    }
+    let _presence = Presence {
+        slot: Arc::clone(&slot),
+        place: Some(place),
+        state: state.clone(),
+        table: id.clone(),
+        seat: who.key.clone(),
     };
     // Subscribe before reading the table, so no move falls between the two.
     let mut rx = slot.subscribe();
@@ -181,6 +194,7 @@ async fn follow(
                 "role": who.role,
                 "seq": seq,
                 "view": t.view(&who.seat, &who.seat).ok(),
+                "online": state.limiters().open_seats(&id),
             });
             (seq, hello)
         }),
@@ -234,12 +248,10 @@ async fn follow(
                     if let Some((seq, view, lines)) = update {
                         let lines = match lines {
                             Some(lines) => lines,
-                            None => {
-                                if !send_stored_lines(&state, &mut socket, &id, &key, last, seq, false).await {
-                                    return;
-                                }
-                                Vec::new()
-                            }
+                            // Rows another server wrote, or more than the
+                            // window holds: from the store, in one update
+                            // when they fit, else split under the cap.
+                            None => stored_lines(&state, &id, &key, last, seq).await,
                         };
                         last = seq;
                         if !send_update(&mut socket, seq, view, lines).await {
@@ -267,6 +279,12 @@ async fn follow(
                     }
                 }
                 Ok(Signal::Ended) => {}
+                Ok(Signal::Presence) => {
+                    let online = state.limiters().open_seats(&id);
+                    if !send(&mut socket, &json!({"type": "presence", "online": online})).await {
+                        return;
+                    }
+                }
                 Err(RecvError::Closed) => return close(&mut socket, close_code::AWAY, "table closed").await,
             },
             msg = socket.recv() => match msg {
@@ -338,6 +356,47 @@ async fn send_stored_lines(
     true
 }
 
+/// Seat `key`'s stored lines of table `id` after `after` through `through`,
+/// read a page at a time (bounded by the rows between them); what was read
+/// before a store error (which is logged).
+async fn stored_lines(
+    state: &AppState,
+    id: &str,
+    key: &str,
+    after: u64,
+    through: u64,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut from = after;
+    for _ in 0..=through.saturating_sub(after) {
+        if from >= through {
+            break;
+        }
+        let query = LineQuery {
+            after: from,
+            through,
+            limit: WS_LINES_PAGE,
+            newest: false,
+        };
+        let page = match state.store().log_lines(id, key, query).await {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!(table = id, error = %e, "reading a follower's new lines");
+                break;
+            }
+        };
+        let Some(last) = page.lines.last().map(|l| l.seq) else {
+            break;
+        };
+        out.extend(page.lines.into_iter().map(|l| l.line));
+        from = last;
+        if !page.more {
+            break;
+        }
+    }
+    out
+}
+
 /// `{"type": "log", "seq", "lines"}` as text.
 fn log_message(seq: u64, lines: &[String]) -> String {
     format!(
@@ -398,6 +457,31 @@ pub const ENDED_MESSAGE: &str = "The GM ended this encounter: its lasting change
 /// How long a quiet WebSocket may go before the server pings it (keeps
 /// proxies from dropping an idle table).
 pub const PING_EVERY: Duration = Duration::from_secs(30);
+
+/// A follower's place at the table: when its socket closes the place is
+/// given up, and if that was the seat's last socket the table's followers
+/// are told who has it open now.
+struct Presence {
+    slot: Arc<crate::state::Slot>,
+    place: Option<crate::quota::SocketPlace>,
+    state: AppState,
+    table: String,
+    seat: String,
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        drop(self.place.take());
+        if !self
+            .state
+            .limiters()
+            .open_seats(&self.table)
+            .contains(&self.seat)
+        {
+            let _ = self.slot.tx.send(Signal::Presence);
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -314,7 +314,7 @@ async fn ten_thousand_rows(db: Db) {
     let now = a.json["seq"].as_u64().unwrap();
     assert!(now > seq);
     for (key, ws) in &mut followers {
-        let update = next_of(ws, "update", 4).await;
+        let update = next_of(ws, "update", 16).await;
         assert_eq!(update["seq"], json!(now), "{key}");
         let got = seqs(lines_of(&update));
         assert!(!got.is_empty(), "{key} sees the GM's rest");
@@ -404,7 +404,7 @@ async fn ten_thousand_rows(db: Db) {
     );
     let a = c.command(&t, &gm, "rest").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    let update = next_of(&mut ws, "update", 4).await;
+    let update = next_of(&mut ws, "update", 16).await;
     assert!(seqs(lines_of(&update)).iter().all(|s| *s > now), "{update}");
 }
 

@@ -172,3 +172,48 @@ story!(
     talk_reaches_exactly_its_seats_live_and_after_a_restart,
     crate::talk_story
 );
+
+/// The next message of type `kind` (others skipped).
+async fn next_of(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let m = next(ws).await.expect("the socket stays open");
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+/// Who has the table open (issue 27, item 3): the hello says who is here; a
+/// seat's first socket and its last closing tell every follower; `GET /seats`
+/// says it too.
+async fn presence_story(db: Db) {
+    let state = AppState::new(db.open().await);
+    let base = serve(state.clone()).await;
+    let c = Client::with_state(state.clone());
+    let t = c
+        .create(json!({"system": "bastards", "example": "table", "seed": 1}))
+        .await;
+    let stella = t.players()[0].clone();
+    let mut gm_ws = connect(&base, &t, &t.gm(), true, None).await;
+    let hello = next_of(&mut gm_ws, "hello").await;
+    assert_eq!(hello["online"], json!(["gm"]));
+    let mut stella_ws = connect(&base, &t, &t.token(&stella), true, None).await;
+    let hello = next_of(&mut stella_ws, "hello").await;
+    assert_eq!(hello["online"], json!([stella.clone(), "gm"]));
+    let m = next_of(&mut gm_ws, "presence").await;
+    assert_eq!(m["online"], json!([stella.clone(), "gm"]));
+    let seats = c.get(&t.url("seats"), &t.gm()).await.json;
+    let here: Vec<&str> = seats["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["online"] == true)
+        .map(|s| s["seat"].as_str().unwrap())
+        .collect();
+    assert_eq!(here, ["gm", stella.as_str()]);
+    drop(stella_ws);
+    let m = next_of(&mut gm_ws, "presence").await;
+    assert_eq!(m["online"], json!(["gm"]));
+}
+
+story!(who_has_the_table_open_is_told_live, crate::presence_story);

@@ -97,7 +97,12 @@ async fn follow_live(db: Db) {
             (&mut blaine, "Blaine", "Kodos"),
         ] {
             let msgs = until_seq(ws, seq).await;
-            assert!(msgs.iter().all(|m| m["type"] == "update"), "{msgs:?}");
+            // Besides updates, only who has the table open (issue 27, item 3).
+            assert!(
+                msgs.iter()
+                    .all(|m| m["type"] == "update" || m["type"] == "presence"),
+                "{msgs:?}"
+            );
             // The lines are exactly what this seat's log shows (the engine's
             // per-seat projection; nothing another seat was told).
             let log = c
