@@ -378,7 +378,7 @@ async fn driver(
     expect_seq: Option<u64>,
 ) -> Result<Option<Response>, AppError> {
     use tabula_engine::play::{DriverCommand, DriverError, driver_answer, driver_line};
-    let command = {
+    let (command, seq) = {
         let (_slot, guard) = state.read(id).await?;
         let t = table(&guard)?;
         let (command, words) = match driver_line(t, &who.seat, text) {
@@ -389,17 +389,39 @@ async fn driver(
                 return Err(AppError::BadRequest(e.to_string()));
             }
         };
-        match driver_answer(t, &who.seat, command, &words) {
+        let seq = t.seq();
+        match driver_answer(t, &who.seat, command, &words).filter(|_| command != DriverCommand::Log)
+        {
             Some(answer) => {
                 let message = answer.map_err(AppError::Command)?;
                 return Ok(Some(
                     Json(json!({"seq": t.seq(), "events": [], "driver": message})).into_response(),
                 ));
             }
-            None => command,
+            None => (command, seq),
         }
     };
     match command {
+        // `log` reads the seat's stored lines (the newest page), as
+        // `GET /log?limit=N` does: no replay of the journal (issue 28).
+        DriverCommand::Log => {
+            let query = tabula_store::LineQuery {
+                after: 0,
+                through: seq,
+                limit: tabula_store::MAX_LINES_PAGE,
+                newest: true,
+            };
+            let page = state
+                .store()
+                .log_lines(id, &seat_key(&who.seat), query)
+                .await
+                .map_err(AppError::store)?;
+            let lines: Vec<Value> = page.lines.into_iter().map(|l| l.line).collect();
+            let message = json!({"type": "log", "seat": who.seat.to_string(), "lines": lines, "more": page.more});
+            Ok(Some(
+                Json(json!({"seq": seq, "events": [], "driver": message})).into_response(),
+            ))
+        }
         DriverCommand::Undo => {
             if who.role != Role::Gm {
                 return Err(AppError::Command(CommandError::GmOnly {

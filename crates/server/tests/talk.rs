@@ -121,6 +121,17 @@ async fn talk_story(db: Db) {
             .unwrap()
             .is_empty()
     );
+    // `log` reads the seat's stored lines: the whisper is not Blaine's.
+    let a = c.command(&t, &t.token(&blaine), "log").await;
+    assert_eq!(a.json["driver"]["type"], "log", "{}", a.text);
+    assert!(
+        a.text.contains("We should talk to the investor."),
+        "{}",
+        a.text
+    );
+    assert!(!a.text.contains("ledger-9f2"), "{}", a.text);
+    let a = c.command(&t, &t.token(&stella), "/log").await;
+    assert!(a.text.contains("ledger-9f2"), "{}", a.text);
     let a = c.command(&t, &t.token(&stella), "/nonsense").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
     let a = c.command(&t, &t.token(&stella), "undo").await;
