@@ -240,12 +240,12 @@ fn roll_like() -> impl Strategy<Value = String> {
 }
 
 /// Plain words, checked independently of the parser: a letter first, then no
-/// digit and no sign a roll uses.
+/// digit and no sign a roll uses (prose punctuation such as `,` is words).
 fn looks_like_words(c: &str) -> bool {
     c.chars().next().is_some_and(char::is_alphabetic)
         && !c
             .chars()
-            .any(|ch| ch.is_ascii_digit() || "+*/%<>=[]{}#,&|^~$@\\_".contains(ch))
+            .any(|ch| ch.is_ascii_digit() || "+*/%<>=[]{}#&|^~$@\\_".contains(ch))
 }
 
 /// The text without white space, without unary `+` signs and without leading
@@ -459,4 +459,14 @@ fn issue_30_keep_and_drop_by_value_as_d20_selectors() {
         err("4d6k<"),
         NotationError::UnexpectedEnd { position: 5, ref expected } if expected == "a number after `k<`"
     ));
+}
+
+/// Found by the property test: prose punctuation after the roll is a comment
+/// of plain words, and the roll is the whole of the text before it.
+#[test]
+fn a_comma_in_plain_words_is_part_of_the_comment() {
+    let e = Expr::parse("0 vs, to hit").unwrap();
+    assert_eq!(e.comment(), Some("vs, to hit"));
+    assert_eq!(e.root().to_string(), "0");
+    assert!(Expr::parse("1d20, 1d20").is_err());
 }
