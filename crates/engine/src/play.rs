@@ -200,10 +200,19 @@ pub fn driver_line(
     seat: &Seat,
     body: &str,
 ) -> Result<Option<(DriverCommand, Vec<String>)>, DriverError> {
+    // A line over the cap is the engine's to refuse (`CommandError::TooLong`).
+    if body.len() > MAX_LINE {
+        return Ok(None);
+    }
     // Talk and the free roller take their text as written (quotes and all).
     if let Some(w) = crate::talk::table_word(body)
         && (w.slashed || !table.knows_command(seat, body))
     {
+        return Ok(None);
+    }
+    // Only a driver word is read here; every other line is the book's to read.
+    let first = body.split_whitespace().next().unwrap_or("");
+    if first != "?" && !first.starts_with('/') && driver_command(first).is_none() {
         return Ok(None);
     }
     let words = grammar::words(body).map_err(|e| DriverError::Grammar(e.into()))?;

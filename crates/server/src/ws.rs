@@ -319,34 +319,16 @@ async fn send_stored_lines(
     let mut sent = false;
     // Every page moves `from` past a line, so this ends; the bound is a guard.
     for _ in 0..=through.saturating_sub(after) {
-        if from >= through {
-            break;
-        }
-        let query = LineQuery {
-            after: from,
-            through,
-            limit: WS_LINES_PAGE,
-            newest: false,
-        };
-        let page = match state.store().log_lines(id, key, query).await {
-            Ok(page) => page,
-            Err(e) => {
-                tracing::warn!(table = id, error = %e, "reading a follower's missed lines");
-                break;
-            }
-        };
-        let Some(last) = page.lines.last().map(|l| l.seq) else {
+        let Some((lines, more)) = stored_page(state, id, key, &mut from, through).await else {
             break;
         };
-        let lines: Vec<Value> = page.lines.into_iter().map(|l| l.line).collect();
         for chunk in split_lines(lines) {
             if !send_text(socket, log_message(through, &chunk)).await {
                 return false;
             }
             sent = true;
         }
-        from = last;
-        if !page.more {
+        if !more {
             break;
         }
     }
@@ -369,32 +351,46 @@ async fn stored_lines(
     let mut out = Vec::new();
     let mut from = after;
     for _ in 0..=through.saturating_sub(after) {
-        if from >= through {
-            break;
-        }
-        let query = LineQuery {
-            after: from,
-            through,
-            limit: WS_LINES_PAGE,
-            newest: false,
-        };
-        let page = match state.store().log_lines(id, key, query).await {
-            Ok(page) => page,
-            Err(e) => {
-                tracing::warn!(table = id, error = %e, "reading a follower's new lines");
-                break;
-            }
-        };
-        let Some(last) = page.lines.last().map(|l| l.seq) else {
+        let Some((lines, more)) = stored_page(state, id, key, &mut from, through).await else {
             break;
         };
-        out.extend(page.lines.into_iter().map(|l| l.line));
-        from = last;
-        if !page.more {
+        out.extend(lines);
+        if !more {
             break;
         }
     }
     out
+}
+
+/// One page ([`WS_LINES_PAGE`]) of seat `key`'s stored lines of table `id`
+/// after `*from` through `through`, and whether more follow; `*from` moves
+/// to the page's last seq. `None` when there is nothing (more) to read or
+/// the store failed (logged).
+async fn stored_page(
+    state: &AppState,
+    id: &str,
+    key: &str,
+    from: &mut u64,
+    through: u64,
+) -> Option<(Vec<Value>, bool)> {
+    if *from >= through {
+        return None;
+    }
+    let query = LineQuery {
+        after: *from,
+        through,
+        limit: WS_LINES_PAGE,
+        newest: false,
+    };
+    let page = match state.store().log_lines(id, key, query).await {
+        Ok(page) => page,
+        Err(e) => {
+            tracing::warn!(table = id, error = %e, "reading a follower's lines");
+            return None;
+        }
+    };
+    *from = page.lines.last()?.seq;
+    Some((page.lines.into_iter().map(|l| l.line).collect(), page.more))
 }
 
 /// `{"type": "log", "seq", "lines"}` as text.
