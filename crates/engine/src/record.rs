@@ -97,7 +97,18 @@ fn html_escape(text: &str) -> String {
 /// and its text (talk and rolls marked as such; undone commands stay, with
 /// the undo after them, as in the log).
 pub fn record(table: &AnyTable, seat: &Seat, title: &str, format: RecordFormat) -> String {
-    let lines = table.log_for(seat, 0);
+    record_of_lines(table, seat, &table.log_for(seat, 0), title, format)
+}
+
+/// [`record`] from `lines`, `seat`'s log lines as already described (the
+/// server's stored lines), so nothing is replayed.
+pub fn record_of_lines(
+    table: &AnyTable,
+    seat: &Seat,
+    lines: &[LogLine],
+    title: &str,
+    format: RecordFormat,
+) -> String {
     let seats: Vec<String> = table.seats().iter().map(ToString::to_string).collect();
     let book = table.system().title();
     let viewer = seat.to_string();
@@ -117,7 +128,7 @@ pub fn record(table: &AnyTable, seat: &Seat, title: &str, format: RecordFormat) 
                 state,
                 md_escape(&seats.join(", "))
             );
-            for l in &lines {
+            for l in lines {
                 let text = md_escape(&l.text);
                 let text = match l.kind.as_str() {
                     "say" => format!("*{text}*"),
@@ -143,7 +154,7 @@ pub fn record(table: &AnyTable, seat: &Seat, title: &str, format: RecordFormat) 
                 s = state,
                 seats = html_escape(&seats.join(", "))
             );
-            for l in &lines {
+            for l in lines {
                 out.push_str(&format!(
                     "<li class=\"{k}\" data-kind=\"{kind}\"><span class=\"seq\">#{seq}</span> <strong>{w}</strong>: <span class=\"text\">{text}</span></li>\n",
                     k = kind_label(l).replace(' ', "-"),

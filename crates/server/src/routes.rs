@@ -775,7 +775,7 @@ pub async fn record(
     headers: HeaderMap,
     ApiQuery(q): ApiQuery<RecordQuery>,
 ) -> Result<Response, AppError> {
-    use tabula_engine::record::{RecordFormat, record};
+    use tabula_engine::record::{RecordFormat, record_of_lines};
     let format = match q.format.as_deref() {
         None => RecordFormat::Markdown,
         Some(f) => RecordFormat::parse(f).ok_or_else(|| {
@@ -785,7 +785,37 @@ pub async fn record(
     let who = seat(&state, &id, &headers).await?;
     let (_slot, guard) = state.read(&id).await?;
     let t = table(&guard)?;
-    let text = record(t, &who.seat, &format!("Table {id}"), format);
+    // The seat's stored lines, a page at a time: no replay (issue 28).
+    let key = seat_key(&who.seat);
+    let mut lines = Vec::new();
+    let mut after = 0;
+    let through = t.seq();
+    for _ in 0..=through {
+        let query = tabula_store::LineQuery {
+            after,
+            through,
+            limit: tabula_store::MAX_LINES_PAGE,
+            newest: false,
+        };
+        let page = state
+            .store()
+            .log_lines(&id, &key, query)
+            .await
+            .map_err(AppError::store)?;
+        let Some(last) = page.lines.last().map(|l| l.seq) else {
+            break;
+        };
+        for l in page.lines {
+            let line = serde_json::from_value(l.line)
+                .map_err(|e| AppError::Internal(format!("a stored log line: {e}")))?;
+            lines.push(line);
+        }
+        after = last;
+        if !page.more {
+            break;
+        }
+    }
+    let text = record_of_lines(t, &who.seat, &lines, &format!("Table {id}"), format);
     let ext = if format == RecordFormat::Html {
         "html"
     } else {
