@@ -786,35 +786,12 @@ pub async fn record(
     let (_slot, guard) = state.read(&id).await?;
     let t = table(&guard)?;
     // The seat's stored lines, a page at a time: no replay (issue 28).
-    let key = seat_key(&who.seat);
-    let mut lines = Vec::new();
-    let mut after = 0;
-    let through = t.seq();
-    for _ in 0..=through {
-        let query = tabula_store::LineQuery {
-            after,
-            through,
-            limit: tabula_store::MAX_LINES_PAGE,
-            newest: false,
-        };
-        let page = state
-            .store()
-            .log_lines(&id, &key, query)
-            .await
-            .map_err(AppError::store)?;
-        let Some(last) = page.lines.last().map(|l| l.seq) else {
-            break;
-        };
-        for l in page.lines {
-            let line = serde_json::from_value(l.line)
-                .map_err(|e| AppError::Internal(format!("a stored log line: {e}")))?;
-            lines.push(line);
-        }
-        after = last;
-        if !page.more {
-            break;
-        }
-    }
+    let stored = crate::ws::stored_lines(&state, &id, &seat_key(&who.seat), 0, t.seq()).await;
+    let lines: Vec<tabula_engine::LogLine> = stored
+        .into_iter()
+        .map(serde_json::from_value)
+        .collect::<Result<_, _>>()
+        .map_err(|e| AppError::Internal(format!("a stored log line: {e}")))?;
     let text = record_of_lines(t, &who.seat, &lines, &format!("Table {id}"), format);
     let ext = if format == RecordFormat::Html {
         "html"

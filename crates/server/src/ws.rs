@@ -341,7 +341,7 @@ async fn send_stored_lines(
 /// Seat `key`'s stored lines of table `id` after `after` through `through`,
 /// read a page at a time (bounded by the rows between them); what was read
 /// before a store error (which is logged).
-async fn stored_lines(
+pub(crate) async fn stored_lines(
     state: &AppState,
     id: &str,
     key: &str,
