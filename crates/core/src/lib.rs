@@ -24,6 +24,9 @@
 //! - [`builder`]: character creation as each book teaches it (one
 //!   description of the steps, budgets and choices for the terminal and the
 //!   browser), the sheet an encounter leaves, advancement between sessions.
+//! - [`sheet`]: one description of a character sheet ([`SheetDoc`]), which
+//!   the text sheet, the command line and the web page each draw with one
+//!   renderer.
 //! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
 //!   returns, and the decide/evolve [`System`] trait with its event log.
 //!
@@ -42,6 +45,7 @@ pub mod odds;
 pub mod policy;
 pub mod roller;
 pub mod rule;
+pub mod sheet;
 pub mod system;
 
 pub use builder::{
@@ -54,6 +58,7 @@ pub use notation::{Expr, NotationError, RollOutcome};
 pub use policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 pub use roller::{Fast, Manual, RollError, Roller, Scripted, Seeded, Typed};
 pub use rule::{Refusal, Rule, RuleError};
+pub use sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 pub use system::{
     ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, Logged, ParamKind,
     ParamSpec, Seat, System, Table, TextPlay, seat_list,
