@@ -226,18 +226,41 @@ function findRule(o) {
   return null;
 }
 
-/** The books' titles by system id, as the engine names them in a refusal. */
-const TITLES = {
-  "sour-grapes": "Sour Grapes",
-  scratch: "Scratch RPS",
-  tiers: "Tiers",
-  bastards: "A Game of Bastards",
-  sapio: "The Sapio System",
-};
+/** The books' facts from the engine (GET /api/systems), by id, once loaded. */
+const BOOKS = new Map();
+let booksLoading = null;
+
+/**
+ * Load every book's facts once (`{id, title, end_commands, log_symbols,
+ * campaign_settings, ...}`, docs/API.md); every page awaits this before it
+ * draws, and no page writes a book's name. Answers the list, in the books'
+ * order; an empty list when the server could not be reached.
+ */
+export function loadBooks() {
+  if (!booksLoading) {
+    booksLoading = call("GET", "/api/systems").then((r) => {
+      for (const b of (r.ok && r.body && r.body.systems) || []) BOOKS.set(b.id, b);
+      if (!r.ok) booksLoading = null;
+      return [...BOOKS.values()];
+    });
+  }
+  return booksLoading;
+}
+
+/** The facts of the book `id` (null before `loadBooks` or for an unknown id). */
+export function book(id) {
+  return BOOKS.get(id) || null;
+}
+
+/** The book's title, or its id when the facts are not loaded. */
+export function bookTitle(id) {
+  const b = BOOKS.get(id);
+  return b ? b.title : String(id || "");
+}
 
 /** A rule citation as the engine prints it: `Title, "Section"; ruling` (the seed file stays in the JSON). */
 export function citeRule(rule) {
-  let s = `${TITLES[rule.system] || "Tabula"}, "${rule.section}"`;
+  let s = `${BOOKS.has(rule.system) ? bookTitle(rule.system) : "Tabula"}, "${rule.section}"`;
   if (rule.ruling) s += `; ${rule.ruling}`;
   return s;
 }

@@ -7,7 +7,7 @@
 
 import { builder, Campaign, describeError } from "./api.js";
 import { el, replace } from "./dom.js";
-import { SYSTEMS, ruleCite, problemList, downloadLink, readText, defaultFile } from "./characters.js";
+import { bookTitle, loadBooks, ruleCite, problemList, downloadLink, readText, defaultFile } from "./characters.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -45,7 +45,7 @@ async function start() {
     S.token = fromHash || sessionStorage.getItem(key) || "";
     if (fromHash) sessionStorage.setItem(key, fromHash);
   }
-  const book = SYSTEMS[S.system] || S.system;
+  const book = bookTitle(S.system);
   $("book-title").textContent = `A new ${book} character`;
   document.title = `A new ${book} character: Tabula`;
   document.body.dataset.system = S.system;
@@ -84,7 +84,7 @@ async function editCharacter() {
   }
   take(d.body);
   const name = (d.body.view.steps || []).flatMap((s) => s.fields).find((f) => f.key === "name");
-  $("book-title").textContent = `Editing ${name && name.value ? name.value : "a character"} (${SYSTEMS[S.system] || S.system})`;
+  $("book-title").textContent = `Editing ${name && name.value ? name.value : "a character"} (${bookTitle(S.system)})`;
   $("add-to-campaign").textContent = "Save to the campaign";
   document.body.dataset.editing = S.editing;
   document.body.dataset.ready = "true";
@@ -165,7 +165,7 @@ async function loadCampaign() {
     el("a", { href: `/c/${encodeURIComponent(S.campaign)}#${S.token}` }, `“${c.name}”`),
     ` as ${c.role === "gm" ? "GM" : c.seat}`,
   ]);
-  if (c.system !== S.system) note.append(` (the campaign plays ${SYSTEMS[c.system] || c.system}: this character cannot join it)`);
+  if (c.system !== S.system) note.append(` (the campaign plays ${bookTitle(c.system)}: this character cannot join it)`);
   $("campaign-add").hidden = false;
   if (c.role === "gm" && !S.editing) {
     $("owner-field").hidden = false;
@@ -381,7 +381,7 @@ function drawBudgets() {
   );
 }
 
-/** The values that follow from the choices (tiers, bonuses, defenses...). */
+/** The values that follow from the choices (bonuses, defenses, ranks...). */
 function drawDerived() {
   replace(
     $("derived"),
@@ -483,7 +483,7 @@ async function checkImport() {
   }
   const added = el("div", { id: "import-added", role: "status" });
   replace(out, el("div", { "data-kind": "valid" }, [
-    el("p", { class: "ok-note" }, `${v.name}: a legal ${SYSTEMS[S.system] || S.system} character.`),
+    el("p", { class: "ok-note" }, `${v.name}: a legal ${bookTitle(S.system)} character.`),
     el("div", { class: "row wrap" }, [
       downloadLink(sheet, defaultFile(v.name), "Download", { id: "import-download" }),
       S.camp ? el("button", { type: "button", id: "import-add", onclick: () => addToCampaign(sheet, true, added) }, "Add to campaign") : null,
@@ -534,4 +534,4 @@ function wire() {
   $("import-file").addEventListener("change", importFile);
 }
 
-start();
+loadBooks().then(start);

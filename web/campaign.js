@@ -8,7 +8,7 @@
 import { Campaign, builder, describeError } from "./api.js";
 import { el, replace } from "./dom.js";
 import { campaignLink, seatCard } from "./links.js";
-import { SYSTEMS, ruleCite, problemList, downloadLink, readText } from "./characters.js";
+import { bookTitle, loadBooks, ruleCite, problemList, downloadLink, readText } from "./characters.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,7 +91,7 @@ function draw() {
   const gm = c.role === "gm";
   $("campaign-title").textContent = c.name;
   document.title = `${c.name}: Tabula`;
-  replace($("whoami"), [el("span", { class: "seat-name" }, gm ? "GM" : c.seat), gm ? " (game master)" : " (player)", ` · ${SYSTEMS[c.system] || c.system}`]);
+  replace($("whoami"), [el("span", { class: "seat-name" }, gm ? "GM" : c.seat), gm ? " (game master)" : " (player)", ` · ${bookTitle(c.system)}`]);
   document.body.dataset.role = c.role;
   document.body.dataset.seat = c.seat;
   $("new-character").href = `/new/${encodeURIComponent(c.system)}?campaign=${encodeURIComponent(S.id)}#${S.token}`;
@@ -430,4 +430,4 @@ function wire() {
   $("open-table-form").addEventListener("submit", openTable);
 }
 
-start();
+loadBooks().then(start);

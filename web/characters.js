@@ -1,18 +1,10 @@
 // What the character pages share (the builder /new/SYSTEM and the campaign
-// page /c/ID): the books' names, problems and refusals with their rules, a
+// page /c/ID): problems and refusals with their rules, a
 // sheet to download, and files read with the engine's size cap.
 
 import { el } from "./dom.js";
 import { citeRule } from "./api.js";
-
-/** The books' names by system id. */
-export const SYSTEMS = {
-  "sour-grapes": "Sour Grapes",
-  scratch: "Scratch RPS",
-  tiers: "Tiers",
-  bastards: "A Game of Bastards",
-  sapio: "The Sapio System",
-};
+export { bookTitle, loadBooks } from "./api.js";
 
 /** The largest file read, in bytes (the engine's cap on a sheet or table file). */
 export const MAX_FILE_BYTES = 1024 * 1024;

@@ -146,7 +146,7 @@ export function commandControl(spec, { quoting, onSend }) {
       if (!st.optional) input.required = true;
       hint = `${k.min} to ${k.max}`;
     } else if (k.kind === "number-or-name") {
-      // A number or one of the names (Tiers' Goal: `7` or `very-easy`): a text
+      // A number or one of the names (a Goal: `7` or `very-easy`): a text
       // box that suggests the names and checks either (issue 27, bug 6).
       const names = k.names || [];
       const listId = `${inputId}-names`;

@@ -3,7 +3,7 @@
 // link (copy, open, QR code) per seat. Also: a new character for each book
 // (/new/SYSTEM), the campaigns, and a new campaign with its seats' links.
 
-import { lobby, describeError } from "./api.js";
+import { lobby, describeError, loadBooks, book, bookTitle } from "./api.js";
 import { el, replace } from "./dom.js";
 import { seatCard, seatLink, campaignLink } from "./links.js";
 
@@ -13,14 +13,6 @@ const $ = (id) => document.getElementById(id);
 const MAX_FILES = 64;
 /** The largest file read, in bytes (the engine's cap on a table or sheet file). */
 const MAX_FILE_BYTES = 1024 * 1024;
-
-const SYSTEMS = {
-  "sour-grapes": "Sour Grapes",
-  scratch: "Scratch RPS",
-  tiers: "Tiers",
-  bastards: "A Game of Bastards",
-  sapio: "The Sapio System",
-};
 
 let catalog = null;
 
@@ -108,7 +100,7 @@ function showCreated(c) {
   const box = $("created");
   const seats = c.seats || [];
   replace(box, [
-    el("h3", {}, `Table ${c.name ? "“" + c.name + "” " : ""}created (${SYSTEMS[c.system] || c.system || ""})`),
+    el("h3", {}, `Table ${c.name ? "“" + c.name + "” " : ""}created (${bookTitle(c.system)})`),
     el("p", { class: "warn" }, "Each link below is a seat's secret key: send each player only their own link (the GM keeps the GM link). The links are shown once; the GM can reissue one from the table."),
     el(
       "ul",
@@ -144,7 +136,7 @@ async function loadTables() {
         tables.map((t) =>
           el("tr", { "data-table": t.id || t.table }, [
             el("th", { scope: "row" }, [t.name || t.title || "(unnamed)", el("div", { class: "muted mono" }, t.id || t.table)]),
-            el("td", { "data-label": "System" }, SYSTEMS[t.system] || t.system || ""),
+            el("td", { "data-label": "System" }, bookTitle(t.system)),
             el("td", { "data-label": "Seats" }, Array.isArray(t.seats) ? t.seats.map((s) => (typeof s === "string" ? s : s.seat)).join(", ") : String(t.seats ?? "")),
             el("td", { "data-label": "Moves" }, String(t.seq ?? t.moves ?? "")),
             el("td", { "data-label": "Created" }, t.created_ms ? new Date(t.created_ms).toLocaleString() : t.created_at ? new Date(t.created_at).toLocaleString() : ""),
@@ -155,12 +147,31 @@ async function loadTables() {
   );
 }
 
-/** The systems whose campaigns take a setting's rules (Scratch RPS, R-SCR-9). */
-const SETTINGS_SYSTEMS = ["scratch"];
+/** True when the book `id` takes a campaign's settings (GET /api/systems). */
+function takesSettings(id) {
+  return !!(book(id) || {}).campaign_settings;
+}
 
-/** Show the setting's rules field only for a system that takes them. */
+/** Show the setting's rules field, with the book's own help, only for a book that takes them. */
 function showSettingsField() {
-  $("campaign-settings-field").hidden = !SETTINGS_SYSTEMS.includes($("campaign-system").value);
+  const b = book($("campaign-system").value) || {};
+  $("campaign-settings-field").hidden = !b.campaign_settings;
+  $("campaign-settings-help").textContent = b.campaign_settings ? `${b.title}: ${b.campaign_settings}` : "";
+  $("campaign-settings").placeholder = b.campaign_settings_example || "";
+}
+
+/**
+ * Every place the lobby names the books, from the engine's list: the two
+ * system choices and the new-character links (issue 26, item 3).
+ */
+function fillBooks(books) {
+  const options = () => books.map((b) => el("option", { value: b.id }, b.title));
+  replace($("system"), options());
+  replace($("campaign-system"), options());
+  replace(
+    $("new-character"),
+    books.map((b) => el("li", {}, el("a", { href: `/new/${encodeURIComponent(b.id)}` }, `New ${b.title} character`))),
+  );
 }
 
 /** Create a campaign from the form and show each seat's campaign link. */
@@ -180,9 +191,9 @@ async function createCampaign(ev) {
     .filter(Boolean);
   const system = $("campaign-system").value;
   const request = { system, name, players };
-  // R-SCR-9: a Scratch campaign carries its setting's rules.
+  // A book's campaign settings (its `campaign_settings`, GET /api/systems).
   const settings = $("campaign-settings").value;
-  if (SETTINGS_SYSTEMS.includes(system) && settings.trim()) request.settings = settings;
+  if (takesSettings(system) && settings.trim()) request.settings = settings;
   const button = $("create-campaign");
   button.disabled = true;
   const r = await lobby.createCampaign(request);
@@ -199,7 +210,7 @@ async function createCampaign(ev) {
 function showCampaign(c) {
   const box = $("campaign-created");
   replace(box, [
-    el("h3", {}, `Campaign “${c.name}” created (${SYSTEMS[c.system] || c.system || ""})`),
+    el("h3", {}, `Campaign “${c.name}” created (${bookTitle(c.system)})`),
     el("p", { class: "warn" }, "Each link below is a seat's secret key to the campaign and its tables: send each player only their own link (the GM keeps the GM link). The links are shown once."),
     el(
       "ul",
@@ -236,7 +247,7 @@ async function loadCampaigns() {
         list.map((c) =>
           el("tr", { "data-campaign": c.id }, [
             el("th", { scope: "row" }, [el("a", { href: `/c/${encodeURIComponent(c.id)}` }, c.name || "(unnamed)"), el("div", { class: "muted mono" }, c.id)]),
-            el("td", { "data-label": "System" }, SYSTEMS[c.system] || c.system || ""),
+            el("td", { "data-label": "System" }, bookTitle(c.system)),
             el("td", { "data-label": "Seats" }, String(c.seats ?? "")),
             el("td", { "data-label": "Characters" }, String(c.characters ?? "")),
             el("td", { "data-label": "Tables" }, String(c.tables ?? "")),
@@ -248,6 +259,7 @@ async function loadCampaigns() {
   );
 }
 
+fillBooks(await loadBooks());
 $("system").addEventListener("change", fillExamples);
 $("new-campaign").addEventListener("submit", createCampaign);
 $("campaign-system").addEventListener("change", showSettingsField);

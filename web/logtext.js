@@ -1,5 +1,6 @@
 // The log's text with every die face and card drawn as a symbol: card suits
-// (♣ ♠ ♥ ♦) in A Game of Bastards, Spiral Dice faces in Sapio. The words stay
+// (♣ ♠ ♥ ♦) for a book of playing cards, Spiral Dice faces for a book of them
+// (each book's `log_symbols`, GET /api/systems). The words stay
 // the engine's; symbols carry a spoken label for screen readers.
 
 import { el } from "./dom.js";
@@ -126,10 +127,14 @@ function withSpirals(text) {
   return out;
 }
 
-/** A log line's text as nodes, with the system's symbols. */
-export function logText(system, text) {
+/**
+ * A log line's text as nodes, with the book's symbols drawn: `symbols` is the
+ * book's `log_symbols` from GET /api/systems (`"cards"`, `"spiral-dice"`, or
+ * `"plain"`).
+ */
+export function logText(symbols, text) {
   const t = String(text || "");
-  if (system === "bastards") return withCards(t);
-  if (system === "sapio") return withSpirals(t);
+  if (symbols === "cards") return withCards(t);
+  if (symbols === "spiral-dice") return withSpirals(t);
   return [t];
 }

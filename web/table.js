@@ -4,30 +4,13 @@
 // seat's secret. Updates arrive over the WebSocket; a reload or a dropped
 // connection picks up from the last sequence number seen.
 
-import { Seat, describeError, lobby } from "./api.js";
+import { Seat, describeError, lobby, book, bookTitle, loadBooks } from "./api.js";
 import { el, replace } from "./dom.js";
 import { commandControl, oddsList } from "./commands.js";
 import { logText } from "./logtext.js";
 import { render, everything, seatName } from "./sheets.js";
 import { seatCard, seatLink } from "./links.js";
 import { problemList } from "./characters.js";
-
-const SYSTEMS = {
-  "sour-grapes": "Sour Grapes",
-  scratch: "Scratch RPS",
-  tiers: "Tiers",
-  bastards: "A Game of Bastards",
-  sapio: "The Sapio System",
-};
-
-/** The command that ends the encounter, per book (offered to the GM when legal). */
-const END_COMMANDS = {
-  bastards: ["finish"],
-  "sour-grapes": ["end-encounter"],
-  tiers: ["end-combat", "close"],
-  sapio: ["end"],
-  scratch: [],
-};
 
 /** Reconnect delays (ms): 0.5 s doubling up to 10 s; never gives up. */
 const RECONNECT_MIN_MS = 500;
@@ -131,16 +114,6 @@ function list(body, ...keys) {
   return [];
 }
 
-function guessSystem(v) {
-  if (!v || typeof v !== "object") return "";
-  if (v.combatants) return "bastards";
-  if (v.state && v.state.participants) return "sour-grapes";
-  if (v.heroes) return "tiers";
-  if (Array.isArray(v.characters) && v.characters[0] && v.characters[0].character) return "sapio";
-  if (Array.isArray(v.characters)) return "scratch";
-  return "";
-}
-
 // ------------------------------------------------------------------ fetching
 
 /** Fetch the view, legal commands, odds, status and the new log lines. */
@@ -177,7 +150,8 @@ async function refreshOnce() {
   }
   const w = unwrapView(v.body);
   S.view = w.view;
-  S.system = w.system || (w.view && w.view.system) || S.system || guessSystem(w.view);
+  S.system = w.system || (w.view && w.view.system) || S.system;
+  S.sheets = w.sheets || null;
   S.seat = seatName(w.seat) || (w.role === "gm" ? "gm" : "") || seatName(w.view && w.view.seat) || S.seat;
   if (!S.seats.length) {
     const r = await S.api.seats();
@@ -274,12 +248,12 @@ function scheduleRefresh() {
 
 function drawHeader(w) {
   const v = S.view || {};
-  const t = w.name || w.title || v.title || (v.state && v.state.title) || SYSTEMS[S.system] || "Tabula";
+  const t = w.name || w.title || v.title || (v.state && v.state.title) || bookTitle(S.system) || "Tabula";
   $("table-title").textContent = t;
   S.title = `${t}: Tabula`;
   document.title = S.awaited ? `▶ Your move · ${S.title}` : S.title;
   const who = S.seat === "gm" ? [el("span", { class: "seat-name" }, "GM"), " (game master)"] : [el("span", { class: "seat-name" }, S.seat), " (player)"];
-  replace($("whoami"), [...who, ` · ${SYSTEMS[S.system] || S.system}`]);
+  replace($("whoami"), [...who, ` · ${bookTitle(S.system)}`]);
   document.body.dataset.system = S.system;
   document.body.dataset.seat = S.seat;
 }
@@ -373,14 +347,14 @@ function alertTurn() {
 }
 
 function drawTurn(status) {
-  const r = render(S.system, S.view, S.seat);
+  const r = render(S.sheets);
   replace($("turn-facts"), r.facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
   // Set only when it changed: a live region re-announces any new text node.
   if ($("status").textContent !== (status || "")) $("status").textContent = status || "";
 }
 
 function drawSheets() {
-  const r = render(S.system, S.view, S.seat);
+  const r = render(S.sheets);
   replace($("sheet"), [r.mine.length ? r.mine : el("p", { class: "muted" }, "No character of yours is at this table."), S.view ? everything(S.view) : null]);
   replace($("others"), r.others.length ? r.others : el("p", { class: "muted" }, "Nobody else."));
 }
@@ -493,7 +467,7 @@ function drawGm() {
   );
   if (before) sel.value = before;
   const names = new Set(S.legal.map((c) => c.name));
-  const end = (END_COMMANDS[S.system] || []).find((n) => names.has(n));
+  const end = ((book(S.system) || {}).end_commands || []).find((n) => names.has(n));
   const b = $("end-encounter");
   // At a campaign table the book's end command and "End encounter and write
   // back" end the same encounter: one button, the campaign's (issue 27, bug 15).
@@ -674,7 +648,7 @@ function lineNode(line) {
     el("span", { class: "sr-only" }, ": "),
     " ",
     // Talk is plain text: drawn as a text node, never as markup.
-    el("span", { class: "text" }, talk !== null ? talk : logText(S.system, line.text)),
+    el("span", { class: "text" }, talk !== null ? talk : logText((book(S.system) || {}).log_symbols, line.text)),
   ]);
 }
 
@@ -938,6 +912,7 @@ function onMessage(msg) {
   if (lines.length) addLines(lines);
   if (msg.view && typeof msg.view === "object") {
     S.view = msg.view;
+    if (msg.sheets && typeof msg.sheets === "object") S.sheets = msg.sheets;
     drawSheets();
   }
   const seq = typeof msg.seq === "number" ? msg.seq : lines.length ? lines[lines.length - 1].seq : null;
@@ -1050,4 +1025,4 @@ function wire() {
   setTimeout(() => clearInterval(once), 20000);
 }
 
-start();
+loadBooks().then(start);

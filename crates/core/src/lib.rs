@@ -60,6 +60,6 @@ pub use roller::{Fast, Manual, RollError, Roller, Scripted, Seeded, Typed};
 pub use rule::{Refusal, Rule, RuleError};
 pub use sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 pub use system::{
-    ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, Logged, ParamKind,
-    ParamSpec, Seat, System, Table, TextPlay, seat_list,
+    ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, LogSymbols, Logged,
+    ParamKind, ParamSpec, Seat, System, Table, TextPlay, seat_list,
 };

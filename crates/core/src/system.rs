@@ -606,6 +606,16 @@ pub trait TextPlay: System {
     /// here.
     const COMMANDS: &'static [CommandDoc];
 
+    /// The commands that end the encounter (offered to the GM as the page's
+    /// "End the encounter" button when one is legal); empty when the book
+    /// ends an encounter only by play. A book fact the page reads from
+    /// `GET /api/systems` instead of knowing the book (issue 26, item 3).
+    const END_COMMANDS: &'static [&'static str] = &[];
+
+    /// The symbols the book's log lines hold, so a page can draw them
+    /// (playing cards, Spiral Dice faces) without knowing the book.
+    const LOG_SYMBOLS: LogSymbols = LogSymbols::Plain;
+
     /// The character sheet of `name` (or, without a name, of the characters
     /// `seat` plays; for the GM, every character) as plain text laid out as
     /// the book lays out its sheet: current values, conditions, and the hand
@@ -684,6 +694,18 @@ pub trait TextPlay: System {
         let _ = (state, event);
         None
     }
+}
+
+/// The symbols in a book's log lines, which a page draws as pictures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LogSymbols {
+    /// Plain words and numbers.
+    Plain,
+    /// Playing cards written as `Q♥`, `10♠`, `Red Joker`.
+    Cards,
+    /// Spiral Dice faces (The Sapio System's `@`, `S`, ...).
+    SpiralDice,
 }
 
 /// The chance of success of one option of a pending choice, for "see your odds

@@ -16,6 +16,7 @@ use tabula_core::files::SheetFiles;
 use tabula_core::notation::Dialect;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Roller;
+use tabula_core::sheet::SheetDoc;
 use tabula_core::system::{CommandDoc, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{ChoiceOdds, Seeded};
 
@@ -217,6 +218,7 @@ trait DynSession: Send + Sync {
     fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError>;
     fn legal(&self, seat: &Seat) -> Vec<CommandSpec>;
     fn status(&self, seat: &Seat) -> String;
+    fn sheet_doc(&self, seat: &Seat) -> SheetDoc;
     fn odds(&self, seat: &Seat) -> Vec<ChoiceOdds>;
     fn default_seat(&self) -> Seat;
     fn finished(&self) -> bool;
@@ -363,6 +365,9 @@ where
     }
     fn status(&self, seat: &Seat) -> String {
         Session::status(self, seat)
+    }
+    fn sheet_doc(&self, seat: &Seat) -> SheetDoc {
+        S::sheet_doc(self.state(), seat)
     }
     fn odds(&self, seat: &Seat) -> Vec<ChoiceOdds> {
         Session::odds(self, seat)
@@ -976,6 +981,14 @@ impl AnyTable {
     /// Whose turn it is and what `seat` should know, in the book's words.
     pub fn status(&self, seat: &Seat) -> String {
         self.inner.status(seat)
+    }
+
+    /// Every character's sheet and the table's facts as `seat` may see them
+    /// ([`TextPlay::sheet_doc`]): the one description the page, the command
+    /// line and the text sheet draw (issue 26, item 2). A seat not at the
+    /// table gets what a stranger may see: no hand, no hidden pool.
+    pub fn sheet_doc(&self, seat: &Seat) -> SheetDoc {
+        self.inner.sheet_doc(seat)
     }
 
     /// The odds the system offers `seat` for the choice in front of it.

@@ -63,6 +63,7 @@ pub use tabula_tiers as tiers;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use tabula_core::system::{LogSymbols, TextPlay};
 
 /// One of the five rule systems Tabula plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -102,15 +103,10 @@ impl SystemId {
         }
     }
 
-    /// The book's title (Tiers has none in its text; RULINGS.md names it).
+    /// The book's title, the one every page, log and refusal shows (Tiers has
+    /// none in its text; RULINGS.md names it): [`tabula_core::rule::book_title`].
     pub fn title(self) -> &'static str {
-        match self {
-            SystemId::SourGrapes => "Sour Grapes",
-            SystemId::Scratch => "Scratch RPS",
-            SystemId::Tiers => "Tiers (the d3/d6 tier system)",
-            SystemId::Bastards => "A Game of Bastards",
-            SystemId::Sapio => "The Sapio System",
-        }
+        tabula_core::rule::book_title(self.id())
     }
 
     /// The rulebook's seed file in `shared/seeds/`.
@@ -132,6 +128,62 @@ impl SystemId {
             SystemId::Tiers => "d6 and d3 plus a Roleplay Bonus against a Goal",
             SystemId::Bastards => "a shoe of two 54-card decks; skill hands and Fate Draws",
             SystemId::Sapio => "pools of twelve-sided Spiral Dice against a TN",
+        }
+    }
+}
+
+/// What a page needs to know of a book without knowing the book: `GET
+/// /api/systems` answers one of these per system, and the lobby, builder,
+/// campaign and table pages read them instead of writing any book's name
+/// (issue 26, item 3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SystemFacts {
+    /// [`SystemId::id`].
+    pub id: &'static str,
+    /// [`SystemId::title`], the one title every page shows.
+    pub title: &'static str,
+    /// [`SystemId::seed`], the rulebook's file.
+    pub seed: &'static str,
+    /// [`SystemId::randomizer`].
+    pub randomizer: &'static str,
+    /// The commands that end an encounter ([`TextPlay::END_COMMANDS`]).
+    pub end_commands: &'static [&'static str],
+    /// The symbols in the book's log lines ([`TextPlay::LOG_SYMBOLS`]).
+    pub log_symbols: LogSymbols,
+    /// What a campaign's settings text holds for this book (shown next to
+    /// the campaign form), or `None` when the book takes none
+    /// ([`SystemId::campaign_settings`]).
+    pub campaign_settings: Option<&'static str>,
+    /// An example of that settings text.
+    pub campaign_settings_example: Option<&'static str>,
+}
+
+impl SystemId {
+    /// The book's facts for a page ([`SystemFacts`]).
+    pub fn facts(self) -> SystemFacts {
+        let (end_commands, log_symbols) =
+            dispatch!(self, S => (<S as TextPlay>::END_COMMANDS, <S as TextPlay>::LOG_SYMBOLS));
+        let (campaign_settings, campaign_settings_example) = match self {
+            // R-SCR-9: a Scratch RPS campaign carries its setting's rules.
+            SystemId::Scratch => (
+                Some(
+                    "The [rules] a table takes (cp, max_level, strength_base, d20). The \
+                     campaign's characters, its builder, advancement and every table it \
+                     opens use them. Empty: the book's 10 CP and maximum level 4 (R-SCR-9).",
+                ),
+                Some("[rules]\ncp = 12\nmax_level = 5"),
+            ),
+            _ => (None, None),
+        };
+        SystemFacts {
+            id: self.id(),
+            title: self.title(),
+            seed: self.seed(),
+            randomizer: self.randomizer(),
+            end_commands,
+            log_symbols,
+            campaign_settings,
+            campaign_settings_example,
         }
     }
 }

@@ -162,6 +162,7 @@ pub fn app(state: AppState) -> Router {
             post(routes::create_table).get(routes::list_tables),
         )
         .route("/examples", get(routes::list_examples))
+        .route("/systems", get(routes::list_systems))
         .route("/tables/{id}/view", get(routes::view))
         .route("/tables/{id}/legal", get(routes::legal))
         .route("/tables/{id}/log", get(routes::log))

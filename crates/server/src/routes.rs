@@ -41,6 +41,18 @@ pub async fn list_examples() -> Json<Value> {
     Json(json!({"examples": examples::catalog()}))
 }
 
+/// `GET /api/systems`: every book's facts for a page (id, title, the
+/// commands that end an encounter, the log's symbols, campaign settings):
+/// `{"systems": [SystemFacts, ...]}` in the order of the seed files. The
+/// pages read this and write no book's name (issue 26, item 3).
+pub async fn list_systems() -> Json<Value> {
+    let systems: Vec<_> = tabula_engine::SystemId::ALL
+        .into_iter()
+        .map(tabula_engine::SystemId::facts)
+        .collect();
+    Json(json!({ "systems": systems }))
+}
+
 /// `POST /api/tables`: create a table (201 with every seat's token and link).
 pub async fn create_table(
     State(state): State<AppState>,
@@ -132,6 +144,9 @@ pub async fn view(
         None => who.seat.clone(),
     };
     let view = t.view(&who.seat, &whose).map_err(AppError::Command)?;
+    // Issue 26, item 2: the sheets as the asking seat may see them, drawn by
+    // the page's one renderer.
+    let sheets = t.sheet_doc(&who.seat);
     Span::current().record("seq", t.seq());
     Ok(Json(json!({
         "table": id,
@@ -141,6 +156,7 @@ pub async fn view(
         "role": who.role,
         "of": seat_key(&whose),
         "view": view,
+        "sheets": sheets,
     })))
 }
 

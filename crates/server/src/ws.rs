@@ -4,12 +4,12 @@
 //! as the first message `{"token": "..."}` within [`crate::WS_AUTH_TIMEOUT`].
 //! The server then sends, as JSON text messages:
 //!
-//! - `{"type": "hello", "table", "seat", "role", "seq", "view"}` once;
+//! - `{"type": "hello", "table", "seat", "role", "seq", "view", "sheets"}` once (`sheets`: the seat's SheetDoc);
 //! - with `?after=SEQ`: `{"type": "log", "seq", "lines"}`, the lines after
 //!   `SEQ` the seat missed, read from the lines stored with the rows (no
 //!   replay) and split over several such messages when they are many, each
 //!   under [`WS_MESSAGE_TARGET_BYTES`];
-//! - after every accepted command or undo: `{"type": "update", "seq", "view",
+//! - after every accepted command or undo: `{"type": "update", "seq", "view", "sheets",
 //!   "lines"}`, the seat's new view and only its new lines (from the table's
 //!   window of recent lines, or the store for a follower further behind; many
 //!   lines come first as `log` messages, then the update with none);
@@ -194,6 +194,7 @@ async fn follow(
                 "role": who.role,
                 "seq": seq,
                 "view": t.view(&who.seat, &who.seat).ok(),
+                "sheets": t.sheet_doc(&who.seat),
                 "online": state.limiters().open_seats(&id),
             });
             (seq, hello)
@@ -239,8 +240,9 @@ async fn follow(
                             let seq = t.seq();
                             (seq > last).then(|| {
                                 let view = t.view(&who.seat, &who.seat).ok();
+                                let sheets = serde_json::to_value(t.sheet_doc(&who.seat)).ok();
                                 let lines = slot.recent().lines(&key, last, seq);
-                                (seq, view, lines)
+                                (seq, (view, sheets), lines)
                             })
                         }),
                         Err(e) => return refuse(&mut socket, &e).await,
@@ -424,17 +426,21 @@ fn split_lines(lines: Vec<Value>) -> Vec<Vec<String>> {
     groups
 }
 
-/// Send `{"type": "update", "seq", "view", "lines"}`: in one message when it
+/// Send `{"type": "update", "seq", "view", "sheets", "lines"}` (`view_sheets`:
+/// the seat's view and its [`tabula_engine::core::sheet::SheetDoc`]): in one message when it
 /// fits under [`WS_MESSAGE_TARGET_BYTES`], else the lines first as `log`
 /// messages and then the update without them. False when the connection is
 /// gone.
 async fn send_update(
     socket: &mut WebSocket,
     seq: u64,
-    view: Option<Value>,
+    view_sheets: (Option<Value>, Option<Value>),
     lines: Vec<Value>,
 ) -> bool {
-    let whole = json!({"type": "update", "seq": seq, "view": view, "lines": &lines}).to_string();
+    let (view, sheets) = view_sheets;
+    let whole =
+        json!({"type": "update", "seq": seq, "view": view, "sheets": sheets, "lines": &lines})
+            .to_string();
     if whole.len() <= WS_MESSAGE_TARGET_BYTES {
         return send_text(socket, whole).await;
     }
@@ -443,7 +449,7 @@ async fn send_update(
             return false;
         }
     }
-    let bare = json!({"type": "update", "seq": seq, "view": view, "lines": []});
+    let bare = json!({"type": "update", "seq": seq, "view": view, "sheets": sheets, "lines": []});
     send(socket, &bare).await
 }
 

@@ -115,4 +115,35 @@ mod tests {
         assert_eq!(a.etag().len(), 18);
         assert_ne!(a.etag(), asset("table.js").expect("table.js").etag());
     }
+
+    /// Issue 26, item 3: the page knows no book. Every title, end command
+    /// and log symbol comes from `GET /api/systems`, every sheet from the
+    /// book's SheetDoc; adding a book touches no file of `web/`.
+    #[test]
+    fn no_page_file_names_a_book() {
+        let books = [
+            "bastards",
+            "sapio",
+            "scratch",
+            "tiers",
+            "sour grapes",
+            "sour-grapes",
+        ];
+        for a in ASSETS {
+            if !(a.name.ends_with(".js") || a.name.ends_with(".html")) {
+                continue;
+            }
+            let text = String::from_utf8_lossy(a.bytes).to_lowercase();
+            for (n, line) in text.lines().enumerate() {
+                for b in books {
+                    assert!(
+                        !line.contains(b),
+                        "{}:{} names the book {b:?}: {line}",
+                        a.name,
+                        n + 1
+                    );
+                }
+            }
+        }
+    }
 }

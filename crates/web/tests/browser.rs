@@ -1354,9 +1354,9 @@ async fn browser_page_modules_spell_commands_and_draw_symbols() {
             "const done = arguments[0]; \
              import('/assets/logtext.js').then(m => { \
                const box = document.createElement('div'); \
-               box.append(...m.logText('bastards', 'Cynthia draws 9H 2S 10C and plays QD; 12 cards left')); \
+               box.append(...m.logText('cards', 'Cynthia draws 9H 2S 10C and plays QD; 12 cards left')); \
                const s = document.createElement('div'); \
-               s.append(...m.logText('sapio', 'Wren rolls 6 dice: [S HH HH@ @ blank H@] vs TN 3')); \
+               s.append(...m.logText('spiral-dice', 'Wren rolls 6 dice: [S HH HH@ @ blank H@] vs TN 3')); \
                done([box.querySelectorAll('.card-inline').length, \
                      [...box.querySelectorAll('.card-inline')].map(x => x.getAttribute('aria-label')), \
                      box.textContent, \

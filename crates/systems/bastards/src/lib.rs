@@ -131,6 +131,9 @@ impl TextPlay for Bastards {
     }
 
     const COMMANDS: &'static [tabula_core::system::CommandDoc] = commands::COMMANDS;
+    /// The Dealer ends the encounter with `finish` ([`opposition::RULE_STEPS`]).
+    const END_COMMANDS: &'static [&'static str] = &["finish"];
+    const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Cards;
 
     /// [`commands::parse_command`]: the one command grammar, every name
     /// resolved against the names that fit where it is typed.

@@ -2515,6 +2515,10 @@ impl TextPlay for Sapio {
     }
 
     const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::commands::COMMANDS;
+    /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`]).
+    const END_COMMANDS: &'static [&'static str] = &["end"];
+    const LOG_SYMBOLS: tabula_core::system::LogSymbols =
+        tabula_core::system::LogSymbols::SpiralDice;
 
     /// [`crate::sheet::sheet`]: the character sheet; nothing is hidden in Sapio.
     fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {

@@ -837,6 +837,9 @@ impl TextPlay for Scratch {
     }
 
     const COMMANDS: &'static [CommandDoc] = crate::commands::COMMANDS;
+    /// None yet: a Scratch RPS encounter ends by play (one side out).
+    const END_COMMANDS: &'static [&'static str] = &[];
+    const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Plain;
 
     fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
         crate::commands::parse(state, seat, line)

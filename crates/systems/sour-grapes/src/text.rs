@@ -1283,6 +1283,9 @@ impl TextPlay for SourGrapes {
     }
 
     const COMMANDS: &'static [CommandDoc] = crate::commands::COMMANDS;
+    /// The GM ends the encounter with `end-encounter` ([`crate::rules::MOMENTS`]).
+    const END_COMMANDS: &'static [&'static str] = &["end-encounter"];
+    const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Plain;
 
     /// [`crate::sheet::sheet`]: the book's stat sheet with current values,
     /// conditions, skills, cards and effects.

@@ -157,6 +157,9 @@ impl TextPlay for Tiers {
     }
 
     const COMMANDS: &'static [tabula_core::system::CommandDoc] = commands::COMMANDS;
+    /// The GM ends combat with `end-combat` and the session with `close` ([`rules::AFTER_COMBAT`]).
+    const END_COMMANDS: &'static [&'static str] = &["end-combat", "close"];
+    const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Plain;
 
     fn sheet(
         state: &Self::State,
