@@ -103,8 +103,32 @@ pub fn check_seat_name(field: &str, name: &str) -> Result<(), NameError> {
 /// True when two names are the same once [`normalize`]d: without regard to
 /// case, surrounding white space, or `_` written for a space (`"stella"` and
 /// `" Stella"`, `"Iron_Wolf"` and `"iron wolf"`).
+///
+/// Issue 26, item 6: this runs on every name lookup of `decide` and the
+/// policies, so ASCII names are compared word by word without allocating;
+/// other names go through [`normalize`] (Unicode lower-casing has context
+/// rules, the Greek final sigma, that a word-by-word compare would not
+/// follow). Both paths give the same answer (a property test below).
 pub fn same_name(a: &str, b: &str) -> bool {
-    normalize(a) == normalize(b)
+    if a == b {
+        return true;
+    }
+    if !(a.is_ascii() && b.is_ascii()) {
+        return normalize(a) == normalize(b);
+    }
+    let mut x = a
+        .split(|c: char| c == '_' || c.is_whitespace())
+        .filter(|w| !w.is_empty());
+    let mut y = b
+        .split(|c: char| c == '_' || c.is_whitespace())
+        .filter(|w| !w.is_empty());
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p.eq_ignore_ascii_case(q) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// The form names are compared in: lower case, `_` read as a space, runs of
@@ -236,6 +260,22 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The allocation-free comparison agrees with comparing the
+        /// normalized names, ASCII or not, with spaces, tabs and `_`
+        /// anywhere (issue 26, item 6).
+        #[test]
+        fn same_name_agrees_with_normalize(a in "[ _\tAaBbΣσς]{0,8}", b in "[ _\tAaBbΣσς]{0,8}") {
+            proptest::prop_assert_eq!(same_name(&a, &b), normalize(&a) == normalize(&b));
+        }
+
+        /// ASCII names only: the fast path, against the definition.
+        #[test]
+        fn ascii_same_name_agrees_with_normalize(a in "[ _\tAaBb-]{0,10}", b in "[ _\tAaBb-]{0,10}") {
+            proptest::prop_assert_eq!(same_name(&a, &b), normalize(&a) == normalize(&b));
+        }
+    }
 
     #[test]
     fn names_refuse_control_characters_colons_and_emptiness() {

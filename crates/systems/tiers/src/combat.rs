@@ -416,7 +416,7 @@ pub(crate) fn use_item(
     if !h
         .items
         .iter()
-        .any(|x| crate::table::norm(x) == crate::table::norm(&def.name))
+        .any(|x| tabula_core::names::same_name(x, &def.name))
     {
         return Err(RuleError::forbidden(
             rules::ITEMS,

@@ -389,8 +389,9 @@ pub enum ContentProblem {
 
 /// Two names of table data are the same without regard to case, with `_`
 /// typed for a space (`Weak_Attack` is "Weak Attack").
+/// The core reads `_` as a space already ([`tabula_core::names::same_name`]).
 pub fn same(a: &str, b: &str) -> bool {
-    tabula_core::names::same_name(&a.replace('_', " "), &b.replace('_', " "))
+    tabula_core::names::same_name(a, b)
 }
 
 fn find<'a, T>(list: &'a [T], name: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {

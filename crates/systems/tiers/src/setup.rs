@@ -45,7 +45,7 @@ use crate::character::{Character, CharacterDraft, CharacterFileError, MAX_NAME, 
 use crate::content::{ActionDef, Catalog, ContentError, EnemyKind, ItemDef, Npc, PerkDef, RollUse};
 use crate::gm::{self, CombatDifficulty, Purchase, PurchaseError};
 use crate::roleplay::TieRule;
-use crate::table::{CustomRules, Enemy, Hero, Mode, Phase, State, TableOptions, norm};
+use crate::table::{CustomRules, Enemy, Hero, Mode, Phase, State, TableOptions};
 use crate::zones::{ZoneDef, ZoneError, Zones};
 use tabula_core::{D3Mode, Seat};
 
@@ -348,7 +348,7 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
             },
             c.name(),
         )?;
-        if heroes.iter().any(|h| norm(h.name()) == norm(c.name())) || Seat::parse(c.name()).is_gm()
+        if heroes.iter().any(|h| tabula_core::names::same_name(h.name(), c.name())) || Seat::parse(c.name()).is_gm()
         {
             return Err(SetupError::Name(c.name().to_string()));
         }
@@ -397,8 +397,8 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         }
         if name.is_empty()
             || name.len() > MAX_NAME
-            || enemies.iter().any(|x| norm(&x.name) == norm(&name))
-            || heroes.iter().any(|h| norm(h.name()) == norm(&name))
+            || enemies.iter().any(|x| tabula_core::names::same_name(&x.name, &name))
+            || heroes.iter().any(|h| tabula_core::names::same_name(h.name(), &name))
         {
             return Err(SetupError::Name(name));
         }

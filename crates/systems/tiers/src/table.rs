@@ -309,14 +309,16 @@ pub struct State {
 impl State {
     /// A hero's index by name (any case).
     pub fn hero(&self, name: &str) -> Option<usize> {
-        let n = norm(name);
-        self.heroes.iter().position(|h| norm(h.name()) == n)
+        self.heroes
+            .iter()
+            .position(|h| tabula_core::names::same_name(h.name(), name))
     }
 
     /// An enemy's index by name (any case).
     pub fn enemy(&self, name: &str) -> Option<usize> {
-        let n = norm(name);
-        self.enemies.iter().position(|e| norm(&e.name) == n)
+        self.enemies
+            .iter()
+            .position(|e| tabula_core::names::same_name(&e.name, name))
     }
 
     /// A Zone's index by name (any case; `_` for spaces).
@@ -357,12 +359,6 @@ pub(crate) fn rolls_left(rolls: Purchase, spent: Purchase) -> Purchase {
         d3: rolls.d3.saturating_sub(spent.d3),
         combat_points: rolls.combat_points.saturating_sub(spent.combat_points),
     }
-}
-
-/// Names compared without case (as [`tabula_core::names::same_name`]), with `_`
-/// typed for a space.
-pub fn norm(s: &str) -> String {
-    s.replace('_', " ").trim().to_lowercase()
 }
 
 /// What happened. Every die is in the event.
@@ -850,7 +846,7 @@ pub(crate) fn evolve_hero(h: &mut Hero, i: usize, e: &Event) {
             }
         }
         Event::ItemUsed { hero, item } if *hero == i => {
-            if let Some(pos) = h.items.iter().position(|x| norm(x) == norm(item)) {
+            if let Some(pos) = h.items.iter().position(|x| tabula_core::names::same_name(x, item)) {
                 h.items.remove(pos);
             }
         }
