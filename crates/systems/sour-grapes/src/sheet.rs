@@ -298,6 +298,16 @@ fn table_facts(state: &State) -> Vec<Item> {
                 if !t.targets.is_empty() {
                     out.push(Item::tags("Targets", t.targets.iter().cloned()));
                 }
+                if !t.success.is_empty() || !t.result.is_empty() {
+                    out.push(Item::value(
+                        "Stunt bets",
+                        format!("Success {}, Result {}", t.success, t.result),
+                    ));
+                }
+                let played = cards_in_play(t);
+                if !played.is_empty() {
+                    out.push(Item::list("Cards in play", played));
+                }
             }
         }
     }
@@ -305,6 +315,39 @@ fn table_facts(state: &State) -> Vec<Item> {
         out.push(Item::value("Encounter", "over"));
     }
     out
+}
+
+/// The cards laid down in the turn, with their bets: Interrupts (step 3),
+/// Compliments and Diverts (step 5), the Compliment that succeeded, and
+/// Reactions (step 7); every seat sees them on the table. Sour Grapes, "Event",
+/// "Targeting & Betting" (000_05a1db5b88f54528.txt); R-SG-11.
+fn cards_in_play(t: &crate::table::Turn) -> Vec<Row> {
+    let row = |kind: &str, p: &crate::table::CardPlay| {
+        let mut detail = format!("by {}, Success {}", p.by, p.success);
+        if !p.result.is_empty() {
+            let _ = write!(detail, ", Result {}", p.result);
+        }
+        if let Some(to) = &p.to {
+            let _ = write!(detail, ", to {to}");
+        }
+        Row::new(p.card.clone(), kind).detail(detail)
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    rows.extend(t.interrupts.iter().map(|p| row("Interrupt", p)));
+    rows.extend(t.compliments.iter().map(|p| row("Compliment", p)));
+    rows.extend(t.diverts.iter().map(|p| row("Divert", p)));
+    rows.extend(
+        t.compliment
+            .iter()
+            .map(|p| row("Compliment (succeeded)", p)),
+    );
+    for (receiver, r) in &t.reactions {
+        match r {
+            Some(p) => rows.push(row("Reaction", p)),
+            None => rows.push(Row::new(receiver.clone(), "takes it")),
+        }
+    }
+    rows
 }
 
 /// One character's sheet as items: the same content as [`sheet`]'s text.

@@ -163,3 +163,39 @@ fn check_offers_the_characters_skills() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The cards on the table in a turn, with their bets, for every seat: the
+/// example script's first turn up to Rook's Compliment ("Event",
+/// "Targeting & Betting").
+#[test]
+fn the_turns_cards_are_on_the_table() {
+    let mut table = example_table();
+    let mut roller = Seeded::from_seed(1);
+    let script = std::fs::read_to_string(examples().join("encounter.script")).unwrap();
+    for line in script
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take_while(|l| !l.starts_with("gm: divert"))
+    {
+        give(&mut table, line, &mut roller);
+    }
+    let d = doc(&table, "Sam");
+    assert!(d.table.contains(&Item::value("Controller", "Rook")));
+    assert!(d.table.contains(&Item::value("Stunt", "Attack")));
+    assert!(d.table.contains(&Item::value(
+        "Stunt bets",
+        "Success 3 dice + 1 tokens, Result 3 dice + 1 tokens"
+    )));
+    match d.table.iter().find(|i| i.label() == "Cards in play") {
+        Some(Item::List { rows, .. }) => {
+            assert_eq!(rows[0].name, "Flame Weapon");
+            assert_eq!(rows[0].value, "Compliment");
+            assert_eq!(
+                rows[0].detail,
+                "by Rook, Success 4 dice + 0 tokens, Result 3 dice + 0 tokens"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
