@@ -22,6 +22,7 @@
 //!   character sheet in plain text.
 //! - [`table`]: [`Scratch`], the `System` and `TextPlay` (table files,
 //!   descriptions showing every die, a status with odds).
+//! - [`sheet`](mod@sheet): the sheets as one description for every front end.
 //! - [`builder`]: `CharacterBook` for [`Scratch`]: creation as the book
 //!   teaches it (a [`builder::Draft`], steps, live budgets and defenses, the
 //!   validator's own problems), and the sheet an encounter leaves.
@@ -67,6 +68,7 @@ pub mod builder;
 pub mod commands;
 pub mod encounter;
 pub mod policy;
+pub mod sheet;
 pub mod table;
 
 pub use actions::{Action, Command};

@@ -849,6 +849,11 @@ impl TextPlay for Scratch {
         crate::commands::sheet(state, seat, name)
     }
 
+    /// [`crate::sheet::sheet_doc`]: every sheet, whole, for every seat.
+    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
+        crate::sheet::sheet_doc(state, seat)
+    }
+
     fn describe(state: &State, event: &Event) -> String {
         match event {
             Event::TerrainChanged { terrain, present } => {

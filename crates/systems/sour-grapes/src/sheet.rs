@@ -21,6 +21,7 @@
 use std::fmt::Write as _;
 
 use tabula_core::names::resolve;
+use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::{CommandParseError, Seat};
 
 use crate::cards::CardValue;
@@ -229,6 +230,255 @@ fn one(state: &State, p: &Participant) -> String {
         let _ = writeln!(out, "  Now: {now}");
     }
     out.trim_end().to_string()
+}
+
+/// The sheets at the table as `seat` sees them ([`tabula_core::TextPlay::sheet_doc`]):
+/// the table's facts (the moment, the Situation's difficulty and final check,
+/// the Event's round, initiative order and the turn in progress) and every
+/// character's sheet, laid out as [`sheet`] lays it out: the stat sheet, the
+/// conditions, the skill sheet, the comparables, the action cards, the
+/// effects in play, experience and where they stand in the moment.
+///
+/// Nothing is hidden (see the [module documentation](self)): every seat gets
+/// every sheet whole, its own marked `mine`. Sour Grapes, "Character
+/// Creation", "Stats", "Skills", "Cards", "Game Moments"
+/// (000_05a1db5b88f54528.txt).
+pub fn sheet_doc(state: &State, seat: &Seat) -> SheetDoc {
+    SheetDoc {
+        table: table_facts(state),
+        characters: state
+            .participants
+            .iter()
+            .map(|p| character_doc(state, p, seat))
+            .collect(),
+    }
+}
+
+/// The table's facts: the game moment and what it holds. Sour Grapes, "Game
+/// Moments", "Situation", "Event" (000_05a1db5b88f54528.txt); R-SG-8.
+fn table_facts(state: &State) -> Vec<Item> {
+    let mut out = Vec::new();
+    if !state.title.is_empty() {
+        out.push(Item::value("Table", &state.title));
+    }
+    match &state.moment {
+        Moment::Free => out.push(Item::value("Moment", "free (Spends and Checks)")),
+        Moment::Situation(s) => {
+            out.push(Item::value("Moment", format!("Situation for {}", s.who)));
+            out.push(Item::value("Difficulty", s.difficulty));
+            let check = match &s.skill {
+                Some(k) => format!("{} + {k}", s.stat),
+                None => s.stat.to_string(),
+            };
+            out.push(Item::value("Final check", check));
+        }
+        Moment::Event(e) => {
+            out.push(Item::value("Moment", "Event"));
+            out.push(Item::value("Round", e.round));
+            let rows: Vec<Row> = e
+                .initiative
+                .iter()
+                .map(|(who, t)| {
+                    Row::new(
+                        who.clone(),
+                        t.map_or_else(|| "not rolled yet".to_string(), |t| t.to_string()),
+                    )
+                })
+                .collect();
+            out.push(Item::list("Initiative", rows));
+            if !e.order.is_empty() {
+                out.push(Item::value("Order", e.order.join(", ")));
+            }
+            if let Some(t) = &e.turn {
+                out.push(Item::value("Controller", &t.controller));
+                out.push(Item::value("Step", t.step.title()));
+                if let Some(stunt) = &t.stunt {
+                    out.push(Item::value("Stunt", stunt));
+                }
+                if !t.targets.is_empty() {
+                    out.push(Item::tags("Targets", t.targets.iter().cloned()));
+                }
+                if !t.success.is_empty() || !t.result.is_empty() {
+                    out.push(Item::value(
+                        "Stunt bets",
+                        format!("Success {}, Result {}", t.success, t.result),
+                    ));
+                }
+                let played = cards_in_play(t);
+                if !played.is_empty() {
+                    out.push(Item::list("Cards in play", played));
+                }
+            }
+        }
+    }
+    if state.over {
+        out.push(Item::value("Encounter", "over"));
+    }
+    out
+}
+
+/// The cards laid down in the turn, with their bets: Interrupts (step 3),
+/// Compliments and Diverts (step 5), the Compliment that succeeded, and
+/// Reactions (step 7); every seat sees them on the table. Sour Grapes, "Event",
+/// "Targeting & Betting" (000_05a1db5b88f54528.txt); R-SG-11.
+fn cards_in_play(t: &crate::table::Turn) -> Vec<Row> {
+    let row = |kind: &str, p: &crate::table::CardPlay| {
+        let mut detail = format!("by {}, Success {}", p.by, p.success);
+        if !p.result.is_empty() {
+            let _ = write!(detail, ", Result {}", p.result);
+        }
+        if let Some(to) = &p.to {
+            let _ = write!(detail, ", to {to}");
+        }
+        Row::new(p.card.clone(), kind).detail(detail)
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    rows.extend(t.interrupts.iter().map(|p| row("Interrupt", p)));
+    rows.extend(t.compliments.iter().map(|p| row("Compliment", p)));
+    rows.extend(t.diverts.iter().map(|p| row("Divert", p)));
+    rows.extend(
+        t.compliment
+            .iter()
+            .map(|p| row("Compliment (succeeded)", p)),
+    );
+    for (receiver, r) in &t.reactions {
+        match r {
+            Some(p) => rows.push(row("Reaction", p)),
+            None => rows.push(Row::new(receiver.clone(), "takes it")),
+        }
+    }
+    rows
+}
+
+/// One character's sheet as items: the same content as [`sheet`]'s text.
+fn character_doc(state: &State, p: &Participant, viewer: &Seat) -> CharacterSheet {
+    let c = &p.character;
+    let subtitle = if c.is_monster() { "monster" } else { "" };
+    let mut doc = CharacterSheet::new(c.name(), subtitle).played_by(&p.seat, viewer);
+    if !c.concept().is_empty() {
+        doc.push(Section::new("Concept").with(Item::note(c.concept())));
+    }
+    // "Stats", "Stat Mechanics": Actual in pen (the track's size), Current in
+    // pencil (its value), the Injury marker and the condition at zero.
+    let mut stats = Section::new("Stats (Actual in pen, Current in pencil)");
+    for st in Stat::ALL {
+        let v = c.stat(st);
+        let cond = st.condition();
+        let mut note = format!("{}, {}", st.abbreviation(), nature(st));
+        if v.injured {
+            note.push_str(", injured");
+        }
+        if v.depleted() {
+            let _ = write!(note, "; DEPLETED: {cond}: {}", cond.effect());
+        } else {
+            let _ = write!(note, "; at 0: {cond}");
+        }
+        stats.push(Item::Track {
+            label: st.name().to_string(),
+            current: i64::from(v.current),
+            max: i64::from(v.actual),
+            note,
+        });
+    }
+    stats.push(Item::tags(
+        "Conditions",
+        c.conditions()
+            .iter()
+            .map(|k| format!("{k} ({})", k.effect())),
+    ));
+    doc.push(stats);
+    // "Skills", "Skill Mechanics": tokens available of each rating; the ones
+    // spent are exhausted until they come back.
+    let skills: Vec<Row> = c
+        .skills()
+        .iter()
+        .map(|k| {
+            let mut detail = format!("{} exhausted", k.rating.saturating_sub(k.available));
+            if !k.notes.is_empty() {
+                let _ = write!(detail, "; {}", k.notes);
+            }
+            Row::new(k.name.clone(), format!("{}/{}", k.available, k.rating)).detail(detail)
+        })
+        .collect();
+    let mut skill_section =
+        Section::new("Skills").with(Item::list("Skills (tokens available / rating)", skills));
+    if !p.comparable.is_empty() {
+        skill_section.push(Item::list(
+            "Comparable skills",
+            p.comparable
+                .iter()
+                .map(|(from, to)| Row::new(from.clone(), format!("as {to}")))
+                .collect(),
+        ));
+    }
+    doc.push(skill_section);
+    // "Cards": the action cards the character may play, on the table for all.
+    let cards: Vec<Row> = p
+        .cards
+        .iter()
+        .filter_map(|name| state.card(name))
+        .map(|k| card_row(p, k))
+        .collect();
+    let mut play = Section::new("Cards").with(Item::list("Action cards", cards));
+    if !p.effects.is_empty() {
+        play.push(Item::list(
+            "Effects in play",
+            p.effects
+                .iter()
+                .map(|e| {
+                    let tokens = if e.tokens > 0 {
+                        format!("{} tokens", e.tokens)
+                    } else {
+                        String::new()
+                    };
+                    Row::new(e.card.clone(), tokens)
+                })
+                .collect(),
+        ));
+    }
+    doc.push(play);
+    let mut more = Section::new("At the table");
+    if state.options.experience || c.experience() > 0 {
+        more.push(Item::value(
+            "Experience",
+            format!("{} points", c.experience()),
+        ));
+    }
+    if let Some(now) = moment_line(state, c.name()) {
+        more.push(Item::value("Now", now));
+    }
+    doc.push(more);
+    doc
+}
+
+/// One action card as a row: its type, value, Success and Result stats, the
+/// skill it uses (as the character's comparable) and the character's card
+/// bonuses. Sour Grapes, "Cards", "Card Mechanics"; R-SG-2.
+fn card_row(p: &Participant, k: &crate::cards::ActionCard) -> Row {
+    let stat = |s: Option<Stat>| s.map_or("N/A", |s| s.abbreviation());
+    let mut detail = format!(
+        "{}, value {}, Success {}, Result {}",
+        k.kind,
+        k.value,
+        stat(k.success),
+        stat(k.result)
+    );
+    if let Some(skill) = &k.skill {
+        let own = p.skill_for(skill);
+        if crate::cards::key(&own) == crate::cards::key(skill) {
+            let _ = write!(detail, ", skill {skill}");
+        } else {
+            let _ = write!(detail, ", skill {skill} as {own}");
+        }
+    }
+    let bonus = p.character.card_bonus(&k.name);
+    if bonus.easier > 0 && matches!(k.value, CardValue::Needs(_)) {
+        let _ = write!(detail, "; {} easier", bonus.easier);
+    }
+    if bonus.damage > 0 {
+        let _ = write!(detail, "; +{} damage", bonus.damage);
+    }
+    Row::new(k.name.clone(), "").detail(detail)
 }
 
 /// Where `who` stands in the moment, if anywhere.

@@ -1293,6 +1293,11 @@ impl TextPlay for SourGrapes {
         crate::sheet::sheet(state, seat, name)
     }
 
+    /// [`crate::sheet::sheet_doc`]: every sheet, whole, for every seat.
+    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
+        crate::sheet::sheet_doc(state, seat)
+    }
+
     fn describe(state: &State, event: &Event) -> String {
         describe(state, event)
     }

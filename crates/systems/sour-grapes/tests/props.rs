@@ -351,6 +351,7 @@ fn render(s: &State, spec: &CommandSpec, pick: &mut impl FnMut(u32) -> u32) -> S
             "as" => Some("as"),
             "to" => Some("to"),
             "difficulty (vs)" => Some("vs"),
+            "skill (with)" => Some("with"),
             "success dice" | "success tokens" => Some("success"),
             "result dice" | "result tokens" => Some("result"),
             _ => None,

@@ -20,6 +20,8 @@
 //!   sample enemies' rules) are the private modules `combat` and `enemies`.
 //! - [`commands`]: the command reference (`COMMANDS`) and the character sheet
 //!   in plain text.
+//! - [`sheet`](mod@sheet): the sheets as one description for every front end,
+//!   the GM's numbers hidden from the players.
 //! - [`odds`]: exact odds of a roll against a Goal, a Competing Roll, and the
 //!   damage of bought Rolls.
 //! - [`policy`]: a reasonable player's and GM's choice
@@ -61,6 +63,7 @@ pub mod policy;
 pub mod roleplay;
 pub mod rules;
 pub mod setup;
+pub mod sheet;
 pub mod table;
 pub mod text;
 pub mod zones;
@@ -167,6 +170,12 @@ impl TextPlay for Tiers {
         name: Option<&str>,
     ) -> Result<String, CommandParseError> {
         commands::sheet(state, seat, name)
+    }
+
+    /// [`sheet::sheet_doc`]: heroes open to every seat; an enemy's Health, the
+    /// Health pool and the Rolls left the GM's.
+    fn sheet_doc(state: &Self::State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
+        sheet::sheet_doc(state, seat)
     }
 
     fn describe(state: &Self::State, event: &Self::Event) -> String {

@@ -29,6 +29,43 @@ pub(super) fn cards_of(s: &State, who: &str, kind: CardType) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The skills `who` may name with `with SKILL`: their own and the comparables
+/// the table agreed (Sour Grapes, "Skills": make a case for a comparable;
+/// 000_05a1db5b88f54528.txt), as the command line resolves them.
+fn skill_names(s: &State, who: &str) -> Vec<String> {
+    s.participant(who)
+        .map(|p| {
+            p.character
+                .skills()
+                .iter()
+                .map(|k| k.name.clone())
+                .chain(p.comparable.keys().cloned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What the Controller's free point may go into now: an exhausted stat whose
+/// recovery nothing blocks, or a skill with a spent token (Sour Grapes, "Event",
+/// step 1 Prep; 000_05a1db5b88f54528.txt).
+fn recoverable(s: &State, who: &str) -> Vec<String> {
+    let Some(p) = s.participant(who) else {
+        return Vec::new();
+    };
+    let c = &p.character;
+    Stat::ALL
+        .into_iter()
+        .filter(|st| c.stat(*st).exhausted() > 0 && c.recovery_blocked(*st).is_none())
+        .map(|st| st.name().to_string())
+        .chain(
+            c.skills()
+                .iter()
+                .filter(|k| k.available < k.rating)
+                .map(|k| k.name.clone()),
+        )
+        .collect()
+}
+
 /// The most dice `who` could roll with any of `stats` (their Current values).
 fn max_dice(s: &State, who: &str, stats: &[Stat]) -> i64 {
     s.participant(who).map_or(0, |p| {
@@ -102,7 +139,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
                         ParamSpec::int("tokens", 0, 5),
                         ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
-                        ParamSpec::text("skill (with)"),
+                        ParamSpec::choice("skill (with)", skill_names(s, m)),
                         ParamSpec::choice("as", [m.clone()]),
                     ]));
                 }
@@ -129,7 +166,7 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
                             ParamSpec::int("tokens", 0, 5),
                             ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
-                            ParamSpec::text("skill (with)"),
+                            ParamSpec::choice("skill (with)", skill_names(s, m)),
                             ParamSpec::choice("as", [m.clone()]),
                         ],
                     ));
@@ -304,7 +341,10 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             out.push(CommandSpec::new(
                                 "recover",
                                 "the free point: one exhausted uninjured stat point or skill token",
-                                vec![ParamSpec::text("stat or skill")],
+                                vec![ParamSpec::choice(
+                                    "stat or skill",
+                                    recoverable(s, &t.controller),
+                                )],
                             ));
                         }
                         for p in &t.pending_effects {
