@@ -637,22 +637,21 @@ async fn browser_sour_grapes_plays_and_shows_a_refusals_rule() {
     })
     .await;
 
-    // The sheet: stats with exhaustion, skills with their tokens.
+    // The sheet (issue 26): the values of examples/sour-grapes/rook.toml,
+    // Perception's Actual 7 (its Current is lower once the Check's 1s
+    // exhausted it) and Ninjitsu's rating 2, and a row per Skill.
     let sheet = js(&ana, "return document.getElementById('sheet').innerText;").await;
     let sheet = sheet.as_str().unwrap_or("").to_lowercase();
     assert!(
-        sheet.contains("rook") && sheet.contains("perception") && sheet.contains("exhaustion"),
+        sheet.contains("rook") && sheet.contains("/7\nper, physical and mental") && sheet.contains("ninjitsu\n2/2"),
         "{sheet}"
     );
     let tokens = js(
         &ana,
-        "return document.querySelectorAll('#sheet .tokens').length;",
+        "return document.querySelectorAll('#sheet ul.rows[aria-label^=\"Skills\"] li').length;",
     )
     .await;
-    assert!(
-        tokens.as_u64().unwrap_or(0) > 0,
-        "skill tokens on the sheet"
-    );
+    assert_eq!(tokens, json!(5), "Rook's five Skills with their tokens");
     screenshot(&ana, "table-sour-grapes-player-390").await;
     for c in [gm, ana] {
         let _ = c.close().await;
@@ -878,7 +877,11 @@ async fn browser_tiers_plays_and_shows_a_refusals_rule() {
     all_caught_up(&john, &[&gm, &cristy]).await;
     let sheet = js(&john, "return document.getElementById('sheet').innerText;").await;
     let sheet = sheet.as_str().unwrap_or("").to_lowercase();
-    assert!(sheet.contains("hp") && sheet.contains("ap"), "{sheet}");
+    // The values of examples/tiers/john.toml (Strength = [6, 1]: 7 SP).
+    assert!(
+        sheet.contains("strength\n7 sp\n(tiers 6 1 0 0 0 0)") && sheet.contains("action points"),
+        "{sheet}"
+    );
     screenshot(&gm, "table-tiers-gm-1280").await;
     // The GM's Reissue list is the table's seats: the NPC ally Steve, who
     // has no seat, is not offered (issue 27, bug 7).
