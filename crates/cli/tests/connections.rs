@@ -18,6 +18,7 @@ const IDLE: usize = 10_000;
 const OPENING: usize = 64;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 async fn a_client_that_never_reads_holds_up_nobody() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("slow.db").display());
@@ -88,6 +89,7 @@ async fn a_client_that_never_reads_holds_up_nobody() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 async fn ten_thousand_idle_connections_are_held() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("idle.db").display());

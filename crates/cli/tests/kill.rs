@@ -32,6 +32,7 @@ struct Acked {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 async fn kill_9_under_load_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("kill.db").display());
@@ -49,6 +50,7 @@ async fn kill_9_under_load_on_sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 async fn kill_9_under_load_on_postgresql() {
     let Some((url, schema, in_schema)) = scale::pg_schema("kill").await else {
         return;

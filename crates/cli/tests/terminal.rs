@@ -89,6 +89,7 @@ fn root() -> PathBuf {
 }
 
 #[test]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 fn up_recalls_history_across_sessions_and_tab_completes_a_quoted_name() {
     let dir = std::env::temp_dir().join(format!("tabula-terminal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -145,6 +146,7 @@ fn up_recalls_history_across_sessions_and_tab_completes_a_quoted_name() {
 /// `simulate` at a terminal shows a progress bar while it runs, then clears
 /// it and prints the report (piped, it prints no bar: `tests/simulate.rs`).
 #[test]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 fn simulate_shows_a_progress_bar_at_a_terminal() {
     let command = format!(
         "{} scratch simulate examples/scratch/table.toml --runs 3000 --seed 1 --threads 1; sleep 60",

@@ -18,6 +18,7 @@ use scale::{SEATS, Server, call, command, create_table, follow, http, lines_unti
 const COMMANDS_PER_SEAT: usize = 12;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow process-level test: `cargo test --workspace -- --include-ignored` (README; .ci/run) runs it"]
 async fn two_processes_serve_one_table_on_postgresql() {
     let Some((url, schema, in_schema)) = scale::pg_schema("two").await else {
         return;
