@@ -643,7 +643,9 @@ async fn browser_sour_grapes_plays_and_shows_a_refusals_rule() {
     let sheet = js(&ana, "return document.getElementById('sheet').innerText;").await;
     let sheet = sheet.as_str().unwrap_or("").to_lowercase();
     assert!(
-        sheet.contains("rook") && sheet.contains("/7\nper, physical and mental") && sheet.contains("ninjitsu\n2/2"),
+        sheet.contains("rook")
+            && sheet.contains("/7\nper, physical and mental")
+            && sheet.contains("ninjitsu\n2/2"),
         "{sheet}"
     );
     let tokens = js(
@@ -1540,5 +1542,159 @@ async fn browser_talk_rolls_and_whose_move() {
     screenshot(&stella, "table-talk-player-1280").await;
     for c in [gm, stella, blaine] {
         let _ = c.close().await;
+    }
+}
+
+/// The GM's table steps (not a participant's) that bring each book's bundled
+/// example to a player's move; the rest the GM's policy plays.
+fn gm_openings(system: &str) -> &'static [&'static str] {
+    match system {
+        "sour-grapes" => &["event"],
+        "scratch" => &["initiative"],
+        "tiers" => &["fight", "end-phase"],
+        "sapio" => &["check Wren 3"],
+        "bastards" => &["begin"],
+        _ => &[],
+    }
+}
+
+/// Issue 27 acceptance, in every book: a player's `roll 2d6 + 1 # test` is
+/// logged with the player's name on the GM's page; `help` and `sheet` answer
+/// in the browser; when the table waits on the player, the tab title says
+/// "Your move" and the first control is on the first screen at 1280x900 and
+/// 390x844; and the player's sheet (issue 26) is drawn from the book's sheet
+/// description. Screenshots of each book's player turn at both widths go to
+/// `docs/screenshots/table-turn-<book>-<width>.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_every_book_a_players_turn() {
+    let Some((mut driver, _one)) = browser("browser_every_book_a_players_turn").await else {
+        return;
+    };
+    let server = Server::start().await;
+    for system in ["sour-grapes", "scratch", "tiers", "bastards", "sapio"] {
+        let table = server.create(system, "table", 11).await;
+        let gm_token = table.token("gm").to_string();
+        // Bring the table to a player's move: the GM's openings, then the
+        // policy for every participant the GM plays.
+        let mut openings = gm_openings(system).iter();
+        let mut player = None;
+        for _ in 0..60 {
+            let (_, a) = server
+                .api(
+                    Method::GET,
+                    &format!("/api/tables/{}/awaiting", table.id),
+                    Some(&gm_token),
+                    None,
+                )
+                .await;
+            let awaiting = a["awaiting"].as_array().cloned().unwrap_or_default();
+            if let Some(p) = awaiting.iter().find(|w| {
+                w["seat"]
+                    .as_str()
+                    .is_some_and(|s| !s.eq_ignore_ascii_case("gm"))
+            }) {
+                player = p["seat"].as_str().map(String::from);
+                break;
+            }
+            let first = awaiting.first().cloned().unwrap_or(Value::Null);
+            let (status, answer) = match first["participant"].as_str() {
+                Some(name) => {
+                    server
+                        .api(
+                            Method::POST,
+                            &format!("/api/tables/{}/policy", table.id),
+                            Some(&gm_token),
+                            Some(json!({"participant": name})),
+                        )
+                        .await
+                }
+                None => {
+                    let line = openings
+                        .next()
+                        .unwrap_or_else(|| panic!("{system}: no GM opening left; awaiting {a}"));
+                    server
+                        .api(
+                            Method::POST,
+                            &format!("/api/tables/{}/commands", table.id),
+                            Some(&gm_token),
+                            Some(json!({"text": line})),
+                        )
+                        .await
+                }
+            };
+            assert_eq!(status, StatusCode::OK, "{system}: {answer}");
+        }
+        let player = player.unwrap_or_else(|| panic!("{system}: no player's move came"));
+        let gm = driver.session(1280, 900).await;
+        let wide = driver.session(1280, 900).await;
+        let narrow = driver.session(390, 844).await;
+        open(&gm, &table.link(&server, "gm")).await;
+        open(&wide, &table.link(&server, &player)).await;
+        open(&narrow, &table.link(&server, &player)).await;
+
+        ok(type_command(&wide, "roll 2d6 + 1 # test").await, "roll");
+        let seq = body_number(&wide, "logSeq").await;
+        wait_log(&gm, seq).await;
+        let roll = js(
+            &gm,
+            "const l = [...document.querySelectorAll('#log li[data-kind=\"roll\"]')].pop(); return l ? [l.querySelector('.who').innerText, l.querySelector('.text').innerText] : null;",
+        )
+        .await;
+        assert!(
+            roll[0]
+                .as_str()
+                .is_some_and(|w| w.eq_ignore_ascii_case(&player)),
+            "{system}: the GM sees who rolled: {roll}"
+        );
+        assert!(
+            roll[1].as_str().unwrap_or("").contains("for “test”"),
+            "{system}: {roll}"
+        );
+        let (kind, text) = type_command(&wide, "help").await;
+        assert_eq!(kind, "answer", "{system} help: {text}");
+        assert!(text.contains("say TEXT"), "{system} help: {text}");
+        let (kind, text) = type_command(&wide, "sheet").await;
+        assert_eq!(kind, "answer", "{system} sheet: {text}");
+
+        // The player's own sheet, from the book's sheet description.
+        let mine = js(
+            &wide,
+            "return document.querySelectorAll('#sheet article.sheet.mine h4').length;",
+        )
+        .await;
+        assert!(
+            mine.as_u64().unwrap_or(0) > 0,
+            "{system}: {player}'s sheet has sections"
+        );
+
+        for (c, height) in [(&wide, 900), (&narrow, 844)] {
+            let title = until(
+                &format!("{system}: {player}'s title says it is their move"),
+                || async {
+                    let t = js(c, "return document.title;").await;
+                    t.as_str()
+                        .filter(|t| t.starts_with("▶ Your move"))
+                        .map(String::from)
+                },
+            )
+            .await;
+            assert!(title.contains("Tabula"), "{title}");
+            js(c, "window.scrollTo(0, 0); return true;").await;
+            let top = js(
+                c,
+                "const b = document.querySelector('#commands [data-command]'); return b ? b.getBoundingClientRect().top : 99999;",
+            )
+            .await;
+            let top = top.as_f64().unwrap_or(99999.0);
+            assert!(
+                top < f64::from(height),
+                "{system}: {player}'s first control is on the first screen (top {top} px of {height})"
+            );
+        }
+        screenshot(&wide, &format!("table-turn-{system}-1280")).await;
+        screenshot(&narrow, &format!("table-turn-{system}-390")).await;
+        for c in [gm, wide, narrow] {
+            let _ = c.close().await;
+        }
     }
 }

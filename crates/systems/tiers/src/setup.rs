@@ -348,7 +348,10 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
             },
             c.name(),
         )?;
-        if heroes.iter().any(|h| tabula_core::names::same_name(h.name(), c.name())) || Seat::parse(c.name()).is_gm()
+        if heroes
+            .iter()
+            .any(|h| tabula_core::names::same_name(h.name(), c.name()))
+            || Seat::parse(c.name()).is_gm()
         {
             return Err(SetupError::Name(c.name().to_string()));
         }
@@ -397,8 +400,12 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         }
         if name.is_empty()
             || name.len() > MAX_NAME
-            || enemies.iter().any(|x| tabula_core::names::same_name(&x.name, &name))
-            || heroes.iter().any(|h| tabula_core::names::same_name(h.name(), &name))
+            || enemies
+                .iter()
+                .any(|x| tabula_core::names::same_name(&x.name, &name))
+            || heroes
+                .iter()
+                .any(|h| tabula_core::names::same_name(h.name(), &name))
         {
             return Err(SetupError::Name(name));
         }

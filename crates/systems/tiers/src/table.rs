@@ -846,7 +846,11 @@ pub(crate) fn evolve_hero(h: &mut Hero, i: usize, e: &Event) {
             }
         }
         Event::ItemUsed { hero, item } if *hero == i => {
-            if let Some(pos) = h.items.iter().position(|x| tabula_core::names::same_name(x, item)) {
+            if let Some(pos) = h
+                .items
+                .iter()
+                .position(|x| tabula_core::names::same_name(x, item))
+            {
                 h.items.remove(pos);
             }
         }
