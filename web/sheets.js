@@ -78,8 +78,13 @@ function plain(item) {
   }
 }
 
-/** The items of one section, consecutive label/value items in one list. */
-function items(list, mine) {
+/**
+ * The items of one section, consecutive label/value items in one list; a
+ * list or cards labelled as the section is (`Abilities` under ABILITIES) gets
+ * no second caption.
+ */
+function items(list, mine, section = "") {
+  const same = (label) => String(label || "").toLowerCase() === String(section).toLowerCase();
   const out = [];
   let pairs = [];
   const flush = () => {
@@ -108,7 +113,7 @@ function items(list, mine) {
         flush();
         out.push(
           el("div", { class: "list" }, [
-            el("span", { class: "caption" }, it.label),
+            same(it.label) ? null : el("span", { class: "caption" }, it.label),
             (it.rows || []).length ? el("ul", { class: "rows", "aria-label": it.label }, it.rows.map(row)) : el("span", { class: "muted" }, " none"),
           ]),
         );
@@ -138,7 +143,7 @@ function sheet(c) {
       c.subtitle ? el("span", { class: "sub" }, ` ${c.subtitle}`) : null,
       who && !c.mine ? el("span", { class: "sub muted" }, ` · ${who === "gm" ? "GM" : who}`) : null,
     ]),
-    ...(c.sections || []).flatMap((s) => [el("h4", {}, String(s.title)), ...items(s.items, c.mine)]),
+    ...(c.sections || []).flatMap((s) => [el("h4", {}, String(s.title)), ...items(s.items, c.mine, s.title)]),
   ]);
 }
 
@@ -157,7 +162,7 @@ export function render(doc) {
     else rich.push(it);
   }
   const mine = [];
-  const others = rich.length ? [el("article", { class: "sheet table-facts", "aria-label": "The table" }, [el("h3", {}, "The table"), ...items(rich, false)])] : [];
+  const others = rich.length ? [el("article", { class: "sheet table-facts", "aria-label": "In play" }, [el("h3", {}, "In play"), ...items(rich, false)])] : [];
   for (const c of doc.characters || []) (c.mine ? mine : others).push(sheet(c));
   return { facts, mine, others };
 }
