@@ -252,3 +252,76 @@ fn a_roll_made_when_another_seats_command_closes_a_step_names_its_roller() {
         }
     }
 }
+
+/// Issue 27, bug 8 in the other four books: playing each shipped encounter
+/// script, a line credited to another seat than the one whose command made
+/// it names the seat that plays the roller (checked per book below).
+#[test]
+fn every_book_credits_a_roll_to_the_seat_that_plays_the_roller() {
+    for shipped in common::shipped_scripts(1)
+        .into_iter()
+        .filter(|s| s.stem == "encounter" && s.system != SystemId::SourGrapes)
+    {
+        let system = shipped.system;
+        let mut t = shipped.table;
+        let mut dice = shipped.dice;
+        for line in shipped.script.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            // `SEAT: COMMAND`, or a command of whose turn it is.
+            let (seat, text) = match line
+                .split_once(": ")
+                .and_then(|(s, x)| t.resolve_seat(s).ok().map(|s| (s, x)))
+            {
+                Some(p) => p,
+                None => (t.default_seat(), line),
+            };
+            // The driver's own words (`status`, `sheet`) are not the table's.
+            if !t.knows_command(&seat, text) {
+                continue;
+            }
+            let roll = match dice.as_mut() {
+                Some(d) => Dice::Manual(d),
+                None => Dice::Table,
+            };
+            t.submit_text(&seat, text, roll)
+                .unwrap_or_else(|e| panic!("{system}: {line}: {e}"));
+        }
+        let lines = t.log_for(&Seat::Gm, 0);
+        let credited = |seat: &str, by: &str, text: &str| {
+            lines.iter().any(|l| {
+                l.seat == seat && l.given_by.as_deref() == Some(by) && l.text.contains(text)
+            })
+        };
+        match system {
+            // Tiers, "Responses": Gob's Block answers John's attack; the
+            // enemy's roll is the GM's.
+            SystemId::Tiers => assert!(credited("GM", "John", "Gob uses Block"), "{lines:#?}"),
+            // A Game of Bastards: the Dealer deals every hand; each is drawn
+            // by the seat that commands the character.
+            SystemId::Bastards => {
+                assert!(credited("Stella", "GM", "Cynthia draws"), "{lines:#?}");
+                assert!(credited("Blaine", "GM", "Kodos draws"), "{lines:#?}");
+            }
+            _ => {}
+        }
+        // Sapio: a check's dice are the focal character's player's.
+        if system == SystemId::Sapio {
+            for l in lines.iter().filter(|l| l.text.starts_with("Wren rolls")) {
+                assert_eq!(l.seat, "Ana", "{l:?}");
+            }
+        }
+    }
+    // Scratch RPS, "Rolls": a roll the GM calls for is the character's.
+    let mut t = example_table(SystemId::Scratch);
+    t.submit_text(&Seat::Gm, "roll chokestar 15", Dice::Table)
+        .expect("the GM calls a roll");
+    let lines = t.log_for(&Seat::Gm, 0);
+    let last = lines.last().expect("a line");
+    assert_eq!(
+        (last.seat.as_str(), last.given_by.as_deref()),
+        ("alice", Some("GM")),
+        "{last:?}"
+    );
+}

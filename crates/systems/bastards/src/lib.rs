@@ -207,6 +207,20 @@ impl TextPlay for Bastards {
     /// Dealer's, so the GM's ("The Dealer or another player draws 6 cards
     /// minus the trait", A Game of Bastards, "Skill Hand", 003_2dfeea144768d328.txt).
     /// A draw the rules did not announce is no seat's: the table draws it.
+    /// Issue 27, bug 8: a draw (a hand, an initiative card, a Fate Draw) is
+    /// credited to the seat that commands the character who drew, whoever's
+    /// command dealt it ([`opposition::RULE_STEPS`]).
+    fn event_seat(state: &State, event: &opposition::Event) -> Option<Seat> {
+        use opposition::Event;
+        let who = match event {
+            Event::Drew { who, .. }
+            | Event::Initiative { who, .. }
+            | Event::FateDrawn { who, .. } => *who,
+            _ => return None,
+        };
+        state.combatants.get(who).map(|c| c.controller.clone())
+    }
+
     fn roll_owner(state: &State, who: Option<&str>, _sender: &Seat) -> Option<Seat> {
         let who = who?;
         if who.eq_ignore_ascii_case(fate::DEALER) {

@@ -2520,6 +2520,22 @@ impl TextPlay for Sapio {
     const LOG_SYMBOLS: tabula_core::system::LogSymbols =
         tabula_core::system::LogSymbols::SpiralDice;
 
+    /// Issue 27, bug 8: a check's Spiral Dice are the focal character's roll,
+    /// credited to the seat that plays the focal character (the GM for a
+    /// character without a player), whoever's command rolled them
+    /// ([`RULE_SEQUENCE`]).
+    fn event_seat(state: &State, event: &Event) -> Option<Seat> {
+        let Event::Rolled { check, .. } = event else {
+            return None;
+        };
+        let m = state.characters.get(check.focal)?;
+        Some(
+            m.character
+                .player()
+                .map_or(Seat::Gm, |p| Seat::Player(p.to_string())),
+        )
+    }
+
     /// [`crate::sheet::sheet`]: the character sheet; nothing is hidden in Sapio.
     fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
         crate::sheet::sheet(state, seat, name)

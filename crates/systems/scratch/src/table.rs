@@ -841,6 +841,25 @@ impl TextPlay for Scratch {
     const END_COMMANDS: &'static [&'static str] = &[];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Plain;
 
+    /// Issue 27, bug 8: a roll is credited to the seat whose character rolled
+    /// (the actor of an action, the character the GM called a roll for, the
+    /// crafter of a hurried craftsmanship bonus), whoever's command closed
+    /// the step. "Turns": each person's initiative group holds the
+    /// characters that person controls.
+    fn event_seat(state: &State, event: &Event) -> Option<Seat> {
+        let who = match event {
+            Event::Rolled { character, .. } => *character,
+            Event::Acted { actor, .. } => *actor,
+            Event::Crafted {
+                crafter,
+                hurry: Some(_),
+                ..
+            } => *crafter,
+            _ => return None,
+        };
+        state.seat_of(who).cloned()
+    }
+
     fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
         crate::commands::parse(state, seat, line)
     }

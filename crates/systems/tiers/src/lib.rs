@@ -164,6 +164,27 @@ impl TextPlay for Tiers {
     const END_COMMANDS: &'static [&'static str] = &["end-combat", "close"];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Plain;
 
+    /// Issue 27, bug 8: a hero's roll (a Stat roll, an Action's dice, a Death
+    /// Roll) is credited to the seat that plays the hero (a player by the
+    /// hero's name, the GM for an NPC ally), whoever's command brought it
+    /// about; an enemy's Rolls are the GM's ([`rules::SEATS`]).
+    fn event_seat(state: &Self::State, event: &Self::Event) -> Option<Seat> {
+        use crate::table::Event;
+        let hero = match event {
+            Event::Rolled { hero, .. }
+            | Event::ActionRolled { hero, .. }
+            | Event::DeathRoll { hero, .. } => *hero,
+            Event::EnemyRolled { .. } => return Some(Seat::Gm),
+            _ => return None,
+        };
+        let h = state.heroes.get(hero)?;
+        Some(if h.ally {
+            Seat::Gm
+        } else {
+            Seat::Player(h.name().to_string())
+        })
+    }
+
     fn sheet(
         state: &Self::State,
         seat: &Seat,
