@@ -411,6 +411,14 @@ pub trait CharacterBook: TextPlay {
     /// A character being made. `Default` is the empty draft a player starts from.
     type Draft: Clone + fmt::Debug + Default + PartialEq + Serialize + DeserializeOwned;
 
+    /// What a campaign's settings text holds for this book (shown beside the
+    /// campaign form), or `None` when the book takes no settings (the
+    /// default). A book fact the pages read from `GET /api/systems`.
+    const CAMPAIGN_SETTINGS: Option<&'static str> = None;
+
+    /// An example of that settings text (the form's placeholder).
+    const CAMPAIGN_SETTINGS_EXAMPLE: Option<&'static str> = None;
+
     /// Everything the front ends show of `draft` now. Implementations end with
     /// [`BuildView::settle`].
     fn build_view(draft: &Self::Draft) -> BuildView;

@@ -9,6 +9,33 @@ use std::fmt;
 
 use crate::roller::RollError;
 
+/// A rulebook as Tabula knows it: the facts every citation of it carries.
+/// Each rule-system crate declares its one `BOOK` constant (and
+/// [`crate::system::TextPlay::BOOK`] gives it to the engine), so no list of
+/// books is written anywhere else (issue 26: adding a book touches its own
+/// crate and one line of the engine's list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Book {
+    /// The system id typed on the command line (`sour-grapes`, `bastards`).
+    pub id: &'static str,
+    /// The title a player knows it by (`A Game of Bastards`).
+    pub title: &'static str,
+    /// The rulebook's seed file (`003_2dfeea144768d328.txt`).
+    pub seed: &'static str,
+    /// What the book rolls or draws, in a few words.
+    pub randomizer: &'static str,
+}
+
+impl Book {
+    /// Tabula itself, for the table's own rules (caps, seats).
+    pub const TABULA: Book = Book {
+        id: "core",
+        title: "Tabula",
+        seed: "",
+        randomizer: "",
+    };
+}
+
 /// A citation of one rule: where in which book (and which ruling) it comes from.
 ///
 /// All fields are static text so citations cost nothing to build; rule system
@@ -18,6 +45,8 @@ pub struct Rule {
     /// The system id (`sour-grapes`, `scratch`, `tiers`, `bastards`, `sapio`), or
     /// `core` for table-wide rules such as dice caps.
     pub system: &'static str,
+    /// The book's title (`Sour Grapes`), or `Tabula` for the table's own rules.
+    pub title: &'static str,
     /// The seed file the rule comes from, e.g. `000_05a1db5b88f54528.txt`; empty for
     /// rules of Tabula itself (caps, turn order of the table).
     pub seed: &'static str,
@@ -28,11 +57,12 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// A citation of a rulebook section.
-    pub const fn book(system: &'static str, seed: &'static str, section: &'static str) -> Self {
+    /// A citation of a section of `book`.
+    pub const fn book(book: Book, section: &'static str) -> Self {
         Rule {
-            system,
-            seed,
+            system: book.id,
+            title: book.title,
+            seed: book.seed,
             section,
             ruling: None,
         }
@@ -48,34 +78,14 @@ impl Rule {
 
     /// A rule of Tabula itself (caps, seats, table mechanics), not of a book.
     pub const fn table(section: &'static str) -> Self {
-        Rule {
-            system: "core",
-            seed: "",
-            section,
-            ruling: None,
-        }
+        Rule::book(Book::TABULA, section)
     }
-}
 
-impl Rule {
     /// The title of the book the rule is from, as a player knows it (`Sour
     /// Grapes`, `Scratch RPS`, `Tiers`, `A Game of Bastards`, `The Sapio
     /// System`), or `Tabula` for the table's own rules.
     pub fn title(&self) -> &'static str {
-        book_title(self.system)
-    }
-}
-
-/// The title of system `id`'s book (`sour-grapes` is `Sour Grapes`); `Tabula`
-/// for `core` and for an id that is no system.
-pub fn book_title(id: &str) -> &'static str {
-    match id {
-        "sour-grapes" => "Sour Grapes",
-        "scratch" => "Scratch RPS",
-        "tiers" => "Tiers",
-        "bastards" => "A Game of Bastards",
-        "sapio" => "The Sapio System",
-        _ => "Tabula",
+        self.title
     }
 }
 

@@ -606,6 +606,11 @@ pub trait TextPlay: System {
     /// here.
     const COMMANDS: &'static [CommandDoc];
 
+    /// The book: its id, title, seed file and randomizer, as every citation
+    /// of it carries them ([`crate::rule::Book`]). The engine reads every
+    /// fact of a book from here (issue 26).
+    const BOOK: crate::rule::Book;
+
     /// The commands that end the encounter (offered to the GM as the page's
     /// "End the encounter" button when one is legal); empty when the book
     /// ends an encounter only by play. A book fact the page reads from

@@ -112,7 +112,9 @@ impl fmt::Display for CitedRule {
         write!(
             f,
             "{}, \"{}\"",
-            tabula_core::rule::book_title(&self.system),
+            self.system
+                .parse::<SystemId>()
+                .map_or("Tabula", SystemId::title),
             self.section
         )?;
         if let Some(r) = &self.ruling {

@@ -10,30 +10,63 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-/// Run `$body` with `$S` the rule system type of `$system` (one of the five).
+/// The books Tabula plays, in the order of their seed files: **the one list a
+/// new book is added to** (issue 26; docs/ARCHITECTURE.md, "Adding a book").
+/// Each line is `Variant => module = crate::Type`: the [`SystemId`] variant,
+/// the name the crate is re-exported under, and the type implementing
+/// [`tabula_core::System`], `TextPlay`, `Policy` and `CharacterBook`. Every
+/// fact of a book (id, title, seed, commands, sheets) comes from its crate.
+macro_rules! books {
+    ($then:ident ! ( $($args:tt)* )) => {
+        $then! {
+            ($($args)*)
+            SourGrapes => sour_grapes = tabula_sour_grapes::SourGrapes,
+            Scratch => scratch = tabula_scratch::Scratch,
+            Tiers => tiers = tabula_tiers::Tiers,
+            Bastards => bastards = tabula_bastards::Bastards,
+            Sapio => sapio = tabula_sapio::Sapio,
+        }
+    };
+}
+
+/// Run `$body` with `$S` the rule system type of `$system`.
 macro_rules! dispatch {
     ($system:expr, $S:ident => $body:expr) => {
+        books!(dispatch_arms!($system, $S, $body))
+    };
+}
+
+/// [`dispatch!`]'s match, one arm per line of [`books!`].
+macro_rules! dispatch_arms {
+    (($system:expr, $S:ident, $body:expr) $($V:ident => $m:ident = $krate:ident :: $T:ident,)*) => {
         match $system {
-            SystemId::SourGrapes => {
-                type $S = tabula_sour_grapes::SourGrapes;
+            $(SystemId::$V => {
+                type $S = $krate::$T;
                 $body
-            }
-            SystemId::Scratch => {
-                type $S = tabula_scratch::Scratch;
-                $body
-            }
-            SystemId::Tiers => {
-                type $S = tabula_tiers::Tiers;
-                $body
-            }
-            SystemId::Bastards => {
-                type $S = tabula_bastards::Bastards;
-                $body
-            }
-            SystemId::Sapio => {
-                type $S = tabula_sapio::Sapio;
-                $body
-            }
+            })*
+        }
+    };
+}
+
+/// The [`SystemId`] enum and the crates' re-exports, from [`books!`].
+macro_rules! system_ids {
+    (() $($V:ident => $m:ident = $krate:ident :: $T:ident,)*) => {
+        $(pub use $krate as $m;)*
+
+        /// One of the rule systems Tabula plays ([`books!`]'s list): its
+        /// facts are the book's own ([`SystemId::facts`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum SystemId {
+            $(
+                #[doc = concat!("The book of `", stringify!($krate), "`.")]
+                $V,
+            )*
+        }
+
+        impl SystemId {
+            /// Every book, in the order of their seed files.
+            pub const ALL: [SystemId; [$(stringify!($V)),*].len()] = [$(SystemId::$V),*];
         }
     };
 }
@@ -53,82 +86,41 @@ pub use any::{
 };
 pub use session::{CommandError, LogLine};
 
-pub use tabula_bastards as bastards;
 pub use tabula_core as core;
-pub use tabula_sapio as sapio;
-pub use tabula_scratch as scratch;
-pub use tabula_sour_grapes as sour_grapes;
-pub use tabula_tiers as tiers;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use tabula_core::system::{LogSymbols, TextPlay};
 
-/// One of the five rule systems Tabula plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SystemId {
-    /// Sour Grapes (000_05a1db5b88f54528.txt).
-    SourGrapes,
-    /// Scratch RPS (001_337b5a42e331e513.txt).
-    Scratch,
-    /// Tiers, the untitled d3/d6 tier system (002_631931fd73349179.txt).
-    Tiers,
-    /// A Game of Bastards (003_2dfeea144768d328.txt).
-    Bastards,
-    /// The Sapio System v0.6 (004_f39b4146df158cae.txt).
-    Sapio,
-}
+books!(system_ids!());
 
 impl SystemId {
-    /// All five, in the order of their seed files.
-    pub const ALL: [SystemId; 5] = [
-        SystemId::SourGrapes,
-        SystemId::Scratch,
-        SystemId::Tiers,
-        SystemId::Bastards,
-        SystemId::Sapio,
-    ];
+    /// The book's facts as its crate declares them ([`TextPlay::BOOK`]).
+    pub fn book(self) -> tabula_core::rule::Book {
+        dispatch!(self, S => <S as TextPlay>::BOOK)
+    }
 
     /// The id typed on the command line: `sour-grapes`, `scratch`, `tiers`,
     /// `bastards`, `sapio`.
     pub fn id(self) -> &'static str {
-        match self {
-            SystemId::SourGrapes => "sour-grapes",
-            SystemId::Scratch => "scratch",
-            SystemId::Tiers => "tiers",
-            SystemId::Bastards => "bastards",
-            SystemId::Sapio => "sapio",
-        }
+        self.book().id
     }
 
     /// The book's title, the one every page, log and refusal shows (Tiers has
-    /// none in its text; RULINGS.md names it): [`tabula_core::rule::book_title`].
+    /// none in its text; RULINGS.md names it).
     pub fn title(self) -> &'static str {
-        tabula_core::rule::book_title(self.id())
+        self.book().title
     }
 
     /// The rulebook's seed file in `shared/seeds/`.
     pub fn seed(self) -> &'static str {
-        match self {
-            SystemId::SourGrapes => "000_05a1db5b88f54528.txt",
-            SystemId::Scratch => "001_337b5a42e331e513.txt",
-            SystemId::Tiers => "002_631931fd73349179.txt",
-            SystemId::Bastards => "003_2dfeea144768d328.txt",
-            SystemId::Sapio => "004_f39b4146df158cae.txt",
-        }
+        self.book().seed
     }
 
     /// What the book rolls or draws, in a few words.
     pub fn randomizer(self) -> &'static str {
-        match self {
-            SystemId::SourGrapes => "d6 pools against a difficulty; action cards",
-            SystemId::Scratch => "d20 + ability level against a defense",
-            SystemId::Tiers => "d6 and d3 plus a Roleplay Bonus against a Goal",
-            SystemId::Bastards => "a shoe of two 54-card decks; skill hands and Fate Draws",
-            SystemId::Sapio => "pools of twelve-sided Spiral Dice against a TN",
-        }
+        self.book().randomizer
     }
 }
 
@@ -163,18 +155,10 @@ impl SystemId {
     pub fn facts(self) -> SystemFacts {
         let (end_commands, log_symbols) =
             dispatch!(self, S => (<S as TextPlay>::END_COMMANDS, <S as TextPlay>::LOG_SYMBOLS));
-        let (campaign_settings, campaign_settings_example) = match self {
-            // R-SCR-9: a Scratch RPS campaign carries its setting's rules.
-            SystemId::Scratch => (
-                Some(
-                    "The [rules] a table takes (cp, max_level, strength_base, d20). The \
-                     campaign's characters, its builder, advancement and every table it \
-                     opens use them. Empty: the book's 10 CP and maximum level 4 (R-SCR-9).",
-                ),
-                Some("[rules]\ncp = 12\nmax_level = 5"),
-            ),
-            _ => (None, None),
-        };
+        let (campaign_settings, campaign_settings_example) = dispatch!(self, S => (
+            <S as tabula_core::builder::CharacterBook>::CAMPAIGN_SETTINGS,
+            <S as tabula_core::builder::CharacterBook>::CAMPAIGN_SETTINGS_EXAMPLE,
+        ));
         SystemFacts {
             id: self.id(),
             title: self.title(),
@@ -196,7 +180,7 @@ impl fmt::Display for SystemId {
 
 /// A system id that is not one of the five.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown system {0:?}; the systems are sour-grapes, scratch, tiers, bastards, sapio")]
+#[error("unknown system {0:?}; the systems are {ids}", ids = SystemId::ALL.map(SystemId::id).join(", "))]
 pub struct UnknownSystem(pub String);
 
 impl FromStr for SystemId {
@@ -218,6 +202,11 @@ mod tests {
     fn ids_round_trip() {
         for id in SystemId::ALL {
             assert_eq!(id.id().parse::<SystemId>(), Ok(id));
+            // The serde name is the book's own id.
+            assert_eq!(
+                serde_json::to_value(id).unwrap(),
+                serde_json::json!(id.id())
+            );
         }
         assert!("chess".parse::<SystemId>().is_err());
     }

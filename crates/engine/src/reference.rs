@@ -11,13 +11,7 @@ use crate::SystemId;
 
 /// Every command of `system`'s book ([`TextPlay::COMMANDS`]).
 pub fn commands(system: SystemId) -> &'static [CommandDoc] {
-    match system {
-        SystemId::SourGrapes => <tabula_sour_grapes::SourGrapes as TextPlay>::COMMANDS,
-        SystemId::Scratch => <tabula_scratch::Scratch as TextPlay>::COMMANDS,
-        SystemId::Tiers => <tabula_tiers::Tiers as TextPlay>::COMMANDS,
-        SystemId::Bastards => <tabula_bastards::Bastards as TextPlay>::COMMANDS,
-        SystemId::Sapio => <tabula_sapio::Sapio as TextPlay>::COMMANDS,
-    }
+    dispatch!(system, S => <S as TextPlay>::COMMANDS)
 }
 
 const GRAMMAR: &str = r#"# Commands

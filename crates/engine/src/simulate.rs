@@ -829,14 +829,8 @@ pub fn simulate_table(
         let initial = P::setup(&text, files).map_err(|e| SimSetupError::Setup(e.to_string()))?;
         simulate::<P>(&initial, options, progress).map_err(SimSetupError::Options)
     }
-    use crate::SystemId as Id;
-    match system {
-        Id::SourGrapes => run::<tabula_sour_grapes::SourGrapes>(text, files, options, progress),
-        Id::Scratch => run::<tabula_scratch::Scratch>(text, files, options, progress),
-        Id::Tiers => run::<tabula_tiers::Tiers>(text, files, options, progress),
-        Id::Bastards => run::<tabula_bastards::Bastards>(text, files, options, progress),
-        Id::Sapio => run::<tabula_sapio::Sapio>(text, files, options, progress),
-    }
+    use crate::SystemId;
+    dispatch!(system, S => run::<S>(text, files, options, progress))
 }
 
 /// [`simulate_table`] could not start.

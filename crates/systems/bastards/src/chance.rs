@@ -11,10 +11,10 @@ use tabula_core::cards::{Face, Rank, Suit};
 use tabula_core::rule::{Rule, RuleError};
 
 use crate::fate::{self, SkillHand};
-use crate::values::{self, SEED};
+use crate::values::{self};
 
 /// R-GB-11: the odds of a Fate Draw.
-pub const RULE_ODDS: Rule = Rule::book(crate::ID, SEED, "Fate Draw").ruling("R-GB-11");
+pub const RULE_ODDS: Rule = Rule::book(crate::BOOK, "Fate Draw").ruling("R-GB-11");
 
 /// `C(n, k)` exactly; 0 when `k > n`. Exact while the result fits in `u128`, which
 /// holds for every draw the caps allow (at most 20 + 5 cards from 104).

@@ -13,7 +13,6 @@ use tabula_core::cards::Suit;
 use tabula_core::names::{NameError, check_name, check_seat_name, same_name};
 
 use crate::advantages::{self, Advantage};
-use crate::values::SEED;
 use tabula_core::rule::Rule;
 
 /// One of the four Traits, each tied to a suit.
@@ -496,21 +495,21 @@ pub enum DraftProblem {
 }
 
 /// "Suits": each Trait starts at 1, the Suit's at 2.
-pub const RULE_SUITS: Rule = Rule::book(crate::ID, SEED, "Suits");
+pub const RULE_SUITS: Rule = Rule::book(crate::BOOK, "Suits");
 /// "Points & Costs": 10 XP, 1 XP a purchase, +1 XP a Disadvantage (only at
 /// creation); R-GB-8: the two starting Advantages are free.
-pub const RULE_POINTS: Rule = Rule::book(crate::ID, SEED, "Points & Costs").ruling("R-GB-8");
+pub const RULE_POINTS: Rule = Rule::book(crate::BOOK, "Points & Costs").ruling("R-GB-8");
 /// "Skills": the book's skills, each starting at rank 1.
-pub const RULE_SKILLS: Rule = Rule::book(crate::ID, SEED, "Skills");
+pub const RULE_SKILLS: Rule = Rule::book(crate::BOOK, "Skills");
 /// "Specialties": two skills at rank 2 or above, 1 point each.
-pub const RULE_SPECIALTIES: Rule = Rule::book(crate::ID, SEED, "Specialties");
+pub const RULE_SPECIALTIES: Rule = Rule::book(crate::BOOK, "Specialties");
 /// "Advantages": two at the start (R-GB-8), each once but Toughness and
 /// Resolve (up to 5 times).
-pub const RULE_ADVANTAGES: Rule = Rule::book(crate::ID, SEED, "Advantages").ruling("R-GB-8");
+pub const RULE_ADVANTAGES: Rule = Rule::book(crate::BOOK, "Advantages").ruling("R-GB-8");
 /// "The Charts" are headings only: weapons and armour are table data (R-GB-10).
-pub const RULE_CHARTS: Rule = Rule::book(crate::ID, SEED, "The Charts").ruling("R-GB-10");
+pub const RULE_CHARTS: Rule = Rule::book(crate::BOOK, "The Charts").ruling("R-GB-10");
 /// "Combat": Trait Pool = Trait x 5 (R-GB-5).
-pub const RULE_POOLS: Rule = Rule::book(crate::ID, SEED, "Combat").ruling("R-GB-5");
+pub const RULE_POOLS: Rule = Rule::book(crate::BOOK, "Combat").ruling("R-GB-5");
 /// Tabula's own rule for names on a sheet (no control characters, at most 64
 /// characters, no `:` in a seat).
 pub const RULE_NAMES: Rule = Rule::table("Names");

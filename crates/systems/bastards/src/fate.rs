@@ -10,12 +10,12 @@ use tabula_core::roller::Roller;
 use tabula_core::rule::{Refusal, Rule, RuleError};
 
 use crate::deck::{self, DrawStep};
-use crate::values::{self, SEED, Total};
+use crate::values::{self, Total};
 
 /// R-GB-6: a plain Skill Hand against a Fate Draw.
-pub const RULE_SKILL_HAND: Rule = Rule::book(crate::ID, SEED, "Skill Hand").ruling("R-GB-6");
+pub const RULE_SKILL_HAND: Rule = Rule::book(crate::BOOK, "Skill Hand").ruling("R-GB-6");
 /// The Difficulty Modifier, +1 to +20.
-pub const RULE_DIFFICULTY: Rule = Rule::book(crate::ID, SEED, "Difficulty Modifier");
+pub const RULE_DIFFICULTY: Rule = Rule::book(crate::BOOK, "Difficulty Modifier");
 
 /// The largest Difficulty Modifier ("between 1 and 20").
 pub const MAX_MODIFIER: i64 = 20;

@@ -62,6 +62,15 @@ pub mod view;
 /// The system id used on the command line and in table files.
 pub const ID: &str = "bastards";
 
+/// The book as every citation and the engine know it (issue 26: a new book
+/// is its own crate and one line of the engine's list).
+pub const BOOK: tabula_core::rule::Book = tabula_core::rule::Book {
+    id: ID,
+    title: "A Game of Bastards",
+    seed: values::SEED,
+    randomizer: "a shoe of two 54-card decks; skill hands and Fate Draws",
+};
+
 pub use opposition::{Command, Event, State};
 pub use view::View;
 
@@ -113,6 +122,8 @@ impl System for Bastards {
 }
 
 impl TextPlay for Bastards {
+    const BOOK: tabula_core::rule::Book = crate::BOOK;
+
     type SetupError = table::TableError;
 
     fn setup<F: tabula_core::files::SheetFiles + ?Sized>(

@@ -28,35 +28,35 @@ use crate::advantages::{Advantage, Kind};
 use crate::character::{Character, Trait, Weapon};
 use crate::deck::{self, DrawStep};
 use crate::fate::{self, FateDrawResult, SkillHand};
-use crate::values::{self, SEED, Total};
+use crate::values::{self, Total};
 
 /// "Steps": the order of an Opposition.
-pub const RULE_STEPS: Rule = Rule::book(crate::ID, SEED, "Steps");
+pub const RULE_STEPS: Rule = Rule::book(crate::BOOK, "Steps");
 /// "Skill Hands in Oppositions": face down, betting, reveal.
-pub const RULE_BETTING: Rule = Rule::book(crate::ID, SEED, "Skill Hands in Oppositions");
+pub const RULE_BETTING: Rule = Rule::book(crate::BOOK, "Skill Hands in Oppositions");
 /// "Initiative".
-pub const RULE_INITIATIVE: Rule = Rule::book(crate::ID, SEED, "Initiative").ruling("R-GB-2");
+pub const RULE_INITIATIVE: Rule = Rule::book(crate::BOOK, "Initiative").ruling("R-GB-2");
 /// "Core Mechanic": each hand draws one and may discard one; mulligan.
-pub const RULE_HAND: Rule = Rule::book(crate::ID, SEED, "Core Mechanic");
+pub const RULE_HAND: Rule = Rule::book(crate::BOOK, "Core Mechanic");
 /// "Core Mechanic": a simple hand, "each player simply chooses a card to play";
 /// R-GB-15: one card each, no bets, no raises.
-pub const RULE_SIMPLE: Rule = Rule::book(crate::ID, SEED, "Core Mechanic").ruling("R-GB-15");
+pub const RULE_SIMPLE: Rule = Rule::book(crate::BOOK, "Core Mechanic").ruling("R-GB-15");
 /// "Core Mechanic": "If anyone involved is unsatisfied with their entire hand,
 /// they may mulligan"; R-GB-16: the character acted against included, once,
 /// before playing in that hand.
-pub const RULE_MULLIGAN: Rule = Rule::book(crate::ID, SEED, "Core Mechanic").ruling("R-GB-16");
+pub const RULE_MULLIGAN: Rule = Rule::book(crate::BOOK, "Core Mechanic").ruling("R-GB-16");
 /// R-GB-5: pools and damage.
-pub const RULE_POOLS: Rule = Rule::book(crate::ID, SEED, "Combat").ruling("R-GB-5");
+pub const RULE_POOLS: Rule = Rule::book(crate::BOOK, "Combat").ruling("R-GB-5");
 /// "Advantages"; R-GB-8.
-pub const RULE_ADVANTAGES: Rule = Rule::book(crate::ID, SEED, "Advantages").ruling("R-GB-8");
+pub const RULE_ADVANTAGES: Rule = Rule::book(crate::BOOK, "Advantages").ruling("R-GB-8");
 /// "Random Rules"; R-GB-7.
-pub const RULE_RANDOM: Rule = Rule::book(crate::ID, SEED, "Random Rules").ruling("R-GB-7");
+pub const RULE_RANDOM: Rule = Rule::book(crate::BOOK, "Random Rules").ruling("R-GB-7");
 /// "Jokers – Unbound by Fate": spending a Wildcard.
 pub const RULE_WILDCARD: Rule = values::RULE_JOKERS;
 /// "Building A Scene": dramatic actions.
-pub const RULE_DRAMATIC: Rule = Rule::book(crate::ID, SEED, "Building A Scene");
+pub const RULE_DRAMATIC: Rule = Rule::book(crate::BOOK, "Building A Scene");
 /// "Followers/Henchmen" and "Extras/Brutes"; R-GB-9.
-pub const RULE_EXTRAS: Rule = Rule::book(crate::ID, SEED, "Optional Rules").ruling("R-GB-9");
+pub const RULE_EXTRAS: Rule = Rule::book(crate::BOOK, "Optional Rules").ruling("R-GB-9");
 /// Who may command whom.
 pub const RULE_SEATS: Rule = Rule::table("Seats");
 

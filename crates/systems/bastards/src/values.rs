@@ -14,12 +14,11 @@ use tabula_core::rule::Rule;
 pub const SEED: &str = "003_2dfeea144768d328.txt";
 
 /// R-GB-1: the shoe is two standard decks with their Jokers (108 cards).
-pub const RULE_SHOE: Rule = Rule::book(crate::ID, SEED, "Shuffling").ruling("R-GB-1");
+pub const RULE_SHOE: Rule = Rule::book(crate::BOOK, "Shuffling").ruling("R-GB-1");
 /// R-GB-2: card values and ties.
-pub const RULE_VALUES: Rule = Rule::book(crate::ID, SEED, "Combat").ruling("R-GB-2");
+pub const RULE_VALUES: Rule = Rule::book(crate::BOOK, "Combat").ruling("R-GB-2");
 /// R-GB-3: Jokers.
-pub const RULE_JOKERS: Rule =
-    Rule::book(crate::ID, SEED, "Jokers – Unbound by Fate").ruling("R-GB-3");
+pub const RULE_JOKERS: Rule = Rule::book(crate::BOOK, "Jokers – Unbound by Fate").ruling("R-GB-3");
 
 /// The number of standard decks in the shoe (R-GB-1).
 pub const DECKS: u8 = 2;

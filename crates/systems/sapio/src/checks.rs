@@ -11,16 +11,15 @@ use serde::{Deserialize, Serialize};
 use tabula_core::{RollError, Roller, Rule};
 
 use crate::spiral_dice::{self, Face, Symbols};
-use crate::{ID, SEED};
 
 /// "When to Roll": the GM sets a TN between 1 and 5; a pool never holds more than
 /// six dice.
-pub const RULE_WHEN_TO_ROLL: Rule = Rule::book(ID, SEED, "When to Roll");
+pub const RULE_WHEN_TO_ROLL: Rule = Rule::book(crate::BOOK, "When to Roll");
 /// Bonus dice past six lower the TN. R-SA-2.
-pub const RULE_BONUS_PAST_SIX: Rule = Rule::book(ID, SEED, "When to Roll").ruling("R-SA-2");
+pub const RULE_BONUS_PAST_SIX: Rule = Rule::book(crate::BOOK, "When to Roll").ruling("R-SA-2");
 /// Improbable Success. R-SA-3.
 pub const RULE_IMPROBABLE: Rule =
-    Rule::book(ID, SEED, "Special Situations when Rolling").ruling("R-SA-3");
+    Rule::book(crate::BOOK, "Special Situations when Rolling").ruling("R-SA-3");
 
 /// The most dice a pool may hold. "When to Roll".
 pub const MAX_DICE: u32 = 6;

@@ -116,5 +116,14 @@ impl CharacterBook for Sapio {
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "sapio";
+
+/// The book as every citation and the engine know it (issue 26: a new book
+/// is its own crate and one line of the engine's list).
+pub const BOOK: tabula_core::rule::Book = tabula_core::rule::Book {
+    id: ID,
+    title: "The Sapio System",
+    seed: SEED,
+    randomizer: "pools of twelve-sided Spiral Dice against a TN",
+};
 /// The rulebook's seed file.
 pub const SEED: &str = "004_f39b4146df158cae.txt";

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
 use tabula_core::{Refusal, Roller, Rule, RuleError};
 
+use crate::ID;
 use crate::characters::{
     Advance, Character, CycleChange, DraftError, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK,
     RULE_MAGIC_UNPAIRED, RULE_PRINCIPLES,
@@ -22,18 +23,17 @@ use crate::invoking::{
     self, Declaration, Element, Help, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE,
     RULE_LOCKS, RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
 };
-use crate::{ID, SEED};
 
 /// "Action Sequences": rounds, turns, focal and supporting characters.
-pub const RULE_SEQUENCE: Rule = Rule::book(ID, SEED, "Action Sequences in Play");
+pub const RULE_SEQUENCE: Rule = Rule::book(crate::BOOK, "Action Sequences in Play");
 /// "Players in the Action Sequence".
-pub const RULE_PLAYERS: Rule = Rule::book(ID, SEED, "Players in the Action Sequence");
+pub const RULE_PLAYERS: Rule = Rule::book(crate::BOOK, "Players in the Action Sequence");
 /// Who gives which command at the table (Tabula's own rule: the GM sets TNs and
 /// records harm, a player acts for their own character).
 pub const RULE_SEATS: Rule = Rule::table("Seats");
 /// Advancement happens at the GM's end-of-session step, one per character after
 /// a consequential session. "Advancement"; R-SA-9.
-pub const RULE_SESSION: Rule = Rule::book(ID, SEED, "Advancement").ruling("R-SA-9");
+pub const RULE_SESSION: Rule = Rule::book(crate::BOOK, "Advancement").ruling("R-SA-9");
 
 /// The most characters at one table (a table limit).
 pub const MAX_CHARACTERS: usize = 24;
@@ -2488,6 +2488,8 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
 }
 
 impl TextPlay for Sapio {
+    const BOOK: tabula_core::rule::Book = crate::BOOK;
+
     type SetupError = SetupError;
 
     fn setup<F: tabula_core::files::SheetFiles + ?Sized>(

@@ -1355,6 +1355,14 @@ fn crafted_of(state: &State, i: usize) -> Vec<CraftedBonus> {
 }
 
 impl CharacterBook for Scratch {
+    /// R-SCR-9: a Scratch RPS campaign carries its setting's rules.
+    const CAMPAIGN_SETTINGS: Option<&'static str> = Some(
+        "The [rules] a table takes (cp, max_level, strength_base, d20). The campaign's \
+         characters, its builder, advancement and every table it opens use them. Empty: \
+         the book's 10 CP and maximum level 4 (R-SCR-9).",
+    );
+    const CAMPAIGN_SETTINGS_EXAMPLE: Option<&'static str> = Some("[rules]\ncp = 12\nmax_level = 5");
+
     type Draft = Draft;
 
     fn build_view(draft: &Draft) -> BuildView {

@@ -59,6 +59,15 @@ pub use rules::{D20Method, TableRules};
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "scratch";
+
+/// The book as every citation and the engine know it (issue 26: a new book
+/// is its own crate and one line of the engine's list).
+pub const BOOK: tabula_core::rule::Book = tabula_core::rule::Book {
+    id: ID,
+    title: "Scratch RPS",
+    seed: SEED,
+    randomizer: "d20 + ability level against a defense",
+};
 /// The rulebook's seed file.
 pub const SEED: &str = "001_337b5a42e331e513.txt";
 

@@ -4,10 +4,8 @@
 use serde::{Deserialize, Serialize};
 use tabula_core::Rule;
 
-use crate::{ID, SEED};
-
 const fn book(section: &'static str) -> Rule {
-    Rule::book(ID, SEED, section)
+    Rule::book(crate::BOOK, section)
 }
 
 /// Scratch RPS, "Rolls" (001_337b5a42e331e513.txt): d20 + ability level against a

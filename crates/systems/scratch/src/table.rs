@@ -816,6 +816,8 @@ fn seat_label(state: &State, g: usize) -> String {
 }
 
 impl TextPlay for Scratch {
+    const BOOK: tabula_core::rule::Book = crate::BOOK;
+
     type SetupError = SetupError;
 
     fn setup<F: tabula_core::files::SheetFiles + ?Sized>(

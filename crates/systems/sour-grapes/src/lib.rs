@@ -42,6 +42,15 @@ pub mod text;
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "sour-grapes";
+
+/// The book as every citation and the engine know it (issue 26: a new book
+/// is its own crate and one line of the engine's list); "Sour Grapes" is the book's own title.
+pub const BOOK: tabula_core::rule::Book = tabula_core::rule::Book {
+    id: ID,
+    title: "Sour Grapes",
+    seed: SEED,
+    randomizer: "d6 pools against a difficulty; action cards",
+};
 /// The rulebook's seed file.
 pub const SEED: &str = "000_05a1db5b88f54528.txt";
 

@@ -2,10 +2,8 @@
 
 use tabula_core::Rule;
 
-use crate::{ID, SEED};
-
 const fn book(section: &'static str) -> Rule {
-    Rule::book(ID, SEED, section)
+    Rule::book(crate::BOOK, section)
 }
 
 /// Sour Grapes, "Character Creation" ("Who is your character?").

@@ -1240,6 +1240,8 @@ pub fn default_seat(state: &State) -> Seat {
 }
 
 impl TextPlay for SourGrapes {
+    const BOOK: tabula_core::rule::Book = crate::BOOK;
+
     type SetupError = SetupError;
 
     /// The seat of the participant whose roll or move an event is (`who` of

@@ -76,6 +76,15 @@ use tabula_core::{
 
 /// The system id used on the command line and in table files.
 pub const ID: &str = "tiers";
+
+/// The book as every citation and the engine know it (issue 26: a new book
+/// is its own crate and one line of the engine's list); the book has no title in its text; RULINGS.md names it Tiers.
+pub const BOOK: tabula_core::rule::Book = tabula_core::rule::Book {
+    id: ID,
+    title: "Tiers",
+    seed: SEED,
+    randomizer: "d6 and d3 plus a Roleplay Bonus against a Goal",
+};
 /// The seed file of the book.
 pub const SEED: &str = rules::SEED;
 
@@ -113,6 +122,8 @@ impl System for Tiers {
 }
 
 impl TextPlay for Tiers {
+    const BOOK: tabula_core::rule::Book = crate::BOOK;
+
     type SetupError = setup::SetupError;
 
     fn setup<F: tabula_core::files::SheetFiles + ?Sized>(

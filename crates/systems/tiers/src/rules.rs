@@ -10,7 +10,7 @@ use tabula_core::Rule;
 pub const SEED: &str = "002_631931fd73349179.txt";
 
 const fn book(section: &'static str) -> Rule {
-    Rule::book(crate::ID, SEED, section)
+    Rule::book(crate::BOOK, section)
 }
 
 /// "Starting Stats": level 0 starts with 12 SP, 3 in tier 1 of each Stat.

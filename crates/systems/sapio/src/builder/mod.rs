@@ -70,6 +70,7 @@ use tabula_core::builder::{
 use tabula_core::names::MAX_NAME_CHARS;
 use tabula_core::{BuildProblem, BuildRefusal, BuildView, FieldValue, Rule};
 
+use crate::ID;
 use crate::characters::{
     AdvanceKind, Character, CharacterDraft, CycleChangeKind, DraftProblem, EXAMPLE_QUALITIES,
     MAX_ELEMENTS, MAX_LUCK, ProfessionDraft, RULE_LUCK, RULE_MAGIC, RULE_PRINCIPLES,
@@ -77,14 +78,13 @@ use crate::characters::{
     is_magic_quality,
 };
 use crate::harm::{Level, RULE_WEAPONS, Track};
-use crate::{ID, SEED};
 
 pub mod advance;
 pub mod lasting;
 
 /// "Character Elements": first come up with a concept, then translate it into
 /// elements.
-pub const RULE_CONCEPT: Rule = Rule::book(ID, SEED, "Character Elements");
+pub const RULE_CONCEPT: Rule = Rule::book(crate::BOOK, "Character Elements");
 
 /// The most characters of a Special Talent's text the builder takes (the
 /// sheet allows more, see [`crate::characters::MAX_TEXT`]; a draft read from
@@ -1232,7 +1232,7 @@ fn derived(d: &Draft) -> Vec<Derived> {
     out.push(Derived {
         name: "Largest dice pool".into(),
         value: "6: 1, +2 Profession, +1 Specialization, +1 Quality, +bonus dice".into(),
-        rule: Rule::book(ID, SEED, "Using The Spiral Dice"),
+        rule: Rule::book(crate::BOOK, "Using The Spiral Dice"),
     });
     if !d.advancements.is_empty() {
         let cycle = crate::characters::cycles(&d.advancements).unwrap_or_default();

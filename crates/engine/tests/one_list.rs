@@ -1,0 +1,94 @@
+//! Issue 26: adding a book touches its own crate plus one line of the
+//! engine's list (`books!` in `crates/engine/src/lib.rs`). This test counts
+//! the places outside the books' crates whose code names a book (its crate,
+//! its `SystemId` variant or its id in quotes) and checks they are exactly
+//! the known ones, so a new place that writes a book again fails here.
+
+use std::path::{Path, PathBuf};
+
+use tabula_engine::SystemId;
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file before its `#[cfg(test)]` module, without comments.
+fn code(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .take_while(|(_, l)| l.trim() != "#[cfg(test)]")
+        .filter(|(_, l)| {
+            let t = l.trim_start();
+            !t.starts_with("//") && !t.starts_with("#[doc")
+        })
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect()
+}
+
+fn variant(id: SystemId) -> String {
+    format!("{id:?}")
+}
+
+#[test]
+fn a_book_is_named_in_one_line_of_the_engine_outside_its_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for krate in ["core", "engine", "server", "store", "web", "cli"] {
+        rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+    }
+    files.sort();
+    let mut places: Vec<String> = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        for (n, line) in code(&text) {
+            for id in SystemId::ALL {
+                let krate = format!("tabula_{}", id.id().replace('-', "_"));
+                let module = format!("::{}::", id.id().replace('-', "_"));
+                let named = line.contains(&krate)
+                    || line.contains(&module)
+                    || line.contains(&format!("SystemId::{}", variant(id)))
+                    || line.contains(&format!("\"{}\"", id.id()));
+                if named {
+                    places.push(format!("{rel}:{n}: {}", line.trim()));
+                }
+            }
+        }
+    }
+    // The one list, one line per book.
+    let list: Vec<&String> = places
+        .iter()
+        .filter(|p| {
+            p.starts_with("crates/engine/src/lib.rs")
+                && p.contains(" => ")
+                && p.contains(" = tabula_")
+        })
+        .collect();
+    assert_eq!(list.len(), SystemId::ALL.len(), "{places:#?}");
+    // Known places still to fold into the books (docs/ARCHITECTURE.md,
+    // "Adding a book"): Scratch RPS's campaign settings (R-SCR-9) in the
+    // engine's characters module, and the CLI's per-book commands.
+    let rest: Vec<&String> = places
+        .iter()
+        .filter(|p| !list.contains(p))
+        .filter(|p| !p.starts_with("crates/engine/src/characters.rs"))
+        .filter(|p| {
+            !p.starts_with("crates/cli/src/systems/") && !p.starts_with("crates/cli/src/main.rs")
+        })
+        .collect();
+    assert!(
+        rest.is_empty(),
+        "a book is written again outside its crate: {rest:#?}"
+    );
+}
