@@ -198,3 +198,38 @@ fn show_prints_the_sheet_files_values() {
     assert!(out.starts_with("Thug"), "{out}");
     assert!(out.contains("Abilities (level):"), "{out}");
 }
+
+/// Each book's `check` and `odds` are built from the book's declaration:
+/// `--help` lists every declared flag with its help.
+#[test]
+fn every_book_declares_check_and_odds_with_their_flags() {
+    for (system, flag) in [
+        ("sour-grapes", "--dice"),
+        ("scratch", "--level"),
+        ("tiers", "--goal"),
+        ("bastards", "--trait"),
+        ("sapio", "--pool"),
+    ] {
+        let (code, out, _) = tabula_text(&[system, "--help"]);
+        assert_eq!(code, 0);
+        for sub in ["check", "odds", "character", "play", "simulate"] {
+            assert!(out.contains(&format!("  {sub} ")), "{system}: {out}");
+        }
+        let (code, out, _) = tabula_text(&[system, "check", "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains(flag) && out.contains("--rolled") && out.contains("--seed"),
+            "{system}: {out}"
+        );
+        let (code, out, _) = tabula_text(&[system, "odds", "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains(flag) && out.contains("--chart"),
+            "{system}: {out}"
+        );
+        assert!(
+            !out.contains("--rolled"),
+            "{system}: hidden flags stay hidden: {out}"
+        );
+    }
+}

@@ -443,3 +443,91 @@ pub trait BookTools {
 pub fn percent(p: f64) -> String {
     format!("{:.1}%", p * 100.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(pairs: &[(&str, &str)]) -> ParamValues {
+        let mut v = ParamValues::new();
+        for (k, val) in pairs {
+            v.set(k, *val);
+        }
+        v
+    }
+
+    #[test]
+    fn numbers_read_without_wrapping_and_name_the_flag() {
+        let v = values(&[
+            ("dice", "-4"),
+            ("huge", "99999999999999999999"),
+            ("tiny", "-99999999999999999999"),
+            ("word", "four"),
+            ("big", "4294967296"),
+        ]);
+        assert_eq!(v.int("dice"), Ok(Some(-4)));
+        assert_eq!(v.int("missing"), Ok(None));
+        assert_eq!(
+            v.int("huge").unwrap_err().to_string(),
+            "--huge: 99999999999999999999 is too large (out of range)"
+        );
+        assert_eq!(
+            v.int("tiny").unwrap_err().to_string(),
+            "--tiny: -99999999999999999999 is too small (out of range)"
+        );
+        assert_eq!(
+            v.int("word").unwrap_err().to_string(),
+            "--word: \"four\" is not a whole number"
+        );
+        assert_eq!(
+            v.count("dice").unwrap_err().to_string(),
+            "--dice: -4 is negative; must be 0 or more, not -4"
+        );
+        assert_eq!(
+            v.count("big").unwrap_err().to_string(),
+            "--big: 4294967296 is too large (at most 4294967295)"
+        );
+        assert!(v.need_int("missing").is_err());
+    }
+
+    #[test]
+    fn errors_name_the_flag_and_the_rule() {
+        let rule = Rule::table("Check");
+        let e = ToolError::Refused {
+            flag: Some("--bonus".into()),
+            error: RuleError::out_of_range(rule, "bonus", -100, 100, 200),
+        };
+        assert!(
+            e.to_string()
+                .starts_with("--bonus: bonus must be between -100 and 100, not 200"),
+            "{e}"
+        );
+        let e = ToolError::OutOfRange {
+            flag: "--target".into(),
+            min: "0".into(),
+            max: "1".into(),
+            got: "-0.5".into(),
+        };
+        assert_eq!(e.to_string(), "--target must be between 0 and 1, not -0.5");
+        assert!(e.is_bad_input());
+        assert!(!ToolError::Failure("x".into()).is_bad_input());
+    }
+
+    #[test]
+    fn a_tool_declares_its_parameters_once() {
+        fn run(v: &ParamValues, _: &mut dyn Roller) -> Result<Report, ToolError> {
+            Report::of(&v.int("dice")?, "ran".into())
+        }
+        let t = Tool::new("check", "A check.", run)
+            .param(ToolParam::int("dice", "Dice.", 0, 10).required())
+            .param(ToolParam::switch("cover", "Cover.").default("0").hidden())
+            .charts();
+        assert_eq!(t.params.len(), 2);
+        assert!(t.params[0].required && t.params[1].hidden && t.chart);
+        assert_eq!(t.params[1].default, Some("0"));
+        let mut roller = crate::Seeded::from_seed(1);
+        let r = (t.run)(&values(&[("dice", "3")]), &mut roller).unwrap();
+        assert_eq!(r.json, serde_json::json!(3));
+        assert_eq!(r.text, "ran");
+    }
+}
