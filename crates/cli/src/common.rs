@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use tabula_engine::core::files::{MAX_FILE_BYTES, read_text_capped};
 use tabula_engine::core::roller::{Answer, Manual, Question, RollError, Roller, Seeded};
-use tabula_engine::core::system::TextPlay;
 use tabula_engine::play::{self, LineSource, PlayOptions};
 use tabula_engine::{AnyTable, SaveFile, SystemId};
 
@@ -137,13 +136,12 @@ pub struct PlayArgs {
     pub resume: Option<PathBuf>,
 }
 
-/// Run `tabula <system> play` for system `S`.
+/// Run `tabula <system> play`.
 ///
 /// # Errors
 /// Bad input for a broken table, save or script file, an unwritable save path,
 /// or (with `--strict`) a refused command; failures for I/O.
-pub fn play<S: TextPlay>(args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
-    let system: SystemId = S::ID.parse().map_err(CliError::bad)?;
+pub fn play_system(system: SystemId, args: &PlayArgs, ctx: Ctx) -> Result<(), CliError> {
     let mut table = match &args.resume {
         Some(path) => SaveFile::load(system, &read_file(path)?)
             .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?,
@@ -291,24 +289,16 @@ pub struct SimulateArgs {
     pub chart: Option<PathBuf>,
 }
 
-/// Run `tabula <system> simulate` for system `S`: the report as text (or
-/// JSON), a progress bar on a terminal, a chart when asked.
+/// Run `tabula <system> simulate`: the report as text (or JSON), a progress
+/// bar on a terminal, a chart when asked.
 ///
 /// # Errors
 /// Bad input for a broken table file, override, policy or option.
-pub fn simulate<S>(args: &SimulateArgs, ctx: Ctx) -> Result<(), CliError>
-where
-    S: tabula_engine::core::Policy,
-    S::State: Sync,
-{
-    use tabula_engine::simulate::{self as sim, PolicyChoice, SimOptions};
+pub fn simulate_system(system: SystemId, args: &SimulateArgs, ctx: Ctx) -> Result<(), CliError> {
+    use tabula_engine::simulate::{self as sim, PolicyChoice, SimOptions, SimSetupError};
     let text = read_file(&args.table)?;
     let text = sim::apply_overrides(&text, &args.overrides).map_err(CliError::bad)?;
     let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
-    // The table's own settings (`dice`) do not change a simulation.
-    let (_, text) = tabula_engine::split_table_settings(&text).map_err(CliError::BadInput)?;
-    let initial = S::setup(&text, &dir)
-        .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
     let mut policies = Vec::new();
     for p in &args.policy {
         let (name, choice) = p.split_once('=').ok_or_else(|| {
@@ -338,12 +328,15 @@ where
         bar.enable_steady_tick(std::time::Duration::from_millis(250));
         bar
     });
-    let report = sim::simulate::<S>(&initial, &options, &|_| {
+    let report = sim::simulate_table(system, &text, &dir, &options, &|_| {
         if let Some(b) = &bar {
             b.inc(1);
         }
     })
-    .map_err(CliError::bad)?;
+    .map_err(|e| match e {
+        SimSetupError::Setup(m) => CliError::BadInput(format!("{}: {m}", args.table.display())),
+        SimSetupError::Options(e) => CliError::bad(e),
+    })?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }

@@ -2,6 +2,7 @@
 //! role-playing games. This binary only parses flags and prints; the rules live in
 //! the system crates, reached through `tabula-engine`.
 
+mod book;
 mod build;
 mod campaign;
 mod chart;
@@ -9,9 +10,8 @@ mod common;
 mod editor;
 mod roll;
 mod serve;
-mod systems;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 use common::{CliError, Ctx};
@@ -37,21 +37,6 @@ enum Command {
     Roll(roll::RollArgs),
     /// The exact distribution of a dice expression: a table and a bar per value.
     Odds(roll::OddsArgs),
-    /// Sour Grapes (000_05a1db5b88f54528.txt).
-    #[command(name = "sour-grapes", subcommand)]
-    SourGrapes(systems::sour_grapes::Command),
-    /// Scratch RPS (001_337b5a42e331e513.txt).
-    #[command(subcommand)]
-    Scratch(systems::scratch::Command),
-    /// Tiers, the d3/d6 tier system (002_631931fd73349179.txt).
-    #[command(subcommand)]
-    Tiers(systems::tiers::Command),
-    /// A Game of Bastards (003_2dfeea144768d328.txt).
-    #[command(subcommand)]
-    Bastards(systems::bastards::Command),
-    /// The Sapio System (004_f39b4146df158cae.txt).
-    #[command(subcommand)]
-    Sapio(systems::sapio::Command),
     /// Print the command reference of every system (docs/COMMANDS.md).
     Commands,
     /// Serve the shared online table (HTTP and WebSocket; docs/API.md).
@@ -65,17 +50,40 @@ enum Command {
     Campaign(campaign::CampaignCommand),
 }
 
+/// The whole command line: the fixed subcommands, and one per book built from
+/// the book's declared tools (`book::command`).
+fn command_line() -> clap::Command {
+    SystemId::ALL
+        .into_iter()
+        .fold(Cli::command(), |c, s| c.subcommand(book::command(s)))
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+    let parse_error = |e: clap::Error| {
+        let code = if e.use_stderr() { 2 } else { 0 };
+        let _ = e.print();
+        ExitCode::from(code)
     };
-    let ctx = Ctx { json: cli.json };
-    match run(cli.command, ctx) {
+    let matches = match command_line().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return parse_error(e),
+    };
+    let ctx = Ctx {
+        json: matches.get_flag("json"),
+    };
+    let result = match matches.subcommand() {
+        Some((name, sub)) if SystemId::ALL.iter().any(|s| s.id() == name) => {
+            match name.parse::<SystemId>() {
+                Ok(system) => book::run(system, sub, ctx),
+                Err(e) => Err(CliError::bad(e)),
+            }
+        }
+        _ => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => run(cli.command, ctx),
+            Err(e) => return parse_error(e),
+        },
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -89,11 +97,6 @@ fn run(command: Command, ctx: Ctx) -> Result<(), CliError> {
         Command::Systems => systems_list(ctx),
         Command::Roll(args) => roll::run(&args, ctx),
         Command::Odds(args) => roll::odds(&args, ctx),
-        Command::SourGrapes(c) => systems::sour_grapes::run(c, ctx),
-        Command::Scratch(c) => systems::scratch::run(c, ctx),
-        Command::Tiers(c) => systems::tiers::run(c, ctx),
-        Command::Bastards(c) => systems::bastards::run(c, ctx),
-        Command::Sapio(c) => systems::sapio::run(c, ctx),
         Command::Commands => {
             print!("{}", tabula_engine::reference::markdown());
             Ok(())

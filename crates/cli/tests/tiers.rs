@@ -146,8 +146,17 @@ fn character_validate_and_show() {
         "show",
         "examples/tiers/cristy.toml",
     ]));
-    assert_eq!(v["total_sp"], 20);
-    assert_eq!(v["max_health"], 30);
+    // The one character sheet of every book: Cristy's 20 SP and 30 Health.
+    let items: Vec<&serde_json::Value> = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap())
+        .collect();
+    let sp = items.iter().find(|i| i["label"] == "SP").unwrap();
+    assert_eq!(sp["value"], "20");
+    let health = items.iter().find(|i| i["label"] == "Health").unwrap();
+    assert_eq!(health["max"], 30);
 }
 
 #[test]

@@ -47,6 +47,7 @@ pub mod roller;
 pub mod rule;
 pub mod sheet;
 pub mod system;
+pub mod tool;
 
 pub use builder::{
     AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldKind,
@@ -62,4 +63,7 @@ pub use sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 pub use system::{
     ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, LogSymbols, Logged,
     ParamKind, ParamSpec, Seat, System, Table, TextPlay, seat_list,
+};
+pub use tool::{
+    BookTools, Chart, ParamValues, Report, Rolled, Tool, ToolError, ToolKind, ToolParam,
 };

@@ -79,6 +79,7 @@ pub mod reference;
 pub mod session;
 pub mod simulate;
 pub mod talk;
+pub mod tools;
 
 pub use any::{
     Accepted, AnyTable, Dice, DiceSetting, LoadError, RawRow, SaveError, SaveFile, SetupFailure,

@@ -49,6 +49,7 @@ pub mod advantages;
 pub mod builder;
 pub mod chance;
 pub mod character;
+pub mod cli;
 pub mod commands;
 pub mod deck;
 pub mod fate;

@@ -48,6 +48,7 @@
 pub mod builder;
 pub mod characters;
 pub mod checks;
+pub mod cli;
 pub mod commands;
 pub mod harm;
 pub mod invoking;

@@ -46,6 +46,7 @@
 
 pub mod abilities;
 pub mod character;
+pub mod cli;
 pub mod rolls;
 pub mod rules;
 

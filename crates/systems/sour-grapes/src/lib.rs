@@ -32,6 +32,7 @@ pub mod builder;
 pub mod cards;
 pub mod character;
 pub mod check;
+pub mod cli;
 pub mod commands;
 pub mod policy;
 pub mod rules;

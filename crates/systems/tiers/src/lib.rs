@@ -51,6 +51,7 @@ pub mod advance;
 pub mod after;
 pub mod builder;
 pub mod character;
+pub mod cli;
 mod combat;
 pub mod commands;
 pub mod content;
