@@ -78,7 +78,7 @@ fn a_book_is_named_in_one_line_of_the_engine_outside_its_crate() {
     assert_eq!(list.len(), SystemId::ALL.len(), "{places:#?}");
     // Known places still to fold into the books (docs/ARCHITECTURE.md,
     // "Adding a book"): Scratch RPS's campaign settings (R-SCR-9) in the
-    // engine's characters module, and the CLI's per-book commands.
+    // engine's characters module.
     let rest: Vec<&String> = places
         .iter()
         .filter(|p| !list.contains(p))
