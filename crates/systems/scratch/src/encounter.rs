@@ -523,6 +523,23 @@ pub enum Event {
         /// Who.
         character: usize,
     },
+    /// The GM set a character's value (`adjust`).
+    ///
+    /// "Hit Points" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Adjusted {
+        /// Who.
+        character: usize,
+        /// The value.
+        value: crate::gm::Value,
+        /// Before.
+        from: u32,
+        /// After.
+        to: u32,
+    },
+    /// The GM ended the encounter early (`end-encounter`).
+    ///
+    /// "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    EncounterEnded,
 }
 
 impl State {
@@ -836,6 +853,36 @@ impl State {
                 self.advance();
                 self.refresh_over();
             }
+            Event::Adjusted { .. } | Event::EncounterEnded => self.apply_gm(event),
+        }
+    }
+
+    /// The GM's tools: an `adjust` sets the value (at 0 hit points the
+    /// character is incapacitated, "Hit Points"), an `end-encounter` ends it.
+    fn apply_gm(&mut self, event: &Event) {
+        match event {
+            Event::Adjusted {
+                character,
+                value: crate::gm::Value::HitPoints,
+                to,
+                ..
+            } => {
+                if let Some(c) = self.characters.get_mut(*character) {
+                    c.hit_points = *to;
+                }
+                self.refresh_over();
+                // Between turns, the group whose turn it is may have no one
+                // left who can act: the turn passes on as after a turn's end.
+                if self.active.is_none() {
+                    self.advance();
+                    self.refresh_over();
+                }
+            }
+            Event::EncounterEnded => {
+                self.phase = Phase::Over;
+                self.active = None;
+            }
+            _ => {}
         }
     }
 

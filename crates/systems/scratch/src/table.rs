@@ -982,6 +982,29 @@ impl TextPlay for Scratch {
                 }
                 s
             }
+            Event::Adjusted {
+                character,
+                value,
+                from,
+                to,
+            } => {
+                let mut s = format!(
+                    "The GM sets {}'s {value} to {to} (was {from})",
+                    n(state, *character)
+                );
+                if let Some(c) = state.get(*character) {
+                    s.push_str(&format!(", {}", c.hp_state(&state.rules)));
+                }
+                s
+            }
+            Event::EncounterEnded => format!(
+                "The GM ends the encounter ({} still standing)",
+                state
+                    .sides_standing()
+                    .into_iter()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 
