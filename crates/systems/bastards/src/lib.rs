@@ -52,6 +52,7 @@ pub mod character;
 pub mod commands;
 pub mod deck;
 pub mod fate;
+pub mod gm;
 pub mod opposition;
 pub mod policy;
 pub mod sheet;
