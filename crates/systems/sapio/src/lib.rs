@@ -49,6 +49,7 @@ pub mod builder;
 pub mod characters;
 pub mod checks;
 pub mod commands;
+pub mod gm;
 pub mod harm;
 pub mod invoking;
 mod name_match;
