@@ -77,6 +77,13 @@ pub enum Command {
     ///
     /// "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
     EndEncounter,
+    /// The GM takes a character out of the encounter (`remove CHARACTER`).
+    ///
+    /// "Basic Actions", "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Remove {
+        /// The character's id.
+        character: String,
+    },
     /// A character acts on its turn (starting its turn if it has not begun).
     Act {
         /// The character's id.
@@ -317,6 +324,7 @@ pub fn decide(
             amount,
         } => crate::gm::adjust(state, seat, character, *value, *amount),
         Command::EndEncounter => crate::gm::end_encounter(state, seat),
+        Command::Remove { character } => crate::gm::remove(state, seat, character),
         Command::Roll {
             character,
             ability,

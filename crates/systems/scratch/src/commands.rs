@@ -71,6 +71,14 @@ pub const COMMANDS: &[CommandDoc] = &[
         rules::GM_TOOLS,
     ),
     CommandDoc::new(
+        "remove",
+        &[],
+        "remove CHARACTER",
+        "the GM takes a character out of the encounter, as one who escaped is out of it",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "end-encounter",
         &[],
         "end-encounter",
@@ -609,6 +617,14 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
             }
             "roll" => return parse_roll(state, args),
             "adjust" => return parse_adjust(state, args),
+            "remove" => {
+                let [character] = args else {
+                    return Err(args_err("remove", "write remove CHARACTER"));
+                };
+                return Ok(Command::Remove {
+                    character: character_id(state, "character", character)?,
+                });
+            }
             "end-encounter" => {
                 if !args.is_empty() {
                     return Err(args_err("end-encounter", "takes nothing after it"));

@@ -536,6 +536,14 @@ pub enum Event {
         /// After.
         to: u32,
     },
+    /// The GM took a character out of the encounter (`remove`): it is out
+    /// as one who escaped is.
+    ///
+    /// "Basic Actions", "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Removed {
+        /// Who.
+        character: usize,
+    },
     /// The GM ended the encounter early (`end-encounter`).
     ///
     /// "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
@@ -853,12 +861,15 @@ impl State {
                 self.advance();
                 self.refresh_over();
             }
-            Event::Adjusted { .. } | Event::EncounterEnded => self.apply_gm(event),
+            Event::Adjusted { .. } | Event::EncounterEnded | Event::Removed { .. } => {
+                self.apply_gm(event)
+            }
         }
     }
 
     /// The GM's tools: an `adjust` sets the value (at 0 hit points the
-    /// character is incapacitated, "Hit Points"), an `end-encounter` ends it.
+    /// character is incapacitated, "Hit Points"), a `remove` takes a character
+    /// out as an escape does, an `end-encounter` ends the encounter.
     fn apply_gm(&mut self, event: &Event) {
         match event {
             Event::Adjusted {
@@ -881,6 +892,16 @@ impl State {
             Event::EncounterEnded => {
                 self.phase = Phase::Over;
                 self.active = None;
+            }
+            Event::Removed { character } => {
+                if let Some(c) = self.characters.get_mut(*character) {
+                    c.escaped = true;
+                }
+                self.refresh_over();
+                if self.active.is_none() {
+                    self.advance();
+                    self.refresh_over();
+                }
             }
             _ => {}
         }

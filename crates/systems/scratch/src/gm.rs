@@ -222,8 +222,48 @@ pub fn end_encounter(state: &State, seat: &Seat) -> Result<Vec<Event>, RuleError
     Ok(vec![Event::EncounterEnded])
 }
 
-/// The GM's tools among the legal commands: `adjust` and `end-encounter`,
-/// during the turns.
+/// The GM's `remove`: a character leaves the encounter, as one who escaped
+/// leaves it ("Basic Actions", escape: it takes no more actions and cannot be
+/// attacked); its turn, if on, ends, and when at most one side can still act
+/// the encounter is over ("Turns"). It keeps its hit points; Scratch RPS has
+/// no cards to return.
+///
+/// "Basic Actions", "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+///
+/// # Errors
+/// Not the GM, not during the turns, an unknown character, or one already out
+/// of the encounter (escaped or removed); nothing changes.
+pub fn remove(state: &State, seat: &Seat, character: &str) -> Result<Vec<Event>, RuleError> {
+    gm_only(seat, "removes a character from the encounter")?;
+    during_turns(state)?;
+    let Some(i) = state.find(character) else {
+        return Err(RuleError::new(
+            rules::GM_TOOLS,
+            Refusal::Unknown {
+                field: "character".into(),
+                name: character.into(),
+            },
+            format!(
+                "no character {character:?} (the characters: {})",
+                state.ids()
+            ),
+        ));
+    };
+    if state.get(i).is_some_and(|c| c.escaped) {
+        return Err(RuleError::forbidden(
+            rules::GM_TOOLS,
+            format!("{character} is already out of the encounter"),
+        ));
+    }
+    let mut out = vec![Event::Removed { character: i }];
+    if state.active == Some(i) {
+        out.push(Event::TurnEnded { character: i });
+    }
+    Ok(out)
+}
+
+/// The GM's tools among the legal commands: `adjust`, `remove` and
+/// `end-encounter`, during the turns.
 pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::CommandSpec>) {
     use tabula_core::{CommandSpec, ParamSpec};
     if !seat.is_gm() || state.phase != Phase::Turns {
@@ -238,6 +278,19 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::Comma
                 ParamSpec::choice("value", Value::ALL.iter().map(|v| v.key())),
                 ParamSpec::text("amount"),
             ],
+        ));
+    }
+    let present: Vec<String> = state
+        .characters
+        .iter()
+        .filter(|c| !c.escaped)
+        .map(|c| c.id.clone())
+        .collect();
+    if !present.is_empty() {
+        out.push(CommandSpec::new(
+            "remove",
+            "take a character out of the encounter",
+            vec![ParamSpec::choice("character", present)],
         ));
     }
     out.push(CommandSpec::new(

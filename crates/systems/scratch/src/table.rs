@@ -997,6 +997,20 @@ impl TextPlay for Scratch {
                 }
                 s
             }
+            Event::Removed { character } => {
+                let mut s = format!("The GM takes {} out of the encounter", n(state, *character));
+                if state.phase == Phase::Over {
+                    s.push_str(&format!(
+                        "; the encounter is over ({} still standing)",
+                        state
+                            .sides_standing()
+                            .into_iter()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                s
+            }
             Event::EncounterEnded => format!(
                 "The GM ends the encounter ({} still standing)",
                 state

@@ -454,3 +454,35 @@ fn the_gm_ends_the_encounter() {
     assert!(t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).is_err());
     assert!(t.replay_matches());
 }
+
+/// The GM takes a character out of the encounter: out as one who escaped,
+/// its turn passes on, and a side with no one left ends the encounter.
+#[test]
+fn the_gm_removes_a_character() {
+    let mut t = in_turns();
+    let i = t.state().find("chokestar").unwrap();
+    let cmd = parse(&t, "alice", "remove chokestar").unwrap();
+    let before = t.clone();
+    assert!(
+        t.submit(&Seat::parse("alice"), &cmd, &mut Scripted::dice([]))
+            .is_err()
+    );
+    assert_eq!(t, before);
+    let cmd = parse(&t, "gm", "remove chokestar").unwrap();
+    t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).unwrap();
+    assert!(t.state().characters[i].escaped);
+    assert!(!t.state().characters[i].takes_turns());
+    // Already out: refused.
+    let before = t.clone();
+    assert!(t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).is_err());
+    assert_eq!(t, before);
+    assert!(t.replay_matches());
+    let replayed = Table::<Scratch>::replay(t.initial(), t.log(), t.log().len());
+    assert!(replayed.characters[i].escaped);
+    assert!(
+        !Scratch::legal_commands(t.state(), &Seat::Gm)
+            .iter()
+            .filter(|c| c.name == "remove")
+            .any(|c| format!("{:?}", c.params).contains("\"chokestar\""))
+    );
+}
