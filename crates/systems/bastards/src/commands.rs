@@ -219,6 +219,14 @@ pub const COMMANDS: &[CommandDoc] = &[
         opposition::RULE_STEPS,
     ),
     CommandDoc::new(
+        "adjust",
+        &[],
+        "adjust WHO VALUE AMOUNT",
+        "The Dealer sets (N) or changes (+N, -N) a combatant's pool (bp, sp, mp, lp: 0 to Trait x 5; a Follower's Power Pool is bp), members (Extras, 0 to 5) or Wildcards while an Opposition runs; an emptied pool counts as damage would",
+        Giver::Gm,
+        crate::gm::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "finish",
         &[],
         "finish",
@@ -464,6 +472,32 @@ pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, 
             Command::Distance { who, wildcards }
         }
         "end" => Command::End,
+        "adjust" => {
+            let who = ctx.character(arg(0, "who")?)?;
+            let typed = arg(1, "value")?;
+            let value = match crate::gm::Value::parse(typed) {
+                Some(v) => v,
+                None => {
+                    let found = tabula_core::names::resolve(
+                        "value",
+                        typed,
+                        crate::gm::Value::ALL.iter().map(|v| v.key()),
+                    )?;
+                    crate::gm::Value::parse(found)
+                        .ok_or_else(|| bad(format!("{typed:?} is not a value")))?
+                }
+            };
+            let typed = arg(2, "amount")?;
+            let amount = crate::gm::Amount::parse(typed).ok_or_else(|| {
+                bad(format!(
+                    "the amount must be N, +N or -N (whole numbers), not {typed:?}"
+                ))
+            })?;
+            if args.len() > 3 {
+                return Err(bad("adjust takes WHO VALUE AMOUNT".into()));
+            }
+            Command::Adjust { who, value, amount }
+        }
         _ => Command::Finish,
     })
 }

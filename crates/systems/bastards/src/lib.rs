@@ -53,6 +53,7 @@ pub mod cli;
 pub mod commands;
 pub mod deck;
 pub mod fate;
+pub mod gm;
 pub mod opposition;
 pub mod policy;
 pub mod sheet;

@@ -547,6 +547,19 @@ pub enum Command {
     End,
     /// End the encounter (GM).
     Finish,
+    /// The Dealer (GM) sets or changes a combatant's pool, members or
+    /// Wildcards (`adjust WHO VALUE AMOUNT`).
+    ///
+    /// "Combat", "Desperation", "Optional Rules"; R-GB-5, R-GB-9, R-GB-13;
+    /// issue 27, item 6.
+    Adjust {
+        /// The combatant.
+        who: String,
+        /// The value.
+        value: crate::gm::Value,
+        /// `N`, `+N` or `-N`.
+        amount: crate::gm::Amount,
+    },
 }
 
 /// Advantages used on their own.
@@ -797,6 +810,20 @@ pub enum Event {
         /// How many.
         gained: u32,
     },
+    /// The Dealer (GM) set a combatant's value (`adjust`); the numbers are
+    /// for the combatant's controller only when the value is a pool (R-GB-12).
+    ///
+    /// Issue 27, item 6.
+    Adjusted {
+        /// Combatant.
+        who: usize,
+        /// The value.
+        value: crate::gm::Value,
+        /// Before.
+        from: i64,
+        /// After.
+        to: i64,
+    },
 }
 
 fn err(rule: Rule, msg: impl Into<String>) -> RuleError {
@@ -845,7 +872,7 @@ fn unknown_among<'a>(
     RuleError::unknown_among(rule, field, name, choices)
 }
 
-fn who(state: &State, name: &str) -> Result<usize, RuleError> {
+pub(crate) fn who(state: &State, name: &str) -> Result<usize, RuleError> {
     find(state, name).ok_or_else(|| {
         unknown_among(
             RULE_SEATS,
@@ -940,7 +967,7 @@ pub fn actor(state: &State) -> Option<usize> {
 /// steps of an Opposition (a draw, a declaration, a face-down card, a bet, a
 /// first call, a pass, a failed attack) never read what their events
 /// changed, so they never copy.
-struct Out<'a> {
+pub(crate) struct Out<'a> {
     /// The state the command was given.
     base: &'a State,
     /// `base` with every event applied, once something was read after one.
@@ -975,7 +1002,7 @@ impl<'a> Out<'a> {
         }
         self.work.as_ref().unwrap_or(self.base)
     }
-    fn emit(&mut self, e: Event) {
+    pub(crate) fn emit(&mut self, e: Event) {
         match &mut self.work {
             Some(w) => evolve(w, &e),
             None => match e {
@@ -1059,7 +1086,7 @@ impl<'a> Out<'a> {
         }
         self.work.as_ref().unwrap_or(self.base)
     }
-    fn c(&mut self, i: usize) -> Result<&Combatant, RuleError> {
+    pub(crate) fn c(&mut self, i: usize) -> Result<&Combatant, RuleError> {
         self.people()
             .combatants
             .get(i)
@@ -1802,6 +1829,9 @@ pub fn decide(
                 o.emit(Event::Shuffled);
             }
             o.emit(Event::Finished);
+        }
+        Command::Adjust { who, value, amount } => {
+            crate::gm::adjust(&mut o, state, seat, who, *value, *amount, roller)?;
         }
     }
     Ok(o.events)
@@ -2760,7 +2790,11 @@ fn consequences(
 /// nothing new, so it does not "roll over" into a knock-out.
 ///
 /// A Game of Bastards, "Desperation" (003_2dfeea144768d328.txt); R-GB-5, R-GB-13.
-fn pool_emptied(o: &mut Out, who: usize, roller: &mut dyn Roller) -> Result<(), RuleError> {
+pub(crate) fn pool_emptied(
+    o: &mut Out,
+    who: usize,
+    roller: &mut dyn Roller,
+) -> Result<(), RuleError> {
     let c = o.c(who)?;
     let Body::Fated {
         pools, desperate, ..
@@ -3255,6 +3289,21 @@ pub fn evolve(s: &mut State, e: &Event) {
             s.distance = Some((name, *rounds));
         }
         Event::Finished => s.finished = true,
+        Event::Adjusted { who, value, to, .. } => {
+            if let Some(c) = s.combatants.get_mut(*who) {
+                match (value, &mut c.body) {
+                    (crate::gm::Value::Wildcards, _) => {
+                        c.wildcards = u32::try_from(*to).unwrap_or(c.wildcards);
+                    }
+                    (crate::gm::Value::Pool(t), Body::Fated { pools, .. }) => {
+                        pools[trait_index(*t)] = *to;
+                    }
+                    (crate::gm::Value::Pool(_), Body::Follower { pool, .. }) => *pool = *to,
+                    (crate::gm::Value::Members, Body::Extras { members, .. }) => *members = *to,
+                    _ => {}
+                }
+            }
+        }
         Event::SceneBegan => {
             s.distance = None;
             s.karmic_shuffle = false;

@@ -632,6 +632,20 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             n(who)
         ),
         Event::Finished => "The encounter is over.".into(),
+        // The numbers of a pool only for its controller's seat (R-GB-12);
+        // members and Wildcards are on the table (issue 27, item 6).
+        Event::Adjusted {
+            who,
+            value,
+            from,
+            to,
+        } => {
+            if !value.hidden() || reader.owns(s, *who) {
+                format!("The GM sets {}'s {value} to {to} (was {from}).", n(who))
+            } else {
+                format!("The GM adjusts {}'s {value}.", n(who))
+            }
+        }
         Event::SceneBegan => "A new scene: Berserk and Distance end.".into(),
         Event::DealerWildcards { gained } => format!("The Dealer banks {gained} Wildcard(s)"),
         Event::KarmicShuffle => "Karmic Shuffle: physical defense draws use Luck.".into(),

@@ -577,6 +577,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             vec![ParamSpec::choice("who", absent)],
         ));
     }
+    crate::gm::legal(s, seat, &mut out);
     out
 }
 

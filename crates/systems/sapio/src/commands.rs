@@ -262,6 +262,14 @@ pub const COMMANDS: &[CommandDoc] = &[
         characters::RULE_PRINCIPLES,
     ),
     CommandDoc::new(
+        "adjust",
+        &[],
+        "adjust CHARACTER VALUE AMOUNT",
+        "The GM sets (N) or changes (+N, -N) a character's Luck (0 to 99)",
+        Giver::Gm,
+        characters::RULE_LUCK,
+    ),
+    CommandDoc::new(
         "give-luck",
         &[],
         "give-luck CHARACTER N",
@@ -845,6 +853,38 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
                     &existing,
                     usize::MAX,
                 )?,
+            }
+        }
+        "adjust" => {
+            let names = state.names();
+            let end = l.words.len().saturating_sub(2);
+            let n = l.name_until("character", &names, end)?;
+            let character = state
+                .find(&n)
+                .ok_or_else(|| l.bad(format!("no character {n:?}")))?;
+            let typed = l.word("the value")?;
+            let value = match crate::gm::Value::parse(&typed) {
+                Some(v) => v,
+                None => {
+                    let found = resolve(
+                        "value",
+                        &typed,
+                        crate::gm::Value::ALL.iter().map(|v| v.key()),
+                    )?;
+                    crate::gm::Value::parse(found)
+                        .ok_or_else(|| l.bad(format!("{typed:?} is not a value")))?
+                }
+            };
+            let typed = l.word("the amount")?;
+            let amount = crate::gm::Amount::parse(&typed).ok_or_else(|| {
+                l.bad(format!(
+                    "the amount must be N, +N or -N (whole numbers), not {typed:?}"
+                ))
+            })?;
+            Command::Adjust {
+                character,
+                value,
+                amount,
             }
         }
         "give-luck" => {

@@ -50,6 +50,7 @@ pub mod characters;
 pub mod checks;
 pub mod cli;
 pub mod commands;
+pub mod gm;
 pub mod harm;
 pub mod invoking;
 mod name_match;

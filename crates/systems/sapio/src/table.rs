@@ -407,6 +407,16 @@ pub enum Command {
         /// The most inconvenienced other character.
         beneficiary: usize,
     },
+    /// GM: set or change a character's Luck (`adjust CHARACTER luck AMOUNT`).
+    /// The Sapio System, "Luck" (004_f39b4146df158cae.txt); issue 27, item 6.
+    Adjust {
+        /// Who.
+        character: usize,
+        /// The value.
+        value: crate::gm::Value,
+        /// `N`, `+N` or `-N`.
+        amount: crate::gm::Amount,
+    },
     /// GM: give Luck for compelling choices. The Sapio System, "Luck" (004_f39b4146df158cae.txt).
     GiveLuck {
         /// To whom.
@@ -668,6 +678,18 @@ pub enum Event {
     },
     /// The encounter ended.
     EncounterEnded,
+    /// The GM set a character's Luck (`adjust`).
+    /// The Sapio System, "Luck" (004_f39b4146df158cae.txt); issue 27, item 6.
+    Adjusted {
+        /// Who.
+        character: usize,
+        /// The value.
+        value: crate::gm::Value,
+        /// Before.
+        from: u32,
+        /// After.
+        to: u32,
+    },
 }
 
 /// The Sapio System at the table.
@@ -1753,6 +1775,11 @@ impl Sapio {
                     reason: LuckReason::WorstImpulse,
                 }])
             }
+            Command::Adjust {
+                character,
+                value,
+                amount,
+            } => crate::gm::adjust(state, seat, *character, *value, *amount),
             Command::GiveLuck { character, amount } => {
                 gm_only(seat)?;
                 if *amount == 0 || *amount > 3 {
@@ -2359,6 +2386,16 @@ impl System for Sapio {
             Event::EncounterEnded => {
                 state.over = true;
                 state.check = None;
+            }
+            Event::Adjusted {
+                character,
+                value: crate::gm::Value::Luck,
+                to,
+                ..
+            } => {
+                if let Some(m) = state.characters.get_mut(*character) {
+                    m.character.sheet_mut().luck = *to;
+                }
             }
         }
     }

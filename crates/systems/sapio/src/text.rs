@@ -273,6 +273,15 @@ pub fn describe(state: &State, event: &Event) -> String {
             name(state, *character)
         ),
         Event::EncounterEnded => "the GM ends the encounter".into(),
+        Event::Adjusted {
+            character,
+            value,
+            from,
+            to,
+        } => format!(
+            "The GM sets {}'s {value} to {to} (was {from})",
+            name(state, *character)
+        ),
         Event::InjuryPending { pending } => {
             let existing: Vec<String> = state
                 .characters
@@ -854,6 +863,15 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
             "give-luck",
             "Luck for compelling choices",
             vec![ch("character", &all), ParamSpec::int("amount", 1, 3)],
+        ));
+        out.push(CommandSpec::new(
+            "adjust",
+            "set (N) or change (+N, -N) a character's Luck",
+            vec![
+                ch("character", &all),
+                ParamSpec::choice("value", crate::gm::Value::ALL.iter().map(|v| v.key())),
+                ParamSpec::text("amount"),
+            ],
         ));
     }
     out

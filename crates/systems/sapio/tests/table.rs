@@ -1870,3 +1870,56 @@ fn the_roll_says_whose_it_is_and_what_for() {
         ]
     );
 }
+
+/// The GM's `adjust` (issue 27, item 6): Luck set or changed, from the log,
+/// the GM's only, in range; Luck spent on the open check is the floor.
+#[test]
+fn the_gm_adjusts_luck() {
+    let mut t = table();
+    assert_eq!(t.state().characters[0].character.luck(), 1);
+    let ev = ok(&mut t, "GM", "adjust Wren luck 5", &mut none());
+    assert_eq!(t.state().characters[0].character.luck(), 5);
+    assert_eq!(
+        Sapio::describe(t.state(), &ev[0]),
+        "The GM sets Wren's Luck to 5 (was 1)"
+    );
+    ok(&mut t, "GM", "adjust Wren luck -2", &mut none());
+    assert_eq!(t.state().characters[0].character.luck(), 3);
+    assert!(t.replay_matches());
+    let replayed = Table::<Sapio>::replay(t.initial(), t.log(), t.log().len());
+    assert_eq!(replayed.characters[0].character.luck(), 3);
+
+    let e = refused(&mut t, "Ana", "adjust Wren luck 9");
+    assert_eq!(e.kind, Refusal::NotPermitted);
+    let e = refused(&mut t, "GM", "adjust Wren luck -4");
+    assert_eq!(
+        e.kind,
+        Refusal::OutOfRange {
+            field: "luck".into(),
+            min: 0,
+            max: 99,
+            got: -1
+        }
+    );
+    refused(&mut t, "GM", "adjust Wren luck 100");
+    refused(&mut t, "GM", &format!("adjust Wren luck +{}", i64::MAX));
+    assert_eq!(t.state().characters[0].character.luck(), 3);
+    assert!(Sapio::parse_command(t.state(), &seat("GM"), "adjust Nobody luck 1").is_err());
+    assert!(Sapio::parse_command(t.state(), &seat("GM"), "adjust Wren harm 1").is_err());
+
+    // Luck spent on the open check cannot be taken away.
+    ok(&mut t, "GM", "check Wren 3", &mut none());
+    ok(&mut t, "Ana", "luck 2", &mut none());
+    let e = refused(&mut t, "GM", "adjust Wren luck 1");
+    assert!(matches!(e.kind, Refusal::OutOfRange { min: 2, .. }));
+    assert!(
+        Sapio::legal_commands(t.state(), &seat("GM"))
+            .iter()
+            .any(|c| c.name == "adjust")
+    );
+    assert!(
+        !Sapio::legal_commands(t.state(), &seat("Ana"))
+            .iter()
+            .any(|c| c.name == "adjust")
+    );
+}

@@ -61,6 +61,29 @@ pub enum Command {
         /// The roll requires the ability: refused without a level of it.
         requires: bool,
     },
+    /// The GM sets or changes a character's hit points (`adjust CHARACTER
+    /// VALUE AMOUNT`).
+    ///
+    /// "Hit Points" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Adjust {
+        /// The character's id.
+        character: String,
+        /// The value.
+        value: crate::gm::Value,
+        /// `N`, `+N` or `-N`.
+        amount: crate::gm::Amount,
+    },
+    /// The GM ends the encounter now.
+    ///
+    /// "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    EndEncounter,
+    /// The GM takes a character out of the encounter (`remove CHARACTER`).
+    ///
+    /// "Basic Actions", "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Remove {
+        /// The character's id.
+        character: String,
+    },
     /// A character acts on its turn (starting its turn if it has not begun).
     Act {
         /// The character's id.
@@ -295,6 +318,13 @@ pub fn decide(
             }
         }
         Command::Act { actor, action } => act(state, seat, actor, action, roller),
+        Command::Adjust {
+            character,
+            value,
+            amount,
+        } => crate::gm::adjust(state, seat, character, *value, *amount),
+        Command::EndEncounter => crate::gm::end_encounter(state, seat),
+        Command::Remove { character } => crate::gm::remove(state, seat, character),
         Command::Roll {
             character,
             ability,
@@ -1782,5 +1812,6 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         }
         Phase::Over => {}
     }
+    crate::gm::legal(state, seat, &mut out);
     out
 }

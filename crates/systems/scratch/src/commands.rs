@@ -63,6 +63,30 @@ pub const COMMANDS: &[CommandDoc] = &[
         rules::ROLLS,
     ),
     CommandDoc::new(
+        "adjust",
+        &[],
+        "adjust CHARACTER VALUE AMOUNT",
+        "the GM sets (N) or changes (+N, -N) a character's hit points (0 to its maximum); at 0 it is incapacitated",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "remove",
+        &[],
+        "remove CHARACTER",
+        "the GM takes a character out of the encounter, as one who escaped is out of it",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "end-encounter",
+        &[],
+        "end-encounter",
+        "the GM ends the encounter now",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "terrain",
         &[],
         "terrain add|remove TERRAIN",
@@ -592,6 +616,21 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
                 return Ok(Command::Initiative);
             }
             "roll" => return parse_roll(state, args),
+            "adjust" => return parse_adjust(state, args),
+            "remove" => {
+                let [character] = args else {
+                    return Err(args_err("remove", "write remove CHARACTER"));
+                };
+                return Ok(Command::Remove {
+                    character: character_id(state, "character", character)?,
+                });
+            }
+            "end-encounter" => {
+                if !args.is_empty() {
+                    return Err(args_err("end-encounter", "takes nothing after it"));
+                }
+                return Ok(Command::EndEncounter);
+            }
             "terrain" => {
                 let [change, t] = args else {
                     return Err(args_err("terrain", "write terrain add|remove TERRAIN"));
@@ -641,6 +680,37 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
 }
 
 /// `roll CHARACTER [ABILITY] DIFFICULTY [requires]`.
+/// `adjust CHARACTER VALUE AMOUNT` (issue 27, item 6).
+fn parse_adjust(state: &State, args: &[&str]) -> Result<Command, CommandParseError> {
+    let [character, value, amount] = args else {
+        return Err(args_err("adjust", "write adjust CHARACTER VALUE AMOUNT"));
+    };
+    let character = character_id(state, "character", character)?;
+    let value = match crate::gm::Value::parse(value) {
+        Some(v) => v,
+        None => {
+            let found = resolve(
+                "value",
+                value,
+                crate::gm::Value::ALL.iter().map(|v| v.key()),
+            )?;
+            crate::gm::Value::parse(found)
+                .ok_or_else(|| args_err("adjust", format!("{value:?} is not a value")))?
+        }
+    };
+    let amount = crate::gm::Amount::parse(amount).ok_or_else(|| {
+        args_err(
+            "adjust",
+            format!("the amount must be N, +N or -N (whole numbers), not {amount:?}"),
+        )
+    })?;
+    Ok(Command::Adjust {
+        character,
+        value,
+        amount,
+    })
+}
+
 fn parse_roll(state: &State, args: &[&str]) -> Result<Command, CommandParseError> {
     let mut rest: Vec<&str> = args.to_vec();
     let requires = rest

@@ -523,6 +523,31 @@ pub enum Event {
         /// Who.
         character: usize,
     },
+    /// The GM set a character's value (`adjust`).
+    ///
+    /// "Hit Points" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Adjusted {
+        /// Who.
+        character: usize,
+        /// The value.
+        value: crate::gm::Value,
+        /// Before.
+        from: u32,
+        /// After.
+        to: u32,
+    },
+    /// The GM took a character out of the encounter (`remove`): it is out
+    /// as one who escaped is.
+    ///
+    /// "Basic Actions", "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Removed {
+        /// Who.
+        character: usize,
+    },
+    /// The GM ended the encounter early (`end-encounter`).
+    ///
+    /// "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
+    EncounterEnded,
 }
 
 impl State {
@@ -836,6 +861,49 @@ impl State {
                 self.advance();
                 self.refresh_over();
             }
+            Event::Adjusted { .. } | Event::EncounterEnded | Event::Removed { .. } => {
+                self.apply_gm(event)
+            }
+        }
+    }
+
+    /// The GM's tools: an `adjust` sets the value (at 0 hit points the
+    /// character is incapacitated, "Hit Points"), a `remove` takes a character
+    /// out as an escape does, an `end-encounter` ends the encounter.
+    fn apply_gm(&mut self, event: &Event) {
+        match event {
+            Event::Adjusted {
+                character,
+                value: crate::gm::Value::HitPoints,
+                to,
+                ..
+            } => {
+                if let Some(c) = self.characters.get_mut(*character) {
+                    c.hit_points = *to;
+                }
+                self.refresh_over();
+                // Between turns, the group whose turn it is may have no one
+                // left who can act: the turn passes on as after a turn's end.
+                if self.active.is_none() {
+                    self.advance();
+                    self.refresh_over();
+                }
+            }
+            Event::EncounterEnded => {
+                self.phase = Phase::Over;
+                self.active = None;
+            }
+            Event::Removed { character } => {
+                if let Some(c) = self.characters.get_mut(*character) {
+                    c.escaped = true;
+                }
+                self.refresh_over();
+                if self.active.is_none() {
+                    self.advance();
+                    self.refresh_over();
+                }
+            }
+            _ => {}
         }
     }
 

@@ -77,6 +77,7 @@ pub mod advancement;
 pub mod builder;
 pub mod commands;
 pub mod encounter;
+pub mod gm;
 pub mod policy;
 pub mod sheet;
 pub mod table;

@@ -1011,6 +1011,43 @@ impl TextPlay for Scratch {
                 }
                 s
             }
+            Event::Adjusted {
+                character,
+                value,
+                from,
+                to,
+            } => {
+                let mut s = format!(
+                    "The GM sets {}'s {value} to {to} (was {from})",
+                    n(state, *character)
+                );
+                if let Some(c) = state.get(*character) {
+                    s.push_str(&format!(", {}", c.hp_state(&state.rules)));
+                }
+                s
+            }
+            Event::Removed { character } => {
+                let mut s = format!("The GM takes {} out of the encounter", n(state, *character));
+                if state.phase == Phase::Over {
+                    s.push_str(&format!(
+                        "; the encounter is over ({} still standing)",
+                        state
+                            .sides_standing()
+                            .into_iter()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                s
+            }
+            Event::EncounterEnded => format!(
+                "The GM ends the encounter ({} still standing)",
+                state
+                    .sides_standing()
+                    .into_iter()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 

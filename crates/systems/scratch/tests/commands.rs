@@ -368,3 +368,121 @@ fn each_roll_is_announced_with_who_and_what_for() {
         ]
     );
 }
+
+/// The GM's `adjust` (issue 27, item 6): sets or changes hit points, replays
+/// from the log, is the GM's only, stays in 0..=max; at 0 the character is
+/// incapacitated.
+#[test]
+fn the_gm_adjusts_hit_points() {
+    let mut t = in_turns();
+    let i = t.state().find("chokestar").unwrap();
+    let max = t.state().characters[i].max_hit_points(&t.state().rules);
+    let gm = |t: &mut Table<Scratch>, line: &str| {
+        let cmd = parse(t, "gm", line).unwrap();
+        t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([]))
+            .map(|e| e.to_vec())
+    };
+    let ev = gm(&mut t, "adjust chokestar hp 1").unwrap();
+    assert_eq!(t.state().characters[i].hit_points, 1);
+    assert_eq!(
+        Scratch::describe(t.state(), &ev[0].event),
+        format!("The GM sets Chokestar's hit points to 1 (was {max}), injured")
+    );
+    gm(&mut t, "adjust chokestar hit-points +2").unwrap();
+    assert_eq!(t.state().characters[i].hit_points, 3);
+    assert!(t.replay_matches());
+    let replayed = Table::<Scratch>::replay(t.initial(), t.log(), t.log().len());
+    assert_eq!(replayed.characters[i].hit_points, 3);
+
+    // Refusals change nothing.
+    let before = t.clone();
+    let e = gm(&mut t, "adjust chokestar hp -4").unwrap_err();
+    assert!(matches!(
+        e.kind,
+        tabula_core::Refusal::OutOfRange {
+            got: -1,
+            min: 0,
+            ..
+        }
+    ));
+    let e = gm(&mut t, &format!("adjust chokestar hp {}", max + 1)).unwrap_err();
+    assert!(
+        matches!(e.kind, tabula_core::Refusal::OutOfRange { max: m, .. } if i64::from(max) == m)
+    );
+    assert!(gm(&mut t, &format!("adjust chokestar hp +{}", i64::MAX)).is_err());
+    let cmd = parse(&t, "alice", "adjust chokestar hp 5").unwrap();
+    let e = t
+        .submit(&Seat::parse("alice"), &cmd, &mut Scripted::dice([]))
+        .unwrap_err();
+    assert_eq!(e.kind, tabula_core::Refusal::NotPermitted);
+    assert_eq!(t, before);
+    assert!(parse(&t, "gm", "adjust nobody hp 1").is_err());
+    assert!(parse(&t, "gm", "adjust chokestar mana 1").is_err());
+    assert!(parse(&t, "gm", "adjust chokestar hp five").is_err());
+
+    // At 0 the character is incapacitated; legal for the GM only.
+    gm(&mut t, "adjust chokestar hp 0").unwrap();
+    assert_eq!(
+        t.state().characters[i].hp_state(&t.state().rules),
+        tabula_scratch::HitPointState::Incapacitated
+    );
+    assert!(
+        Scratch::legal_commands(t.state(), &Seat::Gm)
+            .iter()
+            .any(|c| c.name == "adjust")
+    );
+    assert!(
+        !Scratch::legal_commands(t.state(), &Seat::parse("alice"))
+            .iter()
+            .any(|c| c.name == "adjust")
+    );
+}
+
+/// The GM ends the encounter early; once over, it cannot be ended again.
+#[test]
+fn the_gm_ends_the_encounter() {
+    let mut t = in_turns();
+    let cmd = parse(&t, "alice", "end-encounter").unwrap();
+    assert!(
+        t.submit(&Seat::parse("alice"), &cmd, &mut Scripted::dice([]))
+            .is_err()
+    );
+    let cmd = parse(&t, "gm", "end-encounter").unwrap();
+    t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).unwrap();
+    assert_eq!(t.state().phase, tabula_scratch::Phase::Over);
+    assert!(Scratch::finished(t.state()));
+    assert!(t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).is_err());
+    assert!(t.replay_matches());
+}
+
+/// The GM takes a character out of the encounter: out as one who escaped,
+/// its turn passes on, and a side with no one left ends the encounter.
+#[test]
+fn the_gm_removes_a_character() {
+    let mut t = in_turns();
+    let i = t.state().find("chokestar").unwrap();
+    let cmd = parse(&t, "alice", "remove chokestar").unwrap();
+    let before = t.clone();
+    assert!(
+        t.submit(&Seat::parse("alice"), &cmd, &mut Scripted::dice([]))
+            .is_err()
+    );
+    assert_eq!(t, before);
+    let cmd = parse(&t, "gm", "remove chokestar").unwrap();
+    t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).unwrap();
+    assert!(t.state().characters[i].escaped);
+    assert!(!t.state().characters[i].takes_turns());
+    // Already out: refused.
+    let before = t.clone();
+    assert!(t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).is_err());
+    assert_eq!(t, before);
+    assert!(t.replay_matches());
+    let replayed = Table::<Scratch>::replay(t.initial(), t.log(), t.log().len());
+    assert!(replayed.characters[i].escaped);
+    assert!(
+        !Scratch::legal_commands(t.state(), &Seat::Gm)
+            .iter()
+            .filter(|c| c.name == "remove")
+            .any(|c| format!("{:?}", c.params).contains("\"chokestar\""))
+    );
+}

@@ -61,7 +61,8 @@ fn invariants(s: &State) {
 fn legal_commands_are_accepted(t: &Table<Scratch>, seed: u64) {
     let seat = Scratch::default_seat(t.state());
     for spec in Scratch::legal_commands(t.state(), &seat) {
-        if ["terrain", "craft", "uncraft", "roll"].contains(&spec.name.as_str()) {
+        if ["terrain", "craft", "uncraft", "roll", "adjust", "remove"].contains(&spec.name.as_str())
+        {
             continue;
         }
         let mut line = spec.name.clone();
@@ -93,6 +94,10 @@ fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
                 let span = u64::try_from(max - min).unwrap_or(0) + 1;
                 (min + i64::try_from(pick as u64 % span).unwrap_or(0)).to_string()
             }
+            // The GM's `adjust` AMOUNT: N, +N or -N.
+            ParamKind::Text if p.name == "amount" => {
+                format!("{}{}", ["", "+", "-"][pick % 3], pick % 5)
+            }
             ParamKind::Text => "x".to_string(),
             ParamKind::NumberOrName { min, .. } => min.to_string(),
         };
@@ -109,8 +114,11 @@ fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
     line
 }
 
-/// Commands that never move the encounter on (the GM may give them any time).
-const ANY_TIME: [&str; 2] = ["roll", "terrain"];
+/// Commands that never move the encounter on (the GM may give them any time),
+/// and the GM's tools: `end-encounter` ends any encounter, so it is left out
+/// of the commands that show the encounter is not locked up, and so is
+/// `remove`, which may take out every character but one.
+const ANY_TIME: [&str; 5] = ["roll", "terrain", "adjust", "remove", "end-encounter"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]

@@ -56,6 +56,14 @@ pub const COMMANDS: &[CommandDoc] = &[
         rules::SPEND,
     ),
     CommandDoc::new(
+        "adjust",
+        &[],
+        "adjust NAME STAT AMOUNT",
+        "the storyteller sets (N) or changes (+N, -N) a stat's Current Stat Value, 0 to its Actual Stat Value; at zero it is injured",
+        Giver::Gm,
+        crate::gm::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "heal",
         &[],
         "heal STAT as NAME",
@@ -884,6 +892,23 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
         }
         "end-event" => Command::EndEvent,
         "end-encounter" => Command::EndEncounter,
+        "adjust" => {
+            let words = &a.positional;
+            let [names @ .., typed_stat, typed_amount] = words.as_slice() else {
+                return Err(a.err("write adjust NAME STAT AMOUNT"));
+            };
+            if names.is_empty() {
+                return Err(a.err("say whose stat: adjust NAME STAT AMOUNT"));
+            }
+            let who = n.character(&names.join(" "))?;
+            let stat = stat(typed_stat)?;
+            let amount = crate::gm::Amount::parse(typed_amount).ok_or_else(|| {
+                a.err(format!(
+                    "the amount must be N, +N or -N (whole numbers), not {typed_amount:?}"
+                ))
+            })?;
+            Command::Adjust { who, stat, amount }
+        }
         "award" => Command::Award {
             who: need_who("say who: as NAME")?,
             points: a.num("points", a.positional.first())?,

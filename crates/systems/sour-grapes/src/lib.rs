@@ -34,6 +34,7 @@ pub mod character;
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod gm;
 pub mod policy;
 pub mod rules;
 pub mod sheet;

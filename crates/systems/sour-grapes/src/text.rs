@@ -566,6 +566,14 @@ pub fn describe(state: &State, e: &Event) -> String {
             }
         ),
         Event::EncounterEnded => "The storyteller ends the encounter.".into(),
+        Event::Adjusted {
+            who,
+            stat,
+            from,
+            to,
+        } => {
+            format!("The storyteller sets {who}'s {stat} to {to} (was {from}).")
+        }
     }
 }
 

@@ -343,6 +343,8 @@ fn render(s: &State, spec: &CommandSpec, pick: &mut impl FnMut(u32) -> u32) -> S
                         .join(", ")
                 }
                 "skill (with)" => continue,
+                // The storyteller's `adjust` AMOUNT: N, +N or -N.
+                "amount" => format!("{}{}", ["", "+", "-"][pick(3) as usize], pick(4)),
                 _ => Stat::ALL[pick(9) as usize].name().to_string(),
             },
             ParamKind::NumberOrName { min, .. } => min.to_string(),

@@ -98,6 +98,14 @@ pub const COMMANDS: &[CommandDoc] = &[
         rules::AFTER_COMBAT,
     ),
     CommandDoc::new(
+        "adjust",
+        &[],
+        "adjust CHARACTER VALUE AMOUNT",
+        "the GM sets (N) or changes (+N, -N) a character's Health (0 to max Health) or AP (0 to 6); 0 Health takes the character out as damage would",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "act",
         &[],
         "act ACTION [on TARGET] [cover]",

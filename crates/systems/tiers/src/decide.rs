@@ -111,6 +111,18 @@ pub enum Command {
     EndCombat,
     /// GM: close the session.
     Close,
+    /// GM: set or change a character's Health or AP (`adjust CHARACTER VALUE
+    /// AMOUNT`); Health reaching 0 has the consequences damage would have.
+    ///
+    /// Tiers, "Health", "Action Points" (002_631931fd73349179.txt); issue 27, item 6.
+    Adjust {
+        /// The character.
+        character: String,
+        /// The value.
+        value: crate::gm::HeroValue,
+        /// `N`, `+N` or `-N`.
+        amount: crate::gm::Amount,
+    },
     /// Player, in combat: use an Action.
     ///
     /// Tiers, "Actions", "Stats and Tiers", "Rolling for Criticals"; R-TI-4, R-TI-6 (002_631931fd73349179.txt).
@@ -729,19 +741,34 @@ pub(crate) fn damage_hero(
         dealt,
     });
     if dealt == h.health && dealt > 0 {
-        out.push(Event::FellToZero { hero: i });
-        if s.options.custom.death_rolls {
-            roller.announce(h.name(), "Death Roll", 1, Die::D6);
-            let die = roller.roll(Die::D6)?;
-            out.push(Event::DeathRoll {
-                hero: i,
-                die,
-                dead: die % 2 == 1,
-            });
-        }
-        if s.options.custom.permanent_wounds {
-            out.push(Event::Wounded { hero: i });
-        }
+        fall_to_zero(s, i, h.name(), roller, out)?;
+    }
+    Ok(())
+}
+
+/// A hero reached 0 Health: out of the fight, with a Death Roll and a
+/// Permanent Wound when the table plays them.
+///
+/// Tiers, "Health", "Death Rolls", "Permanent Wounds" (002_631931fd73349179.txt).
+pub(crate) fn fall_to_zero(
+    s: &State,
+    i: usize,
+    name: &str,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    out.push(Event::FellToZero { hero: i });
+    if s.options.custom.death_rolls {
+        roller.announce(name, "Death Roll", 1, Die::D6);
+        let die = roller.roll(Die::D6)?;
+        out.push(Event::DeathRoll {
+            hero: i,
+            die,
+            dead: die % 2 == 1,
+        });
+    }
+    if s.options.custom.permanent_wounds {
+        out.push(Event::Wounded { hero: i });
     }
     Ok(())
 }
@@ -1099,6 +1126,14 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
         Command::Close => {
             gm_only(seat)?;
             out.push(Event::Closed);
+        }
+        Command::Adjust {
+            character,
+            value,
+            amount,
+        } => {
+            gm_only(seat)?;
+            crate::gm::adjust(s, character, *value, *amount, roller, &mut out)?;
         }
         Command::Act {
             action,

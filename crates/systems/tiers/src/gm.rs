@@ -204,6 +204,210 @@ impl fmt::Display for Purchase {
     }
 }
 
+/// A value of a character the GM may `adjust` mid-encounter: the book tracks
+/// these at the table and they change during play.
+///
+/// Tiers, "Health", "Action Points" (002_631931fd73349179.txt); issue 27, item 6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeroValue {
+    /// Health, 0 to the character's max Health ("Health").
+    Health,
+    /// Action Points, 0 to [`crate::character::MAX_AP`] ("Action Points").
+    Ap,
+}
+
+impl HeroValue {
+    /// Every value, in the order `adjust` lists them.
+    pub const ALL: [HeroValue; 2] = [HeroValue::Health, HeroValue::Ap];
+
+    /// The word typed for it (`health`, `ap`).
+    pub fn key(self) -> &'static str {
+        match self {
+            HeroValue::Health => "health",
+            HeroValue::Ap => "ap",
+        }
+    }
+
+    /// Read `health`/`hp` or `ap` (any case).
+    pub fn parse(text: &str) -> Option<HeroValue> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "health" | "hp" => Some(HeroValue::Health),
+            "ap" | "action-points" => Some(HeroValue::Ap),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for HeroValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HeroValue::Health => "Health",
+            HeroValue::Ap => "AP",
+        })
+    }
+}
+
+/// The amount of an `adjust`: `N` sets the value to N, `+N` and `-N` change
+/// it by N.
+///
+/// Issue 27, item 6 (GM tools).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "n", rename_all = "kebab-case")]
+pub enum Amount {
+    /// Set the value to this.
+    Set(i64),
+    /// Change the value by this (negative lowers it).
+    By(i64),
+}
+
+impl Amount {
+    /// Read `N`, `+N` or `-N`; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Amount> {
+        let t = text.trim();
+        if let Some(rest) = t.strip_prefix('+') {
+            return digits(rest).map(Amount::By);
+        }
+        if let Some(rest) = t.strip_prefix('-') {
+            return digits(rest).and_then(i64::checked_neg).map(Amount::By);
+        }
+        digits(t).map(Amount::Set)
+    }
+
+    /// The value after the adjustment of `current`; `None` on i64 overflow.
+    pub fn apply(self, current: i64) -> Option<i64> {
+        match self {
+            Amount::Set(n) => Some(n),
+            Amount::By(d) => current.checked_add(d),
+        }
+    }
+}
+
+fn digits(t: &str) -> Option<i64> {
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+impl fmt::Display for Amount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Amount::Set(n) => write!(f, "{n}"),
+            Amount::By(d) if *d >= 0 => write!(f, "+{d}"),
+            Amount::By(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+/// The new value of an adjustment of `current` by `amount`, checked against
+/// `0..=max`.
+///
+/// Issue 27, item 6 (GM tools): the GM may change a tracked value, never out of
+/// the book's range.
+///
+/// # Errors
+/// [`Refusal::OutOfRange`] naming `value` and its range (an i64 overflow
+/// included); nothing changes.
+pub fn adjusted(
+    value: HeroValue,
+    current: u32,
+    max: u32,
+    amount: Amount,
+) -> Result<u32, RuleError> {
+    let rule = match value {
+        HeroValue::Health => rules::HEALTH,
+        HeroValue::Ap => rules::GM_TOOLS,
+    };
+    let out = |got: i64| {
+        RuleError::new(
+            rule,
+            Refusal::OutOfRange {
+                field: value.to_string(),
+                min: 0,
+                max: i64::from(max),
+                got,
+            },
+            format!("{value} must stay between 0 and {max}, not {got}"),
+        )
+    };
+    let Some(new) = amount.apply(i64::from(current)) else {
+        return Err(RuleError::new(
+            rule,
+            Refusal::OutOfRange {
+                field: value.to_string(),
+                min: 0,
+                max: i64::from(max),
+                got: i64::MAX,
+            },
+            format!("{value} {amount} is out of range (0 to {max})"),
+        ));
+    };
+    match u32::try_from(new) {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(out(new)),
+    }
+}
+
+/// The GM's `adjust`: set or change a character's Health or AP. Health
+/// reaching 0 has the consequences damage has ("Health": out of the fight;
+/// a Death Roll and a Permanent Wound when the table plays them; every player
+/// at 0 ends the combat, lost, "Combat"); a dead
+/// character is not adjusted, and a character at 0 Health gets no AP (it
+/// "cannot contribute to the fight"). The GM may raise a character's Health
+/// from 0 (a correction the GM makes, not a heal).
+///
+/// Tiers, "Health", "Action Points", "Death Rolls" (002_631931fd73349179.txt);
+/// issue 27, item 6.
+///
+/// # Errors
+/// An unknown character (listing the characters), a dead one, AP for a
+/// character at 0 Health, or a result outside `0..=max`; nothing changes.
+pub(crate) fn adjust(
+    s: &crate::table::State,
+    character: &str,
+    value: HeroValue,
+    amount: Amount,
+    roller: &mut dyn tabula_core::Roller,
+    out: &mut Vec<crate::table::Event>,
+) -> Result<(), RuleError> {
+    let i = crate::decide::find_hero(s, character)?;
+    let h = crate::decide::hero(s, i)?;
+    if h.dead {
+        return Err(RuleError::forbidden(
+            rules::DEATH_ROLLS,
+            format!("{} is dead", h.name()),
+        ));
+    }
+    let (current, max) = match value {
+        HeroValue::Health => (h.health, h.max_health),
+        HeroValue::Ap => {
+            if !h.up() {
+                return Err(RuleError::forbidden(
+                    rules::HEALTH_ZERO,
+                    format!(
+                        "{} is at 0 Health and cannot contribute to the fight",
+                        h.name()
+                    ),
+                ));
+            }
+            (h.ap, crate::character::MAX_AP)
+        }
+    };
+    let to = adjusted(value, current, max, amount)?;
+    out.push(crate::table::Event::Adjusted {
+        hero: i,
+        value,
+        from: current,
+        to,
+    });
+    if value == HeroValue::Health && to == 0 && current > 0 {
+        crate::decide::fall_to_zero(s, i, h.name(), roller, out)?;
+        crate::decide::settle(s, out);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

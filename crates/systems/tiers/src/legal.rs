@@ -53,6 +53,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
 }
 
 fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
+    gm_adjust(s, out);
     let left = s.rolls_left();
     let alive: Vec<String> = s
         .heroes
@@ -516,4 +517,27 @@ pub fn view(s: &State, seat: &Seat) -> View {
         health_pool: gm.then_some((s.health_pool, s.reserve)),
         psp: s.psp,
     }
+}
+
+/// The GM's `adjust` (issue 27, item 6): offered while a living character is
+/// at the table, for Health and AP.
+fn gm_adjust(s: &State, out: &mut Vec<CommandSpec>) {
+    let living: Vec<String> = s
+        .heroes
+        .iter()
+        .filter(|h| !h.dead)
+        .map(|h| typed(h.name()))
+        .collect();
+    if living.is_empty() {
+        return;
+    }
+    out.push(CommandSpec::new(
+        "adjust",
+        "set (N) or change (+N, -N) a character's Health or AP",
+        vec![
+            ParamSpec::choice("character", living),
+            ParamSpec::choice("value", crate::gm::HeroValue::ALL.iter().map(|v| v.key())),
+            ParamSpec::text("amount"),
+        ],
+    ));
 }

@@ -113,3 +113,7 @@ pub const SEATS: Rule = Rule::table("Seats");
 /// Tabula's own: a character sheet file is TOML with the fields of
 /// `character::CharacterDraft` (a file that does not read is refused whole).
 pub const SHEET_FILE: Rule = Rule::table("Character sheet file");
+/// The GM's tools (`adjust`): the book names no rule for the GM changing a
+/// tracked value mid-encounter, so the citation is the table's own (issue 27,
+/// item 6).
+pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");

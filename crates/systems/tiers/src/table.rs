@@ -617,6 +617,19 @@ pub enum Event {
     },
     /// The GM closed the session.
     Closed,
+    /// The GM set a character's Health or AP (`adjust`).
+    ///
+    /// Tiers, "Health", "Action Points" (002_631931fd73349179.txt); issue 27, item 6.
+    Adjusted {
+        /// The hero.
+        hero: usize,
+        /// The value.
+        value: crate::gm::HeroValue,
+        /// Before.
+        from: u32,
+        /// After.
+        to: u32,
+    },
 }
 
 /// Which characters or enemies an event changes: none, one (by index), or
@@ -658,7 +671,8 @@ pub(crate) fn touches_hero(e: &Event) -> Touch {
         | Event::Ensnared { hero, .. }
         | Event::FellToZero { hero }
         | Event::DeathRoll { hero, .. }
-        | Event::Wounded { hero } => Touch::One(*hero),
+        | Event::Wounded { hero }
+        | Event::Adjusted { hero, .. } => Touch::One(*hero),
         Event::Damaged {
             target: Target::Hero(i),
             ..
@@ -864,6 +878,18 @@ pub(crate) fn evolve_hero(h: &mut Hero, i: usize, e: &Event) {
         }
         Event::DeathRoll { hero, dead, .. } if *hero == i => h.dead = *dead,
         Event::Wounded { hero } if *hero == i => h.wounds = h.wounds.saturating_add(1),
+        Event::Adjusted {
+            hero,
+            value: crate::gm::HeroValue::Health,
+            to,
+            ..
+        } if *hero == i => h.health = *to,
+        Event::Adjusted {
+            hero,
+            value: crate::gm::HeroValue::Ap,
+            to,
+            ..
+        } if *hero == i => h.ap = *to,
         Event::EnemyDefeated { enemy } => {
             if h.grappled_by == Some(*enemy) {
                 h.grappled_by = None;

@@ -325,6 +325,41 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         "end-phase" => Ok(Command::EndPhase),
         "end-combat" => Ok(Command::EndCombat),
         "close" => Ok(Command::Close),
+        "adjust" => {
+            let character = pick(
+                "character",
+                &word(c, "the character", w.first())?,
+                hero_names(s),
+            )?;
+            let typed = word(c, "the value", w.get(1))?;
+            let value = match crate::gm::HeroValue::parse(&typed) {
+                Some(v) => v,
+                None => {
+                    let key = resolve(
+                        "value",
+                        &typed,
+                        crate::gm::HeroValue::ALL.iter().map(|v| v.key()),
+                    )?;
+                    crate::gm::HeroValue::parse(key)
+                        .ok_or_else(|| args(c, format!("{typed:?} is not a value")))?
+                }
+            };
+            let typed = word(c, "the amount", w.get(2))?;
+            let amount = crate::gm::Amount::parse(&typed).ok_or_else(|| {
+                args(
+                    c,
+                    format!("the amount must be N, +N or -N (whole numbers), not {typed:?}"),
+                )
+            })?;
+            if w.len() > 3 {
+                return Err(args(c, "adjust takes CHARACTER VALUE AMOUNT"));
+            }
+            Ok(Command::Adjust {
+                character,
+                value,
+                amount,
+            })
+        }
         "act" => {
             let mut words = w.clone();
             let cover = words
@@ -834,6 +869,12 @@ pub fn describe(s: &State, e: &Event) -> String {
             }
         ),
         Event::Closed => "The GM closes the session.".into(),
+        Event::Adjusted {
+            hero: h,
+            value,
+            from,
+            to,
+        } => format!("The GM sets {}'s {value} to {to} (was {from})", hero(*h)),
     }
 }
 

@@ -665,3 +665,94 @@ fn odds_of_competing_rolls_against_enemies() {
         "the GM's own choices are the NPC ally's"
     );
 }
+
+/// The GM's `adjust` (issue 27, item 6): sets or changes Health and AP,
+/// replays from the log, is the GM's only, and stays in range.
+#[test]
+fn the_gm_adjusts_health_and_ap() {
+    let mut t = small_table("");
+    let ev = ok(&mut t, "GM: adjust Ann health 4", &[]);
+    assert_eq!(
+        ev,
+        vec![Event::Adjusted {
+            hero: 0,
+            value: tabula_tiers::gm::HeroValue::Health,
+            from: 10,
+            to: 4
+        }]
+    );
+    assert_eq!(t.state().heroes[0].health, 4);
+    assert_eq!(
+        Tiers::describe(t.state(), &ev[0]),
+        "The GM sets Ann's Health to 4 (was 10)"
+    );
+    ok(&mut t, "GM: adjust Ann hp +3", &[]);
+    assert_eq!(t.state().heroes[0].health, 7);
+    ok(&mut t, "GM: adjust Bo ap -2", &[]);
+    assert_eq!(t.state().heroes[1].ap, 4);
+    assert!(t.replay_matches());
+    let replayed = Table::<Tiers>::replay(t.initial(), t.log(), t.log().len());
+    assert_eq!(replayed.heroes[0].health, 7);
+    assert_eq!(replayed.heroes[1].ap, 4);
+
+    // A player may not; out of range is refused; nothing changes.
+    let e = refused(&mut t, "Ann: adjust Ann health 10");
+    assert_eq!(e.kind, Refusal::NotPermitted);
+    let e = refused(&mut t, "GM: adjust Ann health 11");
+    assert_eq!(
+        e.kind,
+        Refusal::OutOfRange {
+            field: "Health".into(),
+            min: 0,
+            max: 10,
+            got: 11
+        }
+    );
+    let e = refused(&mut t, "GM: adjust Ann health -8");
+    assert!(matches!(e.kind, Refusal::OutOfRange { got: -1, .. }));
+    refused(&mut t, "GM: adjust Bo ap +3");
+    refused(&mut t, &format!("GM: adjust Bo ap +{}", i64::MAX));
+    assert_eq!(t.state().heroes[0].health, 7);
+    assert_eq!(t.state().heroes[1].ap, 4);
+    let unknown = Tiers::parse_command(t.state(), &Seat::Gm, "adjust Zed health 1");
+    assert!(unknown.unwrap_err().to_string().contains("Ann"));
+    let value = Tiers::parse_command(t.state(), &Seat::Gm, "adjust Ann mana 1");
+    assert!(value.unwrap_err().to_string().contains("health"));
+
+    // Legal for the GM only.
+    assert!(
+        Tiers::legal_commands(t.state(), &Seat::Gm)
+            .iter()
+            .any(|c| c.name == "adjust")
+    );
+    assert!(
+        !Tiers::legal_commands(t.state(), &Seat::Player("Ann".into()))
+            .iter()
+            .any(|c| c.name == "adjust")
+    );
+}
+
+/// An `adjust` to 0 Health takes the character out as damage does: a Death
+/// Roll when the table plays them, and every player at 0 loses the combat.
+#[test]
+fn an_adjust_to_zero_health_is_a_fall() {
+    let mut t = small_table("[custom_rules]\ndeath_rolls = true\n");
+    let ev = ok(&mut t, "GM: adjust Ann health 0", &[2]);
+    assert!(ev.contains(&Event::FellToZero { hero: 0 }));
+    assert!(ev.contains(&Event::DeathRoll {
+        hero: 0,
+        die: 2,
+        dead: false
+    }));
+    assert_eq!(t.state().heroes[0].ap, 0);
+    assert_eq!(
+        refused(&mut t, "GM: adjust Ann ap 3").rule,
+        tabula_tiers::rules::HEALTH_ZERO
+    );
+    let ev = ok(&mut t, "GM: adjust Bo health -10", &[4]);
+    assert!(ev.contains(&Event::CombatEnded {
+        outcome: Outcome::Lost,
+        healed: true
+    }));
+    assert!(t.replay_matches());
+}

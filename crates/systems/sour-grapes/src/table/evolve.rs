@@ -305,5 +305,20 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
         Event::EncounterEnded => {
             s.over = true;
         }
+        Event::Adjusted {
+            who,
+            stat,
+            from,
+            to,
+        } => {
+            if let Some(p) = s.participant_mut(who) {
+                let v = p.character.stat_mut(*stat);
+                if to < from {
+                    v.lower(from - to);
+                } else {
+                    v.raise(to - from);
+                }
+            }
+        }
     }
 }

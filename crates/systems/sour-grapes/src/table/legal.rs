@@ -545,5 +545,17 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
             }
         }
     }
+    // The storyteller's `adjust`, in every moment (issue 27, item 6).
+    if gm && !s.participants.is_empty() {
+        out.push(CommandSpec::new(
+            "adjust",
+            "set (N) or change (+N, -N) a stat's Current Stat Value",
+            vec![
+                ParamSpec::choice("character", s.participant_names()),
+                ParamSpec::choice("value", stat_names()),
+                ParamSpec::text("amount"),
+            ],
+        ));
+    }
     out
 }

@@ -694,6 +694,18 @@ pub enum Event {
     },
     /// The storyteller ended the encounter.
     EncounterEnded,
+    /// The storyteller set a character's Current Stat Value (`adjust`).
+    /// Sour Grapes, "Stat Mechanics" (000_05a1db5b88f54528.txt); issue 27, item 6.
+    Adjusted {
+        /// Who.
+        who: String,
+        /// The stat.
+        stat: Stat,
+        /// The Current Stat Value before.
+        from: u32,
+        /// After.
+        to: u32,
+    },
 }
 
 /// A command from a seat. `who` is the character acting (`None`: the one the
@@ -914,6 +926,18 @@ pub enum Command {
     },
     /// The storyteller ends the encounter.
     EndEncounter,
+    /// The storyteller sets or changes a character's Current Stat Value
+    /// (`adjust NAME STAT AMOUNT`).
+    /// Sour Grapes, "Stat Mechanics" (000_05a1db5b88f54528.txt); R-SG-10,
+    /// R-SG-13; issue 27, item 6.
+    Adjust {
+        /// Who.
+        who: String,
+        /// The stat.
+        stat: Stat,
+        /// `N`, `+N` or `-N`.
+        amount: crate::gm::Amount,
+    },
 }
 
 // ---------------------------------------------------------------- lookups

@@ -511,6 +511,12 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 damage: *damage,
             });
         }
+        Command::Adjust { who, stat, amount } => {
+            need_gm(seat, "adjust a character's stats", crate::gm::GM_TOOLS)?;
+            let who = who_known(d.s(), who, rules::STAT_MECHANICS)?;
+            let e = crate::gm::adjust(d.s(), &who, *stat, *amount)?;
+            d.emit(e);
+        }
         Command::EndEncounter => {
             need_gm(seat, "end the encounter", rules::MOMENTS)?;
             d.emit(Event::EncounterEnded);

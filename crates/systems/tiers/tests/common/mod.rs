@@ -88,6 +88,10 @@ pub fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
                 }
                 options[pick as usize % options.len()].clone()
             }
+            // The GM's `adjust` AMOUNT: N, +N or -N.
+            ParamKind::Text if p.name == "amount" => {
+                format!("{}{}", ["", "+", "-"][pick as usize % 3], pick % 5)
+            }
             ParamKind::Text => format!("X{pick}"),
             // A Goal: a difficulty's name half the time, else a number.
             ParamKind::NumberOrName { min, max, names } => {
