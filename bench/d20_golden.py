@@ -352,6 +352,23 @@ CASES = [
     ("(1d6, 1d6)k>3", "a set kept by value"),
     ("(1d4, 1d4, 1d4)p<2", "a set dropped by value"),
     ("(1d4 + 1, 1d6 - 1)kh1 * 2", "a set of expressions"),
+    # Issue 30, item 2: `ra`, reroll and add (at most one more die per group).
+    ("1d6ra6", "reroll and add on a 6"),
+    ("2d6ra6", "reroll and add: one die at most for two sixes"),
+    ("3d4ra4", "reroll and add on three d4"),
+    ("2d6ra1ra2", "merged reroll and add on 1 or 2"),
+    ("2d6ra<3", "reroll and add below 3"),
+    ("2d8ra>6", "reroll and add above 6"),
+    ("4d4ra4 + 1", "reroll and add, plus a number"),
+    ("2d6ra6kh2", "reroll and add, then keep two of three"),
+    ("3d4ra4kl2", "reroll and add, then keep the lowest two"),
+    ("3d4ra1pl1", "reroll and add, then drop the lowest"),
+    ("2d6ro1ra6", "reroll once, then reroll and add"),
+    ("2d6ra6ro1", "reroll and add, then reroll once (the added die too)"),
+    ("2d6ra6mi2", "reroll and add, then a minimum on every die"),
+    ("2d4ra4k>2", "reroll and add, keep by value"),
+    ("1d20ra20 + 5", "reroll and add on a natural 20"),
+    ("2d6ra6 [fire] / 2", "reroll and add, labelled, divided"),
 ]
 
 

@@ -915,7 +915,15 @@ fn loose_dice() -> impl Strategy<Value = String> {
     ];
     let modifier = prop_oneof![
         (
-            prop_oneof![Just("ro"), Just("RO"), Just("rr"), Just("e"), Just("E")],
+            prop_oneof![
+                Just("ro"),
+                Just("RO"),
+                Just("rr"),
+                Just("e"),
+                Just("E"),
+                Just("ra"),
+                Just("rA")
+            ],
             loose_test(false)
         )
             .prop_map(|(op, t)| format!("{op}{t}")),
@@ -1314,6 +1322,14 @@ fn agrees_with_python_d20() {
         (&other, "3d6rr<3", 14),
         (&other, "3d6e1", 16),
         (&other, "3d6ro1", 8),
+        // Issue 30, item 2: `ra` (d20 1.1.2 with the same dice).
+        (&faces, "2d6ra6", 13),
+        (&faces, "3d6ra5", 14),
+        (&faces, "4d6ra1kh3", 14),
+        (&other, "3d6ra1", 8),
+        (&other, "2d6ra1ro1", 8),
+        (&faces, "2d6ra<3", 13),
+        (&other, "4d6ra>4pl1", 9),
     ] {
         let mut r = Scripted::dice(seq.iter().copied());
         assert_eq!(parse(text).roll(&mut r).unwrap().total, d20_total, "{text}");
@@ -1347,6 +1363,13 @@ fn odds_equal_brute_force_for_every_operator() {
         "2d4e4kl1>=2",
         "2d3e3dh1",
         "2d3ro1e3mi2kh1",
+        "2d4ra4",
+        "3d3ra1kh2",
+        "2d4ra4ro1",
+        "2d3ro1ra3dl1",
+        "2d4ra<2>=3",
+        "3d3ra3ra1k>1",
+        "2dFra1",
     ] {
         let e = parse(text);
         let odds = e.odds().unwrap();
@@ -1356,4 +1379,41 @@ fn odds_equal_brute_force_for_every_operator() {
             assert!((odds.dist.p(v) - p).abs() < 1e-9, "{text}: P({v})");
         }
     }
+}
+
+/// `d20`'s `ra` (issue 30, item 2): the first matching die adds one more die,
+/// once per group; the added die takes the modifiers written after `ra`.
+#[test]
+fn reroll_and_add_adds_one_die_at_most() {
+    let out = roll("3d6ra6", &[6, 6, 2, 6]);
+    assert_eq!(out.total, 20);
+    assert_eq!(out.root.to_string(), "3d6ra6 (6!, 6, 2, 6)");
+    // No die matches: nothing added.
+    assert_eq!(roll("2d6ra6", &[3, 4]).total, 7);
+    // The added die is rerolled by a later `ro1`.
+    assert_eq!(roll("1d6ra6ro1", &[6, 1, 4]).total, 10);
+    // Merged runs: `ra1ra2` adds on a 1 or a 2, once.
+    assert_eq!(roll("2d6ra1ra2", &[2, 1, 5]).total, 8);
+    assert_eq!(dice("2d6ra1ra2").modifiers.len(), 2);
+    // Exact odds: 2d6ra6 is 2d6 plus a d6 with chance 11/36.
+    let o = parse("2d6ra6").odds().unwrap();
+    assert!(o.exact);
+    assert!((o.dist.mean() - (7.0 + 11.0 / 36.0 * 3.5)).abs() < 1e-12);
+    assert_eq!(o.dist.range(), (2, 18));
+    // Refused, never misread: `ra` with `e`, two runs of `ra`, no number.
+    for (text, at) in [("1d6ra6e6", 6), ("1d6e6ra6", 5), ("2d6ra6ro1ra5", 9)] {
+        assert!(
+            matches!(err(text), NotationError::Misplaced { position, .. } if position == at),
+            "{text}: {}",
+            err(text)
+        );
+    }
+    assert!(matches!(
+        err("1d6ra"),
+        NotationError::UnexpectedEnd { position: 5, .. }
+    ));
+    assert!(matches!(
+        err("1d6rah1"),
+        NotationError::UnexpectedChar { position: 5, .. }
+    ));
 }

@@ -30,6 +30,7 @@
 //!           | "rr" test                     reroll until the test fails
 //!           | "mi" number | "ma" number     minimum, maximum face
 //!           | "e" test                      explode
+//!           | "ra" test                     reroll and add (d20's)
 //! select   := ("kh" | "kl" | "dh" | "dl") number
 //!           | ("k" | "p" | "d") ("<" | ">") number   keep or drop by value
 //! success  := cmp number                    count successes; glued to the group
@@ -75,7 +76,8 @@
 //!   die matching any of their tests (`2d6ro1ro2`, Great Weapon Fighting: a 1
 //!   or a 2 rerolls once, mean 8.333), consecutive `rr`s reroll until a die
 //!   matches none of them (`2d6rr1rr2` is 6..12), and consecutive `e`s explode
-//!   on any of their tests (`1d6e5e6` is `1d6e>=5`). `mi` and `ma` are never
+//!   on any of their tests (`1d6e5e6` is `1d6e>=5`), consecutive `ra`s add
+//!   one die when any die matches any of their tests. `mi` and `ma` are never
 //!   merged (each applies in turn, as in `d20`). A second explosion after
 //!   another modifier (`1d6e6ro1e5`) is refused.
 //! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the
@@ -137,11 +139,20 @@
 //!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
 //!   not read.
 //!
+//! - `ra`, `d20`'s reroll and add ("Rerolls up to one matched value once,
+//!   keeping the original roll", `d20` 1.1.2 README, *Operators*): the first
+//!   die of the group that matches rolls one more die, added to the group;
+//!   the added die does not add again, and goes through the modifiers
+//!   written after `ra`. At most one die for the whole group (`d20`'s
+//!   `max_targets=1`), unlike Foundry's `xo`, which adds one per matching
+//!   die. `2d6ra6` is 2d6 plus one more d6 when either shows a 6 (chance
+//!   11/36); its odds are exact ([`Modifier::RerollAdd`]). One run of `ra`
+//!   per group, and not with `e` ([`NotationError::Misplaced`]; `d20` reads
+//!   both).
+//!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `d20`'s `ra` (reroll and add: `d20` adds at most one die to the
-//! whole group, its `max_targets=1`, unlike Foundry's `xo`, which adds one
-//! per matching die), `h`/`l` selectors on `ro`, `rr`
-//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), variable dice
+//! misread): `h`/`l` selectors on `ro`, `rr`, `ra`
+//! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops on one group (`4d6kh1kl1`), variable dice
 //! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
@@ -152,8 +163,8 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (311 expressions:
-//! arithmetic, keep and drop, `ro`, `rr`, `mi`, `ma`, explosions, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (327 expressions:
+//! arithmetic, keep and drop, `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
@@ -722,6 +733,15 @@ pub enum Modifier {
     /// `e`: roll one more die for each matching die, and for each matching one
     /// of those, at most [`MAX_EXPLOSIONS`] more per original die.
     Explode(Test),
+    /// `ra`, `d20`'s "reroll and add": "Rerolls up to one matched value once,
+    /// keeping the original roll" (`d20` 1.1.2 README, *Operators*; its
+    /// `explode_once` with `max_targets=1`). The first die of the group that
+    /// matches (in the order rolled) rolls one more die, added to the group;
+    /// the added die never rerolls and adds again, and goes through the
+    /// modifiers written after `ra` (not those before), as in `d20`. So
+    /// `2d6ra6` is 2d6, plus one more d6 when either shows a 6. Issue 30,
+    /// item 2.
+    RerollAdd(Test),
 }
 
 /// Which dice of a group are kept.
@@ -829,19 +849,25 @@ impl Modifier {
     /// The test of `ro`, `rr` or `e`; `None` for `mi` and `ma`.
     pub fn test(&self) -> Option<Test> {
         match *self {
-            Modifier::RerollOnce(t) | Modifier::Reroll(t) | Modifier::Explode(t) => Some(t),
+            Modifier::RerollOnce(t)
+            | Modifier::Reroll(t)
+            | Modifier::Explode(t)
+            | Modifier::RerollAdd(t) => Some(t),
             Modifier::Min(_) | Modifier::Max(_) => None,
         }
     }
 
     /// Whether `self` and `next`, written one after the other, are one pass:
-    /// both `ro`, both `rr` or both `e` (as `d20` merges them).
+    /// both `ro`, both `rr`, both `ra` or both `e` (as `d20` merges them:
+    /// `_simplify_operations` joins consecutive operators of one kind but
+    /// `mi` and `ma`).
     pub fn merges_with(&self, next: &Modifier) -> bool {
         matches!(
             (self, next),
             (Modifier::RerollOnce(_), Modifier::RerollOnce(_))
                 | (Modifier::Reroll(_), Modifier::Reroll(_))
                 | (Modifier::Explode(_), Modifier::Explode(_))
+                | (Modifier::RerollAdd(_), Modifier::RerollAdd(_))
         )
     }
 }
@@ -1351,6 +1377,7 @@ impl DiceTerm {
                 let name = match m {
                     Modifier::RerollOnce(_) => "ro",
                     Modifier::Reroll(_) => "rr",
+                    Modifier::RerollAdd(_) => "ra",
                     _ => "e",
                 };
                 write!(f, "{name}=")?;
@@ -1390,6 +1417,7 @@ impl fmt::Display for Modifier {
             Modifier::RerollOnce(t) => ("ro", t),
             Modifier::Reroll(t) => ("rr", t),
             Modifier::Explode(t) => ("e", t),
+            Modifier::RerollAdd(t) => ("ra", t),
             Modifier::Min(n) => return write!(f, "mi{n}"),
             Modifier::Max(n) => return write!(f, "ma{n}"),
         };

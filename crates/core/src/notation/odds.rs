@@ -350,7 +350,7 @@ fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
         }
         Some(Modifier::Min(x)) => mix(b, w, |v| certain(v.max(i64::from(*x)))),
         Some(Modifier::Max(x)) => mix(b, w, |v| certain(v.min(i64::from(*x)))),
-        Some(Modifier::Explode(_)) | None => w.clone(),
+        Some(Modifier::Explode(_) | Modifier::RerollAdd(_)) | None => w.clone(),
     }
 }
 
@@ -415,6 +415,13 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             None => v,
         }
     };
+    if let Some(i) = term
+        .modifiers
+        .iter()
+        .position(|m| matches!(m, Modifier::RerollAdd(_)))
+    {
+        return reroll_add(term, i, &u, &g, b);
+    }
     let explode_at = term
         .modifiers
         .iter()
@@ -757,6 +764,162 @@ fn select_exploding(
     }
     let mut out = Weights::new();
     for ((held, acc), p) in states {
+        let score = if keep {
+            held.iter().map(|v| g(*v)).sum()
+        } else {
+            acc
+        };
+        *out.entry(score).or_insert(0.0) += p;
+    }
+    to_dist(out)
+}
+
+/// `d20`'s `ra` (issue 30, item 2): the first die whose face matches the run
+/// of `ra` from `at` adds one more die to the group. Exact: the dice are
+/// taken one by one with a flag saying whether one has matched yet, and the
+/// extra die is added to the totals where one has. Each die's final value
+/// comes from its face at the `ra` through the modifiers written after it;
+/// the extra die's from a fresh face through the same. The parser refuses
+/// `ra` with `e` in one group and a second run of `ra`.
+fn reroll_add(
+    term: &DiceTerm,
+    at: usize,
+    u: &Weights,
+    g: &dyn Fn(i64) -> i64,
+    b: &Budget,
+) -> Result<Dist<i64>, OddsError> {
+    let run_len = term.modifiers[at..]
+        .iter()
+        .take_while(|m| matches!(m, Modifier::RerollAdd(_)))
+        .count();
+    let run = &term.modifiers[at..at + run_len];
+    let post = &term.modifiers[at + run_len..];
+    let test = |v: i64| super::pass_matches(run, v);
+    let pre = apply_all(b, u.clone(), &term.modifiers[..at], u);
+    // Final values by face at the `ra`, and the extra die's.
+    let finals: BTreeMap<i64, Weights> = pre
+        .keys()
+        .map(|&v| (v, apply_all(b, certain(v), post, u)))
+        .collect();
+    let extra = apply_all(b, u.clone(), post, u);
+    b.check()?;
+    let by_rank = term.select.filter(|s| s.by_value().is_none());
+    let Some(select) = by_rank else {
+        // Sums of scores: (no die matched yet, one has).
+        let score = |w: &Weights| mix(b, w, |x| certain(g(x)));
+        let mut hit = Weights::new();
+        let mut miss = Weights::new();
+        for (v, p) in &pre {
+            let target = if test(*v) { &mut hit } else { &mut miss };
+            for (x, q) in score(&finals[v]) {
+                *target.entry(x).or_insert(0.0) += p * q;
+            }
+        }
+        let both: Weights = {
+            let mut w = hit.clone();
+            for (x, q) in &miss {
+                *w.entry(*x).or_insert(0.0) += q;
+            }
+            w
+        };
+        let mut none = certain(0);
+        let mut some = Weights::new();
+        for _ in 0..term.count {
+            refuse_past_budget(
+                b,
+                ((none.len() + some.len()) as u64)
+                    .saturating_mul(both.len() as u64)
+                    .saturating_mul(2 * MAP_STEPS),
+            )?;
+            let mut next_some = conv(b, &some, &both);
+            for (x, q) in conv(b, &none, &hit) {
+                *next_some.entry(x).or_insert(0.0) += q;
+            }
+            none = conv(b, &none, &miss);
+            some = next_some;
+            if some.len() > MAX_OUTCOMES || none.len() > MAX_OUTCOMES {
+                return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+            }
+        }
+        let mut out = conv(b, &some, &score(&extra));
+        for (x, q) in none {
+            *out.entry(x).or_insert(0.0) += q;
+        }
+        b.check()?;
+        return to_dist(out);
+    };
+    // Keep or drop by rank: the states of a keep or drop over the pool
+    // (as after an explosion), with the flag.
+    let (k, highest, keep) = match select {
+        Select::KeepHighest(k) => (k as usize, true, true),
+        Select::KeepLowest(k) => (k as usize, false, true),
+        Select::DropHighest(k) => (k as usize, true, false),
+        Select::DropLowest(k) => (k as usize, false, false),
+        _ => return Err(OddsError::Empty),
+    };
+    let insert = |held: &Held, v: i64| -> Held {
+        let (mut h, mut acc) = held.clone();
+        let at = if highest {
+            h.partition_point(|x| *x <= v)
+        } else {
+            h.partition_point(|x| *x >= v)
+        };
+        h.insert(at, v);
+        if h.len() > k {
+            let out = h.remove(0);
+            if !keep {
+                acc += g(out);
+            }
+        }
+        (h, acc)
+    };
+    let pairs = faces_pairs(&pre, &finals);
+    let mut states: BTreeMap<(Held, bool), f64> = BTreeMap::from([(((Vec::new(), 0), false), 1.0)]);
+    let step = |states: &BTreeMap<(Held, bool), f64>,
+                faces: &Weights,
+                finals: &dyn Fn(i64) -> Option<Weights>,
+                pairs: u64,
+                flag: bool|
+     -> Result<BTreeMap<(Held, bool), f64>, OddsError> {
+        let mut next: BTreeMap<(Held, bool), f64> = BTreeMap::new();
+        for ((state, matched), ps) in states {
+            let per_pair = state.0.len() as u64 + 1 + STATE_STEPS;
+            refuse_past_budget(b, pairs.saturating_mul(per_pair))?;
+            for (w, pw) in faces {
+                let Some(fin) = finals(*w) else { continue };
+                for (f, pf) in &fin {
+                    b.spend(per_pair);
+                    let m = *matched || (flag && test(*w));
+                    *next.entry((insert(state, *f), m)).or_insert(0.0) += ps * pw * pf;
+                }
+            }
+            let held = (states.len() + next.len()) as u64 * (k as u64 + 2);
+            if held > MAX_STATE_VALUES {
+                return Err(OddsError::TooManyStates {
+                    values: held,
+                    max: MAX_STATE_VALUES,
+                });
+            }
+            if next.len() > MAX_OUTCOMES {
+                return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+            }
+        }
+        b.check()?;
+        Ok(next)
+    };
+    let of_face = |w: i64| finals.get(&w).cloned();
+    for _ in 0..term.count {
+        states = step(&states, &pre, &of_face, pairs, true)?;
+    }
+    // The extra die where one matched.
+    let (hit, mut done): (BTreeMap<_, _>, BTreeMap<_, _>) =
+        states.into_iter().partition(|((_, m), _)| *m);
+    let extra_face = |_: i64| Some(extra.clone());
+    let one = certain(0);
+    let added = step(&hit, &one, &extra_face, extra.len() as u64, false)?;
+    done.extend(added);
+    let mut out = Weights::new();
+    for (((held, acc), _), p) in done {
         let score = if keep {
             held.iter().map(|v| g(*v)).sum()
         } else {

@@ -912,6 +912,11 @@ impl Parser<'_> {
                         pool *= 1 + u64::from(MAX_EXPLOSIONS);
                     }
                 },
+                // At most one more die for the whole group.
+                Some(Modifier::RerollAdd(_)) => {
+                    rolls += 1;
+                    pool += 1;
+                }
                 Some(Modifier::Min(_) | Modifier::Max(_)) => {}
             }
         }
@@ -1015,6 +1020,16 @@ impl Parser<'_> {
             Suffix::Modifier(m) => {
                 let explodes = matches!(m, Modifier::Explode(_));
                 lone_explosion(explodes)?;
+                let adds = |m: &Modifier| matches!(m, Modifier::RerollAdd(_));
+                let run_of_ra = term.modifiers.last().is_some_and(adds);
+                if (adds(&m) && (exploding || (!run_of_ra && term.modifiers.iter().any(adds))))
+                    || (explodes && term.modifiers.iter().any(adds))
+                {
+                    return Err(NotationError::Misplaced {
+                        reason: "one run of `ra` per group, and not with `e` (Tabula does not read them together yet)",
+                        position: at,
+                    });
+                }
                 if explodes && exploding && !term.explode.is_plain() {
                     return Err(NotationError::Misplaced {
                         reason: "one explosion per group with `!!`, `!p` or `xo`, and explosions of one kind only",
@@ -1219,6 +1234,12 @@ impl Parser<'_> {
                         self.pos += 1;
                         self.skip_ws();
                         Modifier::Reroll(self.test(false, "a number after `rr`")?)
+                    }
+                    // d20's `ra`, reroll and add (issue 30, item 2).
+                    (Some(b'a'), Dialect::D20) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        Modifier::RerollAdd(self.test(false, "a number after `ra`")?)
                     }
                     // Roll20's `r` rerolls until the die no longer matches.
                     (_, Dialect::Roll20) => Modifier::Reroll(

@@ -718,6 +718,17 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     }
                 }
             }
+            // d20's `ra` (issue 30, item 2): the first matching die adds
+            // one more die to the group, which does not add again.
+            Modifier::RerollAdd(_) => {
+                if let Some(d) = dice.iter_mut().find(|d| matches(d.value))
+                    && !roller.short()
+                {
+                    d.exploded = true;
+                    let v = face(roller)?;
+                    dice.push(new_die(die, sides, v, true));
+                }
+            }
             Modifier::Min(x) | Modifier::Max(x) => {
                 let x = i64::from(x);
                 let min = matches!(first, Modifier::Min(_));
