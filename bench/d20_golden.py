@@ -369,6 +369,22 @@ CASES = [
     ("2d4ra4k>2", "reroll and add, keep by value"),
     ("1d20ra20 + 5", "reroll and add on a natural 20"),
     ("2d6ra6 [fire] / 2", "reroll and add, labelled, divided"),
+    # Issue 30, item 2: several keeps and drops on one group, in order;
+    # consecutive ones of one kind select the union.
+    ("4d6kh3kl2", "keeps merged: the highest three or the lowest two"),
+    ("4d6kh1kl1", "keep the highest and the lowest"),
+    ("4d6kh3pl1", "keep three, then drop the lowest of those"),
+    ("5d6pl1ph1", "drop the lowest and the highest"),
+    ("4d6pl1kh2", "drop the lowest, then keep the highest two"),
+    ("3d6kh2kh1", "keeps merged: the union is the highest two"),
+    ("5d4kl3ph1", "keep the lowest three, drop the highest of those"),
+    ("4d6ro1kh3pl1", "reroll once, then keep and drop"),
+    ("6d4kh2kl2 + 1", "the two highest and two lowest of six"),
+    ("4d6pl1pl1", "a drop repeated: the same die"),
+    ("5d6kh4pl1ph1", "keep four, then drop both ends of those"),
+    ("4d8kl3kh1ph2", "keeps merged, then a drop"),
+    ("3d6kh2pl1 [str] + 2", "keep and drop, labelled"),
+    ("(4d6kh3pl1) * 2", "keep and drop in parentheses"),
 ]
 
 

@@ -30,6 +30,10 @@ const WORST: &[&str] = &[
     "1000d6ra6kl999",
     "1000d10000ro<9999ra5",
     "200d6ra6dl100",
+    // Several keeps and drops: every multiset of faces, counted first.
+    "100d20kh50kl10",
+    "1000d6kh500pl1",
+    "20d10kh5kl5",
 ];
 
 #[test]

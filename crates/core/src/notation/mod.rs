@@ -24,7 +24,7 @@
 //! unary    := ("-" | "+") unary | atom
 //! atom     := (number | dice | "(" compare ")" | set) label*
 //! label    := "[" any text but "]" "]"       glued or after white space
-//! dice     := [number] "d" sides modifier* [select] [success]
+//! dice     := [number] "d" sides modifier* select* [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
 //! modifier := "ro" test                     reroll once
 //!           | "rr" test                     reroll until the test fails
@@ -90,6 +90,15 @@
 //!   they may keep no die (the group is then 0). Among equal dice, the earlier
 //!   one counts as the lower. A selection comes after every modifier
 //!   ([`NotationError::Misplaced`]).
+//! - Several keeps and drops by rank on one group are `d20`'s (issue 30,
+//!   item 2; [`kept_by_rank`]): applied in the order written, each among the
+//!   dice still kept (`4d6kh3pl1` is the middle two of four), and consecutive
+//!   ones of one kind select the union of theirs (`4d6kh1kl1`, the highest
+//!   and the lowest). Among equal faces `d20` takes the earlier die first for
+//!   the highest and for the lowest alike, so `4d6kh1kl1` on four 6s keeps
+//!   one die (6), and Tabula agrees. Exact odds by every multiset of faces,
+//!   refused past the work budget (`100d20kh50kl10`). Only by rank, and not
+//!   after `e` or `ra` ([`NotationError::Misplaced`]).
 //! - A success test, glued to its group, counts the kept dice whose face
 //!   passes it, and that count is the group's value: `10d6>=5` is the number
 //!   of dice showing 5 or 6. (Python `d20` instead compares the whole sum and
@@ -152,7 +161,8 @@
 //!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
 //! misread): `h`/`l` selectors on `ro`, `rr`, `ra`
-//! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops on one group (`4d6kh1kl1`), variable dice
+//! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops when one
+//! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
 //! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
@@ -163,8 +173,8 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (327 expressions:
-//! arithmetic, keep and drop, `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (341 expressions:
+//! arithmetic, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
@@ -661,6 +671,11 @@ pub struct DiceTerm {
     pub modifiers: Vec<Modifier>,
     /// Which dice are kept; `None` keeps them all.
     pub select: Option<Select>,
+    /// Further keeps and drops by rank after `select`, in the order written
+    /// (`4d6kh3pl1`, `4d6kh1kl1`): `d20`'s several set operators on one
+    /// group, applied as [`kept_by_rank`] says (issue 30, item 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_select: Vec<Select>,
     /// A success test: when present the group counts successes instead of summing.
     pub success: Option<Test>,
     /// How the explosions of the group's `e` run add dice: Roll20's `!!`
@@ -793,6 +808,98 @@ impl Select {
             None => true,
         }
     }
+}
+
+impl Select {
+    /// Whether this keeps (`k`) rather than drops (`p`, `d`).
+    pub fn keeps(self) -> bool {
+        matches!(
+            self,
+            Select::KeepHighest(_)
+                | Select::KeepLowest(_)
+                | Select::KeepBelow(_)
+                | Select::KeepAbove(_)
+        )
+    }
+}
+
+/// Which dice of a group are kept by several keeps and drops by rank, as
+/// `d20` 1.1.2 applies them (`SetOperator.keep`, `SetOperator.drop`,
+/// `SetSelector.highestn`, `lowestn`, `_simplify_operations`): consecutive
+/// operators of one kind are one operator whose selection is the union of
+/// theirs (`4d6kh1kl1` keeps the highest and the lowest die), and each
+/// operator selects among the dice still kept, in the order written
+/// (`4d6kh3pl1` keeps the highest three, then drops the lowest of those).
+/// Among equal faces `d20` takes the earlier die first for the highest and
+/// for the lowest alike (Python's stable sort, `reverse=True` too), so a
+/// union can hold fewer dice than its parts: `4d6kh1kl1` on four 6s keeps
+/// one die. `values` in the order rolled; selections by value are not
+/// ranks and select nothing here (the parser allows them only alone).
+pub fn kept_by_rank(values: &[i64], selects: &[Select]) -> Vec<bool> {
+    let n = values.len();
+    let mut kept = vec![true; n];
+    for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
+        let mut alive: Vec<usize> = (0..n).filter(|&i| kept[i]).collect();
+        let mut chosen = vec![false; n];
+        for s in run {
+            let (k, highest) = match *s {
+                Select::KeepHighest(k) | Select::DropHighest(k) => (k, true),
+                Select::KeepLowest(k) | Select::DropLowest(k) => (k, false),
+                _ => continue,
+            };
+            // Stable: the earlier die first among equals, both ways.
+            if highest {
+                alive.sort_by_key(|&i| (std::cmp::Reverse(values[i]), i));
+            } else {
+                alive.sort_by_key(|&i| (values[i], i));
+            }
+            let k = usize::try_from(k).unwrap_or(usize::MAX).min(alive.len());
+            for &i in alive.get(..k).unwrap_or_default() {
+                chosen[i] = true;
+            }
+        }
+        let keep = run.first().is_some_and(|s| s.keeps());
+        for &i in &alive {
+            if chosen[i] != keep {
+                kept[i] = false;
+            }
+        }
+    }
+    kept
+}
+
+/// [`kept_by_rank`] on counts: `counts[j]` dice show the j-th lowest face;
+/// the answer is how many of each are kept. Within a run of faces that are
+/// equal, every selection takes a prefix of the dice (the earlier first), so
+/// a union keeps the largest of its parts' shares and counts suffice.
+pub(crate) fn kept_counts(counts: &[u32], selects: &[Select]) -> Vec<u32> {
+    let mut alive = counts.to_vec();
+    for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
+        let total: u64 = alive.iter().map(|c| u64::from(*c)).sum();
+        let keep = run.first().is_some_and(|s| s.keeps());
+        let mut below = 0u64;
+        for c in alive.iter_mut() {
+            let (lo, hi) = (below, below + u64::from(*c));
+            below = hi;
+            let share = run
+                .iter()
+                .map(|s| {
+                    let (k, highest) = match *s {
+                        Select::KeepHighest(k) | Select::DropHighest(k) => (k, true),
+                        Select::KeepLowest(k) | Select::DropLowest(k) => (k, false),
+                        _ => return 0,
+                    };
+                    let k = u64::from(k).min(total);
+                    let (a, b) = if highest { (total - k, total) } else { (0, k) };
+                    hi.min(b).saturating_sub(lo.max(a))
+                })
+                .max()
+                .unwrap_or(0);
+            let share = u32::try_from(share).unwrap_or(*c);
+            *c = if keep { share } else { *c - share.min(*c) };
+        }
+    }
+    alive
 }
 
 /// A comparison of a die's value with a target: `>=5` in `10d6>=5`, `<3` in
@@ -1397,8 +1504,8 @@ impl DiceTerm {
                 _ => fmt::Display::fmt(m, f)?,
             }
         }
-        if let Some(s) = self.select {
-            fmt::Display::fmt(&s, f)?;
+        for s in self.select.iter().chain(&self.more_select) {
+            fmt::Display::fmt(s, f)?;
         }
         write_tests(f, self.success, self.failure)?;
         for (name, t) in [("cs", self.critical_success), ("cf", self.critical_failure)] {

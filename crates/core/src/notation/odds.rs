@@ -415,6 +415,24 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             None => v,
         }
     };
+    if !term.more_select.is_empty() {
+        // Several keeps and drops by rank (no explosion, no `ra`: the parser
+        // allows them only on a fixed pool).
+        let per_die = apply_all(
+            b,
+            uniform(term.sides),
+            &term.modifiers,
+            &uniform(term.sides),
+        );
+        b.check()?;
+        let selects: Vec<Select> = term
+            .select
+            .iter()
+            .chain(&term.more_select)
+            .copied()
+            .collect();
+        return ranked(b, term.count, &per_die, &selects, &g);
+    }
     if let Some(i) = term
         .modifiers
         .iter()
@@ -927,5 +945,80 @@ fn reroll_add(
         };
         *out.entry(score).or_insert(0.0) += p;
     }
+    to_dist(out)
+}
+
+/// The total of `n` independent dice with values `per_die` after several
+/// keeps and drops by rank (issue 30, item 2), each kept die scored by `g`.
+/// Exact: every multiset of faces (how many dice show each face) with its
+/// multinomial chance, and what `d20` keeps of it ([`super::kept_counts`]:
+/// ties decide how many a union keeps, so ranks alone do not suffice). The
+/// number of multisets is known before any work and refused past the budget.
+fn ranked(
+    b: &Budget,
+    n: u32,
+    per_die: &Weights,
+    selects: &[super::Select],
+    g: &dyn Fn(i64) -> i64,
+) -> Result<Dist<i64>, OddsError> {
+    let faces: Vec<(i64, f64)> = per_die.iter().map(|(v, p)| (*v, *p)).collect();
+    let f = faces.len();
+    if f == 0 {
+        return Err(OddsError::Empty);
+    }
+    // Multisets: C(n + f - 1, f - 1), saturating.
+    let mut multisets: u128 = 1;
+    for i in 1..f as u128 {
+        multisets = multisets.saturating_mul(u128::from(n) + i) / i;
+        if multisets > u128::from(MAX_NOTATION_WORK) {
+            break;
+        }
+    }
+    let per_multiset = (f as u64).saturating_mul(2 + selects.len() as u64);
+    refuse_past_budget(
+        b,
+        u64::try_from(multisets)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(per_multiset),
+    )?;
+    let n_us = n as usize;
+    let mut ln_fact = vec![0.0f64; n_us + 1];
+    for i in 1..=n_us {
+        ln_fact[i] = ln_fact[i - 1] + (i as f64).ln();
+    }
+    let ln_p: Vec<f64> = faces.iter().map(|(_, p)| p.ln()).collect();
+    let mut out = Weights::new();
+    // Every composition of n into f parts (Nijenhuis and Wilf's NEXCOM).
+    let mut c = vec![0u32; f];
+    c[0] = n;
+    let (mut t, mut h) = (n, 0usize);
+    loop {
+        b.spend(per_multiset);
+        let mut ln_w = ln_fact[n_us];
+        for (j, &cj) in c.iter().enumerate() {
+            if cj > 0 {
+                ln_w += f64::from(cj) * ln_p[j] - ln_fact[cj as usize];
+            }
+        }
+        let kept = super::kept_counts(&c, selects);
+        let total: i64 = kept
+            .iter()
+            .zip(&faces)
+            .map(|(k, (v, _))| i64::from(*k) * g(*v))
+            .sum();
+        *out.entry(total).or_insert(0.0) += ln_w.exp();
+        if c[f - 1] == n {
+            break;
+        }
+        if t > 1 {
+            h = 0;
+        }
+        h += 1;
+        t = c[h - 1];
+        c[h - 1] = 0;
+        c[0] = t - 1;
+        c[h] += 1;
+    }
+    b.check()?;
     to_dist(out)
 }

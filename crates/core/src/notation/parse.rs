@@ -835,6 +835,7 @@ impl Parser<'_> {
             sides,
             modifiers: Vec::new(),
             select: None,
+            more_select: Vec::new(),
             success: None,
             explode: ExplodeKind::Plain,
             failure: None,
@@ -930,6 +931,9 @@ impl Parser<'_> {
         }
         let (pmin, pmax) = (i128::from(count), i128::from(pool));
         let (kmin, kmax) = match term.select {
+            // Several by rank: how many are kept depends on ties (issue 30,
+            // item 2), none to all.
+            _ if !term.more_select.is_empty() => (0, pmax),
             None => (pmin, pmax),
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => (i128::from(k), i128::from(k)),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
@@ -1138,11 +1142,38 @@ impl Parser<'_> {
                 term.modifiers.push(m);
             }
             Suffix::Select(s) => {
-                if term.select.is_some() {
-                    return Err(NotationError::Misplaced {
-                        reason: "at most one keep or drop per group of dice",
-                        position: at,
-                    });
+                if let Some(first) = term.select {
+                    // d20's several keeps and drops on one group (issue 30,
+                    // item 2): by rank, on a group that neither explodes
+                    // nor adds dice, so the pool is `count` dice.
+                    let by_rank = |s: Select| s.by_value().is_none();
+                    let fixed_pool = !term
+                        .modifiers
+                        .iter()
+                        .any(|m| matches!(m, Modifier::Explode(_) | Modifier::RerollAdd(_)));
+                    if self.dialect != Dialect::D20 || !by_rank(first) || !by_rank(s) {
+                        return Err(NotationError::Misplaced {
+                            reason: "at most one keep or drop per group of dice, but several by rank (`kh3pl1`) in d20's notation",
+                            position: at,
+                        });
+                    }
+                    if !fixed_pool {
+                        return Err(NotationError::Misplaced {
+                            reason: "several keeps or drops on a group that explodes or adds dice are not read yet",
+                            position: at,
+                        });
+                    }
+                    let (verb, n) = select_count(s);
+                    if n > term.count {
+                        return Err(NotationError::SelectsMoreThanRolled {
+                            verb,
+                            selected: n,
+                            rolled: term.count,
+                            position: at,
+                        });
+                    }
+                    term.more_select.push(s);
+                    return Ok(());
                 }
                 let (verb, n) = select_count(s);
                 if n > term.count {

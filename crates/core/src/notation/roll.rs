@@ -439,7 +439,11 @@ pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, Ro
 fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
     Ok(match node {
         Node::Number(v) => i64::from(*v),
-        Node::Dice(d) if d.modifiers.is_empty() && d.failure.is_none() => total_plain(d, roller)?,
+        Node::Dice(d)
+            if d.modifiers.is_empty() && d.failure.is_none() && d.more_select.is_empty() =>
+        {
+            total_plain(d, roller)?
+        }
         Node::Dice(d) => roll_dice(d, roller)?.value(),
         // The parser's bounds keep every value within ±2^53.
         Node::Neg(x) => total_node(x, roller)?.saturating_neg(),
@@ -782,7 +786,20 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
             }
         }
     }
-    if let Some(select) = term.select {
+    if !term.more_select.is_empty() {
+        // Several keeps and drops by rank (d20's, issue 30, item 2): the
+        // ranks kept, then the dice at those ranks.
+        let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+        let selects: Vec<Select> = term
+            .select
+            .iter()
+            .chain(&term.more_select)
+            .copied()
+            .collect();
+        for (d, keep) in dice.iter_mut().zip(super::kept_by_rank(&values, &selects)) {
+            d.kept = keep;
+        }
+    } else if let Some(select) = term.select {
         apply_select(select, &mut dice);
     }
     let value = match term.success {
