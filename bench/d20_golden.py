@@ -369,6 +369,10 @@ CASES = [
     ("2d4ra4k>2", "reroll and add, keep by value"),
     ("1d20ra20 + 5", "reroll and add on a natural 20"),
     ("2d6ra6 [fire] / 2", "reroll and add, labelled, divided"),
+    ("2d6rah1", "reroll and add the highest: always one more die"),
+    ("3d4ral1kh2", "reroll and add the lowest, then keep two"),
+    ("2d6ra6ral1", "reroll and add: a 6, else the lowest"),
+    ("2d6ral0 + 1", "reroll and add none"),
     # Issue 30, item 2: several keeps and drops on one group, in order;
     # consecutive ones of one kind select the union.
     ("4d6kh3kl2", "keeps merged: the highest three or the lowest two"),

@@ -1131,6 +1131,7 @@ fn small_dice() -> impl Strategy<Value = String> {
         (0..=6u32).prop_map(|n| format!("ma{n}")),
         // Issue 30, item 2: d20's reroll and add.
         (0..=6u32).prop_map(|n| format!("ra{n}")),
+        (prop_oneof![Just("rah"), Just("ral")], 0..=2u32).prop_map(|(op, n)| format!("{op}{n}")),
     ];
     let select = prop_oneof![
         2 => Just(String::new()),
@@ -1391,6 +1392,10 @@ fn odds_equal_brute_force_for_every_operator() {
         "2d4ra<2>=3",
         "3d3ra3ra1k>1",
         "2dFra1",
+        "2d3rah1",
+        "3d3ral1kh2",
+        "2d3ra3ral1",
+        "2d4ral0",
         "4d3kh3kl2",
         "4d3kh1kl1",
         "4d4kh3pl1",
@@ -1440,7 +1445,7 @@ fn reroll_and_add_adds_one_die_at_most() {
         NotationError::UnexpectedEnd { position: 5, .. }
     ));
     assert!(matches!(
-        err("1d6rah1"),
+        err("1d6rax1"),
         NotationError::UnexpectedChar { position: 5, .. }
     ));
 }
@@ -1489,5 +1494,32 @@ fn several_keeps_and_drops_apply_in_order() {
     assert!(matches!(
         parse("100d20kh50kl10").odds(),
         Err(OddsError::TooMuchWork { .. })
+    ));
+}
+
+/// `ra` with `d20`'s selectors by rank (issue 30, item 2): one more die
+/// always (N of 1 or more), the highest or lowest die marked as d20 marks it.
+#[test]
+fn reroll_and_add_by_rank() {
+    let out = roll("2d6rah1", &[3, 6, 5]);
+    assert_eq!(out.total, 14);
+    assert_eq!(out.root.to_string(), "2d6rah1 (3, 6!, 5)");
+    // Equal lowest: the earlier is marked, as in d20.
+    assert_eq!(
+        roll("3d6ral1", &[5, 1, 1, 4]).root.to_string(),
+        "3d6ral1 (5, 1!, 1, 4)"
+    );
+    // A 6 first, else the lowest (d20: `2d6ra6ral1 (2!, 5, 6)`).
+    assert_eq!(
+        roll("2d6ra6ral1", &[2, 5, 6]).root.to_string(),
+        "2d6ra6ral1 (2!, 5, 6)"
+    );
+    assert_eq!(roll("2d6ral0", &[2, 5]).total, 7);
+    assert_eq!(parse("2d6RAH1").to_string(), "2d6rah1");
+    let o = parse("2d6rah1").odds().unwrap();
+    assert!((o.dist.mean() - 10.5).abs() < 1e-12);
+    assert!(matches!(
+        err("2d6rah"),
+        NotationError::UnexpectedEnd { position: 6, .. }
     ));
 }

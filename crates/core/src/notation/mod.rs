@@ -30,7 +30,7 @@
 //!           | "rr" test                     reroll until the test fails
 //!           | "mi" number | "ma" number     minimum, maximum face
 //!           | "e" test                      explode
-//!           | "ra" test                     reroll and add (d20's)
+//!           | "ra" (test | ("h" | "l") number)   reroll and add (d20's)
 //! select   := ("kh" | "kl" | "dh" | "dl") number
 //!           | ("k" | "p" | "d") ("<" | ">") number   keep or drop by value
 //! success  := cmp number                    count successes; glued to the group
@@ -157,10 +157,12 @@
 //!   die. `2d6ra6` is 2d6 plus one more d6 when either shows a 6 (chance
 //!   11/36); its odds are exact ([`Modifier::RerollAdd`]). One run of `ra`
 //!   per group, and not with `e` ([`NotationError::Misplaced`]; `d20` reads
-//!   both).
+//!   both). `rahN` and `ralN` take `d20`'s selectors by rank: with N of 1 or
+//!   more the highest (lowest) die always adds one more
+//!   ([`Modifier::RerollAddRank`]).
 //!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `h`/`l` selectors on `ro`, `rr`, `ra`
+//! misread): `h`/`l` selectors on `ro`, `rr`
 //! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops when one
 //! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
 //! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
@@ -173,7 +175,7 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (341 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (345 expressions:
 //! arithmetic, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
@@ -757,6 +759,16 @@ pub enum Modifier {
     /// `2d6ra6` is 2d6, plus one more d6 when either shows a 6. Issue 30,
     /// item 2.
     RerollAdd(Test),
+    /// `rahN`, `ralN`: `ra` with `d20`'s selector by rank (`d20` 1.1.2
+    /// README, *Selectors*: "hX highest X", "lX lowest X"); `ra` takes at
+    /// most one die of those, so with N of 1 or more the highest (or
+    /// lowest) die always adds one more, and with N of 0 none does.
+    RerollAddRank {
+        /// `h` (true) or `l`.
+        highest: bool,
+        /// N.
+        count: u32,
+    },
 }
 
 /// Which dice of a group are kept.
@@ -960,8 +972,16 @@ impl Modifier {
             | Modifier::Reroll(t)
             | Modifier::Explode(t)
             | Modifier::RerollAdd(t) => Some(t),
-            Modifier::Min(_) | Modifier::Max(_) => None,
+            Modifier::Min(_) | Modifier::Max(_) | Modifier::RerollAddRank { .. } => None,
         }
+    }
+
+    /// Whether this is `ra`, by test or by rank.
+    pub fn adds(&self) -> bool {
+        matches!(
+            self,
+            Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }
+        )
     }
 
     /// Whether `self` and `next`, written one after the other, are one pass:
@@ -974,7 +994,10 @@ impl Modifier {
             (Modifier::RerollOnce(_), Modifier::RerollOnce(_))
                 | (Modifier::Reroll(_), Modifier::Reroll(_))
                 | (Modifier::Explode(_), Modifier::Explode(_))
-                | (Modifier::RerollAdd(_), Modifier::RerollAdd(_))
+                | (
+                    Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. },
+                    Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }
+                )
         )
     }
 }
@@ -986,9 +1009,14 @@ pub(crate) fn passes(mods: &[Modifier]) -> impl Iterator<Item = &[Modifier]> {
     mods.chunk_by(|a, b| a.merges_with(b))
 }
 
-/// Whether `value` matches any test of a pass (a run of `ro`, `rr` or `e`).
+/// Whether `value` matches any test of a pass (a run of `ro`, `rr`, `ra` or
+/// `e`). An `ra` by rank with a count of 1 or more matches every die (the
+/// group always adds one; only which die is marked differs).
 pub(crate) fn pass_matches(pass: &[Modifier], value: i64) -> bool {
-    pass.iter().any(|m| m.test().is_some_and(|t| t.test(value)))
+    pass.iter().any(|m| match m {
+        Modifier::RerollAddRank { count, .. } => *count > 0,
+        _ => m.test().is_some_and(|t| t.test(value)),
+    })
 }
 
 impl Test {
@@ -1525,6 +1553,9 @@ impl fmt::Display for Modifier {
             Modifier::Reroll(t) => ("rr", t),
             Modifier::Explode(t) => ("e", t),
             Modifier::RerollAdd(t) => ("ra", t),
+            Modifier::RerollAddRank { highest, count } => {
+                return write!(f, "ra{}{count}", if *highest { "h" } else { "l" });
+            }
             Modifier::Min(n) => return write!(f, "mi{n}"),
             Modifier::Max(n) => return write!(f, "ma{n}"),
         };

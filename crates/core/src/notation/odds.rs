@@ -350,7 +350,8 @@ fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
         }
         Some(Modifier::Min(x)) => mix(b, w, |v| certain(v.max(i64::from(*x)))),
         Some(Modifier::Max(x)) => mix(b, w, |v| certain(v.min(i64::from(*x)))),
-        Some(Modifier::Explode(_) | Modifier::RerollAdd(_)) | None => w.clone(),
+        Some(Modifier::Explode(_) | Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. })
+        | None => w.clone(),
     }
 }
 
@@ -433,11 +434,7 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             .collect();
         return ranked(b, term.count, &per_die, &selects, &g);
     }
-    if let Some(i) = term
-        .modifiers
-        .iter()
-        .position(|m| matches!(m, Modifier::RerollAdd(_)))
-    {
+    if let Some(i) = term.modifiers.iter().position(Modifier::adds) {
         return reroll_add(term, i, &u, &g, b);
     }
     let explode_at = term
@@ -806,10 +803,7 @@ fn reroll_add(
     g: &dyn Fn(i64) -> i64,
     b: &Budget,
 ) -> Result<Dist<i64>, OddsError> {
-    let run_len = term.modifiers[at..]
-        .iter()
-        .take_while(|m| matches!(m, Modifier::RerollAdd(_)))
-        .count();
+    let run_len = term.modifiers[at..].iter().take_while(|m| m.adds()).count();
     let run = &term.modifiers[at..at + run_len];
     let post = &term.modifiers[at + run_len..];
     let test = |v: i64| super::pass_matches(run, v);

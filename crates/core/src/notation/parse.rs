@@ -914,7 +914,7 @@ impl Parser<'_> {
                     }
                 },
                 // At most one more die for the whole group.
-                Some(Modifier::RerollAdd(_)) => {
+                Some(Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }) => {
                     rolls += 1;
                     pool += 1;
                 }
@@ -1024,7 +1024,7 @@ impl Parser<'_> {
             Suffix::Modifier(m) => {
                 let explodes = matches!(m, Modifier::Explode(_));
                 lone_explosion(explodes)?;
-                let adds = |m: &Modifier| matches!(m, Modifier::RerollAdd(_));
+                let adds = Modifier::adds;
                 let run_of_ra = term.modifiers.last().is_some_and(adds);
                 if (adds(&m) && (exploding || (!run_of_ra && term.modifiers.iter().any(adds))))
                     || (explodes && term.modifiers.iter().any(adds))
@@ -1150,7 +1150,7 @@ impl Parser<'_> {
                     let fixed_pool = !term
                         .modifiers
                         .iter()
-                        .any(|m| matches!(m, Modifier::Explode(_) | Modifier::RerollAdd(_)));
+                        .any(|m| matches!(m, Modifier::Explode(_)) || m.adds());
                     if self.dialect != Dialect::D20 || !by_rank(first) || !by_rank(s) {
                         return Err(NotationError::Misplaced {
                             reason: "at most one keep or drop per group of dice, but several by rank (`kh3pl1`) in d20's notation",
@@ -1270,7 +1270,17 @@ impl Parser<'_> {
                     (Some(b'a'), Dialect::D20) => {
                         self.pos += 1;
                         self.skip_ws();
-                        Modifier::RerollAdd(self.test(false, "a number after `ra`")?)
+                        match self.peek_lower() {
+                            // `rah1`, `ral1`: d20's selectors by rank.
+                            Some(c @ (b'h' | b'l')) => {
+                                self.pos += 1;
+                                Modifier::RerollAddRank {
+                                    highest: c == b'h',
+                                    count: self.number("a number after `rah` or `ral`")?,
+                                }
+                            }
+                            _ => Modifier::RerollAdd(self.test(false, "a number after `ra`")?),
+                        }
                     }
                     // Roll20's `r` rerolls until the die no longer matches.
                     (_, Dialect::Roll20) => Modifier::Reroll(

@@ -724,11 +724,29 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
             }
             // d20's `ra` (issue 30, item 2): the first matching die adds
             // one more die to the group, which does not add again.
-            Modifier::RerollAdd(_) => {
-                if let Some(d) = dice.iter_mut().find(|d| matches(d.value))
+            Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. } => {
+                // The die d20 marks: the first selector of the run that
+                // selects any (`SetOperator.select` with `max_targets=1`).
+                let marked = pass.iter().find_map(|m| match *m {
+                    Modifier::RerollAddRank { count: 0, .. } => None,
+                    Modifier::RerollAddRank { highest, .. } => {
+                        let key = |i: &usize| dice[*i].value;
+                        if highest {
+                            // The earlier die first among equals, as d20's
+                            // stable sort with `reverse=True`.
+                            (0..dice.len()).rev().max_by_key(key)
+                        } else {
+                            (0..dice.len()).min_by_key(key)
+                        }
+                    }
+                    _ => dice
+                        .iter()
+                        .position(|d| m.test().is_some_and(|t| t.test(d.value))),
+                });
+                if let Some(i) = marked
                     && !roller.short()
                 {
-                    d.exploded = true;
+                    dice[i].exploded = true;
                     let v = face(roller)?;
                     dice.push(new_die(die, sides, v, true));
                 }
