@@ -389,6 +389,10 @@ CASES = [
     ("4d8kl3kh1ph2", "keeps merged, then a drop"),
     ("3d6kh2pl1 [str] + 2", "keep and drop, labelled"),
     ("(4d6kh3pl1) * 2", "keep and drop in parentheses"),
+    # Explode, then keep or drop among every die (the added ones too).
+    ("2d4e4kh1", "explode, then keep the highest die"),
+    ("2d6e6kl1", "explode, then keep the lowest die"),
+    ("2d6e5pl1", "explode on 5 or 6, then drop the lowest"),
 ]
 
 

@@ -175,7 +175,7 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (345 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (348 expressions:
 //! arithmetic, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
