@@ -55,6 +55,7 @@ fn dice_and_constants() {
             sides: Sides::Number(6),
             modifiers: vec![],
             select: None,
+            more_select: vec![],
             success: None,
             explode: ExplodeKind::Plain,
             failure: None,
@@ -781,7 +782,8 @@ fn modifiers_come_before_keep_and_the_test_comes_last() {
     for (text, position) in [
         ("4d6kh3ro1", 6),
         ("4d6kh3 ro1", 7),
-        ("3d6kh3kl1", 6),
+        // Several keeps by rank are d20's (issue 30, item 2); by value, one.
+        ("3d6k<3kl1", 6),
         ("1d6>=5kh1", 6),
         ("1d6>=5e6", 6),
     ] {
@@ -915,7 +917,15 @@ fn loose_dice() -> impl Strategy<Value = String> {
     ];
     let modifier = prop_oneof![
         (
-            prop_oneof![Just("ro"), Just("RO"), Just("rr"), Just("e"), Just("E")],
+            prop_oneof![
+                Just("ro"),
+                Just("RO"),
+                Just("rr"),
+                Just("e"),
+                Just("E"),
+                Just("ra"),
+                Just("rA")
+            ],
             loose_test(false)
         )
             .prop_map(|(op, t)| format!("{op}{t}")),
@@ -940,6 +950,20 @@ fn loose_dice() -> impl Strategy<Value = String> {
         )
             .prop_map(|(op, n)| format!("{op}{n}"))
     ];
+    // Several keeps and drops (d20's, issue 30, item 2).
+    let more = prop_oneof![
+        3 => Just(""),
+        1 => Just("pl1"),
+        1 => Just("KH1"),
+        1 => Just("kl2ph1"),
+    ];
+    let select = (select, more).prop_map(|(sel, more)| {
+        if sel.is_empty() {
+            sel
+        } else {
+            format!("{sel}{more}")
+        }
+    });
     let success = prop_oneof![Just(String::new()), loose_test(true)];
     (
         count,
@@ -1105,11 +1129,17 @@ fn small_dice() -> impl Strategy<Value = String> {
         (0..=6u32).prop_map(|n| format!("e{n}")),
         (0..=6u32).prop_map(|n| format!("mi{n}")),
         (0..=6u32).prop_map(|n| format!("ma{n}")),
+        // Issue 30, item 2: d20's reroll and add.
+        (0..=6u32).prop_map(|n| format!("ra{n}")),
+        (prop_oneof![Just("rah"), Just("ral")], 0..=2u32).prop_map(|(op, n)| format!("{op}{n}")),
     ];
     let select = prop_oneof![
         2 => Just(String::new()),
         1 => (prop_oneof![Just("kh"), Just("kl"), Just("dh"), Just("dl")], 0..3u32)
             .prop_map(|(op, n)| format!("{op}{n}")),
+        // Issue 30, item 2: several keeps and drops by rank.
+        1 => (prop_oneof![Just("kh"), Just("dl")], 0..3u32, prop_oneof![Just("kl"), Just("ph"), Just("kh")], 0..3u32)
+            .prop_map(|(a, n, b, m)| format!("{a}{n}{b}{m}")),
         // Issue 30: d20's selectors by value.
         1 => (prop_oneof![Just("k<"), Just("k>"), Just("p<"), Just("p>")], 0..7u32)
             .prop_map(|(op, n)| format!("{op}{n}"))
@@ -1314,6 +1344,14 @@ fn agrees_with_python_d20() {
         (&other, "3d6rr<3", 14),
         (&other, "3d6e1", 16),
         (&other, "3d6ro1", 8),
+        // Issue 30, item 2: `ra` (d20 1.1.2 with the same dice).
+        (&faces, "2d6ra6", 13),
+        (&faces, "3d6ra5", 14),
+        (&faces, "4d6ra1kh3", 14),
+        (&other, "3d6ra1", 8),
+        (&other, "2d6ra1ro1", 8),
+        (&faces, "2d6ra<3", 13),
+        (&other, "4d6ra>4pl1", 9),
     ] {
         let mut r = Scripted::dice(seq.iter().copied());
         assert_eq!(parse(text).roll(&mut r).unwrap().total, d20_total, "{text}");
@@ -1347,6 +1385,23 @@ fn odds_equal_brute_force_for_every_operator() {
         "2d4e4kl1>=2",
         "2d3e3dh1",
         "2d3ro1e3mi2kh1",
+        "2d4ra4",
+        "3d3ra1kh2",
+        "2d4ra4ro1",
+        "2d3ro1ra3dl1",
+        "2d4ra<2>=3",
+        "3d3ra3ra1k>1",
+        "2dFra1",
+        "2d3rah1",
+        "3d3ral1kh2",
+        "2d3ra3ral1",
+        "2d4ral0",
+        "4d3kh3kl2",
+        "4d3kh1kl1",
+        "4d4kh3pl1",
+        "5d3pl1ph1>=2",
+        "3d4ro1kh2kh1",
+        "4dFkh1kl1",
     ] {
         let e = parse(text);
         let odds = e.odds().unwrap();
@@ -1356,4 +1411,115 @@ fn odds_equal_brute_force_for_every_operator() {
             assert!((odds.dist.p(v) - p).abs() < 1e-9, "{text}: P({v})");
         }
     }
+}
+
+/// `d20`'s `ra` (issue 30, item 2): the first matching die adds one more die,
+/// once per group; the added die takes the modifiers written after `ra`.
+#[test]
+fn reroll_and_add_adds_one_die_at_most() {
+    let out = roll("3d6ra6", &[6, 6, 2, 6]);
+    assert_eq!(out.total, 20);
+    assert_eq!(out.root.to_string(), "3d6ra6 (6!, 6, 2, 6)");
+    // No die matches: nothing added.
+    assert_eq!(roll("2d6ra6", &[3, 4]).total, 7);
+    // The added die is rerolled by a later `ro1`.
+    assert_eq!(roll("1d6ra6ro1", &[6, 1, 4]).total, 10);
+    // Merged runs: `ra1ra2` adds on a 1 or a 2, once.
+    assert_eq!(roll("2d6ra1ra2", &[2, 1, 5]).total, 8);
+    assert_eq!(dice("2d6ra1ra2").modifiers.len(), 2);
+    // Exact odds: 2d6ra6 is 2d6 plus a d6 with chance 11/36.
+    let o = parse("2d6ra6").odds().unwrap();
+    assert!(o.exact);
+    assert!((o.dist.mean() - (7.0 + 11.0 / 36.0 * 3.5)).abs() < 1e-12);
+    assert_eq!(o.dist.range(), (2, 18));
+    // Refused, never misread: `ra` with `e`, two runs of `ra`, no number.
+    for (text, at) in [("1d6ra6e6", 6), ("1d6e6ra6", 5), ("2d6ra6ro1ra5", 9)] {
+        assert!(
+            matches!(err(text), NotationError::Misplaced { position, .. } if position == at),
+            "{text}: {}",
+            err(text)
+        );
+    }
+    assert!(matches!(
+        err("1d6ra"),
+        NotationError::UnexpectedEnd { position: 5, .. }
+    ));
+    assert!(matches!(
+        err("1d6rax1"),
+        NotationError::UnexpectedChar { position: 5, .. }
+    ));
+}
+
+/// Several keeps and drops on one group, as `d20` applies them (issue 30,
+/// item 2): in order, consecutive ones of a kind as one union; among equal
+/// faces `d20` takes the earlier die first for the highest and the lowest.
+#[test]
+fn several_keeps_and_drops_apply_in_order() {
+    // Keep three, then drop the lowest of those: the middle two.
+    let out = roll("4d6kh3pl1", &[2, 5, 3, 6]);
+    assert_eq!(out.total, 11);
+    assert_eq!(
+        out.root.to_string(),
+        "4d6kh3dl1 (2 dropped, 5, 3 dropped, 6)"
+    );
+    // A union: the highest and the lowest.
+    assert_eq!(roll("4d6kh1kl1", &[5, 2, 3, 2]).total, 7);
+    // Ties (d20 1.1.2): both take the first 6, so one die is kept.
+    assert_eq!(roll("4d6kh1kl1", &[6, 6, 6, 6]).total, 6);
+    assert_eq!(roll("4d6kh3kl2", &[6, 6, 6, 6]).total, 18);
+    assert_eq!(roll("4d6kh3kl2", &[1, 2, 3, 4]).total, 10);
+    assert_eq!(dice("4d6kh3pl1").more_select, [Select::DropLowest(1)]);
+    assert_eq!(parse("4d6kh3pl1").to_string(), "4d6kh3dl1");
+    // Exact odds, agreeing with the brute force below and d20's golden file.
+    let o = parse("4d6kh1kl1").odds().unwrap();
+    assert!(o.exact);
+    assert_eq!(o.dist.range(), (1, 11));
+    // Refused: by value with another selection, and after an explosion or
+    // `ra`; and in Roll20's and Foundry's dialects.
+    for (text, at) in [
+        ("4d6k<3kh1", 6),
+        ("4d6kh1p>5", 6),
+        ("4d6e6kh3pl1", 8),
+        ("4d6ra6kh3kl1", 9),
+    ] {
+        let e = err(text);
+        assert!(matches!(e, NotationError::Misplaced { .. }), "{text}: {e}");
+        assert_eq!(e.position(), at, "{text}");
+    }
+    assert!(matches!(
+        err("4d6kh3kl1e6"),
+        NotationError::Misplaced { position: 9, .. }
+    ));
+    // The work is known before it starts: too many multisets are refused.
+    assert!(matches!(
+        parse("100d20kh50kl10").odds(),
+        Err(OddsError::TooMuchWork { .. })
+    ));
+}
+
+/// `ra` with `d20`'s selectors by rank (issue 30, item 2): one more die
+/// always (N of 1 or more), the highest or lowest die marked as d20 marks it.
+#[test]
+fn reroll_and_add_by_rank() {
+    let out = roll("2d6rah1", &[3, 6, 5]);
+    assert_eq!(out.total, 14);
+    assert_eq!(out.root.to_string(), "2d6rah1 (3, 6!, 5)");
+    // Equal lowest: the earlier is marked, as in d20.
+    assert_eq!(
+        roll("3d6ral1", &[5, 1, 1, 4]).root.to_string(),
+        "3d6ral1 (5, 1!, 1, 4)"
+    );
+    // A 6 first, else the lowest (d20: `2d6ra6ral1 (2!, 5, 6)`).
+    assert_eq!(
+        roll("2d6ra6ral1", &[2, 5, 6]).root.to_string(),
+        "2d6ra6ral1 (2!, 5, 6)"
+    );
+    assert_eq!(roll("2d6ral0", &[2, 5]).total, 7);
+    assert_eq!(parse("2d6RAH1").to_string(), "2d6rah1");
+    let o = parse("2d6rah1").odds().unwrap();
+    assert!((o.dist.mean() - 10.5).abs() < 1e-12);
+    assert!(matches!(
+        err("2d6rah"),
+        NotationError::UnexpectedEnd { position: 6, .. }
+    ));
 }

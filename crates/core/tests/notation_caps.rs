@@ -24,6 +24,16 @@ const WORST: &[&str] = &[
     "1000d6e6kh500>=5",
     "1000d6e6k>3",
     "1000dFe1kh500",
+    // d20's `ra` (issue 30, item 2): the dice with a flag, one more die.
+    "1000d20ra20kh500",
+    "1000d10000ra1",
+    "1000d6ra6kl999",
+    "1000d10000ro<9999ra5",
+    "200d6ra6dl100",
+    // Several keeps and drops: every multiset of faces, counted first.
+    "100d20kh50kl10",
+    "1000d6kh500pl1",
+    "20d10kh5kl5",
 ];
 
 #[test]

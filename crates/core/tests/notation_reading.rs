@@ -171,8 +171,10 @@ fn operand() -> impl Strategy<Value = String> {
             1 => Just("mi2"),
             1 => Just("ma3"),
             1 => Just("e6"),
+            1 => Just("ra6"),
+            1 => Just("ro1ra<2"),
         ],
-        prop_oneof![3 => Just(""), 1 => Just("kh1"), 1 => Just("dl1")],
+        prop_oneof![3 => Just(""), 1 => Just("kh1"), 1 => Just("dl1"), 1 => Just("kh2dl1")],
         prop_oneof![4 => Just(""), 1 => Just(">=4"), 1 => Just("<2")],
     )
         .prop_map(|(c, s, m, k, t)| format!("{c}d{s}{m}{k}{t}"));

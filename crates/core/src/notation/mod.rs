@@ -24,12 +24,13 @@
 //! unary    := ("-" | "+") unary | atom
 //! atom     := (number | dice | "(" compare ")" | set) label*
 //! label    := "[" any text but "]" "]"       glued or after white space
-//! dice     := [number] "d" sides modifier* [select] [success]
+//! dice     := [number] "d" sides modifier* select* [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
 //! modifier := "ro" test                     reroll once
 //!           | "rr" test                     reroll until the test fails
 //!           | "mi" number | "ma" number     minimum, maximum face
 //!           | "e" test                      explode
+//!           | "ra" (test | ("h" | "l") number)   reroll and add (d20's)
 //! select   := ("kh" | "kl" | "dh" | "dl") number
 //!           | ("k" | "p" | "d") ("<" | ">") number   keep or drop by value
 //! success  := cmp number                    count successes; glued to the group
@@ -75,7 +76,8 @@
 //!   die matching any of their tests (`2d6ro1ro2`, Great Weapon Fighting: a 1
 //!   or a 2 rerolls once, mean 8.333), consecutive `rr`s reroll until a die
 //!   matches none of them (`2d6rr1rr2` is 6..12), and consecutive `e`s explode
-//!   on any of their tests (`1d6e5e6` is `1d6e>=5`). `mi` and `ma` are never
+//!   on any of their tests (`1d6e5e6` is `1d6e>=5`), consecutive `ra`s add
+//!   one die when any die matches any of their tests. `mi` and `ma` are never
 //!   merged (each applies in turn, as in `d20`). A second explosion after
 //!   another modifier (`1d6e6ro1e5`) is refused.
 //! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the
@@ -88,6 +90,15 @@
 //!   they may keep no die (the group is then 0). Among equal dice, the earlier
 //!   one counts as the lower. A selection comes after every modifier
 //!   ([`NotationError::Misplaced`]).
+//! - Several keeps and drops by rank on one group are `d20`'s (issue 30,
+//!   item 2; [`kept_by_rank`]): applied in the order written, each among the
+//!   dice still kept (`4d6kh3pl1` is the middle two of four), and consecutive
+//!   ones of one kind select the union of theirs (`4d6kh1kl1`, the highest
+//!   and the lowest). Among equal faces `d20` takes the earlier die first for
+//!   the highest and for the lowest alike, so `4d6kh1kl1` on four 6s keeps
+//!   one die (6), and Tabula agrees. Exact odds by every multiset of faces,
+//!   refused past the work budget (`100d20kh50kl10`). Only by rank, and not
+//!   after `e` or `ra` ([`NotationError::Misplaced`]).
 //! - A success test, glued to its group, counts the kept dice whose face
 //!   passes it, and that count is the group's value: `10d6>=5` is the number
 //!   of dice showing 5 or 6. (Python `d20` instead compares the whole sum and
@@ -137,11 +148,23 @@
 //!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
 //!   not read.
 //!
+//! - `ra`, `d20`'s reroll and add ("Rerolls up to one matched value once,
+//!   keeping the original roll", `d20` 1.1.2 README, *Operators*): the first
+//!   die of the group that matches rolls one more die, added to the group;
+//!   the added die does not add again, and goes through the modifiers
+//!   written after `ra`. At most one die for the whole group (`d20`'s
+//!   `max_targets=1`), unlike Foundry's `xo`, which adds one per matching
+//!   die. `2d6ra6` is 2d6 plus one more d6 when either shows a 6 (chance
+//!   11/36); its odds are exact ([`Modifier::RerollAdd`]). One run of `ra`
+//!   per group, and not with `e` ([`NotationError::Misplaced`]; `d20` reads
+//!   both). `rahN` and `ralN` take `d20`'s selectors by rank: with N of 1 or
+//!   more the highest (lowest) die always adds one more
+//!   ([`Modifier::RerollAddRank`]).
+//!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `d20`'s `ra` (reroll and add: `d20` adds at most one die to the
-//! whole group, its `max_targets=1`, unlike Foundry's `xo`, which adds one
-//! per matching die), `h`/`l` selectors on `ro`, `rr`
-//! and `e`, several keeps or drops on one group (`4d6kh1kl1`), variable dice
+//! misread): `h`/`l` selectors on `ro`, `rr`
+//! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops when one
+//! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
 //! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
@@ -152,8 +175,8 @@
 //! and the caps on rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (311 expressions:
-//! arithmetic, keep and drop, `ro`, `rr`, `mi`, `ma`, explosions, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (348 expressions:
+//! arithmetic, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
@@ -650,6 +673,11 @@ pub struct DiceTerm {
     pub modifiers: Vec<Modifier>,
     /// Which dice are kept; `None` keeps them all.
     pub select: Option<Select>,
+    /// Further keeps and drops by rank after `select`, in the order written
+    /// (`4d6kh3pl1`, `4d6kh1kl1`): `d20`'s several set operators on one
+    /// group, applied as [`kept_by_rank`] says (issue 30, item 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_select: Vec<Select>,
     /// A success test: when present the group counts successes instead of summing.
     pub success: Option<Test>,
     /// How the explosions of the group's `e` run add dice: Roll20's `!!`
@@ -722,6 +750,25 @@ pub enum Modifier {
     /// `e`: roll one more die for each matching die, and for each matching one
     /// of those, at most [`MAX_EXPLOSIONS`] more per original die.
     Explode(Test),
+    /// `ra`, `d20`'s "reroll and add": "Rerolls up to one matched value once,
+    /// keeping the original roll" (`d20` 1.1.2 README, *Operators*; its
+    /// `explode_once` with `max_targets=1`). The first die of the group that
+    /// matches (in the order rolled) rolls one more die, added to the group;
+    /// the added die never rerolls and adds again, and goes through the
+    /// modifiers written after `ra` (not those before), as in `d20`. So
+    /// `2d6ra6` is 2d6, plus one more d6 when either shows a 6. Issue 30,
+    /// item 2.
+    RerollAdd(Test),
+    /// `rahN`, `ralN`: `ra` with `d20`'s selector by rank (`d20` 1.1.2
+    /// README, *Selectors*: "hX highest X", "lX lowest X"); `ra` takes at
+    /// most one die of those, so with N of 1 or more the highest (or
+    /// lowest) die always adds one more, and with N of 0 none does.
+    RerollAddRank {
+        /// `h` (true) or `l`.
+        highest: bool,
+        /// N.
+        count: u32,
+    },
 }
 
 /// Which dice of a group are kept.
@@ -773,6 +820,98 @@ impl Select {
             None => true,
         }
     }
+}
+
+impl Select {
+    /// Whether this keeps (`k`) rather than drops (`p`, `d`).
+    pub fn keeps(self) -> bool {
+        matches!(
+            self,
+            Select::KeepHighest(_)
+                | Select::KeepLowest(_)
+                | Select::KeepBelow(_)
+                | Select::KeepAbove(_)
+        )
+    }
+}
+
+/// Which dice of a group are kept by several keeps and drops by rank, as
+/// `d20` 1.1.2 applies them (`SetOperator.keep`, `SetOperator.drop`,
+/// `SetSelector.highestn`, `lowestn`, `_simplify_operations`): consecutive
+/// operators of one kind are one operator whose selection is the union of
+/// theirs (`4d6kh1kl1` keeps the highest and the lowest die), and each
+/// operator selects among the dice still kept, in the order written
+/// (`4d6kh3pl1` keeps the highest three, then drops the lowest of those).
+/// Among equal faces `d20` takes the earlier die first for the highest and
+/// for the lowest alike (Python's stable sort, `reverse=True` too), so a
+/// union can hold fewer dice than its parts: `4d6kh1kl1` on four 6s keeps
+/// one die. `values` in the order rolled; selections by value are not
+/// ranks and select nothing here (the parser allows them only alone).
+pub fn kept_by_rank(values: &[i64], selects: &[Select]) -> Vec<bool> {
+    let n = values.len();
+    let mut kept = vec![true; n];
+    for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
+        let mut alive: Vec<usize> = (0..n).filter(|&i| kept[i]).collect();
+        let mut chosen = vec![false; n];
+        for s in run {
+            let (k, highest) = match *s {
+                Select::KeepHighest(k) | Select::DropHighest(k) => (k, true),
+                Select::KeepLowest(k) | Select::DropLowest(k) => (k, false),
+                _ => continue,
+            };
+            // Stable: the earlier die first among equals, both ways.
+            if highest {
+                alive.sort_by_key(|&i| (std::cmp::Reverse(values[i]), i));
+            } else {
+                alive.sort_by_key(|&i| (values[i], i));
+            }
+            let k = usize::try_from(k).unwrap_or(usize::MAX).min(alive.len());
+            for &i in alive.get(..k).unwrap_or_default() {
+                chosen[i] = true;
+            }
+        }
+        let keep = run.first().is_some_and(|s| s.keeps());
+        for &i in &alive {
+            if chosen[i] != keep {
+                kept[i] = false;
+            }
+        }
+    }
+    kept
+}
+
+/// [`kept_by_rank`] on counts: `counts[j]` dice show the j-th lowest face;
+/// the answer is how many of each are kept. Within a run of faces that are
+/// equal, every selection takes a prefix of the dice (the earlier first), so
+/// a union keeps the largest of its parts' shares and counts suffice.
+pub(crate) fn kept_counts(counts: &[u32], selects: &[Select]) -> Vec<u32> {
+    let mut alive = counts.to_vec();
+    for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
+        let total: u64 = alive.iter().map(|c| u64::from(*c)).sum();
+        let keep = run.first().is_some_and(|s| s.keeps());
+        let mut below = 0u64;
+        for c in alive.iter_mut() {
+            let (lo, hi) = (below, below + u64::from(*c));
+            below = hi;
+            let share = run
+                .iter()
+                .map(|s| {
+                    let (k, highest) = match *s {
+                        Select::KeepHighest(k) | Select::DropHighest(k) => (k, true),
+                        Select::KeepLowest(k) | Select::DropLowest(k) => (k, false),
+                        _ => return 0,
+                    };
+                    let k = u64::from(k).min(total);
+                    let (a, b) = if highest { (total - k, total) } else { (0, k) };
+                    hi.min(b).saturating_sub(lo.max(a))
+                })
+                .max()
+                .unwrap_or(0);
+            let share = u32::try_from(share).unwrap_or(*c);
+            *c = if keep { share } else { *c - share.min(*c) };
+        }
+    }
+    alive
 }
 
 /// A comparison of a die's value with a target: `>=5` in `10d6>=5`, `<3` in
@@ -829,19 +968,36 @@ impl Modifier {
     /// The test of `ro`, `rr` or `e`; `None` for `mi` and `ma`.
     pub fn test(&self) -> Option<Test> {
         match *self {
-            Modifier::RerollOnce(t) | Modifier::Reroll(t) | Modifier::Explode(t) => Some(t),
-            Modifier::Min(_) | Modifier::Max(_) => None,
+            Modifier::RerollOnce(t)
+            | Modifier::Reroll(t)
+            | Modifier::Explode(t)
+            | Modifier::RerollAdd(t) => Some(t),
+            Modifier::Min(_) | Modifier::Max(_) | Modifier::RerollAddRank { .. } => None,
         }
     }
 
+    /// Whether this is `ra`, by test or by rank.
+    pub fn adds(&self) -> bool {
+        matches!(
+            self,
+            Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }
+        )
+    }
+
     /// Whether `self` and `next`, written one after the other, are one pass:
-    /// both `ro`, both `rr` or both `e` (as `d20` merges them).
+    /// both `ro`, both `rr`, both `ra` or both `e` (as `d20` merges them:
+    /// `_simplify_operations` joins consecutive operators of one kind but
+    /// `mi` and `ma`).
     pub fn merges_with(&self, next: &Modifier) -> bool {
         matches!(
             (self, next),
             (Modifier::RerollOnce(_), Modifier::RerollOnce(_))
                 | (Modifier::Reroll(_), Modifier::Reroll(_))
                 | (Modifier::Explode(_), Modifier::Explode(_))
+                | (
+                    Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. },
+                    Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }
+                )
         )
     }
 }
@@ -853,9 +1009,14 @@ pub(crate) fn passes(mods: &[Modifier]) -> impl Iterator<Item = &[Modifier]> {
     mods.chunk_by(|a, b| a.merges_with(b))
 }
 
-/// Whether `value` matches any test of a pass (a run of `ro`, `rr` or `e`).
+/// Whether `value` matches any test of a pass (a run of `ro`, `rr`, `ra` or
+/// `e`). An `ra` by rank with a count of 1 or more matches every die (the
+/// group always adds one; only which die is marked differs).
 pub(crate) fn pass_matches(pass: &[Modifier], value: i64) -> bool {
-    pass.iter().any(|m| m.test().is_some_and(|t| t.test(value)))
+    pass.iter().any(|m| match m {
+        Modifier::RerollAddRank { count, .. } => *count > 0,
+        _ => m.test().is_some_and(|t| t.test(value)),
+    })
 }
 
 impl Test {
@@ -1351,6 +1512,7 @@ impl DiceTerm {
                 let name = match m {
                     Modifier::RerollOnce(_) => "ro",
                     Modifier::Reroll(_) => "rr",
+                    Modifier::RerollAdd(_) => "ra",
                     _ => "e",
                 };
                 write!(f, "{name}=")?;
@@ -1370,8 +1532,8 @@ impl DiceTerm {
                 _ => fmt::Display::fmt(m, f)?,
             }
         }
-        if let Some(s) = self.select {
-            fmt::Display::fmt(&s, f)?;
+        for s in self.select.iter().chain(&self.more_select) {
+            fmt::Display::fmt(s, f)?;
         }
         write_tests(f, self.success, self.failure)?;
         for (name, t) in [("cs", self.critical_success), ("cf", self.critical_failure)] {
@@ -1390,6 +1552,10 @@ impl fmt::Display for Modifier {
             Modifier::RerollOnce(t) => ("ro", t),
             Modifier::Reroll(t) => ("rr", t),
             Modifier::Explode(t) => ("e", t),
+            Modifier::RerollAdd(t) => ("ra", t),
+            Modifier::RerollAddRank { highest, count } => {
+                return write!(f, "ra{}{count}", if *highest { "h" } else { "l" });
+            }
             Modifier::Min(n) => return write!(f, "mi{n}"),
             Modifier::Max(n) => return write!(f, "ma{n}"),
         };

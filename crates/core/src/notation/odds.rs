@@ -350,7 +350,8 @@ fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
         }
         Some(Modifier::Min(x)) => mix(b, w, |v| certain(v.max(i64::from(*x)))),
         Some(Modifier::Max(x)) => mix(b, w, |v| certain(v.min(i64::from(*x)))),
-        Some(Modifier::Explode(_)) | None => w.clone(),
+        Some(Modifier::Explode(_) | Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. })
+        | None => w.clone(),
     }
 }
 
@@ -415,6 +416,27 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             None => v,
         }
     };
+    if !term.more_select.is_empty() {
+        // Several keeps and drops by rank (no explosion, no `ra`: the parser
+        // allows them only on a fixed pool).
+        let per_die = apply_all(
+            b,
+            uniform(term.sides),
+            &term.modifiers,
+            &uniform(term.sides),
+        );
+        b.check()?;
+        let selects: Vec<Select> = term
+            .select
+            .iter()
+            .chain(&term.more_select)
+            .copied()
+            .collect();
+        return ranked(b, term.count, &per_die, &selects, &g);
+    }
+    if let Some(i) = term.modifiers.iter().position(Modifier::adds) {
+        return reroll_add(term, i, &u, &g, b);
+    }
     let explode_at = term
         .modifiers
         .iter()
@@ -764,5 +786,233 @@ fn select_exploding(
         };
         *out.entry(score).or_insert(0.0) += p;
     }
+    to_dist(out)
+}
+
+/// `d20`'s `ra` (issue 30, item 2): the first die whose face matches the run
+/// of `ra` from `at` adds one more die to the group. Exact: the dice are
+/// taken one by one with a flag saying whether one has matched yet, and the
+/// extra die is added to the totals where one has. Each die's final value
+/// comes from its face at the `ra` through the modifiers written after it;
+/// the extra die's from a fresh face through the same. The parser refuses
+/// `ra` with `e` in one group and a second run of `ra`.
+fn reroll_add(
+    term: &DiceTerm,
+    at: usize,
+    u: &Weights,
+    g: &dyn Fn(i64) -> i64,
+    b: &Budget,
+) -> Result<Dist<i64>, OddsError> {
+    let run_len = term.modifiers[at..].iter().take_while(|m| m.adds()).count();
+    let run = &term.modifiers[at..at + run_len];
+    let post = &term.modifiers[at + run_len..];
+    let test = |v: i64| super::pass_matches(run, v);
+    let pre = apply_all(b, u.clone(), &term.modifiers[..at], u);
+    // Final values by face at the `ra`, and the extra die's.
+    let finals: BTreeMap<i64, Weights> = pre
+        .keys()
+        .map(|&v| (v, apply_all(b, certain(v), post, u)))
+        .collect();
+    let extra = apply_all(b, u.clone(), post, u);
+    b.check()?;
+    let by_rank = term.select.filter(|s| s.by_value().is_none());
+    let Some(select) = by_rank else {
+        // Sums of scores: (no die matched yet, one has).
+        let score = |w: &Weights| mix(b, w, |x| certain(g(x)));
+        let mut hit = Weights::new();
+        let mut miss = Weights::new();
+        for (v, p) in &pre {
+            let target = if test(*v) { &mut hit } else { &mut miss };
+            for (x, q) in score(&finals[v]) {
+                *target.entry(x).or_insert(0.0) += p * q;
+            }
+        }
+        let both: Weights = {
+            let mut w = hit.clone();
+            for (x, q) in &miss {
+                *w.entry(*x).or_insert(0.0) += q;
+            }
+            w
+        };
+        let mut none = certain(0);
+        let mut some = Weights::new();
+        for _ in 0..term.count {
+            refuse_past_budget(
+                b,
+                ((none.len() + some.len()) as u64)
+                    .saturating_mul(both.len() as u64)
+                    .saturating_mul(2 * MAP_STEPS),
+            )?;
+            let mut next_some = conv(b, &some, &both);
+            for (x, q) in conv(b, &none, &hit) {
+                *next_some.entry(x).or_insert(0.0) += q;
+            }
+            none = conv(b, &none, &miss);
+            some = next_some;
+            if some.len() > MAX_OUTCOMES || none.len() > MAX_OUTCOMES {
+                return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+            }
+        }
+        let mut out = conv(b, &some, &score(&extra));
+        for (x, q) in none {
+            *out.entry(x).or_insert(0.0) += q;
+        }
+        b.check()?;
+        return to_dist(out);
+    };
+    // Keep or drop by rank: the states of a keep or drop over the pool
+    // (as after an explosion), with the flag.
+    let (k, highest, keep) = match select {
+        Select::KeepHighest(k) => (k as usize, true, true),
+        Select::KeepLowest(k) => (k as usize, false, true),
+        Select::DropHighest(k) => (k as usize, true, false),
+        Select::DropLowest(k) => (k as usize, false, false),
+        _ => return Err(OddsError::Empty),
+    };
+    let insert = |held: &Held, v: i64| -> Held {
+        let (mut h, mut acc) = held.clone();
+        let at = if highest {
+            h.partition_point(|x| *x <= v)
+        } else {
+            h.partition_point(|x| *x >= v)
+        };
+        h.insert(at, v);
+        if h.len() > k {
+            let out = h.remove(0);
+            if !keep {
+                acc += g(out);
+            }
+        }
+        (h, acc)
+    };
+    let pairs = faces_pairs(&pre, &finals);
+    let mut states: BTreeMap<(Held, bool), f64> = BTreeMap::from([(((Vec::new(), 0), false), 1.0)]);
+    let step = |states: &BTreeMap<(Held, bool), f64>,
+                faces: &Weights,
+                finals: &dyn Fn(i64) -> Option<Weights>,
+                pairs: u64,
+                flag: bool|
+     -> Result<BTreeMap<(Held, bool), f64>, OddsError> {
+        let mut next: BTreeMap<(Held, bool), f64> = BTreeMap::new();
+        for ((state, matched), ps) in states {
+            let per_pair = state.0.len() as u64 + 1 + STATE_STEPS;
+            refuse_past_budget(b, pairs.saturating_mul(per_pair))?;
+            for (w, pw) in faces {
+                let Some(fin) = finals(*w) else { continue };
+                for (f, pf) in &fin {
+                    b.spend(per_pair);
+                    let m = *matched || (flag && test(*w));
+                    *next.entry((insert(state, *f), m)).or_insert(0.0) += ps * pw * pf;
+                }
+            }
+            let held = (states.len() + next.len()) as u64 * (k as u64 + 2);
+            if held > MAX_STATE_VALUES {
+                return Err(OddsError::TooManyStates {
+                    values: held,
+                    max: MAX_STATE_VALUES,
+                });
+            }
+            if next.len() > MAX_OUTCOMES {
+                return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+            }
+        }
+        b.check()?;
+        Ok(next)
+    };
+    let of_face = |w: i64| finals.get(&w).cloned();
+    for _ in 0..term.count {
+        states = step(&states, &pre, &of_face, pairs, true)?;
+    }
+    // The extra die where one matched.
+    let (hit, mut done): (BTreeMap<_, _>, BTreeMap<_, _>) =
+        states.into_iter().partition(|((_, m), _)| *m);
+    let extra_face = |_: i64| Some(extra.clone());
+    let one = certain(0);
+    let added = step(&hit, &one, &extra_face, extra.len() as u64, false)?;
+    done.extend(added);
+    let mut out = Weights::new();
+    for (((held, acc), _), p) in done {
+        let score = if keep {
+            held.iter().map(|v| g(*v)).sum()
+        } else {
+            acc
+        };
+        *out.entry(score).or_insert(0.0) += p;
+    }
+    to_dist(out)
+}
+
+/// The total of `n` independent dice with values `per_die` after several
+/// keeps and drops by rank (issue 30, item 2), each kept die scored by `g`.
+/// Exact: every multiset of faces (how many dice show each face) with its
+/// multinomial chance, and what `d20` keeps of it ([`super::kept_counts`]:
+/// ties decide how many a union keeps, so ranks alone do not suffice). The
+/// number of multisets is known before any work and refused past the budget.
+fn ranked(
+    b: &Budget,
+    n: u32,
+    per_die: &Weights,
+    selects: &[super::Select],
+    g: &dyn Fn(i64) -> i64,
+) -> Result<Dist<i64>, OddsError> {
+    let faces: Vec<(i64, f64)> = per_die.iter().map(|(v, p)| (*v, *p)).collect();
+    let f = faces.len();
+    if f == 0 {
+        return Err(OddsError::Empty);
+    }
+    // Multisets: C(n + f - 1, f - 1), saturating.
+    let mut multisets: u128 = 1;
+    for i in 1..f as u128 {
+        multisets = multisets.saturating_mul(u128::from(n) + i) / i;
+        if multisets > u128::from(MAX_NOTATION_WORK) {
+            break;
+        }
+    }
+    let per_multiset = (f as u64).saturating_mul(2 + selects.len() as u64);
+    refuse_past_budget(
+        b,
+        u64::try_from(multisets)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(per_multiset),
+    )?;
+    let n_us = n as usize;
+    let mut ln_fact = vec![0.0f64; n_us + 1];
+    for i in 1..=n_us {
+        ln_fact[i] = ln_fact[i - 1] + (i as f64).ln();
+    }
+    let ln_p: Vec<f64> = faces.iter().map(|(_, p)| p.ln()).collect();
+    let mut out = Weights::new();
+    // Every composition of n into f parts (Nijenhuis and Wilf's NEXCOM).
+    let mut c = vec![0u32; f];
+    c[0] = n;
+    let (mut t, mut h) = (n, 0usize);
+    loop {
+        b.spend(per_multiset);
+        let mut ln_w = ln_fact[n_us];
+        for (j, &cj) in c.iter().enumerate() {
+            if cj > 0 {
+                ln_w += f64::from(cj) * ln_p[j] - ln_fact[cj as usize];
+            }
+        }
+        let kept = super::kept_counts(&c, selects);
+        let total: i64 = kept
+            .iter()
+            .zip(&faces)
+            .map(|(k, (v, _))| i64::from(*k) * g(*v))
+            .sum();
+        *out.entry(total).or_insert(0.0) += ln_w.exp();
+        if c[f - 1] == n {
+            break;
+        }
+        if t > 1 {
+            h = 0;
+        }
+        h += 1;
+        t = c[h - 1];
+        c[h - 1] = 0;
+        c[0] = t - 1;
+        c[h] += 1;
+    }
+    b.check()?;
     to_dist(out)
 }

@@ -835,6 +835,7 @@ impl Parser<'_> {
             sides,
             modifiers: Vec::new(),
             select: None,
+            more_select: Vec::new(),
             success: None,
             explode: ExplodeKind::Plain,
             failure: None,
@@ -912,6 +913,11 @@ impl Parser<'_> {
                         pool *= 1 + u64::from(MAX_EXPLOSIONS);
                     }
                 },
+                // At most one more die for the whole group.
+                Some(Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }) => {
+                    rolls += 1;
+                    pool += 1;
+                }
                 Some(Modifier::Min(_) | Modifier::Max(_)) => {}
             }
         }
@@ -925,6 +931,9 @@ impl Parser<'_> {
         }
         let (pmin, pmax) = (i128::from(count), i128::from(pool));
         let (kmin, kmax) = match term.select {
+            // Several by rank: how many are kept depends on ties (issue 30,
+            // item 2), none to all.
+            _ if !term.more_select.is_empty() => (0, pmax),
             None => (pmin, pmax),
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => (i128::from(k), i128::from(k)),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
@@ -1015,6 +1024,16 @@ impl Parser<'_> {
             Suffix::Modifier(m) => {
                 let explodes = matches!(m, Modifier::Explode(_));
                 lone_explosion(explodes)?;
+                let adds = Modifier::adds;
+                let run_of_ra = term.modifiers.last().is_some_and(adds);
+                if (adds(&m) && (exploding || (!run_of_ra && term.modifiers.iter().any(adds))))
+                    || (explodes && term.modifiers.iter().any(adds))
+                {
+                    return Err(NotationError::Misplaced {
+                        reason: "one run of `ra` per group, and not with `e` (Tabula does not read them together yet)",
+                        position: at,
+                    });
+                }
                 if explodes && exploding && !term.explode.is_plain() {
                     return Err(NotationError::Misplaced {
                         reason: "one explosion per group with `!!`, `!p` or `xo`, and explosions of one kind only",
@@ -1123,11 +1142,38 @@ impl Parser<'_> {
                 term.modifiers.push(m);
             }
             Suffix::Select(s) => {
-                if term.select.is_some() {
-                    return Err(NotationError::Misplaced {
-                        reason: "at most one keep or drop per group of dice",
-                        position: at,
-                    });
+                if let Some(first) = term.select {
+                    // d20's several keeps and drops on one group (issue 30,
+                    // item 2): by rank, on a group that neither explodes
+                    // nor adds dice, so the pool is `count` dice.
+                    let by_rank = |s: Select| s.by_value().is_none();
+                    let fixed_pool = !term
+                        .modifiers
+                        .iter()
+                        .any(|m| matches!(m, Modifier::Explode(_)) || m.adds());
+                    if self.dialect != Dialect::D20 || !by_rank(first) || !by_rank(s) {
+                        return Err(NotationError::Misplaced {
+                            reason: "at most one keep or drop per group of dice, but several by rank (`kh3pl1`) in d20's notation",
+                            position: at,
+                        });
+                    }
+                    if !fixed_pool {
+                        return Err(NotationError::Misplaced {
+                            reason: "several keeps or drops on a group that explodes or adds dice are not read yet",
+                            position: at,
+                        });
+                    }
+                    let (verb, n) = select_count(s);
+                    if n > term.count {
+                        return Err(NotationError::SelectsMoreThanRolled {
+                            verb,
+                            selected: n,
+                            rolled: term.count,
+                            position: at,
+                        });
+                    }
+                    term.more_select.push(s);
+                    return Ok(());
                 }
                 let (verb, n) = select_count(s);
                 if n > term.count {
@@ -1219,6 +1265,22 @@ impl Parser<'_> {
                         self.pos += 1;
                         self.skip_ws();
                         Modifier::Reroll(self.test(false, "a number after `rr`")?)
+                    }
+                    // d20's `ra`, reroll and add (issue 30, item 2).
+                    (Some(b'a'), Dialect::D20) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        match self.peek_lower() {
+                            // `rah1`, `ral1`: d20's selectors by rank.
+                            Some(c @ (b'h' | b'l')) => {
+                                self.pos += 1;
+                                Modifier::RerollAddRank {
+                                    highest: c == b'h',
+                                    count: self.number("a number after `rah` or `ral`")?,
+                                }
+                            }
+                            _ => Modifier::RerollAdd(self.test(false, "a number after `ra`")?),
+                        }
                     }
                     // Roll20's `r` rerolls until the die no longer matches.
                     (_, Dialect::Roll20) => Modifier::Reroll(

@@ -439,7 +439,11 @@ pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, Ro
 fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
     Ok(match node {
         Node::Number(v) => i64::from(*v),
-        Node::Dice(d) if d.modifiers.is_empty() && d.failure.is_none() => total_plain(d, roller)?,
+        Node::Dice(d)
+            if d.modifiers.is_empty() && d.failure.is_none() && d.more_select.is_empty() =>
+        {
+            total_plain(d, roller)?
+        }
         Node::Dice(d) => roll_dice(d, roller)?.value(),
         // The parser's bounds keep every value within ±2^53.
         Node::Neg(x) => total_node(x, roller)?.saturating_neg(),
@@ -718,6 +722,35 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                     }
                 }
             }
+            // d20's `ra` (issue 30, item 2): the first matching die adds
+            // one more die to the group, which does not add again.
+            Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. } => {
+                // The die d20 marks: the first selector of the run that
+                // selects any (`SetOperator.select` with `max_targets=1`).
+                let marked = pass.iter().find_map(|m| match *m {
+                    Modifier::RerollAddRank { count: 0, .. } => None,
+                    Modifier::RerollAddRank { highest, .. } => {
+                        let key = |i: &usize| dice[*i].value;
+                        if highest {
+                            // The earlier die first among equals, as d20's
+                            // stable sort with `reverse=True`.
+                            (0..dice.len()).rev().max_by_key(key)
+                        } else {
+                            (0..dice.len()).min_by_key(key)
+                        }
+                    }
+                    _ => dice
+                        .iter()
+                        .position(|d| m.test().is_some_and(|t| t.test(d.value))),
+                });
+                if let Some(i) = marked
+                    && !roller.short()
+                {
+                    dice[i].exploded = true;
+                    let v = face(roller)?;
+                    dice.push(new_die(die, sides, v, true));
+                }
+            }
             Modifier::Min(x) | Modifier::Max(x) => {
                 let x = i64::from(x);
                 let min = matches!(first, Modifier::Min(_));
@@ -771,7 +804,20 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
             }
         }
     }
-    if let Some(select) = term.select {
+    if !term.more_select.is_empty() {
+        // Several keeps and drops by rank (d20's, issue 30, item 2): the
+        // ranks kept, then the dice at those ranks.
+        let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+        let selects: Vec<Select> = term
+            .select
+            .iter()
+            .chain(&term.more_select)
+            .copied()
+            .collect();
+        for (d, keep) in dice.iter_mut().zip(super::kept_by_rank(&values, &selects)) {
+            d.kept = keep;
+        }
+    } else if let Some(select) = term.select {
         apply_select(select, &mut dice);
     }
     let value = match term.success {
