@@ -839,8 +839,9 @@ impl TextPlay for Scratch {
     }
 
     const COMMANDS: &'static [CommandDoc] = crate::commands::COMMANDS;
-    /// None yet: a Scratch RPS encounter ends by play (one side out).
-    const END_COMMANDS: &'static [&'static str] = &[];
+    /// The GM may end the encounter early with `end-encounter` (issue 27,
+    /// item 6); otherwise it ends by play (one side out).
+    const END_COMMANDS: &'static [&'static str] = &["end-encounter"];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Plain;
 
     /// Issue 27, bug 8: a roll is credited to the seat whose character rolled
