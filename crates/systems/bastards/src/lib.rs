@@ -160,6 +160,12 @@ impl TextPlay for Bastards {
         sheet::sheet(state, seat, name)
     }
 
+    /// [`sheet::sheet_doc`]: the table's facts and every index card, pools
+    /// and hand only for the seat that commands the character (R-GB-12).
+    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
+        sheet::sheet_doc(state, seat)
+    }
+
     fn describe(state: &State, event: &Event) -> String {
         table::describe(state, event)
     }

@@ -21,10 +21,12 @@
 use std::fmt::Write as _;
 
 use tabula_core::names::resolve;
+use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::character::Trait;
 use crate::opposition::{Body, Combatant, State};
+use crate::view::PhaseView;
 
 /// The sheets `seat` asks for: `name`'s (resolved among every character at the
 /// table without regard to case, by unambiguous prefix; quotes around it are
@@ -204,4 +206,239 @@ fn card(s: &State, c: &Combatant, seat: &Seat) -> String {
         let _ = write!(out, "  Hand: {} cards (hidden)", c.hand.len());
     }
     out
+}
+
+/// The sheets at the table as `seat` may see them (issue 26, item 2): the
+/// table's facts and one [`CharacterSheet`] per combatant, everything the
+/// text [`sheet`] writes, with the same things hidden.
+///
+/// Table facts, as the seat's [`crate::view::View`] holds them (R-GB-12): the
+/// round and phase ("Steps", "Initiative"), the Exchange's face-up cards and
+/// each side's face-down card (its face only to the seat that played it), the
+/// deck's and the discard pile's sizes (never their cards), the Dealer's
+/// Wildcards ("Wildcards") and weapons on the ground (Disarm).
+///
+/// Each sheet: A Game of Bastards, "Character sheets (Index Cards)", "Suits",
+/// "Points & Costs" (003_2dfeea144768d328.txt): a Fated's Suit, the four
+/// Traits with their scores and pools, Skills (every book skill at 1, the
+/// raised ones with ranks), Specialties with their skills and rank,
+/// Advantages with their suit, Disadvantages, XP; a Follower's Power Rating
+/// and Power Pool, Extras' Power Rating and members ("Building A Scene",
+/// "Optional Rules"; R-GB-9); then weapons, armour, Wildcards, initiative
+/// card, condition and hand. Current pools and the hand's faces go only to
+/// the seat that commands the character (R-GB-12): every other seat, the
+/// Dealer included, gets [`Item::Hidden`] pools and a face-down count.
+pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
+    let v = crate::view::view(s, seat);
+    let mut table = vec![
+        Item::value("Round", v.round),
+        Item::value("Phase", phase_text(&v.phase)),
+        Item::value(
+            "Deck",
+            format!("{} cards, {} discarded", v.deck, v.discards),
+        ),
+        Item::value("Dealer's Wildcards", v.dealer_wildcards),
+    ];
+    if let PhaseView::Exchange(x) = &v.phase {
+        for (who, down, played, up) in [
+            (
+                &x.attacker,
+                x.attacker_down,
+                x.attacker_down_played,
+                &x.attacker_up,
+            ),
+            (
+                &x.defender,
+                x.defender_down,
+                x.defender_down_played,
+                &x.defender_up,
+            ),
+        ] {
+            let down = match (down, played) {
+                (Some(card), _) => Item::cards(format!("{who}: face down"), vec![card], 0),
+                (None, true) => Item::cards(format!("{who}: face down"), vec![], 1),
+                (None, false) => Item::cards(format!("{who}: face down"), vec![], 0),
+            };
+            table.push(down);
+            table.push(Item::cards(format!("{who}: face up"), up.clone(), 0));
+        }
+    }
+    table.push(Item::tags(
+        "On the ground",
+        v.ground.iter().map(|w| w.name.clone()),
+    ));
+    SheetDoc {
+        table,
+        characters: s
+            .combatants
+            .iter()
+            .map(|c| character_sheet(s, c, seat))
+            .collect(),
+    }
+}
+
+/// The phase in words, as the table's status line says it.
+fn phase_text(p: &PhaseView) -> String {
+    match p {
+        PhaseView::Scene => "Scene".into(),
+        PhaseView::Initiative(waiting) if waiting.is_empty() => "Initiative".into(),
+        PhaseView::Initiative(waiting) => {
+            format!("Initiative (waiting for {})", waiting.join(", "))
+        }
+        PhaseView::Turn { actor, drawn } => format!(
+            "{actor}'s turn ({})",
+            if *drawn { "act" } else { "draw step" }
+        ),
+        PhaseView::Exchange(x) => format!(
+            "Exchange: {} against {} ({:?}, {}); {:?} to act",
+            x.attacker, x.defender, x.kind, x.skill, x.to_act
+        ),
+    }
+}
+
+/// Why a pool is hidden from a seat.
+const POOL_HIDDEN: &str = "R-GB-12: only its own seat sees a character's pools";
+
+/// A weapon as a row: its name, damage bonus and skill.
+fn weapon_row(w: &crate::character::Weapon) -> Row {
+    Row::new(w.name.clone(), format!("+{}", w.damage)).detail(if w.ready {
+        w.skill.clone()
+    } else {
+        format!("{}, not ready", w.skill)
+    })
+}
+
+/// One combatant's sheet for `seat`.
+fn character_sheet(s: &State, c: &Combatant, seat: &Seat) -> CharacterSheet {
+    let mine = c.controlled_by(seat);
+    let subtitle = match &c.body {
+        Body::Fated { character, .. } => format!(
+            "Fated, {} / {}",
+            character.suit(),
+            character.suit().tarot_name()
+        ),
+        Body::Follower { power, .. } => format!("Follower (Touched), Power Rating {power}"),
+        Body::Extras { power, .. } => format!("Extras (Brutes), Power Rating {power}"),
+    };
+    let mut sheet = CharacterSheet::new(c.name.clone(), subtitle).played_by(&c.controller, seat);
+    match &c.body {
+        Body::Fated {
+            character, pools, ..
+        } => {
+            sheet.push(Section::new("Suit").with(Item::value(
+                "Suit",
+                format!("{} / {}", character.suit(), character.suit().tarot_name()),
+            )));
+            let mut traits = Section::new("Traits");
+            for (t, now) in Trait::ALL.iter().zip(pools.iter()) {
+                traits.push(Item::value(t.to_string(), character.trait_score(*t)));
+                let pool = format!("{} ({})", t.pool_name(), t);
+                traits.push(if mine {
+                    Item::track(pool, *now, character.pool_max(*t))
+                } else {
+                    Item::hidden(pool, POOL_HIDDEN)
+                });
+            }
+            sheet.push(traits);
+            let raised: Vec<Row> = character
+                .skills()
+                .iter()
+                .filter(|(_, r)| **r > 1)
+                .map(|(k, r)| Row::new(k.clone(), r.to_string()))
+                .collect();
+            let specialties: Vec<Row> = character
+                .specialties()
+                .iter()
+                .map(|(n, a, b)| {
+                    Row::new(
+                        n.clone(),
+                        format!("rank {}", character.specialty_rank(n).unwrap_or(0)),
+                    )
+                    .detail(format!("{a} x {b}"))
+                })
+                .collect();
+            sheet.push(
+                Section::new("Skills")
+                    .with(Item::note("Every book skill at 1"))
+                    .with(Item::list("Raised skills", raised))
+                    .with(Item::list("Specialties", specialties)),
+            );
+            let (available, spent) = character.xp();
+            sheet.push(
+                Section::new("Advantages")
+                    .with(Item::list(
+                        "Advantages",
+                        character
+                            .advantages()
+                            .iter()
+                            .map(|a| Row::new(a.to_string(), a.suit().to_string()))
+                            .collect(),
+                    ))
+                    .with(Item::tags(
+                        "Disadvantages",
+                        character.disadvantages().iter().cloned(),
+                    ))
+                    .with(Item::value("XP", format!("{spent} of {available} spent"))),
+            );
+        }
+        Body::Follower { power, pool } => {
+            sheet.push(Section::new("Power").with(if mine {
+                Item::track("Power Pool", *pool, power.saturating_mul(5))
+            } else {
+                Item::hidden("Power Pool", POOL_HIDDEN)
+            }));
+        }
+        Body::Extras { members, .. } => {
+            sheet.push(Section::new("Power").with(Item::track("Members", *members, 5)));
+        }
+    }
+    let mut gear = Section::new("Weapons and armour")
+        .with(Item::list(
+            "In hand",
+            c.wielding.iter().map(weapon_row).collect(),
+        ))
+        .with(Item::list(
+            "Carried",
+            c.carried.iter().map(weapon_row).collect(),
+        ));
+    if let Body::Fated { character, .. } = &c.body
+        && let Some(a) = character.armour()
+    {
+        gear.push(Item::value(
+            "Armour",
+            format!("{} (-{})", a.name, a.reduction),
+        ));
+    }
+    sheet.push(gear);
+    let mut conditions: Vec<String> = Vec::new();
+    if !c.present {
+        conditions.push("not in the scene".into());
+    }
+    if c.knocked_out {
+        conditions.push("knocked out".into());
+    }
+    if c.desperate() {
+        conditions.push("Desperate".into());
+    }
+    let status = crate::table::status_text(s, &c.status);
+    if status != "nothing special" {
+        conditions.push(status);
+    }
+    let hand = if mine {
+        Item::cards("Hand", c.hand.clone(), 0)
+    } else {
+        Item::cards("Hand", vec![], c.hand.len())
+    };
+    sheet.push(
+        Section::new("At the table")
+            .with(Item::value("Wildcards", c.wildcards))
+            .with(Item::cards(
+                "Initiative card",
+                c.initiative.into_iter().collect(),
+                0,
+            ))
+            .with(Item::tags("Condition", conditions))
+            .with(hand),
+    );
+    sheet
 }

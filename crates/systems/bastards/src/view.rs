@@ -217,6 +217,26 @@ fn cards_of(c: &Combatant) -> Vec<String> {
     c.hand.iter().map(ToString::to_string).collect()
 }
 
+/// The skills the combatants may name now, each once, sorted: every book
+/// skill (each at 1), the skills on their sheets and those of the weapons they
+/// hold or carry, as the command grammar reads a skill. A Game of Bastards,
+/// "Skills", "Weapons" (003_2dfeea144768d328.txt); issue 26, item 1.
+fn skills_of<'a>(cs: impl IntoIterator<Item = &'a Combatant>) -> Vec<String> {
+    let mut names: std::collections::BTreeSet<String> = crate::character::SKILLS
+        .iter()
+        .map(|k| (*k).to_string())
+        .collect();
+    for c in cs {
+        if let Some(ch) = c.character() {
+            names.extend(ch.skills().keys().cloned());
+            names.extend(ch.weapons().iter().map(|w| w.skill.clone()));
+        }
+        names.extend(c.wielding.iter().map(|w| w.skill.clone()));
+        names.extend(c.carried.iter().map(|w| w.skill.clone()));
+    }
+    names.into_iter().collect()
+}
+
 /// What `seat` may do now, with parameters.
 pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
@@ -269,7 +289,10 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "Skill Check: a Skill Hand against the Dealer's Fate Draw",
                     vec![
                         ParamSpec::choice("who", fated),
-                        ParamSpec::text("skill"),
+                        ParamSpec::choice(
+                            "skill",
+                            skills_of(mine.iter().copied().filter(|c| c.character().is_some())),
+                        ),
                         ParamSpec::choice("trait", trait_names()),
                         ParamSpec::int("modifier", 0, 20),
                     ],
@@ -362,7 +385,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             "Declare an opposed hand against a target",
                             vec![
                                 ParamSpec::choice("target", others),
-                                ParamSpec::text("skill"),
+                                ParamSpec::choice("skill", skills_of([c])),
                                 ParamSpec::choice("kind", ["physical", "social", "fear", "simple"]),
                                 ParamSpec::text(
                                     "options: zeal fortune disarm savage wild=N spec=NAME",
@@ -442,7 +465,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             "Skill Check: a Skill Hand against the Dealer's Fate Draw",
                             vec![
                                 ParamSpec::choice("who", [c.name.clone()]),
-                                ParamSpec::text("skill"),
+                                ParamSpec::choice("skill", skills_of([c])),
                                 ParamSpec::choice("trait", trait_names()),
                                 ParamSpec::int("modifier", 0, 20),
                             ],
@@ -495,7 +518,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 && let Some(c) = s.combatants.get(i).filter(|c| c.controlled_by(seat))
             {
                 if face_down {
-                    out.push(CommandSpec::new("play", "Play a card face down (defender: and its skill, `mom` for Mind Over Matter)", vec![ParamSpec::choice("card", cards_of(c)), ParamSpec::text("skill")]));
+                    out.push(CommandSpec::new("play", "Play a card face down (defender: and its skill, `mom` for Mind Over Matter)", vec![ParamSpec::choice("card", cards_of(c)), ParamSpec::choice("skill", skills_of([c]))]));
                 } else {
                     let limit = if x.to_act == Side::Attacker {
                         x.attacker_limit

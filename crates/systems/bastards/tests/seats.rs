@@ -14,6 +14,7 @@ use tabula_core::cards::Card;
 use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::rule::Refusal;
+use tabula_core::sheet::Item;
 use tabula_core::system::{
     CommandParseError, CommandSpec, ParamKind, Seat, System, Table, TextPlay,
 };
@@ -144,6 +145,35 @@ fn assert_sees_only_its_own(s: &State) {
             &mut found,
             &mut words,
         );
+        // Issue 26: the sheet document (the page's and the text sheet's one
+        // source) names only cards the seat may see, and another seat's
+        // character has no pool value and no hand face in it (R-GB-12).
+        let doc = Bastards::sheet_doc(s, &seat);
+        json_cards(&serde_json::to_value(&doc).unwrap(), &mut found, &mut words);
+        words.extend(card_tokens(&doc.to_text()));
+        for (c, sheet) in s.combatants.iter().zip(&doc.characters) {
+            assert_eq!(sheet.name, c.name);
+            assert_eq!(sheet.mine, c.controlled_by(&seat), "{seat}: {}", c.name);
+            if sheet.mine {
+                continue;
+            }
+            for item in sheet.items() {
+                match item {
+                    Item::Track { label, .. } => {
+                        assert!(label == "Members", "{seat} reads {}'s {label}", c.name)
+                    }
+                    Item::Cards {
+                        label,
+                        cards,
+                        face_down,
+                    } if label == "Hand" => {
+                        assert!(cards.is_empty(), "{seat} sees {}'s hand", c.name);
+                        assert_eq!(*face_down, c.hand.len());
+                    }
+                    _ => {}
+                }
+            }
+        }
         for card in &found {
             assert!(ids.contains(card), "{seat} sees the card {card}");
         }

@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 use crate::name_match::same_name;
 use tabula_core::grammar::words;
 use tabula_core::names::resolve;
+use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::harm::{Level, Track};
@@ -200,6 +201,263 @@ fn one(s: &State, m: &Member) -> String {
         "  Advancements: {} taken, {} cycle(s) complete",
         d.advancements.len(),
         cycle.completed
+    );
+    out
+}
+
+/// The seat that plays a member: its player, or the GM for a GM character.
+fn seat_of(m: &Member) -> Seat {
+    m.character
+        .player()
+        .map_or(Seat::Gm, |p| Seat::Player(p.to_string()))
+}
+
+/// A track's five boxes as rows (`Minor`, `Moderate`, `Severe`), each with
+/// what fills it or `free`. "Injuries and Stresses"; R-SA-6.
+fn box_rows(track: &Track) -> Vec<Row> {
+    let row = |level: &str, b: &Option<String>| Row::new(level, b.as_deref().unwrap_or("free"));
+    vec![
+        row("Minor", &track.minor[0]),
+        row("Minor", &track.minor[1]),
+        row("Moderate", &track.moderate[0]),
+        row("Moderate", &track.moderate[1]),
+        row("Severe", &track.severe),
+    ]
+}
+
+/// The sheets at the table for `seat` (issue 26, item 2): the table's facts
+/// (the Action Sequence with its goal and round, "Action Sequences in Play";
+/// the check being built with its focal character, TN and the pool so far,
+/// "When you invoke a character element"; the encounter's end) and one
+/// [`CharacterSheet`] per character with everything [`sheet`] writes: The
+/// Sapio System, "The Elements of a Character", "Professions and
+/// Specializations", "Qualities", "Special Talents", "Principles and Worst
+/// Impulses", "Luck", "Injuries and Stresses", "Advancement"
+/// (004_f39b4146df158cae.txt); R-SA-6, R-SA-7, R-SA-9, R-SA-12.
+///
+/// Nothing is hidden in Sapio (no hands, no secret pools): every seat's
+/// document holds the same values; only `mine` differs.
+pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
+    let name_of = |i: usize| {
+        s.characters
+            .get(i)
+            .map_or_else(|| "?".to_string(), |m| m.character.name().to_string())
+    };
+    let mut table = Vec::new();
+    if let Some(q) = &s.sequence {
+        table.push(Item::value(
+            "Action Sequence",
+            format!("{} (round {})", q.goal, q.round),
+        ));
+        if let Some((a, d)) = q.fight {
+            table.push(Item::value(
+                "Fight",
+                format!("{} against {}", name_of(a), name_of(d)),
+            ));
+        }
+    }
+    if let Some(c) = &s.check {
+        table.push(Item::value(
+            "Check",
+            format!(
+                "#{}: {} focal, TN {}",
+                c.id,
+                name_of(c.focal),
+                c.tn.map_or_else(|| "not set".to_string(), |t| t.to_string())
+            ),
+        ));
+        let mut pool: Vec<String> = Vec::new();
+        if let Some(v) = c.versus {
+            pool.push(format!("against {}", name_of(v)));
+        }
+        if let Some((p, how)) = &c.profession {
+            pool.push(format!("Profession {p} ({how:?})"));
+        }
+        if let Some(sp) = &c.specialization {
+            pool.push(format!("Specialization {sp}"));
+        }
+        if let Some(q) = &c.quality {
+            pool.push(format!("Quality {q}"));
+        }
+        for h in &c.help {
+            pool.push(format!("help from {}: {}", name_of(h.helper), h.element));
+        }
+        if c.luck > 0 {
+            pool.push(format!("Luck {}", c.luck));
+        }
+        if c.gm_bonus > 0 {
+            pool.push(format!("GM bonus {}", c.gm_bonus));
+        }
+        for t in &c.talents {
+            pool.push(format!("Talent {t}"));
+        }
+        table.push(Item::tags("The pool so far", pool));
+    }
+    if s.over {
+        table.push(Item::value("Encounter", "over"));
+    }
+    SheetDoc {
+        table,
+        characters: s
+            .characters
+            .iter()
+            .map(|m| character_sheet(s, m, seat))
+            .collect(),
+    }
+}
+
+/// One character's sheet, as [`sheet`] writes it.
+fn character_sheet(s: &State, m: &Member, seat: &Seat) -> CharacterSheet {
+    let c = &m.character;
+    let d = c.sheet();
+    let subtitle = c
+        .player()
+        .map_or("a GM character".to_string(), |p| format!("played by {p}"));
+    let mut out = CharacterSheet::new(c.name(), subtitle).played_by(&seat_of(m), seat);
+    // A magic half waiting for its pair (R-SA-12).
+    let mark = |name: &str| {
+        if c.is_unpaired(name) {
+            "unpaired: gives nothing until its pair".to_string()
+        } else {
+            String::new()
+        }
+    };
+    out.push(
+        Section::new("Professions")
+            .with(Item::list(
+                "Main Profession",
+                vec![
+                    Row::new(d.profession.name.clone(), "")
+                        .detail(d.profession.specializations.join(", ")),
+                ],
+            ))
+            .with(Item::list(
+                "Side Professions",
+                d.side_professions
+                    .iter()
+                    .map(|p| Row::new(p.name.clone(), "").detail(p.specializations.join(", ")))
+                    .collect(),
+            )),
+    );
+    out.push(
+        Section::new("Qualities and Talents")
+            .with(Item::list(
+                "Qualities",
+                d.qualities
+                    .iter()
+                    .map(|q| Row::new(q.clone(), "").detail(mark(q)))
+                    .collect(),
+            ))
+            .with(Item::list(
+                "Special Talents",
+                d.special_talents
+                    .iter()
+                    .map(|t| {
+                        let mut detail = t.text.trim().to_string();
+                        if let Some(e) = t.effect {
+                            detail = if detail.is_empty() {
+                                e.to_string()
+                            } else {
+                                format!("{detail}; {e}")
+                            };
+                        }
+                        let m = mark(&t.name);
+                        if !m.is_empty() {
+                            detail = if detail.is_empty() {
+                                m
+                            } else {
+                                format!("{detail}; {m}")
+                            };
+                        }
+                        Row::new(t.name.clone(), "").detail(detail)
+                    })
+                    .collect(),
+            )),
+    );
+    out.push(
+        Section::new("Principles")
+            .with(Item::value("Principle", &d.principle))
+            .with(Item::value("Worst Impulse", &d.worst_impulse))
+            .with(Item::value("Luck", c.luck()))
+            .with(Item::list(
+                "Weapons",
+                d.weapons
+                    .iter()
+                    .map(|w| Row::new(w.name.clone(), w.level.to_string()))
+                    .collect(),
+            )),
+    );
+    let track = |label: &str, t: &Track| {
+        let filled = i64::try_from(t.entries().len()).unwrap_or(i64::MAX);
+        Item::Track {
+            label: label.to_string(),
+            current: filled,
+            max: 5,
+            note: worst(t).map_or_else(String::new, |l| format!("worst {l}")),
+        }
+    };
+    out.push(
+        Section::new("Injuries and Stresses")
+            .with(track("Injuries", c.injuries()))
+            .with(Item::list("Injury boxes", box_rows(c.injuries())))
+            .with(track("Stresses", c.stresses()))
+            .with(Item::list("Stress boxes", box_rows(c.stresses()))),
+    );
+    let mut conditions: Vec<String> = Vec::new();
+    if c.dead() {
+        conditions.push("dead".into());
+    } else if c.debilitated() {
+        conditions.push("debilitated (a second Severe)".into());
+    }
+    let penalty = [worst(c.injuries()), worst(c.stresses())]
+        .into_iter()
+        .flatten()
+        .map(Level::penalty)
+        .max()
+        .unwrap_or(0);
+    if penalty > 0 {
+        conditions.push(format!("TN +{penalty} from Injuries and Stresses (R-SA-7)"));
+    }
+    if let Some(i) = s.find(c.name())
+        && let Some(seq) = &s.sequence
+        && let Some(p) = seq.participants.iter().find(|p| p.character == i)
+    {
+        conditions.push(format!(
+            "in the Action Sequence{}{}",
+            if p.threatened { ", threatened" } else { "" },
+            if p.focal_done {
+                ", has been focal this round"
+            } else {
+                ""
+            }
+        ));
+    }
+    let invoked: Vec<String> = m
+        .locked
+        .iter()
+        .map(|l| match l.until {
+            Until::RoundEnd => format!("{} (until the round ends)", l.element),
+            Until::TaskEnd(id) => format!("{} (ongoing task {id})", l.element),
+        })
+        .collect();
+    let cycle = c.cycle();
+    out.push(
+        Section::new("Condition")
+            .with(Item::tags("Condition", conditions))
+            .with(Item::tags("Invoked", invoked)),
+    );
+    out.push(
+        Section::new("Advancement")
+            .with(Item::value(
+                "Advancement due",
+                if m.advancement_due { "yes" } else { "no" },
+            ))
+            .with(Item::value("Advancements taken", d.advancements.len()))
+            .with(Item::value("Cycles complete", cycle.completed))
+            .with(Item::tags(
+                "This cycle",
+                cycle.current.iter().map(ToString::to_string),
+            )),
     );
     out
 }

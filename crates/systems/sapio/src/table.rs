@@ -2580,6 +2580,12 @@ impl TextPlay for Sapio {
         crate::sheet::sheet(state, seat, name)
     }
 
+    /// [`crate::sheet::sheet_doc`]: the table's facts and every character's
+    /// sheet; nothing is hidden in Sapio.
+    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
+        crate::sheet::sheet_doc(state, seat)
+    }
+
     fn describe(state: &State, event: &Event) -> String {
         crate::text::describe(state, event)
     }

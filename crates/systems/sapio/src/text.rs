@@ -796,10 +796,26 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                 } else {
                     ("assist", "Receiving Help: one element for +1 bonus die")
                 };
+                // The elements the helpers may invoke now: each one's
+                // Professions, Specializations and Qualities,
+                // not already invoked ("Receiving Help", "Action Sequences in
+                // Play", 004_f39b4146df158cae.txt; issue 26, item 1).
+                let mut elements: Vec<String> = Vec::new();
+                for m in state
+                    .characters
+                    .iter()
+                    .filter(|m| helpers.iter().any(|h| h == m.character.name()))
+                {
+                    for e in m.character.elements() {
+                        if !m.locked.iter().any(|l| l.element == e) && !elements.contains(&e) {
+                            elements.push(e);
+                        }
+                    }
+                }
                 out.push(CommandSpec::new(
                     word,
                     what,
-                    vec![ch("helper", &helpers), ParamSpec::text("element")],
+                    vec![ch("helper", &helpers), ch("element", &elements)],
                 ));
             }
             if let Some(d) = c.versus
