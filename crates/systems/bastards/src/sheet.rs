@@ -296,6 +296,24 @@ fn phase_text(p: &PhaseView) -> String {
     }
 }
 
+/// Every skill with its rank: each book skill at 1 unless raised, then the
+/// skills the sheet adds, in the book's order. A Game of Bastards, "Skills"
+/// (003_2dfeea144768d328.txt).
+fn every_skill(character: &crate::character::Character) -> Vec<Row> {
+    let ranks = character.skills();
+    let mut rows: Vec<Row> = crate::character::SKILLS
+        .iter()
+        .map(|k| Row::new(*k, ranks.get(*k).copied().unwrap_or(1).to_string()))
+        .collect();
+    rows.extend(
+        ranks
+            .iter()
+            .filter(|(k, _)| !crate::character::SKILLS.contains(&k.as_str()))
+            .map(|(k, r)| Row::new(k.clone(), r.to_string())),
+    );
+    rows
+}
+
 /// Why a pool is hidden from a seat.
 const POOL_HIDDEN: &str = "R-GB-12: only its own seat sees a character's pools";
 
@@ -359,7 +377,7 @@ fn character_sheet(s: &State, c: &Combatant, seat: &Seat) -> CharacterSheet {
                 .collect();
             sheet.push(
                 Section::new("Skills")
-                    .with(Item::note("Every book skill at 1"))
+                    .with(Item::list("Skills", every_skill(character)))
                     .with(Item::list("Raised skills", raised))
                     .with(Item::list("Specialties", specialties)),
             );

@@ -72,6 +72,10 @@ fn the_owner_reads_every_value_of_the_sheet_file() {
             "{k} {n}: {raised:?}"
         );
     }
+    let all = rows(c, "Skills");
+    assert!(all.contains(&Row::new("Business", "3")), "{all:?}");
+    assert!(all.contains(&Row::new("Athletics", "1")), "{all:?}");
+    assert!(all.contains(&Row::new("Sword Combat", "2")), "{all:?}");
     let adv = rows(c, "Advantages");
     assert!(adv.iter().any(|r| r.name == "Toughness"), "{adv:?}");
     assert!(adv.iter().any(|r| r.name == "Cunning Linguist"), "{adv:?}");
