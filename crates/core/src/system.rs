@@ -640,12 +640,7 @@ pub trait TextPlay: System {
     /// sheet, the command line and the web page draw (issue 26, item 2). A
     /// value `seat` may not read is an [`crate::sheet::Item::Hidden`] and
     /// another seat's hand only a count of cards face down.
-    ///
-    /// TRANSITIONAL default (removed once all five books implement it).
-    fn sheet_doc(state: &Self::State, seat: &Seat) -> crate::sheet::SheetDoc {
-        let _ = (state, seat);
-        crate::sheet::SheetDoc::default()
-    }
+    fn sheet_doc(state: &Self::State, seat: &Seat) -> crate::sheet::SheetDoc;
 
     /// [`TextPlay::describe`] as `seat` may read it: a system with hidden
     /// information (another seat's cards) says less to the seats that may not see

@@ -589,13 +589,42 @@ impl<S: TextPlay> Session<S> {
         }
     }
 
-    /// The sheet of character `name` (or of `seat`'s own characters) as `seat`
-    /// may read it, in plain text ([`TextPlay::sheet`]).
+    /// The sheet of character `name` (or of `seat`'s own characters; the
+    /// GM's: every character's) as `seat` may read it, in plain text: the
+    /// book's one description of its sheets ([`TextPlay::sheet_doc`]) drawn
+    /// by the one text renderer (issue 26, item 2). `name` is read as the
+    /// grammar reads it (quotes group words) and matched as every typed name
+    /// is ([`tabula_core::names::resolve`]: any case, an unambiguous start).
     ///
     /// # Errors
-    /// [`CommandError::Parse`] naming the characters when `name` is none of them.
+    /// [`CommandError::Parse`] naming the characters when `name` is none of
+    /// them, or for an unclosed quote.
     pub fn sheet(&self, seat: &Seat, name: Option<&str>) -> Result<String, CommandError> {
-        S::sheet(self.state(), seat, name).map_err(CommandError::Parse)
+        let doc = S::sheet_doc(self.state(), seat);
+        let chosen: Vec<&tabula_core::sheet::CharacterSheet> = match name {
+            Some(typed) => {
+                let typed = tabula_core::grammar::words(typed)
+                    .map_err(|e| CommandError::Parse(e.into()))?
+                    .join(" ");
+                let found = tabula_core::names::resolve(
+                    "character",
+                    &typed,
+                    doc.characters.iter().map(|c| c.name.as_str()),
+                )
+                .map_err(|e| CommandError::Parse(e.into()))?;
+                doc.characters.iter().filter(|c| c.name == found).collect()
+            }
+            None if seat.is_gm() => doc.characters.iter().collect(),
+            None => doc.characters.iter().filter(|c| c.mine).collect(),
+        };
+        if chosen.is_empty() {
+            return Ok(format!("{seat} plays no character at this table."));
+        }
+        Ok(chosen
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n\n"))
     }
 
     /// Check that `seat` is one of this table's seats (the exact one
