@@ -185,6 +185,10 @@ export class Seat {
   end() {
     return this.post("/end", {});
   }
+  /** (GM) Delete the table: its log, seats and links are gone for everyone (204). */
+  remove() {
+    return call("DELETE", this.base, { token: this.token });
+  }
   /** The WebSocket URL (the token goes in the first message, not the URL). */
   socketUrl(after) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";

@@ -54,9 +54,11 @@ function cards(item, mine) {
   const down = Number(item.face_down) || 0;
   const parts = [];
   // A hand of this seat's own is `hand mine` (what its player holds); a
-  // played or initiative card is drawn the same, without `mine`.
-  const held = mine && /hand/i.test(item.label || "");
-  if (faces.length) parts.push(el("ul", { class: `hand${held ? " mine" : ""}`, "aria-label": `${item.label}: ${faces.length} card${faces.length === 1 ? "" : "s"}` }, faces.map(cardNode)));
+  // card on the table (an initiative card, a card played face up) is
+  // `played`, drawn the same way.
+  const hand = /hand/i.test(item.label || "");
+  const cls = hand ? `hand${mine ? " mine" : ""}` : "played";
+  if (faces.length) parts.push(el("ul", { class: cls, "aria-label": `${item.label}: ${faces.length} card${faces.length === 1 ? "" : "s"}` }, faces.map(cardNode)));
   if (down) parts.push(cardBacks(down, item.label));
   if (!parts.length) parts.push(el("span", { class: "muted" }, "none"));
   return el("div", { class: "cards" }, [el("span", { class: "caption" }, item.label), ...parts]);

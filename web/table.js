@@ -79,6 +79,17 @@ function start() {
   });
 }
 
+/** (GM) Delete the table after a confirmation; every page of it is told. */
+async function deleteTable() {
+  if (!window.confirm("Delete this table for everyone? Its log and every seat's link are gone for good.")) return;
+  const r = await S.api.remove();
+  if (r.status === 204 || r.ok) {
+    fatal("You deleted this table: its log and links are gone.");
+    return;
+  }
+  window.alert(`The table was not deleted: ${describeError(r).message}`);
+}
+
 function fatal(message) {
   S.dead = true;
   clearTimeout(S.reconnectTimer);
@@ -1010,6 +1021,7 @@ function wire() {
     const c = ev.currentTarget.dataset.command;
     if (c && window.confirm("End the encounter for everyone?")) send(c);
   });
+  $("delete-table").addEventListener("click", () => deleteTable());
   $("reissue-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const seat = $("reissue-seat").value;

@@ -1650,7 +1650,9 @@ async fn browser_every_book_a_players_turn() {
             roll[1].as_str().unwrap_or("").contains("for “test”"),
             "{system}: {roll}"
         );
-        let (kind, text) = type_command(&wide, "help").await;
+        // `/help` always reaches the driver (Sapio's `help` is its own
+        // Receiving Help).
+        let (kind, text) = type_command(&wide, "/help").await;
         assert_eq!(kind, "answer", "{system} help: {text}");
         assert!(text.contains("say TEXT"), "{system} help: {text}");
         let (kind, text) = type_command(&wide, "sheet").await;
