@@ -53,6 +53,7 @@ pub mod commands;
 pub mod deck;
 pub mod fate;
 pub mod opposition;
+pub mod place;
 pub mod policy;
 pub mod sheet;
 pub mod table;

@@ -1357,6 +1357,14 @@ fn crafted_of(state: &State, i: usize) -> Vec<CraftedBonus> {
 impl CharacterBook for Scratch {
     type Draft = Draft;
 
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
+
     fn build_view(draft: &Draft) -> BuildView {
         let n = numbers(draft);
         let mut problems: Vec<BuildProblem> = problems(draft)

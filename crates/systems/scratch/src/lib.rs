@@ -67,6 +67,7 @@ pub mod advancement;
 pub mod builder;
 pub mod commands;
 pub mod encounter;
+pub mod place;
 pub mod policy;
 pub mod sheet;
 pub mod table;

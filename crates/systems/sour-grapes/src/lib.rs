@@ -33,6 +33,7 @@ pub mod cards;
 pub mod character;
 pub mod check;
 pub mod commands;
+pub mod place;
 pub mod policy;
 pub mod rules;
 pub mod sheet;
