@@ -96,7 +96,7 @@ pub async fn list(store: &dyn Store, campaign: &LoadedCampaign) -> Result<Encoun
             });
         }
     }
-    earlier.sort_by(|a, b| b.created_ms.cmp(&a.created_ms));
+    earlier.sort_by_key(|e| std::cmp::Reverse(e.created_ms));
     Ok(Encounters { bundled, earlier })
 }
 
