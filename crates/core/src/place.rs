@@ -211,3 +211,68 @@ pub fn write(
     );
     toml::to_string(&file).map_err(|e| PlaceError::Toml(e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, slot: bool) -> toml::Table {
+        let mut t = toml::Table::new();
+        t.insert("name".into(), name.into());
+        t.insert("slot".into(), slot.into());
+        t
+    }
+
+    fn names(entries: &[toml::Table]) -> Vec<&str> {
+        entries
+            .iter()
+            .filter_map(|e| e.get("name").and_then(toml::Value::as_str))
+            .collect()
+    }
+
+    fn run(entries: Vec<toml::Table>, units: &[&str]) -> Result<Vec<toml::Table>, PlaceError> {
+        replace_slots(
+            "x",
+            entries,
+            units,
+            |_, e| Ok(e.get("slot").and_then(toml::Value::as_bool) == Some(true)),
+            |template, unit| {
+                let mut t = toml::Table::new();
+                t.insert("name".into(), (*unit).into());
+                t.insert("from".into(), template["name"].clone());
+                Ok(t)
+            },
+        )
+    }
+
+    /// The placed characters stand where the first slot stood; extra slots
+    /// are dropped, extra characters take the last slot's settings.
+    #[test]
+    fn characters_fill_the_slots_in_order() {
+        let entries = vec![
+            entry("npc1", false),
+            entry("pc1", true),
+            entry("npc2", false),
+            entry("pc2", true),
+        ];
+        let out = run(entries.clone(), &["a"]).unwrap();
+        assert_eq!(names(&out), ["npc1", "a", "npc2"]);
+        assert_eq!(out[1]["from"].as_str(), Some("pc1"));
+        let out = run(entries, &["a", "b", "c"]).unwrap();
+        assert_eq!(names(&out), ["npc1", "a", "b", "c", "npc2"]);
+        let from: Vec<_> = out[1..4].iter().map(|e| e["from"].as_str()).collect();
+        assert_eq!(from, [Some("pc1"), Some("pc2"), Some("pc2")]);
+    }
+
+    #[test]
+    fn no_character_or_no_slot_is_refused() {
+        assert_eq!(
+            run(vec![entry("pc", true)], &[]),
+            Err(PlaceError::NoCharacters)
+        );
+        assert_eq!(
+            run(vec![entry("npc", false)], &["a"]),
+            Err(PlaceError::NoSlot("x".into()))
+        );
+    }
+}

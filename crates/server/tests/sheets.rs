@@ -64,7 +64,9 @@ async fn systems_lists_every_book_with_its_facts() {
 /// cards of its hand.
 #[tokio::test]
 async fn every_book_sends_each_seat_its_sheets() {
-    let c = Client::new(Db::sqlite().open().await);
+    // The database lives as long as `db` (its directory goes with it).
+    let db = Db::sqlite();
+    let c = Client::new(db.open().await);
     for id in SystemId::ALL {
         let t: Table = c
             .create(json!({"system": id.id(), "example": "table", "seed": 1}))
