@@ -117,7 +117,11 @@ export class Campaign {
   reissue(seat) {
     return call("POST", `${this.base}/seats/${encodeURIComponent(seat)}/reissue`, { token: this.token });
   }
-  /** (GM) Open a table of the campaign's characters: `{table, files?, name?}`. */
+  /** What the GM may open next: `{bundled: [{example, name}], earlier: [{table, name, created_ms, ended_ms?}]}`. */
+  encounters() {
+    return call("GET", `${this.base}/encounters`, { token: this.token });
+  }
+  /** (GM) Open a table of the campaign's characters: `{table, files?, name?}`, `{example, name?}` or `{again, name?}`. */
   openTable(request) {
     return call("POST", `${this.base}/tables`, { token: this.token, json: request });
   }

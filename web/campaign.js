@@ -77,6 +77,11 @@ async function load() {
   histories.forEach((h, i) => {
     if (h.ok) S.histories.set(c.characters[i].id, h.body.history || []);
   });
+  S.encounters = { bundled: [], earlier: [] };
+  if (c.role === "gm") {
+    const e = await S.api.encounters();
+    if (e.ok && e.body) S.encounters = e.body;
+  }
   draw();
   S.loads += 1;
   document.body.dataset.loads = String(S.loads);
@@ -99,6 +104,7 @@ function draw() {
   replace($("characters"), chars.length ? chars.map(characterCard) : el("p", { class: "muted" }, gm ? "No characters yet: make one or import a sheet." : "You have no character in this campaign yet: make one or import a sheet."));
   drawSeats();
   drawTables();
+  if (gm) drawEncounters();
   $("gm").hidden = !gm;
   $("import-owner-field").hidden = !gm;
   if (gm) {
@@ -365,6 +371,29 @@ async function importSheet(ev) {
   await load();
 }
 
+/**
+ * (GM) The next encounter's choices: each bundled table of the book, each
+ * earlier table of the campaign, or an upload. The campaign's player
+ * characters are placed into a bundled or earlier table by the server.
+ */
+function drawEncounters() {
+  const sel = $("next-encounter");
+  const before = sel.value;
+  const e = S.encounters || {};
+  const options = [
+    ...(e.bundled || []).map((b) => el("option", { value: `example:${b.example}` }, `Bundled: ${b.name}`)),
+    ...(e.earlier || []).map((t) => el("option", { value: `again:${t.table}` }, `Again: ${t.name}${t.ended_ms ? "" : " (still open)"}`)),
+    el("option", { value: "upload" }, "Upload a table file"),
+  ];
+  replace(sel, options);
+  if (before && [...sel.options].some((o) => o.value === before)) sel.value = before;
+}
+
+/** Choosing or pasting a table file chooses the upload. */
+function chooseUpload() {
+  $("next-encounter").value = "upload";
+}
+
 /** Read the table file's text: what is pasted, else the uploaded file. */
 async function tableText() {
   const pasted = $("table-text").value;
@@ -379,19 +408,24 @@ async function openTable(ev) {
   const err = $("open-error");
   err.textContent = "";
   const request = {};
-  try {
-    request.table = await tableText();
-    const npcs = [...$("npc-files").files];
-    if (npcs.length > MAX_FILES) throw new Error(`at most ${MAX_FILES} files`);
-    if (npcs.length) {
-      request.files = {};
-      for (const f of npcs) request.files[f.name] = await readText(f);
+  const choice = $("next-encounter").value || "upload";
+  if (choice.startsWith("example:")) request.example = choice.slice("example:".length);
+  else if (choice.startsWith("again:")) request.again = choice.slice("again:".length);
+  else {
+    try {
+      request.table = await tableText();
+      const npcs = [...$("npc-files").files];
+      if (npcs.length > MAX_FILES) throw new Error(`at most ${MAX_FILES} files`);
+      if (npcs.length) {
+        request.files = {};
+        for (const f of npcs) request.files[f.name] = await readText(f);
+      }
+    } catch (e) {
+      err.textContent = `Cannot read the files: ${e.message}`;
+      return;
     }
-  } catch (e) {
-    err.textContent = `Cannot read the files: ${e.message}`;
-    return;
   }
-  if (!request.table.trim()) {
+  if (request.table !== undefined && !request.table.trim()) {
     err.textContent = "Choose or paste the table file.";
     return;
   }
@@ -428,6 +462,9 @@ function wire() {
   $("reload").addEventListener("click", load);
   $("import-form").addEventListener("submit", importSheet);
   $("open-table-form").addEventListener("submit", openTable);
+  $("table-file").addEventListener("change", chooseUpload);
+  $("table-text").addEventListener("input", chooseUpload);
+  $("npc-files").addEventListener("change", chooseUpload);
 }
 
 loadBooks().then(start);

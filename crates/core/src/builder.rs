@@ -423,6 +423,22 @@ pub trait CharacterBook: TextPlay {
     /// [`BuildView::settle`].
     fn build_view(draft: &Self::Draft) -> BuildView;
 
+    /// The table file `table` of this book with the campaign's player
+    /// characters `players` placed in it (issue 27, item 8: the next
+    /// encounter of a campaign), following [`crate::place`]: the file's
+    /// player characters are replaced by the campaign's, its NPCs and every
+    /// other setting kept. `files` reads the sheets the file names (a sheet
+    /// may say whose character it is). Each book's `place` module says which
+    /// entries are player characters and what a placed entry holds.
+    ///
+    /// # Errors
+    /// [`crate::place::PlaceError`] naming the field; nothing is placed.
+    fn place<F: crate::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[crate::place::Placed],
+    ) -> Result<String, crate::place::PlaceError>;
+
     /// Set field `key` to `value` (a [`FieldView::key`] of [`CharacterBook::build_view`]).
     ///
     /// # Errors

@@ -42,6 +42,7 @@ pub mod grammar;
 pub mod names;
 pub mod notation;
 pub mod odds;
+pub mod place;
 pub mod policy;
 pub mod roller;
 pub mod rule;

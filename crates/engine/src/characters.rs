@@ -520,6 +520,20 @@ impl SystemId {
         }
     }
 
+    /// The table file `table` of this book with a campaign's player
+    /// characters placed in it (`CharacterBook::place`; issue 27, item 8).
+    ///
+    /// # Errors
+    /// [`tabula_core::place::PlaceError`] naming the field.
+    pub fn place(
+        self,
+        table: &str,
+        files: &dyn tabula_core::files::SheetFiles,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        dispatch!(self, S => <S as CharacterBook>::place(table, files, players))
+    }
+
     /// The book's advancement commands, for `help` and the reference.
     pub fn advancement(self) -> &'static [CommandDoc] {
         dispatch!(self, S => <S as CharacterBook>::ADVANCEMENT)

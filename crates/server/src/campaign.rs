@@ -624,7 +624,18 @@ pub async fn advance(
 #[serde(deny_unknown_fields)]
 pub struct OpenTable {
     /// The table file's TOML text (its sheets named by the characters' `file`).
-    pub table: String,
+    /// One of `table`, `example` and `again` is given.
+    #[serde(default)]
+    pub table: Option<String>,
+    /// Or a bundled table file of the campaign's book (`"table"`), the
+    /// campaign's characters placed in it ([`crate::encounters`]).
+    #[serde(default)]
+    pub example: Option<String>,
+    /// Or an earlier table of the campaign (its id), opened again from its
+    /// kept table file with the campaign's characters placed in it
+    /// ([`crate::encounters`]).
+    #[serde(default)]
+    pub again: Option<String>,
     /// More sheets (the GM's NPCs): file name -> TOML text. May not shadow a
     /// character's file.
     #[serde(default)]
@@ -676,7 +687,27 @@ pub async fn open_table(
         return Err(AppError::CampaignTableLimit { max: max_open });
     }
     let system = system_of(&campaign.summary.system)?;
-    let mut files = request.files.clone();
+    // Issue 27, item 8: a bundled or earlier table file with the campaign's
+    // characters placed, or the uploaded file as it is.
+    let (table_text, npc_files) = match (&request.table, &request.example, &request.again) {
+        (Some(text), None, None) => (text.clone(), request.files.clone()),
+        (None, example, again) if request.files.is_empty() => {
+            crate::encounters::resolve(store, &campaign, example.as_deref(), again.as_deref())
+                .await?
+        }
+        (None, _, _) => {
+            return Err(AppError::BadRequest(
+                "`files` go with `table`, not with `example` or `again` (they bring their own)"
+                    .into(),
+            ));
+        }
+        _ => {
+            return Err(AppError::BadRequest(
+                "give one of `table`, `example` or `again`, not more".into(),
+            ));
+        }
+    };
+    let mut files = npc_files.clone();
     for c in &campaign.characters {
         if files.contains_key(&c.file) {
             return Err(AppError::BadRequest(format!(
@@ -693,7 +724,7 @@ pub async fn open_table(
     let files = tabula_engine::core::files::InMemoryFiles(files);
     // R-SCR-9: every table opened from the campaign uses its setting's rules.
     let text = system
-        .table_in(&campaign.summary.settings, &request.table)
+        .table_in(&campaign.summary.settings, &table_text)
         .map_err(|e| AppError::BadTable(e.to_string()))?;
     let table = create::setup(system, &text, &files, roller).map_err(|e| {
         // A sheet an encounter left breaking a rule does not set up: say who
@@ -719,7 +750,7 @@ pub async fn open_table(
             other => other,
         }
     })?;
-    let name = create::table_name(system, &request.table, request.name.as_deref());
+    let name = create::table_name(system, &table_text, request.name.as_deref());
     let mut hashes = BTreeMap::new();
     for s in &campaign.seats {
         if let Some(h) = store
@@ -736,6 +767,7 @@ pub async fn open_table(
     };
     let created =
         create::register_in(store, &table, &name, base_url, max_tables, Some(&from)).await?;
+    crate::encounters::keep(store, &created.table, &table_text, &npc_files).await?;
     Ok((created, table))
 }
 

@@ -366,6 +366,21 @@ pub async fn advance(
         .map(Json)
 }
 
+/// `GET /api/campaigns/ID/encounters` (any campaign seat): the bundled
+/// table files of the campaign's book and its earlier tables, what the GM
+/// may open next ([`crate::encounters`]; issue 27, item 8).
+pub async fn encounters(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<crate::encounters::Encounters>, AppError> {
+    let seat = who(&state, &id, &headers).await?;
+    let c = campaign::load(state.store().as_ref(), &id, &seat).await?;
+    crate::encounters::list(state.store().as_ref(), &c)
+        .await
+        .map(Json)
+}
+
 /// `POST /api/campaigns/ID/tables`: the GM opens a table of the campaign's
 /// characters (201).
 pub async fn open_table(

@@ -64,6 +64,7 @@ pub mod auth;
 pub mod campaign;
 pub mod character_routes;
 pub mod create;
+pub mod encounters;
 pub mod error;
 pub mod examples;
 pub mod guard;
@@ -222,7 +223,11 @@ pub fn app(state: AppState) -> Router {
             "/campaigns/{id}/characters/{cid}/advance",
             post(character_routes::advance),
         )
-        .route("/campaigns/{id}/tables", post(character_routes::open_table));
+        .route("/campaigns/{id}/tables", post(character_routes::open_table))
+        .route(
+            "/campaigns/{id}/encounters",
+            get(character_routes::encounters),
+        );
     Router::new()
         .route("/healthz", get(routes::healthz))
         .route("/t/{id}", get(routes::page))

@@ -69,6 +69,16 @@ impl Store for Counting {
     async fn count_tables(&self) -> Result<u64, StoreError> {
         self.inner.count_tables().await
     }
+    async fn set_table_source(
+        &self,
+        id: &str,
+        source: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        self.inner.set_table_source(id, source).await
+    }
+    async fn table_source(&self, id: &str) -> Result<Option<serde_json::Value>, StoreError> {
+        self.inner.table_source(id).await
+    }
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
         let loaded = self.inner.load_table(id).await?;
         if let Some(t) = &loaded {

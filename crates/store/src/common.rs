@@ -43,7 +43,7 @@ pub(crate) fn seq_from_db(value: i64, column: &str) -> Result<u64, StoreError> {
     u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} is {value}")))
 }
 
-fn encode_state(value: &Value, what: &'static str) -> Result<String, StoreError> {
+pub(crate) fn encode_state(value: &Value, what: &'static str) -> Result<String, StoreError> {
     let text = serde_json::to_string(value)
         .map_err(|e| StoreError::Corrupt(format!("{what} does not serialize: {e}")))?;
     if text.len() > MAX_STATE_BYTES {

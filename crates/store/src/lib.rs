@@ -639,6 +639,24 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// How many tables there are.
     async fn count_tables(&self) -> Result<u64, StoreError>;
 
+    /// Keep what table `id` was opened from (issue 27, item 8: a campaign's
+    /// earlier table offered again): any JSON, capped at [`MAX_STATE_BYTES`];
+    /// a second call replaces the first.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no table has this id;
+    /// [`StoreError::StateTooLarge`] when `source` is too large. Nothing is
+    /// written then.
+    async fn set_table_source(
+        &self,
+        id: &str,
+        source: &serde_json::Value,
+    ) -> Result<(), StoreError>;
+
+    /// What table `id` was opened from ([`Store::set_table_source`]), or
+    /// `None` (no such table, or nothing kept).
+    async fn table_source(&self, id: &str) -> Result<Option<serde_json::Value>, StoreError>;
+
     /// The whole table (summary, initial state and roller, seats in creation order,
     /// every entry in seq order), or `None` when no table has this id.
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError>;

@@ -166,6 +166,37 @@ impl Store for PgStore {
         seq_from_db(count, "COUNT(tables)")
     }
 
+    async fn set_table_source(&self, id: &str, source: &Value) -> Result<(), StoreError> {
+        let text = common::encode_state(source, "table source")?;
+        common::check_text(&text, "table source")?;
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        let done = sqlx::query("UPDATE tables SET source = $2 WHERE id = $1")
+            .bind(id)
+            .bind(text)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn table_source(&self, id: &str) -> Result<Option<Value>, StoreError> {
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
+        let text: Option<Option<String>> =
+            sqlx::query_scalar("SELECT source FROM tables WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        text.flatten()
+            .map(|t| common::decode_json(&t, "tables.source"))
+            .transpose()
+    }
+
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
         if !common::findable(&[id]) {
             return Ok(None);

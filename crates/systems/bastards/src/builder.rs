@@ -1371,6 +1371,14 @@ pub const RULE_DISADVANTAGES_AT_CREATION: Rule = Rule {
 impl CharacterBook for Bastards {
     type Draft = Draft;
 
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
+
     fn build_view(draft: &Draft) -> BuildView {
         view(draft)
     }

@@ -55,6 +55,7 @@ pub mod deck;
 pub mod fate;
 pub mod gm;
 pub mod opposition;
+pub mod place;
 pub mod policy;
 pub mod sheet;
 pub mod table;

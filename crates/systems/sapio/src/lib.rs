@@ -55,6 +55,7 @@ pub mod harm;
 pub mod invoking;
 mod name_match;
 pub mod odds;
+pub mod place;
 pub mod policy;
 pub mod sheet;
 pub mod spiral_dice;
@@ -70,6 +71,14 @@ use tabula_core::{
 
 impl CharacterBook for Sapio {
     type Draft = builder::Draft;
+
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
 
     fn build_view(draft: &Self::Draft) -> BuildView {
         builder::build_view(draft)

@@ -1365,6 +1365,14 @@ impl CharacterBook for Scratch {
 
     type Draft = Draft;
 
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
+
     fn build_view(draft: &Draft) -> BuildView {
         let n = numbers(draft);
         let mut problems: Vec<BuildProblem> = problems(draft)

@@ -78,6 +78,7 @@ pub mod builder;
 pub mod commands;
 pub mod encounter;
 pub mod gm;
+pub mod place;
 pub mod policy;
 pub mod sheet;
 pub mod table;

@@ -35,6 +35,7 @@ pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod gm;
+pub mod place;
 pub mod policy;
 pub mod rules;
 pub mod sheet;

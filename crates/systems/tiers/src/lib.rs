@@ -60,6 +60,7 @@ mod enemies;
 pub mod gm;
 pub mod legal;
 pub mod odds;
+pub mod place;
 pub mod policy;
 pub mod roleplay;
 pub mod rules;
@@ -246,6 +247,14 @@ impl TextPlay for Tiers {
 /// sheets an encounter leaves) and [`advance`] (leveling up).
 impl CharacterBook for Tiers {
     type Draft = builder::Draft;
+
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
 
     fn build_view(draft: &Self::Draft) -> BuildView {
         builder::view(draft)

@@ -832,6 +832,14 @@ pub fn draft_from_sheet(sheet: &str) -> Result<Draft, Vec<BuildProblem>> {
 impl CharacterBook for SourGrapes {
     type Draft = Draft;
 
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
+
     fn build_view(draft: &Draft) -> BuildView {
         build_view(draft)
     }
