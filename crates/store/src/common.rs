@@ -849,6 +849,22 @@ pub(crate) fn check_schema_name(schema: &str) -> Result<(), StoreError> {
     }
 }
 
+/// Whether a table found as `(campaign_id, ended_ms)` (or not found) may be
+/// deleted ([`Store::delete_table`](crate::Store::delete_table)).
+///
+/// # Errors
+/// [`StoreError::NotFound`] when it was not found;
+/// [`StoreError::EndedCampaignTable`] for a campaign's ended table.
+pub(crate) fn check_deletable(
+    found: Option<(Option<String>, Option<i64>)>,
+) -> Result<(), StoreError> {
+    match found {
+        None => Err(StoreError::NotFound),
+        Some((Some(_), Some(_))) => Err(StoreError::EndedCampaignTable),
+        Some(_) => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1164,21 +1180,5 @@ b", 3,
         ] {
             assert!(check_schema_name(bad).is_err(), "{bad}");
         }
-    }
-}
-
-/// Whether a table found as `(campaign_id, ended_ms)` (or not found) may be
-/// deleted ([`Store::delete_table`](crate::Store::delete_table)).
-///
-/// # Errors
-/// [`StoreError::NotFound`] when it was not found;
-/// [`StoreError::EndedCampaignTable`] for a campaign's ended table.
-pub(crate) fn check_deletable(
-    found: Option<(Option<String>, Option<i64>)>,
-) -> Result<(), StoreError> {
-    match found {
-        None => Err(StoreError::NotFound),
-        Some((Some(_), Some(_))) => Err(StoreError::EndedCampaignTable),
-        Some(_) => Ok(()),
     }
 }
