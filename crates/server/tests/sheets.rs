@@ -34,7 +34,9 @@ fn sheet<'a>(view: &'a Value, name: &str) -> &'a Value {
 
 #[tokio::test]
 async fn systems_lists_every_book_with_its_facts() {
-    let c = Client::new(Db::sqlite().open().await);
+    // The directory lives as long as the test (its files go with it).
+    let db = Db::sqlite();
+    let c = Client::new(db.open().await);
     let a = c.get("/api/systems", "").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let systems = a.json["systems"].as_array().expect("systems");
@@ -64,7 +66,9 @@ async fn systems_lists_every_book_with_its_facts() {
 /// cards of its hand.
 #[tokio::test]
 async fn every_book_sends_each_seat_its_sheets() {
-    let c = Client::new(Db::sqlite().open().await);
+    // The directory lives as long as the test (its files go with it).
+    let db = Db::sqlite();
+    let c = Client::new(db.open().await);
     for id in SystemId::ALL {
         let t: Table = c
             .create(json!({"system": id.id(), "example": "table", "seed": 1}))
