@@ -43,6 +43,10 @@ pub struct ServeArgs {
     /// The PEM private key of --tls-cert.
     #[arg(long, requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Delete the tables (not a campaign's) nobody played at for this many
+    /// days, with their logs and links; 0: never.
+    #[arg(long, env = "TABULA_EXPIRE_DAYS", default_value_t = tabula_server::state::EXPIRE_AFTER_DAYS)]
+    pub expire_days: u32,
 }
 
 /// `tabula table ...`.
@@ -60,6 +64,19 @@ pub enum TableCommand {
     /// old links stop working). For an operator who lost the links; a
     /// campaign's table gets its links from the campaign.
     Links(LinksArgs),
+    /// Delete a table with its log and its links, for good (what its GM's
+    /// Delete does). A campaign's ended table stays as the campaign's
+    /// history. Stop the server first on SQLite (it holds the file).
+    Delete(DeleteArgs),
+}
+
+/// The options of `tabula table delete`.
+#[derive(Debug, clap::Args)]
+pub struct DeleteArgs {
+    /// The table's id (`tabula table list`).
+    pub id: String,
+    #[command(flatten)]
+    pub db: DbArgs,
 }
 
 /// The options of `tabula table record`.
@@ -149,6 +166,7 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         create_token: args.create_token,
         public_url: args.public_url,
         tls: args.tls_cert.zip(args.tls_key),
+        expire_after_days: (args.expire_days > 0).then_some(args.expire_days),
     };
     tabula_server::serve::check(&options).map_err(CliError::bad)?;
     // Issue 28: no token in the log at any level (see tabula_server::logging).
@@ -209,7 +227,30 @@ pub fn table(command: TableCommand, ctx: Ctx) -> Result<(), CliError> {
         TableCommand::List(args) => list_tables(args, ctx),
         TableCommand::Record(args) => record_table(args),
         TableCommand::Links(args) => table_links(args, ctx),
+        TableCommand::Delete(args) => delete_table(args, ctx),
     }
+}
+
+fn delete_table(args: DeleteArgs, ctx: Ctx) -> Result<(), CliError> {
+    use tabula_store::StoreError;
+    runtime()?.block_on(async {
+        let store = tabula_store::open(&args.db.database_url)
+            .await
+            .map_err(store_error)?;
+        let deleted = store.delete_table(&args.id).await;
+        store.close().await;
+        deleted.map_err(|e| match e {
+            StoreError::NotFound => {
+                CliError::BadInput(format!("no table {:?} in the database", args.id))
+            }
+            e @ StoreError::EndedCampaignTable => CliError::BadInput(e.to_string()),
+            e => CliError::Failure(format!("cannot delete the table: {e}")),
+        })
+    })?;
+    let done = serde_json::json!({"deleted": args.id});
+    ctx.emit(&done, || {
+        format!("Deleted table {} with its log and its links.", args.id)
+    })
 }
 
 fn record_table(args: RecordArgs) -> Result<(), CliError> {

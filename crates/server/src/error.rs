@@ -110,6 +110,13 @@ pub enum AppError {
         "this encounter has ended and its lasting changes were written back to the campaign; it takes no more commands (open a new table from the campaign)"
     )]
     Ended,
+    /// 409 `campaign-history`: the GM asked to delete a campaign's table whose
+    /// encounter has ended: its lasting changes were written back, and it
+    /// stays as the campaign's history. Nothing changed. Issue 28.
+    #[error(
+        "this encounter has ended and its lasting changes were written back to the campaign: the table stays as the campaign's history and cannot be deleted"
+    )]
+    CampaignHistory,
     /// 404 `not-found`: no such route, or (for the GM) no such seat.
     #[error("{0}")]
     NotFound(String),
@@ -186,9 +193,10 @@ impl AppError {
             | AppError::UnknownExample(_)
             | AppError::TooLarge(_)
             | AppError::Character(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::NotCampaign(_) | AppError::Ended | AppError::CampaignTableLimit { .. } => {
-                StatusCode::CONFLICT
-            }
+            AppError::NotCampaign(_)
+            | AppError::Ended
+            | AppError::CampaignHistory
+            | AppError::CampaignTableLimit { .. } => StatusCode::CONFLICT,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Stale { .. } => StatusCode::CONFLICT,
             AppError::RateLimited { .. } | AppError::TooManySockets { .. } => {
@@ -218,6 +226,7 @@ impl AppError {
             AppError::Character(e) => character_kind(e),
             AppError::NotCampaign(_) => "not-campaign",
             AppError::Ended => "ended",
+            AppError::CampaignHistory => "campaign-history",
             AppError::NotFound(_) => "not-found",
             AppError::Stale { .. } => "stale",
             AppError::RateLimited { .. } => "rate-limited",

@@ -64,6 +64,7 @@ pub mod auth;
 pub mod campaign;
 pub mod character_routes;
 pub mod create;
+pub mod deletion;
 pub mod encounters;
 pub mod error;
 pub mod examples;
@@ -81,7 +82,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, Request, header};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
@@ -164,6 +165,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/examples", get(routes::list_examples))
         .route("/systems", get(routes::list_systems))
+        .route("/tables/{id}", delete(deletion::delete_table))
         .route("/tables/{id}/view", get(routes::view))
         .route("/tables/{id}/legal", get(routes::legal))
         .route("/tables/{id}/log", get(routes::log))

@@ -35,6 +35,9 @@ pub struct ServeOptions {
     /// `--tls-cert FILE`, `--tls-key FILE`: serve HTTPS with this PEM
     /// certificate chain and private key (both or neither).
     pub tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// `--expire-days N`: tables nobody touched for N days are deleted
+    /// ([`Settings::expire_after_days`]); `None` (`--expire-days 0`): never.
+    pub expire_after_days: Option<u32>,
 }
 
 /// `tabula serve` could not start or stopped on a failure.
@@ -126,6 +129,7 @@ pub async fn run(
             None => format!("http://{addr}"),
         },
         allowed_hosts: allowed_hosts(&options),
+        expire_after_days: options.expire_after_days,
         ..Settings::default()
     };
     if settings.allowed_hosts.is_none() {
@@ -138,6 +142,8 @@ pub async fn run(
     let state = AppState::with_settings(store.clone(), settings);
     // Other servers' appends (PostgreSQL): catch this one's tables up.
     let follower = tokio::spawn(state.clone().follow_store());
+    // Issue 28: tables nobody touched for the days set expire.
+    let expirer = tokio::spawn(state.clone().expire_periodically());
     ready(addr, store.backend());
     let on_signal = state.clone();
     let stop = async move {
@@ -155,6 +161,8 @@ pub async fn run(
     // The feed holds a connection of the store's pool: end it before closing.
     follower.abort();
     let _ = follower.await;
+    expirer.abort();
+    let _ = expirer.await;
     store.close().await;
     tracing::info!("stopped");
     Ok(())
@@ -210,6 +218,7 @@ mod tests {
             create_token: token.map(str::to_string),
             public_url: None,
             tls: None,
+            expire_after_days: None,
         }
     }
 

@@ -40,6 +40,9 @@ pub enum Signal {
     /// A seat opened or closed the table on this server: every connection
     /// is told who has it open now (issue 27, item 3).
     Presence,
+    /// The table was deleted (by its GM, or it expired): every connection is
+    /// told this message and closes (issue 28).
+    Deleted(&'static str),
 }
 
 /// One table in play (see the module docs). `table` is `None` until it is
@@ -237,7 +240,20 @@ pub struct Settings {
     pub allowed_hosts: Option<Vec<String>>,
     /// Rate limits and per-seat caps ([`crate::quota::Quotas`]). Issue 28.
     pub quotas: crate::quota::Quotas,
+    /// Tables of no campaign that nobody touched (created, played, ended:
+    /// [`tabula_store::TableSummary::touched_ms`]) for this many days are
+    /// deleted, with their logs and links, by a task that looks every
+    /// [`crate::deletion::EXPIRE_EVERY`]; `None`: tables never expire.
+    /// Default [`EXPIRE_AFTER_DAYS`] (`tabula serve --expire-days N`, 0 for
+    /// never). Issue 28.
+    pub expire_after_days: Option<u32>,
 }
+
+/// The default [`Settings::expire_after_days`]: 90 days. Deleting is for
+/// good, so long enough that a group meeting monthly that misses a session or
+/// two keeps its table; strangers' tables are bounded by the table limit and
+/// quotas meanwhile.
+pub const EXPIRE_AFTER_DAYS: u32 = 90;
 
 /// The default [`Settings::header_timeout`]: 10 seconds.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -260,6 +276,7 @@ impl Default for Settings {
             max_connections: MAX_CONNECTIONS,
             allowed_hosts: Some(Vec::new()),
             quotas: crate::quota::Quotas::default(),
+            expire_after_days: Some(EXPIRE_AFTER_DAYS),
         }
     }
 }
@@ -555,6 +572,19 @@ impl AppState {
         }
     }
 
+    /// The slot of table `id` when this server holds it (never makes one).
+    pub(crate) fn held_slot(&self, id: &str) -> Option<Arc<Slot>> {
+        self.slots().get(id).cloned()
+    }
+
+    /// Table `id` is gone from the store: drop it from memory and tell its
+    /// WebSockets `message` (they close). Nothing when it is not held here.
+    pub(crate) fn forget(&self, id: &str, message: &'static str) {
+        if let Some(slot) = self.slots().remove(id) {
+            let _ = slot.tx.send(Signal::Deleted(message));
+        }
+    }
+
     /// The ids of the tables held in memory.
     pub fn held_tables(&self) -> Vec<String> {
         self.slots().keys().cloned().collect()
@@ -587,6 +617,9 @@ impl AppState {
                 }
                 Some(FeedEvent::Reissued { table, seat }) => self.reissued(&table, &seat),
                 Some(FeedEvent::Ended { table }) => self.ended(&table),
+                Some(FeedEvent::Deleted { table }) => {
+                    self.forget(&table, crate::deletion::DELETED_MESSAGE);
+                }
                 Some(FeedEvent::Lost) => {
                     tracing::warn!(
                         "the store's feed was lost and is back: catching up every table"

@@ -14,6 +14,8 @@
 //!   window of recent lines, or the store for a follower further behind; many
 //!   lines come first as `log` messages, then the update with none);
 //! - `{"type": "revoked"}` and a close when the GM reissues this seat's token;
+//! - `{"type": "deleted", "message"}` and a close (1000, `table deleted`) when
+//!   the GM deletes the table or it expires ([`crate::deletion`]);
 //! - `{"type": "error", "error", "message"}` and a close on a bad first
 //!   message or a failure.
 //!
@@ -281,6 +283,12 @@ async fn follow(
                     }
                 }
                 Ok(Signal::Ended) => {}
+                // The table is gone (its GM deleted it, or it expired): say so
+                // and close; a reconnect finds no table.
+                Ok(Signal::Deleted(message)) => {
+                    send(&mut socket, &json!({"type": "deleted", "message": message})).await;
+                    return close(&mut socket, close_code::NORMAL, "table deleted").await;
+                }
                 Ok(Signal::Presence) => {
                     let online = state.limiters().open_seats(&id);
                     if !send(&mut socket, &json!({"type": "presence", "online": online})).await {

@@ -220,6 +220,12 @@ impl Store for Counting {
     ) -> Result<bool, StoreError> {
         self.inner.end_table(table, writes).await
     }
+    async fn delete_table(&self, id: &str) -> Result<(), StoreError> {
+        self.inner.delete_table(id).await
+    }
+    async fn expire_tables(&self, cutoff_ms: i64) -> Result<Vec<String>, StoreError> {
+        self.inner.expire_tables(cutoff_ms).await
+    }
     async fn close(&self) {
         self.inner.close().await;
     }

@@ -365,7 +365,7 @@ pub(crate) fn seat_record(row: SeatRecordRow) -> Result<SeatRecord, StoreError> 
 }
 
 /// A table summary as selected: id, system, name, created_ms, seq, seat count,
-/// campaign_id, ended_ms.
+/// campaign_id, ended_ms, touched_ms.
 pub(crate) type SummaryRow = (
     String,
     String,
@@ -375,6 +375,7 @@ pub(crate) type SummaryRow = (
     i64,
     Option<String>,
     Option<i64>,
+    i64,
 );
 
 /// A count back to `u32`; negative or huge means a corrupt row.
@@ -389,12 +390,13 @@ fn count_from_db(value: i64, what: &str) -> Result<u32, StoreError> {
 }
 
 pub(crate) fn summary(row: SummaryRow) -> Result<TableSummary, StoreError> {
-    let (id, system, name, created_ms, seq, seats, campaign, ended_ms) = row;
+    let (id, system, name, created_ms, seq, seats, campaign, ended_ms, touched_ms) = row;
     Ok(TableSummary {
         id,
         system,
         name,
         created_ms,
+        touched_ms,
         seq: seq_from_db(seq, "entries.seq")?,
         seats: count_from_db(seats, "seats at one table")?,
         campaign,
@@ -413,6 +415,7 @@ pub(crate) type LoadRow = (
     i64,
     Option<String>,
     Option<i64>,
+    i64,
     String,
     Option<String>,
 );
@@ -429,10 +432,13 @@ pub(crate) fn split_load_row(
         seats,
         campaign,
         ended_ms,
+        touched_ms,
         initial_state,
         initial_roller,
     ) = row;
-    let summary = summary((id, system, name, created_ms, seq, seats, campaign, ended_ms))?;
+    let summary = summary((
+        id, system, name, created_ms, seq, seats, campaign, ended_ms, touched_ms,
+    ))?;
     let initial_state = decode_json(&initial_state, "tables.initial_state")?;
     let initial_roller = decode_optional_json(initial_roller.as_deref(), "tables.initial_roller")?;
     Ok((summary, initial_state, initial_roller))
@@ -840,6 +846,22 @@ pub(crate) fn check_schema_name(schema: &str) -> Result<(), StoreError> {
         Err(StoreError::BadUrl(format!(
             "schema {schema:?} is not 1 to 63 of a-z, 0-9, _ (not starting with a digit)"
         )))
+    }
+}
+
+/// Whether a table found as `(campaign_id, ended_ms)` (or not found) may be
+/// deleted ([`Store::delete_table`](crate::Store::delete_table)).
+///
+/// # Errors
+/// [`StoreError::NotFound`] when it was not found;
+/// [`StoreError::EndedCampaignTable`] for a campaign's ended table.
+pub(crate) fn check_deletable(
+    found: Option<(Option<String>, Option<i64>)>,
+) -> Result<(), StoreError> {
+    match found {
+        None => Err(StoreError::NotFound),
+        Some((Some(_), Some(_))) => Err(StoreError::EndedCampaignTable),
+        Some(_) => Ok(()),
     }
 }
 

@@ -236,6 +236,15 @@ pub enum StoreError {
         table: String,
     },
 
+    /// [`delete_table`](crate::Store::delete_table) was asked to delete a table of a
+    /// campaign whose encounter has ended: its lasting changes were written back to
+    /// the campaign's characters, and it stays as the campaign's history. Nothing
+    /// was deleted. Issue 28.
+    #[error(
+        "the table's encounter has ended and its lasting changes were written back to its campaign: it stays as the campaign's history and cannot be deleted"
+    )]
+    EndedCampaignTable,
+
     /// [`end_table`](crate::Store::end_table) was given writes for a table that
     /// belongs to no campaign.
     #[error("the table belongs to no campaign: it has no characters to write back")]

@@ -9,8 +9,9 @@ use crate::TableId;
 
 /// The PostgreSQL `NOTIFY` channel every append notifies, with the payload
 /// `"TABLE_ID NEW_SEQ"` (a table id and a number), every token reissue, with
-/// `"TABLE_ID reissue SEAT"` (a seat's name), and every encounter's end, with
-/// `"TABLE_ID ended"`: never a secret.
+/// `"TABLE_ID reissue SEAT"` (a seat's name), every encounter's end, with
+/// `"TABLE_ID ended"`, and every table deleted or expired, with `"TABLE_ID
+/// deleted"`: never a secret.
 pub const NOTIFY_CHANNEL: &str = "tabula_log";
 
 /// How long a [`Feed`] waits before it tries to listen again after its connection
@@ -38,6 +39,12 @@ pub enum FeedEvent {
     /// Some process ended table `table`'s encounter
     /// ([`Store::end_table`](crate::Store::end_table)): its log takes no more entries.
     Ended {
+        /// The table.
+        table: TableId,
+    },
+    /// Some process deleted table `table` ([`Store::delete_table`](crate::Store::delete_table),
+    /// or its expiry): its pages are told and it is dropped from memory.
+    Deleted {
         /// The table.
         table: TableId,
     },
@@ -100,10 +107,16 @@ impl Feed {
     }
 }
 
-/// `"TABLE_ID SEQ"`, `"TABLE_ID reissue SEAT"` or `"TABLE_ID ended"` back to
+/// `"TABLE_ID SEQ"`, `"TABLE_ID reissue SEAT"`, `"TABLE_ID ended"` or
+/// `"TABLE_ID deleted"` back to
 /// an event; anything else is not ours.
 fn parse(payload: &str) -> Option<FeedEvent> {
     let (table, rest) = payload.split_once(' ')?;
+    if rest == "deleted" {
+        return Some(FeedEvent::Deleted {
+            table: table.to_string(),
+        });
+    }
     if rest == "ended" {
         return Some(FeedEvent::Ended {
             table: table.to_string(),
@@ -144,6 +157,12 @@ mod tests {
         assert_eq!(
             parse("abc ended"),
             Some(FeedEvent::Ended {
+                table: "abc".into()
+            })
+        );
+        assert_eq!(
+            parse("abc deleted"),
+            Some(FeedEvent::Deleted {
                 table: "abc".into()
             })
         );

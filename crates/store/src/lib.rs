@@ -293,6 +293,13 @@ pub struct TableSummary {
     /// `None` while it is not.
     #[serde(default)]
     pub ended_ms: Option<i64>,
+    /// When the table was last touched, in milliseconds since the Unix epoch (UTC):
+    /// created, a command appended to its log, or its encounter ended (whichever is
+    /// latest). Reading the table, following it or reissuing a link does not touch
+    /// it. [`Store::expire_tables`] deletes the tables not touched since a cutoff.
+    /// Issue 28. 0 when absent in JSON.
+    #[serde(default)]
+    pub touched_ms: i64,
 }
 
 /// A seat of an existing table, without its token hash.
@@ -963,6 +970,34 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     ///   write's index).
     async fn end_table(&self, table: &str, writes: Vec<CharacterWrite>)
     -> Result<bool, StoreError>;
+
+    /// Deletes table `id` (the GM deletes it) with everything the store keeps of
+    /// it, in one transaction: its seats (so its links stop working), its log, its
+    /// log lines and its snapshot. Nothing of another table changes.
+    ///
+    /// A table of a campaign may be deleted while its encounter has not ended: its
+    /// lasting changes were never written back, so the campaign's characters are
+    /// untouched and the campaign simply no longer lists it. An ended one stays as
+    /// the campaign's history ([`StoreError::EndedCampaignTable`]). A table of no
+    /// campaign may always be deleted, ended or not.
+    ///
+    /// On PostgreSQL a deletion notifies [`NOTIFY_CHANNEL`] with `"TABLE_ID
+    /// deleted"` (at commit), so every server drops the table. Issue 28.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when no table has this id;
+    /// [`StoreError::EndedCampaignTable`] as above. Nothing is deleted then.
+    async fn delete_table(&self, id: &str) -> Result<(), StoreError>;
+
+    /// Deletes, as [`Store::delete_table`] does and in one transaction, every table
+    /// not touched ([`TableSummary::touched_ms`]) before `cutoff_ms` (milliseconds
+    /// since the Unix epoch: a table touched exactly at the cutoff stays), and
+    /// returns their ids. Tables of a campaign never expire, ended or not: an
+    /// ended one is the campaign's history, and an open one may be an encounter
+    /// paused between sessions longer than the expiry (the campaign's GM deletes
+    /// it by hand). On PostgreSQL each deleted table is notified as `"TABLE_ID
+    /// deleted"`. Issue 28.
+    async fn expire_tables(&self, cutoff_ms: i64) -> Result<Vec<TableId>, StoreError>;
 
     /// Closes the connection pool, waiting for connections in use to be returned
     /// (for a clean shutdown). Every later call fails with [`StoreError::Database`].

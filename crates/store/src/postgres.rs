@@ -37,7 +37,7 @@ impl std::fmt::Debug for PgStore {
 
 const SUMMARY_COLUMNS: &str = "t.id, t.system, t.name, t.created_ms, \
      COALESCE((SELECT MAX(e.seq) FROM entries e WHERE e.table_id = t.id), 0), \
-     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id), t.campaign_id, t.ended_ms";
+     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id), t.campaign_id, t.ended_ms, t.touched_ms";
 
 const ENTRY_COLUMNS: &str = "seq, seat, entry::text, at_ms, command_end, roller::text";
 
@@ -120,8 +120,9 @@ impl Store for PgStore {
         }
         sqlx::query(
             "INSERT INTO tables \
-             (id, system, name, initial_state, initial_roller, roller, created_ms, campaign_id) \
-             VALUES ($1, $2, $3, $4::json, $5::json, $5::json, $6, $7)",
+             (id, system, name, initial_state, initial_roller, roller, created_ms, campaign_id, \
+              touched_ms) \
+             VALUES ($1, $2, $3, $4::json, $5::json, $5::json, $6, $7, $6)",
         )
         .bind(&row.id)
         .bind(&row.system)
@@ -373,7 +374,8 @@ impl Store for PgStore {
         insert_lines(&mut tx, id, &lines, false).await?;
         sqlx::query(
             "UPDATE tables SET roller = $1::json, lines_through = CASE \
-             WHEN $3 AND lines_through = $4 THEN $5 ELSE lines_through END \
+             WHEN $3 AND lines_through = $4 THEN $5 ELSE lines_through END, \
+             touched_ms = GREATEST(touched_ms, $6) \
              WHERE id = $2",
         )
         .bind(&rows.roller)
@@ -381,6 +383,7 @@ impl Store for PgStore {
         .bind(described)
         .bind(rows.expect)
         .bind(seq_to_db(rows.last)?)
+        .bind(rows.at_ms)
         .execute(&mut *tx)
         .await?;
         if let Some(state) = &rows.snapshot {
@@ -853,7 +856,8 @@ impl Store for PgStore {
         // first to commit (then finds ended_ms set and updates nothing) or roll back
         // (then ends it itself).
         let ended: Option<Option<String>> = sqlx::query_scalar(
-            "UPDATE tables SET ended_ms = $1 WHERE id = $2 AND ended_ms IS NULL \
+            "UPDATE tables SET ended_ms = $1, touched_ms = GREATEST(touched_ms, $1) \
+             WHERE id = $2 AND ended_ms IS NULL \
              RETURNING campaign_id",
         )
         .bind(at_ms)
@@ -888,6 +892,43 @@ impl Store for PgStore {
             .await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn delete_table(&self, id: &str) -> Result<(), StoreError> {
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        let mut tx = self.pool.begin().await?;
+        // The table's row lock: an append (which takes it too) waits for the
+        // deletion and then finds no table.
+        let found: Option<(Option<String>, Option<i64>)> =
+            sqlx::query_as("SELECT campaign_id, ended_ms FROM tables WHERE id = $1 FOR UPDATE")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        common::check_deletable(found)?;
+        let ids = vec![id.to_string()];
+        delete_tables(&mut tx, &ids).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn expire_tables(&self, cutoff_ms: i64) -> Result<Vec<TableId>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // Locked rows are checked again once free: a table an append touched
+        // meanwhile no longer matches and stays.
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM tables WHERE touched_ms < $1 AND campaign_id IS NULL \
+             ORDER BY created_order FOR UPDATE",
+        )
+        .bind(cutoff_ms)
+        .fetch_all(&mut *tx)
+        .await?;
+        if !ids.is_empty() {
+            delete_tables(&mut tx, &ids).await?;
+        }
+        tx.commit().await?;
+        Ok(ids)
     }
 
     async fn close(&self) {
@@ -981,5 +1022,29 @@ async fn insert_lines(
         }
         insert.build().execute(&mut **tx).await?;
     }
+    Ok(())
+}
+
+/// Deletes tables `ids` and everything of theirs, children first (the foreign
+/// keys would cascade; spelled out), and notifies each as `"TABLE_ID deleted"`
+/// (delivered at commit).
+async fn delete_tables(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    ids: &[String],
+) -> Result<(), StoreError> {
+    for statement in [
+        "DELETE FROM log_lines WHERE table_id = ANY($1)",
+        "DELETE FROM snapshots WHERE table_id = ANY($1)",
+        "DELETE FROM entries WHERE table_id = ANY($1)",
+        "DELETE FROM seats WHERE table_id = ANY($1)",
+        "DELETE FROM tables WHERE id = ANY($1)",
+    ] {
+        sqlx::query(statement).bind(ids).execute(&mut **tx).await?;
+    }
+    sqlx::query("SELECT pg_notify($1, id || ' deleted') FROM unnest($2::text[]) AS id")
+        .bind(crate::NOTIFY_CHANNEL)
+        .bind(ids)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }

@@ -44,7 +44,17 @@ impl std::fmt::Debug for SqliteStore {
 
 const SUMMARY_COLUMNS: &str = "t.id, t.system, t.name, t.created_ms, \
      COALESCE((SELECT MAX(e.seq) FROM entries e WHERE e.table_id = t.id), 0), \
-     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id), t.campaign_id, t.ended_ms";
+     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id), t.campaign_id, t.ended_ms, t.touched_ms";
+
+/// Everything of table `?1`, children first (the foreign keys would cascade;
+/// spelled out so a deletion never rests on a pragma).
+const DELETE_TABLE: [&str; 5] = [
+    "DELETE FROM log_lines WHERE table_id = ?1",
+    "DELETE FROM snapshots WHERE table_id = ?1",
+    "DELETE FROM entries WHERE table_id = ?1",
+    "DELETE FROM seats WHERE table_id = ?1",
+    "DELETE FROM tables WHERE id = ?1",
+];
 
 const EVENT_COLUMNS: &str = "seq, seat, kind, entry, sheet, at_ms";
 
@@ -137,9 +147,9 @@ impl Store for SqliteStore {
         sqlx::query(
             "INSERT INTO tables \
              (id, created_order, system, name, initial_state, initial_roller, roller, created_ms, \
-              campaign_id) \
+              campaign_id, touched_ms) \
              VALUES (?1, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM tables), \
-                     ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
+                     ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?6)",
         )
         .bind(&row.id)
         .bind(&row.system)
@@ -379,7 +389,8 @@ impl Store for SqliteStore {
         insert_lines(&mut tx, id, &lines, false).await?;
         sqlx::query(
             "UPDATE tables SET roller = ?1, lines_through = CASE \
-             WHEN ?3 AND lines_through = ?4 THEN ?5 ELSE lines_through END \
+             WHEN ?3 AND lines_through = ?4 THEN ?5 ELSE lines_through END, \
+             touched_ms = MAX(touched_ms, ?6) \
              WHERE id = ?2",
         )
         .bind(&rows.roller)
@@ -387,6 +398,7 @@ impl Store for SqliteStore {
         .bind(described)
         .bind(rows.expect)
         .bind(seq_to_db(rows.last)?)
+        .bind(rows.at_ms)
         .execute(&mut *tx)
         .await?;
         if let Some(state) = &rows.snapshot {
@@ -824,7 +836,8 @@ impl Store for SqliteStore {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let at_ms = common::now_ms();
         let ended: Option<Option<String>> = sqlx::query_scalar(
-            "UPDATE tables SET ended_ms = ?1 WHERE id = ?2 AND ended_ms IS NULL \
+            "UPDATE tables SET ended_ms = ?1, touched_ms = MAX(touched_ms, ?1) \
+             WHERE id = ?2 AND ended_ms IS NULL \
              RETURNING campaign_id",
         )
         .bind(at_ms)
@@ -853,6 +866,43 @@ impl Store for SqliteStore {
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn delete_table(&self, id: &str) -> Result<(), StoreError> {
+        if !common::findable(&[id]) {
+            return Err(StoreError::NotFound);
+        }
+        // IMMEDIATE: no append slips in between the check and the deletes.
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let found: Option<(Option<String>, Option<i64>)> =
+            sqlx::query_as("SELECT campaign_id, ended_ms FROM tables WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        common::check_deletable(found)?;
+        for statement in DELETE_TABLE {
+            sqlx::query(statement).bind(id).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn expire_tables(&self, cutoff_ms: i64) -> Result<Vec<TableId>, StoreError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM tables WHERE touched_ms < ?1 AND campaign_id IS NULL \
+             ORDER BY created_order",
+        )
+        .bind(cutoff_ms)
+        .fetch_all(&mut *tx)
+        .await?;
+        for id in &ids {
+            for statement in DELETE_TABLE {
+                sqlx::query(statement).bind(id).execute(&mut *tx).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(ids)
     }
 
     async fn close(&self) {
