@@ -906,6 +906,12 @@ function onMessage(msg) {
     showEnded(msg.message);
     return;
   }
+  // The GM deleted the table, or nobody touched it for the server's expiry.
+  if (msg.type === "deleted") {
+    S.revoked = true;
+    fatal(String(msg.message || "This table was deleted."));
+    return;
+  }
   if (Array.isArray(msg.online)) {
     S.online = new Set(msg.online.map((x) => String(x).toLowerCase()));
     drawPresence();

@@ -1695,6 +1695,27 @@ async fn browser_every_book_a_players_turn() {
         }
         screenshot(&wide, &format!("table-turn-{system}-1280")).await;
         screenshot(&narrow, &format!("table-turn-{system}-390")).await;
+        if system == "sapio" {
+            // Issue 28: the GM deletes the table from the page; the
+            // player's open page is told and stops.
+            gm.find(Locator::Id("delete-table"))
+                .await
+                .expect("the GM's delete button")
+                .click()
+                .await
+                .expect("clicked");
+            gm.accept_alert().await.expect("the confirmation");
+            let told = until("the player's page to say the table is gone", || async {
+                let f = js(
+                    &wide,
+                    "const f = document.getElementById('fatal'); return f.hidden ? '' : f.innerText;",
+                )
+                .await;
+                f.as_str().filter(|t| t.contains("deleted")).map(String::from)
+            })
+            .await;
+            assert!(told.contains("deleted"), "{told}");
+        }
         for c in [gm, wide, narrow] {
             let _ = c.close().await;
         }
