@@ -214,6 +214,58 @@ pub fn seat_prefix<'a>(line: &'a str, seats: &[Seat]) -> Option<(Seat, &'a str)>
     Some((seat, rest.trim()))
 }
 
+/// The amount of an `adjust`: `N` sets the value to N, `+N` and `-N` change
+/// it by N.
+///
+/// Issue 27, item 6 (GM tools): every book's `adjust` reads its amount here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "n", rename_all = "kebab-case")]
+pub enum Amount {
+    /// Set the value to this.
+    Set(i64),
+    /// Change the value by this (negative lowers it).
+    By(i64),
+}
+
+impl Amount {
+    /// Read `N`, `+N` or `-N`; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Amount> {
+        let t = text.trim();
+        if let Some(rest) = t.strip_prefix('+') {
+            return digits(rest).map(Amount::By);
+        }
+        if let Some(rest) = t.strip_prefix('-') {
+            return digits(rest).and_then(i64::checked_neg).map(Amount::By);
+        }
+        digits(t).map(Amount::Set)
+    }
+
+    /// The value after the adjustment of `current`; `None` on i64 overflow.
+    pub fn apply(self, current: i64) -> Option<i64> {
+        match self {
+            Amount::Set(n) => Some(n),
+            Amount::By(d) => current.checked_add(d),
+        }
+    }
+}
+
+fn digits(t: &str) -> Option<i64> {
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Amount::Set(n) => write!(f, "{n}"),
+            Amount::By(d) if *d >= 0 => write!(f, "+{d}"),
+            Amount::By(d) => write!(f, "{d}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,5 +385,22 @@ mod tests {
         fn any_text_splits_or_is_refused(s in "\\PC{0,80}") {
             let _ = words(&s);
         }
+    }
+
+    /// Issue 27, item 6: `N` sets, `+N`/`-N` change, anything else (and an
+    /// overflow) is refused rather than wrapped.
+    #[test]
+    fn an_adjust_amount_reads_set_and_change_and_never_wraps() {
+        assert_eq!(Amount::parse("7"), Some(Amount::Set(7)));
+        assert_eq!(Amount::parse("+3"), Some(Amount::By(3)));
+        assert_eq!(Amount::parse(" -2 "), Some(Amount::By(-2)));
+        for bad in ["", "+", "-", "1.5", "x", "+-1", "99999999999999999999"] {
+            assert_eq!(Amount::parse(bad), None, "{bad:?}");
+        }
+        assert_eq!(Amount::By(-2).apply(5), Some(3));
+        assert_eq!(Amount::Set(1).apply(5), Some(1));
+        assert_eq!(Amount::By(1).apply(i64::MAX), None);
+        assert_eq!(Amount::By(-3).to_string(), "-3");
+        assert_eq!(Amount::By(3).to_string(), "+3");
     }
 }

@@ -48,57 +48,8 @@ impl fmt::Display for Value {
     }
 }
 
-/// The amount of an `adjust`: `N` sets the value to N, `+N` and `-N` change
-/// it by N.
-///
-/// Issue 27, item 6 (GM tools).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "n", rename_all = "kebab-case")]
-pub enum Amount {
-    /// Set the value to this.
-    Set(i64),
-    /// Change the value by this (negative lowers it).
-    By(i64),
-}
-
-impl Amount {
-    /// Read `N`, `+N` or `-N`; `None` for anything else.
-    pub fn parse(text: &str) -> Option<Amount> {
-        let t = text.trim();
-        if let Some(rest) = t.strip_prefix('+') {
-            return digits(rest).map(Amount::By);
-        }
-        if let Some(rest) = t.strip_prefix('-') {
-            return digits(rest).and_then(i64::checked_neg).map(Amount::By);
-        }
-        digits(t).map(Amount::Set)
-    }
-
-    /// The value after the adjustment of `current`; `None` on i64 overflow.
-    pub fn apply(self, current: i64) -> Option<i64> {
-        match self {
-            Amount::Set(n) => Some(n),
-            Amount::By(d) => current.checked_add(d),
-        }
-    }
-}
-
-fn digits(t: &str) -> Option<i64> {
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    t.parse().ok()
-}
-
-impl fmt::Display for Amount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Amount::Set(n) => write!(f, "{n}"),
-            Amount::By(d) if *d >= 0 => write!(f, "+{d}"),
-            Amount::By(d) => write!(f, "{d}"),
-        }
-    }
-}
+/// The amount of an `adjust` (`N`, `+N`, `-N`), read as every book reads it.
+pub use tabula_core::grammar::Amount;
 
 /// The GM's `adjust`: set or change a character's Luck ("Luck": given "at the
 /// GM's discretion"), within 0 (or the Luck already spent on the open check,
