@@ -170,7 +170,7 @@ function fillBooks(books) {
   replace($("campaign-system"), options());
   replace(
     $("new-character"),
-    books.map((b) => el("li", {}, el("a", { href: `/new/${encodeURIComponent(b.id)}` }, `New ${b.title} character`))),
+    books.map((b) => el("li", {}, el("a", { href: `/new/${encodeURIComponent(b.id)}` }, `${b.title}: a new character`))),
   );
 }
 
