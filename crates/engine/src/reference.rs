@@ -20,7 +20,7 @@ The one command language of Tabula: the terminal (`tabula <system> play`), play
 scripts, and the server and browser page (which send the same text) all read it.
 This page is generated from the systems' command lists, the same lists `help`
 prints: do not edit it by hand; run
-`TABULA_UPDATE_DOCS=1 cargo test -p tabula-engine --test reference` after changing a
+`TABULA_UPDATE_DOCS=1 cargo test -p tabula-engine --test all -- reference::` after changing a
 command.
 
 ## The grammar

@@ -65,7 +65,13 @@ impl PgStore {
             admin.close().await?;
             options = options.options([("search_path", schema)]);
         }
-        let pool = PgPoolOptions::new().connect_with(options).await?;
+        // No ping before each acquire (issue 28: it was a round trip per statement's
+        // connection, four per command). A connection the server dropped fails its
+        // next statement instead; sqlx closes it and the pool opens another.
+        let pool = PgPoolOptions::new()
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await?;
         MIGRATOR.run(&pool).await?;
         Ok(PgStore { pool })
     }

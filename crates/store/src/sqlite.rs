@@ -91,6 +91,9 @@ impl SqliteStore {
         } else {
             SqlitePoolOptions::new().max_connections(MAX_CONNECTIONS)
         }
+        // A file on this machine: nothing can drop the connection, so no ping
+        // before each acquire (issue 28).
+        .test_before_acquire(false)
         .connect_with(options)
         .await?;
         MIGRATOR.run(&pool).await?;

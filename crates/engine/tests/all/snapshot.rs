@@ -1,0 +1,195 @@
+//! Snapshots and catching up (issue 15): a table restored from a snapshot of its
+//! state, or caught up row by row with rows another server wrote, is the table the
+//! full replay of its log gives: state, roller, journal, every seat's log and lines,
+//! and every undo back to the start.
+
+use crate::common;
+use common::Shipped;
+
+use tabula_core::roller::Roller;
+use tabula_core::system::Seat;
+use tabula_engine::play::{self, PlayOptions};
+use tabula_engine::{AnyTable, RawRow, SystemId};
+
+/// Every shipped script of every system, played on its table: each with a few
+/// undos given in the middle and at the end, so the journal holds undo rows.
+fn played_tables() -> Vec<(SystemId, String, AnyTable)> {
+    let mut tables = Vec::new();
+    for Shipped {
+        system,
+        stem,
+        table: mut t,
+        script,
+        mut dice,
+        ..
+    } in common::shipped_scripts(5)
+    {
+        let lines: Vec<&str> = script.lines().collect();
+        for (i, chunk) in lines.chunks(7).enumerate() {
+            let mut text = chunk.join("\n");
+            text.push('\n');
+            play::run(
+                &mut t,
+                &mut text.as_bytes(),
+                &mut Vec::new(),
+                dice.as_mut().map(|m| m as &mut dyn Roller),
+                PlayOptions::default(),
+                &mut |_| Ok(()),
+            )
+            .unwrap();
+            if i % 3 == 1 {
+                let _ = t.undo(&Seat::Gm);
+            }
+        }
+        let _ = t.undo(&Seat::Gm);
+        let _ = t.undo(&Seat::Gm);
+        tables.push((system, stem, t));
+    }
+    assert!(tables.len() >= 7, "only {} scripts", tables.len());
+    tables
+}
+
+fn replay(t: &AnyTable, rows: &[RawRow]) -> AnyTable {
+    AnyTable::restore(t.system(), &t.initial_state(), &t.initial_roller(), rows).unwrap()
+}
+
+/// Everything a seat or the store can see of a table.
+fn assert_same(a: &AnyTable, b: &AnyTable, what: &str) {
+    assert_eq!(a.seq(), b.seq(), "{what}: seq");
+    assert_eq!(a.state(), b.state(), "{what}: state");
+    assert_eq!(a.roller(), b.roller(), "{what}: roller");
+    assert_eq!(a.raw_rows_after(0), b.raw_rows_after(0), "{what}: journal");
+    for seat in a.seats() {
+        assert_eq!(a.log_for(&seat, 0), b.log_for(&seat, 0), "{what}: log");
+        assert_eq!(
+            a.view(&seat, &seat).ok(),
+            b.view(&seat, &seat).ok(),
+            "{what}: view"
+        );
+    }
+}
+
+#[test]
+fn a_table_restored_from_any_snapshot_is_the_replayed_table() {
+    let mut checked = 0;
+    for (system, stem, t) in played_tables() {
+        let rows = t.raw_rows_after(0);
+        assert!(
+            rows.iter().any(|r| r.entry["kind"] == "undo"),
+            "{system} {stem}: no undo row"
+        );
+        // Snapshots only ever sit at command ends (a command's rows are one append);
+        // every fourth one, and the last.
+        let ends: Vec<usize> = (0..rows.len()).filter(|&k| rows[k].command_end).collect();
+        let picked = ends
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 4 == 0 || i + 1 == ends.len());
+        let whole = replay(&t, &rows);
+        let middle = ends.len() / 8 * 4;
+        for (i, &k) in picked {
+            let row = &rows[k];
+            let what = format!("{system} {stem} snapshot at {}", row.seq);
+            let at = replay(&t, &rows[..=k]);
+            let state = at.state();
+            let from = AnyTable::restore_from_snapshot(
+                system,
+                &t.initial_state(),
+                &t.initial_roller(),
+                Some((row.seq, &state)),
+                &rows,
+            )
+            .unwrap();
+            assert_same(&from, &t, &what);
+            // Undo back past the snapshot (from the middle one, all the way back):
+            // the undo points and the event log came back too.
+            let (mut a, mut b) = (from, replay(&whole, &rows));
+            let undos = if i == middle { usize::MAX } else { 3 };
+            for _ in 0..undos {
+                let (x, y) = (a.undo(&Seat::Gm), b.undo(&Seat::Gm));
+                assert_eq!(x.is_ok(), y.is_ok(), "{what}: undo");
+                assert_eq!(a.state(), b.state(), "{what}: state after undo");
+                assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
+                if x.is_err() {
+                    break;
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} snapshots checked");
+}
+
+#[test]
+fn a_snapshot_past_the_log_or_of_another_system_is_not_taken() {
+    let (system, _, t) = played_tables().remove(0);
+    let rows = t.raw_rows_after(0);
+    let state = t.state();
+    // Past the last row: ignored, the log is replayed.
+    let far = AnyTable::restore_from_snapshot(
+        system,
+        &t.initial_state(),
+        &t.initial_roller(),
+        Some((t.seq() + 5, &state)),
+        &rows,
+    )
+    .unwrap();
+    assert_same(&far, &t, "far snapshot");
+    // Not this system's state: refused.
+    let other = serde_json::json!({"not": "a state"});
+    assert!(
+        AnyTable::restore_from_snapshot(
+            system,
+            &t.initial_state(),
+            &t.initial_roller(),
+            Some((1, &other)),
+            &rows,
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn a_table_caught_up_with_rows_from_elsewhere_is_the_replayed_table() {
+    let mut checked = 0;
+    for (system, stem, t) in played_tables() {
+        let rows = t.raw_rows_after(0);
+        let ends: Vec<usize> = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.command_end)
+            .map(|(k, _)| k + 1)
+            .collect();
+        // Behind by one command and by three, from every fifth command end.
+        for (i, &from) in ends.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
+            for &to in [ends.get(i + 1), ends.get(i + 3)].into_iter().flatten() {
+                let what = format!("{system} {stem} rows {from}..{to}");
+                let mut behind = replay(&t, &rows[..from]);
+                let before = behind.seq();
+                behind.extend(&rows[from..to]).unwrap();
+                let whole = replay(&t, &rows[..to]);
+                assert_same(&behind, &whole, &what);
+                // The lines pushed to each seat are the log's lines.
+                for seat in whole.seats() {
+                    assert_eq!(
+                        behind.lines_since(&seat, before),
+                        whole.log_for(&seat, before),
+                        "{what}: lines"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} catch-ups checked");
+}
+
+#[test]
+fn rows_that_do_not_follow_on_are_refused() {
+    let (_, _, t) = played_tables().remove(0);
+    let rows = t.raw_rows_after(0);
+    let mut behind = replay(&t, &rows[..1]);
+    // A gap: row 3 after row 1.
+    assert!(behind.extend(&rows[2..3]).is_err());
+    assert_eq!(behind.seq(), 1);
+}

@@ -1,0 +1,20 @@
+//! Every integration test of the crate, in one binary: one link instead of
+//! one per file keeps the target folder small (run one file's tests with
+//! `cargo test -p tabula-server --test all FILE::`).
+
+#[macro_use]
+mod common;
+
+mod campaign;
+mod campaign_books;
+mod campaign_settings;
+mod delete;
+mod harden;
+mod log_pages;
+mod logs;
+mod next_encounter;
+mod secrets;
+mod sheets;
+mod story;
+mod talk;
+mod ws;
