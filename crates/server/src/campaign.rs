@@ -69,7 +69,9 @@ fn store_err(e: StoreError) -> AppError {
         }
         StoreError::SheetTooLarge { bytes, max } => AppError::SheetTooLarge { bytes, max },
         // Issue 28: an event over its cap is the request's size, not a fault.
-        e @ StoreError::EntryTooLarge { .. } => AppError::TooLarge(e.to_string()),
+        e @ (StoreError::EntryTooLarge { .. } | StoreError::CampaignTooLarge { .. }) => {
+            AppError::TooLarge(e.to_string())
+        }
         e @ (StoreError::BadName(_)
         | StoreError::BadFileName(_)
         | StoreError::BadEventKind { .. }

@@ -12,10 +12,10 @@ use tabula_core::names::{check_name, check_seat_name, normalize};
 use crate::{
     CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LinePage,
     LineQuery, LoadedCampaign, MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS,
-    MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES, MAX_EVENT_KIND_CHARS,
-    MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign, NewCharacter,
-    NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role, SeatRecord, Snapshot,
-    StoreError, StoredEntry, StoredLine, TableSummary,
+    MAX_CAMPAIGN_SHEET_BYTES, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES,
+    MAX_EVENT_KIND_CHARS, MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES,
+    NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role,
+    SeatRecord, Snapshot, StoreError, StoredEntry, StoredLine, TableSummary,
 };
 
 /// A fresh id (of a table, a campaign, a character): 128 random bits as 32 lowercase
@@ -672,6 +672,23 @@ pub(crate) fn check_campaign_system(
     }
 }
 
+/// Checks that the campaign's current sheets stay within
+/// [`MAX_CAMPAIGN_SHEET_BYTES`] when a sheet of `new` bytes joins the `others`
+/// bytes of the campaign's other characters' current sheets (as selected inside
+/// the writing transaction).
+pub(crate) fn check_campaign_bytes(others: i64, new: usize) -> Result<(), StoreError> {
+    let bytes = u64::try_from(others)
+        .unwrap_or(0)
+        .saturating_add(u64::try_from(new).unwrap_or(u64::MAX));
+    if bytes > MAX_CAMPAIGN_SHEET_BYTES {
+        return Err(StoreError::CampaignTooLarge {
+            bytes,
+            max: MAX_CAMPAIGN_SHEET_BYTES,
+        });
+    }
+    Ok(())
+}
+
 /// Checks a new character against what its campaign holds, as selected inside the
 /// adding transaction: whether its owner is a seat, how many characters there are,
 /// whether one has its name key, whether one has its file key.
@@ -1074,6 +1091,24 @@ b", 3,
         let record = row.record("c");
         assert_eq!((record.seq, record.campaign.as_str()), (1, "c"));
         assert_eq!(record.created_ms, record.updated_ms);
+    }
+
+    #[test]
+    fn a_campaigns_sheets_take_at_most_their_cap_of_bytes() {
+        let max = MAX_CAMPAIGN_SHEET_BYTES as i64;
+        assert_eq!(check_campaign_bytes(max - 10, 10), Ok(()));
+        assert_eq!(
+            check_campaign_bytes(max - 10, 11),
+            Err(StoreError::CampaignTooLarge {
+                bytes: MAX_CAMPAIGN_SHEET_BYTES + 1,
+                max: MAX_CAMPAIGN_SHEET_BYTES
+            })
+        );
+        assert_eq!(check_campaign_bytes(0, 0), Ok(()));
+        assert!(
+            check_campaign_bytes(i64::MAX, usize::MAX).is_err(),
+            "no overflow"
+        );
     }
 
     #[test]

@@ -219,6 +219,16 @@ pub enum StoreError {
         max: u64,
     },
 
+    /// The new character or sheet would take the campaign's current sheets past
+    /// [`MAX_CAMPAIGN_SHEET_BYTES`](crate::MAX_CAMPAIGN_SHEET_BYTES) bytes together.
+    #[error("the campaign's sheets would take {bytes} bytes; a campaign holds at most {max}")]
+    CampaignTooLarge {
+        /// What they would take, in bytes.
+        bytes: u64,
+        /// The cap, in bytes.
+        max: u64,
+    },
+
     /// The event would take a character's history past
     /// [`MAX_CHARACTER_EVENTS`](crate::MAX_CHARACTER_EVENTS).
     #[error("a character's history holds at most {max} events")]

@@ -176,6 +176,14 @@ pub const MAX_EVENT_KIND_CHARS: usize = 32;
 /// [`StoreError::TooManyCharacters`].
 pub const MAX_CAMPAIGN_CHARACTERS: u64 = 10_000;
 
+/// The most bytes a campaign's current sheets may take together: 16 MiB (sixteen
+/// sheets at [`MAX_SHEET_BYTES`], hundreds of real ones). A campaign is loaded
+/// whole to be shown or to open a table, so this bounds what one read holds in
+/// memory (issue 28: 400 characters of 248 KiB made one GET 97 MiB). A new
+/// character or a new sheet that would take it past this is refused with
+/// [`StoreError::CampaignTooLarge`].
+pub const MAX_CAMPAIGN_SHEET_BYTES: u64 = 16 << 20;
+
 /// The most events one character's history may hold: 100,000 (so its seq is at most
 /// this). One more is refused with [`StoreError::TooManyEvents`].
 pub const MAX_CHARACTER_EVENTS: u64 = 100_000;

@@ -760,6 +760,8 @@ impl Store for PgStore {
             same_name.is_some(),
             same_file.is_some(),
         )?;
+        let others = sheet_bytes(&mut tx, campaign, "").await?;
+        common::check_campaign_bytes(others, row.event.sheet.len())?;
         sqlx::query(
             "INSERT INTO characters \
              (id, campaign_id, name, name_key, file, file_key, owner, created_ms) \
@@ -981,6 +983,13 @@ async fn write_event(
     row: &EventRow,
     at_ms: i64,
 ) -> Result<(), StoreError> {
+    // The campaign's row lock, as adding a character takes it: two servers
+    // writing sheets of one campaign take turns, so its sheets' bytes are checked
+    // on one campaign.
+    sqlx::query("SELECT 1 FROM campaigns WHERE id = $1 FOR NO KEY UPDATE")
+        .bind(campaign)
+        .execute(&mut *tx)
+        .await?;
     let found: Option<i32> = sqlx::query_scalar(
         "SELECT 1 FROM characters WHERE id = $1 AND campaign_id = $2 FOR NO KEY UPDATE",
     )
@@ -1000,7 +1009,26 @@ async fn write_event(
         ),
     };
     common::check_character_seq(character, current, row)?;
+    let others = sheet_bytes(tx, campaign, character).await?;
+    common::check_campaign_bytes(others, row.sheet.len())?;
     insert_event(tx, character, row, at_ms).await
+}
+
+/// The bytes of the current sheets of campaign `campaign`'s characters other than
+/// `except` (`""`: all of them), for [`common::check_campaign_bytes`].
+async fn sheet_bytes(
+    tx: &mut sqlx::PgConnection,
+    campaign: &str,
+    except: &str,
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(&format!(
+        "SELECT COALESCE(SUM(octet_length(e.sheet)), 0)::BIGINT FROM {CHARACTER_FROM} \
+         WHERE h.campaign_id = $1 AND h.id <> $2"
+    ))
+    .bind(campaign)
+    .bind(except)
+    .fetch_one(&mut *tx)
+    .await?)
 }
 
 /// Inserts log lines of table `id` in statements of at most

@@ -741,6 +741,8 @@ impl Store for SqliteStore {
             same_name.is_some(),
             same_file.is_some(),
         )?;
+        let others = sheet_bytes(&mut tx, campaign, "").await?;
+        common::check_campaign_bytes(others, row.event.sheet.len())?;
         sqlx::query(
             "INSERT INTO characters \
              (id, campaign_id, created_order, name, name_key, file, file_key, owner, created_ms) \
@@ -995,7 +997,26 @@ async fn write_event(
     .fetch_optional(&mut *tx)
     .await?;
     common::check_character_seq(character, current, row)?;
+    let others = sheet_bytes(tx, campaign, character).await?;
+    common::check_campaign_bytes(others, row.sheet.len())?;
     insert_event(tx, character, row, at_ms).await
+}
+
+/// The bytes of the current sheets of campaign `campaign`'s characters other than
+/// `except` (`""`: all of them), for [`common::check_campaign_bytes`].
+async fn sheet_bytes(
+    tx: &mut sqlx::SqliteConnection,
+    campaign: &str,
+    except: &str,
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(&format!(
+        "SELECT COALESCE(SUM(LENGTH(CAST(e.sheet AS BLOB))), 0) FROM {CHARACTER_FROM} \
+         WHERE h.campaign_id = ?1 AND h.id <> ?2"
+    ))
+    .bind(campaign)
+    .bind(except)
+    .fetch_one(&mut *tx)
+    .await?)
 }
 
 /// Inserts log lines of table `id` in statements of at most

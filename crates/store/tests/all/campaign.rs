@@ -9,12 +9,13 @@ use std::sync::Arc;
 use common::{Db, seat};
 use serde_json::{Value, json};
 use tabula_store::{
-    CampaignSeat, CharacterRecord, CharacterWrite, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS,
-    MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES, NewCampaign, NewCharacter, NewCharacterEvent, NewEntry,
-    NewTable, Role, Store, StoreError,
+    CampaignSeat, CharacterRecord, CharacterWrite, MAX_CAMPAIGN_SHEET_BYTES,
+    MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES,
+    NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewTable, Role, Store, StoreError,
 };
 
 stories!(
+    a_campaigns_sheets_stay_within_their_bytes,
     campaigns_are_created_listed_and_loaded,
     a_campaign_token_finds_its_seat_and_no_other,
     characters_are_added_with_their_first_event,
@@ -1159,5 +1160,74 @@ async fn a_reissued_campaign_token_opens_nothing_anymore(db: Db) {
     assert_eq!(
         store.campaign_token_hash(&campaign, "ann").await,
         Ok(Some("hash-ann-new".into()))
+    );
+}
+
+/// Issue 28: a campaign's current sheets take at most
+/// [`MAX_CAMPAIGN_SHEET_BYTES`] together; a new character or a new sheet past
+/// it is refused and nothing is written. A sheet that shrinks is always taken.
+async fn a_campaigns_sheets_stay_within_their_bytes(db: Db) {
+    let store = db.store();
+    let (campaign, _, _) = iron_coast_with_two(store).await;
+    let before = store.load_campaign(&campaign).await.unwrap().unwrap();
+    let held: usize = before.characters.iter().map(|c| c.sheet.len()).sum();
+    let max = usize::try_from(MAX_CAMPAIGN_SHEET_BYTES).unwrap();
+    // Fill the campaign with big sheets up to its cap.
+    let big = MAX_SHEET_BYTES - 64;
+    let mut free = max - held;
+    let mut n = 0;
+    while free >= big {
+        let name = format!("Filler {n}");
+        let mut c = new_character(&name, &format!("filler-{n}.toml"), "bo");
+        c.event.sheet = format!(
+            "name = \"{name}\"\n# {}\n",
+            "x".repeat(big - name.len() - 13)
+        );
+        assert_eq!(c.event.sheet.len(), big);
+        store
+            .add_character(&campaign, c)
+            .await
+            .expect("within the cap");
+        free -= big;
+        n += 1;
+    }
+    let mut over = new_character("One Too Many", "over.toml", "bo");
+    over.event.sheet = "x".repeat(free + 1);
+    assert_eq!(
+        store.add_character(&campaign, over).await,
+        Err(StoreError::CampaignTooLarge {
+            bytes: MAX_CAMPAIGN_SHEET_BYTES + 1,
+            max: MAX_CAMPAIGN_SHEET_BYTES
+        })
+    );
+    // A sheet of an existing character that grows past the cap is refused too.
+    let kodos = before.characters[0].clone();
+    let grow = NewCharacterEvent {
+        sheet: "y".repeat(kodos.sheet.len() + free + 1),
+        ..event("bo", "edited", json!({}), "")
+    };
+    assert!(matches!(
+        store
+            .append_character_event(&campaign, &kodos.id, kodos.seq, grow)
+            .await,
+        Err(StoreError::CampaignTooLarge { .. })
+    ));
+    let shrink = event("bo", "edited", json!({}), "name = \"Kodos\"\n");
+    assert_eq!(
+        store
+            .append_character_event(&campaign, &kodos.id, kodos.seq, shrink)
+            .await,
+        Ok(kodos.seq + 1)
+    );
+    let after = store.load_campaign(&campaign).await.unwrap().unwrap();
+    assert_eq!(after.characters.len(), before.characters.len() + n);
+    assert!(
+        after
+            .characters
+            .iter()
+            .map(|c| c.sheet.len())
+            .sum::<usize>()
+            <= max,
+        "the cap holds"
     );
 }
