@@ -113,15 +113,39 @@ pub enum Command {
     Close,
     /// GM: set or change a character's Health or AP (`adjust CHARACTER VALUE
     /// AMOUNT`); Health reaching 0 has the consequences damage would have.
+    /// CHARACTER may name an enemy (its Health, to and from the pool's
+    /// reserve) or be `reserve` (the pool's reserve): see [`crate::gm::adjust`].
     ///
-    /// Tiers, "Health", "Action Points" (002_631931fd73349179.txt); issue 27, item 6.
+    /// Tiers, "Health", "Action Points", "Enemy Health" (002_631931fd73349179.txt); issue 27, item 6.
     Adjust {
-        /// The character.
+        /// The character, an enemy, or `reserve`.
         character: String,
         /// The value.
         value: crate::gm::HeroValue,
         /// `N`, `+N` or `-N`.
         amount: crate::gm::Amount,
+    },
+    /// GM, in combat: a character joins as an NPC ally (`add KIND [as NAME]
+    /// [at ZONE]`); see [`crate::gm::add`].
+    ///
+    /// Tiers, "Phases" (002_631931fd73349179.txt); the crate's GM tools (issue 27, item 6).
+    Add {
+        /// One of the table's characters or a bundled sheet, by name.
+        kind: String,
+        /// The newcomer's name (default: the sheet's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// Where it stands (default: the first player character's Zone).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+    },
+    /// GM, in combat: an NPC ally or an enemy leaves the encounter (`remove
+    /// CHARACTER`); see [`crate::gm::remove`].
+    ///
+    /// Tiers, "Combat" (002_631931fd73349179.txt); the crate's GM tools (issue 27, item 6).
+    Remove {
+        /// The NPC ally or enemy.
+        character: String,
     },
     /// Player, in combat: use an Action.
     ///
@@ -1088,7 +1112,7 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
                     "combat is already on",
                 ));
             }
-            if s.enemies.iter().all(|e| e.health == 0) {
+            if s.enemies.iter().all(|e| !e.standing()) {
                 return Err(RuleError::forbidden(
                     rules::ENEMY_HEALTH,
                     "no enemy with Health is in play (spawn one from the pool first)",
@@ -1134,6 +1158,14 @@ fn decide_by(s: &State, seat: &By, cmd: &Command, roller: &mut dyn Roller) -> R<
         } => {
             gm_only(seat)?;
             crate::gm::adjust(s, character, *value, *amount, roller, &mut out)?;
+        }
+        Command::Add { kind, name, zone } => {
+            gm_only(seat)?;
+            crate::gm::add(s, kind, name.as_deref(), zone.as_deref(), &mut out)?;
+        }
+        Command::Remove { character } => {
+            gm_only(seat)?;
+            crate::gm::remove(s, character, &mut out)?;
         }
         Command::Act {
             action,

@@ -132,6 +132,19 @@ pub struct Hero {
     pub dead: bool,
     /// Permanent wounds suffered (Permanent Wounds).
     pub wounds: u32,
+    /// True once the GM took this NPC ally out of the encounter (`remove`):
+    /// it takes no further part, and its index stays taken so that every
+    /// event's index keeps naming the same character (the crate's GM tools).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub left: bool,
+    /// True for an NPC ally the GM brought in mid-encounter (`add`): not one
+    /// of the table file's characters, so it leaves no sheet after the table.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub joined: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Hero {
@@ -140,9 +153,10 @@ impl Hero {
         self.character.name()
     }
 
-    /// True while the hero can act and be healed (Health above 0, not dead).
+    /// True while the hero can act and be healed (Health above 0, not dead,
+    /// still in the encounter).
     pub fn up(&self) -> bool {
-        self.health > 0 && !self.dead
+        self.health > 0 && !self.dead && !self.left
     }
 
     /// True for a character of a player seat (not an NPC ally, not dead).
@@ -184,6 +198,11 @@ pub struct Enemy {
     pub hurt: bool,
     /// True once it moved this phase (Enchanted Armor cannot then ensnare).
     pub moved: bool,
+    /// True once the GM took it out of the encounter (`remove`): it no longer
+    /// stands, blocks or counts for the end of the combat; its index stays
+    /// taken (the crate's GM tools).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub left: bool,
 }
 
 impl Enemy {
@@ -203,12 +222,13 @@ impl Enemy {
             attacked_before: Vec::new(),
             hurt: false,
             moved: false,
+            left: false,
         }
     }
 
-    /// True while it stands (Health above 0).
+    /// True while it stands (Health above 0, still in the encounter).
     pub fn standing(&self) -> bool {
-        self.health > 0
+        self.health > 0 && !self.left
     }
 
     /// True when `hero` attacked it this round: in this phase or the one before
@@ -307,18 +327,30 @@ pub struct State {
 }
 
 impl State {
-    /// A hero's index by name (any case).
+    /// A hero's index by name (any case); one the GM removed is not found.
     pub fn hero(&self, name: &str) -> Option<usize> {
         self.heroes
             .iter()
-            .position(|h| tabula_core::names::same_name(h.name(), name))
+            .position(|h| !h.left && tabula_core::names::same_name(h.name(), name))
     }
 
-    /// An enemy's index by name (any case).
+    /// An enemy's index by name (any case); one the GM removed is not found.
     pub fn enemy(&self, name: &str) -> Option<usize> {
         self.enemies
             .iter()
-            .position(|e| tabula_core::names::same_name(&e.name, name))
+            .position(|e| !e.left && tabula_core::names::same_name(&e.name, name))
+    }
+
+    /// True when any character or enemy, one who left included, has `name`
+    /// (any case): a name the GM's `add` does not give again.
+    pub fn name_taken(&self, name: &str) -> bool {
+        self.heroes
+            .iter()
+            .any(|h| tabula_core::names::same_name(h.name(), name))
+            || self
+                .enemies
+                .iter()
+                .any(|e| tabula_core::names::same_name(&e.name, name))
     }
 
     /// A Zone's index by name (any case; `_` for spaces).
@@ -630,6 +662,40 @@ pub enum Event {
         /// After.
         to: u32,
     },
+    /// The GM set an enemy's Health (`adjust ENEMY health AMOUNT`): the
+    /// difference comes from, or goes back to, the pool's reserve ("Enemy
+    /// Health": "All enemies share a pool of Health Points that you choose how
+    /// to distribute"). The GM's numbers: a player gets no copy.
+    EnemyAdjusted {
+        /// The enemy.
+        enemy: usize,
+        /// Health before.
+        from: u32,
+        /// Health after.
+        to: u32,
+    },
+    /// The GM set the pool's reserve, the Health not yet given to an enemy
+    /// (`adjust reserve AMOUNT`); the pool grows or shrinks by as much. The
+    /// GM's numbers: a player gets no copy.
+    ReserveAdjusted {
+        /// Reserve before.
+        from: u32,
+        /// Reserve after.
+        to: u32,
+    },
+    /// The GM brought a character into the encounter as an NPC ally (`add`):
+    /// the whole character, so replaying the log needs no file ("Phases": "If
+    /// any non-player characters (NPCs) join combat, they act during the
+    /// Player Phase"). Its index is the next one.
+    Joined {
+        /// The newcomer, as it joins.
+        hero: Box<Hero>,
+    },
+    /// The GM took an NPC ally or an enemy out of the encounter (`remove`).
+    Left {
+        /// Who.
+        target: Target,
+    },
 }
 
 /// Which characters or enemies an event changes: none, one (by index), or
@@ -672,7 +738,13 @@ pub(crate) fn touches_hero(e: &Event) -> Touch {
         | Event::FellToZero { hero }
         | Event::DeathRoll { hero, .. }
         | Event::Wounded { hero }
-        | Event::Adjusted { hero, .. } => Touch::One(*hero),
+        | Event::Adjusted { hero, .. }
+        | Event::Left {
+            target: Target::Hero(hero),
+        } => Touch::One(*hero),
+        Event::Left {
+            target: Target::Enemy(_),
+        } => Touch::All,
         Event::Damaged {
             target: Target::Hero(i),
             ..
@@ -701,7 +773,14 @@ pub(crate) fn touches_enemy(e: &Event) -> Touch {
         | Event::EnemyMoved { enemy, .. }
         | Event::Ensnared { enemy, .. }
         | Event::Shadow { enemy, .. }
-        | Event::EnemyDefeated { enemy } => Touch::One(*enemy),
+        | Event::EnemyDefeated { enemy }
+        | Event::EnemyAdjusted { enemy, .. }
+        | Event::Left {
+            target: Target::Enemy(enemy),
+        } => Touch::One(*enemy),
+        Event::Left {
+            target: Target::Hero(_),
+        } => Touch::All,
         Event::Damaged {
             target: Target::Enemy(i),
             ..
@@ -770,6 +849,17 @@ pub fn evolve(s: &mut State, e: &Event) {
             s.reserve = s.reserve.saturating_sub(enemy.health);
             s.enemies.push(enemy.clone());
         }
+        Event::EnemyAdjusted { from, to, .. } => {
+            s.reserve = s.reserve.saturating_add(*from).saturating_sub(*to);
+        }
+        Event::ReserveAdjusted { from, to } => {
+            s.health_pool = s.health_pool.saturating_add(*to).saturating_sub(*from);
+            s.reserve = *to;
+        }
+        Event::Joined { hero } => s.heroes.push(hero.as_ref().clone()),
+        Event::Left {
+            target: Target::Hero(i),
+        } => s.consents.retain(|(d, a)| d != i && a != i),
         Event::PendingSet { pending } => s.pending = Some(pending.clone()),
         Event::PendingCleared => s.pending = None,
         Event::CombatEnded { outcome, .. } => {
@@ -890,7 +980,19 @@ pub(crate) fn evolve_hero(h: &mut Hero, i: usize, e: &Event) {
             to,
             ..
         } if *hero == i => h.ap = *to,
-        Event::EnemyDefeated { enemy } => {
+        Event::Left {
+            target: Target::Hero(t),
+        } if *t == i => {
+            h.left = true;
+            h.ap = 0;
+            h.reduction = 0;
+            h.grappled_by = None;
+            h.ensnared_by = None;
+        }
+        Event::EnemyDefeated { enemy }
+        | Event::Left {
+            target: Target::Enemy(enemy),
+        } => {
             if h.grappled_by == Some(*enemy) {
                 h.grappled_by = None;
             }
@@ -954,6 +1056,21 @@ pub(crate) fn evolve_enemy(en: &mut Enemy, i: usize, e: &Event) {
             en.moved = true;
         }
         Event::Ensnared { enemy, hero } if *enemy == i => en.ensnaring = Some(*hero),
+        Event::EnemyAdjusted { enemy, to, .. } if *enemy == i => {
+            en.health = *to;
+            en.start_health = en.start_health.max(*to);
+        }
+        Event::Left {
+            target: Target::Enemy(t),
+        } if *t == i => {
+            en.left = true;
+            en.block = 0;
+            en.ensnaring = None;
+            en.shadow = false;
+        }
+        Event::Left {
+            target: Target::Hero(h),
+        } if en.ensnaring == Some(*h) => en.ensnaring = None,
         Event::Shadow { enemy, on } if *enemy == i => en.shadow = *on,
         Event::EnemyDefeated { enemy } if *enemy == i => {
             en.health = 0;

@@ -135,12 +135,17 @@ fn pick<'a>(
     Ok(resolve(field, typed, names)?.to_string())
 }
 
+/// The characters still in the encounter (one the GM removed is not).
 fn hero_names(s: &State) -> impl Iterator<Item = &str> {
-    s.heroes.iter().map(|h| h.name())
+    s.heroes.iter().filter(|h| !h.left).map(|h| h.name())
 }
 
+/// The enemies still in the encounter (one the GM removed is not).
 fn enemy_names(s: &State) -> impl Iterator<Item = &str> {
-    s.enemies.iter().map(|e| e.name.as_str())
+    s.enemies
+        .iter()
+        .filter(|e| !e.left)
+        .map(|e| e.name.as_str())
 }
 
 fn zone_names(s: &State) -> impl Iterator<Item = &str> {
@@ -329,35 +334,101 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
             let character = pick(
                 "character",
                 &word(c, "the character", w.first())?,
-                hero_names(s),
+                hero_names(s)
+                    .chain(enemy_names(s))
+                    .chain(std::iter::once(crate::gm::RESERVE)),
             )?;
-            let typed = word(c, "the value", w.get(1))?;
-            let value = match crate::gm::HeroValue::parse(&typed) {
-                Some(v) => v,
-                None => {
-                    let key = resolve(
-                        "value",
-                        &typed,
-                        crate::gm::HeroValue::ALL.iter().map(|v| v.key()),
-                    )?;
-                    crate::gm::HeroValue::parse(key)
-                        .ok_or_else(|| args(c, format!("{typed:?} is not a value")))?
+            // `adjust reserve AMOUNT`: the pool's reserve is Health.
+            let reserve = w.len() == 2
+                && s.hero(&character).is_none()
+                && s.enemy(&character).is_none()
+                && tabula_core::names::same_name(&character, crate::gm::RESERVE);
+            let value = if reserve {
+                crate::gm::HeroValue::Health
+            } else {
+                let typed = word(c, "the value", w.get(1))?;
+                match crate::gm::HeroValue::parse(&typed) {
+                    Some(v) => v,
+                    None => {
+                        let key = resolve(
+                            "value",
+                            &typed,
+                            crate::gm::HeroValue::ALL.iter().map(|v| v.key()),
+                        )?;
+                        crate::gm::HeroValue::parse(key)
+                            .ok_or_else(|| args(c, format!("{typed:?} is not a value")))?
+                    }
                 }
             };
-            let typed = word(c, "the amount", w.get(2))?;
+            let at = if reserve { 1 } else { 2 };
+            let typed = word(c, "the amount", w.get(at))?;
             let amount = crate::gm::Amount::parse(&typed).ok_or_else(|| {
                 args(
                     c,
                     format!("the amount must be N, +N or -N (whole numbers), not {typed:?}"),
                 )
             })?;
-            if w.len() > 3 {
-                return Err(args(c, "adjust takes CHARACTER VALUE AMOUNT"));
+            if w.len() > at + 1 {
+                return Err(args(
+                    c,
+                    "adjust takes CHARACTER VALUE AMOUNT (or reserve AMOUNT)",
+                ));
             }
             Ok(Command::Adjust {
                 character,
                 value,
                 amount,
+            })
+        }
+        "add" => {
+            // add KIND [as NAME] [at ZONE], the keywords in any case.
+            let mut kind: Vec<&str> = Vec::new();
+            let mut name: Option<Vec<&str>> = None;
+            let mut zone: Option<Vec<&str>> = None;
+            let mut into = 0;
+            for x in w {
+                if x.eq_ignore_ascii_case("as") && name.is_none() {
+                    name = Some(Vec::new());
+                    into = 1;
+                } else if x.eq_ignore_ascii_case("at") && zone.is_none() {
+                    zone = Some(Vec::new());
+                    into = 2;
+                } else {
+                    match into {
+                        1 => name.get_or_insert_with(Vec::new).push(x),
+                        2 => zone.get_or_insert_with(Vec::new).push(x),
+                        _ => kind.push(x),
+                    }
+                }
+            }
+            if kind.is_empty() {
+                return Err(args(c, "the character to add is missing"));
+            }
+            let addable = crate::gm::addable(s);
+            let kind = pick(
+                "character",
+                &kind.join(" "),
+                addable.iter().map(|ch| ch.name()),
+            )?;
+            let name = match name {
+                Some(n) if n.is_empty() => return Err(args(c, "the name after `as` is missing")),
+                Some(n) => Some(n.join(" ").replace('_', " ")),
+                None => None,
+            };
+            let zone = match zone {
+                Some(z) if z.is_empty() => return Err(args(c, "the Zone after `at` is missing")),
+                Some(z) => Some(pick("Zone", &z.join(" "), zone_names(s))?),
+                None => None,
+            };
+            Ok(Command::Add { kind, name, zone })
+        }
+        "remove" => {
+            let typed = w.join(" ");
+            if typed.is_empty() {
+                return Err(args(c, "the character to remove is missing"));
+            }
+            Ok(Command::Remove {
+                character: pick("character", &typed, hero_names(s).chain(enemy_names(s)))?,
             })
         }
         "act" => {
@@ -598,16 +669,29 @@ pub fn describe_for(s: &State, e: &Event, seat: &Seat) -> String {
             "the GM spends {}d6 + {}d3 + {} CP",
             spent.d6, spent.d3, spent.combat_points
         ),
+        Event::EnemyAdjusted { enemy: x, .. } => format!(
+            "The GM adjusts {}'s Health ({})",
+            s.target_name(Target::Enemy(*x)),
+            enemy_state(*x)
+        ),
+        Event::ReserveAdjusted { .. } => "The GM adjusts the enemies' Health pool".into(),
         _ => describe(s, e),
     }
 }
 
 /// The event as `seat` may see it: everything, except that a player gets no
-/// copy of [`Event::EnemySpawned`] (it carries the enemy's Health, the GM's),
+/// copy of [`Event::EnemySpawned`], [`Event::EnemyAdjusted`] or
+/// [`Event::ReserveAdjusted`] (they carry the enemies' Health, the GM's),
 /// only [`describe_for`]'s line.
 pub fn event_for(e: &Event, seat: &Seat) -> Option<Event> {
     match e {
-        Event::EnemySpawned { .. } if !seat.is_gm() => None,
+        Event::EnemySpawned { .. }
+        | Event::EnemyAdjusted { .. }
+        | Event::ReserveAdjusted { .. }
+            if !seat.is_gm() =>
+        {
+            None
+        }
         _ => Some(e.clone()),
     }
 }
@@ -875,6 +959,26 @@ pub fn describe(s: &State, e: &Event) -> String {
             from,
             to,
         } => format!("The GM sets {}'s {value} to {to} (was {from})", hero(*h)),
+        Event::EnemyAdjusted { enemy: x, from, to } => format!(
+            "The GM sets {}'s Health to {to} (was {from}; the pool's reserve is now {})",
+            enemy(*x),
+            s.reserve
+        ),
+        Event::ReserveAdjusted { from, to } => format!(
+            "The GM sets the enemies' Health reserve to {to} (was {from}; the pool is now {})",
+            s.health_pool
+        ),
+        Event::Joined { hero: h } => format!(
+            "{} joins the fight as an NPC ally in {} ({}/{} Health, {} AP); the GM plays it",
+            h.name(),
+            zone(h.zone),
+            h.health,
+            h.max_health,
+            h.ap
+        ),
+        Event::Left { target } => {
+            format!("{} leaves the encounter", s.target_name(*target))
+        }
     }
 }
 
@@ -898,6 +1002,7 @@ pub fn status(s: &State, seat: &Seat) -> String {
     let heroes: Vec<String> = s
         .heroes
         .iter()
+        .filter(|h| !h.left)
         .map(|h| {
             format!(
                 "{}{} {}/{} HP {} AP @{}{}",
@@ -917,6 +1022,7 @@ pub fn status(s: &State, seat: &Seat) -> String {
         let enemies: Vec<String> = s
             .enemies
             .iter()
+            .filter(|x| !x.left)
             .map(|x| {
                 let hp = if x.health == 0 {
                     "defeated".to_string()
