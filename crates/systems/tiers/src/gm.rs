@@ -598,19 +598,20 @@ pub(crate) fn add(
         ));
     }
     let wanted = name.map_or(c.name(), str::trim);
-    let bad_name = |why: String| RuleError::forbidden(rules::SEATS, why);
     if let Err(e) = tabula_core::names::check_seat_name("name", wanted) {
-        return Err(bad_name(e.to_string()));
+        return Err(RuleError::forbidden(rules::SEATS, e.to_string()));
     }
     if wanted.is_empty() || wanted.contains(':') || Seat::parse(wanted).is_gm() {
-        return Err(bad_name(format!(
-            "{wanted:?} is no name for a character (not empty, no ':', not GM)"
-        )));
+        return Err(RuleError::forbidden(
+            rules::SEATS,
+            format!("{wanted:?} is no name for a character (not empty, no ':', not GM)"),
+        ));
     }
     if crate::text::is_command(wanted) {
-        return Err(bad_name(format!(
-            "{wanted:?} is a command: an NPC ally may not be named like one"
-        )));
+        return Err(RuleError::forbidden(
+            rules::SEATS,
+            format!("{wanted:?} is a command: an NPC ally may not be named like one"),
+        ));
     }
     let given = free_name(s, wanted);
     let mut draft = c.to_draft();

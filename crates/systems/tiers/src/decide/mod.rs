@@ -114,7 +114,7 @@ pub enum Command {
     /// GM: set or change a character's Health or AP (`adjust CHARACTER VALUE
     /// AMOUNT`); Health reaching 0 has the consequences damage would have.
     /// CHARACTER may name an enemy (its Health, to and from the pool's
-    /// reserve) or be `reserve` (the pool's reserve): see [`crate::gm::adjust`].
+    /// reserve) or be `reserve` (the pool's reserve): see `gm::adjust`.
     ///
     /// Tiers, "Health", "Action Points", "Enemy Health" (002_631931fd73349179.txt); issue 27, item 6.
     Adjust {
@@ -126,7 +126,7 @@ pub enum Command {
         amount: crate::gm::Amount,
     },
     /// GM, in combat: a character joins as an NPC ally (`add KIND [as NAME]
-    /// [at ZONE]`); see [`crate::gm::add`].
+    /// [at ZONE]`); see `gm::add`.
     ///
     /// Tiers, "Phases" (002_631931fd73349179.txt); the crate's GM tools (issue 27, item 6).
     Add {
@@ -140,7 +140,7 @@ pub enum Command {
         zone: Option<String>,
     },
     /// GM, in combat: an NPC ally or an enemy leaves the encounter (`remove
-    /// CHARACTER`); see [`crate::gm::remove`].
+    /// CHARACTER`); see `gm::remove`.
     ///
     /// Tiers, "Combat" (002_631931fd73349179.txt); the crate's GM tools (issue 27, item 6).
     Remove {
