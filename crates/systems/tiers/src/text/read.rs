@@ -240,6 +240,18 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         return Err(e);
     };
     let c = doc.name;
+    match c {
+        "roll" | "compete" | "pvp" | "consent" | "super6" | "rest" => read_out_of_combat(s, &l, c),
+        "fight" | "end-phase" | "end-combat" | "close" | "adjust" | "add" | "remove" => {
+            read_table(s, &l, c)
+        }
+        "act" | "move" | "item" | "roleplay" => read_player_phase(s, &l, c),
+        _ => read_enemy_side(s, &l, c),
+    }
+}
+
+/// The commands out of combat: `roll`, `compete`, `pvp`, `consent`, `super6`, `rest`.
+fn read_out_of_combat(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
     let w = &l.words;
     match c {
         "roll" => {
@@ -290,6 +302,14 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         "rest" => Ok(Command::Rest {
             hours: num(c, "hours", w.first().map(String::as_str))?,
         }),
+        _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
+    }
+}
+
+/// The GM's table commands and tools: `fight`, `end-phase`, `end-combat`, `close`, `adjust`, `add`, `remove`.
+fn read_table(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+    let w = &l.words;
+    match c {
         "fight" => Ok(Command::Fight),
         "end-phase" => Ok(Command::EndPhase),
         "end-combat" => Ok(Command::EndCombat),
@@ -395,6 +415,14 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
                 character: pick("character", &typed, hero_names(s).chain(enemy_names(s)))?,
             })
         }
+        _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
+    }
+}
+
+/// The Player Phase: `act`, `move`, `item`, `roleplay`.
+fn read_player_phase(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+    let w = &l.words;
+    match c {
         "act" => {
             let mut words = w.clone();
             let cover = words
@@ -467,7 +495,15 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
                 Ok(Command::Roleplay { stat: st, d3, goal })
             }
         }
-        "answer" => Ok(Command::Answer { raise: dice(&l)? }),
+        _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
+    }
+}
+
+/// The GM's enemy side: `answer`, `spend`, `move-enemy`, `move-player`, `spawn`, `sink`, `emerge`, `ensnare`, `absorb` (the last, as before, for any other command of the list).
+fn read_enemy_side(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+    let w = &l.words;
+    match c {
+        "answer" => Ok(Command::Answer { raise: dice(l)? }),
         "spend" => {
             let (before, target) = split_on(w);
             let en = pick(
@@ -483,7 +519,7 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
             Ok(Command::Spend {
                 enemy: en,
                 use_name,
-                dice: dice(&l)?,
+                dice: dice(l)?,
                 heal_d6: num(c, "heal", l.keys.get("heal").map(String::as_str))?,
                 target: match target.filter(|t| !t.is_empty()) {
                     Some(t) => Some(any_target(s, &t.join(" "))?),
@@ -554,7 +590,7 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         }),
         _ => Ok(Command::Absorb {
             enemy: pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?,
-            dice: dice(&l)?,
+            dice: dice(l)?,
         }),
     }
 }
