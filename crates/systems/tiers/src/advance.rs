@@ -12,7 +12,7 @@
 
 use tabula_core::names::resolve;
 use tabula_core::system::{CommandDoc, Giver};
-use tabula_core::{AdvanceError, Advanced, Rule, Seat};
+use tabula_core::{AdvanceError, Advanced, Seat};
 
 use crate::builder::{validate, write_sheet};
 use crate::character::{
@@ -45,10 +45,6 @@ fn parse_error(message: impl Into<String>) -> AdvanceError {
     AdvanceError::parse(message, ADVANCEMENT)
 }
 
-fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::refused(rule, message)
-}
-
 /// The changed sheet, checked again by [`Character::from_draft`]: a problem
 /// left refuses the command with its rule.
 fn finish(draft: CharacterDraft, summary: String) -> Result<Advanced, AdvanceError> {
@@ -59,7 +55,7 @@ fn finish(draft: CharacterDraft, summary: String) -> Result<Advanced, AdvanceErr
         }),
         Err(e) => {
             let first = e.problems.first();
-            Err(refused(
+            Err(AdvanceError::refused(
                 first.map_or(rules::LEVELING_UP, |p| p.rule()),
                 first.map_or_else(String::new, ToString::to_string),
             ))
@@ -97,7 +93,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
     };
     let command = command.to_ascii_lowercase();
     let dead = || {
-        refused(
+        AdvanceError::refused(
             rules::DEATH_ROLLS,
             format!("{} is dead and takes no further part", c.name()),
         )
@@ -116,7 +112,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
                 _ => return Err(parse_error("level-up takes at most a name")),
             }
             if !seat.is_gm() {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SEATS,
                     "level-up is the GM's call (the book gives no XP or milestones)",
                 ));
@@ -125,7 +121,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
                 return Err(dead());
             }
             if c.level() >= MAX_LEVEL {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::LEVELING_UP,
                     format!(
                         "{} is level {MAX_LEVEL}, where every tier of every Stat is full",
@@ -174,7 +170,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             }
             let left = c.unspent_sp();
             if left == 0 {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::LEVELING_UP,
                     format!(
                         "{} has no SP to place: the GM grants a level first (level-up)",
@@ -183,7 +179,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
                 ));
             }
             if n > left {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::LEVELING_UP,
                     format!("{} has {left} SP to place, not {n}", c.name()),
                 ));
@@ -191,7 +187,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             let before = c.stat(stat);
             let total = before.total().saturating_add(n);
             if total > MAX_SP_PER_STAT {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::STATS_AND_TIERS,
                     format!(
                         "{} holds {} SP; {n} more makes {total}, past the 36 of its 6 full tiers",

@@ -62,7 +62,14 @@ pub fn sheet_after(state: &State, hero: &Hero) -> SheetAfter {
 }
 
 /// Every character at the table (players, then NPC allies, in the table's
-/// order) as the encounter leaves them. Enemies have no sheets.
+/// order) as the encounter leaves them. Enemies have no sheets, nor the NPC
+/// allies the GM brought in mid-encounter (`add`: copies of a sheet, not the
+/// table file's characters).
 pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
-    state.heroes.iter().map(|h| sheet_after(state, h)).collect()
+    state
+        .heroes
+        .iter()
+        .filter(|h| !h.joined)
+        .map(|h| sheet_after(state, h))
+        .collect()
 }

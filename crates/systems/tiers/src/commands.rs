@@ -100,8 +100,24 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "adjust",
         &[],
-        "adjust CHARACTER VALUE AMOUNT",
-        "the GM sets (N) or changes (+N, -N) a character's Health (0 to max Health) or AP (0 to 6); 0 Health takes the character out as damage would",
+        "adjust CHARACTER VALUE AMOUNT | adjust ENEMY health AMOUNT | adjust reserve AMOUNT",
+        "the GM sets (N) or changes (+N, -N) a character's Health (0 to max Health) or AP (0 to 6), an enemy's Health (to and from the pool's reserve) or the pool's reserve; 0 Health takes the character out, or defeats the enemy, as damage would",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "add",
+        &[],
+        "add CHARACTER [as NAME] [at ZONE]",
+        "in combat, the GM brings in one of the table's characters or a bundled sheet (John, Cristy, Steve, Prologue, Even Steven, Brawn) as an NPC ally with full AP; a name already taken becomes \"NAME 2\"; enemies join by `spawn`",
+        Giver::Gm,
+        rules::GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "remove",
+        &[],
+        "remove CHARACTER",
+        "in combat, the GM takes an NPC ally or an enemy out of the encounter (not a player's character)",
         Giver::Gm,
         rules::GM_TOOLS,
     ),
@@ -371,8 +387,14 @@ pub fn sheet(s: &State, seat: &Seat, name: Option<&str>) -> Result<String, Comma
             let names: Vec<&str> = s
                 .heroes
                 .iter()
+                .filter(|h| !h.left)
                 .map(|h| h.name())
-                .chain(s.enemies.iter().map(|e| e.name.as_str()))
+                .chain(
+                    s.enemies
+                        .iter()
+                        .filter(|e| !e.left)
+                        .map(|e| e.name.as_str()),
+                )
                 .collect();
             let found = resolve("character", n, names)?;
             if let Some(i) = s.hero(found) {
@@ -382,8 +404,18 @@ pub fn sheet(s: &State, seat: &Seat, name: Option<&str>) -> Result<String, Comma
             }
         }
         None if gm => {
-            parts.extend(s.heroes.iter().map(|h| hero_sheet(s, h)));
-            parts.extend(s.enemies.iter().map(|e| enemy_sheet(s, e, true)));
+            parts.extend(
+                s.heroes
+                    .iter()
+                    .filter(|h| !h.left)
+                    .map(|h| hero_sheet(s, h)),
+            );
+            parts.extend(
+                s.enemies
+                    .iter()
+                    .filter(|e| !e.left)
+                    .map(|e| enemy_sheet(s, e, true)),
+            );
         }
         None => {
             let Seat::Player(p) = seat else {

@@ -6,7 +6,8 @@ use std::fmt;
 
 use crate::character::Character;
 use crate::rules;
-use tabula_core::{Refusal, RuleError};
+use crate::table::{Event, State, Target};
+use tabula_core::{Refusal, RuleError, Seat};
 
 /// SP cost of one d6 Roll ("Creating Combat").
 pub const D6_COST: u32 = 12;
@@ -308,21 +309,41 @@ pub fn adjusted(
 /// "cannot contribute to the fight"). The GM may raise a character's Health
 /// from 0 (a correction the GM makes, not a heal).
 ///
-/// Tiers, "Health", "Action Points", "Death Rolls" (002_631931fd73349179.txt);
-/// issue 27, item 6.
+/// `character` may also name an enemy ([`adjust_enemy`]) or be
+/// [`RESERVE`] ([`adjust_reserve`]): the enemies' shared Health.
+///
+/// Tiers, "Health", "Action Points", "Death Rolls", "Enemy Health"
+/// (002_631931fd73349179.txt); issue 27, item 6.
 ///
 /// # Errors
 /// An unknown character (listing the characters), a dead one, AP for a
 /// character at 0 Health, or a result outside `0..=max`; nothing changes.
 pub(crate) fn adjust(
-    s: &crate::table::State,
+    s: &State,
     character: &str,
     value: HeroValue,
     amount: Amount,
     roller: &mut dyn tabula_core::Roller,
-    out: &mut Vec<crate::table::Event>,
+    out: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
-    let i = crate::decide::find_hero(s, character)?;
+    if s.hero(character).is_none() {
+        if let Some(e) = s.enemy(character) {
+            return adjust_enemy(s, e, value, amount, out);
+        }
+        if tabula_core::names::same_name(character, RESERVE) {
+            return adjust_reserve(s, value, amount, out);
+        }
+    }
+    let i = s.hero(character).ok_or_else(|| {
+        crate::decide::unknown_among(
+            rules::SEATS,
+            "character",
+            character,
+            adjustable(s)
+                .into_iter()
+                .map(|n| tabula_core::grammar::quote(&n)),
+        )
+    })?;
     let h = crate::decide::hero(s, i)?;
     if h.dead {
         return Err(RuleError::forbidden(
@@ -346,7 +367,7 @@ pub(crate) fn adjust(
         }
     };
     let to = adjusted(value, current, max, amount)?;
-    out.push(crate::table::Event::Adjusted {
+    out.push(Event::Adjusted {
         hero: i,
         value,
         from: current,
@@ -357,6 +378,309 @@ pub(crate) fn adjust(
         crate::decide::settle(s, out);
     }
     Ok(())
+}
+
+/// The word `adjust` takes for the enemies' Health pool's reserve (`adjust
+/// reserve AMOUNT`).
+pub const RESERVE: &str = "reserve";
+
+/// The most Health the GM may put in the pool's reserve (Tabula's cap; the
+/// book's pools are at most twice the PSP).
+pub const MAX_RESERVE: u32 = 100_000;
+
+/// Every name `adjust` takes: the characters still in the encounter and not
+/// dead, the enemies still in it, and [`RESERVE`].
+pub(crate) fn adjustable(s: &State) -> Vec<String> {
+    s.heroes
+        .iter()
+        .filter(|h| !h.dead && !h.left)
+        .map(|h| h.name().to_string())
+        .chain(s.enemies.iter().filter(|e| !e.left).map(|e| e.name.clone()))
+        .chain(std::iter::once(RESERVE.to_string()))
+        .collect()
+}
+
+fn enemies_have_health_only(value: HeroValue) -> Result<(), RuleError> {
+    if value == HeroValue::Health {
+        Ok(())
+    } else {
+        Err(RuleError::forbidden(
+            rules::ENEMY_HEALTH,
+            "enemies have Health from the shared pool and no AP (they use the Rolls the GM bought)",
+        ))
+    }
+}
+
+/// The GM's `adjust ENEMY health AMOUNT`: an enemy's Health, from 0 to its
+/// Health now plus the pool's reserve. The difference comes from, or goes
+/// back to, the reserve: "All enemies share a pool of Health Points that you
+/// choose how to distribute". At 0 the enemy is defeated as damage defeats it
+/// (a combat in which every enemy is down ends, won); raised from 0 it stands
+/// again (a correction the GM makes). The numbers are the GM's: a player's
+/// log line says only whose Health the GM adjusted.
+///
+/// Tiers, "Enemy Health" (002_631931fd73349179.txt); the crate's GM tools
+/// (issue 27, item 6).
+///
+/// # Errors
+/// AP (enemies have none) or a result out of range; nothing changes.
+pub(crate) fn adjust_enemy(
+    s: &State,
+    e: usize,
+    value: HeroValue,
+    amount: Amount,
+    out: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    enemies_have_health_only(value)?;
+    let x = crate::decide::enemy(s, e)?;
+    let max = x.health.saturating_add(s.reserve);
+    let to = adjusted(value, x.health, max, amount).map_err(|mut err| {
+        err.rule = rules::ENEMY_HEALTH;
+        err
+    })?;
+    out.push(Event::EnemyAdjusted {
+        enemy: e,
+        from: x.health,
+        to,
+    });
+    if to == 0 && x.health > 0 {
+        out.push(Event::EnemyDefeated { enemy: e });
+        crate::decide::settle(s, out);
+    }
+    Ok(())
+}
+
+/// The GM's `adjust reserve AMOUNT`: the Health of the enemies' pool not yet
+/// given to an enemy (what `spawn` draws from), 0 to [`MAX_RESERVE`]; the pool
+/// grows or shrinks by as much. The book lets the GM choose the pool's
+/// difficulty and how it is distributed ("Enemy Health"); this is the GM's
+/// correction mid-encounter. The numbers are the GM's.
+///
+/// Tiers, "Enemy Health" (002_631931fd73349179.txt); the crate's GM tools
+/// (issue 27, item 6).
+///
+/// # Errors
+/// AP, or a result out of range; nothing changes.
+pub(crate) fn adjust_reserve(
+    s: &State,
+    value: HeroValue,
+    amount: Amount,
+    out: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    enemies_have_health_only(value)?;
+    let max = MAX_RESERVE.max(s.reserve);
+    let to = adjusted(value, s.reserve, max, amount).map_err(|mut err| {
+        err.rule = rules::ENEMY_HEALTH;
+        err
+    })?;
+    out.push(Event::ReserveAdjusted {
+        from: s.reserve,
+        to,
+    });
+    Ok(())
+}
+
+/// The book's character sheets bundled with the crate (`examples/tiers/`):
+/// John and Cristy (the book's examples), Steve (its NPC), and the "Starting
+/// Stats" and "Leveling Up" examples. The GM may bring any of them into an
+/// encounter as an NPC ally (`add`).
+pub const BUNDLED_SHEETS: [&str; 6] = [
+    include_str!("../../../../examples/tiers/john.toml"),
+    include_str!("../../../../examples/tiers/cristy.toml"),
+    include_str!("../../../../examples/tiers/steve.toml"),
+    include_str!("../../../../examples/tiers/level0.toml"),
+    include_str!("../../../../examples/tiers/level1-even.toml"),
+    include_str!("../../../../examples/tiers/level1-strength.toml"),
+];
+
+/// The bundled sheets ([`BUNDLED_SHEETS`]) as characters (each one is checked
+/// by the crate's tests; one that did not read would be left out).
+pub fn bundled_characters() -> Vec<Character> {
+    BUNDLED_SHEETS
+        .iter()
+        .filter_map(|t| Character::from_toml(t).ok())
+        .collect()
+}
+
+/// What the GM may `add`, by name: every character the table loaded (its
+/// players and NPC allies, one who left included, not one added since), then
+/// the bundled sheets whose names the table's characters do not already have.
+pub fn addable(s: &State) -> Vec<Character> {
+    let mut out: Vec<Character> = s
+        .heroes
+        .iter()
+        .filter(|h| !h.joined)
+        .map(|h| h.character.clone())
+        .collect();
+    for c in bundled_characters() {
+        if !out
+            .iter()
+            .any(|o| tabula_core::names::same_name(o.name(), c.name()))
+        {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The first of `name`, `name 2`, `name 3`... that no character or enemy at
+/// the table has (one who left included).
+pub(crate) fn free_name(s: &State, name: &str) -> String {
+    if !s.name_taken(name) {
+        return name.to_string();
+    }
+    (2u32..)
+        .map(|n| format!("{name} {n}"))
+        .find(|n| !s.name_taken(n))
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// The GM's `add KIND [as NAME] [at ZONE]`: a character joins the encounter
+/// as an NPC ally the GM plays. KIND is one of the table's characters or a
+/// bundled sheet ([`addable`]); the newcomer is a fresh copy of that sheet
+/// (its Health as the sheet gives it, with the table's Stat perks, R-TI-2),
+/// named NAME (default: the sheet's name), and a name already at the table
+/// becomes "NAME 2" (then 3...). It stands in ZONE (default: the first
+/// player character's Zone) with full AP (6): the book gives every character
+/// 6 AP when combat begins and says only that joining NPCs "act during the
+/// Player Phase", so one joining in the Player Phase acts at once. It is no
+/// part of the PSP (an NPC), so the enemies' pool and Rolls stay as bought.
+/// Enemies join by `spawn` (their Health from the pool's reserve).
+///
+/// Tiers, "Phases" ("If any non-player characters (NPCs) join combat, they act
+/// during the Player Phase"), "Action Points (AP)", "Health" (002_631931fd73349179.txt);
+/// R-TI-2; the crate's GM tools (issue 27, item 6).
+///
+/// # Errors
+/// Not in combat ([`Refusal::WrongPhase`]); an unknown KIND or Zone
+/// ([`Refusal::Unknown`], listing the choices); a dead sheet; a name that is
+/// no seat name, is named like a command, or too long; the table full
+/// ([`rules::CAPS`]). Nothing changes.
+pub(crate) fn add(
+    s: &State,
+    kind: &str,
+    name: Option<&str>,
+    zone: Option<&str>,
+    out: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    crate::decide::in_combat(s)?;
+    let choices = addable(s);
+    let Some(c) = choices
+        .iter()
+        .find(|c| tabula_core::names::same_name(c.name(), kind))
+    else {
+        return Err(crate::decide::unknown_among(
+            rules::GM_TOOLS,
+            "character",
+            kind,
+            choices
+                .iter()
+                .map(|c| tabula_core::grammar::quote(c.name())),
+        ));
+    };
+    if c.dead() {
+        return Err(RuleError::forbidden(
+            rules::DEATH_ROLLS,
+            format!("{} is dead and takes no further part", c.name()),
+        ));
+    }
+    let zone = match zone {
+        Some(z) => crate::decide::find_zone(s, z)?,
+        None => s.heroes.iter().find(|h| !h.ally).map_or(0, |h| h.zone),
+    };
+    if s.heroes.len() >= crate::setup::MAX_SEATS * 2 {
+        return Err(RuleError::forbidden(
+            rules::CAPS,
+            format!(
+                "a table holds at most {} characters",
+                crate::setup::MAX_SEATS * 2
+            ),
+        ));
+    }
+    let wanted = name.map_or(c.name(), str::trim);
+    if let Err(e) = tabula_core::names::check_seat_name("name", wanted) {
+        return Err(RuleError::forbidden(rules::SEATS, e.to_string()));
+    }
+    if wanted.is_empty() || wanted.contains(':') || Seat::parse(wanted).is_gm() {
+        return Err(RuleError::forbidden(
+            rules::SEATS,
+            format!("{wanted:?} is no name for a character (not empty, no ':', not GM)"),
+        ));
+    }
+    if crate::text::is_command(wanted) {
+        return Err(RuleError::forbidden(
+            rules::SEATS,
+            format!("{wanted:?} is a command: an NPC ally may not be named like one"),
+        ));
+    }
+    let given = free_name(s, wanted);
+    let mut draft = c.to_draft();
+    draft.name = given.clone();
+    let character = Character::from_draft(draft)
+        .map_err(|e| RuleError::forbidden(rules::SEATS, format!("{given:?} cannot join: {e}")))?;
+    let mut hero = crate::setup::hero_from(character, true, zone, &s.catalog);
+    hero.joined = true;
+    out.push(Event::Joined {
+        hero: Box::new(hero),
+    });
+    Ok(())
+}
+
+/// The GM's `remove CHARACTER`: an NPC ally or an enemy leaves the encounter.
+/// It takes no further part: it cannot act or be targeted, an enemy no longer
+/// stops movement and releases whom it grappled or ensnared, and a combat in
+/// which no enemy is left standing ends, won (as when the last one falls,
+/// "Combat"). An enemy's Health leaves with it (the GM may `adjust reserve`).
+/// Its index stays taken, so every event in the log keeps naming the same
+/// character. A player's character leaves only with its player.
+///
+/// Tiers, "Combat", "Enemy Health" (002_631931fd73349179.txt); the crate's GM
+/// tools (issue 27, item 6).
+///
+/// # Errors
+/// Not in combat ([`Refusal::WrongPhase`]); a player's character
+/// ([`Refusal::NotPermitted`]); an unknown name or one already gone
+/// ([`Refusal::Unknown`], listing who may be removed). Nothing changes.
+pub(crate) fn remove(s: &State, character: &str, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    crate::decide::in_combat(s)?;
+    let target = if let Some(i) = s.hero(character) {
+        let h = crate::decide::hero(s, i)?;
+        if !h.ally {
+            return Err(RuleError::new(
+                rules::GM_TOOLS,
+                Refusal::NotPermitted,
+                format!(
+                    "{} is a player's character: it leaves the encounter only with its player",
+                    h.name()
+                ),
+            ));
+        }
+        Target::Hero(i)
+    } else if let Some(e) = s.enemy(character) {
+        Target::Enemy(e)
+    } else {
+        return Err(crate::decide::unknown_among(
+            rules::GM_TOOLS,
+            "character",
+            character,
+            removable(s)
+                .into_iter()
+                .map(|n| tabula_core::grammar::quote(&n)),
+        ));
+    };
+    out.push(Event::Left { target });
+    crate::decide::settle(s, out);
+    Ok(())
+}
+
+/// Who the GM may `remove`: the NPC allies and enemies still in the encounter.
+pub(crate) fn removable(s: &State) -> Vec<String> {
+    s.heroes
+        .iter()
+        .filter(|h| h.ally && !h.left)
+        .map(|h| h.name().to_string())
+        .chain(s.enemies.iter().filter(|e| !e.left).map(|e| e.name.clone()))
+        .collect()
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
     let alive: Vec<String> = s
         .heroes
         .iter()
-        .filter(|h| !h.dead)
+        .filter(|h| !h.dead && !h.left)
         .map(|h| typed(h.name()))
         .collect();
     let up: Vec<String> = s
@@ -213,7 +213,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
     }
     // "Phases": the GM plays the NPC allies (`GM: Steve move Yard`).
     for (i, h) in s.heroes.iter().enumerate() {
-        if h.ally {
+        if h.ally && !h.left {
             let prefix = format!("{} ", typed(h.name()));
             character_commands(s, i, &prefix, out);
         }
@@ -477,6 +477,7 @@ pub fn view(s: &State, seat: &Seat) -> View {
         heroes: s
             .heroes
             .iter()
+            .filter(|h| !h.left)
             .map(|h| HeroView {
                 name: h.name().to_string(),
                 ally: h.ally,
@@ -503,6 +504,7 @@ pub fn view(s: &State, seat: &Seat) -> View {
         enemies: s
             .enemies
             .iter()
+            .filter(|e| !e.left)
             .map(|e| EnemyView {
                 name: e.name.clone(),
                 kind: e.kind.clone(),
@@ -519,25 +521,53 @@ pub fn view(s: &State, seat: &Seat) -> View {
     }
 }
 
-/// The GM's `adjust` (issue 27, item 6): offered while a living character is
-/// at the table, for Health and AP.
+/// The GM's tools (issue 27, item 6): `adjust` (a living character's Health
+/// or AP, an enemy's Health, the pool's reserve), and in combat `add` (a
+/// table character or a bundled sheet joins as an NPC ally, `as NAME`, `at
+/// ZONE`) and `remove` (an NPC ally or an enemy leaves).
 fn gm_adjust(s: &State, out: &mut Vec<CommandSpec>) {
-    let living: Vec<String> = s
-        .heroes
-        .iter()
-        .filter(|h| !h.dead)
-        .map(|h| typed(h.name()))
-        .collect();
-    if living.is_empty() {
-        return;
-    }
     out.push(CommandSpec::new(
         "adjust",
-        "set (N) or change (+N, -N) a character's Health or AP",
+        "set (N) or change (+N, -N) a character's Health or AP, an enemy's Health or the pool's reserve",
         vec![
-            ParamSpec::choice("character", living),
+            ParamSpec::choice(
+                "character",
+                crate::gm::adjustable(s).iter().map(|n| typed(n)),
+            ),
             ParamSpec::choice("value", crate::gm::HeroValue::ALL.iter().map(|v| v.key())),
             ParamSpec::text("amount"),
         ],
     ));
+    if s.phase().is_none() {
+        return;
+    }
+    if s.heroes.len() < crate::setup::MAX_SEATS * 2 {
+        let kinds: Vec<String> = crate::gm::addable(s)
+            .iter()
+            .filter(|c| !c.dead())
+            .map(|c| typed(c.name()))
+            .collect();
+        if !kinds.is_empty() {
+            out.push(CommandSpec::new(
+                "add",
+                "a character joins as an NPC ally (one of the table's or a bundled sheet)",
+                vec![
+                    ParamSpec::choice("character", kinds),
+                    ParamSpec::text("as"),
+                    ParamSpec::choice("at", s.zones.names().iter().map(|z| typed(z))),
+                ],
+            ));
+        }
+    }
+    let removable = crate::gm::removable(s);
+    if !removable.is_empty() {
+        out.push(CommandSpec::new(
+            "remove",
+            "an NPC ally or an enemy leaves the encounter",
+            vec![ParamSpec::choice(
+                "character",
+                removable.iter().map(|n| typed(n)),
+            )],
+        ));
+    }
 }

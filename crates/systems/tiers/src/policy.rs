@@ -963,7 +963,7 @@ pub fn report(s: &State) -> EncounterReport {
         participants.push(ParticipantReport {
             name: h.name().to_string(),
             side: PLAYERS.to_string(),
-            taken_out: health == 0 || h.dead,
+            taken_out: health == 0 || h.dead || h.left,
             resources: vec![
                 Resource::new("Health", health),
                 Resource::new("max Health", h.max_health),

@@ -366,26 +366,7 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
                 strength,
             });
         }
-        let max_health = c
-            .base_max_health()
-            .saturating_add(catalog.perk_health(|s, t| c.stat(s).has_tier(t)));
-        // What play left on the sheet: Health (or damage), death, Permanent
-        // Wounds ("Health", "Death Rolls", "Permanent Wounds"; R-TI-2).
-        heroes.push(Hero {
-            health: c.health_at(max_health),
-            max_health,
-            ally,
-            ap: crate::character::MAX_AP,
-            zone,
-            came_from: None,
-            items: c.items().to_vec(),
-            reduction: 0,
-            grappled_by: None,
-            ensnared_by: None,
-            dead: c.dead(),
-            wounds: c.wounds(),
-            character: c,
-        });
+        heroes.push(hero_from(c, ally, zone, &catalog));
     }
     // The dead take no further part, so their SP buy nothing for the enemies.
     let psp = gm::party_stat_points(heroes.iter().filter(|h| h.plays()).map(|h| &h.character));
@@ -473,4 +454,32 @@ pub fn from_file<F: tabula_core::files::SheetFiles + ?Sized>(
         };
     }
     Ok(state)
+}
+
+/// A character seated at a table: max Health with the table's Stat perks
+/// (R-TI-2), 6 AP, in `zone`, and what play left on the sheet: Health (or
+/// damage), death, Permanent Wounds ("Health", "Death Rolls", "Permanent
+/// Wounds"). The table file's characters and those the GM `add`s mid-encounter
+/// sit the same way.
+pub(crate) fn hero_from(c: Character, ally: bool, zone: usize, catalog: &Catalog) -> Hero {
+    let max_health = c
+        .base_max_health()
+        .saturating_add(catalog.perk_health(|s, t| c.stat(s).has_tier(t)));
+    Hero {
+        health: c.health_at(max_health),
+        max_health,
+        ally,
+        ap: crate::character::MAX_AP,
+        zone,
+        came_from: None,
+        items: c.items().to_vec(),
+        reduction: 0,
+        grappled_by: None,
+        ensnared_by: None,
+        dead: c.dead(),
+        wounds: c.wounds(),
+        character: c,
+        left: false,
+        joined: false,
+    }
 }

@@ -25,15 +25,23 @@ use crate::rules;
 use crate::table::{Enemy, Hero, Mode, Phase, State};
 
 /// The sheets at the table as `seat` sees them: the table's facts, then every
-/// hero (players and NPC allies) and every enemy, in the table's order.
+/// hero (players and NPC allies, those the GM added included) and every
+/// enemy, in the table's order; one the GM removed is left out.
 pub fn sheet_doc(state: &State, seat: &Seat) -> SheetDoc {
     let gm = seat.is_gm();
     let mut characters: Vec<CharacterSheet> = state
         .heroes
         .iter()
+        .filter(|h| !h.left)
         .map(|h| hero_doc(state, h, seat))
         .collect();
-    characters.extend(state.enemies.iter().map(|e| enemy_doc(state, e, seat, gm)));
+    characters.extend(
+        state
+            .enemies
+            .iter()
+            .filter(|e| !e.left)
+            .map(|e| enemy_doc(state, e, seat, gm)),
+    );
     SheetDoc {
         table: table_facts(state, gm),
         characters,

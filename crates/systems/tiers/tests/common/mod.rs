@@ -69,8 +69,8 @@ pub fn example_state(every_rule: bool) -> State {
 }
 
 /// A command line from a legal command's spec, its parameters picked by `r`.
-/// Parameter names ending in `=` are typed `name=value`; `on` and `vs` are
-/// typed `on X`, `vs X`.
+/// Parameter names ending in `=` are typed `name=value`; `on`, `vs` and the
+/// GM's `add` keywords `as` and `at` are typed `on X`, `vs X`, `as X`, `at X`.
 pub fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
     let mut words = vec![spec.name.clone()];
     for (k, p) in spec.params.iter().enumerate() {
@@ -105,7 +105,7 @@ pub fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
         };
         if p.name.ends_with('=') {
             words.push(format!("{}{value}", p.name));
-        } else if p.name == "on" || p.name == "vs" {
+        } else if ["on", "vs", "as", "at"].contains(&p.name.as_str()) {
             words.push(format!("{} {value}", p.name));
         } else {
             words.push(value);

@@ -1,42 +1,6 @@
-//! Terminal play: reading command lines, describing events, the status line.
-//!
-//! Lines follow the one command grammar ([`tabula_core::grammar`]): names
-//! with spaces are typed in double quotes (`act "Shield Up" on Cristy`,
-//! `to="Ice Cream Shop"`), `_` still stands for a space (`Shield_Up`), and
-//! where a command takes the rest of the line as a name it may be typed as it
-//! is (`item Fast Potion`). Names match without regard to case and by
-//! unambiguous prefix ([`parse`]).
-//!
-//! Every command, with its usage and rule, is listed once in
-//! [`crate::commands::COMMANDS`]; the GM gives an NPC ally's command by
-//! putting the ally's name first (`GM: Steve move Yard`).
+//! Reading one command line ([`parse`]).
 
-use std::collections::BTreeMap;
-
-use crate::character::Stat;
-use crate::commands::{COMMANDS, args};
-use crate::content::ActionEffect;
-use crate::decide::{Command, Pay};
-use crate::gm::Purchase;
-use crate::roleplay::{ContestResult, TieRule, parse_goal};
-use crate::table::{Event, Mode, Outcome, Phase, State, Target};
-use tabula_core::grammar::words;
-use tabula_core::names::{NameLookupError, resolve};
-use tabula_core::system::find_command;
-use tabula_core::{CommandParseError, Seat};
-
-/// Words that start a command (and may not name an NPC ally): every name and
-/// alias of [`crate::commands::COMMANDS`], and the driver's words.
-const DRIVER_WORDS: [&str; 8] = [
-    "help", "status", "view", "sheet", "log", "undo", "quit", "exit",
-];
-
-/// True when `word` starts a command (any case): a command or alias of
-/// [`crate::commands::COMMANDS`], or a word of the driver (`help`, `sheet`, ...).
-pub fn is_command(word: &str) -> bool {
-    let w = word.trim();
-    find_command(COMMANDS, w).is_some() || DRIVER_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w))
-}
+use super::*;
 
 struct Line {
     cmd: String,
@@ -135,12 +99,17 @@ fn pick<'a>(
     Ok(resolve(field, typed, names)?.to_string())
 }
 
+/// The characters still in the encounter (one the GM removed is not).
 fn hero_names(s: &State) -> impl Iterator<Item = &str> {
-    s.heroes.iter().map(|h| h.name())
+    s.heroes.iter().filter(|h| !h.left).map(|h| h.name())
 }
 
+/// The enemies still in the encounter (one the GM removed is not).
 fn enemy_names(s: &State) -> impl Iterator<Item = &str> {
-    s.enemies.iter().map(|e| e.name.as_str())
+    s.enemies
+        .iter()
+        .filter(|e| !e.left)
+        .map(|e| e.name.as_str())
 }
 
 fn zone_names(s: &State) -> impl Iterator<Item = &str> {
@@ -271,6 +240,18 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         return Err(e);
     };
     let c = doc.name;
+    match c {
+        "roll" | "compete" | "pvp" | "consent" | "super6" | "rest" => read_out_of_combat(s, &l, c),
+        "fight" | "end-phase" | "end-combat" | "close" | "adjust" | "add" | "remove" => {
+            read_table(s, &l, c)
+        }
+        "act" | "move" | "item" | "roleplay" => read_player_phase(s, &l, c),
+        _ => read_enemy_side(s, &l, c),
+    }
+}
+
+/// The commands out of combat: `roll`, `compete`, `pvp`, `consent`, `super6`, `rest`.
+fn read_out_of_combat(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
     let w = &l.words;
     match c {
         "roll" => {
@@ -321,6 +302,14 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         "rest" => Ok(Command::Rest {
             hours: num(c, "hours", w.first().map(String::as_str))?,
         }),
+        _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
+    }
+}
+
+/// The GM's table commands and tools: `fight`, `end-phase`, `end-combat`, `close`, `adjust`, `add`, `remove`.
+fn read_table(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+    let w = &l.words;
+    match c {
         "fight" => Ok(Command::Fight),
         "end-phase" => Ok(Command::EndPhase),
         "end-combat" => Ok(Command::EndCombat),
@@ -329,30 +318,45 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
             let character = pick(
                 "character",
                 &word(c, "the character", w.first())?,
-                hero_names(s),
+                hero_names(s)
+                    .chain(enemy_names(s))
+                    .chain(std::iter::once(crate::gm::RESERVE)),
             )?;
-            let typed = word(c, "the value", w.get(1))?;
-            let value = match crate::gm::HeroValue::parse(&typed) {
-                Some(v) => v,
-                None => {
-                    let key = resolve(
-                        "value",
-                        &typed,
-                        crate::gm::HeroValue::ALL.iter().map(|v| v.key()),
-                    )?;
-                    crate::gm::HeroValue::parse(key)
-                        .ok_or_else(|| args(c, format!("{typed:?} is not a value")))?
+            // `adjust reserve AMOUNT`: the pool's reserve is Health.
+            let reserve = w.len() == 2
+                && s.hero(&character).is_none()
+                && s.enemy(&character).is_none()
+                && tabula_core::names::same_name(&character, crate::gm::RESERVE);
+            let value = if reserve {
+                crate::gm::HeroValue::Health
+            } else {
+                let typed = word(c, "the value", w.get(1))?;
+                match crate::gm::HeroValue::parse(&typed) {
+                    Some(v) => v,
+                    None => {
+                        let key = resolve(
+                            "value",
+                            &typed,
+                            crate::gm::HeroValue::ALL.iter().map(|v| v.key()),
+                        )?;
+                        crate::gm::HeroValue::parse(key)
+                            .ok_or_else(|| args(c, format!("{typed:?} is not a value")))?
+                    }
                 }
             };
-            let typed = word(c, "the amount", w.get(2))?;
+            let at = if reserve { 1 } else { 2 };
+            let typed = word(c, "the amount", w.get(at))?;
             let amount = crate::gm::Amount::parse(&typed).ok_or_else(|| {
                 args(
                     c,
                     format!("the amount must be N, +N or -N (whole numbers), not {typed:?}"),
                 )
             })?;
-            if w.len() > 3 {
-                return Err(args(c, "adjust takes CHARACTER VALUE AMOUNT"));
+            if w.len() > at + 1 {
+                return Err(args(
+                    c,
+                    "adjust takes CHARACTER VALUE AMOUNT (or reserve AMOUNT)",
+                ));
             }
             Ok(Command::Adjust {
                 character,
@@ -360,6 +364,65 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
                 amount,
             })
         }
+        "add" => {
+            // add KIND [as NAME] [at ZONE], the keywords in any case.
+            let mut kind: Vec<&str> = Vec::new();
+            let mut name: Option<Vec<&str>> = None;
+            let mut zone: Option<Vec<&str>> = None;
+            let mut into = 0;
+            for x in w {
+                if x.eq_ignore_ascii_case("as") && name.is_none() {
+                    name = Some(Vec::new());
+                    into = 1;
+                } else if x.eq_ignore_ascii_case("at") && zone.is_none() {
+                    zone = Some(Vec::new());
+                    into = 2;
+                } else {
+                    match into {
+                        1 => name.get_or_insert_with(Vec::new).push(x),
+                        2 => zone.get_or_insert_with(Vec::new).push(x),
+                        _ => kind.push(x),
+                    }
+                }
+            }
+            if kind.is_empty() {
+                return Err(args(c, "the character to add is missing"));
+            }
+            let addable = crate::gm::addable(s);
+            let kind = pick(
+                "character",
+                &kind.join(" "),
+                addable.iter().map(|ch| ch.name()),
+            )?;
+            let name = match name {
+                Some(n) if n.is_empty() => return Err(args(c, "the name after `as` is missing")),
+                Some(n) => Some(n.join(" ").replace('_', " ")),
+                None => None,
+            };
+            let zone = match zone {
+                Some(z) if z.is_empty() => return Err(args(c, "the Zone after `at` is missing")),
+                Some(z) => Some(pick("Zone", &z.join(" "), zone_names(s))?),
+                None => None,
+            };
+            Ok(Command::Add { kind, name, zone })
+        }
+        "remove" => {
+            let typed = w.join(" ");
+            if typed.is_empty() {
+                return Err(args(c, "the character to remove is missing"));
+            }
+            Ok(Command::Remove {
+                character: pick("character", &typed, hero_names(s).chain(enemy_names(s)))?,
+            })
+        }
+        _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
+    }
+}
+
+/// The Player Phase: `act`, `move`, `item`, `roleplay`.
+fn read_player_phase(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+    let w = &l.words;
+    match c {
         "act" => {
             let mut words = w.clone();
             let cover = words
@@ -432,7 +495,15 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
                 Ok(Command::Roleplay { stat: st, d3, goal })
             }
         }
-        "answer" => Ok(Command::Answer { raise: dice(&l)? }),
+        _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
+    }
+}
+
+/// The GM's enemy side: `answer`, `spend`, `move-enemy`, `move-player`, `spawn`, `sink`, `emerge`, `ensnare`, `absorb` (the last, as before, for any other command of the list).
+fn read_enemy_side(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+    let w = &l.words;
+    match c {
+        "answer" => Ok(Command::Answer { raise: dice(l)? }),
         "spend" => {
             let (before, target) = split_on(w);
             let en = pick(
@@ -448,7 +519,7 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
             Ok(Command::Spend {
                 enemy: en,
                 use_name,
-                dice: dice(&l)?,
+                dice: dice(l)?,
                 heal_d6: num(c, "heal", l.keys.get("heal").map(String::as_str))?,
                 target: match target.filter(|t| !t.is_empty()) {
                     Some(t) => Some(any_target(s, &t.join(" "))?),
@@ -519,7 +590,7 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
         }),
         _ => Ok(Command::Absorb {
             enemy: pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?,
-            dice: dice(&l)?,
+            dice: dice(l)?,
         }),
     }
 }
@@ -536,424 +607,4 @@ fn rest_after_first(line: &str) -> &str {
         t.find(char::is_whitespace).unwrap_or(t.len())
     };
     t.get(end..).unwrap_or("").trim()
-}
-
-fn result_text(r: ContestResult, first: &str, second: &str) -> String {
-    match r {
-        ContestResult::First => format!("{first} wins"),
-        ContestResult::Second => format!("{second} wins"),
-        ContestResult::Tie(TieRule::NothingHappens) => "a tie: nothing happens".into(),
-        ContestResult::Tie(TieRule::RollAgain) => "a tie: roll again".into(),
-    }
-}
-
-/// The log line `seat` may read for `e` (`s` is the state just after it).
-///
-/// The GM reads [`describe`]. A player never reads what the GM keeps (the
-/// book's "Enemy Health": "all enemies share a pool of Health Points that you
-/// choose how to distribute", and the Rolls the GM bought): an enemy's Health
-/// after damage or healing is "up" or "defeated", an enemy joining says where,
-/// not with how much Health or what reserve is left, and the Rolls the GM spends
-/// say what was spent, not what is left. The same split as `status` and `view`
-/// (Tiers, "Enemy Health" (002_631931fd73349179.txt); issue 27, bug 13).
-pub fn describe_for(s: &State, e: &Event, seat: &Seat) -> String {
-    if seat.is_gm() {
-        return describe(s, e);
-    }
-    let enemy_state = |i: usize| {
-        if s.enemies.get(i).is_some_and(|x| x.health > 0) {
-            "up"
-        } else {
-            "defeated"
-        }
-    };
-    match e {
-        Event::Damaged {
-            target: Target::Enemy(i),
-            rolled,
-            prevented,
-            dealt,
-        } => format!(
-            "{} takes {dealt} damage{} ({})",
-            s.target_name(Target::Enemy(*i)),
-            if *prevented > 0 {
-                format!(" ({rolled} less {prevented} reduced)")
-            } else {
-                String::new()
-            },
-            enemy_state(*i)
-        ),
-        Event::Healed {
-            target: Target::Enemy(i),
-            amount,
-        } => format!(
-            "{} heals {amount} ({})",
-            s.target_name(Target::Enemy(*i)),
-            enemy_state(*i)
-        ),
-        Event::EnemySpawned { enemy: x } => {
-            format!("{} ({}) joins in {}", x.name, x.kind, s.zones.name(x.zone))
-        }
-        Event::RollsSpent { spent } => format!(
-            "the GM spends {}d6 + {}d3 + {} CP",
-            spent.d6, spent.d3, spent.combat_points
-        ),
-        _ => describe(s, e),
-    }
-}
-
-/// The event as `seat` may see it: everything, except that a player gets no
-/// copy of [`Event::EnemySpawned`] (it carries the enemy's Health, the GM's),
-/// only [`describe_for`]'s line.
-pub fn event_for(e: &Event, seat: &Seat) -> Option<Event> {
-    match e {
-        Event::EnemySpawned { .. } if !seat.is_gm() => None,
-        _ => Some(e.clone()),
-    }
-}
-
-/// One line (or a few) for an event, with every die and everything in it
-/// (the GM's; `s` is the state just after `e`).
-pub fn describe(s: &State, e: &Event) -> String {
-    let hero = |i: usize| s.heroes.get(i).map_or("?", |h| h.name()).to_string();
-    let enemy = |i: usize| {
-        s.enemies
-            .get(i)
-            .map_or("?", |x| x.name.as_str())
-            .to_string()
-    };
-    let zone = |i: usize| s.zones.name(i).to_string();
-    match e {
-        Event::Rolled {
-            hero: h,
-            stat,
-            outcome,
-        } => format!(
-            "{} rolls {stat}: {} against Goal {}{}: {}",
-            hero(*h),
-            outcome.roll.describe(),
-            outcome.goal,
-            outcome
-                .difficulty
-                .map(|d| format!(" ({})", d.name()))
-                .unwrap_or_default(),
-            if outcome.success {
-                "success"
-            } else {
-                "failure"
-            }
-        ),
-        Event::Contested {
-            first,
-            second,
-            first_roll,
-            second_roll,
-            result,
-            about,
-            contest,
-        } => format!(
-            "{} roll ({about}): {first} {} vs {second} {}: {}",
-            match contest {
-                crate::roleplay::Contest::Pvp { .. } => "PvP",
-                crate::roleplay::Contest::Competing { .. } => "Competing",
-            },
-            first_roll.describe(),
-            second_roll.describe(),
-            result_text(*result, first, second)
-        ),
-        Event::ConsentGiven { defendant, actor } => format!(
-            "{} consents to a PvP Roll by {} and is the Defendant",
-            hero(*defendant),
-            hero(*actor)
-        ),
-        Event::ConsentUsed { .. } => "(the consent is used)".into(),
-        Event::Super6 {
-            hero: h,
-            dice: [a, b],
-            success,
-        } => format!(
-            "{} tries a Super 6: 2d6 [{a}, {b}]: {}",
-            hero(*h),
-            if *success {
-                "both 6s, the cool thing happens!"
-            } else {
-                "not both 6s"
-            }
-        ),
-        Event::Rested {
-            hero: h,
-            dice,
-            healed,
-        } => format!(
-            "{} rests {} hour(s): {}d6 {:?}, heals {healed} (Health {})",
-            hero(*h),
-            dice.len(),
-            dice.len(),
-            dice,
-            s.heroes.get(*h).map_or(0, |x| x.health)
-        ),
-        Event::CombatStarted => "Combat begins.".into(),
-        Event::PhaseBegan { phase, round } => match phase {
-            Phase::Enemy => format!(
-                "Round {round}: the Enemy Phase begins; the enemies' Rolls are ready again."
-            ),
-            Phase::Player => {
-                format!("Round {round}: the Player Phase begins; every player has 6 AP.")
-            }
-        },
-        Event::ApSpent { hero: h, ap } => format!(
-            "{} spends {ap} AP ({} left)",
-            hero(*h),
-            s.heroes.get(*h).map_or(0, |x| x.ap)
-        ),
-        Event::RollsSpent { spent } => {
-            let left = s.rolls_left();
-            format!(
-                "the GM spends {}d6 + {}d3 + {} CP (left: {}d6 + {}d3 + {} CP)",
-                spent.d6, spent.d3, spent.combat_points, left.d6, left.d3, left.combat_points
-            )
-        }
-        Event::ActionRolled {
-            hero: h,
-            action,
-            roll,
-            critical,
-            amount,
-        } => format!(
-            "{} uses {action}: {}{}",
-            hero(*h),
-            roll.describe(),
-            match critical {
-                Some(6) => format!(", critical d6 [6]: doubled to {amount}!"),
-                Some(d) => format!(", critical d6 [{d}]: no critical"),
-                None => String::new(),
-            }
-        ),
-        Event::EnemyRolled {
-            enemy: x,
-            use_name,
-            roll,
-        } => format!(
-            "{} uses {use_name}: {} (the + is Combat Points)",
-            enemy(*x),
-            roll.describe()
-        ),
-        Event::Damaged {
-            target,
-            rolled,
-            prevented,
-            dealt,
-        } => {
-            let health = match target {
-                Target::Hero(i) => s.heroes.get(*i).map_or(0, |h| h.health),
-                Target::Enemy(i) => s.enemies.get(*i).map_or(0, |x| x.health),
-            };
-            format!(
-                "{} takes {dealt} damage{} (Health {health})",
-                s.target_name(*target),
-                if *prevented > 0 {
-                    format!(" ({rolled} less {prevented} reduced)")
-                } else {
-                    String::new()
-                }
-            )
-        }
-        Event::Healed { target, amount } => {
-            let health = match target {
-                Target::Hero(i) => s.heroes.get(*i).map_or(0, |h| h.health),
-                Target::Enemy(i) => s.enemies.get(*i).map_or(0, |x| x.health),
-            };
-            format!(
-                "{} heals {amount} (Health {health})",
-                s.target_name(*target)
-            )
-        }
-        Event::Reduction { hero: h, amount } => {
-            format!("{}'s next damage is reduced by {amount}", hero(*h))
-        }
-        Event::Attacked { enemy: x, hero: h } => format!("{} attacks {}", hero(*h), enemy(*x)),
-        Event::Blocked { enemy: x, amount } => {
-            format!(
-                "{} will block {amount} damage of the next attack",
-                enemy(*x)
-            )
-        }
-        Event::HeroMoved { hero: h, path } => format!(
-            "{} moves to {}",
-            hero(*h),
-            path.iter()
-                .map(|z| zone(*z))
-                .collect::<Vec<_>>()
-                .join(" > ")
-        ),
-        Event::EnemyMoved { enemy: x, to } => format!("{} moves to {}", enemy(*x), zone(*to)),
-        Event::ItemUsed { hero: h, item } => format!("{} uses a {item}", hero(*h)),
-        Event::TurretPlaced { turret } => format!(
-            "{} drops a turret in {} (Health {}, deals {})",
-            hero(turret.owner),
-            zone(turret.zone),
-            turret.health,
-            turret.damage
-        ),
-        Event::TurretFired { turret, enemy: x } => format!(
-            "the turret in {} fires at {}",
-            s.turrets
-                .get(*turret)
-                .map_or(String::new(), |t| zone(t.zone)),
-            enemy(*x)
-        ),
-        Event::Grappled { enemy: x, hero: h } => {
-            format!("{} grapples {}: they cannot move away", enemy(*x), hero(*h))
-        }
-        Event::Released { hero: h } => format!("{} is free of the grapple", hero(*h)),
-        Event::Screeched { enemy: x, hero: h } => match h {
-            Some(h) => format!(
-                "{} screeches at {} and threatens the other Goblins",
-                enemy(*x),
-                hero(*h)
-            ),
-            None => format!("{} screeches and threatens the other Goblins", enemy(*x)),
-        },
-        Event::Ensnared { enemy: x, hero: h } => format!(
-            "{} ensnares {}: trapped inside, they cannot move away, help or heal allies",
-            enemy(*x),
-            hero(*h)
-        ),
-        Event::Shadow { enemy: x, on } => {
-            if *on {
-                format!("{} sinks into a shadow on the ground", enemy(*x))
-            } else {
-                format!("{} rises out of its shadow", enemy(*x))
-            }
-        }
-        Event::FellToZero { hero: h } => format!(
-            "{} reaches 0 Health: out of the fight, and cannot be healed",
-            hero(*h)
-        ),
-        Event::DeathRoll { hero: h, die, dead } => format!(
-            "{} makes a Death Roll: d6 [{die}]: {}",
-            hero(*h),
-            if *dead {
-                "odd, dead"
-            } else {
-                "even, fine but at 0 Health"
-            }
-        ),
-        Event::Wounded { hero: h } => format!("{} suffers a permanent wound", hero(*h)),
-        Event::EnemyDefeated { enemy: x } => format!("{} is defeated", enemy(*x)),
-        Event::EnemySpawned { enemy: x } => format!(
-            "{} ({}) joins in {} with {} Health (reserve left: {})",
-            x.name,
-            x.kind,
-            zone(x.zone),
-            x.health,
-            s.reserve
-        ),
-        Event::PendingSet { pending } => format!(
-            "{} rolls against {}: the GM answers (the enemy rolls a free 1d3; `answer [d3=N] [cp=N]` raises it)",
-            hero(pending.hero),
-            enemy(pending.enemy)
-        ),
-        Event::PendingCleared => "(the Competing Roll is settled)".into(),
-        Event::CombatEnded { outcome, healed } => format!(
-            "Combat ends: {}.{}",
-            match outcome {
-                Outcome::Won => "every enemy is defeated, the players win",
-                Outcome::Lost => "every player is at 0 Health, the players lose",
-                Outcome::Ended => "the GM ends it",
-            },
-            if *healed {
-                " Players are fully healed."
-            } else {
-                " No full heal."
-            }
-        ),
-        Event::Closed => "The GM closes the session.".into(),
-        Event::Adjusted {
-            hero: h,
-            value,
-            from,
-            to,
-        } => format!("The GM sets {}'s {value} to {to} (was {from})", hero(*h)),
-    }
-}
-
-/// The status line: mode, phase, each hero and enemy, the Rolls left.
-pub fn status(s: &State, seat: &Seat) -> String {
-    let mut parts = Vec::new();
-    parts.push(match s.mode {
-        Mode::Roleplay => match s.outcome {
-            Some(o) => format!("Out of combat (last combat: {o:?})"),
-            None => "Out of combat".into(),
-        },
-        Mode::Combat { phase, round } => format!(
-            "Round {round}, {} Phase",
-            if phase == Phase::Enemy {
-                "Enemy"
-            } else {
-                "Player"
-            }
-        ),
-    });
-    let heroes: Vec<String> = s
-        .heroes
-        .iter()
-        .map(|h| {
-            format!(
-                "{}{} {}/{} HP {} AP @{}{}",
-                h.name(),
-                if h.ally { " (ally)" } else { "" },
-                h.health,
-                h.max_health,
-                h.ap,
-                s.zones.name(h.zone),
-                if h.dead { " dead" } else { "" }
-            )
-        })
-        .collect();
-    parts.push(heroes.join("; "));
-    if !s.enemies.is_empty() {
-        let gm = seat.is_gm();
-        let enemies: Vec<String> = s
-            .enemies
-            .iter()
-            .map(|x| {
-                let hp = if x.health == 0 {
-                    "defeated".to_string()
-                } else if gm {
-                    format!("{} HP", x.health)
-                } else {
-                    "up".to_string()
-                };
-                format!(
-                    "{} ({}) {hp} @{}{}",
-                    x.name,
-                    x.kind,
-                    s.zones.name(x.zone),
-                    if x.shadow { " in shadow" } else { "" }
-                )
-            })
-            .collect();
-        parts.push(format!("Enemies: {}", enemies.join("; ")));
-    }
-    if seat.is_gm() && s.phase().is_some() {
-        let l = s.rolls_left();
-        parts.push(format!(
-            "Rolls left: {}d6 {}d3 {} CP (reserve {} Health)",
-            l.d6, l.d3, l.combat_points, s.reserve
-        ));
-    }
-    if s.pending.is_some() {
-        parts.push("waiting for the GM's answer".into());
-    }
-    // The same numbers `TextPlay::odds` offers (`odds::choices`).
-    let odds = crate::odds::choices(s, seat);
-    if !odds.is_empty() {
-        let shown: Vec<String> = odds
-            .iter()
-            .map(|o| format!("{} {:.1}%", o.choice, o.probability * 100.0))
-            .collect();
-        parts.push(format!("odds: {}", shown.join(", ")));
-    }
-    parts.join(" | ")
 }
