@@ -953,6 +953,21 @@ impl Character {
         }
     }
 
+    /// This sheet fresh, under another name: every stat at its Actual Stat
+    /// Value without an Injury marker, every skill token back, no effects on
+    /// the sheet (the storyteller's `add`; see `crate::gm::add`).
+    pub(crate) fn fresh_as(&self, name: &str) -> Character {
+        let mut c = self.clone();
+        c.name = name.to_string();
+        for v in &mut c.stats {
+            v.current = v.actual;
+            v.injured = false;
+        }
+        c.recover_all_skills();
+        c.effects.clear();
+        c
+    }
+
     pub(crate) fn set_experience(&mut self, points: u32) {
         self.experience = points.min(MAX_EXPERIENCE);
     }

@@ -323,6 +323,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         moment: Moment::Free,
         over: false,
         rounds: 0,
+        left: Vec::new(),
     };
     if start_event {
         let participants = state.participant_names();
@@ -573,6 +574,26 @@ pub fn describe(state: &State, e: &Event) -> String {
             to,
         } => {
             format!("The storyteller sets {who}'s {stat} to {to} (was {from}).")
+        }
+        Event::Joined { participant, .. } => {
+            let p = participant;
+            let whose = if p.seat.is_gm() {
+                "the storyteller's".to_string()
+            } else {
+                format!("{}'s", p.seat)
+            };
+            format!(
+                "The storyteller brings {} into the encounter ({whose}; cards: {}).",
+                p.character.name(),
+                if p.cards.is_empty() {
+                    "none".to_string()
+                } else {
+                    p.cards.join(", ")
+                }
+            )
+        }
+        Event::Left { who } => {
+            format!("The storyteller takes {who} out of the encounter, with their cards.")
         }
     }
 }

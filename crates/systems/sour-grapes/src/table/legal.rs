@@ -77,7 +77,19 @@ fn max_dice(s: &State, who: &str, stats: &[Stat]) -> i64 {
     })
 }
 
+/// What `seat` may do now: the moment's commands, then the storyteller's tools
+/// ([`crate::gm::legal`]: `giveback`, `heal`, `adjust`, `add`, `remove`), in
+/// every moment (issue 27, item 6).
 pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
+    let mut out = moment_legal(s, seat);
+    if seat.is_gm() {
+        crate::gm::legal(s, &mut out);
+    }
+    out
+}
+
+/// The moment's commands for `seat` (steps of the turn, initiative, checks).
+fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if s.over {
         return out;
@@ -544,18 +556,6 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 }
             }
         }
-    }
-    // The storyteller's `adjust`, in every moment (issue 27, item 6).
-    if gm && !s.participants.is_empty() {
-        out.push(CommandSpec::new(
-            "adjust",
-            "set (N) or change (+N, -N) a stat's Current Stat Value",
-            vec![
-                ParamSpec::choice("character", s.participant_names()),
-                ParamSpec::choice("value", stat_names()),
-                ParamSpec::text("amount"),
-            ],
-        ));
     }
     out
 }

@@ -319,6 +319,13 @@ pub struct State {
     /// ends), for encounter reports; 0 before any Event.
     #[serde(default)]
     pub rounds: u32,
+    /// The characters the storyteller took out of the encounter (`remove`),
+    /// in the order they left, with their cards and effects: out of play, kept
+    /// for the sheets the encounter leaves. Sour Grapes has no deck: a
+    /// character's action cards are its own and leave with it (issue 27,
+    /// item 6; docs/systems/sour-grapes.md, GM tools).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<Participant>,
 }
 
 /// A stat or a skill: what a free point, a give-back or an experience point goes to.
@@ -706,6 +713,26 @@ pub enum Event {
         /// After.
         to: u32,
     },
+    /// The storyteller brought a character into the encounter (`add`): the
+    /// whole participant, sheet, seat, cards and comparables, so replaying
+    /// needs no file; `cards` are the card definitions it brings that the
+    /// table did not have. In an Event it rolls initiative while the order is
+    /// not settled, else it joins at the end of the order.
+    /// GM tools (issue 27, item 6); docs/systems/sour-grapes.md.
+    Joined {
+        /// The newcomer.
+        participant: Box<Participant>,
+        /// Card definitions new to the table.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cards: Vec<ActionCard>,
+    },
+    /// The storyteller took a character out of the encounter (`remove`): it
+    /// leaves the table with its cards and effects, and the initiative order.
+    /// GM tools (issue 27, item 6); docs/systems/sour-grapes.md.
+    Left {
+        /// Who.
+        who: String,
+    },
 }
 
 /// A command from a seat. `who` is the character acting (`None`: the one the
@@ -937,6 +964,24 @@ pub enum Command {
         stat: Stat,
         /// `N`, `+N` or `-N`.
         amount: crate::gm::Amount,
+    },
+    /// The storyteller brings a character into the encounter
+    /// (`add KIND [as NAME] [to SEAT]`): a copy, fresh, of one of the table's
+    /// characters or of the book's sheets bundled with the crate.
+    /// GM tools (issue 27, item 6).
+    Add {
+        /// The kind: a character of the table or a bundled sheet, by name.
+        kind: String,
+        /// The newcomer's name (default: the kind's; a taken name gets ` 2`).
+        name: Option<String>,
+        /// Who plays it (default: the storyteller).
+        seat: Option<Seat>,
+    },
+    /// The storyteller takes a character out of the encounter (`remove NAME`).
+    /// GM tools (issue 27, item 6).
+    Remove {
+        /// Who.
+        who: String,
     },
 }
 

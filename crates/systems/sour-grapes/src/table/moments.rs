@@ -517,6 +517,25 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let e = crate::gm::adjust(d.s(), &who, *stat, *amount)?;
             d.emit(e);
         }
+        Command::Add {
+            kind,
+            name,
+            seat: to,
+        } => {
+            need_gm(seat, "add a character", crate::gm::GM_TOOLS)?;
+            let e = crate::gm::add(d.s(), kind, name.as_deref(), to.as_ref())?;
+            d.emit(e);
+        }
+        Command::Remove { who } => {
+            need_gm(seat, "remove a character", crate::gm::GM_TOOLS)?;
+            let who = who_known(d.s(), who, crate::gm::GM_TOOLS)?;
+            let e = crate::gm::remove(d.s(), &who)?;
+            d.emit(e);
+            // The last participant still to roll initiative left: the order.
+            if d.s().event().is_some_and(|e| e.order.is_empty()) {
+                settle_initiative(d)?;
+            }
+        }
         Command::EndEncounter => {
             need_gm(seat, "end the encounter", rules::MOMENTS)?;
             d.emit(Event::EncounterEnded);
@@ -625,6 +644,14 @@ pub(super) fn initiative(
         d20,
         total,
     });
+    settle_initiative(d)
+}
+
+/// When every participant has rolled initiative, the order: highest total
+/// first, ties rolling a d20 again, and the first turn begins. Sour Grapes,
+/// "Event"; R-SG-8. Also after the storyteller's `remove` takes out the last
+/// participant still to roll (GM tools).
+pub(super) fn settle_initiative(d: &mut Dec<'_>) -> Result<(), RuleError> {
     let e = d.s().event().cloned();
     if let Some(e) = e
         && e.initiative.values().all(Option::is_some)
