@@ -334,6 +334,21 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 reason: "the storyteller ended it".into(),
             });
         }
+        _ => effects_experience_and_gm_tools(d, seat, cmd)?,
+    }
+    Ok(())
+}
+
+/// The commands of [`decide`] that put effects on and off, the Experience
+/// rule's, and the storyteller's tools; the turn's steps go on to
+/// `turn_command`. Sour Grapes, "Effects", "Experience"
+/// (000_05a1db5b88f54528.txt); GM tools (issue 27, item 6).
+fn effects_experience_and_gm_tools(
+    d: &mut Dec<'_>,
+    seat: &Seat,
+    cmd: &Command,
+) -> Result<(), RuleError> {
+    match cmd {
         Command::Cure { who, effect } => {
             need_gm(seat, "remove an effect", rules::EFFECTS)?;
             let who = who_known(d.s(), who, rules::EFFECTS)?;
