@@ -64,6 +64,22 @@ pub const COMMANDS: &[CommandDoc] = &[
         crate::gm::GM_TOOLS,
     ),
     CommandDoc::new(
+        "add",
+        &[],
+        "add KIND [as NAME] [to SEAT]",
+        "the storyteller brings a character into the encounter: a fresh copy of a table's character or of a book's sheet (a taken name gets \" 2\"); played by the storyteller unless `to SEAT`",
+        Giver::Gm,
+        crate::gm::GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "remove",
+        &[],
+        "remove NAME",
+        "the storyteller takes a character out of the encounter, with its cards and effects (not while it has a part in the turn in progress or the Situation)",
+        Giver::Gm,
+        crate::gm::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "heal",
         &[],
         "heal STAT as NAME",
@@ -664,6 +680,10 @@ fn stat_words() -> Vec<String> {
 pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
     let a = split(line)?;
     let n = Names { s: state, seat };
+    // `add`'s `as NAME` is the newcomer's name, not a character of the table.
+    if a.doc.name == "add" {
+        return parse_add(state, &a);
+    }
     let who = match a.kw_text("as") {
         Some(w) => Some(n.acting(&w)?),
         None if a.kw("as").is_some() => return Err(a.err("say who after `as`")),
@@ -909,6 +929,15 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
             })?;
             Command::Adjust { who, stat, amount }
         }
+        "remove" => {
+            let typed = a.positional.join(" ");
+            if typed.trim().is_empty() {
+                return Err(a.err("say who leaves: remove NAME"));
+            }
+            Command::Remove {
+                who: n.character(&typed)?,
+            }
+        }
         "award" => Command::Award {
             who: need_who("say who: as NAME")?,
             points: a.num("points", a.positional.first())?,
@@ -926,4 +955,37 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
         other => return Err(CommandParseError::unknown_command(other, COMMANDS)),
     };
     Ok(cmd)
+}
+
+/// `add KIND [as NAME] [to SEAT]`: the kind among [`crate::gm::kinds`] (any
+/// case, unambiguous prefix), the name as typed, the seat among the table's
+/// (`gm` or a player seat, any case) or a new player seat.
+fn parse_add(state: &State, a: &Args) -> Result<Command, CommandParseError> {
+    let typed = a.positional.join(" ");
+    if typed.trim().is_empty() {
+        return Err(a.err("name the kind of character: add KIND [as NAME] [to SEAT]"));
+    }
+    let kinds = crate::gm::kinds(state);
+    let kind = resolve("kind", &typed, kinds.iter().map(String::as_str))?.to_string();
+    if a.kw("as").is_some() && a.kw_text("as").is_none() {
+        return Err(a.err("say the newcomer's name after `as`"));
+    }
+    let seat = match a.kw_text("to") {
+        None if a.kw("to").is_some() => return Err(a.err("say whose seat after `to`")),
+        None => None,
+        Some(t) => {
+            let seats = crate::gm::seats(state);
+            let typed_seat = seats
+                .iter()
+                .find(|s| same_name(s, &t))
+                .cloned()
+                .unwrap_or(t);
+            Some(state.seat(&Seat::parse(&typed_seat)))
+        }
+    };
+    Ok(Command::Add {
+        kind,
+        name: a.kw_text("as").map(|n| n.trim().to_string()),
+        seat,
+    })
 }

@@ -1,14 +1,19 @@
-//! The storyteller's (GM's) tools: `adjust` a character's Current Stat Value
-//! mid-encounter (issue 27, item 6). The book leaves recovery "up to the story
-//! teller" ("Skill Mechanics") but names no rule for setting a stat, so the
-//! command cites the table's own [`GM_TOOLS`] and "Stat Mechanics" for the
-//! stat's range.
+//! The storyteller's (GM's) tools (issue 27, item 6): `adjust` a character's
+//! Current Stat Value mid-encounter, `add` a character and `remove` one. The
+//! book leaves recovery "up to the story teller" ("Skill Mechanics") but names
+//! no rule for setting a stat, nor for a participant joining or leaving an
+//! Event, so the commands cite the table's own [`GM_TOOLS`] (and "Stat
+//! Mechanics" for a stat's range). What the table decided where the book is
+//! silent is in `docs/systems/sour-grapes.md`, "GM tools".
 
-use tabula_core::{Refusal, Rule, RuleError};
+use tabula_core::names::{check_name, check_seat_name, same_name};
+use tabula_core::{CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
 
+use crate::cards::{CardType, book_cards, same_key};
+use crate::character::Character;
 use crate::rules;
 use crate::stats::Stat;
-use crate::table::{Event, State};
+use crate::table::{Event, MAX_PARTICIPANTS, Moment, Participant, State};
 
 /// The GM's tools: the table's own citation (issue 27, item 6).
 pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
@@ -69,4 +74,354 @@ pub(crate) fn adjust(s: &State, who: &str, stat: Stat, amount: Amount) -> Result
         from: current,
         to,
     })
+}
+
+/// The book's character sheets bundled with the crate
+/// (`examples/sour-grapes/*.toml`, character sheets only): kinds the
+/// storyteller may `add` at any table, file name and text.
+pub const BUNDLED_SHEETS: [(&str, &str); 4] = [
+    (
+        "example-character.toml",
+        include_str!("../../../../examples/sour-grapes/example-character.toml"),
+    ),
+    (
+        "rook.toml",
+        include_str!("../../../../examples/sour-grapes/rook.toml"),
+    ),
+    (
+        "tavern-brute.toml",
+        include_str!("../../../../examples/sour-grapes/tavern-brute.toml"),
+    ),
+    (
+        "drunk-sailor.toml",
+        include_str!("../../../../examples/sour-grapes/drunk-sailor.toml"),
+    ),
+];
+
+/// The bundled sheets as characters (every one validates; a test checks it).
+pub fn bundled() -> Vec<Character> {
+    BUNDLED_SHEETS
+        .iter()
+        .filter_map(|(_, text)| Character::from_toml(text).ok())
+        .collect()
+}
+
+/// Every kind `add` takes, by name: the table's characters (those at the
+/// table, then those who left it), then the bundled sheets whose name no
+/// character of the table has.
+pub fn kinds(s: &State) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let table = s.participants.iter().chain(&s.left);
+    for c in table.map(|p| p.character.clone()).chain(bundled()) {
+        if !out.iter().any(|n| same_name(n, c.name())) {
+            out.push(c.name().to_string());
+        }
+    }
+    out
+}
+
+/// True when a character at the table, or one that left it, is called `name`.
+fn taken(s: &State, name: &str) -> bool {
+    s.participants
+        .iter()
+        .chain(&s.left)
+        .any(|p| same_name(p.character.name(), name))
+}
+
+/// `name`, or when it is taken `name 2`, `name 3`, ... (the first free one).
+pub fn free_name(s: &State, name: &str) -> String {
+    let name = name.trim();
+    if !taken(s, name) {
+        return name.to_string();
+    }
+    (2..=MAX_PARTICIPANTS.saturating_mul(2).saturating_add(2))
+        .map(|i| format!("{name} {i}"))
+        .find(|n| !taken(s, n))
+        .unwrap_or_else(|| format!("{name} {}", s.participants.len() + s.left.len() + 2))
+}
+
+/// The seats `add ... to SEAT` offers: the storyteller, then every player seat
+/// of the table.
+pub fn seats(s: &State) -> Vec<String> {
+    let mut out = vec![Seat::Gm.to_string()];
+    for p in s.participants.iter().chain(&s.left) {
+        let name = p.seat.to_string();
+        if !out.iter().any(|n| same_name(n, &name)) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The storyteller's `add`: a new participant, a fresh copy of `kind` (a
+/// character of the table, else a bundled sheet): every stat at its Actual
+/// Stat Value without injuries, every skill token, no effects ("Stat
+/// Mechanics", "Skill Mechanics": what a rested character has). Its action
+/// cards are dealt as the table deals a sheet's ("Cards"; `text::setup`): a
+/// table character's copy holds the same cards and comparables; a bundled
+/// sheet holds the cards its sheet lists (a book card the table lacks comes
+/// with it), or every action card of the table. Played by `seat` (default:
+/// the storyteller). Its name is `name` or the kind's, with ` 2` (` 3`, ...)
+/// when taken. In an Event it rolls initiative while the order is not
+/// settled, else it joins at the end of the order (Tabula's decision: the
+/// book is silent; docs/systems/sour-grapes.md, GM tools).
+///
+/// GM tools (issue 27, item 6); Sour Grapes, "Cards", "Event"
+/// (000_05a1db5b88f54528.txt).
+///
+/// # Errors
+/// An unknown kind ([`Refusal::Unknown`], listing the kinds), a bad name or
+/// seat ([`Refusal::Forbidden`]), a full table ([`Refusal::OutOfRange`]);
+/// nothing changes.
+pub(crate) fn add(
+    s: &State,
+    kind: &str,
+    name: Option<&str>,
+    seat: Option<&Seat>,
+) -> Result<Event, RuleError> {
+    if s.participants.len() >= MAX_PARTICIPANTS {
+        return Err(RuleError::out_of_range(
+            GM_TOOLS,
+            "participants",
+            1,
+            i64::try_from(MAX_PARTICIPANTS).unwrap_or(i64::MAX),
+            i64::try_from(s.participants.len().saturating_add(1)).unwrap_or(i64::MAX),
+        ));
+    }
+    let from_table = s
+        .participants
+        .iter()
+        .chain(&s.left)
+        .find(|p| same_name(p.character.name(), kind))
+        .cloned();
+    let base = match &from_table {
+        Some(p) => p.character.clone(),
+        None => match bundled().into_iter().find(|c| same_name(c.name(), kind)) {
+            Some(c) => c,
+            None => {
+                let kinds = kinds(s);
+                return Err(RuleError::unknown_among(
+                    GM_TOOLS,
+                    "kind",
+                    kind.trim(),
+                    kinds.iter().map(String::as_str),
+                ));
+            }
+        },
+    };
+    let wanted = name.unwrap_or(base.name());
+    if let Err(e) = check_name("name", wanted) {
+        return Err(RuleError::forbidden(GM_TOOLS, e.to_string()));
+    }
+    let new_name = free_name(s, wanted);
+    let seat = match seat {
+        None => Seat::Gm,
+        Some(Seat::Gm) => Seat::Gm,
+        Some(other) => {
+            if let Err(e) = check_seat_name("seat", &other.to_string()) {
+                return Err(RuleError::forbidden(GM_TOOLS, e.to_string()));
+            }
+            s.seat(other)
+        }
+    };
+    let character = base.fresh_as(&new_name);
+    let mut new_cards = Vec::new();
+    let (hand, comparable) = match from_table {
+        Some(p) => (p.cards, p.comparable),
+        None => {
+            let hand = match character.cards() {
+                Some(list) => {
+                    let book = book_cards();
+                    let mut hand = Vec::new();
+                    for c in list {
+                        let known = s
+                            .cards
+                            .iter()
+                            .chain(&new_cards)
+                            .find(|k| same_key(&k.name, c))
+                            .cloned();
+                        let card = match known {
+                            Some(k) => Some(k),
+                            None => {
+                                let b = book.iter().find(|k| same_key(&k.name, c)).cloned();
+                                if let Some(b) = &b {
+                                    new_cards.push(b.clone());
+                                }
+                                b
+                            }
+                        };
+                        if let Some(k) = card.filter(|k| k.kind != CardType::Effect)
+                            && !hand.contains(&k.name)
+                        {
+                            hand.push(k.name);
+                        }
+                    }
+                    hand
+                }
+                None => s
+                    .cards
+                    .iter()
+                    .filter(|k| k.kind != CardType::Effect)
+                    .map(|k| k.name.clone())
+                    .collect(),
+            };
+            (hand, character.comparable().clone())
+        }
+    };
+    Ok(Event::Joined {
+        participant: Box::new(Participant {
+            character,
+            seat,
+            cards: hand,
+            effects: Vec::new(),
+            comparable,
+        }),
+        cards: new_cards,
+    })
+}
+
+/// Why `who` cannot leave now, if it cannot: the table's last character; the
+/// character of the running Situation, or one whose skill tokens the
+/// Situation holds (they come back when it ends, "Skill Mechanics"); one with
+/// a part in the turn in progress (the Controller, a target or receiver, a
+/// card offered or played: placed dice and tokens are committed and roll,
+/// R-SG-11). It may leave once that is over.
+fn cannot_leave(s: &State, who: &str) -> Option<String> {
+    if s.participants.len() <= 1 {
+        return Some(format!(
+            "{who} is the table's last character: a table needs at least one"
+        ));
+    }
+    match &s.moment {
+        Moment::Situation(sit) => {
+            if same_name(&sit.who, who) {
+                return Some(format!(
+                    "the Situation is {who}'s: it ends with the final check (or `end-encounter`)"
+                ));
+            }
+            if sit
+                .held
+                .get(who)
+                .is_some_and(|k| k.values().any(|n| *n > 0))
+            {
+                return Some(format!(
+                    "the Situation holds {who}'s skill tokens until it ends: {who} may leave then"
+                ));
+            }
+        }
+        Moment::Event(e) => {
+            if let Some(t) = &e.turn {
+                let is = |n: &String| same_name(n, who);
+                let offered = t
+                    .interrupts
+                    .iter()
+                    .chain(&t.compliments)
+                    .chain(&t.diverts)
+                    .chain(t.compliment.iter())
+                    .chain(t.reactions.values().flatten())
+                    .any(|p| is(&p.by) || p.to.as_ref().is_some_and(is));
+                let part = if is(&t.controller) {
+                    Some("the Controller")
+                } else if t.targets.iter().any(is) || t.receivers.iter().any(is) {
+                    Some("a target of the Stunt")
+                } else if offered || t.reactions.keys().any(is) {
+                    Some("playing a card")
+                } else {
+                    None
+                };
+                if let Some(part) = part {
+                    return Some(format!(
+                        "{who} is {part} in the turn in progress ({}): {who} may leave when the turn ends",
+                        t.step.title()
+                    ));
+                }
+            }
+        }
+        Moment::Free => {}
+    }
+    None
+}
+
+/// The storyteller's `remove`: `who` leaves the encounter with its action
+/// cards (its own: Sour Grapes has no deck, "Cards") and the effects on it,
+/// and leaves the initiative order; it is kept out of play for the sheets the
+/// encounter leaves. While it rolls initiative, its leaving may settle the
+/// order. It cannot leave while it has a part in the turn in progress, in the
+/// running Situation, or as the last character (see the refusals).
+///
+/// GM tools (issue 27, item 6); Sour Grapes, "Event", "Turn Mechanics"
+/// (000_05a1db5b88f54528.txt); R-SG-11.
+///
+/// # Errors
+/// [`Refusal::Forbidden`] saying why it cannot leave now; nothing changes.
+pub(crate) fn remove(s: &State, who: &str) -> Result<Event, RuleError> {
+    if let Some(why) = cannot_leave(s, who) {
+        return Err(RuleError::forbidden(GM_TOOLS, why));
+    }
+    Ok(Event::Left {
+        who: who.to_string(),
+    })
+}
+
+/// The storyteller's tools among its legal commands, in every moment while
+/// the encounter runs: `giveback` and `heal` (the table accepts them in every
+/// moment), `adjust`, `add`, and `remove` with the characters that may leave
+/// now.
+pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
+    if s.over || s.participants.is_empty() {
+        return;
+    }
+    let names = s.participant_names();
+    let stats = || Stat::ALL.iter().map(|st| st.name().to_string());
+    if matches!(s.moment, Moment::Event(_)) {
+        // Offered outside Events with the moment's commands (`table::legal`).
+        out.push(CommandSpec::new(
+            "giveback",
+            "give exhausted points (or skill tokens) back",
+            vec![
+                ParamSpec::choice("stat", stats()),
+                ParamSpec::int("points", 1, 10),
+                ParamSpec::choice("as", names.clone()),
+            ],
+        ));
+        out.push(CommandSpec::new(
+            "heal",
+            "remove an injury",
+            vec![
+                ParamSpec::choice("stat", stats()),
+                ParamSpec::choice("as", names.clone()),
+            ],
+        ));
+    }
+    out.push(CommandSpec::new(
+        "adjust",
+        "set (N) or change (+N, -N) a stat's Current Stat Value",
+        vec![
+            ParamSpec::choice("character", names.clone()),
+            ParamSpec::choice("value", stats()),
+            ParamSpec::text("amount"),
+        ],
+    ));
+    if s.participants.len() < MAX_PARTICIPANTS {
+        out.push(CommandSpec::new(
+            "add",
+            "bring a character into the encounter: a fresh copy of a table's character or a book's sheet",
+            vec![
+                ParamSpec::choice("kind", kinds(s)),
+                ParamSpec::text("as"),
+                ParamSpec::choice("to", seats(s)),
+            ],
+        ));
+    }
+    let leaving: Vec<String> = names
+        .into_iter()
+        .filter(|n| cannot_leave(s, n).is_none())
+        .collect();
+    if !leaving.is_empty() {
+        out.push(CommandSpec::new(
+            "remove",
+            "take a character out of the encounter (its cards and effects leave with it)",
+            vec![ParamSpec::choice("character", leaving)],
+        ));
+    }
 }

@@ -499,6 +499,10 @@ fn moment_line(state: &State, who: &str) -> Option<String> {
             let init = match e.initiative.get(who) {
                 Some(Some(t)) => format!("initiative {t}"),
                 Some(None) => "initiative not rolled yet".to_string(),
+                // Brought in by the storyteller's `add` once the order was settled.
+                None if e.order.iter().any(|n| n == who) => {
+                    "joined after initiative, last in the order".to_string()
+                }
                 None => "not in the Event".to_string(),
             };
             match &e.turn {

@@ -127,6 +127,7 @@ fn table_of_one(mut character: Character, seat: &Seat) -> (State, Vec<EffectEntr
         moment: Moment::Free,
         over: false,
         rounds: 0,
+        left: Vec::new(),
     };
     (state, entries)
 }

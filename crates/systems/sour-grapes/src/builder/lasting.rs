@@ -63,12 +63,16 @@ pub fn sheet_with(
 }
 
 /// Every character at the table as the encounter leaves them, in table order
+/// (then those who left it, in the order they left)
 /// (see the [module documentation](self)). Sour Grapes tables make no
 /// nameless characters: every participant has a sheet.
 pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
     state
         .participants
         .iter()
+        // Those the storyteller took out of the encounter (`remove`) keep
+        // their sheets too (GM tools).
+        .chain(&state.left)
         .map(|p| {
             let mut c = p.character.clone();
             if let Moment::Situation(sit) = &state.moment

@@ -401,10 +401,6 @@ pub fn problems(d: &Draft) -> Vec<BuildProblem> {
     }
 }
 
-fn broken(d: &Draft) -> Vec<BuildProblem> {
-    problems(d).into_iter().filter(|p| !p.unfinished).collect()
-}
-
 fn field_view(
     d: &Draft,
     key: String,
@@ -722,31 +718,14 @@ fn apply(d: &mut Draft, key: &str, f: Field, value: &FieldValue) -> Result<(), B
     Ok(())
 }
 
-/// Set `key` to `value`, refusing what breaks a rule `validate` reports.
+/// Set `key` to `value`, refusing what breaks a rule `validate` reports that
+/// the draft did not break before (core's [`tabula_core::builder::set_checked`]
+/// with [`force`] and [`problems`]).
 ///
 /// # Errors
 /// [`BuildRefusal`]; the draft is then unchanged.
 pub fn set(d: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
-    let f = field(d, key)?;
-    let mut next = d.clone();
-    apply(&mut next, key, f, value)?;
-    let before = broken(d);
-    let new: Vec<BuildProblem> = broken(&next)
-        .into_iter()
-        .filter(|p| !before.contains(p))
-        .collect();
-    let first = new
-        .iter()
-        .find(|p| p.field.as_deref() == Some(key))
-        .or_else(|| new.first());
-    if let Some(problem) = first {
-        return Err(BuildRefusal::Broken {
-            key: key.to_string(),
-            problem: problem.clone(),
-        });
-    }
-    *d = next;
-    Ok(())
+    tabula_core::builder::set_checked(d, key, value, force, problems)
 }
 
 /// Set `key` to `value` checking only the value's kind.

@@ -320,5 +320,40 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
+        Event::Joined { participant, cards } => {
+            for c in cards {
+                if s.card(&c.name).is_none() {
+                    s.cards.push(c.clone());
+                }
+            }
+            let name = participant.character.name().to_string();
+            s.participants.push((**participant).clone());
+            if let Some(e) = s.event_mut() {
+                if e.order.is_empty() {
+                    e.initiative.insert(name, None);
+                } else {
+                    e.order.push(name);
+                }
+            }
+        }
+        Event::Left { who } => {
+            if let Some(i) = s
+                .participants
+                .iter()
+                .position(|p| same_name(p.character.name(), who))
+            {
+                let p = s.participants.remove(i);
+                s.left.push(p);
+            }
+            if let Some(e) = s.event_mut() {
+                e.initiative.retain(|n, _| !same_name(n, who));
+                if let Some(pos) = e.order.iter().position(|n| same_name(n, who)) {
+                    e.order.remove(pos);
+                    if pos < e.index {
+                        e.index -= 1;
+                    }
+                }
+            }
+        }
     }
 }

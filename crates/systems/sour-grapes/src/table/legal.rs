@@ -77,7 +77,19 @@ fn max_dice(s: &State, who: &str, stats: &[Stat]) -> i64 {
     })
 }
 
+/// What `seat` may do now: the moment's commands, then the storyteller's tools
+/// ([`crate::gm::legal`]: `giveback`, `heal`, `adjust`, `add`, `remove`), in
+/// every moment (issue 27, item 6).
 pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
+    let mut out = moment_legal(s, seat);
+    if seat.is_gm() {
+        crate::gm::legal(s, &mut out);
+    }
+    out
+}
+
+/// The moment's commands for `seat` (steps of the turn, initiative, checks).
+fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if s.over {
         return out;
@@ -302,260 +314,261 @@ pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ));
             }
         }
-        Moment::Event(e) => {
-            if gm {
-                out.push(CommandSpec::new("end-event", "end the Event", vec![]));
-            }
-            if e.order.is_empty() {
-                for m in &mine {
-                    if e.initiative.get(m).is_some_and(Option::is_none) {
-                        // R-SG-12 limits the stat; with none allowed, 0 dice.
-                        let stats = s.check_stats(m);
-                        let (names, dice) = if stats.is_empty() {
-                            (stat_names(), 0)
-                        } else {
-                            (
-                                stats.iter().map(|st| st.name().to_string()).collect(),
-                                max_dice(s, m, &stats),
-                            )
-                        };
-                        out.push(CommandSpec::new(
-                            "initiative",
-                            &format!("{m}: initiative, a check that exhausts nothing (+ d20)"),
-                            vec![
-                                ParamSpec::choice("stat", names),
-                                ParamSpec::int("dice", 0, dice),
-                                ParamSpec::choice("as", [m.clone()]),
-                            ],
-                        ));
-                    }
-                }
-            }
-            let Some(t) = &e.turn else { return out };
-            let ctl = mine.contains(&t.controller);
-            let others: Vec<&String> = mine.iter().filter(|m| **m != t.controller).collect();
-            match t.step {
-                Step::Prep => {
-                    if ctl {
-                        if t.free_point {
-                            out.push(CommandSpec::new(
-                                "recover",
-                                "the free point: one exhausted uninjured stat point or skill token",
-                                vec![ParamSpec::choice(
-                                    "stat or skill",
-                                    recoverable(s, &t.controller),
-                                )],
-                            ));
-                        }
-                        for p in &t.pending_effects {
-                            let Some(c) = s.card(p) else { continue };
-                            if card_usable(s, &t.controller, c).is_err() {
-                                continue;
-                            }
-                            out.push(CommandSpec::new(
-                                "keep",
-                                &format!(
-                                    "roll to keep {p} (R-SG-9); ending the turn without it discards it"
-                                ),
-                                vec![
-                                    ParamSpec::choice("effect", [p.clone()]),
-                                    ParamSpec::int("dice", 0, max_cur(&t.controller, c.success)),
-                                    ParamSpec::int("tokens", 0, 5),
-                                ],
-                            ));
-                        }
-                        if let Some(p) = s.participant(&t.controller) {
-                            let disc: Vec<String> = p
-                                .effects
-                                .iter()
-                                .filter(|x| {
-                                    s.card(&x.card)
-                                        .and_then(|c| c.effect)
-                                        .map(|e| e.keep)
-                                        .is_none_or(|k| k == Keep::Roll || k == Keep::Discard)
-                                })
-                                .map(|x| x.card.clone())
-                                .collect();
-                            if !disc.is_empty() {
-                                out.push(CommandSpec::new(
-                                    "discard",
-                                    "discard an effect",
-                                    vec![ParamSpec::choice("effect", disc)],
-                                ));
-                            }
-                        }
-                        if t.pending_effects.is_empty() {
-                            let c = cards_of(s, &t.controller, CardType::Stunt);
-                            if !c.is_empty() {
-                                out.push(CommandSpec::new(
-                                    "stunt",
-                                    "step 2: lay down a Stunt",
-                                    vec![ParamSpec::choice("card", c)],
-                                ));
-                            }
-                        }
-                        out.push(CommandSpec::new(
-                            "end",
-                            if t.pending_effects.is_empty() {
-                                "end the turn without a Stunt"
-                            } else {
-                                "end the turn without a Stunt; effects not rolled for are discarded (R-SG-9)"
-                            },
-                            vec![],
-                        ));
-                    }
-                }
-                Step::Interrupt => {
-                    for o in &others {
-                        let c = cards_of(s, o, CardType::Interrupt);
-                        if !c.is_empty() && !t.interrupts.iter().any(|p| &&p.by == o) {
-                            out.push(CommandSpec::new(
-                                "interrupt",
-                                &format!("{o}: offer an Interrupt (rolled when the step closes)"),
-                                vec![
-                                    ParamSpec::choice("card", c),
-                                    ParamSpec::int("dice", 0, 10),
-                                    ParamSpec::int("tokens", 0, 5),
-                                    ParamSpec::choice("as", [(*o).clone()]),
-                                ],
-                            ));
-                        }
-                    }
-                    if gm && !t.interrupts.is_empty() {
-                        out.push(CommandSpec::new(
-                            "reject",
-                            "reject an invalid card offered now",
-                            vec![ParamSpec::choice(
-                                "as",
-                                t.interrupts.iter().map(|p| p.by.clone()),
-                            )],
-                        ));
-                    }
-                    if ctl || gm {
-                        out.push(CommandSpec::new(
-                            "pass",
-                            "close step 3 and roll the Interrupt, if any",
-                            vec![],
-                        ));
-                    }
-                }
-                Step::Targeting => {
-                    if ctl {
-                        let c = t.stunt.as_deref().and_then(|c| s.card(c));
-                        out.push(CommandSpec::new(
-                            "target",
-                            &with_usage("target", "step 4: targets, and dice + tokens on Success and Result (not rolled)"),
-                            vec![
-                                ParamSpec::text("targets, comma-separated"),
-                                ParamSpec::int(
-                                    "success dice",
-                                    0,
-                                    max_cur(&t.controller, c.and_then(|c| c.success)),
-                                ),
-                                ParamSpec::int("success tokens", 0, 5),
-                                ParamSpec::int(
-                                    "result dice",
-                                    0,
-                                    max_cur(&t.controller, c.and_then(|c| c.result)),
-                                ),
-                                ParamSpec::int("result tokens", 0, 5),
-                            ],
-                        ));
-                    }
-                }
-                Step::Support => {
-                    for o in &mine {
-                        let c = cards_of(s, o, CardType::Compliment);
-                        if !c.is_empty() && !t.compliments.iter().any(|p| &p.by == o) {
-                            out.push(CommandSpec::new(
-                                "compliment",
-                                &format!("{o}: {}", with_usage("compliment", "offer a Compliment")),
-                                vec![
-                                    ParamSpec::choice("card", c),
-                                    ParamSpec::int("success dice", 0, 10),
-                                    ParamSpec::int("success tokens", 0, 5),
-                                    ParamSpec::int("result dice", 0, 10),
-                                    ParamSpec::int("result tokens", 0, 5),
-                                    ParamSpec::choice("as", [o.clone()]),
-                                ],
-                            ));
-                        }
-                        let c = cards_of(s, o, CardType::Divert);
-                        if !c.is_empty() && !t.diverts.iter().any(|p| &p.by == o) {
-                            out.push(CommandSpec::new(
-                                "divert",
-                                &format!("{o}: {}", with_usage("divert", "offer a Divert")),
-                                vec![
-                                    ParamSpec::choice("card", c),
-                                    ParamSpec::int("success dice", 0, 10),
-                                    ParamSpec::int("success tokens", 0, 5),
-                                    ParamSpec::choice("to", s.participant_names()),
-                                    ParamSpec::choice("as", [o.clone()]),
-                                ],
-                            ));
-                        }
-                    }
-                    let offered: Vec<String> = t
-                        .compliments
-                        .iter()
-                        .chain(&t.diverts)
-                        .map(|p| p.by.clone())
-                        .collect();
-                    if gm && !offered.is_empty() {
-                        out.push(CommandSpec::new(
-                            "reject",
-                            "reject an invalid card offered now",
-                            vec![ParamSpec::choice("as", offered)],
-                        ));
-                    }
-                    if ctl || gm {
-                        out.push(CommandSpec::new(
-                            "pass",
-                            "close step 5: step 6 rolls the Divert and Compliment",
-                            vec![],
-                        ));
-                    }
-                }
-                Step::Reaction => {
-                    for r in t
-                        .receivers
-                        .iter()
-                        .filter(|r| !t.reactions.contains_key(*r) && mine.contains(r))
-                    {
-                        let c = cards_of(s, r, CardType::Reaction);
-                        if !c.is_empty() {
-                            out.push(CommandSpec::new(
-                                "react",
-                                &format!("{r}: play a Reaction (rolled in step 8)"),
-                                vec![
-                                    ParamSpec::choice("card", c),
-                                    ParamSpec::int("dice", 0, 10),
-                                    ParamSpec::int("tokens", 0, 5),
-                                    ParamSpec::choice("as", [r.clone()]),
-                                ],
-                            ));
-                        }
-                        out.push(CommandSpec::new(
-                            "take",
-                            &format!("{r}: no Reaction"),
-                            vec![ParamSpec::choice("as", [r.clone()])],
-                        ));
-                    }
-                }
+        Moment::Event(e) => event_legal(s, e, &mine, gm, &mut out),
+    }
+    out
+}
+
+/// The Event's commands for a seat playing `mine` (the storyteller: `gm`):
+/// `end-event`, initiative, then the steps of the turn in progress.
+/// Sour Grapes, "Event", "Turn Mechanics" (000_05a1db5b88f54528.txt).
+fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut Vec<CommandSpec>) {
+    let max_cur = |who: &str, st: Option<Stat>| {
+        s.participant(who)
+            .and_then(|p| st.map(|st| i64::from(p.character.stat(st).current)))
+            .unwrap_or(0)
+    };
+    if gm {
+        out.push(CommandSpec::new("end-event", "end the Event", vec![]));
+    }
+    if e.order.is_empty() {
+        for m in mine {
+            if e.initiative.get(m).is_some_and(Option::is_none) {
+                // R-SG-12 limits the stat; with none allowed, 0 dice.
+                let stats = s.check_stats(m);
+                let (names, dice) = if stats.is_empty() {
+                    (stat_names(), 0)
+                } else {
+                    (
+                        stats.iter().map(|st| st.name().to_string()).collect(),
+                        max_dice(s, m, &stats),
+                    )
+                };
+                out.push(CommandSpec::new(
+                    "initiative",
+                    &format!("{m}: initiative, a check that exhausts nothing (+ d20)"),
+                    vec![
+                        ParamSpec::choice("stat", names),
+                        ParamSpec::int("dice", 0, dice),
+                        ParamSpec::choice("as", [m.clone()]),
+                    ],
+                ));
             }
         }
     }
-    // The storyteller's `adjust`, in every moment (issue 27, item 6).
-    if gm && !s.participants.is_empty() {
-        out.push(CommandSpec::new(
-            "adjust",
-            "set (N) or change (+N, -N) a stat's Current Stat Value",
-            vec![
-                ParamSpec::choice("character", s.participant_names()),
-                ParamSpec::choice("value", stat_names()),
-                ParamSpec::text("amount"),
-            ],
-        ));
+    let Some(t) = &e.turn else { return };
+    let ctl = mine.contains(&t.controller);
+    let others: Vec<&String> = mine.iter().filter(|m| **m != t.controller).collect();
+    match t.step {
+        Step::Prep => {
+            if ctl {
+                if t.free_point {
+                    out.push(CommandSpec::new(
+                        "recover",
+                        "the free point: one exhausted uninjured stat point or skill token",
+                        vec![ParamSpec::choice(
+                            "stat or skill",
+                            recoverable(s, &t.controller),
+                        )],
+                    ));
+                }
+                for p in &t.pending_effects {
+                    let Some(c) = s.card(p) else { continue };
+                    if card_usable(s, &t.controller, c).is_err() {
+                        continue;
+                    }
+                    out.push(CommandSpec::new(
+                        "keep",
+                        &format!(
+                            "roll to keep {p} (R-SG-9); ending the turn without it discards it"
+                        ),
+                        vec![
+                            ParamSpec::choice("effect", [p.clone()]),
+                            ParamSpec::int("dice", 0, max_cur(&t.controller, c.success)),
+                            ParamSpec::int("tokens", 0, 5),
+                        ],
+                    ));
+                }
+                if let Some(p) = s.participant(&t.controller) {
+                    let disc: Vec<String> = p
+                        .effects
+                        .iter()
+                        .filter(|x| {
+                            s.card(&x.card)
+                                .and_then(|c| c.effect)
+                                .map(|e| e.keep)
+                                .is_none_or(|k| k == Keep::Roll || k == Keep::Discard)
+                        })
+                        .map(|x| x.card.clone())
+                        .collect();
+                    if !disc.is_empty() {
+                        out.push(CommandSpec::new(
+                            "discard",
+                            "discard an effect",
+                            vec![ParamSpec::choice("effect", disc)],
+                        ));
+                    }
+                }
+                if t.pending_effects.is_empty() {
+                    let c = cards_of(s, &t.controller, CardType::Stunt);
+                    if !c.is_empty() {
+                        out.push(CommandSpec::new(
+                            "stunt",
+                            "step 2: lay down a Stunt",
+                            vec![ParamSpec::choice("card", c)],
+                        ));
+                    }
+                }
+                out.push(CommandSpec::new(
+                        "end",
+                        if t.pending_effects.is_empty() {
+                            "end the turn without a Stunt"
+                        } else {
+                            "end the turn without a Stunt; effects not rolled for are discarded (R-SG-9)"
+                        },
+                        vec![],
+                    ));
+            }
+        }
+        Step::Interrupt => {
+            for o in &others {
+                let c = cards_of(s, o, CardType::Interrupt);
+                if !c.is_empty() && !t.interrupts.iter().any(|p| &&p.by == o) {
+                    out.push(CommandSpec::new(
+                        "interrupt",
+                        &format!("{o}: offer an Interrupt (rolled when the step closes)"),
+                        vec![
+                            ParamSpec::choice("card", c),
+                            ParamSpec::int("dice", 0, 10),
+                            ParamSpec::int("tokens", 0, 5),
+                            ParamSpec::choice("as", [(*o).clone()]),
+                        ],
+                    ));
+                }
+            }
+            if gm && !t.interrupts.is_empty() {
+                out.push(CommandSpec::new(
+                    "reject",
+                    "reject an invalid card offered now",
+                    vec![ParamSpec::choice(
+                        "as",
+                        t.interrupts.iter().map(|p| p.by.clone()),
+                    )],
+                ));
+            }
+            if ctl || gm {
+                out.push(CommandSpec::new(
+                    "pass",
+                    "close step 3 and roll the Interrupt, if any",
+                    vec![],
+                ));
+            }
+        }
+        Step::Targeting => {
+            if ctl {
+                let c = t.stunt.as_deref().and_then(|c| s.card(c));
+                out.push(CommandSpec::new(
+                    "target",
+                    &with_usage(
+                        "target",
+                        "step 4: targets, and dice + tokens on Success and Result (not rolled)",
+                    ),
+                    vec![
+                        ParamSpec::text("targets, comma-separated"),
+                        ParamSpec::int(
+                            "success dice",
+                            0,
+                            max_cur(&t.controller, c.and_then(|c| c.success)),
+                        ),
+                        ParamSpec::int("success tokens", 0, 5),
+                        ParamSpec::int(
+                            "result dice",
+                            0,
+                            max_cur(&t.controller, c.and_then(|c| c.result)),
+                        ),
+                        ParamSpec::int("result tokens", 0, 5),
+                    ],
+                ));
+            }
+        }
+        Step::Support => {
+            for o in mine {
+                let c = cards_of(s, o, CardType::Compliment);
+                if !c.is_empty() && !t.compliments.iter().any(|p| &p.by == o) {
+                    out.push(CommandSpec::new(
+                        "compliment",
+                        &format!("{o}: {}", with_usage("compliment", "offer a Compliment")),
+                        vec![
+                            ParamSpec::choice("card", c),
+                            ParamSpec::int("success dice", 0, 10),
+                            ParamSpec::int("success tokens", 0, 5),
+                            ParamSpec::int("result dice", 0, 10),
+                            ParamSpec::int("result tokens", 0, 5),
+                            ParamSpec::choice("as", [o.clone()]),
+                        ],
+                    ));
+                }
+                let c = cards_of(s, o, CardType::Divert);
+                if !c.is_empty() && !t.diverts.iter().any(|p| &p.by == o) {
+                    out.push(CommandSpec::new(
+                        "divert",
+                        &format!("{o}: {}", with_usage("divert", "offer a Divert")),
+                        vec![
+                            ParamSpec::choice("card", c),
+                            ParamSpec::int("success dice", 0, 10),
+                            ParamSpec::int("success tokens", 0, 5),
+                            ParamSpec::choice("to", s.participant_names()),
+                            ParamSpec::choice("as", [o.clone()]),
+                        ],
+                    ));
+                }
+            }
+            let offered: Vec<String> = t
+                .compliments
+                .iter()
+                .chain(&t.diverts)
+                .map(|p| p.by.clone())
+                .collect();
+            if gm && !offered.is_empty() {
+                out.push(CommandSpec::new(
+                    "reject",
+                    "reject an invalid card offered now",
+                    vec![ParamSpec::choice("as", offered)],
+                ));
+            }
+            if ctl || gm {
+                out.push(CommandSpec::new(
+                    "pass",
+                    "close step 5: step 6 rolls the Divert and Compliment",
+                    vec![],
+                ));
+            }
+        }
+        Step::Reaction => {
+            for r in t
+                .receivers
+                .iter()
+                .filter(|r| !t.reactions.contains_key(*r) && mine.contains(r))
+            {
+                let c = cards_of(s, r, CardType::Reaction);
+                if !c.is_empty() {
+                    out.push(CommandSpec::new(
+                        "react",
+                        &format!("{r}: play a Reaction (rolled in step 8)"),
+                        vec![
+                            ParamSpec::choice("card", c),
+                            ParamSpec::int("dice", 0, 10),
+                            ParamSpec::int("tokens", 0, 5),
+                            ParamSpec::choice("as", [r.clone()]),
+                        ],
+                    ));
+                }
+                out.push(CommandSpec::new(
+                    "take",
+                    &format!("{r}: no Reaction"),
+                    vec![ParamSpec::choice("as", [r.clone()])],
+                ));
+            }
+        }
     }
-    out
 }

@@ -12,7 +12,11 @@ use super::*;
 /// Sour Grapes, "Game Moments" (000_05a1db5b88f54528.txt) and the sections cited below.
 pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
     if d.s().over {
-        return Err(wrong_phase(rules::MOMENTS, "the encounter is over"));
+        return Err(RuleError::new(
+            rules::MOMENTS,
+            Refusal::WrongPhase,
+            "the encounter is over",
+        ));
     }
     match cmd {
         Command::Spend { who, stat } => {
@@ -50,8 +54,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             difficulty,
         } => {
             if matches!(d.s().moment, Moment::Event(_)) {
-                return Err(wrong_phase(
+                return Err(RuleError::new(
                     rules::MOMENTS,
+                    Refusal::WrongPhase,
                     "inside an Event, actions are cards",
                 ));
             }
@@ -140,7 +145,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             need_gm(seat, "reject a card", rules::TURN)?;
             let who = who_known(d.s(), who, rules::TURN)?;
             let Some(t) = d.s().turn() else {
-                return Err(wrong_phase(rules::TURN, "no turn is running"));
+                return Err(RuleError::new(
+                    rules::TURN,
+                    Refusal::WrongPhase,
+                    "no turn is running",
+                ));
             };
             let offered = t
                 .interrupts
@@ -174,8 +183,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         Command::Rest => {
             need_gm(seat, "call a rest", rules::STAT_MECHANICS)?;
             if !matches!(d.s().moment, Moment::Free) {
-                return Err(wrong_phase(
+                return Err(RuleError::new(
                     rules::STAT_MECHANICS,
+                    Refusal::WrongPhase,
                     "rest after the Situation or Event is over",
                 ));
             }
@@ -190,8 +200,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         } => {
             need_gm(seat, "announce a Situation", rules::SITUATION)?;
             if !matches!(d.s().moment, Moment::Free) {
-                return Err(wrong_phase(
+                return Err(RuleError::new(
                     rules::SITUATION,
+                    Refusal::WrongPhase,
                     "a Situation starts between other moments",
                 ));
             }
@@ -215,7 +226,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         Command::Difficulty { value } => {
             need_gm(seat, "change the Situation's difficulty", rules::SITUATION)?;
             let Moment::Situation(sit) = &d.s().moment else {
-                return Err(wrong_phase(rules::SITUATION, "no Situation is running"));
+                return Err(RuleError::new(
+                    rules::SITUATION,
+                    Refusal::WrongPhase,
+                    "no Situation is running",
+                ));
             };
             if *value > MAX_DIFFICULTY {
                 return Err(RuleError::out_of_range(
@@ -231,7 +246,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         }
         Command::Final { dice, tokens } => {
             let Moment::Situation(sit) = d.s().moment.clone() else {
-                return Err(wrong_phase(rules::SITUATION, "no Situation is running"));
+                return Err(RuleError::new(
+                    rules::SITUATION,
+                    Refusal::WrongPhase,
+                    "no Situation is running",
+                ));
             };
             // The final check is rolled by the seat that plays the character
             // (the storyteller for a monster): a seat acts only for its own.
@@ -240,8 +259,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 .participant(&sit.who)
                 .is_some_and(|p| p.seat.same_seat(seat));
             if !seat_ok {
-                return Err(not_permitted(
+                return Err(RuleError::new(
                     rules::SEATS,
+                    Refusal::NotPermitted,
                     format!(
                         "the final check is {}'s: {seat} does not play {}",
                         sit.who, sit.who
@@ -289,8 +309,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         Command::StartEvent => {
             need_gm(seat, "declare an Event", rules::INITIATIVE)?;
             if !matches!(d.s().moment, Moment::Free) {
-                return Err(wrong_phase(
+                return Err(RuleError::new(
                     rules::INITIATIVE,
+                    Refusal::WrongPhase,
                     "an Event starts between other moments",
                 ));
             }
@@ -301,7 +322,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
         Command::EndEvent => {
             need_gm(seat, "end the Event", rules::INITIATIVE)?;
             if d.s().event().is_none() {
-                return Err(wrong_phase(rules::INITIATIVE, "no Event is running"));
+                return Err(RuleError::new(
+                    rules::INITIATIVE,
+                    Refusal::WrongPhase,
+                    "no Event is running",
+                ));
             }
             // A Controller who has not rolled for an effect yet loses it (R-SG-9).
             discard_unrolled_effects(d);
@@ -309,6 +334,21 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 reason: "the storyteller ended it".into(),
             });
         }
+        _ => effects_experience_and_gm_tools(d, seat, cmd)?,
+    }
+    Ok(())
+}
+
+/// The commands of [`decide`] that put effects on and off, the Experience
+/// rule's, and the storyteller's tools; the turn's steps go on to
+/// `turn_command`. Sour Grapes, "Effects", "Experience"
+/// (000_05a1db5b88f54528.txt); GM tools (issue 27, item 6).
+fn effects_experience_and_gm_tools(
+    d: &mut Dec<'_>,
+    seat: &Seat,
+    cmd: &Command,
+) -> Result<(), RuleError> {
+    match cmd {
         Command::Cure { who, effect } => {
             need_gm(seat, "remove an effect", rules::EFFECTS)?;
             let who = who_known(d.s(), who, rules::EFFECTS)?;
@@ -389,8 +429,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 ));
             }
             if !matches!(d.s().moment, Moment::Free) {
-                return Err(wrong_phase(
+                return Err(RuleError::new(
                     rules::EXPERIENCE,
+                    Refusal::WrongPhase,
                     "points are spent between moments (at chapter ends)",
                 ));
             }
@@ -446,8 +487,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 ));
             }
             if !matches!(d.s().moment, Moment::Free) {
-                return Err(wrong_phase(
+                return Err(RuleError::new(
                     rules::EXPERIENCE,
+                    Refusal::WrongPhase,
                     "points are spent between moments (at chapter ends)",
                 ));
             }
@@ -517,6 +559,25 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let e = crate::gm::adjust(d.s(), &who, *stat, *amount)?;
             d.emit(e);
         }
+        Command::Add {
+            kind,
+            name,
+            seat: to,
+        } => {
+            need_gm(seat, "add a character", crate::gm::GM_TOOLS)?;
+            let e = crate::gm::add(d.s(), kind, name.as_deref(), to.as_ref())?;
+            d.emit(e);
+        }
+        Command::Remove { who } => {
+            need_gm(seat, "remove a character", crate::gm::GM_TOOLS)?;
+            let who = who_known(d.s(), who, crate::gm::GM_TOOLS)?;
+            let e = crate::gm::remove(d.s(), &who)?;
+            d.emit(e);
+            // The last participant still to roll initiative left: the order.
+            if d.s().event().is_some_and(|e| e.order.is_empty()) {
+                settle_initiative(d)?;
+            }
+        }
         Command::EndEncounter => {
             need_gm(seat, "end the encounter", rules::MOMENTS)?;
             d.emit(Event::EncounterEnded);
@@ -536,14 +597,16 @@ pub(super) fn initiative(
     dice: u32,
 ) -> Result<(), RuleError> {
     let Some(e) = d.s().event().cloned() else {
-        return Err(wrong_phase(
+        return Err(RuleError::new(
             rules::INITIATIVE,
+            Refusal::WrongPhase,
             "no Event is running: the storyteller declares one with `event`",
         ));
     };
     if !e.order.is_empty() {
-        return Err(wrong_phase(
+        return Err(RuleError::new(
             rules::INITIATIVE,
+            Refusal::WrongPhase,
             "initiative is already settled",
         ));
     }
@@ -625,6 +688,14 @@ pub(super) fn initiative(
         d20,
         total,
     });
+    settle_initiative(d)
+}
+
+/// When every participant has rolled initiative, the order: highest total
+/// first, ties rolling a d20 again, and the first turn begins. Sour Grapes,
+/// "Event"; R-SG-8. Also after the storyteller's `remove` takes out the last
+/// participant still to roll (GM tools).
+pub(super) fn settle_initiative(d: &mut Dec<'_>) -> Result<(), RuleError> {
     let e = d.s().event().cloned();
     if let Some(e) = e
         && e.initiative.values().all(Option::is_some)

@@ -56,24 +56,13 @@ impl<'a> Dec<'a> {
     }
 }
 
-pub(super) fn not_permitted(rule: Rule, msg: impl Into<String>) -> RuleError {
-    RuleError::new(rule, Refusal::NotPermitted, msg)
-}
-
-pub(super) fn wrong_phase(rule: Rule, msg: impl Into<String>) -> RuleError {
-    RuleError::new(rule, Refusal::WrongPhase, msg)
-}
-
-pub(super) fn not_your_turn(rule: Rule, msg: impl Into<String>) -> RuleError {
-    RuleError::new(rule, Refusal::NotYourTurn, msg)
-}
-
 pub(super) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleError> {
     if seat.is_gm() {
         Ok(())
     } else {
-        Err(not_permitted(
+        Err(RuleError::new(
             rule,
+            Refusal::NotPermitted,
             format!("only the storyteller may {what}"),
         ))
     }
@@ -104,8 +93,9 @@ pub(super) fn actor(
             .ok_or_else(|| unknown_character(s, rule, name))?;
         if !p.seat.same_seat(seat) {
             let mine = s.controlled_by(seat);
-            return Err(not_permitted(
+            return Err(RuleError::new(
                 rules::SEATS,
+                Refusal::NotPermitted,
                 format!(
                     "{seat} does not play {}: a seat acts only for its own characters ({})",
                     p.character.name(),
@@ -128,12 +118,14 @@ pub(super) fn actor(
     }
     match mine.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(not_permitted(
+        [] => Err(RuleError::new(
             rules::SEATS,
+            Refusal::NotPermitted,
             format!("{seat} plays no character here"),
         )),
-        _ => Err(not_permitted(
+        _ => Err(RuleError::new(
             rules::SEATS,
+            Refusal::NotPermitted,
             format!("{seat} plays several characters: say which with `as NAME`"),
         )),
     }
@@ -474,13 +466,8 @@ pub(super) fn unusable(c: &Character, card: &ActionCard) -> Option<Unusable> {
 pub(super) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> {
     s.card(name).cloned().ok_or_else(|| {
         let known: Vec<&str> = s.cards.iter().map(|c| c.name.as_str()).collect();
-        unknown_named(rules::CARDS, "card", name, &known)
+        RuleError::unknown_among(rules::CARDS, "card", name.trim(), known)
     })
-}
-
-/// Refuse an unknown name of `field`, listing the valid choices.
-pub(super) fn unknown_named(rule: Rule, field: &str, name: &str, choices: &[&str]) -> RuleError {
-    RuleError::unknown_among(rule, field, name.trim(), choices.iter().copied())
 }
 
 /// Refuse an unknown skill of `who`, listing their skills.
@@ -495,7 +482,7 @@ pub(super) fn unknown_skill(s: &State, rule: Rule, who: &str, name: &str) -> Rul
                 .collect()
         })
         .unwrap_or_default();
-    unknown_named(rule, "skill", name, &skills)
+    RuleError::unknown_among(rule, "skill", name.trim(), skills)
 }
 
 /// Successes a card needs from `who` (R-SG-2, R-SG-5, R-SG-6), Dazed included.

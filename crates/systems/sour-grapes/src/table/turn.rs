@@ -210,8 +210,9 @@ pub(super) fn settle_slot(
 /// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
 pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
     let Some(t) = d.s().turn().cloned() else {
-        return Err(wrong_phase(
+        return Err(RuleError::new(
             rules::TURN,
+            Refusal::WrongPhase,
             match d.s().event() {
                 Some(_) => "initiative first: every participant rolls `initiative STAT DICE`",
                 None => "that is done on a turn of an Event; no Event is running",
@@ -226,8 +227,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         if is_controller {
             Ok(())
         } else {
-            Err(not_your_turn(
+            Err(RuleError::new(
                 rules::TURN,
+                Refusal::NotYourTurn,
                 format!("only the Controller, {}, may {what}", t.controller),
             ))
         }
@@ -236,8 +238,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         if t.step == step {
             Ok(())
         } else {
-            Err(wrong_phase(
+            Err(RuleError::new(
                 rule,
+                Refusal::WrongPhase,
                 format!("the turn is at {}, not {}", t.step.title(), step.title()),
             ))
         }
@@ -382,8 +385,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             step_is(Step::Interrupt, rules::INTERRUPT)?;
             let who = actor(d.s(), seat, who, rules::INTERRUPT)?;
             if who == t.controller {
-                return Err(not_permitted(
+                return Err(RuleError::new(
                     rules::INTERRUPT,
+                    Refusal::NotPermitted,
                     "the Controller does not interrupt their own Stunt",
                 ));
             }
@@ -409,8 +413,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
         }
         Command::Pass => {
             if !(is_controller || seat.is_gm()) {
-                return Err(not_your_turn(
+                return Err(RuleError::new(
                     rules::TURN,
+                    Refusal::NotYourTurn,
                     format!(
                         "the Controller ({}) or the storyteller closes the step",
                         t.controller
@@ -421,8 +426,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                 Step::Interrupt => close_interrupts(d, &t)?,
                 Step::Support => close_support(d, &t)?,
                 other => {
-                    return Err(wrong_phase(
+                    return Err(RuleError::new(
                         rules::TURN,
+                        Refusal::WrongPhase,
                         format!("nothing to pass at {}", other.title()),
                     ));
                 }
@@ -573,8 +579,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             after_reaction(d)?;
         }
         _ => {
-            return Err(wrong_phase(
+            return Err(RuleError::new(
                 rules::MOMENTS,
+                Refusal::WrongPhase,
                 "that command is not for this moment",
             ));
         }
@@ -604,8 +611,9 @@ pub(super) fn reactor(
         Some(w) => {
             let name = who_known(s, w, rules::REACTION)?;
             if !t.receivers.contains(&name) {
-                return Err(not_permitted(
+                return Err(RuleError::new(
                     rules::REACTION,
+                    Refusal::NotPermitted,
                     format!("{name} is not a target of the Stunt: only targets react"),
                 ));
             }
@@ -616,16 +624,18 @@ pub(super) fn reactor(
                 ));
             }
             if !mine.contains(&name) {
-                return Err(not_permitted(
+                return Err(RuleError::new(
                     rules::SEATS,
+                    Refusal::NotPermitted,
                     format!("{seat} does not play {name}"),
                 ));
             }
             Ok(name)
         }
         None => mine.into_iter().next().ok_or_else(|| {
-            not_your_turn(
+            RuleError::new(
                 rules::REACTION,
+                Refusal::NotYourTurn,
                 format!(
                     "{seat} has no target left to react; waiting for {}",
                     pending

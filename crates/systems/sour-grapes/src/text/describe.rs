@@ -1,0 +1,264 @@
+//! What each event says: the lines `play` prints for the log.
+
+use super::*;
+
+pub(super) fn purpose_text(p: &Purpose) -> &'static str {
+    match p {
+        Purpose::Check => "Check",
+        Purpose::SituationFinal => "final check",
+        Purpose::KeepEffect => "roll to keep",
+        Purpose::Interrupt => "Interrupt",
+        Purpose::Compliment => "Compliment (step 6)",
+        Purpose::Divert => "Divert (step 6)",
+        Purpose::Stunt => "Stunt (step 8)",
+        Purpose::Reaction => "Reaction (step 8)",
+        Purpose::Damage => "damage",
+        Purpose::ExtraDamage => "additional damage",
+        Purpose::LessDamage => "damage taken off",
+        Purpose::LostSlot => "lost the slot, rolls for exhaustion",
+    }
+}
+
+/// One event as text, with every die.
+pub fn describe(state: &State, e: &Event) -> String {
+    match e {
+        Event::Spent { who, stat } => format!(
+            "{who} spends a point of {stat} (now {})",
+            cur(state, who, *stat)
+        ),
+        Event::GivenBack { who, stat, points } => format!(
+            "the storyteller gives {who} {points} {stat} back (now {})",
+            cur(state, who, *stat)
+        ),
+        Event::Healed { who, stat } => format!("{who}'s {stat} injury is healed"),
+        Event::TokensBack { who, skill, points } => {
+            format!("the storyteller gives {who} {points} {skill} token(s) back")
+        }
+        Event::Rejected { who } => {
+            format!("the table rejects {who}'s card as invalid here; it is taken back unrolled")
+        }
+        Event::Rested { who } => format!(
+            "a short rest: {} recover exhausted uninjured stats and skill tokens",
+            who.join(", ")
+        ),
+        Event::Rolled {
+            purpose,
+            who,
+            card,
+            stat,
+            skill,
+            roll,
+            needed,
+            success,
+            exhausts,
+            tokens_spent,
+            lost,
+        } => {
+            let mut s = format!("{who} rolls {}", purpose_text(purpose));
+            if let Some(c) = card {
+                let _ = write!(s, " [{c}]");
+            }
+            let _ = write!(s, ": {stat} {}d", roll.dice.len());
+            if roll.tokens > 0 {
+                let _ = write!(
+                    s,
+                    " + {} {} tokens",
+                    roll.tokens,
+                    skill.as_deref().unwrap_or("skill")
+                );
+            }
+            let _ = write!(s, " -> {} = {} successes", roll.shown(), roll.successes);
+            if let Some(n) = needed {
+                let _ = write!(s, " (needs {n})");
+            }
+            match success {
+                Some(true) => s.push_str(": SUCCESS"),
+                Some(false) => s.push_str(": FAILED"),
+                None => {}
+            }
+            for (st, n) in exhausts {
+                let _ = write!(s, "; {st} exhausted by {n} (now {})", cur(state, who, *st));
+            }
+            if *tokens_spent > 0 {
+                let _ = write!(s, "; {tokens_spent} tokens spent");
+            }
+            if !lost.is_empty() {
+                let _ = write!(
+                    s,
+                    "; placed but lost (R-SG-11: the stat or skill fell below what was placed): {lost}"
+                );
+            }
+            s
+        }
+        Event::SituationStarted {
+            who,
+            stat,
+            skill,
+            difficulty,
+        } => format!(
+            "Situation: {who} faces difficulty {difficulty}; the final check is {stat}{}",
+            skill
+                .as_ref()
+                .map(|k| format!(" + {k}"))
+                .unwrap_or_default()
+        ),
+        Event::DifficultyChanged { from, to } => {
+            format!("the Situation's difficulty goes from {from} to {to}")
+        }
+        Event::SituationEnded { who, success } => format!(
+            "the Situation ends: {who} {}; held skill tokens recover",
+            if *success { "succeeds" } else { "fails" }
+        ),
+        Event::EventStarted { participants } => format!(
+            "An Event! Initiative: {} each roll `initiative STAT DICE`",
+            participants.join(", ")
+        ),
+        Event::InitiativeRolled {
+            who,
+            stat,
+            roll,
+            d20,
+            total,
+        } => format!(
+            "{who} rolls initiative on {stat}: {} = {} successes{} = {total} (exhausts nothing)",
+            roll.shown(),
+            roll.successes,
+            d20.map(|d| format!(" + d20 {d}")).unwrap_or_default()
+        ),
+        Event::InitiativeSettled { order, tiebreaks } => {
+            let mut s = format!("initiative order: {}", order.join(", "));
+            for (n, r) in tiebreaks {
+                let _ = write!(s, "; tie-break d20 for {n}: {r:?}");
+            }
+            s
+        }
+        Event::NewRound { round } => format!("=== New Round {round} ==="),
+        Event::TurnBegan { controller, .. } => {
+            format!("--- {controller}'s turn: {controller} is the Controller ---")
+        }
+        Event::EffectCountdown {
+            who,
+            effect,
+            tokens,
+        } => format!("{who}'s {effect} loses a token ({tokens} left)"),
+        Event::EffectAdded {
+            who,
+            effect,
+            tokens,
+        } => format!(
+            "{effect} is in play on {who}{}",
+            if *tokens > 0 {
+                format!(" with {tokens} tokens")
+            } else {
+                String::new()
+            }
+        ),
+        Event::EffectRemoved { who, effect } => format!("{who}'s {effect} is discarded"),
+        Event::EffectKept { who, effect } => format!("{who} keeps {effect}"),
+        Event::FreePoint { who, into } => format!("{who} puts the free point into {into}"),
+        Event::StuntPlayed { by, card } => format!("{by} lays down the Stunt {card}"),
+        Event::Offered { slot, play } => format!(
+            "{} offers {:?} {} ({} on Success{})",
+            play.by,
+            slot,
+            play.card,
+            play.success,
+            if play.result.points() > 0 {
+                format!(", {} on Result", play.result)
+            } else {
+                String::new()
+            }
+        ),
+        Event::SlotWon { slot, by, over } => format!(
+            "{by} wins the {slot:?} slot over {} (more points)",
+            over.join(", ")
+        ),
+        Event::StepReached { step } => format!("now {}", step.title()),
+        Event::TargetsDeclared {
+            targets,
+            success,
+            result,
+        } => format!(
+            "targets: {}; {success} on Success, {result} on Result (placed, not rolled)",
+            if targets.is_empty() {
+                "none".to_string()
+            } else {
+                targets.join(", ")
+            }
+        ),
+        Event::Diverted { from, to } => {
+            format!("the Stunt is diverted from {} to {to}", from.join(", "))
+        }
+        Event::ComplimentApplies { play } => {
+            format!("{}'s {} will modify the Stunt", play.by, play.card)
+        }
+        Event::ReactionSkipped { who, reason } => {
+            format!("{who} cannot react (step 7 skipped): {reason}")
+        }
+        Event::Reacted { who, play } => match play {
+            Some(p) => format!("{who} reacts with {} ({} placed)", p.card, p.success),
+            None => format!("{who} takes it (no Reaction)"),
+        },
+        Event::Damaged {
+            who,
+            stat,
+            points,
+            doubled,
+            source,
+        } => format!(
+            "{source} deals {points} damage to {who}'s {stat}{} (now {}){}",
+            if *doubled { " (doubled)" } else { "" },
+            cur(state, who, *stat),
+            if cur(state, who, *stat) == 0 {
+                format!(
+                    ": {stat} is depleted and injured - {}: {}",
+                    stat.condition(),
+                    stat.condition().effect()
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Event::TurnEnded { controller, reason } => format!("{controller}'s turn is over: {reason}"),
+        Event::EventEnded { reason } => format!("The Event ends: {reason}"),
+        Event::Awarded { who, points } => format!("{who} is awarded {points} experience"),
+        Event::Raised { who, what } => format!("{who} spends an experience point: {what} +1"),
+        Event::Improved { who, card, damage } => format!(
+            "{who} spends an experience point: {card} {}",
+            if *damage {
+                "deals 1 more damage"
+            } else {
+                "needs 1 success less"
+            }
+        ),
+        Event::EncounterEnded => "The storyteller ends the encounter.".into(),
+        Event::Adjusted {
+            who,
+            stat,
+            from,
+            to,
+        } => {
+            format!("The storyteller sets {who}'s {stat} to {to} (was {from}).")
+        }
+        Event::Joined { participant, .. } => {
+            let p = participant;
+            let whose = if p.seat.is_gm() {
+                "the storyteller's".to_string()
+            } else {
+                format!("{}'s", p.seat)
+            };
+            format!(
+                "The storyteller brings {} into the encounter ({whose}; cards: {}).",
+                p.character.name(),
+                if p.cards.is_empty() {
+                    "none".to_string()
+                } else {
+                    p.cards.join(", ")
+                }
+            )
+        }
+        Event::Left { who } => {
+            format!("The storyteller takes {who} out of the encounter, with their cards.")
+        }
+    }
+}
