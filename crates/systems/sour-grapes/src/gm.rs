@@ -221,6 +221,16 @@ pub(crate) fn add(
             if let Err(e) = check_seat_name("seat", &other.to_string()) {
                 return Err(RuleError::forbidden(GM_TOOLS, e.to_string()));
             }
+            // Only a seat the table has: a new seat has no link to play it.
+            let known = seats(s);
+            if !known.iter().any(|n| same_name(n, &other.to_string())) {
+                return Err(RuleError::unknown_among(
+                    GM_TOOLS,
+                    "seat",
+                    &other.to_string(),
+                    known.iter().map(String::as_str),
+                ));
+            }
             s.seat(other)
         }
     };

@@ -211,6 +211,17 @@ fn remove_takes_a_character_out_with_its_cards() {
     assert!(gm::kinds(t.state()).contains(&"Drunk Sailor".to_string()));
     give(&mut t, "gm: add Drunk Sailor", &mut Scripted::default());
     assert!(t.state().participant("Drunk Sailor 2").is_some());
+    // A guest the storyteller added is not the campaign's: no sheet is
+    // written back for it.
+    let after = <SourGrapes as tabula_core::CharacterBook>::sheets_after(t.state());
+    assert!(
+        !after.iter().any(|s| s.name == "Drunk Sailor 2"),
+        "{after:?}"
+    );
+    // Only a seat the table has may play a newcomer.
+    let cmd = SourGrapes::parse_command(t.state(), &Seat::Gm, "add Rook to stranger").unwrap();
+    let e = refused(&mut t, &Seat::Gm, &cmd);
+    assert!(matches!(e.kind, tabula_core::Refusal::Unknown { .. }), "{e}");
     // In an Event, leaving before initiative is settled may settle it.
     let mut r = Seeded::from_seed(1);
     give(&mut t, "gm: event", &mut r);

@@ -1784,6 +1784,25 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
             .unwrap_or("amount")
             .to_string();
 
+        let view = |server: &Server| {
+            let id = table.id.clone();
+            let token = gm_token.clone();
+            async move {
+                let (status, v) = server
+                    .api(
+                        Method::GET,
+                        &format!("/api/tables/{id}/view"),
+                        Some(&token),
+                        None,
+                    )
+                    .await;
+                assert_eq!(status, StatusCode::OK, "{v}");
+                v["sheets"].clone()
+            }
+        };
+        let count = |sheets: &Value| sheets["characters"].as_array().map_or(0, Vec::len);
+        let at_first = view(&server).await;
+
         let gm = driver.session(1280, 900).await;
         open(&gm, &table.link(&server, "gm")).await;
         let (kindof, text) = use_control(
@@ -1807,31 +1826,13 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
             log.to_lowercase().contains(&kind.to_lowercase()),
             "{system}: the log tells of {kind} joining: {log}"
         );
-
-        let view = |server: &Server| {
-            let id = table.id.clone();
-            let token = gm_token.clone();
-            async move {
-                let (status, v) = server
-                    .api(
-                        Method::GET,
-                        &format!("/api/tables/{id}/view"),
-                        Some(&token),
-                        None,
-                    )
-                    .await;
-                assert_eq!(status, StatusCode::OK, "{v}");
-                v["sheets"].clone()
-            }
-        };
         let before = view(&server).await;
-        assert!(
-            before
-                .to_string()
-                .to_lowercase()
-                .contains(&kind.to_lowercase()),
-            "{system}: {kind} has a sheet at the table: {before}"
+        assert_eq!(
+            count(&before),
+            count(&at_first) + 1,
+            "{system}: {kind} joined with a sheet of its own: {before}"
         );
+        assert_ne!(before, at_first, "{system}");
         let _ = gm.close().await;
 
         server.restart().await;

@@ -128,6 +128,7 @@ fn table_of_one(mut character: Character, seat: &Seat) -> (State, Vec<EffectEntr
         over: false,
         rounds: 0,
         left: Vec::new(),
+        added: Vec::new(),
     };
     (state, entries)
 }

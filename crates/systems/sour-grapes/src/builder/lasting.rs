@@ -18,6 +18,7 @@
 //! | initiative, rounds, the turn, a Situation's difficulty | not written | they belong to one encounter |
 
 use tabula_core::SheetAfter;
+use tabula_core::names::same_name;
 
 use crate::cards::{ActionCard, Keep, book_cards, same_key};
 use crate::character::{Character, CharacterDraft, EffectEntry};
@@ -73,6 +74,8 @@ pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
         // Those the storyteller took out of the encounter (`remove`) keep
         // their sheets too (GM tools).
         .chain(&state.left)
+        // Guests the storyteller added are not the campaign's to keep.
+        .filter(|p| !state.added.iter().any(|n| same_name(n, p.character.name())))
         .map(|p| {
             let mut c = p.character.clone();
             if let Moment::Situation(sit) = &state.moment

@@ -328,6 +328,7 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
             }
             let name = participant.character.name().to_string();
             s.participants.push((**participant).clone());
+            s.added.push(name.clone());
             if let Some(e) = s.event_mut() {
                 if e.order.is_empty() {
                     e.initiative.insert(name, None);

@@ -330,6 +330,12 @@ pub struct State {
     /// item 6; docs/systems/sour-grapes.md, GM tools).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left: Vec<Participant>,
+    /// The names of the participants the storyteller's `add` brought in
+    /// mid-encounter. They are guests: `sheets_after` leaves them out, so a
+    /// copy (or a bundled sheet of the same name) never overwrites a campaign
+    /// character's sheet (GM tools; docs/systems/sour-grapes.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<String>,
 }
 
 /// A stat or a skill: what a free point, a give-back or an experience point goes to.

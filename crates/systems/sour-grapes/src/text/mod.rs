@@ -324,6 +324,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
         over: false,
         rounds: 0,
         left: Vec::new(),
+        added: Vec::new(),
     };
     if start_event {
         let participants = state.participant_names();
