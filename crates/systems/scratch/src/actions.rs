@@ -84,6 +84,19 @@ pub enum Command {
         /// The character's id.
         character: String,
     },
+    /// The GM adds a character to the encounter (`add KIND [as NAME] [to
+    /// SEAT]`, [`crate::gm::add`]).
+    ///
+    /// "Turns", "Hit Points", "Abilities" (001_337b5a42e331e513.txt); R-SCR-7;
+    /// issue 27, item 6.
+    Add {
+        /// The kind: a character at the table or a bundled sheet, by name.
+        kind: String,
+        /// The newcomer's name (default the kind's).
+        name: Option<String>,
+        /// The seat whose initiative group it joins (default the GM's).
+        to: Option<String>,
+    },
     /// A character acts on its turn (starting its turn if it has not begun).
     Act {
         /// The character's id.
@@ -325,6 +338,9 @@ pub fn decide(
         } => crate::gm::adjust(state, seat, character, *value, *amount),
         Command::EndEncounter => crate::gm::end_encounter(state, seat),
         Command::Remove { character } => crate::gm::remove(state, seat, character),
+        Command::Add { kind, name, to } => {
+            crate::gm::add(state, seat, kind, name.as_deref(), to.as_deref())
+        }
         Command::Roll {
             character,
             ability,

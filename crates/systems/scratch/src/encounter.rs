@@ -548,6 +548,19 @@ pub enum Event {
     ///
     /// "Turns" (001_337b5a42e331e513.txt); issue 27, item 6.
     EncounterEnded,
+    /// The GM added a character (`add`): it joins initiative group `group`
+    /// at full hit points, its minions with it. The whole sheet is here, so
+    /// replay reads no file.
+    ///
+    /// "Turns", "Hit Points" (001_337b5a42e331e513.txt); issue 27, item 6.
+    Added {
+        /// The kind named (the sheet it was made from).
+        kind: String,
+        /// The initiative group it joins.
+        group: usize,
+        /// The character, named and legal at this table.
+        character: Character,
+    },
 }
 
 impl State {
@@ -861,9 +874,10 @@ impl State {
                 self.advance();
                 self.refresh_over();
             }
-            Event::Adjusted { .. } | Event::EncounterEnded | Event::Removed { .. } => {
-                self.apply_gm(event)
-            }
+            Event::Adjusted { .. }
+            | Event::EncounterEnded
+            | Event::Removed { .. }
+            | Event::Added { .. } => self.apply_gm(event),
         }
     }
 
@@ -903,7 +917,32 @@ impl State {
                     self.refresh_over();
                 }
             }
+            Event::Added {
+                group, character, ..
+            } => self.join(*group, character),
             _ => {}
+        }
+    }
+
+    /// A newcomer joins group `group` with its minions, at full hit points
+    /// (toughness, "Hit Points"), with a turn on each of its group's turns
+    /// from now on (the GM's `add`, [`crate::gm::add`]).
+    fn join(&mut self, group: usize, character: &Character) {
+        if group >= self.groups.len() {
+            return;
+        }
+        let leader = self.characters.len();
+        let minions = character.minions().to_vec();
+        let add = |c: Character, leader: Option<usize>, state: &mut State| {
+            let i = state.characters.len();
+            state.characters.push(Combatant::new(c, group, leader));
+            if let Some(g) = state.groups.get_mut(group) {
+                g.members.push(i);
+            }
+        };
+        add(character.clone(), None, self);
+        for m in minions {
+            add(m, Some(leader), self);
         }
     }
 

@@ -1041,6 +1041,26 @@ impl TextPlay for Scratch {
                 }
                 s
             }
+            Event::Added {
+                kind,
+                group,
+                character,
+            } => {
+                let mut s = format!("The GM adds {}", character.name());
+                if !crate::encounter::names_match(kind, character.name()) {
+                    s.push_str(&format!(" ({kind})"));
+                }
+                s.push_str(&format!(
+                    " to {}'s initiative group, at {} hit points",
+                    seat_label(state, *group),
+                    character.level(Ability::Toughness)
+                ));
+                let minions: Vec<&str> = character.minions().iter().map(|m| m.name()).collect();
+                if !minions.is_empty() {
+                    s.push_str(&format!(", with {}", minions.join(" and ")));
+                }
+                s
+            }
             Event::EncounterEnded => format!(
                 "The GM ends the encounter ({} still standing)",
                 state
