@@ -32,7 +32,7 @@ pub fn decide(
                 ));
             }
             if state.terrain.contains(terrain) == *present {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::MOVEMENT_ABILITIES,
                     format!(
                         "{terrain} is already {}",
@@ -62,7 +62,7 @@ pub fn decide(
                     target: t,
                     ability: *ability,
                 }]),
-                _ => Err(refuse(
+                _ => Err(RuleError::forbidden(
                     rules::SUPPORT_ABILITIES,
                     format!(
                         "{} gave {} no bonus to {ability}",
@@ -103,7 +103,7 @@ pub fn decide(
             };
             let level = ability.map(|a| c.level(a)).unwrap_or(0);
             if *requires && level == 0 {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::ROLLS,
                     format!(
                         "this roll requires {}; {} has no level of it and cannot attempt it",
@@ -212,7 +212,7 @@ pub(super) fn initiative(
         w.first().map(|a| k(*a)) == w.get(1).map(|b| k(*b))
     });
     if unresolved && !roller.short() {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::CAPS,
             format!("initiative ties not broken after {MAX_TIE_ROLLS} re-rolls"),
         ));
@@ -260,13 +260,13 @@ pub(super) fn craft(
     };
     let level = cc.character.level(Ability::Craftsmanship);
     if level == 0 {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::SUPPORT_ABILITIES,
             format!("{} has no craftsmanship", cc.character.name()),
         ));
     }
     if c == t || state.side_of(c) != state.side_of(t) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::SUPPORT_ABILITIES,
             format!(
                 "craftsmanship gives bonuses to a traveling companion; {} is not one of {}'s",
@@ -282,7 +282,7 @@ pub(super) fn craft(
         .filter(|b| b.crafter == c)
         .count();
     if given as u32 >= level {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::SUPPORT_ABILITIES,
             format!(
                 "{} has given {given} bonuses: one per level of craftsmanship ({level})",
@@ -291,7 +291,7 @@ pub(super) fn craft(
         ));
     }
     if tc.character.level(ability) == 0 {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::SUPPORT_ABILITIES,
             format!(
                 "{} has no {ability}: a bonus goes to an ability already at level 1",
@@ -300,7 +300,7 @@ pub(super) fn craft(
         ));
     }
     if tc.bonuses.contains_key(&ability) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::SUPPORT_ABILITIES,
             format!(
                 "{}'s {ability} already has a temporary bonus",

@@ -247,10 +247,6 @@ pub struct RollPreview {
 
 use crate::rolls::Range;
 
-fn refuse(rule: tabula_core::Rule, msg: impl Into<String>) -> RuleError {
-    RuleError::forbidden(rule, msg)
-}
-
 fn find(state: &State, id: &str) -> Result<usize, RuleError> {
     state.find(id).ok_or_else(|| unknown_character(state, id))
 }

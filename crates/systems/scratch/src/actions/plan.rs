@@ -11,13 +11,13 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
     };
     let me = c.character.name();
     if c.character.level(Ability::Toughness) == 0 {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::TOUGHNESS,
             format!("{me} has no toughness and cannot perform actions during encounters"),
         ));
     }
     if c.hit_points == 0 {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::HIT_POINTS,
             format!("{me} is incapacitated and cannot perform actions"),
         ));
@@ -43,20 +43,20 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
     // A wrestling hold while delayed is the one action a delayed character has.
     let hold_while_delayed = c.delayed() && matches!(action, Action::Hold { .. });
     if c.delayed() && slot != Slot::Free && !hold_while_delayed {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::ATTACK_ABILITIES,
             format!("{me} is delayed and cannot perform actions"),
         ));
     }
     match slot {
         Slot::Regular if now.regular_used => {
-            return Err(refuse(
+            return Err(RuleError::forbidden(
                 rules::TURNS,
                 format!("{me} has used his regular action this turn"),
             ));
         }
         Slot::Bonus if now.bonus_used => {
-            return Err(refuse(
+            return Err(RuleError::forbidden(
                 rules::TURNS,
                 format!("{me} has used his bonus action this turn"),
             ));
@@ -69,13 +69,13 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
             Action::Evade { .. } | Action::Escape | Action::LeaveCover | Action::End
         )
     {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::STALKING_ABILITIES,
             format!("{me} is panicked: he must evade or escape, and cannot attack or heal"),
         ));
     }
     if engage_pending(now) && !close_attack(action) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::ENGAGE,
             format!(
                 "{me} engaged: engage is used before a close range attack, so his action this turn is a close range attack (attack, hold, distract, knockout or fight)"
@@ -95,7 +95,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
             | Action::Engage
     );
     if c.in_cover && from_cover_forbidden {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::BASIC_ACTIONS,
             format!(
                 "{me} is in cover: no evading, close range attacks, distract, surprise or intimidate from cover (leave-cover first)"
@@ -130,7 +130,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         Action::End => {}
         Action::LeaveCover => {
             if !c.in_cover {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::BASIC_ACTIONS,
                     format!("{me} is not in cover"),
                 ));
@@ -140,13 +140,13 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         }
         Action::Engage => {
             if now.regular_used {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::BASIC_ACTIONS,
                     "engage is used before a close range attack",
                 ));
             }
             if !close_attack_possible(s, a) {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::ENGAGE,
                     format!(
                         "engage is used before a close range attack, and {me} can make none now: no character is within close range reach"
@@ -158,16 +158,19 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         }
         Action::TakeCover => {
             if !s.cover {
-                return Err(refuse(rules::BASIC_ACTIONS, "there is no cover here"));
+                return Err(RuleError::forbidden(
+                    rules::BASIC_ACTIONS,
+                    "there is no cover here",
+                ));
             }
             if c.in_cover {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::BASIC_ACTIONS,
                     format!("{me} is already in cover"),
                 ));
             }
             if now.regular_used || now.bonus_used {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::BASIC_ACTIONS,
                     "take cover is used before any other action of the turn",
                 ));
@@ -188,7 +191,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         }
         Action::Throw { target } => {
             if !s.throwable_objects {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::BASIC_ACTIONS,
                     "no dangerous throwable object is available",
                 ));
@@ -203,7 +206,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
             p.kind = ActionKind::Hold;
             let ab = if hold_while_delayed {
                 if !c.has(Ability::Wrestling) || !healthy {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::WRESTLING,
                         format!(
                             "{me} is delayed: only a healthy character with wrestling can hold while delayed"
@@ -211,7 +214,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                     ));
                 }
                 if !c.held_by.contains(&t) {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::WRESTLING,
                         format!(
                             "{me} can hold while delayed only a character who held him since his last turn"
@@ -219,7 +222,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                     ));
                 }
                 if with.is_some_and(|w| w != Ability::Wrestling) {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::WRESTLING,
                         "a hold while delayed uses wrestling",
                     ));
@@ -279,7 +282,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         }
         Action::Escape => {
             if c.evaded_on_turn.is_none() || c.evaded_on_turn != turn.checked_sub(1) {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::BASIC_ACTIONS,
                     format!("{me} can escape only if he evaded on his last turn"),
                 ));
@@ -323,7 +326,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                     (Some(x), Some(y)) if crate::encounter::names_match(x, y)
                 );
                 if ally {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::BLASTING_ENEMIES,
                         format!(
                             "blasting targets up to three separate enemies; {} is on {me}'s side",
@@ -332,7 +335,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                     ));
                 }
                 if seen.contains(&t) {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::ATTACK_ABILITIES,
                         "a blasting attack cannot target one character more than once",
                     ));
@@ -374,7 +377,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                 ([one], false) => vec![one],
                 ([x, y], true) => vec![x, y],
                 ([_, _], false) => {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::ATTACK_ABILITIES,
                         format!(
                             "{me} is not healthy: fighting gives two basic attacks only when healthy"
@@ -401,7 +404,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         }
         Action::Surprise { target, with } => {
             if !c.has(Ability::Stealth) && !c.has(Ability::Detection) {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::STALKING_ABILITIES,
                     format!("surprise requires stealth or detection; {me} has neither"),
                 ));
@@ -456,7 +459,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                 return Err(unknown_character(s, target));
             };
             if tc.leader.is_some() {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::SUPPORT_ABILITIES,
                     format!(
                         "{} is a minion: minions cannot be healed during an encounter",
@@ -469,7 +472,7 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                 HitPointState::Incapacitated => 1,
                 HitPointState::Injured => d.max_hit_points / 2 + 1,
                 HitPointState::Healthy => {
-                    return Err(refuse(
+                    return Err(RuleError::forbidden(
                         rules::SUPPORT_ABILITIES,
                         format!(
                             "{} is healthy: there is nothing to heal",
@@ -510,7 +513,7 @@ pub(super) fn need(has: bool, me: &str, ability: Ability) -> Result<(), RuleErro
             }
             _ => rules::ROLLS,
         };
-        Err(refuse(
+        Err(RuleError::forbidden(
             rule,
             format!("this roll requires {ability}; {me} has no {ability}"),
         ))
@@ -524,7 +527,7 @@ pub(super) fn unrepeatable(
     kind: Unrepeatable,
 ) -> Result<(), RuleError> {
     if s.unrepeatable.contains(&(a, kind, t)) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::TURNS,
             format!(
                 "{} is unrepeatable: {} has already used it on {} this encounter",

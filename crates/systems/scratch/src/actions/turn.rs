@@ -36,7 +36,7 @@ pub(super) fn act(
 /// possible at all (engage is refused then, so this guards a lock-up only).
 pub(super) fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
     if engage_pending(turn) && close_attack_possible(s, a) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::ENGAGE,
             format!(
                 "{} engaged: engage is used before a close range attack, so his turn's action is a close range attack (attack, hold, distract, knockout or fight) before the turn ends",
@@ -52,7 +52,7 @@ pub(super) fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleErro
                 && c.character.level(Ability::Toughness) > 0
                 && !turn.regular_used =>
         {
-            Err(refuse(
+            Err(RuleError::forbidden(
                 rules::STALKING_ABILITIES,
                 format!(
                     "{} is panicked: he must evade or escape",
@@ -172,7 +172,7 @@ pub(super) fn target_of(
         return Err(unknown_character(s, id));
     };
     if tc.escaped {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::BASIC_ACTIONS,
             format!(
                 "{} escaped: he cannot be attacked (or helped) for the rest of the encounter",
@@ -181,7 +181,7 @@ pub(super) fn target_of(
         ));
     }
     if t == actor {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             if friendly {
                 rules::SUPPORT_ABILITIES
             } else {
@@ -198,14 +198,14 @@ pub(super) fn target_of(
         return Ok(t);
     }
     if tc.hit_points == 0 {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::HIT_POINTS,
             format!("{} is already incapacitated", tc.character.name()),
         ));
     }
     let Some(range) = range else { return Ok(t) };
     if matches!(range, Range::Close) && tc.aloft && !s.can_fly(actor) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::MOVEMENT_ABILITIES,
             format!(
                 "{} is flying: no close range attacks until his next turn, unless the attacker can also fly",
@@ -214,7 +214,7 @@ pub(super) fn target_of(
         ));
     }
     if s.swims_away(actor, t, matches!(range, Range::Long)) {
-        return Err(refuse(
+        return Err(RuleError::forbidden(
             rules::MOVEMENT_ABILITIES,
             format!(
                 "{} is evading by swimming in deep water: no long range attacks, and only swimmers may attack",
@@ -240,7 +240,7 @@ pub(super) fn pick(
     match named {
         Some(a) => {
             if !options.contains(&a) {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::NAMED_ABILITY,
                     format!(
                         "{a} cannot be added to this roll (it takes {})",
@@ -253,13 +253,13 @@ pub(super) fn pick(
                 ));
             }
             if !c.has(a) {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::ROLLS,
                     format!("{} has no {a}", c.character.name()),
                 ));
             }
             if !usable(a) {
-                return Err(refuse(
+                return Err(RuleError::forbidden(
                     rules::MOVEMENT_ABILITIES,
                     format!(
                         "{a} needs {} here",

@@ -250,6 +250,36 @@ fn problems(d: &Draft) -> Vec<Problem> {
     }
 }
 
+/// Refuse `tried` (a draft with `key` just set) when it has a problem that is
+/// neither unfinished nor [`covered`] by `before`: the one on `key`'s field
+/// first.
+///
+/// # Errors
+/// [`BuildRefusal::Broken`] with the problem.
+fn no_new_problem(before: &[Problem], tried: &Draft, key: &str) -> Result<(), BuildRefusal> {
+    let after = problems(tried);
+    let new: Vec<&Problem> = after
+        .iter()
+        .filter(|p| !unfinished(p) && !covered(p, before))
+        .collect();
+    let pick = new
+        .iter()
+        .find(|p| field_of(p, tried, "").as_deref() == Some(key))
+        .or_else(|| new.first());
+    match pick {
+        Some(p) => Err(BuildRefusal::Broken {
+            key: key.to_string(),
+            problem: build_problem(p, tried),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Every problem of `d` as the builder shows it ([`build_problem`]).
+fn build_problems(d: &Draft) -> Vec<BuildProblem> {
+    problems(d).iter().map(|p| build_problem(p, d)).collect()
+}
+
 /// True for what is merely not done yet: no name, no ability with a level
 /// (for the character or a minion).
 fn unfinished(p: &Problem) -> bool {
@@ -473,27 +503,16 @@ impl CharacterBook for Scratch {
         .settle()
     }
 
+    /// [`tabula_core::builder::set_checked`], with the book's own leniency
+    /// first ([`no_new_problem`]): a budget overspent by no more than before
+    /// is not new, one overspent further is.
     fn set(draft: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
-        let mut tried = draft.clone();
-        apply(&mut tried, key, value)?;
         let before = problems(draft);
-        let after = problems(&tried);
-        let new: Vec<&Problem> = after
-            .iter()
-            .filter(|p| !unfinished(p) && !covered(p, &before))
-            .collect();
-        let pick = new
-            .iter()
-            .find(|p| field_of(p, &tried, "").as_deref() == Some(key))
-            .or_else(|| new.first());
-        if let Some(p) = pick {
-            return Err(BuildRefusal::Broken {
-                key: key.to_string(),
-                problem: build_problem(p, &tried),
-            });
-        }
-        *draft = tried;
-        Ok(())
+        let force = |d: &mut Draft, key: &str, value: &FieldValue| {
+            apply(d, key, value)?;
+            no_new_problem(&before, d, key)
+        };
+        tabula_core::builder::set_checked(draft, key, value, force, build_problems)
     }
 
     fn clear(draft: &mut Draft, key: &str) -> Result<(), BuildRefusal> {
