@@ -22,7 +22,7 @@
 
 use tabula_core::builder::{AdvanceError, Advanced};
 use tabula_core::names::{check_name, resolve, same_name};
-use tabula_core::{CommandDoc, Giver, Roller, Rule, Seat};
+use tabula_core::{CommandDoc, Giver, Roller, Seat};
 
 use crate::abilities::Ability;
 use crate::builder::{Draft, build_problem, sheet_text, toml_problem};
@@ -67,10 +67,6 @@ pub const ADVANCEMENT: [CommandDoc; 4] = [
 
 fn parse_error(message: impl Into<String>) -> AdvanceError {
     AdvanceError::parse(message, &ADVANCEMENT)
-}
-
-fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::refused(rule, message)
 }
 
 /// The ability named `typed` on `sheet`: one of the book's, or one of the
@@ -135,13 +131,13 @@ fn flying_gate(
         return Ok(());
     }
     if !seat.is_gm() {
-        return Err(refused(
+        return Err(AdvanceError::refused(
             rules::MOVEMENT_ABILITIES,
             "a character cannot get flying ability without a good explanation for why he can fly now when he could not fly before: the GM gives it (`raise flying EXPLANATION`)",
         ));
     }
     if explanation.trim().is_empty() {
-        return Err(refused(
+        return Err(AdvanceError::refused(
             rules::MOVEMENT_ABILITIES,
             "flying needs a good explanation for why he can fly now: `raise flying EXPLANATION`",
         ));
@@ -205,7 +201,7 @@ pub fn advance_in(
     let summary = match doc.name {
         "award-cp" => {
             if !seat.is_gm() {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::ADVANCEMENT,
                     "the GM awards character points; a player spends them",
                 ));
@@ -216,7 +212,7 @@ pub fn advance_in(
                 .parse()
                 .map_err(|_| parse_error("award-cp N: N is a whole number"))?;
             if n < 1 {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::ADVANCEMENT,
                     format!("award 1 CP or more, not {n}"),
                 ));
@@ -227,7 +223,7 @@ pub fn advance_in(
                     .is_some_and(|t| t <= i64::from(MAX_CP_CAP))
             });
             let Some(new) = new else {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::CAPS,
                     format!("a character holds at most {MAX_CP_CAP} CP in all"),
                 ));
@@ -252,7 +248,7 @@ pub fn advance_in(
             let (key, book) = ability_named(&draft, typed, |_| true)?;
             let left = i64::from(character.cp()) - character.cp_spent() as i64;
             if left < 1 {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::ADVANCEMENT,
                     format!(
                         "no CP to spend: {} of {} spent; the GM awards CP (`award-cp N`)",
@@ -264,7 +260,7 @@ pub fn advance_in(
             let from = level_of(&draft, &key, book);
             let to = from.saturating_add(1);
             if to > i64::from(character.max_level()) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::ABILITIES,
                     format!(
                         "{key} {from} -> {to} is above the maximum level {}: no ability can receive more levels",
@@ -288,7 +284,7 @@ pub fn advance_in(
             let command = character.level(Ability::Command);
             let total: u64 = character.minions().iter().map(Character::cp_spent).sum();
             if total >= u64::from(command) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SUPPORT_ABILITIES,
                     format!(
                         "the minions' total CP {total} already equals the command level {command}"
@@ -299,7 +295,7 @@ pub fn advance_in(
                 return Err(parse_error(format!("no minion {who}")));
             };
             if Ability::parse(typed) == Some(Ability::Command) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SUPPORT_ABILITIES,
                     "minions cannot have command ability",
                 ));
@@ -312,7 +308,7 @@ pub fn advance_in(
                 .get(k)
                 .map_or(rules.max_level, Character::max_level);
             if to > i64::from(max) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::ABILITIES,
                     format!("{key} {from} -> {to} is above the maximum level {max}"),
                 ));
@@ -334,20 +330,20 @@ pub fn advance_in(
             };
             let command = character.level(Ability::Command);
             if command == 0 {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SUPPORT_ABILITIES,
                     "only command ability provides minions",
                 ));
             }
             if draft.minions.len() >= MAX_MINIONS {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SUPPORT_ABILITIES,
                     "command provides one or two minions",
                 ));
             }
             let total: u64 = character.minions().iter().map(Character::cp_spent).sum();
             if total >= u64::from(command) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SUPPORT_ABILITIES,
                     format!(
                         "the minions' total CP {total} already equals the command level {command}"
@@ -355,14 +351,14 @@ pub fn advance_in(
                 ));
             }
             check_name("minion name", new_name)
-                .map_err(|e| refused(rules::NAMES, e.to_string()))?;
+                .map_err(|e| AdvanceError::refused(rules::NAMES, e.to_string()))?;
             let id = slug(new_name);
             let taken = std::iter::once(character.id())
                 .chain(character.minions().iter().map(Character::id))
                 .any(|x| x == id)
                 || draft.minions.iter().any(|m| same_name(&m.name, new_name));
             if taken || id.is_empty() {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::NAMES,
                     format!("{new_name:?} is not a name of its own beside {name} and his minions"),
                 ));
@@ -373,7 +369,7 @@ pub fn advance_in(
                 )));
             };
             if a == Ability::Command {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     rules::SUPPORT_ABILITIES,
                     "minions cannot have command ability",
                 ));
@@ -397,7 +393,7 @@ pub fn advance_in(
         let d = Draft::from_sheet(after);
         let first = e.problems.first().map(|p| build_problem(p, &d));
         return Err(match first {
-            Some(p) => refused(p.rule, p.message),
+            Some(p) => AdvanceError::refused(p.rule, p.message),
             None => parse_error("the sheet would not be legal"),
         });
     }

@@ -1,14 +1,18 @@
-//! The GM's tools: `adjust` a character's hit points mid-encounter and
-//! `end-encounter` early (issue 27, item 6). The book names no rule for the
-//! GM changing a tracked value, so both cite the table's own
-//! [`rules::GM_TOOLS`].
+//! The GM's tools: `adjust` a character's hit points mid-encounter,
+//! `remove` one, `add` one and `end-encounter` early (issue 27, item 6). The
+//! book names no rule for the GM changing a tracked value or the cast, so
+//! they cite the table's own [`rules::GM_TOOLS`].
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::OnceLock;
 
+use tabula_core::names::check_name;
 use tabula_core::{Refusal, RuleError, Seat};
 
-use crate::encounter::{Event, Phase, State};
+use crate::character::{Character, CharacterDraft, slug};
+use crate::commands::key;
+use crate::encounter::{Event, Phase, State, seats_match};
 use crate::rules;
 
 /// A value of a character the GM may `adjust`: the book tracks it at the
@@ -213,7 +217,7 @@ pub fn remove(state: &State, seat: &Seat, character: &str) -> Result<Vec<Event>,
     Ok(out)
 }
 
-/// The GM's tools among the legal commands: `adjust`, `remove` and
+/// The GM's tools among the legal commands: `adjust`, `remove`, `add` and
 /// `end-encounter`, during the turns.
 pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::CommandSpec>) {
     use tabula_core::{CommandSpec, ParamSpec};
@@ -244,9 +248,275 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::Comma
             vec![ParamSpec::choice("character", present)],
         ));
     }
+    let kinds = legal_kinds(state);
+    if !kinds.is_empty() && state.characters.len() < rules::MAX_CHARACTERS {
+        out.push(CommandSpec::new(
+            "add",
+            "add a character to the encounter (a sheet at the table or one of the book's), in a seat's initiative group (default the GM's)",
+            vec![
+                ParamSpec::choice("kind", kinds),
+                ParamSpec::text("as name"),
+                ParamSpec::choice("to seat", state.groups.iter().map(|g| seat_word(&g.seat))),
+            ],
+        ));
+    }
     out.push(CommandSpec::new(
         "end-encounter",
         "end the encounter now",
         vec![],
     ));
+}
+
+/// The book's character sheets bundled with the crate (`examples/scratch`),
+/// which the GM may `add` at any table: Breakhelm X-19, Chokestar and
+/// Flipfire ("Combat Example"), The Boss and a Thug ("Support Abilities",
+/// command) and Zimzambamalam (the introduction). Each is a file's text.
+pub const BUNDLED: [&str; 6] = [
+    include_str!("../../../../examples/scratch/breakhelm-x-19.toml"),
+    include_str!("../../../../examples/scratch/chokestar.toml"),
+    include_str!("../../../../examples/scratch/flipfire.toml"),
+    include_str!("../../../../examples/scratch/the-boss.toml"),
+    include_str!("../../../../examples/scratch/thug.toml"),
+    include_str!("../../../../examples/scratch/zimzambamalam.toml"),
+];
+
+/// The bundled sheets read once, as drafts (not yet checked against any
+/// table's rules).
+fn bundled() -> &'static [CharacterDraft] {
+    static DRAFTS: OnceLock<Vec<CharacterDraft>> = OnceLock::new();
+    DRAFTS.get_or_init(|| {
+        BUNDLED
+            .iter()
+            .filter_map(|text| toml::from_str::<CharacterDraft>(text).ok())
+            .collect()
+    })
+}
+
+/// One kind of character the GM may `add`: its name and its sheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// The name it is chosen by (the sheet's name).
+    pub name: String,
+    /// The sheet, as a file would say it.
+    pub draft: CharacterDraft,
+    /// True for a character the table loaded (legal under the table's rules
+    /// already); false for a bundled sheet.
+    pub at_the_table: bool,
+}
+
+/// Every kind the GM may name in `add`: each character at the table (its
+/// sheet as loaded, minions included), then each bundled sheet ([`BUNDLED`])
+/// whose name is not one of them. Names compare as typed names do
+/// ([`crate::commands::key`]).
+pub fn kinds(state: &State) -> Vec<Kind> {
+    let mut out: Vec<Kind> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &state.characters {
+        if seen.insert(key(c.character.name())) {
+            out.push(Kind {
+                name: c.character.name().to_string(),
+                draft: c.character.to_draft(),
+                at_the_table: true,
+            });
+        }
+    }
+    for d in bundled() {
+        if seen.insert(key(&d.name)) {
+            out.push(Kind {
+                name: d.name.clone(),
+                draft: d.clone(),
+                at_the_table: false,
+            });
+        }
+    }
+    out
+}
+
+/// The names of the kinds that are legal at this table now: the table's
+/// characters, and the bundled sheets its rules allow (R-SCR-7).
+pub fn legal_kinds(state: &State) -> Vec<String> {
+    kinds(state)
+        .into_iter()
+        .filter(|k| k.at_the_table || Character::from_draft(k.draft.clone(), &state.rules).is_ok())
+        .map(|k| k.name)
+        .collect()
+}
+
+/// How a seat is typed after `to`: `gm`, or the player's seat name.
+pub fn seat_word(seat: &Seat) -> String {
+    match seat {
+        Seat::Gm => "gm".to_string(),
+        Seat::Player(p) => p.clone(),
+    }
+}
+
+/// True when `candidate` is taken as a character's name or id at the table,
+/// or by one of `chosen` (names already given in this `add`).
+fn taken(state: &State, chosen: &[String], candidate: &str) -> bool {
+    let want = key(candidate);
+    let id = key(&slug(candidate));
+    let clash = |name: &str, id_of: &str| {
+        let (n, i) = (key(name), key(id_of));
+        n == want || i == want || n == id || i == id
+    };
+    state
+        .characters
+        .iter()
+        .any(|c| clash(c.character.name(), &c.id))
+        || chosen.iter().any(|c| clash(c, &slug(c)))
+}
+
+/// `base`, or else `base 2`, `base 3`... the first that no character at the
+/// table (nor one of `chosen`) is called.
+fn free_name(state: &State, chosen: &[String], base: &str) -> String {
+    if !taken(state, chosen, base) {
+        return base.to_string();
+    }
+    // Each character blocks at most two candidates (its name and its id), so
+    // one of these is free.
+    let last = 2 * (state.characters.len() + chosen.len()) + 2;
+    (2..=last)
+        .map(|n| format!("{base} {n}"))
+        .find(|c| !taken(state, chosen, c))
+        .unwrap_or_else(|| format!("{base} {}", last + 1))
+}
+
+/// The GM's `add`: a character joins the encounter during the turns.
+///
+/// - KIND is a character at the table or a bundled sheet ([`kinds`]); `as
+///   NAME` names the newcomer (default the kind's name). A name in use gets
+///   `NAME 2`, `NAME 3`...; its id is the name's (`thug-2`). Its minions
+///   ("Support Abilities", command) join with it, named the same way.
+/// - `to SEAT` puts it in that seat's initiative group, on that group's side;
+///   by default the GM's own group.
+/// - The sheet must be legal under the table's rules (CP, maximum level:
+///   "Abilities", R-SCR-7); it joins at full hit points (its toughness, "Hit
+///   Points") with no temporary bonuses (none are added or removed during an
+///   encounter, "Support Abilities": craftsmanship).
+/// - The book rolls initiative once per group at the beginning of the
+///   encounter ("Turns") and says nothing of latecomers, so the newcomer
+///   takes its group's place in the order (no roll) and has a turn on each of
+///   its group's turns from now on: this round too if its group has not
+///   finished its turn ([`rules::GM_TOOLS`]).
+///
+/// The event carries the whole character, so replay reads no file.
+///
+/// "Turns", "Hit Points", "Abilities", "Support Abilities"
+/// (001_337b5a42e331e513.txt); R-SCR-7; issue 27, item 6.
+///
+/// # Errors
+/// Not the GM, not during the turns, an unknown kind or seat (listing the
+/// choices), no group for the GM without `to`, a name that is a command word
+/// or not a name, a sheet the table's rules refuse (naming the broken rule),
+/// or the table full ([`rules::MAX_CHARACTERS`]); nothing changes.
+pub fn add(
+    state: &State,
+    seat: &Seat,
+    kind: &str,
+    name: Option<&str>,
+    to: Option<&str>,
+) -> Result<Vec<Event>, RuleError> {
+    gm_only(seat, "adds a character to the encounter")?;
+    during_turns(state)?;
+    let all = kinds(state);
+    let Some(k) = all.iter().find(|k| key(&k.name) == key(kind)) else {
+        return Err(RuleError::unknown_among(
+            rules::GM_TOOLS,
+            "kind",
+            kind,
+            all.iter().map(|k| k.name.as_str()),
+        ));
+    };
+    let group = match to {
+        Some(to) => {
+            let wanted = Seat::parse(to.trim());
+            state
+                .groups
+                .iter()
+                .position(|g| seats_match(&g.seat, &wanted))
+                .ok_or_else(|| {
+                    let seats: Vec<String> =
+                        state.groups.iter().map(|g| seat_word(&g.seat)).collect();
+                    RuleError::unknown_among(
+                        rules::TURNS,
+                        "seat",
+                        to,
+                        seats.iter().map(String::as_str),
+                    )
+                })?
+        }
+        None => state
+            .groups
+            .iter()
+            .position(|g| g.seat.is_gm())
+            .ok_or_else(|| {
+                RuleError::forbidden(
+                    rules::TURNS,
+                    format!(
+                        "the GM has no initiative group here: name the group it joins (to SEAT: {})",
+                        state
+                            .groups
+                            .iter()
+                            .map(|g| seat_word(&g.seat))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?,
+    };
+    let mut draft = k.draft.clone();
+    let mut chosen = Vec::new();
+    let wanted = name.map_or(draft.name.as_str(), str::trim).to_string();
+    check_name("name", &wanted).map_err(|e| RuleError::forbidden(rules::NAMES, e.to_string()))?;
+    draft.name = free_name(state, &chosen, &wanted);
+    chosen.push(draft.name.clone());
+    for m in &mut draft.minions {
+        m.name = free_name(state, &chosen, &m.name);
+        m.id = None;
+        chosen.push(m.name.clone());
+    }
+    draft.id = None;
+    draft.crafted.clear();
+    for n in &chosen {
+        let id = slug(n);
+        if crate::table::RESERVED.contains(&id.as_str()) || crate::commands::is_command_word(&id) {
+            return Err(RuleError::forbidden(
+                rules::NAMES,
+                format!("{n:?} is a command word and cannot name a character"),
+            ));
+        }
+    }
+    let room = rules::MAX_CHARACTERS.saturating_sub(state.characters.len());
+    if chosen.len() > room {
+        return Err(RuleError::forbidden(
+            rules::CAPS,
+            format!(
+                "a table seats at most {} characters ({} now)",
+                rules::MAX_CHARACTERS,
+                state.characters.len()
+            ),
+        ));
+    }
+    let character = Character::from_draft(draft, &state.rules).map_err(|e| {
+        let rule = e.problems.first().map_or(rules::ABILITIES, |p| p.rule());
+        RuleError::forbidden(
+            rule,
+            format!(
+                "{} is not legal at this table (cp {}, max_level {}): {}",
+                k.name,
+                state.rules.cp,
+                state.rules.max_level,
+                e.problems
+                    .iter()
+                    .map(|p| p.message())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        )
+    })?;
+    Ok(vec![Event::Added {
+        kind: k.name.clone(),
+        group,
+        character,
+    }])
 }

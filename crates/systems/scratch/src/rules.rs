@@ -207,7 +207,7 @@ impl Default for TableRules {
         }
     }
 }
-/// The GM's tools (`adjust`, `end-encounter`): the book names no rule for the
+/// The GM's tools (`adjust`, `remove`, `add`, `end-encounter`): the book names no rule for the
 /// GM changing a tracked value mid-encounter, so the citation is the table's
 /// own (issue 27, item 6).
 pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");

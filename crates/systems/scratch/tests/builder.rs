@@ -945,3 +945,31 @@ fn level_zero_in_the_empty_other_slot_adds_nothing() {
         "a named ability at level 0 asks nothing more of its name"
     );
 }
+
+/// `set` goes through core's `set_checked` and keeps the book's leniency: an
+/// imported sheet over its CP budget (Breakhelm X-19's 14 levels under the
+/// book's 10 CP) mends one level at a time, but is never overspent further.
+#[test]
+fn an_overspent_sheet_mends_one_level_at_a_time_but_never_overspends_further() {
+    let sheet = example("breakhelm-x-19.toml").replace("id = \"breakhelm\"\n", "");
+    // 10 CP, maximum level 8: only the budget is broken (4 shooting, 4
+    // fighting, 6 toughness: 14 levels).
+    let mut d = Scratch::draft_from_sheet(&sheet)
+        .unwrap()
+        .in_setting(TableRules {
+            cp: 10,
+            max_level: 8,
+            ..TableRules::default()
+        });
+    let before = d.clone();
+    let e = Scratch::set(&mut d, "abilities.shooting", &int(5)).unwrap_err();
+    assert!(matches!(e, BuildRefusal::Broken { .. }), "{e:?}");
+    assert_eq!(d, before);
+    // Lowering mends: accepted though still over budget.
+    Scratch::set(&mut d, "abilities.toughness", &int(5)).unwrap();
+    Scratch::set(&mut d, "abilities.shooting", &int(3)).unwrap();
+    // Raising again past what it was is refused.
+    let before = d.clone();
+    assert!(Scratch::set(&mut d, "abilities.fighting", &int(5)).is_err());
+    assert_eq!(d, before);
+}

@@ -61,7 +61,10 @@ fn invariants(s: &State) {
 fn legal_commands_are_accepted(t: &Table<Scratch>, seed: u64) {
     let seat = Scratch::default_seat(t.state());
     for spec in Scratch::legal_commands(t.state(), &seat) {
-        if ["terrain", "craft", "uncraft", "roll", "adjust", "remove"].contains(&spec.name.as_str())
+        if [
+            "terrain", "craft", "uncraft", "roll", "adjust", "remove", "add",
+        ]
+        .contains(&spec.name.as_str())
         {
             continue;
         }
@@ -108,6 +111,16 @@ fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
             }
             line.push_str(" with");
         }
+        // The GM's `add`: `as NAME` and `to SEAT` are optional keyword
+        // parameters, spelled as the page spells them (the keyword, then the
+        // value); left out now and then.
+        if let Some(keyword) = ["as ", "to "].iter().find(|k| p.name.starts_with(**k)) {
+            if pick % 3 == 0 {
+                continue;
+            }
+            line.push(' ');
+            line.push_str(keyword.trim());
+        }
         line.push(' ');
         line.push_str(&value);
     }
@@ -117,8 +130,16 @@ fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
 /// Commands that never move the encounter on (the GM may give them any time),
 /// and the GM's tools: `end-encounter` ends any encounter, so it is left out
 /// of the commands that show the encounter is not locked up, and so is
-/// `remove`, which may take out every character but one.
-const ANY_TIME: [&str; 5] = ["roll", "terrain", "adjust", "remove", "end-encounter"];
+/// `remove`, which may take out every character but one, and `add`, which
+/// brings one in but takes no turn.
+const ANY_TIME: [&str; 6] = [
+    "roll",
+    "terrain",
+    "adjust",
+    "remove",
+    "add",
+    "end-encounter",
+];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
