@@ -270,6 +270,22 @@ pub const COMMANDS: &[CommandDoc] = &[
         characters::RULE_LUCK,
     ),
     CommandDoc::new(
+        "add",
+        &[],
+        "add KIND [as NAME] [to SEAT]",
+        "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...) or a copy of one at the table, fresh Injury and Stress tracks, played by the GM or SEAT",
+        Giver::Gm,
+        crate::gm::RULE_GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "remove",
+        &[],
+        "remove CHARACTER",
+        "The GM removes a GM character from the encounter, between turns",
+        Giver::Gm,
+        crate::gm::RULE_GM_TOOLS,
+    ),
+    CommandDoc::new(
         "give-luck",
         &[],
         "give-luck CHARACTER N",
@@ -887,6 +903,49 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
                 amount,
             }
         }
+        "add" => {
+            let kinds = crate::gm::kinds(state);
+            let end = [l.find_word("as"), l.find_word("to")]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(l.words.len());
+            let kind = l.name_until("kind", &kinds, end)?;
+            let (mut name, mut to) = (None, None);
+            while !l.at_end() {
+                let kw = l.word("as or to")?.to_ascii_lowercase();
+                let next = [l.find_word("as"), l.find_word("to")]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .unwrap_or(l.words.len());
+                if l.pos >= next {
+                    return Err(l.bad(format!("a value is missing after `{kw}`")));
+                }
+                let value = l.words[l.pos..next].join(" ");
+                l.pos = next;
+                match kw.as_str() {
+                    "as" if name.is_none() => name = Some(value.trim().to_string()),
+                    "to" if to.is_none() => {
+                        let seats = crate::gm::player_seats(state);
+                        to = Some(if Seat::parse(&value).is_gm() {
+                            "GM".to_string()
+                        } else {
+                            pick("seat", &value, &seats)?
+                        });
+                    }
+                    _ => {
+                        return Err(l.bad(format!(
+                            "{kw:?}: expected `as NAME` or `to SEAT`, once each"
+                        )));
+                    }
+                }
+            }
+            Command::Add { kind, name, to }
+        }
+        "remove" => Command::Remove {
+            character: l.character()?,
+        },
         "give-luck" => {
             let character = l.character()?;
             Command::GiveLuck {

@@ -73,6 +73,12 @@ pub struct Member {
     /// advancement yet (R-SA-9).
     #[serde(default)]
     pub advancement_due: bool,
+    /// The GM removed the character from the encounter (`remove`): it keeps
+    /// its place (indices and the log stay valid) and its sheet (the sheets
+    /// the encounter leaves), but no longer takes part: no command names it,
+    /// no list offers it. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
 }
 
 impl Member {
@@ -162,6 +168,7 @@ impl State {
                     advancement_due: character.sheet().advancement_due,
                     character,
                     locked: Vec::new(),
+                    removed: false,
                 })
                 .collect(),
             check: None,
@@ -174,27 +181,38 @@ impl State {
         }
     }
 
-    /// The index of the character called `name` (case-insensitive).
+    /// The index of the character called `name` (case-insensitive), among
+    /// the characters present (not removed by the GM).
     pub fn find(&self, name: &str) -> Option<usize> {
-        self.characters
-            .iter()
-            .position(|m| same_name(m.character.name(), name))
+        self.present()
+            .find(|(_, m)| same_name(m.character.name(), name))
+            .map(|(i, _)| i)
     }
 
-    /// The characters' names, in table order.
+    /// The names of the characters present, in table order.
     pub fn names(&self) -> Vec<String> {
-        self.characters
-            .iter()
-            .map(|m| m.character.name().to_string())
+        self.present()
+            .map(|(_, m)| m.character.name().to_string())
             .collect()
     }
 
-    fn name(&self, i: usize) -> &str {
+    /// The characters present (every one the GM has not removed), with their
+    /// index in [`State::characters`].
+    pub fn present(&self) -> impl Iterator<Item = (usize, &Member)> {
+        self.characters
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.removed)
+    }
+
+    /// A character's name, removed or not (for the log).
+    pub(crate) fn name(&self, i: usize) -> &str {
         self.characters.get(i).map_or("?", |m| m.character.name())
     }
 
-    fn member(&self, i: usize) -> Option<&Member> {
-        self.characters.get(i)
+    /// The character at `i`, if it is present (not removed by the GM).
+    pub(crate) fn member(&self, i: usize) -> Option<&Member> {
+        self.characters.get(i).filter(|m| !m.removed)
     }
 
     fn participant(&self, i: usize) -> Option<&Participant> {
@@ -416,6 +434,26 @@ pub enum Command {
         value: crate::gm::Value,
         /// `N`, `+N` or `-N`.
         amount: crate::gm::Amount,
+    },
+    /// GM: a character joins the encounter (`add KIND [as NAME] [to SEAT]`):
+    /// one of the book's bundled sheets or a copy of a character at the
+    /// table, with fresh Injury and Stress tracks, played by the GM or by
+    /// `to`'s seat. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    Add {
+        /// A bundled sheet (`roof-runner`) or a character at the table.
+        kind: String,
+        /// Its name at the table (default: the sheet's; "NAME 2" on a clash).
+        #[serde(default)]
+        name: Option<String>,
+        /// The player seat that plays it (default: the GM).
+        #[serde(default)]
+        to: Option<String>,
+    },
+    /// GM: a GM character leaves the encounter (`remove CHARACTER`), between
+    /// turns. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    Remove {
+        /// Who.
+        character: usize,
     },
     /// GM: give Luck for compelling choices. The Sapio System, "Luck" (004_f39b4146df158cae.txt).
     GiveLuck {
@@ -690,6 +728,18 @@ pub enum Event {
         /// After.
         to: u32,
     },
+    /// A character joined the encounter (`add`), its whole sheet carried so
+    /// that replaying the log needs no file. Issue 27, item 6.
+    Added {
+        /// The newcomer, as it joins.
+        newcomer: Character,
+    },
+    /// The GM removed a character from the encounter (`remove`). Issue 27,
+    /// item 6.
+    Removed {
+        /// Who.
+        character: usize,
+    },
 }
 
 /// The Sapio System at the table.
@@ -922,7 +972,7 @@ fn round_end_after(state: &State, events: &[Event]) -> Option<u32> {
                     }
                 }
             }
-            Event::Left { character } => {
+            Event::Left { character } | Event::Removed { character } => {
                 if let Some(s) = &mut seq {
                     s.participants.retain(|(c, _)| c != character);
                 }
@@ -1780,6 +1830,10 @@ impl Sapio {
                 value,
                 amount,
             } => crate::gm::adjust(state, seat, *character, *value, *amount),
+            Command::Add { kind, name, to } => {
+                crate::gm::add(state, seat, kind, name.as_deref(), to.as_deref())
+            }
+            Command::Remove { character } => crate::gm::remove(state, seat, *character),
             Command::GiveLuck { character, amount } => {
                 gm_only(seat)?;
                 if *amount == 0 || *amount > 3 {
@@ -1965,8 +2019,8 @@ pub fn due_advancements(state: &State) -> Vec<String> {
         return Vec::new();
     }
     state
-        .characters
-        .iter()
+        .present()
+        .map(|(_, m)| m)
         .filter(|m| m.advancement_due && !m.character.dead())
         .map(|m| {
             format!(
@@ -2353,7 +2407,7 @@ impl System for Sapio {
             Event::SessionEnded { consequential } => {
                 state.session_over = true;
                 if *consequential {
-                    for m in &mut state.characters {
+                    for m in state.characters.iter_mut().filter(|m| !m.removed) {
                         m.advancement_due = true;
                     }
                 }
@@ -2395,6 +2449,22 @@ impl System for Sapio {
             } => {
                 if let Some(m) = state.characters.get_mut(*character) {
                     m.character.sheet_mut().luck = *to;
+                }
+            }
+            Event::Added { newcomer } => state.characters.push(Member {
+                character: newcomer.clone(),
+                locked: Vec::new(),
+                advancement_due: false,
+                removed: false,
+            }),
+            Event::Removed { character } => {
+                if let Some(m) = state.characters.get_mut(*character) {
+                    m.removed = true;
+                    m.locked.clear();
+                    m.advancement_due = false;
+                }
+                if let Some(s) = &mut state.sequence {
+                    s.participants.retain(|p| p.character != *character);
                 }
             }
         }
@@ -2602,7 +2672,7 @@ impl TextPlay for Sapio {
 
     fn finished(state: &State) -> bool {
         state.over
-            || (!state.characters.is_empty()
-                && state.characters.iter().all(|m| m.character.out_of_action()))
+            || (state.present().next().is_some()
+                && state.present().all(|(_, m)| m.character.out_of_action()))
     }
 }

@@ -282,6 +282,18 @@ pub fn describe(state: &State, event: &Event) -> String {
             "The GM sets {}'s {value} to {to} (was {from})",
             name(state, *character)
         ),
+        Event::Added { newcomer } => format!(
+            "The GM adds {} to the encounter ({})",
+            newcomer.name(),
+            newcomer.player().map_or_else(
+                || "a GM character".to_string(),
+                |p| format!("played by {p}")
+            )
+        ),
+        Event::Removed { character } => format!(
+            "The GM removes {} from the encounter",
+            name(state, *character)
+        ),
         Event::InjuryPending { pending } => {
             let existing: Vec<String> = state
                 .characters
@@ -434,8 +446,8 @@ pub fn status(state: &State, _seat: &Seat) -> String {
     }
     if s.is_empty() && state.session_over {
         let due: Vec<&str> = state
-            .characters
-            .iter()
+            .present()
+            .map(|(_, m)| m)
             .filter(|m| m.advancement_due)
             .map(|m| m.character.name())
             .collect();
@@ -468,14 +480,10 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         return out;
     }
     let gm = seat.is_gm();
-    let all: Vec<String> = state
-        .characters
-        .iter()
-        .map(|m| m.character.name().to_string())
-        .collect();
+    let all: Vec<String> = state.names();
     let mine: Vec<String> = state
-        .characters
-        .iter()
+        .present()
+        .map(|(_, m)| m)
         .filter(|m| gm || matches!(seat, Seat::Player(p) if m.character.player().is_some_and(|o| same_name(o, p))))
         .map(|m| m.character.name().to_string())
         .collect();
@@ -607,9 +615,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         (None, Some(s)) => {
             if s.turns == 0 {
                 let outside: Vec<String> = state
-                    .characters
-                    .iter()
-                    .enumerate()
+                    .present()
                     .filter(|(i, _)| !s.participants.iter().any(|p| p.character == *i))
                     .map(|(_, m)| m.character.name().to_string())
                     .collect();
@@ -759,9 +765,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                     let targets: Vec<String> = match c.versus {
                         Some(d) => vec![name(state, d).to_string()],
                         None => state
-                            .characters
-                            .iter()
-                            .enumerate()
+                            .present()
                             .filter(|(i, m)| *i != c.focal && !m.character.dead())
                             .map(|(_, m)| m.character.name().to_string())
                             .collect(),
@@ -774,9 +778,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                 }
             }
             let helpers: Vec<String> = state
-                .characters
-                .iter()
-                .enumerate()
+                .present()
                 .filter(|(i, m)| {
                     *i != c.focal
                         && Some(*i) != c.versus
@@ -801,10 +803,9 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                 // not already invoked ("Receiving Help", "Action Sequences in
                 // Play", 004_f39b4146df158cae.txt; issue 26, item 1).
                 let mut elements: Vec<String> = Vec::new();
-                for m in state
-                    .characters
-                    .iter()
-                    .filter(|m| helpers.iter().any(|h| h == m.character.name()))
+                for (_, m) in state
+                    .present()
+                    .filter(|(_, m)| helpers.iter().any(|h| h == m.character.name()))
                 {
                     for e in m.character.elements() {
                         if !m.locked.iter().any(|l| l.element == e) && !elements.contains(&e) {
@@ -890,6 +891,7 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
             ],
         ));
     }
+    crate::gm::legal(state, seat, &mut out);
     out
 }
 
