@@ -170,8 +170,7 @@ fn side_of(m: &Member) -> &'static str {
 
 fn active(state: &State, i: usize) -> bool {
     state
-        .characters
-        .get(i)
+        .member(i)
         .is_some_and(|m| !m.character.out_of_action())
 }
 
@@ -184,7 +183,7 @@ fn locked(m: &Member, element: &str) -> bool {
 /// The sides in table order (first appearance).
 fn sides(state: &State) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for m in &state.characters {
+    for (_, m) in state.present() {
         let s = side_of(m);
         if !out.contains(&s) {
             out.push(s);
@@ -196,7 +195,7 @@ fn sides(state: &State) -> Vec<&'static str> {
 /// The sides with at least one character in action.
 fn standing(state: &State) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for m in &state.characters {
+    for (_, m) in state.present() {
         let s = side_of(m);
         if !m.character.out_of_action() && !out.contains(&s) {
             out.push(s);
@@ -254,7 +253,7 @@ fn free_boxes(track: &Track, level: Level) -> usize {
 /// Profession 1), a free Specialization of it, a free Quality; never above
 /// [`MAX_TN`].
 fn defended_tn(state: &State, t: usize) -> u32 {
-    let Some(m) = state.characters.get(t) else {
+    let Some(m) = state.member(t) else {
         return 1;
     };
     let sheet = m.character.sheet();
@@ -279,13 +278,13 @@ fn defended_tn(state: &State, t: usize) -> u32 {
 /// (no weapon, no foe in reach, or no Action Sequence).
 fn attack(state: &State, i: usize) -> Option<(usize, usize)> {
     let s = state.sequence.as_ref()?;
-    let me = state.characters.get(i)?;
+    let me = state.member(i)?;
     let (weapon, level) = best_weapon(me)?;
     let side = side_of(me);
     let mut best: Option<((usize, u32, usize), usize)> = None;
     for p in &s.participants {
         let t = p.character;
-        let Some(m) = state.characters.get(t) else {
+        let Some(m) = state.member(t) else {
             continue;
         };
         if t == i || side_of(m) == side || m.character.out_of_action() {
@@ -379,7 +378,7 @@ fn own_pool(m: &Member) -> Vec<String> {
 /// Main Profession) and, while `h` still has an attack of its own to make this
 /// round, one that roll does not need.
 fn help_element(state: &State, h: usize) -> Option<String> {
-    let m = state.characters.get(h)?;
+    let m = state.member(h)?;
     let sheet = m.character.sheet();
     let main = sheet.profession.name.trim();
     let stake = state.sequence.is_some() && !focal_done(state, h) && attack(state, h).is_some();
@@ -413,7 +412,7 @@ fn help_element(state: &State, h: usize) -> Option<String> {
 /// bonus die adds a die or lowers the TN (R-SA-2). The same for every
 /// helper, so computed once per step.
 fn wants_help(state: &State, c: &OpenCheck) -> bool {
-    let Some(focal) = state.characters.get(c.focal) else {
+    let Some(focal) = state.member(c.focal) else {
         return false;
     };
     if !stake(state, c, plan(state, c)) {
@@ -430,8 +429,8 @@ fn wants_help(state: &State, c: &OpenCheck) -> bool {
 /// The Help `h` gives the open check, if the policy helps; `wanted` is
 /// [`wants_help`] of the check.
 fn help_command(state: &State, c: &OpenCheck, h: usize, wanted: bool) -> Option<Command> {
-    let focal = state.characters.get(c.focal)?;
-    let m = state.characters.get(h)?;
+    let focal = state.member(c.focal)?;
+    let m = state.member(h)?;
     if !wanted
         || h == c.focal
         || Some(h) == c.versus
@@ -504,9 +503,9 @@ fn talent_helps(
 fn plan(state: &State, c: &OpenCheck) -> Option<(usize, usize)> {
     match c.versus {
         Some(d) if state.sequence.is_some() => {
-            let m = state.characters.get(c.focal)?;
+            let m = state.member(c.focal)?;
             best_weapon(m)
-                .filter(|_| state.characters.get(d).is_some_and(|x| !x.character.dead()))
+                .filter(|_| state.member(d).is_some_and(|x| !x.character.dead()))
                 .map(|(w, _)| (w, d))
         }
         Some(_) => None,
@@ -524,7 +523,7 @@ fn stake(state: &State, c: &OpenCheck, plan: Option<(usize, usize)>) -> bool {
 /// The focal character's next step: an element, a Special Talent, Luck, or
 /// the roll.
 fn focal_step(state: &State, c: &OpenCheck) -> Option<Command> {
-    let m = state.characters.get(c.focal)?;
+    let m = state.member(c.focal)?;
     if c.profession.is_none() {
         let (profession, _) = profession_choice(m);
         return Some(Command::Invoke {
@@ -607,7 +606,7 @@ fn luck_to_spend(held: u32, set: u32, spec: &PoolSpec) -> Option<u32> {
 
 /// The defender's next element raising the TN (R-SA-5), if any.
 fn defend_step(state: &State, c: &OpenCheck, d: usize) -> Option<Command> {
-    let m = state.characters.get(d)?;
+    let m = state.member(d)?;
     if c.tn.unwrap_or(1) >= MAX_TN || m.character.out_of_action() {
         return None;
     }
@@ -650,7 +649,7 @@ fn gm_step(state: &State) -> Option<Command> {
         return None;
     }
     if let Some(p) = &state.pending_injury {
-        let m = state.characters.get(p.character)?;
+        let m = state.member(p.character)?;
         // R-SA-6: similar when an Injury of that level came from the same
         // weapon (the entry `similar-to` finds is the highest of that name).
         let similar = m
@@ -735,8 +734,7 @@ fn focal_candidates(state: &State) -> Vec<usize> {
         .map(|p| {
             let level = attack(state, p.character).and_then(|_| {
                 state
-                    .characters
-                    .get(p.character)
+                    .member(p.character)
                     .and_then(best_weapon)
                     .map(|(_, l)| l)
             });
@@ -748,7 +746,7 @@ fn focal_candidates(state: &State) -> Vec<usize> {
 }
 
 fn entry(state: &State, i: usize) -> Option<Awaiting> {
-    let m = state.characters.get(i)?;
+    let m = state.member(i)?;
     Some(Awaiting::participant(seat_of(m), m.character.name()))
 }
 
@@ -756,8 +754,7 @@ fn may_give(state: &State, seat: &Seat, i: usize) -> bool {
     match seat {
         Seat::Gm => true,
         Seat::Player(p) => state
-            .characters
-            .get(i)
+            .member(i)
             .and_then(|m| m.character.player())
             .is_some_and(|o| same_name(o, p)),
     }
@@ -802,15 +799,14 @@ impl Policy for Sapio {
             }
             let building = c.profession.is_none()
                 || (c.specialization.is_none()
-                    && state.characters.get(c.focal).is_some_and(|m| {
+                    && state.member(c.focal).is_some_and(|m| {
                         c.profession
                             .as_ref()
                             .is_some_and(|(p, _)| specialization_choice(m, p).is_some())
                     }))
                 || (c.quality.is_none()
                     && state
-                        .characters
-                        .get(c.focal)
+                        .member(c.focal)
                         .is_some_and(|m| quality_choice(m).is_some()));
             if building {
                 out.extend(entry(state, c.focal));
@@ -897,9 +893,8 @@ impl Policy for Sapio {
             sides: all.iter().map(|s| s.to_string()).collect(),
             winner,
             participants: state
-                .characters
-                .iter()
-                .map(|m| ParticipantReport {
+                .present()
+                .map(|(_, m)| ParticipantReport {
                     name: m.character.name().to_string(),
                     side: side_of(m).to_string(),
                     taken_out: m.character.out_of_action(),

@@ -40,14 +40,14 @@ pub fn sheet(s: &State, seat: &Seat, name: Option<&str>) -> Result<String, Comma
             let typed = words(typed)?.join(" ");
             let names = s.names();
             let n = resolve("character", &typed, names.iter().map(String::as_str))?;
-            s.characters
-                .iter()
+            s.present()
+                .map(|(_, m)| m)
                 .filter(|m| m.character.name() == n)
                 .collect()
         }
         None => s
-            .characters
-            .iter()
+            .present()
+            .map(|(_, m)| m)
             .filter(|m| {
                 seat.is_gm()
                     || m.character
@@ -299,9 +299,8 @@ pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
     SheetDoc {
         table,
         characters: s
-            .characters
-            .iter()
-            .map(|m| character_sheet(s, m, seat))
+            .present()
+            .map(|(_, m)| character_sheet(s, m, seat))
             .collect(),
     }
 }

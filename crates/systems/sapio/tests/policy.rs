@@ -176,7 +176,7 @@ proptest! {
 
 /// A command of the GM's by number, over the four characters: the moves
 /// that change an Action Sequence's turns (joining, leaving, fights, ending
-/// the sequence, taking someone out).
+/// the sequence, taking someone out, the GM removing or adding one).
 fn gm_command(k: usize) -> Command {
     let i = k % 4;
     match k / 4 {
@@ -207,8 +207,14 @@ fn gm_command(k: usize) -> Command {
             text: "A turn".into(),
         },
         9 => Command::EndSequence,
-        _ => Command::BeginSequence {
+        10 => Command::BeginSequence {
             goal: "Escape".into(),
+        },
+        11 => Command::Remove { character: i },
+        _ => Command::Add {
+            kind: ["enforcer", "Wren", "Vance", "desert-commando"][i].into(),
+            name: None,
+            to: None,
         },
     }
 }
@@ -223,7 +229,7 @@ proptest! {
     #[test]
     fn decide_ends_rounds_as_a_full_evolve_says(
         seed in any::<u64>(),
-        moves in proptest::collection::vec(proptest::option::weighted(0.3, 0usize..44), 1..300),
+        moves in proptest::collection::vec(proptest::option::weighted(0.3, 0usize..52), 1..300),
     ) {
         let mut state = example();
         let mut roller = Seeded::from_seed(seed);

@@ -1213,6 +1213,10 @@ const LINES: &[&str] = &[
     "Ana: advance Wren quality Durable",
     "Ben: advance Brannoc specialization Swordplay",
     "GM: end-sequence",
+    "GM: add enforcer",
+    "GM: add Wren as Kit to Ana",
+    "GM: remove Vance",
+    "GM: remove Vance 2",
     "GM: end carry",
 ];
 
@@ -1342,8 +1346,23 @@ fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
             .prop_map(|character| C::LuckPrinciple { character }),
         (who.clone(), proptest::option::of(word.clone()))
             .prop_map(|(character, element)| C::Release { character, element }),
-        who.prop_map(|character| C::LeaveFray { character }),
+        who.clone().prop_map(|character| C::LeaveFray { character }),
         Just(C::EndSequence),
+        who.prop_map(|character| C::Remove { character }),
+        (
+            prop_oneof![
+                Just("enforcer".to_string()),
+                Just("Wren".to_string()),
+                "[a-z ]{0,12}"
+            ],
+            proptest::option::of(word.clone()),
+            proptest::option::of(prop_oneof![
+                Just("Ana".to_string()),
+                Just("GM".to_string()),
+                "[a-z]{0,4}"
+            ])
+        )
+            .prop_map(|(kind, name, to)| C::Add { kind, name, to }),
     ]
 }
 
@@ -1443,7 +1462,7 @@ fn text_pool(state: &State) -> Vec<String> {
 fn type_command(spec: &tabula_core::CommandSpec, pool: &[String], rng: &mut Rng) -> String {
     let mut line = spec.name.clone();
     for p in &spec.params {
-        let keyword = ["with", "at", "except", "similar-to"]
+        let keyword = ["with", "at", "except", "similar-to", "as", "to"]
             .into_iter()
             .find(|k| p.name == *k || p.name.starts_with(&format!("{k} ")));
         let value = match &p.kind {

@@ -32,7 +32,7 @@
 
 use tabula_core::names::same_name;
 use tabula_core::system::{CommandDoc, Giver};
-use tabula_core::{AdvanceError, Advanced, Rule, Seat};
+use tabula_core::{AdvanceError, Advanced, Seat};
 
 use crate::builder::{validate, write_sheet};
 use crate::characters::{
@@ -93,19 +93,11 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
     ),
 ];
 
-fn parse_error(message: impl Into<String>) -> AdvanceError {
-    AdvanceError::parse(message, ADVANCEMENT)
-}
-
-fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::refused(rule, message)
-}
-
 fn gm_only(seat: &Seat, command: &str) -> Result<(), AdvanceError> {
     if seat.is_gm() {
         Ok(())
     } else {
-        Err(refused(
+        Err(AdvanceError::refused(
             RULE_SEATS,
             format!("only the GM may give `{command}`"),
         ))
@@ -117,7 +109,7 @@ fn plays(seat: &Seat, c: &Character) -> Result<(), AdvanceError> {
     match seat {
         Seat::Gm => Ok(()),
         Seat::Player(p) if c.player().is_some_and(|o| same_name(o, p)) => Ok(()),
-        Seat::Player(p) => Err(refused(
+        Seat::Player(p) => Err(AdvanceError::refused(
             RULE_SEATS,
             format!(
                 "{p} does not play {} ({})",
@@ -131,7 +123,7 @@ fn plays(seat: &Seat, c: &Character) -> Result<(), AdvanceError> {
 
 fn alive(c: &Character) -> Result<(), AdvanceError> {
     if c.dead() {
-        Err(refused(
+        Err(AdvanceError::refused(
             RULE_WEAPONS,
             format!("{} was killed and advances no more", c.name()),
         ))
@@ -149,7 +141,7 @@ fn finish(draft: CharacterDraft, summary: String) -> Result<Advanced, AdvanceErr
         }),
         Err(e) => {
             let first = e.problems.first();
-            Err(refused(
+            Err(AdvanceError::refused(
                 first.map_or(RULE_ADVANCEMENT, |p| p.rule()),
                 first.map_or_else(String::new, ToString::to_string),
             ))
@@ -164,14 +156,18 @@ fn joined(words: &[String]) -> String {
 /// `advance ...`: which advancement.
 fn parse_advance(c: &Character, args: &[String]) -> Result<Advance, AdvanceError> {
     let Some((kw, rest)) = args.split_first() else {
-        return Err(parse_error(
+        return Err(AdvanceError::parse(
             "advance takes specialization, side-specialization, side-profession, quality or talent, and a name",
+            ADVANCEMENT,
         ));
     };
     let name = joined(rest);
     let need_name = |what: &str| {
         if name.is_empty() {
-            Err(parse_error(format!("the {what} is missing")))
+            Err(AdvanceError::parse(
+                format!("the {what} is missing"),
+                ADVANCEMENT,
+            ))
         } else {
             Ok(name.clone())
         }
@@ -202,8 +198,9 @@ fn parse_advance(c: &Character, args: &[String]) -> Result<Advance, AdvanceError
                     name: joined(&rest[1..]),
                 },
                 None => {
-                    return Err(parse_error(
+                    return Err(AdvanceError::parse(
                         "side-specialization takes the Side Profession and the Specialization",
+                        ADVANCEMENT,
                     ));
                 }
             }
@@ -215,12 +212,15 @@ fn parse_advance(c: &Character, args: &[String]) -> Result<Advance, AdvanceError
             name: need_name("Quality")?,
         },
         "talent" | "special-talent" => Advance::SpecialTalent {
-            talent: parse_talent(rest).map_err(parse_error)?,
+            talent: parse_talent(rest).map_err(|e| AdvanceError::parse(e, ADVANCEMENT))?,
         },
         other => {
-            return Err(parse_error(format!(
-                "{other:?}: expected specialization, side-specialization, side-profession, quality or talent"
-            )));
+            return Err(AdvanceError::parse(
+                format!(
+                    "{other:?}: expected specialization, side-specialization, side-profession, quality or talent"
+                ),
+                ADVANCEMENT,
+            ));
         }
     })
 }
@@ -298,7 +298,10 @@ pub(crate) fn parse_talent(rest: &[String]) -> Result<Talent, String> {
 /// `change ...`: which completed-cycle change.
 fn parse_change(args: &[String]) -> Result<CycleChange, AdvanceError> {
     let Some((kw, rest)) = args.split_first() else {
-        return Err(parse_error("change takes word, swap or quality"));
+        return Err(AdvanceError::parse(
+            "change takes word, swap or quality",
+            ADVANCEMENT,
+        ));
     };
     let kw = kw.to_ascii_lowercase();
     match kw.as_str() {
@@ -308,11 +311,14 @@ fn parse_change(args: &[String]) -> Result<CycleChange, AdvanceError> {
                 .position(|w| w.eq_ignore_ascii_case("to"))
                 .filter(|&t| t > 0 && t + 1 < rest.len())
                 .ok_or_else(|| {
-                    parse_error(if kw == "word" {
-                        "expected `change word PROFESSION to NEW`"
-                    } else {
-                        "expected `change quality OLD to NEW`"
-                    })
+                    AdvanceError::parse(
+                        if kw == "word" {
+                            "expected `change word PROFESSION to NEW`"
+                        } else {
+                            "expected `change quality OLD to NEW`"
+                        },
+                        ADVANCEMENT,
+                    )
                 })?;
             let from = joined(&rest[..to]);
             let new = joined(&rest[to + 1..]);
@@ -326,10 +332,14 @@ fn parse_change(args: &[String]) -> Result<CycleChange, AdvanceError> {
             })
         }
         "swap" if !rest.is_empty() => Ok(CycleChange::Swap { side: joined(rest) }),
-        "swap" => Err(parse_error("expected `change swap SIDE`")),
-        other => Err(parse_error(format!(
-            "{other:?}: expected word, swap or quality"
-        ))),
+        "swap" => Err(AdvanceError::parse(
+            "expected `change swap SIDE`",
+            ADVANCEMENT,
+        )),
+        other => Err(AdvanceError::parse(
+            format!("{other:?}: expected word, swap or quality"),
+            ADVANCEMENT,
+        )),
     }
 }
 
@@ -341,13 +351,15 @@ fn parse_change(args: &[String]) -> Result<CycleChange, AdvanceError> {
 /// [`AdvanceError::Refused`] naming the rule; nothing changes.
 pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, AdvanceError> {
     let c = match validate(sheet) {
-        Ok(_) => crate::characters::parse_character(sheet)
-            .map_err(|e| parse_error(format!("the sheet does not read: {e}")))?,
+        Ok(_) => crate::characters::parse_character(sheet).map_err(|e| {
+            AdvanceError::parse(format!("the sheet does not read: {e}"), ADVANCEMENT)
+        })?,
         Err(problems) => return Err(AdvanceError::Sheet { problems }),
     };
-    let words = tabula_core::grammar::words(line).map_err(|e| parse_error(e.to_string()))?;
+    let words = tabula_core::grammar::words(line)
+        .map_err(|e| AdvanceError::parse(e.to_string(), ADVANCEMENT))?;
     let Some((command, args)) = words.split_first() else {
-        return Err(parse_error("no command given"));
+        return Err(AdvanceError::parse("no command given", ADVANCEMENT));
     };
     let command = command.to_ascii_lowercase();
     let mut d = c.sheet().clone();
@@ -357,8 +369,9 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
                 [w] if w.eq_ignore_ascii_case("consequential") => true,
                 [w] if w.eq_ignore_ascii_case("inconsequential") => false,
                 _ => {
-                    return Err(parse_error(
+                    return Err(AdvanceError::parse(
                         "end-session takes consequential or inconsequential",
+                        ADVANCEMENT,
                     ));
                 }
             };
@@ -389,7 +402,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             plays(seat, &c)?;
             alive(&c)?;
             if !c.sheet().advancement_due {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_SESSION,
                     format!(
                         "{} has no advancement due: one advancement after a consequential session, which the GM marks (end-session consequential)",
@@ -398,7 +411,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
                 ));
             }
             c.check_advance(&adv)
-                .map_err(|e| refused(e.rule(), e.to_string()))?;
+                .map_err(|e| AdvanceError::refused(e.rule(), e.to_string()))?;
             let mut after = c.clone();
             after.apply_advance(&adv);
             let cycle = after.cycle();
@@ -428,7 +441,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             plays(seat, &c)?;
             alive(&c)?;
             c.check_change(&change)
-                .map_err(|e| refused(e.rule(), e.to_string()))?;
+                .map_err(|e| AdvanceError::refused(e.rule(), e.to_string()))?;
             let mut after = c.clone();
             after.apply_change(&change);
             let summary = format!("{} {change}", c.name());
@@ -436,18 +449,27 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
         }
         "heal" => {
             let Some((kind, rest)) = args.split_first() else {
-                return Err(parse_error("heal takes injury or stress and its words"));
+                return Err(AdvanceError::parse(
+                    "heal takes injury or stress and its words",
+                    ADVANCEMENT,
+                ));
             };
             let kind = match kind.to_ascii_lowercase().as_str() {
                 "injury" => HarmKind::Injury,
                 "stress" => HarmKind::Stress,
                 other => {
-                    return Err(parse_error(format!("{other:?}: expected injury or stress")));
+                    return Err(AdvanceError::parse(
+                        format!("{other:?}: expected injury or stress"),
+                        ADVANCEMENT,
+                    ));
                 }
             };
             let name = joined(rest);
             if name.is_empty() {
-                return Err(parse_error(format!("the {kind} to heal is missing")));
+                return Err(AdvanceError::parse(
+                    format!("the {kind} to heal is missing"),
+                    ADVANCEMENT,
+                ));
             }
             gm_only(seat, "heal")?;
             let track: &mut Track = match kind {
@@ -457,7 +479,7 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             let at = track.find(&name).ok_or_else(|| {
                 let have: Vec<String> =
                     track.entries().iter().map(|(_, n)| n.to_string()).collect();
-                refused(
+                AdvanceError::refused(
                     RULE_INJURIES,
                     format!(
                         "{} has no {kind} called {name:?} ({})",
@@ -491,11 +513,11 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
         }
         "rest" => {
             if !args.is_empty() {
-                return Err(parse_error("rest takes nothing more"));
+                return Err(AdvanceError::parse("rest takes nothing more", ADVANCEMENT));
             }
             gm_only(seat, "rest")?;
             if d.stresses.is_clear() {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_INJURIES,
                     format!("{} has no Stress to clear", c.name()),
                 ));
@@ -518,20 +540,21 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
         }
         "give-luck" => {
             let [n] = args else {
-                return Err(parse_error("give-luck takes the Luck given"));
+                return Err(AdvanceError::parse(
+                    "give-luck takes the Luck given",
+                    ADVANCEMENT,
+                ));
             };
-            let n: u32 = n
-                .parse()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| parse_error(format!("{n:?}: the Luck given is 1 or more")))?;
+            let n: u32 = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                AdvanceError::parse(format!("{n:?}: the Luck given is 1 or more"), ADVANCEMENT)
+            })?;
             gm_only(seat, "give-luck")?;
             let now = d
                 .luck
                 .checked_add(n)
                 .filter(|&l| l <= MAX_LUCK)
                 .ok_or_else(|| {
-                    refused(
+                    AdvanceError::refused(
                         RULE_LUCK,
                         format!(
                             "{} holds {} Luck; {n} more passes the table's {MAX_LUCK}",
@@ -544,8 +567,9 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
             d.luck = now;
             finish(d, summary)
         }
-        other => Err(parse_error(format!(
-            "{other:?} is not a command between sessions"
-        ))),
+        other => Err(AdvanceError::parse(
+            format!("{other:?} is not a command between sessions"),
+            ADVANCEMENT,
+        )),
     }
 }

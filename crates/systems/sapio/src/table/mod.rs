@@ -1,0 +1,176 @@
+//! The table: characters, checks, Luck, Injuries and Stresses, Action Sequences
+//! and advancement as a decide/evolve [`System`], and the terminal commands of
+//! `tabula sapio play` ([`TextPlay`]).
+//!
+//! The Sapio System (004_f39b4146df158cae.txt): "When to Roll", "Invoking an
+//! Element", "Special Situations when Rolling", "Luck", "Action Sequences",
+//! "Injuries and Stresses", "Weapons and causing Injury", "Character versus
+//! Character", "Advancement"; R-SA-1 to R-SA-10.
+
+use crate::name_match::same_name;
+use serde::{Deserialize, Serialize};
+use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
+use tabula_core::{Refusal, Roller, Rule, RuleError};
+
+use crate::ID;
+use crate::characters::{
+    Advance, Character, CycleChange, DraftError, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK,
+    RULE_MAGIC_UNPAIRED, RULE_PRINCIPLES,
+};
+use crate::checks::{self, CheckRoll, MAX_BONUS, MAX_TN, PoolSpec};
+use crate::harm::{self, BoxRef, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR, Recording};
+use crate::invoking::{
+    self, Declaration, Element, Help, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE,
+    RULE_LOCKS, RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
+};
+
+/// "Action Sequences": rounds, turns, focal and supporting characters.
+pub const RULE_SEQUENCE: Rule = Rule::book(crate::BOOK, "Action Sequences in Play");
+/// "Players in the Action Sequence".
+pub const RULE_PLAYERS: Rule = Rule::book(crate::BOOK, "Players in the Action Sequence");
+/// Who gives which command at the table (Tabula's own rule: the GM sets TNs and
+/// records harm, a player acts for their own character).
+pub const RULE_SEATS: Rule = Rule::table("Seats");
+/// Advancement happens at the GM's end-of-session step, one per character after
+/// a consequential session. "Advancement"; R-SA-9.
+pub const RULE_SESSION: Rule = Rule::book(crate::BOOK, "Advancement").ruling("R-SA-9");
+
+/// The most characters at one table (a table limit).
+pub const MAX_CHARACTERS: usize = 24;
+/// The most Luck spent on one check (a table limit).
+pub const MAX_LUCK_SPEND: u32 = 12;
+/// The most text in a framing or a declaration (characters).
+pub const MAX_NARRATION: usize = 500;
+
+mod command;
+mod decide;
+mod event;
+mod evolve;
+mod setup;
+mod state;
+
+pub use command::Command;
+pub use decide::due_advancements;
+pub use event::{Event, LuckReason, Step};
+pub use setup::{SetupError, TableCharacter, TableFile, setup};
+pub use state::{Lock, Member, Participant, PendingInjury, Sequence, State, Until};
+
+/// The Sapio System at the table.
+pub struct Sapio;
+
+impl System for Sapio {
+    const ID: &'static str = ID;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = State;
+
+    fn decide(
+        state: &State,
+        seat: &Seat,
+        command: &Command,
+        roller: &mut dyn Roller,
+    ) -> Result<Vec<Event>, RuleError> {
+        let mut events = decide::decide(state, seat, command, roller)?;
+        // "The round ends and a new round begins when all characters have been focal once."
+        if let Some(round) = decide::round_end_after(state, &events) {
+            events.push(Event::RoundEnded { round });
+        }
+        Ok(events)
+    }
+
+    fn evolve(state: &mut State, event: &Event) {
+        evolve::evolve(state, event);
+    }
+
+    fn view(state: &State, _seat: &Seat) -> State {
+        state.clone()
+    }
+
+    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
+        crate::text::legal(state, seat)
+    }
+}
+
+impl TextPlay for Sapio {
+    const BOOK: tabula_core::rule::Book = crate::BOOK;
+
+    type SetupError = SetupError;
+
+    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
+        text: &str,
+        files: &F,
+    ) -> Result<State, SetupError> {
+        setup(text, files)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        tabula_core::system::seat_list(
+            state
+                .characters
+                .iter()
+                .filter_map(|m| m.character.player().map(|p| Seat::Player(p.to_string()))),
+        )
+    }
+
+    fn default_seat(state: &State) -> Seat {
+        crate::text::default_seat(state)
+    }
+
+    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+        crate::commands::parse(state, seat, line)
+    }
+
+    const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::commands::COMMANDS;
+    /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`]).
+    const END_COMMANDS: &'static [&'static str] = &["end"];
+    const LOG_SYMBOLS: tabula_core::system::LogSymbols =
+        tabula_core::system::LogSymbols::SpiralDice;
+
+    /// Issue 27, bug 8: a check's Spiral Dice are the focal character's roll,
+    /// credited to the seat that plays the focal character (the GM for a
+    /// character without a player), whoever's command rolled them
+    /// ([`RULE_SEQUENCE`]).
+    fn event_seat(state: &State, event: &Event) -> Option<Seat> {
+        let Event::Rolled { check, .. } = event else {
+            return None;
+        };
+        let m = state.characters.get(check.focal)?;
+        Some(
+            m.character
+                .player()
+                .map_or(Seat::Gm, |p| Seat::Player(p.to_string())),
+        )
+    }
+
+    /// [`crate::sheet::sheet`]: the character sheet; nothing is hidden in Sapio.
+    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+        crate::sheet::sheet(state, seat, name)
+    }
+
+    /// [`crate::sheet::sheet_doc`]: the table's facts and every character's
+    /// sheet; nothing is hidden in Sapio.
+    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
+        crate::sheet::sheet_doc(state, seat)
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        crate::text::describe(state, event)
+    }
+
+    fn status(state: &State, seat: &Seat) -> String {
+        crate::text::status(state, seat)
+    }
+
+    /// The open check's pool against its TN for the focal character's seat
+    /// (`text::choice_odds`), the chance status prints.
+    fn odds(state: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> {
+        crate::text::choice_odds(state, seat)
+    }
+
+    fn finished(state: &State) -> bool {
+        state.over
+            || (state.present().next().is_some()
+                && state.present().all(|(_, m)| m.character.out_of_action()))
+    }
+}
