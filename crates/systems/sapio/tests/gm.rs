@@ -274,6 +274,9 @@ fn remove_takes_a_gm_character_out_of_the_encounter() {
     // A copy of a removed character may come back, under a new name.
     ok(&mut t, "GM", "add Vance");
     assert_eq!(t.state().names().last().unwrap(), "Vance 2");
+    // A guest is not the campaign's: no sheet goes back for Vance 2.
+    let after = <Sapio as CharacterBook>::sheets_after(t.state());
+    assert!(!after.iter().any(|s| s.name == "Vance 2"), "{after:?}");
     assert!(t.replay_matches());
 }
 

@@ -265,6 +265,14 @@ fn replay_rebuilds_the_newcomer_without_files() {
         "{text}"
     );
     assert_eq!(t.state().phase, Phase::Turns);
+    // Guests are not the campaign's: no sheet goes back for them.
+    let after = <Scratch as tabula_core::CharacterBook>::sheets_after(t.state());
+    assert!(
+        !after.iter().any(|s| s.name == "Shadow"),
+        "{:?}",
+        after.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
+    assert!(after.iter().any(|s| s.name == "Chokestar"));
 }
 
 /// `add` is offered to the GM during the turns with the legal kinds, an

@@ -221,7 +221,10 @@ fn remove_takes_a_character_out_with_its_cards() {
     // Only a seat the table has may play a newcomer.
     let cmd = SourGrapes::parse_command(t.state(), &Seat::Gm, "add Rook to stranger").unwrap();
     let e = refused(&mut t, &Seat::Gm, &cmd);
-    assert!(matches!(e.kind, tabula_core::Refusal::Unknown { .. }), "{e}");
+    assert!(
+        matches!(e.kind, tabula_core::Refusal::Unknown { .. }),
+        "{e}"
+    );
     // In an Event, leaving before initiative is settled may settle it.
     let mut r = Seeded::from_seed(1);
     give(&mut t, "gm: event", &mut r);

@@ -68,6 +68,8 @@ pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
         .characters
         .iter()
         .enumerate()
+        // A guest the GM added mid-encounter is not the campaign's.
+        .filter(|(_, m)| !m.added)
         .map(|(i, m)| sheet_after(state, i, m))
         .collect()
 }

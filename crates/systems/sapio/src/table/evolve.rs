@@ -271,6 +271,7 @@ pub(super) fn evolve(state: &mut State, event: &Event) {
             locked: Vec::new(),
             advancement_due: false,
             removed: false,
+            added: true,
         }),
         Event::Removed { character } => {
             if let Some(m) = state.characters.get_mut(*character) {

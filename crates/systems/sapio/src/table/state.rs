@@ -39,6 +39,12 @@ pub struct Member {
     /// no list offers it. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub removed: bool,
+    /// Brought in by the GM's `add`: a guest, whose sheet the encounter does
+    /// not write back to a campaign (a copy or a bundled sheet never
+    /// overwrites a campaign character of the same name). Issue 27, item 6
+    /// ([`crate::gm::RULE_GM_TOOLS`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub added: bool,
 }
 
 impl Member {
@@ -129,6 +135,7 @@ impl State {
                     character,
                     locked: Vec::new(),
                     removed: false,
+                    added: false,
                 })
                 .collect(),
             check: None,

@@ -543,7 +543,12 @@ impl CharacterBook for Scratch {
 
     fn sheets_after(state: &State) -> Vec<SheetAfter> {
         (0..state.characters.len())
-            .filter(|i| state.get(*i).is_some_and(|c| c.leader.is_none()))
+            // A guest the GM added mid-encounter is not the campaign's.
+            .filter(|i| {
+                state
+                    .get(*i)
+                    .is_some_and(|c| c.leader.is_none() && !c.added)
+            })
             .filter_map(|i| sheet_after(state, i))
             .collect()
     }

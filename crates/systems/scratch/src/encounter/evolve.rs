@@ -167,7 +167,9 @@ impl State {
         let minions = character.minions().to_vec();
         let add = |c: Character, leader: Option<usize>, state: &mut State| {
             let i = state.characters.len();
-            state.characters.push(Combatant::new(c, group, leader));
+            let mut joined = Combatant::new(c, group, leader);
+            joined.added = true;
+            state.characters.push(joined);
             if let Some(g) = state.groups.get_mut(group) {
                 g.members.push(i);
             }

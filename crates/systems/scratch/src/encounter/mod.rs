@@ -128,6 +128,12 @@ pub struct Combatant {
     pub held_by: Vec<usize>,
     /// Temporary craftsmanship bonuses on its abilities.
     pub bonuses: BTreeMap<Ability, CraftBonus>,
+    /// Brought in mid-encounter by the GM's `add`: a guest, whose sheet the
+    /// encounter does not write back to a campaign (a copy or a bundled sheet
+    /// never overwrites a campaign character of the same name). GM tools,
+    /// docs/systems/scratch.md.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub added: bool,
 }
 
 impl Combatant {
@@ -154,6 +160,7 @@ impl Combatant {
             escaped: false,
             held_by: Vec::new(),
             bonuses: BTreeMap::new(),
+            added: false,
         }
     }
 
