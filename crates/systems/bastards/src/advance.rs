@@ -110,7 +110,9 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
 pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
     let mut ground: Vec<Weapon> = state.ground.clone();
     let mut out = Vec::new();
-    for c in &state.combatants {
+    // A participant the GM's `add` brought in is a guest of the encounter:
+    // its sheet is not written back (issue 27, item 6).
+    for c in state.combatants.iter().filter(|c| !c.added) {
         let Body::Fated {
             character, pools, ..
         } = &c.body

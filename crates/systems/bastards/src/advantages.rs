@@ -20,6 +20,18 @@ pub enum Kind {
     Utility,
 }
 
+/// The list's name as the book heads it (`Defensive`, `Offensive`,
+/// `Utility`).
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Defensive => "Defensive",
+            Kind::Offensive => "Offensive",
+            Kind::Utility => "Utility",
+        })
+    }
+}
+
 /// One Advantage of the book. `Counter` and `Florentine` name a weapon.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Advantage {

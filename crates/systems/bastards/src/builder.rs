@@ -788,7 +788,7 @@ fn steps(d: &Draft, left: i64) -> Vec<StepView> {
     let plain_opts: Vec<ChoiceOption> = plain_advantages()
         .map(|a| ChoiceOption {
             value: a.name().to_string(),
-            label: format!("{} ({}, {:?})", a.name(), a.suit(), a.kind()),
+            label: format!("{} ({}, {})", a.name(), a.suit(), a.kind()),
             help: a.summary().into(),
         })
         .collect();

@@ -152,6 +152,15 @@ pub struct Combatant {
     pub carried: Vec<Weapon>,
     /// Statuses.
     pub status: Status,
+    /// Taken out of the encounter by the GM's `remove`: it takes no further
+    /// part, and its cards went to the discard pile (issue 27, item 6).
+    #[serde(default)]
+    pub removed: bool,
+    /// Brought in by the GM's `add`: a guest of this encounter, whose sheet
+    /// is not written back ([`crate::advance::sheets_after`] leaves it out;
+    /// issue 27, item 6).
+    #[serde(default)]
+    pub added: bool,
 }
 
 impl Combatant {
@@ -214,9 +223,9 @@ impl Combatant {
         }
     }
 
-    /// Still acting: present and not knocked out.
+    /// Still acting: present, not knocked out and not removed by the GM.
     pub fn active(&self) -> bool {
-        self.present && !self.knocked_out
+        self.present && !self.knocked_out && !self.removed
     }
 
     /// Whether `seat` commands this combatant (seat names match without regard to
@@ -270,6 +279,19 @@ impl HandKind {
     }
 }
 
+/// The kind in words, as the table's text says it (`physical`, `social or
+/// mental`, `fear or sanity`, `simple`; R-GB-5, "Core Mechanic").
+impl std::fmt::Display for HandKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HandKind::Physical => "physical",
+            HandKind::Social => "social or mental",
+            HandKind::Fear => "fear or sanity",
+            HandKind::Simple => "simple",
+        })
+    }
+}
+
 /// Options an attacker declares with the attack (step 4).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackOptions {
@@ -314,6 +336,16 @@ pub enum Side {
     Attacker,
     /// The one affected.
     Defender,
+}
+
+/// The side in words (`the attacker`, `the defender`).
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Side::Attacker => "the attacker",
+            Side::Defender => "the defender",
+        })
+    }
 }
 
 /// An opposed skill hand in progress (steps 4 to 9).
@@ -405,6 +437,10 @@ pub struct State {
     pub finished: bool,
     /// Weapons lying on the ground (dropped by Disarm).
     pub ground: Vec<Weapon>,
+    /// Everyone as the table file set them up, before play: the kinds the
+    /// GM's `add` copies (issue 27, item 6).
+    #[serde(default)]
+    pub loaded: Vec<Combatant>,
 }
 
 /// A command a seat gives.
@@ -559,6 +595,27 @@ pub enum Command {
         value: crate::gm::Value,
         /// `N`, `+N` or `-N`.
         amount: crate::gm::Amount,
+    },
+    /// The Dealer (GM) brings a new participant in (`add KIND [as NAME] [to
+    /// SEAT]`): a copy of one the table loaded or of the book's bundled
+    /// sheets ([`crate::gm::add`]).
+    ///
+    /// Issue 27, item 6; the table's GM tools ([`crate::gm::GM_TOOLS`]).
+    Add {
+        /// The kind copied: a name the table loaded or a bundled sheet.
+        kind: String,
+        /// Its name at the table (default: the kind's).
+        name: Option<String>,
+        /// The seat that controls it (default: the GM).
+        to: Option<Seat>,
+    },
+    /// The Dealer (GM) takes a participant out of the encounter (`remove
+    /// WHO`; [`crate::gm::remove`]).
+    ///
+    /// Issue 27, item 6; "Shuffling" (its cards are discarded).
+    Remove {
+        /// The combatant.
+        who: String,
     },
 }
 
@@ -824,6 +881,21 @@ pub enum Event {
         /// After.
         to: i64,
     },
+    /// The Dealer (GM) brought a participant in (`add`): the whole combatant,
+    /// so a replay needs no file. Issue 27, item 6.
+    Added {
+        /// The kind it copies.
+        kind: String,
+        /// The newcomer, as it joins (no cards yet).
+        combatant: Box<Combatant>,
+    },
+    /// The Dealer (GM) took a participant out of the encounter (`remove`):
+    /// its hand and initiative card go to the discard pile ("Shuffling").
+    /// Issue 27, item 6.
+    Removed {
+        /// Combatant.
+        who: usize,
+    },
 }
 
 fn err(rule: Rule, msg: impl Into<String>) -> RuleError {
@@ -992,7 +1064,7 @@ impl<'a> Out<'a> {
         }
     }
     /// The state now, with every event so far applied.
-    fn s(&mut self) -> &State {
+    pub(crate) fn s(&mut self) -> &State {
         if (self.stale || self.stale_table) && self.work.is_none() {
             let mut w = self.base.clone();
             for e in &self.events {
@@ -1030,7 +1102,7 @@ impl<'a> Out<'a> {
         }
         Ok(Cow::Owned(self.c(i)?.clone()))
     }
-    fn draw(
+    pub(crate) fn draw(
         &mut self,
         who: usize,
         n: usize,
@@ -1713,6 +1785,8 @@ pub fn decide(
                 wielding: weapon.iter().cloned().collect(),
                 carried: Vec::new(),
                 status: Status::default(),
+                removed: false,
+                added: false,
             };
             let mut joined = Vec::new();
             if reinforce {
@@ -1753,6 +1827,12 @@ pub fn decide(
         Command::Appear { who: name } => {
             let i = who(state, name)?;
             may_command(state, seat, i)?;
+            if o.c(i)?.removed {
+                return Err(RuleError::forbidden(
+                    crate::gm::GM_TOOLS,
+                    "the GM removed this character from the encounter",
+                ));
+            }
             if o.c(i)?.present {
                 return Err(err(RULE_DRAMATIC, "already in the scene"));
             }
@@ -1833,6 +1913,18 @@ pub fn decide(
         Command::Adjust { who, value, amount } => {
             crate::gm::adjust(&mut o, state, seat, who, *value, *amount, roller)?;
         }
+        Command::Add { kind, name, to } => {
+            crate::gm::add(
+                &mut o,
+                state,
+                seat,
+                kind,
+                name.as_deref(),
+                to.as_ref(),
+                roller,
+            )?;
+        }
+        Command::Remove { who } => crate::gm::remove(&mut o, state, seat, who)?,
     }
     Ok(o.events)
 }
@@ -2082,7 +2174,7 @@ pub fn fate_cards_left(s: &State, c: &Combatant, skill: &str, trait_used: Trait)
 
 /// Someone who enters mid-Opposition plays the lowest card of the hand just drawn
 /// as initiative (a Tabula decision: the book does not say).
-fn auto_initiative(o: &mut Out, k: usize) -> Result<(), RuleError> {
+pub(crate) fn auto_initiative(o: &mut Out, k: usize) -> Result<(), RuleError> {
     let card = o
         .c(k)?
         .hand
@@ -2823,8 +2915,17 @@ pub(crate) fn pool_emptied(
 /// discard pile) and the turn ends; if it was the last to choose an initiative
 /// card, the round starts without it.
 fn knocked_out_by_cost(o: &mut Out) {
+    takes_no_further_part(o, |c| c.knocked_out);
+}
+
+/// One for whom `gone` holds takes no further part (knocked out by its own
+/// payment, R-GB-13; removed by the GM, issue 27 item 6): if it was acting,
+/// its turn ends; if it was in an opposed hand, the hand is abandoned (the
+/// cards played go to the discard pile) and the turn ends; if it was the last
+/// to choose an initiative card, the round starts without it.
+pub(crate) fn takes_no_further_part(o: &mut Out, gone: impl Fn(&Combatant) -> bool) {
     let s = o.s();
-    let out = |i: usize| s.combatants.get(i).is_some_and(|c| c.knocked_out);
+    let out = |i: usize| s.combatants.get(i).is_some_and(&gone);
     match &s.phase {
         Phase::Turn { actor, .. } if out(*actor) => end_turn(o),
         Phase::Exchange(x) if out(x.attacker) || out(x.defender) => {
@@ -3275,6 +3376,14 @@ pub fn evolve(s: &mut State, e: &Event) {
             s.dealer_wildcards = s.dealer_wildcards.saturating_add(result.dealer_wildcards);
         }
         Event::Joined(c) => s.combatants.push((**c).clone()),
+        Event::Added { combatant, .. } => s.combatants.push((**combatant).clone()),
+        Event::Removed { who } => {
+            if let Some(c) = s.combatants.get_mut(*who) {
+                let cards: Vec<Card> = c.hand.drain(..).chain(c.initiative.take()).collect();
+                c.removed = true;
+                deck::discard_all(&mut s.shoe, &cards);
+            }
+        }
         Event::Appeared { who } => {
             if let Some(c) = s.combatants.get_mut(*who) {
                 c.present = true;

@@ -180,7 +180,39 @@ fn blank(name: String, controller: Seat, body: Body) -> Combatant {
         wielding: Vec::new(),
         carried: Vec::new(),
         status: Status::default(),
+        removed: false,
+        added: false,
     }
+}
+
+/// A Fated as a table sets it up from its sheet, controlled by `controller`:
+/// the pools as the sheet carries them (full unless an earlier encounter left
+/// them lower; R-GB-5 and "Decisions" in docs/systems/bastards.md): one empty
+/// pool is Desperation, two knock the character out. The Desperation draw
+/// ("immediately draws") was made when the pool emptied and is not repeated.
+/// It holds its first weapon and carries the rest. The GM's `add` sets up a
+/// bundled sheet the same way (issue 27, item 6).
+pub(crate) fn fated_from_sheet(ch: &Character, controller: Seat) -> Combatant {
+    let pools = Trait::ALL.map(|t| ch.pool_now(t));
+    let empty = pools.iter().filter(|p| **p <= 0).count();
+    let mut c = blank(
+        ch.name().to_string(),
+        controller,
+        Body::Fated {
+            character: Box::new(ch.clone()),
+            pools,
+            desperate: empty >= 1,
+        },
+    );
+    c.knocked_out = empty >= 2;
+    c.wildcards = ch.wildcards();
+    // Each Fated starts holding its first weapon; the rest are carried.
+    let mut weapons = ch.weapons().to_vec();
+    if !weapons.is_empty() {
+        c.wielding.push(weapons.remove(0));
+    }
+    c.carried = weapons;
+    c
 }
 
 /// Build the initial state from a table file.
@@ -212,31 +244,11 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
             file: f.file.clone(),
             error,
         })?;
-        // The pools as the sheet carries them (full unless an earlier encounter
-        // left them lower; R-GB-5 and "Decisions" in docs/systems/bastards.md):
-        // one empty pool is Desperation, two knock the character out. The
-        // Desperation draw ("immediately draws") was made when the pool emptied
-        // and is not repeated.
-        let pools = Trait::ALL.map(|t| ch.pool_now(t));
-        let empty = pools.iter().filter(|p| **p <= 0).count();
-        let mut c = blank(
-            ch.name().to_string(),
+        let mut c = fated_from_sheet(
+            &ch,
             seat_of("fated.controller", f.controller.as_deref(), ch.player())?,
-            Body::Fated {
-                character: Box::new(ch.clone()),
-                pools,
-                desperate: empty >= 1,
-            },
         );
-        c.knocked_out = empty >= 2;
-        c.wildcards = ch.wildcards();
         c.present = f.present;
-        // Each Fated starts holding its first weapon; the rest are carried.
-        let mut weapons = ch.weapons().to_vec();
-        if !weapons.is_empty() {
-            c.wielding.push(weapons.remove(0));
-        }
-        c.carried = weapons;
         combatants.push(c);
     }
     for f in &t.followers {
@@ -304,6 +316,7 @@ pub fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
     Ok(State {
         title: t.title,
         shoe: Shoe::new(values::DECKS, true).map_err(|_| TableError::Shoe)?,
+        loaded: combatants.clone(),
         combatants,
         phase: Phase::Scene,
         round: 0,
@@ -449,7 +462,7 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
         } else {
             &x.defender
         }),
-        _ => format!("{side:?}"),
+        _ => side.to_string(),
     };
     match e {
         Event::Shuffled => "Every card is shuffled back into the deck.".into(),
@@ -503,7 +516,7 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             n(&x.attacker)
         ),
         Event::Declared(x) => format!(
-            "{} acts against {} with {} ({:?}), +{}; up to {} face-up card(s). {} plays a card face down.",
+            "{} acts against {} with {} ({}), +{}; up to {} face-up card(s). {} plays a card face down.",
             n(&x.attacker),
             n(&x.defender),
             x.skill,
@@ -646,6 +659,25 @@ fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
                 format!("The GM adjusts {}'s {value}.", n(who))
             }
         }
+        Event::Added { kind, combatant } => {
+            let copy = if same_name(kind, &combatant.name) {
+                String::new()
+            } else {
+                format!(" (a copy of {kind})")
+            };
+            let by = match &combatant.controller {
+                Seat::Gm => "the GM".to_string(),
+                Seat::Player(p) => p.clone(),
+            };
+            format!(
+                "The GM brings {}{copy} into the encounter, played by {by}.",
+                combatant.name
+            )
+        }
+        Event::Removed { who } => format!(
+            "The GM takes {} out of the encounter: its hand and initiative card go to the discard pile.",
+            n(who)
+        ),
         Event::SceneBegan => "A new scene: Berserk and Distance end.".into(),
         Event::DealerWildcards { gained } => format!("The Dealer banks {gained} Wildcard(s)"),
         Event::KarmicShuffle => "Karmic Shuffle: physical defense draws use Luck.".into(),
@@ -670,7 +702,9 @@ pub fn status(s: &State, seat: &Seat) -> String {
         out += &format!(
             "\n  {}{}: {} W{}{}{}",
             c.name,
-            if c.knocked_out {
+            if c.removed {
+                " (removed)"
+            } else if c.knocked_out {
                 " (out)"
             } else if c.desperate {
                 " (Desperate)"
