@@ -99,9 +99,9 @@ pub struct Draft {
     pub specialties: Vec<SpecialtyDraft>,
     /// Advantages without a weapon or a count, by their book names.
     pub advantages: Vec<String>,
-    /// Counter<Weapon>: one per weapon named.
+    /// `Counter<Weapon>`: one per weapon named.
     pub counter: Vec<String>,
-    /// Florentine<Weapon>: one per weapon named.
+    /// `Florentine<Weapon>`: one per weapon named.
     pub florentine: Vec<String>,
     /// Times Toughness is taken (0..=5).
     pub toughness: i64,

@@ -67,7 +67,7 @@ pub enum Command {
         skill: Option<String>,
         /// Mind Over Matter (defender).
         mind_over_matter: bool,
-        /// Counter<Weapon> (defender): skill cards to sacrifice, 0 for none.
+        /// `Counter<Weapon>` (defender): skill cards to sacrifice, 0 for none.
         counter: i64,
     },
     /// Bet a face-up card from the hand. "Steps" 6-8, "Skill Hands in Oppositions".
@@ -157,7 +157,7 @@ pub enum Command {
     },
     /// The Dealer (GM) brings a new participant in (`add KIND [as NAME] [to
     /// SEAT]`): a copy of one the table loaded or of the book's bundled
-    /// sheets ([`crate::gm::add`]).
+    /// sheets (`gm::add`).
     ///
     /// Issue 27, item 6; the table's GM tools ([`crate::gm::GM_TOOLS`]).
     Add {
@@ -169,7 +169,7 @@ pub enum Command {
         to: Option<Seat>,
     },
     /// The Dealer (GM) takes a participant out of the encounter (`remove
-    /// WHO`; [`crate::gm::remove`]).
+    /// WHO`; `gm::remove`).
     ///
     /// Issue 27, item 6; "Shuffling" (its cards are discarded).
     Remove {

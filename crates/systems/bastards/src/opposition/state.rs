@@ -258,7 +258,7 @@ pub struct Defense {
     pub limit: i64,
     /// Mind Over Matter declared.
     pub mind_over_matter: bool,
-    /// Counter<Weapon>: skill cards sacrificed now to counter-attack with on a
+    /// `Counter<Weapon>`: skill cards sacrificed now to counter-attack with on a
     /// successful defense.
     pub counter: i64,
 }
@@ -319,7 +319,7 @@ pub struct Exchange {
     pub called: bool,
     /// Mind Over Matter declared by the defender.
     pub mind_over_matter: bool,
-    /// Counter<Weapon>: cards the defender sacrificed to counter-attack with.
+    /// `Counter<Weapon>`: cards the defender sacrificed to counter-attack with.
     pub counter: i64,
 }
 

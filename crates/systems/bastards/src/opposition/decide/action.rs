@@ -7,7 +7,8 @@ use super::*;
 /// caller.
 ///
 /// # Errors
-/// A [`RuleError`] naming the rule; nothing is emitted that stays.
+/// A [`RuleError`] naming the rule; [`decide`](super::decide) then returns
+/// it and no event, so nothing changes.
 pub(super) fn decide(
     o: &mut Out,
     state: &State,
