@@ -24,7 +24,6 @@ use tabula_core::builder::{AdvanceError, Advanced, SheetAfter};
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, resolve, same_name};
 use tabula_core::roller::Roller;
-use tabula_core::rule::Rule;
 use tabula_core::system::{CommandDoc, Giver, Seat};
 
 use crate::advantages::{Advantage, MAX_STACK};
@@ -110,7 +109,9 @@ pub const ADVANCEMENT: &[CommandDoc] = &[
 pub fn sheets_after(state: &State) -> Vec<SheetAfter> {
     let mut ground: Vec<Weapon> = state.ground.clone();
     let mut out = Vec::new();
-    for c in &state.combatants {
+    // A participant the GM's `add` brought in is a guest of the encounter:
+    // its sheet is not written back (issue 27, item 6).
+    for c in state.combatants.iter().filter(|c| !c.added) {
         let Body::Fated {
             character, pools, ..
         } = &c.body
@@ -149,16 +150,12 @@ fn parse_err(message: impl Into<String>) -> AdvanceError {
     AdvanceError::parse(message, ADVANCEMENT)
 }
 
-fn refused(rule: Rule, message: impl Into<String>) -> AdvanceError {
-    AdvanceError::refused(rule, message)
-}
-
 /// 1 XP must be left ("Points & Costs").
 fn pay(c: &Character, what: &str) -> Result<i64, AdvanceError> {
     let (available, spent) = c.xp();
     let left = available - spent;
     if left < 1 {
-        return Err(refused(
+        return Err(AdvanceError::refused(
             RULE_POINTS,
             format!(
                 "{what} costs 1 XP and {} has {left} left ({spent} of {available} spent)",
@@ -231,7 +228,7 @@ pub fn advance(
         return Err(parse_err(format!("{head:?} is not an advancement command")));
     };
     if doc.giver == Giver::Gm && !seat.is_gm() {
-        return Err(refused(
+        return Err(AdvanceError::refused(
             doc.rule,
             format!(
                 "`{}` is the Dealer's (the book gives no rule for it; the Dealer decides)",
@@ -241,13 +238,13 @@ pub fn advance(
     }
     if !seat.is_gm() {
         if c.player().is_empty() {
-            return Err(refused(
+            return Err(AdvanceError::refused(
                 RULE_SEATS,
                 format!("{} is one of the Dealer's characters", c.name()),
             ));
         }
         if !Seat::parse(c.player()).same_seat(seat) {
-            return Err(refused(
+            return Err(AdvanceError::refused(
                 RULE_SEATS,
                 format!("{} is played by {}, not {seat}", c.name(), c.player()),
             ));
@@ -267,7 +264,7 @@ pub fn advance(
             })?;
             let cur = c.trait_score(t);
             if cur >= MAX_TRAIT {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_CAPS,
                     format!("{t} is {cur}, the most a sheet holds"),
                 ));
@@ -294,7 +291,7 @@ pub fn advance(
                 None if is_skill(&rest, &[]) => (rest.trim().to_string(), false),
                 None if seat.is_gm() => (rest.trim().to_string(), true),
                 None => {
-                    return Err(refused(
+                    return Err(AdvanceError::refused(
                         RULE_SKILLS,
                         format!(
                             "{:?} is not a skill of the book; the Dealer may allow it (gm: skill {})",
@@ -306,7 +303,7 @@ pub fn advance(
             };
             let cur = c.skill(&name).unwrap_or(1);
             if cur >= MAX_RANK {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_CAPS,
                     format!("{name} is rank {cur}, the most a sheet holds"),
                 ));
@@ -331,7 +328,7 @@ pub fn advance(
                 ));
             };
             if c.specialties().iter().any(|(n, _, _)| same_name(n, name)) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_SPECIALTIES,
                     format!("{} already has the Specialty {name}", c.name()),
                 ));
@@ -341,7 +338,7 @@ pub fn advance(
                 let skill = find_skill(&c, typed)?.unwrap_or_else(|| typed.trim().to_string());
                 let r = c.skill(&skill).unwrap_or(0);
                 if r < 2 {
-                    return Err(refused(
+                    return Err(AdvanceError::refused(
                         RULE_SPECIALTIES,
                         format!(
                             "{skill} is rank {r}; a Specialty joins two skills at rank 2 or above"
@@ -354,7 +351,7 @@ pub fn advance(
                 return Err(parse_err("a Specialty joins two skills"));
             };
             if same_name(x, y) {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_SPECIALTIES,
                     "a Specialty joins two different skills",
                 ));
@@ -373,7 +370,7 @@ pub fn advance(
         }
         "advantage" => {
             let a = Advantage::parse(&rest).ok_or_else(|| {
-                refused(
+                AdvanceError::refused(
                     RULE_ADVANTAGES,
                     format!(
                         "{:?} is not an Advantage of the book (Counter and Florentine name a weapon: advantage Counter<Sword>)",
@@ -388,13 +385,13 @@ pub fn advance(
                 .count();
             let stacks = matches!(a, Advantage::Toughness | Advantage::Resolve);
             if stacks && has >= MAX_STACK {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_ADVANTAGES,
                     format!("{a} may be taken at most {MAX_STACK} times"),
                 ));
             }
             if !stacks && has > 0 {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_ADVANTAGES,
                     format!(
                         "{} already has {a}; only Toughness and Resolve may be taken again",
@@ -407,7 +404,7 @@ pub fn advance(
             format!("{a} ({}) for 1 XP; XP left {left}", a.suit())
         }
         "disadvantage" => {
-            return Err(refused(
+            return Err(AdvanceError::refused(
                 RULE_POINTS,
                 "Disadvantages may be taken only at character creation",
             ));
@@ -419,7 +416,7 @@ pub fn advance(
             let n = number(n, "XP awarded", MAX_AWARD)?;
             let earned = c.earned_xp();
             if earned + n > MAX_EARNED_XP {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_CAPS,
                     format!(
                         "earned XP would be {}, more than {MAX_EARNED_XP}",
@@ -466,7 +463,7 @@ pub fn advance(
                 d.pools.set(t, (after < max).then_some(after));
             }
             if changed.is_empty() {
-                return Err(refused(
+                return Err(AdvanceError::refused(
                     RULE_POOLS,
                     format!("{}'s pools are already full (Trait x 5)", c.name()),
                 ));
@@ -484,7 +481,7 @@ pub fn advance(
         Err(e) => {
             let problems = sheet_problems(e);
             let first = problems.first();
-            Err(refused(
+            Err(AdvanceError::refused(
                 first.map_or(RULE_POINTS, |p| p.rule),
                 first.map_or_else(
                     || "the sheet would break a rule".into(),

@@ -20,10 +20,22 @@ pub enum Kind {
     Utility,
 }
 
+/// The list's name as the book heads it (`Defensive`, `Offensive`,
+/// `Utility`).
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Defensive => "Defensive",
+            Kind::Offensive => "Offensive",
+            Kind::Utility => "Utility",
+        })
+    }
+}
+
 /// One Advantage of the book. `Counter` and `Florentine` name a weapon.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Advantage {
-    /// Counter<Weapon> (Spades): sacrifice defense cards to counter-attack.
+    /// `Counter<Weapon>` (Spades): sacrifice defense cards to counter-attack.
     Counter(String),
     /// All-Out Defense (Clubs): Body doubled on physical defense, no actions.
     AllOutDefense,
@@ -52,7 +64,7 @@ pub enum Advantage {
     Savage,
     /// Ambidextrous (Clubs): two-weapon penalty 1 (R-GB-7).
     Ambidextrous,
-    /// Florentine<Weapon> (Spades): no two-weapon penalty defending with it.
+    /// `Florentine<Weapon>` (Spades): no two-weapon penalty defending with it.
     Florentine(String),
     /// Zeal (Hearts): 1 SP: attack with Spirit.
     Zeal,

@@ -227,6 +227,22 @@ pub const COMMANDS: &[CommandDoc] = &[
         crate::gm::GM_TOOLS,
     ),
     CommandDoc::new(
+        "add",
+        &[],
+        "add KIND [as NAME] [to SEAT]",
+        "The Dealer brings a participant in: a copy of one the table loaded or of the book's sheets (Carlton, Cynthia, Kodos, The investor), named NAME (a name taken becomes NAME 2), controlled by SEAT (default the GM); mid-Opposition it draws its hand and plays its lowest card as initiative",
+        Giver::Gm,
+        crate::gm::GM_TOOLS,
+    ),
+    CommandDoc::new(
+        "remove",
+        &[],
+        "remove WHO",
+        "The Dealer takes a participant out of the encounter: its hand and initiative card go to the discard pile; its turn or opposed hand ends",
+        Giver::Gm,
+        crate::gm::GM_TOOLS,
+    ),
+    CommandDoc::new(
         "finish",
         &[],
         "finish",
@@ -497,6 +513,50 @@ pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, 
                 return Err(bad("adjust takes WHO VALUE AMOUNT".into()));
             }
             Command::Adjust { who, value, amount }
+        }
+        "add" => {
+            let kinds = crate::gm::kinds(state);
+            let kind = resolve(
+                "kind",
+                arg(0, "kind")?,
+                kinds.iter().map(|(n, _)| n.as_str()),
+            )?
+            .to_string();
+            let mut name = None;
+            let mut to = None;
+            let mut rest = args.iter().skip(1);
+            while let Some(word) = rest.next() {
+                let value = rest
+                    .next()
+                    .ok_or_else(|| bad(format!("say what follows `{word}`")))?;
+                if word.eq_ignore_ascii_case("as") && name.is_none() {
+                    name = Some(spaced(value));
+                } else if word.eq_ignore_ascii_case("to") && to.is_none() {
+                    let seats = tabula_core::system::seat_list(
+                        state.combatants.iter().map(|c| c.controller.clone()),
+                    );
+                    let words: Vec<String> = seats.iter().map(ToString::to_string).collect();
+                    let found = if Seat::parse(value).is_gm() {
+                        "GM"
+                    } else {
+                        resolve("seat", value, words.iter().map(String::as_str))?
+                    };
+                    to = Some(Seat::parse(found));
+                } else {
+                    return Err(bad(format!(
+                        "add takes KIND [as NAME] [to SEAT], not {word:?}"
+                    )));
+                }
+            }
+            Command::Add { kind, name, to }
+        }
+        "remove" => {
+            if args.len() > 1 {
+                return Err(bad("remove takes WHO".into()));
+            }
+            Command::Remove {
+                who: ctx.character(arg(0, "who")?)?,
+            }
         }
         _ => Command::Finish,
     })

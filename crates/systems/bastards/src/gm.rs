@@ -1,16 +1,24 @@
-//! The Dealer's (GM's) tools: `adjust` a combatant's pools, members or
-//! Wildcards mid-encounter (issue 27, item 6). The book names no rule for the
-//! Dealer changing a tracked value, so the command cites the table's own
-//! [`GM_TOOLS`] with the pool's own rule where one applies.
+//! The Dealer's (GM's) tools (issue 27, item 6): `adjust` a combatant's pools,
+//! members or Wildcards mid-encounter, `add` a participant (a copy of one the
+//! table loaded or of the book's bundled sheets) and `remove` one. The book
+//! names no rule for the Dealer changing a tracked value or the cast, so the
+//! commands cite the table's own [`GM_TOOLS`] with the book's own rule where
+//! one applies (a newcomer joins as Reinforce, Involve and Appearance bring
+//! one in, "Building A Scene"; a removed participant's cards are discarded,
+//! "Shuffling").
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use std::sync::OnceLock;
+
+use tabula_core::names::{check_name, check_seat_name, same_name};
 use tabula_core::{Refusal, Roller, Rule, RuleError, Seat};
 
-use crate::character::{MAX_WILDCARDS, Trait};
+use crate::character::{Character, MAX_WILDCARDS, Trait};
 use crate::opposition::{
-    Body, Event, Out, Phase, RULE_EXTRAS, RULE_POOLS, RULE_WILDCARD, State, pool_emptied, who,
+    Body, Combatant, DrawReason, Event, MAX_COMBATANTS, Out, Phase, RULE_EXTRAS, RULE_POOLS,
+    RULE_WILDCARD, State, Status, auto_initiative, pool_emptied, takes_no_further_part, who,
 };
 
 /// The GM's tools: the table's own citation (issue 27, item 6).
@@ -225,11 +233,39 @@ pub(crate) fn adjust(
     Ok(())
 }
 
-/// The GM's `adjust` among the legal commands, while an Opposition runs.
+/// The GM's tools among the legal commands: `adjust` while an Opposition
+/// runs; `add` (while the table has room) and `remove` (while someone is
+/// still in the encounter) until the encounter is finished.
 pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::CommandSpec>) {
     use tabula_core::{CommandSpec, ParamSpec};
-    if !seat.is_gm() || state.finished || state.phase == Phase::Scene || state.combatants.is_empty()
-    {
+    if !seat.is_gm() || state.finished {
+        return;
+    }
+    if state.combatants.len() < MAX_COMBATANTS {
+        out.push(CommandSpec::new(
+            "add",
+            "Bring a participant in: a copy of one the table loaded or of the book's sheets (as NAME; to SEAT, else the GM)",
+            vec![
+                ParamSpec::choice("kind", kinds(state).into_iter().map(|(n, _)| n)),
+                ParamSpec::text("as name"),
+                ParamSpec::choice("to seat", seats(state).iter().map(seat_word)),
+            ],
+        ));
+    }
+    let here: Vec<String> = state
+        .combatants
+        .iter()
+        .filter(|c| !c.removed)
+        .map(|c| c.name.clone())
+        .collect();
+    if !here.is_empty() {
+        out.push(CommandSpec::new(
+            "remove",
+            "Take a participant out of the encounter (its cards to the discard pile)",
+            vec![ParamSpec::choice("character", here)],
+        ));
+    }
+    if state.phase == Phase::Scene || state.combatants.is_empty() {
         return;
     }
     out.push(CommandSpec::new(
@@ -241,4 +277,210 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::Comma
             ParamSpec::text("amount"),
         ],
     ));
+}
+
+/// The book's example characters, bundled with the crate so the GM's `add`
+/// needs no file: Carlton ("Skill Hand"), Cynthia, Kodos and the investor
+/// ("Core Mechanic"), as `examples/bastards/` gives them (the table files and
+/// the broken sheet are not characters).
+const BUNDLED_SHEETS: [&str; 4] = [
+    include_str!("../../../../examples/bastards/carlton.toml"),
+    include_str!("../../../../examples/bastards/cynthia.toml"),
+    include_str!("../../../../examples/bastards/kodos.toml"),
+    include_str!("../../../../examples/bastards/investor.toml"),
+];
+
+/// The bundled sheets read once (a sheet that did not validate would be left
+/// out; the crate's tests check that all four do).
+pub fn bundled() -> &'static [Character] {
+    static SHEETS: OnceLock<Vec<Character>> = OnceLock::new();
+    SHEETS.get_or_init(|| {
+        BUNDLED_SHEETS
+            .iter()
+            .filter_map(|t| Character::from_toml(t).ok())
+            .collect()
+    })
+}
+
+/// Every kind the GM's `add` copies, by name, with the combatant it sets up:
+/// first everyone the table loaded (as the table file set them up, before
+/// play), then each bundled sheet ([`bundled`]) whose name the table did not
+/// load, set up as the table sets up a Fated (controlled by the GM).
+pub fn kinds(state: &State) -> Vec<(String, Combatant)> {
+    let mut out: Vec<(String, Combatant)> = state
+        .loaded
+        .iter()
+        .map(|c| (c.name.clone(), c.clone()))
+        .collect();
+    for ch in bundled() {
+        if !out.iter().any(|(n, _)| same_name(n, ch.name())) {
+            out.push((
+                ch.name().to_string(),
+                crate::table::fated_from_sheet(ch, Seat::Gm),
+            ));
+        }
+    }
+    out
+}
+
+/// The seats at the table (the GM first, then every controller).
+fn seats(state: &State) -> Vec<Seat> {
+    tabula_core::system::seat_list(state.combatants.iter().map(|c| c.controller.clone()))
+}
+
+/// A seat as typed after `to` (`gm`, or the player's name).
+fn seat_word(seat: &Seat) -> String {
+    match seat {
+        Seat::Gm => "gm".into(),
+        Seat::Player(p) => p.clone(),
+    }
+}
+
+fn gm_only(seat: &Seat, what: &str) -> Result<(), RuleError> {
+    if seat.is_gm() {
+        return Ok(());
+    }
+    Err(RuleError::new(
+        GM_TOOLS,
+        Refusal::NotPermitted,
+        format!("only the Dealer (GM) {what}"),
+    ))
+}
+
+/// `base`, or the first of `base 2`, `base 3`, ... that no one at the table
+/// is called (names compared as the table compares them).
+fn free_name(state: &State, base: &str) -> String {
+    let taken = |n: &str| state.combatants.iter().any(|c| same_name(&c.name, n));
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|k| format!("{base} {k}"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// The GM's `add KIND [as NAME] [to SEAT]`: a new participant joins, a fresh
+/// copy of KIND ([`kinds`]: as the table set it up, or a bundled sheet set up
+/// as the table sets up a Fated), named NAME (default the kind's name; a name
+/// already at the table becomes `NAME 2`, `NAME 3`...), controlled by SEAT
+/// (one of the table's seats; default the GM). The event carries the whole
+/// combatant, so a replay needs no file.
+///
+/// It joins as the book's other newcomers do (Reinforce, Involve,
+/// Appearance: "Building A Scene"): in the scene, nothing drawn; during an
+/// Opposition it draws its hand (5 for a Fated, its Power Rating for a
+/// Follower, its members for Extras: "Followers", "Optional Rules") and plays
+/// its lowest card as initiative, so it acts from the next round (the
+/// crate's own decision for anyone entering mid-Opposition, which the book
+/// leaves open). Its pools, Wildcards and weapons are the kind's as set up.
+///
+/// A Game of Bastards, "Building A Scene", "Followers", "Optional Rules",
+/// "Initiative" (003_2dfeea144768d328.txt); issue 27, item 6 ([`GM_TOOLS`]).
+///
+/// # Errors
+/// Not the GM ([`Refusal::NotPermitted`]), a full table, an unknown kind or
+/// seat ([`Refusal::Unknown`], listing them), a name that cannot be used;
+/// nothing changes.
+pub(crate) fn add(
+    o: &mut Out,
+    state: &State,
+    seat: &Seat,
+    kind: &str,
+    name: Option<&str>,
+    to: Option<&Seat>,
+    roller: &mut dyn Roller,
+) -> Result<(), RuleError> {
+    gm_only(seat, "adds a participant")?;
+    if state.combatants.len() >= MAX_COMBATANTS {
+        return Err(RuleError::forbidden(
+            GM_TOOLS,
+            format!("the table is full: at most {MAX_COMBATANTS} participants"),
+        ));
+    }
+    let all = kinds(state);
+    let Some((kind_name, template)) = all.iter().find(|(n, _)| same_name(n, kind)) else {
+        return Err(RuleError::unknown_among(
+            GM_TOOLS,
+            "kind",
+            kind,
+            all.iter().map(|(n, _)| n.as_str()),
+        ));
+    };
+    let base = name.map_or(kind_name.as_str(), str::trim);
+    check_name("name", base).map_err(|e| RuleError::forbidden(GM_TOOLS, e.to_string()))?;
+    let controller = match to {
+        None => Seat::Gm,
+        Some(to) => {
+            if let Seat::Player(p) = to {
+                check_seat_name("seat", p)
+                    .map_err(|e| RuleError::forbidden(GM_TOOLS, e.to_string()))?;
+            }
+            let known = seats(state);
+            let Some(found) = known.iter().find(|s| s.same_seat(to)) else {
+                let words: Vec<String> = known.iter().map(seat_word).collect();
+                return Err(RuleError::unknown_among(
+                    GM_TOOLS,
+                    "seat",
+                    &seat_word(to),
+                    words.iter().map(String::as_str),
+                ));
+            };
+            found.clone()
+        }
+    };
+    let newcomer = Combatant {
+        name: free_name(state, base),
+        controller,
+        hand: Vec::new(),
+        initiative: None,
+        present: true,
+        status: Status::default(),
+        removed: false,
+        added: true,
+        ..template.clone()
+    };
+    o.emit(Event::Added {
+        kind: kind_name.clone(),
+        combatant: Box::new(newcomer),
+    });
+    let k = o.s().combatants.len() - 1;
+    if o.s().phase != Phase::Scene && o.c(k)?.active() {
+        let n = o.c(k)?.hand_size();
+        o.draw(k, n, DrawReason::Opening, roller)?;
+        auto_initiative(o, k)?;
+    }
+    Ok(())
+}
+
+/// The GM's `remove CHARACTER`: the participant leaves the encounter and
+/// takes no further part. Its hand and its initiative card go to the discard
+/// pile, where the book puts discarded cards ("Shuffling": the discards are
+/// reshuffled into the deck), so no card is lost or duplicated; if it was
+/// acting, its turn ends; if it was in an opposed hand, the hand is abandoned
+/// (the cards played are discarded) and the turn ends; if the round waited
+/// only for its initiative card, the round starts without it (as for one
+/// knocked out by its own payment, R-GB-13). It keeps its place in the list
+/// (its sheet and pools stay readable), a player's character included.
+///
+/// A Game of Bastards, "Shuffling", "Steps" (003_2dfeea144768d328.txt);
+/// issue 27, item 6 ([`GM_TOOLS`]).
+///
+/// # Errors
+/// Not the GM ([`Refusal::NotPermitted`]), an unknown character
+/// ([`Refusal::Unknown`], listing them), or one already removed; nothing
+/// changes. After `finish` every command is refused ("Steps").
+pub(crate) fn remove(o: &mut Out, state: &State, seat: &Seat, name: &str) -> Result<(), RuleError> {
+    gm_only(seat, "removes a participant")?;
+    let i = who(state, name)?;
+    let c = o.c(i)?;
+    if c.removed {
+        return Err(RuleError::forbidden(
+            GM_TOOLS,
+            format!("{} is already out of the encounter", c.name),
+        ));
+    }
+    o.emit(Event::Removed { who: i });
+    takes_no_further_part(o, |c| c.removed);
+    Ok(())
 }

@@ -201,6 +201,7 @@ impl TextPlay for Bastards {
             | E::MembersLost { .. }
             | E::Desperate { .. }
             | E::KnockedOut { .. }
+            | E::Removed { .. }
             | E::TurnEnded
             | E::RoundEnded { .. }
             | E::OppositionEnded

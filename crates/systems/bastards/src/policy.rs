@@ -203,7 +203,7 @@ fn side_count(state: &State, c: &Combatant) -> usize {
 
 /// An absent Fated makes its Appearance when its side is outnumbered.
 fn wants_to_appear(state: &State, c: &Combatant) -> bool {
-    if c.present || c.knocked_out || c.character().is_none() {
+    if c.present || c.knocked_out || c.removed || c.character().is_none() {
         return false;
     }
     let mine = side_count(state, c);

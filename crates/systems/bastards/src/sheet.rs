@@ -25,7 +25,7 @@ use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::character::Trait;
-use crate::opposition::{Body, Combatant, State};
+use crate::opposition::{Body, Combatant, Side, State};
 use crate::view::PhaseView;
 
 /// The sheets `seat` asks for: `name`'s (resolved among every character at the
@@ -166,7 +166,9 @@ fn card(s: &State, c: &Combatant, seat: &Seat) -> String {
     }
     let _ = writeln!(out, "  Wildcards: {}", c.wildcards);
     let mut conditions: Vec<String> = Vec::new();
-    if !c.present {
+    if c.removed {
+        conditions.push("removed from the encounter".into());
+    } else if !c.present {
         conditions.push("not in the scene".into());
     }
     if c.knocked_out {
@@ -232,7 +234,14 @@ pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
     let v = crate::view::view(s, seat);
     let mut table = vec![
         Item::value("Round", v.round),
-        Item::value("Phase", phase_text(&v.phase)),
+        Item::value(
+            "Phase",
+            if s.finished {
+                "the encounter is over".to_string()
+            } else {
+                phase_text(&v.phase)
+            },
+        ),
         Item::value(
             "Deck",
             format!("{} cards, {} discarded", v.deck, v.discards),
@@ -280,18 +289,25 @@ pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
 /// The phase in words, as the table's status line says it.
 fn phase_text(p: &PhaseView) -> String {
     match p {
-        PhaseView::Scene => "Scene".into(),
-        PhaseView::Initiative(waiting) if waiting.is_empty() => "Initiative".into(),
+        PhaseView::Scene => "the scene, outside an Opposition".into(),
+        PhaseView::Initiative(waiting) if waiting.is_empty() => "initiative cards".into(),
         PhaseView::Initiative(waiting) => {
-            format!("Initiative (waiting for {})", waiting.join(", "))
+            format!("initiative cards (waiting for {})", waiting.join(", "))
         }
         PhaseView::Turn { actor, drawn } => format!(
             "{actor}'s turn ({})",
             if *drawn { "act" } else { "draw step" }
         ),
         PhaseView::Exchange(x) => format!(
-            "Exchange: {} against {} ({:?}, {}); {:?} to act",
-            x.attacker, x.defender, x.kind, x.skill, x.to_act
+            "an opposed hand: {} against {} ({}, {}); {} to act",
+            x.attacker,
+            x.defender,
+            x.kind,
+            x.skill,
+            match x.to_act {
+                Side::Attacker => &x.attacker,
+                Side::Defender => &x.defender,
+            }
         ),
     }
 }
@@ -429,7 +445,9 @@ fn character_sheet(s: &State, c: &Combatant, seat: &Seat) -> CharacterSheet {
     }
     sheet.push(gear);
     let mut conditions: Vec<String> = Vec::new();
-    if !c.present {
+    if c.removed {
+        conditions.push("removed from the encounter".into());
+    } else if !c.present {
         conditions.push("not in the scene".into());
     }
     if c.knocked_out {

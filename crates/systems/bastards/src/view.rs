@@ -38,6 +38,8 @@ pub struct CombatantView {
     pub knocked_out: bool,
     /// In the scene.
     pub present: bool,
+    /// Taken out of the encounter by the GM (`remove`; issue 27, item 6).
+    pub removed: bool,
     /// Wildcards.
     pub wildcards: u32,
     /// The initiative card (face up).
@@ -150,6 +152,7 @@ fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
         desperate: c.desperate(),
         knocked_out: c.knocked_out,
         present: c.present,
+        removed: c.removed,
         wildcards: c.wildcards,
         initiative: c.initiative,
         hand: mine.then(|| c.hand.clone()),
@@ -590,7 +593,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     }
     let absent: Vec<String> = mine
         .iter()
-        .filter(|c| !c.present)
+        .filter(|c| !c.present && !c.removed)
         .map(|c| c.name.clone())
         .collect();
     if !absent.is_empty() {

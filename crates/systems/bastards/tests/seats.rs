@@ -314,6 +314,14 @@ fn line_for(seat: &Seat, spec: &CommandSpec, rand: &mut impl Iterator<Item = u32
     let mut words = vec![spec.name.clone()];
     for p in &spec.params {
         let r = rand.next().unwrap_or(0);
+        // An optional keyword parameter (`as name`, `to seat`): now and then,
+        // written after its keyword as the page writes it.
+        if let Some((keyword @ ("as" | "to"), _)) = p.name.split_once(' ') {
+            if r.is_multiple_of(2) {
+                continue;
+            }
+            words.push(keyword.to_string());
+        }
         match &p.kind {
             ParamKind::Int { min, max } => {
                 let span = (max - min).max(0) as u64 + 1;
@@ -350,6 +358,9 @@ fn choices(s: &State, r: u32) -> Vec<(Seat, CommandSpec)> {
                 "end" | "scene" => !r.is_multiple_of(13),
                 // A mulligan sacrifices the action: now and then, so hands are played.
                 "mulligan" | "reinit" => !r.is_multiple_of(5),
+                // The GM's cast changes (issue 27, item 6): now and then.
+                "add" => !r.is_multiple_of(7),
+                "remove" => !r.is_multiple_of(11),
                 _ => false,
             };
             if !rare {

@@ -79,6 +79,8 @@ pub fn fated(d: CharacterDraft) -> Combatant {
         wielding,
         carried: weapons,
         status: Status::default(),
+        removed: false,
+        added: false,
     }
 }
 
@@ -107,6 +109,7 @@ pub fn state(combatants: Vec<Combatant>) -> State {
         indirect: false,
         finished: false,
         ground: vec![],
+        loaded: vec![],
     }
 }
 

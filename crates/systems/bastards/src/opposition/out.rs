@@ -1,0 +1,310 @@
+//! Finding combatants by name, who may command whom, and [`Out`]: the events
+//! a command emits with the state as they leave it.
+
+use super::*;
+
+/// Find a combatant by name: without regard to case, spaces may be written `-` or
+/// `_`, or its first word (`investor` for `The investor`) when only one matches.
+pub fn find(state: &State, name: &str) -> Option<usize> {
+    let norm = |s: &str| s.trim().to_lowercase().replace(['-', '_'], " ");
+    let n = norm(name);
+    state
+        .combatants
+        .iter()
+        .position(|c| norm(&c.name) == n)
+        .or_else(|| {
+            let hits: Vec<usize> = state
+                .combatants
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| {
+                    let cn = norm(&c.name);
+                    cn.split_whitespace().next() == Some(n.as_str())
+                        || cn
+                            .strip_prefix("the ")
+                            .and_then(|r| r.split_whitespace().next())
+                            == Some(n.as_str())
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if hits.len() == 1 {
+                hits.first().copied()
+            } else {
+                None
+            }
+        })
+}
+
+pub(crate) fn who(state: &State, name: &str) -> Result<usize, RuleError> {
+    find(state, name).ok_or_else(|| {
+        RuleError::unknown_among(
+            RULE_SEATS,
+            "combatant",
+            name,
+            state.combatants.iter().map(|c| c.name.as_str()),
+        )
+    })
+}
+
+pub(crate) fn may_command(state: &State, seat: &Seat, i: usize) -> Result<(), RuleError> {
+    let c = state
+        .combatants
+        .get(i)
+        .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))?;
+    if c.controlled_by(seat) {
+        Ok(())
+    } else {
+        Err(RuleError::new(
+            RULE_SEATS,
+            Refusal::NotPermitted,
+            format!("{} is commanded by {}, not {seat}", c.name, c.controller),
+        ))
+    }
+}
+
+/// A card for initiative: as [`card_in_hand`], but `lowest` and `best` follow the
+/// initiative values (the Ace is 1, R-GB-2).
+pub(crate) fn initiative_card(c: &Combatant, text: &str) -> Result<Card, RuleError> {
+    let sel = text.trim().to_ascii_lowercase();
+    let key = |k: &Card| {
+        values::initiative_value(k.face).unwrap_or(99) * 4
+            + values::suit_of(k.face).map_or(0, |s| i64::from(values::suit_order(s)))
+    };
+    let pick = match sel.as_str() {
+        "lowest" | "low" | "worst" => c.hand.iter().min_by_key(|k| key(k)),
+        "best" | "high" | "highest" => c.hand.iter().max_by_key(|k| key(k)),
+        _ => return card_in_hand(c, text),
+    };
+    pick.copied()
+        .ok_or_else(|| RuleError::forbidden(RULE_HAND, format!("{} holds no card", c.name)))
+}
+
+/// A card of a hand named by `text`: a card (`QH`, `10s`, `2 of cups`), or `best`
+/// (the highest value, then suit) or `lowest` (the lowest), so scripts need not
+/// know a shuffled hand.
+pub(crate) fn card_in_hand(c: &Combatant, text: &str) -> Result<Card, RuleError> {
+    let sel = text.trim().to_ascii_lowercase();
+    if matches!(
+        sel.as_str(),
+        "best" | "high" | "highest" | "lowest" | "low" | "worst"
+    ) {
+        let keyed = c
+            .hand
+            .iter()
+            .filter_map(|k| values::key(k.face).map(|v| (v, *k)));
+        let pick = if sel.starts_with('b') || sel.starts_with('h') {
+            keyed.max_by_key(|(v, _)| *v)
+        } else {
+            keyed.min_by_key(|(v, _)| *v)
+        };
+        return pick
+            .map(|(_, k)| k)
+            .ok_or_else(|| RuleError::forbidden(RULE_HAND, format!("{} holds no card", c.name)));
+    }
+    let spec: tabula_core::cards::CardSpec = text
+        .parse()
+        .map_err(|_| RuleError::unknown(RULE_HAND, "card", text))?;
+    c.hand
+        .iter()
+        .find(|k| spec.matches(k.face))
+        .copied()
+        .ok_or_else(|| RuleError::forbidden(RULE_HAND, format!("{} holds no {spec}", c.name)))
+}
+
+/// The acting combatant, if it is someone's turn.
+pub fn actor(state: &State) -> Option<usize> {
+    match &state.phase {
+        Phase::Turn { actor, .. } => Some(*actor),
+        Phase::Exchange(x) => Some(x.attacker),
+        _ => None,
+    }
+}
+
+/// The events of one command and the state they lead to. Each event is
+/// applied as it is produced, so later checks see its effect; the events are
+/// the result.
+///
+/// No copy of the state is made while the command only reads the state it was
+/// given: events are kept, and the state is copied (once) and brought up to
+/// date only when something is read after an event that changed it. Most
+/// steps of an Opposition (a draw, a declaration, a face-down card, a bet, a
+/// first call, a pass, a failed attack) never read what their events
+/// changed, so they never copy.
+pub(crate) struct Out<'a> {
+    /// The state the command was given.
+    pub(crate) base: &'a State,
+    /// `base` with every event applied, once something was read after one.
+    pub(crate) work: Option<State>,
+    /// An event that changes the combatants, the turn order, the turn or the
+    /// round was emitted and `work` is not made.
+    pub(crate) stale: bool,
+    /// An event that changes only the phase or the shoe was emitted and
+    /// `work` is not made.
+    pub(crate) stale_table: bool,
+    pub(crate) events: Vec<Event>,
+}
+
+impl<'a> Out<'a> {
+    pub(crate) fn new(s: &'a State) -> Self {
+        Out {
+            base: s,
+            work: None,
+            stale: false,
+            stale_table: false,
+            events: Vec::new(),
+        }
+    }
+    /// The state now, with every event so far applied.
+    pub(crate) fn s(&mut self) -> &State {
+        if (self.stale || self.stale_table) && self.work.is_none() {
+            let mut w = self.base.clone();
+            for e in &self.events {
+                evolve(&mut w, e);
+            }
+            self.work = Some(w);
+        }
+        self.work.as_ref().unwrap_or(self.base)
+    }
+    pub(crate) fn emit(&mut self, e: Event) {
+        match &mut self.work {
+            Some(w) => evolve(w, &e),
+            None => match e {
+                // The end of a turn changes nothing by itself.
+                Event::TurnEnded => {}
+                // Only the phase or the shoe.
+                Event::DrawStepDone | Event::Called { .. } | Event::Revealed { .. } => {
+                    self.stale_table = true;
+                }
+                _ => self.stale = true,
+            },
+        }
+        self.events.push(e);
+    }
+    /// Combatant `i` as it stands now, to keep while emitting: borrowed from
+    /// the given state while no event changed anything, else a copy.
+    pub(crate) fn snapshot(&mut self, i: usize) -> Result<Cow<'a, Combatant>, RuleError> {
+        if !self.stale && self.work.is_none() {
+            let base: &'a State = self.base;
+            return base
+                .combatants
+                .get(i)
+                .map(Cow::Borrowed)
+                .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()));
+        }
+        Ok(Cow::Owned(self.c(i)?.clone()))
+    }
+    pub(crate) fn draw(
+        &mut self,
+        who: usize,
+        n: usize,
+        reason: DrawReason,
+        roller: &mut dyn Roller,
+    ) -> Result<(), RuleError> {
+        if let Some(e) = self.drawn(who, n, reason, roller)? {
+            self.emit(e);
+        }
+        Ok(())
+    }
+    /// The cards `who` draws now, as the event to emit (`None`: no room in
+    /// the hand); the state is not changed.
+    pub(crate) fn drawn(
+        &mut self,
+        who: usize,
+        n: usize,
+        reason: DrawReason,
+        roller: &mut dyn Roller,
+    ) -> Result<Option<Event>, RuleError> {
+        let s = self.s();
+        let room = MAX_HAND.saturating_sub(s.combatants.get(who).map_or(0, |c| c.hand.len()));
+        // "Shuffling": an empty deck takes the discards back; with neither, the
+        // draw gets what is left, perhaps nothing (`deck::drawable`).
+        let n = n.min(room).min(deck::drawable(&s.shoe));
+        if n == 0 {
+            return Ok(None);
+        }
+        let name = s
+            .combatants
+            .get(who)
+            .map(|c| c.name.as_str())
+            .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &who.to_string()))?;
+        let what = match reason {
+            DrawReason::Opening => "Draw Step",
+            DrawReason::Hand => "draw",
+            DrawReason::Mulligan => "mulligan",
+            DrawReason::Wildcard => "Wildcard",
+            DrawReason::Desperation => "Desperation",
+            DrawReason::Advantage => "Advantage",
+            DrawReason::AssPull => "Ass Pull",
+            DrawReason::Acrobat => "Acrobat",
+        };
+        roller.announce_draw(name, what, n.try_into().unwrap_or(u32::MAX));
+        let steps = deck::draw_from(&s.shoe, roller, n)?;
+        Ok(Some(Event::Drew { who, steps, reason }))
+    }
+    /// The state now for its combatants, turn order, turn and round only:
+    /// its phase and shoe may be behind (see [`Out::s`] for those).
+    pub(crate) fn people(&mut self) -> &State {
+        if self.stale && self.work.is_none() {
+            return self.s();
+        }
+        self.work.as_ref().unwrap_or(self.base)
+    }
+    pub(crate) fn c(&mut self, i: usize) -> Result<&Combatant, RuleError> {
+        self.people()
+            .combatants
+            .get(i)
+            .ok_or_else(|| RuleError::unknown(RULE_SEATS, "combatant", &i.to_string()))
+    }
+    /// Pay 1 point of `pool` for `why` (an Advantage's or action's cost), then
+    /// settle a pool that reached zero ([`pool_emptied`], R-GB-13).
+    pub(crate) fn spend_pool(
+        &mut self,
+        who: usize,
+        pool: Trait,
+        why: &str,
+        roller: &mut dyn Roller,
+    ) -> Result<(), RuleError> {
+        if self.c(who)?.pool(pool) < 1 {
+            return Err(RuleError::forbidden(
+                RULE_ADVANTAGES,
+                format!("{why} costs 1 {} and the pool is empty", pool.pool_name()),
+            ));
+        }
+        self.emit(Event::Spent {
+            who,
+            pool,
+            why: why.into(),
+        });
+        pool_emptied(self, who, roller)
+    }
+    pub(crate) fn has_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
+        let c = self.c(who)?;
+        if c.wildcards < 1 {
+            return Err(RuleError::forbidden(
+                RULE_WILDCARD,
+                format!("{why} costs a Wildcard and {} has none", c.name),
+            ));
+        }
+        Ok(())
+    }
+    pub(crate) fn spend_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
+        self.has_wildcard(who, why)?;
+        self.emit(Event::WildcardSpent {
+            who,
+            why: why.into(),
+        });
+        Ok(())
+    }
+    pub(crate) fn need(&mut self, who: usize, a: &Advantage) -> Result<(), RuleError> {
+        if self.c(who)?.usable(a) == 0 {
+            return Err(RuleError::forbidden(
+                RULE_ADVANTAGES,
+                format!(
+                    "{} cannot use {a} (not taken, its suit's pool is 0, or Berserk allows only offensive Advantages)",
+                    self.c(who)?.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
