@@ -1722,6 +1722,20 @@ async fn browser_every_book_a_players_turn() {
     }
 }
 
+/// The sheets the GM's `GET /view` carries.
+async fn gm_sheets(server: &Server, id: &str, token: &str) -> Value {
+    let (status, v) = server
+        .api(
+            Method::GET,
+            &format!("/api/tables/{id}/view"),
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v["sheets"].clone()
+}
+
 /// The first option of a legal command's parameter `index`, from the GM's
 /// `GET /legal` (`None` when the command or the parameter is not offered).
 fn first_option(legal: &Value, command: &str, index: usize) -> Option<(String, String)> {
@@ -1784,24 +1798,8 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
             .unwrap_or("amount")
             .to_string();
 
-        let view = |server: &Server| {
-            let id = table.id.clone();
-            let token = gm_token.clone();
-            async move {
-                let (status, v) = server
-                    .api(
-                        Method::GET,
-                        &format!("/api/tables/{id}/view"),
-                        Some(&token),
-                        None,
-                    )
-                    .await;
-                assert_eq!(status, StatusCode::OK, "{v}");
-                v["sheets"].clone()
-            }
-        };
         let count = |sheets: &Value| sheets["characters"].as_array().map_or(0, Vec::len);
-        let at_first = view(&server).await;
+        let at_first = gm_sheets(&server, &table.id, &gm_token).await;
 
         let gm = driver.session(1280, 900).await;
         open(&gm, &table.link(&server, "gm")).await;
@@ -1818,25 +1816,39 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
         assert_eq!(kindof, "ok", "{system}: adjust {who} {value} 1: {text}");
         let (kindof, text) = use_control(&gm, "add", &[(&kind_param, &kind)]).await;
         assert_eq!(kindof, "ok", "{system}: add {kind}: {text}");
-        let seq = body_number(&gm, "logSeq").await;
-        wait_log(&gm, seq).await;
-        let log = js(&gm, "return document.getElementById('log').innerText;").await;
-        let log = log.as_str().unwrap_or("").to_string();
-        assert!(
-            log.to_lowercase().contains(&kind.to_lowercase()),
-            "{system}: the log tells of {kind} joining: {log}"
-        );
-        let before = view(&server).await;
+        let before = gm_sheets(&server, &table.id, &gm_token).await;
         assert_eq!(
             count(&before),
             count(&at_first) + 1,
             "{system}: {kind} joined with a sheet of its own: {before}"
         );
+        let names = |sheets: &Value| -> Vec<String> {
+            sheets["characters"]
+                .as_array()
+                .map(|c| {
+                    c.iter()
+                        .filter_map(|c| c["name"].as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let newcomer = names(&before)
+            .into_iter()
+            .find(|n| !names(&at_first).contains(n))
+            .unwrap_or_else(|| panic!("{system}: a new name among {before}"));
+        let seq = body_number(&gm, "logSeq").await;
+        wait_log(&gm, seq).await;
+        let log = js(&gm, "return document.getElementById('log').innerText;").await;
+        let log = log.as_str().unwrap_or("").to_string();
+        assert!(
+            log.contains(&newcomer),
+            "{system}: the log tells of {newcomer} ({kind}) joining: {log}"
+        );
         assert_ne!(before, at_first, "{system}");
         let _ = gm.close().await;
 
         server.restart().await;
-        let after = view(&server).await;
+        let after = gm_sheets(&server, &table.id, &gm_token).await;
         assert_eq!(
             after, before,
             "{system}: the restart replays adjust and add"
@@ -1845,13 +1857,16 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
         open(&gm, &table.link(&server, "gm")).await;
         let sheet = js(&gm, "return document.getElementById('sheet').innerText;").await;
         assert!(
-            sheet
-                .as_str()
-                .unwrap_or("")
-                .to_lowercase()
-                .contains(&kind.to_lowercase()),
-            "{system}: the page after the restart shows {kind}: {sheet}"
+            sheet.as_str().unwrap_or("").contains(&newcomer),
+            "{system}: the page after the restart shows {newcomer}: {sheet}"
         );
+        screenshot(&gm, &format!("table-gm-add-{system}-1280")).await;
         let _ = gm.close().await;
+        if system == "scratch" {
+            let narrow = driver.session(390, 844).await;
+            open(&narrow, &table.link(&server, "gm")).await;
+            screenshot(&narrow, &format!("table-gm-add-{system}-390")).await;
+            let _ = narrow.close().await;
+        }
     }
 }
