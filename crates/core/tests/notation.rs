@@ -1028,7 +1028,7 @@ fn refused_on_purpose(e: &NotationError) -> bool {
 fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
     prop_assert_eq!(Some(node.value()), node.evaluate(), "{}", node);
     match node {
-        NodeOutcome::Number { .. } => {}
+        NodeOutcome::Number { .. } | NodeOutcome::Decimal { .. } => {}
         NodeOutcome::Dice { dice, .. } => {
             for d in dice {
                 let (lo, hi) = if d.fudge {

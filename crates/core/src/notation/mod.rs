@@ -290,7 +290,10 @@ use crate::roller::Roller;
 
 mod odds;
 mod parse;
+mod ratio;
 mod roll;
+
+use ratio::Ratio;
 
 pub use crate::dice::{MAX_POOL, MAX_SIDES};
 pub use odds::{
@@ -321,6 +324,15 @@ pub const MAX_ROLLS: u64 = 1_000_000;
 /// integer a JSON reader holds exactly.
 pub const MAX_TOTAL: i64 = (1 << 53) - 1;
 
+/// The largest denominator a fraction may reach in `d20`'s division, which
+/// keeps fractions to the end (issue 30, item 2): `1d6 / 1d1000 / 1d1000 /
+/// 1d1000` is within it, a fourth `/ 1d1000` is not
+/// ([`NotationError::FractionTooFine`]). With [`MAX_TOTAL`] it keeps every
+/// step of exact arithmetic far inside 128 bits.
+pub const MAX_DENOMINATOR: i128 = 1 << 30;
+/// The most digits a decimal may have after its point (`1.5`, `0.125`).
+pub const MAX_DECIMALS: u32 = 6;
+
 /// The Fudge die's faces as a manual roller reads them: face 1 is -1, face 2 is
 /// 0, face 3 is +1.
 pub static FUDGE_FACES: FaceSet = FaceSet {
@@ -344,6 +356,42 @@ pub struct Expr {
     dice: u32,
     /// The dialect that read the text (issue 30, item 3).
     dialect: Dialect,
+    /// Whether the expression holds a `d20` `/` or a decimal, so that it is
+    /// worked out in exact fractions, rounded toward zero at the end
+    /// (issue 30, item 2).
+    #[serde(skip)]
+    fractional: bool,
+}
+
+/// A decimal written in the text (`d20`'s, issue 30, item 2): `digits`
+/// divided by 10 to the `scale` (`1.50` is 150 and 2), as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Decimal {
+    /// The digits, the point left out.
+    pub digits: u64,
+    /// How many of them stand after the point (1..=[`MAX_DECIMALS`]).
+    pub scale: u32,
+}
+
+impl Decimal {
+    /// The exact value.
+    pub(crate) fn value(self) -> Ratio {
+        Ratio::new(i128::from(self.digits), 10i128.pow(self.scale.min(18))).unwrap_or(Ratio::ZERO)
+    }
+}
+
+impl fmt::Display for Decimal {
+    /// As written, with a digit before the point (`.5` is `0.5`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = 10u64.pow(self.scale.min(18));
+        write!(
+            f,
+            "{}.{:0w$}",
+            self.digits / p,
+            self.digits % p,
+            w = self.scale as usize
+        )
+    }
 }
 
 /// Whose meaning a text is read with (issue 30, item 3): the same text can
@@ -484,6 +532,8 @@ pub struct SetTerm {
 pub enum Node {
     /// A number written in the text, 0..=[`MAX_NUMBER`].
     Number(u32),
+    /// A decimal written in the text (`d20` only; issue 30, item 2).
+    Decimal(Decimal),
     /// A group of dice, e.g. `4d6kh3`.
     Dice(DiceTerm),
     /// A negated operand: `-x`.
@@ -568,6 +618,28 @@ impl BinOp {
             self,
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
         )
+    }
+
+    /// `a op b` in exact fractions (`d20`'s `/` keeps the fraction; issue
+    /// 30, item 2): `//` and `%` as Python's on floats, comparisons 1 or 0;
+    /// `None` on overflow or division by zero.
+    pub(crate) fn apply_exact(self, a: Ratio, b: Ratio) -> Option<Ratio> {
+        let cmp = |c: bool| Some(Ratio::int(i128::from(c)));
+        match self {
+            BinOp::Add => a.add(b),
+            BinOp::Sub => a.sub(b),
+            BinOp::Mul => a.mul(b),
+            BinOp::Div => a.div(b),
+            BinOp::FloorDiv => a.floor_div(b),
+            BinOp::Mod => a.modulo(b),
+            BinOp::Rem => a.rem(b),
+            BinOp::Eq => cmp(a == b),
+            BinOp::Ne => cmp(a != b),
+            BinOp::Lt => cmp(a < b),
+            BinOp::Le => cmp(a <= b),
+            BinOp::Gt => cmp(a > b),
+            BinOp::Ge => cmp(a >= b),
+        }
     }
 
     /// `a op b`, or `None` on overflow or division by zero (which the parser's
@@ -1216,6 +1288,27 @@ pub enum NotationError {
         /// Where the part that goes over starts.
         position: usize,
     },
+    /// A fraction finer than [`MAX_DENOMINATOR`] (`d20`'s `/` keeps
+    /// fractions: `1d6 / 1d1000 / 1d1000 / 1d1000`).
+    #[error(
+        "the roll could reach a fraction with denominator {denominator}, beyond {max} (position {position})"
+    )]
+    FractionTooFine {
+        /// The largest denominator it could reach (saturated).
+        denominator: u64,
+        /// [`MAX_DENOMINATOR`].
+        max: u64,
+        /// Where the part that goes over starts.
+        position: usize,
+    },
+    /// A decimal with more than [`MAX_DECIMALS`] digits after its point.
+    #[error("a decimal takes at most {max} digits after its point (position {position})")]
+    TooManyDecimals {
+        /// [`MAX_DECIMALS`].
+        max: u32,
+        /// Where the decimal starts.
+        position: usize,
+    },
 }
 
 impl NotationError {
@@ -1239,6 +1332,8 @@ impl NotationError {
             | NotationError::DivisionByZero { position, .. }
             | NotationError::TooManyRolls { position, .. }
             | NotationError::NotInDialect { position, .. }
+            | NotationError::FractionTooFine { position, .. }
+            | NotationError::TooManyDecimals { position, .. }
             | NotationError::TotalTooLarge { position, .. } => *position,
         }
     }
@@ -1416,6 +1511,7 @@ impl Node {
         let sub = |f: &mut fmt::Formatter<'_>, x: &Node| x.fmt_in(f, dialect);
         match self {
             Node::Number(v) => write!(f, "{v}"),
+            Node::Decimal(d) => write!(f, "{d}"),
             Node::Dice(d) => d.fmt_in(f, dialect == Dialect::Foundry),
             Node::Neg(x) => {
                 f.write_str("-")?;
