@@ -22,7 +22,8 @@
 //! expr     := term (("+" | "-") term)*
 //! term     := unary (("*" | "//" | "/" | "%") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := (number | dice | "(" compare ")" | set) label*
+//! atom     := (number | decimal | dice | "(" compare ")" | set) label*
+//! decimal  := [digits] "." digits            d20's: `1.5`, `.5`
 //! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* select* [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
@@ -51,11 +52,26 @@
 //!   Python and `d20` (`-7 % 3` is 2, `-7 // 2` is -4); they bind as `*`.
 //! - `*`, `/`, `//` and `%` bind tighter than `+` and `-`; all are
 //!   left-associative; a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`).
-//!   `/` is integer division rounding toward zero (`7 / 2` is 3, `-7 / 2` is
-//!   -3), as `d20`'s total when `/` is the last operation (see below).
-//!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`) is
-//!   refused at parse time ([`NotationError::DivisionByZero`]); `d20` fails
-//!   only when the roll comes out 0.
+//!   `/` keeps the fraction to the end, as `d20` does (issue 30, item 2):
+//!   `7 / 2 * 2` is 7, `1d6 / 2 + 1d6 / 2` with 3 and 5 is 4, and the issue's
+//!   `1d3ma2 + -(4d2rr2) / 2d12` is -1..1. Only the final total is rounded,
+//!   toward zero (`d20` 1.1.2's `int()` of its float total: `-7 / 2` is -3);
+//!   that whole number is what Tabula shows and counts ([`RollOutcome::total`],
+//!   `tabula odds`), and each node of the outcome tree shows its own exact
+//!   value rounded toward zero the same way (`d20` shows only the total). Decimals are read too
+//!   (`1d6 * 1.5`, `.5`, at most [`MAX_DECIMALS`] digits after the point; a
+//!   dice count or a modifier's number stays whole). Tabula works in exact
+//!   fractions where `d20` uses floats, so where `d20`'s float lands just
+//!   under a whole number (`(1 / 49) * 49`: 0.999..., so 0 in `d20`) Tabula
+//!   gives the exact answer (1). A fraction's denominator may reach
+//!   [`MAX_DENOMINATOR`] ([`NotationError::FractionTooFine`]); a set's items
+//!   stay whole (`(1d6 / 2, 1d4)kh1` is refused, [`NotationError::Misplaced`]).
+//!   In Roll20 and Foundry `/` stays where their rounding functions take it
+//!   (below).
+//!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`,
+//!   `1d6 / (1d2 / 2 - 1)`) is refused at parse time
+//!   ([`NotationError::DivisionByZero`]); `d20` fails only when the roll comes
+//!   out 0.
 //! - The count before `d` is optional (`d20` is `1d20`). `0d6` is 0.
 //! - Letters are case-insensitive (`4D6KH3`, `4df`); white space (any Unicode
 //!   white space) may stand between any two tokens, though not inside `kh`,
@@ -165,18 +181,17 @@
 //! misread): `h`/`l` selectors on `ro`, `rr`
 //! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops when one
 //! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
-//! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
+//! (`2d(1d4)`, `(2+1)d6`; `d20` does not read them either), and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
 //! in one run only (`e5e6`) per dice group. Still read differently from
-//! `d20`: `/` rounds toward zero at once, where `d20` keeps the fraction to
-//! the end (`7 / 2 * 2` is 6 here, 7 there; the same when `/` is the last
-//! operation), `d%` (above), a success test glued to its group (`10d6>=5`),
-//! and the caps on rerolls and explosions.
+//! `d20`: `d%` (above), a success test glued to its group (`10d6>=5`),
+//! exact fractions where `d20`'s floats round (above), and the caps on
+//! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (348 expressions:
-//! arithmetic, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (372 expressions:
+//! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
@@ -565,7 +580,10 @@ pub enum BinOp {
     Sub,
     /// `*`
     Mul,
-    /// `/`: integer division rounding toward zero (`-7 / 2` is -3); the parser
+    /// `/`: in `d20`, exact division whose fraction is kept to the end
+    /// (issue 30, item 2: `7 / 2 * 2` is 7, the total rounded toward zero);
+    /// in Roll20 and Foundry only inside `floor()`, `ceil()`, `round()`.
+    /// [`BinOp::apply`] on whole numbers rounds toward zero. The parser
     /// refuses any divisor that can be 0.
     Div,
     /// `//`: division rounding down, as Python's and `d20`'s (`-7 // 2` is -4).
