@@ -178,8 +178,10 @@
 //!   ([`Modifier::RerollAddRank`]).
 //!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `h`/`l` selectors on `ro`, `rr`
-//! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops when one
+//! misread): `h`/`l` selectors on `ro` and `e` (`rol1`, `eh1`;
+//! [`NotationError::RankSelectorNotRead`] names the modifier; `rrh1` and
+//! `rrl1` are refused for good: `d20` always finds a highest or lowest die,
+//! so they never stop there, and `d20` fails with "Too many dice rolled"), several keeps or drops when one
 //! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
 //! (`2d(1d4)`, `(2+1)d6`; `d20` does not read them either), and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
@@ -1319,6 +1321,18 @@ pub enum NotationError {
         /// Where the part that goes over starts.
         position: usize,
     },
+    /// `d20`'s selector by rank on a reroll or explosion (`rrl1`, `rol1`,
+    /// `eh1`; issue 30, item 2), which Tabula refuses, saying why: `rrh1` and
+    /// `rrl1` never stop in `d20`; `ro` and `e` by rank are not read yet.
+    #[error("`{modifier}`: {reason} (position {position})")]
+    RankSelectorNotRead {
+        /// The modifier as written, with its selector (`rrl1`).
+        modifier: String,
+        /// Why it is refused and what to write instead.
+        reason: String,
+        /// Where the selector stands.
+        position: usize,
+    },
     /// A decimal with more than [`MAX_DECIMALS`] digits after its point.
     #[error("a decimal takes at most {max} digits after its point (position {position})")]
     TooManyDecimals {
@@ -1351,6 +1365,7 @@ impl NotationError {
             | NotationError::TooManyRolls { position, .. }
             | NotationError::NotInDialect { position, .. }
             | NotationError::FractionTooFine { position, .. }
+            | NotationError::RankSelectorNotRead { position, .. }
             | NotationError::TooManyDecimals { position, .. }
             | NotationError::TotalTooLarge { position, .. } => *position,
         }

@@ -941,6 +941,57 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// `d20`'s selectors by rank on `ro`, `rr` and `e` (`rol1`, `rrh1`,
+    /// `eh1`; issue 30, item 2), refused with a reason that names the
+    /// modifier, never misread. `d20` 1.1.2 rerolls the selected dice in
+    /// `SetOperator.reroll` until the selection is empty, and a highest or
+    /// lowest die always exists, so `rrh1` and `rrl1` never stop there (it
+    /// fails with `TooManyRolls`); `ro` and `e` by rank are not read yet.
+    /// `pos` is on what follows the modifier's letters.
+    fn refuse_rank_selector(&self, modifier: &str) -> Result<(), NotationError> {
+        let Some(c @ (b'h' | b'l')) = self.peek_lower() else {
+            return Ok(());
+        };
+        // d20's selector is the letter and a number (`l1`); anything else
+        // is the parser's usual error, or a comment's plain words
+        // (`1d20 roll for stealth`).
+        let digit_after = self
+            .text
+            .as_bytes()
+            .get(self.pos + 1)
+            .is_some_and(u8::is_ascii_digit);
+        if self.dialect != Dialect::D20 || !digit_after {
+            return Ok(());
+        }
+        let which = if c == b'h' { "highest" } else { "lowest" };
+        let digits: String = self
+            .text
+            .get(self.pos + 1..)
+            .unwrap_or_default()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let reason = if modifier == "rr" {
+            format!(
+                "there is always a {which} die to reroll, so it never stops (d20 fails with \"Too many dice rolled\"); reroll by face instead (`rr1`, `rr<3`)"
+            )
+        } else {
+            let verb = if modifier == "e" {
+                "exploding"
+            } else {
+                "rerolling once"
+            };
+            format!(
+                "{verb} the {which} dice is d20's, but Tabula does not read it yet; write a test on the face instead (`{modifier}1`, `{modifier}<3`, `{modifier}>5`)"
+            )
+        };
+        Err(NotationError::RankSelectorNotRead {
+            modifier: format!("{modifier}{}{digits}", char::from(c)),
+            reason,
+            position: self.pos,
+        })
+    }
+
     /// A test that must start with a comparison (Foundry's `cs>=5`).
     fn compared_test(&mut self, after: &str) -> Result<Test, NotationError> {
         if !matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
@@ -1379,6 +1430,7 @@ impl Parser<'_> {
             b'e' => {
                 self.pos += 1;
                 self.skip_ws();
+                self.refuse_rank_selector("e")?;
                 Ok(Some(Suffix::Modifier(Modifier::Explode(
                     self.test(false, "a number after `e`")?,
                 ))))
@@ -1416,6 +1468,7 @@ impl Parser<'_> {
                     (Some(b'o'), _) => {
                         self.pos += 1;
                         self.skip_ws();
+                        self.refuse_rank_selector("ro")?;
                         Modifier::RerollOnce(self.test(false, "a number after `ro`")?)
                     }
                     (Some(b'r'), Dialect::Foundry) => {
@@ -1425,6 +1478,7 @@ impl Parser<'_> {
                     (Some(b'r'), _) => {
                         self.pos += 1;
                         self.skip_ws();
+                        self.refuse_rank_selector("rr")?;
                         Modifier::Reroll(self.test(false, "a number after `rr`")?)
                     }
                     // d20's `ra`, reroll and add (issue 30, item 2).
