@@ -1029,6 +1029,13 @@ fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
     prop_assert_eq!(Some(node.value()), node.evaluate(), "{}", node);
     match node {
         NodeOutcome::Number { .. } | NodeOutcome::Decimal { .. } => {}
+        NodeOutcome::VarDice {
+            count, sides, dice, ..
+        } => {
+            check_tree(count)?;
+            check_tree(sides)?;
+            check_tree(dice)?;
+        }
         NodeOutcome::Dice { dice, .. } => {
             for d in dice {
                 let (lo, hi) = if d.fudge {

@@ -183,7 +183,8 @@
 //! `rrl1` are refused for good: `d20` always finds a highest or lowest die,
 //! so they never stop there, and `d20` fails with "Too many dice rolled"), several keeps or drops when one
 //! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
-//! (`2d(1d4)`, `(2+1)d6`; `d20` does not read them either), and `d20`'s bare `k3` / `p3` (keep or drop the
+//! (`2d(1d4)`, `(2+1)d6`; `d20` 1.1.2 does not read them either: Roll20 and
+//! Foundry only, below), and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
 //! in one run only (`e5e6`) per dice group. Still read differently from
@@ -236,6 +237,7 @@
 //! | `{4d6+3, 2d8}kh1`, `{1d20, 1d20}kh`, `{...}dl1` | yes | yes | a group of rolls: keep or drop among their totals (Roll20, Grouped Rolls; Foundry, dice pools) |
 //! | `{4d6, 3d8}>10`, `{...}cs>10` | yes | yes | count the rolls whose total passes; with `f` (Roll20) or `df` (Foundry) subtract failures |
 //! | `floor(x)`, `ceil(x)`, `round(x)`, `abs(x)` | yes | yes | rounding down, up, to nearest with a half up (JavaScript's `Math.round`: `round(-2.5)` is -2), absolute value (Roll20, Math Operators and Functions; Foundry formulas take `Math` functions) |
+//! | `(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6)` | yes | yes | variable dice: the count and the sides, each a number or a parenthesised group, worked out first (count, then sides), then that many dice of that many sides, one size for the whole group (Roll20's computed dice; Foundry's parenthetical terms); exact odds; a count that can leave 0..=[`MAX_POOL`] or sides that can leave 1..=[`MAX_SIDES`] are refused ([`NotationError::VariableDiceOutOfRange`]), and the count's worst case counts toward the dice cap; no modifiers on them yet (refused) |
 //! | `a % b` | yes | yes | JavaScript's remainder, with the sign of `a` (`-7 % 3` is -1; Roll20, Math Operators) |
 //! | `1d20+5 Roll for initiative`, `1d20 # text` | yes | yes | a comment, as in `d20` (above) |
 //!
@@ -251,7 +253,7 @@
 //!   not read yet. Foundry's `{4d6}kh` keeps the one total and is read.
 //! - Foundry's capped forms (`20d20r1=1`, `x2>5`: a count, then the test),
 //!   `sf`, `ms`, `even`, `odd`; Roll20's matches (`m`, `mt`), sorting
-//!   (`s`, `sa`, `sd`), `**` and computed dice (`(1+1)d6`, `2d(1d4)`);
+//!   (`s`, `sa`, `sd`), `**`, and modifiers on variable dice (`(1d4)d6kh1`);
 //!   keep or drop by value (`k<3`, `d20`'s).
 //! - Modifiers after white space (`4d6 k3`): both read them glued only.
 //!
@@ -570,6 +572,11 @@ pub enum Node {
     Func(Func, Box<Node>),
     /// A group of rolls in braces (Roll20 and Foundry).
     Set(Box<SetTerm>),
+    /// Variable dice, Roll20's and Foundry's (issue 30, item 3): the count
+    /// and the sides, each a number or a parenthesised group worked out
+    /// first (`(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6 + 2)`), then that many dice
+    /// of that many sides summed. No modifiers on them (refused).
+    VarDice(Box<[Node; 2]>),
 }
 
 /// An arithmetic operator or a comparison of two totals.
@@ -1333,6 +1340,21 @@ pub enum NotationError {
         /// Where the selector stands.
         position: usize,
     },
+    /// Variable dice whose count or sides could leave the caps
+    /// (`(1d4 - 2)d6`, `2d(1d4 - 1)`; issue 30, item 3).
+    #[error("the {part} of variable dice could be {lo} to {hi}, outside {}..={} (position {position})", allowed.0, allowed.1)]
+    VariableDiceOutOfRange {
+        /// `count` or `sides`.
+        part: &'static str,
+        /// The least it could be.
+        lo: i64,
+        /// The most it could be.
+        hi: i64,
+        /// What is allowed.
+        allowed: (i64, i64),
+        /// Where that part starts.
+        position: usize,
+    },
     /// A decimal with more than [`MAX_DECIMALS`] digits after its point.
     #[error("a decimal takes at most {max} digits after its point (position {position})")]
     TooManyDecimals {
@@ -1366,6 +1388,7 @@ impl NotationError {
             | NotationError::NotInDialect { position, .. }
             | NotationError::FractionTooFine { position, .. }
             | NotationError::RankSelectorNotRead { position, .. }
+            | NotationError::VariableDiceOutOfRange { position, .. }
             | NotationError::TooManyDecimals { position, .. }
             | NotationError::TotalTooLarge { position, .. } => *position,
         }
@@ -1571,6 +1594,11 @@ impl Node {
                 write!(f, "{}(", func.name())?;
                 sub(f, x)?;
                 f.write_str(")")
+            }
+            Node::VarDice(cs) => {
+                sub(f, &cs[0])?;
+                f.write_str("d")?;
+                sub(f, &cs[1])
             }
             Node::Set(set) => {
                 // d20's sets are in parentheses, a set of one with a comma.

@@ -254,7 +254,46 @@ fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, Odds
             }
         }
         Node::Set(set) => set_odds(set, t, budget),
+        Node::VarDice(cs) => var_dice(cs, t, budget),
     }
+}
+
+/// Variable dice (issue 30, item 3): for each number of sides, the sums of
+/// 0, 1, 2, ... dice by repeated convolution, mixed by the count's and the
+/// sides' chances. The convolutions' steps are counted before any is made
+/// and refused past the budget.
+fn var_dice(cs: &[Node; 2], t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, OddsError> {
+    let count = node(&cs[0], t, b)?;
+    let sides = node(&cs[1], t, b)?;
+    let most = count.iter().map(|(c, _)| *c).max().unwrap_or(0).max(0) as u64;
+    let mut steps: u64 = 0;
+    for (s, _) in sides.iter() {
+        let s = (*s).max(1) as u64;
+        // Sum k of at most k*s values, times s faces, for k up to `most`.
+        steps = steps.saturating_add(
+            most.saturating_mul(most.saturating_mul(s))
+                .saturating_mul(s)
+                .saturating_mul(MAP_STEPS),
+        );
+    }
+    refuse_past_budget(b, steps)?;
+    let mut out = Weights::new();
+    for (s, ps) in sides.iter() {
+        let die = uniform(Sides::Number(u32::try_from(*s).unwrap_or(1).max(1)));
+        let mut sum = certain(0);
+        for k in 0..=most as i64 {
+            let pc = count.p(&k);
+            if pc > 0.0 {
+                for (v, q) in &sum {
+                    *out.entry(*v).or_insert(0.0) += ps * pc * q;
+                }
+            }
+            if k < most as i64 {
+                sum = conv(b, &sum, &die);
+            }
+        }
+    }
+    to_dist(out)
 }
 
 /// The operands of a `/` directly inside `n` (through parentheses).

@@ -128,6 +128,9 @@ fn check_divs(
 ) -> Result<(), NotationError> {
     match node {
         Node::Number(_) | Node::Decimal(_) | Node::Dice(_) => Ok(()),
+        Node::VarDice(cs) => cs
+            .iter()
+            .try_for_each(|x| check_divs(x, false, divs, i, dialect)),
         Node::Group(x) => check_divs(x, allowed, divs, i, dialect),
         Node::Neg(x) | Node::Labelled(x, _) => check_divs(x, false, divs, i, dialect),
         Node::Func(f, x) => check_divs(x, *f != Func::Abs, divs, i, dialect),
@@ -623,7 +626,14 @@ impl Parser<'_> {
                 }
                 self.pos += 1;
                 self.depth -= 1;
-                Ok((Node::Group(Box::new(inner)), b))
+                let group = Node::Group(Box::new(inner));
+                // `(2+1)d6`: Roll20's and Foundry's variable dice.
+                if self.dialect != Dialect::D20 && self.peek_lower() == Some(b'd') {
+                    self.count_term()?;
+                    self.pos += 1;
+                    return self.var_dice(start, group, b);
+                }
+                Ok((group, b))
             }
             Some(b'0'..=b'9') => {
                 self.count_term()?;
@@ -665,6 +675,87 @@ impl Parser<'_> {
             Some(b'a'..=b'z') if self.dialect != Dialect::D20 => self.func(),
             _ => Err(self.unexpected(OPERAND)),
         }
+    }
+
+    /// Variable dice (issue 30, item 3), `pos` just after the `d`: the sides
+    /// (a number or a parenthesised group), then no modifier. The count's
+    /// and the sides' ranges are checked against the caps before anything
+    /// is rolled: at worst [`MAX_POOL`] dice in the expression and
+    /// [`MAX_SIDES`] sides, at least 0 dice and 1 side.
+    fn var_dice(
+        &mut self,
+        start: usize,
+        count: Node,
+        cb: Bounds,
+    ) -> Result<(Node, Bounds), NotationError> {
+        let sides_at = self.pos;
+        let (sides, sb) = match self.peek() {
+            Some(b'(') => {
+                self.enter()?;
+                self.pos += 1;
+                self.skip_ws();
+                let (inner, b) = self.expr()?;
+                self.skip_ws();
+                if self.peek() != Some(b')') {
+                    return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
+                }
+                self.pos += 1;
+                self.depth -= 1;
+                (Node::Group(Box::new(inner)), b)
+            }
+            _ => {
+                let n = self.number("the number of sides or `(` after `d`")?;
+                (Node::Number(n), Bounds::exact(i128::from(n)))
+            }
+        };
+        if cb.lo < 0 || cb.hi > i128::from(MAX_POOL) {
+            return Err(NotationError::VariableDiceOutOfRange {
+                part: "count",
+                lo: i64::try_from(cb.lo).unwrap_or(i64::MIN),
+                hi: i64::try_from(cb.hi).unwrap_or(i64::MAX),
+                allowed: (0, i64::from(MAX_POOL)),
+                position: start,
+            });
+        }
+        if sb.lo < 1 || sb.hi > i128::from(MAX_SIDES) {
+            return Err(NotationError::VariableDiceOutOfRange {
+                part: "sides",
+                lo: i64::try_from(sb.lo).unwrap_or(i64::MIN),
+                hi: i64::try_from(sb.hi).unwrap_or(i64::MAX),
+                allowed: (1, i64::from(MAX_SIDES)),
+                position: sides_at,
+            });
+        }
+        // Counted at the most dice the count can reach.
+        let most = cb.hi as u64;
+        self.dice += most;
+        if self.dice > u64::from(MAX_POOL) {
+            return Err(NotationError::TooManyDice {
+                count: self.dice,
+                max: MAX_POOL,
+                position: start,
+            });
+        }
+        self.rolls = self.rolls.saturating_add(most);
+        if self.rolls > MAX_ROLLS {
+            return Err(NotationError::TooManyRolls {
+                count: self.rolls,
+                max: MAX_ROLLS,
+                position: start,
+            });
+        }
+        if self
+            .peek_char()
+            .is_some_and(|c| c.is_alphanumeric() || "!<>=".contains(c))
+        {
+            return Err(NotationError::NotInDialect {
+                reason: "variable dice take no modifiers yet; roll them plain (`(1d4)d6`) or give the count and sides as numbers".into(),
+                dialect: self.dialect,
+                position: self.pos,
+            });
+        }
+        let b = self.check_bounds(Bounds::int(cb.lo, cb.hi * sb.hi), start)?;
+        Ok((Node::VarDice(Box::new([count, sides])), b))
     }
 
     /// The rest of a decimal from its `.`, `whole` the digits before it
@@ -1029,6 +1120,11 @@ impl Parser<'_> {
             Some(b'f') => {
                 self.pos += 1;
                 Sides::Fudge
+            }
+            // `2d(1d4)`: Roll20's and Foundry's variable dice.
+            Some(b'(') if self.dialect != Dialect::D20 => {
+                self.dice -= u64::from(count);
+                return self.var_dice(start, Node::Number(count), Bounds::exact(i128::from(count)));
             }
             _ => {
                 let n = self.number("the number of sides, `%` or `F` after `d`")?;

@@ -101,6 +101,18 @@ pub enum NodeOutcome {
         /// The argument.
         inner: Box<NodeOutcome>,
     },
+    /// Variable dice (Roll20, Foundry; issue 30, item 3): the count and the
+    /// sides worked out, then the dice they give.
+    VarDice {
+        /// The sum of the dice.
+        value: i64,
+        /// The count's outcome (a number or a group).
+        count: Box<NodeOutcome>,
+        /// The sides' outcome (a number or a group).
+        sides: Box<NodeOutcome>,
+        /// The dice rolled, as a plain group (`3d6 (2, 5, 1)`).
+        dice: Box<NodeOutcome>,
+    },
     /// A group of rolls in braces (Roll20, Foundry).
     Set {
         /// The sum of the kept items, or the successes less the failures.
@@ -154,6 +166,7 @@ impl NodeOutcome {
             | NodeOutcome::Binary { value, .. }
             | NodeOutcome::Labelled { value, .. }
             | NodeOutcome::Func { value, .. }
+            | NodeOutcome::VarDice { value, .. }
             | NodeOutcome::Set { value, .. } => *value,
         }
     }
@@ -208,6 +221,17 @@ impl NodeOutcome {
                     kept.map(|d| d.value).sum()
                 })
             }
+            NodeOutcome::VarDice {
+                count, sides, dice, ..
+            } => {
+                // The dice match the count and sides worked out.
+                let NodeOutcome::Dice { term, .. } = &**dice else {
+                    return None;
+                };
+                let ok = i64::from(term.count) == count.evaluate()?
+                    && term.sides == Sides::Number(u32::try_from(sides.evaluate()?).ok()?);
+                if ok { dice.evaluate() } else { None }
+            }
             NodeOutcome::Func { func, inner, .. } => match quotient(inner) {
                 Some(operands) => {
                     func.of_quotient(operands.lhs.evaluate()?, operands.rhs.evaluate()?)
@@ -255,6 +279,13 @@ impl NodeOutcome {
             | NodeOutcome::Group { inner: x, .. }
             | NodeOutcome::Labelled { inner: x, .. }
             | NodeOutcome::Func { inner: x, .. } => x.collect_dice(out),
+            NodeOutcome::VarDice {
+                count, sides, dice, ..
+            } => {
+                count.collect_dice(out);
+                sides.collect_dice(out);
+                dice.collect_dice(out);
+            }
             NodeOutcome::Set { items, .. } => {
                 for item in items {
                     item.outcome.collect_dice(out);
@@ -403,6 +434,9 @@ impl fmt::Display for NodeOutcome {
                 Ok(())
             }
             NodeOutcome::Func { func, inner, .. } => write!(f, "{}({inner})", func.name()),
+            NodeOutcome::VarDice {
+                count, sides, dice, ..
+            } => write!(f, "{count}d{sides}: {dice}"),
             NodeOutcome::Set {
                 value,
                 counts_successes,
@@ -527,7 +561,9 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
             let rhs = total_node(&ab[1], roller)?;
             op.apply(lhs, rhs).unwrap_or(0)
         }
-        Node::Func(..) | Node::Set(_) => roll_node(node, roller, Dialect::D20)?.value(),
+        Node::Func(..) | Node::Set(_) | Node::VarDice(_) => {
+            roll_node(node, roller, Dialect::D20)?.value()
+        }
     })
 }
 
@@ -667,6 +703,30 @@ fn roll_node(
             }
         }
         Node::Set(set) => roll_set(set, roller, dialect)?,
+        Node::VarDice(cs) => {
+            let count = roll_node(&cs[0], roller, dialect)?;
+            let sides = roll_node(&cs[1], roller, dialect)?;
+            // The parser's bounds keep both within the caps.
+            let term = DiceTerm {
+                count: u32::try_from(count.value()).unwrap_or(0),
+                sides: Sides::Number(u32::try_from(sides.value()).unwrap_or(1).max(1)),
+                modifiers: Vec::new(),
+                select: None,
+                more_select: Vec::new(),
+                success: None,
+                explode: ExplodeKind::Plain,
+                failure: None,
+                critical_success: None,
+                critical_failure: None,
+            };
+            let dice = roll_dice(&term, roller)?;
+            NodeOutcome::VarDice {
+                value: dice.value(),
+                count: Box::new(count),
+                sides: Box::new(sides),
+                dice: Box::new(dice),
+            }
+        }
     })
 }
 
