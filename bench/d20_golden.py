@@ -15,6 +15,13 @@ mass so left out is written with the case (``pruned``); every case here keeps
 it below 1e-10, so Tabula's capped rerolls (50) and explosions (20) agree to
 1e-9.
 
+A case with ``/`` or a decimal is walked a second time with d20 doing its
+arithmetic in exact fractions (``exact_fractions``): the script stops if
+d20's float totals ever differ from the exact ones, so every such golden is
+exact (Tabula works in exact fractions). To add new cases without walking
+the old ones again: ``python3 bench/d20_golden.py --only EXPR...`` prints
+just those cases, to append to the file's ``cases``.
+
 Comments need d20's ``allow_comments=True``; cases with one say so
 (``comments``) and the script rolls them that way.
 
@@ -393,6 +400,34 @@ CASES = [
     ("2d4e4kh1", "explode, then keep the highest die"),
     ("2d6e6kl1", "explode, then keep the lowest die"),
     ("2d6e5pl1", "explode on 5 or 6, then drop the lowest"),
+    # Issue 30, item 2: `/` keeps the fraction to the end, decimals. Each is
+    # walked twice, with d20's floats and with exact fractions (see
+    # ``exact_fractions``); the script stops if the two totals ever differ.
+    ("1d3ma2 + -(4d2rr2) / 2d12", "the issue's division: d20 -1..1"),
+    ("7 / 2 * 2", "a fraction kept through *"),
+    ("-7 / 2", "the total rounds toward zero"),
+    ("1d6 / 2 + 1d6 / 2", "two halves added before rounding"),
+    ("1d4 / 2 * 2", "half, then double: every face back"),
+    ("4d6 [fire] / 2", "a label before a division"),
+    ("1d20 / 1d4", "a die by a die"),
+    ("-1d6 / 4", "a negative fraction rounds toward zero"),
+    ("1d6 / 4 + 1d4 / 4", "quarters summed"),
+    ("(1d8 + 1) / 3 * 2", "a group divided, then multiplied"),
+    ("1d6 / 2 >= 2", "a fraction compared"),
+    ("1d10 / 4 > 1d4 / 2", "fractions compared"),
+    ("1d6 / 2 // 1", "// of a fraction"),
+    ("1d12 / 4 % 1", "% of a fraction"),
+    ("2d6 / 3 - 1d4 / 2", "thirds and halves"),
+    ("1d6 * 1.5", "a decimal factor"),
+    ("1d8 + 0.5", "a decimal added"),
+    ("1d4 * .5 + 1d4 * .5", "a decimal with no digit before the point"),
+    ("2.5 * 2", "decimals only"),
+    ("1d20 - 10.25", "a decimal subtracted"),
+    ("1d6 / 0.5", "by a decimal"),
+    ("1d6 / (1d4 / 2)", "by a fraction"),
+    ("3d4 / 2 [half] + 1", "a label after a fraction"),
+    ("1d6 / 2 + 1d20 >= 12 # save", "a fraction in a comparison with a comment"),
+
 ]
 
 
@@ -417,6 +452,11 @@ ICEPOOL = {
     # rr1 then ro2: a 2 left after rr1 rerolls once from a fresh d6 (may be 1).
     "2d6rr1ro2": lambda: 2 @ d6.reroll([1], depth='inf').map(lambda v: d6 if v == 2 else v),
     # ro1 then rr6: a 6 after ro1 rerolls from a fresh d6 until it is not a 6.
+    # `4d2rr2` is always 4 (every 2 rerolls); the rest in exact fractions,
+    # the total rounded toward zero as d20's int().
+    "1d3ma2 + -(4d2rr2) / 2d12": lambda: icepool.map(
+        lambda a, b: int(a - Fraction(4, b)), d(3).map(lambda v: min(v, 2)), 2 @ d(12)
+    ),
     "2d6ro1rr6": lambda: 2 @ d6.reroll([1], depth=1).map(
         lambda v: d6.reroll([6], depth='inf') if v == 6 else v
     ),
@@ -494,9 +534,41 @@ def exact(text, comments):
     return dist, pruned
 
 
+def exact_fractions(text, comments):
+    """The same walk with d20 doing its arithmetic in exact fractions: its
+    ``/`` on Fractions and its decimal literals read as Fractions, on a
+    fresh Roller (so no float parse is cached). ``int()`` of a Fraction
+    rounds toward zero, as of a float."""
+    import d20.diceast as diceast
+
+    old_init = diceast.Literal.__init__
+    old_div = d20.expression.BinOp.BINARY_OPS["/"]
+
+    def init(self, value):
+        old_init(self, value)
+        if isinstance(value, diceast.Token) and value.type != "INTEGER":
+            self.value = Fraction(str(value))
+
+    diceast.Literal.__init__ = init
+    d20.expression.BinOp.BINARY_OPS["/"] = lambda l, r: Fraction(l) / Fraction(r)
+    saved = d20.roll
+    d20.roll = d20.Roller().roll
+    try:
+        return exact(text, comments)
+    finally:
+        d20.roll = saved
+        diceast.Literal.__init__ = old_init
+        d20.expression.BinOp.BINARY_OPS["/"] = old_div
+
+
 def main():
+    # `--only EXPR...`: print the cases of those expressions alone (to add
+    # new cases to the file without walking every old one again).
+    only = set(sys.argv[sys.argv.index("--only") + 1:]) if "--only" in sys.argv else None
     cases = []
     for text, covers in CASES:
+        if only is not None and text not in only:
+            continue
         # A comment: "#", or plain words after the roll (digit, space, letter).
         comments = "#" in text or re.search(r"\d\s+[a-zA-Z]", text) is not None
         if text in ICEPOOL:
@@ -508,6 +580,11 @@ def main():
             if found is None:
                 sys.exit(f"{text}: too many sequences to walk; give its icepool form")
             (dist, pruned), method = found, "d20 1.1.2, every sequence"
+            if "/" in text.replace("//", "") or re.search(r"\d?\.\d", text):
+                check = exact_fractions(text, comments)
+                if check is None or check[0] != dist:
+                    sys.exit(f"{text}: d20's floats differ from exact fractions")
+                method += ", and again in exact fractions (equal)"
         if pruned > Fraction(1, 10**10):
             sys.exit(f"{text}: pruned mass {float(pruned)} is too large")
         cases.append(

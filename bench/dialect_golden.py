@@ -235,6 +235,13 @@ CASES = [
     (F, "round(1d6 / 1d4)", "round of a quotient of dice", lambda: round_div(d6, d4)),
     (F, "1d20 + 5 # attack", "a comment", lambda: d20 + 5),
     (F, "(2d6 - 7) % 4", "JavaScript's remainder", lambda: js_rem(total(2, d6) - 7, Die([4]))),
+    # Variable dice (issue 30, item 3): the count and the sides first, one
+    # number of sides for every die of the group.
+    (R, "(2+1)d6", "a computed count", lambda: 3 @ d6),
+    (R, "2d(1d4) + 1", "sides from a die, shared by both dice", lambda: d4.map(lambda s: 2 @ d(s)) + 1),
+    (R, "(1d4)d6", "a count from a die", lambda: d4 @ d6),
+    (F, "(1d4)d(1d6)", "count and sides from dice", lambda: d4.map(lambda c: d6.map(lambda s: c @ d(s)))),
+    (F, "(1d3 - 1)d8 + 2", "a count that can be 0", lambda: (d(3) - 1) @ d8 + 2),
 ]
 
 

@@ -1028,7 +1028,14 @@ fn refused_on_purpose(e: &NotationError) -> bool {
 fn check_tree(node: &NodeOutcome) -> Result<(), TestCaseError> {
     prop_assert_eq!(Some(node.value()), node.evaluate(), "{}", node);
     match node {
-        NodeOutcome::Number { .. } => {}
+        NodeOutcome::Number { .. } | NodeOutcome::Decimal { .. } => {}
+        NodeOutcome::VarDice {
+            count, sides, dice, ..
+        } => {
+            check_tree(count)?;
+            check_tree(sides)?;
+            check_tree(dice)?;
+        }
         NodeOutcome::Dice { dice, .. } => {
             for d in dice {
                 let (lo, hi) = if d.fudge {

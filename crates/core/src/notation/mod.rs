@@ -22,7 +22,8 @@
 //! expr     := term (("+" | "-") term)*
 //! term     := unary (("*" | "//" | "/" | "%") unary)*
 //! unary    := ("-" | "+") unary | atom
-//! atom     := (number | dice | "(" compare ")" | set) label*
+//! atom     := (number | decimal | dice | "(" compare ")" | set) label*
+//! decimal  := [digits] "." digits            d20's: `1.5`, `.5`
 //! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* select* [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
@@ -51,11 +52,26 @@
 //!   Python and `d20` (`-7 % 3` is 2, `-7 // 2` is -4); they bind as `*`.
 //! - `*`, `/`, `//` and `%` bind tighter than `+` and `-`; all are
 //!   left-associative; a unary `-` binds tightest (`-2 * 3` is `(-2) * 3`).
-//!   `/` is integer division rounding toward zero (`7 / 2` is 3, `-7 / 2` is
-//!   -3), as `d20`'s total when `/` is the last operation (see below).
-//!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`) is
-//!   refused at parse time ([`NotationError::DivisionByZero`]); `d20` fails
-//!   only when the roll comes out 0.
+//!   `/` keeps the fraction to the end, as `d20` does (issue 30, item 2):
+//!   `7 / 2 * 2` is 7, `1d6 / 2 + 1d6 / 2` with 3 and 5 is 4, and the issue's
+//!   `1d3ma2 + -(4d2rr2) / 2d12` is -1..1. Only the final total is rounded,
+//!   toward zero (`d20` 1.1.2's `int()` of its float total: `-7 / 2` is -3);
+//!   that whole number is what Tabula shows and counts ([`RollOutcome::total`],
+//!   `tabula odds`), and each node of the outcome tree shows its own exact
+//!   value rounded toward zero the same way (`d20` shows only the total). Decimals are read too
+//!   (`1d6 * 1.5`, `.5`, at most [`MAX_DECIMALS`] digits after the point; a
+//!   dice count or a modifier's number stays whole). Tabula works in exact
+//!   fractions where `d20` uses floats, so where `d20`'s float lands just
+//!   under a whole number (`(1 / 49) * 49`: 0.999..., so 0 in `d20`) Tabula
+//!   gives the exact answer (1). A fraction's denominator may reach
+//!   [`MAX_DENOMINATOR`] ([`NotationError::FractionTooFine`]); a set's items
+//!   stay whole (`(1d6 / 2, 1d4)kh1` is refused, [`NotationError::Misplaced`]).
+//!   In Roll20 and Foundry `/` stays where their rounding functions take it
+//!   (below).
+//!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`,
+//!   `1d6 / (1d2 / 2 - 1)`) is refused at parse time
+//!   ([`NotationError::DivisionByZero`]); `d20` fails only when the roll comes
+//!   out 0.
 //! - The count before `d` is optional (`d20` is `1d20`). `0d6` is 0.
 //! - Letters are case-insensitive (`4D6KH3`, `4df`); white space (any Unicode
 //!   white space) may stand between any two tokens, though not inside `kh`,
@@ -162,21 +178,23 @@
 //!   ([`Modifier::RerollAddRank`]).
 //!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `h`/`l` selectors on `ro`, `rr`
-//! and `e` (`d20`'s `rrl1` never stops there), several keeps or drops when one
+//! misread): `h`/`l` selectors on `ro` and `e` (`rol1`, `eh1`;
+//! [`NotationError::RankSelectorNotRead`] names the modifier; `rrh1` and
+//! `rrl1` are refused for good: `d20` always finds a highest or lowest die,
+//! so they never stop there, and `d20` fails with "Too many dice rolled"), several keeps or drops when one
 //! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
-//! (`2d(1d4)`, `(2+1)d6`), decimals, and `d20`'s bare `k3` / `p3` (keep or drop the
+//! (`2d(1d4)`, `(2+1)d6`; `d20` 1.1.2 does not read them either: Roll20 and
+//! Foundry only, below), and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
 //! refused with a message asking for `h` or `l` after the letter. Explosions
 //! in one run only (`e5e6`) per dice group. Still read differently from
-//! `d20`: `/` rounds toward zero at once, where `d20` keeps the fraction to
-//! the end (`7 / 2 * 2` is 6 here, 7 there; the same when `/` is the last
-//! operation), `d%` (above), a success test glued to its group (`10d6>=5`),
-//! and the caps on rerolls and explosions.
+//! `d20`: `d%` (above), a success test glued to its group (`10d6>=5`),
+//! exact fractions where `d20`'s floats round (above), and the caps on
+//! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (348 expressions:
-//! arithmetic, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (372 expressions:
+//! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
@@ -219,6 +237,7 @@
 //! | `{4d6+3, 2d8}kh1`, `{1d20, 1d20}kh`, `{...}dl1` | yes | yes | a group of rolls: keep or drop among their totals (Roll20, Grouped Rolls; Foundry, dice pools) |
 //! | `{4d6, 3d8}>10`, `{...}cs>10` | yes | yes | count the rolls whose total passes; with `f` (Roll20) or `df` (Foundry) subtract failures |
 //! | `floor(x)`, `ceil(x)`, `round(x)`, `abs(x)` | yes | yes | rounding down, up, to nearest with a half up (JavaScript's `Math.round`: `round(-2.5)` is -2), absolute value (Roll20, Math Operators and Functions; Foundry formulas take `Math` functions) |
+//! | `(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6)` | yes | yes | variable dice: the count and the sides, each a number or a parenthesised group, worked out first (count, then sides), then that many dice of that many sides, one size for the whole group (Roll20's computed dice; Foundry's parenthetical terms); exact odds; a count that can leave 0..=[`MAX_POOL`] or sides that can leave 1..=[`MAX_SIDES`] are refused ([`NotationError::VariableDiceOutOfRange`]), and the count's worst case counts toward the dice cap; no modifiers on them yet (refused) |
 //! | `a % b` | yes | yes | JavaScript's remainder, with the sign of `a` (`-7 % 3` is -1; Roll20, Math Operators) |
 //! | `1d20+5 Roll for initiative`, `1d20 # text` | yes | yes | a comment, as in `d20` (above) |
 //!
@@ -234,7 +253,7 @@
 //!   not read yet. Foundry's `{4d6}kh` keeps the one total and is read.
 //! - Foundry's capped forms (`20d20r1=1`, `x2>5`: a count, then the test),
 //!   `sf`, `ms`, `even`, `odd`; Roll20's matches (`m`, `mt`), sorting
-//!   (`s`, `sa`, `sd`), `**` and computed dice (`(1+1)d6`, `2d(1d4)`);
+//!   (`s`, `sa`, `sd`), `**`, and modifiers on variable dice (`(1d4)d6kh1`);
 //!   keep or drop by value (`k<3`, `d20`'s).
 //! - Modifiers after white space (`4d6 k3`): both read them glued only.
 //!
@@ -290,7 +309,10 @@ use crate::roller::Roller;
 
 mod odds;
 mod parse;
+mod ratio;
 mod roll;
+
+use ratio::Ratio;
 
 pub use crate::dice::{MAX_POOL, MAX_SIDES};
 pub use odds::{
@@ -321,6 +343,15 @@ pub const MAX_ROLLS: u64 = 1_000_000;
 /// integer a JSON reader holds exactly.
 pub const MAX_TOTAL: i64 = (1 << 53) - 1;
 
+/// The largest denominator a fraction may reach in `d20`'s division, which
+/// keeps fractions to the end (issue 30, item 2): `1d6 / 1d1000 / 1d1000 /
+/// 1d1000` is within it, a fourth `/ 1d1000` is not
+/// ([`NotationError::FractionTooFine`]). With [`MAX_TOTAL`] it keeps every
+/// step of exact arithmetic far inside 128 bits.
+pub const MAX_DENOMINATOR: i128 = 1 << 30;
+/// The most digits a decimal may have after its point (`1.5`, `0.125`).
+pub const MAX_DECIMALS: u32 = 6;
+
 /// The Fudge die's faces as a manual roller reads them: face 1 is -1, face 2 is
 /// 0, face 3 is +1.
 pub static FUDGE_FACES: FaceSet = FaceSet {
@@ -344,6 +375,42 @@ pub struct Expr {
     dice: u32,
     /// The dialect that read the text (issue 30, item 3).
     dialect: Dialect,
+    /// Whether the expression holds a `d20` `/` or a decimal, so that it is
+    /// worked out in exact fractions, rounded toward zero at the end
+    /// (issue 30, item 2).
+    #[serde(skip)]
+    fractional: bool,
+}
+
+/// A decimal written in the text (`d20`'s, issue 30, item 2): `digits`
+/// divided by 10 to the `scale` (`1.50` is 150 and 2), as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Decimal {
+    /// The digits, the point left out.
+    pub digits: u64,
+    /// How many of them stand after the point (1..=[`MAX_DECIMALS`]).
+    pub scale: u32,
+}
+
+impl Decimal {
+    /// The exact value.
+    pub(crate) fn value(self) -> Ratio {
+        Ratio::new(i128::from(self.digits), 10i128.pow(self.scale.min(18))).unwrap_or(Ratio::ZERO)
+    }
+}
+
+impl fmt::Display for Decimal {
+    /// As written, with a digit before the point (`.5` is `0.5`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = 10u64.pow(self.scale.min(18));
+        write!(
+            f,
+            "{}.{:0w$}",
+            self.digits / p,
+            self.digits % p,
+            w = self.scale as usize
+        )
+    }
 }
 
 /// Whose meaning a text is read with (issue 30, item 3): the same text can
@@ -484,6 +551,8 @@ pub struct SetTerm {
 pub enum Node {
     /// A number written in the text, 0..=[`MAX_NUMBER`].
     Number(u32),
+    /// A decimal written in the text (`d20` only; issue 30, item 2).
+    Decimal(Decimal),
     /// A group of dice, e.g. `4d6kh3`.
     Dice(DiceTerm),
     /// A negated operand: `-x`.
@@ -503,6 +572,11 @@ pub enum Node {
     Func(Func, Box<Node>),
     /// A group of rolls in braces (Roll20 and Foundry).
     Set(Box<SetTerm>),
+    /// Variable dice, Roll20's and Foundry's (issue 30, item 3): the count
+    /// and the sides, each a number or a parenthesised group worked out
+    /// first (`(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6 + 2)`), then that many dice
+    /// of that many sides summed. No modifiers on them (refused).
+    VarDice(Box<[Node; 2]>),
 }
 
 /// An arithmetic operator or a comparison of two totals.
@@ -515,7 +589,10 @@ pub enum BinOp {
     Sub,
     /// `*`
     Mul,
-    /// `/`: integer division rounding toward zero (`-7 / 2` is -3); the parser
+    /// `/`: in `d20`, exact division whose fraction is kept to the end
+    /// (issue 30, item 2: `7 / 2 * 2` is 7, the total rounded toward zero);
+    /// in Roll20 and Foundry only inside `floor()`, `ceil()`, `round()`.
+    /// [`BinOp::apply`] on whole numbers rounds toward zero. The parser
     /// refuses any divisor that can be 0.
     Div,
     /// `//`: division rounding down, as Python's and `d20`'s (`-7 // 2` is -4).
@@ -568,6 +645,28 @@ impl BinOp {
             self,
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
         )
+    }
+
+    /// `a op b` in exact fractions (`d20`'s `/` keeps the fraction; issue
+    /// 30, item 2): `//` and `%` as Python's on floats, comparisons 1 or 0;
+    /// `None` on overflow or division by zero.
+    pub(crate) fn apply_exact(self, a: Ratio, b: Ratio) -> Option<Ratio> {
+        let cmp = |c: bool| Some(Ratio::int(i128::from(c)));
+        match self {
+            BinOp::Add => a.add(b),
+            BinOp::Sub => a.sub(b),
+            BinOp::Mul => a.mul(b),
+            BinOp::Div => a.div(b),
+            BinOp::FloorDiv => a.floor_div(b),
+            BinOp::Mod => a.modulo(b),
+            BinOp::Rem => a.rem(b),
+            BinOp::Eq => cmp(a == b),
+            BinOp::Ne => cmp(a != b),
+            BinOp::Lt => cmp(a < b),
+            BinOp::Le => cmp(a <= b),
+            BinOp::Gt => cmp(a > b),
+            BinOp::Ge => cmp(a >= b),
+        }
     }
 
     /// `a op b`, or `None` on overflow or division by zero (which the parser's
@@ -1216,6 +1315,54 @@ pub enum NotationError {
         /// Where the part that goes over starts.
         position: usize,
     },
+    /// A fraction finer than [`MAX_DENOMINATOR`] (`d20`'s `/` keeps
+    /// fractions: `1d6 / 1d1000 / 1d1000 / 1d1000`).
+    #[error(
+        "the roll could reach a fraction with denominator {denominator}, beyond {max} (position {position})"
+    )]
+    FractionTooFine {
+        /// The largest denominator it could reach (saturated).
+        denominator: u64,
+        /// [`MAX_DENOMINATOR`].
+        max: u64,
+        /// Where the part that goes over starts.
+        position: usize,
+    },
+    /// `d20`'s selector by rank on a reroll or explosion (`rrl1`, `rol1`,
+    /// `eh1`; issue 30, item 2), which Tabula refuses, saying why: `rrh1` and
+    /// `rrl1` never stop in `d20`; `ro` and `e` by rank are not read yet.
+    #[error("`{modifier}`: {reason} (position {position})")]
+    RankSelectorNotRead {
+        /// The modifier as written, with its selector (`rrl1`).
+        modifier: String,
+        /// Why it is refused and what to write instead.
+        reason: String,
+        /// Where the selector stands.
+        position: usize,
+    },
+    /// Variable dice whose count or sides could leave the caps
+    /// (`(1d4 - 2)d6`, `2d(1d4 - 1)`; issue 30, item 3).
+    #[error("the {part} of variable dice could be {lo} to {hi}, outside {}..={} (position {position})", allowed.0, allowed.1)]
+    VariableDiceOutOfRange {
+        /// `count` or `sides`.
+        part: &'static str,
+        /// The least it could be.
+        lo: i64,
+        /// The most it could be.
+        hi: i64,
+        /// What is allowed.
+        allowed: (i64, i64),
+        /// Where that part starts.
+        position: usize,
+    },
+    /// A decimal with more than [`MAX_DECIMALS`] digits after its point.
+    #[error("a decimal takes at most {max} digits after its point (position {position})")]
+    TooManyDecimals {
+        /// [`MAX_DECIMALS`].
+        max: u32,
+        /// Where the decimal starts.
+        position: usize,
+    },
 }
 
 impl NotationError {
@@ -1239,6 +1386,10 @@ impl NotationError {
             | NotationError::DivisionByZero { position, .. }
             | NotationError::TooManyRolls { position, .. }
             | NotationError::NotInDialect { position, .. }
+            | NotationError::FractionTooFine { position, .. }
+            | NotationError::RankSelectorNotRead { position, .. }
+            | NotationError::VariableDiceOutOfRange { position, .. }
+            | NotationError::TooManyDecimals { position, .. }
             | NotationError::TotalTooLarge { position, .. } => *position,
         }
     }
@@ -1416,6 +1567,7 @@ impl Node {
         let sub = |f: &mut fmt::Formatter<'_>, x: &Node| x.fmt_in(f, dialect);
         match self {
             Node::Number(v) => write!(f, "{v}"),
+            Node::Decimal(d) => write!(f, "{d}"),
             Node::Dice(d) => d.fmt_in(f, dialect == Dialect::Foundry),
             Node::Neg(x) => {
                 f.write_str("-")?;
@@ -1442,6 +1594,11 @@ impl Node {
                 write!(f, "{}(", func.name())?;
                 sub(f, x)?;
                 f.write_str(")")
+            }
+            Node::VarDice(cs) => {
+                sub(f, &cs[0])?;
+                f.write_str("d")?;
+                sub(f, &cs[1])
             }
             Node::Set(set) => {
                 // d20's sets are in parentheses, a set of one with a comma.

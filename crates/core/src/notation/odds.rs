@@ -36,6 +36,7 @@ use serde::Serialize;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
+use super::ratio::Ratio;
 use super::{
     BinOp, DiceTerm, ExplodeKind, Expr, MAX_EXPLOSIONS, Modifier, Node, Select, SetTerm, Sides,
 };
@@ -148,7 +149,16 @@ impl Expr {
             underflow: 0.0,
         };
         let budget = Budget { used: Cell::new(0) };
-        let dist = node(&self.root, &mut t, &budget)?;
+        let dist = if self.fractional {
+            let exact = exact_node(&self.root, &mut t, &budget)?;
+            let mut w = Weights::new();
+            for (v, p) in exact {
+                *w.entry(v.trunc_i64().unwrap_or(0)).or_insert(0.0) += p;
+            }
+            to_dist(w)?
+        } else {
+            node(&self.root, &mut t, &budget)?
+        };
         Ok(ExprOdds {
             work: budget.used.get(),
             dist,
@@ -162,9 +172,60 @@ impl Expr {
     }
 }
 
+/// The exact values of a node of a fractional expression (`d20`'s `/` and
+/// decimals; issue 30, item 2) with their probabilities: every pair of
+/// operand values combined in exact fractions, one step per pair, refused
+/// past the budget or [`MAX_OUTCOMES`] values.
+fn exact_node(
+    n: &Node,
+    t: &mut Truncation,
+    budget: &Budget,
+) -> Result<BTreeMap<Ratio, f64>, OddsError> {
+    let whole = |d: Dist<i64>| -> BTreeMap<Ratio, f64> {
+        d.iter()
+            .map(|(v, p)| (Ratio::int(i128::from(*v)), p))
+            .collect()
+    };
+    Ok(match n {
+        Node::Decimal(d) => BTreeMap::from([(d.value(), 1.0)]),
+        Node::Neg(x) => {
+            let inner = exact_node(x, t, budget)?;
+            let mut out = BTreeMap::new();
+            for (v, p) in inner {
+                *out.entry(v.neg().unwrap_or(Ratio::ZERO)).or_insert(0.0) += p;
+            }
+            out
+        }
+        Node::Group(x) | Node::Labelled(x, _) => exact_node(x, t, budget)?,
+        Node::Binary(op, ab) => {
+            let a = exact_node(&ab[0], t, budget)?;
+            let b = exact_node(&ab[1], t, budget)?;
+            let pairs = (a.len() as u64).saturating_mul(b.len() as u64);
+            refuse_past_budget(budget, pairs.saturating_mul(MAP_STEPS))?;
+            budget.spend(pairs.saturating_mul(MAP_STEPS));
+            let mut out = BTreeMap::new();
+            for (x, p) in &a {
+                for (y, q) in &b {
+                    // The parser's bounds rule out overflow and a zero divisor.
+                    let v = op.apply_exact(*x, *y).unwrap_or(Ratio::ZERO);
+                    *out.entry(v).or_insert(0.0) += p * q;
+                }
+                if out.len() > MAX_OUTCOMES {
+                    return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
+                }
+            }
+            out
+        }
+        // Numbers, dice, sets (of whole items) and functions are whole.
+        _ => whole(node(n, t, budget)?),
+    })
+}
+
 fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, OddsError> {
     match n {
         Node::Number(v) => Ok(Dist::certain(i64::from(*v))),
+        // Only in a fractional expression, which `exact_node` reads.
+        Node::Decimal(d) => Ok(Dist::certain(d.value().trunc_i64().unwrap_or(0))),
         Node::Dice(d) => dice(d, t, budget),
         Node::Neg(x) => Ok(node(x, t, budget)?.map(|v| -v)),
         Node::Group(x) | Node::Labelled(x, _) => node(x, t, budget),
@@ -193,7 +254,46 @@ fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, Odds
             }
         }
         Node::Set(set) => set_odds(set, t, budget),
+        Node::VarDice(cs) => var_dice(cs, t, budget),
     }
+}
+
+/// Variable dice (issue 30, item 3): for each number of sides, the sums of
+/// 0, 1, 2, ... dice by repeated convolution, mixed by the count's and the
+/// sides' chances. The convolutions' steps are counted before any is made
+/// and refused past the budget.
+fn var_dice(cs: &[Node; 2], t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, OddsError> {
+    let count = node(&cs[0], t, b)?;
+    let sides = node(&cs[1], t, b)?;
+    let most = count.iter().map(|(c, _)| *c).max().unwrap_or(0).max(0) as u64;
+    let mut steps: u64 = 0;
+    for (s, _) in sides.iter() {
+        let s = (*s).max(1) as u64;
+        // Sum k of at most k*s values, times s faces, for k up to `most`.
+        steps = steps.saturating_add(
+            most.saturating_mul(most.saturating_mul(s))
+                .saturating_mul(s)
+                .saturating_mul(MAP_STEPS),
+        );
+    }
+    refuse_past_budget(b, steps)?;
+    let mut out = Weights::new();
+    for (s, ps) in sides.iter() {
+        let die = uniform(Sides::Number(u32::try_from(*s).unwrap_or(1).max(1)));
+        let mut sum = certain(0);
+        for k in 0..=most as i64 {
+            let pc = count.p(&k);
+            if pc > 0.0 {
+                for (v, q) in &sum {
+                    *out.entry(*v).or_insert(0.0) += ps * pc * q;
+                }
+            }
+            if k < most as i64 {
+                sum = conv(b, &sum, &die);
+            }
+        }
+    }
+    to_dist(out)
 }
 
 /// The operands of a `/` directly inside `n` (through parentheses).

@@ -1,29 +1,75 @@
 //! The recursive-descent parser behind [`Expr::parse`]: one pass over the text,
 //! with every cap and bound checked as each node is built.
 
+use super::ratio::Ratio;
 use super::{
-    BinOp, Compare, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_DEPTH, MAX_EXPLOSIONS,
-    MAX_INPUT_LEN, MAX_NUMBER, MAX_POOL, MAX_REROLLS, MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL,
-    Modifier, Node, NotationError, Select, SetTerm, Sides, Test,
+    BinOp, Compare, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_DECIMALS,
+    MAX_DENOMINATOR, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN, MAX_NUMBER, MAX_POOL, MAX_REROLLS,
+    MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL, Modifier, Node, NotationError, Select, SetTerm,
+    Sides, Test,
 };
 
-/// The range of values a node can take, worked out before rolling.
+/// The range of values a node can take, worked out before rolling: whole
+/// numbers `lo..=hi` that enclose it, and for `d20`'s fractions (issue 30,
+/// item 2) the exact real range `rlo..=rhi` and the largest denominator any
+/// value can have (1 for a node that is always a whole number).
 #[derive(Clone, Copy, Debug)]
 struct Bounds {
     lo: i128,
     hi: i128,
+    rlo: Ratio,
+    rhi: Ratio,
+    den: i128,
 }
 
 impl Bounds {
+    fn int(lo: i128, hi: i128) -> Bounds {
+        Bounds {
+            lo,
+            hi,
+            rlo: Ratio::int(lo),
+            rhi: Ratio::int(hi),
+            den: 1,
+        }
+    }
+
     fn exact(v: i128) -> Bounds {
-        Bounds { lo: v, hi: v }
+        Bounds::int(v, v)
     }
 
     fn of(values: [i128; 4]) -> Bounds {
+        Bounds::int(
+            values.into_iter().min().unwrap_or(0),
+            values.into_iter().max().unwrap_or(0),
+        )
+    }
+
+    /// The exact range `rlo..=rhi` with denominators up to `den`.
+    fn real(rlo: Ratio, rhi: Ratio, den: i128) -> Bounds {
         Bounds {
-            lo: values.into_iter().min().unwrap_or(0),
-            hi: values.into_iter().max().unwrap_or(0),
+            lo: rlo.floor(),
+            hi: rhi.ceil(),
+            rlo,
+            rhi,
+            den,
         }
+    }
+
+    /// The smallest and largest of four exact values.
+    fn real_of(values: [Option<Ratio>; 4], den: i128) -> Option<Bounds> {
+        let mut lo: Option<Ratio> = None;
+        let mut hi: Option<Ratio> = None;
+        for v in values {
+            let v = v?;
+            lo = Some(lo.map_or(v, |l| l.min(v)));
+            hi = Some(hi.map_or(v, |h| h.max(v)));
+        }
+        Some(Bounds::real(lo?, hi?, den))
+    }
+
+    /// Whether some value may not be a whole number.
+    fn fractional(&self) -> bool {
+        self.den > 1
     }
 }
 
@@ -44,6 +90,7 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         depth: 0,
         dialect,
         divs: Vec::new(),
+        fractional: false,
     };
     p.skip_ws();
     let (root, _) = p.compare()?;
@@ -64,6 +111,7 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         comment,
         dice: p.dice as u32,
         dialect,
+        fractional: p.fractional,
     })
 }
 
@@ -79,7 +127,10 @@ fn check_divs(
     dialect: Dialect,
 ) -> Result<(), NotationError> {
     match node {
-        Node::Number(_) | Node::Dice(_) => Ok(()),
+        Node::Number(_) | Node::Decimal(_) | Node::Dice(_) => Ok(()),
+        Node::VarDice(cs) => cs
+            .iter()
+            .try_for_each(|x| check_divs(x, false, divs, i, dialect)),
         Node::Group(x) => check_divs(x, allowed, divs, i, dialect),
         Node::Neg(x) | Node::Labelled(x, _) => check_divs(x, false, divs, i, dialect),
         Node::Func(f, x) => check_divs(x, *f != Func::Abs, divs, i, dialect),
@@ -152,6 +203,9 @@ struct Parser<'a> {
     dialect: Dialect,
     /// Where each `/` stands, outside `d20` (see [`check_divs`]).
     divs: Vec<usize>,
+    /// Whether a `d20` `/` or a decimal was read: the expression is then
+    /// worked out in exact fractions (issue 30, item 2).
+    fractional: bool,
 }
 
 /// What a dice group may be followed by, before its checks.
@@ -252,7 +306,23 @@ impl Parser<'_> {
                 });
             }
         }
+        if b.den > MAX_DENOMINATOR {
+            return Err(NotationError::FractionTooFine {
+                denominator: u64::try_from(b.den).unwrap_or(u64::MAX),
+                max: MAX_DENOMINATOR as u64,
+                position: start,
+            });
+        }
         Ok(b)
+    }
+
+    /// Bounds worked out in fractions overflowed: far past every cap.
+    fn too_large(&self, start: usize) -> NotationError {
+        NotationError::TotalTooLarge {
+            reach: i64::MAX,
+            max: MAX_TOTAL,
+            position: start,
+        }
     }
 
     /// `expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*`: d20's
@@ -286,7 +356,7 @@ impl Parser<'_> {
             self.pos += len;
             self.skip_ws();
             let (rhs, _) = self.expr()?;
-            b = Bounds { lo: 0, hi: 1 };
+            b = Bounds::int(0, 1);
             node = Node::Binary(op, Box::new([node, rhs]));
         }
     }
@@ -309,15 +379,20 @@ impl Parser<'_> {
             self.pos += 1;
             self.skip_ws();
             let (rhs, rb) = self.term()?;
-            let nb = match op {
-                BinOp::Add => Bounds {
-                    lo: b.lo + rb.lo,
-                    hi: b.hi + rb.hi,
-                },
-                _ => Bounds {
-                    lo: b.lo - rb.hi,
-                    hi: b.hi - rb.lo,
-                },
+            let nb = if b.fractional() || rb.fractional() {
+                // d20's fractions (issue 30, item 2): exact real bounds.
+                let den = b.den.saturating_mul(rb.den);
+                let r = match op {
+                    BinOp::Add => b.rlo.add(rb.rlo).zip(b.rhi.add(rb.rhi)),
+                    _ => b.rlo.sub(rb.rhi).zip(b.rhi.sub(rb.rlo)),
+                };
+                let (lo, hi) = r.ok_or_else(|| self.too_large(start))?;
+                Bounds::real(lo, hi, den)
+            } else {
+                match op {
+                    BinOp::Add => Bounds::int(b.lo + rb.lo, b.hi + rb.hi),
+                    _ => Bounds::int(b.lo - rb.hi, b.hi - rb.lo),
+                }
             };
             b = self.check_bounds(nb, start)?;
             node = Node::Binary(op, Box::new([node, rhs]));
@@ -359,8 +434,54 @@ impl Parser<'_> {
             self.skip_ws();
             let rhs_at = self.pos;
             let (rhs, rb) = self.unary()?;
-            let nb = if op == BinOp::Mul {
+            let real = b.fractional() || rb.fractional() || (op == BinOp::Div && d20);
+            if real {
+                self.fractional = true;
+            }
+            let corners = |f: &dyn Fn(Ratio, Ratio) -> Option<Ratio>| {
+                [
+                    f(b.rlo, rb.rlo),
+                    f(b.rlo, rb.rhi),
+                    f(b.rhi, rb.rlo),
+                    f(b.rhi, rb.rhi),
+                ]
+            };
+            let nb = if op == BinOp::Mul && real {
+                Bounds::real_of(corners(&|x, y| x.mul(y)), b.den.saturating_mul(rb.den))
+                    .ok_or_else(|| self.too_large(start))?
+            } else if op == BinOp::Mul {
                 Bounds::of([b.lo * rb.lo, b.lo * rb.hi, b.hi * rb.lo, b.hi * rb.hi])
+            } else if real {
+                // d20's `/` keeps the fraction (issue 30, item 2); `//` and
+                // `%` of fractions as Python's floats.
+                if rb.rlo <= Ratio::ZERO && rb.rhi >= Ratio::ZERO {
+                    return Err(NotationError::DivisionByZero {
+                        divisor: rhs.to_string(),
+                        position: rhs_at,
+                    });
+                }
+                // The quotient is monotonic in each operand away from a zero
+                // divisor, so the corners bound it.
+                let q = Bounds::real_of(corners(&|x, y| x.div(y)), 1)
+                    .ok_or_else(|| self.too_large(start))?;
+                // x / y = (p / dx) / (q / dy) = p dy / (dx q), |q| <= |y| dy.
+                let ymax = rb.lo.abs().max(rb.hi.abs());
+                match op {
+                    BinOp::Div => Bounds {
+                        den: b.den.saturating_mul(ymax).saturating_mul(rb.den),
+                        ..q
+                    },
+                    BinOp::FloorDiv => Bounds::int(q.rlo.floor(), q.rhi.floor()),
+                    // Python's remainder: the divisor's sign, smaller than it.
+                    _ => {
+                        let den = b.den.saturating_mul(rb.den);
+                        if rb.rlo > Ratio::ZERO {
+                            Bounds::real(Ratio::ZERO, rb.rhi, den)
+                        } else {
+                            Bounds::real(rb.rlo, Ratio::ZERO, den)
+                        }
+                    }
+                }
             } else {
                 if rb.lo <= 0 && rb.hi >= 0 {
                     return Err(NotationError::DivisionByZero {
@@ -391,21 +512,12 @@ impl Parser<'_> {
                     // than the divisor.
                     BinOp::Rem => {
                         let m = rb.lo.abs().max(rb.hi.abs()) - 1;
-                        Bounds {
-                            lo: if b.lo < 0 { -m } else { 0 },
-                            hi: if b.hi > 0 { m } else { 0 },
-                        }
+                        Bounds::int(if b.lo < 0 { -m } else { 0 }, if b.hi > 0 { m } else { 0 })
                     }
                     // The remainder has the divisor's sign and is smaller
                     // than it.
-                    _ if rb.lo > 0 => Bounds {
-                        lo: 0,
-                        hi: rb.hi - 1,
-                    },
-                    _ => Bounds {
-                        lo: rb.lo + 1,
-                        hi: 0,
-                    },
+                    _ if rb.lo > 0 => Bounds::int(0, rb.hi - 1),
+                    _ => Bounds::int(rb.lo + 1, 0),
                 }
             };
             b = self.check_bounds(nb, start)?;
@@ -436,13 +548,11 @@ impl Parser<'_> {
                 if sign == b'+' {
                     Ok((inner, b))
                 } else {
-                    Ok((
-                        Node::Neg(Box::new(inner)),
-                        Bounds {
-                            lo: -b.hi,
-                            hi: -b.lo,
-                        },
-                    ))
+                    let nb = match (b.rhi.neg(), b.rlo.neg()) {
+                        (Some(lo), Some(hi)) if b.fractional() => Bounds::real(lo, hi, b.den),
+                        _ => Bounds::int(-b.hi, -b.lo),
+                    };
+                    Ok((Node::Neg(Box::new(inner)), nb))
                 }
             }
             _ => self.atom(),
@@ -516,11 +626,21 @@ impl Parser<'_> {
                 }
                 self.pos += 1;
                 self.depth -= 1;
-                Ok((Node::Group(Box::new(inner)), b))
+                let group = Node::Group(Box::new(inner));
+                // `(2+1)d6`: Roll20's and Foundry's variable dice.
+                if self.dialect != Dialect::D20 && self.peek_lower() == Some(b'd') {
+                    self.count_term()?;
+                    self.pos += 1;
+                    return self.var_dice(start, group, b);
+                }
+                Ok((group, b))
             }
             Some(b'0'..=b'9') => {
                 self.count_term()?;
                 let n = self.number(OPERAND)?;
+                if self.peek() == Some(b'.') {
+                    return self.decimal(start, n);
+                }
                 let before = self.pos;
                 self.skip_ws();
                 if self.peek_lower() != Some(b'd') {
@@ -543,6 +663,10 @@ impl Parser<'_> {
                 self.count_term()?;
                 self.dice(start, 1)
             }
+            Some(b'.') => {
+                self.count_term()?;
+                self.decimal(start, 0)
+            }
             Some(b'{') if self.dialect != Dialect::D20 => {
                 self.enter()?;
                 self.pos += 1;
@@ -551,6 +675,130 @@ impl Parser<'_> {
             Some(b'a'..=b'z') if self.dialect != Dialect::D20 => self.func(),
             _ => Err(self.unexpected(OPERAND)),
         }
+    }
+
+    /// Variable dice (issue 30, item 3), `pos` just after the `d`: the sides
+    /// (a number or a parenthesised group), then no modifier. The count's
+    /// and the sides' ranges are checked against the caps before anything
+    /// is rolled: at worst [`MAX_POOL`] dice in the expression and
+    /// [`MAX_SIDES`] sides, at least 0 dice and 1 side.
+    fn var_dice(
+        &mut self,
+        start: usize,
+        count: Node,
+        cb: Bounds,
+    ) -> Result<(Node, Bounds), NotationError> {
+        let sides_at = self.pos;
+        let (sides, sb) = match self.peek() {
+            Some(b'(') => {
+                self.enter()?;
+                self.pos += 1;
+                self.skip_ws();
+                let (inner, b) = self.expr()?;
+                self.skip_ws();
+                if self.peek() != Some(b')') {
+                    return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
+                }
+                self.pos += 1;
+                self.depth -= 1;
+                (Node::Group(Box::new(inner)), b)
+            }
+            _ => {
+                let n = self.number("the number of sides or `(` after `d`")?;
+                (Node::Number(n), Bounds::exact(i128::from(n)))
+            }
+        };
+        if cb.lo < 0 || cb.hi > i128::from(MAX_POOL) {
+            return Err(NotationError::VariableDiceOutOfRange {
+                part: "count",
+                lo: i64::try_from(cb.lo).unwrap_or(i64::MIN),
+                hi: i64::try_from(cb.hi).unwrap_or(i64::MAX),
+                allowed: (0, i64::from(MAX_POOL)),
+                position: start,
+            });
+        }
+        if sb.lo < 1 || sb.hi > i128::from(MAX_SIDES) {
+            return Err(NotationError::VariableDiceOutOfRange {
+                part: "sides",
+                lo: i64::try_from(sb.lo).unwrap_or(i64::MIN),
+                hi: i64::try_from(sb.hi).unwrap_or(i64::MAX),
+                allowed: (1, i64::from(MAX_SIDES)),
+                position: sides_at,
+            });
+        }
+        // Counted at the most dice the count can reach.
+        let most = cb.hi as u64;
+        self.dice += most;
+        if self.dice > u64::from(MAX_POOL) {
+            return Err(NotationError::TooManyDice {
+                count: self.dice,
+                max: MAX_POOL,
+                position: start,
+            });
+        }
+        self.rolls = self.rolls.saturating_add(most);
+        if self.rolls > MAX_ROLLS {
+            return Err(NotationError::TooManyRolls {
+                count: self.rolls,
+                max: MAX_ROLLS,
+                position: start,
+            });
+        }
+        if self
+            .peek_char()
+            .is_some_and(|c| c.is_alphanumeric() || "!<>=".contains(c))
+        {
+            return Err(NotationError::NotInDialect {
+                reason: "variable dice take no modifiers yet; roll them plain (`(1d4)d6`) or give the count and sides as numbers".into(),
+                dialect: self.dialect,
+                position: self.pos,
+            });
+        }
+        let b = self.check_bounds(Bounds::int(cb.lo, cb.hi * sb.hi), start)?;
+        Ok((Node::VarDice(Box::new([count, sides])), b))
+    }
+
+    /// The rest of a decimal from its `.`, `whole` the digits before it
+    /// (`1.5`, `.25`; d20's, issue 30, item 2): at least one digit after the
+    /// point, at most [`MAX_DECIMALS`]. Only in `d20`.
+    fn decimal(&mut self, start: usize, whole: u32) -> Result<(Node, Bounds), NotationError> {
+        if self.dialect != Dialect::D20 {
+            return Err(NotationError::NotInDialect {
+                reason: "decimals are read in d20 only; Tabula counts in whole numbers here".into(),
+                dialect: self.dialect,
+                position: self.pos,
+            });
+        }
+        self.pos += 1;
+        let at = self.pos;
+        let mut digits = u64::from(whole);
+        let mut scale = 0u32;
+        while let Some(b) = self.peek().filter(u8::is_ascii_digit) {
+            scale += 1;
+            if scale > MAX_DECIMALS {
+                return Err(NotationError::TooManyDecimals {
+                    max: MAX_DECIMALS,
+                    position: start,
+                });
+            }
+            // whole <= MAX_NUMBER and scale <= MAX_DECIMALS: fits a u64.
+            digits = digits * 10 + u64::from(b - b'0');
+            self.pos += 1;
+        }
+        if scale == 0 {
+            self.pos = at;
+            return Err(self.unexpected("a digit after the decimal point"));
+        }
+        if self.peek_lower() == Some(b'd') {
+            return Err(
+                self.unexpected("an operator after a decimal: a dice count is a whole number")
+            );
+        }
+        self.fractional = true;
+        let d = Decimal { digits, scale };
+        let v = d.value();
+        let b = Bounds::real(v, v, v.den());
+        Ok((Node::Decimal(d), b))
     }
 
     /// `("floor" | "ceil" | "round" | "abs") "(" expr ")"`: Roll20's and
@@ -583,18 +831,15 @@ impl Parser<'_> {
         self.depth -= 1;
         // A rounded quotient is within one of the truncated quotient.
         let b = match func {
-            Func::Abs => Bounds {
-                lo: if b.lo <= 0 && b.hi >= 0 {
+            Func::Abs => Bounds::int(
+                if b.lo <= 0 && b.hi >= 0 {
                     0
                 } else {
                     b.lo.abs().min(b.hi.abs())
                 },
-                hi: b.lo.abs().max(b.hi.abs()),
-            },
-            _ => Bounds {
-                lo: b.lo - 1,
-                hi: b.hi + 1,
-            },
+                b.lo.abs().max(b.hi.abs()),
+            ),
+            _ => Bounds::int(b.lo - 1, b.hi + 1),
         };
         Ok((Node::Func(func, Box::new(inner)), b))
     }
@@ -614,6 +859,12 @@ impl Parser<'_> {
         let mut items = Vec::new();
         let mut bounds = Vec::new();
         if let Some((item, b)) = first {
+            if b.fractional() {
+                return Err(NotationError::Misplaced {
+                    reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
+                    position: start,
+                });
+            }
             items.push(item);
             bounds.push(b);
             // On the `,`: a trailing one ends a set of one, `(1d6,)`.
@@ -715,15 +966,12 @@ impl Parser<'_> {
             _ => n,
         };
         let b = if set.success.is_some() {
-            Bounds {
-                lo: if set.failure.is_some() { -kept } else { 0 },
-                hi: kept,
-            }
+            Bounds::int(if set.failure.is_some() { -kept } else { 0 }, kept)
         } else {
-            Bounds {
-                lo: bounds.iter().map(|b| b.lo.min(0)).sum(),
-                hi: bounds.iter().map(|b| b.hi.max(0)).sum(),
-            }
+            Bounds::int(
+                bounds.iter().map(|b| b.lo.min(0)).sum(),
+                bounds.iter().map(|b| b.hi.max(0)).sum(),
+            )
         };
         let b = self.check_bounds(b, start)?;
         Ok((Node::Set(Box::new(set)), b))
@@ -739,7 +987,14 @@ impl Parser<'_> {
     ) -> Result<(), NotationError> {
         loop {
             self.skip_ws();
+            let item_at = self.pos;
             let (item, b) = self.expr()?;
+            if b.fractional() {
+                return Err(NotationError::Misplaced {
+                    reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
+                    position: item_at,
+                });
+            }
             items.push(item);
             bounds.push(b);
             self.skip_ws();
@@ -775,6 +1030,57 @@ impl Parser<'_> {
         }
         *slot = Some(t);
         Ok(())
+    }
+
+    /// `d20`'s selectors by rank on `ro`, `rr` and `e` (`rol1`, `rrh1`,
+    /// `eh1`; issue 30, item 2), refused with a reason that names the
+    /// modifier, never misread. `d20` 1.1.2 rerolls the selected dice in
+    /// `SetOperator.reroll` until the selection is empty, and a highest or
+    /// lowest die always exists, so `rrh1` and `rrl1` never stop there (it
+    /// fails with `TooManyRolls`); `ro` and `e` by rank are not read yet.
+    /// `pos` is on what follows the modifier's letters.
+    fn refuse_rank_selector(&self, modifier: &str) -> Result<(), NotationError> {
+        let Some(c @ (b'h' | b'l')) = self.peek_lower() else {
+            return Ok(());
+        };
+        // d20's selector is the letter and a number (`l1`); anything else
+        // is the parser's usual error, or a comment's plain words
+        // (`1d20 roll for stealth`).
+        let digit_after = self
+            .text
+            .as_bytes()
+            .get(self.pos + 1)
+            .is_some_and(u8::is_ascii_digit);
+        if self.dialect != Dialect::D20 || !digit_after {
+            return Ok(());
+        }
+        let which = if c == b'h' { "highest" } else { "lowest" };
+        let digits: String = self
+            .text
+            .get(self.pos + 1..)
+            .unwrap_or_default()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let reason = if modifier == "rr" {
+            format!(
+                "there is always a {which} die to reroll, so it never stops (d20 fails with \"Too many dice rolled\"); reroll by face instead (`rr1`, `rr<3`)"
+            )
+        } else {
+            let verb = if modifier == "e" {
+                "exploding"
+            } else {
+                "rerolling once"
+            };
+            format!(
+                "{verb} the {which} dice is d20's, but Tabula does not read it yet; write a test on the face instead (`{modifier}1`, `{modifier}<3`, `{modifier}>5`)"
+            )
+        };
+        Err(NotationError::RankSelectorNotRead {
+            modifier: format!("{modifier}{}{digits}", char::from(c)),
+            reason,
+            position: self.pos,
+        })
     }
 
     /// A test that must start with a comparison (Foundry's `cs>=5`).
@@ -814,6 +1120,11 @@ impl Parser<'_> {
             Some(b'f') => {
                 self.pos += 1;
                 Sides::Fudge
+            }
+            // `2d(1d4)`: Roll20's and Foundry's variable dice.
+            Some(b'(') if self.dialect != Dialect::D20 => {
+                self.dice -= u64::from(count);
+                return self.var_dice(start, Node::Number(count), Bounds::exact(i128::from(count)));
             }
             _ => {
                 let n = self.number("the number of sides, `%` or `F` after `d`")?;
@@ -943,10 +1254,7 @@ impl Parser<'_> {
             Some(_) => (0, pmax),
         };
         let b = if term.success.is_some() {
-            Bounds {
-                lo: if term.failure.is_some() { -kmax } else { 0 },
-                hi: kmax,
-            }
+            Bounds::int(if term.failure.is_some() { -kmax } else { 0 }, kmax)
         } else {
             let (fmin, fmax) = sides.range();
             let (mut fmin, mut fmax) = (i128::from(fmin), i128::from(fmax));
@@ -1218,6 +1526,7 @@ impl Parser<'_> {
             b'e' => {
                 self.pos += 1;
                 self.skip_ws();
+                self.refuse_rank_selector("e")?;
                 Ok(Some(Suffix::Modifier(Modifier::Explode(
                     self.test(false, "a number after `e`")?,
                 ))))
@@ -1255,6 +1564,7 @@ impl Parser<'_> {
                     (Some(b'o'), _) => {
                         self.pos += 1;
                         self.skip_ws();
+                        self.refuse_rank_selector("ro")?;
                         Modifier::RerollOnce(self.test(false, "a number after `ro`")?)
                     }
                     (Some(b'r'), Dialect::Foundry) => {
@@ -1264,6 +1574,7 @@ impl Parser<'_> {
                     (Some(b'r'), _) => {
                         self.pos += 1;
                         self.skip_ws();
+                        self.refuse_rank_selector("rr")?;
                         Modifier::Reroll(self.test(false, "a number after `rr`")?)
                     }
                     // d20's `ra`, reroll and add (issue 30, item 2).

@@ -3,9 +3,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::ratio::Ratio;
 use super::{
-    BinOp, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS, Modifier, Node,
-    Select, SetTerm, Sides, Test,
+    BinOp, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS,
+    Modifier, Node, Select, SetTerm, Sides, Test,
 };
 use crate::dice::Die;
 use crate::roller::{RollError, Roller};
@@ -36,6 +37,13 @@ pub enum NodeOutcome {
     Number {
         /// The number.
         value: i64,
+    },
+    /// A decimal written in the text (`d20`'s; issue 30, item 2).
+    Decimal {
+        /// The decimal rounded toward zero.
+        value: i64,
+        /// The decimal as written.
+        decimal: Decimal,
     },
     /// A group of dice.
     Dice {
@@ -93,6 +101,18 @@ pub enum NodeOutcome {
         /// The argument.
         inner: Box<NodeOutcome>,
     },
+    /// Variable dice (Roll20, Foundry; issue 30, item 3): the count and the
+    /// sides worked out, then the dice they give.
+    VarDice {
+        /// The sum of the dice.
+        value: i64,
+        /// The count's outcome (a number or a group).
+        count: Box<NodeOutcome>,
+        /// The sides' outcome (a number or a group).
+        sides: Box<NodeOutcome>,
+        /// The dice rolled, as a plain group (`3d6 (2, 5, 1)`).
+        dice: Box<NodeOutcome>,
+    },
     /// A group of rolls in braces (Roll20, Foundry).
     Set {
         /// The sum of the kept items, or the successes less the failures.
@@ -139,12 +159,14 @@ impl NodeOutcome {
     pub fn value(&self) -> i64 {
         match self {
             NodeOutcome::Number { value }
+            | NodeOutcome::Decimal { value, .. }
             | NodeOutcome::Dice { value, .. }
             | NodeOutcome::Neg { value, .. }
             | NodeOutcome::Group { value, .. }
             | NodeOutcome::Binary { value, .. }
             | NodeOutcome::Labelled { value, .. }
             | NodeOutcome::Func { value, .. }
+            | NodeOutcome::VarDice { value, .. }
             | NodeOutcome::Set { value, .. } => *value,
         }
     }
@@ -152,10 +174,38 @@ impl NodeOutcome {
     /// The node's value worked out again from its dice and children (ignoring
     /// the stored values above the dice), or `None` on overflow or division by
     /// zero. For any outcome [`Expr::roll`] returns this equals
-    /// [`NodeOutcome::value`] at every node.
+    /// [`NodeOutcome::value`] at every node. Below a `d20` `/` or a decimal
+    /// the value is worked out in exact fractions and rounded toward zero
+    /// only here, as `d20` rounds its total (issue 30, item 2; `7 / 2 * 2`
+    /// is 7).
     pub fn evaluate(&self) -> Option<i64> {
         match self {
-            NodeOutcome::Number { value } => Some(*value),
+            NodeOutcome::Decimal { .. }
+            | NodeOutcome::Neg { .. }
+            | NodeOutcome::Group { .. }
+            | NodeOutcome::Labelled { .. }
+            | NodeOutcome::Binary { .. } => self.exact()?.trunc_i64(),
+            _ => self.evaluate_whole(),
+        }
+    }
+
+    /// The node's exact value, a fraction below a `d20` `/` or a decimal.
+    pub(crate) fn exact(&self) -> Option<Ratio> {
+        match self {
+            NodeOutcome::Decimal { decimal, .. } => Some(decimal.value()),
+            NodeOutcome::Neg { operand, .. } => operand.exact()?.neg(),
+            NodeOutcome::Group { inner, .. } | NodeOutcome::Labelled { inner, .. } => inner.exact(),
+            NodeOutcome::Binary { op, operands, .. } => {
+                op.apply_exact(operands.lhs.exact()?, operands.rhs.exact()?)
+            }
+            _ => Some(Ratio::int(i128::from(self.evaluate_whole()?))),
+        }
+    }
+
+    /// [`NodeOutcome::evaluate`] of a node whose value is a whole number.
+    fn evaluate_whole(&self) -> Option<i64> {
+        match self {
+            NodeOutcome::Number { value } | NodeOutcome::Decimal { value, .. } => Some(*value),
             NodeOutcome::Dice {
                 counts_successes,
                 dice,
@@ -170,6 +220,17 @@ impl NodeOutcome {
                 } else {
                     kept.map(|d| d.value).sum()
                 })
+            }
+            NodeOutcome::VarDice {
+                count, sides, dice, ..
+            } => {
+                // The dice match the count and sides worked out.
+                let NodeOutcome::Dice { term, .. } = &**dice else {
+                    return None;
+                };
+                let ok = i64::from(term.count) == count.evaluate()?
+                    && term.sides == Sides::Number(u32::try_from(sides.evaluate()?).ok()?);
+                if ok { dice.evaluate() } else { None }
             }
             NodeOutcome::Func { func, inner, .. } => match quotient(inner) {
                 Some(operands) => {
@@ -212,12 +273,19 @@ impl NodeOutcome {
 
     fn collect_dice<'a>(&'a self, out: &mut Vec<&'a DieOutcome>) {
         match self {
-            NodeOutcome::Number { .. } => {}
+            NodeOutcome::Number { .. } | NodeOutcome::Decimal { .. } => {}
             NodeOutcome::Dice { dice, .. } => out.extend(dice.iter()),
             NodeOutcome::Neg { operand: x, .. }
             | NodeOutcome::Group { inner: x, .. }
             | NodeOutcome::Labelled { inner: x, .. }
             | NodeOutcome::Func { inner: x, .. } => x.collect_dice(out),
+            NodeOutcome::VarDice {
+                count, sides, dice, ..
+            } => {
+                count.collect_dice(out);
+                sides.collect_dice(out);
+                dice.collect_dice(out);
+            }
             NodeOutcome::Set { items, .. } => {
                 for item in items {
                     item.outcome.collect_dice(out);
@@ -332,6 +400,7 @@ impl fmt::Display for NodeOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NodeOutcome::Number { value } => write!(f, "{value}"),
+            NodeOutcome::Decimal { decimal, .. } => write!(f, "{decimal}"),
             NodeOutcome::Dice {
                 term,
                 value,
@@ -365,6 +434,9 @@ impl fmt::Display for NodeOutcome {
                 Ok(())
             }
             NodeOutcome::Func { func, inner, .. } => write!(f, "{}({inner})", func.name()),
+            NodeOutcome::VarDice {
+                count, sides, dice, ..
+            } => write!(f, "{count}d{sides}: {dice}"),
             NodeOutcome::Set {
                 value,
                 counts_successes,
@@ -421,7 +493,10 @@ impl fmt::Display for RollOutcome {
 }
 
 pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, RollError> {
-    let root = roll_node(&expr.root, roller, expr.dialect)?;
+    let mut root = roll_node(&expr.root, roller, expr.dialect)?;
+    if expr.fractional {
+        exact_values(&mut root);
+    }
     Ok(RollOutcome {
         total: root.value(),
         root,
@@ -431,7 +506,38 @@ pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, 
 }
 
 pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, RollError> {
+    if expr.fractional {
+        return Ok(roll(expr, roller)?.total);
+    }
     total_node(&expr.root, roller)
+}
+
+/// Set every value above the dice from the exact fractions below it,
+/// rounded toward zero (`d20`'s `int()` of its float total; issue 30,
+/// item 2), and return the node's exact value. The parser's bounds rule out
+/// overflow and a zero divisor.
+fn exact_values(node: &mut NodeOutcome) -> Ratio {
+    let (exact, slot) = match node {
+        NodeOutcome::Decimal { decimal, value } => (decimal.value(), value),
+        NodeOutcome::Neg { operand, value } => {
+            (exact_values(operand).neg().unwrap_or(Ratio::ZERO), value)
+        }
+        NodeOutcome::Group { inner, value } | NodeOutcome::Labelled { inner, value, .. } => {
+            (exact_values(inner), value)
+        }
+        NodeOutcome::Binary {
+            op,
+            operands,
+            value,
+        } => {
+            let a = exact_values(&mut operands.lhs);
+            let b = exact_values(&mut operands.rhs);
+            (op.apply_exact(a, b).unwrap_or(Ratio::ZERO), value)
+        }
+        other => return Ratio::int(i128::from(other.value())),
+    };
+    *slot = exact.trunc_i64().unwrap_or(0);
+    exact
 }
 
 /// The value of `node` as [`roll_node`] would give it, asking the roller for
@@ -439,6 +545,8 @@ pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, Ro
 fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
     Ok(match node {
         Node::Number(v) => i64::from(*v),
+        // Only in a fractional expression, which `roll_total` rolls whole.
+        Node::Decimal(d) => d.value().trunc_i64().unwrap_or(0),
         Node::Dice(d)
             if d.modifiers.is_empty() && d.failure.is_none() && d.more_select.is_empty() =>
         {
@@ -453,7 +561,9 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
             let rhs = total_node(&ab[1], roller)?;
             op.apply(lhs, rhs).unwrap_or(0)
         }
-        Node::Func(..) | Node::Set(_) => roll_node(node, roller, Dialect::D20)?.value(),
+        Node::Func(..) | Node::Set(_) | Node::VarDice(_) => {
+            roll_node(node, roller, Dialect::D20)?.value()
+        }
     })
 }
 
@@ -538,6 +648,10 @@ fn roll_node(
         Node::Number(v) => NodeOutcome::Number {
             value: i64::from(*v),
         },
+        Node::Decimal(d) => NodeOutcome::Decimal {
+            value: d.value().trunc_i64().unwrap_or(0),
+            decimal: *d,
+        },
         Node::Dice(d) => roll_dice(d, roller)?,
         Node::Neg(x) => {
             let operand = roll_node(x, roller, dialect)?;
@@ -589,6 +703,30 @@ fn roll_node(
             }
         }
         Node::Set(set) => roll_set(set, roller, dialect)?,
+        Node::VarDice(cs) => {
+            let count = roll_node(&cs[0], roller, dialect)?;
+            let sides = roll_node(&cs[1], roller, dialect)?;
+            // The parser's bounds keep both within the caps.
+            let term = DiceTerm {
+                count: u32::try_from(count.value()).unwrap_or(0),
+                sides: Sides::Number(u32::try_from(sides.value()).unwrap_or(1).max(1)),
+                modifiers: Vec::new(),
+                select: None,
+                more_select: Vec::new(),
+                success: None,
+                explode: ExplodeKind::Plain,
+                failure: None,
+                critical_success: None,
+                critical_failure: None,
+            };
+            let dice = roll_dice(&term, roller)?;
+            NodeOutcome::VarDice {
+                value: dice.value(),
+                count: Box::new(count),
+                sides: Box::new(sides),
+                dice: Box::new(dice),
+            }
+        }
     })
 }
 
