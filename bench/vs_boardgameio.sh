@@ -68,9 +68,9 @@ stop_all() {
 }
 
 # field FILE KEY [LINE-PATTERN]: the number after KEY= on the first line
-# matching the pattern (default: any).
+# matching the pattern (default: KEY=).
 field() {
-    grep -m1 -- "${3:-}" "$1" 2>/dev/null | grep -o -- "$2=[0-9.]*" | head -n1 | cut -d= -f2 || true
+    grep -m1 -- "${3:-$2=}" "$1" 2>/dev/null | grep -o -- "$2=[0-9.]*" | head -n1 | cut -d= -f2 || true
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
