@@ -200,10 +200,8 @@ async fn serve_only(args: &Args) -> Result<(), String> {
     let limits = ConnectionLimits::from(&settings);
     let state = AppState::with_settings(store.clone(), settings);
     tokio::spawn(state.clone().follow_store());
-    let guard = axum::middleware::from_fn_with_state(
-        state.clone(),
-        tabula_server::guard::check_host,
-    );
+    let guard =
+        axum::middleware::from_fn_with_state(state.clone(), tabula_server::guard::check_host);
     let site = tabula_web::with_api(app(state.clone())).layer(guard);
     println!("serving on http://{addr} ({})", store.backend());
     let stop = async move {
@@ -233,9 +231,7 @@ async fn drive(
         .flat_map(|t| (0..SEATS.len()).map(move |s| (t, s)))
         .collect();
     // With a count, each pair sends its share of its table's commands.
-    let quota = |s: usize| {
-        count.map(|n| n / SEATS.len() + usize::from(s < n % SEATS.len()))
-    };
+    let quota = |s: usize| count.map(|n| n / SEATS.len() + usize::from(s < n % SEATS.len()));
     let mut workers = Vec::new();
     for c in 0..clients {
         let mine: Vec<(usize, usize)> = pairs
@@ -321,7 +317,9 @@ type Seen = Arc<std::sync::Mutex<Vec<(u64, Instant)>>>;
 fn follower_latencies(sent: &[Sent], followers: &[(usize, Seen)]) -> Vec<Duration> {
     let mut out = Vec::new();
     for (table, seen) in followers {
-        let seen = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let seen = seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for c in sent.iter().filter(|c| c.table == *table) {
             let i = seen.partition_point(|(seq, _)| *seq < c.seq);
             if let Some((_, at)) = seen.get(i) {
@@ -482,7 +480,9 @@ async fn main() -> Result<(), String> {
             "  prefill: {} commands in {:.1} s, errors={errors}{}",
             sent.len(),
             filled.elapsed().as_secs_f64(),
-            first.map(|e| format!(" first error: {e}")).unwrap_or_default()
+            first
+                .map(|e| format!(" first error: {e}"))
+                .unwrap_or_default()
         );
     }
 
