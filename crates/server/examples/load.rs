@@ -20,6 +20,17 @@
 //! (one row, cards from the table's seeded roller, so every command writes an
 //! event and the roller state) and every command is pushed to the table's four
 //! followers.
+//!
+//! For the side-by-side benchmark against boardgame.io (`bench/vs_boardgameio.sh`):
+//! `--serve` runs only the server (the same site `tabula serve` runs, with the
+//! rate limits of issue 28 raised far above the load, which `tabula serve`
+//! has no flag for) and prints `serving on http://ADDR`; `--prefill N` plays N
+//! commands at every table before the followers connect and the measure
+//! starts; `--followers N` follows each table with N WebSockets (the seats'
+//! tokens in turn; default one per seat); `--pid PID` reads that server's CPU
+//! (utime + stime of /proc/PID/stat) over the measured window and its RSS at
+//! its end. Every run also prints the followers' latency (from a command's
+//! send to a follower's update carrying its seq).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -77,6 +88,25 @@ struct Args {
     /// instead of a server.
     #[arg(long)]
     engine: bool,
+    /// Only serve (on `--bind`, over `--database-url`) until SIGTERM or
+    /// Ctrl-C, with the rate limits raised; prints `serving on http://ADDR`.
+    #[arg(long)]
+    serve: bool,
+    /// The address `--serve` binds.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    bind: std::net::SocketAddr,
+    /// Commands played at every table (seats in turn, as the measure sends
+    /// them) before the followers connect and the measure starts.
+    #[arg(long, default_value_t = 0)]
+    prefill: usize,
+    /// WebSocket followers per table (the seats' tokens in turn). Default:
+    /// one per seat.
+    #[arg(long)]
+    followers: Option<usize>,
+    /// A server process whose CPU (utime + stime) over the measured window
+    /// and RSS at its end are reported.
+    #[arg(long)]
+    pid: Option<u32>,
 }
 
 type Http = Client<HttpConnector, Full<Bytes>>;
@@ -109,6 +139,195 @@ async fn call(
         .map_err(|e| e.to_string())?
         .to_bytes();
     Ok((status, serde_json::from_slice(&body).unwrap_or(Value::Null)))
+}
+
+/// The CPU seconds (utime + stime) and RSS bytes of process `pid`.
+fn proc_usage(pid: u32) -> Result<(f64, u64), String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_err(|e| e.to_string())?;
+    // The command name (field 2) may hold spaces: count from its closing ')'.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or_default();
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the whole line (utime, stime) are 11 and 12 here.
+    let ticks: u64 = fields
+        .get(11..13)
+        .ok_or("a short /proc/PID/stat")?
+        .iter()
+        .map(|f| f.parse::<u64>().unwrap_or(0))
+        .sum();
+    let status =
+        std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| e.to_string())?;
+    let rss_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    // USER_HZ is 100 on every Linux the benchmark runs on.
+    Ok((ticks as f64 / 100.0, rss_kib * 1024))
+}
+
+/// Serve the app as `tabula serve` does (same site, host check and
+/// connection limits), with the rate limits raised above any benchmark.
+async fn serve_only(args: &Args) -> Result<(), String> {
+    use tabula_server::listen::{self, ConnectionLimits, Plain};
+    use tabula_server::quota::Quotas;
+    let mut _dir = None;
+    let url = match &args.database_url {
+        Some(url) => url.clone(),
+        None => {
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let url = format!("sqlite://{}", dir.path().join("serve.db").display());
+            _dir = Some(dir);
+            url
+        }
+    };
+    let store = tabula_store::open(&url).await.map_err(|e| e.to_string())?;
+    let listener = tokio::net::TcpListener::bind(args.bind)
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let many = 1_000_000_000;
+    let settings = tabula_server::Settings {
+        base_url: format!("http://{addr}"),
+        quotas: Quotas {
+            commands_per_seat: many,
+            commands_per_address: many,
+            ws_connects_per_address: many,
+            ..Quotas::default()
+        },
+        ..tabula_server::Settings::default()
+    };
+    let limits = ConnectionLimits::from(&settings);
+    let state = AppState::with_settings(store.clone(), settings);
+    tokio::spawn(state.clone().follow_store());
+    let guard =
+        axum::middleware::from_fn_with_state(state.clone(), tabula_server::guard::check_host);
+    let site = tabula_web::with_api(app(state.clone())).layer(guard);
+    println!("serving on http://{addr} ({})", store.backend());
+    let stop = async move {
+        tabula_server::serve::shutdown_signal().await;
+        state.begin_shutdown();
+    };
+    listen::serve(listener, site, limits, Plain, stop)
+        .await
+        .map_err(|e| e.to_string())?;
+    store.close().await;
+    Ok(())
+}
+
+/// Send `count` commands at every table (or until `deadline`) from
+/// `clients` concurrent clients, each owning every `clients`-th (table,
+/// seat) pair and sending one command at a time; the accepted commands'
+/// (table, seq, send time, latency), the errors and the first error.
+async fn drive(
+    http: &Http,
+    bases: &Arc<Vec<String>>,
+    tables: &Arc<Vec<(String, Vec<String>)>>,
+    clients: usize,
+    count: Option<usize>,
+    deadline: Instant,
+) -> Result<(Vec<Sent>, u64, Option<String>), String> {
+    let pairs: Vec<(usize, usize)> = (0..tables.len())
+        .flat_map(|t| (0..SEATS.len()).map(move |s| (t, s)))
+        .collect();
+    // With a count, each pair sends its share of its table's commands.
+    let quota = |s: usize| count.map(|n| n / SEATS.len() + usize::from(s < n % SEATS.len()));
+    let mut workers = Vec::new();
+    for c in 0..clients {
+        let mine: Vec<(usize, usize)> = pairs
+            .iter()
+            .copied()
+            .skip(c)
+            .step_by(clients)
+            .filter(|&(_, s)| quota(s) != Some(0))
+            .collect();
+        let (http, tables, bases) = (http.clone(), tables.clone(), bases.clone());
+        let left: Vec<Option<usize>> = mine.iter().map(|&(_, s)| quota(s)).collect();
+        workers.push(tokio::spawn(async move {
+            let mut mine = mine;
+            let mut left = left;
+            let mut sent = Vec::new();
+            let mut errors = 0u64;
+            let mut first_error = None;
+            let mut k = 0usize;
+            while Instant::now() < deadline && !mine.is_empty() {
+                let i = k % mine.len();
+                let (t, s) = mine[i];
+                let base = &bases[(k + c) % bases.len()];
+                k += 1;
+                let (id, tokens) = &tables[t];
+                let url = format!("{base}/api/tables/{id}/commands");
+                let body = json!({"text": SEATS[s].1});
+                let t0 = Instant::now();
+                match call(&http, Method::POST, &url, Some(&tokens[s]), Some(&body)).await {
+                    Ok((StatusCode::OK, v)) => sent.push(Sent {
+                        table: t,
+                        seq: v["seq"].as_u64().unwrap_or(0),
+                        at: t0,
+                        latency: t0.elapsed(),
+                    }),
+                    Ok((s, v)) => {
+                        errors += 1;
+                        first_error.get_or_insert(format!("{s} {v}"));
+                    }
+                    Err(e) => {
+                        errors += 1;
+                        first_error.get_or_insert(e);
+                    }
+                }
+                if let Some(n) = left[i].as_mut() {
+                    *n -= 1;
+                    if *n == 0 {
+                        mine.remove(i);
+                        left.remove(i);
+                    }
+                }
+            }
+            (sent, errors, first_error)
+        }));
+    }
+    let mut sent = Vec::new();
+    let mut errors = 0;
+    let mut first_error = None;
+    for w in workers {
+        let (l, e, f) = w.await.map_err(|e| e.to_string())?;
+        sent.extend(l);
+        errors += e;
+        if first_error.is_none() {
+            first_error = f;
+        }
+    }
+    Ok((sent, errors, first_error))
+}
+
+/// An accepted command: its table, the seq it made, when it was sent and how
+/// long its answer took.
+struct Sent {
+    table: usize,
+    seq: u64,
+    at: Instant,
+    latency: Duration,
+}
+
+/// What one follower saw: its table and each update's (seq, arrival).
+type Seen = Arc<std::sync::Mutex<Vec<(u64, Instant)>>>;
+
+/// Each follower's latency for each command: from its send to the first
+/// update of that follower carrying its seq or a later one.
+fn follower_latencies(sent: &[Sent], followers: &[(usize, Seen)]) -> Vec<Duration> {
+    let mut out = Vec::new();
+    for (table, seen) in followers {
+        let seen = seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for c in sent.iter().filter(|c| c.table == *table) {
+            let i = seen.partition_point(|(seq, _)| *seq < c.seq);
+            if let Some((_, at)) = seen.get(i) {
+                out.push(at.saturating_duration_since(c.at));
+            }
+        }
+    }
+    out
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -168,6 +387,9 @@ async fn main() -> Result<(), String> {
     let args = Args::parse();
     if args.engine {
         return engine(&args);
+    }
+    if args.serve {
+        return serve_only(&args).await;
     }
     let mut _dir = None;
     let mut pg_schema = None;
@@ -245,102 +467,117 @@ async fn main() -> Result<(), String> {
         tables.push((id, tokens));
     }
 
+    let tables = Arc::new(tables);
+    let bases = Arc::new(bases);
+
+    // Fill every table first (no followers yet).
+    if args.prefill > 0 {
+        let filled = Instant::now();
+        let far = filled + Duration::from_secs(24 * 3600);
+        let (sent, errors, first) =
+            drive(&http, &bases, &tables, clients, Some(args.prefill), far).await?;
+        println!(
+            "  prefill: {} commands in {:.1} s, errors={errors}{}",
+            sent.len(),
+            filled.elapsed().as_secs_f64(),
+            first
+                .map(|e| format!(" first error: {e}"))
+                .unwrap_or_default()
+        );
+    }
+
     // Every seat follows its table (on the servers in turn) and counts updates.
     let updates = Arc::new(AtomicU64::new(0));
     let mut followers = Vec::new();
-    if !args.no_follow {
-        for (i, (id, tokens)) in tables.iter().enumerate() {
-            for (s, token) in tokens.iter().enumerate() {
-                let base = &bases[(i + s) % bases.len()];
-                let mut req = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1))
-                    .into_client_request()
-                    .map_err(|e| e.to_string())?;
-                req.headers_mut().insert(
-                    "authorization",
-                    format!("Bearer {token}")
-                        .parse()
-                        .map_err(|_| "a token header")?,
-                );
-                let (mut ws, _) = tokio_tungstenite::connect_async(req)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                let updates = updates.clone();
-                followers.push(tokio::spawn(async move {
-                    while let Some(Ok(m)) = ws.next().await {
-                        if let Message::Text(t) = m
-                            && t.as_str().contains("\"update\"")
+    let mut seen: Vec<(usize, Seen)> = Vec::new();
+    let per_table = if args.no_follow {
+        0
+    } else {
+        args.followers.unwrap_or(SEATS.len())
+    };
+    for (i, (id, tokens)) in tables.iter().enumerate() {
+        for f in 0..per_table {
+            let s = f % tokens.len();
+            let token = &tokens[s];
+            let base = &bases[(i + f) % bases.len()];
+            let mut req = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1))
+                .into_client_request()
+                .map_err(|e| e.to_string())?;
+            req.headers_mut().insert(
+                "authorization",
+                format!("Bearer {token}")
+                    .parse()
+                    .map_err(|_| "a token header")?,
+            );
+            let (mut ws, _) = tokio_tungstenite::connect_async(req)
+                .await
+                .map_err(|e| e.to_string())?;
+            let updates = updates.clone();
+            let mine: Seen = Arc::default();
+            seen.push((i, mine.clone()));
+            followers.push(tokio::spawn(async move {
+                while let Some(Ok(m)) = ws.next().await {
+                    if let Message::Text(t) = m
+                        && t.as_str().contains("\"update\"")
+                    {
+                        let at = Instant::now();
+                        updates.fetch_add(1, Ordering::Relaxed);
+                        if let Ok(v) = serde_json::from_str::<Value>(t.as_str())
+                            && v["type"] == "update"
+                            && let Some(seq) = v["seq"].as_u64()
                         {
-                            updates.fetch_add(1, Ordering::Relaxed);
+                            mine.lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .push((seq, at));
                         }
                     }
-                }));
-            }
+                }
+            }));
         }
     }
 
-    // Each client owns every `clients`-th (table, seat) pair.
-    let pairs: Vec<(usize, usize)> = (0..args.tables)
-        .flat_map(|t| (0..SEATS.len()).map(move |s| (t, s)))
-        .collect();
-    let tables = Arc::new(tables);
-    let bases = Arc::new(bases);
+    let before = args.pid.map(proc_usage).transpose()?;
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let started = Instant::now();
-    let mut workers = Vec::new();
-    for c in 0..clients {
-        let mine: Vec<(usize, usize)> = pairs.iter().copied().skip(c).step_by(clients).collect();
-        let (http, tables, bases) = (http.clone(), tables.clone(), bases.clone());
-        workers.push(tokio::spawn(async move {
-            let mut lat = Vec::new();
-            let mut errors = 0u64;
-            let mut first_error = None;
-            let mut k = 0usize;
-            while Instant::now() < deadline && !mine.is_empty() {
-                let (t, s) = mine[k % mine.len()];
-                let base = &bases[(k + c) % bases.len()];
-                k += 1;
-                let (id, tokens) = &tables[t];
-                let url = format!("{base}/api/tables/{id}/commands");
-                let body = json!({"text": SEATS[s].1});
-                let t0 = Instant::now();
-                match call(&http, Method::POST, &url, Some(&tokens[s]), Some(&body)).await {
-                    Ok((StatusCode::OK, _)) => lat.push(t0.elapsed()),
-                    Ok((s, v)) => {
-                        errors += 1;
-                        first_error.get_or_insert(format!("{s} {v}"));
-                    }
-                    Err(e) => {
-                        errors += 1;
-                        first_error.get_or_insert(e);
-                    }
-                }
-            }
-            (lat, errors, first_error)
-        }));
-    }
-    let mut lat = Vec::new();
-    let mut errors = 0;
-    let mut first_error = None;
-    for w in workers {
-        let (l, e, f) = w.await.map_err(|e| e.to_string())?;
-        lat.extend(l);
-        errors += e;
-        if first_error.is_none() {
-            first_error = f;
-        }
-    }
+    let (sent, errors, first_error) =
+        drive(&http, &bases, &tables, clients, None, deadline).await?;
     let elapsed = started.elapsed().as_secs_f64();
+    let after = args.pid.map(proc_usage).transpose()?;
     // Let the last pushes arrive.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let followers_n = followers.len();
     for f in followers {
         f.abort();
     }
+    let mut lat: Vec<Duration> = sent.iter().map(|c| c.latency).collect();
     report(&backend, args.tables, clients, elapsed, &mut lat);
     println!(
         "  followers={followers_n} updates received={} errors={errors}",
         updates.load(Ordering::Relaxed)
     );
+    if followers_n > 0 {
+        let mut fl = follower_latencies(&sent, &seen);
+        fl.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "  follower latency: samples={} p50={:.3}ms p99={:.3}ms",
+            fl.len(),
+            ms(percentile(&fl, 0.50)),
+            ms(percentile(&fl, 0.99)),
+        );
+    }
+    if let (Some((cpu0, _)), Some((cpu1, rss))) = (before, after) {
+        let per = if sent.is_empty() {
+            0.0
+        } else {
+            (cpu1 - cpu0) * 1000.0 / sent.len() as f64
+        };
+        println!(
+            "  server: cpu={:.2}s cpu/command={per:.3}ms rss={:.1}MiB",
+            cpu1 - cpu0,
+            rss as f64 / (1024.0 * 1024.0)
+        );
+    }
     if let Some(e) = first_error {
         println!("  first error: {e}");
     }
