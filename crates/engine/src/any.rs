@@ -382,12 +382,11 @@ where
         Session::log_for(self, seat, after)
     }
     fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine> {
-        let rows: Vec<_> = self
-            .rows()
-            .iter()
-            .filter(|r| r.seq > before)
-            .cloned()
-            .collect();
+        // Rows are kept in seq order: find the first after `before` by binary
+        // search, not a scan of the whole journal (issue 28: 19% of the
+        // server's CPU at 50,000 rows went to that scan).
+        let all = self.rows();
+        let rows: Vec<_> = all[all.partition_point(|r| r.seq <= before)..].to_vec();
         // An undo's line is described alone; events in the state after them.
         if rows.iter().any(|r| matches!(r.entry, Entry::Undo { .. })) {
             return Session::log_for(self, seat, before);
@@ -395,9 +394,9 @@ where
         self.lines_for(&rows, seat)
     }
     fn raw_rows_after(&self, after: u64) -> Vec<RawRow> {
-        self.rows()
+        let all = self.rows();
+        all[all.partition_point(|r| r.seq <= after)..]
             .iter()
-            .filter(|r| r.seq > after)
             .map(|r| RawRow {
                 seq: r.seq,
                 seat: seat_key(&r.seat),
