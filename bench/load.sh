@@ -35,7 +35,7 @@ trap cleanup EXIT
 # $WORK/NAME.base.
 serve() {
     local out="$WORK/$2.out"
-    RUST_LOG=warn "$TABULA" serve --bind 127.0.0.1:0 --database-url "$1" >"$out" 2>"$WORK/$2.log" &
+    RUST_LOG=warn "$TABULA" serve --bind 127.0.0.1:0 --database-url "$1" --commands-per-seat 4000000000 --commands-per-address 4000000000 >"$out" 2>"$WORK/$2.log" &
     PIDS+=($!)
     for _ in $(seq 1 100); do
         if grep -q 'serving on' "$out" 2>/dev/null; then

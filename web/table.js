@@ -451,8 +451,19 @@ async function playByPolicy(name) {
   }
 }
 
+/**
+ * On a phone the odds list starts folded (issue 27: the actions first, the
+ * full table of odds on demand); the player's own choice to open or fold it
+ * is kept for the rest of the visit.
+ */
+let oddsFolded = false;
 function drawOdds(odds) {
-  $("odds-box").hidden = !odds.length;
+  const box = $("odds-box");
+  if (!oddsFolded) {
+    oddsFolded = true;
+    if (window.matchMedia("(max-width: 899px)").matches) box.open = false;
+  }
+  box.hidden = !odds.length;
   replace($("odds"), oddsList(odds));
 }
 

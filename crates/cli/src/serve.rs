@@ -47,6 +47,15 @@ pub struct ServeArgs {
     /// days, with their logs and links; 0: never.
     #[arg(long, env = "TABULA_EXPIRE_DAYS", default_value_t = tabula_server::state::EXPIRE_AFTER_DAYS)]
     pub expire_days: u32,
+    /// Commands a minute one seat's link may send (`/commands`, `/policy`,
+    /// `/undo`); past it 429 with Retry-After. Raise it for a load benchmark.
+    #[arg(long, default_value_t = tabula_server::quota::Quotas::default().commands_per_seat,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub commands_per_seat: u32,
+    /// Commands a minute from one address, every seat together.
+    #[arg(long, default_value_t = tabula_server::quota::Quotas::default().commands_per_address,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub commands_per_address: u32,
 }
 
 /// `tabula table ...`.
@@ -167,6 +176,11 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         public_url: args.public_url,
         tls: args.tls_cert.zip(args.tls_key),
         expire_after_days: (args.expire_days > 0).then_some(args.expire_days),
+        quotas: tabula_server::quota::Quotas {
+            commands_per_seat: args.commands_per_seat,
+            commands_per_address: args.commands_per_address,
+            ..tabula_server::quota::Quotas::default()
+        },
     };
     tabula_server::serve::check(&options).map_err(CliError::bad)?;
     // Issue 28: no token in the log at any level (see tabula_server::logging).

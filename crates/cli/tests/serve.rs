@@ -151,6 +151,20 @@ fn serve_refuses_an_open_bind_without_a_create_token() {
     assert!(stderr(&o).contains("--create-token"), "{}", stderr(&o));
 }
 
+/// Issue 28: the rate limits are flags (a load benchmark raises them); a
+/// limit of 0 would refuse every command and is refused, naming the flag.
+#[test]
+fn serve_takes_its_rate_limits_and_refuses_zero() {
+    for flag in ["--commands-per-seat", "--commands-per-address"] {
+        let o = tabula(&["serve", "--database-url", "sqlite::memory:", flag, "0"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(stderr(&o).contains(flag), "{}", stderr(&o));
+    }
+    let o = tabula(&["serve", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(help.contains("--commands-per-seat"), "{help}");
+}
+
 /// `GET path` over a plain socket; the status line and body.
 fn http_get(addr: &str, path: &str, token: Option<&str>) -> String {
     let mut s = TcpStream::connect(addr).unwrap();

@@ -38,6 +38,10 @@ pub struct ServeOptions {
     /// `--expire-days N`: tables nobody touched for N days are deleted
     /// ([`Settings::expire_after_days`]); `None` (`--expire-days 0`): never.
     pub expire_after_days: Option<u32>,
+    /// `--commands-per-seat N`, `--commands-per-address N`: the rate limits
+    /// and quotas ([`crate::quota::Quotas`]; the defaults are far above what a
+    /// table at play sends, a load benchmark raises them).
+    pub quotas: crate::quota::Quotas,
 }
 
 /// `tabula serve` could not start or stopped on a failure.
@@ -130,6 +134,7 @@ pub async fn run(
         },
         allowed_hosts: allowed_hosts(&options),
         expire_after_days: options.expire_after_days,
+        quotas: options.quotas.clone(),
         ..Settings::default()
     };
     if settings.allowed_hosts.is_none() {
@@ -219,6 +224,7 @@ mod tests {
             public_url: None,
             tls: None,
             expire_after_days: None,
+            quotas: crate::quota::Quotas::default(),
         }
     }
 
