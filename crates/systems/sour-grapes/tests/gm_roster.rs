@@ -500,3 +500,36 @@ proptest! {
         prop_assert!(t.replay_matches());
     }
 }
+
+/// A player whose only character the storyteller takes out keeps the seat:
+/// it may still watch, talk and be handed a newcomer (`add ... to SEAT`).
+#[test]
+fn removing_a_players_only_character_keeps_the_seat() {
+    let mut t = example_table();
+    let seats = |t: &Table<SourGrapes>| {
+        let mut s: Vec<String> = SourGrapes::seats(t.state())
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        s.sort();
+        s
+    };
+    let before = seats(&t);
+    give(
+        &mut t,
+        "gm: remove \"Example Player\"",
+        &mut Scripted::default(),
+    );
+    assert!(t.state().participant("Example Player").is_none());
+    assert_eq!(seats(&t), before);
+    give(
+        &mut t,
+        "gm: add Rook as Wren to Sam",
+        &mut Scripted::default(),
+    );
+    assert_eq!(
+        t.state().participant("Wren").map(|p| p.seat.to_string()),
+        Some("Sam".to_string())
+    );
+    assert!(t.replay_matches());
+}

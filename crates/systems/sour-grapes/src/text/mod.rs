@@ -376,8 +376,17 @@ impl TextPlay for SourGrapes {
         setup(text, files)
     }
 
+    /// Every seat that plays or played a character here: a player whose
+    /// character the storyteller took out (`remove`) keeps the seat, to
+    /// watch, talk and be given a newcomer (GM tools).
     fn seats(state: &State) -> Vec<Seat> {
-        tabula_core::system::seat_list(state.participants.iter().map(|p| p.seat.clone()))
+        tabula_core::system::seat_list(
+            state
+                .participants
+                .iter()
+                .chain(&state.left)
+                .map(|p| p.seat.clone()),
+        )
     }
 
     fn default_seat(state: &State) -> Seat {
