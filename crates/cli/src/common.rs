@@ -156,6 +156,9 @@ pub fn play_system(system: SystemId, args: &PlayArgs, ctx: Ctx) -> Result<(), Cl
                 .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?
         }
     };
+    // `add FILE.toml` reads sheets beside the table file (or the save).
+    let from = args.resume.as_ref().unwrap_or(&args.table);
+    table.read_sheets_from(from.parent().unwrap_or(Path::new(".")).to_path_buf());
     let save_path = args.save.clone().or_else(|| args.resume.clone());
     if let Some(path) = &save_path {
         // Write once now, so an unwritable path is refused before play starts.

@@ -128,6 +128,33 @@ impl SheetFiles for InMemoryFiles {
     }
 }
 
+/// No sheets: what a command line reads when nothing was sent with it
+/// (every read is [`FileError::NotFound`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoSheets;
+
+impl SheetFiles for NoSheets {
+    fn read(&self, name: &str) -> Result<String, FileError> {
+        Err(FileError::NotFound {
+            name: name.to_string(),
+        })
+    }
+}
+
+/// True when a command's word names a character sheet file sent with the
+/// command rather than a kind the table knows: it ends in `.toml` (any
+/// case). The GM's `add sheets/mira.toml` (issue 27, item 6: add a
+/// participant "from an uploaded sheet") reads that file from the
+/// [`SheetFiles`] the command came with: the table file's directory at the
+/// terminal, the files sent with the request on the server.
+pub fn names_sheet_file(word: &str) -> bool {
+    let word = word.trim();
+    word.len() > ".toml".len()
+        && word
+            .get(word.len() - ".toml".len()..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(".toml"))
+}
+
 /// Errors name the file as the table gave it, not the joined path.
 fn rename(e: FileError, name: &str) -> FileError {
     let name = name.to_string();

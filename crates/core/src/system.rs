@@ -435,6 +435,16 @@ pub enum CommandParseError {
     /// The line could not be split into words (an unclosed quote).
     #[error("{0}")]
     Grammar(#[from] crate::grammar::GrammarError),
+    /// A character sheet file named in the line (`add mira.toml`) was not
+    /// sent, could not be read, or is not a legal character of this book:
+    /// every broken rule, each naming its field or rule (issue 27, item 6).
+    #[error("sheet {file:?}: {}", problems.join("; "))]
+    Sheet {
+        /// The file as named in the line.
+        file: String,
+        /// What is wrong, one entry per broken rule (at least one).
+        problems: Vec<String>,
+    },
     /// A name in the line fits no name, or several, where it was typed; the
     /// error lists the names that fit.
     #[error("{0}")]
@@ -589,6 +599,26 @@ pub trait TextPlay: System {
         seat: &Seat,
         line: &str,
     ) -> Result<Self::Command, CommandParseError>;
+
+    /// [`TextPlay::parse_command`] with the sheet files sent along with the
+    /// line: a GM's `add FILE.toml [as NAME] [to SEAT]` brings in the
+    /// character of an uploaded sheet ([`crate::files::names_sheet_file`];
+    /// issue 27, item 6). The default ignores `sheets`: a book that reads
+    /// sheets overrides this and makes `parse_command` call it with
+    /// [`crate::files::NoSheets`].
+    ///
+    /// # Errors
+    /// As [`TextPlay::parse_command`]; [`CommandParseError::Sheet`] when the
+    /// named file is missing or is not a legal character of the book.
+    fn parse_command_with(
+        state: &Self::State,
+        seat: &Seat,
+        line: &str,
+        sheets: &dyn crate::files::SheetFiles,
+    ) -> Result<Self::Command, CommandParseError> {
+        let _ = sheets;
+        Self::parse_command(state, seat, line)
+    }
 
     /// A line or lines of text for one event, showing every die and card.
     fn describe(state: &Self::State, event: &Self::Event) -> String;

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use tabula_core::builder::{CharacterBook, SheetAfter};
-use tabula_core::files::SheetFiles;
+use tabula_core::files::{NoSheets, SheetFiles};
 use tabula_core::notation::Dialect;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Roller;
@@ -197,8 +197,13 @@ trait DynSession: Send + Sync {
     fn knows_command(&self, seat: &Seat, text: &str) -> bool;
     fn commands(&self) -> &'static [CommandDoc];
     fn sheet(&self, seat: &Seat, name: Option<&str>) -> Result<String, CommandError>;
-    fn submit_text(&mut self, seat: &Seat, text: &str, dice: Dice<'_>)
-    -> Result<u64, CommandError>;
+    fn submit_text(
+        &mut self,
+        seat: &Seat,
+        text: &str,
+        dice: Dice<'_>,
+        sheets: &dyn SheetFiles,
+    ) -> Result<u64, CommandError>;
     fn submit_json(
         &mut self,
         seat: &Seat,
@@ -315,9 +320,10 @@ where
         seat: &Seat,
         text: &str,
         dice: Dice<'_>,
+        sheets: &dyn SheetFiles,
     ) -> Result<u64, CommandError> {
         self.check_seat(seat)?;
-        let command = self.parse(seat, text)?;
+        let command = self.parse_with(seat, text, sheets)?;
         submit_command(self, seat, &command, dice)
     }
     fn submit_json(
@@ -520,6 +526,11 @@ pub struct AnyTable {
     dice: DiceSetting,
     /// Whose meaning free notation has (the table setting `dice_dialect`).
     dice_dialect: Dialect,
+    /// Where a line's `add FILE.toml` reads its sheet when no files came
+    /// with it: the table file's directory at the terminal
+    /// ([`AnyTable::read_sheets_from`]); `None` on the server, which reads
+    /// only the files a request sends. Not stored.
+    sheet_dir: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for AnyTable {
@@ -559,6 +570,7 @@ impl AnyTable {
             autopilot: Vec::new(),
             dice: settings.dice,
             dice_dialect: settings.dice_dialect,
+            sheet_dir: None,
         })
     }
 
@@ -616,6 +628,7 @@ impl AnyTable {
             autopilot: Vec::new(),
             dice: stored.dice,
             dice_dialect: stored.dice_dialect,
+            sheet_dir: None,
         })
     }
 
@@ -847,6 +860,37 @@ impl AnyTable {
         text: &str,
         dice: Dice<'_>,
     ) -> Result<Accepted, CommandError> {
+        match self.sheet_dir.clone() {
+            Some(dir) => self.submit_text_with(seat, text, dice, &dir),
+            None => self.submit_text_with(seat, text, dice, &NoSheets),
+        }
+    }
+
+    /// Let a line's `add FILE.toml` read its sheet from `dir` (a path
+    /// relative to it, capped as every sheet read is): the terminal's
+    /// `play` passes the table file's directory, as the table file's own
+    /// `file = ...` sheets are read (issue 27, item 6).
+    pub fn read_sheets_from(&mut self, dir: std::path::PathBuf) {
+        self.sheet_dir = Some(dir);
+    }
+
+    /// [`AnyTable::submit_text`] with the character sheet files sent along
+    /// with the line, by name: a GM's `add FILE.toml [as NAME] [to SEAT]`
+    /// brings in the character of that sheet (issue 27, item 6; the files
+    /// are read only while the line is read, and the event carries the whole
+    /// character, so nothing of them is kept).
+    ///
+    /// # Errors
+    /// [`CommandError`] (a missing or broken sheet is
+    /// [`CommandError::Parse`] with [`tabula_core::system::CommandParseError::Sheet`]);
+    /// nothing changes.
+    pub fn submit_text_with(
+        &mut self,
+        seat: &Seat,
+        text: &str,
+        dice: Dice<'_>,
+        sheets: &dyn SheetFiles,
+    ) -> Result<Accepted, CommandError> {
         self.check_dice(seat, &dice)?;
         let before = self.seq();
         match table_word(text) {
@@ -866,7 +910,7 @@ impl AnyTable {
                 self.table_line(seat, w, dice)?;
             }
             _ => {
-                self.inner.submit_text(seat, text, dice)?;
+                self.inner.submit_text(seat, text, dice, sheets)?;
             }
         }
         Ok(self.accepted(seat, before))

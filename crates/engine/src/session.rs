@@ -649,12 +649,27 @@ impl<S: TextPlay> Session<S> {
     /// # Errors
     /// [`CommandError::TooLong`] or [`CommandError::Parse`].
     pub fn parse(&self, seat: &Seat, text: &str) -> Result<S::Command, CommandError> {
+        self.parse_with(seat, text, &tabula_core::files::NoSheets)
+    }
+
+    /// [`Session::parse`] with the character sheets sent along with the line
+    /// (a GM's `add FILE.toml`; [`TextPlay::parse_command_with`], issue 27,
+    /// item 6).
+    ///
+    /// # Errors
+    /// [`CommandError::TooLong`] or [`CommandError::Parse`].
+    pub fn parse_with(
+        &self,
+        seat: &Seat,
+        text: &str,
+        sheets: &dyn tabula_core::files::SheetFiles,
+    ) -> Result<S::Command, CommandError> {
         if text.len() > MAX_COMMAND_BYTES {
             return Err(CommandError::TooLong {
                 max: MAX_COMMAND_BYTES,
             });
         }
-        S::parse_command(self.state(), seat, text.trim()).map_err(CommandError::Parse)
+        S::parse_command_with(self.state(), seat, text.trim(), sheets).map_err(CommandError::Parse)
     }
 
     /// Give `command` as `seat`. Dice and cards come from `manual` when given

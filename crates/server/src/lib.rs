@@ -102,6 +102,11 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// [`MAX_ROLLED_VALUE_BYTES`]); more is a 400.
 pub const MAX_ROLLED_VALUES: usize = 1000;
 
+/// The most character sheet files one command may carry in `sheets` (a GM's
+/// `add FILE.toml`; issue 27, item 6); more is a 400. Their bytes count
+/// toward [`MAX_BODY_BYTES`].
+pub const MAX_COMMAND_SHEETS: usize = 4;
+
 /// The longest single `rolled` value, in bytes (`"10"`, `"QH"`, `"2 of cups"`).
 pub const MAX_ROLLED_VALUE_BYTES: usize = 32;
 

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tracing::Span;
 
+use tabula_engine::core::files::InMemoryFiles;
 use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
 use tabula_engine::{Accepted, AnyTable, CommandError, Dice};
@@ -19,7 +20,8 @@ use crate::create::{self, CreateRequest, SeatLink};
 use crate::error::{ApiJson, ApiQuery, AppError};
 use crate::state::{AppState, Authed};
 use crate::{
-    MAX_CONFLICT_RETRIES, MAX_LOG_PAGE, MAX_ROLLED_VALUE_BYTES, MAX_ROLLED_VALUES, examples,
+    MAX_COMMAND_SHEETS, MAX_CONFLICT_RETRIES, MAX_LOG_PAGE, MAX_ROLLED_VALUE_BYTES,
+    MAX_ROLLED_VALUES, examples,
 };
 
 /// `GET /healthz`: 200 `{"status": "ok", "store": "sqlite"}` while the store
@@ -349,6 +351,12 @@ pub struct CommandRequest {
     /// Refuse with 409 unless the table is at this seq.
     #[serde(default)]
     pub expect_seq: Option<u64>,
+    /// Character sheet files sent with a `text` line, by the name the line
+    /// uses (`{"mira.toml": "name = ..."}`): a GM's `add mira.toml [as NAME]
+    /// [to SEAT]` brings that character in (issue 27, item 6). At most
+    /// [`crate::MAX_COMMAND_SHEETS`]; read only while the line is read.
+    #[serde(default)]
+    pub sheets: Option<InMemoryFiles>,
 }
 
 /// `POST /api/tables/{id}/commands`: give a command as the token's seat.
@@ -370,6 +378,13 @@ pub async fn command(
     {
         return Err(AppError::BadRequest(format!(
             "`rolled` takes at most {MAX_ROLLED_VALUES} values of at most {MAX_ROLLED_VALUE_BYTES} bytes each"
+        )));
+    }
+    if let Some(sheets) = &body.sheets
+        && sheets.0.len() > MAX_COMMAND_SHEETS
+    {
+        return Err(AppError::BadRequest(format!(
+            "`sheets` takes at most {MAX_COMMAND_SHEETS} character sheet files"
         )));
     }
     let accepted = apply(&state, &id, body.expect_seq, Some(&who.seat), |t| {
@@ -627,7 +642,10 @@ fn submit(t: &mut AnyTable, who: &Authed, body: &CommandRequest) -> Result<Accep
         None => Dice::Table,
     };
     match (&body.text, &body.command) {
-        (Some(text), None) => t.submit_text(&who.seat, text, dice),
+        (Some(text), None) => match &body.sheets {
+            Some(sheets) => t.submit_text_with(&who.seat, text, dice, sheets),
+            None => t.submit_text(&who.seat, text, dice),
+        },
         (None, Some(command)) => t.submit_json(&who.seat, command, dice),
         _ => {
             return Err(AppError::BadRequest(
