@@ -1,11 +1,17 @@
 // One control per legal command, built from the command's parameter kinds
 // (GET /legal: {name, summary, params: [{name, kind: {kind: "int", min, max} |
 // {kind: "choice", options} | {kind: "number-or-name", min, max, names} |
-// {kind: "text"}}]}), and the command text the
+// {kind: "choice-or-sheet", options} | {kind: "text"}}]}), and the command text the
 // control sends: the same text a seat types at `play`. The server checks
 // every command; the page only spells it.
 
 import { el } from "./dom.js";
+
+/** The choice that stands for "a character sheet file" in a choice-or-sheet field. */
+const SHEET_FILE = "\u0001sheet-file";
+
+/** The largest sheet file the page sends (the server's cap is 1 MiB per request). */
+const MAX_SHEET_BYTES = 1 << 20;
 
 /** Words that introduce an optional parameter in the books' command lines. */
 const KEYWORDS = new Set(["as", "on", "to", "with", "vs", "similar-to", "except", "success", "result", "from", "at", "for"]);
@@ -160,6 +166,40 @@ export function commandControl(spec, { quoting, onSend }) {
       input.dataset.param = p.name;
       const label = el("label", { for: inputId }, [p.name, el("span", { class: "muted" }, ` (${hint})`)]);
       return el("div", { class: "param" }, [label, input, el("datalist", { id: listId }, names.map((o) => el("option", { value: o })))]);
+    } else if (k.kind === "choice-or-sheet") {
+      // A name from the set, or a character sheet file the GM picks (the
+      // GM's `add KIND|FILE.toml`, issue 27 item 6): the file goes in the
+      // request's `sheets` under its name, and the line names it.
+      const opts = (k.options || []).map((o) => el("option", { value: o }, o));
+      opts.push(el("option", { value: SHEET_FILE }, "a character sheet file (.toml)…"));
+      input = el("select", { id: inputId }, opts);
+      input.required = true;
+      const file = el("input", { type: "file", accept: ".toml", id: `${inputId}-file`, "data-sheet-file": p.name, hidden: true });
+      const fileLabel = el("label", { for: `${inputId}-file`, hidden: true }, "sheet file");
+      const check = () => {
+        const picking = input.value === SHEET_FILE;
+        file.hidden = !picking;
+        fileLabel.hidden = !picking;
+        const f = file.files && file.files[0];
+        let problem = "";
+        if (picking && !f) problem = "choose a character sheet file";
+        else if (picking && !/\.toml$/i.test(f.name)) problem = "a character sheet file ends in .toml";
+        else if (picking && f.size > MAX_SHEET_BYTES) problem = `a sheet file is at most ${MAX_SHEET_BYTES} bytes`;
+        input.setCustomValidity(problem);
+      };
+      input.addEventListener("change", check);
+      input.addEventListener("input", check);
+      file.addEventListener("change", () => {
+        check();
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      check();
+      input.sheetValue = () => (input.value === SHEET_FILE ? (file.files && file.files[0] ? file.files[0].name : "") : input.value);
+      input.sheetFile = () => (input.value === SHEET_FILE && file.files && file.files[0]) || null;
+      input.dataset.param = p.name;
+      inputs.push(input);
+      const label = el("label", { for: inputId }, [p.name, el("span", { class: "muted" }, " (or a sheet file)")]);
+      return el("div", { class: "param" }, [label, input, fileLabel, file]);
     } else if (k.kind === "choice") {
       const opts = (k.options || []).map((o) => el("option", { value: o }, o));
       if (st.optional || !opts.length) opts.unshift(el("option", { value: "" }, st.optional ? "(none)" : "(nothing to choose)"));
@@ -180,7 +220,7 @@ export function commandControl(spec, { quoting, onSend }) {
     return el("div", { class: "param" }, [label, input]);
   });
   const preview = el("output", { class: "preview", "aria-live": "off" });
-  const text = () => commandText(spec, inputs.map((x) => x.value), quoting);
+  const text = () => commandText(spec, inputs.map((x) => (x.sheetValue ? x.sheetValue() : x.value)), quoting);
   const update = () => {
     preview.textContent = text();
   };
@@ -198,7 +238,19 @@ export function commandControl(spec, { quoting, onSend }) {
           bad.focus();
           return;
         }
-        onSend(text(), spec.name);
+        const files = inputs.map((x) => x.sheetFile && x.sheetFile()).filter(Boolean);
+        if (!files.length) {
+          onSend(text(), spec.name);
+          return;
+        }
+        // The picked sheets go with the line, by the names it uses.
+        Promise.all(files.map((f) => f.text())).then((texts) => {
+          const sheets = {};
+          files.forEach((f, i) => {
+            sheets[f.name] = texts[i];
+          });
+          onSend(text(), spec.name, sheets);
+        });
       },
       oninput: update,
       onchange: update,

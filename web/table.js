@@ -711,12 +711,14 @@ function rolledValues() {
   return t.split(/[\s,]+/).filter(Boolean);
 }
 
-async function send(text, form) {
+async function send(text, form, sheets) {
   const cmd = String(text || "").trim();
   if (!cmd || S.busy) return;
   S.busy = true;
   document.body.dataset.busy = "true";
   const request = { text: cmd, expect_seq: S.seq };
+  // Character sheet files the line names (the GM's `add FILE.toml`).
+  if (sheets && Object.keys(sheets).length) request.sheets = sheets;
   const rolled = rolledValues();
   if (rolled) request.rolled = rolled;
   setFeedback("pending", `Sending: ${cmd}`);

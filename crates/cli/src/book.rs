@@ -82,7 +82,8 @@ fn arg_of(p: &ToolParam) -> Arg {
         ToolKind::Value(ParamKind::Text | ParamKind::NumberOrName { .. }) => {
             a = a.allow_hyphen_values(true);
         }
-        ToolKind::Value(ParamKind::Choice { .. }) | ToolKind::File => {}
+        ToolKind::Value(ParamKind::Choice { .. } | ParamKind::ChoiceOrSheet { .. })
+        | ToolKind::File => {}
         ToolKind::Value(ParamKind::Int { .. }) | ToolKind::Real { .. } => {
             a = a.allow_negative_numbers(true);
         }

@@ -83,6 +83,14 @@ pub enum ParamKind {
     },
     /// Free text (a name, a description).
     Text,
+    /// One of the listed names, or a character sheet file sent with the
+    /// command (`mira.toml`; [`crate::files::names_sheet_file`]): the GM's
+    /// `add KIND|FILE.toml` (issue 27, item 6). A page offers the names and a
+    /// file picker, and sends the file in the request's `sheets`.
+    ChoiceOrSheet {
+        /// The allowed names.
+        options: Vec<String>,
+    },
     /// A whole number in `min..=max`, or one of the listed names standing for
     /// a number (Tiers' Goal: `7` or `very-easy`). Issue 27, bug 6.
     NumberOrName {
@@ -122,6 +130,21 @@ impl ParamSpec {
         ParamSpec {
             name: name.into(),
             kind: ParamKind::Choice {
+                options: options.into_iter().map(Into::into).collect(),
+            },
+        }
+    }
+
+    /// A parameter that takes one of `options` or a sheet file's name
+    /// ([`ParamKind::ChoiceOrSheet`]).
+    pub fn choice_or_sheet<I, S>(name: &str, options: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ParamSpec {
+            name: name.into(),
+            kind: ParamKind::ChoiceOrSheet {
                 options: options.into_iter().map(Into::into).collect(),
             },
         }

@@ -866,6 +866,9 @@ pub fn help_entries(reference: &[CommandDoc], legal: &[CommandSpec]) -> Vec<Help
                             ParamKind::Choice { options } => {
                                 format!("<{}: {}>", p.name, options.join("|"))
                             }
+                            ParamKind::ChoiceOrSheet { options } => {
+                                format!("<{}: {}|FILE.toml>", p.name, options.join("|"))
+                            }
                             ParamKind::Text => format!("<{}>", p.name),
                             ParamKind::NumberOrName { min, max, names } => {
                                 format!("<{} {min}..{max}|{}>", p.name, names.join("|"))
@@ -911,7 +914,9 @@ fn completions_from(table: &AnyTable, legal: &[CommandSpec]) -> Completions {
     for spec in legal {
         for p in &spec.params {
             match &p.kind {
-                ParamKind::Choice { options } => names.extend(options.iter().cloned()),
+                ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
+                    names.extend(options.iter().cloned())
+                }
                 ParamKind::NumberOrName { names: n, .. } => names.extend(n.iter().cloned()),
                 ParamKind::Int { .. } | ParamKind::Text => {}
             }

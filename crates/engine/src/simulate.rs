@@ -323,7 +323,9 @@ fn random_command<P: Policy>(
                 ParamKind::Int { min, max } if min <= max => {
                     line.push_str(&random.random_range(*min..=*max).to_string());
                 }
-                ParamKind::Choice { options } if !options.is_empty() => {
+                ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options }
+                    if !options.is_empty() =>
+                {
                     let pick = &options[random.random_range(0..options.len())];
                     line.push_str(&grammar::quote(pick));
                 }

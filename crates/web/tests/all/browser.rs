@@ -1753,8 +1753,78 @@ fn first_option(legal: &Value, command: &str, index: usize) -> Option<(String, S
     Some((name, option))
 }
 
+/// The example sheet each book's browser test uploads with `add FILE.toml`.
+fn upload_sheet(system: &str) -> std::path::PathBuf {
+    let file = match system {
+        "sour-grapes" => "sour-grapes/rook.toml",
+        "scratch" => "scratch/thug.toml",
+        "tiers" => "tiers/cristy.toml",
+        "bastards" => "bastards/kodos.toml",
+        _ => "sapio/enforcer.toml",
+    };
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(file)
+        .canonicalize()
+        .expect("the example sheet exists")
+}
+
+/// Open the `add` form, choose "a character sheet file", pick `path` in the
+/// file picker (WebDriver types a local path into it), name the newcomer
+/// "Visitor" and send; the feedback's kind and text.
+async fn add_from_sheet_file(
+    client: &Client,
+    kind_param: &str,
+    path: std::path::PathBuf,
+) -> (String, String) {
+    clear_feedback(client).await;
+    let control = client
+        .find(Locator::Css("#commands details[data-command=\"add\"]"))
+        .await
+        .expect("the add form");
+    if control.attr("open").await.expect("open").is_none() {
+        control
+            .find(Locator::Css("summary"))
+            .await
+            .expect("summary")
+            .click()
+            .await
+            .expect("opened");
+    }
+    let chosen = js(
+        client,
+        &format!(
+            "const f = document.querySelector('#commands details[data-command=\"add\"]'); \
+             const s = f.querySelector('select[data-param=\"{kind_param}\"]'); \
+             const o = [...s.options].find((o) => o.text.startsWith('a character sheet file')); \
+             if (!o) return false; s.value = o.value; \
+             s.dispatchEvent(new Event('change', {{bubbles: true}})); \
+             const n = f.querySelector('input[data-param^=\"as\"]'); \
+             if (n) {{ n.value = 'Visitor'; n.dispatchEvent(new Event('input', {{bubbles: true}})); }} \
+             return true;"
+        ),
+    )
+    .await;
+    assert_eq!(chosen, Value::Bool(true), "the kind offers a sheet file");
+    control
+        .find(Locator::Css("input[type=file]"))
+        .await
+        .expect("the file picker")
+        .send_keys(&path.to_string_lossy())
+        .await
+        .expect("a file picked");
+    control
+        .find(Locator::Css("button[type=submit]"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("sent");
+    feedback(client).await
+}
+
 /// Issue 27 acceptance, in every book: the GM adjusts a value and adds a
-/// participant with the page's own controls (each offered as choices from
+/// participant (a bundled kind, then an uploaded sheet file) with the page's own controls (each offered as choices from
 /// `GET /legal`), and both are still there after the server restarts, because
 /// they are commands in the table's journal.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1816,11 +1886,25 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
         assert_eq!(kindof, "ok", "{system}: adjust {who} {value} 1: {text}");
         let (kindof, text) = use_control(&gm, "add", &[(&kind_param, &kind)]).await;
         assert_eq!(kindof, "ok", "{system}: add {kind}: {text}");
+        let after_kind = gm_sheets(&server, &table.id, &gm_token).await;
+        assert_eq!(
+            count(&after_kind),
+            count(&at_first) + 1,
+            "{system}: {kind} joined with a sheet of its own: {after_kind}"
+        );
+        // The same form, with a character sheet file the GM picks (issue
+        // 27, item 6: "or an uploaded sheet").
+        let (kindof, text) = add_from_sheet_file(&gm, &kind_param, upload_sheet(system)).await;
+        assert_eq!(kindof, "ok", "{system}: add from a sheet file: {text}");
         let before = gm_sheets(&server, &table.id, &gm_token).await;
         assert_eq!(
             count(&before),
-            count(&at_first) + 1,
-            "{system}: {kind} joined with a sheet of its own: {before}"
+            count(&after_kind) + 1,
+            "{system}: the uploaded sheet's character joined: {before}"
+        );
+        assert!(
+            before.to_string().contains("Visitor"),
+            "{system}: the newcomer is named as the form said: {before}"
         );
         let names = |sheets: &Value| -> Vec<String> {
             sheets["characters"]
