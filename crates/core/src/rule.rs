@@ -130,8 +130,34 @@ pub enum Refusal {
         /// The name given.
         name: String,
     },
-    /// The rule forbids the command in the present state (an injured stat, a used
-    /// slot, a depleted pool...). The message says which.
+    /// The character has too little of what the command spends: a pool,
+    /// tokens, Action Points, XP, Health, Luck, cards in hand (issue 26,
+    /// item 6: `Forbidden` split where the books distinguish).
+    Spent {
+        /// What runs short, in the book's words (`Action Points`, `Skill tokens`).
+        resource: String,
+    },
+    /// Done as often as the rule allows already: once per turn, round or
+    /// encounter, a slot that is used, an advancement taken.
+    AlreadyUsed {
+        /// What was used, in the book's words (`Reaction`, `Stunt`).
+        what: String,
+    },
+    /// The character does not have what the command names: a card not in
+    /// its hand, a Skill, ability, Trait, Advantage or item it lacks.
+    NotHeld {
+        /// What it lacks, in the book's words (`the 9 of Spades`, `Skill Stealth`).
+        what: String,
+    },
+    /// The character's condition forbids it: incapacitated, out of the
+    /// encounter, an injured or Exhausted Stat, removed.
+    Condition {
+        /// The condition, in the book's words (`incapacitated`, `injured Perception`).
+        condition: String,
+    },
+    /// The rule forbids the command in the present state in a way none of
+    /// the kinds above names (a target out of reach, a combination the book
+    /// rules out). The message says which.
     Forbidden,
     /// The dice or cards could not be produced (manual values missing or out of range).
     Roll(RollError),
@@ -163,6 +189,50 @@ impl RuleError {
     /// Shorthand for a [`Refusal::Forbidden`] refusal.
     pub fn forbidden(rule: Rule, message: impl Into<String>) -> Self {
         Self::new(rule, Refusal::Forbidden, message)
+    }
+
+    /// A [`Refusal::Spent`] refusal: too little of `resource`.
+    pub fn spent(rule: Rule, resource: &str, message: impl Into<String>) -> Self {
+        Self::new(
+            rule,
+            Refusal::Spent {
+                resource: resource.to_string(),
+            },
+            message,
+        )
+    }
+
+    /// A [`Refusal::AlreadyUsed`] refusal: `what` is used up for now.
+    pub fn already_used(rule: Rule, what: &str, message: impl Into<String>) -> Self {
+        Self::new(
+            rule,
+            Refusal::AlreadyUsed {
+                what: what.to_string(),
+            },
+            message,
+        )
+    }
+
+    /// A [`Refusal::NotHeld`] refusal: the character lacks `what`.
+    pub fn not_held(rule: Rule, what: &str, message: impl Into<String>) -> Self {
+        Self::new(
+            rule,
+            Refusal::NotHeld {
+                what: what.to_string(),
+            },
+            message,
+        )
+    }
+
+    /// A [`Refusal::Condition`] refusal: `condition` forbids it.
+    pub fn condition(rule: Rule, condition: &str, message: impl Into<String>) -> Self {
+        Self::new(
+            rule,
+            Refusal::Condition {
+                condition: condition.to_string(),
+            },
+            message,
+        )
     }
 
     /// Shorthand for a [`Refusal::OutOfRange`] refusal; the message is generated.
