@@ -9,6 +9,7 @@ mod campaign;
 mod campaign_books;
 mod campaign_settings;
 mod delete;
+mod gm_add;
 mod harden;
 mod log_pages;
 mod logs;
