@@ -117,21 +117,7 @@ pub fn walk_legal<S: TextPlay>(
             report.finished = true;
             break;
         }
-        let legal = all_legal::<S>(table.state());
-        assert!(
-            !legal.is_empty(),
-            "step {}: locked up, no seat has a legal command before the end:\n{}",
-            report.steps,
-            S::status(table.state(), &Seat::Gm)
-        );
-        for (seat, spec) in &legal {
-            assert!(
-                crate::system::find_command(S::COMMANDS, &spec.name).is_some(),
-                "step {}: {seat} is offered `{}`, which is not in COMMANDS",
-                report.steps,
-                spec.name
-            );
-        }
+        let legal = assert_not_locked::<S>(table.state(), report.steps);
         let choice = choose(table, &legal);
         report.steps += 1;
         let (seat, command, line) = match choice {
@@ -167,8 +153,50 @@ pub fn walk_legal<S: TextPlay>(
         }
         after(table, before.state());
     }
+    if !report.finished {
+        report.finished = S::finished(table.state());
+        if !report.finished {
+            assert_not_locked::<S>(table.state(), report.steps);
+        }
+    }
     assert_replay_rebuilds(table);
     report
+}
+
+/// Before the end some seat has a legal command, and every one is in
+/// [`TextPlay::COMMANDS`] (by its name's last word); returns them ([`all_legal`]). `step` is for the
+/// message.
+fn assert_not_locked<S: TextPlay>(state: &S::State, step: usize) -> Vec<(Seat, CommandSpec)> {
+    let legal = all_legal::<S>(state);
+    assert!(
+        !legal.is_empty(),
+        "step {step}: locked up, no seat has a legal command before the end:\n{}",
+        S::status(state, &Seat::Gm)
+    );
+    for (seat, spec) in &legal {
+        // A command given for another character is named after it (Tiers'
+        // `Steve roll` for an NPC ally): its last word is the command.
+        let word = spec.name.rsplit(' ').next().unwrap_or_default();
+        assert!(
+            crate::system::find_command(S::COMMANDS, word).is_some(),
+            "step {step}: {seat} is offered `{}`, which is not in COMMANDS",
+            spec.name
+        );
+    }
+    legal
+}
+
+/// `legal` ([`all_legal`]) grouped by seat, in order: each seat that has a
+/// legal command, with its commands.
+pub fn by_seat(legal: &[(Seat, CommandSpec)]) -> Vec<(&Seat, Vec<&CommandSpec>)> {
+    let mut out: Vec<(&Seat, Vec<&CommandSpec>)> = Vec::new();
+    for (seat, spec) in legal {
+        match out.iter_mut().find(|(s, _)| *s == seat) {
+            Some((_, specs)) => specs.push(spec),
+            None => out.push((seat, vec![spec])),
+        }
+    }
+    out
 }
 
 /// The policy walk: from `table` as it is, for at most `max_steps` steps,
