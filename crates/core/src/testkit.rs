@@ -94,7 +94,9 @@ pub fn all_legal<S: TextPlay>(state: &S::State) -> Vec<(Seat, CommandSpec)> {
 /// every seat's legal commands ([`all_legal`]); reads and submits it through
 /// [`Table::submit`]; asserts a refused command left the table equal to what
 /// it was (state, log and initial state); and calls `after` with the table
-/// and the state before the step. At the end it asserts the log replays
+/// and the table before the step (the same table after an unread
+/// [`Choice::TryLine`]), for the book's own invariants; the events a step
+/// logged are `table.log().entries()[before.log().len()..]`. At the end it asserts the log replays
 /// ([`assert_replay_rebuilds`]).
 ///
 /// `choose` draws its picks from whatever randomness the test has (a proptest
@@ -108,7 +110,7 @@ pub fn walk_legal<S: TextPlay>(
     seed: u64,
     max_steps: usize,
     mut choose: impl FnMut(&Table<S>, &[(Seat, CommandSpec)]) -> Choice<S::Command>,
-    mut after: impl FnMut(&Table<S>, &S::State),
+    mut after: impl FnMut(&Table<S>, &Table<S>),
 ) -> WalkReport {
     let mut roller = Seeded::from_seed(seed);
     let mut report = WalkReport::default();
@@ -135,6 +137,7 @@ pub fn walk_legal<S: TextPlay>(
                 Ok(command) => (seat, command, Some(line)),
                 Err(_) => {
                     report.unread += 1;
+                    after(table, table);
                     continue;
                 }
             },
@@ -151,7 +154,7 @@ pub fn walk_legal<S: TextPlay>(
                 line.unwrap_or_else(|| format!("{command:?}"))
             );
         }
-        after(table, before.state());
+        after(table, &before);
     }
     if !report.finished {
         report.finished = S::finished(table.state());
@@ -164,7 +167,7 @@ pub fn walk_legal<S: TextPlay>(
 }
 
 /// Before the end some seat has a legal command, and every one is in
-/// [`TextPlay::COMMANDS`] (by its name's last word); returns them ([`all_legal`]). `step` is for the
+/// [`TextPlay::COMMANDS`] (by a word of its name); returns them ([`all_legal`]). `step` is for the
 /// message.
 fn assert_not_locked<S: TextPlay>(state: &S::State, step: usize) -> Vec<(Seat, CommandSpec)> {
     let legal = all_legal::<S>(state);
@@ -174,11 +177,15 @@ fn assert_not_locked<S: TextPlay>(state: &S::State, step: usize) -> Vec<(Seat, C
         S::status(state, &Seat::Gm)
     );
     for (seat, spec) in &legal {
-        // A command given for another character is named after it (Tiers'
-        // `Steve roll` for an NPC ally): its last word is the command.
-        let word = spec.name.rsplit(' ').next().unwrap_or_default();
+        // A name may carry more words than the command: the character it
+        // is given for (Tiers' `Steve roll`) or a variant (Bastards' `bet
+        // wild`).
+        let known = spec
+            .name
+            .split(' ')
+            .any(|w| crate::system::find_command(S::COMMANDS, w).is_some());
         assert!(
-            crate::system::find_command(S::COMMANDS, word).is_some(),
+            known,
             "step {step}: {seat} is offered `{}`, which is not in COMMANDS",
             spec.name
         );
@@ -300,8 +307,8 @@ pub fn policy_step<S: Policy>(
 /// Play `table` with the policy to its end, as `simulate` does, rolling with
 /// `Seeded::from_seed(seed)`: [`policy_step`] until
 /// [finished](TextPlay::finished), then nothing is awaited and the log
-/// replays ([`assert_replay_rebuilds`]). `after` gets the table and the state
-/// before each step. Returns the commands given.
+/// replays ([`assert_replay_rebuilds`]). `after` gets the state before each
+/// step and the events the step logged. Returns the commands given.
 ///
 /// # Panics
 /// When a step fails ([`policy_step`]), or the encounter is not over after
@@ -310,15 +317,15 @@ pub fn play_policy<S: Policy>(
     table: &mut Table<S>,
     seed: u64,
     cap: usize,
-    mut after: impl FnMut(&Table<S>, &S::State),
+    mut after: impl FnMut(&S::State, &[Logged<S::Event>]),
 ) -> usize {
     let mut roller = Seeded::from_seed(seed);
     let mut given = 0;
     while !S::finished(table.state()) {
         assert!(given < cap, "seed {seed}: more than {cap} commands");
         let before = table.state().clone();
-        policy_step(table, &mut roller);
-        after(table, &before);
+        let (_, _, logged) = policy_step(table, &mut roller);
+        after(&before, &logged);
         given += 1;
     }
     let awaiting = S::awaiting(table.state());

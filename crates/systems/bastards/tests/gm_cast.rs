@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use tabula_bastards::Bastards;
 use tabula_bastards::gm::{GM_TOOLS, bundled, kinds};
 use tabula_bastards::opposition::{Body, Command, Event, Phase, State};
+use tabula_core::testkit;
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::sheet::SheetDoc;
 use tabula_core::system::{ParamKind, Table};
@@ -59,9 +60,7 @@ fn names(doc: &SheetDoc) -> Vec<String> {
 }
 
 fn replays(t: &Table<Bastards>) {
-    assert!(t.replay_matches());
-    let replayed = Table::<Bastards>::replay(t.initial(), t.log(), t.log().len());
-    assert_eq!(&replayed, t.state());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 #[test]
