@@ -356,10 +356,7 @@ pub fn assert_replay_rebuilds<S: System>(table: &Table<S>) {
     assert!(table.replay_matches());
     let text = serde_json::to_string(table.log()).expect("the log writes as JSON");
     let log: EventLog<S::Event> = serde_json::from_str(&text).expect("the log reads back");
-    assert!(
-        log == *table.log(),
-        "the log changed through JSON: {text}"
-    );
+    assert!(log == *table.log(), "the log changed through JSON: {text}");
     let from_json = Table::<S>::replay(table.initial(), &log, usize::MAX);
     assert!(
         from_json == *table.state(),
@@ -401,7 +398,11 @@ mod tests {
             _: &mut dyn Roller,
         ) -> Result<Vec<Added>, RuleError> {
             if *state >= 3 || *command == 0 {
-                return Err(RuleError::new(Rule::table("count"), Refusal::WrongPhase, "no"));
+                return Err(RuleError::new(
+                    Rule::table("count"),
+                    Refusal::WrongPhase,
+                    "no",
+                ));
             }
             Ok(vec![Added(*command)])
         }

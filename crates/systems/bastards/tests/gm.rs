@@ -8,9 +8,9 @@ use tabula_bastards::Bastards;
 use tabula_bastards::character::Trait;
 use tabula_bastards::gm::Value;
 use tabula_bastards::opposition::Event;
-use tabula_core::testkit;
 use tabula_core::roller::Scripted;
 use tabula_core::system::Table;
+use tabula_core::testkit;
 use tabula_core::{Refusal, Seat, System, TextPlay};
 
 const A_HAND: [&str; 5] = ["2C", "9S", "5H", "KD", "4H"];

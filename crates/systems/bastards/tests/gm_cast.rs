@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use tabula_bastards::Bastards;
 use tabula_bastards::gm::{GM_TOOLS, bundled, kinds};
 use tabula_bastards::opposition::{Body, Command, Event, Phase, State};
-use tabula_core::testkit;
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::sheet::SheetDoc;
 use tabula_core::system::{ParamKind, Table};
+use tabula_core::testkit;
 use tabula_core::{Refusal, Seat, System, TextPlay};
 
 const A_HAND: [&str; 5] = ["2C", "9S", "5H", "KD", "4H"];

@@ -10,7 +10,6 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use tabula_bastards::opposition::{Body, Event, Phase, State};
 use tabula_bastards::{Bastards, table};
-use tabula_core::testkit::{self, Choice};
 use tabula_core::cards::Card;
 use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
@@ -19,6 +18,7 @@ use tabula_core::sheet::Item;
 use tabula_core::system::{
     CommandParseError, CommandSpec, ParamKind, Seat, System, Table, TextPlay,
 };
+use tabula_core::testkit::{self, Choice};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")

@@ -9,11 +9,11 @@ use tabula_bastards::Bastards;
 use tabula_bastards::character::Trait;
 use tabula_bastards::opposition::{Command, Phase, State};
 use tabula_bastards::view::PhaseView;
-use tabula_core::testkit;
 use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::rule::Refusal;
 use tabula_core::system::{CommandParseError, Seat, System, Table, TextPlay, find_command};
+use tabula_core::testkit;
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")

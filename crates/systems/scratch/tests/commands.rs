@@ -5,9 +5,9 @@
 use proptest::prelude::*;
 use std::path::PathBuf;
 
-use tabula_core::testkit;
 use tabula_core::names::NameLookupError;
 use tabula_core::system::find_command;
+use tabula_core::testkit;
 use tabula_core::{CommandParseError, Scripted, Seat, Seeded, System, Table, TextPlay};
 use tabula_scratch::{Action, Command, Scratch};
 

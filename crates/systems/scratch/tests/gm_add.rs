@@ -4,8 +4,8 @@
 //! initiative group ("Turns"); refusals change nothing and replay rebuilds
 //! the same state without files.
 
-use tabula_core::testkit;
 use std::path::PathBuf;
+use tabula_core::testkit;
 
 use tabula_core::{
     CommandParseError, ParamKind, Refusal, RuleError, Scripted, Seat, System, Table, TextPlay,

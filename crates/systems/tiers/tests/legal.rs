@@ -5,8 +5,8 @@
 mod common;
 
 use proptest::prelude::*;
-use tabula_core::testkit::{self, Choice};
 use tabula_core::Table;
+use tabula_core::testkit::{self, Choice};
 use tabula_tiers::Tiers;
 
 fn example_table(every_rule: bool) -> Table<Tiers> {
