@@ -59,10 +59,6 @@ fn names(doc: &SheetDoc) -> Vec<String> {
     doc.characters.iter().map(|c| c.name.clone()).collect()
 }
 
-fn replays(t: &Table<Bastards>) {
-    testkit::assert_replay_rebuilds(&t);
-}
-
 #[test]
 fn the_four_bundled_sheets_are_characters_and_are_kinds() {
     let b: Vec<&str> = bundled().iter().map(|c| c.name()).collect();
@@ -136,7 +132,7 @@ fn an_added_participant_joins_mid_opposition_draws_and_acts_and_it_replays() {
                 submit(&mut t, "gm: attack A unarmed", &mut r).unwrap();
                 assert!(matches!(&t.state().phase, Phase::Exchange(x) if x.defender == 0));
                 assert_eq!(cards(t.state()), before);
-                replays(&t);
+                testkit::assert_replay_rebuilds(&t);
                 return;
             }
             submit(&mut t, &format!("{seat}: pass"), &mut r).unwrap();
@@ -184,7 +180,7 @@ fn copies_of_loaded_characters_take_free_names_and_the_seat_given() {
         .map(|s| s.name)
         .collect();
     assert_eq!(after, ["Cynthia", "Kodos", "The investor", "Carlton"]);
-    replays(&t);
+    testkit::assert_replay_rebuilds(&t);
 }
 
 fn run_seeded(t: &mut Table<Bastards>, lines: &[&str], r: &mut Seeded) {
@@ -225,7 +221,7 @@ fn a_removed_participants_cards_go_to_the_discard_pile_and_its_turn_ends() {
     // Its sheet says so.
     let text = Bastards::sheet(t.state(), &Seat::parse("a"), Some("A")).unwrap();
     assert!(text.contains("removed from the encounter"), "{text}");
-    replays(&t);
+    testkit::assert_replay_rebuilds(&t);
 }
 
 #[test]
@@ -247,7 +243,7 @@ fn removing_one_in_the_opposed_hand_abandons_it() {
             .any(|k| k.to_string() == "9S")
     );
     assert_eq!(cards(t.state()), before);
-    replays(&t);
+    testkit::assert_replay_rebuilds(&t);
 }
 
 #[test]

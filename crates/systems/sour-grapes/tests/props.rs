@@ -493,7 +493,7 @@ proptest! {
         let mut step = 0u64;
         testkit::walk_legal(&mut t, seed, choices.len(), |t, legal| {
             // Now and then, prove the turn in progress can be finished, on a copy.
-            if step % 7 == 0 && t.state().turn().is_some() {
+            if step.is_multiple_of(7) && t.state().turn().is_some() {
                 let mut copy = t.clone();
                 let mut r = Seeded::from_seed(seed ^ step);
                 finish_turn(&mut copy, &mut r);
