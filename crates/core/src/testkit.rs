@@ -89,15 +89,16 @@ pub fn all_legal<S: TextPlay>(state: &S::State) -> Vec<(Seat, CommandSpec)> {
 ///
 /// Each step, unless the encounter is [finished](TextPlay::finished) (the
 /// walk stops there): it asserts some seat has a legal command (the
-/// encounter never locks up) and that every legal command's name is one of
-/// [`TextPlay::COMMANDS`]; asks `choose` what to give, from the table and
+/// encounter never locks up) and that each is one of [`TextPlay::COMMANDS`]
+/// (by a word of its name); asks `choose` what to give, from the table and
 /// every seat's legal commands ([`all_legal`]); reads and submits it through
 /// [`Table::submit`]; asserts a refused command left the table equal to what
 /// it was (state, log and initial state); and calls `after` with the table
 /// and the table before the step (the same table after an unread
-/// [`Choice::TryLine`]), for the book's own invariants; the events a step
-/// logged are `table.log().entries()[before.log().len()..]`. At the end it asserts the log replays
-/// ([`assert_replay_rebuilds`]).
+/// [`Choice::TryLine`]), for the book's own invariants (the events the step
+/// logged are `table.log().entries()[before.log().len()..]`). At the end,
+/// unless finished, the last state is not locked either, and the log
+/// replays ([`assert_replay_rebuilds`]).
 ///
 /// `choose` draws its picks from whatever randomness the test has (a proptest
 /// vector shrinks best); the book renders a spec's parameters as its parser
