@@ -27,6 +27,9 @@
 //! - [`sheet`]: one description of a character sheet ([`SheetDoc`]), which
 //!   the text sheet, the command line and the web page each draw with one
 //!   renderer.
+//! - `testkit` (cargo feature `testkit`, for the books' tests): random
+//!   legal walks, "the policy's choice is always accepted" and "replaying
+//!   the log rebuilds the state", written once for every book.
 //! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
 //!   returns, and the decide/evolve [`System`] trait with its event log.
 //!
@@ -48,6 +51,8 @@ pub mod roller;
 pub mod rule;
 pub mod sheet;
 pub mod system;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod tool;
 
 pub use builder::{

@@ -12,10 +12,8 @@ use tabula_bastards::{Bastards, deck};
 use tabula_core::cards::Card;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
 use tabula_core::roller::Seeded;
-use tabula_core::system::{Seat, System, TextPlay};
-
-/// The most commands one simulated encounter may take.
-const STEP_CAP: usize = 10_000;
+use tabula_core::system::{Seat, System, Table, TextPlay};
+use tabula_core::testkit::{self, STEP_CAP};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")
@@ -45,17 +43,12 @@ fn step(state: &mut State, roller: &mut Seeded) -> (Awaiting, Command) {
     (first, command)
 }
 
-/// Play a whole encounter with the policy; the commands it took.
+/// Play a whole encounter with the policy ([`testkit::play_policy`]); the
+/// commands it took.
 fn simulate(file: &str, seed: u64) -> (State, usize) {
-    let mut state = initial(file);
-    let mut roller = Seeded::from_seed(seed);
-    let mut steps = 0;
-    while !Bastards::finished(&state) {
-        assert!(steps < STEP_CAP, "seed {seed}: over {STEP_CAP} commands");
-        step(&mut state, &mut roller);
-        steps += 1;
-    }
-    (state, steps)
+    let mut t = Table::<Bastards>::new(initial(file));
+    let steps = testkit::play_policy(&mut t, seed, STEP_CAP, |_, _| {});
+    (t.state().clone(), steps)
 }
 
 fn check_report(state: &State, r: &EncounterReport) {
@@ -179,7 +172,7 @@ proptest! {
     /// applied; the table waits on someone until the encounter is finished.
     #[test]
     fn every_awaited_step_gets_an_accepted_suggestion(seed in any::<u64>(), steps in 1usize..400) {
-        every_awaited_step("table.toml", seed, steps)?;
+        every_awaited_step("table.toml", seed, steps);
     }
 
     /// The same from the Indirect Opposition table (each seat a side).
@@ -188,51 +181,25 @@ proptest! {
         seed in any::<u64>(),
         steps in 1usize..200,
     ) {
-        every_awaited_step("indirect.toml", seed, steps)?;
+        every_awaited_step("indirect.toml", seed, steps);
     }
 }
 
-fn every_awaited_step(file: &str, seed: u64, steps: usize) -> Result<(), TestCaseError> {
+fn every_awaited_step(file: &str, seed: u64, steps: usize) {
     every_awaited_step_from(initial(file), seed, steps)
 }
 
-/// [`every_awaited_step`] from `start`.
-fn every_awaited_step_from(start: State, seed: u64, steps: usize) -> Result<(), TestCaseError> {
-    {
-        let mut state = start;
-        let mut roller = Seeded::from_seed(seed);
-        for _ in 0..steps {
-            if Bastards::finished(&state) {
-                prop_assert!(Bastards::awaiting(&state).is_empty());
-                break;
-            }
-            let awaiting = Bastards::awaiting(&state);
-            prop_assert!(!awaiting.is_empty(), "nothing awaited in {:?}", state.phase);
-            for a in &awaiting {
-                let command = Bastards::suggest_for(&state, a);
-                prop_assert!(command.is_some(), "no suggestion for {:?}", a);
-                let command = command.unwrap_or(Command::Pass);
-                // The same state gives the same command (no randomness).
-                prop_assert_eq!(Bastards::suggest_for(&state, a), Some(command.clone()));
-                // Nothing the seat cannot see changes the choice (R-GB-12).
-                prop_assert_eq!(
-                    Bastards::suggest_for(&blind(&state, &a.seat), a),
-                    Some(command.clone())
-                );
-                let mut probe = Seeded::from_seed(seed ^ 1);
-                let decided = Bastards::decide(&state, &a.seat, &command, &mut probe);
-                prop_assert!(
-                    decided.is_ok(),
-                    "{:?} {:?} refused: {:?}",
-                    a,
-                    command,
-                    decided.err()
-                );
-            }
-            step(&mut state, &mut roller);
-        }
-    }
-    Ok(())
+/// [`every_awaited_step`] from `start`: [`testkit::assert_policy_choices_accepted`],
+/// and nothing the seat cannot see changes the choice (R-GB-12).
+fn every_awaited_step_from(start: State, seed: u64, steps: usize) {
+    let mut t = Table::<Bastards>::new(start);
+    testkit::assert_policy_choices_accepted(&mut t, seed, steps, |state, a, command| {
+        assert_eq!(
+            Bastards::suggest_for(&blind(state, &a.seat), a).as_ref(),
+            Some(command),
+            "{a:?}: a hidden card changed the choice"
+        );
+    });
 }
 
 // --- An empty shoe ------------------------------------------------------------
@@ -260,7 +227,7 @@ proptest! {
         seed in any::<u64>(),
         steps in 1usize..500,
     ) {
-        every_awaited_step_from(crowded_table(), seed, steps)?;
+        every_awaited_step_from(crowded_table(), seed, steps);
     }
 }
 

@@ -18,6 +18,7 @@ use tabula_core::sheet::Item;
 use tabula_core::system::{
     CommandParseError, CommandSpec, ParamKind, Seat, System, Table, TextPlay,
 };
+use tabula_core::testkit::{self, Choice};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/bastards")
@@ -308,9 +309,9 @@ fn quoted(word: &str) -> String {
     }
 }
 
-/// A line for `spec` from `seat`, with every parameter drawn from its advertised
-/// range or choices.
-fn line_for(seat: &Seat, spec: &CommandSpec, rand: &mut impl Iterator<Item = u32>) -> String {
+/// A line for `spec` (without the seat), with every parameter drawn from its
+/// advertised range or choices.
+fn line_for(spec: &CommandSpec, rand: &mut impl Iterator<Item = u32>) -> String {
     let mut words = vec![spec.name.clone()];
     for p in &spec.params {
         let r = rand.next().unwrap_or(0);
@@ -340,35 +341,23 @@ fn line_for(seat: &Seat, spec: &CommandSpec, rand: &mut impl Iterator<Item = u32
             ParamKind::NumberOrName { min, .. } => words.push(min.to_string()),
         }
     }
-    let who = match seat {
-        Seat::Gm => "gm".to_string(),
-        Seat::Player(p) => p.clone(),
-    };
-    format!("{who}: {}", words.join(" ").trim())
+    words.join(" ").trim().to_string()
 }
 
-/// Every (seat, command) legal now; `end` and `finish` only now and then, so the
-/// encounter runs long enough to matter.
-fn choices(s: &State, r: u32) -> Vec<(Seat, CommandSpec)> {
-    let mut v = Vec::new();
-    for seat in Bastards::seats(s) {
-        for spec in Bastards::legal_commands(s, &seat) {
-            let rare = match spec.name.as_str() {
-                "finish" => !r.is_multiple_of(97),
-                "end" | "scene" => !r.is_multiple_of(13),
-                // A mulligan sacrifices the action: now and then, so hands are played.
-                "mulligan" | "reinit" => !r.is_multiple_of(5),
-                // The GM's cast changes (issue 27, item 6): now and then.
-                "add" => !r.is_multiple_of(7),
-                "remove" => !r.is_multiple_of(11),
-                _ => false,
-            };
-            if !rare {
-                v.push((seat.clone(), spec));
-            }
-        }
-    }
-    v
+/// The (seat, command)s of `legal` to pick from; `end` and `finish` only now
+/// and then, so the encounter runs long enough to matter.
+fn choices(legal: &[(Seat, CommandSpec)], r: u32) -> Vec<&(Seat, CommandSpec)> {
+    let rare = |spec: &CommandSpec| match spec.name.as_str() {
+        "finish" => !r.is_multiple_of(97),
+        "end" | "scene" => !r.is_multiple_of(13),
+        // A mulligan sacrifices the action: now and then, so hands are played.
+        "mulligan" | "reinit" => !r.is_multiple_of(5),
+        // The GM's cast changes (issue 27, item 6): now and then.
+        "add" => !r.is_multiple_of(7),
+        "remove" => !r.is_multiple_of(11),
+        _ => false,
+    };
+    legal.iter().filter(|(_, spec)| !rare(spec)).collect()
 }
 
 /// The encounter never locks up: until it is finished some seat has a legal
@@ -407,7 +396,8 @@ fn random_play(
     random_play_on(load(file), 90, seed, rand, check)
 }
 
-/// [`random_play`] from the table `t`, for at most `steps` commands.
+/// [`random_play`] from the table `t`, for at most `steps` commands
+/// ([`testkit::walk_legal`]).
 fn random_play_on(
     mut t: Table<Bastards>,
     steps: usize,
@@ -415,35 +405,20 @@ fn random_play_on(
     rand: Vec<u32>,
     mut check: impl FnMut(&Table<Bastards>, &[tabula_core::system::Logged<Event>], &State),
 ) -> Table<Bastards> {
-    let mut roller = Seeded::from_seed(seed);
     let mut rand = rand.into_iter().cycle();
-    for _ in 0..steps {
-        if Bastards::finished(t.state()) {
-            break;
-        }
+    let choose = |_: &Table<Bastards>, legal: &[(Seat, CommandSpec)]| {
         let r = rand.next().unwrap_or(0);
-        let options = choices(t.state(), r);
-        if options.is_empty() {
-            break;
-        }
-        let (seat, spec) = &options[r as usize % options.len()];
-        let line = line_for(seat, spec, &mut rand);
-        let before = t.state().clone();
-        let len = t.log().len();
+        let options = choices(legal, r);
+        let Some((seat, spec)) = options.get(r as usize % options.len().max(1)) else {
+            return Choice::Stop;
+        };
         // A name that fits nothing there (a random skill or Specialty the
         // character lacks) is refused by the parser: nothing to submit.
-        let (seat, cmd) = parse(&t, &line);
-        let refused = match cmd {
-            Ok(cmd) => t.submit(&seat, &cmd, &mut roller).is_err(),
-            Err(_) => true,
-        };
-        if refused {
-            assert_eq!(t.state(), &before, "{line}: a refusal changed the table");
-            assert_eq!(t.log().len(), len);
-        }
-        let entries = t.log().entries()[len..].to_vec();
-        check(&t, &entries, &before);
-    }
+        Choice::TryLine(seat.clone(), line_for(spec, &mut rand))
+    };
+    testkit::walk_legal(&mut t, seed, steps, choose, |t, before| {
+        check(t, &t.log().entries()[before.log().len()..], before.state());
+    });
     t
 }
 
@@ -482,9 +457,7 @@ proptest! {
     ) {
         let file = if indirect { "indirect.toml" } else { "table.toml" };
         let t = random_play(file, seed, rand, |t, _, _| assert_not_locked(t.state()));
-        prop_assert!(t.replay_matches());
-        let rebuilt = Table::<Bastards>::replay(t.initial(), t.log(), usize::MAX);
-        prop_assert_eq!(&rebuilt, t.state());
+        testkit::assert_replay_rebuilds(&t);
     }
 }
 
@@ -559,7 +532,7 @@ proptest! {
             assert_pools_agree(t.state());
             assert_not_locked(t.state());
         });
-        prop_assert!(t.replay_matches());
+        testkit::assert_replay_rebuilds(&t);
     }
 }
 

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use tabula_core::policy::Policy;
 use tabula_core::system::{ParamKind, Seat, System, Table, TextPlay};
-use tabula_core::{CharacterBook, Refusal, RuleError, Scripted, Seeded};
+use tabula_core::testkit;
+use tabula_core::{CharacterBook, Refusal, RuleError, Scripted};
 use tabula_sapio::table::{Event, MAX_CHARACTERS};
 use tabula_sapio::{Command, Sapio, State};
 
@@ -119,7 +120,7 @@ fn a_bundled_sheet_joins_and_acts() {
             .iter()
             .any(|p| p.character == 4 && p.threatened)
     );
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// `as NAME` names it, `to SEAT` gives it to a player, who then acts for it
@@ -172,7 +173,7 @@ fn as_names_it_and_to_gives_it_to_a_player_seat() {
             to: Some("Cy".into())
         }
     );
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// A copy of a character at the table joins fresh: Injury and Stress tracks
@@ -211,9 +212,7 @@ fn replaying_the_log_rebuilds_added_and_removed_characters() {
     ok(&mut t, "GM", "add Vance");
     ok(&mut t, "GM", "remove Vance");
     ok(&mut t, "GM", "injury Dune minor Graze");
-    assert!(t.replay_matches());
-    let replayed = Table::<Sapio>::replay(t.initial(), t.log(), t.log().len());
-    assert_eq!(&replayed, t.state());
+    testkit::assert_replay_rebuilds(&t);
     // The events as stored (JSON), evolved from the initial state alone.
     let mut rebuilt = t.initial().clone();
     for row in t.log().entries() {
@@ -277,7 +276,7 @@ fn remove_takes_a_gm_character_out_of_the_encounter() {
     // A guest is not the campaign's: no sheet goes back for Vance 2.
     let after = <Sapio as CharacterBook>::sheets_after(t.state());
     assert!(!after.iter().any(|s| s.name == "Vance 2"), "{after:?}");
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// A participant removed between turns leaves the Action Sequence; when every
@@ -303,7 +302,7 @@ fn removing_the_last_participant_not_yet_focal_ends_the_round() {
     let s = t.state().sequence.as_ref().unwrap();
     assert_eq!(s.round, 2);
     assert!(s.participants.iter().all(|p| p.character != 3));
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// Every refusal names its rule and kind and changes nothing: a player seat,
@@ -434,7 +433,7 @@ fn the_last_character_stays_and_a_full_table_takes_no_more() {
         "{e:?}"
     );
     assert!(!legal(t.state(), "GM").iter().any(|c| c.name == "add"));
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// The GM's legal commands offer `add` (every kind, `as name`, `to seat`)
@@ -509,22 +508,9 @@ fn the_policy_plays_on_after_add_and_remove() {
         ok(&mut t, "GM", "add enforcer as Brute");
         ok(&mut t, "GM", "remove Vance");
         ok(&mut t, "GM", "add arcane-knight as Hexer");
-        let mut state = t.state().clone();
-        let mut roller = Seeded::from_seed(seed);
-        let mut steps = 0;
-        while !Sapio::finished(&state) {
-            assert!(steps < 3000, "seed {seed}: no end");
-            let waiting = Sapio::awaiting(&state);
-            let first = waiting.first().expect("someone is awaited");
-            let cmd = Sapio::suggest_for(&state, first).expect("a suggestion");
-            let events = Sapio::decide(&state, &first.seat, &cmd, &mut roller)
-                .unwrap_or_else(|e| panic!("seed {seed}: {cmd:?} refused: {e}"));
-            for e in &events {
-                Sapio::evolve(&mut state, e);
-            }
-            steps += 1;
-        }
-        let report = Sapio::report(&state);
+        testkit::play_policy(&mut t, seed, 3000, |_, _| {});
+        let state = t.state();
+        let report = Sapio::report(state);
         assert!(report.participants.iter().all(|p| p.name != "Vance"));
         assert!(report.participants.iter().any(|p| p.name == "Hexer"));
     }

@@ -7,14 +7,12 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use tabula_core::Seeded;
 use tabula_core::policy::{Awaiting, Policy};
-use tabula_core::system::{Seat, System, TextPlay};
+use tabula_core::system::{Seat, System, Table, TextPlay};
+use tabula_core::testkit::{self, STEP_CAP};
 use tabula_sapio::checks::{self, PoolSpec};
 use tabula_sapio::policy::{DEFENSIVE_TN, LUCK_MIN_GAIN, ROUND_CAP, SIDE_GM, SIDE_PLAYERS};
 use tabula_sapio::table::Event;
 use tabula_sapio::{Command, Sapio, State, odds};
-
-/// The simulation's step cap (a run that needs more is a bug).
-const STEP_CAP: usize = 10_000;
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/sapio")
@@ -85,50 +83,40 @@ fn step(state: &mut State, roller: &mut Seeded) -> Vec<Event> {
     events
 }
 
-/// Play the example table to its end with `seed`; the state and the steps.
+/// Play the example table to its end with `seed`
+/// ([`testkit::play_policy`]), each step ending the round as a full evolve
+/// says; the state and the steps.
 fn play(seed: u64) -> (State, usize) {
-    let mut state = example();
-    let mut roller = Seeded::from_seed(seed);
-    let mut steps = 0;
-    while !Sapio::finished(&state) {
-        assert!(
-            steps < STEP_CAP,
-            "seed {seed}: more than {STEP_CAP} commands"
+    let mut t = Table::<Sapio>::new(example());
+    let steps = testkit::play_policy(&mut t, seed, STEP_CAP, |before, logged| {
+        let events: Vec<Event> = logged.iter().map(|e| e.event.clone()).collect();
+        assert_eq!(
+            announced_round_end(&events),
+            reference_round_end(before, &events)
         );
-        step(&mut state, &mut roller);
-        steps += 1;
-    }
-    (state, steps)
+    });
+    (t.state().clone(), steps)
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// At every step every awaited entry gets a suggestion `decide` accepts;
-    /// the table waits on someone until the encounter is over.
+    /// At every step every awaited entry gets a suggestion `decide` accepts
+    /// ([`testkit::assert_policy_choices_accepted`]), which ends the round
+    /// exactly when a full evolve of a copy says; the table waits on someone
+    /// until the encounter is over.
     #[test]
     fn every_awaited_step_has_an_accepted_suggestion(seed in any::<u64>(), steps in 1usize..400) {
-        let mut state = example();
-        let mut roller = Seeded::from_seed(seed);
-        for _ in 0..steps {
-            let waiting = Sapio::awaiting(&state);
-            if Sapio::finished(&state) {
-                prop_assert!(waiting.is_empty());
-                break;
-            }
-            prop_assert!(!waiting.is_empty(), "stuck: {:?}", state);
-            for a in &waiting {
-                let cmd = Sapio::suggest_for(&state, a);
-                prop_assert!(cmd.is_some(), "no suggestion for {:?}", a);
-                let cmd = cmd.unwrap();
-                let mut probe = Seeded::from_seed(seed ^ 0x5eed);
-                let decided = Sapio::decide(&state, &a.seat, &cmd, &mut probe);
-                prop_assert!(decided.is_ok(), "{:?} for {:?} refused: {:?}", cmd, a, decided.err());
-                // `suggest` for the seat agrees with the first entry it gives.
-                prop_assert!(Sapio::suggest(&state, &a.seat).is_some());
-            }
-            step(&mut state, &mut roller);
-        }
+        let mut t = Table::<Sapio>::new(example());
+        testkit::assert_policy_choices_accepted(&mut t, seed, steps, |state, a, cmd| {
+            let mut probe = Seeded::from_seed(seed);
+            let events = Sapio::decide(state, &a.seat, cmd, &mut probe).expect("accepted");
+            assert_eq!(
+                announced_round_end(&events),
+                reference_round_end(state, &events),
+                "{cmd:?}"
+            );
+        });
     }
 
     /// The GM may also record harm by hand (a Severe Injury taking a

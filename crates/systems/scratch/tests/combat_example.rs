@@ -26,6 +26,7 @@
 
 use std::path::PathBuf;
 
+use tabula_core::testkit;
 use tabula_core::{Refusal, Scripted, Seat, Table, TextPlay};
 use tabula_scratch::encounter::Phase;
 use tabula_scratch::{HitPointState, Scratch, State};
@@ -144,7 +145,7 @@ fn the_combat_example_ends_with_breakhelm_incapacitated() {
     assert_eq!(health(&t, "breakhelm"), HitPointState::Incapacitated);
     assert_eq!(t.state().phase, Phase::Over);
     assert!(Scratch::finished(t.state()));
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use tabula_core::names::NameLookupError;
 use tabula_core::system::find_command;
+use tabula_core::testkit;
 use tabula_core::{CommandParseError, Scripted, Seat, Seeded, System, Table, TextPlay};
 use tabula_scratch::{Action, Command, Scratch};
 
@@ -390,7 +391,7 @@ fn the_gm_adjusts_hit_points() {
     );
     gm(&mut t, "adjust chokestar hit-points +2").unwrap();
     assert_eq!(t.state().characters[i].hit_points, 3);
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
     let replayed = Table::<Scratch>::replay(t.initial(), t.log(), t.log().len());
     assert_eq!(replayed.characters[i].hit_points, 3);
 
@@ -452,7 +453,7 @@ fn the_gm_ends_the_encounter() {
     assert_eq!(t.state().phase, tabula_scratch::Phase::Over);
     assert!(Scratch::finished(t.state()));
     assert!(t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).is_err());
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// The GM takes a character out of the encounter: out as one who escaped,
@@ -476,7 +477,7 @@ fn the_gm_removes_a_character() {
     let before = t.clone();
     assert!(t.submit(&Seat::Gm, &cmd, &mut Scripted::dice([])).is_err());
     assert_eq!(t, before);
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
     let replayed = Table::<Scratch>::replay(t.initial(), t.log(), t.log().len());
     assert!(replayed.characters[i].escaped);
     assert!(

@@ -6,12 +6,10 @@ use proptest::prelude::*;
 use std::path::PathBuf;
 
 use tabula_core::policy::{Awaiting, Policy};
-use tabula_core::{Seat, Seeded, System, TextPlay};
+use tabula_core::testkit::{self, STEP_CAP};
+use tabula_core::{Seat, Seeded, System, Table, TextPlay};
 use tabula_scratch::encounter::Phase;
 use tabula_scratch::{Action, Command, Scratch, State};
-
-/// The most commands a simulated encounter may take.
-const STEP_CAP: usize = 10_000;
 
 fn example() -> State {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/scratch");
@@ -29,22 +27,12 @@ fn step(state: &mut State, awaiting: &Awaiting, cmd: &Command, roller: &mut Seed
     }
 }
 
-/// Play `state` with the policy to its end, as `simulate` does: the first
-/// awaited step each time. Returns the commands given.
+/// Play `state` with the policy to its end, as `simulate` does
+/// ([`testkit::play_policy`]). Returns the commands given.
 fn play_out(state: &mut State, seed: u64) -> usize {
-    let mut roller = Seeded::from_seed(seed);
-    let mut steps = 0;
-    while !Scratch::finished(state) {
-        assert!(steps < STEP_CAP, "seed {seed}: over {STEP_CAP} commands");
-        let awaiting = Scratch::awaiting(state);
-        let first = awaiting
-            .first()
-            .unwrap_or_else(|| panic!("seed {seed}: nothing awaited before the end"));
-        let cmd = Scratch::suggest_for(state, first)
-            .unwrap_or_else(|| panic!("seed {seed}: no suggestion for {first:?}"));
-        step(state, first, &cmd, &mut roller);
-        steps += 1;
-    }
+    let mut t = Table::<Scratch>::new(state.clone());
+    let steps = testkit::play_policy(&mut t, seed, STEP_CAP, |_, _| {});
+    *state = t.state().clone();
     steps
 }
 
@@ -52,35 +40,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// At every step, every awaited entry gets a suggestion that `decide`
-    /// accepts on the current state; the table waits on someone until the end.
+    /// accepts on the current state, the same one twice; the table waits on
+    /// someone until the end ([`testkit::assert_policy_choices_accepted`]).
     #[test]
     fn every_suggestion_is_accepted(seed in any::<u64>(), steps in 1usize..400) {
-        let mut state = example();
-        let mut roller = Seeded::from_seed(seed);
-        for _ in 0..steps {
-            let awaiting = Scratch::awaiting(&state);
-            if Scratch::finished(&state) {
-                prop_assert!(awaiting.is_empty());
-                break;
-            }
-            prop_assert!(!awaiting.is_empty(), "nothing awaited before the end");
-            for a in &awaiting {
-                let cmd = Scratch::suggest_for(&state, a);
-                prop_assert!(cmd.is_some(), "no suggestion for {:?}", a);
-                let cmd = cmd.unwrap();
-                let mut probe = Seeded::from_seed(seed ^ 0x5eed);
-                let r = Scratch::decide(&state, &a.seat, &cmd, &mut probe);
-                prop_assert!(r.is_ok(), "{:?} for {:?} refused: {:?}", cmd, a, r.err());
-                // The seat's own suggestion is one of these.
-                prop_assert!(Scratch::suggest(&state, &a.seat).is_some());
-            }
-            let first = &awaiting[0];
-            let cmd = Scratch::suggest_for(&state, first).unwrap();
-            // Deterministic: the same state gives the same command.
-            let again = Scratch::suggest_for(&state, first);
-            prop_assert_eq!(Some(&cmd), again.as_ref());
-            step(&mut state, first, &cmd, &mut roller);
-        }
+        let mut t = Table::<Scratch>::new(example());
+        testkit::assert_policy_choices_accepted(&mut t, seed, steps, |_, _, _| {});
     }
 }
 

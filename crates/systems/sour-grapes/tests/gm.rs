@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use tabula_core::testkit;
 use tabula_core::{Scripted, Seat, System, Table, TextPlay};
 use tabula_sour_grapes::table::Event;
 use tabula_sour_grapes::{SourGrapes, Stat};
@@ -49,7 +50,7 @@ fn the_storyteller_sets_and_changes_a_stat() {
         &mut Scripted::default(),
     );
     assert_eq!(stat_of(&t, "Hero", Stat::Perception), (0, true));
-    assert!(t.replay_matches());
+    testkit::assert_replay_rebuilds(&t);
     let replayed = Table::<SourGrapes>::replay(t.initial(), t.log(), t.log().len());
     let hero = replayed.participant("Hero").unwrap();
     assert_eq!(hero.character.stat(Stat::Agility).current, 3);

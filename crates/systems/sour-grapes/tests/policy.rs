@@ -5,13 +5,11 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use tabula_core::{Awaiting, Policy, Seat, Seeded, System, TextPlay};
+use tabula_core::testkit::{self, STEP_CAP};
+use tabula_core::{Awaiting, Policy, Seat, Seeded, System, Table, TextPlay};
 use tabula_sour_grapes::SourGrapes;
 use tabula_sour_grapes::policy::{MAX_ROUNDS, at_least, successes};
 use tabula_sour_grapes::table::{Bet, Command, State};
-
-/// The simulation's step cap (a run past it is a bug in the policy).
-const STEP_CAP: usize = 10_000;
 
 fn initial() -> State {
     example_table().state().clone()
@@ -31,18 +29,12 @@ fn step(state: &mut State, roller: &mut Seeded) {
     }
 }
 
-/// Play the example table to its end with `seed`; the number of steps.
+/// Play the example table to its end with `seed`
+/// ([`testkit::play_policy`]); the number of steps.
 fn play_out(state: &mut State, seed: u64) -> usize {
-    let mut roller = Seeded::from_seed(seed);
-    let mut steps = 0;
-    while !SourGrapes::finished(state) {
-        assert!(
-            steps < STEP_CAP,
-            "seed {seed}: more than {STEP_CAP} commands"
-        );
-        step(state, &mut roller);
-        steps += 1;
-    }
+    let mut t = Table::<SourGrapes>::new(state.clone());
+    let steps = testkit::play_policy(&mut t, seed, STEP_CAP, |_, _| {});
+    *state = t.state().clone();
     steps
 }
 
@@ -53,31 +45,8 @@ proptest! {
     /// suggestion that `decide` accepts on the current state.
     #[test]
     fn every_awaited_suggestion_is_accepted(seed in any::<u64>(), steps in 0usize..400) {
-        let mut state = initial();
-        let mut roller = Seeded::from_seed(seed);
-        for _ in 0..steps {
-            if SourGrapes::finished(&state) {
-                prop_assert!(SourGrapes::awaiting(&state).is_empty());
-                break;
-            }
-            let waiting = SourGrapes::awaiting(&state);
-            prop_assert!(!waiting.is_empty(), "nothing awaited before finished");
-            for a in &waiting {
-                let cmd = SourGrapes::suggest_for(&state, a);
-                prop_assert!(cmd.is_some(), "no suggestion for {:?}", a);
-                let cmd = cmd.unwrap();
-                // A probe roller: decide only reads the dice it is given.
-                let mut probe = Seeded::from_seed(seed ^ 0x5eed);
-                let r = SourGrapes::decide(&state, &a.seat, &cmd, &mut probe);
-                prop_assert!(r.is_ok(), "{:?} {:?} refused: {:?}", a, cmd, r.err());
-            }
-            // `suggest` gives the first entry's command for its seat.
-            prop_assert_eq!(
-                SourGrapes::suggest(&state, &waiting[0].seat).is_some(),
-                true
-            );
-            step(&mut state, &mut roller);
-        }
+        let mut t = Table::<SourGrapes>::new(initial());
+        testkit::assert_policy_choices_accepted(&mut t, seed, steps, |_, _, _| {});
     }
 }
 

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
+use tabula_core::testkit;
 use tabula_core::{Seeded, System, Table};
 use tabula_sour_grapes::stats::MAX_STAT;
 use tabula_sour_grapes::table::State;
@@ -125,7 +126,7 @@ fn run(lines: &[String], seed: u64, table: Table<SourGrapes>) {
             }
         }
     }
-    assert!(t.replay_matches(), "replaying the log rebuilds the state");
+    testkit::assert_replay_rebuilds(&t);
 }
 
 proptest! {
@@ -307,12 +308,13 @@ proptest! {
             let k = |p: &str| t.log().entries().iter().filter(|e| format!("{:?}", e.event).starts_with(p)).count();
             eprintln!("turns {} damaged {} rolled {} rounds {}", k("TurnEnded"), k("Damaged"), k("Rolled"), k("NewRound"));
         }
-        prop_assert!(t.replay_matches());
+        testkit::assert_replay_rebuilds(&t);
     }
 }
 
 // ---------------------------------------------------------------- never locks up
 
+use tabula_core::testkit::Choice;
 use tabula_core::{CommandSpec, ParamKind, Seat, TextPlay};
 
 /// One legal command as a play line, its parameters picked by `pick` within the
@@ -379,14 +381,7 @@ fn render(s: &State, spec: &CommandSpec, pick: &mut impl FnMut(u32) -> u32) -> S
 
 /// Every legal command of every seat now, as (seat, spec).
 fn all_legal(s: &State) -> Vec<(Seat, CommandSpec)> {
-    SourGrapes::seats(s)
-        .into_iter()
-        .flat_map(|seat| {
-            SourGrapes::legal_commands(s, &seat)
-                .into_iter()
-                .map(move |c| (seat.clone(), c))
-        })
-        .collect()
+    testkit::all_legal::<SourGrapes>(s)
 }
 
 /// Try `line` from `seat`; true when accepted (the table changes only then).
@@ -489,34 +484,29 @@ proptest! {
         seed in 0u64..10_000,
     ) {
         let mut t = example_table();
-        let mut roller = Seeded::from_seed(seed);
         let mut i = 0usize;
         let mut pick = |m: u32| {
             let v = choices[i % choices.len()] % m.max(1);
             i += 1;
             v
         };
-        for step in 0..choices.len() {
-            if SourGrapes::finished(t.state()) {
-                break;
-            }
-            let legal = all_legal(t.state());
-            prop_assert!(!legal.is_empty(), "nobody may do anything");
+        let mut step = 0u64;
+        testkit::walk_legal(&mut t, seed, choices.len(), |t, legal| {
             // Now and then, prove the turn in progress can be finished, on a copy.
-            if step % 7 == 0 && t.state().turn().is_some() {
+            if step.is_multiple_of(7) && t.state().turn().is_some() {
                 let mut copy = t.clone();
-                let mut r = roller.clone();
+                let mut r = Seeded::from_seed(seed ^ step);
                 finish_turn(&mut copy, &mut r);
             }
+            step += 1;
             // Ending the encounter or the Event is rare, so turns get played.
-            let (seat, spec) = legal[pick(legal.len() as u32) as usize].clone();
+            let (seat, spec) = &legal[pick(legal.len() as u32) as usize];
             if matches!(spec.name.as_str(), "end-encounter" | "end-event") && pick(20) != 0 {
-                continue;
+                return Choice::Skip;
             }
-            let line = render(t.state(), &spec, &mut pick);
-            submit(&mut t, &seat, &line, &mut roller);
-            invariants(t.state());
-        }
+            Choice::TryLine(seat.clone(), render(t.state(), spec, &mut pick))
+        }, |t, _| invariants(t.state()));
+        let mut roller = Seeded::from_seed(seed ^ 0x5eed);
         // Something is always accepted: the closing commands of a turn, or the
         // storyteller's moves between moments.
         if !SourGrapes::finished(t.state()) {
@@ -540,6 +530,6 @@ proptest! {
                 k("ReactionSkipped"), k("SituationEnded"), SourGrapes::finished(t.state())
             );
         }
-        prop_assert!(t.replay_matches());
+        testkit::assert_replay_rebuilds(&t);
     }
 }

@@ -7,6 +7,7 @@
 mod common;
 
 use common::{example_state, give, no, ok};
+use tabula_core::testkit;
 use tabula_core::{Refusal, Scripted, Seat, System, Table, TextPlay};
 use tabula_tiers::Tiers;
 use tabula_tiers::decide::Command;
@@ -153,9 +154,7 @@ fn an_added_ally_appears_on_the_sheets_and_can_act() {
     assert_eq!(t.state().heroes[3].ap, 5);
 
     // Replaying the log needs no file and rebuilds the same table.
-    assert!(t.replay_matches());
-    let replayed = Table::<Tiers>::replay(t.initial(), t.log(), t.log().len());
-    assert_eq!(&replayed, t.state());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// `remove`: an NPC ally or an enemy leaves; it is no longer on the sheets,
@@ -213,9 +212,7 @@ fn the_gm_removes_an_ally_and_an_enemy() {
     // A table with nobody standing cannot `fight` again.
     assert_eq!(no(&mut t, "GM: fight").rule, rules::ENEMY_HEALTH);
 
-    assert!(t.replay_matches());
-    let replayed = Table::<Tiers>::replay(t.initial(), t.log(), t.log().len());
-    assert_eq!(&replayed, t.state());
+    testkit::assert_replay_rebuilds(&t);
 }
 
 /// Refusals name their kind and rule and change nothing: a player's seat, a
@@ -381,7 +378,5 @@ fn the_gm_adjusts_the_enemies_shared_health() {
     }
     assert_eq!(t.state().outcome, Some(Outcome::Won));
 
-    assert!(t.replay_matches());
-    let replayed = Table::<Tiers>::replay(t.initial(), t.log(), t.log().len());
-    assert_eq!(&replayed, t.state());
+    testkit::assert_replay_rebuilds(&t);
 }

@@ -5,7 +5,8 @@
 mod common;
 
 use proptest::prelude::*;
-use tabula_core::{CommandSpec, Seat, Seeded, System, Table, TextPlay};
+use tabula_core::Table;
+use tabula_core::testkit::{self, Choice};
 use tabula_tiers::Tiers;
 
 fn example_table(every_rule: bool) -> Table<Tiers> {
@@ -29,42 +30,25 @@ proptest! {
         ),
     ) {
         let mut t = example_table(every_rule);
-        let mut roller = Seeded::from_seed(seed);
-        let mut accepted = 0;
-        for (seat_pick, cmd_pick, params) in &steps {
-            if Tiers::finished(t.state()) {
-                break;
-            }
-            let seats = Tiers::seats(t.state());
-            let choices: Vec<(Seat, Vec<CommandSpec>)> = seats
-                .iter()
-                .map(|s| (s.clone(), Tiers::legal_commands(t.state(), s)))
-                .filter(|(_, c)| !c.is_empty())
-                .collect();
-            prop_assert!(!choices.is_empty(), "no seat has a legal command: {:?}", t.state().mode);
-            let (seat, specs) = &choices[*seat_pick as usize % choices.len()];
+        let mut picks = steps.iter();
+        let walk = testkit::walk_legal(&mut t, seed, steps.len(), |_, legal| {
+            let Some((seat_pick, cmd_pick, params)) = picks.next() else {
+                return Choice::Stop;
+            };
+            let seats = testkit::by_seat(legal);
+            let (seat, specs) = &seats[*seat_pick as usize % seats.len()];
+            let spec = specs[*cmd_pick as usize % specs.len()];
             // Closing or ending the fight ends the walk early: rarely.
-            let rare = |c: &CommandSpec| c.name == "close" || c.name == "end-combat";
-            let spec = &specs[*cmd_pick as usize % specs.len()];
-            if rare(spec) && cmd_pick % 16 != 0 {
-                continue;
+            let rare = spec.name == "close" || spec.name == "end-combat";
+            if rare && cmd_pick % 16 != 0 {
+                return Choice::Skip;
             }
-            let Some(line) = common::render(spec, params) else { continue };
-            let cmd = Tiers::parse_command(t.state(), seat, &line);
-            prop_assert!(cmd.is_ok(), "{seat}: {line}: {:?}", cmd.err());
-            let Ok(cmd) = cmd else { continue };
-            let before = t.clone();
-            match t.submit(seat, &cmd, &mut roller) {
-                Ok(_) => accepted += 1,
-                Err(_) => prop_assert!(t == before, "{seat}: {line}: refused but changed"),
+            match common::render(spec, params) {
+                Some(line) => Choice::Line((*seat).clone(), line),
+                None => Choice::Skip,
             }
-        }
-        if !Tiers::finished(t.state()) {
-            prop_assert!(Tiers::seats(t.state())
-                .iter()
-                .any(|s| !Tiers::legal_commands(t.state(), s).is_empty()));
-        }
-        prop_assert!(t.replay_matches());
+        }, |_, _| {});
+        let accepted = walk.accepted;
         // Most walks get well into combat (dozens of accepted commands).
         prop_assert!(accepted > 0 || steps.len() < 20);
     }

@@ -6,14 +6,12 @@
 mod common;
 
 use proptest::prelude::*;
-use tabula_core::{Policy, Seat, Seeded, System, Table, TextPlay};
+use tabula_core::testkit::{self, STEP_CAP};
+use tabula_core::{Policy, Seat, Table};
 use tabula_tiers::Tiers;
 use tabula_tiers::decide::Command;
 use tabula_tiers::policy::{ENEMIES, PLAYERS, ROUND_CAP};
 use tabula_tiers::table::{Mode, Phase, State};
-
-/// The step cap of `tabula tiers simulate`.
-const STEP_CAP: usize = 10_000;
 
 fn example_state() -> State {
     table_state(false)
@@ -24,27 +22,11 @@ fn table_state(every_rule: bool) -> State {
     common::example_state(every_rule)
 }
 
-/// Give the first awaited step's suggestion; panics on a refusal or a gap.
-fn step(t: &mut Table<Tiers>, roller: &mut Seeded) {
-    let aw = Tiers::awaiting(t.state());
-    let first = aw.first().expect("awaiting is empty before finished");
-    let cmd = Tiers::suggest_for(t.state(), first)
-        .unwrap_or_else(|| panic!("no suggestion for {first:?}"));
-    if let Err(e) = t.submit(&first.seat, &cmd, roller) {
-        panic!("{cmd:?} from {} refused: {e}", first.seat);
-    }
-}
-
-/// Play the example table to `finished` with `seed`; the number of commands.
+/// Play the example table to `finished` with `seed` (see
+/// [`testkit::play_policy`]); the number of commands.
 fn play(seed: u64) -> (Table<Tiers>, usize) {
     let mut t: Table<Tiers> = Table::new(example_state());
-    let mut roller = Seeded::from_seed(seed);
-    let mut n = 0;
-    while !Tiers::finished(t.state()) {
-        assert!(n < STEP_CAP, "seed {seed}: more than {STEP_CAP} commands");
-        step(&mut t, &mut roller);
-        n += 1;
-    }
+    let n = testkit::play_policy(&mut t, seed, STEP_CAP, |_, _| {});
     (t, n)
 }
 
@@ -61,29 +43,7 @@ proptest! {
         steps in 1usize..600,
     ) {
         let mut t: Table<Tiers> = Table::new(table_state(every_rule));
-        let mut roller = Seeded::from_seed(seed);
-        let mut check = Seeded::from_seed(seed ^ 0x5eed);
-        for _ in 0..steps {
-            if Tiers::finished(t.state()) {
-                prop_assert!(Tiers::awaiting(t.state()).is_empty());
-                break;
-            }
-            let aw = Tiers::awaiting(t.state());
-            prop_assert!(!aw.is_empty(), "nothing awaited before finished");
-            for a in &aw {
-                let cmd = Tiers::suggest_for(t.state(), a);
-                prop_assert!(cmd.is_some(), "no suggestion for {:?}", a);
-                let cmd = cmd.unwrap();
-                let got = Tiers::decide(t.state(), &a.seat, &cmd, &mut check);
-                prop_assert!(got.is_ok(), "{:?} from {} refused: {:?}", cmd, a.seat, got.err());
-                // `suggest` for the seat is the first entry the seat gives.
-                prop_assert!(Tiers::suggest(t.state(), &a.seat).is_some());
-            }
-            let first = &aw[0];
-            let cmd = Tiers::suggest_for(t.state(), first).unwrap();
-            prop_assert!(t.submit(&first.seat, &cmd, &mut roller).is_ok());
-        }
-        prop_assert!(t.replay_matches());
+        testkit::assert_policy_choices_accepted(&mut t, seed, steps, |_, _, _| {});
     }
 }
 
