@@ -1021,6 +1021,7 @@ fn refused_on_purpose(e: &NotationError) -> bool {
             | NotationError::TooManyRolls { .. }
             | NotationError::TooManyDice { .. }
             | NotationError::Misplaced { .. }
+            | NotationError::FractionTooFine { .. }
     )
 }
 
