@@ -161,7 +161,8 @@ fn as_names_it_and_to_gives_it_to_a_player_seat() {
         Command::Add {
             kind: "enforcer".into(),
             name: None,
-            to: Some("GM".into())
+            to: Some("GM".into()),
+            sheet: None,
         }
     );
     assert_eq!(
@@ -169,7 +170,8 @@ fn as_names_it_and_to_gives_it_to_a_player_seat() {
         Command::Add {
             kind: "enforcer".into(),
             name: Some("Big Guy".into()),
-            to: Some("Cy".into())
+            to: Some("Cy".into()),
+            sheet: None,
         }
     );
     assert!(t.replay_matches());
@@ -330,6 +332,7 @@ fn each_refusal_changes_nothing() {
             kind: "dragon".into(),
             name: None,
             to: None,
+            sheet: None,
         },
     );
     assert!(
@@ -345,6 +348,7 @@ fn each_refusal_changes_nothing() {
             kind: "enforcer".into(),
             name: None,
             to: Some("Zed".into()),
+            sheet: None,
         },
     );
     assert!(
@@ -360,6 +364,7 @@ fn each_refusal_changes_nothing() {
             kind: "enforcer".into(),
             name: Some(long),
             to: None,
+            sheet: None,
         },
     );
     assert_eq!(e.kind, Refusal::Forbidden, "{e:?}");
@@ -494,7 +499,8 @@ fn the_legal_commands_offer_add_and_remove_as_choices() {
     }
     let e = Sapio::parse_command(t.state(), &Seat::Gm, "add").unwrap_err();
     assert!(
-        e.to_string().contains("add KIND [as NAME] [to SEAT]"),
+        e.to_string()
+            .contains("add KIND|FILE.toml [as NAME] [to SEAT]"),
         "{e}"
     );
 }
