@@ -12,7 +12,7 @@ use std::fmt;
 
 use tabula_core::{CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
 
-use crate::characters::{Character, CharacterDraft, MAX_LUCK, RULE_LUCK};
+use crate::characters::{Character, CharacterDraft, MAX_LUCK, RULE_LUCK, RULE_SHEET, SheetError};
 use crate::harm::Track;
 use crate::invoking::RULE_VERSUS;
 use crate::name_match::same_name;
@@ -253,6 +253,76 @@ pub fn add(
     name: Option<&str>,
     to: Option<&str>,
 ) -> Result<Vec<Event>, RuleError> {
+    may_add(state, seat)?;
+    let Some(draft) = template(state, kind) else {
+        return Err(RuleError::unknown_among(
+            RULE_GM_TOOLS,
+            "kind",
+            kind.trim(),
+            kinds(state).iter().map(String::as_str),
+        ));
+    };
+    join(state, draft, name, to)
+}
+
+/// The GM's `add FILE.toml [as NAME] [to SEAT]`: the character of an
+/// uploaded sheet (`text`, the file `file` as the line named it) joins the
+/// encounter exactly as a bundled sheet does ([`add`]: fresh tracks, `to`'s
+/// seat or the GM, " 2" on a taken name, the whole sheet in the event). The
+/// sheet is read by the book's own validating reader
+/// ([`crate::characters::parse_character`], the one `tabula sapio character
+/// validate` and a table file's `file = "..."` use), here again even though
+/// the parser read it: a command sent as JSON cannot skip the sheet's rules.
+///
+/// [`RULE_GM_TOOLS`]; the sheet's rules ("The Elements of a Character",
+/// "Starting Characters", R-SA-10, ...: each problem names its own);
+/// issue 27, item 6.
+///
+/// # Errors
+/// As [`add`] (the GM's seat and a full table first); a sheet that is not a
+/// legal character ([`Refusal::Forbidden`] under the first broken rule, the
+/// message naming the file and listing every broken rule). Nothing changes.
+pub fn add_sheet(
+    state: &State,
+    seat: &Seat,
+    file: &str,
+    text: &str,
+    name: Option<&str>,
+    to: Option<&str>,
+) -> Result<Vec<Event>, RuleError> {
+    may_add(state, seat)?;
+    let character = read_sheet(text).map_err(|(rule, problems)| {
+        RuleError::forbidden(
+            rule,
+            format!(
+                "sheet {:?} is not a legal character: {}",
+                file.trim(),
+                problems.join("; ")
+            ),
+        )
+    })?;
+    join(state, character.sheet().clone(), name, to)
+}
+
+/// An uploaded sheet read by the book's validating reader
+/// ([`crate::characters::parse_character`]): the character, or the rule of
+/// the first problem and every problem in words, each naming its field or
+/// rule (unreadable TOML is one problem, under [`RULE_SHEET`]).
+///
+/// # Errors
+/// `(rule, problems)`, at least one problem.
+pub fn read_sheet(text: &str) -> Result<Character, (Rule, Vec<String>)> {
+    crate::characters::parse_character(text).map_err(|e| match e {
+        SheetError::Toml(message) => (RULE_SHEET, vec![message]),
+        SheetError::Rules(e) => (
+            e.problems.first().map_or(RULE_SHEET, |p| p.rule()),
+            e.problems.iter().map(ToString::to_string).collect(),
+        ),
+    })
+}
+
+/// The GM's seat and room at the table, which every `add` needs.
+fn may_add(state: &State, seat: &Seat) -> Result<(), RuleError> {
     gm_only(seat, "adds a character to the encounter")?;
     if state.characters.len() >= MAX_CHARACTERS {
         return Err(RuleError::out_of_range(
@@ -263,14 +333,17 @@ pub fn add(
             state.characters.len().saturating_add(1) as i64,
         ));
     }
-    let Some(mut draft) = template(state, kind) else {
-        return Err(RuleError::unknown_among(
-            RULE_GM_TOOLS,
-            "kind",
-            kind.trim(),
-            kinds(state).iter().map(String::as_str),
-        ));
-    };
+    Ok(())
+}
+
+/// `draft` joins as [`add`] says: `to`'s seat (or the GM), `name` (or the
+/// sheet's) made unique, fresh tracks, checked again as a legal character.
+fn join(
+    state: &State,
+    mut draft: CharacterDraft,
+    name: Option<&str>,
+    to: Option<&str>,
+) -> Result<Vec<Event>, RuleError> {
     let player = match to.map(str::trim) {
         None => None,
         Some(t) if Seat::parse(t).is_gm() => None,

@@ -162,7 +162,8 @@ fn as_names_it_and_to_gives_it_to_a_player_seat() {
         Command::Add {
             kind: "enforcer".into(),
             name: None,
-            to: Some("GM".into())
+            to: Some("GM".into()),
+            sheet: None,
         }
     );
     assert_eq!(
@@ -170,7 +171,8 @@ fn as_names_it_and_to_gives_it_to_a_player_seat() {
         Command::Add {
             kind: "enforcer".into(),
             name: Some("Big Guy".into()),
-            to: Some("Cy".into())
+            to: Some("Cy".into()),
+            sheet: None,
         }
     );
     testkit::assert_replay_rebuilds(&t);
@@ -329,6 +331,7 @@ fn each_refusal_changes_nothing() {
             kind: "dragon".into(),
             name: None,
             to: None,
+            sheet: None,
         },
     );
     assert!(
@@ -344,6 +347,7 @@ fn each_refusal_changes_nothing() {
             kind: "enforcer".into(),
             name: None,
             to: Some("Zed".into()),
+            sheet: None,
         },
     );
     assert!(
@@ -359,6 +363,7 @@ fn each_refusal_changes_nothing() {
             kind: "enforcer".into(),
             name: Some(long),
             to: None,
+            sheet: None,
         },
     );
     assert_eq!(e.kind, Refusal::Forbidden, "{e:?}");
@@ -493,7 +498,8 @@ fn the_legal_commands_offer_add_and_remove_as_choices() {
     }
     let e = Sapio::parse_command(t.state(), &Seat::Gm, "add").unwrap_err();
     assert!(
-        e.to_string().contains("add KIND [as NAME] [to SEAT]"),
+        e.to_string()
+            .contains("add KIND|FILE.toml [as NAME] [to SEAT]"),
         "{e}"
     );
 }

@@ -203,6 +203,7 @@ fn gm_command(k: usize) -> Command {
             kind: ["enforcer", "Wren", "Vance", "desert-commando"][i].into(),
             name: None,
             to: None,
+            sheet: None,
         },
     }
 }

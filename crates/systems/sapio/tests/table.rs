@@ -1361,9 +1361,19 @@ fn any_command() -> impl Strategy<Value = tabula_sapio::Command> {
                 Just("Ana".to_string()),
                 Just("GM".to_string()),
                 "[a-z]{0,4}"
+            ]),
+            // An uploaded sheet's text: a legal one, or junk.
+            proptest::option::of(prop_oneof![
+                Just(include_str!("../../../../examples/sapio/enforcer.toml").to_string()),
+                "[a-z =\"\n\\[\\]]{0,24}"
             ])
         )
-            .prop_map(|(kind, name, to)| C::Add { kind, name, to }),
+            .prop_map(|(kind, name, to, sheet)| C::Add {
+                kind,
+                name,
+                to,
+                sheet
+            }),
     ]
 }
 

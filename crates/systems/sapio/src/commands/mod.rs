@@ -31,6 +31,7 @@
 //! name) is the rest of the line, its words joined by single spaces.
 
 use crate::name_match::same_name;
+use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
 use tabula_core::grammar::words;
 use tabula_core::names::resolve;
 use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
@@ -49,14 +50,37 @@ pub use reference::COMMANDS;
 
 /// Read one command line given by `seat` (without the `seat:` prefix) against
 /// `state`, resolving every name it holds (see the [module documentation](self)).
+/// No sheet files come with the line: `add FILE.toml` is a
+/// [`CommandParseError::Sheet`] naming the file (see [`parse_with`]).
 ///
 /// # Errors
 /// [`CommandParseError::Grammar`] for an unclosed quote;
 /// [`CommandParseError::Unknown`] for a first word that is no command (listing
 /// [`COMMANDS`]); [`CommandParseError::Arguments`] with the command's usage;
 /// [`CommandParseError::Name`] for a name that fits nothing, or several, there,
-/// listing the names that fit.
-pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+/// listing the names that fit; [`CommandParseError::Sheet`] as [`parse_with`].
+pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    parse_with(state, seat, line, &NoSheets)
+}
+
+/// [`parse`] with the character sheet files sent along with the line: the
+/// GM's `add FILE.toml [as NAME] [to SEAT]` (a KIND ending in `.toml`,
+/// [`names_sheet_file`]) reads `FILE.toml` from `sheets` and checks it with
+/// the book's validating reader ([`crate::gm::read_sheet`]); the command
+/// carries the sheet's text, which `decide` checks again. Issue 27, item 6
+/// ([`crate::gm::RULE_GM_TOOLS`]).
+///
+/// # Errors
+/// As [`parse`]; [`CommandParseError::Sheet`] naming the file when it was
+/// not sent or cannot be read (one problem, naming the file) or is not a
+/// legal Sapio character (every broken rule, each naming its field and
+/// rule).
+pub fn parse_with(
+    state: &State,
+    _seat: &Seat,
+    line: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
     let mut all = words(line)?;
     if all.is_empty() {
         return Err(CommandParseError::unknown_command("", COMMANDS));
@@ -112,7 +136,7 @@ pub fn parse(state: &State, _seat: &Seat, line: &str) -> Result<Command, Command
         "injury" | "stress" => harm(&mut l, state, doc)?,
         "heal" => heal(&mut l, state)?,
         "adjust" => adjust(&mut l, state)?,
-        "add" => add(&mut l, state)?,
+        "add" => add(&mut l, state, sheets)?,
         "remove" => Command::Remove {
             character: l.character()?,
         },
@@ -437,15 +461,31 @@ fn adjust(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError>
     })
 }
 
-/// `add`: the words after the command word.
-fn add(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
+/// `add`: the words after the command word. A KIND ending in `.toml` is a
+/// sheet file read from `sheets` ([`parse_with`]).
+fn add(
+    l: &mut Line<'_>,
+    state: &State,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
     let kinds = crate::gm::kinds(state);
     let end = [l.find_word("as"), l.find_word("to")]
         .into_iter()
         .flatten()
         .min()
         .unwrap_or(l.words.len());
-    let kind = l.name_until("kind", &kinds, end)?;
+    let file = l
+        .words
+        .get(l.pos..end)
+        .map(|w| w.join(" "))
+        .filter(|f| names_sheet_file(f));
+    let kind = match &file {
+        Some(f) => {
+            l.pos = end;
+            f.trim().to_string()
+        }
+        None => l.name_until("kind", &kinds, end)?,
+    };
     let (mut name, mut to) = (None, None);
     while !l.at_end() {
         let kw = l.word("as or to")?.to_ascii_lowercase();
@@ -476,7 +516,34 @@ fn add(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
             }
         }
     }
-    Ok(Command::Add { kind, name, to })
+    let sheet = match file {
+        None => None,
+        Some(_) => Some(sheet_text(&kind, sheets)?),
+    };
+    Ok(Command::Add {
+        kind,
+        name,
+        to,
+        sheet,
+    })
+}
+
+/// The text of the sheet file `file`, read from `sheets` and checked by the
+/// book's validating reader ([`crate::gm::read_sheet`]).
+///
+/// # Errors
+/// [`CommandParseError::Sheet`] naming `file`: not sent or unreadable (the
+/// [`tabula_core::files::FileError`], one problem), or every broken rule.
+fn sheet_text(file: &str, sheets: &dyn SheetFiles) -> Result<String, CommandParseError> {
+    let text = sheets.read(file).map_err(|e| CommandParseError::Sheet {
+        file: file.to_string(),
+        problems: vec![e.to_string()],
+    })?;
+    crate::gm::read_sheet(&text).map_err(|(_, problems)| CommandParseError::Sheet {
+        file: file.to_string(),
+        problems,
+    })?;
+    Ok(text)
 }
 
 /// `give-luck`: the words after the command word.

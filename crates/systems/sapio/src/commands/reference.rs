@@ -234,8 +234,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND [as NAME] [to SEAT]",
-        "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...) or a copy of one at the table, fresh Injury and Stress tracks, played by the GM or SEAT",
+        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...), a copy of one at the table, or an uploaded sheet file, fresh Injury and Stress tracks, played by the GM or SEAT",
         Giver::Gm,
         crate::gm::RULE_GM_TOOLS,
     ),

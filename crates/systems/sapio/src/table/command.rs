@@ -215,12 +215,14 @@ pub enum Command {
         /// `N`, `+N` or `-N`.
         amount: crate::gm::Amount,
     },
-    /// GM: a character joins the encounter (`add KIND [as NAME] [to SEAT]`):
-    /// one of the book's bundled sheets or a copy of a character at the
-    /// table, with fresh Injury and Stress tracks, played by the GM or by
-    /// `to`'s seat. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    /// GM: a character joins the encounter (`add KIND|FILE.toml [as NAME]
+    /// [to SEAT]`): one of the book's bundled sheets, a copy of a character
+    /// at the table, or the character of an uploaded sheet file, with fresh
+    /// Injury and Stress tracks, played by the GM or by `to`'s seat. Issue
+    /// 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
     Add {
-        /// A bundled sheet (`roof-runner`) or a character at the table.
+        /// A bundled sheet (`roof-runner`) or a character at the table; with
+        /// `sheet`, the sheet file's name as the line gave it (`mira.toml`).
         kind: String,
         /// Its name at the table (default: the sheet's; "NAME 2" on a clash).
         #[serde(default)]
@@ -228,6 +230,13 @@ pub enum Command {
         /// The player seat that plays it (default: the GM).
         #[serde(default)]
         to: Option<String>,
+        /// An uploaded character sheet's text (TOML, as `tabula sapio
+        /// character validate` reads it): the newcomer is its character, and
+        /// `decide` validates it again (a command sent as JSON cannot skip
+        /// the sheet's rules). `None`: `kind` names a bundled sheet or a
+        /// character at the table.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<String>,
     },
     /// GM: a GM character leaves the encounter (`remove CHARACTER`), between
     /// turns. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).

@@ -121,6 +121,18 @@ impl TextPlay for Sapio {
         crate::commands::parse(state, seat, line)
     }
 
+    /// The parser proper ([`crate::commands::parse_with`]): the GM's `add
+    /// FILE.toml` reads the sheet sent with the line (issue 27, item 6);
+    /// `parse_command` is this with no sheets.
+    fn parse_command_with(
+        state: &State,
+        seat: &Seat,
+        line: &str,
+        sheets: &dyn tabula_core::files::SheetFiles,
+    ) -> Result<Command, CommandParseError> {
+        crate::commands::parse_with(state, seat, line, sheets)
+    }
+
     const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::commands::COMMANDS;
     /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`]).
     const END_COMMANDS: &'static [&'static str] = &["end"];

@@ -98,9 +98,18 @@ pub(super) fn decide(
             value,
             amount,
         } => crate::gm::adjust(state, seat, *character, *value, *amount),
-        Command::Add { kind, name, to } => {
-            crate::gm::add(state, seat, kind, name.as_deref(), to.as_deref())
-        }
+        Command::Add {
+            kind,
+            name,
+            to,
+            sheet: None,
+        } => crate::gm::add(state, seat, kind, name.as_deref(), to.as_deref()),
+        Command::Add {
+            kind,
+            name,
+            to,
+            sheet: Some(text),
+        } => crate::gm::add_sheet(state, seat, kind, text, name.as_deref(), to.as_deref()),
         Command::Remove { character } => crate::gm::remove(state, seat, *character),
         Command::GiveLuck { character, amount } => {
             record::give_luck(state, seat, character, amount)
