@@ -472,7 +472,7 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<CommandSpec>) {
     }
     if state.characters.len() < MAX_CHARACTERS {
         let mut params = vec![
-            ParamSpec::choice("kind", kinds(state)),
+            ParamSpec::choice_or_sheet("kind", kinds(state)),
             ParamSpec::text("as name"),
         ];
         let seats = player_seats(state);

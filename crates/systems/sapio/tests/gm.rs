@@ -69,7 +69,7 @@ fn options<'a>(spec: &'a tabula_core::CommandSpec, param: &str) -> &'a [String] 
         .unwrap_or_else(|| panic!("{} has no {param}", spec.name))
         .kind
     {
-        ParamKind::Choice { options } => options,
+        ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => options,
         other => panic!("{param} is {other:?}"),
     }
 }
