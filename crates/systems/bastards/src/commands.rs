@@ -28,6 +28,7 @@
 //! names that fit.
 
 use tabula_core::cards::CardSpec;
+use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, normalize, resolve};
 use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
@@ -229,8 +230,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND [as NAME] [to SEAT]",
-        "The Dealer brings a participant in: a copy of one the table loaded or of the book's sheets (Carlton, Cynthia, Kodos, The investor), named NAME (a name taken becomes NAME 2), controlled by SEAT (default the GM); mid-Opposition it draws its hand and plays its lowest card as initiative",
+        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "The Dealer brings a participant in: a copy of one the table loaded or of the book's sheets (Carlton, Cynthia, Kodos, The investor), or the character of a sheet file sent with the command, named NAME (a name taken becomes NAME 2), controlled by SEAT (default the GM); mid-Opposition it draws its hand and plays its lowest card as initiative",
         Giver::Gm,
         crate::gm::GM_TOOLS,
     ),
@@ -279,8 +280,30 @@ const PICKS: [&str; 6] = ["best", "high", "highest", "lowest", "low", "worst"];
 /// [`CommandParseError::Unknown`] for a first word that is no command (listing
 /// [`COMMANDS`]); [`CommandParseError::Arguments`] with the command's usage;
 /// [`CommandParseError::Name`] for a name that fits nothing, or several, there,
-/// listing the names that fit.
+/// listing the names that fit; [`CommandParseError::Sheet`] for `add
+/// FILE.toml`, since no sheet file comes with the line
+/// ([`parse_command_with`]).
 pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    parse_command_with(state, seat, line, &NoSheets)
+}
+
+/// [`parse_command`] with the sheet files sent with the line: the GM's `add
+/// FILE.toml [as NAME] [to SEAT]` ([`names_sheet_file`]) reads FILE from
+/// `sheets` and validates it with the book's reader ([`crate::gm::read_sheet`],
+/// the one `character validate` and the table file's sheets use); the command
+/// carries the sheet's text, which `decide` validates again (issue 27, item 6).
+///
+/// # Errors
+/// As [`parse_command`]; [`CommandParseError::Sheet`] naming the file when it
+/// was not sent or cannot be read (one problem: the file error), or is not a
+/// legal character of the book (every broken rule, each naming its field or
+/// rule).
+pub fn parse_command_with(
+    state: &State,
+    seat: &Seat,
+    line: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
     let w = words(line)?;
     let Some(head) = w.first() else {
         return Err(CommandParseError::unknown_command("", COMMANDS));
@@ -515,13 +538,15 @@ pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, 
             Command::Adjust { who, value, amount }
         }
         "add" => {
-            let kinds = crate::gm::kinds(state);
-            let kind = resolve(
-                "kind",
-                arg(0, "kind")?,
-                kinds.iter().map(|(n, _)| n.as_str()),
-            )?
-            .to_string();
+            let typed = arg(0, "kind")?;
+            let (kind, sheet) = if names_sheet_file(typed) {
+                let file = typed.trim().to_string();
+                (file.clone(), Some(read_sheet_file(&file, sheets)?))
+            } else {
+                let kinds = crate::gm::kinds(state);
+                let kind = resolve("kind", typed, kinds.iter().map(|(n, _)| n.as_str()))?;
+                (kind.to_string(), None)
+            };
             let mut name = None;
             let mut to = None;
             let mut rest = args.iter().skip(1);
@@ -544,11 +569,16 @@ pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, 
                     to = Some(Seat::parse(found));
                 } else {
                     return Err(bad(format!(
-                        "add takes KIND [as NAME] [to SEAT], not {word:?}"
+                        "add takes KIND|FILE.toml [as NAME] [to SEAT], not {word:?}"
                     )));
                 }
             }
-            Command::Add { kind, name, to }
+            Command::Add {
+                kind,
+                name,
+                to,
+                sheet,
+            }
         }
         "remove" => {
             if args.len() > 1 {
@@ -560,6 +590,24 @@ pub fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, 
         }
         _ => Command::Finish,
     })
+}
+
+/// The text of the sheet file `file` (`add FILE.toml`), read from `sheets`
+/// and checked with [`crate::gm::read_sheet`] (issue 27, item 6).
+///
+/// # Errors
+/// [`CommandParseError::Sheet`] naming `file`: the file error, or every
+/// broken rule of the sheet.
+fn read_sheet_file(file: &str, sheets: &dyn SheetFiles) -> Result<String, CommandParseError> {
+    let refused = |problems: Vec<String>| CommandParseError::Sheet {
+        file: file.to_string(),
+        problems,
+    };
+    let text = sheets
+        .read(file)
+        .map_err(|e| refused(vec![e.to_string()]))?;
+    crate::gm::read_sheet(&text).map_err(refused)?;
+    Ok(text)
 }
 
 /// `key=value` without regard to the key's case.

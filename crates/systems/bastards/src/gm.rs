@@ -302,6 +302,35 @@ pub fn bundled() -> &'static [Character] {
     })
 }
 
+/// Read an uploaded character sheet (the GM's `add FILE.toml`) with the
+/// book's validating reader, [`Character::from_toml`], the one `tabula
+/// bastards character validate` and a table file's `file = "..."` sheets use:
+/// the character, or every problem, each naming its field or rule (a TOML
+/// error names its field; each broken rule of [`Character::from_draft`] its
+/// field and the book's section: "Suits", "Points & Costs", "Skills",
+/// "Advantages"; R-GB-8).
+///
+/// A sheet longer than [`tabula_core::files::MAX_FILE_BYTES`] is refused
+/// unread, as a file of that size is (a command sent as JSON carries the
+/// text itself). Issue 27, item 6.
+///
+/// # Errors
+/// Every problem, at least one, as text.
+pub fn read_sheet(text: &str) -> Result<Character, Vec<String>> {
+    let max = tabula_core::files::MAX_FILE_BYTES;
+    if text.len() as u64 > max {
+        return Err(vec![format!(
+            "the sheet is larger than {max} bytes; refused"
+        )]);
+    }
+    Character::from_toml(text).map_err(|e| match e {
+        crate::character::SheetError::Toml(message) => vec![message],
+        crate::character::SheetError::Rules(d) => {
+            d.problems.iter().map(ToString::to_string).collect()
+        }
+    })
+}
+
 /// Every kind the GM's `add` copies, by name, with the combatant it sets up:
 /// first everyone the table loaded (as the table file set them up, before
 /// play), then each bundled sheet ([`bundled`]) whose name the table did not
@@ -360,6 +389,50 @@ fn free_name(state: &State, base: &str) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
+/// What the GM's `add` copies: a kind the table knows ([`kinds`]) by name, or
+/// the text of an uploaded sheet (`add FILE.toml`; issue 27, item 6).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Source<'a> {
+    /// A kind's name, as typed.
+    Kind(&'a str),
+    /// A sheet's text, read again with [`read_sheet`] (a command sent as
+    /// JSON cannot skip the validation).
+    Sheet(&'a str),
+}
+
+/// The kind's name and the combatant it sets up, or the refusal.
+fn template(state: &State, source: Source<'_>) -> Result<(String, Combatant), RuleError> {
+    match source {
+        Source::Kind(kind) => {
+            let mut all = kinds(state);
+            match all.iter().position(|(n, _)| same_name(n, kind)) {
+                Some(i) => Ok(all.swap_remove(i)),
+                None => Err(RuleError::unknown_among(
+                    GM_TOOLS,
+                    "kind",
+                    kind,
+                    all.iter().map(|(n, _)| n.as_str()),
+                )),
+            }
+        }
+        Source::Sheet(text) => {
+            let ch = read_sheet(text).map_err(|problems| {
+                RuleError::forbidden(
+                    GM_TOOLS,
+                    format!(
+                        "the sheet is not a legal character of A Game of Bastards: {}",
+                        problems.join("; ")
+                    ),
+                )
+            })?;
+            Ok((
+                ch.name().to_string(),
+                crate::table::fated_from_sheet(&ch, Seat::Gm),
+            ))
+        }
+    }
+}
+
 /// The GM's `add KIND [as NAME] [to SEAT]`: a new participant joins, a fresh
 /// copy of KIND ([`kinds`]: as the table set it up, or a bundled sheet set up
 /// as the table sets up a Fated), named NAME (default the kind's name; a name
@@ -375,18 +448,24 @@ fn free_name(state: &State, base: &str) -> String {
 /// crate's own decision for anyone entering mid-Opposition, which the book
 /// leaves open). Its pools, Wildcards and weapons are the kind's as set up.
 ///
+/// `add FILE.toml` ([`Source::Sheet`]) joins exactly so, the sheet set up as
+/// the table sets up a Fated: the kind is the sheet's character name (the
+/// event and the log name it, never the file), and the sheet is validated
+/// again here, so a broken one is refused naming every broken rule.
+///
 /// A Game of Bastards, "Building A Scene", "Followers", "Optional Rules",
 /// "Initiative" (003_2dfeea144768d328.txt); issue 27, item 6 ([`GM_TOOLS`]).
 ///
 /// # Errors
 /// Not the GM ([`Refusal::NotPermitted`]), a full table, an unknown kind or
-/// seat ([`Refusal::Unknown`], listing them), a name that cannot be used;
-/// nothing changes.
+/// seat ([`Refusal::Unknown`], listing them), a sheet that is not a legal
+/// character ([`Refusal::Forbidden`], every problem), a name that cannot be
+/// used; nothing changes.
 pub(crate) fn add(
     o: &mut Out,
     state: &State,
     seat: &Seat,
-    kind: &str,
+    source: Source<'_>,
     name: Option<&str>,
     to: Option<&Seat>,
     roller: &mut dyn Roller,
@@ -398,15 +477,7 @@ pub(crate) fn add(
             format!("the table is full: at most {MAX_COMBATANTS} participants"),
         ));
     }
-    let all = kinds(state);
-    let Some((kind_name, template)) = all.iter().find(|(n, _)| same_name(n, kind)) else {
-        return Err(RuleError::unknown_among(
-            GM_TOOLS,
-            "kind",
-            kind,
-            all.iter().map(|(n, _)| n.as_str()),
-        ));
-    };
+    let (kind_name, template) = template(state, source)?;
     let base = name.map_or(kind_name.as_str(), str::trim);
     check_name("name", base).map_err(|e| RuleError::forbidden(GM_TOOLS, e.to_string()))?;
     let controller = match to {
@@ -438,10 +509,10 @@ pub(crate) fn add(
         status: Status::default(),
         removed: false,
         added: true,
-        ..template.clone()
+        ..template
     };
     o.emit(Event::Added {
-        kind: kind_name.clone(),
+        kind: kind_name,
         combatant: Box::new(newcomer),
     });
     let k = o.s().combatants.len() - 1;

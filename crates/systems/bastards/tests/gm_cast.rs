@@ -270,11 +270,13 @@ fn refusals_name_the_rule_and_change_nothing() {
             kind: "Nobody".into(),
             name: None,
             to: None,
+            sheet: None,
         },
         Command::Add {
             kind: "Kodos".into(),
             name: None,
             to: Some(Seat::parse("nobody")),
+            sheet: None,
         },
     ];
     for cmd in cases {
@@ -288,6 +290,7 @@ fn refusals_name_the_rule_and_change_nothing() {
                 kind: "Kodos".into(),
                 name: Some("bad\u{7}name".into()),
                 to: None,
+                sheet: None,
             },
             &mut none(),
         )

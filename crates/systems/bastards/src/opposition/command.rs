@@ -155,18 +155,28 @@ pub enum Command {
         /// `N`, `+N` or `-N`.
         amount: crate::gm::Amount,
     },
-    /// The Dealer (GM) brings a new participant in (`add KIND [as NAME] [to
-    /// SEAT]`): a copy of one the table loaded or of the book's bundled
-    /// sheets (`gm::add`).
+    /// The Dealer (GM) brings a new participant in (`add KIND|FILE.toml [as
+    /// NAME] [to SEAT]`): a copy of one the table loaded or of the book's
+    /// bundled sheets, or the character of an uploaded sheet (`gm::add`).
     ///
     /// Issue 27, item 6; the table's GM tools ([`crate::gm::GM_TOOLS`]).
     Add {
-        /// The kind copied: a name the table loaded or a bundled sheet.
+        /// The kind copied: a name the table loaded or a bundled sheet; for an
+        /// uploaded sheet, the file's name as typed (only for the reader: the
+        /// sheet's text decides).
         kind: String,
-        /// Its name at the table (default: the kind's).
+        /// Its name at the table (default: the kind's, or the sheet's
+        /// character name).
         name: Option<String>,
         /// The seat that controls it (default: the GM).
         to: Option<Seat>,
+        /// The text of an uploaded character sheet (TOML, at most
+        /// [`tabula_core::files::MAX_FILE_BYTES`]): when given, the newcomer is
+        /// its character and `kind` is not looked up. `decide` validates it
+        /// again, so a command sent as JSON cannot bring in a broken sheet.
+        /// Absent in JSON: `None`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<String>,
     },
     /// The Dealer (GM) takes a participant out of the encounter (`remove
     /// WHO`; `gm::remove`).

@@ -54,12 +54,21 @@ pub fn decide(
         Command::Adjust { who, value, amount } => {
             crate::gm::adjust(&mut o, state, seat, who, *value, *amount, roller)?;
         }
-        Command::Add { kind, name, to } => {
+        Command::Add {
+            kind,
+            name,
+            to,
+            sheet,
+        } => {
+            let source = match sheet {
+                Some(text) => crate::gm::Source::Sheet(text),
+                None => crate::gm::Source::Kind(kind),
+            };
             crate::gm::add(
                 &mut o,
                 state,
                 seat,
-                kind,
+                source,
                 name.as_deref(),
                 to.as_ref(),
                 roller,
