@@ -331,7 +331,7 @@ fn add_and_remove_are_the_gms_legal_commands_with_choices() {
     let p: Vec<&str> = add.params.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(p, ["kind", "as name", "to seat"]);
     match &add.params[0].kind {
-        ParamKind::Choice { options } => {
+        ParamKind::ChoiceOrSheet { options } => {
             assert!(options.contains(&"Thugs".to_string()));
             assert!(options.contains(&"Kodos".to_string()));
         }

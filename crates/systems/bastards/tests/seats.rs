@@ -328,7 +328,7 @@ fn line_for(spec: &CommandSpec, rand: &mut impl Iterator<Item = u32>) -> String 
                 let span = (max - min).max(0) as u64 + 1;
                 words.push((min + (u64::from(r) % span) as i64).to_string());
             }
-            ParamKind::Choice { options } => {
+            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
                 if let Some(o) = options.get(r as usize % options.len().max(1)) {
                     words.push(quoted(o));
                 }
