@@ -66,8 +66,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND [as NAME] [to SEAT]",
-        "the storyteller brings a character into the encounter: a fresh copy of a table's character or of a book's sheet (a taken name gets \" 2\"); played by the storyteller unless `to SEAT`",
+        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "the storyteller brings a character into the encounter: a fresh copy of a table's character, of a book's sheet or of an uploaded sheet file (a taken name gets \" 2\"); played by the storyteller unless `to SEAT`",
         Giver::Gm,
         crate::gm::GM_TOOLS,
     ),
@@ -311,9 +311,10 @@ const KEYWORDS: [&str; 8] = [
 
 /// A command line split into words: the command, positional words and keyword
 /// arguments.
-struct Args {
+pub(crate) struct Args {
     doc: &'static CommandDoc,
-    positional: Vec<String>,
+    /// The words before the first keyword.
+    pub(crate) positional: Vec<String>,
     keywords: Vec<(&'static str, Vec<String>)>,
 }
 
@@ -357,11 +358,11 @@ fn split(line: &str) -> Result<Args, CommandParseError> {
 }
 
 impl Args {
-    fn err(&self, problem: impl Into<String>) -> CommandParseError {
+    pub(crate) fn err(&self, problem: impl Into<String>) -> CommandParseError {
         CommandParseError::arguments(self.doc, problem)
     }
 
-    fn kw(&self, k: &str) -> Option<&[String]> {
+    pub(crate) fn kw(&self, k: &str) -> Option<&[String]> {
         self.keywords
             .iter()
             .find(|(n, _)| *n == k)
@@ -370,7 +371,7 @@ impl Args {
 
     /// The words after keyword `k` as one name (several words unquoted join
     /// with spaces); `None` when the keyword is absent or has no words.
-    fn kw_text(&self, k: &str) -> Option<String> {
+    pub(crate) fn kw_text(&self, k: &str) -> Option<String> {
         self.kw(k)
             .map(|v| v.join(" "))
             .filter(|s| !s.trim().is_empty())
@@ -676,13 +677,30 @@ fn stat_words() -> Vec<String> {
 /// [`CommandParseError::Unknown`] listing the commands;
 /// [`CommandParseError::Arguments`] naming the argument, with the usage from
 /// [`COMMANDS`]; [`CommandParseError::Name`] for a name that fits nothing or
-/// several things there, listing them.
+/// several things there, listing them; [`CommandParseError::Sheet`] for
+/// `add FILE.toml` (no sheet file comes with this line: [`parse_with`]).
 pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    parse_with(state, seat, line, &tabula_core::files::NoSheets)
+}
+
+/// [`parse`] with the character sheet files sent along with the line: the
+/// storyteller's `add FILE.toml [as NAME] [to SEAT]` reads its sheet from
+/// `sheets` ([`crate::gm::read_upload`]; GM tools, issue 27, item 6).
+///
+/// # Errors
+/// As [`parse`]; [`CommandParseError::Sheet`] when the named file was not
+/// sent or is not a legal character of this book, listing every broken rule.
+pub fn parse_with(
+    state: &State,
+    seat: &Seat,
+    line: &str,
+    sheets: &dyn tabula_core::files::SheetFiles,
+) -> Result<Command, CommandParseError> {
     let a = split(line)?;
     let n = Names { s: state, seat };
     // `add`'s `as NAME` is the newcomer's name, not a character of the table.
     if a.doc.name == "add" {
-        return parse_add(state, &a);
+        return crate::gm::parse_add(state, &a, sheets);
     }
     let who = match a.kw_text("as") {
         Some(w) => Some(n.acting(&w)?),
@@ -955,37 +973,4 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
         other => return Err(CommandParseError::unknown_command(other, COMMANDS)),
     };
     Ok(cmd)
-}
-
-/// `add KIND [as NAME] [to SEAT]`: the kind among [`crate::gm::kinds`] (any
-/// case, unambiguous prefix), the name as typed, the seat among the table's
-/// (`gm` or a player seat, any case) or a new player seat.
-fn parse_add(state: &State, a: &Args) -> Result<Command, CommandParseError> {
-    let typed = a.positional.join(" ");
-    if typed.trim().is_empty() {
-        return Err(a.err("name the kind of character: add KIND [as NAME] [to SEAT]"));
-    }
-    let kinds = crate::gm::kinds(state);
-    let kind = resolve("kind", &typed, kinds.iter().map(String::as_str))?.to_string();
-    if a.kw("as").is_some() && a.kw_text("as").is_none() {
-        return Err(a.err("say the newcomer's name after `as`"));
-    }
-    let seat = match a.kw_text("to") {
-        None if a.kw("to").is_some() => return Err(a.err("say whose seat after `to`")),
-        None => None,
-        Some(t) => {
-            let seats = crate::gm::seats(state);
-            let typed_seat = seats
-                .iter()
-                .find(|s| same_name(s, &t))
-                .cloned()
-                .unwrap_or(t);
-            Some(state.seat(&Seat::parse(&typed_seat)))
-        }
-    };
-    Ok(Command::Add {
-        kind,
-        name: a.kw_text("as").map(|n| n.trim().to_string()),
-        seat,
-    })
 }

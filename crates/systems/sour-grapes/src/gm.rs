@@ -6,14 +6,17 @@
 //! Mechanics" for a stat's range). What the table decided where the book is
 //! silent is in `docs/systems/sour-grapes.md`, "GM tools".
 
-use tabula_core::names::{check_name, check_seat_name, same_name};
-use tabula_core::{CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
+use tabula_core::builder::BuildProblem;
+use tabula_core::files::{SheetFiles, names_sheet_file};
+use tabula_core::names::{check_name, check_seat_name, resolve, same_name};
+use tabula_core::{CommandParseError, CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
 
 use crate::cards::{CardType, book_cards, same_key};
 use crate::character::Character;
+use crate::commands::Args;
 use crate::rules;
 use crate::stats::Stat;
-use crate::table::{Event, MAX_PARTICIPANTS, Moment, Participant, State};
+use crate::table::{Command, Event, MAX_PARTICIPANTS, Moment, Participant, State};
 
 /// The GM's tools: the table's own citation (issue 27, item 6).
 pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
@@ -153,6 +156,180 @@ pub fn seats(s: &State) -> Vec<String> {
     out
 }
 
+/// Every broken rule of an uploaded character sheet at this table, each
+/// naming its field and rule, or its character: the sheet read as
+/// `tabula sour-grapes character validate` and the table file's `file =
+/// "..."` sheets read it ([`Character::from_toml`],
+/// [`crate::builder::validate`]); then, as the table file's sheets are dealt
+/// (`text::setup`, "Cards"), each card it lists must be an action card of the
+/// table or of the book.
+///
+/// Sour Grapes, "Character Creation", "Stats", "Skills", "Cards"
+/// (000_05a1db5b88f54528.txt); GM tools (issue 27, item 6).
+///
+/// # Errors
+/// Every problem found (at least one).
+pub fn uploaded(s: &State, text: &str) -> Result<Character, Vec<BuildProblem>> {
+    let c = Character::from_toml(text).map_err(crate::builder::file_problems)?;
+    let book = book_cards();
+    let problems: Vec<BuildProblem> = c
+        .cards()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|name| {
+            let card = s
+                .cards
+                .iter()
+                .chain(&book)
+                .find(|k| same_key(&k.name, name));
+            let message = match card {
+                None => format!("cards: no card called {name:?} at this table or in the book"),
+                Some(k) if k.kind == CardType::Effect => {
+                    format!("cards: {} is an effect, not an action card", k.name)
+                }
+                Some(_) => return None,
+            };
+            Some(BuildProblem {
+                field: Some("cards".into()),
+                rule: rules::HAND,
+                message,
+                unfinished: false,
+            })
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(c)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The uploaded sheet `file` read from `sheets` and checked ([`uploaded`]):
+/// its text, for [`Command::Add`] to carry.
+///
+/// # Errors
+/// [`CommandParseError::Sheet`]: the file not sent or unreadable (one problem
+/// naming the file), or every broken rule of the sheet.
+pub fn read_upload(
+    s: &State,
+    file: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<String, CommandParseError> {
+    let problem = |problems: Vec<String>| CommandParseError::Sheet {
+        file: file.to_string(),
+        problems,
+    };
+    let text = sheets
+        .read(file)
+        .map_err(|e| problem(vec![e.to_string()]))?;
+    match uploaded(s, &text) {
+        Ok(_) => Ok(text),
+        Err(ps) => Err(problem(ps.iter().map(ToString::to_string).collect())),
+    }
+}
+
+/// `add KIND|FILE.toml [as NAME] [to SEAT]`: the kind among [`kinds`] (any
+/// case, unambiguous prefix), or a word ending in `.toml`
+/// ([`names_sheet_file`]): a character sheet file read from `sheets`
+/// ([`read_upload`]); the name as typed; the seat among the table's (`gm` or
+/// a player seat, any case) or a new player seat (`decide` refuses it).
+///
+/// GM tools (issue 27, item 6).
+///
+/// # Errors
+/// [`CommandParseError::Arguments`] for a missing kind, name or seat;
+/// [`CommandParseError::Name`] for a kind that fits none or several;
+/// [`CommandParseError::Sheet`] for a sheet file not sent or broken.
+pub(crate) fn parse_add(
+    state: &State,
+    a: &Args,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
+    let typed = a.positional.join(" ");
+    if typed.trim().is_empty() {
+        return Err(a.err(
+            "name the kind of character or a sheet file: add KIND|FILE.toml [as NAME] [to SEAT]",
+        ));
+    }
+    let (kind, sheet) = if names_sheet_file(&typed) {
+        let file = typed.trim().to_string();
+        let text = read_upload(state, &file, sheets)?;
+        (file, Some(text))
+    } else {
+        let kinds = kinds(state);
+        let kind = resolve("kind", &typed, kinds.iter().map(String::as_str))?;
+        (kind.to_string(), None)
+    };
+    if a.kw("as").is_some() && a.kw_text("as").is_none() {
+        return Err(a.err("say the newcomer's name after `as`"));
+    }
+    let seat = match a.kw_text("to") {
+        None if a.kw("to").is_some() => return Err(a.err("say whose seat after `to`")),
+        None => None,
+        Some(t) => {
+            let typed_seat = seats(state)
+                .into_iter()
+                .find(|s| same_name(s, &t))
+                .unwrap_or(t);
+            Some(state.seat(&Seat::parse(&typed_seat)))
+        }
+    };
+    Ok(Command::Add {
+        kind,
+        name: a.kw_text("as").map(|n| n.trim().to_string()),
+        seat,
+        sheet,
+    })
+}
+
+/// What `add` copies: the table's participant of that name (its cards and
+/// comparables come too), else the uploaded sheet's character (`sheet`, the
+/// TOML text, validated again: [`uploaded`]), else the bundled sheet.
+fn base_of(
+    s: &State,
+    kind: &str,
+    sheet: Option<&str>,
+) -> Result<(Character, Option<Participant>), RuleError> {
+    if let Some(text) = sheet {
+        return match uploaded(s, text) {
+            Ok(c) => Ok((c, None)),
+            Err(ps) => Err(RuleError::new(
+                ps.first().map_or(rules::CREATION, |p| p.rule),
+                Refusal::Forbidden,
+                format!(
+                    "the sheet {} is not a legal character of Sour Grapes: {}",
+                    kind.trim(),
+                    ps.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            )),
+        };
+    }
+    let from_table = s
+        .participants
+        .iter()
+        .chain(&s.left)
+        .find(|p| same_name(p.character.name(), kind))
+        .cloned();
+    if let Some(p) = from_table {
+        return Ok((p.character.clone(), Some(p)));
+    }
+    match bundled().into_iter().find(|c| same_name(c.name(), kind)) {
+        Some(c) => Ok((c, None)),
+        None => {
+            let kinds = kinds(s);
+            Err(RuleError::unknown_among(
+                GM_TOOLS,
+                "kind",
+                kind.trim(),
+                kinds.iter().map(String::as_str),
+            ))
+        }
+    }
+}
+
 /// The storyteller's `add`: a new participant, a fresh copy of `kind` (a
 /// character of the table, else a bundled sheet): every stat at its Actual
 /// Stat Value without injuries, every skill token, no effects ("Stat
@@ -162,7 +339,9 @@ pub fn seats(s: &State) -> Vec<String> {
 /// sheet holds the cards its sheet lists (a book card the table lacks comes
 /// with it), or every action card of the table. Played by `seat` (default:
 /// the storyteller). Its name is `name` or the kind's, with ` 2` (` 3`, ...)
-/// when taken. In an Event it rolls initiative while the order is not
+/// when taken. With `sheet` (an uploaded sheet's TOML text, `kind` its file)
+/// the copy is of that sheet's character, read and checked again
+/// ([`uploaded`]), dealt as a bundled sheet is; the event names the file. In an Event it rolls initiative while the order is not
 /// settled, else it joins at the end of the order (Tabula's decision: the
 /// book is silent; docs/systems/sour-grapes.md, GM tools).
 ///
@@ -171,11 +350,13 @@ pub fn seats(s: &State) -> Vec<String> {
 ///
 /// # Errors
 /// An unknown kind ([`Refusal::Unknown`], listing the kinds), a bad name or
-/// seat ([`Refusal::Forbidden`]), a full table ([`Refusal::OutOfRange`]);
-/// nothing changes.
+/// seat, or an uploaded sheet that breaks rules ([`Refusal::Forbidden`],
+/// every broken rule named, citing the first), a full table
+/// ([`Refusal::OutOfRange`]); nothing changes.
 pub(crate) fn add(
     s: &State,
     kind: &str,
+    sheet: Option<&str>,
     name: Option<&str>,
     seat: Option<&Seat>,
 ) -> Result<Event, RuleError> {
@@ -188,27 +369,7 @@ pub(crate) fn add(
             i64::try_from(s.participants.len().saturating_add(1)).unwrap_or(i64::MAX),
         ));
     }
-    let from_table = s
-        .participants
-        .iter()
-        .chain(&s.left)
-        .find(|p| same_name(p.character.name(), kind))
-        .cloned();
-    let base = match &from_table {
-        Some(p) => p.character.clone(),
-        None => match bundled().into_iter().find(|c| same_name(c.name(), kind)) {
-            Some(c) => c,
-            None => {
-                let kinds = kinds(s);
-                return Err(RuleError::unknown_among(
-                    GM_TOOLS,
-                    "kind",
-                    kind.trim(),
-                    kinds.iter().map(String::as_str),
-                ));
-            }
-        },
-    };
+    let (base, from_table) = base_of(s, kind, sheet)?;
     let wanted = name.unwrap_or(base.name());
     if let Err(e) = check_name("name", wanted) {
         return Err(RuleError::forbidden(GM_TOOLS, e.to_string()));
@@ -287,6 +448,7 @@ pub(crate) fn add(
             comparable,
         }),
         cards: new_cards,
+        sheet: sheet.map(|_| kind.trim().to_string()),
     })
 }
 

@@ -252,6 +252,7 @@ fn refusals_name_the_rule_and_change_nothing() {
         kind: "Rook".into(),
         name: None,
         seat: None,
+        sheet: None,
     };
     let e = refused(&mut t, &sam, &add);
     assert_eq!(e.kind, Refusal::NotPermitted);
@@ -265,6 +266,7 @@ fn refusals_name_the_rule_and_change_nothing() {
             kind: "Dragon".into(),
             name: None,
             seat: None,
+            sheet: None,
         },
     );
     assert!(matches!(e.kind, Refusal::Unknown { .. }), "{e}");
@@ -284,6 +286,7 @@ fn refusals_name_the_rule_and_change_nothing() {
             kind: "Rook".into(),
             name: Some("Bad:Name\u{7}".into()),
             seat: None,
+            sheet: None,
         },
     );
     assert_eq!(e.kind, Refusal::Forbidden);

@@ -234,16 +234,24 @@ pub enum Command {
         amount: crate::gm::Amount,
     },
     /// The storyteller brings a character into the encounter
-    /// (`add KIND [as NAME] [to SEAT]`): a copy, fresh, of one of the table's
-    /// characters or of the book's sheets bundled with the crate.
+    /// (`add KIND|FILE.toml [as NAME] [to SEAT]`): a copy, fresh, of one of
+    /// the table's characters, of the book's sheets bundled with the crate,
+    /// or of a character sheet file sent with the line (an uploaded sheet).
     /// GM tools (issue 27, item 6).
     Add {
-        /// The kind: a character of the table or a bundled sheet, by name.
+        /// The kind: a character of the table or a bundled sheet, by name; for
+        /// an uploaded sheet, the file's name as typed (`rook.toml`).
         kind: String,
-        /// The newcomer's name (default: the kind's; a taken name gets ` 2`).
+        /// The newcomer's name (default: the kind's, or the uploaded sheet's
+        /// character name; a taken name gets ` 2`).
         name: Option<String>,
         /// Who plays it (default: the storyteller).
         seat: Option<Seat>,
+        /// The uploaded sheet's TOML text, when `kind` names a sheet file:
+        /// `decide` reads and validates it again (a command sent as JSON
+        /// cannot bypass the sheet's rules). Absent from older commands.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<String>,
     },
     /// The storyteller takes a character out of the encounter (`remove NAME`).
     /// GM tools (issue 27, item 6).

@@ -359,6 +359,10 @@ pub enum Event {
         /// Card definitions new to the table.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         cards: Vec<ActionCard>,
+        /// The file of the uploaded sheet it came from (`add rook.toml`), as
+        /// the storyteller typed it; absent for a kind the table knows.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<String>,
     },
     /// The storyteller took a character out of the encounter (`remove`): it
     /// leaves the table with its cards and effects, and the initiative order.

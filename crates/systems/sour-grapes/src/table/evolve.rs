@@ -320,7 +320,9 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
-        Event::Joined { participant, cards } => {
+        Event::Joined {
+            participant, cards, ..
+        } => {
             for c in cards {
                 if s.card(&c.name).is_none() {
                     s.cards.push(c.clone());

@@ -563,9 +563,10 @@ fn effects_experience_and_gm_tools(
             kind,
             name,
             seat: to,
+            sheet,
         } => {
             need_gm(seat, "add a character", crate::gm::GM_TOOLS)?;
-            let e = crate::gm::add(d.s(), kind, name.as_deref(), to.as_ref())?;
+            let e = crate::gm::add(d.s(), kind, sheet.as_deref(), name.as_deref(), to.as_ref())?;
             d.emit(e);
         }
         Command::Remove { who } => {

@@ -240,15 +240,21 @@ pub fn describe(state: &State, e: &Event) -> String {
         } => {
             format!("The storyteller sets {who}'s {stat} to {to} (was {from}).")
         }
-        Event::Joined { participant, .. } => {
+        Event::Joined {
+            participant, sheet, ..
+        } => {
             let p = participant;
+            let from = sheet
+                .as_ref()
+                .map(|f| format!(" from the sheet {f}"))
+                .unwrap_or_default();
             let whose = if p.seat.is_gm() {
                 "the storyteller's".to_string()
             } else {
                 format!("{}'s", p.seat)
             };
             format!(
-                "The storyteller brings {} into the encounter ({whose}; cards: {}).",
+                "The storyteller brings {} into the encounter{from} ({whose}; cards: {}).",
                 p.character.name(),
                 if p.cards.is_empty() {
                     "none".to_string()

@@ -393,10 +393,22 @@ impl TextPlay for SourGrapes {
         default_seat(state)
     }
 
-    /// [`crate::commands::parse`]: the one grammar, every name resolved
-    /// against the names that fit where it is typed.
+    /// [`TextPlay::parse_command_with`] with no sheet files
+    /// ([`tabula_core::files::NoSheets`]): the one grammar, every name
+    /// resolved against the names that fit where it is typed.
     fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        crate::commands::parse(state, seat, line)
+        Self::parse_command_with(state, seat, line, &tabula_core::files::NoSheets)
+    }
+
+    /// [`crate::commands::parse_with`]: the storyteller's `add FILE.toml`
+    /// reads the character sheet from `sheets` (GM tools, issue 27, item 6).
+    fn parse_command_with(
+        state: &State,
+        seat: &Seat,
+        line: &str,
+        sheets: &dyn tabula_core::files::SheetFiles,
+    ) -> Result<Command, CommandParseError> {
+        crate::commands::parse_with(state, seat, line, sheets)
     }
 
     const COMMANDS: &'static [CommandDoc] = crate::commands::COMMANDS;
