@@ -579,7 +579,7 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
             "add",
             "bring a character into the encounter: a fresh copy of a table's character or a book's sheet",
             vec![
-                ParamSpec::choice("kind", kinds(s)),
+                ParamSpec::choice_or_sheet("kind", kinds(s)),
                 ParamSpec::text("as"),
                 ParamSpec::choice("to", seats(s)),
             ],

@@ -330,7 +330,7 @@ fn render(s: &State, spec: &CommandSpec, pick: &mut impl FnMut(u32) -> u32) -> S
                 let span = (max - min).clamp(0, 1000) as u32;
                 (min + i64::from(pick(span + 1))).to_string()
             }
-            ParamKind::Choice { options } => {
+            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
                 if options.is_empty() {
                     continue;
                 }
