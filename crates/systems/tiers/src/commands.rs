@@ -108,8 +108,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add CHARACTER [as NAME] [at ZONE]",
-        "in combat, the GM brings in one of the table's characters or a bundled sheet (John, Cristy, Steve, Prologue, Even Steven, Brawn) as an NPC ally with full AP; a name already taken becomes \"NAME 2\"; enemies join by `spawn`",
+        "add CHARACTER|FILE.toml [as NAME] [at ZONE]",
+        "in combat, the GM brings in one of the table's characters, a bundled sheet (John, Cristy, Steve, Prologue, Even Steven, Brawn) or an uploaded character sheet FILE.toml as an NPC ally with full AP; a name already taken becomes \"NAME 2\"; enemies join by `spawn`",
         Giver::Gm,
         rules::GM_TOOLS,
     ),

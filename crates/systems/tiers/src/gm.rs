@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use crate::character::Character;
+use crate::character::{Character, CharacterFileError};
 use crate::rules;
 use crate::table::{Event, State, Target};
 use tabula_core::{Refusal, RuleError, Seat};
@@ -523,6 +523,84 @@ pub fn addable(s: &State) -> Vec<Character> {
     out
 }
 
+/// Every broken rule of a character sheet the book's validating reader
+/// ([`Character::from_toml`], the one the table file's `file = "..."` sheets
+/// and `tabula tiers character validate` use) refused, one entry each: a
+/// rule of "Character Creation" names its field and its rule
+/// (`stats.skill tier 1: ... [Tiers, "Starting Stats"]`); text that is no
+/// character file is one entry naming the field the TOML reader stopped at.
+pub fn sheet_problems(e: &CharacterFileError) -> Vec<String> {
+    match e {
+        CharacterFileError::Toml(m) => vec![format!("not a character file: {m}")],
+        CharacterFileError::Rules(d) => d
+            .problems
+            .iter()
+            .map(|p| format!("{p} [{}]", p.rule()))
+            .collect(),
+    }
+}
+
+/// Read an uploaded character sheet (`add FILE.toml`, issue 27, item 6) with
+/// the book's validating reader ([`Character::from_toml`]).
+///
+/// "Character Creation", "Starting Stats", "Leveling Up", "Stats and Tiers",
+/// "Health" (002_631931fd73349179.txt); R-TI-2, R-TI-3.
+///
+/// # Errors
+/// Every broken rule ([`sheet_problems`]), at least one.
+pub fn read_sheet(text: &str) -> Result<Character, Vec<String>> {
+    Character::from_toml(text).map_err(|e| sheet_problems(&e))
+}
+
+/// The refusal of `add FILE.toml` whose sheet text breaks the rules (a
+/// command sent as JSON is checked again in `decide`): every problem, under
+/// the first broken rule's citation (the GM-tools rule for text that is no
+/// character file).
+fn sheet_refusal(file: &str, e: &CharacterFileError) -> RuleError {
+    let rule = match e {
+        CharacterFileError::Rules(d) => d.problems.first().map_or(rules::GM_TOOLS, |p| p.rule()),
+        CharacterFileError::Toml(_) => rules::GM_TOOLS,
+    };
+    RuleError::forbidden(
+        rule,
+        format!(
+            "the sheet {file:?} is not a legal character: {}",
+            sheet_problems(e).join("; ")
+        ),
+    )
+}
+
+/// The character `kind` names among [`addable`], or the refusal listing them.
+/// A `kind` naming a sheet file (`mira.toml`) whose text did not come with
+/// the command is refused as such.
+fn known_kind(s: &State, kind: &str) -> Result<Character, RuleError> {
+    let choices = addable(s);
+    if let Some(c) = choices
+        .iter()
+        .find(|c| tabula_core::names::same_name(c.name(), kind))
+    {
+        return Ok(c.clone());
+    }
+    if tabula_core::files::names_sheet_file(kind) {
+        return Err(RuleError::new(
+            rules::GM_TOOLS,
+            Refusal::Unknown {
+                field: "sheet".into(),
+                name: kind.to_string(),
+            },
+            format!("{kind:?} names a sheet file, and its text did not come with the command"),
+        ));
+    }
+    Err(crate::decide::unknown_among(
+        rules::GM_TOOLS,
+        "character",
+        kind,
+        choices
+            .iter()
+            .map(|c| tabula_core::grammar::quote(c.name())),
+    ))
+}
+
 /// The first of `name`, `name 2`, `name 3`... that no character or enemy at
 /// the table has (one who left included).
 pub(crate) fn free_name(s: &State, name: &str) -> String {
@@ -547,36 +625,34 @@ pub(crate) fn free_name(s: &State, name: &str) -> String {
 /// part of the PSP (an NPC), so the enemies' pool and Rolls stay as bought.
 /// Enemies join by `spawn` (their Health from the pool's reserve).
 ///
+/// With `sheet` (the text of an uploaded sheet, `add FILE.toml`; KIND is then
+/// the file's name as typed) the newcomer is that sheet's character instead,
+/// read and validated again here ([`read_sheet`]) so a command sent as JSON
+/// cannot bypass the rules; it then joins exactly as a copy of a known kind
+/// (issue 27, item 6: a participant "from an uploaded sheet").
+///
 /// Tiers, "Phases" ("If any non-player characters (NPCs) join combat, they act
 /// during the Player Phase"), "Action Points (AP)", "Health" (002_631931fd73349179.txt);
 /// R-TI-2; the crate's GM tools (issue 27, item 6).
 ///
 /// # Errors
 /// Not in combat ([`Refusal::WrongPhase`]); an unknown KIND or Zone
-/// ([`Refusal::Unknown`], listing the choices); a dead sheet; a name that is
-/// no seat name, is named like a command, or too long; the table full
-/// ([`rules::CAPS`]). Nothing changes.
+/// ([`Refusal::Unknown`], listing the choices); an uploaded sheet that breaks
+/// the rules ([`Refusal::Forbidden`], naming every broken rule); a dead
+/// sheet; a name that is no seat name, is named like a command, or too long;
+/// the table full ([`rules::CAPS`]). Nothing changes.
 pub(crate) fn add(
     s: &State,
     kind: &str,
+    sheet: Option<&str>,
     name: Option<&str>,
     zone: Option<&str>,
     out: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     crate::decide::in_combat(s)?;
-    let choices = addable(s);
-    let Some(c) = choices
-        .iter()
-        .find(|c| tabula_core::names::same_name(c.name(), kind))
-    else {
-        return Err(crate::decide::unknown_among(
-            rules::GM_TOOLS,
-            "character",
-            kind,
-            choices
-                .iter()
-                .map(|c| tabula_core::grammar::quote(c.name())),
-        ));
+    let c = match sheet {
+        Some(text) => Character::from_toml(text).map_err(|e| sheet_refusal(kind, &e))?,
+        None => known_kind(s, kind)?,
     };
     if c.dead() {
         return Err(RuleError::forbidden(

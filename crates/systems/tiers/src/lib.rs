@@ -169,7 +169,18 @@ impl TextPlay for Tiers {
         seat: &Seat,
         line: &str,
     ) -> Result<Self::Command, CommandParseError> {
-        text::parse(state, seat, line)
+        Self::parse_command_with(state, seat, line, &tabula_core::files::NoSheets)
+    }
+
+    /// The GM's `add FILE.toml [as NAME] [at ZONE]` reads the uploaded sheet
+    /// from `sheets` (issue 27, item 6; `text::parse_with`).
+    fn parse_command_with(
+        state: &Self::State,
+        seat: &Seat,
+        line: &str,
+        sheets: &dyn tabula_core::files::SheetFiles,
+    ) -> Result<Self::Command, CommandParseError> {
+        text::parse_with(state, seat, line, sheets)
     }
 
     const COMMANDS: &'static [tabula_core::system::CommandDoc] = commands::COMMANDS;

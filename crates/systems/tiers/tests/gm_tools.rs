@@ -246,21 +246,25 @@ fn refusals_of_add_and_remove_change_nothing() {
             character: "Zed".into(),
         },
         Command::Add {
+            sheet: None,
             kind: "Zed".into(),
             name: None,
             zone: None,
         },
         Command::Add {
+            sheet: None,
             kind: "John".into(),
             name: None,
             zone: Some("Moon".into()),
         },
         Command::Add {
+            sheet: None,
             kind: "John".into(),
             name: Some("help".into()),
             zone: None,
         },
         Command::Add {
+            sheet: None,
             kind: "John".into(),
             name: Some("a:b".into()),
             zone: None,

@@ -126,12 +126,19 @@ pub enum Command {
         amount: crate::gm::Amount,
     },
     /// GM, in combat: a character joins as an NPC ally (`add KIND [as NAME]
-    /// [at ZONE]`); see `gm::add`.
+    /// [at ZONE]`, or `add FILE.toml ...` with an uploaded sheet); see
+    /// `gm::add`.
     ///
     /// Tiers, "Phases" (002_631931fd73349179.txt); the crate's GM tools (issue 27, item 6).
     Add {
-        /// One of the table's characters or a bundled sheet, by name.
+        /// One of the table's characters or a bundled sheet, by name; with
+        /// `sheet`, the uploaded file's name as typed (`mira.toml`).
         kind: String,
+        /// The text of the uploaded character sheet `kind` names (`add
+        /// FILE.toml`), validated again when the command is decided; absent
+        /// for a kind the table knows (and in commands written before it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<String>,
         /// The newcomer's name (default: the sheet's).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,

@@ -71,9 +71,21 @@ pub(super) fn decide(
             gm_only(seat)?;
             crate::gm::adjust(s, character, *value, *amount, roller, out)?;
         }
-        Command::Add { kind, name, zone } => {
+        Command::Add {
+            kind,
+            sheet,
+            name,
+            zone,
+        } => {
             gm_only(seat)?;
-            crate::gm::add(s, kind, name.as_deref(), zone.as_deref(), out)?;
+            crate::gm::add(
+                s,
+                kind,
+                sheet.as_deref(),
+                name.as_deref(),
+                zone.as_deref(),
+                out,
+            )?;
         }
         Command::Remove { character } => {
             gm_only(seat)?;

@@ -20,6 +20,7 @@ use crate::decide::{Command, Pay};
 use crate::gm::Purchase;
 use crate::roleplay::{ContestResult, TieRule, parse_goal};
 use crate::table::{Event, Mode, Outcome, Phase, State, Target};
+use tabula_core::files::SheetFiles;
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, resolve};
 use tabula_core::system::find_command;
@@ -42,4 +43,4 @@ mod log;
 mod read;
 
 pub use log::{describe, describe_for, event_for, status};
-pub use read::parse;
+pub use read::{parse, parse_with};

@@ -193,6 +193,23 @@ fn roll_use(s: &State, enemy: &str, typed: &str) -> Result<String, CommandParseE
 /// arguments (with the usage from [`COMMANDS`]), a name that fits nothing or
 /// several (listing the names that fit there), an unclosed quote.
 pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    parse_with(s, seat, line, &tabula_core::files::NoSheets)
+}
+
+/// [`parse`] with the sheet files sent along with the line: the GM's `add
+/// FILE.toml [as NAME] [at ZONE]` reads FILE from `sheets`
+/// ([`tabula_core::files::names_sheet_file`]; issue 27, item 6).
+///
+/// # Errors
+/// As [`parse`]; [`CommandParseError::Sheet`] when the named file was not
+/// sent or cannot be read (one problem naming the file), or is not a legal
+/// character of this book (every broken rule, [`crate::gm::read_sheet`]).
+pub fn parse_with(
+    s: &State,
+    seat: &Seat,
+    line: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
     let l = split(line)?;
     if l.cmd.is_empty() {
         return Err(CommandParseError::unknown_command("", COMMANDS));
@@ -243,7 +260,7 @@ pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParse
     match c {
         "roll" | "compete" | "pvp" | "consent" | "super6" | "rest" => read_out_of_combat(s, &l, c),
         "fight" | "end-phase" | "end-combat" | "close" | "adjust" | "add" | "remove" => {
-            read_table(s, &l, c)
+            read_table(s, &l, c, sheets)
         }
         "act" | "move" | "item" | "roleplay" => read_player_phase(s, &l, c),
         _ => read_enemy_side(s, &l, c),
@@ -307,7 +324,12 @@ fn read_out_of_combat(s: &State, l: &Line, c: &str) -> Result<Command, CommandPa
 }
 
 /// The GM's table commands and tools: `fight`, `end-phase`, `end-combat`, `close`, `adjust`, `add`, `remove`.
-fn read_table(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
+fn read_table(
+    s: &State,
+    l: &Line,
+    c: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
     let w = &l.words;
     match c {
         "fight" => Ok(Command::Fight),
@@ -388,12 +410,7 @@ fn read_table(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError
             if kind.is_empty() {
                 return Err(args(c, "the character to add is missing"));
             }
-            let addable = crate::gm::addable(s);
-            let kind = pick(
-                "character",
-                &kind.join(" "),
-                addable.iter().map(|ch| ch.name()),
-            )?;
+            let (kind, sheet) = add_kind(s, &kind.join(" "), sheets)?;
             let name = match name {
                 Some(n) if n.is_empty() => return Err(args(c, "the name after `as` is missing")),
                 Some(n) => Some(n.join(" ").replace('_', " ")),
@@ -404,7 +421,12 @@ fn read_table(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError
                 Some(z) => Some(pick("Zone", &z.join(" "), zone_names(s))?),
                 None => None,
             };
-            Ok(Command::Add { kind, name, zone })
+            Ok(Command::Add {
+                kind,
+                sheet,
+                name,
+                zone,
+            })
         }
         "remove" => {
             let typed = w.join(" ");
@@ -593,6 +615,36 @@ fn read_enemy_side(s: &State, l: &Line, c: &str) -> Result<Command, CommandParse
             dice: dice(l)?,
         }),
     }
+}
+
+/// What `add` brings in: a kind the table knows ([`crate::gm::addable`], by
+/// name), or an uploaded sheet `typed` names (`mira.toml`), read from
+/// `sheets` and checked with the book's validating reader; then the kind is
+/// the file's name as typed and the sheet's text goes with the command
+/// (`decide` checks it again).
+///
+/// # Errors
+/// [`CommandParseError::Sheet`] naming the file and every problem; a kind
+/// that fits none or several ([`CommandParseError::Name`]).
+fn add_kind(
+    s: &State,
+    typed: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<(String, Option<String>), CommandParseError> {
+    if tabula_core::files::names_sheet_file(typed) {
+        let file = typed.trim().to_string();
+        let text = sheets.read(&file).map_err(|e| CommandParseError::Sheet {
+            file: file.clone(),
+            problems: vec![e.to_string()],
+        })?;
+        if let Err(problems) = crate::gm::read_sheet(&text) {
+            return Err(CommandParseError::Sheet { file, problems });
+        }
+        return Ok((file, Some(text)));
+    }
+    let addable = crate::gm::addable(s);
+    let kind = pick("character", typed, addable.iter().map(|ch| ch.name()))?;
+    Ok((kind, None))
 }
 
 /// The line after its first word (quoted or not), trimmed.
