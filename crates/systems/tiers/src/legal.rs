@@ -552,7 +552,7 @@ fn gm_adjust(s: &State, out: &mut Vec<CommandSpec>) {
                 "add",
                 "a character joins as an NPC ally (one of the table's or a bundled sheet)",
                 vec![
-                    ParamSpec::choice("character", kinds),
+                    ParamSpec::choice_or_sheet("character", kinds),
                     ParamSpec::text("as"),
                     ParamSpec::choice("at", s.zones.names().iter().map(|z| typed(z))),
                 ],

@@ -44,7 +44,8 @@ fn options(spec: &tabula_core::CommandSpec, param: &str) -> Vec<String> {
         .iter()
         .find(|p| p.name == param)
         .map(|p| match &p.kind {
-            tabula_core::ParamKind::Choice { options } => options.clone(),
+            tabula_core::ParamKind::Choice { options }
+            | tabula_core::ParamKind::ChoiceOrSheet { options } => options.clone(),
             _ => Vec::new(),
         })
         .unwrap_or_default()

@@ -82,7 +82,7 @@ pub fn render(spec: &CommandSpec, r: &[u32]) -> Option<String> {
                 let span = span.min(if pick % 4 == 0 { span } else { 4 });
                 (min + i64::try_from(u64::from(pick) % span).ok()?).to_string()
             }
-            ParamKind::Choice { options } => {
+            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
                 if options.is_empty() {
                     return None;
                 }
