@@ -256,14 +256,16 @@ fn focal_player<'a>(state: &'a State, seat: &Seat) -> Result<&'a OpenCheck, Rule
 fn not_debilitated(state: &State, i: usize) -> Result<(), RuleError> {
     let m = known(state, i)?;
     if m.character.dead() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             harm::RULE_WEAPONS,
+            "dead",
             format!("{} is dead", state.name(i)),
         ));
     }
     if m.character.debilitated() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             RULE_INJURIES,
+            "debilitated",
             format!(
                 "{} is debilitated by a second Severe Injury or Stress",
                 state.name(i)

@@ -18,8 +18,9 @@ pub(super) fn invoke(
     match el {
         Element::Profession { name, main } => {
             if let Some((p, _)) = &c.profession {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_INVOKE,
+                    "Profession",
                     format!("only one Profession per roll; {p} is invoked"),
                 ));
             }
@@ -36,8 +37,9 @@ pub(super) fn invoke(
                     ));
                 }
                 (false, _, true) => {
-                    return Err(RuleError::forbidden(
+                    return Err(RuleError::already_used(
                         RULE_LOCKS,
+                        "dedicated element",
                         format!("{name} is dedicated to a simultaneous task"),
                     ));
                 }
@@ -50,8 +52,9 @@ pub(super) fn invoke(
         }
         Element::Specialization { name, profession } => {
             if c.specialization.is_some() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_INVOKE,
+                    "Specialization",
                     "only one Specialization per roll",
                 ));
             }
@@ -67,8 +70,9 @@ pub(super) fn invoke(
                 }
             }
             if locked {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_LOCKS,
+                    "dedicated element",
                     format!("{name} is dedicated to a simultaneous task"),
                 ));
             }
@@ -79,14 +83,16 @@ pub(super) fn invoke(
         }
         Element::Quality { name } => {
             if c.quality.is_some() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_INVOKE,
+                    "Quality",
                     "only one Quality may be invoked for each check",
                 ));
             }
             if locked {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_LOCKS,
+                    "dedicated element",
                     format!("{name} is dedicated to a simultaneous task"),
                 ));
             }
@@ -133,8 +139,9 @@ pub(super) fn help(
         ));
     }
     if c.help.iter().any(|h| h.helper == *helper) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_PLAYERS,
+            "help",
             "a supporting character invokes one element to add a bonus die",
         ));
     }
@@ -150,8 +157,9 @@ pub(super) fn help(
     let el = element_of(RULE_HELP, m, element)?;
     let main = matches!(el, Element::Profession { main: true, .. });
     if m.is_locked(el.name()) && !main {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_LOCKS,
+            "dedicated element",
             format!("{} is dedicated to a simultaneous task", el.name()),
         ));
     }
@@ -181,8 +189,9 @@ pub(super) fn defend(
     match &el {
         Element::Profession { .. } => {
             if let Some(p) = profession {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_VERSUS,
+                    "Profession",
                     format!("the defender invokes one Profession, as in any check; {p} is invoked"),
                 ));
             }
@@ -195,8 +204,9 @@ pub(super) fn defend(
                 .iter()
                 .find(|e| matches!(e, Element::Specialization { .. }))
             {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_VERSUS,
+                    "Specialization",
                     format!(
                         "the defender invokes one Specialization, as in any check; {} is invoked",
                         s.name()
@@ -217,8 +227,9 @@ pub(super) fn defend(
                 .iter()
                 .find(|e| matches!(e, Element::Quality { .. }))
             {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_VERSUS,
+                    "Quality",
                     format!(
                         "the defender invokes one Quality, as in any check; {} is invoked",
                         q.name()
@@ -233,8 +244,9 @@ pub(super) fn defend(
     let main = matches!(el, Element::Profession { main: true, .. });
     let locked = m.is_locked(el.name());
     if locked && !main {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_LOCKS,
+            "dedicated element",
             format!("{} is dedicated to a simultaneous task", el.name()),
         ));
     }
@@ -285,8 +297,9 @@ pub(super) fn talent(state: &State, seat: &Seat, name: &str) -> Result<Vec<Event
         return Err(unpaired(t.name.trim()));
     }
     if c.talents.iter().any(|x| same_name(x, &t.name)) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_TALENT_USE,
+            "Special Talent",
             format!("{} is called out already", t.name),
         ));
     }
@@ -321,8 +334,9 @@ pub(super) fn spend_luck(
         ));
     }
     if c.luck.saturating_add(*amount) > m.character.luck() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::spent(
             RULE_LUCK,
+            "Luck",
             format!("{} has {} Luck", m.character.name(), m.character.luck()),
         ));
     }
@@ -338,8 +352,9 @@ pub(super) fn declare(
 ) -> Result<Vec<Event>, RuleError> {
     let c = focal_player(state, seat)?;
     if c.declaration.is_some() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_SACRIFICE,
+            "Principle or Worst Impulse declaration",
             "one Principle or Worst Impulse declaration per roll",
         ));
     }
@@ -428,8 +443,9 @@ pub(super) fn release_all(
         .iter()
         .any(|l| matches!(l.until, Until::TaskEnd(_)))
     {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             RULE_LOCKS,
+            "element dedicated to an ongoing task",
             format!(
                 "{} has no element dedicated to an ongoing task",
                 m.character.name()

@@ -156,8 +156,9 @@ fn attack_target(
         ));
     }
     if m.character.dead() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             harm::RULE_WEAPONS,
+            "dead",
             format!("{} is dead already", m.character.name()),
         ));
     }

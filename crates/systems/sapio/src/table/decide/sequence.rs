@@ -293,8 +293,9 @@ pub(super) fn focal(
         )
     })?;
     if p.focal_done {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_SEQUENCE,
+            "focal turn",
             format!(
                 "{} has been focal this round already; each participant is focal once a round",
                 state.name(*character)
@@ -350,8 +351,9 @@ pub(super) fn leave_fray(
             RULE_SEQUENCE,
             format!("{} does not take part", state.name(*character)),
         )),
-        Some(p) if p.threatened => Err(RuleError::forbidden(
+        Some(p) if p.threatened => Err(RuleError::condition(
             RULE_SEQUENCE,
+            "threatened",
             format!(
                 "{} is threatened and must take a turn this round",
                 state.name(*character)

@@ -2,6 +2,7 @@
 //! ("Advancement"; R-SA-9).
 
 use super::*;
+use crate::characters::AdvanceError;
 
 /// The living characters whose advancement is due at the end-of-session step,
 /// as "Name (player)" ("Name (GM)" for a character without a player). The dead
@@ -62,8 +63,9 @@ pub(super) fn advance(
     between_sessions(state)?;
     let m = known(state, *character)?;
     if !m.advancement_due {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_SESSION,
+            "advancement",
             format!(
                 "{} has no advancement to take: one advancement per character after a consequential session, at the GM's end-of-session step",
                 m.character.name()
@@ -72,7 +74,7 @@ pub(super) fn advance(
     }
     m.character
         .check_advance(advance)
-        .map_err(|e| RuleError::forbidden(RULE_ADVANCEMENT, e.to_string()))?;
+        .map_err(advance_refusal)?;
     Ok(vec![Event::Advanced {
         character: *character,
         advance: advance.clone(),
@@ -91,7 +93,7 @@ pub(super) fn change(
     known(state, *character)?
         .character
         .check_change(change)
-        .map_err(|e| RuleError::forbidden(RULE_ADVANCEMENT, e.to_string()))?;
+        .map_err(advance_refusal)?;
     Ok(vec![Event::Changed {
         character: *character,
         change: change.clone(),
@@ -119,4 +121,34 @@ pub(super) fn end(state: &State, seat: &Seat) -> Result<Vec<Event>, RuleError> {
 pub(super) fn end_carrying(seat: &Seat) -> Result<Vec<Event>, RuleError> {
     gm_only(seat)?;
     Ok(vec![Event::EncounterEnded])
+}
+
+/// The refusal of an advancement or cycle change the sheet does not allow,
+/// under "Advancement" (`RULE_ADVANCEMENT`) with the error's own text, of the
+/// kind the book distinguishes: a type taken already in this cycle ("The
+/// player must select all types of advancement once before being able to
+/// select the same one again") is [`Refusal::AlreadyUsed`]; a change with no
+/// completed cycle left to spend ("Upon completion of an advancement cycle,
+/// the player may additionally do one of the following things") is
+/// [`Refusal::Spent`]; a Profession, Side Profession or Quality the sheet
+/// does not have is [`Refusal::NotHeld`]; the rest stays
+/// [`Refusal::Forbidden`].
+fn advance_refusal(e: AdvanceError) -> RuleError {
+    let message = e.to_string();
+    match e {
+        AdvanceError::CycleRule { .. } => {
+            RuleError::already_used(RULE_ADVANCEMENT, "advancement type", message)
+        }
+        AdvanceError::NoCycleCompleted => {
+            RuleError::spent(RULE_ADVANCEMENT, "completed advancement cycle", message)
+        }
+        AdvanceError::NoProfession { .. } => {
+            RuleError::not_held(RULE_ADVANCEMENT, "Profession", message)
+        }
+        AdvanceError::NoSideProfession { .. } => {
+            RuleError::not_held(RULE_ADVANCEMENT, "Side Profession", message)
+        }
+        AdvanceError::NoQuality { .. } => RuleError::not_held(RULE_ADVANCEMENT, "Quality", message),
+        _ => RuleError::forbidden(RULE_ADVANCEMENT, message),
+    }
 }
