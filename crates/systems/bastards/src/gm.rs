@@ -539,15 +539,17 @@ pub(crate) fn add(
 ///
 /// # Errors
 /// Not the GM ([`Refusal::NotPermitted`]), an unknown character
-/// ([`Refusal::Unknown`], listing them), or one already removed; nothing
-/// changes. After `finish` every command is refused ("Steps").
+/// ([`Refusal::Unknown`], listing them), or one already removed
+/// ([`Refusal::Condition`] `removed`); nothing changes. After `finish` every
+/// command is refused ("Steps").
 pub(crate) fn remove(o: &mut Out, state: &State, seat: &Seat, name: &str) -> Result<(), RuleError> {
     gm_only(seat, "removes a participant")?;
     let i = who(state, name)?;
     let c = o.c(i)?;
     if c.removed {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             GM_TOOLS,
+            "removed",
             format!("{} is already out of the encounter", c.name),
         ));
     }

@@ -114,8 +114,9 @@ pub(crate) fn declare(
     // Traits, ranks and Advantages below are read from here.
     let c = o.snapshot(i)?;
     if c.hand.is_empty() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::spent(
             RULE_BETTING,
+            "cards in hand",
             format!("{} has no card to play face down", c.name),
         ));
     }
@@ -325,15 +326,21 @@ pub(crate) fn defense_terms(
             && a.wielding
                 .iter()
                 .any(|w| w.melee && w.skill.eq_ignore_ascii_case(&x.skill));
-        let has = d
+        let counters: Vec<Advantage> = d
             .wielding
             .iter()
-            .any(|w| d.usable(&Advantage::Counter(w.name.clone())) > 0);
-        if !has {
-            return Err(RuleError::forbidden(
-                RULE_ADVANTAGES,
-                "Counter needs the Advantage for a weapon in hand",
-            ));
+            .map(|w| Advantage::Counter(w.name.clone()))
+            .collect();
+        if !counters.iter().any(|a| d.usable(a) > 0) {
+            let message = "Counter needs the Advantage for a weapon in hand".to_string();
+            // Why: the first weapon in hand whose Counter is taken, if any.
+            let taken = counters
+                .iter()
+                .find(|a| d.character().is_some_and(|ch| ch.has(a) > 0));
+            return Err(match taken {
+                Some(a) => super::out::unusable(d, a, RULE_ADVANTAGES, message),
+                None => RuleError::not_held(RULE_ADVANTAGES, "Counter", message),
+            });
         }
         if !melee_attack {
             return Err(RuleError::forbidden(

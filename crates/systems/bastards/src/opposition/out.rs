@@ -75,8 +75,13 @@ pub(crate) fn initiative_card(c: &Combatant, text: &str) -> Result<Card, RuleErr
         "best" | "high" | "highest" => c.hand.iter().max_by_key(|k| key(k)),
         _ => return card_in_hand(c, text),
     };
-    pick.copied()
-        .ok_or_else(|| RuleError::forbidden(RULE_HAND, format!("{} holds no card", c.name)))
+    pick.copied().ok_or_else(|| {
+        RuleError::spent(
+            RULE_HAND,
+            "cards in hand",
+            format!("{} holds no card", c.name),
+        )
+    })
 }
 
 /// A card of a hand named by `text`: a card (`QH`, `10s`, `2 of cups`), or `best`
@@ -97,9 +102,13 @@ pub(crate) fn card_in_hand(c: &Combatant, text: &str) -> Result<Card, RuleError>
         } else {
             keyed.min_by_key(|(v, _)| *v)
         };
-        return pick
-            .map(|(_, k)| k)
-            .ok_or_else(|| RuleError::forbidden(RULE_HAND, format!("{} holds no card", c.name)));
+        return pick.map(|(_, k)| k).ok_or_else(|| {
+            RuleError::spent(
+                RULE_HAND,
+                "cards in hand",
+                format!("{} holds no card", c.name),
+            )
+        });
     }
     let spec: tabula_core::cards::CardSpec = text
         .parse()
@@ -108,7 +117,36 @@ pub(crate) fn card_in_hand(c: &Combatant, text: &str) -> Result<Card, RuleError>
         .iter()
         .find(|k| spec.matches(k.face))
         .copied()
-        .ok_or_else(|| RuleError::forbidden(RULE_HAND, format!("{} holds no {spec}", c.name)))
+        .ok_or_else(|| {
+            RuleError::not_held(
+                RULE_HAND,
+                &spec.to_string(),
+                format!("{} holds no {spec}", c.name),
+            )
+        })
+}
+
+/// The refusal for an Advantage `c` cannot use now ([`Combatant::usable`] is 0),
+/// of the kind that says why, in this order: [`Refusal::NotHeld`] (`what` the
+/// Advantage as written, e.g. `Counter<Sword>`) when it is not taken (or `c` is
+/// no Fated), [`Refusal::Spent`] (`resource` the pool, `BP`..`LP`) when its
+/// suit's pool is 0, [`Refusal::Condition`] (`Berserk`) when Berserk allows only
+/// offensive Advantages; `message` is kept as given.
+///
+/// A Game of Bastards, "Advantages" ("If a character has a 0 in the trait pool
+/// indicated by the suit, they cannot use advantages of that suit"), "Berserk"
+/// (003_2dfeea144768d328.txt).
+pub(crate) fn unusable(c: &Combatant, a: &Advantage, rule: Rule, message: String) -> RuleError {
+    let pool = Trait::of_suit(a.suit());
+    if c.character().is_none_or(|ch| ch.has(a) == 0) {
+        RuleError::not_held(rule, &a.to_string(), message)
+    } else if c.pool(pool) <= 0 {
+        RuleError::spent(rule, pool.pool_name(), message)
+    } else if c.status.berserk {
+        RuleError::condition(rule, "Berserk", message)
+    } else {
+        RuleError::forbidden(rule, message)
+    }
 }
 
 /// The acting combatant, if it is someone's turn.
@@ -265,8 +303,9 @@ impl<'a> Out<'a> {
         roller: &mut dyn Roller,
     ) -> Result<(), RuleError> {
         if self.c(who)?.pool(pool) < 1 {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::spent(
                 RULE_ADVANTAGES,
+                pool.pool_name(),
                 format!("{why} costs 1 {} and the pool is empty", pool.pool_name()),
             ));
         }
@@ -280,8 +319,9 @@ impl<'a> Out<'a> {
     pub(crate) fn has_wildcard(&mut self, who: usize, why: &str) -> Result<(), RuleError> {
         let c = self.c(who)?;
         if c.wildcards < 1 {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::spent(
                 RULE_WILDCARD,
+                "Wildcards",
                 format!("{why} costs a Wildcard and {} has none", c.name),
             ));
         }
@@ -296,12 +336,15 @@ impl<'a> Out<'a> {
         Ok(())
     }
     pub(crate) fn need(&mut self, who: usize, a: &Advantage) -> Result<(), RuleError> {
-        if self.c(who)?.usable(a) == 0 {
-            return Err(RuleError::forbidden(
+        let c = self.c(who)?;
+        if c.usable(a) == 0 {
+            return Err(unusable(
+                c,
+                a,
                 RULE_ADVANTAGES,
                 format!(
                     "{} cannot use {a} (not taken, its suit's pool is 0, or Berserk allows only offensive Advantages)",
-                    self.c(who)?.name
+                    c.name
                 ),
             ));
         }

@@ -114,8 +114,9 @@ pub(crate) fn sacrifice_action(o: &mut Out, i: usize) -> Result<bool, RuleError>
         Phase::Scene => false,
     };
     if !later {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_ADVANTAGES,
+            "action",
             "the action of this round is already taken (or under way)",
         ));
     }

@@ -46,8 +46,9 @@ pub(crate) fn defender_mulligan(
     }
     let c = o.c(i)?;
     if c.status.mulliganed {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             RULE_MULLIGAN,
+            "mulligan",
             format!("{} has already mulliganed in this hand", c.name),
         ));
     }

@@ -116,8 +116,9 @@ pub(super) fn decide(
             let i = who(state, name)?;
             may_command(state, seat, i)?;
             if o.c(i)?.removed {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     crate::gm::GM_TOOLS,
+                    "removed",
                     "the GM removed this character from the encounter",
                 ));
             }
@@ -137,8 +138,9 @@ pub(super) fn decide(
             let i = who(state, name)?;
             may_command(state, seat, i)?;
             if state.distance.is_some() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_DRAMATIC,
+                    "Distance",
                     "only one player can use Distance in a scene",
                 ));
             }

@@ -47,8 +47,9 @@ pub(super) fn decide(
                 ));
             }
             if o.c(i)?.status.all_out_defense {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     RULE_ADVANTAGES,
+                    "All-Out Defense",
                     "All-Out Defense: no actions this round",
                 ));
             }
@@ -196,8 +197,9 @@ pub(super) fn decide(
                         x.defender_limit
                     };
                     if limit <= 0 {
-                        return Err(RuleError::forbidden(
+                        return Err(RuleError::already_used(
                             RULE_BETTING,
+                            "face up cards",
                             "no more face-up cards from the hand: as many as the ranks in the skill (a Wildcard may still be bet)",
                         ));
                     }

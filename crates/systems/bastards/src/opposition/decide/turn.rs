@@ -29,8 +29,9 @@ pub(super) fn decide(
             }
             let c = o.c(i)?;
             if c.initiative.is_some() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_INITIATIVE,
+                    "initiative card",
                     format!("{} has already played an initiative card", c.name),
                 ));
             }
@@ -97,14 +98,16 @@ pub(super) fn decide(
             may_command(state, seat, i)?;
             let c = o.c(i)?;
             if c.status.discarded && c.status.must_discard == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     RULE_HAND,
+                    "discard",
                     "a hand may discard one card",
                 ));
             }
             if defending && c.hand.len() < 2 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::spent(
                     RULE_BETTING,
+                    "cards in hand",
                     format!("{} keeps a card to play face down", c.name),
                 ));
             }
