@@ -1481,10 +1481,12 @@ fn type_command(spec: &tabula_core::CommandSpec, pool: &[String], rng: &mut Rng)
                 let span = (max - min).unsigned_abs() as usize + 1;
                 (min + rng.below(span) as i64).to_string()
             }
-            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => match options.get(rng.below(options.len())) {
-                Some(o) => o.clone(),
-                None => continue,
-            },
+            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
+                match options.get(rng.below(options.len())) {
+                    Some(o) => o.clone(),
+                    None => continue,
+                }
+            }
             ParamKind::Text => pool[rng.below(pool.len())].clone(),
             ParamKind::NumberOrName { min, .. } => min.to_string(),
         };
