@@ -67,9 +67,9 @@ pub(crate) fn adjust(s: &State, who: &str, stat: Stat, amount: Amount) -> Result
         },
     };
     if to > current
-        && let Some(why) = p.character.recovery_blocked(stat)
+        && let Some((condition, why)) = p.character.recovery_block(stat)
     {
-        return Err(RuleError::forbidden(rules::STAT_MECHANICS, why));
+        return Err(RuleError::condition(rules::STAT_MECHANICS, &condition, why));
     }
     Ok(Event::Adjusted {
         who: who.to_string(),

@@ -423,22 +423,38 @@ impl Character {
     /// Why `stat` cannot recover now, if it cannot: injured ("Stat Mechanics"),
     /// or Crippled / Feeble / Dying ("Stats").
     pub fn recovery_blocked(&self, stat: Stat) -> Option<String> {
+        self.recovery_block(stat).map(|(_, why)| why)
+    }
+
+    /// [`Character::recovery_blocked`] with the condition that blocks, in the
+    /// book's words, for a [`tabula_core::Refusal::Condition`]: `(condition,
+    /// message)`, the condition `injured <Stat>`, `Dying`, `Crippled` or
+    /// `Feeble`. Sour Grapes, "Stat Mechanics" and "Stats".
+    pub fn recovery_block(&self, stat: Stat) -> Option<(String, String)> {
         let v = self.stat(stat);
         if v.injured {
-            return Some(format!(
-                "{stat} is injured and does not recover until healed"
+            return Some((
+                format!("injured {stat}"),
+                format!("{stat} is injured and does not recover until healed"),
             ));
         }
-        if self.has(Condition::Dying) {
-            return Some("Dying: stats do not recover".into());
-        }
-        if stat.is_physical() && self.has(Condition::Crippled) {
-            return Some("Crippled: Physical stats do not recover".into());
-        }
-        if stat.is_mental() && self.has(Condition::Feeble) {
-            return Some("Feeble: Mental stats do not recover".into());
-        }
-        None
+        let blocking = [
+            (Condition::Dying, true, "Dying: stats do not recover"),
+            (
+                Condition::Crippled,
+                stat.is_physical(),
+                "Crippled: Physical stats do not recover",
+            ),
+            (
+                Condition::Feeble,
+                stat.is_mental(),
+                "Feeble: Mental stats do not recover",
+            ),
+        ];
+        blocking
+            .into_iter()
+            .find(|(c, applies, _)| *applies && self.has(*c))
+            .map(|(c, _, why)| (c.to_string(), why.to_string()))
     }
 
     /// Damage multiplier for damage to `target` from a card whose Result stat is

@@ -466,18 +466,34 @@ impl State {
     /// allows no check; Incapacitated none with a Physical stat; Panicked none
     /// with a Mental stat (Perception is both). Sour Grapes, "Stats"; R-SG-12.
     pub fn check_forbidden(&self, who: &str, stat: Stat) -> Option<String> {
+        self.check_block(who, stat).map(|(_, why)| why)
+    }
+
+    /// [`State::check_forbidden`] with the condition that forbids the check
+    /// (`Dying`, `Incapacitated` or `Panicked`), for a
+    /// [`tabula_core::Refusal::Condition`]. Sour Grapes, "Stats"; R-SG-12.
+    pub(crate) fn check_block(&self, who: &str, stat: Stat) -> Option<(Condition, String)> {
         let c = &self.participant(who)?.character;
         if c.has(Condition::Dying) {
-            return Some(format!("{who} is Dying: no check and no card (R-SG-12)"));
+            return Some((
+                Condition::Dying,
+                format!("{who} is Dying: no check and no card (R-SG-12)"),
+            ));
         }
         if stat.is_physical() && c.has(Condition::Incapacitated) {
-            return Some(format!(
-                "{who} is Incapacitated: no check or card that uses a Physical stat, and {stat} is Physical (R-SG-12)"
+            return Some((
+                Condition::Incapacitated,
+                format!(
+                    "{who} is Incapacitated: no check or card that uses a Physical stat, and {stat} is Physical (R-SG-12)"
+                ),
             ));
         }
         if stat.is_mental() && c.has(Condition::Panicked) {
-            return Some(format!(
-                "{who} is Panicked: no check or card that uses a Mental stat, and {stat} is Mental (R-SG-12)"
+            return Some((
+                Condition::Panicked,
+                format!(
+                    "{who} is Panicked: no check or card that uses a Mental stat, and {stat} is Mental (R-SG-12)"
+                ),
             ));
         }
         None

@@ -38,8 +38,9 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                 .participant(&who)
                 .map_or(0, |p| p.character.stat(*stat).current);
             if cur == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::spent(
                     rules::SPEND,
+                    &format!("{stat} points"),
                     format!("{who}'s {stat} is depleted: nothing to spend"),
                 ));
             }
@@ -70,8 +71,12 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
                     i64::from(*difficulty),
                 ));
             }
-            if let Some(why) = d.s().check_forbidden(&who, *stat) {
-                return Err(RuleError::forbidden(rules::DEPLETED, why));
+            if let Some((condition, why)) = d.s().check_block(&who, *stat) {
+                return Err(RuleError::condition(
+                    rules::DEPLETED,
+                    &condition.to_string(),
+                    why,
+                ));
             }
             let in_situation = matches!(d.s().moment, Moment::Situation(_));
             let diff = difficulty.saturating_add(dazed(d.s(), &who));
@@ -95,8 +100,8 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             let who = who_known(d.s(), who, rules::SPEND)?;
             let c = d.s().participant(&who).map(|p| p.character.clone());
             if let Some(c) = c {
-                if let Some(why) = c.recovery_blocked(*stat) {
-                    return Err(RuleError::forbidden(rules::STAT_MECHANICS, why));
+                if let Some((condition, why)) = c.recovery_block(*stat) {
+                    return Err(RuleError::condition(rules::STAT_MECHANICS, &condition, why));
                 }
                 let ex = c.stat(*stat).exhausted();
                 if *points == 0 || *points > ex.min(MAX_POINTS) {
@@ -272,10 +277,11 @@ pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), 
             // R-SG-12: a character who may not make the final check (Dying, or
             // its stat is one their condition forbids) cannot produce a value
             // larger than the difficulty: the Situation ends failed, unrolled.
-            if let Some(why) = d.s().check_forbidden(&sit.who, sit.stat) {
+            if let Some((condition, why)) = d.s().check_block(&sit.who, sit.stat) {
                 if *dice > 0 || *tokens > 0 {
-                    return Err(RuleError::forbidden(
+                    return Err(RuleError::condition(
                         rules::DEPLETED,
+                        &condition.to_string(),
                         format!(
                             "{why}; the final check cannot be made: `final 0` ends the Situation as failed"
                         ),
@@ -358,8 +364,9 @@ fn effects_experience_and_gm_tools(
                 .participant(&who)
                 .is_some_and(|p| p.effects.iter().any(|e| same_key(&e.card, &card.name)));
             if !has {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::not_held(
                     rules::EFFECTS,
+                    &card.name,
                     format!("{who} has no {} in play", card.name),
                 ));
             }
@@ -440,8 +447,9 @@ fn effects_experience_and_gm_tools(
                 return Ok(());
             };
             if p.character.experience() == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::spent(
                     rules::EXPERIENCE,
+                    "experience points",
                     format!("{who} has no experience points"),
                 ));
             }
@@ -505,8 +513,9 @@ fn effects_experience_and_gm_tools(
                 .iter()
                 .any(|k| crate::cards::key(k) == crate::cards::key(&c.name))
             {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::not_held(
                     rules::EXPERIENCE,
+                    &c.name,
                     format!(
                         "{who} does not hold {}: experience improves one of the character's own cards ({})",
                         c.name,
@@ -515,8 +524,9 @@ fn effects_experience_and_gm_tools(
                 ));
             }
             if p.character.experience() == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::spent(
                     rules::EXPERIENCE,
+                    "experience points",
                     format!("{who} has no experience points"),
                 ));
             }
@@ -622,19 +632,21 @@ pub(super) fn initiative(
         _ => actor(d.s(), seat, who, rules::INITIATIVE)?,
     };
     if e.initiative.get(&who).is_some_and(Option::is_some) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             rules::INITIATIVE,
+            "Initiative",
             format!("{who} has rolled initiative"),
         ));
     }
     // Initiative is a check (R-SG-8), so R-SG-12 limits the stat. A participant
     // who may check with no stat at all (Dying, or Incapacitated and Panicked)
     // rolls no dice: the d20 alone (Tabula's decision, so an Event can start).
-    if let Some(why) = d.s().check_forbidden(&who, stat) {
+    if let Some((condition, why)) = d.s().check_block(&who, stat) {
         let allowed = d.s().check_stats(&who);
         if !allowed.is_empty() {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::condition(
                 rules::DEPLETED,
+                &condition.to_string(),
                 format!(
                     "{why}; {who} may make a case for {}",
                     allowed

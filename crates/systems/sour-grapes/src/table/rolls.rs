@@ -316,8 +316,9 @@ pub(super) fn prepare_roll(
             ));
         };
         let Some(k) = p.character.skill(skill) else {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::not_held(
                 rules::SKILLS,
+                &format!("Skill {skill}"),
                 format!("{who} has no {skill} skill, so no tokens for it"),
             ));
         };
@@ -384,8 +385,9 @@ pub(super) fn may_play(
         ));
     }
     if !p.cards.iter().any(|c| same_key(c, &card.name)) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::CARDS,
+            &format!("the {} card", card.name),
             format!("{who} does not have the {} card", card.name),
         ));
     }
@@ -405,26 +407,30 @@ pub(super) fn card_usable(s: &State, who: &str, card: &ActionCard) -> Result<(),
         .ok_or_else(|| unknown_character(s, rules::CARDS, who))?;
     match unusable(&p.character, card) {
         None => Ok(()),
-        Some(Unusable::Dying) => Err(RuleError::forbidden(
+        Some(Unusable::Dying) => Err(RuleError::condition(
             rules::DEPLETED,
+            "Dying",
             format!("{who} is Dying: actions cannot be played"),
         )),
-        Some(Unusable::Panicked) => Err(RuleError::forbidden(
+        Some(Unusable::Panicked) => Err(RuleError::condition(
             rules::DEPLETED,
+            "Panicked",
             format!(
                 "{who} is Panicked: Mental actions cannot be played ({} uses a Mental stat)",
                 card.name
             ),
         )),
-        Some(Unusable::Incapacitated) => Err(RuleError::forbidden(
+        Some(Unusable::Incapacitated) => Err(RuleError::condition(
             rules::DEPLETED,
+            "Incapacitated",
             format!(
                 "{who} is Incapacitated: Physical actions cannot be played ({} uses a Physical stat)",
                 card.name
             ),
         )),
-        Some(Unusable::Depleted(st)) => Err(RuleError::forbidden(
+        Some(Unusable::Depleted(st)) => Err(RuleError::condition(
             rules::CONDITIONS,
+            &format!("depleted {st}"),
             format!("{who}'s {st} is depleted: no action listing it in Success or Result"),
         )),
     }

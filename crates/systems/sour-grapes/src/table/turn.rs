@@ -250,8 +250,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             controller_only("use the free point")?;
             step_is(Step::Prep, rules::PREP)?;
             if !t.free_point {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     rules::PREP,
+                    "free point",
                     "the free point of this turn is used",
                 ));
             }
@@ -260,8 +261,8 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             };
             match into {
                 Pool::Stat(st) => {
-                    if let Some(why) = p.character.recovery_blocked(*st) {
-                        return Err(RuleError::forbidden(rules::PREP, why));
+                    if let Some((condition, why)) = p.character.recovery_block(*st) {
+                        return Err(RuleError::condition(rules::PREP, &condition, why));
                     }
                     if p.character.stat(*st).exhausted() == 0 {
                         return Err(RuleError::forbidden(
@@ -338,8 +339,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                 .participant(&t.controller)
                 .is_some_and(|p| p.effects.iter().any(|e| same_key(&e.card, &card.name)));
             if !has {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::not_held(
                     rules::EFFECTS,
+                    &card.name,
                     format!("{} has no {} in play", t.controller, card.name),
                 ));
             }
@@ -392,8 +394,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
                 ));
             }
             if t.interrupts.iter().any(|p| p.by == who) {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     rules::INTERRUPT,
+                    "Interrupt",
                     format!("{who} has offered an Interrupt"),
                 ));
             }
@@ -489,8 +492,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             step_is(Step::Support, rules::COMPLIMENT)?;
             let who = actor(d.s(), seat, who, rules::COMPLIMENT)?;
             if t.compliments.iter().any(|p| p.by == who) {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     rules::COMPLIMENT,
+                    "Compliment",
                     format!("{who} has offered a Compliment"),
                 ));
             }
@@ -517,8 +521,9 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             step_is(Step::Support, rules::DIVERT)?;
             let who = actor(d.s(), seat, who, rules::DIVERT)?;
             if t.diverts.iter().any(|p| p.by == who) {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     rules::DIVERT,
+                    "Divert",
                     format!("{who} has offered a Divert"),
                 ));
             }
@@ -545,14 +550,16 @@ pub(super) fn turn_command(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Resul
             let stunt = find_card(d.s(), t.stunt.as_deref().unwrap_or(""))?;
             if let Some(p) = d.s().participant(&who) {
                 if stunt.is_mental() && p.character.has(Condition::Panicked) {
-                    return Err(RuleError::forbidden(
+                    return Err(RuleError::condition(
                         rules::DEPLETED,
+                        "Panicked",
                         format!("{who} is Panicked: Mental actions cannot be reacted against"),
                     ));
                 }
                 if stunt.is_physical() && p.character.has(Condition::Incapacitated) {
-                    return Err(RuleError::forbidden(
+                    return Err(RuleError::condition(
                         rules::DEPLETED,
+                        "Incapacitated",
                         format!(
                             "{who} is Incapacitated: Physical actions cannot be reacted against"
                         ),
@@ -618,8 +625,9 @@ pub(super) fn reactor(
                 ));
             }
             if t.reactions.contains_key(&name) {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::already_used(
                     rules::REACTION,
+                    "Reaction",
                     format!("{name} has reacted: one Reaction per player"),
                 ));
             }
