@@ -11,16 +11,18 @@ use tabula_core::{Die, Roller, RuleError};
 pub(crate) fn check_free_to_move(s: &State, i: usize) -> R<()> {
     let h = hero(s, i)?;
     if h.ensnared_by.is_some() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::ENCHANTED_ARMOR,
+            "ensnared",
             format!("{} is ensnared and cannot move away", h.name()),
         ));
     }
     if let Some(g) = h.grappled_by
         && s.enemies.get(g).is_some_and(|e| e.health > 0)
     {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::DESCRIBING_ROLLS,
+            "grappled",
             format!("{} is grappled and cannot move away", h.name()),
         ));
     }
@@ -181,8 +183,9 @@ pub(crate) fn act(
     player_phase(s, a.when)?;
     let h = up(s, i)?;
     if !h.character.stat(a.stat).has_tier(a.tier) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::ACTIONS,
+            "Action",
             format!(
                 "{} needs at least 1 SP in tier {} of {} ({} has {})",
                 a.name,
@@ -207,14 +210,16 @@ pub(crate) fn act(
             let e = find_enemy(s, name)?;
             let x = enemy(s, e)?;
             if x.health == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::ACTIONS,
+                    "0 Health",
                     format!("{} is already at 0 Health", x.name),
                 ));
             }
             if a.effect == ActionEffect::Damage && x.shadow {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::SHADOW_GOBLIN,
+                    "shadow form",
                     format!("{} is in its shadow form and cannot receive damage", x.name),
                 ));
             }
@@ -223,8 +228,9 @@ pub(crate) fn act(
             if let Some(armor) = h.ensnared_by
                 && armor != e
             {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::ENCHANTED_ARMOR,
+                    "ensnared",
                     format!(
                         "{} is ensnared and can reach only {}",
                         h.name(),
@@ -317,8 +323,9 @@ pub(crate) fn act(
             };
             let th = hero(s, t)?;
             if t != i && h.ensnared_by.is_some() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::ENCHANTED_ARMOR,
+                    "ensnared",
                     "an ensnared player cannot help or heal their allies",
                 ));
             }
@@ -332,8 +339,9 @@ pub(crate) fn act(
                 ));
             }
             if !th.up() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::HEALTH_ZERO,
+                    "0 Health",
                     format!("{} is at 0 Health and cannot be healed", th.name()),
                 ));
             }
@@ -418,8 +426,9 @@ pub(crate) fn use_item(
         .iter()
         .any(|x| tabula_core::names::same_name(x, &def.name))
     {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::ITEMS,
+            "Item",
             format!("{} does not carry a {}", h.name(), def.name),
         ));
     }
@@ -430,8 +439,9 @@ pub(crate) fn use_item(
     let th = hero(s, t)?;
     if t != i {
         if h.ensnared_by.is_some() {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::condition(
                 rules::ENCHANTED_ARMOR,
+                "ensnared",
                 "an ensnared player cannot help or heal their allies",
             ));
         }
@@ -443,8 +453,9 @@ pub(crate) fn use_item(
         }
     }
     if def.heal > 0 && !th.up() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HEALTH_ZERO,
+            "0 Health",
             format!("{} is at 0 Health and cannot be healed", th.name()),
         ));
     }

@@ -54,14 +54,16 @@ pub(crate) fn move_enemy_paid(
     // approach comes after the damage that set it off).
     let x = enemy_now(s, out, e)?;
     if !x.standing() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::USING_ROLLS_MOVE,
+            "0 Health",
             format!("{} is at 0 Health", x.name),
         ));
     }
     if x.ensnaring.is_some() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::ENCHANTED_ARMOR,
+            "ensnaring",
             "Enchanted Armor cannot move while it has a character ensnared",
         ));
     }
@@ -272,8 +274,9 @@ pub(crate) fn spend(
         )
     })?;
     if !u.usable_by(&x.kind) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::SAMPLE_ENEMIES,
+            "Roll",
             format!(
                 "{} is a roll of {}; {} is a {}",
                 u.name,
@@ -288,8 +291,9 @@ pub(crate) fn spend(
     cap("cp", dice.combat_points)?;
     cap("heal", heal_d6)?;
     if x.health == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HEALTH_ZERO,
+            "0 Health",
             format!("{} is at 0 Health", x.name),
         ));
     }
@@ -330,8 +334,9 @@ pub(crate) fn spend(
         UseEffect::Damage | UseEffect::Divided | UseEffect::Drain
     );
     if deals_damage && x.shadow {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::SHADOW_GOBLIN,
+            "shadow form",
             format!("{} is in its shadow form and cannot deal damage", x.name),
         ));
     }
@@ -363,22 +368,32 @@ pub(crate) fn spend(
             None => e,
         };
         let why = if !heals_with_cp {
-            Some(format!(
-                "{} ({}) does not respond by healing with Combat Points",
-                x.name, x.kind
+            Some(RuleError::not_held(
+                rules::HEALER,
+                "Response",
+                format!(
+                    "{} ({}) does not respond by healing with Combat Points",
+                    x.name, x.kind
+                ),
             ))
         } else if ally == e {
-            Some("the Healer's Response heals one of its allies".to_string())
+            Some(RuleError::forbidden(
+                rules::HEALER,
+                "the Healer's Response heals one of its allies",
+            ))
         } else if !enemy(s, ally)?.hurt {
-            Some(format!(
-                "{} was dealt no damage this phase: the Healer's Response answers an ally's damage (a heal otherwise uses a Roll)",
-                enemy(s, ally)?.name
+            Some(RuleError::forbidden(
+                rules::HEALER,
+                format!(
+                    "{} was dealt no damage this phase: the Healer's Response answers an ally's damage (a heal otherwise uses a Roll)",
+                    enemy(s, ally)?.name
+                ),
             ))
         } else {
             None
         };
         if let Some(why) = why {
-            return Err(RuleError::forbidden(rules::HEALER, why));
+            return Err(why);
         }
     }
     if u.effect == UseEffect::Shove && dice.combat_points != dice.d3 {
@@ -515,8 +530,9 @@ pub(crate) fn spend(
                 None => e,
             };
             if enemy(s, t)?.health == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::HEALTH_ZERO,
+                    "0 Health",
                     format!("{} is at 0 Health", enemy(s, t)?.name),
                 ));
             }
@@ -754,8 +770,9 @@ pub(crate) fn shadow(
     let x = enemy(s, e)?;
     let shadowy = s.catalog.enemy(&x.kind).is_some_and(|k| k.shadow_form);
     if !shadowy {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::SHADOW_GOBLIN,
+            "shadow form",
             format!("{} ({}) has no shadow form", x.name, x.kind),
         ));
     }
@@ -769,15 +786,20 @@ pub(crate) fn shadow(
             ),
         ));
     }
-    if x.health == 0 || x.shadow == sink {
+    if x.health == 0 {
+        return Err(RuleError::condition(
+            rules::SHADOW_GOBLIN,
+            "0 Health",
+            format!("{} is at 0 Health", x.name),
+        ));
+    }
+    if x.shadow == sink {
         return Err(RuleError::forbidden(
             rules::SHADOW_GOBLIN,
             format!(
                 "{} is {}",
                 x.name,
-                if x.health == 0 {
-                    "at 0 Health"
-                } else if sink {
+                if sink {
                     "already in its shadow"
                 } else {
                     "not in its shadow"
@@ -828,30 +850,55 @@ pub(crate) fn ensnare(
     let x = enemy(s, e)?;
     let h = up(s, i)?;
     let armor = s.catalog.enemy(&x.kind).is_some_and(|k| k.ensnare);
+    let rule = rules::ENCHANTED_ARMOR;
     let why = if !armor {
-        Some(format!("{} ({}) cannot ensnare", x.name, x.kind))
+        Some(RuleError::not_held(
+            rule,
+            "Ensnare",
+            format!("{} ({}) cannot ensnare", x.name, x.kind),
+        ))
     } else if x.health == 0 {
-        Some(format!("{} is at 0 Health", x.name))
+        Some(RuleError::condition(
+            rule,
+            "0 Health",
+            format!("{} is at 0 Health", x.name),
+        ))
     } else if x.ensnaring.is_some() || h.ensnared_by.is_some() {
-        Some("one ensnared character at a time".to_string())
+        Some(RuleError::condition(
+            rule,
+            "ensnared",
+            "one ensnared character at a time",
+        ))
     } else if x.zone != h.zone {
-        Some(format!("{} is not in {}'s Zone", h.name(), x.name))
+        Some(RuleError::forbidden(
+            rule,
+            format!("{} is not in {}'s Zone", h.name(), x.name),
+        ))
     } else if !x.attacked_this_round_by(i) {
-        Some(format!(
-            "{} has not attacked {} this round (this phase or the one before)",
-            h.name(),
-            x.name
+        Some(RuleError::forbidden(
+            rule,
+            format!(
+                "{} has not attacked {} this round (this phase or the one before)",
+                h.name(),
+                x.name
+            ),
         ))
     } else if x.moved {
-        Some(format!(
-            "{} approached this phase and cannot ensnare in the same turn",
-            x.name
+        // "Ensnare": "it will use its movement to ensnare that player"; one
+        // that approached this turn has used it.
+        Some(RuleError::already_used(
+            rule,
+            "movement",
+            format!(
+                "{} approached this phase and cannot ensnare in the same turn",
+                x.name
+            ),
         ))
     } else {
         None
     };
     if let Some(why) = why {
-        return Err(RuleError::forbidden(rules::ENCHANTED_ARMOR, why));
+        return Err(why);
     }
     out.push(take_rolls(s, doubled(s, move_cost(*pay)?))?);
     out.push(Event::Ensnared { enemy: e, hero: i });
@@ -881,15 +928,17 @@ pub(crate) fn absorb(
         ));
     };
     if x.health == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::ENCHANTED_ARMOR,
+            "0 Health",
             format!("{} is at 0 Health", x.name),
         ));
     }
     // "absorb life force from the creature": none is left at 0 Health.
     if !hero(s, victim)?.up() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HEALTH_ZERO,
+            "0 Health",
             format!(
                 "{} is at 0 Health: no life force is left to absorb",
                 hero(s, victim)?.name()

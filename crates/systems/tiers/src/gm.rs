@@ -162,17 +162,25 @@ impl Purchase {
     /// As [`Purchase::validate`], as one refusal naming the rule.
     ///
     /// # Errors
-    /// A [`RuleError`] under "Buying Rolls"; R-TI-5.
+    /// A [`RuleError`] under "Buying Rolls"; R-TI-5: [`Refusal::Spent`] (of
+    /// "PSP") when the purchase only costs more than the PSP, otherwise
+    /// [`Refusal::Forbidden`] naming every problem.
     pub fn check(&self, psp: u32) -> Result<(), RuleError> {
         self.validate(psp).map_err(|ps| {
-            RuleError::new(
-                rules::BUYING_ROLLS,
-                Refusal::Forbidden,
-                ps.iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
+            let message = ps
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ");
+            // Over the PSP and nothing else: too little to spend.
+            if ps
+                .iter()
+                .all(|p| matches!(p, PurchaseError::OverBudget { .. }))
+            {
+                RuleError::spent(rules::BUYING_ROLLS, "PSP", message)
+            } else {
+                RuleError::forbidden(rules::BUYING_ROLLS, message)
+            }
         })
     }
 
@@ -346,8 +354,9 @@ pub(crate) fn adjust(
     })?;
     let h = crate::decide::hero(s, i)?;
     if h.dead {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::DEATH_ROLLS,
+            "dead",
             format!("{} is dead", h.name()),
         ));
     }
@@ -355,8 +364,9 @@ pub(crate) fn adjust(
         HeroValue::Health => (h.health, h.max_health),
         HeroValue::Ap => {
             if !h.up() {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::HEALTH_ZERO,
+                    "0 Health",
                     format!(
                         "{} is at 0 Health and cannot contribute to the fight",
                         h.name()
@@ -639,7 +649,7 @@ pub(crate) fn free_name(s: &State, name: &str) -> String {
 /// Not in combat ([`Refusal::WrongPhase`]); an unknown KIND or Zone
 /// ([`Refusal::Unknown`], listing the choices); an uploaded sheet that breaks
 /// the rules ([`Refusal::Forbidden`], naming every broken rule); a dead
-/// sheet; a name that is no seat name, is named like a command, or too long;
+/// sheet ([`Refusal::Condition`] "dead"); a name that is no seat name, is named like a command, or too long;
 /// the table full ([`rules::CAPS`]). Nothing changes.
 pub(crate) fn add(
     s: &State,
@@ -655,8 +665,9 @@ pub(crate) fn add(
         None => known_kind(s, kind)?,
     };
     if c.dead() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::DEATH_ROLLS,
+            "dead",
             format!("{} is dead and takes no further part", c.name()),
         ));
     }
@@ -807,6 +818,7 @@ mod tests {
         );
         let err = refused.check(64).unwrap_err();
         assert_eq!(err.rule.ruling, Some("R-TI-5"));
+        assert_eq!(err.kind, Refusal::Forbidden);
         let broke = Purchase {
             d6: 3,
             d3: 3,
@@ -816,6 +828,11 @@ mod tests {
             broke.validate(36).unwrap_err().as_slice(),
             [PurchaseError::OverBudget { cost: 48, psp: 36 }]
         ));
+        let err = broke.check(36).unwrap_err();
+        assert!(
+            matches!(&err.kind, Refusal::Spent { resource } if resource == "PSP"),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -84,8 +84,9 @@ pub(super) fn decide(
             let h = up(s, i)?;
             let e = find_enemy(s, en)?;
             if enemy(s, e)?.health == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::condition(
                     rules::ROLEPLAY_AGAINST_ENEMIES,
+                    "0 Health",
                     format!("{en} is already at 0 Health"),
                 ));
             }

@@ -25,8 +25,9 @@ pub(crate) fn take_rolls(s: &State, want: Purchase) -> R<Event> {
 /// [`take_rolls`] from the Rolls `left`.
 pub(crate) fn take_rolls_from(left: Purchase, want: Purchase) -> R<Event> {
     if want.d6 > left.d6 || want.d3 > left.d3 || want.combat_points > left.combat_points {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::spent(
             rules::USING_ROLLS,
+            "Rolls",
             format!(
                 "this needs {}d6 + {}d3 + {} CP, but only {}d6 + {}d3 + {} CP are left until the next Enemy Phase (an enemy's Action costs double in the Player Phase)",
                 want.d6, want.d3, want.combat_points, left.d6, left.d3, left.combat_points
@@ -184,8 +185,9 @@ pub(crate) fn heal_hero(
 ) -> R<()> {
     let h = hero(s, i)?;
     if !h.up() {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HEALTH_ZERO,
+            "0 Health",
             format!("{} is at 0 Health and cannot be healed", h.name()),
         ));
     }
@@ -201,8 +203,9 @@ pub(crate) fn heal_hero(
 pub(crate) fn heal_enemy(s: &State, i: usize, amount: u32, out: &mut Vec<Event>) -> R<()> {
     let e = enemy(s, i)?;
     if e.health == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HEALTH_ZERO,
+            "0 Health",
             format!("{} is at 0 Health", e.name),
         ));
     }

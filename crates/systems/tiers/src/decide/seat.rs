@@ -150,8 +150,9 @@ pub(crate) fn find_zone(s: &State, name: &str) -> R<usize> {
 pub(crate) fn alive(s: &State, i: usize) -> R<&Hero> {
     let h = hero(s, i)?;
     if h.dead {
-        Err(RuleError::forbidden(
+        Err(RuleError::condition(
             rules::DEATH_ROLLS,
+            "dead",
             format!("{} is dead and takes no further part", h.name()),
         ))
     } else {
@@ -210,8 +211,9 @@ pub(crate) fn up(s: &State, i: usize) -> R<&Hero> {
     if h.up() {
         Ok(h)
     } else {
-        Err(RuleError::forbidden(
+        Err(RuleError::condition(
             rules::HEALTH_ZERO,
+            "0 Health",
             format!(
                 "{} is at 0 Health and cannot contribute to the fight",
                 h.name()
@@ -223,8 +225,9 @@ pub(crate) fn up(s: &State, i: usize) -> R<&Hero> {
 pub(crate) fn spend_ap(s: &State, i: usize, ap: u32) -> R<Event> {
     let h = hero(s, i)?;
     if h.ap < ap {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::spent(
             rules::ACTION_POINTS,
+            "Action Points",
             format!("{} has {} AP left, this needs {ap}", h.name(), h.ap),
         ));
     }
