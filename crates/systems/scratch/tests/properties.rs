@@ -92,8 +92,14 @@ fn line_for(spec: &CommandSpec, picks: &[usize]) -> String {
     for (i, p) in spec.params.iter().enumerate() {
         let pick = picks.get(i % picks.len().max(1)).copied().unwrap_or(0);
         let value = match &p.kind {
-            ParamKind::Choice { options } if options.is_empty() => continue,
-            ParamKind::Choice { options } => options[pick % options.len()].clone(),
+            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options }
+                if options.is_empty() =>
+            {
+                continue;
+            }
+            ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
+                options[pick % options.len()].clone()
+            }
             ParamKind::Int { min, max } => {
                 let span = u64::try_from(max - min).unwrap_or(0) + 1;
                 (min + i64::try_from(pick as u64 % span).unwrap_or(0)).to_string()
