@@ -8,6 +8,7 @@
 //! character answers to its id and its name; a name that fits nothing is
 //! refused with the names that fit there.
 
+use tabula_core::files::{NoSheets, SheetFiles};
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, normalize, resolve};
 use tabula_core::system::{CommandDoc, Giver, find_command};
@@ -81,8 +82,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND [as NAME] [to SEAT]",
-        "the GM adds a character (one at the table or one of the book's sheets) to a seat's initiative group (default the GM's), at full hit points; a name in use gets NAME 2",
+        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "the GM adds a character (one at the table, one of the book's sheets, or an uploaded sheet file) to a seat's initiative group (default the GM's), at full hit points; a name in use gets NAME 2",
         Giver::Gm,
         rules::GM_TOOLS,
     ),
@@ -602,13 +603,32 @@ fn resolve_targets(state: &State, action: Action) -> Result<Action, CommandParse
 }
 
 /// Read one command line (without the seat prefix) in the one command
-/// grammar, resolving every character, ability and terrain name in it.
+/// grammar, resolving every character, ability and terrain name in it; no
+/// sheet file comes with it ([`parse_with`] with [`NoSheets`]).
 ///
 /// # Errors
 /// [`CommandParseError`]: an unknown command (listing the commands and the
 /// characters), wrong arguments (with the usage from [`COMMANDS`]), a name
-/// that fits nothing or several (listing the names), an unclosed quote.
+/// that fits nothing or several (listing the names), an unclosed quote;
+/// [`CommandParseError::Sheet`] for the GM's `add FILE.toml`, naming the file.
 pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
+    parse_with(state, seat, line, &NoSheets)
+}
+
+/// [`parse`] with the character sheet files sent along with the line: the
+/// GM's `add FILE.toml [as NAME] [to SEAT]` reads `FILE.toml` from `sheets`
+/// ([`tabula_core::files::names_sheet_file`]; issue 27, item 6).
+///
+/// # Errors
+/// As [`parse`]; [`CommandParseError::Sheet`] when the GM's `add` names a
+/// sheet file that was not sent, cannot be read, or is not a legal character
+/// at this table (every broken rule, each naming its field or rule).
+pub fn parse_with(
+    state: &State,
+    seat: &Seat,
+    line: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
     let owned = words(line)?;
     let words: Vec<&str> = owned.iter().map(String::as_str).collect();
     let Some(first) = words.first() else {
@@ -633,7 +653,7 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
                     character: character_id(state, "character", character)?,
                 });
             }
-            "add" => return parse_add(state, args),
+            "add" => return crate::gm::parse_add(state, seat, args, sheets),
             "end-encounter" => {
                 if !args.is_empty() {
                     return Err(args_err("end-encounter", "takes nothing after it"));
@@ -692,99 +712,6 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
 /// case): a character cannot be called that.
 pub fn is_command_word(word: &str) -> bool {
     find_command(COMMANDS, word).is_some()
-}
-
-/// `add KIND [as NAME] [to SEAT]` (issue 27, item 6): the kind is resolved
-/// among [`crate::gm::kinds`] (any case, `-` or `_` for a space, an
-/// unambiguous prefix), the seat among the initiative groups' seats; the
-/// name is kept as typed.
-fn parse_add(state: &State, args: &[&str]) -> Result<Command, CommandParseError> {
-    const USAGE: &str = "write add KIND [as NAME] [to SEAT]";
-    // KIND, then `as` and `to` once each; a value runs to the next keyword,
-    // so names of several words may go unquoted (`add The Boss as Big Boss`).
-    let mut parts: Vec<(Option<String>, Vec<&str>)> = vec![(None, Vec::new())];
-    for word in args {
-        let lower = word.to_ascii_lowercase();
-        if matches!(lower.as_str(), "as" | "to") {
-            if parts
-                .iter()
-                .any(|(k, _)| k.as_deref() == Some(lower.as_str()))
-            {
-                return Err(args_err("add", format!("{word:?} is given twice; {USAGE}")));
-            }
-            parts.push((Some(lower), Vec::new()));
-        } else if let Some((_, words)) = parts.last_mut() {
-            words.push(word);
-        }
-    }
-    let (mut kind, mut name, mut to) = (None, None, None);
-    for (keyword, words) in parts {
-        if words.is_empty() {
-            let what = keyword.as_deref().unwrap_or("KIND");
-            return Err(args_err("add", format!("{what} needs a value; {USAGE}")));
-        }
-        let value = words.join(" ");
-        match keyword.as_deref() {
-            None => kind = Some(value),
-            Some("as") => name = Some(value),
-            _ => to = Some(value),
-        }
-    }
-    let Some(kind) = kind else {
-        return Err(args_err("add", USAGE));
-    };
-    let kind = kind.as_str();
-    let kinds = crate::gm::kinds(state);
-    let keys: Vec<String> = kinds.iter().map(|k| key(&k.name)).collect();
-    let found =
-        resolve("kind", &key(kind), keys.iter().map(String::as_str)).map_err(|e| match e {
-            NameLookupError::Unknown { field, .. } => NameLookupError::Unknown {
-                field,
-                got: kind.trim().into(),
-                candidates: kinds.iter().map(|k| k.name.clone()).collect(),
-            },
-            NameLookupError::Ambiguous { field, matches, .. } => NameLookupError::Ambiguous {
-                field,
-                got: kind.trim().into(),
-                matches: kinds
-                    .iter()
-                    .filter(|k| matches.contains(&key(&k.name)))
-                    .map(|k| k.name.clone())
-                    .collect(),
-            },
-        })?;
-    let kind = kinds
-        .iter()
-        .find(|k| key(&k.name) == found)
-        .map(|k| k.name.clone())
-        .unwrap_or_else(|| (*kind).to_string());
-    let to = match to {
-        None => None,
-        Some(typed) => {
-            let seats: Vec<String> = state
-                .groups
-                .iter()
-                .map(|g| crate::gm::seat_word(&g.seat))
-                .collect();
-            let keys: Vec<String> = seats.iter().map(|s| key(s)).collect();
-            let found = resolve("seat", &key(&typed), keys.iter().map(String::as_str)).map_err(
-                |e| match e {
-                    NameLookupError::Unknown { field, .. } => NameLookupError::Unknown {
-                        field,
-                        got: typed.trim().into(),
-                        candidates: seats.clone(),
-                    },
-                    other => other,
-                },
-            )?;
-            seats
-                .iter()
-                .find(|s| key(s) == found)
-                .cloned()
-                .or(Some(typed))
-        }
-    };
-    Ok(Command::Add { kind, name, to })
 }
 
 /// `roll CHARACTER [ABILITY] DIFFICULTY [requires]`.

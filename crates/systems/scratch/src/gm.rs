@@ -1,19 +1,25 @@
 //! The GM's tools: `adjust` a character's hit points mid-encounter,
-//! `remove` one, `add` one and `end-encounter` early (issue 27, item 6). The
-//! book names no rule for the GM changing a tracked value or the cast, so
-//! they cite the table's own [`rules::GM_TOOLS`].
+//! `remove` one, `add` one (a known kind, or an uploaded sheet file: `add
+//! FILE.toml`, whose parser is here too) and `end-encounter` early (issue 27,
+//! item 6). The book names no rule for the GM changing a tracked value or the
+//! cast, so they cite the table's own [`rules::GM_TOOLS`].
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::OnceLock;
 
+use tabula_core::CommandParseError;
+use tabula_core::builder::BuildProblem;
+use tabula_core::files::{SheetFiles, names_sheet_file};
 use tabula_core::names::check_name;
+use tabula_core::names::{NameLookupError, resolve};
 use tabula_core::{Refusal, RuleError, Seat};
 
+use crate::actions::Command;
 use crate::character::{Character, CharacterDraft, slug};
-use crate::commands::key;
+use crate::commands::{args_err, key};
 use crate::encounter::{Event, Phase, State, seats_match};
-use crate::rules;
+use crate::rules::{self, TableRules};
 
 /// A value of a character the GM may `adjust`: the book tracks it at the
 /// table and it changes during play.
@@ -427,6 +433,89 @@ pub fn add(
             all.iter().map(|k| k.name.as_str()),
         ));
     };
+    admit(state, &k.name, k.draft.clone(), name, to)
+}
+
+/// An uploaded character sheet's text, read by the book's validating reader
+/// under the table's rules: the one `tabula scratch character validate` and
+/// a table file's sheets use (TOML of the character format, CP and maximum
+/// level within the table's, "Abilities", R-SCR-7; minions, "Support
+/// Abilities"). A text longer than [`tabula_core::files::MAX_FILE_BYTES`]
+/// is refused unread.
+///
+/// "Abilities", "Support Abilities" (001_337b5a42e331e513.txt); R-SCR-7;
+/// issue 27, item 6.
+///
+/// # Errors
+/// Every broken rule, in file order, each naming its field or rule (at
+/// least one).
+pub fn read_sheet(text: &str, table: &TableRules) -> Result<Character, Vec<BuildProblem>> {
+    let max = tabula_core::files::MAX_FILE_BYTES;
+    if u64::try_from(text.len()).map_or(true, |n| n > max) {
+        return Err(vec![BuildProblem {
+            field: None,
+            rule: rules::CAPS,
+            message: format!("the sheet is larger than {max} bytes"),
+            unfinished: false,
+        }]);
+    }
+    crate::builder::validate_character(text, table)
+}
+
+/// The GM's `add FILE.toml [as NAME] [to SEAT]`: the character of an
+/// uploaded sheet (its `text`, sent as `file`) joins the encounter exactly as
+/// a copy of a known kind does in [`add`] (same naming, seat, rules, full hit
+/// points, no temporary bonuses, a guest not written back to a campaign).
+/// The sheet is read again here with [`read_sheet`], so a command sent as
+/// JSON cannot bring in a character the table's rules refuse. The event's
+/// kind is the character's name on the sheet (as a bundled sheet's kind is
+/// its name); the file name is not kept.
+///
+/// "Turns", "Hit Points", "Abilities", "Support Abilities"
+/// (001_337b5a42e331e513.txt); R-SCR-7; issue 27, item 6.
+///
+/// # Errors
+/// As [`add`]; a sheet that is not a legal character at this table is
+/// refused naming the file and every broken rule (the first one's rule is
+/// the refusal's); nothing changes.
+pub fn add_sheet(
+    state: &State,
+    seat: &Seat,
+    file: &str,
+    text: &str,
+    name: Option<&str>,
+    to: Option<&str>,
+) -> Result<Vec<Event>, RuleError> {
+    gm_only(seat, "adds a character to the encounter")?;
+    during_turns(state)?;
+    let character = read_sheet(text, &state.rules).map_err(|problems| {
+        let rule = problems.first().map_or(rules::ABILITIES, |p| p.rule);
+        RuleError::forbidden(
+            rule,
+            format!(
+                "the sheet {file:?} is not a legal character at this table (cp {}, max_level {}): {}",
+                state.rules.cp,
+                state.rules.max_level,
+                problems
+                    .iter()
+                    .map(|p| p.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        )
+    })?;
+    admit(state, character.name(), character.to_draft(), name, to)
+}
+
+/// The rest of [`add`] and [`add_sheet`] once the sheet is known: the group,
+/// the names, the room at the table and the table's rules.
+fn admit(
+    state: &State,
+    kind: &str,
+    mut draft: CharacterDraft,
+    name: Option<&str>,
+    to: Option<&str>,
+) -> Result<Vec<Event>, RuleError> {
     let group = match to {
         Some(to) => {
             let wanted = Seat::parse(to.trim());
@@ -464,7 +553,6 @@ pub fn add(
                 )
             })?,
     };
-    let mut draft = k.draft.clone();
     let mut chosen = Vec::new();
     let wanted = name.map_or(draft.name.as_str(), str::trim).to_string();
     check_name("name", &wanted).map_err(|e| RuleError::forbidden(rules::NAMES, e.to_string()))?;
@@ -503,7 +591,7 @@ pub fn add(
             rule,
             format!(
                 "{} is not legal at this table (cp {}, max_level {}): {}",
-                k.name,
+                kind,
                 state.rules.cp,
                 state.rules.max_level,
                 e.problems
@@ -515,8 +603,143 @@ pub fn add(
         )
     })?;
     Ok(vec![Event::Added {
-        kind: k.name.clone(),
+        kind: kind.to_string(),
         group,
         character,
     }])
+}
+
+/// `add KIND|FILE.toml [as NAME] [to SEAT]` (issue 27, item 6): the kind is
+/// resolved among [`kinds`] (any case, `-` or `_` for a space, an
+/// unambiguous prefix), the seat among the initiative groups' seats; the
+/// name is kept as typed. A KIND ending in `.toml` ([`names_sheet_file`])
+/// names a sheet file: for the GM it is read from `sheets` and checked with
+/// [`read_sheet`], and its text goes in the command (a player's
+/// `add` reads nothing: `decide` refuses it).
+pub(crate) fn parse_add(
+    state: &State,
+    seat: &Seat,
+    args: &[&str],
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
+    const USAGE: &str = "write add KIND|FILE.toml [as NAME] [to SEAT]";
+    // KIND, then `as` and `to` once each; a value runs to the next keyword,
+    // so names of several words may go unquoted (`add The Boss as Big Boss`).
+    let mut parts: Vec<(Option<String>, Vec<&str>)> = vec![(None, Vec::new())];
+    for word in args {
+        let lower = word.to_ascii_lowercase();
+        if matches!(lower.as_str(), "as" | "to") {
+            if parts
+                .iter()
+                .any(|(k, _)| k.as_deref() == Some(lower.as_str()))
+            {
+                return Err(args_err("add", format!("{word:?} is given twice; {USAGE}")));
+            }
+            parts.push((Some(lower), Vec::new()));
+        } else if let Some((_, words)) = parts.last_mut() {
+            words.push(word);
+        }
+    }
+    let (mut kind, mut name, mut to) = (None, None, None);
+    for (keyword, words) in parts {
+        if words.is_empty() {
+            let what = keyword.as_deref().unwrap_or("KIND");
+            return Err(args_err("add", format!("{what} needs a value; {USAGE}")));
+        }
+        let value = words.join(" ");
+        match keyword.as_deref() {
+            None => kind = Some(value),
+            Some("as") => name = Some(value),
+            _ => to = Some(value),
+        }
+    }
+    let Some(kind) = kind else {
+        return Err(args_err("add", USAGE));
+    };
+    if names_sheet_file(&kind) {
+        let file = kind.trim().to_string();
+        let sheet = if seat.is_gm() {
+            Some(read_sheet_file(state, &file, sheets)?)
+        } else {
+            None
+        };
+        let to = to.map(|typed| add_seat(state, typed)).transpose()?;
+        return Ok(Command::Add {
+            kind: file,
+            sheet,
+            name,
+            to,
+        });
+    }
+    let kind = kind.as_str();
+    let kinds = kinds(state);
+    let keys: Vec<String> = kinds.iter().map(|k| key(&k.name)).collect();
+    let found =
+        resolve("kind", &key(kind), keys.iter().map(String::as_str)).map_err(|e| match e {
+            NameLookupError::Unknown { field, .. } => NameLookupError::Unknown {
+                field,
+                got: kind.trim().into(),
+                candidates: kinds.iter().map(|k| k.name.clone()).collect(),
+            },
+            NameLookupError::Ambiguous { field, matches, .. } => NameLookupError::Ambiguous {
+                field,
+                got: kind.trim().into(),
+                matches: kinds
+                    .iter()
+                    .filter(|k| matches.contains(&key(&k.name)))
+                    .map(|k| k.name.clone())
+                    .collect(),
+            },
+        })?;
+    let kind = kinds
+        .iter()
+        .find(|k| key(&k.name) == found)
+        .map(|k| k.name.clone())
+        .unwrap_or_else(|| (*kind).to_string());
+    let to = to.map(|typed| add_seat(state, typed)).transpose()?;
+    Ok(Command::Add {
+        kind,
+        sheet: None,
+        name,
+        to,
+    })
+}
+
+/// The seat typed after `add ... to`, resolved among the initiative groups'
+/// seats (as typed when none fits: `decide` refuses it with the seats).
+fn add_seat(state: &State, typed: String) -> Result<String, CommandParseError> {
+    let seats: Vec<String> = state.groups.iter().map(|g| seat_word(&g.seat)).collect();
+    let keys: Vec<String> = seats.iter().map(|s| key(s)).collect();
+    let found =
+        resolve("seat", &key(&typed), keys.iter().map(String::as_str)).map_err(|e| match e {
+            NameLookupError::Unknown { field, .. } => NameLookupError::Unknown {
+                field,
+                got: typed.trim().into(),
+                candidates: seats.clone(),
+            },
+            other => other,
+        })?;
+    Ok(seats.into_iter().find(|s| key(s) == found).unwrap_or(typed))
+}
+
+/// The text of the sheet file `file` from `sheets`, when it is a legal
+/// character at this table ([`read_sheet`]).
+///
+/// # Errors
+/// [`CommandParseError::Sheet`] naming `file`: the file's read error as one
+/// problem, or every broken rule of the sheet.
+fn read_sheet_file(
+    state: &State,
+    file: &str,
+    sheets: &dyn SheetFiles,
+) -> Result<String, CommandParseError> {
+    let text = sheets.read(file).map_err(|e| CommandParseError::Sheet {
+        file: file.to_string(),
+        problems: vec![e.to_string()],
+    })?;
+    read_sheet(&text, &state.rules).map_err(|problems| CommandParseError::Sheet {
+        file: file.to_string(),
+        problems: problems.iter().map(ToString::to_string).collect(),
+    })?;
+    Ok(text)
 }

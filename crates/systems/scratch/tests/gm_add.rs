@@ -185,6 +185,7 @@ fn refusals_change_nothing() {
     assert!(e.to_string().contains("Zimzambamalam"), "{e}");
     let cmd = Command::Add {
         kind: "dragon".into(),
+        sheet: None,
         name: None,
         to: None,
     };

@@ -80,9 +80,18 @@ pub fn decide(
         } => crate::gm::adjust(state, seat, character, *value, *amount),
         Command::EndEncounter => crate::gm::end_encounter(state, seat),
         Command::Remove { character } => crate::gm::remove(state, seat, character),
-        Command::Add { kind, name, to } => {
-            crate::gm::add(state, seat, kind, name.as_deref(), to.as_deref())
-        }
+        Command::Add {
+            kind,
+            sheet: None,
+            name,
+            to,
+        } => crate::gm::add(state, seat, kind, name.as_deref(), to.as_deref()),
+        Command::Add {
+            kind,
+            sheet: Some(text),
+            name,
+            to,
+        } => crate::gm::add_sheet(state, seat, kind, text, name.as_deref(), to.as_deref()),
         Command::Roll {
             character,
             ability,

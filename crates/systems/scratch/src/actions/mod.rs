@@ -95,14 +95,21 @@ pub enum Command {
         /// The character's id.
         character: String,
     },
-    /// The GM adds a character to the encounter (`add KIND [as NAME] [to
-    /// SEAT]`, [`crate::gm::add`]).
+    /// The GM adds a character to the encounter (`add KIND|FILE.toml [as
+    /// NAME] [to SEAT]`, [`crate::gm::add`]; with `sheet`,
+    /// [`crate::gm::add_sheet`]).
     ///
     /// "Turns", "Hit Points", "Abilities" (001_337b5a42e331e513.txt); R-SCR-7;
     /// issue 27, item 6.
     Add {
-        /// The kind: a character at the table or a bundled sheet, by name.
+        /// The kind: a character at the table or a bundled sheet, by name;
+        /// with `sheet`, the uploaded file's name as typed.
         kind: String,
+        /// The text of the uploaded character sheet `kind` names (`add
+        /// FILE.toml`), read again and validated by `decide`; absent (the
+        /// default, so older JSON commands still read) for a known kind.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<String>,
         /// The newcomer's name (default the kind's).
         name: Option<String>,
         /// The seat whose initiative group it joins (default the GM's).

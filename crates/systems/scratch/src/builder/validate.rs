@@ -10,8 +10,8 @@ pub(super) fn validate_sheet(sheet: &str) -> Result<Character, Vec<BuildProblem>
 }
 
 /// A sheet's character under the setting's rules `rules` (a campaign's:
-/// R-SCR-9), or every problem.
-pub(super) fn validate_character(
+/// R-SCR-9; a table's for the GM's `add FILE.toml`), or every problem.
+pub(crate) fn validate_character(
     sheet: &str,
     rules: &TableRules,
 ) -> Result<Character, Vec<BuildProblem>> {

@@ -189,7 +189,18 @@ impl TextPlay for Scratch {
     }
 
     fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        crate::commands::parse(state, seat, line)
+        Self::parse_command_with(state, seat, line, &tabula_core::files::NoSheets)
+    }
+
+    /// [`crate::commands::parse_with`]: the GM's `add FILE.toml` reads the
+    /// sheet from `sheets` (issue 27, item 6).
+    fn parse_command_with(
+        state: &State,
+        seat: &Seat,
+        line: &str,
+        sheets: &dyn tabula_core::files::SheetFiles,
+    ) -> Result<Command, CommandParseError> {
+        crate::commands::parse_with(state, seat, line, sheets)
     }
 
     fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
