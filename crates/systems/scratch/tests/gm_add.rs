@@ -60,7 +60,7 @@ fn kinds_offered(t: &Table<Scratch>, seat: &Seat) -> Option<Vec<String>> {
         .into_iter()
         .find(|c| c.name == "add")?;
     match &spec.params[0].kind {
-        ParamKind::Choice { options } => Some(options.clone()),
+        ParamKind::ChoiceOrSheet { options } => Some(options.clone()),
         other => panic!("{other:?}"),
     }
 }
