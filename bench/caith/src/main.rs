@@ -57,6 +57,24 @@ fn main() {
         println!("{text}: odds in {:.1} us", 1e6 / rate);
         return;
     }
+    // `-- SECONDS EXPR parse` and `-- SECONDS EXPR roll`: time Tabula's parse
+    // alone, or its roll of an expression parsed beforehand (for a profiler).
+    if let (Some(text), Some(part @ ("parse" | "roll"))) =
+        (std::env::args().nth(2), std::env::args().nth(3).as_deref())
+    {
+        let expr = Expr::parse(&text).expect("valid notation");
+        let rate = if part == "parse" {
+            measure(budget, || {
+                black_box(Expr::parse(black_box(&text)).expect("valid notation"));
+            })
+        } else {
+            measure(budget, || {
+                black_box(black_box(&expr).roll(&mut seeded).expect("seeded"));
+            })
+        };
+        println!("{text}: {rate:.0} {part} per second");
+        return;
+    }
     // `-- SECONDS EXPR`: parse and roll one Tabula expression only (for a profiler).
     if let Some(text) = std::env::args().nth(2) {
         let rate = measure(budget, || {

@@ -816,9 +816,14 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     while left > 0 {
         let chunk = faces.get_mut(..left.min(64)).unwrap_or_default();
         roller.roll_many(die, chunk)?;
-        for &f in chunk.iter() {
-            dice.push(new_die(die, sides, sides.value(f), false));
-        }
+        // Built in place by `extend` (a die built on the stack and pushed
+        // was copied, through a stalled store-to-load forward of its small
+        // fields: most of the time of a plain group).
+        dice.extend(
+            chunk
+                .iter()
+                .map(|&f| new_die(die, sides, sides.value(f), false)),
+        );
         left -= chunk.len().max(1).min(left);
     }
     // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
