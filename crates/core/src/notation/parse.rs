@@ -13,10 +13,19 @@ use super::{
 /// numbers `lo..=hi` that enclose it, and for `d20`'s fractions (issue 30,
 /// item 2) the exact real range `rlo..=rhi` and the largest denominator any
 /// value can have (1 for a node that is always a whole number).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Bounds {
     lo: i128,
     hi: i128,
+    /// The exact range, only for a node built from fractions: boxed, so
+    /// that the bounds of whole numbers, moved with every node the parser
+    /// returns, stay small.
+    real: Option<Box<Real>>,
+}
+
+/// The exact part of [`Bounds`]: `rlo..=rhi`, denominators up to `den`.
+#[derive(Clone, Copy, Debug)]
+struct Real {
     rlo: Ratio,
     rhi: Ratio,
     den: i128,
@@ -24,13 +33,7 @@ struct Bounds {
 
 impl Bounds {
     fn int(lo: i128, hi: i128) -> Bounds {
-        Bounds {
-            lo,
-            hi,
-            rlo: Ratio::int(lo),
-            rhi: Ratio::int(hi),
-            den: 1,
-        }
+        Bounds { lo, hi, real: None }
     }
 
     fn exact(v: i128) -> Bounds {
@@ -49,10 +52,23 @@ impl Bounds {
         Bounds {
             lo: rlo.floor(),
             hi: rhi.ceil(),
-            rlo,
-            rhi,
-            den,
+            real: Some(Box::new(Real { rlo, rhi, den })),
         }
+    }
+
+    /// The exact low end (`lo` for whole numbers).
+    fn rlo(&self) -> Ratio {
+        self.real.as_ref().map_or(Ratio::int(self.lo), |r| r.rlo)
+    }
+
+    /// The exact high end (`hi` for whole numbers).
+    fn rhi(&self) -> Ratio {
+        self.real.as_ref().map_or(Ratio::int(self.hi), |r| r.rhi)
+    }
+
+    /// The largest denominator a value can have (1 for whole numbers).
+    fn den(&self) -> i128 {
+        self.real.as_ref().map_or(1, |r| r.den)
     }
 
     /// The smallest and largest of four exact values.
@@ -69,7 +85,7 @@ impl Bounds {
 
     /// Whether some value may not be a whole number.
     fn fractional(&self) -> bool {
-        self.den > 1
+        self.den() > 1
     }
 }
 
@@ -306,9 +322,9 @@ impl Parser<'_> {
                 });
             }
         }
-        if b.den > MAX_DENOMINATOR {
+        if b.den() > MAX_DENOMINATOR {
             return Err(NotationError::FractionTooFine {
-                denominator: u64::try_from(b.den).unwrap_or(u64::MAX),
+                denominator: u64::try_from(b.den()).unwrap_or(u64::MAX),
                 max: MAX_DENOMINATOR as u64,
                 position: start,
             });
@@ -381,10 +397,10 @@ impl Parser<'_> {
             let (rhs, rb) = self.term()?;
             let nb = if b.fractional() || rb.fractional() {
                 // d20's fractions (issue 30, item 2): exact real bounds.
-                let den = b.den.saturating_mul(rb.den);
+                let den = b.den().saturating_mul(rb.den());
                 let r = match op {
-                    BinOp::Add => b.rlo.add(rb.rlo).zip(b.rhi.add(rb.rhi)),
-                    _ => b.rlo.sub(rb.rhi).zip(b.rhi.sub(rb.rlo)),
+                    BinOp::Add => b.rlo().add(rb.rlo()).zip(b.rhi().add(rb.rhi())),
+                    _ => b.rlo().sub(rb.rhi()).zip(b.rhi().sub(rb.rlo())),
                 };
                 let (lo, hi) = r.ok_or_else(|| self.too_large(start))?;
                 Bounds::real(lo, hi, den)
@@ -440,21 +456,21 @@ impl Parser<'_> {
             }
             let corners = |f: &dyn Fn(Ratio, Ratio) -> Option<Ratio>| {
                 [
-                    f(b.rlo, rb.rlo),
-                    f(b.rlo, rb.rhi),
-                    f(b.rhi, rb.rlo),
-                    f(b.rhi, rb.rhi),
+                    f(b.rlo(), rb.rlo()),
+                    f(b.rlo(), rb.rhi()),
+                    f(b.rhi(), rb.rlo()),
+                    f(b.rhi(), rb.rhi()),
                 ]
             };
             let nb = if op == BinOp::Mul && real {
-                Bounds::real_of(corners(&|x, y| x.mul(y)), b.den.saturating_mul(rb.den))
+                Bounds::real_of(corners(&|x, y| x.mul(y)), b.den().saturating_mul(rb.den()))
                     .ok_or_else(|| self.too_large(start))?
             } else if op == BinOp::Mul {
                 Bounds::of([b.lo * rb.lo, b.lo * rb.hi, b.hi * rb.lo, b.hi * rb.hi])
             } else if real {
                 // d20's `/` keeps the fraction (issue 30, item 2); `//` and
                 // `%` of fractions as Python's floats.
-                if rb.rlo <= Ratio::ZERO && rb.rhi >= Ratio::ZERO {
+                if rb.rlo() <= Ratio::ZERO && rb.rhi() >= Ratio::ZERO {
                     return Err(NotationError::DivisionByZero {
                         divisor: rhs.to_string(),
                         position: rhs_at,
@@ -467,18 +483,19 @@ impl Parser<'_> {
                 // x / y = (p / dx) / (q / dy) = p dy / (dx q), |q| <= |y| dy.
                 let ymax = rb.lo.abs().max(rb.hi.abs());
                 match op {
-                    BinOp::Div => Bounds {
-                        den: b.den.saturating_mul(ymax).saturating_mul(rb.den),
-                        ..q
-                    },
-                    BinOp::FloorDiv => Bounds::int(q.rlo.floor(), q.rhi.floor()),
+                    BinOp::Div => Bounds::real(
+                        q.rlo(),
+                        q.rhi(),
+                        b.den().saturating_mul(ymax).saturating_mul(rb.den()),
+                    ),
+                    BinOp::FloorDiv => Bounds::int(q.rlo().floor(), q.rhi().floor()),
                     // Python's remainder: the divisor's sign, smaller than it.
                     _ => {
-                        let den = b.den.saturating_mul(rb.den);
-                        if rb.rlo > Ratio::ZERO {
-                            Bounds::real(Ratio::ZERO, rb.rhi, den)
+                        let den = b.den().saturating_mul(rb.den());
+                        if rb.rlo() > Ratio::ZERO {
+                            Bounds::real(Ratio::ZERO, rb.rhi(), den)
                         } else {
-                            Bounds::real(rb.rlo, Ratio::ZERO, den)
+                            Bounds::real(rb.rlo(), Ratio::ZERO, den)
                         }
                     }
                 }
@@ -548,8 +565,8 @@ impl Parser<'_> {
                 if sign == b'+' {
                     Ok((inner, b))
                 } else {
-                    let nb = match (b.rhi.neg(), b.rlo.neg()) {
-                        (Some(lo), Some(hi)) if b.fractional() => Bounds::real(lo, hi, b.den),
+                    let nb = match (b.rhi().neg(), b.rlo().neg()) {
+                        (Some(lo), Some(hi)) if b.fractional() => Bounds::real(lo, hi, b.den()),
                         _ => Bounds::int(-b.hi, -b.lo),
                     };
                     Ok((Node::Neg(Box::new(inner)), nb))
