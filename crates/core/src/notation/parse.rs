@@ -109,7 +109,8 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         fractional: false,
     };
     p.skip_ws();
-    let (root, _) = p.compare()?;
+    let mut root = Node::Number(0);
+    p.compare(&mut root)?;
     let before = p.pos;
     p.skip_ws();
     let rest = text.get(p.pos..).unwrap_or_default();
@@ -129,6 +130,12 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         dialect,
         fractional: p.fractional,
     })
+}
+
+/// Replace `out` by `out op rhs` (both operands in one allocation).
+fn binary(out: &mut Node, op: BinOp, rhs: Node) {
+    let lhs = std::mem::replace(out, Node::Number(0));
+    *out = Node::Binary(op, Box::new([lhs, rhs]));
 }
 
 /// Roll20's and Foundry's `/` gives a fraction (issue 30, item 3): it is read
@@ -257,7 +264,18 @@ impl Parser<'_> {
         self.text.get(self.pos..).and_then(|s| s.chars().next())
     }
 
+    /// Skip white space. Most calls stand on a byte that is not white
+    /// space: that test is inlined, the loop is not.
+    #[inline(always)]
     fn skip_ws(&mut self) {
+        match self.peek() {
+            Some(b) if b.is_ascii() && !char::from(b).is_whitespace() => {}
+            None => {}
+            Some(_) => self.skip_ws_loop(),
+        }
+    }
+
+    fn skip_ws_loop(&mut self) {
         loop {
             match self.peek() {
                 Some(b) if b.is_ascii() => {
@@ -344,8 +362,8 @@ impl Parser<'_> {
     /// `expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*`: d20's
     /// comparison of totals, 0 or 1 (issue 30, item 2). Leaves `pos` just
     /// after the last operand.
-    fn compare(&mut self) -> Result<(Node, Bounds), NotationError> {
-        let (mut node, mut b) = self.expr()?;
+    fn compare(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
+        let mut b = self.expr(out)?;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -359,7 +377,7 @@ impl Parser<'_> {
                 [b'>', ..] => (BinOp::Gt, 1),
                 _ => {
                     self.pos = before;
-                    return Ok((node, b));
+                    return Ok(b);
                 }
             };
             if self.dialect != Dialect::D20 {
@@ -371,16 +389,18 @@ impl Parser<'_> {
             }
             self.pos += len;
             self.skip_ws();
-            let (rhs, _) = self.expr()?;
+            let mut rhs = Node::Number(0);
+            self.expr(&mut rhs)?;
             b = Bounds::int(0, 1);
-            node = Node::Binary(op, Box::new([node, rhs]));
+            binary(out, op, rhs);
         }
     }
 
     /// `term (("+" | "-") term)*`. Leaves `pos` just after the last operand.
-    fn expr(&mut self) -> Result<(Node, Bounds), NotationError> {
+    #[inline(always)]
+    fn expr(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         let start = self.pos;
-        let (mut node, mut b) = self.term()?;
+        let mut b = self.term(out)?;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -389,12 +409,13 @@ impl Parser<'_> {
                 Some(b'-') => BinOp::Sub,
                 _ => {
                     self.pos = before;
-                    return Ok((node, b));
+                    return Ok(b);
                 }
             };
             self.pos += 1;
             self.skip_ws();
-            let (rhs, rb) = self.term()?;
+            let mut rhs = Node::Number(0);
+            let rb = self.term(&mut rhs)?;
             let nb = if b.fractional() || rb.fractional() {
                 // d20's fractions (issue 30, item 2): exact real bounds.
                 let den = b.den().saturating_mul(rb.den());
@@ -411,14 +432,15 @@ impl Parser<'_> {
                 }
             };
             b = self.check_bounds(nb, start)?;
-            node = Node::Binary(op, Box::new([node, rhs]));
+            binary(out, op, rhs);
         }
     }
 
     /// `unary (("*" | "//" | "/" | "%") unary)*`.
-    fn term(&mut self) -> Result<(Node, Bounds), NotationError> {
+    #[inline(always)]
+    fn term(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         let start = self.pos;
-        let (mut node, mut b) = self.unary()?;
+        let mut b = self.unary(out)?;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -440,7 +462,7 @@ impl Parser<'_> {
                 [b'%', ..] => (BinOp::Mod, 1),
                 _ => {
                     self.pos = before;
-                    return Ok((node, b));
+                    return Ok(b);
                 }
             };
             if op == BinOp::Div && !d20 {
@@ -449,7 +471,8 @@ impl Parser<'_> {
             self.pos += len;
             self.skip_ws();
             let rhs_at = self.pos;
-            let (rhs, rb) = self.unary()?;
+            let mut rhs = Node::Number(0);
+            let rb = self.unary(&mut rhs)?;
             let real = b.fractional() || rb.fractional() || (op == BinOp::Div && d20);
             if real {
                 self.fractional = true;
@@ -538,7 +561,7 @@ impl Parser<'_> {
                 }
             };
             b = self.check_bounds(nb, start)?;
-            node = Node::Binary(op, Box::new([node, rhs]));
+            binary(out, op, rhs);
         }
     }
 
@@ -554,25 +577,28 @@ impl Parser<'_> {
     }
 
     /// `("-" | "+") unary | atom`.
-    fn unary(&mut self) -> Result<(Node, Bounds), NotationError> {
+    #[inline(always)]
+    fn unary(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         match self.peek() {
             Some(sign @ (b'-' | b'+')) => {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.unary()?;
+                let b = self.unary(out)?;
                 self.depth -= 1;
                 if sign == b'+' {
-                    Ok((inner, b))
+                    Ok(b)
                 } else {
                     let nb = match (b.rhi().neg(), b.rlo().neg()) {
                         (Some(lo), Some(hi)) if b.fractional() => Bounds::real(lo, hi, b.den()),
                         _ => Bounds::int(-b.hi, -b.lo),
                     };
-                    Ok((Node::Neg(Box::new(inner)), nb))
+                    let inner = std::mem::replace(out, Node::Number(0));
+                    *out = Node::Neg(Box::new(inner));
+                    Ok(nb)
                 }
             }
-            _ => self.atom(),
+            _ => self.atom(out),
         }
     }
 
@@ -588,8 +614,9 @@ impl Parser<'_> {
     }
 
     /// `(number | dice | "(" expr ")") label*`.
-    fn atom(&mut self) -> Result<(Node, Bounds), NotationError> {
-        let (node, b) = self.bare_atom()?;
+    #[inline(always)]
+    fn atom(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
+        let b = self.bare_atom(out)?;
         let mut labels = Vec::new();
         loop {
             let before = self.pos;
@@ -600,11 +627,11 @@ impl Parser<'_> {
             }
             labels.push(self.label()?);
         }
-        if labels.is_empty() {
-            Ok((node, b))
-        } else {
-            Ok((Node::Labelled(Box::new(node), labels), b))
+        if !labels.is_empty() {
+            let node = std::mem::replace(out, Node::Number(0));
+            *out = Node::Labelled(Box::new(node), labels);
         }
+        Ok(b)
     }
 
     /// `"[" any text but "]" "]"` at `pos` (on the `[`): the text between the
@@ -625,18 +652,26 @@ impl Parser<'_> {
     }
 
     /// `number | dice | "(" expr ")"`.
-    fn bare_atom(&mut self) -> Result<(Node, Bounds), NotationError> {
+    fn bare_atom(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         let start = self.pos;
+        // The rarer operands build their node and bounds whole.
+        let mut put = |r: Result<(Node, Bounds), NotationError>| {
+            r.map(|(node, b)| {
+                *out = node;
+                b
+            })
+        };
         match self.peek_lower() {
             Some(b'(') => {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.compare()?;
+                let mut inner = Node::Number(0);
+                let b = self.compare(&mut inner)?;
                 self.skip_ws();
                 // `(1d20, 1d20)kh1`: d20's sets (issue 30, item 2).
                 if self.peek() == Some(b',') && self.dialect == Dialect::D20 {
-                    return self.set(start, Some((inner, b)));
+                    return put(self.set(start, Some((inner, b))));
                 }
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -648,48 +683,51 @@ impl Parser<'_> {
                 if self.dialect != Dialect::D20 && self.peek_lower() == Some(b'd') {
                     self.count_term()?;
                     self.pos += 1;
-                    return self.var_dice(start, group, b);
+                    return put(self.var_dice(start, group, b));
                 }
-                Ok((group, b))
+                *out = group;
+                Ok(b)
             }
             Some(b'0'..=b'9') => {
                 self.count_term()?;
                 let n = self.number(OPERAND)?;
                 if self.peek() == Some(b'.') {
-                    return self.decimal(start, n);
+                    return put(self.decimal(start, n));
                 }
                 let before = self.pos;
                 self.skip_ws();
                 if self.peek_lower() != Some(b'd') {
                     self.pos = before;
-                    return Ok((Node::Number(n), Bounds::exact(i128::from(n))));
+                    *out = Node::Number(n);
+                    return Ok(Bounds::exact(i128::from(n)));
                 }
                 // `5 dex save`: a number, then a comment, when the `d` after the
                 // space does not read as a die.
                 let saved = (self.dice, self.rolls);
-                match self.dice(start, n) {
+                match self.dice(start, n, out) {
                     Err(NotationError::UnexpectedChar { .. }) if self.pos_after(before) => {
                         (self.dice, self.rolls) = saved;
                         self.pos = before;
-                        Ok((Node::Number(n), Bounds::exact(i128::from(n))))
+                        *out = Node::Number(n);
+                        Ok(Bounds::exact(i128::from(n)))
                     }
                     other => other,
                 }
             }
             Some(b'd') => {
                 self.count_term()?;
-                self.dice(start, 1)
+                self.dice(start, 1, out)
             }
             Some(b'.') => {
                 self.count_term()?;
-                self.decimal(start, 0)
+                put(self.decimal(start, 0))
             }
             Some(b'{') if self.dialect != Dialect::D20 => {
                 self.enter()?;
                 self.pos += 1;
-                self.set(start, None)
+                put(self.set(start, None))
             }
-            Some(b'a'..=b'z') if self.dialect != Dialect::D20 => self.func(),
+            Some(b'a'..=b'z') if self.dialect != Dialect::D20 => put(self.func()),
             _ => Err(self.unexpected(OPERAND)),
         }
     }
@@ -711,7 +749,8 @@ impl Parser<'_> {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.expr()?;
+                let mut inner = Node::Number(0);
+                let b = self.expr(&mut inner)?;
                 self.skip_ws();
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -839,7 +878,8 @@ impl Parser<'_> {
         self.enter()?;
         self.pos += name.len();
         self.skip_ws();
-        let (inner, b) = self.expr()?;
+        let mut inner = Node::Number(0);
+        let b = self.expr(&mut inner)?;
         self.skip_ws();
         if self.peek() != Some(b')') {
             return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -1005,7 +1045,8 @@ impl Parser<'_> {
         loop {
             self.skip_ws();
             let item_at = self.pos;
-            let (item, b) = self.expr()?;
+            let mut item = Node::Number(0);
+            let b = self.expr(&mut item)?;
             if b.fractional() {
                 return Err(NotationError::Misplaced {
                     reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
@@ -1117,7 +1158,7 @@ impl Parser<'_> {
     }
 
     /// The rest of a dice group from its `d`: sides, modifiers, selection, test.
-    fn dice(&mut self, start: usize, count: u32) -> Result<(Node, Bounds), NotationError> {
+    fn dice(&mut self, start: usize, count: u32, out: &mut Node) -> Result<Bounds, NotationError> {
         self.dice += u64::from(count);
         if self.dice > u64::from(MAX_POOL) {
             return Err(NotationError::TooManyDice {
@@ -1141,7 +1182,10 @@ impl Parser<'_> {
             // `2d(1d4)`: Roll20's and Foundry's variable dice.
             Some(b'(') if self.dialect != Dialect::D20 => {
                 self.dice -= u64::from(count);
-                return self.var_dice(start, Node::Number(count), Bounds::exact(i128::from(count)));
+                let (node, b) =
+                    self.var_dice(start, Node::Number(count), Bounds::exact(i128::from(count)))?;
+                *out = node;
+                return Ok(b);
             }
             _ => {
                 let n = self.number("the number of sides, `%` or `F` after `d`")?;
@@ -1293,7 +1337,8 @@ impl Parser<'_> {
             Bounds::of([kmin * fmin, kmax * fmin, kmin * fmax, kmax * fmax])
         };
         let b = self.check_bounds(b, start)?;
-        Ok((Node::Dice(term), b))
+        *out = Node::Dice(term);
+        Ok(b)
     }
 
     /// Check a suffix against what the group already has, and add it.
