@@ -5,6 +5,8 @@
 #   pip install d20==1.1.2
 #   sh bench/dice_compare.sh [seconds-per-measurement]     (default 2)
 #
+# Rates are per second of CPU time (the thread's time on a core), so other
+# work on a shared machine slows them less than wall time would.
 # Builds bench/caith (its own small workspace, not part of Tabula's) in release,
 # into $CARGO_TARGET_DIR when it is set (bench/caith/target otherwise).
 set -eu
