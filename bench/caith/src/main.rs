@@ -26,9 +26,23 @@ const EXPRESSIONS: [(&str, &str); 7] = [
     ("1d6e6 + 2", "1d6 ie6 + 2"),
 ];
 
-/// Run `f` in batches of 256 until `budget` has passed; returns calls per second.
+/// The calling thread's time on a core so far, in nanoseconds (Linux's
+/// `/proc/thread-self/schedstat`, first field), or `None` elsewhere.
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Run `f` in batches of 256 until `budget` has passed; returns calls per
+/// second of the thread's time on a core (of wall time where that is not
+/// known), so that other work on a shared machine slows the count less.
 fn measure(budget: Duration, mut f: impl FnMut()) -> f64 {
     let start = Instant::now();
+    let cpu_start = cpu_ns();
     let mut calls: u64 = 0;
     while start.elapsed() < budget {
         for _ in 0..256 {
@@ -36,7 +50,12 @@ fn measure(budget: Duration, mut f: impl FnMut()) -> f64 {
         }
         calls += 256;
     }
-    calls as f64 / start.elapsed().as_secs_f64()
+    let wall = start.elapsed().as_secs_f64();
+    let seconds = match (cpu_start, cpu_ns()) {
+        (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
+        _ => wall,
+    };
+    calls as f64 / seconds
 }
 
 fn main() {
@@ -57,6 +76,24 @@ fn main() {
         println!("{text}: odds in {:.1} us", 1e6 / rate);
         return;
     }
+    // `-- SECONDS EXPR parse` and `-- SECONDS EXPR roll`: time Tabula's parse
+    // alone, or its roll of an expression parsed beforehand (for a profiler).
+    if let (Some(text), Some(part @ ("parse" | "roll"))) =
+        (std::env::args().nth(2), std::env::args().nth(3).as_deref())
+    {
+        let expr = Expr::parse(&text).expect("valid notation");
+        let rate = if part == "parse" {
+            measure(budget, || {
+                black_box(Expr::parse(black_box(&text)).expect("valid notation"));
+            })
+        } else {
+            measure(budget, || {
+                black_box(black_box(&expr).roll(&mut seeded).expect("seeded"));
+            })
+        };
+        println!("{text}: {rate:.0} {part} per second");
+        return;
+    }
     // `-- SECONDS EXPR`: parse and roll one Tabula expression only (for a profiler).
     if let Some(text) = std::env::args().nth(2) {
         let rate = measure(budget, || {
@@ -66,7 +103,7 @@ fn main() {
         println!("{text}: {rate:.0} parse + roll per second");
         return;
     }
-    println!("tabula-core (Seeded/ChaCha20) against caith 4.2.4, rolls per second");
+    println!("tabula-core (Seeded/ChaCha20) against caith 4.2.4, rolls per second of CPU time");
     println!(
         "{:<14} {:>14} {:>14} {:>6}   {:>14} {:>14} {:>6}",
         "expr", "tabula p+r", "caith p+r", "lead", "tabula roll", "caith roll", "lead"

@@ -13,10 +13,19 @@ use super::{
 /// numbers `lo..=hi` that enclose it, and for `d20`'s fractions (issue 30,
 /// item 2) the exact real range `rlo..=rhi` and the largest denominator any
 /// value can have (1 for a node that is always a whole number).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Bounds {
     lo: i128,
     hi: i128,
+    /// The exact range, only for a node built from fractions: boxed, so
+    /// that the bounds of whole numbers, moved with every node the parser
+    /// returns, stay small.
+    real: Option<Box<Real>>,
+}
+
+/// The exact part of [`Bounds`]: `rlo..=rhi`, denominators up to `den`.
+#[derive(Clone, Copy, Debug)]
+struct Real {
     rlo: Ratio,
     rhi: Ratio,
     den: i128,
@@ -24,13 +33,7 @@ struct Bounds {
 
 impl Bounds {
     fn int(lo: i128, hi: i128) -> Bounds {
-        Bounds {
-            lo,
-            hi,
-            rlo: Ratio::int(lo),
-            rhi: Ratio::int(hi),
-            den: 1,
-        }
+        Bounds { lo, hi, real: None }
     }
 
     fn exact(v: i128) -> Bounds {
@@ -49,10 +52,23 @@ impl Bounds {
         Bounds {
             lo: rlo.floor(),
             hi: rhi.ceil(),
-            rlo,
-            rhi,
-            den,
+            real: Some(Box::new(Real { rlo, rhi, den })),
         }
+    }
+
+    /// The exact low end (`lo` for whole numbers).
+    fn rlo(&self) -> Ratio {
+        self.real.as_ref().map_or(Ratio::int(self.lo), |r| r.rlo)
+    }
+
+    /// The exact high end (`hi` for whole numbers).
+    fn rhi(&self) -> Ratio {
+        self.real.as_ref().map_or(Ratio::int(self.hi), |r| r.rhi)
+    }
+
+    /// The largest denominator a value can have (1 for whole numbers).
+    fn den(&self) -> i128 {
+        self.real.as_ref().map_or(1, |r| r.den)
     }
 
     /// The smallest and largest of four exact values.
@@ -69,7 +85,7 @@ impl Bounds {
 
     /// Whether some value may not be a whole number.
     fn fractional(&self) -> bool {
-        self.den > 1
+        self.den() > 1
     }
 }
 
@@ -93,7 +109,8 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         fractional: false,
     };
     p.skip_ws();
-    let (root, _) = p.compare()?;
+    let mut root = Node::Number(0);
+    p.compare(&mut root)?;
     let before = p.pos;
     p.skip_ws();
     let rest = text.get(p.pos..).unwrap_or_default();
@@ -113,6 +130,12 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         dialect,
         fractional: p.fractional,
     })
+}
+
+/// Replace `out` by `out op rhs` (both operands in one allocation).
+fn binary(out: &mut Node, op: BinOp, rhs: Node) {
+    let lhs = std::mem::replace(out, Node::Number(0));
+    *out = Node::Binary(op, Box::new([lhs, rhs]));
 }
 
 /// Roll20's and Foundry's `/` gives a fraction (issue 30, item 3): it is read
@@ -241,7 +264,18 @@ impl Parser<'_> {
         self.text.get(self.pos..).and_then(|s| s.chars().next())
     }
 
+    /// Skip white space. Most calls stand on a byte that is not white
+    /// space: that test is inlined, the loop is not.
+    #[inline(always)]
     fn skip_ws(&mut self) {
+        match self.peek() {
+            Some(b) if b.is_ascii() && !char::from(b).is_whitespace() => {}
+            None => {}
+            Some(_) => self.skip_ws_loop(),
+        }
+    }
+
+    fn skip_ws_loop(&mut self) {
         loop {
             match self.peek() {
                 Some(b) if b.is_ascii() => {
@@ -306,9 +340,9 @@ impl Parser<'_> {
                 });
             }
         }
-        if b.den > MAX_DENOMINATOR {
+        if b.den() > MAX_DENOMINATOR {
             return Err(NotationError::FractionTooFine {
-                denominator: u64::try_from(b.den).unwrap_or(u64::MAX),
+                denominator: u64::try_from(b.den()).unwrap_or(u64::MAX),
                 max: MAX_DENOMINATOR as u64,
                 position: start,
             });
@@ -328,8 +362,8 @@ impl Parser<'_> {
     /// `expr (("==" | "!=" | "<=" | "<" | ">=" | ">") expr)*`: d20's
     /// comparison of totals, 0 or 1 (issue 30, item 2). Leaves `pos` just
     /// after the last operand.
-    fn compare(&mut self) -> Result<(Node, Bounds), NotationError> {
-        let (mut node, mut b) = self.expr()?;
+    fn compare(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
+        let mut b = self.expr(out)?;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -343,7 +377,7 @@ impl Parser<'_> {
                 [b'>', ..] => (BinOp::Gt, 1),
                 _ => {
                     self.pos = before;
-                    return Ok((node, b));
+                    return Ok(b);
                 }
             };
             if self.dialect != Dialect::D20 {
@@ -355,16 +389,18 @@ impl Parser<'_> {
             }
             self.pos += len;
             self.skip_ws();
-            let (rhs, _) = self.expr()?;
+            let mut rhs = Node::Number(0);
+            self.expr(&mut rhs)?;
             b = Bounds::int(0, 1);
-            node = Node::Binary(op, Box::new([node, rhs]));
+            binary(out, op, rhs);
         }
     }
 
     /// `term (("+" | "-") term)*`. Leaves `pos` just after the last operand.
-    fn expr(&mut self) -> Result<(Node, Bounds), NotationError> {
+    #[inline(always)]
+    fn expr(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         let start = self.pos;
-        let (mut node, mut b) = self.term()?;
+        let mut b = self.term(out)?;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -373,18 +409,19 @@ impl Parser<'_> {
                 Some(b'-') => BinOp::Sub,
                 _ => {
                     self.pos = before;
-                    return Ok((node, b));
+                    return Ok(b);
                 }
             };
             self.pos += 1;
             self.skip_ws();
-            let (rhs, rb) = self.term()?;
+            let mut rhs = Node::Number(0);
+            let rb = self.term(&mut rhs)?;
             let nb = if b.fractional() || rb.fractional() {
                 // d20's fractions (issue 30, item 2): exact real bounds.
-                let den = b.den.saturating_mul(rb.den);
+                let den = b.den().saturating_mul(rb.den());
                 let r = match op {
-                    BinOp::Add => b.rlo.add(rb.rlo).zip(b.rhi.add(rb.rhi)),
-                    _ => b.rlo.sub(rb.rhi).zip(b.rhi.sub(rb.rlo)),
+                    BinOp::Add => b.rlo().add(rb.rlo()).zip(b.rhi().add(rb.rhi())),
+                    _ => b.rlo().sub(rb.rhi()).zip(b.rhi().sub(rb.rlo())),
                 };
                 let (lo, hi) = r.ok_or_else(|| self.too_large(start))?;
                 Bounds::real(lo, hi, den)
@@ -395,14 +432,15 @@ impl Parser<'_> {
                 }
             };
             b = self.check_bounds(nb, start)?;
-            node = Node::Binary(op, Box::new([node, rhs]));
+            binary(out, op, rhs);
         }
     }
 
     /// `unary (("*" | "//" | "/" | "%") unary)*`.
-    fn term(&mut self) -> Result<(Node, Bounds), NotationError> {
+    #[inline(always)]
+    fn term(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         let start = self.pos;
-        let (mut node, mut b) = self.unary()?;
+        let mut b = self.unary(out)?;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -424,7 +462,7 @@ impl Parser<'_> {
                 [b'%', ..] => (BinOp::Mod, 1),
                 _ => {
                     self.pos = before;
-                    return Ok((node, b));
+                    return Ok(b);
                 }
             };
             if op == BinOp::Div && !d20 {
@@ -433,28 +471,29 @@ impl Parser<'_> {
             self.pos += len;
             self.skip_ws();
             let rhs_at = self.pos;
-            let (rhs, rb) = self.unary()?;
+            let mut rhs = Node::Number(0);
+            let rb = self.unary(&mut rhs)?;
             let real = b.fractional() || rb.fractional() || (op == BinOp::Div && d20);
             if real {
                 self.fractional = true;
             }
             let corners = |f: &dyn Fn(Ratio, Ratio) -> Option<Ratio>| {
                 [
-                    f(b.rlo, rb.rlo),
-                    f(b.rlo, rb.rhi),
-                    f(b.rhi, rb.rlo),
-                    f(b.rhi, rb.rhi),
+                    f(b.rlo(), rb.rlo()),
+                    f(b.rlo(), rb.rhi()),
+                    f(b.rhi(), rb.rlo()),
+                    f(b.rhi(), rb.rhi()),
                 ]
             };
             let nb = if op == BinOp::Mul && real {
-                Bounds::real_of(corners(&|x, y| x.mul(y)), b.den.saturating_mul(rb.den))
+                Bounds::real_of(corners(&|x, y| x.mul(y)), b.den().saturating_mul(rb.den()))
                     .ok_or_else(|| self.too_large(start))?
             } else if op == BinOp::Mul {
                 Bounds::of([b.lo * rb.lo, b.lo * rb.hi, b.hi * rb.lo, b.hi * rb.hi])
             } else if real {
                 // d20's `/` keeps the fraction (issue 30, item 2); `//` and
                 // `%` of fractions as Python's floats.
-                if rb.rlo <= Ratio::ZERO && rb.rhi >= Ratio::ZERO {
+                if rb.rlo() <= Ratio::ZERO && rb.rhi() >= Ratio::ZERO {
                     return Err(NotationError::DivisionByZero {
                         divisor: rhs.to_string(),
                         position: rhs_at,
@@ -467,18 +506,19 @@ impl Parser<'_> {
                 // x / y = (p / dx) / (q / dy) = p dy / (dx q), |q| <= |y| dy.
                 let ymax = rb.lo.abs().max(rb.hi.abs());
                 match op {
-                    BinOp::Div => Bounds {
-                        den: b.den.saturating_mul(ymax).saturating_mul(rb.den),
-                        ..q
-                    },
-                    BinOp::FloorDiv => Bounds::int(q.rlo.floor(), q.rhi.floor()),
+                    BinOp::Div => Bounds::real(
+                        q.rlo(),
+                        q.rhi(),
+                        b.den().saturating_mul(ymax).saturating_mul(rb.den()),
+                    ),
+                    BinOp::FloorDiv => Bounds::int(q.rlo().floor(), q.rhi().floor()),
                     // Python's remainder: the divisor's sign, smaller than it.
                     _ => {
-                        let den = b.den.saturating_mul(rb.den);
-                        if rb.rlo > Ratio::ZERO {
-                            Bounds::real(Ratio::ZERO, rb.rhi, den)
+                        let den = b.den().saturating_mul(rb.den());
+                        if rb.rlo() > Ratio::ZERO {
+                            Bounds::real(Ratio::ZERO, rb.rhi(), den)
                         } else {
-                            Bounds::real(rb.rlo, Ratio::ZERO, den)
+                            Bounds::real(rb.rlo(), Ratio::ZERO, den)
                         }
                     }
                 }
@@ -521,7 +561,7 @@ impl Parser<'_> {
                 }
             };
             b = self.check_bounds(nb, start)?;
-            node = Node::Binary(op, Box::new([node, rhs]));
+            binary(out, op, rhs);
         }
     }
 
@@ -537,25 +577,28 @@ impl Parser<'_> {
     }
 
     /// `("-" | "+") unary | atom`.
-    fn unary(&mut self) -> Result<(Node, Bounds), NotationError> {
+    #[inline(always)]
+    fn unary(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         match self.peek() {
             Some(sign @ (b'-' | b'+')) => {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.unary()?;
+                let b = self.unary(out)?;
                 self.depth -= 1;
                 if sign == b'+' {
-                    Ok((inner, b))
+                    Ok(b)
                 } else {
-                    let nb = match (b.rhi.neg(), b.rlo.neg()) {
-                        (Some(lo), Some(hi)) if b.fractional() => Bounds::real(lo, hi, b.den),
+                    let nb = match (b.rhi().neg(), b.rlo().neg()) {
+                        (Some(lo), Some(hi)) if b.fractional() => Bounds::real(lo, hi, b.den()),
                         _ => Bounds::int(-b.hi, -b.lo),
                     };
-                    Ok((Node::Neg(Box::new(inner)), nb))
+                    let inner = std::mem::replace(out, Node::Number(0));
+                    *out = Node::Neg(Box::new(inner));
+                    Ok(nb)
                 }
             }
-            _ => self.atom(),
+            _ => self.atom(out),
         }
     }
 
@@ -571,8 +614,9 @@ impl Parser<'_> {
     }
 
     /// `(number | dice | "(" expr ")") label*`.
-    fn atom(&mut self) -> Result<(Node, Bounds), NotationError> {
-        let (node, b) = self.bare_atom()?;
+    #[inline(always)]
+    fn atom(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
+        let b = self.bare_atom(out)?;
         let mut labels = Vec::new();
         loop {
             let before = self.pos;
@@ -583,11 +627,11 @@ impl Parser<'_> {
             }
             labels.push(self.label()?);
         }
-        if labels.is_empty() {
-            Ok((node, b))
-        } else {
-            Ok((Node::Labelled(Box::new(node), labels), b))
+        if !labels.is_empty() {
+            let node = std::mem::replace(out, Node::Number(0));
+            *out = Node::Labelled(Box::new(node), labels);
         }
+        Ok(b)
     }
 
     /// `"[" any text but "]" "]"` at `pos` (on the `[`): the text between the
@@ -608,18 +652,26 @@ impl Parser<'_> {
     }
 
     /// `number | dice | "(" expr ")"`.
-    fn bare_atom(&mut self) -> Result<(Node, Bounds), NotationError> {
+    fn bare_atom(&mut self, out: &mut Node) -> Result<Bounds, NotationError> {
         let start = self.pos;
+        // The rarer operands build their node and bounds whole.
+        let mut put = |r: Result<(Node, Bounds), NotationError>| {
+            r.map(|(node, b)| {
+                *out = node;
+                b
+            })
+        };
         match self.peek_lower() {
             Some(b'(') => {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.compare()?;
+                let mut inner = Node::Number(0);
+                let b = self.compare(&mut inner)?;
                 self.skip_ws();
                 // `(1d20, 1d20)kh1`: d20's sets (issue 30, item 2).
                 if self.peek() == Some(b',') && self.dialect == Dialect::D20 {
-                    return self.set(start, Some((inner, b)));
+                    return put(self.set(start, Some((inner, b))));
                 }
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -631,48 +683,51 @@ impl Parser<'_> {
                 if self.dialect != Dialect::D20 && self.peek_lower() == Some(b'd') {
                     self.count_term()?;
                     self.pos += 1;
-                    return self.var_dice(start, group, b);
+                    return put(self.var_dice(start, group, b));
                 }
-                Ok((group, b))
+                *out = group;
+                Ok(b)
             }
             Some(b'0'..=b'9') => {
                 self.count_term()?;
                 let n = self.number(OPERAND)?;
                 if self.peek() == Some(b'.') {
-                    return self.decimal(start, n);
+                    return put(self.decimal(start, n));
                 }
                 let before = self.pos;
                 self.skip_ws();
                 if self.peek_lower() != Some(b'd') {
                     self.pos = before;
-                    return Ok((Node::Number(n), Bounds::exact(i128::from(n))));
+                    *out = Node::Number(n);
+                    return Ok(Bounds::exact(i128::from(n)));
                 }
                 // `5 dex save`: a number, then a comment, when the `d` after the
                 // space does not read as a die.
                 let saved = (self.dice, self.rolls);
-                match self.dice(start, n) {
+                match self.dice(start, n, out) {
                     Err(NotationError::UnexpectedChar { .. }) if self.pos_after(before) => {
                         (self.dice, self.rolls) = saved;
                         self.pos = before;
-                        Ok((Node::Number(n), Bounds::exact(i128::from(n))))
+                        *out = Node::Number(n);
+                        Ok(Bounds::exact(i128::from(n)))
                     }
                     other => other,
                 }
             }
             Some(b'd') => {
                 self.count_term()?;
-                self.dice(start, 1)
+                self.dice(start, 1, out)
             }
             Some(b'.') => {
                 self.count_term()?;
-                self.decimal(start, 0)
+                put(self.decimal(start, 0))
             }
             Some(b'{') if self.dialect != Dialect::D20 => {
                 self.enter()?;
                 self.pos += 1;
-                self.set(start, None)
+                put(self.set(start, None))
             }
-            Some(b'a'..=b'z') if self.dialect != Dialect::D20 => self.func(),
+            Some(b'a'..=b'z') if self.dialect != Dialect::D20 => put(self.func()),
             _ => Err(self.unexpected(OPERAND)),
         }
     }
@@ -694,7 +749,8 @@ impl Parser<'_> {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_ws();
-                let (inner, b) = self.expr()?;
+                let mut inner = Node::Number(0);
+                let b = self.expr(&mut inner)?;
                 self.skip_ws();
                 if self.peek() != Some(b')') {
                     return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -822,7 +878,8 @@ impl Parser<'_> {
         self.enter()?;
         self.pos += name.len();
         self.skip_ws();
-        let (inner, b) = self.expr()?;
+        let mut inner = Node::Number(0);
+        let b = self.expr(&mut inner)?;
         self.skip_ws();
         if self.peek() != Some(b')') {
             return Err(self.unexpected(AFTER_OPERAND_IN_GROUP));
@@ -988,7 +1045,8 @@ impl Parser<'_> {
         loop {
             self.skip_ws();
             let item_at = self.pos;
-            let (item, b) = self.expr()?;
+            let mut item = Node::Number(0);
+            let b = self.expr(&mut item)?;
             if b.fractional() {
                 return Err(NotationError::Misplaced {
                     reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
@@ -1100,7 +1158,7 @@ impl Parser<'_> {
     }
 
     /// The rest of a dice group from its `d`: sides, modifiers, selection, test.
-    fn dice(&mut self, start: usize, count: u32) -> Result<(Node, Bounds), NotationError> {
+    fn dice(&mut self, start: usize, count: u32, out: &mut Node) -> Result<Bounds, NotationError> {
         self.dice += u64::from(count);
         if self.dice > u64::from(MAX_POOL) {
             return Err(NotationError::TooManyDice {
@@ -1124,7 +1182,10 @@ impl Parser<'_> {
             // `2d(1d4)`: Roll20's and Foundry's variable dice.
             Some(b'(') if self.dialect != Dialect::D20 => {
                 self.dice -= u64::from(count);
-                return self.var_dice(start, Node::Number(count), Bounds::exact(i128::from(count)));
+                let (node, b) =
+                    self.var_dice(start, Node::Number(count), Bounds::exact(i128::from(count)))?;
+                *out = node;
+                return Ok(b);
             }
             _ => {
                 let n = self.number("the number of sides, `%` or `F` after `d`")?;
@@ -1276,7 +1337,8 @@ impl Parser<'_> {
             Bounds::of([kmin * fmin, kmax * fmin, kmin * fmax, kmax * fmax])
         };
         let b = self.check_bounds(b, start)?;
-        Ok((Node::Dice(term), b))
+        *out = Node::Dice(term);
+        Ok(b)
     }
 
     /// Check a suffix against what the group already has, and add it.

@@ -493,16 +493,19 @@ impl fmt::Display for RollOutcome {
 }
 
 pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, RollError> {
-    let mut root = roll_node(&expr.root, roller, expr.dialect)?;
-    if expr.fractional {
-        exact_values(&mut root);
-    }
-    Ok(RollOutcome {
-        total: root.value(),
-        root,
-        comment: expr.comment.clone(),
+    let mut outcome = RollOutcome {
+        total: 0,
+        root: NodeOutcome::Number { value: 0 },
+        comment: None,
         dialect: expr.dialect,
-    })
+    };
+    roll_into(&expr.root, roller, expr.dialect, &mut outcome.root)?;
+    if expr.fractional {
+        exact_values(&mut outcome.root);
+    }
+    outcome.total = outcome.root.value();
+    outcome.comment.clone_from(&expr.comment);
+    Ok(outcome)
 }
 
 pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, RollError> {
@@ -644,48 +647,88 @@ fn roll_node(
     roller: &mut dyn Roller,
     dialect: Dialect,
 ) -> Result<NodeOutcome, RollError> {
+    let mut out = NodeOutcome::Number { value: 0 };
+    roll_into(node, roller, dialect, &mut out)?;
+    Ok(out)
+}
+
+/// Roll `node` into `out`, in place: an operator's operands are rolled
+/// straight into their one allocation, a group's dice into the outcome, so
+/// that no outcome is moved after it is built. Asks the roller for the same
+/// dice in the same order as [`roll_node`] (left operand first).
+fn roll_into(
+    node: &Node,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+    out: &mut NodeOutcome,
+) -> Result<(), RollError> {
+    match node {
+        Node::Number(v) => {
+            *out = NodeOutcome::Number {
+                value: i64::from(*v),
+            };
+        }
+        Node::Dice(d) => roll_dice_into(d, roller, out)?,
+        Node::Neg(x) => {
+            let mut operand = Box::new(NodeOutcome::Number { value: 0 });
+            roll_into(x, roller, dialect, &mut operand)?;
+            *out = NodeOutcome::Neg {
+                // The parser's bounds keep every value within ±2^53.
+                value: operand.value().saturating_neg(),
+                operand,
+            };
+        }
+        Node::Group(x) => {
+            let mut inner = Box::new(NodeOutcome::Number { value: 0 });
+            roll_into(x, roller, dialect, &mut inner)?;
+            *out = NodeOutcome::Group {
+                value: inner.value(),
+                inner,
+            };
+        }
+        Node::Binary(op, ab) => {
+            let mut operands = Box::new(Operands {
+                lhs: NodeOutcome::Number { value: 0 },
+                rhs: NodeOutcome::Number { value: 0 },
+            });
+            roll_into(&ab[0], roller, dialect, &mut operands.lhs)?;
+            roll_into(&ab[1], roller, dialect, &mut operands.rhs)?;
+            // The parser's bounds rule out overflow and a zero divisor; 0 is
+            // never reached.
+            let value = op
+                .apply(operands.lhs.value(), operands.rhs.value())
+                .unwrap_or(0);
+            *out = NodeOutcome::Binary {
+                op: *op,
+                value,
+                operands,
+            };
+        }
+        _ => *out = roll_other(node, roller, dialect)?,
+    }
+    Ok(())
+}
+
+/// The rarer nodes of [`roll_into`], built whole.
+fn roll_other(
+    node: &Node,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
     Ok(match node {
-        Node::Number(v) => NodeOutcome::Number {
-            value: i64::from(*v),
-        },
+        Node::Number(_) | Node::Dice(_) | Node::Neg(_) | Node::Group(_) | Node::Binary(..) => {
+            roll_node(node, roller, dialect)?
+        }
         Node::Decimal(d) => NodeOutcome::Decimal {
             value: d.value().trunc_i64().unwrap_or(0),
             decimal: *d,
         },
-        Node::Dice(d) => roll_dice(d, roller)?,
-        Node::Neg(x) => {
-            let operand = roll_node(x, roller, dialect)?;
-            NodeOutcome::Neg {
-                // The parser's bounds keep every value within ±2^53.
-                value: operand.value().saturating_neg(),
-                operand: Box::new(operand),
-            }
-        }
-        Node::Group(x) => {
-            let inner = roll_node(x, roller, dialect)?;
-            NodeOutcome::Group {
-                value: inner.value(),
-                inner: Box::new(inner),
-            }
-        }
         Node::Labelled(x, labels) => {
             let inner = roll_node(x, roller, dialect)?;
             NodeOutcome::Labelled {
                 value: inner.value(),
                 inner: Box::new(inner),
                 labels: labels.clone(),
-            }
-        }
-        Node::Binary(op, ab) => {
-            let lhs = roll_node(&ab[0], roller, dialect)?;
-            let rhs = roll_node(&ab[1], roller, dialect)?;
-            // The parser's bounds rule out overflow and a zero divisor; 0 is
-            // never reached.
-            let value = op.apply(lhs.value(), rhs.value()).unwrap_or(0);
-            NodeOutcome::Binary {
-                op: *op,
-                value,
-                operands: Box::new(Operands { lhs, rhs }),
             }
         }
         Node::Func(func, x) => {
@@ -804,6 +847,17 @@ fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutco
 }
 
 fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
+    let mut out = NodeOutcome::Number { value: 0 };
+    roll_dice_into(term, roller, &mut out)?;
+    Ok(out)
+}
+
+/// Roll a group of dice into `out`.
+fn roll_dice_into(
+    term: &DiceTerm,
+    roller: &mut dyn Roller,
+    out: &mut NodeOutcome,
+) -> Result<(), RollError> {
     let sides = term.sides;
     let die = sides.die();
     let face =
@@ -816,9 +870,14 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     while left > 0 {
         let chunk = faces.get_mut(..left.min(64)).unwrap_or_default();
         roller.roll_many(die, chunk)?;
-        for &f in chunk.iter() {
-            dice.push(new_die(die, sides, sides.value(f), false));
-        }
+        // Built in place by `extend` (a die built on the stack and pushed
+        // was copied, through a stalled store-to-load forward of its small
+        // fields: most of the time of a plain group).
+        dice.extend(
+            chunk
+                .iter()
+                .map(|&f| new_die(die, sides, sides.value(f), false)),
+        );
         left -= chunk.len().max(1).min(left);
     }
     // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
@@ -924,18 +983,18 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
                 };
                 let penetrate = term.explode == ExplodeKind::Penetrate;
                 // Each die's depth (how many explosions led to it) and the
-                // face it showed (a penetrating die counts one less).
-                let mut depth: Vec<u32> = vec![0; dice.len()];
-                let mut shown: Vec<i64> = dice.iter().map(|d| d.value).collect();
+                // face it showed (a penetrating die counts one less), in one
+                // allocation.
+                let mut chain: Vec<(u32, i64)> = Vec::with_capacity(dice.len() + 4);
+                chain.extend(dice.iter().map(|d| (0, d.value)));
                 let mut i = 0;
-                while i < dice.len() {
-                    if depth[i] < cap && matches(shown[i]) && !roller.short() {
+                while let Some(&(depth, shown)) = chain.get(i) {
+                    if depth < cap && matches(shown) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
                         let value = if penetrate { v - 1 } else { v };
                         dice.push(new_die(die, sides, value, true));
-                        depth.push(depth[i] + 1);
-                        shown.push(v);
+                        chain.push((depth + 1, v));
                     }
                     i += 1;
                 }
@@ -977,12 +1036,13 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     };
     mark_critical(term.critical_success, Critical::Success, &mut dice);
     mark_critical(term.critical_failure, Critical::Failure, &mut dice);
-    Ok(NodeOutcome::Dice {
+    *out = NodeOutcome::Dice {
         term: term.clone(),
         value,
         counts_successes: term.success.is_some(),
         dice,
-    })
+    };
+    Ok(())
 }
 
 /// Mark the dice whose value meets Roll20's `cs` or `cf` (a success marks
