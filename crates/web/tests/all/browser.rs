@@ -1776,6 +1776,7 @@ async fn add_from_sheet_file(
     client: &Client,
     kind_param: &str,
     path: std::path::PathBuf,
+    shot: Option<&str>,
 ) -> (String, String) {
     clear_feedback(client).await;
     let control = client
@@ -1813,6 +1814,14 @@ async fn add_from_sheet_file(
         .send_keys(&path.to_string_lossy())
         .await
         .expect("a file picked");
+    if let Some(name) = shot {
+        js(
+            client,
+            "document.querySelector('#commands details[data-command=\"add\"]').scrollIntoView();",
+        )
+        .await;
+        screenshot(client, name).await;
+    }
     control
         .find(Locator::Css("button[type=submit]"))
         .await
@@ -1894,7 +1903,13 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
         );
         // The same form, with a character sheet file the GM picks (issue
         // 27, item 6: "or an uploaded sheet").
-        let (kindof, text) = add_from_sheet_file(&gm, &kind_param, upload_sheet(system)).await;
+        let (kindof, text) = add_from_sheet_file(
+            &gm,
+            &kind_param,
+            upload_sheet(system),
+            (system == "scratch").then_some("table-gm-add-sheet-file-scratch-1280"),
+        )
+        .await;
         assert_eq!(kindof, "ok", "{system}: add from a sheet file: {text}");
         let before = gm_sheets(&server, &table.id, &gm_token).await;
         assert_eq!(
