@@ -211,8 +211,9 @@ pub fn remove(state: &State, seat: &Seat, character: &str) -> Result<Vec<Event>,
         ));
     };
     if state.get(i).is_some_and(|c| c.escaped) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::GM_TOOLS,
+            "out of the encounter",
             format!("{character} is already out of the encounter"),
         ));
     }

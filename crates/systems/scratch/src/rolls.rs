@@ -226,8 +226,9 @@ pub fn check_inputs(level: i64, difficulty: i64, modifier: i64) -> Result<(), Ru
 ///
 /// "Rolls" (001_337b5a42e331e513.txt).
 pub fn requires_ability(level: i64) -> RuleError {
-    RuleError::forbidden(
+    RuleError::not_held(
         rules::ROLLS,
+        "ability",
         format!("this roll requires the ability: level {level} cannot attempt it"),
     )
 }

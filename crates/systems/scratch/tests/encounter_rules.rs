@@ -166,7 +166,10 @@ fn one_regular_and_one_bonus_action_and_the_controller_orders_its_characters() {
     s.ok("gm", "initiative", &[20, 1]);
     // The controller picks Two first.
     s.ok("a", "two engage", &[]);
-    assert_eq!(s.refused("a", "two engage", &[]).kind, Refusal::Forbidden);
+    assert!(matches!(
+        s.refused("a", "two engage", &[]).kind,
+        Refusal::AlreadyUsed { what } if what == "bonus action"
+    ));
     // One cannot act while Two's turn is on.
     assert_eq!(
         s.refused("a", "one attack foe", &[10]).kind,

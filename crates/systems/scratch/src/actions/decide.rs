@@ -62,8 +62,9 @@ pub fn decide(
                     target: t,
                     ability: *ability,
                 }]),
-                _ => Err(RuleError::forbidden(
+                _ => Err(RuleError::not_held(
                     rules::SUPPORT_ABILITIES,
+                    "temporary bonus",
                     format!(
                         "{} gave {} no bonus to {ability}",
                         name(state, c),
@@ -112,8 +113,9 @@ pub fn decide(
             };
             let level = ability.map(|a| c.level(a)).unwrap_or(0);
             if *requires && level == 0 {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::not_held(
                     rules::ROLLS,
+                    ability.map(|a| a.name()).unwrap_or("ability"),
                     format!(
                         "this roll requires {}; {} has no level of it and cannot attempt it",
                         ability.map(|a| a.name()).unwrap_or("an ability"),
@@ -269,8 +271,9 @@ pub(super) fn craft(
     };
     let level = cc.character.level(Ability::Craftsmanship);
     if level == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::SUPPORT_ABILITIES,
+            "craftsmanship",
             format!("{} has no craftsmanship", cc.character.name()),
         ));
     }
@@ -291,8 +294,9 @@ pub(super) fn craft(
         .filter(|b| b.crafter == c)
         .count();
     if given as u32 >= level {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             rules::SUPPORT_ABILITIES,
+            "craftsmanship bonuses",
             format!(
                 "{} has given {given} bonuses: one per level of craftsmanship ({level})",
                 cc.character.name()
@@ -300,8 +304,9 @@ pub(super) fn craft(
         ));
     }
     if tc.character.level(ability) == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::SUPPORT_ABILITIES,
+            ability.name(),
             format!(
                 "{} has no {ability}: a bonus goes to an ability already at level 1",
                 tc.character.name()
@@ -309,8 +314,9 @@ pub(super) fn craft(
         ));
     }
     if tc.bonuses.contains_key(&ability) {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::already_used(
             rules::SUPPORT_ABILITIES,
+            "temporary bonus",
             format!(
                 "{}'s {ability} already has a temporary bonus",
                 tc.character.name()

@@ -11,14 +11,16 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
     };
     let me = c.character.name();
     if c.character.level(Ability::Toughness) == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::not_held(
             rules::TOUGHNESS,
+            "toughness",
             format!("{me} has no toughness and cannot perform actions during encounters"),
         ));
     }
     if c.hit_points == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HIT_POINTS,
+            "incapacitated",
             format!("{me} is incapacitated and cannot perform actions"),
         ));
     }
@@ -43,21 +45,24 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
     // A wrestling hold while delayed is the one action a delayed character has.
     let hold_while_delayed = c.delayed() && matches!(action, Action::Hold { .. });
     if c.delayed() && slot != Slot::Free && !hold_while_delayed {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::ATTACK_ABILITIES,
+            "delayed",
             format!("{me} is delayed and cannot perform actions"),
         ));
     }
     match slot {
         Slot::Regular if now.regular_used => {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::already_used(
                 rules::TURNS,
+                "regular action",
                 format!("{me} has used his regular action this turn"),
             ));
         }
         Slot::Bonus if now.bonus_used => {
-            return Err(RuleError::forbidden(
+            return Err(RuleError::already_used(
                 rules::TURNS,
+                "bonus action",
                 format!("{me} has used his bonus action this turn"),
             ));
         }
@@ -69,8 +74,9 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
             Action::Evade { .. } | Action::Escape | Action::LeaveCover | Action::End
         )
     {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::STALKING_ABILITIES,
+            "panicked",
             format!("{me} is panicked: he must evade or escape, and cannot attack or heal"),
         ));
     }
@@ -377,8 +383,9 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
                 ([one], false) => vec![one],
                 ([x, y], true) => vec![x, y],
                 ([_, _], false) => {
-                    return Err(RuleError::forbidden(
+                    return Err(RuleError::condition(
                         rules::ATTACK_ABILITIES,
+                        "injured",
                         format!(
                             "{me} is not healthy: fighting gives two basic attacks only when healthy"
                         ),
@@ -404,8 +411,9 @@ pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result
         }
         Action::Surprise { target, with } => {
             if !c.has(Ability::Stealth) && !c.has(Ability::Detection) {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::not_held(
                     rules::STALKING_ABILITIES,
+                    "stealth or detection",
                     format!("surprise requires stealth or detection; {me} has neither"),
                 ));
             }
@@ -513,8 +521,9 @@ pub(super) fn need(has: bool, me: &str, ability: Ability) -> Result<(), RuleErro
             }
             _ => rules::ROLLS,
         };
-        Err(RuleError::forbidden(
+        Err(RuleError::not_held(
             rule,
+            ability.name(),
             format!("this roll requires {ability}; {me} has no {ability}"),
         ))
     }
@@ -527,15 +536,16 @@ pub(super) fn unrepeatable(
     kind: Unrepeatable,
 ) -> Result<(), RuleError> {
     if s.unrepeatable.contains(&(a, kind, t)) {
-        return Err(RuleError::forbidden(
+        let what = match kind {
+            Unrepeatable::Distract => "distract",
+            Unrepeatable::Surprise => "surprise",
+            Unrepeatable::Intimidate => "intimidate",
+        };
+        return Err(RuleError::already_used(
             rules::TURNS,
+            what,
             format!(
-                "{} is unrepeatable: {} has already used it on {} this encounter",
-                match kind {
-                    Unrepeatable::Distract => "distract",
-                    Unrepeatable::Surprise => "surprise",
-                    Unrepeatable::Intimidate => "intimidate",
-                },
+                "{what} is unrepeatable: {} has already used it on {} this encounter",
                 name(s, a),
                 name(s, t)
             ),

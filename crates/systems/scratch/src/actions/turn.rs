@@ -52,8 +52,9 @@ pub(super) fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleErro
                 && c.character.level(Ability::Toughness) > 0
                 && !turn.regular_used =>
         {
-            Err(RuleError::forbidden(
+            Err(RuleError::condition(
                 rules::STALKING_ABILITIES,
+                "panicked",
                 format!(
                     "{} is panicked: he must evade or escape",
                     c.character.name()
@@ -172,8 +173,9 @@ pub(super) fn target_of(
         return Err(unknown_character(s, id));
     };
     if tc.escaped {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::BASIC_ACTIONS,
+            "escaped",
             format!(
                 "{} escaped: he cannot be attacked (or helped) for the rest of the encounter",
                 tc.character.name()
@@ -198,8 +200,9 @@ pub(super) fn target_of(
         return Ok(t);
     }
     if tc.hit_points == 0 {
-        return Err(RuleError::forbidden(
+        return Err(RuleError::condition(
             rules::HIT_POINTS,
+            "incapacitated",
             format!("{} is already incapacitated", tc.character.name()),
         ));
     }
@@ -253,8 +256,9 @@ pub(super) fn pick(
                 ));
             }
             if !c.has(a) {
-                return Err(RuleError::forbidden(
+                return Err(RuleError::not_held(
                     rules::ROLLS,
+                    a.name(),
                     format!("{} has no {a}", c.character.name()),
                 ));
             }
