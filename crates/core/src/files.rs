@@ -155,6 +155,36 @@ pub fn names_sheet_file(word: &str) -> bool {
             .is_some_and(|end| end.eq_ignore_ascii_case(".toml"))
 }
 
+/// The text of the character sheet file `file` (a GM's `add FILE.toml`),
+/// read from `sheets` and checked by the book's validating reader `check`
+/// (which answers every broken rule, each naming its field and rule); the
+/// one place every book turns a missing or broken sheet into
+/// [`crate::system::CommandParseError::Sheet`] (issue 27, item 6).
+///
+/// # Errors
+/// [`crate::system::CommandParseError::Sheet`] naming `file`: the
+/// [`FileError`] as one problem (not sent, too large, not text), or every
+/// problem `check` gives.
+pub fn read_checked_sheet<T, P, C>(
+    sheets: &dyn SheetFiles,
+    file: &str,
+    check: C,
+) -> Result<String, crate::system::CommandParseError>
+where
+    C: FnOnce(&str) -> Result<T, Vec<P>>,
+    P: ToString,
+{
+    let refused = |problems: Vec<String>| crate::system::CommandParseError::Sheet {
+        file: file.trim().to_string(),
+        problems,
+    };
+    let text = sheets
+        .read(file.trim())
+        .map_err(|e| refused(vec![e.to_string()]))?;
+    check(&text).map_err(|ps| refused(ps.iter().map(ToString::to_string).collect()))?;
+    Ok(text)
+}
+
 /// Errors name the file as the table gave it, not the joined path.
 fn rename(e: FileError, name: &str) -> FileError {
     let name = name.to_string();

@@ -599,15 +599,7 @@ pub fn parse_command_with(
 /// [`CommandParseError::Sheet`] naming `file`: the file error, or every
 /// broken rule of the sheet.
 fn read_sheet_file(file: &str, sheets: &dyn SheetFiles) -> Result<String, CommandParseError> {
-    let refused = |problems: Vec<String>| CommandParseError::Sheet {
-        file: file.to_string(),
-        problems,
-    };
-    let text = sheets
-        .read(file)
-        .map_err(|e| refused(vec![e.to_string()]))?;
-    crate::gm::read_sheet(&text).map_err(refused)?;
-    Ok(text)
+    tabula_core::files::read_checked_sheet(sheets, file, crate::gm::read_sheet)
 }
 
 /// `key=value` without regard to the key's case.

@@ -734,13 +734,5 @@ fn read_sheet_file(
     file: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<String, CommandParseError> {
-    let text = sheets.read(file).map_err(|e| CommandParseError::Sheet {
-        file: file.to_string(),
-        problems: vec![e.to_string()],
-    })?;
-    read_sheet(&text, &state.rules).map_err(|problems| CommandParseError::Sheet {
-        file: file.to_string(),
-        problems: problems.iter().map(ToString::to_string).collect(),
-    })?;
-    Ok(text)
+    tabula_core::files::read_checked_sheet(sheets, file, |text| read_sheet(text, &state.rules))
 }

@@ -215,17 +215,7 @@ pub fn read_upload(
     file: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<String, CommandParseError> {
-    let problem = |problems: Vec<String>| CommandParseError::Sheet {
-        file: file.to_string(),
-        problems,
-    };
-    let text = sheets
-        .read(file)
-        .map_err(|e| problem(vec![e.to_string()]))?;
-    match uploaded(s, &text) {
-        Ok(_) => Ok(text),
-        Err(ps) => Err(problem(ps.iter().map(ToString::to_string).collect())),
-    }
+    tabula_core::files::read_checked_sheet(sheets, file, |text| uploaded(s, text))
 }
 
 /// `add KIND|FILE.toml [as NAME] [to SEAT]`: the kind among [`kinds`] (any

@@ -535,15 +535,9 @@ fn add(
 /// [`CommandParseError::Sheet`] naming `file`: not sent or unreadable (the
 /// [`tabula_core::files::FileError`], one problem), or every broken rule.
 fn sheet_text(file: &str, sheets: &dyn SheetFiles) -> Result<String, CommandParseError> {
-    let text = sheets.read(file).map_err(|e| CommandParseError::Sheet {
-        file: file.to_string(),
-        problems: vec![e.to_string()],
-    })?;
-    crate::gm::read_sheet(&text).map_err(|(_, problems)| CommandParseError::Sheet {
-        file: file.to_string(),
-        problems,
-    })?;
-    Ok(text)
+    tabula_core::files::read_checked_sheet(sheets, file, |text| {
+        crate::gm::read_sheet(text).map_err(|(_, problems)| problems)
+    })
 }
 
 /// `give-luck`: the words after the command word.

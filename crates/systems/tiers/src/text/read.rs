@@ -633,13 +633,7 @@ fn add_kind(
 ) -> Result<(String, Option<String>), CommandParseError> {
     if tabula_core::files::names_sheet_file(typed) {
         let file = typed.trim().to_string();
-        let text = sheets.read(&file).map_err(|e| CommandParseError::Sheet {
-            file: file.clone(),
-            problems: vec![e.to_string()],
-        })?;
-        if let Err(problems) = crate::gm::read_sheet(&text) {
-            return Err(CommandParseError::Sheet { file, problems });
-        }
+        let text = tabula_core::files::read_checked_sheet(sheets, &file, crate::gm::read_sheet)?;
         return Ok((file, Some(text)));
     }
     let addable = crate::gm::addable(s);
