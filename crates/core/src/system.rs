@@ -613,7 +613,8 @@ pub trait TextPlay: System {
     /// against this list without regard to case.
     fn seats(state: &Self::State) -> Vec<Seat>;
 
-    /// Read one command line (without the seat prefix).
+    /// Read one command line (without the seat prefix) with no sheet files:
+    /// [`TextPlay::parse_command_with`] with [`crate::files::NoSheets`].
     ///
     /// # Errors
     /// [`CommandParseError`] naming the command or argument that is wrong.
@@ -621,27 +622,26 @@ pub trait TextPlay: System {
         state: &Self::State,
         seat: &Seat,
         line: &str,
-    ) -> Result<Self::Command, CommandParseError>;
+    ) -> Result<Self::Command, CommandParseError> {
+        Self::parse_command_with(state, seat, line, &crate::files::NoSheets)
+    }
 
-    /// [`TextPlay::parse_command`] with the sheet files sent along with the
-    /// line: a GM's `add FILE.toml [as NAME] [to SEAT]` brings in the
-    /// character of an uploaded sheet ([`crate::files::names_sheet_file`];
-    /// issue 27, item 6). The default ignores `sheets`: a book that reads
-    /// sheets overrides this and makes `parse_command` call it with
-    /// [`crate::files::NoSheets`].
+    /// Read one command line (without the seat prefix) with the sheet files
+    /// sent along with it: a GM's `add FILE.toml [as NAME] [to SEAT]` brings
+    /// in the character of an uploaded sheet
+    /// ([`crate::files::names_sheet_file`], [`crate::files::read_checked_sheet`];
+    /// issue 27, item 6). Every other command ignores `sheets`.
     ///
     /// # Errors
-    /// As [`TextPlay::parse_command`]; [`CommandParseError::Sheet`] when the
-    /// named file is missing or is not a legal character of the book.
+    /// [`CommandParseError`] naming the command or argument that is wrong;
+    /// [`CommandParseError::Sheet`] when the named file is missing or is not
+    /// a legal character of the book.
     fn parse_command_with(
         state: &Self::State,
         seat: &Seat,
         line: &str,
         sheets: &dyn crate::files::SheetFiles,
-    ) -> Result<Self::Command, CommandParseError> {
-        let _ = sheets;
-        Self::parse_command(state, seat, line)
-    }
+    ) -> Result<Self::Command, CommandParseError>;
 
     /// A line or lines of text for one event, showing every die and card.
     fn describe(state: &Self::State, event: &Self::Event) -> String;

@@ -149,13 +149,6 @@ impl TextPlay for Bastards {
     const END_COMMANDS: &'static [&'static str] = &["finish"];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Cards;
 
-    /// [`commands::parse_command`]: the one command grammar, every name
-    /// resolved against the names that fit where it is typed (no sheet file
-    /// comes with the line: `add FILE.toml` is a [`CommandParseError::Sheet`]).
-    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        commands::parse_command(state, seat, line)
-    }
-
     /// [`commands::parse_command_with`]: the GM's `add FILE.toml` reads the
     /// sheet from `sheets` and validates it (issue 27, item 6).
     fn parse_command_with(

@@ -164,14 +164,6 @@ impl TextPlay for Tiers {
         }
     }
 
-    fn parse_command(
-        state: &Self::State,
-        seat: &Seat,
-        line: &str,
-    ) -> Result<Self::Command, CommandParseError> {
-        Self::parse_command_with(state, seat, line, &tabula_core::files::NoSheets)
-    }
-
     /// The GM's `add FILE.toml [as NAME] [at ZONE]` reads the uploaded sheet
     /// from `sheets` (issue 27, item 6; `text::parse_with`).
     fn parse_command_with(

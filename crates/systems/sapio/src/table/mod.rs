@@ -117,10 +117,6 @@ impl TextPlay for Sapio {
         crate::text::default_seat(state)
     }
 
-    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        crate::commands::parse(state, seat, line)
-    }
-
     /// The parser proper ([`crate::commands::parse_with`]): the GM's `add
     /// FILE.toml` reads the sheet sent with the line (issue 27, item 6);
     /// `parse_command` is this with no sheets.

@@ -188,10 +188,6 @@ impl TextPlay for Scratch {
         state.seat_of(who).cloned()
     }
 
-    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        Self::parse_command_with(state, seat, line, &tabula_core::files::NoSheets)
-    }
-
     /// [`crate::commands::parse_with`]: the GM's `add FILE.toml` reads the
     /// sheet from `sheets` (issue 27, item 6).
     fn parse_command_with(

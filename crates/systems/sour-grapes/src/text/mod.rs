@@ -393,13 +393,6 @@ impl TextPlay for SourGrapes {
         default_seat(state)
     }
 
-    /// [`TextPlay::parse_command_with`] with no sheet files
-    /// ([`tabula_core::files::NoSheets`]): the one grammar, every name
-    /// resolved against the names that fit where it is typed.
-    fn parse_command(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
-        Self::parse_command_with(state, seat, line, &tabula_core::files::NoSheets)
-    }
-
     /// [`crate::commands::parse_with`]: the storyteller's `add FILE.toml`
     /// reads the character sheet from `sheets` (GM tools, issue 27, item 6).
     fn parse_command_with(
