@@ -1769,9 +1769,8 @@ fn upload_sheet(system: &str) -> std::path::PathBuf {
         .expect("the example sheet exists")
 }
 
-/// Open the `add` form, choose "a character sheet file", pick `path` in the
-/// file picker (WebDriver types a local path into it), name the newcomer
-/// "Visitor" and send; the feedback's kind and text.
+/// [`pick_sheet_file`], then send (a screenshot `shot` of the filled form
+/// first); the feedback's kind and text.
 async fn add_from_sheet_file(
     client: &Client,
     kind_param: &str,
@@ -1779,6 +1778,33 @@ async fn add_from_sheet_file(
     shot: Option<&str>,
 ) -> (String, String) {
     clear_feedback(client).await;
+    let control = pick_sheet_file(client, kind_param, path).await;
+    if let Some(name) = shot {
+        js(
+            client,
+            "document.querySelector('#commands details[data-command=\"add\"]').scrollIntoView();",
+        )
+        .await;
+        screenshot(client, name).await;
+    }
+    control
+        .find(Locator::Css("button[type=submit]"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("sent");
+    feedback(client).await
+}
+
+/// Open the `add` form, choose "a character sheet file", pick `path` in the
+/// file picker (WebDriver types a local path into it) and name the newcomer
+/// "Visitor"; the form, not yet sent.
+async fn pick_sheet_file(
+    client: &Client,
+    kind_param: &str,
+    path: std::path::PathBuf,
+) -> fantoccini::elements::Element {
     let control = client
         .find(Locator::Css("#commands details[data-command=\"add\"]"))
         .await
@@ -1814,22 +1840,7 @@ async fn add_from_sheet_file(
         .send_keys(&path.to_string_lossy())
         .await
         .expect("a file picked");
-    if let Some(name) = shot {
-        js(
-            client,
-            "document.querySelector('#commands details[data-command=\"add\"]').scrollIntoView();",
-        )
-        .await;
-        screenshot(client, name).await;
-    }
     control
-        .find(Locator::Css("button[type=submit]"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("sent");
-    feedback(client).await
 }
 
 /// Issue 27 acceptance, in every book: the GM adjusts a value and adds a
@@ -1965,6 +1976,13 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
             let narrow = driver.session(390, 844).await;
             open(&narrow, &table.link(&server, "gm")).await;
             screenshot(&narrow, &format!("table-gm-add-{system}-390")).await;
+            pick_sheet_file(&narrow, &kind_param, upload_sheet(system)).await;
+            js(
+                &narrow,
+                "document.querySelector('#commands details[data-command=\"add\"]').scrollIntoView();",
+            )
+            .await;
+            screenshot(&narrow, &format!("table-gm-add-sheet-file-{system}-390")).await;
             let _ = narrow.close().await;
         }
     }
