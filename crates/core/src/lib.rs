@@ -30,6 +30,8 @@
 //! - `testkit` (cargo feature `testkit`, for the books' tests): random
 //!   legal walks, "the policy's choice is always accepted" and "replaying
 //!   the log rebuilds the state", written once for every book.
+//! - [`decided`]: the state after the events one command has decided so
+//!   far, for every book's `decide`.
 //! - [`rule`] and [`system`]: rule citations, the [`RuleError`] a refused command
 //!   returns, and the decide/evolve [`System`] trait with its event log.
 //!
@@ -39,6 +41,7 @@
 
 pub mod builder;
 pub mod cards;
+pub mod decided;
 pub mod dice;
 pub mod files;
 pub mod grammar;
@@ -68,7 +71,7 @@ pub use rule::{Refusal, Rule, RuleError};
 pub use sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 pub use system::{
     ChoiceOdds, CommandDoc, CommandParseError, CommandSpec, EventLog, Giver, LogSymbols, Logged,
-    ParamKind, ParamSpec, Seat, System, Table, TextPlay, seat_list,
+    ParamKind, ParamSpec, ParamSyntax, Seat, System, Table, TextPlay, seat_list,
 };
 pub use tool::{
     BookTools, Chart, ParamValues, Report, Rolled, Tool, ToolError, ToolKind, ToolParam,

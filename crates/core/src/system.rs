@@ -103,6 +103,48 @@ pub enum ParamKind {
     },
 }
 
+/// How a parameter is written in a command line: the one declaration the
+/// parser's usage, [`CommandSpec::line`] and the page's forms all follow, so
+/// no front end guesses a spelling from a parameter's name (issue 26, item 1).
+///
+/// As JSON an object whose `style` is `positional`, `optional`, `keyword`
+/// (with its `word`), `equals` (with its `key`), `flag` or `raw`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "style", rename_all = "kebab-case")]
+pub enum ParamSyntax {
+    /// The value alone, in its place; required (`attack Bruiser`).
+    #[default]
+    Positional,
+    /// The value alone, in its place; may be left out (`fate Fighting`).
+    Optional,
+    /// `WORD VALUE`; may be left out (`vs 5`, `as Mira`, `with Brawl`).
+    /// Two keyword parameters in a row with the same word write it once
+    /// (`success 3 1`).
+    Keyword {
+        /// The word before the value, lower case.
+        word: String,
+    },
+    /// `KEY=VALUE` written as one word; may be left out (`d6=2`, `pay=hp`).
+    Equals {
+        /// The key, without the `=`.
+        key: String,
+    },
+    /// The value is a word written alone when chosen, nothing otherwise
+    /// (`ongoing`); the parameter is a choice of that one word.
+    Flag,
+    /// Several words written as typed, in the book's own sub-syntax (`on
+    /// Bruiser, to=far`); may be left out. Used where one field stands for
+    /// a list the book reads itself.
+    Raw,
+}
+
+impl ParamSyntax {
+    /// True when the parameter may be left out of the line.
+    pub fn is_optional(&self) -> bool {
+        !matches!(self, ParamSyntax::Positional)
+    }
+}
+
 /// One parameter of a legal command.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParamSpec {
@@ -110,6 +152,12 @@ pub struct ParamSpec {
     pub name: String,
     /// What values it takes.
     pub kind: ParamKind,
+    /// How it is written in the line ([`ParamSyntax::Positional`] unless the
+    /// book says otherwise with [`ParamSpec::optional`],
+    /// [`ParamSpec::keyword`], [`ParamSpec::equals`], [`ParamSpec::flag`] or
+    /// [`ParamSpec::raw`]).
+    #[serde(default)]
+    pub syntax: ParamSyntax,
 }
 
 impl ParamSpec {
@@ -118,6 +166,7 @@ impl ParamSpec {
         ParamSpec {
             name: name.into(),
             kind: ParamKind::Int { min, max },
+            syntax: ParamSyntax::Positional,
         }
     }
 
@@ -132,6 +181,7 @@ impl ParamSpec {
             kind: ParamKind::Choice {
                 options: options.into_iter().map(Into::into).collect(),
             },
+            syntax: ParamSyntax::Positional,
         }
     }
 
@@ -147,6 +197,7 @@ impl ParamSpec {
             kind: ParamKind::ChoiceOrSheet {
                 options: options.into_iter().map(Into::into).collect(),
             },
+            syntax: ParamSyntax::Positional,
         }
     }
 
@@ -163,6 +214,7 @@ impl ParamSpec {
                 max,
                 names: names.into_iter().map(Into::into).collect(),
             },
+            syntax: ParamSyntax::Positional,
         }
     }
 
@@ -171,7 +223,48 @@ impl ParamSpec {
         ParamSpec {
             name: name.into(),
             kind: ParamKind::Text,
+            syntax: ParamSyntax::Positional,
         }
+    }
+
+    /// The same parameter, written alone in its place and optional
+    /// ([`ParamSyntax::Optional`]).
+    #[must_use]
+    pub fn optional(mut self) -> Self {
+        self.syntax = ParamSyntax::Optional;
+        self
+    }
+
+    /// The same parameter, written `WORD VALUE` and optional
+    /// ([`ParamSyntax::Keyword`]).
+    #[must_use]
+    pub fn keyword(mut self, word: &str) -> Self {
+        self.syntax = ParamSyntax::Keyword { word: word.into() };
+        self
+    }
+
+    /// The same parameter, written `KEY=VALUE` and optional
+    /// ([`ParamSyntax::Equals`]).
+    #[must_use]
+    pub fn equals(mut self, key: &str) -> Self {
+        self.syntax = ParamSyntax::Equals { key: key.into() };
+        self
+    }
+
+    /// The same parameter, a word written alone when chosen
+    /// ([`ParamSyntax::Flag`]).
+    #[must_use]
+    pub fn flag(mut self) -> Self {
+        self.syntax = ParamSyntax::Flag;
+        self
+    }
+
+    /// The same parameter, several words written as typed and optional
+    /// ([`ParamSyntax::Raw`]).
+    #[must_use]
+    pub fn raw(mut self) -> Self {
+        self.syntax = ParamSyntax::Raw;
+        self
     }
 }
 
@@ -195,6 +288,60 @@ impl CommandSpec {
             summary: summary.into(),
             params,
         }
+    }
+
+    /// The command line this spec gives with `values`, one per parameter in
+    /// order (`""` or a missing entry for a parameter left out), written as
+    /// each parameter's [`ParamSyntax`] says and read back by the book's
+    /// parser: the line a page's form or a completion sends. A value with
+    /// white space or quotes is quoted ([`crate::grammar::quote`]); a
+    /// [`ParamSyntax::Raw`] value goes as typed; a [`ParamSyntax::Keyword`]
+    /// value that already starts with its word, or follows a value with the
+    /// same word, does not repeat it. `web/commands.js` writes the same line.
+    ///
+    /// # Examples
+    /// ```
+    /// use tabula_core::system::{CommandSpec, ParamSpec};
+    /// let spec = CommandSpec::new("fate", "a check", vec![
+    ///     ParamSpec::choice("skill", ["Fighting", "Quick Hands"]),
+    ///     ParamSpec::int("difficulty", 0, 10).keyword("vs"),
+    ///     ParamSpec::int("d6", 0, 5).equals("d6"),
+    ///     ParamSpec::choice("ongoing", ["ongoing"]).flag(),
+    /// ]);
+    /// assert_eq!(spec.line(&["Quick Hands", "4", "", "ongoing"]), r#"fate "Quick Hands" vs 4 ongoing"#);
+    /// assert_eq!(spec.line(&["Fighting", "", "2"]), "fate Fighting d6=2");
+    /// ```
+    pub fn line<S: AsRef<str>>(&self, values: &[S]) -> String {
+        use crate::grammar::quote;
+        let mut parts = vec![self.name.clone()];
+        let mut last_word: Option<&str> = None;
+        for (i, p) in self.params.iter().enumerate() {
+            let v = values.get(i).map_or("", |v| v.as_ref().trim());
+            if v.is_empty() {
+                last_word = None;
+                continue;
+            }
+            match &p.syntax {
+                ParamSyntax::Keyword { word } => {
+                    let already = v
+                        .get(..word.len() + 1)
+                        .is_some_and(|h| h.eq_ignore_ascii_case(&format!("{word} ")));
+                    if last_word != Some(word.as_str()) && !already {
+                        parts.push(word.clone());
+                    }
+                    parts.push(if already { v.to_string() } else { quote(v) });
+                    last_word = Some(word.as_str());
+                    continue;
+                }
+                ParamSyntax::Equals { key } => parts.push(format!("{key}={}", quote(v))),
+                ParamSyntax::Raw => parts.push(v.to_string()),
+                ParamSyntax::Positional | ParamSyntax::Optional | ParamSyntax::Flag => {
+                    parts.push(quote(v));
+                }
+            }
+            last_word = None;
+        }
+        parts.join(" ")
     }
 }
 

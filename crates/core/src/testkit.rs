@@ -27,7 +27,9 @@ use serde::Serialize;
 
 use crate::policy::{Awaiting, Policy};
 use crate::roller::{Roller, Seeded};
-use crate::system::{CommandSpec, EventLog, Logged, Seat, System, Table, TextPlay};
+use crate::system::{
+    CommandSpec, EventLog, Logged, ParamKind, ParamSpec, ParamSyntax, Seat, System, Table, TextPlay,
+};
 
 /// The step cap of a policy-played encounter (`tabula <system> simulate`
 /// stops there too): a run that needs more commands is a bug in the policy.
@@ -192,6 +194,121 @@ fn assert_not_locked<S: TextPlay>(state: &S::State, step: usize) -> Vec<(Seat, C
         );
     }
     legal
+}
+
+/// A value a form could send for parameter `param` of `spec`: the default
+/// samples of [`assert_forms_read`] (for a [`ParamKind::Text`] parameter,
+/// `None`; a book gives its own with a closure).
+///
+/// Int: its smallest and largest value; a choice (or choice-or-sheet): its
+/// first and last option; number-or-name: its smallest number and first
+/// name; text: none.
+pub fn sample_values(param: &ParamSpec) -> Vec<String> {
+    match &param.kind {
+        ParamKind::Int { min, max } => {
+            let mut v = vec![min.to_string()];
+            if max != min {
+                v.push(max.to_string());
+            }
+            v
+        }
+        ParamKind::Choice { options } | ParamKind::ChoiceOrSheet { options } => {
+            let mut v: Vec<String> = options.iter().take(1).cloned().collect();
+            if options.len() > 1 {
+                v.extend(options.last().cloned());
+            }
+            v
+        }
+        ParamKind::NumberOrName { min, names, .. } => {
+            let mut v = vec![min.to_string()];
+            v.extend(names.first().cloned());
+            v
+        }
+        ParamKind::Text => Vec::new(),
+    }
+}
+
+/// Every command every seat may give now ([`all_legal`]), written as a form
+/// writes it ([`CommandSpec::line`], following each parameter's
+/// [`ParamSyntax`]) with sample values, reads with the book's parser
+/// ([`TextPlay::parse_command`]): so the page's forms, which write the same
+/// lines from the same declarations, send only lines the book reads
+/// (issue 26, item 1). Returns the number of lines read.
+///
+/// For each spec: a line with every required parameter at each of its
+/// samples (the others at their first), then one line per optional
+/// parameter and sample with it added, then one with every parameter
+/// filled. `text(spec, param)` gives the samples of a [`ParamKind::Text`]
+/// parameter (and may override any other's; empty for "use
+/// [`sample_values`]"); a spec with a required parameter without samples is
+/// passed over.
+///
+/// # Panics
+/// When a line does not read, naming the seat, the line and the error; or
+/// when a [`ParamSyntax::Flag`] parameter is not a choice of one word.
+pub fn assert_forms_read<S: TextPlay>(
+    state: &S::State,
+    mut text: impl FnMut(&CommandSpec, &ParamSpec) -> Vec<String>,
+) -> usize {
+    let mut read = 0;
+    for (seat, spec) in all_legal::<S>(state) {
+        let samples: Vec<Vec<String>> = spec
+            .params
+            .iter()
+            .map(|p| {
+                if p.syntax == ParamSyntax::Flag {
+                    match &p.kind {
+                        ParamKind::Choice { options } if options.len() == 1 => {}
+                        other => panic!(
+                            "{seat}: `{}`'s flag parameter {:?} is not a choice of one word: {other:?}",
+                            spec.name, p.name
+                        ),
+                    }
+                }
+                let own = text(&spec, p);
+                if own.is_empty() { sample_values(p) } else { own }
+            })
+            .collect();
+        let required: Vec<usize> = (0..spec.params.len())
+            .filter(|&i| !spec.params[i].syntax.is_optional())
+            .collect();
+        if required.iter().any(|&i| samples[i].is_empty()) {
+            continue;
+        }
+        let base: Vec<String> = (0..spec.params.len())
+            .map(|i| {
+                if required.contains(&i) {
+                    samples[i][0].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        let mut lines = vec![spec.line(&base)];
+        for (i, vals) in samples.iter().enumerate() {
+            for v in vals.iter().skip(usize::from(required.contains(&i))) {
+                let mut values = base.clone();
+                values[i] = v.clone();
+                lines.push(spec.line(&values));
+            }
+        }
+        let full: Vec<String> = samples
+            .iter()
+            .map(|v| v.first().cloned().unwrap_or_default())
+            .collect();
+        lines.push(spec.line(&full));
+        lines.dedup();
+        for line in lines {
+            if let Err(e) = S::parse_command(state, &seat, &line) {
+                panic!(
+                    "{seat}: the form of `{}` writes {line:?}, which does not read: {e}",
+                    spec.name
+                );
+            }
+            read += 1;
+        }
+    }
+    read
 }
 
 /// `legal` ([`all_legal`]) grouped by seat, in order: each seat that has a
