@@ -13,63 +13,68 @@ const SHEET_FILE = "\u0001sheet-file";
 /** The largest sheet file the page sends (the server's cap is 1 MiB per request). */
 const MAX_SHEET_BYTES = 1 << 20;
 
-/** Words that introduce an optional parameter in the books' command lines. */
-const KEYWORDS = new Set(["as", "on", "to", "with", "vs", "similar-to", "except", "success", "result", "from", "at", "for"]);
-
 /**
- * How a parameter is written, from its name:
- * - `d6=` / `pay=`: `d6=2` (optional; left out when empty);
- * - `difficulty (vs)`: `vs 5` (optional);
- * - `as`, `with weapon`, `success dice`: the first word, then the value (optional;
- *   two parameters in a row with the same word write it once: `success 3 1`);
- * - a name with capitals, `=` or `,` in it (`on TARGET, to=ZONE ...`): free text,
- *   written as typed (optional);
- * - a choice whose only option is its own name (`ongoing`): a flag word (optional);
- * - anything else: the value alone, in order (required).
+ * How a parameter is written, as the book declares it (`p.syntax`, the
+ * engine's ParamSyntax: {style: "positional" | "optional" | "keyword", word |
+ * "equals", key | "flag" | "raw"}); the page guesses nothing from names:
+ * - `positional`: the value alone, in order (required);
+ * - `optional`: the value alone, in order (may be left out);
+ * - `keyword`: the word, then the value (`vs 5`; optional; two in a row with
+ *   the same word write it once: `success 3 1`);
+ * - `equals`: `key=value` as one word (optional);
+ * - `flag`: the one option's word when chosen (optional);
+ * - `raw`: free text written as typed (optional).
  */
-export function paramStyle(name, kind) {
-  const n = String(name).trim();
-  // A choice whose only option is its own name is a flag word (`ongoing`).
-  if (kind && kind.kind === "choice" && (kind.options || []).length === 1 && kind.options[0] === n) return { style: "positional", keyword: null, optional: true };
-  if (n.endsWith("=")) return { style: "eq", keyword: n, optional: true };
-  const paren = /^(.+?) \(([a-z][a-z-]*)\)$/.exec(n);
-  if (paren && KEYWORDS.has(paren[2])) return { style: "keyword", keyword: paren[2], optional: true };
-  if (/[A-Z=,]/.test(n)) return { style: "raw", keyword: null, optional: true };
-  const first = n.split(/\s+/)[0];
-  if (KEYWORDS.has(first)) return { style: "keyword", keyword: first, optional: true };
-  return { style: "positional", keyword: null, optional: false };
+export function paramStyle(p) {
+  const syn = (p && p.syntax) || { style: "positional" };
+  switch (syn.style) {
+    case "optional":
+    case "flag":
+      return { style: "positional", keyword: null, optional: true };
+    case "keyword":
+      return { style: "keyword", keyword: String(syn.word), optional: true };
+    case "equals":
+      return { style: "eq", keyword: `${syn.key}=`, optional: true };
+    case "raw":
+      return { style: "raw", keyword: null, optional: true };
+    default:
+      return { style: "positional", keyword: null, optional: false };
+  }
 }
 
-/** Quote a value that holds spaces or quotes, as the one command grammar reads it (docs/COMMANDS.md). */
+/** Quote a value that holds spaces or quotes, as the one command grammar reads it (docs/COMMANDS.md; the engine's grammar::quote). */
 function word(value, quoting) {
   const v = String(value).trim();
-  if (quoting && (/[\s"]/.test(v) || v === "")) return `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  if (quoting && (/[\s"\u201c\u201d]/.test(v) || v === "")) return `"${v.replace(/[\\"\u201c\u201d]/g, (c) => "\\" + c)}"`;
   return v;
 }
 
 /**
  * The command text for `spec` with `values` (one string per parameter, "" for
- * none). `quoting`: wrap multi-word values in double quotes (every book reads
- * them since the one command grammar).
+ * none), written as each parameter's declared syntax says: the same line as
+ * the engine's CommandSpec::line (a browser test compares the two).
+ * `quoting`: wrap multi-word values in double quotes (every book reads them
+ * since the one command grammar).
  */
 export function commandText(spec, values, quoting) {
   const parts = [spec.name];
   let lastKeyword = null;
   spec.params.forEach((p, i) => {
     const v = values[i] === undefined || values[i] === null ? "" : String(values[i]).trim();
-    const st = paramStyle(p.name, p.kind);
+    const st = paramStyle(p);
     if (v === "") {
       lastKeyword = null;
       return;
     }
     switch (st.style) {
       case "eq":
-        parts.push(`${st.keyword}${v.replace(/\s+/g, "")}`);
+        parts.push(`${st.keyword}${word(v, quoting)}`);
         lastKeyword = null;
         break;
       case "keyword": {
         const already = v.toLowerCase().startsWith(st.keyword + " ");
-        if (lastKeyword === st.keyword || already) parts.push(word(v, quoting));
+        if (already) parts.push(v);
+        else if (lastKeyword === st.keyword) parts.push(word(v, quoting));
         else parts.push(st.keyword, word(v, quoting));
         lastKeyword = st.keyword;
         break;
@@ -133,7 +138,7 @@ export function commandControl(spec, { quoting, onSend }) {
   }
   const inputs = [];
   const fields = spec.params.map((p, i) => {
-    const st = paramStyle(p.name, p.kind);
+    const st = paramStyle(p);
     const inputId = `${id}-p${i}`;
     const k = p.kind || { kind: "text" };
     let input;

@@ -1195,163 +1195,154 @@ async fn browser_page_modules_spell_commands_and_draw_symbols() {
     c.goto(&format!("{}/", server.base))
         .await
         .expect("the lobby");
-    let int = |min: i64, max: i64| json!({"kind": "int", "min": min, "max": max});
-    let text = json!({"kind": "text"});
-    let choice = |o: &[&str]| json!({"kind": "choice", "options": o});
-    let spec = |name: &str, params: Vec<(&str, Value)>| json!({"name": name, "summary": "", "params": params.into_iter().map(|(n, k)| json!({"name": n, "kind": k})).collect::<Vec<_>>()});
-    let cases: Vec<(Value, Vec<&str>, bool, &str)> = vec![
+    // The page writes a line from each parameter's declared syntax
+    // (ParamSyntax), as the engine's CommandSpec::line does: the same specs,
+    // the same values, the same line from both (issue 26, item 1).
+    use tabula_core::{CommandSpec, ParamSpec as P};
+    let text = P::text;
+    let cases: Vec<(CommandSpec, Vec<&str>, &str)> = vec![
         (
-            spec(
+            CommandSpec::new(
                 "check",
+                "",
                 vec![
-                    ("stat", choice(&["Perception"])),
-                    ("dice", int(0, 10)),
-                    ("tokens", int(0, 5)),
-                    ("difficulty (vs)", int(0, 1000)),
-                    ("skill (with)", text.clone()),
+                    P::choice("stat", ["Perception"]),
+                    P::int("dice", 0, 10),
+                    P::int("tokens", 0, 5).optional(),
+                    P::int("difficulty", 0, 1000).keyword("vs"),
+                    text("skill").keyword("with"),
                 ],
             ),
             vec!["Perception", "5", "2", "5", "Ninjitsu"],
-            false,
             "check Perception 5 2 vs 5 with Ninjitsu",
         ),
         (
-            spec(
+            CommandSpec::new(
                 "check",
+                "",
                 vec![
-                    ("stat", choice(&["Perception"])),
-                    ("dice", int(0, 10)),
-                    ("tokens", int(0, 5)),
-                    ("difficulty (vs)", int(0, 1000)),
-                    ("skill (with)", text.clone()),
+                    P::choice("stat", ["Perception"]),
+                    P::int("dice", 0, 10),
+                    P::int("tokens", 0, 5).optional(),
+                    P::int("difficulty", 0, 1000).keyword("vs"),
+                    text("skill").keyword("with"),
                 ],
             ),
-            vec!["Perception", "3", "", "2", ""],
-            false,
-            "check Perception 3 vs 2",
+            vec!["Perception", "3", "", "2", "Quick Hands"],
+            "check Perception 3 vs 2 with \"Quick Hands\"",
         ),
         (
-            spec(
+            CommandSpec::new(
                 "target",
+                "",
                 vec![
-                    ("targets, comma-separated", text.clone()),
-                    ("success dice", int(0, 10)),
-                    ("success tokens", int(0, 5)),
-                    ("result dice", int(0, 10)),
-                    ("result tokens", int(0, 5)),
+                    text("targets, comma-separated"),
+                    P::int("success dice", 0, 10).keyword("success"),
+                    P::int("success tokens", 0, 5).keyword("success"),
+                    P::int("result dice", 0, 10).keyword("result"),
+                    P::int("result tokens", 0, 5).keyword("result"),
                 ],
             ),
             vec!["Tavern Brute", "3", "1", "3", "1"],
-            false,
-            "target Tavern Brute success 3 1 result 3 1",
+            "target \"Tavern Brute\" success 3 1 result 3 1",
         ),
         (
-            spec(
+            CommandSpec::new(
                 "spend",
+                "",
                 vec![
-                    ("enemy", choice(&["Gob"])),
-                    ("use", choice(&["Bite"])),
-                    ("d6=", int(0, 2)),
-                    ("d3=", int(0, 2)),
-                    ("cp=", int(0, 0)),
-                    ("on TARGET, to=ZONE (Shove), heal=N (Drain)", text.clone()),
+                    P::choice("enemy", ["Gob"]),
+                    P::choice("use", ["Bite"]),
+                    P::int("d6=", 0, 2).equals("d6"),
+                    P::int("d3=", 0, 2).equals("d3"),
+                    P::int("cp=", 0, 0).equals("cp"),
+                    text("on TARGET, to=ZONE (Shove), heal=N (Drain)").raw(),
                 ],
             ),
             vec!["Gob", "Bite", "", "1", "", "on John"],
-            false,
             "spend Gob Bite d3=1 on John",
         ),
         (
-            spec(
+            CommandSpec::new(
                 "move-enemy",
+                "",
                 vec![
-                    ("enemy", choice(&["Gob"])),
-                    ("zone", choice(&["Shop"])),
-                    ("pay=", choice(&["d3", "cp"])),
+                    P::choice("enemy", ["Gob"]),
+                    P::choice("zone", ["Shop"]),
+                    P::choice("pay=", ["d3", "cp"]).equals("pay"),
                 ],
             ),
             vec!["Gob", "Shop", "d3"],
-            false,
             "move-enemy Gob Shop pay=d3",
         ),
         (
-            spec(
-                "attack",
-                vec![
-                    ("target", choice(&["Thugs"])),
-                    ("skill", text.clone()),
-                    ("kind", choice(&["physical"])),
-                    (
-                        "options: zeal fortune disarm savage wild=N spec=NAME",
-                        text.clone(),
-                    ),
-                ],
-            ),
-            vec!["Thugs", "Sword Combat", "physical", ""],
-            true,
-            "attack Thugs \"Sword Combat\" physical",
-        ),
-        (
-            spec(
+            CommandSpec::new(
                 "check",
+                "",
                 vec![
-                    ("character", choice(&["Wren"])),
-                    ("tn", int(1, 5)),
-                    ("ongoing", choice(&["ongoing"])),
+                    P::choice("character", ["Wren"]),
+                    P::int("tn", 1, 5),
+                    P::choice("ongoing", ["ongoing"]).flag(),
                 ],
             ),
             vec!["Wren", "3", ""],
-            false,
             "check Wren 3",
         ),
         (
-            spec(
+            CommandSpec::new(
                 "check",
+                "",
                 vec![
-                    ("character", choice(&["Wren"])),
-                    ("tn", int(1, 5)),
-                    ("ongoing", choice(&["ongoing"])),
+                    P::choice("character", ["Wren"]),
+                    P::int("tn", 1, 5),
+                    P::choice("ongoing", ["ongoing"]).flag(),
                 ],
             ),
             vec!["Wren", "3", "ongoing"],
-            false,
             "check Wren 3 ongoing",
         ),
         (
-            spec("chokestar evade", vec![("with", choice(&["acrobatics"]))]),
+            CommandSpec::new(
+                "chokestar evade",
+                "",
+                vec![P::choice("with", ["acrobatics"]).keyword("with")],
+            ),
             vec![""],
-            false,
             "chokestar evade",
         ),
         (
-            spec("roll", vec![("with weapon", choice(&["Sword"]))]),
-            vec!["Sword"],
-            false,
+            CommandSpec::new(
+                "roll",
+                "",
+                vec![P::choice("with weapon", ["Sword"]).keyword("with")],
+            ),
+            vec!["with Sword"],
             "roll with Sword",
         ),
         (
-            spec(
+            CommandSpec::new(
                 "spend",
+                "",
                 vec![
-                    ("stat", choice(&["Stamina"])),
-                    ("as", choice(&["Example Player"])),
+                    P::choice("stat", ["Stamina"]),
+                    P::choice("as", ["Example Player"]).keyword("as"),
                 ],
             ),
             vec!["Stamina", "Example Player"],
-            false,
-            "spend Stamina as Example Player",
+            "spend Stamina as \"Example Player\"",
         ),
     ];
-    for (spec, values, quoting, expected) in cases {
+    for (spec, values, expected) in cases {
+        assert_eq!(spec.line(&values), expected, "the engine's line for {spec:?}");
         let got = c
             .execute_async(
-                "const [spec, values, quoting, done] = arguments; \
-                 import('/assets/commands.js').then(m => done(m.commandText(spec, values, quoting))).catch(e => done('ERROR ' + e));",
-                vec![spec.clone(), json!(values), json!(quoting)],
+                "const [spec, values, done] = arguments; \
+                 import('/assets/commands.js').then(m => done(m.commandText(spec, values, true))).catch(e => done('ERROR ' + e));",
+                vec![json!(spec), json!(values)],
             )
             .await
             .expect("the module runs");
-        assert_eq!(got, json!(expected), "{spec}");
+        assert_eq!(got, json!(expected), "the page's line for {spec:?}");
     }
 
     let symbols = c
