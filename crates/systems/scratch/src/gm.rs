@@ -262,8 +262,10 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::Comma
             "add a character to the encounter (a sheet at the table or one of the book's), in a seat's initiative group (default the GM's)",
             vec![
                 ParamSpec::choice_or_sheet("kind", kinds),
-                ParamSpec::text("as name"),
-                ParamSpec::choice("to seat", state.groups.iter().map(|g| seat_word(&g.seat))),
+                // `add KIND|FILE.toml [as NAME] [to SEAT]`.
+                ParamSpec::text("as name").keyword("as"),
+                ParamSpec::choice("to seat", state.groups.iter().map(|g| seat_word(&g.seat)))
+                    .keyword("to"),
             ],
         ));
     }

@@ -110,7 +110,8 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
             "call for a roll: d20 + the ability against a difficulty (\"Rolls\"); add `requires` when the roll needs the ability",
             vec![
                 ParamSpec::choice("character", state.characters.iter().map(|c| c.id.clone())),
-                ParamSpec::choice("ability", Ability::ALL.iter().map(|a| a.name())),
+                // `roll CHARACTER [ABILITY] DIFFICULTY`: the ability may be left out.
+                ParamSpec::choice("ability", Ability::ALL.iter().map(|a| a.name())).optional(),
                 ParamSpec::int("difficulty", -crate::rolls::MAX_NUMBER, crate::rolls::MAX_NUMBER),
             ],
         ));
@@ -171,10 +172,11 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                 for (w, targets) in by_word {
                     let mut params = vec![ParamSpec::choice("target", targets)];
                     if matches!(w, "attack" | "hold" | "distract" | "surprise") {
-                        params.push(ParamSpec::choice(
-                            "with",
-                            Ability::ALL.iter().map(|a| a.name()),
-                        ));
+                        // `[with ABILITY]`, optional.
+                        params.push(
+                            ParamSpec::choice("with", Ability::ALL.iter().map(|a| a.name()))
+                                .keyword("with"),
+                        );
                     }
                     out.push(CommandSpec::new(&format!("{} {w}", c.id), w, params));
                 }
@@ -196,10 +198,11 @@ pub fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
                 ] {
                     if plan(s, a, now, &tpl).is_ok() {
                         let params = if matches!(tpl, Action::Evade { .. }) {
-                            vec![ParamSpec::choice(
-                                "with",
-                                movement(s).iter().map(|m| m.name()),
-                            )]
+                            // `evade [[with] ABILITY]`: the movement ability may be left out.
+                            vec![
+                                ParamSpec::choice("with", movement(s).iter().map(|m| m.name()))
+                                    .keyword("with"),
+                            ]
                         } else {
                             vec![]
                         };

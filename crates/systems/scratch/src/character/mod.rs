@@ -259,6 +259,252 @@ fn limit(field: &'static str, value: Option<i64>, table: u32, problems: &mut Vec
     }
 }
 
+/// The character's name is a name ("Names"), and its id (given, or the
+/// name's [`slug`]) is lower-case letters, digits and `-`. Returns the id.
+fn checked_id(draft: &CharacterDraft, problems: &mut Vec<Problem>) -> String {
+    match check_name("name", &draft.name) {
+        Ok(()) => {}
+        Err(NameError::Empty { .. }) => problems.push(Problem::EmptyName),
+        Err(error) => problems.push(Problem::BadName { error }),
+    }
+    match &draft.id {
+        Some(id) => {
+            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                problems.push(Problem::BadId { id: id.clone() });
+            }
+            id.to_ascii_lowercase()
+        }
+        None => slug(&draft.name),
+    }
+}
+
+/// The sheet's CP and maximum level under the table's (R-SCR-7, [`limit`]),
+/// and the CP the GM awarded (R-SCR-8, proposed), within the caps. Returns
+/// `(cp, max_level, awarded)`.
+fn checked_limits(
+    draft: &CharacterDraft,
+    rules: &TableRules,
+    problems: &mut Vec<Problem>,
+) -> (u32, u32, u32) {
+    let cp = limit("cp", draft.cp, rules.cp.min(MAX_CP_CAP), problems);
+    let max_level = limit(
+        "max_level",
+        draft.max_level,
+        rules.max_level.min(MAX_LEVEL_CAP),
+        problems,
+    );
+    // R-SCR-8 (proposed): CP the GM awarded add to the creation budget.
+    let awarded = match draft.awarded_cp {
+        None => 0,
+        Some(v) => match u32::try_from(v) {
+            Ok(a) if a <= MAX_CP_CAP && cp.saturating_add(a) <= MAX_CP_CAP => a,
+            _ => {
+                problems.push(Problem::BadAwardedCp {
+                    value: v,
+                    max: MAX_CP_CAP,
+                });
+                0
+            }
+        },
+    };
+    (cp, max_level, awarded)
+}
+
+/// The ability levels ("Abilities"): each of the book's abilities or the
+/// sheet's own, none negative, above the cap or above `max_level`; one CP a
+/// level, no more than `budget` in all; at least one ability; a note only
+/// for an ability the character has. Returns the book's abilities and the
+/// sheet's own, each with a level above 0.
+fn checked_levels(
+    draft: &CharacterDraft,
+    max_level: u32,
+    budget: u32,
+    problems: &mut Vec<Problem>,
+) -> (BTreeMap<Ability, u32>, BTreeMap<String, u32>) {
+    let mut levels = BTreeMap::new();
+    let mut other = BTreeMap::new();
+    let mut spent: u64 = 0;
+    let mut check = |name: &str, level: i64, problems: &mut Vec<Problem>| -> Option<u32> {
+        if level < 0 {
+            problems.push(Problem::NegativeLevel {
+                ability: name.to_string(),
+                level,
+            });
+            return None;
+        }
+        if level > i64::from(MAX_LEVEL_CAP) {
+            problems.push(Problem::AboveCap {
+                ability: name.to_string(),
+                level,
+            });
+            return None;
+        }
+        if level > i64::from(max_level) {
+            problems.push(Problem::AboveMaxLevel {
+                ability: name.to_string(),
+                level,
+                max: max_level,
+            });
+        }
+        spent += level as u64;
+        Some(level as u32)
+    };
+    for (name, level) in &draft.abilities {
+        match Ability::parse(name) {
+            None => problems.push(Problem::UnknownAbility { name: name.clone() }),
+            Some(a) => {
+                if let Some(l) = check(name, *level, problems)
+                    && l > 0
+                {
+                    levels.insert(a, l);
+                }
+            }
+        }
+    }
+    for (name, level) in &draft.other_abilities {
+        if let Some(l) = check(name, *level, problems)
+            && l > 0
+        {
+            other.insert(name.to_ascii_lowercase(), l);
+        }
+    }
+    if spent > u64::from(budget) {
+        problems.push(Problem::OverBudget { spent, cp: budget });
+    }
+    if levels.is_empty() && other.is_empty() {
+        problems.push(Problem::NoAbilities);
+    }
+    for key in draft.notes.keys() {
+        let known = Ability::parse(key).is_some_and(|a| levels.contains_key(&a))
+            || other.contains_key(&key.to_ascii_lowercase());
+        if !known {
+            problems.push(Problem::NoteWithoutAbility { name: key.clone() });
+        }
+    }
+    (levels, other)
+}
+
+/// Temporary bonuses carried from earlier encounters ("Support Abilities",
+/// craftsmanship): each on an ability the character has, once per ability,
+/// from a crafter named by a plain id other than the character's own `id`.
+/// Returns each ability with its crafter's id.
+fn checked_crafted(
+    draft: &CharacterDraft,
+    levels: &BTreeMap<Ability, u32>,
+    id: &str,
+    problems: &mut Vec<Problem>,
+) -> Vec<(Ability, String)> {
+    let mut crafted: Vec<(Ability, String)> = Vec::new();
+    for b in &draft.crafted {
+        match Ability::parse(&b.ability) {
+            Some(a) if levels.contains_key(&a) => {
+                if crafted.iter().any(|(x, _)| *x == a) {
+                    problems.push(Problem::CraftedTwice {
+                        ability: b.ability.clone(),
+                    });
+                } else {
+                    crafted.push((a, b.crafter.to_ascii_lowercase()));
+                }
+            }
+            _ => problems.push(Problem::CraftedWithoutAbility {
+                ability: b.ability.clone(),
+            }),
+        }
+        let plain = !b.crafter.is_empty()
+            && b.crafter
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if !plain || b.crafter.eq_ignore_ascii_case(id) {
+            problems.push(Problem::BadCrafter {
+                crafter: b.crafter.clone(),
+            });
+        }
+    }
+    crafted
+}
+
+/// Command and minions ("Support Abilities"): one or two minions, only with
+/// command; each built with the leader's `command` level as its budget,
+/// without command, minions of its own or awarded CP; their CP together no
+/// more than the command level. Returns the minions that could be built.
+fn built_minions(
+    draft: &CharacterDraft,
+    command: u32,
+    rules: &TableRules,
+    problems: &mut Vec<Problem>,
+) -> Vec<Character> {
+    if draft.minions.len() > MAX_MINIONS {
+        problems.push(Problem::TooManyMinions {
+            count: draft.minions.len(),
+        });
+    }
+    if !draft.minions.is_empty() && command == 0 {
+        problems.push(Problem::MinionsWithoutCommand);
+    }
+    let mut minions = Vec::new();
+    let mut minion_cp: u64 = 0;
+    for (index, m) in draft.minions.iter().take(MAX_MINIONS + 1).enumerate() {
+        let mut own = Vec::new();
+        // A minion is made with the leader's command level as its budget.
+        let minion_rules = TableRules {
+            cp: command.max(1),
+            ..*rules
+        };
+        let label = if m.name.is_empty() {
+            "(unnamed)".to_string()
+        } else {
+            m.name.clone()
+        };
+        if m.abilities
+            .keys()
+            .any(|k| Ability::parse(k) == Some(Ability::Command))
+        {
+            problems.push(Problem::MinionHasCommand {
+                index,
+                minion: label.clone(),
+            });
+        }
+        if !m.minions.is_empty() {
+            problems.push(Problem::MinionHasCommand {
+                index,
+                minion: label.clone(),
+            });
+        }
+        if m.awarded_cp.is_some() {
+            problems.push(Problem::MinionAwardedCp {
+                index,
+                minion: label.clone(),
+            });
+        }
+        let plain = CharacterDraft {
+            awarded_cp: None,
+            ..m.clone()
+        };
+        let built = Character::build(&plain, &minion_rules, &mut own);
+        for p in own {
+            // The budget is checked on the minions' total below.
+            if !matches!(p, Problem::OverBudget { .. }) {
+                problems.push(Problem::Minion {
+                    index,
+                    minion: label.clone(),
+                    problem: Box::new(p),
+                });
+            }
+        }
+        if let Some(c) = built {
+            minion_cp += c.cp_spent();
+            minions.push(c);
+        }
+    }
+    if command > 0 && minion_cp > u64::from(command) {
+        problems.push(Problem::MinionCpAboveCommand {
+            total: minion_cp,
+            command,
+        });
+    }
+    minions
+}
+
 impl Character {
     /// Validate `draft` under the table's `rules`: its CP budget and maximum
     /// level bind the character (a sheet's own `cp` / `max_level` may only be
@@ -293,205 +539,23 @@ impl Character {
         Ok(Character::from_draft(draft, rules)?)
     }
 
+    /// Build the character `draft` describes under `rules`, pushing every
+    /// broken rule onto `problems` in the sheet's order: name and id, the
+    /// limits (R-SCR-7, R-SCR-8), the ability levels and budget
+    /// ("Abilities"), the crafted bonuses and the minions ("Support
+    /// Abilities").
     fn build(
         draft: &CharacterDraft,
         rules: &TableRules,
         problems: &mut Vec<Problem>,
     ) -> Option<Character> {
-        match check_name("name", &draft.name) {
-            Ok(()) => {}
-            Err(NameError::Empty { .. }) => problems.push(Problem::EmptyName),
-            Err(error) => problems.push(Problem::BadName { error }),
-        }
-        let id = match &draft.id {
-            Some(id) => {
-                if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-                    problems.push(Problem::BadId { id: id.clone() });
-                }
-                id.to_ascii_lowercase()
-            }
-            None => slug(&draft.name),
-        };
-        let cp = limit("cp", draft.cp, rules.cp.min(MAX_CP_CAP), problems);
-        let max_level = limit(
-            "max_level",
-            draft.max_level,
-            rules.max_level.min(MAX_LEVEL_CAP),
-            problems,
-        );
-        // R-SCR-8 (proposed): CP the GM awarded add to the creation budget.
-        let awarded = match draft.awarded_cp {
-            None => 0,
-            Some(v) => match u32::try_from(v) {
-                Ok(a) if a <= MAX_CP_CAP && cp.saturating_add(a) <= MAX_CP_CAP => a,
-                _ => {
-                    problems.push(Problem::BadAwardedCp {
-                        value: v,
-                        max: MAX_CP_CAP,
-                    });
-                    0
-                }
-            },
-        };
+        let id = checked_id(draft, problems);
+        let (cp, max_level, awarded) = checked_limits(draft, rules, problems);
         let budget = cp.saturating_add(awarded);
-        let mut levels = BTreeMap::new();
-        let mut other = BTreeMap::new();
-        let mut spent: u64 = 0;
-        let mut check = |name: &str, level: i64, problems: &mut Vec<Problem>| -> Option<u32> {
-            if level < 0 {
-                problems.push(Problem::NegativeLevel {
-                    ability: name.to_string(),
-                    level,
-                });
-                return None;
-            }
-            if level > i64::from(MAX_LEVEL_CAP) {
-                problems.push(Problem::AboveCap {
-                    ability: name.to_string(),
-                    level,
-                });
-                return None;
-            }
-            if level > i64::from(max_level) {
-                problems.push(Problem::AboveMaxLevel {
-                    ability: name.to_string(),
-                    level,
-                    max: max_level,
-                });
-            }
-            spent += level as u64;
-            Some(level as u32)
-        };
-        for (name, level) in &draft.abilities {
-            match Ability::parse(name) {
-                None => problems.push(Problem::UnknownAbility { name: name.clone() }),
-                Some(a) => {
-                    if let Some(l) = check(name, *level, problems)
-                        && l > 0
-                    {
-                        levels.insert(a, l);
-                    }
-                }
-            }
-        }
-        for (name, level) in &draft.other_abilities {
-            if let Some(l) = check(name, *level, problems)
-                && l > 0
-            {
-                other.insert(name.to_ascii_lowercase(), l);
-            }
-        }
-        if spent > u64::from(budget) {
-            problems.push(Problem::OverBudget { spent, cp: budget });
-        }
-        if levels.is_empty() && other.is_empty() {
-            problems.push(Problem::NoAbilities);
-        }
-        for key in draft.notes.keys() {
-            let known = Ability::parse(key).is_some_and(|a| levels.contains_key(&a))
-                || other.contains_key(&key.to_ascii_lowercase());
-            if !known {
-                problems.push(Problem::NoteWithoutAbility { name: key.clone() });
-            }
-        }
-        // Temporary bonuses carried from earlier encounters ("Support Abilities").
-        let mut crafted: Vec<(Ability, String)> = Vec::new();
-        for b in &draft.crafted {
-            match Ability::parse(&b.ability) {
-                Some(a) if levels.contains_key(&a) => {
-                    if crafted.iter().any(|(x, _)| *x == a) {
-                        problems.push(Problem::CraftedTwice {
-                            ability: b.ability.clone(),
-                        });
-                    } else {
-                        crafted.push((a, b.crafter.to_ascii_lowercase()));
-                    }
-                }
-                _ => problems.push(Problem::CraftedWithoutAbility {
-                    ability: b.ability.clone(),
-                }),
-            }
-            let plain = !b.crafter.is_empty()
-                && b.crafter
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-');
-            if !plain || b.crafter.eq_ignore_ascii_case(&id) {
-                problems.push(Problem::BadCrafter {
-                    crafter: b.crafter.clone(),
-                });
-            }
-        }
-        // Command and minions ("Support Abilities").
+        let (levels, other) = checked_levels(draft, max_level, budget, problems);
+        let crafted = checked_crafted(draft, &levels, &id, problems);
         let command = levels.get(&Ability::Command).copied().unwrap_or(0);
-        if draft.minions.len() > MAX_MINIONS {
-            problems.push(Problem::TooManyMinions {
-                count: draft.minions.len(),
-            });
-        }
-        if !draft.minions.is_empty() && command == 0 {
-            problems.push(Problem::MinionsWithoutCommand);
-        }
-        let mut minions = Vec::new();
-        let mut minion_cp: u64 = 0;
-        for (index, m) in draft.minions.iter().take(MAX_MINIONS + 1).enumerate() {
-            let mut own = Vec::new();
-            // A minion is made with the leader's command level as its budget.
-            let minion_rules = TableRules {
-                cp: command.max(1),
-                ..*rules
-            };
-            let label = if m.name.is_empty() {
-                "(unnamed)".to_string()
-            } else {
-                m.name.clone()
-            };
-            if m.abilities
-                .keys()
-                .any(|k| Ability::parse(k) == Some(Ability::Command))
-            {
-                problems.push(Problem::MinionHasCommand {
-                    index,
-                    minion: label.clone(),
-                });
-            }
-            if !m.minions.is_empty() {
-                problems.push(Problem::MinionHasCommand {
-                    index,
-                    minion: label.clone(),
-                });
-            }
-            if m.awarded_cp.is_some() {
-                problems.push(Problem::MinionAwardedCp {
-                    index,
-                    minion: label.clone(),
-                });
-            }
-            let plain = CharacterDraft {
-                awarded_cp: None,
-                ..m.clone()
-            };
-            let built = Self::build(&plain, &minion_rules, &mut own);
-            for p in own {
-                // The budget is checked on the minions' total below.
-                if !matches!(p, Problem::OverBudget { .. }) {
-                    problems.push(Problem::Minion {
-                        index,
-                        minion: label.clone(),
-                        problem: Box::new(p),
-                    });
-                }
-            }
-            if let Some(c) = built {
-                minion_cp += c.cp_spent();
-                minions.push(c);
-            }
-        }
-        if command > 0 && minion_cp > u64::from(command) {
-            problems.push(Problem::MinionCpAboveCommand {
-                total: minion_cp,
-                command,
-            });
-        }
+        let minions = built_minions(draft, command, rules, problems);
         let given_limit = |v: Option<i64>, table: u32| {
             v.and_then(|v| u32::try_from(v).ok())
                 .filter(|v| (1..=table).contains(v))
