@@ -15,30 +15,28 @@ const MAX_SHEET_BYTES = 1 << 20;
 
 /**
  * How a parameter is written, as the book declares it (`p.syntax`, the
- * engine's ParamSyntax: {style: "positional" | "optional" | "keyword", word |
- * "equals", key | "flag" | "raw"}); the page guesses nothing from names:
- * - `positional`: the value alone, in order (required);
- * - `optional`: the value alone, in order (may be left out);
- * - `keyword`: the word, then the value (`vs 5`; optional; two in a row with
- *   the same word write it once: `success 3 1`);
- * - `equals`: `key=value` as one word (optional);
- * - `flag`: the one option's word when chosen (optional);
- * - `raw`: free text written as typed (optional).
+ * engine's ParamSyntax: {style: "positional" | "keyword", word | "equals",
+ * key | "flag" | "raw"}) and whether it may be left out (`p.optional`); the
+ * page guesses nothing from names:
+ * - `positional`: the value alone, in order;
+ * - `keyword`: the word, then the value (`vs 5`; two in a row with the same
+ *   word write it once: `success 3 1`);
+ * - `equals`: `key=value` as one word;
+ * - `flag`: the one option's word when chosen;
+ * - `raw`: free text written as typed.
  */
 export function paramStyle(p) {
   const syn = (p && p.syntax) || { style: "positional" };
+  const optional = Boolean(p && p.optional);
   switch (syn.style) {
-    case "optional":
-    case "flag":
-      return { style: "positional", keyword: null, optional: true };
     case "keyword":
-      return { style: "keyword", keyword: String(syn.word), optional: true };
+      return { style: "keyword", keyword: String(syn.word), optional };
     case "equals":
-      return { style: "eq", keyword: `${syn.key}=`, optional: true };
+      return { style: "eq", keyword: `${syn.key}=`, optional };
     case "raw":
-      return { style: "raw", keyword: null, optional: true };
+      return { style: "raw", keyword: null, optional };
     default:
-      return { style: "positional", keyword: null, optional: false };
+      return { style: "positional", keyword: null, optional };
   }
 }
 

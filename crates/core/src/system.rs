@@ -106,25 +106,23 @@ pub enum ParamKind {
 /// How a parameter is written in a command line: the one declaration the
 /// parser's usage, [`CommandSpec::line`] and the page's forms all follow, so
 /// no front end guesses a spelling from a parameter's name (issue 26, item 1).
+/// Whether it may be left out is [`ParamSpec::optional`].
 ///
-/// As JSON an object whose `style` is `positional`, `optional`, `keyword`
-/// (with its `word`), `equals` (with its `key`), `flag` or `raw`.
+/// As JSON an object whose `style` is `positional`, `keyword` (with its
+/// `word`), `equals` (with its `key`), `flag` or `raw`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "style", rename_all = "kebab-case")]
 pub enum ParamSyntax {
-    /// The value alone, in its place; required (`attack Bruiser`).
+    /// The value alone, in its place (`attack Bruiser`, `fate Fighting`).
     #[default]
     Positional,
-    /// The value alone, in its place; may be left out (`fate Fighting`).
-    Optional,
-    /// `WORD VALUE`; may be left out (`vs 5`, `as Mira`, `with Brawl`).
-    /// Two keyword parameters in a row with the same word write it once
-    /// (`success 3 1`).
+    /// `WORD VALUE` (`vs 5`, `as Mira`, `with Brawl`). Two keyword
+    /// parameters in a row with the same word write it once (`success 3 1`).
     Keyword {
         /// The word before the value, lower case.
         word: String,
     },
-    /// `KEY=VALUE` written as one word; may be left out (`d6=2`, `pay=hp`).
+    /// `KEY=VALUE` written as one word (`d6=2`, `pay=hp`).
     Equals {
         /// The key, without the `=`.
         key: String,
@@ -133,16 +131,9 @@ pub enum ParamSyntax {
     /// (`ongoing`); the parameter is a choice of that one word.
     Flag,
     /// Several words written as typed, in the book's own sub-syntax (`on
-    /// Bruiser, to=far`); may be left out. Used where one field stands for
-    /// a list the book reads itself.
+    /// Bruiser, to=far`). Used where one field stands for a list the book
+    /// reads itself.
     Raw,
-}
-
-impl ParamSyntax {
-    /// True when the parameter may be left out of the line.
-    pub fn is_optional(&self) -> bool {
-        !matches!(self, ParamSyntax::Positional)
-    }
 }
 
 /// One parameter of a legal command.
@@ -153,11 +144,15 @@ pub struct ParamSpec {
     /// What values it takes.
     pub kind: ParamKind,
     /// How it is written in the line ([`ParamSyntax::Positional`] unless the
-    /// book says otherwise with [`ParamSpec::optional`],
-    /// [`ParamSpec::keyword`], [`ParamSpec::equals`], [`ParamSpec::flag`] or
-    /// [`ParamSpec::raw`]).
+    /// book says otherwise with [`ParamSpec::keyword`],
+    /// [`ParamSpec::equals`], [`ParamSpec::flag`] or [`ParamSpec::raw`]).
     #[serde(default)]
     pub syntax: ParamSyntax,
+    /// True when the line may leave it out: set by [`ParamSpec::optional`],
+    /// and by the syntaxes other than positional unless
+    /// [`ParamSpec::required`] follows them.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 impl ParamSpec {
@@ -167,6 +162,7 @@ impl ParamSpec {
             name: name.into(),
             kind: ParamKind::Int { min, max },
             syntax: ParamSyntax::Positional,
+            optional: false,
         }
     }
 
@@ -182,6 +178,7 @@ impl ParamSpec {
                 options: options.into_iter().map(Into::into).collect(),
             },
             syntax: ParamSyntax::Positional,
+            optional: false,
         }
     }
 
@@ -198,6 +195,7 @@ impl ParamSpec {
                 options: options.into_iter().map(Into::into).collect(),
             },
             syntax: ParamSyntax::Positional,
+            optional: false,
         }
     }
 
@@ -215,6 +213,7 @@ impl ParamSpec {
                 names: names.into_iter().map(Into::into).collect(),
             },
             syntax: ParamSyntax::Positional,
+            optional: false,
         }
     }
 
@@ -224,46 +223,60 @@ impl ParamSpec {
             name: name.into(),
             kind: ParamKind::Text,
             syntax: ParamSyntax::Positional,
+            optional: false,
         }
     }
 
-    /// The same parameter, written alone in its place and optional
-    /// ([`ParamSyntax::Optional`]).
+    /// The same parameter, which the line may leave out.
     #[must_use]
     pub fn optional(mut self) -> Self {
-        self.syntax = ParamSyntax::Optional;
+        self.optional = true;
         self
     }
 
-    /// The same parameter, written `WORD VALUE` and optional
-    /// ([`ParamSyntax::Keyword`]).
+    /// The same parameter, which the line must give (after
+    /// [`ParamSpec::keyword`], [`ParamSpec::equals`] or [`ParamSpec::raw`],
+    /// which make it optional: `spawn NAME KIND zone=ZONE`).
+    #[must_use]
+    pub fn required(mut self) -> Self {
+        self.optional = false;
+        self
+    }
+
+    /// The same parameter, written `WORD VALUE` ([`ParamSyntax::Keyword`]);
+    /// optional unless [`ParamSpec::required`] follows.
     #[must_use]
     pub fn keyword(mut self, word: &str) -> Self {
         self.syntax = ParamSyntax::Keyword { word: word.into() };
+        self.optional = true;
         self
     }
 
-    /// The same parameter, written `KEY=VALUE` and optional
-    /// ([`ParamSyntax::Equals`]).
+    /// The same parameter, written `KEY=VALUE` ([`ParamSyntax::Equals`]);
+    /// optional unless [`ParamSpec::required`] follows.
     #[must_use]
     pub fn equals(mut self, key: &str) -> Self {
         self.syntax = ParamSyntax::Equals { key: key.into() };
+        self.optional = true;
         self
     }
 
     /// The same parameter, a word written alone when chosen
-    /// ([`ParamSyntax::Flag`]).
+    /// ([`ParamSyntax::Flag`]); optional.
     #[must_use]
     pub fn flag(mut self) -> Self {
         self.syntax = ParamSyntax::Flag;
+        self.optional = true;
         self
     }
 
-    /// The same parameter, several words written as typed and optional
-    /// ([`ParamSyntax::Raw`]).
+    /// The same parameter, several words written as typed
+    /// ([`ParamSyntax::Raw`]); optional unless [`ParamSpec::required`]
+    /// follows.
     #[must_use]
     pub fn raw(mut self) -> Self {
         self.syntax = ParamSyntax::Raw;
+        self.optional = true;
         self
     }
 }
@@ -335,7 +348,7 @@ impl CommandSpec {
                 }
                 ParamSyntax::Equals { key } => parts.push(format!("{key}={}", quote(v))),
                 ParamSyntax::Raw => parts.push(v.to_string()),
-                ParamSyntax::Positional | ParamSyntax::Optional | ParamSyntax::Flag => {
+                ParamSyntax::Positional | ParamSyntax::Flag => {
                     parts.push(quote(v));
                 }
             }

@@ -270,7 +270,7 @@ pub fn assert_forms_read<S: TextPlay>(
             })
             .collect();
         let required: Vec<usize> = (0..spec.params.len())
-            .filter(|&i| !spec.params[i].syntax.is_optional())
+            .filter(|&i| !spec.params[i].optional)
             .collect();
         if required.iter().any(|&i| samples[i].is_empty()) {
             continue;

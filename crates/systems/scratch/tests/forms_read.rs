@@ -87,7 +87,7 @@ impl Picks {
 /// A value for `p` of `spec` as a form would send it; `""` leaves an
 /// optional parameter out.
 fn value(picks: &mut Picks, spec: &CommandSpec, p: &ParamSpec) -> String {
-    if p.syntax.is_optional() && picks.next(3) == 0 {
+    if p.optional && picks.next(3) == 0 {
         return String::new();
     }
     match &p.kind {
