@@ -285,9 +285,36 @@ pub fn view(d: &Draft) -> BuildView {
     let (total, spent) = budget(d);
     let left = total.saturating_sub(spent);
     let level = d.level_now();
+    let steps = vec![
+        name_step(d),
+        items_step(d),
+        dice_step(),
+        level_step(d),
+        leveling_up_step(level, total),
+        health_step(d, level),
+        stats_step(d, left),
+    ];
+    BuildView {
+        system: crate::ID.into(),
+        steps,
+        budgets: vec![Budget {
+            name: "Stat Points (SP)".into(),
+            total,
+            spent,
+            rule: rules::LEVELING_UP,
+        }],
+        derived: derived(d),
+        problems,
+        next: None,
+        complete: false,
+    }
+    .settle()
+}
 
-    let mut steps = Vec::new();
-    steps.push(StepView {
+/// Step 1, the name: Tabula's (the book's sheet leaves it to the player;
+/// Tabula's caps).
+fn name_step(d: &Draft) -> StepView {
+    StepView {
         id: "name".into(),
         title: "1. Name".into(),
         help: "What your character is called. The book's sheet leaves this to you; at a table it is also your seat's name.".into(),
@@ -301,8 +328,13 @@ pub fn view(d: &Draft) -> BuildView {
             true,
         )],
         done: false,
-    });
+    }
+}
 
+/// Step 2: the main weapon(s), other Items, the book's Sample Items.
+///
+/// Tiers, "Starting Items", "Sample Items" (002_631931fd73349179.txt).
+fn items_step(d: &Draft) -> StepView {
     let mut item_fields = vec![text_field(
         "weapon".into(),
         "Main weapon(s)",
@@ -354,24 +386,34 @@ pub fn view(d: &Draft) -> BuildView {
         value: Some(FieldValue::List(picked)),
         required: false,
     });
-    steps.push(StepView {
+    StepView {
         id: "items".into(),
         title: "2. Starting Items".into(),
         help: "You start with your main weapon(s) and as many other Items as your GameMaster (GM) allows. Work with your GM on what Items would be appropriate for the game.".into(),
         rule: rules::STARTING_ITEMS,
         fields: item_fields,
         done: false,
-    });
+    }
+}
 
-    steps.push(StepView {
+/// Step 3: nothing to choose.
+///
+/// Tiers, "Dice", "Rounding" (002_631931fd73349179.txt).
+fn dice_step() -> StepView {
+    StepView {
         id: "dice".into(),
         title: "3. Dice and Rounding".into(),
         help: "Multiple three-sided dice are abbreviated as Xd3: 2d3 means 2 three-sided dice. If you don't have three-sided dice, roll 1d6 and halve the result, rounding up. If you ever have a decimal, round up: a 1.5 counts as 2. Nothing to choose here.".into(),
         rule: rules::DICE,
         fields: Vec::new(),
         done: false,
-    });
+    }
+}
 
+/// Step 4: the level, at least what the written SP and Health need.
+///
+/// Tiers, "Starting Stats" (002_631931fd73349179.txt).
+fn level_step(d: &Draft) -> StepView {
     let health_floor = d
         .health
         .map_or(0, |h| (h.clamp(0, 1_000_000) + 9) / 10 - 1)
@@ -385,7 +427,7 @@ pub fn view(d: &Draft) -> BuildView {
         - 1)
     .div_euclid(i64::from(SP_PER_LEVEL))
     .max(0);
-    steps.push(StepView {
+    StepView {
         id: "level".into(),
         title: "4. Starting Stats".into(),
         help: "You can play a level 0 character, who starts with 10 max Health and 12 total Stat Points (SP), but it's recommended to level up at least once. You might want to play level 0 in a prologue session.".into(),
@@ -402,9 +444,14 @@ pub fn view(d: &Draft) -> BuildView {
             required: true,
         }],
         done: false,
-    });
+    }
+}
 
-    steps.push(StepView {
+/// Step 5: the SP budget of `level` (`total`).
+///
+/// Tiers, "Leveling Up" (002_631931fd73349179.txt).
+fn leveling_up_step(level: u32, total: i64) -> StepView {
+    StepView {
         id: "leveling-up".into(),
         title: "5. Leveling Up".into(),
         help: format!(
@@ -413,8 +460,14 @@ pub fn view(d: &Draft) -> BuildView {
         rule: rules::LEVELING_UP,
         fields: Vec::new(),
         done: false,
-    });
+    }
+}
 
+/// Step 6: 10 max Health per level; Health now or lost, when the sheet came
+/// from play.
+///
+/// Tiers, "Health" (002_631931fd73349179.txt).
+fn health_step(d: &Draft, level: u32) -> StepView {
     let base = character::base_max_health(level);
     let mut health_fields = Vec::new();
     if d.health.is_some() {
@@ -444,7 +497,7 @@ pub fn view(d: &Draft) -> BuildView {
             required: false,
         });
     }
-    steps.push(StepView {
+    StepView {
         id: "health".into(),
         title: "6. Health".into(),
         help: format!(
@@ -453,8 +506,14 @@ pub fn view(d: &Draft) -> BuildView {
         rule: rules::HEALTH,
         fields: health_fields,
         done: false,
-    });
+    }
+}
 
+/// Step 7: each Stat's total SP, at most what is `left` to place; R-TI-3
+/// fills its tiers in order.
+///
+/// Tiers, "Stats and Tiers" (002_631931fd73349179.txt); R-TI-3.
+fn stats_step(d: &Draft, left: i64) -> StepView {
     let stat_help = |s: Stat| match s {
         Stat::Strength => {
             "Determines how powerful your character is, or how easily they surpass mental barriers to push through pain. In combat, Strength increases your health and damage output."
@@ -488,15 +547,24 @@ pub fn view(d: &Draft) -> BuildView {
             }
         })
         .collect();
-    steps.push(StepView {
+    StepView {
         id: "stats".into(),
         title: "7. Stats and Tiers".into(),
         help: "Each Stat has 6 tiers with unique perks and Actions, which you can utilize if you have at least 1 Stat Point (SP) in the Action's tier. To put a Point in a tier, you must have 6 SP in the previous tier. Players start with 3 SP in tier 1 for each Stat. Give each Stat's SP: they fill its tiers in order, 6 to a tier, 36 at most.".into(),
         rule: rules::STATS_AND_TIERS,
         fields: stat_fields,
         done: false,
-    });
+    }
+}
 
+/// The derived values: total SP, max Health and AP, each Stat's tiers and
+/// Roleplay Bonus, the Weighted Inventory, and what play left (SP to place,
+/// Permanent Wounds, dead).
+///
+/// Tiers, "Leveling Up", "Health", "Action Points", "Stats and Tiers",
+/// "Roleplay Bonus", "Custom Rules" (002_631931fd73349179.txt); R-TI-1.
+fn derived(d: &Draft) -> Vec<Derived> {
+    let base = character::base_max_health(d.level_now());
     let mut derived = vec![
         Derived {
             name: "Total SP".into(),
@@ -559,22 +627,7 @@ pub fn view(d: &Draft) -> BuildView {
             rule: rules::DEATH_ROLLS,
         });
     }
-
-    BuildView {
-        system: crate::ID.into(),
-        steps,
-        budgets: vec![Budget {
-            name: "Stat Points (SP)".into(),
-            total,
-            spent,
-            rule: rules::LEVELING_UP,
-        }],
-        derived,
-        problems,
-        next: None,
-        complete: false,
-    }
-    .settle()
+    derived
 }
 
 fn keys(d: &Draft) -> String {

@@ -1,7 +1,7 @@
 //! Combat, the players' side: Actions (R-TI-4, R-TI-6), Movement through Zones,
 //! Items by speed.
 
-use crate::content::{ActionEffect, Reach, When};
+use crate::content::{ActionDef, ActionEffect, Reach, When};
 use crate::decide::*;
 use crate::roleplay::{self, Contest, ContestResult};
 use crate::rules;
@@ -204,194 +204,270 @@ pub(crate) fn act(
     }
     match a.effect {
         ActionEffect::Damage | ActionEffect::Compete => {
-            let name = target.ok_or_else(|| {
-                RuleError::forbidden(rules::ACTIONS, format!("{} needs a target enemy", a.name))
-            })?;
-            let e = find_enemy(s, name)?;
-            let x = enemy(s, e)?;
-            if x.health == 0 {
-                return Err(RuleError::condition(
-                    rules::ACTIONS,
-                    "0 Health",
-                    format!("{} is already at 0 Health", x.name),
-                ));
-            }
-            if a.effect == ActionEffect::Damage && x.shadow {
-                return Err(RuleError::condition(
-                    rules::SHADOW_GOBLIN,
-                    "shadow form",
-                    format!("{} is in its shadow form and cannot receive damage", x.name),
-                ));
-            }
-            // "Enchanted Armor": an ensnared player "can still damage the
-            // Enchanted Armor" (and, trapped inside it, nothing else).
-            if let Some(armor) = h.ensnared_by
-                && armor != e
-            {
-                return Err(RuleError::condition(
-                    rules::ENCHANTED_ARMOR,
-                    "ensnared",
-                    format!(
-                        "{} is ensnared and can reach only {}",
-                        h.name(),
-                        enemy(s, armor)?.name
-                    ),
-                ));
-            }
-            if !reach_ok(s, a.reach, h.zone, x.zone) {
-                return Err(reach_err(a.reach, &x.name));
-            }
-            out.push(spend_ap(s, i, a.ap)?);
-            if a.effect == ActionEffect::Damage {
-                // Remember the attacker (Enchanted Armor faces whoever attacked it
-                // and may ensnare whoever attacked it this round).
-                out.push(Event::Attacked { enemy: e, hero: i });
-            }
-            if cover {
-                // "Cover": a Competing RP-Roll, the player's 1d3 + Roleplay Bonus of
-                // the Action's Stat against the target's 1d3; higher hits.
-                let mine = roll_dice(
-                    s,
-                    0,
-                    1,
-                    h.character.roleplay_bonus(a.stat),
-                    roller,
-                    (h.name(), "Cover"),
-                )?;
-                let theirs = roll_dice(s, 0, 1, 0, roller, (&x.name, "against Cover"))?;
-                let result = roleplay::contest(
-                    mine.total,
-                    theirs.total,
-                    Contest::Competing { tie: s.options.tie },
-                );
-                out.push(Event::Contested {
-                    first: h.name().to_string(),
-                    second: x.name.clone(),
-                    first_roll: mine,
-                    second_roll: theirs,
-                    contest: Contest::Competing { tie: s.options.tie },
-                    result,
-                    about: format!("cover ({})", a.name),
-                });
-                if result != ContestResult::First {
-                    return Ok(());
-                }
-            }
-            if a.effect == ActionEffect::Compete {
-                let mine = roll_dice(
-                    s,
-                    a.d6,
-                    a.d3,
-                    a.flat.saturating_add(h.character.roleplay_bonus(a.stat)),
-                    roller,
-                    (h.name(), &a.name),
-                )?;
-                let against = format!("against {}", a.name);
-                let theirs = roll_dice(s, 0, 1, 0, roller, (&x.name, &against))?;
-                let result = roleplay::contest(
-                    mine.total,
-                    theirs.total,
-                    Contest::Competing { tie: s.options.tie },
-                );
-                out.push(Event::Contested {
-                    first: h.name().to_string(),
-                    second: x.name.clone(),
-                    first_roll: mine,
-                    second_roll: theirs,
-                    contest: Contest::Competing { tie: s.options.tie },
-                    result,
-                    about: a.name.clone(),
-                });
-                if result == ContestResult::First && h.grappled_by == Some(e) {
-                    out.push(Event::Released { hero: i });
-                }
-                return Ok(());
-            }
-            // "Goblin" Responses: it blocks before the damage lands (R-TI-9).
-            crate::enemies::respond_to_attack(s, e, roller, out)?;
-            let amount = action_roll(s, i, a, roller, out)?;
-            damage_enemy(s, e, amount, out)?;
-            // "Shadow Goblin", "Goblin Boss", "Enchanted Armor": Responses to
-            // damage (R-TI-9).
-            crate::enemies::respond_to_damage(s, e, Some(i), out)?;
-            settle(s, out);
+            act_on_enemy(s, i, a, target, cover, roller, out)
         }
-        ActionEffect::Heal | ActionEffect::Reduce => {
-            let t = match target {
-                Some(n) => find_hero(s, n)?,
-                None => i,
-            };
-            let th = hero(s, t)?;
-            if t != i && h.ensnared_by.is_some() {
-                return Err(RuleError::condition(
-                    rules::ENCHANTED_ARMOR,
-                    "ensnared",
-                    "an ensnared player cannot help or heal their allies",
-                ));
-            }
-            if t != i && !reach_ok(s, a.reach, h.zone, th.zone) {
-                return Err(reach_err(a.reach, th.name()));
-            }
-            if t != i && a.reach == Reach::Own {
-                return Err(RuleError::forbidden(
-                    rules::ACTIONS,
-                    format!("{} is used on yourself only", a.name),
-                ));
-            }
-            if !th.up() {
-                return Err(RuleError::condition(
-                    rules::HEALTH_ZERO,
-                    "0 Health",
-                    format!("{} is at 0 Health and cannot be healed", th.name()),
-                ));
-            }
-            out.push(spend_ap(s, i, a.ap)?);
-            let amount = action_roll(s, i, a, roller, out)?;
-            if a.effect == ActionEffect::Heal {
-                heal_hero(s, t, amount, 0, out)?;
-            } else {
-                out.push(Event::Reduction { hero: t, amount });
-            }
-        }
-        ActionEffect::Move => {
-            let name = target.ok_or_else(|| {
-                RuleError::forbidden(rules::MOVEMENT, format!("{} needs a Zone", a.name))
-            })?;
-            let z = find_zone(s, name)?;
-            check_free_to_move(s, i)?;
-            let start = h.zone;
-            let route = s
-                .zones
-                .route(start, z, |from, to| {
-                    step_ok(s, from, if from == start { h.came_from } else { None }, to)
-                })
-                .filter(|r| !r.is_empty())
-                .ok_or_else(|| {
-                    RuleError::forbidden(
-                        rules::MOVEMENT,
-                        format!(
-                            "no accessible way to {name} that passes no standing enemy (R-TI-8)"
-                        ),
-                    )
-                })?;
-            let steps = u32::try_from(route.len()).unwrap_or(u32::MAX);
-            out.push(spend_ap(s, i, a.ap)?);
-            let amount = action_roll(s, i, a, roller, out)?;
-            if steps > amount {
-                return Err(RuleError::forbidden(
-                    rules::MOVEMENT,
-                    format!(
-                        "{} rolled {amount} Zones but {name} is {steps} away",
-                        a.name
-                    ),
-                ));
-            }
-            out.push(Event::HeroMoved {
-                hero: i,
-                path: route,
-            });
-        }
+        ActionEffect::Heal | ActionEffect::Reduce => act_on_player(s, i, a, target, roller, out),
+        ActionEffect::Move => act_to_move(s, i, a, target, roller, out),
     }
+}
+
+/// The enemy an Action that deals damage or competes is used on: named,
+/// with Health, not in its shadow form for damage, the one that ensnares
+/// the player if one does, within the Action's reach.
+///
+/// Tiers, "Actions", "Shadow Goblin", "Enchanted Armor", "Zones"
+/// (002_631931fd73349179.txt); R-TI-4.
+fn enemy_target(s: &State, i: usize, a: &ActionDef, target: Option<&str>) -> R<usize> {
+    let h = up(s, i)?;
+    let name = target.ok_or_else(|| {
+        RuleError::forbidden(rules::ACTIONS, format!("{} needs a target enemy", a.name))
+    })?;
+    let e = find_enemy(s, name)?;
+    let x = enemy(s, e)?;
+    if x.health == 0 {
+        return Err(RuleError::condition(
+            rules::ACTIONS,
+            "0 Health",
+            format!("{} is already at 0 Health", x.name),
+        ));
+    }
+    if a.effect == ActionEffect::Damage && x.shadow {
+        return Err(RuleError::condition(
+            rules::SHADOW_GOBLIN,
+            "shadow form",
+            format!("{} is in its shadow form and cannot receive damage", x.name),
+        ));
+    }
+    // "Enchanted Armor": an ensnared player "can still damage the
+    // Enchanted Armor" (and, trapped inside it, nothing else).
+    if let Some(armor) = h.ensnared_by
+        && armor != e
+    {
+        return Err(RuleError::condition(
+            rules::ENCHANTED_ARMOR,
+            "ensnared",
+            format!(
+                "{} is ensnared and can reach only {}",
+                h.name(),
+                enemy(s, armor)?.name
+            ),
+        ));
+    }
+    if !reach_ok(s, a.reach, h.zone, x.zone) {
+        return Err(reach_err(a.reach, &x.name));
+    }
+    Ok(e)
+}
+
+/// An Action on an enemy: its AP, the attack remembered (damage), Cover's
+/// Competing RP-Roll first; a Compete Action is a Competing Roll (winning
+/// frees a grappled player); damage waits for a Goblin's Block, rolls
+/// (with the critical d6), and the enemy's Response follows.
+///
+/// Tiers, "Actions", "Cover", "Competing Rolls", "Rolling for Criticals",
+/// "Enemies" (002_631931fd73349179.txt); R-TI-4, R-TI-6, R-TI-9.
+fn act_on_enemy(
+    s: &State,
+    i: usize,
+    a: &ActionDef,
+    target: Option<&str>,
+    cover: bool,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let e = enemy_target(s, i, a, target)?;
+    let h = up(s, i)?;
+    let x = enemy(s, e)?;
+    out.push(spend_ap(s, i, a.ap)?);
+    if a.effect == ActionEffect::Damage {
+        // Remember the attacker (Enchanted Armor faces whoever attacked it
+        // and may ensnare whoever attacked it this round).
+        out.push(Event::Attacked { enemy: e, hero: i });
+    }
+    if cover && !cover_hits(s, i, e, a, roller, out)? {
+        return Ok(());
+    }
+    if a.effect == ActionEffect::Compete {
+        let mine = roll_dice(
+            s,
+            a.d6,
+            a.d3,
+            a.flat.saturating_add(h.character.roleplay_bonus(a.stat)),
+            roller,
+            (h.name(), &a.name),
+        )?;
+        let against = format!("against {}", a.name);
+        let theirs = roll_dice(s, 0, 1, 0, roller, (&x.name, &against))?;
+        let result = roleplay::contest(
+            mine.total,
+            theirs.total,
+            Contest::Competing { tie: s.options.tie },
+        );
+        out.push(Event::Contested {
+            first: h.name().to_string(),
+            second: x.name.clone(),
+            first_roll: mine,
+            second_roll: theirs,
+            contest: Contest::Competing { tie: s.options.tie },
+            result,
+            about: a.name.clone(),
+        });
+        if result == ContestResult::First && h.grappled_by == Some(e) {
+            out.push(Event::Released { hero: i });
+        }
+        return Ok(());
+    }
+    // "Goblin" Responses: it blocks before the damage lands (R-TI-9).
+    crate::enemies::respond_to_attack(s, e, roller, out)?;
+    let amount = action_roll(s, i, a, roller, out)?;
+    damage_enemy(s, e, amount, out)?;
+    // "Shadow Goblin", "Goblin Boss", "Enchanted Armor": Responses to
+    // damage (R-TI-9).
+    crate::enemies::respond_to_damage(s, e, Some(i), out)?;
+    settle(s, out);
+    Ok(())
+}
+
+/// "Cover": a Competing RP-Roll, the player's 1d3 + Roleplay Bonus of the
+/// Action's Stat against the target's 1d3; higher hits. True when the
+/// player wins.
+///
+/// Tiers, "Custom Rules": Cover, "Competing Rolls" (002_631931fd73349179.txt).
+fn cover_hits(
+    s: &State,
+    i: usize,
+    e: usize,
+    a: &ActionDef,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<bool> {
+    let h = up(s, i)?;
+    let x = enemy(s, e)?;
+    let mine = roll_dice(
+        s,
+        0,
+        1,
+        h.character.roleplay_bonus(a.stat),
+        roller,
+        (h.name(), "Cover"),
+    )?;
+    let theirs = roll_dice(s, 0, 1, 0, roller, (&x.name, "against Cover"))?;
+    let result = roleplay::contest(
+        mine.total,
+        theirs.total,
+        Contest::Competing { tie: s.options.tie },
+    );
+    out.push(Event::Contested {
+        first: h.name().to_string(),
+        second: x.name.clone(),
+        first_roll: mine,
+        second_roll: theirs,
+        contest: Contest::Competing { tie: s.options.tie },
+        result,
+        about: format!("cover ({})", a.name),
+    });
+    Ok(result == ContestResult::First)
+}
+
+/// A healing or damage-reducing Action on a player (yourself by default):
+/// not another while ensnared, within reach, not "on yourself only" for
+/// another, never one at 0 Health.
+///
+/// Tiers, "Actions", "Enchanted Armor", "Health", "Rolling for Criticals"
+/// (002_631931fd73349179.txt); R-TI-4, R-TI-6.
+fn act_on_player(
+    s: &State,
+    i: usize,
+    a: &ActionDef,
+    target: Option<&str>,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let h = up(s, i)?;
+    let t = match target {
+        Some(n) => find_hero(s, n)?,
+        None => i,
+    };
+    let th = hero(s, t)?;
+    if t != i && h.ensnared_by.is_some() {
+        return Err(RuleError::condition(
+            rules::ENCHANTED_ARMOR,
+            "ensnared",
+            "an ensnared player cannot help or heal their allies",
+        ));
+    }
+    if t != i && !reach_ok(s, a.reach, h.zone, th.zone) {
+        return Err(reach_err(a.reach, th.name()));
+    }
+    if t != i && a.reach == Reach::Own {
+        return Err(RuleError::forbidden(
+            rules::ACTIONS,
+            format!("{} is used on yourself only", a.name),
+        ));
+    }
+    if !th.up() {
+        return Err(RuleError::condition(
+            rules::HEALTH_ZERO,
+            "0 Health",
+            format!("{} is at 0 Health and cannot be healed", th.name()),
+        ));
+    }
+    out.push(spend_ap(s, i, a.ap)?);
+    let amount = action_roll(s, i, a, roller, out)?;
+    if a.effect == ActionEffect::Heal {
+        heal_hero(s, t, amount, 0, out)?;
+    } else {
+        out.push(Event::Reduction { hero: t, amount });
+    }
+    Ok(())
+}
+
+/// A movement Action: to a Zone along accessible Zones that pass no
+/// standing enemy, as many Zones as it rolls.
+///
+/// Tiers, "Actions", "Movement", "Zones" (002_631931fd73349179.txt); R-TI-8.
+fn act_to_move(
+    s: &State,
+    i: usize,
+    a: &ActionDef,
+    target: Option<&str>,
+    roller: &mut dyn Roller,
+    out: &mut Vec<Event>,
+) -> R<()> {
+    let h = up(s, i)?;
+    let name = target
+        .ok_or_else(|| RuleError::forbidden(rules::MOVEMENT, format!("{} needs a Zone", a.name)))?;
+    let z = find_zone(s, name)?;
+    check_free_to_move(s, i)?;
+    let start = h.zone;
+    let route = s
+        .zones
+        .route(start, z, |from, to| {
+            step_ok(s, from, if from == start { h.came_from } else { None }, to)
+        })
+        .filter(|r| !r.is_empty())
+        .ok_or_else(|| {
+            RuleError::forbidden(
+                rules::MOVEMENT,
+                format!("no accessible way to {name} that passes no standing enemy (R-TI-8)"),
+            )
+        })?;
+    let steps = u32::try_from(route.len()).unwrap_or(u32::MAX);
+    out.push(spend_ap(s, i, a.ap)?);
+    let amount = action_roll(s, i, a, roller, out)?;
+    if steps > amount {
+        return Err(RuleError::forbidden(
+            rules::MOVEMENT,
+            format!(
+                "{} rolled {amount} Zones but {name} is {steps} away",
+                a.name
+            ),
+        ));
+    }
+    out.push(Event::HeroMoved {
+        hero: i,
+        path: route,
+    });
     Ok(())
 }
 

@@ -17,8 +17,14 @@ fn typed(name: &str) -> String {
     name.replace(' ', "_")
 }
 
-/// The commands `seat` may give now. Parameter names ending in `=` are typed
-/// `name=value`; the parameters `on` and `vs` are typed `on X`, `vs X`.
+/// The commands `seat` may give now. Each parameter declares how the parser
+/// ([`crate::text::parse`]) reads it (issue 26, item 1): the names ending in
+/// `=` are [`ParamSpec::equals`] (`d6=2`, `pay=cp`, `zone=Street`); `on`,
+/// `vs`, and `add`'s `as` and `at` are [`ParamSpec::keyword`]s (`on Gob`,
+/// `vs Gob`); the rest are required positional values, as the usage in
+/// [`crate::commands::COMMANDS`] has them. Two words the parser requires are
+/// declared optional, as these syntaxes are: `spawn`'s `zone=` and the
+/// second `roleplay`'s `vs` (the first `roleplay` is the one without it).
 pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if s.closed {
@@ -31,9 +37,9 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 "answer",
                 "settle the Competing Roll: the enemy's free 1d3, raised by Rolls or Combat Points",
                 vec![
-                    ParamSpec::int("d6=", 0, i64::from(left.d6)),
-                    ParamSpec::int("d3=", 0, i64::from(left.d3)),
-                    ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
+                    ParamSpec::int("d6=", 0, i64::from(left.d6)).equals("d6"),
+                    ParamSpec::int("d3=", 0, i64::from(left.d3)).equals("d3"),
+                    ParamSpec::int("cp=", 0, i64::from(left.combat_points)).equals("cp"),
                 ],
             ));
         }
@@ -137,10 +143,10 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     vec![
                         ParamSpec::choice("enemy", live_enemies.clone()),
                         ParamSpec::choice("use", uses),
-                        ParamSpec::int("d6=", 0, i64::from(left.d6)),
-                        ParamSpec::int("d3=", 0, i64::from(left.d3)),
-                        ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
-                        ParamSpec::choice("on", targets),
+                        ParamSpec::int("d6=", 0, i64::from(left.d6)).equals("d6"),
+                        ParamSpec::int("d3=", 0, i64::from(left.d3)).equals("d3"),
+                        ParamSpec::int("cp=", 0, i64::from(left.combat_points)).equals("cp"),
+                        ParamSpec::choice("on", targets).keyword("on"),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -149,7 +155,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     vec![
                         ParamSpec::choice("enemy", live_enemies.clone()),
                         ParamSpec::choice("zone", zones.clone()),
-                        ParamSpec::choice("pay=", ["d3", "cp"]),
+                        ParamSpec::choice("pay=", ["d3", "cp"]).equals("pay"),
                     ],
                 ));
                 if !up.is_empty() {
@@ -159,7 +165,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                         vec![
                             ParamSpec::choice("player", up.clone()),
                             ParamSpec::choice("zone", zones.clone()),
-                            ParamSpec::choice("pay=", ["d3", "cp"]),
+                            ParamSpec::choice("pay=", ["d3", "cp"]).equals("pay"),
                         ],
                     ));
                 }
@@ -183,7 +189,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     "leave the shadow form (any roll; doubled in the Player Phase)",
                     vec![
                         ParamSpec::choice("enemy", shadows),
-                        ParamSpec::choice("pay=", ["d3", "d6"]),
+                        ParamSpec::choice("pay=", ["d3", "d6"]).equals("pay"),
                     ],
                 ));
             }
@@ -195,7 +201,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     vec![
                         ParamSpec::choice("enemy", armors.clone()),
                         ParamSpec::choice("player", up.clone()),
-                        ParamSpec::choice("pay=", ["d3", "cp"]),
+                        ParamSpec::choice("pay=", ["d3", "cp"]).equals("pay"),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -203,9 +209,9 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                     "heal for the rolls, the ensnared player takes half",
                     vec![
                         ParamSpec::choice("enemy", armors),
-                        ParamSpec::int("d6=", 0, i64::from(left.d6)),
-                        ParamSpec::int("d3=", 0, i64::from(left.d3)),
-                        ParamSpec::int("cp=", 0, i64::from(left.combat_points)),
+                        ParamSpec::int("d6=", 0, i64::from(left.d6)).equals("d6"),
+                        ParamSpec::int("d3=", 0, i64::from(left.d3)).equals("d3"),
+                        ParamSpec::int("cp=", 0, i64::from(left.combat_points)).equals("cp"),
                     ],
                 ));
             }
@@ -226,8 +232,8 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
             vec![
                 ParamSpec::text("name"),
                 ParamSpec::choice("kind", kinds),
-                ParamSpec::int("health=", 1, i64::from(s.reserve)),
-                ParamSpec::choice("zone=", zones),
+                ParamSpec::int("health=", 1, i64::from(s.reserve)).equals("health"),
+                ParamSpec::choice("zone=", zones).equals("zone"),
             ],
         ));
     }
@@ -319,7 +325,7 @@ fn character_commands(s: &State, i: usize, prefix: &str, out: &mut Vec<CommandSp
                     "use an Action (its AP; at least 1 SP in its tier) on an enemy, a player or a Zone",
                     vec![
                         ParamSpec::choice("action", actions),
-                        ParamSpec::choice("on", targets),
+                        ParamSpec::choice("on", targets).keyword("on"),
                     ],
                 ));
             }
@@ -375,7 +381,7 @@ fn character_commands(s: &State, i: usize, prefix: &str, out: &mut Vec<CommandSp
                         vec![
                             ParamSpec::choice("stat", stats()),
                             ParamSpec::int("d3", 1, i64::from(h.ap)),
-                            ParamSpec::choice("vs", foes),
+                            ParamSpec::choice("vs", foes).keyword("vs"),
                         ],
                     ));
                 }
@@ -553,8 +559,8 @@ fn gm_adjust(s: &State, out: &mut Vec<CommandSpec>) {
                 "a character joins as an NPC ally (one of the table's or a bundled sheet)",
                 vec![
                     ParamSpec::choice_or_sheet("character", kinds),
-                    ParamSpec::text("as"),
-                    ParamSpec::choice("at", s.zones.names().iter().map(|z| typed(z))),
+                    ParamSpec::text("as").keyword("as"),
+                    ParamSpec::choice("at", s.zones.names().iter().map(|z| typed(z))).keyword("at"),
                 ],
             ));
         }

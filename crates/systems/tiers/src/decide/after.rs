@@ -11,6 +11,12 @@ use super::*;
 // is asked for: one character or enemy (borrowed when no event changed it,
 // else a copy of that one with the events applied by the same per-entity
 // parts of `evolve`), the phase, the Rolls left, the turrets.
+//
+// Not core's `tabula_core::decided::Decided` (issue 26, item 5): that copies
+// the whole state the first time it is read after an event, and `settle`
+// reads it after the events of every damaging Action, roll use and enemy
+// move, so each of those would copy the state once (docs/systems/tiers.md,
+// "Decide without cloning").
 
 /// Character `i` after `s` and then `out`; none for no such character.
 pub(crate) fn hero_after<'a>(s: &'a State, out: &[Event], i: usize) -> Option<Cow<'a, Hero>> {

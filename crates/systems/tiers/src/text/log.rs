@@ -93,14 +93,75 @@ pub fn event_for(e: &Event, seat: &Seat) -> Option<Event> {
 /// One line (or a few) for an event, with every die and everything in it
 /// (the GM's; `s` is the state just after `e`).
 pub fn describe(s: &State, e: &Event) -> String {
-    let hero = |i: usize| s.heroes.get(i).map_or("?", |h| h.name()).to_string();
-    let enemy = |i: usize| {
-        s.enemies
-            .get(i)
-            .map_or("?", |x| x.name.as_str())
-            .to_string()
-    };
-    let zone = |i: usize| s.zones.name(i).to_string();
+    match e {
+        Event::Rolled { .. }
+        | Event::Contested { .. }
+        | Event::ConsentGiven { .. }
+        | Event::ConsentUsed { .. }
+        | Event::Super6 { .. }
+        | Event::Rested { .. } => describe_out_of_combat(s, e),
+        Event::CombatStarted
+        | Event::PhaseBegan { .. }
+        | Event::PendingSet { .. }
+        | Event::PendingCleared
+        | Event::CombatEnded { .. }
+        | Event::Closed => describe_turns(s, e),
+        Event::ApSpent { .. }
+        | Event::ActionRolled { .. }
+        | Event::Damaged { .. }
+        | Event::Healed { .. }
+        | Event::Reduction { .. }
+        | Event::Attacked { .. }
+        | Event::HeroMoved { .. }
+        | Event::ItemUsed { .. }
+        | Event::TurretPlaced { .. }
+        | Event::FellToZero { .. }
+        | Event::DeathRoll { .. }
+        | Event::Wounded { .. } => describe_players(s, e),
+        Event::RollsSpent { .. }
+        | Event::EnemyRolled { .. }
+        | Event::Blocked { .. }
+        | Event::EnemyMoved { .. }
+        | Event::TurretFired { .. }
+        | Event::Grappled { .. }
+        | Event::Released { .. }
+        | Event::Screeched { .. }
+        | Event::Ensnared { .. }
+        | Event::Shadow { .. }
+        | Event::EnemyDefeated { .. }
+        | Event::EnemySpawned { .. } => describe_enemies(s, e),
+        Event::Adjusted { .. }
+        | Event::EnemyAdjusted { .. }
+        | Event::ReserveAdjusted { .. }
+        | Event::Joined { .. }
+        | Event::Left { .. } => describe_gm_tools(s, e),
+    }
+}
+
+/// The name of character `i`, `?` for none.
+fn hero_of(s: &State, i: usize) -> String {
+    s.heroes.get(i).map_or("?", |h| h.name()).to_string()
+}
+
+/// The name of enemy `i`, `?` for none.
+fn enemy_of(s: &State, i: usize) -> String {
+    s.enemies
+        .get(i)
+        .map_or("?", |x| x.name.as_str())
+        .to_string()
+}
+
+/// The name of Zone `i`.
+fn zone_of(s: &State, i: usize) -> String {
+    s.zones.name(i).to_string()
+}
+
+/// An event of the rolls out of combat: a Stat roll against a Goal,
+/// Competing and PvP Rolls, consent, Super 6, resting.
+///
+/// Tiers, "Asking for Rolls", "Competing Rolls", "Player-Versus-Player
+/// Rolls", "Custom Rules" (002_631931fd73349179.txt).
+fn describe_out_of_combat(s: &State, e: &Event) -> String {
     match e {
         Event::Rolled {
             hero: h,
@@ -108,7 +169,7 @@ pub fn describe(s: &State, e: &Event) -> String {
             outcome,
         } => format!(
             "{} rolls {stat}: {} against Goal {}{}: {}",
-            hero(*h),
+            hero_of(s, *h),
             outcome.roll.describe(),
             outcome.goal,
             outcome
@@ -141,8 +202,8 @@ pub fn describe(s: &State, e: &Event) -> String {
         ),
         Event::ConsentGiven { defendant, actor } => format!(
             "{} consents to a PvP Roll by {} and is the Defendant",
-            hero(*defendant),
-            hero(*actor)
+            hero_of(s, *defendant),
+            hero_of(s, *actor)
         ),
         Event::ConsentUsed { .. } => "(the consent is used)".into(),
         Event::Super6 {
@@ -151,7 +212,7 @@ pub fn describe(s: &State, e: &Event) -> String {
             success,
         } => format!(
             "{} tries a Super 6: 2d6 [{a}, {b}]: {}",
-            hero(*h),
+            hero_of(s, *h),
             if *success {
                 "both 6s, the cool thing happens!"
             } else {
@@ -164,12 +225,24 @@ pub fn describe(s: &State, e: &Event) -> String {
             healed,
         } => format!(
             "{} rests {} hour(s): {}d6 {:?}, heals {healed} (Health {})",
-            hero(*h),
+            hero_of(s, *h),
             dice.len(),
             dice.len(),
             dice,
             s.heroes.get(*h).map_or(0, |x| x.health)
         ),
+        // Not an event of this group: `describe` sends each to its own.
+        _ => String::new(),
+    }
+}
+
+/// An event of the combat's course: it begins, each phase, a Competing
+/// Roll waiting for the GM, its end, the session's close.
+///
+/// Tiers, "Combat", "Phases", "Roleplaying Against Enemies"
+/// (002_631931fd73349179.txt).
+fn describe_turns(s: &State, e: &Event) -> String {
+    match e {
         Event::CombatStarted => "Combat begins.".into(),
         Event::PhaseBegan { phase, round } => match phase {
             Phase::Enemy => format!(
@@ -179,18 +252,44 @@ pub fn describe(s: &State, e: &Event) -> String {
                 format!("Round {round}: the Player Phase begins; every player has 6 AP.")
             }
         },
+        Event::PendingSet { pending } => format!(
+            "{} rolls against {}: the GM answers (the enemy rolls a free 1d3; `answer [d3=N] [cp=N]` raises it)",
+            hero_of(s, pending.hero),
+            enemy_of(s, pending.enemy)
+        ),
+        Event::PendingCleared => "(the Competing Roll is settled)".into(),
+        Event::CombatEnded { outcome, healed } => format!(
+            "Combat ends: {}.{}",
+            match outcome {
+                Outcome::Won => "every enemy is defeated, the players win",
+                Outcome::Lost => "every player is at 0 Health, the players lose",
+                Outcome::Ended => "the GM ends it",
+            },
+            if *healed {
+                " Players are fully healed."
+            } else {
+                " No full heal."
+            }
+        ),
+        Event::Closed => "The GM closes the session.".into(),
+        // Not an event of this group: `describe` sends each to its own.
+        _ => String::new(),
+    }
+}
+
+/// An event of the players' side of combat: AP spent, an Action's roll,
+/// damage and healing (of anyone), reductions, attacks, movement, Items,
+/// falling to 0 Health, Death Rolls, wounds.
+///
+/// Tiers, "Actions", "Action Points", "Rolling for Criticals", "Health",
+/// "Movement", "Items", "Custom Rules" (002_631931fd73349179.txt).
+fn describe_players(s: &State, e: &Event) -> String {
+    match e {
         Event::ApSpent { hero: h, ap } => format!(
             "{} spends {ap} AP ({} left)",
-            hero(*h),
+            hero_of(s, *h),
             s.heroes.get(*h).map_or(0, |x| x.ap)
         ),
-        Event::RollsSpent { spent } => {
-            let left = s.rolls_left();
-            format!(
-                "the GM spends {}d6 + {}d3 + {} CP (left: {}d6 + {}d3 + {} CP)",
-                spent.d6, spent.d3, spent.combat_points, left.d6, left.d3, left.combat_points
-            )
-        }
         Event::ActionRolled {
             hero: h,
             action,
@@ -199,22 +298,13 @@ pub fn describe(s: &State, e: &Event) -> String {
             amount,
         } => format!(
             "{} uses {action}: {}{}",
-            hero(*h),
+            hero_of(s, *h),
             roll.describe(),
             match critical {
                 Some(6) => format!(", critical d6 [6]: doubled to {amount}!"),
                 Some(d) => format!(", critical d6 [{d}]: no critical"),
                 None => String::new(),
             }
-        ),
-        Event::EnemyRolled {
-            enemy: x,
-            use_name,
-            roll,
-        } => format!(
-            "{} uses {use_name}: {} (the + is Combat Points)",
-            enemy(*x),
-            roll.describe()
         ),
         Event::Damaged {
             target,
@@ -247,115 +337,150 @@ pub fn describe(s: &State, e: &Event) -> String {
             )
         }
         Event::Reduction { hero: h, amount } => {
-            format!("{}'s next damage is reduced by {amount}", hero(*h))
+            format!("{}'s next damage is reduced by {amount}", hero_of(s, *h))
         }
-        Event::Attacked { enemy: x, hero: h } => format!("{} attacks {}", hero(*h), enemy(*x)),
-        Event::Blocked { enemy: x, amount } => {
-            format!(
-                "{} will block {amount} damage of the next attack",
-                enemy(*x)
-            )
+        Event::Attacked { enemy: x, hero: h } => {
+            format!("{} attacks {}", hero_of(s, *h), enemy_of(s, *x))
         }
         Event::HeroMoved { hero: h, path } => format!(
             "{} moves to {}",
-            hero(*h),
+            hero_of(s, *h),
             path.iter()
-                .map(|z| zone(*z))
+                .map(|z| zone_of(s, *z))
                 .collect::<Vec<_>>()
                 .join(" > ")
         ),
-        Event::EnemyMoved { enemy: x, to } => format!("{} moves to {}", enemy(*x), zone(*to)),
-        Event::ItemUsed { hero: h, item } => format!("{} uses a {item}", hero(*h)),
+        Event::ItemUsed { hero: h, item } => format!("{} uses a {item}", hero_of(s, *h)),
         Event::TurretPlaced { turret } => format!(
             "{} drops a turret in {} (Health {}, deals {})",
-            hero(turret.owner),
-            zone(turret.zone),
+            hero_of(s, turret.owner),
+            zone_of(s, turret.zone),
             turret.health,
             turret.damage
         ),
-        Event::TurretFired { turret, enemy: x } => format!(
-            "the turret in {} fires at {}",
-            s.turrets
-                .get(*turret)
-                .map_or(String::new(), |t| zone(t.zone)),
-            enemy(*x)
-        ),
-        Event::Grappled { enemy: x, hero: h } => {
-            format!("{} grapples {}: they cannot move away", enemy(*x), hero(*h))
-        }
-        Event::Released { hero: h } => format!("{} is free of the grapple", hero(*h)),
-        Event::Screeched { enemy: x, hero: h } => match h {
-            Some(h) => format!(
-                "{} screeches at {} and threatens the other Goblins",
-                enemy(*x),
-                hero(*h)
-            ),
-            None => format!("{} screeches and threatens the other Goblins", enemy(*x)),
-        },
-        Event::Ensnared { enemy: x, hero: h } => format!(
-            "{} ensnares {}: trapped inside, they cannot move away, help or heal allies",
-            enemy(*x),
-            hero(*h)
-        ),
-        Event::Shadow { enemy: x, on } => {
-            if *on {
-                format!("{} sinks into a shadow on the ground", enemy(*x))
-            } else {
-                format!("{} rises out of its shadow", enemy(*x))
-            }
-        }
         Event::FellToZero { hero: h } => format!(
             "{} reaches 0 Health: out of the fight, and cannot be healed",
-            hero(*h)
+            hero_of(s, *h)
         ),
         Event::DeathRoll { hero: h, die, dead } => format!(
             "{} makes a Death Roll: d6 [{die}]: {}",
-            hero(*h),
+            hero_of(s, *h),
             if *dead {
                 "odd, dead"
             } else {
                 "even, fine but at 0 Health"
             }
         ),
-        Event::Wounded { hero: h } => format!("{} suffers a permanent wound", hero(*h)),
-        Event::EnemyDefeated { enemy: x } => format!("{} is defeated", enemy(*x)),
+        Event::Wounded { hero: h } => format!("{} suffers a permanent wound", hero_of(s, *h)),
+        // Not an event of this group: `describe` sends each to its own.
+        _ => String::new(),
+    }
+}
+
+/// An event of the enemies' side: Rolls spent and rolled, Blocks,
+/// movement, a turret's shot, grapples, the sample enemies' Responses,
+/// defeat, a newcomer from the reserve.
+///
+/// Tiers, "Describing Rolls", "Enemy Movement", "Enemies", "Enemy Health",
+/// "Sample Items" (002_631931fd73349179.txt); R-TI-9.
+fn describe_enemies(s: &State, e: &Event) -> String {
+    match e {
+        Event::RollsSpent { spent } => {
+            let left = s.rolls_left();
+            format!(
+                "the GM spends {}d6 + {}d3 + {} CP (left: {}d6 + {}d3 + {} CP)",
+                spent.d6, spent.d3, spent.combat_points, left.d6, left.d3, left.combat_points
+            )
+        }
+        Event::EnemyRolled {
+            enemy: x,
+            use_name,
+            roll,
+        } => format!(
+            "{} uses {use_name}: {} (the + is Combat Points)",
+            enemy_of(s, *x),
+            roll.describe()
+        ),
+        Event::Blocked { enemy: x, amount } => {
+            format!(
+                "{} will block {amount} damage of the next attack",
+                enemy_of(s, *x)
+            )
+        }
+        Event::EnemyMoved { enemy: x, to } => {
+            format!("{} moves to {}", enemy_of(s, *x), zone_of(s, *to))
+        }
+        Event::TurretFired { turret, enemy: x } => format!(
+            "the turret in {} fires at {}",
+            s.turrets
+                .get(*turret)
+                .map_or(String::new(), |t| zone_of(s, t.zone)),
+            enemy_of(s, *x)
+        ),
+        Event::Grappled { enemy: x, hero: h } => {
+            format!(
+                "{} grapples {}: they cannot move away",
+                enemy_of(s, *x),
+                hero_of(s, *h)
+            )
+        }
+        Event::Released { hero: h } => format!("{} is free of the grapple", hero_of(s, *h)),
+        Event::Screeched { enemy: x, hero: h } => match h {
+            Some(h) => format!(
+                "{} screeches at {} and threatens the other Goblins",
+                enemy_of(s, *x),
+                hero_of(s, *h)
+            ),
+            None => format!(
+                "{} screeches and threatens the other Goblins",
+                enemy_of(s, *x)
+            ),
+        },
+        Event::Ensnared { enemy: x, hero: h } => format!(
+            "{} ensnares {}: trapped inside, they cannot move away, help or heal allies",
+            enemy_of(s, *x),
+            hero_of(s, *h)
+        ),
+        Event::Shadow { enemy: x, on } => {
+            if *on {
+                format!("{} sinks into a shadow on the ground", enemy_of(s, *x))
+            } else {
+                format!("{} rises out of its shadow", enemy_of(s, *x))
+            }
+        }
+        Event::EnemyDefeated { enemy: x } => format!("{} is defeated", enemy_of(s, *x)),
         Event::EnemySpawned { enemy: x } => format!(
             "{} ({}) joins in {} with {} Health (reserve left: {})",
             x.name,
             x.kind,
-            zone(x.zone),
+            zone_of(s, x.zone),
             x.health,
             s.reserve
         ),
-        Event::PendingSet { pending } => format!(
-            "{} rolls against {}: the GM answers (the enemy rolls a free 1d3; `answer [d3=N] [cp=N]` raises it)",
-            hero(pending.hero),
-            enemy(pending.enemy)
-        ),
-        Event::PendingCleared => "(the Competing Roll is settled)".into(),
-        Event::CombatEnded { outcome, healed } => format!(
-            "Combat ends: {}.{}",
-            match outcome {
-                Outcome::Won => "every enemy is defeated, the players win",
-                Outcome::Lost => "every player is at 0 Health, the players lose",
-                Outcome::Ended => "the GM ends it",
-            },
-            if *healed {
-                " Players are fully healed."
-            } else {
-                " No full heal."
-            }
-        ),
-        Event::Closed => "The GM closes the session.".into(),
+        // Not an event of this group: `describe` sends each to its own.
+        _ => String::new(),
+    }
+}
+
+/// An event of the GM's tools: adjusting Health, AP and the reserve, an
+/// NPC ally joining, a character leaving.
+///
+/// Tiers, "Health", "Action Points", "Enemy Health", "Phases"
+/// (002_631931fd73349179.txt); the crate's GM tools (issue 27, item 6).
+fn describe_gm_tools(s: &State, e: &Event) -> String {
+    match e {
         Event::Adjusted {
             hero: h,
             value,
             from,
             to,
-        } => format!("The GM sets {}'s {value} to {to} (was {from})", hero(*h)),
+        } => format!(
+            "The GM sets {}'s {value} to {to} (was {from})",
+            hero_of(s, *h)
+        ),
         Event::EnemyAdjusted { enemy: x, from, to } => format!(
             "The GM sets {}'s Health to {to} (was {from}; the pool's reserve is now {})",
-            enemy(*x),
+            enemy_of(s, *x),
             s.reserve
         ),
         Event::ReserveAdjusted { from, to } => format!(
@@ -365,7 +490,7 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::Joined { hero: h } => format!(
             "{} joins the fight as an NPC ally in {} ({}/{} Health, {} AP); the GM plays it",
             h.name(),
-            zone(h.zone),
+            zone_of(s, h.zone),
             h.health,
             h.max_health,
             h.ap
@@ -373,6 +498,8 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::Left { target } => {
             format!("{} leaves the encounter", s.target_name(*target))
         }
+        // Not an event of this group: `describe` sends each to its own.
+        _ => String::new(),
     }
 }
 
