@@ -474,7 +474,13 @@ pub fn status(state: &State, _seat: &Seat) -> String {
     format!("[{}] {s}", default_seat(state))
 }
 
-/// What `seat` may do now, with parameters.
+/// What `seat` may do now, with parameters. Each parameter declares how it
+/// is written ([`tabula_core::system::ParamSyntax`]) as the parser in
+/// [`crate::commands`] reads it and each command's usage in
+/// [`crate::commands::COMMANDS`] says (issue 26, item 1): `ongoing` a flag,
+/// `with`, `at`, `except`, `similar-to`, `as` and `to` keywords, an optional
+/// goal, element or `full|partial`, and the rest of an `advance` or `change`
+/// line as typed.
 pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if state.over {
@@ -552,7 +558,7 @@ fn legal_between(
             vec![
                 ch("character", all),
                 ParamSpec::int("tn", 1, 5),
-                ParamSpec::choice("ongoing", ["ongoing"]),
+                ParamSpec::choice("ongoing", ["ongoing"]).flag(),
             ],
         ));
         out.push(CommandSpec::new(
@@ -568,7 +574,7 @@ fn legal_between(
         out.push(CommandSpec::new(
             "begin-sequence",
             "begin an Action Sequence",
-            vec![ParamSpec::text("goal")],
+            vec![ParamSpec::text("goal").optional()],
         ));
         if !state.session_over {
             out.push(CommandSpec::new(
@@ -622,7 +628,11 @@ fn legal_between(
                         "talent",
                     ],
                 ),
-                ParamSpec::text("name"),
+                // The rest of the line in the advancement's own words:
+                // `SIDE NAME` for a side-specialization, `NAME effect=KIND
+                // amount=N text="WORDS" magic=yes|no` for a talent
+                // ("Advancement", "Special Talents"; R-SA-10).
+                ParamSpec::text("name").raw(),
             ],
         ));
     }
@@ -633,7 +643,9 @@ fn legal_between(
             vec![
                 ch("character", &may_change),
                 ParamSpec::choice("kind", ["word", "swap", "quality"]),
-                ParamSpec::text("what"),
+                // `PROFESSION to NEW`, `SIDE` or `OLD to NEW`, as typed
+                // ("Advancement").
+                ParamSpec::text("what").raw(),
             ],
         ));
     }
@@ -735,7 +747,10 @@ fn legal_check(
             out.push(CommandSpec::new(
                 "tn",
                 "set the TN",
-                vec![ParamSpec::int("tn", 1, 5), ParamSpec::text("except")],
+                vec![
+                    ParamSpec::int("tn", 1, 5),
+                    ParamSpec::text("except").keyword("except"),
+                ],
             ));
         }
         if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
@@ -765,7 +780,7 @@ fn legal_check(
             "invoke a Profession, a Specialization of it, a Quality",
             vec![
                 ch("element", &elements),
-                ParamSpec::choice("applicable", ["full", "partial"]),
+                ParamSpec::choice("applicable", ["full", "partial"]).optional(),
             ],
         ));
         let talents: Vec<String> = m
@@ -820,7 +835,10 @@ fn legal_check(
             out.push(CommandSpec::new(
                 "roll",
                 "roll the pool; with a weapon, the Injury is recorded on the target",
-                vec![ch("with weapon", &weapons), ch("at target", &targets)],
+                vec![
+                    ch("with weapon", &weapons).keyword("with"),
+                    ch("at target", &targets).keyword("at"),
+                ],
             ));
         }
     }
@@ -884,7 +902,7 @@ fn legal_records(all: &[String], out: &mut Vec<CommandSpec>) {
     out.push(CommandSpec::new(
         "release",
         "an ongoing task ends, or one element may be invoked again",
-        vec![ch("character", all), ParamSpec::text("element")],
+        vec![ch("character", all), ParamSpec::text("element").optional()],
     ));
     out.push(CommandSpec::new(
         "injury",
@@ -893,7 +911,7 @@ fn legal_records(all: &[String], out: &mut Vec<CommandSpec>) {
             ch("character", all),
             ParamSpec::choice("level", ["minor", "moderate", "severe"]),
             ParamSpec::text("words"),
-            ParamSpec::text("similar-to"),
+            ParamSpec::text("similar-to").keyword("similar-to"),
         ],
     ));
     out.push(CommandSpec::new(
@@ -903,7 +921,7 @@ fn legal_records(all: &[String], out: &mut Vec<CommandSpec>) {
             ch("character", all),
             ParamSpec::choice("level", ["minor", "moderate", "severe"]),
             ParamSpec::text("words"),
-            ParamSpec::text("similar-to"),
+            ParamSpec::text("similar-to").keyword("similar-to"),
         ],
     ));
     out.push(CommandSpec::new(
