@@ -473,11 +473,11 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<CommandSpec>) {
     if state.characters.len() < MAX_CHARACTERS {
         let mut params = vec![
             ParamSpec::choice_or_sheet("kind", kinds(state)),
-            ParamSpec::text("as name"),
+            ParamSpec::text("as name").keyword("as"),
         ];
         let seats = player_seats(state);
         if !seats.is_empty() {
-            params.push(ParamSpec::choice("to seat", seats));
+            params.push(ParamSpec::choice("to seat", seats).keyword("to"));
         }
         out.push(CommandSpec::new(
             "add",

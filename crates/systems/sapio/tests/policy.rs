@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use tabula_core::Seeded;
+use tabula_core::decided::Decided;
 use tabula_core::policy::{Awaiting, Policy};
 use tabula_core::system::{Seat, System, Table, TextPlay};
 use tabula_core::testkit::{self, STEP_CAP};
@@ -24,16 +25,19 @@ fn example() -> State {
     Sapio::setup(&text, &dir).unwrap()
 }
 
-/// The round end `decide` must announce, computed the slow way: evolve a copy
-/// with every event but `RoundEnded`, then ask whether every active
-/// participant has been focal ("Action Sequences in Play").
+/// The round end `decide` must announce, computed the slow way: the table
+/// after every event but `RoundEnded` ([`Decided`], a copy evolved), then
+/// ask whether every active participant has been focal ("Action Sequences
+/// in Play").
 fn reference_round_end(state: &State, events: &[Event]) -> Option<u32> {
-    let mut after = state.clone();
-    for e in events {
-        if !matches!(e, Event::RoundEnded { .. }) {
-            Sapio::evolve(&mut after, e);
-        }
-    }
+    let mut decided = Decided::<Sapio>::new(state);
+    decided.emit_all(
+        events
+            .iter()
+            .filter(|e| !matches!(e, Event::RoundEnded { .. }))
+            .cloned(),
+    );
+    let after = decided.state();
     let s = after.sequence.as_ref()?;
     let active: Vec<_> = s
         .participants

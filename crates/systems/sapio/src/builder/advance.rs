@@ -362,214 +362,242 @@ pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, Advance
         return Err(AdvanceError::parse("no command given", ADVANCEMENT));
     };
     let command = command.to_ascii_lowercase();
-    let mut d = c.sheet().clone();
     match command.as_str() {
-        "end-session" => {
-            let consequential = match args {
-                [w] if w.eq_ignore_ascii_case("consequential") => true,
-                [w] if w.eq_ignore_ascii_case("inconsequential") => false,
-                _ => {
-                    return Err(AdvanceError::parse(
-                        "end-session takes consequential or inconsequential",
-                        ADVANCEMENT,
-                    ));
-                }
-            };
-            gm_only(seat, "end-session")?;
-            if consequential {
-                alive(&c)?;
-            }
-            let before = d.advancement_due;
-            d.advancement_due = consequential;
-            let summary = match (consequential, before) {
-                (true, false) => format!("{}: an advancement is due", c.name()),
-                (true, true) => format!(
-                    "{}: an advancement is due (still one: the one not taken is not carried over, R-SA-9)",
-                    c.name()
-                ),
-                (false, true) => format!(
-                    "{}: an inconsequential session; the advancement not taken is dropped (R-SA-9)",
-                    c.name()
-                ),
-                (false, false) => {
-                    format!("{}: an inconsequential session, no advancement", c.name())
-                }
-            };
-            finish(d, summary)
-        }
-        "advance" => {
-            let adv = parse_advance(&c, args)?;
-            plays(seat, &c)?;
-            alive(&c)?;
-            if !c.sheet().advancement_due {
-                return Err(AdvanceError::refused(
-                    RULE_SESSION,
-                    format!(
-                        "{} has no advancement due: one advancement after a consequential session, which the GM marks (end-session consequential)",
-                        c.name()
-                    ),
-                ));
-            }
-            c.check_advance(&adv)
-                .map_err(|e| AdvanceError::refused(e.rule(), e.to_string()))?;
-            let mut after = c.clone();
-            after.apply_advance(&adv);
-            let cycle = after.cycle();
-            // R-SA-12: a magic half gained alone is kept, marked unpaired.
-            let unpaired = match &after.sheet().unpaired {
-                Some(u) if after.is_unpaired(u) => format!(
-                    "; {} is marked unpaired and gives nothing until its magic pair is gained",
-                    u.trim()
-                ),
-                _ => String::new(),
-            };
-            let summary = format!(
-                "{} {adv}; {} of 4 types taken in this cycle, {} cycle(s) complete{}{unpaired}",
-                c.name(),
-                cycle.current.len(),
-                cycle.completed,
-                if cycle.completed > c.cycle().completed {
-                    " (a change is now open: change word|swap|quality)"
-                } else {
-                    ""
-                }
-            );
-            finish(after.sheet().clone(), summary)
-        }
-        "change" => {
-            let change = parse_change(args)?;
-            plays(seat, &c)?;
-            alive(&c)?;
-            c.check_change(&change)
-                .map_err(|e| AdvanceError::refused(e.rule(), e.to_string()))?;
-            let mut after = c.clone();
-            after.apply_change(&change);
-            let summary = format!("{} {change}", c.name());
-            finish(after.sheet().clone(), summary)
-        }
-        "heal" => {
-            let Some((kind, rest)) = args.split_first() else {
-                return Err(AdvanceError::parse(
-                    "heal takes injury or stress and its words",
-                    ADVANCEMENT,
-                ));
-            };
-            let kind = match kind.to_ascii_lowercase().as_str() {
-                "injury" => HarmKind::Injury,
-                "stress" => HarmKind::Stress,
-                other => {
-                    return Err(AdvanceError::parse(
-                        format!("{other:?}: expected injury or stress"),
-                        ADVANCEMENT,
-                    ));
-                }
-            };
-            let name = joined(rest);
-            if name.is_empty() {
-                return Err(AdvanceError::parse(
-                    format!("the {kind} to heal is missing"),
-                    ADVANCEMENT,
-                ));
-            }
-            gm_only(seat, "heal")?;
-            let track: &mut Track = match kind {
-                HarmKind::Injury => &mut d.injuries,
-                HarmKind::Stress => &mut d.stresses,
-            };
-            let at = track.find(&name).ok_or_else(|| {
-                let have: Vec<String> =
-                    track.entries().iter().map(|(_, n)| n.to_string()).collect();
-                AdvanceError::refused(
-                    RULE_INJURIES,
-                    format!(
-                        "{} has no {kind} called {name:?} ({})",
-                        c.name(),
-                        if have.is_empty() {
-                            "none".to_string()
-                        } else {
-                            have.join(", ")
-                        }
-                    ),
-                )
-            })?;
-            let was_debilitated = track.debilitated;
-            let healed = track.clear(at).unwrap_or_default();
-            let summary = format!(
-                "{}: the {} {kind} {healed} {}{}",
-                c.name(),
-                at.level,
-                if kind == HarmKind::Injury {
-                    "heals"
-                } else {
-                    "clears"
-                },
-                if was_debilitated && !track.debilitated {
-                    "; no longer debilitated"
-                } else {
-                    ""
-                }
-            );
-            finish(d, summary)
-        }
-        "rest" => {
-            if !args.is_empty() {
-                return Err(AdvanceError::parse("rest takes nothing more", ADVANCEMENT));
-            }
-            gm_only(seat, "rest")?;
-            if d.stresses.is_clear() {
-                return Err(AdvanceError::refused(
-                    RULE_INJURIES,
-                    format!("{} has no Stress to clear", c.name()),
-                ));
-            }
-            let cleared: Vec<String> = d
-                .stresses
-                .entries()
-                .iter()
-                .map(|(b, n)| format!("{} {n}", b.level))
-                .collect();
-            d.stresses = Track::default();
-            finish(
-                d,
-                format!(
-                    "{} rests: every Stress clears ({})",
-                    c.name(),
-                    cleared.join(", ")
-                ),
-            )
-        }
-        "give-luck" => {
-            let [n] = args else {
-                return Err(AdvanceError::parse(
-                    "give-luck takes the Luck given",
-                    ADVANCEMENT,
-                ));
-            };
-            let n: u32 = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                AdvanceError::parse(format!("{n:?}: the Luck given is 1 or more"), ADVANCEMENT)
-            })?;
-            gm_only(seat, "give-luck")?;
-            let now = d
-                .luck
-                .checked_add(n)
-                .filter(|&l| l <= MAX_LUCK)
-                .ok_or_else(|| {
-                    AdvanceError::refused(
-                        RULE_LUCK,
-                        format!(
-                            "{} holds {} Luck; {n} more passes the table's {MAX_LUCK}",
-                            c.name(),
-                            d.luck
-                        ),
-                    )
-                })?;
-            let summary = format!("{} gains {n} Luck: {} -> {now}", c.name(), d.luck);
-            d.luck = now;
-            finish(d, summary)
-        }
+        "end-session" => end_session(&c, seat, args),
+        "advance" => take_advance(&c, seat, args),
+        "change" => take_change(&c, seat, args),
+        "heal" => heal(&c, seat, args),
+        "rest" => rest(&c, seat, args),
+        "give-luck" => give_luck(&c, seat, args),
         other => Err(AdvanceError::parse(
             format!("{other:?} is not a command between sessions"),
             ADVANCEMENT,
         )),
     }
+}
+
+/// `end-session consequential|inconsequential` (GM): a consequential session
+/// marks one advancement due; an inconsequential one drops an advancement not
+/// taken ("Advancement", R-SA-9).
+fn end_session(c: &Character, seat: &Seat, args: &[String]) -> Result<Advanced, AdvanceError> {
+    let mut d = c.sheet().clone();
+    let consequential = match args {
+        [w] if w.eq_ignore_ascii_case("consequential") => true,
+        [w] if w.eq_ignore_ascii_case("inconsequential") => false,
+        _ => {
+            return Err(AdvanceError::parse(
+                "end-session takes consequential or inconsequential",
+                ADVANCEMENT,
+            ));
+        }
+    };
+    gm_only(seat, "end-session")?;
+    if consequential {
+        alive(c)?;
+    }
+    let before = d.advancement_due;
+    d.advancement_due = consequential;
+    let summary = match (consequential, before) {
+        (true, false) => format!("{}: an advancement is due", c.name()),
+        (true, true) => format!(
+            "{}: an advancement is due (still one: the one not taken is not carried over, R-SA-9)",
+            c.name()
+        ),
+        (false, true) => format!(
+            "{}: an inconsequential session; the advancement not taken is dropped (R-SA-9)",
+            c.name()
+        ),
+        (false, false) => {
+            format!("{}: an inconsequential session, no advancement", c.name())
+        }
+    };
+    finish(d, summary)
+}
+
+/// `advance ...` (the player, or the GM for them): the due advancement
+/// spent on one option under the cycle rule; a magic half gained alone is
+/// marked unpaired ("Advancement", "Special Talents"; R-SA-9, R-SA-10,
+/// R-SA-12).
+fn take_advance(c: &Character, seat: &Seat, args: &[String]) -> Result<Advanced, AdvanceError> {
+    let adv = parse_advance(c, args)?;
+    plays(seat, c)?;
+    alive(c)?;
+    if !c.sheet().advancement_due {
+        return Err(AdvanceError::refused(
+            RULE_SESSION,
+            format!(
+                "{} has no advancement due: one advancement after a consequential session, which the GM marks (end-session consequential)",
+                c.name()
+            ),
+        ));
+    }
+    c.check_advance(&adv)
+        .map_err(|e| AdvanceError::refused(e.rule(), e.to_string()))?;
+    let mut after = c.clone();
+    after.apply_advance(&adv);
+    let cycle = after.cycle();
+    // R-SA-12: a magic half gained alone is kept, marked unpaired.
+    let unpaired = match &after.sheet().unpaired {
+        Some(u) if after.is_unpaired(u) => format!(
+            "; {} is marked unpaired and gives nothing until its magic pair is gained",
+            u.trim()
+        ),
+        _ => String::new(),
+    };
+    let summary = format!(
+        "{} {adv}; {} of 4 types taken in this cycle, {} cycle(s) complete{}{unpaired}",
+        c.name(),
+        cycle.current.len(),
+        cycle.completed,
+        if cycle.completed > c.cycle().completed {
+            " (a change is now open: change word|swap|quality)"
+        } else {
+            ""
+        }
+    );
+    finish(after.sheet().clone(), summary)
+}
+
+/// `change word|swap|quality ...` (the player): one change per completed
+/// advancement cycle ("Advancement").
+fn take_change(c: &Character, seat: &Seat, args: &[String]) -> Result<Advanced, AdvanceError> {
+    let change = parse_change(args)?;
+    plays(seat, c)?;
+    alive(c)?;
+    c.check_change(&change)
+        .map_err(|e| AdvanceError::refused(e.rule(), e.to_string()))?;
+    let mut after = c.clone();
+    after.apply_change(&change);
+    let summary = format!("{} {change}", c.name());
+    finish(after.sheet().clone(), summary)
+}
+
+/// `heal injury|stress NAME` (GM): the entry is erased; healing the Severe
+/// one ends a debilitation ("Injuries and Stresses").
+fn heal(c: &Character, seat: &Seat, args: &[String]) -> Result<Advanced, AdvanceError> {
+    let mut d = c.sheet().clone();
+    let Some((kind, rest)) = args.split_first() else {
+        return Err(AdvanceError::parse(
+            "heal takes injury or stress and its words",
+            ADVANCEMENT,
+        ));
+    };
+    let kind = match kind.to_ascii_lowercase().as_str() {
+        "injury" => HarmKind::Injury,
+        "stress" => HarmKind::Stress,
+        other => {
+            return Err(AdvanceError::parse(
+                format!("{other:?}: expected injury or stress"),
+                ADVANCEMENT,
+            ));
+        }
+    };
+    let name = joined(rest);
+    if name.is_empty() {
+        return Err(AdvanceError::parse(
+            format!("the {kind} to heal is missing"),
+            ADVANCEMENT,
+        ));
+    }
+    gm_only(seat, "heal")?;
+    let track: &mut Track = match kind {
+        HarmKind::Injury => &mut d.injuries,
+        HarmKind::Stress => &mut d.stresses,
+    };
+    let at = track.find(&name).ok_or_else(|| {
+        let have: Vec<String> = track.entries().iter().map(|(_, n)| n.to_string()).collect();
+        AdvanceError::refused(
+            RULE_INJURIES,
+            format!(
+                "{} has no {kind} called {name:?} ({})",
+                c.name(),
+                if have.is_empty() {
+                    "none".to_string()
+                } else {
+                    have.join(", ")
+                }
+            ),
+        )
+    })?;
+    let was_debilitated = track.debilitated;
+    let healed = track.clear(at).unwrap_or_default();
+    let summary = format!(
+        "{}: the {} {kind} {healed} {}{}",
+        c.name(),
+        at.level,
+        if kind == HarmKind::Injury {
+            "heals"
+        } else {
+            "clears"
+        },
+        if was_debilitated && !track.debilitated {
+            "; no longer debilitated"
+        } else {
+            ""
+        }
+    );
+    finish(d, summary)
+}
+
+/// `rest` (GM): every Stress clears ("Injuries and Stresses").
+fn rest(c: &Character, seat: &Seat, args: &[String]) -> Result<Advanced, AdvanceError> {
+    let mut d = c.sheet().clone();
+    if !args.is_empty() {
+        return Err(AdvanceError::parse("rest takes nothing more", ADVANCEMENT));
+    }
+    gm_only(seat, "rest")?;
+    if d.stresses.is_clear() {
+        return Err(AdvanceError::refused(
+            RULE_INJURIES,
+            format!("{} has no Stress to clear", c.name()),
+        ));
+    }
+    let cleared: Vec<String> = d
+        .stresses
+        .entries()
+        .iter()
+        .map(|(b, n)| format!("{} {n}", b.level))
+        .collect();
+    d.stresses = Track::default();
+    finish(
+        d,
+        format!(
+            "{} rests: every Stress clears ({})",
+            c.name(),
+            cleared.join(", ")
+        ),
+    )
+}
+
+/// `give-luck N` (GM): Luck for compelling choices, up to the table's
+/// [`MAX_LUCK`] ("Luck").
+fn give_luck(c: &Character, seat: &Seat, args: &[String]) -> Result<Advanced, AdvanceError> {
+    let mut d = c.sheet().clone();
+    let [n] = args else {
+        return Err(AdvanceError::parse(
+            "give-luck takes the Luck given",
+            ADVANCEMENT,
+        ));
+    };
+    let n: u32 = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+        AdvanceError::parse(format!("{n:?}: the Luck given is 1 or more"), ADVANCEMENT)
+    })?;
+    gm_only(seat, "give-luck")?;
+    let now = d
+        .luck
+        .checked_add(n)
+        .filter(|&l| l <= MAX_LUCK)
+        .ok_or_else(|| {
+            AdvanceError::refused(
+                RULE_LUCK,
+                format!(
+                    "{} holds {} Luck; {n} more passes the table's {MAX_LUCK}",
+                    c.name(),
+                    d.luck
+                ),
+            )
+        })?;
+    let summary = format!("{} gains {n} Luck: {} -> {now}", c.name(), d.luck);
+    d.luck = now;
+    finish(d, summary)
 }

@@ -24,6 +24,12 @@ struct Turns {
 /// event undoes either), so the characters the events take out are all
 /// that change there. "Action Sequences in Play": "The round ends and a new
 /// round begins when all characters have been focal once."
+///
+/// Not [`tabula_core::decided::Decided`]: that gives the whole table after
+/// the events, which `decide` would read after nearly every command, so the
+/// table would be copied each time (the copy this function replaced). The
+/// policy tests check it against `Decided`'s table (`tests/policy.rs`,
+/// `decide_ends_rounds_as_a_full_evolve_says`).
 pub(in crate::table) fn round_end_after(state: &State, events: &[Event]) -> Option<u32> {
     let mut seq = state.sequence.as_ref().map(|s| Turns {
         round: s.round,
