@@ -15,8 +15,10 @@
 //!   which does not read.
 //! - `advance` and `change`: the last parameter is the rest of the line in
 //!   the book's own words (`SIDE NAME`, `NAME effect=KIND ...`, `PROFESSION
-//!   to NEW`), so it is `raw`, which a form may leave out; the line without
-//!   it does not read.
+//!   to NEW`), declared `raw` and `.required()` (the page asks for it); its
+//!   samples depend on the kind chosen before it, which the kit's samples
+//!   cannot follow, so these are checked here with kind-matched values, and
+//!   the line without it is refused.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -349,7 +351,7 @@ fn form_line(state: &State, spec: &CommandSpec, rng: &mut Rng) -> String {
         .params
         .iter()
         .map(|p| {
-            if p.syntax.is_optional() && rng.below(3) == 0 {
+            if p.optional && rng.below(3) == 0 {
                 return String::new();
             }
             let own = samples(state, spec, p);

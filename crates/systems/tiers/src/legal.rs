@@ -233,7 +233,7 @@ fn gm_commands(s: &State, out: &mut Vec<CommandSpec>) {
                 ParamSpec::text("name"),
                 ParamSpec::choice("kind", kinds),
                 ParamSpec::int("health=", 1, i64::from(s.reserve)).equals("health"),
-                ParamSpec::choice("zone=", zones).equals("zone"),
+                ParamSpec::choice("zone=", zones).equals("zone").required(),
             ],
         ));
     }
@@ -381,7 +381,7 @@ fn character_commands(s: &State, i: usize, prefix: &str, out: &mut Vec<CommandSp
                         vec![
                             ParamSpec::choice("stat", stats()),
                             ParamSpec::int("d3", 1, i64::from(h.ap)),
-                            ParamSpec::choice("vs", foes).keyword("vs"),
+                            ParamSpec::choice("vs", foes).keyword("vs").required(),
                         ],
                     ));
                 }

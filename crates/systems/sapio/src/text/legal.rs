@@ -167,7 +167,7 @@ fn legal_between(
                 // `SIDE NAME` for a side-specialization, `NAME effect=KIND
                 // amount=N text="WORDS" magic=yes|no` for a talent
                 // ("Advancement", "Special Talents"; R-SA-10).
-                ParamSpec::text("name").raw(),
+                ParamSpec::text("name").raw().required(),
             ],
         ));
     }
@@ -180,7 +180,7 @@ fn legal_between(
                 ParamSpec::choice("kind", ["word", "swap", "quality"]),
                 // `PROFESSION to NEW`, `SIDE` or `OLD to NEW`, as typed
                 // ("Advancement").
-                ParamSpec::text("what").raw(),
+                ParamSpec::text("what").raw().required(),
             ],
         ));
     }
