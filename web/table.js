@@ -940,11 +940,13 @@ function onMessage(msg) {
   const lines = list(msg, "events", "lines", "log");
   if (msg.line) lines.push(msg.line);
   if (lines.length) addLines(lines);
-  if (msg.view && typeof msg.view === "object") {
-    S.view = msg.view;
-    if (msg.sheets && typeof msg.sheets === "object") S.sheets = msg.sheets;
-    drawSheets();
-  }
+  // An update carries the view and the sheets only when they changed since
+  // this socket's last message (issue 28): keep what we have otherwise.
+  const newView = msg.view && typeof msg.view === "object";
+  const newSheets = msg.sheets && typeof msg.sheets === "object";
+  if (newView) S.view = msg.view;
+  if (newSheets) S.sheets = msg.sheets;
+  if (newView || newSheets) drawSheets();
   const seq = typeof msg.seq === "number" ? msg.seq : lines.length ? lines[lines.length - 1].seq : null;
   if (seq !== null && seq !== S.seq) {
     S.seq = Math.max(S.seq, seq);

@@ -221,6 +221,7 @@ trait DynSession: Send + Sync {
         dice: Dice<'_>,
     ) -> Result<u64, CommandError>;
     fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError>;
+    fn view_text(&self, viewer: &Seat, whose: &Seat) -> Result<String, CommandError>;
     fn legal(&self, seat: &Seat) -> Vec<CommandSpec>;
     fn status(&self, seat: &Seat) -> String;
     fn sheet_doc(&self, seat: &Seat) -> SheetDoc;
@@ -365,6 +366,11 @@ where
         self.check_seat(whose)?;
         let v = self.view_of(viewer, whose)?;
         serde_json::to_value(v).map_err(json_err)
+    }
+    fn view_text(&self, viewer: &Seat, whose: &Seat) -> Result<String, CommandError> {
+        self.check_seat(whose)?;
+        let v = self.view_of(viewer, whose)?;
+        serde_json::to_string(&v).map_err(json_err)
     }
     fn legal(&self, seat: &Seat) -> Vec<CommandSpec> {
         Session::legal(self, seat)
@@ -1014,6 +1020,16 @@ impl AnyTable {
     /// [`CommandError::NotYourView`], [`CommandError::UnknownSeat`].
     pub fn view(&self, viewer: &Seat, whose: &Seat) -> Result<serde_json::Value, CommandError> {
         self.inner.view(viewer, whose)
+    }
+
+    /// [`AnyTable::view`] as JSON text, written straight from the book's
+    /// view (no [`serde_json::Value`] in between): what a WebSocket update
+    /// sends (issue 28).
+    ///
+    /// # Errors
+    /// As [`AnyTable::view`].
+    pub fn view_text(&self, viewer: &Seat, whose: &Seat) -> Result<String, CommandError> {
+        self.inner.view_text(viewer, whose)
     }
 
     /// What `seat` may do now, with each command's parameters.

@@ -409,6 +409,15 @@ async fn driver(
     expect_seq: Option<u64>,
 ) -> Result<Option<Response>, AppError> {
     use tabula_engine::play::{DriverCommand, DriverError, driver_answer, driver_line};
+    // Most lines are the book's: tell them apart on the table as held, with
+    // no store round trip (issue 28); a driver line then reads the table
+    // brought up to date.
+    {
+        let (_slot, guard) = state.read_cached(id).await?;
+        if matches!(driver_line(table(&guard)?, &who.seat, text), Ok(None)) {
+            return Ok(None);
+        }
+    }
     let (command, seq) = {
         let (_slot, guard) = state.read(id).await?;
         let t = table(&guard)?;

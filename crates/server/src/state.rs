@@ -294,7 +294,22 @@ pub(crate) struct Inner {
     pub(crate) slots: Mutex<HashMap<String, Arc<Slot>>>,
     pub(crate) shutdown: watch::Sender<bool>,
     pub(crate) limiters: crate::quota::Limiters,
+    /// Recently proven tokens ([`AppState::authenticate`]).
+    pub(crate) tokens: Mutex<TokenCache>,
 }
+
+/// How long a proven token is trusted without asking the store again: a
+/// token reissued by another process that shares the database (the `tabula
+/// table links` command, a server on PostgreSQL whose notice is late) stops
+/// working within this; one reissued or deleted through this server stops at
+/// once (issue 28: a command costs no store round trip for its token).
+pub const TOKEN_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The most tokens kept proven at once; past it the cache starts afresh.
+pub const TOKEN_CACHE_MAX: usize = 4096;
+
+/// Proven tokens: (table id, token hash) to the seat and when it was proven.
+pub(crate) type TokenCache = HashMap<(String, String), (SeatRecord, std::time::Instant)>;
 
 /// A request's seat, proven by its token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -325,6 +340,7 @@ impl AppState {
                 settings,
                 slots: Mutex::new(HashMap::new()),
                 shutdown: watch::channel(false).0,
+                tokens: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -381,13 +397,40 @@ impl AppState {
         if !auth::plausible_table_id(id) {
             return Err(unauthorized);
         }
+        let hash = auth::hash_token(token);
+        let key = (id.to_string(), hash);
+        if let Some((record, at)) = self.token_cache().get(&key)
+            && at.elapsed() < TOKEN_CACHE_TTL
+        {
+            return Ok(authed(id, record.clone()));
+        }
         let record = self
             .store()
-            .seat_for_token(id, &auth::hash_token(token))
+            .seat_for_token(id, &key.1)
             .await
             .map_err(AppError::store)?
             .ok_or(unauthorized)?;
+        let mut cache = self.token_cache();
+        if cache.len() >= TOKEN_CACHE_MAX {
+            cache.clear();
+        }
+        cache.insert(key, (record.clone(), std::time::Instant::now()));
+        drop(cache);
         Ok(authed(id, record))
+    }
+
+    fn token_cache(&self) -> std::sync::MutexGuard<'_, TokenCache> {
+        self.inner
+            .tokens
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Forget the proven tokens of table `id` (of seat `key` only, when
+    /// given): it was reissued or deleted.
+    fn forget_tokens(&self, id: &str, key: Option<&str>) {
+        self.token_cache()
+            .retain(|(table, _), (record, _)| table != id || key.is_some_and(|k| record.seat != k));
     }
 
     /// The slot of table `id`, made (empty) on first use.
@@ -580,6 +623,7 @@ impl AppState {
     /// Table `id` is gone from the store: drop it from memory and tell its
     /// WebSockets `message` (they close). Nothing when it is not held here.
     pub(crate) fn forget(&self, id: &str, message: &'static str) {
+        self.forget_tokens(id, None);
         if let Some(slot) = self.slots().remove(id) {
             let _ = slot.tx.send(Signal::Deleted(message));
         }
@@ -736,6 +780,7 @@ impl AppState {
     /// on another server: then through the store's feed); those whose token
     /// no longer matches close.
     pub(crate) fn reissued(&self, id: &str, key: &str) {
+        self.forget_tokens(id, Some(key));
         if let Some(slot) = self.slots().get(id) {
             let _ = slot.tx.send(Signal::Reissued(key.to_string()));
         }

@@ -189,26 +189,27 @@ async fn follow(
     let first = match state.read(&id).await {
         Ok((_, guard)) => guard.as_ref().map(|t| {
             let seq = t.seq();
-            let hello = json!({
+            let mut sent = Sent::default();
+            let view = sent.view_if_changed(t.view_text(&who.seat, &who.seat).ok());
+            let sheets = sent.sheets_if_changed(serde_json::to_string(&t.sheet_doc(&who.seat)).ok());
+            let head = json!({
                 "type": "hello",
                 "table": id,
                 "seat": who.key,
                 "role": who.role,
                 "seq": seq,
-                "view": t.view(&who.seat, &who.seat).ok(),
-                "sheets": t.sheet_doc(&who.seat),
                 "online": state.limiters().open_seats(&id),
             });
-            (seq, hello)
+            (seq, (with_parts(head, view.as_deref(), sheets.as_deref()), sent))
         }),
         Err(e) => return refuse(&mut socket, &e).await,
     };
-    let Some((mut last, hello)) = first else {
+    let Some((mut last, (hello, mut sent))) = first else {
         return refuse(&mut socket, &AppError::Internal("table not loaded".into())).await;
     };
     let key = seat_key(&who.seat);
     tracing::info!(table = %id, seat = %who.key, seq = last, "websocket follows");
-    if !send(&mut socket, &hello).await {
+    if !send_text(&mut socket, hello).await {
         return;
     }
     // The lines missed, read from the store a page at a time and sent in
@@ -241,8 +242,13 @@ async fn follow(
                         Ok((slot, guard)) => guard.as_ref().and_then(|t| {
                             let seq = t.seq();
                             (seq > last).then(|| {
-                                let view = t.view(&who.seat, &who.seat).ok();
-                                let sheets = serde_json::to_value(t.sheet_doc(&who.seat)).ok();
+                                // Written straight to text, and sent only
+                                // when it changed since this socket's last
+                                // message (issue 28).
+                                let view = sent.view_if_changed(t.view_text(&who.seat, &who.seat).ok());
+                                let sheets = sent.sheets_if_changed(
+                                    serde_json::to_string(&t.sheet_doc(&who.seat)).ok(),
+                                );
                                 let lines = slot.recent().lines(&key, last, seq);
                                 (seq, (view, sheets), lines)
                             })
@@ -434,21 +440,75 @@ fn split_lines(lines: Vec<Value>) -> Vec<Vec<String>> {
     groups
 }
 
-/// Send `{"type": "update", "seq", "view", "sheets", "lines"}` (`view_sheets`:
-/// the seat's view and its [`tabula_engine::core::sheet::SheetDoc`]): in one message when it
-/// fits under [`WS_MESSAGE_TARGET_BYTES`], else the lines first as `log`
-/// messages and then the update without them. False when the connection is
-/// gone.
+/// What one socket was last sent of its seat's view and sheets: a hash of
+/// each text, so a message carries each only when it changed since (issue
+/// 28: an update sends what changed, and the socket keeps 16 bytes for it,
+/// not the texts).
+#[derive(Debug, Default)]
+struct Sent {
+    view: Option<u64>,
+    sheets: Option<u64>,
+}
+
+impl Sent {
+    /// `view` when it differs from the view last sent (remembered), else `None`.
+    fn view_if_changed(&mut self, view: Option<String>) -> Option<String> {
+        changed(&mut self.view, view)
+    }
+
+    /// `sheets` when they differ from the sheets last sent (remembered), else `None`.
+    fn sheets_if_changed(&mut self, sheets: Option<String>) -> Option<String> {
+        changed(&mut self.sheets, sheets)
+    }
+}
+
+/// `text` when its hash differs from `*last` (which becomes its hash).
+fn changed(last: &mut Option<u64>, text: Option<String>) -> Option<String> {
+    use std::hash::{Hash, Hasher};
+    let text = text?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    let hash = h.finish();
+    if *last == Some(hash) {
+        return None;
+    }
+    *last = Some(hash);
+    Some(text)
+}
+
+/// The JSON object `head` with `"view"` and `"sheets"` (JSON texts) added
+/// when given, as text.
+fn with_parts(head: Value, view: Option<&str>, sheets: Option<&str>) -> String {
+    let mut text = head.to_string();
+    text.pop();
+    for (key, part) in [("view", view), ("sheets", sheets)] {
+        if let Some(part) = part {
+            text.push_str(",\"");
+            text.push_str(key);
+            text.push_str("\":");
+            text.push_str(part);
+        }
+    }
+    text.push('}');
+    text
+}
+
+/// Send `{"type": "update", "seq", "view"?, "sheets"?, "lines"}`
+/// (`view_sheets`: the seat's view and its
+/// [`tabula_engine::core::sheet::SheetDoc`] as JSON texts, each only when it
+/// changed since this socket's last message: the page keeps what it has): in
+/// one message when it fits under [`WS_MESSAGE_TARGET_BYTES`], else the lines
+/// first as `log` messages and then the update without them. False when the
+/// connection is gone.
 async fn send_update(
     socket: &mut WebSocket,
     seq: u64,
-    view_sheets: (Option<Value>, Option<Value>),
+    view_sheets: (Option<String>, Option<String>),
     lines: Vec<Value>,
 ) -> bool {
     let (view, sheets) = view_sheets;
-    let whole =
-        json!({"type": "update", "seq": seq, "view": view, "sheets": sheets, "lines": &lines})
-            .to_string();
+    let (view, sheets) = (view.as_deref(), sheets.as_deref());
+    let whole = with_parts(json!({"type": "update", "seq": seq, "lines": &lines}), view, sheets);
     if whole.len() <= WS_MESSAGE_TARGET_BYTES {
         return send_text(socket, whole).await;
     }
@@ -457,8 +517,8 @@ async fn send_update(
             return false;
         }
     }
-    let bare = json!({"type": "update", "seq": seq, "view": view, "sheets": sheets, "lines": []});
-    send(socket, &bare).await
+    let bare = with_parts(json!({"type": "update", "seq": seq, "lines": []}), view, sheets);
+    send_text(socket, bare).await
 }
 
 /// What a table's pages are told when the GM ends its encounter.
