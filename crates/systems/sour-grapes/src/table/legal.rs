@@ -1,4 +1,14 @@
 //! "What may this seat do now": the legal commands with their parameters.
+//!
+//! Every parameter declares how the line writes it
+//! ([`tabula_core::system::ParamSyntax`]), as [`crate::commands`] reads it
+//! and each command's usage in [`crate::commands::COMMANDS`] shows: `as
+//! NAME`, `with SKILL`, `vs DIFFICULTY`, `to NAME`, `success DICE [TOKENS]`
+//! and `result DICE [TOKENS]` are keywords; TOKENS after DICE (and
+//! `giveback`'s POINTS) may be left out; `target`'s names are written as
+//! typed (`Mira, Tavern Brute`). A keyword is optional in the declaration
+//! even where the command needs it (`check`'s `vs`, `divert`'s `to`, the
+//! storyteller's `as NAME`): the parser then says what is missing.
 
 use super::rolls::*;
 use super::*;
@@ -108,7 +118,7 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         .filter(|c| c.effect.is_some())
                         .map(|c| c.name.clone()),
                 ),
-                ParamSpec::choice("as", s.participant_names()),
+                ParamSpec::choice("as", s.participant_names()).keyword("as"),
             ],
         ));
         let in_play: Vec<String> = s
@@ -122,7 +132,7 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 &with_usage("cure", "remove an effect (its condition is met)"),
                 vec![
                     ParamSpec::choice("effect", in_play),
-                    ParamSpec::choice("as", s.participant_names()),
+                    ParamSpec::choice("as", s.participant_names()).keyword("as"),
                 ],
             ));
         }
@@ -149,10 +159,10 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     out.push(CommandSpec::new("check", &format!("{m}: {}", with_usage("check", "Check: dice up to the stat, tokens up to the skill; success when more than the difficulty")), vec![
                         ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
                         ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
-                        ParamSpec::int("tokens", 0, 5),
-                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
-                        ParamSpec::choice("skill (with)", skill_names(s, m)),
-                        ParamSpec::choice("as", [m.clone()]),
+                        ParamSpec::int("tokens", 0, 5).optional(),
+                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)).keyword("vs"),
+                        ParamSpec::choice("skill (with)", skill_names(s, m)).keyword("with"),
+                        ParamSpec::choice("as", [m.clone()]).keyword("as"),
                     ]));
                 }
             }
@@ -162,7 +172,7 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "Spend, dictated to a player (`as NAME`)",
                     vec![
                         ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::choice("as", s.participant_names()),
+                        ParamSpec::choice("as", s.participant_names()).keyword("as"),
                     ],
                 ));
                 for m in &mine {
@@ -176,10 +186,11 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         vec![
                             ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
                             ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
-                            ParamSpec::int("tokens", 0, 5),
-                            ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)),
-                            ParamSpec::choice("skill (with)", skill_names(s, m)),
-                            ParamSpec::choice("as", [m.clone()]),
+                            ParamSpec::int("tokens", 0, 5).optional(),
+                            ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY))
+                                .keyword("vs"),
+                            ParamSpec::choice("skill (with)", skill_names(s, m)).keyword("with"),
+                            ParamSpec::choice("as", [m.clone()]).keyword("as"),
                         ],
                     ));
                 }
@@ -188,8 +199,8 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     &with_usage("giveback", "give exhausted points (or skill tokens) back"),
                     vec![
                         ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::int("points", 1, 10),
-                        ParamSpec::choice("as", s.participant_names()),
+                        ParamSpec::int("points", 1, 10).optional(),
+                        ParamSpec::choice("as", s.participant_names()).keyword("as"),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -197,7 +208,7 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     "remove an injury",
                     vec![
                         ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::choice("as", s.participant_names()),
+                        ParamSpec::choice("as", s.participant_names()).keyword("as"),
                     ],
                 ));
             }
@@ -228,7 +239,7 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         summary,
                         vec![
                             ParamSpec::int("dice", 0, dice),
-                            ParamSpec::int("tokens", 0, tokens),
+                            ParamSpec::int("tokens", 0, tokens).optional(),
                         ],
                     ));
                 }
@@ -242,8 +253,8 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                     vec![
                         ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY)),
                         ParamSpec::choice("stat", stat_names()),
-                        ParamSpec::text("skill (with)"),
-                        ParamSpec::choice("as", s.participant_names()),
+                        ParamSpec::text("skill (with)").keyword("with"),
+                        ParamSpec::choice("as", s.participant_names()).keyword("as"),
                     ],
                 ));
                 out.push(CommandSpec::new(
@@ -267,7 +278,7 @@ fn moment_legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                         "Experience: award points",
                         vec![
                             ParamSpec::int("points", 1, i64::from(MAX_POINTS)),
-                            ParamSpec::choice("as", s.participant_names()),
+                            ParamSpec::choice("as", s.participant_names()).keyword("as"),
                         ],
                     ));
                 }
@@ -350,7 +361,7 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                     vec![
                         ParamSpec::choice("stat", names),
                         ParamSpec::int("dice", 0, dice),
-                        ParamSpec::choice("as", [m.clone()]),
+                        ParamSpec::choice("as", [m.clone()]).keyword("as"),
                     ],
                 ));
             }
@@ -385,7 +396,7 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                         vec![
                             ParamSpec::choice("effect", [p.clone()]),
                             ParamSpec::int("dice", 0, max_cur(&t.controller, c.success)),
-                            ParamSpec::int("tokens", 0, 5),
+                            ParamSpec::int("tokens", 0, 5).optional(),
                         ],
                     ));
                 }
@@ -440,8 +451,8 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                         vec![
                             ParamSpec::choice("card", c),
                             ParamSpec::int("dice", 0, 10),
-                            ParamSpec::int("tokens", 0, 5),
-                            ParamSpec::choice("as", [(*o).clone()]),
+                            ParamSpec::int("tokens", 0, 5).optional(),
+                            ParamSpec::choice("as", [(*o).clone()]).keyword("as"),
                         ],
                     ));
                 }
@@ -450,10 +461,10 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                 out.push(CommandSpec::new(
                     "reject",
                     "reject an invalid card offered now",
-                    vec![ParamSpec::choice(
-                        "as",
-                        t.interrupts.iter().map(|p| p.by.clone()),
-                    )],
+                    vec![
+                        ParamSpec::choice("as", t.interrupts.iter().map(|p| p.by.clone()))
+                            .keyword("as"),
+                    ],
                 ));
             }
             if ctl || gm {
@@ -474,19 +485,21 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                         "step 4: targets, and dice + tokens on Success and Result (not rolled)",
                     ),
                     vec![
-                        ParamSpec::text("targets, comma-separated"),
+                        ParamSpec::text("targets, comma-separated").raw(),
                         ParamSpec::int(
                             "success dice",
                             0,
                             max_cur(&t.controller, c.and_then(|c| c.success)),
-                        ),
-                        ParamSpec::int("success tokens", 0, 5),
+                        )
+                        .keyword("success"),
+                        ParamSpec::int("success tokens", 0, 5).keyword("success"),
                         ParamSpec::int(
                             "result dice",
                             0,
                             max_cur(&t.controller, c.and_then(|c| c.result)),
-                        ),
-                        ParamSpec::int("result tokens", 0, 5),
+                        )
+                        .keyword("result"),
+                        ParamSpec::int("result tokens", 0, 5).keyword("result"),
                     ],
                 ));
             }
@@ -500,11 +513,11 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                         &format!("{o}: {}", with_usage("compliment", "offer a Compliment")),
                         vec![
                             ParamSpec::choice("card", c),
-                            ParamSpec::int("success dice", 0, 10),
-                            ParamSpec::int("success tokens", 0, 5),
-                            ParamSpec::int("result dice", 0, 10),
-                            ParamSpec::int("result tokens", 0, 5),
-                            ParamSpec::choice("as", [o.clone()]),
+                            ParamSpec::int("success dice", 0, 10).keyword("success"),
+                            ParamSpec::int("success tokens", 0, 5).keyword("success"),
+                            ParamSpec::int("result dice", 0, 10).keyword("result"),
+                            ParamSpec::int("result tokens", 0, 5).keyword("result"),
+                            ParamSpec::choice("as", [o.clone()]).keyword("as"),
                         ],
                     ));
                 }
@@ -515,10 +528,10 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                         &format!("{o}: {}", with_usage("divert", "offer a Divert")),
                         vec![
                             ParamSpec::choice("card", c),
-                            ParamSpec::int("success dice", 0, 10),
-                            ParamSpec::int("success tokens", 0, 5),
-                            ParamSpec::choice("to", s.participant_names()),
-                            ParamSpec::choice("as", [o.clone()]),
+                            ParamSpec::int("success dice", 0, 10).keyword("success"),
+                            ParamSpec::int("success tokens", 0, 5).keyword("success"),
+                            ParamSpec::choice("to", s.participant_names()).keyword("to"),
+                            ParamSpec::choice("as", [o.clone()]).keyword("as"),
                         ],
                     ));
                 }
@@ -533,7 +546,7 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                 out.push(CommandSpec::new(
                     "reject",
                     "reject an invalid card offered now",
-                    vec![ParamSpec::choice("as", offered)],
+                    vec![ParamSpec::choice("as", offered).keyword("as")],
                 ));
             }
             if ctl || gm {
@@ -558,15 +571,15 @@ fn event_legal(s: &State, e: &EventState, mine: &[String], gm: bool, out: &mut V
                         vec![
                             ParamSpec::choice("card", c),
                             ParamSpec::int("dice", 0, 10),
-                            ParamSpec::int("tokens", 0, 5),
-                            ParamSpec::choice("as", [r.clone()]),
+                            ParamSpec::int("tokens", 0, 5).optional(),
+                            ParamSpec::choice("as", [r.clone()]).keyword("as"),
                         ],
                     ));
                 }
                 out.push(CommandSpec::new(
                     "take",
                     &format!("{r}: no Reaction"),
-                    vec![ParamSpec::choice("as", [r.clone()])],
+                    vec![ParamSpec::choice("as", [r.clone()]).keyword("as")],
                 ));
             }
         }
