@@ -412,7 +412,7 @@ fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
     let cmd = match a.doc.name {
         "spend" => Command::Spend {
             who: who.clone(),
-            stat: stat(&name)?,
+            stat: stat(name)?,
         },
         "check" => {
             let difficulty = a
@@ -421,7 +421,7 @@ fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
                 .ok_or_else(|| a.err("the difficulty is missing (vs D)"))?;
             Command::Check {
                 who: who.clone(),
-                stat: stat(&name)?,
+                stat: stat(name)?,
                 dice: a.num("dice", nums.first())?,
                 tokens: a.opt_num("tokens", nums.get(1))?,
                 skill: a
@@ -440,7 +440,7 @@ fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
             if name.is_empty() {
                 return Err(a.err("name a stat or skill"));
             }
-            match n.pool(Some(&who), &name, false)? {
+            match n.pool(Some(&who), name, false)? {
                 Pool::Stat(stat) => Command::GiveBack { who, stat, points },
                 Pool::Skill(skill) => Command::TokensBack { who, skill, points },
             }
@@ -450,7 +450,7 @@ fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
         },
         "heal" => Command::Heal {
             who: need_who("say who: as NAME")?,
-            stat: stat(&name)?,
+            stat: stat(name)?,
         },
         "rest" => Command::Rest,
         "situation" => {
@@ -480,7 +480,7 @@ fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
         "event" => Command::StartEvent,
         "initiative" => Command::Initiative {
             who: who.clone(),
-            stat: stat(&name)?,
+            stat: stat(name)?,
             dice: a.num("dice", nums.first())?,
         },
         _ => return Ok(None),
@@ -516,7 +516,7 @@ fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
                 return Err(a.err("name the effect"));
             }
             Command::Keep {
-                effect: n.effect(n.controller().as_deref(), &name)?,
+                effect: n.effect(n.controller().as_deref(), name)?,
                 bet: a.bet_of(nums)?,
             }
         }
@@ -551,7 +551,7 @@ fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
                 },
                 a.bet_of(nums)?,
             );
-            let card = n.card(actor.as_deref(), Some(kind), &name)?;
+            let card = n.card(actor.as_deref(), Some(kind), name)?;
             if kind == CardType::Reaction {
                 Command::React {
                     who: who.clone(),
@@ -578,7 +578,7 @@ fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
             }
             Command::Compliment {
                 who: who.clone(),
-                card: n.card(actor.as_deref(), Some(CardType::Compliment), &name)?,
+                card: n.card(actor.as_deref(), Some(CardType::Compliment), name)?,
                 success: a.bet("success")?,
                 result: a.bet("result")?,
             }
@@ -592,7 +592,7 @@ fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
                 .ok_or_else(|| a.err("the new target is missing (to NAME)"))?;
             Command::Divert {
                 who: who.clone(),
-                card: n.card(actor.as_deref(), Some(CardType::Divert), &name)?,
+                card: n.card(actor.as_deref(), Some(CardType::Divert), name)?,
                 success: a.bet("success")?,
                 to: n.character(&to)?,
             }
