@@ -542,8 +542,8 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
             "give exhausted points (or skill tokens) back",
             vec![
                 ParamSpec::choice("stat", stats()),
-                ParamSpec::int("points", 1, 10),
-                ParamSpec::choice("as", names.clone()),
+                ParamSpec::int("points", 1, 10).optional(),
+                ParamSpec::choice("as", names.clone()).keyword("as"),
             ],
         ));
         out.push(CommandSpec::new(
@@ -551,7 +551,7 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
             "remove an injury",
             vec![
                 ParamSpec::choice("stat", stats()),
-                ParamSpec::choice("as", names.clone()),
+                ParamSpec::choice("as", names.clone()).keyword("as"),
             ],
         ));
     }
@@ -570,8 +570,8 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
             "bring a character into the encounter: a fresh copy of a table's character or a book's sheet",
             vec![
                 ParamSpec::choice_or_sheet("kind", kinds(s)),
-                ParamSpec::text("as"),
-                ParamSpec::choice("to", seats(s)),
+                ParamSpec::text("as").keyword("as"),
+                ParamSpec::choice("to", seats(s)).keyword("to"),
             ],
         ));
     }

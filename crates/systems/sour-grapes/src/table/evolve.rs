@@ -3,8 +3,58 @@
 
 use super::*;
 
-/// Apply one event; never rolls, never fails.
+/// Apply one event; never rolls, never fails: each kind of event is applied
+/// by the step of the rules it belongs to.
 pub(super) fn evolve(s: &mut State, e: &Event) {
+    match e {
+        Event::Spent { .. }
+        | Event::GivenBack { .. }
+        | Event::TokensBack { .. }
+        | Event::Healed { .. }
+        | Event::Rested { .. }
+        | Event::Rolled { .. }
+        | Event::Damaged { .. }
+        | Event::Adjusted { .. }
+        | Event::Awarded { .. }
+        | Event::Improved { .. }
+        | Event::Raised { .. } => character_event(s, e),
+        Event::SituationStarted { .. }
+        | Event::DifficultyChanged { .. }
+        | Event::SituationEnded { .. } => situation_event(s, e),
+        Event::EventStarted { .. }
+        | Event::InitiativeRolled { .. }
+        | Event::InitiativeSettled { .. }
+        | Event::NewRound { .. }
+        | Event::TurnBegan { .. }
+        | Event::TurnEnded { .. }
+        | Event::EventEnded { .. } => event_moment(s, e),
+        Event::EffectCountdown { .. }
+        | Event::EffectAdded { .. }
+        | Event::EffectRemoved { .. }
+        | Event::EffectKept { .. }
+        | Event::FreePoint { .. }
+        | Event::StuntPlayed { .. }
+        | Event::Offered { .. }
+        | Event::Rejected { .. }
+        | Event::SlotWon { .. }
+        | Event::StepReached { .. }
+        | Event::TargetsDeclared { .. }
+        | Event::Diverted { .. }
+        | Event::ComplimentApplies { .. }
+        | Event::ReactionSkipped { .. }
+        | Event::Reacted { .. } => turn_event(s, e),
+        Event::Joined { .. } | Event::Left { .. } | Event::EncounterEnded => roster_event(s, e),
+    }
+}
+
+/// An event on a character's sheet: a stat spent, exhausted by a roll,
+/// damaged, given back, healed, rested or set by the storyteller; skill
+/// tokens spent and given back (held until a Situation ends); experience
+/// awarded and spent.
+/// Sour Grapes, "Stat Mechanics", "Skill Mechanics", "Check", "Injury,
+/// Exhaust & Damage", "Experience" (000_05a1db5b88f54528.txt); R-SG-4,
+/// R-SG-10, R-SG-13.
+fn character_event(s: &mut State, e: &Event) {
     match e {
         Event::Spent { who, stat } => {
             if let Some(p) = s.participant_mut(who) {
@@ -28,13 +78,6 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                     .and_then(|by_skill| by_skill.get_mut(skill))
             {
                 *n = n.saturating_sub(*points);
-            }
-        }
-        Event::Rejected { who } => {
-            if let Some(t) = s.turn_mut() {
-                t.interrupts.retain(|p| &p.by != who);
-                t.compliments.retain(|p| &p.by != who);
-                t.diverts.retain(|p| &p.by != who);
             }
         }
         Event::Healed { who, stat } => {
@@ -83,6 +126,60 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
+        Event::Damaged {
+            who, stat, points, ..
+        } => {
+            if let Some(p) = s.participant_mut(who) {
+                p.character.stat_mut(*stat).lower(*points);
+            }
+        }
+        Event::Adjusted {
+            who,
+            stat,
+            from,
+            to,
+        } => {
+            if let Some(p) = s.participant_mut(who) {
+                let v = p.character.stat_mut(*stat);
+                if to < from {
+                    v.lower(from - to);
+                } else {
+                    v.raise(to - from);
+                }
+            }
+        }
+        Event::Awarded { who, points } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_add(*points);
+                p.character.set_experience(x);
+            }
+        }
+        Event::Improved { who, card, damage } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_sub(1);
+                p.character.set_experience(x);
+                p.character.improve_card(card, *damage);
+            }
+        }
+        Event::Raised { who, what } => {
+            if let Some(p) = s.participant_mut(who) {
+                let x = p.character.experience().saturating_sub(1);
+                p.character.set_experience(x);
+                match what {
+                    Pool::Stat(st) => p.character.raise_stat(*st),
+                    Pool::Skill(k) => p.character.raise_skill(k),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A Situation starts, its difficulty moves, it ends and every held skill
+/// token comes back.
+/// Sour Grapes, "Situation", "Skill Mechanics" (000_05a1db5b88f54528.txt).
+fn situation_event(s: &mut State, e: &Event) {
+    match e {
         Event::SituationStarted {
             who,
             stat,
@@ -118,6 +215,15 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
+        _ => {}
+    }
+}
+
+/// An Event starts, its initiative is rolled and settled, rounds and turns
+/// begin and end, and it ends.
+/// Sour Grapes, "Event", "Turn Mechanics" (000_05a1db5b88f54528.txt); R-SG-8.
+fn event_moment(s: &mut State, e: &Event) {
+    match e {
         Event::EventStarted { participants } => {
             s.rounds = 0;
             s.moment = Moment::Event(Box::new(EventState {
@@ -163,6 +269,25 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 e.turn = Some(Turn::new(controller.clone(), pending));
             }
         }
+        Event::TurnEnded { .. } => {
+            if let Some(e) = s.event_mut() {
+                e.turn = None;
+            }
+        }
+        Event::EventEnded { .. } => {
+            s.moment = Moment::Free;
+        }
+        _ => {}
+    }
+}
+
+/// The steps of the turn in progress: effects kept, discarded and counted
+/// down, the free point, the Stunt, cards offered, rejected and winning
+/// their slot, targets and bets, the Divert and Compliment, the Reactions.
+/// Sour Grapes, "Turn Mechanics", "Effects", "Divert", "Reactions"
+/// (000_05a1db5b88f54528.txt); R-SG-5, R-SG-9.
+fn turn_event(s: &mut State, e: &Event) {
+    match e {
         Event::EffectCountdown {
             who,
             effect,
@@ -225,6 +350,13 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
+        Event::Rejected { who } => {
+            if let Some(t) = s.turn_mut() {
+                t.interrupts.retain(|p| &p.by != who);
+                t.compliments.retain(|p| &p.by != who);
+                t.diverts.retain(|p| &p.by != who);
+            }
+        }
         Event::SlotWon { .. } => {}
         Event::StepReached { step } => {
             if let Some(t) = s.turn_mut() {
@@ -264,62 +396,16 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 t.reactions.insert(who.clone(), play.clone());
             }
         }
-        Event::Damaged {
-            who, stat, points, ..
-        } => {
-            if let Some(p) = s.participant_mut(who) {
-                p.character.stat_mut(*stat).lower(*points);
-            }
-        }
-        Event::TurnEnded { .. } => {
-            if let Some(e) = s.event_mut() {
-                e.turn = None;
-            }
-        }
-        Event::EventEnded { .. } => {
-            s.moment = Moment::Free;
-        }
-        Event::Awarded { who, points } => {
-            if let Some(p) = s.participant_mut(who) {
-                let x = p.character.experience().saturating_add(*points);
-                p.character.set_experience(x);
-            }
-        }
-        Event::Improved { who, card, damage } => {
-            if let Some(p) = s.participant_mut(who) {
-                let x = p.character.experience().saturating_sub(1);
-                p.character.set_experience(x);
-                p.character.improve_card(card, *damage);
-            }
-        }
-        Event::Raised { who, what } => {
-            if let Some(p) = s.participant_mut(who) {
-                let x = p.character.experience().saturating_sub(1);
-                p.character.set_experience(x);
-                match what {
-                    Pool::Stat(st) => p.character.raise_stat(*st),
-                    Pool::Skill(k) => p.character.raise_skill(k),
-                }
-            }
-        }
-        Event::EncounterEnded => {
-            s.over = true;
-        }
-        Event::Adjusted {
-            who,
-            stat,
-            from,
-            to,
-        } => {
-            if let Some(p) = s.participant_mut(who) {
-                let v = p.character.stat_mut(*stat);
-                if to < from {
-                    v.lower(from - to);
-                } else {
-                    v.raise(to - from);
-                }
-            }
-        }
+        _ => {}
+    }
+}
+
+/// The storyteller brings a character in (into the initiative, or at the end
+/// of the order once it is settled) or takes one out, and the encounter ends.
+/// Sour Grapes, "Game Moments" (000_05a1db5b88f54528.txt); GM tools (issue
+/// 27, item 6).
+fn roster_event(s: &mut State, e: &Event) {
+    match e {
         Event::Joined {
             participant, cards, ..
         } => {
@@ -358,5 +444,9 @@ pub(super) fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
+        Event::EncounterEnded => {
+            s.over = true;
+        }
+        _ => {}
     }
 }

@@ -606,7 +606,7 @@ impl System for SourGrapes {
         let seat = state.seat(seat);
         let mut d = Dec::new(state, roller);
         decide(&mut d, &seat, command)?;
-        Ok(d.events)
+        Ok(d.into_events())
     }
 
     fn evolve(state: &mut State, event: &Event) {

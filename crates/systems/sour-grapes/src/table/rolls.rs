@@ -6,53 +6,45 @@
 //! (000_05a1db5b88f54528.txt); R-SG-1, R-SG-2, R-SG-4..R-SG-7, R-SG-10.
 
 use super::*;
+use tabula_core::decided::Decided;
 
-/// A decision in progress: the state it started from, the events emitted so
-/// far, and the dice.
+/// A decision in progress: the events decided so far and the state they
+/// lead to ([`Decided`], the state after the events decided so far), and
+/// the dice.
 ///
 /// `decide` does not clone the state up front: a command is checked against
 /// the state it is given, and most commands emit their events and return. Only
 /// when a step reads the state after emitting (a turn that runs on to its
 /// rolls, the next Controller, the end of the Event) is the state cloned, once,
-/// and the events so far applied to the copy ([`Dec::s`]).
+/// and the events so far applied to the copy ([`Dec::s`]; [`Decided`]'s
+/// laziness).
 pub(super) struct Dec<'a> {
-    /// The state `decide` was given.
-    base: &'a State,
-    /// The state with `events[..applied]` applied, once a read needed it.
-    own: Option<State>,
-    /// How many of `events` `own` holds.
-    applied: usize,
-    pub(super) events: Vec<Event>,
+    /// The state `decide` was given and the events emitted so far.
+    decided: Decided<'a, SourGrapes>,
     pub(super) roller: &'a mut dyn Roller,
 }
 
 impl<'a> Dec<'a> {
     pub(super) fn new(base: &'a State, roller: &'a mut dyn Roller) -> Self {
         Dec {
-            base,
-            own: None,
-            applied: 0,
-            events: Vec::new(),
+            decided: Decided::new(base),
             roller,
         }
     }
 
     /// The state as it stands after every event emitted so far.
     pub(super) fn s(&mut self) -> &State {
-        if self.applied < self.events.len() {
-            let base = self.base;
-            let own = self.own.get_or_insert_with(|| base.clone());
-            for e in &self.events[self.applied..] {
-                SourGrapes::evolve(own, e);
-            }
-            self.applied = self.events.len();
-        }
-        self.own.as_ref().unwrap_or(self.base)
+        self.decided.state()
     }
 
     /// Emit an event; it is applied when the state is next read.
     pub(super) fn emit(&mut self, e: Event) {
-        self.events.push(e);
+        self.decided.emit(e);
+    }
+
+    /// The events emitted, in order: `decide`'s answer.
+    pub(super) fn into_events(self) -> Vec<Event> {
+        self.decided.into_events()
     }
 }
 

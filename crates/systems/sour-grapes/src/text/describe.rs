@@ -19,8 +19,57 @@ pub(super) fn purpose_text(p: &Purpose) -> &'static str {
     }
 }
 
-/// One event as text, with every die.
+/// One event as text, with every die: each kind of event in the words of
+/// the part of the rules it belongs to.
 pub fn describe(state: &State, e: &Event) -> String {
+    match e {
+        Event::Spent { .. }
+        | Event::GivenBack { .. }
+        | Event::Healed { .. }
+        | Event::TokensBack { .. }
+        | Event::Rested { .. }
+        | Event::Damaged { .. }
+        | Event::Awarded { .. }
+        | Event::Raised { .. }
+        | Event::Improved { .. }
+        | Event::Adjusted { .. } => describe_sheet(state, e),
+        Event::Rolled { .. } => describe_roll(state, e),
+        Event::SituationStarted { .. }
+        | Event::DifficultyChanged { .. }
+        | Event::SituationEnded { .. }
+        | Event::EventStarted { .. }
+        | Event::InitiativeRolled { .. }
+        | Event::InitiativeSettled { .. }
+        | Event::NewRound { .. }
+        | Event::TurnBegan { .. }
+        | Event::TurnEnded { .. }
+        | Event::EventEnded { .. }
+        | Event::EncounterEnded => describe_moment(e),
+        Event::Rejected { .. }
+        | Event::EffectCountdown { .. }
+        | Event::EffectAdded { .. }
+        | Event::EffectRemoved { .. }
+        | Event::EffectKept { .. }
+        | Event::FreePoint { .. }
+        | Event::StuntPlayed { .. }
+        | Event::Offered { .. }
+        | Event::SlotWon { .. }
+        | Event::StepReached { .. }
+        | Event::TargetsDeclared { .. }
+        | Event::Diverted { .. }
+        | Event::ComplimentApplies { .. }
+        | Event::ReactionSkipped { .. }
+        | Event::Reacted { .. } => describe_step(e),
+        Event::Joined { .. } | Event::Left { .. } => describe_roster(e),
+    }
+}
+
+/// An event on a character's sheet: a stat spent, given back, healed,
+/// damaged (with the condition of a depleted stat), rested or set by the
+/// storyteller; skill tokens given back; experience awarded and spent.
+/// Sour Grapes, "Stat Mechanics", "Injury, Exhaust & Damage", "Experience"
+/// (000_05a1db5b88f54528.txt); R-SG-7, R-SG-10.
+fn describe_sheet(state: &State, e: &Event) -> String {
     match e {
         Event::Spent { who, stat } => format!(
             "{who} spends a point of {stat} (now {})",
@@ -34,13 +83,60 @@ pub fn describe(state: &State, e: &Event) -> String {
         Event::TokensBack { who, skill, points } => {
             format!("the storyteller gives {who} {points} {skill} token(s) back")
         }
-        Event::Rejected { who } => {
-            format!("the table rejects {who}'s card as invalid here; it is taken back unrolled")
-        }
         Event::Rested { who } => format!(
             "a short rest: {} recover exhausted uninjured stats and skill tokens",
             who.join(", ")
         ),
+        Event::Damaged {
+            who,
+            stat,
+            points,
+            doubled,
+            source,
+        } => format!(
+            "{source} deals {points} damage to {who}'s {stat}{} (now {}){}",
+            if *doubled { " (doubled)" } else { "" },
+            cur(state, who, *stat),
+            if cur(state, who, *stat) == 0 {
+                format!(
+                    ": {stat} is depleted and injured - {}: {}",
+                    stat.condition(),
+                    stat.condition().effect()
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Event::Awarded { who, points } => format!("{who} is awarded {points} experience"),
+        Event::Raised { who, what } => format!("{who} spends an experience point: {what} +1"),
+        Event::Improved { who, card, damage } => format!(
+            "{who} spends an experience point: {card} {}",
+            if *damage {
+                "deals 1 more damage"
+            } else {
+                "needs 1 success less"
+            }
+        ),
+        Event::Adjusted {
+            who,
+            stat,
+            from,
+            to,
+        } => {
+            format!("The storyteller sets {who}'s {stat} to {to} (was {from}).")
+        }
+        // The other events are described by [`describe`]'s other steps.
+        _ => String::new(),
+    }
+}
+
+/// A roll with every die: what it is for, the card, the stat's dice and the
+/// skill's tokens, the successes against what it needs, what it exhausts,
+/// and dice placed but lost.
+/// Sour Grapes, "Check", "Turn Mechanics" (000_05a1db5b88f54528.txt); R-SG-1,
+/// R-SG-11.
+fn describe_roll(state: &State, e: &Event) -> String {
+    match e {
         Event::Rolled {
             purpose,
             who,
@@ -90,6 +186,17 @@ pub fn describe(state: &State, e: &Event) -> String {
             }
             s
         }
+        // The other events are described by [`describe`]'s other steps.
+        _ => String::new(),
+    }
+}
+
+/// The moments: a Situation and its difficulty, an Event with its
+/// initiative, rounds and turns, and the end of the encounter.
+/// Sour Grapes, "Game Moments", "Situation", "Event" (000_05a1db5b88f54528.txt);
+/// R-SG-8.
+fn describe_moment(e: &Event) -> String {
+    match e {
         Event::SituationStarted {
             who,
             stat,
@@ -135,6 +242,24 @@ pub fn describe(state: &State, e: &Event) -> String {
         Event::NewRound { round } => format!("=== New Round {round} ==="),
         Event::TurnBegan { controller, .. } => {
             format!("--- {controller}'s turn: {controller} is the Controller ---")
+        }
+        Event::TurnEnded { controller, reason } => format!("{controller}'s turn is over: {reason}"),
+        Event::EventEnded { reason } => format!("The Event ends: {reason}"),
+        Event::EncounterEnded => "The storyteller ends the encounter.".into(),
+        // The other events are described by [`describe`]'s other steps.
+        _ => String::new(),
+    }
+}
+
+/// The steps of a turn: effects, the free point, the Stunt, cards offered,
+/// rejected and winning their slot, targets and bets, the Divert and
+/// Compliment, the Reactions.
+/// Sour Grapes, "Turn Mechanics", "Effects", "Reactions"
+/// (000_05a1db5b88f54528.txt); R-SG-5, R-SG-9.
+fn describe_step(e: &Event) -> String {
+    match e {
+        Event::Rejected { who } => {
+            format!("the table rejects {who}'s card as invalid here; it is taken back unrolled")
         }
         Event::EffectCountdown {
             who,
@@ -199,47 +324,15 @@ pub fn describe(state: &State, e: &Event) -> String {
             Some(p) => format!("{who} reacts with {} ({} placed)", p.card, p.success),
             None => format!("{who} takes it (no Reaction)"),
         },
-        Event::Damaged {
-            who,
-            stat,
-            points,
-            doubled,
-            source,
-        } => format!(
-            "{source} deals {points} damage to {who}'s {stat}{} (now {}){}",
-            if *doubled { " (doubled)" } else { "" },
-            cur(state, who, *stat),
-            if cur(state, who, *stat) == 0 {
-                format!(
-                    ": {stat} is depleted and injured - {}: {}",
-                    stat.condition(),
-                    stat.condition().effect()
-                )
-            } else {
-                String::new()
-            }
-        ),
-        Event::TurnEnded { controller, reason } => format!("{controller}'s turn is over: {reason}"),
-        Event::EventEnded { reason } => format!("The Event ends: {reason}"),
-        Event::Awarded { who, points } => format!("{who} is awarded {points} experience"),
-        Event::Raised { who, what } => format!("{who} spends an experience point: {what} +1"),
-        Event::Improved { who, card, damage } => format!(
-            "{who} spends an experience point: {card} {}",
-            if *damage {
-                "deals 1 more damage"
-            } else {
-                "needs 1 success less"
-            }
-        ),
-        Event::EncounterEnded => "The storyteller ends the encounter.".into(),
-        Event::Adjusted {
-            who,
-            stat,
-            from,
-            to,
-        } => {
-            format!("The storyteller sets {who}'s {stat} to {to} (was {from}).")
-        }
+        // The other events are described by [`describe`]'s other steps.
+        _ => String::new(),
+    }
+}
+
+/// The storyteller brings a character in or takes one out (GM tools, issue
+/// 27, item 6).
+fn describe_roster(e: &Event) -> String {
+    match e {
         Event::Joined {
             participant, sheet, ..
         } => {
@@ -266,5 +359,7 @@ pub fn describe(state: &State, e: &Event) -> String {
         Event::Left { who } => {
             format!("The storyteller takes {who} out of the encounter, with their cards.")
         }
+        // The other events are described by [`describe`]'s other steps.
+        _ => String::new(),
     }
 }

@@ -15,16 +15,24 @@
 //! `with SKILL`, `vs DIFFICULTY` (or `difficulty`), `success DICE [TOKENS]`,
 //! `result DICE [TOKENS]`, `to NAME`; each may also be written `KEY=VALUE`
 //! (`as="Tavern Brute"`).
+//!
+//! The words of a line are split in `args`, its names resolved in `names`;
+//! [`parse_with`] reads each moment's commands in its own function.
 
-use tabula_core::grammar;
-use tabula_core::names::{NameLookupError, resolve, same_name};
-use tabula_core::system::{CommandDoc, Giver, find_command};
+use tabula_core::system::{CommandDoc, Giver};
 use tabula_core::{CommandParseError, Seat};
 
 use crate::cards::CardType;
 use crate::rules;
 use crate::stats::Stat;
-use crate::table::{Bet, Command, Pool, State};
+use crate::table::{Command, Pool, State};
+
+mod args;
+mod names;
+
+pub(crate) use args::Args;
+use args::split;
+use names::Names;
 
 /// Every command of a Sour Grapes table, once, in the order of the book's game
 /// moments: the source of `help`, of the parser's usage messages and of
@@ -297,375 +305,6 @@ pub const COMMANDS: &[CommandDoc] = &[
     ),
 ];
 
-/// The words that start a keyword argument.
-const KEYWORDS: [&str; 8] = [
-    "as",
-    "with",
-    "vs",
-    "success",
-    "result",
-    "to",
-    "on",
-    "difficulty",
-];
-
-/// A command line split into words: the command, positional words and keyword
-/// arguments.
-pub(crate) struct Args {
-    doc: &'static CommandDoc,
-    /// The words before the first keyword.
-    pub(crate) positional: Vec<String>,
-    keywords: Vec<(&'static str, Vec<String>)>,
-}
-
-fn keyword(word: &str) -> Option<&'static str> {
-    KEYWORDS
-        .iter()
-        .find(|k| k.eq_ignore_ascii_case(word))
-        .copied()
-}
-
-fn split(line: &str) -> Result<Args, CommandParseError> {
-    let words = grammar::words(line)?;
-    let mut it = words.into_iter();
-    let first = it.next().unwrap_or_default();
-    let doc = find_command(COMMANDS, &first)
-        .ok_or_else(|| CommandParseError::unknown_command(&first, COMMANDS))?;
-    let mut positional = Vec::new();
-    let mut keywords: Vec<(&'static str, Vec<String>)> = Vec::new();
-    for w in it {
-        if let Some(k) = keyword(&w) {
-            keywords.push((k, Vec::new()));
-            continue;
-        }
-        // `KEY=VALUE` is the keyword and its first value in one word.
-        if let Some((k, v)) = w.split_once('=')
-            && let Some(k) = keyword(k)
-        {
-            keywords.push((k, vec![v.to_string()]));
-            continue;
-        }
-        match keywords.last_mut() {
-            Some((_, v)) => v.push(w),
-            None => positional.push(w),
-        }
-    }
-    Ok(Args {
-        doc,
-        positional,
-        keywords,
-    })
-}
-
-impl Args {
-    pub(crate) fn err(&self, problem: impl Into<String>) -> CommandParseError {
-        CommandParseError::arguments(self.doc, problem)
-    }
-
-    pub(crate) fn kw(&self, k: &str) -> Option<&[String]> {
-        self.keywords
-            .iter()
-            .find(|(n, _)| *n == k)
-            .map(|(_, v)| v.as_slice())
-    }
-
-    /// The words after keyword `k` as one name (several words unquoted join
-    /// with spaces); `None` when the keyword is absent or has no words.
-    pub(crate) fn kw_text(&self, k: &str) -> Option<String> {
-        self.kw(k)
-            .map(|v| v.join(" "))
-            .filter(|s| !s.trim().is_empty())
-    }
-
-    /// Leading non-numeric positional words (a card or stat name), joined,
-    /// and the numbers after them.
-    fn name_and_numbers(&self) -> (String, &[String]) {
-        let at = self
-            .positional
-            .iter()
-            .position(|w| looks_numeric(w))
-            .unwrap_or(self.positional.len());
-        (self.positional[..at].join(" "), &self.positional[at..])
-    }
-
-    fn num(&self, what: &str, text: Option<&String>) -> Result<u32, CommandParseError> {
-        let Some(t) = text else {
-            return Err(self.err(format!("{what} is missing")));
-        };
-        t.parse::<u32>().map_err(|e| {
-            self.err(match e.kind() {
-                std::num::IntErrorKind::PosOverflow => {
-                    format!("{what} is too large: {t} (at most {})", u32::MAX)
-                }
-                _ if looks_numeric(t) => format!("{what} must be 0 or more, not {t}"),
-                _ => format!("{what} must be a whole number 0 or more, not {t:?}"),
-            })
-        })
-    }
-
-    fn opt_num(&self, what: &str, text: Option<&String>) -> Result<u32, CommandParseError> {
-        match text {
-            None => Ok(0),
-            some => self.num(what, some),
-        }
-    }
-
-    /// The bet after keyword `k`: `k DICE [TOKENS]`; no bet when absent.
-    fn bet(&self, k: &str) -> Result<Bet, CommandParseError> {
-        match self.kw(k) {
-            None => Ok(Bet::default()),
-            Some(v) => Ok(Bet {
-                dice: self.num(&format!("{k} dice"), v.first())?,
-                tokens: self.opt_num(&format!("{k} tokens"), v.get(1))?,
-            }),
-        }
-    }
-
-    /// The bet of positional numbers: `DICE [TOKENS]`.
-    fn bet_of(&self, nums: &[String]) -> Result<Bet, CommandParseError> {
-        Ok(Bet {
-            dice: self.num("dice", nums.first())?,
-            tokens: self.opt_num("tokens", nums.get(1))?,
-        })
-    }
-}
-
-/// A word that is a whole number, perhaps negative or too large (`-4`,
-/// `99999999999`): it is read as a number, so a bad one is refused as one.
-fn looks_numeric(w: &str) -> bool {
-    let digits = w.strip_prefix('-').unwrap_or(w);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Resolve `typed` among `preferred` (the names that fit here: exact, case-blind,
-/// or an unambiguous prefix). A name of `rest` written out in full is taken
-/// too, so `decide` can refuse it saying why (another seat's character, a card
-/// of another type); a prefix never reaches into `rest`. Unknown: the error
-/// lists `preferred` (or resolves among `rest` when `preferred` is empty).
-fn resolve_in(
-    field: &str,
-    typed: &str,
-    preferred: &[String],
-    rest: &[String],
-) -> Result<String, NameLookupError> {
-    if preferred.is_empty() {
-        return resolve(field, typed, rest.iter().map(String::as_str)).map(String::from);
-    }
-    match resolve(field, typed, preferred.iter().map(String::as_str)) {
-        Ok(n) => Ok(n.to_string()),
-        Err(e @ NameLookupError::Unknown { .. }) => {
-            rest.iter().find(|r| same_name(r, typed)).cloned().ok_or(e)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// The state and seat a line is read against: every name resolves against the
-/// names that fit where it is typed.
-struct Names<'a> {
-    s: &'a State,
-    seat: &'a Seat,
-}
-
-impl Names<'_> {
-    fn everyone(&self) -> Vec<String> {
-        self.s.participant_names()
-    }
-
-    fn mine(&self) -> Vec<String> {
-        self.s.controlled_by(self.seat)
-    }
-
-    /// A character anyone may name (a target, `to NAME`, the storyteller's
-    /// `as NAME`).
-    fn character(&self, typed: &str) -> Result<String, CommandParseError> {
-        Ok(resolve_in("character", typed, &self.everyone(), &[])?)
-    }
-
-    /// `as NAME` of a command a seat gives for its own character: the seat's
-    /// characters first (the storyteller: every character), then the rest (so
-    /// `decide` refuses another seat's character with the seat rule).
-    fn acting(&self, typed: &str) -> Result<String, CommandParseError> {
-        if self.seat.is_gm() {
-            return self.character(typed);
-        }
-        Ok(resolve_in(
-            "character",
-            typed,
-            &self.mine(),
-            &self.everyone(),
-        )?)
-    }
-
-    /// The character a command from this seat acts for when it names none:
-    /// the Controller when the seat plays it, else the seat's one character.
-    fn actor(&self, who: Option<&str>) -> Option<String> {
-        if let Some(w) = who {
-            return Some(w.to_string());
-        }
-        let mine = self.mine();
-        if let Some(t) = self.s.turn()
-            && mine.iter().any(|m| m == &t.controller)
-        {
-            return Some(t.controller.clone());
-        }
-        match mine.as_slice() {
-            [one] => Some(one.clone()),
-            _ => None,
-        }
-    }
-
-    fn controller(&self) -> Option<String> {
-        self.s.turn().map(|t| t.controller.clone())
-    }
-
-    /// A stat: its name, its abbreviation (`AGI`), `Strength` for Might
-    /// (R-SG-3), or an unambiguous prefix.
-    fn stat(&self, typed: &str) -> Result<Stat, CommandParseError> {
-        if let Some(st) = Stat::parse(typed) {
-            return Ok(st);
-        }
-        let names = stat_words();
-        let n = resolve("Stat", typed, names.iter().map(String::as_str))?;
-        Ok(Stat::parse(n).unwrap_or(Stat::Might))
-    }
-
-    /// The skills `who` may name: their own and the comparables the table
-    /// agreed (a card's skill standing for one of theirs).
-    fn skills_of(&self, who: Option<&str>) -> Vec<String> {
-        let Some(p) = who.and_then(|w| self.s.participant(w)) else {
-            return Vec::new();
-        };
-        p.character
-            .skills()
-            .iter()
-            .map(|k| k.name.clone())
-            .chain(p.comparable.keys().cloned())
-            .collect()
-    }
-
-    /// A skill of `who`; when the character is not known here, the name as typed
-    /// (`decide` refuses it with the character's skills).
-    fn skill(&self, who: Option<&str>, typed: &str) -> Result<String, CommandParseError> {
-        let skills = self.skills_of(who);
-        if skills.is_empty() {
-            return Ok(typed.trim().to_string());
-        }
-        Ok(resolve_in("Skill", typed, &skills, &[])?)
-    }
-
-    /// A stat or a skill of `who` (`recover`, `giveback`, `raise`). With
-    /// `new_skill`, a name that is no stat and none of their skills is a new
-    /// skill (`raise`, "Experience").
-    fn pool(
-        &self,
-        who: Option<&str>,
-        typed: &str,
-        new_skill: bool,
-    ) -> Result<Pool, CommandParseError> {
-        if let Some(st) = Stat::parse(typed) {
-            return Ok(Pool::Stat(st));
-        }
-        let skills = self.skills_of(who);
-        if let Some(k) = skills.iter().find(|k| same_name(k, typed)) {
-            return Ok(Pool::Skill(k.clone()));
-        }
-        let mut names = stat_words();
-        names.extend(skills);
-        match resolve("Stat or Skill", typed, names.iter().map(String::as_str)) {
-            Ok(n) => Ok(Stat::parse(n).map_or_else(|| Pool::Skill(n.to_string()), Pool::Stat)),
-            Err(NameLookupError::Unknown { .. }) if new_skill || who.is_none() => {
-                Ok(Pool::Skill(typed.trim().to_string()))
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// A card `who` would play: by its key (`sand-strike`), else by name among
-    /// their cards of `kind` (any kind with `None`), then among the table's
-    /// cards (which `decide` may refuse them, saying why).
-    fn card(
-        &self,
-        who: Option<&str>,
-        kind: Option<CardType>,
-        typed: &str,
-    ) -> Result<String, CommandParseError> {
-        if let Some(c) = self.s.card(typed) {
-            return Ok(c.name.clone());
-        }
-        let fits = |k: CardType| kind.is_none_or(|want| want == k);
-        let hand: Vec<String> = who
-            .and_then(|w| self.s.participant(w))
-            .map(|p| {
-                p.cards
-                    .iter()
-                    .filter_map(|c| self.s.card(c))
-                    .filter(|c| fits(c.kind))
-                    .map(|c| c.name.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let table: Vec<String> = self.s.cards.iter().map(|c| c.name.clone()).collect();
-        let field = kind.map_or_else(|| "card".to_string(), |k| format!("{k} card"));
-        Ok(resolve_in(&field, typed, &hand, &table)?)
-    }
-
-    /// An effect: by its key, else among the effects in play on `who` (when
-    /// given), then among the table's effect cards.
-    fn effect(&self, who: Option<&str>, typed: &str) -> Result<String, CommandParseError> {
-        if let Some(c) = self.s.card(typed) {
-            return Ok(c.name.clone());
-        }
-        let on: Vec<String> = who
-            .and_then(|w| self.s.participant(w))
-            .map(|p| p.effects.iter().map(|e| e.card.clone()).collect())
-            .unwrap_or_default();
-        let all: Vec<String> = self
-            .s
-            .cards
-            .iter()
-            .filter(|c| c.effect.is_some())
-            .map(|c| c.name.clone())
-            .collect();
-        Ok(resolve_in("effect", typed, &on, &all)?)
-    }
-
-    /// Targets: names separated by commas, or each a (quoted) word of its own;
-    /// unquoted words of one name join (`target Tavern Brute success 3`).
-    fn targets(&self, words: &[String]) -> Result<Vec<String>, CommandParseError> {
-        let joined = words.join(" ");
-        if joined.contains(',') {
-            return joined
-                .split(',')
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .map(|n| self.character(n))
-                .collect();
-        }
-        if joined.trim().is_empty() {
-            return Ok(Vec::new());
-        }
-        match self.character(&joined) {
-            Ok(n) => Ok(vec![n]),
-            Err(e) if words.len() > 1 => {
-                let each: Result<Vec<String>, _> =
-                    words.iter().map(|w| self.character(w)).collect();
-                each.map_err(|_| e)
-            }
-            Err(e) => Err(e),
-        }
-    }
-}
-
-/// The nine stat names and `Strength` (R-SG-3), as a name may be typed.
-fn stat_words() -> Vec<String> {
-    Stat::ALL
-        .iter()
-        .map(|s| s.name().to_string())
-        .chain(std::iter::once("Strength".to_string()))
-        .collect()
-}
-
 /// Read one command line (without the seat prefix) given by `seat` at the table
 /// `state`: the words by the one grammar, the command by [`COMMANDS`] (name or
 /// alias, any case), every name resolved to the name the table writes (see the
@@ -709,18 +348,71 @@ pub fn parse_with(
     };
     let actor = n.actor(who.as_deref());
     let (name, nums) = a.name_and_numbers();
-    let need_who = |what: &str| who.clone().ok_or_else(|| a.err(what.to_string()));
-    let stat = |typed: &str| {
-        if typed.trim().is_empty() {
-            Err(a.err("name a stat"))
-        } else {
-            n.stat(typed)
-        }
+    let l = Line {
+        a: &a,
+        n,
+        who,
+        actor,
+        name,
+        nums,
     };
+    if let Some(cmd) = read_moment(&l)? {
+        return Ok(cmd);
+    }
+    if let Some(cmd) = read_turn_step(&l)? {
+        return Ok(cmd);
+    }
+    read_tool(&l)
+}
+
+/// A line being read: its words, the names it resolves against, the
+/// character it names with `as NAME` (`who`) or acts for without it
+/// (`actor`), its leading name and the numbers after it.
+struct Line<'a> {
+    a: &'a Args,
+    n: Names<'a>,
+    who: Option<String>,
+    actor: Option<String>,
+    name: String,
+    nums: &'a [String],
+}
+
+impl Line<'_> {
+    /// The character named with `as NAME`, which the command needs: refused
+    /// saying `what` without it.
+    fn need_who(&self, what: &str) -> Result<String, CommandParseError> {
+        self.who.clone().ok_or_else(|| self.a.err(what.to_string()))
+    }
+
+    /// The stat named by `typed`; refused when nothing is named.
+    fn stat(&self, typed: &str) -> Result<Stat, CommandParseError> {
+        if typed.trim().is_empty() {
+            Err(self.a.err("name a stat"))
+        } else {
+            self.n.stat(typed)
+        }
+    }
+}
+
+/// The moments outside a turn: Spend, Check, the storyteller's give-back,
+/// heal, rest and rejecting a card, the Situation, declaring an Event and
+/// initiative; `None` for another command.
+/// Sour Grapes, "Spend", "Check", "Situation", "Event" (000_05a1db5b88f54528.txt).
+fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
+    let Line {
+        a,
+        n,
+        who,
+        actor,
+        name,
+        nums,
+    } = l;
+    let need_who = |what: &str| l.need_who(what);
+    let stat = |typed: &str| l.stat(typed);
     let cmd = match a.doc.name {
         "spend" => Command::Spend {
             who: who.clone(),
-            stat: stat(&name)?,
+            stat: stat(name)?,
         },
         "check" => {
             let difficulty = a
@@ -729,7 +421,7 @@ pub fn parse_with(
                 .ok_or_else(|| a.err("the difficulty is missing (vs D)"))?;
             Command::Check {
                 who: who.clone(),
-                stat: stat(&name)?,
+                stat: stat(name)?,
                 dice: a.num("dice", nums.first())?,
                 tokens: a.opt_num("tokens", nums.get(1))?,
                 skill: a
@@ -748,7 +440,7 @@ pub fn parse_with(
             if name.is_empty() {
                 return Err(a.err("name a stat or skill"));
             }
-            match n.pool(Some(&who), &name, false)? {
+            match n.pool(Some(&who), name, false)? {
                 Pool::Stat(stat) => Command::GiveBack { who, stat, points },
                 Pool::Skill(skill) => Command::TokensBack { who, skill, points },
             }
@@ -758,7 +450,7 @@ pub fn parse_with(
         },
         "heal" => Command::Heal {
             who: need_who("say who: as NAME")?,
-            stat: stat(&name)?,
+            stat: stat(name)?,
         },
         "rest" => Command::Rest,
         "situation" => {
@@ -788,9 +480,28 @@ pub fn parse_with(
         "event" => Command::StartEvent,
         "initiative" => Command::Initiative {
             who: who.clone(),
-            stat: stat(&name)?,
+            stat: stat(name)?,
             dice: a.num("dice", nums.first())?,
         },
+        _ => return Ok(None),
+    };
+    Ok(Some(cmd))
+}
+
+/// The steps of a turn: the free point and effects (Prep), the Stunt, the
+/// Interrupt, Targeting & Betting, the Compliment and Divert, the Reaction;
+/// `None` for another command.
+/// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
+fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
+    let Line {
+        a,
+        n,
+        who,
+        actor,
+        name,
+        nums,
+    } = l;
+    let cmd = match a.doc.name {
         "recover" => {
             let typed = a.positional.join(" ");
             if typed.trim().is_empty() {
@@ -805,7 +516,7 @@ pub fn parse_with(
                 return Err(a.err("name the effect"));
             }
             Command::Keep {
-                effect: n.effect(n.controller().as_deref(), &name)?,
+                effect: n.effect(n.controller().as_deref(), name)?,
                 bet: a.bet_of(nums)?,
             }
         }
@@ -840,7 +551,7 @@ pub fn parse_with(
                 },
                 a.bet_of(nums)?,
             );
-            let card = n.card(actor.as_deref(), Some(kind), &name)?;
+            let card = n.card(actor.as_deref(), Some(kind), name)?;
             if kind == CardType::Reaction {
                 Command::React {
                     who: who.clone(),
@@ -867,7 +578,7 @@ pub fn parse_with(
             }
             Command::Compliment {
                 who: who.clone(),
-                card: n.card(actor.as_deref(), Some(CardType::Compliment), &name)?,
+                card: n.card(actor.as_deref(), Some(CardType::Compliment), name)?,
                 success: a.bet("success")?,
                 result: a.bet("result")?,
             }
@@ -881,12 +592,29 @@ pub fn parse_with(
                 .ok_or_else(|| a.err("the new target is missing (to NAME)"))?;
             Command::Divert {
                 who: who.clone(),
-                card: n.card(actor.as_deref(), Some(CardType::Divert), &name)?,
+                card: n.card(actor.as_deref(), Some(CardType::Divert), name)?,
                 success: a.bet("success")?,
                 to: n.character(&to)?,
             }
         }
         "take" => Command::Take { who: who.clone() },
+        _ => return Ok(None),
+    };
+    Ok(Some(cmd))
+}
+
+/// Effects put on and taken off, ending the Event or the encounter, the
+/// Experience rule and the storyteller's `adjust` and `remove`; an unknown
+/// command otherwise.
+/// Sour Grapes, "Effects", "Experience" (000_05a1db5b88f54528.txt); GM tools
+/// (issue 27, item 6).
+fn read_tool(l: &Line<'_>) -> Result<Command, CommandParseError> {
+    let Line {
+        a, n, who, actor, ..
+    } = l;
+    let need_who = |what: &str| l.need_who(what);
+    let stat = |typed: &str| l.stat(typed);
+    let cmd = match a.doc.name {
         "afflict" => {
             let who = need_who("say who: as NAME")?;
             let typed = a.positional.join(" ");
