@@ -191,7 +191,8 @@ async fn follow(
             let seq = t.seq();
             let mut sent = Sent::default();
             let view = sent.view_if_changed(t.view_text(&who.seat, &who.seat).ok());
-            let sheets = sent.sheets_if_changed(serde_json::to_string(&t.sheet_doc(&who.seat)).ok());
+            let sheets =
+                sent.sheets_if_changed(serde_json::to_string(&t.sheet_doc(&who.seat)).ok());
             let head = json!({
                 "type": "hello",
                 "table": id,
@@ -200,7 +201,10 @@ async fn follow(
                 "seq": seq,
                 "online": state.limiters().open_seats(&id),
             });
-            (seq, (with_parts(head, view.as_deref(), sheets.as_deref()), sent))
+            (
+                seq,
+                (with_parts(head, view.as_deref(), sheets.as_deref()), sent),
+            )
         }),
         Err(e) => return refuse(&mut socket, &e).await,
     };
@@ -508,7 +512,11 @@ async fn send_update(
 ) -> bool {
     let (view, sheets) = view_sheets;
     let (view, sheets) = (view.as_deref(), sheets.as_deref());
-    let whole = with_parts(json!({"type": "update", "seq": seq, "lines": &lines}), view, sheets);
+    let whole = with_parts(
+        json!({"type": "update", "seq": seq, "lines": &lines}),
+        view,
+        sheets,
+    );
     if whole.len() <= WS_MESSAGE_TARGET_BYTES {
         return send_text(socket, whole).await;
     }
@@ -517,7 +525,11 @@ async fn send_update(
             return false;
         }
     }
-    let bare = with_parts(json!({"type": "update", "seq": seq, "lines": []}), view, sheets);
+    let bare = with_parts(
+        json!({"type": "update", "seq": seq, "lines": []}),
+        view,
+        sheets,
+    );
     send_text(socket, bare).await
 }
 

@@ -543,7 +543,9 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
             vec![
                 ParamSpec::choice("stat", stats()),
                 ParamSpec::int("points", 1, 10).optional(),
-                ParamSpec::choice("as", names.clone()).keyword("as"),
+                ParamSpec::choice("as", names.clone())
+                    .keyword("as")
+                    .required(),
             ],
         ));
         out.push(CommandSpec::new(
@@ -551,7 +553,9 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
             "remove an injury",
             vec![
                 ParamSpec::choice("stat", stats()),
-                ParamSpec::choice("as", names.clone()).keyword("as"),
+                ParamSpec::choice("as", names.clone())
+                    .keyword("as")
+                    .required(),
             ],
         ));
     }

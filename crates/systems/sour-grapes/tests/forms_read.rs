@@ -5,15 +5,14 @@
 //! declared [`ParamSyntax`] with sample values, and read back
 //! ([`testkit::assert_forms_read`]).
 //!
-//! `ParamSyntax` has no required keyword: a keyword is optional in the form.
-//! Where the parser needs one (`check`'s `vs`, `divert`'s `to`, the
+//! Where the parser needs a keyword (`check`'s `vs`, `divert`'s `to`, the
 //! storyteller's `as NAME` of `afflict`, `cure`, `giveback`, `heal`,
-//! `situation`, `award`, `reject`; see [`REQUIRED_KEYWORDS`]) a form left
-//! without it is refused with what is missing, as before. The walk reads
-//! the book's commands through [`Forms`], the book with each of those
+//! `situation`, `award`, `reject`; see [`REQUIRED_KEYWORDS`]) the book
+//! declares it `.required()`, so the page's form asks for it. The walk also
+//! reads the book's commands through [`Forms`], the book with each of those
 //! parameters written as a required `WORD VALUE` (two required words), and
-//! checks that the list is exact: the line without the keyword does not
-//! read.
+//! checks that the list is exact: each is declared required, and the line
+//! without the keyword does not read.
 
 mod common;
 
@@ -96,6 +95,11 @@ impl System for Forms {
                                 "{}'s {:?}",
                                 spec.name,
                                 p.name
+                            );
+                            assert!(
+                                !p.optional,
+                                "{}'s {:?} is declared required",
+                                spec.name, p.name
                             );
                             params.push(ParamSpec::choice(word, [word]));
                             params.push(ParamSpec {
@@ -225,7 +229,7 @@ fn fill(s: &State, spec: &CommandSpec, picks: &mut Picks) -> Vec<String> {
     spec.params
         .iter()
         .map(|p| {
-            if p.syntax.is_optional() && picks.below(2) == 0 {
+            if p.optional && picks.below(2) == 0 {
                 return String::new();
             }
             let own = text_samples(s, p);
@@ -290,9 +294,7 @@ fn assert_required_keywords_needed(s: &State) -> usize {
                     } else {
                         own
                     };
-                    v.into_iter()
-                        .next()
-                        .or(q.syntax.is_optional().then(String::new))
+                    v.into_iter().next().or(q.optional.then(String::new))
                 })
                 .collect();
             let Some(values) = values else { continue };
@@ -336,7 +338,7 @@ fn walk(mut table: Table<SourGrapes>, seed: u64, steps: usize, tally: &mut Tally
                 .into_iter()
                 .filter(|(_, spec)| {
                     spec.params.iter().all(|p| {
-                        p.syntax.is_optional()
+                        p.optional
                             || !text_samples(s, p).is_empty()
                             || !testkit::sample_values(p).is_empty()
                     })

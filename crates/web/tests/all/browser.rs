@@ -1333,7 +1333,11 @@ async fn browser_page_modules_spell_commands_and_draw_symbols() {
         ),
     ];
     for (spec, values, expected) in cases {
-        assert_eq!(spec.line(&values), expected, "the engine's line for {spec:?}");
+        assert_eq!(
+            spec.line(&values),
+            expected,
+            "the engine's line for {spec:?}"
+        );
         let got = c
             .execute_async(
                 "const [spec, values, done] = arguments; \

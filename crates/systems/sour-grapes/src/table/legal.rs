@@ -161,7 +161,9 @@ fn effect_tools(s: &State, out: &mut Vec<CommandSpec>) {
                     .filter(|c| c.effect.is_some())
                     .map(|c| c.name.clone()),
             ),
-            ParamSpec::choice("as", s.participant_names()).keyword("as"),
+            ParamSpec::choice("as", s.participant_names())
+                .keyword("as")
+                .required(),
         ],
     ));
     let in_play: Vec<String> = s
@@ -175,7 +177,9 @@ fn effect_tools(s: &State, out: &mut Vec<CommandSpec>) {
             &with_usage("cure", "remove an effect (its condition is met)"),
             vec![
                 ParamSpec::choice("effect", in_play),
-                ParamSpec::choice("as", s.participant_names()).keyword("as"),
+                ParamSpec::choice("as", s.participant_names())
+                    .keyword("as")
+                    .required(),
             ],
         ));
     }
@@ -200,7 +204,7 @@ fn player_checks(s: &State, mine: &[String], out: &mut Vec<CommandSpec>) {
                         ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
                         ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
                         ParamSpec::int("tokens", 0, 5).optional(),
-                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)).keyword("vs"),
+                        ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)).keyword("vs").required(),
                         ParamSpec::choice("skill (with)", skill_names(s, m)).keyword("with"),
                         ParamSpec::choice("as", [m.clone()]).keyword("as"),
                     ]));
@@ -232,7 +236,9 @@ fn storyteller_checks(s: &State, mine: &[String], out: &mut Vec<CommandSpec>) {
                 ParamSpec::choice("stat", stats.iter().map(|st| st.name())),
                 ParamSpec::int("dice", 0, max_dice(s, m, &stats)),
                 ParamSpec::int("tokens", 0, 5).optional(),
-                ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY)).keyword("vs"),
+                ParamSpec::int("difficulty (vs)", 0, i64::from(MAX_DIFFICULTY))
+                    .keyword("vs")
+                    .required(),
                 ParamSpec::choice("skill (with)", skill_names(s, m)).keyword("with"),
                 ParamSpec::choice("as", [m.clone()]).keyword("as"),
             ],
@@ -244,7 +250,9 @@ fn storyteller_checks(s: &State, mine: &[String], out: &mut Vec<CommandSpec>) {
         vec![
             ParamSpec::choice("stat", stat_names()),
             ParamSpec::int("points", 1, 10).optional(),
-            ParamSpec::choice("as", s.participant_names()).keyword("as"),
+            ParamSpec::choice("as", s.participant_names())
+                .keyword("as")
+                .required(),
         ],
     ));
     out.push(CommandSpec::new(
@@ -252,7 +260,9 @@ fn storyteller_checks(s: &State, mine: &[String], out: &mut Vec<CommandSpec>) {
         "remove an injury",
         vec![
             ParamSpec::choice("stat", stat_names()),
-            ParamSpec::choice("as", s.participant_names()).keyword("as"),
+            ParamSpec::choice("as", s.participant_names())
+                .keyword("as")
+                .required(),
         ],
     ));
 }
@@ -315,7 +325,9 @@ fn storyteller_between_moments(s: &State, out: &mut Vec<CommandSpec>) {
             ParamSpec::int("difficulty", 0, i64::from(MAX_DIFFICULTY)),
             ParamSpec::choice("stat", stat_names()),
             ParamSpec::text("skill (with)").keyword("with"),
-            ParamSpec::choice("as", s.participant_names()).keyword("as"),
+            ParamSpec::choice("as", s.participant_names())
+                .keyword("as")
+                .required(),
         ],
     ));
     out.push(CommandSpec::new(
@@ -339,7 +351,9 @@ fn storyteller_between_moments(s: &State, out: &mut Vec<CommandSpec>) {
             "Experience: award points",
             vec![
                 ParamSpec::int("points", 1, i64::from(MAX_POINTS)),
-                ParamSpec::choice("as", s.participant_names()).keyword("as"),
+                ParamSpec::choice("as", s.participant_names())
+                    .keyword("as")
+                    .required(),
             ],
         ));
     }
@@ -545,7 +559,11 @@ fn interrupt_legal(
         out.push(CommandSpec::new(
             "reject",
             "reject an invalid card offered now",
-            vec![ParamSpec::choice("as", t.interrupts.iter().map(|p| p.by.clone())).keyword("as")],
+            vec![
+                ParamSpec::choice("as", t.interrupts.iter().map(|p| p.by.clone()))
+                    .keyword("as")
+                    .required(),
+            ],
         ));
     }
     if ctl || gm {
@@ -625,7 +643,9 @@ fn support_legal(
                     ParamSpec::choice("card", c),
                     ParamSpec::int("success dice", 0, 10).keyword("success"),
                     ParamSpec::int("success tokens", 0, 5).keyword("success"),
-                    ParamSpec::choice("to", s.participant_names()).keyword("to"),
+                    ParamSpec::choice("to", s.participant_names())
+                        .keyword("to")
+                        .required(),
                     ParamSpec::choice("as", [o.clone()]).keyword("as"),
                 ],
             ));
@@ -641,7 +661,7 @@ fn support_legal(
         out.push(CommandSpec::new(
             "reject",
             "reject an invalid card offered now",
-            vec![ParamSpec::choice("as", offered).keyword("as")],
+            vec![ParamSpec::choice("as", offered).keyword("as").required()],
         ));
     }
     if ctl || gm {
