@@ -359,39 +359,75 @@ impl Store for PgStore {
         }
         // Another server may have read the same seq: the first to insert seq
         // expect + 1 wins, the other waits for its commit and then hits the key.
-        for entry in &rows.entries {
-            let inserted = sqlx::query(
-                "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) \
-                 VALUES ($1, $2, $3, $4::json, $5, $6, $7::json)",
-            )
-            .bind(id)
-            .bind(entry.seq)
-            .bind(&entry.seat)
-            .bind(&entry.entry)
-            .bind(rows.at_ms)
-            .bind(entry.command_end)
-            .bind(&entry.roller)
-            .execute(&mut *tx)
-            .await;
-            if let Err(error) = inserted {
-                return Err(self.unique_to_conflict(error, tx, id).await);
-            }
-        }
-        insert_lines(&mut tx, id, &lines, false).await?;
-        sqlx::query(
-            "UPDATE tables SET roller = $1::json, lines_through = CASE \
-             WHEN $3 AND lines_through = $4 THEN $5 ELSE lines_through END, \
-             touched_ms = GREATEST(touched_ms, $6) \
-             WHERE id = $2",
+        //
+        // One statement writes the rows, their lines and the table's roller
+        // and notifies (delivered when, and only if, the transaction
+        // commits): with BEGIN, the seq check and COMMIT, four round trips
+        // per command whatever its rows (issue 28).
+        let appended = sqlx::query(
+            "WITH e AS ( \
+               INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) \
+               SELECT $1, u.seq, u.seat, u.entry::json, $2, u.command_end, u.roller::json \
+               FROM UNNEST($3::bigint[], $4::text[], $5::text[], $6::bool[], $7::text[]) \
+                 AS u(seq, seat, entry, command_end, roller) \
+             ), l AS ( \
+               INSERT INTO log_lines (table_id, seat, seq, line) \
+               SELECT $1, v.seat, v.seq, v.line::json \
+               FROM UNNEST($8::text[], $9::bigint[], $10::text[]) AS v(seat, seq, line) \
+             ) \
+             UPDATE tables SET roller = $11::json, lines_through = CASE \
+               WHEN $12 AND lines_through = $13 THEN $14 ELSE lines_through END, \
+               touched_ms = GREATEST(touched_ms, $2) \
+             WHERE id = $1 \
+             RETURNING pg_notify($15, $16)",
         )
-        .bind(&rows.roller)
         .bind(id)
+        .bind(rows.at_ms)
+        .bind(rows.entries.iter().map(|e| e.seq).collect::<Vec<i64>>())
+        .bind(
+            rows.entries
+                .iter()
+                .map(|e| e.seat.as_str())
+                .collect::<Vec<&str>>(),
+        )
+        .bind(
+            rows.entries
+                .iter()
+                .map(|e| e.entry.as_str())
+                .collect::<Vec<&str>>(),
+        )
+        .bind(
+            rows.entries
+                .iter()
+                .map(|e| e.command_end)
+                .collect::<Vec<bool>>(),
+        )
+        .bind(
+            rows.entries
+                .iter()
+                .map(|e| e.roller.as_deref())
+                .collect::<Vec<Option<&str>>>(),
+        )
+        .bind(lines.iter().map(|l| l.seat.as_str()).collect::<Vec<&str>>())
+        .bind(lines.iter().map(|l| l.seq).collect::<Vec<i64>>())
+        .bind(lines.iter().map(|l| l.line.as_str()).collect::<Vec<&str>>())
+        .bind(&rows.roller)
         .bind(described)
         .bind(rows.expect)
         .bind(seq_to_db(rows.last)?)
-        .bind(rows.at_ms)
+        .bind(crate::NOTIFY_CHANNEL)
+        .bind(format!("{id} {}", rows.last))
         .execute(&mut *tx)
-        .await?;
+        .await;
+        if let Err(error) = appended {
+            // A line given twice is the caller's error, not a lost race.
+            let on_lines = matches!(&error, sqlx::Error::Database(db)
+                if db.constraint() == Some("log_lines_pkey"));
+            if on_lines {
+                return Err(error.into());
+            }
+            return Err(self.unique_to_conflict(error, tx, id).await);
+        }
         if let Some(state) = &rows.snapshot {
             sqlx::query(
                 "INSERT INTO snapshots (table_id, seq, state, roller) \
@@ -406,12 +442,6 @@ impl Store for PgStore {
             .execute(&mut *tx)
             .await?;
         }
-        // Delivered to every listener when (and only if) the transaction commits.
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(crate::NOTIFY_CHANNEL)
-            .bind(format!("{id} {}", rows.last))
-            .execute(&mut *tx)
-            .await?;
         tx.commit().await?;
         Ok(rows.last)
     }
