@@ -241,6 +241,13 @@ fn skills_of<'a>(cs: impl IntoIterator<Item = &'a Combatant>) -> Vec<String> {
 }
 
 /// What `seat` may do now, with parameters.
+///
+/// Each parameter declares how it is written ([`tabula_core::ParamSyntax`]),
+/// as [`crate::commands::COMMANDS`]' usage and the parser read it: `fate`'s
+/// MODIFIER, `attack`'s kind and `play`'s SKILL are optional positional
+/// values; `attack`'s options (`zeal fortune disarm savage wild=N
+/// spec=NAME`) are raw words; the GM's `add ... as NAME to SEAT` are keyword
+/// values ([`crate::gm`]). Issue 26, item 1.
 pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if s.finished {
@@ -297,7 +304,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             skills_of(mine.iter().copied().filter(|c| c.character().is_some())),
                         ),
                         ParamSpec::choice("trait", trait_names()),
-                        ParamSpec::int("modifier", 0, 20),
+                        ParamSpec::int("modifier", 0, 20).optional(),
                     ],
                 ));
             }
@@ -389,10 +396,12 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                             vec![
                                 ParamSpec::choice("target", others),
                                 ParamSpec::choice("skill", skills_of([c])),
-                                ParamSpec::choice("kind", ["physical", "social", "fear", "simple"]),
+                                ParamSpec::choice("kind", ["physical", "social", "fear", "simple"])
+                                    .optional(),
                                 ParamSpec::text(
                                     "options: zeal fortune disarm savage wild=N spec=NAME",
-                                ),
+                                )
+                                .raw(),
                             ],
                         ));
                         if !c.hand.is_empty() {
@@ -470,7 +479,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                                 ParamSpec::choice("who", [c.name.clone()]),
                                 ParamSpec::choice("skill", skills_of([c])),
                                 ParamSpec::choice("trait", trait_names()),
-                                ParamSpec::int("modifier", 0, 20),
+                                ParamSpec::int("modifier", 0, 20).optional(),
                             ],
                         ));
                     }
@@ -521,7 +530,7 @@ pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
                 && let Some(c) = s.combatants.get(i).filter(|c| c.controlled_by(seat))
             {
                 if face_down {
-                    out.push(CommandSpec::new("play", "Play a card face down (defender: and its skill, `mom` for Mind Over Matter)", vec![ParamSpec::choice("card", cards_of(c)), ParamSpec::choice("skill", skills_of([c]))]));
+                    out.push(CommandSpec::new("play", "Play a card face down (defender: and its skill, `mom` for Mind Over Matter)", vec![ParamSpec::choice("card", cards_of(c)), ParamSpec::choice("skill", skills_of([c])).optional()]));
                 } else {
                     let limit = if x.to_act == Side::Attacker {
                         x.attacker_limit
