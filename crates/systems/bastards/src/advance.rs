@@ -253,223 +253,18 @@ pub fn advance(
     let mut d = c.to_draft();
     let rest = args.join(" ");
     let summary = match doc.name {
-        "raise" => {
-            let [word] = args else {
-                return Err(parse_err("raise takes one Trait: raise Body"));
-            };
-            let t = Trait::parse(word).ok_or_else(|| {
-                parse_err(format!(
-                    "there is no Trait called {word:?} (Body, Spirit, Mind, Luck)"
-                ))
-            })?;
-            let cur = c.trait_score(t);
-            if cur >= MAX_TRAIT {
-                return Err(AdvanceError::refused(
-                    RULE_CAPS,
-                    format!("{t} is {cur}, the most a sheet holds"),
-                ));
-            }
-            let left = pay(&c, &format!("Raising {t}"))?;
-            set_trait(&mut d, t, cur + 1);
-            let now = c.pool_now(t);
-            if let Some(p) = d.pools.get(t) {
-                d.pools.set(t, Some(p + 5));
-            }
-            format!(
-                "{t} {cur} -> {} for 1 XP ({} {now} -> {}); XP left {left}",
-                cur + 1,
-                t.pool_name(),
-                now + 5
-            )
-        }
-        "skill" => {
-            if rest.trim().is_empty() {
-                return Err(parse_err("skill takes a skill: skill Technology"));
-            }
-            let (name, new_custom) = match find_skill(&c, &rest)? {
-                Some(n) => (n, false),
-                None if is_skill(&rest, &[]) => (rest.trim().to_string(), false),
-                None if seat.is_gm() => (rest.trim().to_string(), true),
-                None => {
-                    return Err(AdvanceError::refused(
-                        RULE_SKILLS,
-                        format!(
-                            "{:?} is not a skill of the book; the Dealer may allow it (gm: skill {})",
-                            rest.trim(),
-                            rest.trim()
-                        ),
-                    ));
-                }
-            };
-            let cur = c.skill(&name).unwrap_or(1);
-            if cur >= MAX_RANK {
-                return Err(AdvanceError::refused(
-                    RULE_CAPS,
-                    format!("{name} is rank {cur}, the most a sheet holds"),
-                ));
-            }
-            let left = pay(&c, &format!("Upping {name}"))?;
-            if new_custom {
-                d.custom_skills.push(name.clone());
-            }
-            let key = d
-                .skills
-                .keys()
-                .find(|k| k.trim().eq_ignore_ascii_case(name.trim()))
-                .cloned()
-                .unwrap_or_else(|| name.clone());
-            d.skills.insert(key, cur + 1);
-            format!("{name} {cur} -> {} for 1 XP; XP left {left}", cur + 1)
-        }
-        "specialty" => {
-            let [name, a, b] = args else {
-                return Err(parse_err(
-                    "specialty takes a name and two skills: specialty \"Jury-Rig\" Technology Repair",
-                ));
-            };
-            if c.specialties().iter().any(|(n, _, _)| same_name(n, name)) {
-                return Err(AdvanceError::refused(
-                    RULE_SPECIALTIES,
-                    format!("{} already has the Specialty {name}", c.name()),
-                ));
-            }
-            let mut pair: Vec<(String, i64)> = Vec::new();
-            for typed in [a, b] {
-                let skill = find_skill(&c, typed)?.unwrap_or_else(|| typed.trim().to_string());
-                let r = c.skill(&skill).unwrap_or(0);
-                if r < 2 {
-                    return Err(AdvanceError::refused(
-                        RULE_SPECIALTIES,
-                        format!(
-                            "{skill} is rank {r}; a Specialty joins two skills at rank 2 or above"
-                        ),
-                    ));
-                }
-                pair.push((skill, r));
-            }
-            let [(x, rx), (y, ry)] = pair.as_slice() else {
-                return Err(parse_err("a Specialty joins two skills"));
-            };
-            if same_name(x, y) {
-                return Err(AdvanceError::refused(
-                    RULE_SPECIALTIES,
-                    "a Specialty joins two different skills",
-                ));
-            }
-            let left = pay(&c, &format!("The Specialty {name}"))?;
-            let summary = format!(
-                "Specialty {name} ({x} x {y}), rank {}, for 1 XP; XP left {left}",
-                rx.min(ry)
-            );
-            let skills = vec![x.clone(), y.clone()];
-            d.specialties.push(SpecialtyDraft {
-                name: name.clone(),
-                skills,
-            });
-            summary
-        }
-        "advantage" => {
-            let a = Advantage::parse(&rest).ok_or_else(|| {
-                AdvanceError::refused(
-                    RULE_ADVANTAGES,
-                    format!(
-                        "{:?} is not an Advantage of the book (Counter and Florentine name a weapon: advantage Counter<Sword>)",
-                        rest.trim()
-                    ),
-                )
-            })?;
-            let has = c
-                .advantages()
-                .iter()
-                .filter(|x| same_name(&x.to_string(), &a.to_string()))
-                .count();
-            let stacks = matches!(a, Advantage::Toughness | Advantage::Resolve);
-            if stacks && has >= MAX_STACK {
-                return Err(AdvanceError::refused(
-                    RULE_ADVANTAGES,
-                    format!("{a} may be taken at most {MAX_STACK} times"),
-                ));
-            }
-            if !stacks && has > 0 {
-                return Err(AdvanceError::refused(
-                    RULE_ADVANTAGES,
-                    format!(
-                        "{} already has {a}; only Toughness and Resolve may be taken again",
-                        c.name()
-                    ),
-                ));
-            }
-            let left = pay(&c, &format!("The Advantage {a}"))?;
-            d.advantages.push(a.to_string());
-            format!("{a} ({}) for 1 XP; XP left {left}", a.suit())
-        }
+        "raise" => raise(&c, &mut d, args)?,
+        "skill" => up_skill(&c, &mut d, seat, &rest)?,
+        "specialty" => add_specialty(&c, &mut d, args)?,
+        "advantage" => add_advantage(&c, &mut d, &rest)?,
         "disadvantage" => {
             return Err(AdvanceError::refused(
                 RULE_POINTS,
                 "Disadvantages may be taken only at character creation",
             ));
         }
-        "award" => {
-            let [n] = args else {
-                return Err(parse_err("award takes a number of XP: award 2"));
-            };
-            let n = number(n, "XP awarded", MAX_AWARD)?;
-            let earned = c.earned_xp();
-            if earned + n > MAX_EARNED_XP {
-                return Err(AdvanceError::refused(
-                    RULE_CAPS,
-                    format!(
-                        "earned XP would be {}, more than {MAX_EARNED_XP}",
-                        earned + n
-                    ),
-                ));
-            }
-            d.earned_xp = earned + n;
-            let (available, spent) = c.xp();
-            format!(
-                "{} earns {n} XP (earned {earned} -> {}); XP left {}",
-                c.name(),
-                earned + n,
-                available + n - spent
-            )
-        }
-        "recover" => {
-            let (which, amount) = match args {
-                [] => (None, None),
-                [one] => match one.parse::<i64>() {
-                    Ok(_) => (None, Some(number(one, "points", MAX_RECOVER)?)),
-                    Err(_) => (Some(one.as_str()), None),
-                },
-                [p, n] => (Some(p.as_str()), Some(number(n, "points", MAX_RECOVER)?)),
-                _ => return Err(parse_err("recover takes a pool and a number: recover BP 3")),
-            };
-            let pools: Vec<Trait> = match which {
-                None => Trait::ALL.to_vec(),
-                Some(w) if w.eq_ignore_ascii_case("all") => Trait::ALL.to_vec(),
-                Some(w) => vec![Trait::parse(w).ok_or_else(|| {
-                    parse_err(format!(
-                        "there is no pool called {w:?} (BP, SP, MP, LP or all)"
-                    ))
-                })?],
-            };
-            let mut changed = Vec::new();
-            for t in pools {
-                let now = c.pool_now(t);
-                let max = c.pool_max(t);
-                let after = amount.map_or(max, |n| (now + n).min(max));
-                if after != now {
-                    changed.push(format!("{} {now} -> {after}", t.pool_name()));
-                }
-                d.pools.set(t, (after < max).then_some(after));
-            }
-            if changed.is_empty() {
-                return Err(AdvanceError::refused(
-                    RULE_POOLS,
-                    format!("{}'s pools are already full (Trait x 5)", c.name()),
-                ));
-            }
-            format!("{} recovers: {}", c.name(), changed.join(", "))
-        }
+        "award" => award(&c, &mut d, args)?,
+        "recover" => recover(&c, &mut d, args)?,
         _ => return Err(parse_err(format!("{head:?} is not an advancement command"))),
     };
     let text = write_sheet(&d);
@@ -490,4 +285,248 @@ pub fn advance(
             ))
         }
     }
+}
+
+/// `raise TRAIT`: a Trait up by 1 for 1 XP, its pool by 5 ("Points & Costs";
+/// R-GB-8; the cap [`MAX_TRAIT`]).
+fn raise(c: &Character, d: &mut CharacterDraft, args: &[String]) -> Result<String, AdvanceError> {
+    let [word] = args else {
+        return Err(parse_err("raise takes one Trait: raise Body"));
+    };
+    let t = Trait::parse(word).ok_or_else(|| {
+        parse_err(format!(
+            "there is no Trait called {word:?} (Body, Spirit, Mind, Luck)"
+        ))
+    })?;
+    let cur = c.trait_score(t);
+    if cur >= MAX_TRAIT {
+        return Err(AdvanceError::refused(
+            RULE_CAPS,
+            format!("{t} is {cur}, the most a sheet holds"),
+        ));
+    }
+    let left = pay(c, &format!("Raising {t}"))?;
+    set_trait(d, t, cur + 1);
+    let now = c.pool_now(t);
+    if let Some(p) = d.pools.get(t) {
+        d.pools.set(t, Some(p + 5));
+    }
+    Ok(format!(
+        "{t} {cur} -> {} for 1 XP ({} {now} -> {}); XP left {left}",
+        cur + 1,
+        t.pool_name(),
+        now + 5
+    ))
+}
+
+/// `skill SKILL`: a skill up by one rank for 1 XP; a skill the book does not
+/// list only from the Dealer ("Skills", "Points & Costs"; the cap
+/// [`MAX_RANK`]).
+fn up_skill(
+    c: &Character,
+    d: &mut CharacterDraft,
+    seat: &Seat,
+    rest: &str,
+) -> Result<String, AdvanceError> {
+    if rest.trim().is_empty() {
+        return Err(parse_err("skill takes a skill: skill Technology"));
+    }
+    let (name, new_custom) = match find_skill(c, rest)? {
+        Some(n) => (n, false),
+        None if is_skill(rest, &[]) => (rest.trim().to_string(), false),
+        None if seat.is_gm() => (rest.trim().to_string(), true),
+        None => {
+            return Err(AdvanceError::refused(
+                RULE_SKILLS,
+                format!(
+                    "{:?} is not a skill of the book; the Dealer may allow it (gm: skill {})",
+                    rest.trim(),
+                    rest.trim()
+                ),
+            ));
+        }
+    };
+    let cur = c.skill(&name).unwrap_or(1);
+    if cur >= MAX_RANK {
+        return Err(AdvanceError::refused(
+            RULE_CAPS,
+            format!("{name} is rank {cur}, the most a sheet holds"),
+        ));
+    }
+    let left = pay(c, &format!("Upping {name}"))?;
+    if new_custom {
+        d.custom_skills.push(name.clone());
+    }
+    let key = d
+        .skills
+        .keys()
+        .find(|k| k.trim().eq_ignore_ascii_case(name.trim()))
+        .cloned()
+        .unwrap_or_else(|| name.clone());
+    d.skills.insert(key, cur + 1);
+    Ok(format!(
+        "{name} {cur} -> {} for 1 XP; XP left {left}",
+        cur + 1
+    ))
+}
+
+/// `specialty NAME SKILL SKILL`: a Specialty joining two different skills at
+/// rank 2 or more, for 1 XP ("Specialties").
+fn add_specialty(
+    c: &Character,
+    d: &mut CharacterDraft,
+    args: &[String],
+) -> Result<String, AdvanceError> {
+    let [name, a, b] = args else {
+        return Err(parse_err(
+            "specialty takes a name and two skills: specialty \"Jury-Rig\" Technology Repair",
+        ));
+    };
+    if c.specialties().iter().any(|(n, _, _)| same_name(n, name)) {
+        return Err(AdvanceError::refused(
+            RULE_SPECIALTIES,
+            format!("{} already has the Specialty {name}", c.name()),
+        ));
+    }
+    let mut pair: Vec<(String, i64)> = Vec::new();
+    for typed in [a, b] {
+        let skill = find_skill(c, typed)?.unwrap_or_else(|| typed.trim().to_string());
+        let r = c.skill(&skill).unwrap_or(0);
+        if r < 2 {
+            return Err(AdvanceError::refused(
+                RULE_SPECIALTIES,
+                format!("{skill} is rank {r}; a Specialty joins two skills at rank 2 or above"),
+            ));
+        }
+        pair.push((skill, r));
+    }
+    let [(x, rx), (y, ry)] = pair.as_slice() else {
+        return Err(parse_err("a Specialty joins two skills"));
+    };
+    if same_name(x, y) {
+        return Err(AdvanceError::refused(
+            RULE_SPECIALTIES,
+            "a Specialty joins two different skills",
+        ));
+    }
+    let left = pay(c, &format!("The Specialty {name}"))?;
+    let summary = format!(
+        "Specialty {name} ({x} x {y}), rank {}, for 1 XP; XP left {left}",
+        rx.min(ry)
+    );
+    let skills = vec![x.clone(), y.clone()];
+    d.specialties.push(SpecialtyDraft {
+        name: name.clone(),
+        skills,
+    });
+    Ok(summary)
+}
+
+/// `advantage NAME`: an Advantage for 1 XP, once (Toughness and Resolve up to
+/// [`MAX_STACK`] times) ("Advantages"; R-GB-8).
+fn add_advantage(
+    c: &Character,
+    d: &mut CharacterDraft,
+    rest: &str,
+) -> Result<String, AdvanceError> {
+    let a = Advantage::parse(rest).ok_or_else(|| {
+        AdvanceError::refused(
+            RULE_ADVANTAGES,
+            format!(
+                "{:?} is not an Advantage of the book (Counter and Florentine name a weapon: advantage Counter<Sword>)",
+                rest.trim()
+            ),
+        )
+    })?;
+    let has = c
+        .advantages()
+        .iter()
+        .filter(|x| same_name(&x.to_string(), &a.to_string()))
+        .count();
+    let stacks = matches!(a, Advantage::Toughness | Advantage::Resolve);
+    if stacks && has >= MAX_STACK {
+        return Err(AdvanceError::refused(
+            RULE_ADVANTAGES,
+            format!("{a} may be taken at most {MAX_STACK} times"),
+        ));
+    }
+    if !stacks && has > 0 {
+        return Err(AdvanceError::refused(
+            RULE_ADVANTAGES,
+            format!(
+                "{} already has {a}; only Toughness and Resolve may be taken again",
+                c.name()
+            ),
+        ));
+    }
+    let left = pay(c, &format!("The Advantage {a}"))?;
+    d.advantages.push(a.to_string());
+    Ok(format!("{a} ({}) for 1 XP; XP left {left}", a.suit()))
+}
+
+/// `award N`: the Dealer gives XP (the book is silent; capped at
+/// [`MAX_EARNED_XP`] earned).
+fn award(c: &Character, d: &mut CharacterDraft, args: &[String]) -> Result<String, AdvanceError> {
+    let [n] = args else {
+        return Err(parse_err("award takes a number of XP: award 2"));
+    };
+    let n = number(n, "XP awarded", MAX_AWARD)?;
+    let earned = c.earned_xp();
+    if earned + n > MAX_EARNED_XP {
+        return Err(AdvanceError::refused(
+            RULE_CAPS,
+            format!(
+                "earned XP would be {}, more than {MAX_EARNED_XP}",
+                earned + n
+            ),
+        ));
+    }
+    d.earned_xp = earned + n;
+    let (available, spent) = c.xp();
+    Ok(format!(
+        "{} earns {n} XP (earned {earned} -> {}); XP left {}",
+        c.name(),
+        earned + n,
+        available + n - spent
+    ))
+}
+
+/// `recover [POOL|all] [N]`: the Dealer restores pools, at most to Trait x 5
+/// ("Combat"; R-GB-5; the book gives no recovery).
+fn recover(c: &Character, d: &mut CharacterDraft, args: &[String]) -> Result<String, AdvanceError> {
+    let (which, amount) = match args {
+        [] => (None, None),
+        [one] => match one.parse::<i64>() {
+            Ok(_) => (None, Some(number(one, "points", MAX_RECOVER)?)),
+            Err(_) => (Some(one.as_str()), None),
+        },
+        [p, n] => (Some(p.as_str()), Some(number(n, "points", MAX_RECOVER)?)),
+        _ => return Err(parse_err("recover takes a pool and a number: recover BP 3")),
+    };
+    let pools: Vec<Trait> = match which {
+        None => Trait::ALL.to_vec(),
+        Some(w) if w.eq_ignore_ascii_case("all") => Trait::ALL.to_vec(),
+        Some(w) => vec![Trait::parse(w).ok_or_else(|| {
+            parse_err(format!(
+                "there is no pool called {w:?} (BP, SP, MP, LP or all)"
+            ))
+        })?],
+    };
+    let mut changed = Vec::new();
+    for t in pools {
+        let now = c.pool_now(t);
+        let max = c.pool_max(t);
+        let after = amount.map_or(max, |n| (now + n).min(max));
+        if after != now {
+            changed.push(format!("{} {now} -> {after}", t.pool_name()));
+        }
+        d.pools.set(t, (after < max).then_some(after));
+    }
+    if changed.is_empty() {
+        return Err(AdvanceError::refused(
+            RULE_POOLS,
+            format!("{}'s pools are already full (Trait x 5)", c.name()),
+        ));
+    }
+    Ok(format!("{} recovers: {}", c.name(), changed.join(", ")))
 }

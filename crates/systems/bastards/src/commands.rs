@@ -311,124 +311,32 @@ pub fn parse_command_with(
     let Some(doc) = find_command(COMMANDS, head) else {
         return Err(CommandParseError::unknown_command(head, COMMANDS));
     };
-    let args: Vec<&str> = w.iter().skip(1).map(String::as_str).collect();
-    let bad = |problem: String| CommandParseError::arguments(doc, problem);
-    let arg = |i: usize, name: &str| {
-        args.get(i)
-            .copied()
-            .ok_or_else(|| bad(format!("missing {name}")))
-    };
-    let int = |text: &str, name: &str| {
-        text.parse::<i64>().map_err(|e| {
-            use std::num::IntErrorKind;
-            bad(match e.kind() {
-                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
-                    format!("{name} {text:?} is too large (out of range)")
-                }
-                _ => format!("{name} must be a whole number, not {text:?}"),
-            })
-        })
+    let a = Args {
+        doc,
+        words: w.iter().skip(1).map(String::as_str).collect(),
     };
     let ctx = Context { state, seat };
     Ok(match doc.name {
-        "fate" => {
-            let who = ctx.character(arg(0, "who")?)?;
-            let i = opposition::find(state, &who);
-            let skill = ctx.skill(i, arg(1, "skill")?)?;
-            let trait_used = ctx.trait_named(arg(2, "trait")?)?;
-            let mut modifier = 0;
-            let mut acrobat = false;
-            let mut specialty = None;
-            for a in args.iter().skip(3) {
-                if a.eq_ignore_ascii_case("acrobat") {
-                    acrobat = true;
-                } else if let Some(sp) = strip_key(a, "spec=") {
-                    specialty = Some(ctx.specialty(i, sp)?);
-                } else {
-                    modifier = int(a.trim_start_matches('+'), "modifier")?;
-                }
-            }
-            Command::Fate {
-                who,
-                skill,
-                trait_used,
-                modifier,
-                acrobat,
-                specialty,
-            }
-        }
+        "fate" => parse_fate(&ctx, &a)?,
         "begin" => Command::Begin,
         "scene" => Command::Scene,
         "init" => {
-            let who = ctx.character(arg(0, "who")?)?;
-            let card = ctx.card(opposition::find(state, &who), arg(1, "card")?)?;
+            let who = ctx.character(a.arg(0, "who")?)?;
+            let card = ctx.card(opposition::find(state, &who), a.arg(1, "card")?)?;
             Command::Init { who, card }
         }
         "draw" => Command::Draw,
         "mulligan" => Command::Mulligan,
         "discard" => Command::Discard {
-            card: ctx.card(ctx.discarder(), arg(0, "card")?)?,
+            card: ctx.card(ctx.discarder(), a.arg(0, "card")?)?,
         },
         "wildcard" => Command::Wildcard {
-            who: ctx.character(arg(0, "who")?)?,
+            who: ctx.character(a.arg(0, "who")?)?,
         },
-        "attack" => {
-            let target = ctx.character(arg(0, "target")?)?;
-            let me = ctx.acting();
-            let skill = ctx.skill(me, arg(1, "skill")?)?;
-            let mut kind = HandKind::Physical;
-            let mut options = AttackOptions::default();
-            for a in args.iter().skip(2) {
-                let l = a.to_ascii_lowercase();
-                if let Some(k) = HandKind::parse(&l) {
-                    kind = k;
-                } else if l == "zeal" {
-                    options.zeal = true;
-                } else if l == "fortune" {
-                    options.fortune = true;
-                } else if l == "disarm" {
-                    options.disarm = true;
-                } else if l == "savage" {
-                    options.savage = true;
-                } else if let Some(n) = strip_key(a, "wild=") {
-                    options.wild_swing = int(n, "wild swing")?;
-                } else if let Some(n) = strip_key(a, "spec=") {
-                    options.specialty = Some(ctx.specialty(me, n)?);
-                } else {
-                    return Err(bad(format!("unknown option {a:?}")));
-                }
-            }
-            Command::Attack {
-                target,
-                skill,
-                kind,
-                options,
-            }
-        }
-        "play" => {
-            let me = ctx.player_of_the_hand();
-            let card = ctx.card(me, arg(0, "card")?)?;
-            let mut skill = None;
-            let mut mind_over_matter = false;
-            let mut counter = 0;
-            for a in args.iter().skip(1) {
-                if a.eq_ignore_ascii_case("mom") {
-                    mind_over_matter = true;
-                } else if let Some(n) = strip_key(a, "counter=") {
-                    counter = int(n, "counter")?;
-                } else {
-                    skill = Some(ctx.skill(me, a)?);
-                }
-            }
-            Command::Play {
-                card,
-                skill,
-                mind_over_matter,
-                counter,
-            }
-        }
+        "attack" => parse_attack(&ctx, &a)?,
+        "play" => parse_play(&ctx, &a)?,
         "bet" => {
-            let c = arg(0, "card (or wild)")?;
+            let c = a.arg(0, "card (or wild)")?;
             if c.eq_ignore_ascii_case("wild") || c.eq_ignore_ascii_case("wildcard") {
                 Command::BetWild
             } else {
@@ -439,10 +347,10 @@ pub fn parse_command_with(
         }
         "call" => Command::Call,
         "reinit" => Command::Reinit {
-            card: ctx.card(ctx.acting(), arg(0, "card")?)?,
+            card: ctx.card(ctx.acting(), a.arg(0, "card")?)?,
         },
         "wield" => {
-            let typed = arg(0, "weapon")?;
+            let typed = a.arg(0, "weapon")?;
             let carried = ctx.acting().and_then(|i| state.combatants.get(i));
             Command::Wield {
                 weapon: match carried {
@@ -452,143 +360,293 @@ pub fn parse_command_with(
             }
         }
         "pickup" => Command::Pickup {
-            weapon: weapon_named("weapon on the ground", arg(0, "weapon")?, &state.ground)?,
+            weapon: weapon_named("weapon on the ground", a.arg(0, "weapon")?, &state.ground)?,
         },
         "pass" => Command::Pass,
-        "use" => {
-            let who = ctx.character(arg(0, "who")?)?;
-            let advantage = match advantage_word(arg(1, "advantage")?)? {
-                "all-out-defense" => UseAdvantage::AllOutDefense,
-                "stance" | "defensive-stance" => {
-                    UseAdvantage::DefensiveStance(int(arg(2, "N")?, "N")?)
-                }
-                "serendipity" => UseAdvantage::Serendipity,
-                "iron-wall" => UseAdvantage::IronWall,
-                "karmic-shuffle" => UseAdvantage::KarmicShuffle,
-                "soul-of-steel" => UseAdvantage::SoulOfSteel,
-                "study" => UseAdvantage::Study(ctx.character(arg(2, "target")?)?),
-                "dodge" => UseAdvantage::Dodge,
-                "ass-pull" => UseAdvantage::AssPull,
-                "berserk" => UseAdvantage::Berserk,
-                _ => UseAdvantage::Calm,
-            };
-            Command::Use { who, advantage }
-        }
-        "reinforce" | "involve" => {
-            let who = ctx.character(arg(0, "who")?)?;
-            let name = spaced(arg(1, "name")?);
-            let weapon = match args.get(2) {
-                Some(w) => {
-                    let damage = int(arg(3, "weapon damage")?, "weapon damage")?;
-                    let w = spaced(w);
-                    Some(Weapon {
-                        skill: format!("{w} Combat"),
-                        name: w,
-                        damage,
-                        melee: true,
-                        ready: true,
-                    })
-                }
-                None => None,
-            };
-            if doc.name == "reinforce" {
-                Command::Reinforce { who, name, weapon }
-            } else {
-                Command::Involve { who, name, weapon }
-            }
-        }
+        "use" => parse_use(&ctx, &a)?,
+        "reinforce" | "involve" => parse_newcomers(&ctx, &a)?,
         "appear" => Command::Appear {
-            who: ctx.character(arg(0, "who")?)?,
+            who: ctx.character(a.arg(0, "who")?)?,
         },
         "distance" => {
-            let who = ctx.character(arg(0, "who")?)?;
-            let n = int(arg(1, "wildcards")?, "wildcards")?;
+            let who = ctx.character(a.arg(0, "who")?)?;
+            let n = a.int(a.arg(1, "wildcards")?, "wildcards")?;
             let wildcards = u32::try_from(n).map_err(|_| {
-                bad(format!(
+                a.bad(format!(
                     "wildcards must be 1 or more (and at most the Wildcards held), not {n}"
                 ))
             })?;
             Command::Distance { who, wildcards }
         }
         "end" => Command::End,
-        "adjust" => {
-            let who = ctx.character(arg(0, "who")?)?;
-            let typed = arg(1, "value")?;
-            let value = match crate::gm::Value::parse(typed) {
-                Some(v) => v,
-                None => {
-                    let found = tabula_core::names::resolve(
-                        "value",
-                        typed,
-                        crate::gm::Value::ALL.iter().map(|v| v.key()),
-                    )?;
-                    crate::gm::Value::parse(found)
-                        .ok_or_else(|| bad(format!("{typed:?} is not a value")))?
-                }
-            };
-            let typed = arg(2, "amount")?;
-            let amount = crate::gm::Amount::parse(typed).ok_or_else(|| {
-                bad(format!(
-                    "the amount must be N, +N or -N (whole numbers), not {typed:?}"
-                ))
-            })?;
-            if args.len() > 3 {
-                return Err(bad("adjust takes WHO VALUE AMOUNT".into()));
-            }
-            Command::Adjust { who, value, amount }
-        }
-        "add" => {
-            let typed = arg(0, "kind")?;
-            let (kind, sheet) = if names_sheet_file(typed) {
-                let file = typed.trim().to_string();
-                (file.clone(), Some(read_sheet_file(&file, sheets)?))
-            } else {
-                let kinds = crate::gm::kinds(state);
-                let kind = resolve("kind", typed, kinds.iter().map(|(n, _)| n.as_str()))?;
-                (kind.to_string(), None)
-            };
-            let mut name = None;
-            let mut to = None;
-            let mut rest = args.iter().skip(1);
-            while let Some(word) = rest.next() {
-                let value = rest
-                    .next()
-                    .ok_or_else(|| bad(format!("say what follows `{word}`")))?;
-                if word.eq_ignore_ascii_case("as") && name.is_none() {
-                    name = Some(spaced(value));
-                } else if word.eq_ignore_ascii_case("to") && to.is_none() {
-                    let seats = tabula_core::system::seat_list(
-                        state.combatants.iter().map(|c| c.controller.clone()),
-                    );
-                    let words: Vec<String> = seats.iter().map(ToString::to_string).collect();
-                    let found = if Seat::parse(value).is_gm() {
-                        "GM"
-                    } else {
-                        resolve("seat", value, words.iter().map(String::as_str))?
-                    };
-                    to = Some(Seat::parse(found));
-                } else {
-                    return Err(bad(format!(
-                        "add takes KIND|FILE.toml [as NAME] [to SEAT], not {word:?}"
-                    )));
-                }
-            }
-            Command::Add {
-                kind,
-                name,
-                to,
-                sheet,
-            }
-        }
+        "adjust" => parse_adjust(&ctx, &a)?,
+        "add" => parse_add(&ctx, &a, sheets)?,
         "remove" => {
-            if args.len() > 1 {
-                return Err(bad("remove takes WHO".into()));
+            if a.words.len() > 1 {
+                return Err(a.bad("remove takes WHO".into()));
             }
             Command::Remove {
-                who: ctx.character(arg(0, "who")?)?,
+                who: ctx.character(a.arg(0, "who")?)?,
             }
         }
         _ => Command::Finish,
+    })
+}
+
+/// The words after a command's name, with the command's reference entry
+/// for the usage its errors quote.
+struct Args<'a> {
+    /// The command's entry in [`COMMANDS`].
+    doc: &'a CommandDoc,
+    /// The words after the command's name.
+    words: Vec<&'a str>,
+}
+
+impl Args<'_> {
+    /// A problem with the arguments, quoting the command's usage.
+    fn bad(&self, problem: String) -> CommandParseError {
+        CommandParseError::arguments(self.doc, problem)
+    }
+
+    /// Argument `i`, or "missing NAME".
+    fn arg(&self, i: usize, name: &str) -> Result<&str, CommandParseError> {
+        self.words
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.bad(format!("missing {name}")))
+    }
+
+    /// `text` as a whole number (checked: one out of range is "too large").
+    fn int(&self, text: &str, name: &str) -> Result<i64, CommandParseError> {
+        text.parse::<i64>().map_err(|e| {
+            use std::num::IntErrorKind;
+            self.bad(match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                    format!("{name} {text:?} is too large (out of range)")
+                }
+                _ => format!("{name} must be a whole number, not {text:?}"),
+            })
+        })
+    }
+}
+
+/// `fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]`: a Skill Check
+/// ("Skill Hand", "Difficulty Modifier", "Specialties"; R-GB-6).
+fn parse_fate(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+    let who = ctx.character(a.arg(0, "who")?)?;
+    let i = opposition::find(ctx.state, &who);
+    let skill = ctx.skill(i, a.arg(1, "skill")?)?;
+    let trait_used = ctx.trait_named(a.arg(2, "trait")?)?;
+    let mut modifier = 0;
+    let mut acrobat = false;
+    let mut specialty = None;
+    for w in a.words.iter().skip(3) {
+        if w.eq_ignore_ascii_case("acrobat") {
+            acrobat = true;
+        } else if let Some(sp) = strip_key(w, "spec=") {
+            specialty = Some(ctx.specialty(i, sp)?);
+        } else {
+            modifier = a.int(w.trim_start_matches('+'), "modifier")?;
+        }
+    }
+    Ok(Command::Fate {
+        who,
+        skill,
+        trait_used,
+        modifier,
+        acrobat,
+        specialty,
+    })
+}
+
+/// `attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune]
+/// [disarm] [savage] [wild=N] [spec=NAME]`: an opposed hand declared, with
+/// the Advantages that go with it ("Steps", "Core Mechanic", "Advantages";
+/// R-GB-15).
+fn parse_attack(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+    let target = ctx.character(a.arg(0, "target")?)?;
+    let me = ctx.acting();
+    let skill = ctx.skill(me, a.arg(1, "skill")?)?;
+    let mut kind = HandKind::Physical;
+    let mut options = AttackOptions::default();
+    for w in a.words.iter().skip(2) {
+        let l = w.to_ascii_lowercase();
+        if let Some(k) = HandKind::parse(&l) {
+            kind = k;
+        } else if l == "zeal" {
+            options.zeal = true;
+        } else if l == "fortune" {
+            options.fortune = true;
+        } else if l == "disarm" {
+            options.disarm = true;
+        } else if l == "savage" {
+            options.savage = true;
+        } else if let Some(n) = strip_key(w, "wild=") {
+            options.wild_swing = a.int(n, "wild swing")?;
+        } else if let Some(n) = strip_key(w, "spec=") {
+            options.specialty = Some(ctx.specialty(me, n)?);
+        } else {
+            return Err(a.bad(format!("unknown option {w:?}")));
+        }
+    }
+    Ok(Command::Attack {
+        target,
+        skill,
+        kind,
+        options,
+    })
+}
+
+/// `play CARD [SKILL] [mom] [counter=N]`: the face-down card, the one
+/// affected naming its skill, Mind Over Matter or Counter ("Skill Hands in
+/// Oppositions", "Advantages").
+fn parse_play(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+    let me = ctx.player_of_the_hand();
+    let card = ctx.card(me, a.arg(0, "card")?)?;
+    let mut skill = None;
+    let mut mind_over_matter = false;
+    let mut counter = 0;
+    for w in a.words.iter().skip(1) {
+        if w.eq_ignore_ascii_case("mom") {
+            mind_over_matter = true;
+        } else if let Some(n) = strip_key(w, "counter=") {
+            counter = a.int(n, "counter")?;
+        } else {
+            skill = Some(ctx.skill(me, w)?);
+        }
+    }
+    Ok(Command::Play {
+        card,
+        skill,
+        mind_over_matter,
+        counter,
+    })
+}
+
+/// `use WHO ADVANTAGE [N|TARGET]`: an Advantage used on its own
+/// ("Advantages"; R-GB-8).
+fn parse_use(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+    let who = ctx.character(a.arg(0, "who")?)?;
+    let advantage = match advantage_word(a.arg(1, "advantage")?)? {
+        "all-out-defense" => UseAdvantage::AllOutDefense,
+        "stance" | "defensive-stance" => UseAdvantage::DefensiveStance(a.int(a.arg(2, "N")?, "N")?),
+        "serendipity" => UseAdvantage::Serendipity,
+        "iron-wall" => UseAdvantage::IronWall,
+        "karmic-shuffle" => UseAdvantage::KarmicShuffle,
+        "soul-of-steel" => UseAdvantage::SoulOfSteel,
+        "study" => UseAdvantage::Study(ctx.character(a.arg(2, "target")?)?),
+        "dodge" => UseAdvantage::Dodge,
+        "ass-pull" => UseAdvantage::AssPull,
+        "berserk" => UseAdvantage::Berserk,
+        _ => UseAdvantage::Calm,
+    };
+    Ok(Command::Use { who, advantage })
+}
+
+/// `reinforce|involve WHO NAME [WEAPON DAMAGE]`: a Wildcard brings Extras
+/// or Touched ("Optional Rules", "Building A Scene"; R-GB-9).
+fn parse_newcomers(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+    let who = ctx.character(a.arg(0, "who")?)?;
+    let name = spaced(a.arg(1, "name")?);
+    let weapon = match a.words.get(2) {
+        Some(w) => {
+            let damage = a.int(a.arg(3, "weapon damage")?, "weapon damage")?;
+            let w = spaced(w);
+            Some(Weapon {
+                skill: format!("{w} Combat"),
+                name: w,
+                damage,
+                melee: true,
+                ready: true,
+            })
+        }
+        None => None,
+    };
+    Ok(if a.doc.name == "reinforce" {
+        Command::Reinforce { who, name, weapon }
+    } else {
+        Command::Involve { who, name, weapon }
+    })
+}
+
+/// `adjust WHO VALUE AMOUNT`: the Dealer sets or changes a pool, members or
+/// Wildcards ([`crate::gm::GM_TOOLS`]; issue 27, item 6).
+fn parse_adjust(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+    let who = ctx.character(a.arg(0, "who")?)?;
+    let typed = a.arg(1, "value")?;
+    let value = match crate::gm::Value::parse(typed) {
+        Some(v) => v,
+        None => {
+            let found = tabula_core::names::resolve(
+                "value",
+                typed,
+                crate::gm::Value::ALL.iter().map(|v| v.key()),
+            )?;
+            crate::gm::Value::parse(found)
+                .ok_or_else(|| a.bad(format!("{typed:?} is not a value")))?
+        }
+    };
+    let typed = a.arg(2, "amount")?;
+    let amount = crate::gm::Amount::parse(typed).ok_or_else(|| {
+        a.bad(format!(
+            "the amount must be N, +N or -N (whole numbers), not {typed:?}"
+        ))
+    })?;
+    if a.words.len() > 3 {
+        return Err(a.bad("adjust takes WHO VALUE AMOUNT".into()));
+    }
+    Ok(Command::Adjust { who, value, amount })
+}
+
+/// `add KIND|FILE.toml [as NAME] [to SEAT]`: the Dealer brings a
+/// participant in, a copy of a loaded or bundled character or a sheet file
+/// sent with the line ([`crate::gm::GM_TOOLS`]; issue 27, item 6).
+fn parse_add(
+    ctx: &Context,
+    a: &Args,
+    sheets: &dyn SheetFiles,
+) -> Result<Command, CommandParseError> {
+    let state = ctx.state;
+    let typed = a.arg(0, "kind")?;
+    let (kind, sheet) = if names_sheet_file(typed) {
+        let file = typed.trim().to_string();
+        (file.clone(), Some(read_sheet_file(&file, sheets)?))
+    } else {
+        let kinds = crate::gm::kinds(state);
+        let kind = resolve("kind", typed, kinds.iter().map(|(n, _)| n.as_str()))?;
+        (kind.to_string(), None)
+    };
+    let mut name = None;
+    let mut to = None;
+    let mut rest = a.words.iter().skip(1);
+    while let Some(word) = rest.next() {
+        let value = rest
+            .next()
+            .ok_or_else(|| a.bad(format!("say what follows `{word}`")))?;
+        if word.eq_ignore_ascii_case("as") && name.is_none() {
+            name = Some(spaced(value));
+        } else if word.eq_ignore_ascii_case("to") && to.is_none() {
+            let seats = tabula_core::system::seat_list(
+                state.combatants.iter().map(|c| c.controller.clone()),
+            );
+            let words: Vec<String> = seats.iter().map(ToString::to_string).collect();
+            let found = if Seat::parse(value).is_gm() {
+                "GM"
+            } else {
+                resolve("seat", value, words.iter().map(String::as_str))?
+            };
+            to = Some(Seat::parse(found));
+        } else {
+            return Err(a.bad(format!(
+                "add takes KIND|FILE.toml [as NAME] [to SEAT], not {word:?}"
+            )));
+        }
+    }
+    Ok(Command::Add {
+        kind,
+        name,
+        to,
+        sheet,
     })
 }
 

@@ -247,8 +247,8 @@ pub(crate) fn legal(state: &State, seat: &Seat, out: &mut Vec<tabula_core::Comma
             "Bring a participant in: a copy of one the table loaded or of the book's sheets (as NAME; to SEAT, else the GM)",
             vec![
                 ParamSpec::choice_or_sheet("kind", kinds(state).into_iter().map(|(n, _)| n)),
-                ParamSpec::text("as name"),
-                ParamSpec::choice("to seat", seats(state).iter().map(seat_word)),
+                ParamSpec::text("as name").keyword("as"),
+                ParamSpec::choice("to seat", seats(state).iter().map(seat_word)).keyword("to"),
             ],
         ));
     }

@@ -187,11 +187,26 @@ pub(crate) fn yn(b: bool) -> Option<FieldValue> {
     txt(if b { "yes" } else { "no" })
 }
 
-/// Every creation step with its fields as the draft stands.
+/// Every creation step with its fields as the draft stands, in the book's
+/// order ("Character Building Rules"); `left` is the XP left to spend.
 pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
-    let suit = suit_of(d);
-    let mut out = Vec::new();
-    out.push(step(
+    vec![
+        name_step(d),
+        suit_step(d),
+        points_step(),
+        traits_step(d, left),
+        skills_step(d, left),
+        specialties_step(d),
+        advantages_step(d, left),
+        disadvantages_step(d),
+        gear_step(d),
+    ]
+}
+
+/// The name and the player (seat): the book asks only for an index card; the
+/// table's own rule on names ([`RULE_NAMES`]).
+fn name_step(d: &Draft) -> StepView {
+    step(
         "name",
         "Name",
         "Name your Fated and the player who plays them (the book asks only for an index card).",
@@ -214,8 +229,12 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
                 false,
             ),
         ],
-    ));
-    out.push(step(
+    )
+}
+
+/// i. Suits: the Suit, whose Trait begins at rank 2 ("Suits", [`RULE_SUITS`]).
+fn suit_step(d: &Draft) -> StepView {
+    step(
         "suit",
         "i. Suits",
         "Every player begins by choosing a Suit – Clubs, Hearts, Spades, or Diamonds (Tarot: Swords, Cups, Staves, Coins). Each Trait starts at rank 1 – excluding the trait indicated by the character's Suit, which begins at rank 2.",
@@ -237,15 +256,26 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
             d.suit.as_deref().and_then(txt),
             true,
         )],
-    ));
-    out.push(step(
+    )
+}
+
+/// ii. Points & Costs: the starting ranks and the 10 XP, no field ("Points &
+/// Costs", [`RULE_POINTS`]; R-GB-8).
+fn points_step() -> StepView {
+    step(
         "points",
         "ii. Points & Costs",
         "Every character starts with a 1 in each trait (2 in their chosen suit), 1 in each skill, and 10 XP. Increasing a trait, gaining an advantage, upping a skill, or gaining a specialty costs 1 XP. The two starting Advantages are free.",
         RULE_POINTS,
         Vec::new(),
-    ));
-    out.push(step(
+    )
+}
+
+/// iii. Traits: each Trait from its start up to what the XP left buys
+/// ("Points & Costs", [`RULE_POINTS`]).
+fn traits_step(d: &Draft, left: i64) -> StepView {
+    let suit = suit_of(d);
+    step(
         "traits",
         "iii. Traits",
         "Raise Body, Spirit, Mind and Luck for 1 XP a rank. Each Trait's pool is Trait x 5 (BP, SP, MP, LP); a Fate Draw off a Trait faces 6 minus the Trait in the Dealer's cards.",
@@ -266,7 +296,13 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
                 )
             })
             .collect(),
-    ));
+    )
+}
+
+/// iv. Skills: every book skill's rank, the other skills (`<Weapon> Combat`,
+/// `Craft <Type>`, the Dealer's) and a field to add one ("Skills",
+/// [`RULE_SKILLS`]).
+fn skills_step(d: &Draft, left: i64) -> StepView {
     let mut skill_fields: Vec<FieldView> = SKILLS
         .iter()
         .map(|s| {
@@ -309,13 +345,18 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
             false,
         ));
     }
-    out.push(step(
+    step(
         "skills",
         "iv. Skills",
         "Every skill starts at rank 1; upping a skill costs 1 XP a rank. In a Skill Hand you draw your rank in cards and add the Trait; in an Opposition you bet up to your ranks in cards.",
         RULE_SKILLS,
         skill_fields,
-    ));
+    )
+}
+
+/// v. Specialties: each Specialty's name and two skills at rank 2 or more,
+/// and a field to add one ("Specialties", [`RULE_SPECIALTIES`]).
+fn specialties_step(d: &Draft) -> StepView {
     let gate = skills_at_two(d);
     let options: Vec<ChoiceOption> = gate
         .iter()
@@ -372,13 +413,19 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
             false,
         ));
     }
-    out.push(step(
+    step(
         "specialties",
         "v. Specialties",
         "A synergistic bonus between two skills at rank 2 or above. A player may spend 1 point to gain a Specialty between any two skills at rank 2 or above. The rank of the specialty is equal to the lower of the two skills involved, and is added to any fate draw involving it.",
         RULE_SPECIALTIES,
         spec_fields,
-    ));
+    )
+}
+
+/// vi. Advantages: the plain ones, Counter and Florentine by weapon,
+/// Toughness and Resolve by count; two free, then 1 XP each ("Advantages",
+/// [`RULE_ADVANTAGES`]; R-GB-8).
+fn advantages_step(d: &Draft, left: i64) -> StepView {
     let count = advantage_count(d);
     let plain = d.advantages.len() as i64;
     let free_left = (FREE_ADVANTAGES as i64 - count).max(0);
@@ -401,7 +448,7 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
     let others = count.saturating_sub(plain);
     let counter = Advantage::Counter(String::new());
     let florentine = Advantage::Florentine(String::new());
-    out.push(step(
+    step(
         "advantages",
         "vi. Advantages",
         "Characters start the game with 2 advantages; each further one costs 1 XP. If a character has a 0 in the trait pool indicated by the suit, they cannot use advantages of that suit.",
@@ -458,7 +505,12 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
                 false,
             ),
         ],
-    ));
+    )
+}
+
+/// vii. Disadvantages: each one, +1 XP, and a field to add one ("Points &
+/// Costs", [`RULE_POINTS`]).
+fn disadvantages_step(d: &Draft) -> StepView {
     let mut dis_fields: Vec<FieldView> = d
         .disadvantages
         .iter()
@@ -484,13 +536,18 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
             false,
         ));
     }
-    out.push(step(
+    step(
         "disadvantages",
         "vii. Disadvantages",
         "Disadvantages may be taken only at character creation – the character gains 1 XP for each disadvantage.",
         RULE_POINTS,
         dis_fields,
-    ));
+    )
+}
+
+/// The Charts: weapons and armour as the table agrees them ("The Charts",
+/// [`RULE_CHARTS`]; R-GB-10).
+fn gear_step(d: &Draft) -> StepView {
     let mut gear = Vec::new();
     for (i, w) in d.weapons.iter().enumerate() {
         gear.push(field(
@@ -562,12 +619,11 @@ pub(crate) fn steps(d: &Draft, left: i64) -> Vec<StepView> {
             false,
         ));
     }
-    out.push(step(
+    step(
         "gear",
         "The Charts (weapons and armour)",
         "The book's charts of weapons, armour and costs are empty: weapons and armour are what the table agrees (a name, a damage bonus, armour's reduction). Optional.",
         RULE_CHARTS,
         gear,
-    ));
-    out
+    )
 }

@@ -123,7 +123,7 @@ pub(crate) fn use_advantage(
                 },
                 roller,
             )?;
-            if let Some(Event::FateDrawn { result, .. }) = o.events.last()
+            if let Some(Event::FateDrawn { result, .. }) = o.events().last()
                 && result.success
             {
                 let mut st = o.c(i)?.status.clone();

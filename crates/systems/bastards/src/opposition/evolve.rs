@@ -11,6 +11,51 @@ pub(crate) fn remove_from_hand(c: &mut Combatant, card: Card) {
 /// Apply one event. Never rolls, never fails.
 pub fn evolve(s: &mut State, e: &Event) {
     match e {
+        Event::Shuffled
+        | Event::OppositionBegan
+        | Event::Order { .. }
+        | Event::TurnBegan { .. }
+        | Event::DrawStepDone
+        | Event::TurnEnded
+        | Event::RoundEnded { .. }
+        | Event::OppositionEnded
+        | Event::SceneBegan
+        | Event::Finished
+        | Event::KarmicShuffle => evolve_flow(s, e),
+        Event::Drew { .. }
+        | Event::Discarded { .. }
+        | Event::Initiative { .. }
+        | Event::FateDrawn { .. }
+        | Event::WildcardSpent { .. }
+        | Event::DealerWildcards { .. } => evolve_cards(s, e),
+        Event::Declared(_)
+        | Event::FaceDown { .. }
+        | Event::FaceUp { .. }
+        | Event::Called { .. }
+        | Event::Revealed { .. } => evolve_hand(s, e),
+        Event::Damage { .. }
+        | Event::MembersLost { .. }
+        | Event::Spent { .. }
+        | Event::StatusChanged { .. }
+        | Event::Desperate { .. }
+        | Event::KnockedOut { .. }
+        | Event::Adjusted { .. } => evolve_pools(s, e),
+        Event::Weapons { .. }
+        | Event::Dropped { .. }
+        | Event::PickedUp { .. }
+        | Event::Joined(_)
+        | Event::Added { .. }
+        | Event::Removed { .. }
+        | Event::Appeared { .. }
+        | Event::Distance { .. } => evolve_cast(s, e),
+    }
+}
+
+/// The encounter's flow: scenes, the Opposition's steps, turns and rounds
+/// ("Steps", "Initiative", "Shuffling"; R-GB-1), Karmic Shuffle ("Advantages")
+/// and the end of the encounter.
+fn evolve_flow(s: &mut State, e: &Event) {
+    match e {
         Event::Shuffled => {
             for c in &mut s.combatants {
                 c.hand.clear();
@@ -31,6 +76,62 @@ pub fn evolve(s: &mut State, e: &Event) {
                 };
             }
         }
+        Event::Order { order } => {
+            s.order = order.clone();
+            s.turn = 0;
+        }
+        Event::TurnBegan { who } => {
+            s.phase = Phase::Turn {
+                actor: *who,
+                drawn: false,
+            };
+            s.turn = s.order.iter().position(|i| i == who).unwrap_or(0);
+            if let Some(c) = s.combatants.get_mut(*who) {
+                c.status.discarded = false;
+            }
+        }
+        Event::DrawStepDone => {
+            if let Phase::Turn { actor, .. } = s.phase {
+                s.phase = Phase::Turn { actor, drawn: true };
+            }
+        }
+        Event::TurnEnded => {}
+        Event::RoundEnded { round } => {
+            s.round = *round;
+            for c in &mut s.combatants {
+                c.status.all_out_defense = false;
+                c.status.iron_wall = false;
+                c.status.soul_of_steel = false;
+                c.status.sacrificed = false;
+            }
+            if let Some((_, r)) = &mut s.distance {
+                *r = r.saturating_sub(1);
+            }
+        }
+        Event::OppositionEnded => {
+            s.phase = Phase::Scene;
+            s.order.clear();
+            s.turn = 0;
+            s.karmic_shuffle = false;
+        }
+        Event::SceneBegan => {
+            s.distance = None;
+            s.karmic_shuffle = false;
+            for c in &mut s.combatants {
+                c.status = Status::default();
+            }
+        }
+        Event::Finished => s.finished = true,
+        Event::KarmicShuffle => s.karmic_shuffle = true,
+        _ => {}
+    }
+}
+
+/// Cards drawn, discarded and played for initiative, Fate Draws and
+/// Wildcards ("Core Mechanic", "Initiative", "Fate Draw", "Jokers – Unbound by
+/// Fate"; R-GB-3).
+fn evolve_cards(s: &mut State, e: &Event) {
+    match e {
         Event::Drew { who, steps, .. } => {
             deck::apply(&mut s.shoe, steps);
             let jokers = deck::jokers(steps);
@@ -55,25 +156,33 @@ pub fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
-        Event::Order { order } => {
-            s.order = order.clone();
-            s.turn = 0;
-        }
-        Event::TurnBegan { who } => {
-            s.phase = Phase::Turn {
-                actor: *who,
-                drawn: false,
-            };
-            s.turn = s.order.iter().position(|i| i == who).unwrap_or(0);
+        Event::FateDrawn { who, result, .. } => {
+            deck::apply(&mut s.shoe, &result.player_draw);
+            deck::apply(&mut s.shoe, &result.dealer_draw);
+            deck::discard_all(&mut s.shoe, &deck::cards(&result.player_draw));
+            deck::discard_all(&mut s.shoe, &deck::cards(&result.dealer_draw));
+            s.shoe.reshuffle_discards();
             if let Some(c) = s.combatants.get_mut(*who) {
-                c.status.discarded = false;
+                c.wildcards = c.wildcards.saturating_add(result.player_wildcards);
+            }
+            s.dealer_wildcards = s.dealer_wildcards.saturating_add(result.dealer_wildcards);
+        }
+        Event::WildcardSpent { who, .. } => {
+            if let Some(c) = s.combatants.get_mut(*who) {
+                c.wildcards = c.wildcards.saturating_sub(1);
             }
         }
-        Event::DrawStepDone => {
-            if let Phase::Turn { actor, .. } = s.phase {
-                s.phase = Phase::Turn { actor, drawn: true };
-            }
+        Event::DealerWildcards { gained } => {
+            s.dealer_wildcards = s.dealer_wildcards.saturating_add(*gained)
         }
+        _ => {}
+    }
+}
+
+/// The opposed hand: declared, face-down and face-up cards, calls and the
+/// reveal ("Skill Hands in Oppositions", "Steps").
+fn evolve_hand(s: &mut State, e: &Event) {
+    match e {
         Event::Declared(x) => {
             // A new hand: the one affected draws and may discard once in it.
             if let Some(c) = s.combatants.get_mut(x.defender) {
@@ -160,6 +269,15 @@ pub fn evolve(s: &mut State, e: &Event) {
             deck::discard_all(&mut s.shoe, &cards.0);
             deck::discard_all(&mut s.shoe, &cards.1);
         }
+        _ => {}
+    }
+}
+
+/// Pools, members and conditions: damage, Advantage costs, statuses,
+/// Desperation and knock-outs ("Combat", "Desperation", "Optional Rules";
+/// R-GB-5, R-GB-9, R-GB-13), and the Dealer's `adjust` (issue 27, item 6).
+fn evolve_pools(s: &mut State, e: &Event) {
+    match e {
         Event::Damage {
             who, pool, taken, ..
         } => {
@@ -193,11 +311,6 @@ pub fn evolve(s: &mut State, e: &Event) {
                 *p = (*p - 1).max(0);
             }
         }
-        Event::WildcardSpent { who, .. } => {
-            if let Some(c) = s.combatants.get_mut(*who) {
-                c.wildcards = c.wildcards.saturating_sub(1);
-            }
-        }
         Event::StatusChanged { who, status } => {
             if let Some(c) = s.combatants.get_mut(*who) {
                 c.status = status.clone();
@@ -217,6 +330,31 @@ pub fn evolve(s: &mut State, e: &Event) {
                 c.knocked_out = true;
             }
         }
+        Event::Adjusted { who, value, to, .. } => {
+            if let Some(c) = s.combatants.get_mut(*who) {
+                match (value, &mut c.body) {
+                    (crate::gm::Value::Wildcards, _) => {
+                        c.wildcards = u32::try_from(*to).unwrap_or(c.wildcards);
+                    }
+                    (crate::gm::Value::Pool(t), Body::Fated { pools, .. }) => {
+                        pools[trait_index(*t)] = *to;
+                    }
+                    (crate::gm::Value::Pool(_), Body::Follower { pool, .. }) => *pool = *to,
+                    (crate::gm::Value::Members, Body::Extras { members, .. }) => *members = *to,
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Who is in the encounter and what they hold: weapons wielded, dropped and
+/// picked up ("Random Rules"; R-GB-7), newcomers ("Building A Scene",
+/// "Optional Rules"), the Dealer's `add` and `remove` (issue 27, item 6),
+/// Appearance and Distance ("Building A Scene").
+fn evolve_cast(s: &mut State, e: &Event) {
+    match e {
         Event::Weapons {
             who,
             wielding,
@@ -243,36 +381,6 @@ pub fn evolve(s: &mut State, e: &Event) {
                 }
             }
         }
-        Event::TurnEnded => {}
-        Event::RoundEnded { round } => {
-            s.round = *round;
-            for c in &mut s.combatants {
-                c.status.all_out_defense = false;
-                c.status.iron_wall = false;
-                c.status.soul_of_steel = false;
-                c.status.sacrificed = false;
-            }
-            if let Some((_, r)) = &mut s.distance {
-                *r = r.saturating_sub(1);
-            }
-        }
-        Event::OppositionEnded => {
-            s.phase = Phase::Scene;
-            s.order.clear();
-            s.turn = 0;
-            s.karmic_shuffle = false;
-        }
-        Event::FateDrawn { who, result, .. } => {
-            deck::apply(&mut s.shoe, &result.player_draw);
-            deck::apply(&mut s.shoe, &result.dealer_draw);
-            deck::discard_all(&mut s.shoe, &deck::cards(&result.player_draw));
-            deck::discard_all(&mut s.shoe, &deck::cards(&result.dealer_draw));
-            s.shoe.reshuffle_discards();
-            if let Some(c) = s.combatants.get_mut(*who) {
-                c.wildcards = c.wildcards.saturating_add(result.player_wildcards);
-            }
-            s.dealer_wildcards = s.dealer_wildcards.saturating_add(result.dealer_wildcards);
-        }
         Event::Joined(c) => s.combatants.push((**c).clone()),
         Event::Added { combatant, .. } => s.combatants.push((**combatant).clone()),
         Event::Removed { who } => {
@@ -295,32 +403,6 @@ pub fn evolve(s: &mut State, e: &Event) {
                 .unwrap_or_default();
             s.distance = Some((name, *rounds));
         }
-        Event::Finished => s.finished = true,
-        Event::Adjusted { who, value, to, .. } => {
-            if let Some(c) = s.combatants.get_mut(*who) {
-                match (value, &mut c.body) {
-                    (crate::gm::Value::Wildcards, _) => {
-                        c.wildcards = u32::try_from(*to).unwrap_or(c.wildcards);
-                    }
-                    (crate::gm::Value::Pool(t), Body::Fated { pools, .. }) => {
-                        pools[trait_index(*t)] = *to;
-                    }
-                    (crate::gm::Value::Pool(_), Body::Follower { pool, .. }) => *pool = *to,
-                    (crate::gm::Value::Members, Body::Extras { members, .. }) => *members = *to,
-                    _ => {}
-                }
-            }
-        }
-        Event::SceneBegan => {
-            s.distance = None;
-            s.karmic_shuffle = false;
-            for c in &mut s.combatants {
-                c.status = Status::default();
-            }
-        }
-        Event::DealerWildcards { gained } => {
-            s.dealer_wildcards = s.dealer_wildcards.saturating_add(*gained)
-        }
-        Event::KarmicShuffle => s.karmic_shuffle = true,
+        _ => {}
     }
 }

@@ -1,7 +1,8 @@
 //! Finding combatants by name, who may command whom, and [`Out`]: the events
-//! a command emits with the state as they leave it.
+//! a command emits with the state as they leave it (core's [`Decided`]).
 
 use super::*;
+use tabula_core::decided::Decided;
 
 /// Find a combatant by name: without regard to case, spaces may be written `-` or
 /// `_`, or its first word (`investor` for `The investor`) when only one matches.
@@ -158,71 +159,75 @@ pub fn actor(state: &State) -> Option<usize> {
     }
 }
 
-/// The events of one command and the state they lead to. Each event is
-/// applied as it is produced, so later checks see its effect; the events are
-/// the result.
+/// The events of one command and the state they lead to: core's
+/// [`Decided`] (the state after the events decided so far), with what this
+/// book knows of its events, so that reading the combatants after an event
+/// that changed only the phase or the shoe, or after the end of a turn,
+/// copies nothing.
 ///
-/// No copy of the state is made while the command only reads the state it was
-/// given: events are kept, and the state is copied (once) and brought up to
-/// date only when something is read after an event that changed it. Most
-/// steps of an Opposition (a draw, a declaration, a face-down card, a bet, a
-/// first call, a pass, a failed attack) never read what their events
-/// changed, so they never copy.
+/// [`Decided`] copies the given state only when it is read after an event.
+/// `Out` reads it only when an event changed what is read: no copy is made
+/// while the command only reads the state it was given, or after events
+/// that change nothing read (`TurnEnded`), and [`Out::people`] and
+/// [`Out::snapshot`] read the given state's combatants after events that
+/// change only the phase or the shoe. Most steps of an Opposition (a draw, a
+/// declaration, a face-down card, a bet, a first call, a pass, a failed
+/// attack) never read what their events changed, so they never copy.
 pub(crate) struct Out<'a> {
-    /// The state the command was given.
-    pub(crate) base: &'a State,
-    /// `base` with every event applied, once something was read after one.
-    pub(crate) work: Option<State>,
+    /// The events so far, and the state they lead to once it is read.
+    decided: Decided<'a, crate::Bastards>,
     /// An event that changes the combatants, the turn order, the turn or the
-    /// round was emitted and `work` is not made.
-    pub(crate) stale: bool,
-    /// An event that changes only the phase or the shoe was emitted and
-    /// `work` is not made.
-    pub(crate) stale_table: bool,
-    pub(crate) events: Vec<Event>,
+    /// round was emitted.
+    stale: bool,
+    /// An event that changes only the phase or the shoe was emitted.
+    stale_table: bool,
+    /// The state was read after an event: `decided` holds its own copy,
+    /// which every later read brings up to date.
+    made: bool,
 }
 
 impl<'a> Out<'a> {
     pub(crate) fn new(s: &'a State) -> Self {
         Out {
-            base: s,
-            work: None,
+            decided: Decided::new(s),
             stale: false,
             stale_table: false,
-            events: Vec::new(),
+            made: false,
         }
     }
     /// The state now, with every event so far applied.
     pub(crate) fn s(&mut self) -> &State {
-        if (self.stale || self.stale_table) && self.work.is_none() {
-            let mut w = self.base.clone();
-            for e in &self.events {
-                evolve(&mut w, e);
-            }
-            self.work = Some(w);
+        if self.stale || self.stale_table {
+            self.made = true;
+            return self.decided.state();
         }
-        self.work.as_ref().unwrap_or(self.base)
+        self.decided.base()
     }
     pub(crate) fn emit(&mut self, e: Event) {
-        match &mut self.work {
-            Some(w) => evolve(w, &e),
-            None => match e {
-                // The end of a turn changes nothing by itself.
-                Event::TurnEnded => {}
-                // Only the phase or the shoe.
-                Event::DrawStepDone | Event::Called { .. } | Event::Revealed { .. } => {
-                    self.stale_table = true;
-                }
-                _ => self.stale = true,
-            },
+        match e {
+            // The end of a turn changes nothing by itself.
+            Event::TurnEnded => {}
+            // Only the phase or the shoe.
+            Event::DrawStepDone | Event::Called { .. } | Event::Revealed { .. } => {
+                self.stale_table = true;
+            }
+            _ => self.stale = true,
         }
-        self.events.push(e);
+        self.decided.emit(e);
+    }
+    /// The events emitted so far, in order.
+    pub(crate) fn events(&self) -> &[Event] {
+        self.decided.events()
+    }
+    /// The events emitted, in order: `decide`'s answer.
+    pub(crate) fn into_events(self) -> Vec<Event> {
+        self.decided.into_events()
     }
     /// Combatant `i` as it stands now, to keep while emitting: borrowed from
     /// the given state while no event changed anything, else a copy.
     pub(crate) fn snapshot(&mut self, i: usize) -> Result<Cow<'a, Combatant>, RuleError> {
-        if !self.stale && self.work.is_none() {
-            let base: &'a State = self.base;
+        if !self.stale && !self.made {
+            let base: &'a State = self.decided.base();
             return base
                 .combatants
                 .get(i)
@@ -282,10 +287,11 @@ impl<'a> Out<'a> {
     /// The state now for its combatants, turn order, turn and round only:
     /// its phase and shoe may be behind (see [`Out::s`] for those).
     pub(crate) fn people(&mut self) -> &State {
-        if self.stale && self.work.is_none() {
-            return self.s();
+        if self.stale || self.made {
+            self.made = true;
+            return self.decided.state();
         }
-        self.work.as_ref().unwrap_or(self.base)
+        self.decided.base()
     }
     pub(crate) fn c(&mut self, i: usize) -> Result<&Combatant, RuleError> {
         self.people()
@@ -349,5 +355,71 @@ impl<'a> Out<'a> {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table of two of the book's sheets (Carlton and Kodos), outside an
+    /// Opposition.
+    fn two() -> State {
+        let sheets = crate::gm::bundled();
+        State {
+            title: "test".into(),
+            shoe: Shoe::new(crate::values::DECKS, true).expect("the book's shoe"),
+            combatants: sheets
+                .iter()
+                .take(2)
+                .map(|ch| crate::table::fated_from_sheet(ch, Seat::Gm))
+                .collect(),
+            phase: Phase::Scene,
+            round: 0,
+            order: vec![],
+            turn: 0,
+            dealer_wildcards: 0,
+            distance: None,
+            karmic_shuffle: false,
+            indirect: false,
+            finished: false,
+            ground: vec![],
+            loaded: vec![],
+        }
+    }
+
+    /// The optimisation `Out` keeps over core's `Decided`: a combatant is
+    /// borrowed from the given state (no copy) while only events that change
+    /// the phase or the shoe, or nothing (`TurnEnded`), were emitted; after
+    /// one that changes a combatant, or once the whole state was read after
+    /// an event, reads see the events.
+    #[test]
+    fn combatants_are_borrowed_until_an_event_changes_what_is_read() {
+        let base = two();
+        let mut o = Out::new(&base);
+        assert!(matches!(o.snapshot(0), Ok(Cow::Borrowed(_))));
+        o.emit(Event::TurnEnded);
+        o.emit(Event::DrawStepDone);
+        assert!(matches!(o.snapshot(0), Ok(Cow::Borrowed(_))));
+        assert!(std::ptr::eq(o.people(), &base));
+        o.emit(Event::KnockedOut { who: 1 });
+        assert!(matches!(o.snapshot(1), Ok(Cow::Owned(c)) if c.knocked_out));
+        assert!(o.c(1).is_ok_and(|c| c.knocked_out));
+        assert!(!base.combatants[1].knocked_out);
+        assert_eq!(o.events().len(), 3);
+
+        // The whole state read after a table-only event: later reads are
+        // copies brought up to date.
+        let mut o = Out::new(&base);
+        o.emit(Event::DrawStepDone);
+        assert!(std::ptr::eq(o.people(), &base));
+        assert!(!std::ptr::eq(o.s(), &base));
+        assert!(matches!(o.snapshot(0), Ok(Cow::Owned(_))));
+        o.emit(Event::Desperate { who: 0 });
+        assert!(o.c(0).is_ok_and(Combatant::desperate));
+        assert_eq!(
+            o.into_events(),
+            vec![Event::DrawStepDone, Event::Desperate { who: 0 }]
+        );
     }
 }

@@ -95,25 +95,94 @@ pub fn describe_for(s: &State, e: &Event, seat: &Seat) -> String {
     describe_as(s, e, Reader::Seat(seat))
 }
 
+/// The text of `e` for `reader` ([`describe`], [`describe_for`]), by the kind
+/// of event: the flow, cards, the opposed hand, pools, the cast.
 pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
-    let n = |i: &usize| {
-        s.combatants
-            .get(*i)
-            .map_or("?".to_string(), |c| c.name.clone())
-    };
-    let exchange_side = |side: &Side| match &s.phase {
-        Phase::Exchange(x) => n(if *side == Side::Attacker {
-            &x.attacker
-        } else {
-            &x.defender
-        }),
-        _ => side.to_string(),
-    };
+    match e {
+        Event::Shuffled
+        | Event::OppositionBegan
+        | Event::Order { .. }
+        | Event::TurnBegan { .. }
+        | Event::DrawStepDone
+        | Event::TurnEnded
+        | Event::RoundEnded { .. }
+        | Event::OppositionEnded
+        | Event::Finished
+        | Event::SceneBegan
+        | Event::KarmicShuffle => describe_flow(s, e),
+        Event::Drew { .. }
+        | Event::Discarded { .. }
+        | Event::Initiative { .. }
+        | Event::FateDrawn { .. }
+        | Event::WildcardSpent { .. }
+        | Event::DealerWildcards { .. } => describe_cards(s, e, reader),
+        Event::Declared(_)
+        | Event::FaceDown { .. }
+        | Event::FaceUp { .. }
+        | Event::Called { .. }
+        | Event::Revealed { .. } => describe_hand(s, e),
+        Event::Damage { .. }
+        | Event::MembersLost { .. }
+        | Event::Spent { .. }
+        | Event::StatusChanged { .. }
+        | Event::Desperate { .. }
+        | Event::KnockedOut { .. }
+        | Event::Adjusted { .. } => describe_pools(s, e, reader),
+        Event::Weapons { .. }
+        | Event::Dropped { .. }
+        | Event::PickedUp { .. }
+        | Event::Joined(_)
+        | Event::Appeared { .. }
+        | Event::Distance { .. }
+        | Event::Added { .. }
+        | Event::Removed { .. } => describe_cast(s, e),
+    }
+}
+
+/// The name of combatant `i` (`?` for none).
+fn name(s: &State, i: &usize) -> String {
+    s.combatants
+        .get(*i)
+        .map_or("?".to_string(), |c| c.name.clone())
+}
+
+/// The encounter's flow: shuffles, the Opposition's steps, turns and rounds
+/// ("Steps", "Shuffling", "Initiative"), Karmic Shuffle ("Advantages") and
+/// the end.
+fn describe_flow(s: &State, e: &Event) -> String {
+    let n = |i: &usize| name(s, i);
     match e {
         Event::Shuffled => "Every card is shuffled back into the deck.".into(),
         Event::OppositionBegan => {
             "The Opposition begins: everyone draws a hand, then plays a card for initiative.".into()
         }
+        Event::Order { order } => format!(
+            "Round {}: the order is {}",
+            s.round,
+            order.iter().map(n).collect::<Vec<_>>().join(", ")
+        ),
+        Event::TurnBegan { who } => format!("{}'s turn: draw or mulligan.", n(who)),
+        Event::DrawStepDone => "Active phase: declare an action.".into(),
+        Event::TurnEnded => "The turn ends.".into(),
+        Event::RoundEnded { round } => {
+            format!("End of round; round {round} restarts from the lowest initiative.")
+        }
+        Event::OppositionEnded => "The Opposition ends.".into(),
+        Event::Finished => "The encounter is over.".into(),
+        Event::SceneBegan => "A new scene: Berserk and Distance end.".into(),
+        Event::KarmicShuffle => "Karmic Shuffle: physical defense draws use Luck.".into(),
+        // Another group's: `describe_as` gives it to its own.
+        _ => String::new(),
+    }
+}
+
+/// Cards drawn and discarded (named only to their own seat; R-GB-12), played for
+/// initiative, Fate Draws (the Dealer's side to the Dealer) and Wildcards, with
+/// every Joker drawn ("Core Mechanic", "Fate Draw", "Jokers – Unbound by
+/// Fate"; R-GB-3).
+fn describe_cards(s: &State, e: &Event, reader: Reader<'_>) -> String {
+    let n = |i: &usize| name(s, i);
+    match e {
         Event::Drew { who, steps, reason } => {
             let why = match reason {
                 DrawReason::Opening => "a hand",
@@ -146,13 +215,49 @@ pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             n(who),
             values::initiative_value(card.face).unwrap_or(0)
         ),
-        Event::Order { order } => format!(
-            "Round {}: the order is {}",
-            s.round,
-            order.iter().map(n).collect::<Vec<_>>().join(", ")
-        ),
-        Event::TurnBegan { who } => format!("{}'s turn: draw or mulligan.", n(who)),
-        Event::DrawStepDone => "Active phase: declare an action.".into(),
+        Event::WildcardSpent { who, why } => format!("{} spends a Wildcard on {why}", n(who)),
+        Event::FateDrawn { who, skill, result } => {
+            let mut notes = joker_notes(&n(who), &result.player_draw);
+            notes.extend(joker_notes("the Dealer", &result.dealer_draw));
+            notes.dedup();
+            with_notes(
+                format!(
+                    "{} ({skill}) draws {} and plays {} + {} = {}; the Dealer draws {} and plays {} + {} = {}: {} by {}",
+                    n(who),
+                    drawn_text(&result.player_draw, reader.owns(s, *who)),
+                    result.player_card,
+                    result.hand.player_bonus(),
+                    result.player_total,
+                    drawn_text(&result.dealer_draw, reader.dealer()),
+                    result.dealer_card,
+                    result.hand.modifier,
+                    result.dealer_total,
+                    if result.success { "success" } else { "failure" },
+                    result.margin.abs()
+                ),
+                notes,
+            )
+        }
+        Event::DealerWildcards { gained } => format!("The Dealer banks {gained} Wildcard(s)"),
+        // Another group's: `describe_as` gives it to its own.
+        _ => String::new(),
+    }
+}
+
+/// The opposed hand: declared, face-down cards (never named before the
+/// reveal; R-GB-12), bets, calls and the reveal ("Skill Hands in
+/// Oppositions"; R-GB-15).
+fn describe_hand(s: &State, e: &Event) -> String {
+    let n = |i: &usize| name(s, i);
+    let exchange_side = |side: &Side| match &s.phase {
+        Phase::Exchange(x) => n(if *side == Side::Attacker {
+            &x.attacker
+        } else {
+            &x.defender
+        }),
+        _ => side.to_string(),
+    };
+    match e {
         Event::Declared(x) if x.kind == HandKind::Simple => format!(
             "{} acts against {} with {} (a simple hand: one card each, no bets; R-GB-15). {} plays a card face down.",
             n(&x.attacker),
@@ -214,6 +319,17 @@ pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             if *success { "success" } else { "failure" },
             margin.abs()
         ),
+        // Another group's: `describe_as` gives it to its own.
+        _ => String::new(),
+    }
+}
+
+/// Damage, costs, statuses, Desperation and knock-outs; a pool's points only to
+/// its controller's seat ("Combat"; R-GB-5, R-GB-12), and the Dealer's
+/// `adjust` (issue 27, item 6).
+fn describe_pools(s: &State, e: &Event, reader: Reader<'_>) -> String {
+    let n = |i: &usize| name(s, i);
+    match e {
         Event::Damage {
             who,
             pool,
@@ -239,57 +355,11 @@ pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
         Event::Spent { who, pool, why } => {
             format!("{} spends 1 {} on {why}", n(who), pool.pool_name())
         }
-        Event::WildcardSpent { who, why } => format!("{} spends a Wildcard on {why}", n(who)),
         Event::StatusChanged { who, status } => {
             format!("{} now: {}", n(who), status_text(s, status))
         }
         Event::Desperate { who } => format!("{} is Desperate", n(who)),
         Event::KnockedOut { who } => format!("{} is knocked out", n(who)),
-        Event::Weapons { who, wielding, .. } => format!(
-            "{} holds {}",
-            n(who),
-            wielding
-                .iter()
-                .map(|w| w.name.clone())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-        Event::Dropped { who, weapon } => format!("{} drops {}", n(who), weapon.name),
-        Event::PickedUp { who, weapon } => format!("{} takes {}", n(who), weapon.name),
-        Event::TurnEnded => "The turn ends.".into(),
-        Event::RoundEnded { round } => {
-            format!("End of round; round {round} restarts from the lowest initiative.")
-        }
-        Event::OppositionEnded => "The Opposition ends.".into(),
-        Event::FateDrawn { who, skill, result } => {
-            let mut notes = joker_notes(&n(who), &result.player_draw);
-            notes.extend(joker_notes("the Dealer", &result.dealer_draw));
-            notes.dedup();
-            with_notes(
-                format!(
-                    "{} ({skill}) draws {} and plays {} + {} = {}; the Dealer draws {} and plays {} + {} = {}: {} by {}",
-                    n(who),
-                    drawn_text(&result.player_draw, reader.owns(s, *who)),
-                    result.player_card,
-                    result.hand.player_bonus(),
-                    result.player_total,
-                    drawn_text(&result.dealer_draw, reader.dealer()),
-                    result.dealer_card,
-                    result.hand.modifier,
-                    result.dealer_total,
-                    if result.success { "success" } else { "failure" },
-                    result.margin.abs()
-                ),
-                notes,
-            )
-        }
-        Event::Joined(c) => format!("{} join the scene", c.name),
-        Event::Appeared { who } => format!("{} appears in person", n(who)),
-        Event::Distance { who, rounds } => format!(
-            "{} keeps everyone at a distance for {rounds} round(s)",
-            n(who)
-        ),
-        Event::Finished => "The encounter is over.".into(),
         // The numbers of a pool only for its controller's seat (R-GB-12);
         // members and Wildcards are on the table (issue 27, item 6).
         Event::Adjusted {
@@ -304,6 +374,33 @@ pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
                 format!("The GM adjusts {}'s {value}.", n(who))
             }
         }
+        // Another group's: `describe_as` gives it to its own.
+        _ => String::new(),
+    }
+}
+
+/// Weapons ("Random Rules"), newcomers, Appearance and Distance ("Building A
+/// Scene"), the Dealer's `add` and `remove` (issue 27, item 6).
+fn describe_cast(s: &State, e: &Event) -> String {
+    let n = |i: &usize| name(s, i);
+    match e {
+        Event::Weapons { who, wielding, .. } => format!(
+            "{} holds {}",
+            n(who),
+            wielding
+                .iter()
+                .map(|w| w.name.clone())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+        Event::Dropped { who, weapon } => format!("{} drops {}", n(who), weapon.name),
+        Event::PickedUp { who, weapon } => format!("{} takes {}", n(who), weapon.name),
+        Event::Joined(c) => format!("{} join the scene", c.name),
+        Event::Appeared { who } => format!("{} appears in person", n(who)),
+        Event::Distance { who, rounds } => format!(
+            "{} keeps everyone at a distance for {rounds} round(s)",
+            n(who)
+        ),
         Event::Added { kind, combatant } => {
             let copy = if same_name(kind, &combatant.name) {
                 String::new()
@@ -323,8 +420,7 @@ pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
             "The GM takes {} out of the encounter: its hand and initiative card go to the discard pile.",
             n(who)
         ),
-        Event::SceneBegan => "A new scene: Berserk and Distance end.".into(),
-        Event::DealerWildcards { gained } => format!("The Dealer banks {gained} Wildcard(s)"),
-        Event::KarmicShuffle => "Karmic Shuffle: physical defense draws use Luck.".into(),
+        // Another group's: `describe_as` gives it to its own.
+        _ => String::new(),
     }
 }

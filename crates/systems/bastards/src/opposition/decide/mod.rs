@@ -76,5 +76,5 @@ pub fn decide(
         }
         Command::Remove { who } => crate::gm::remove(&mut o, state, seat, who)?,
     }
-    Ok(o.events)
+    Ok(o.into_events())
 }
