@@ -72,7 +72,7 @@ impl Rng {
 /// One value for `p`: a sample, or nothing for an optional parameter now
 /// and then.
 fn value_for(spec: &CommandSpec, p: &ParamSpec, rng: &mut Rng) -> String {
-    if p.syntax.is_optional() && rng.below(3) == 0 {
+    if p.optional && rng.below(3) == 0 {
         return String::new();
     }
     let mut samples = text_samples(spec, p);
