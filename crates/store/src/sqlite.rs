@@ -32,6 +32,12 @@ pub(crate) struct SqliteStore {
     pool: SqlitePool,
     /// The file's one-process lock (`None` in memory, and after `close`).
     lock: std::sync::Mutex<Option<std::sync::Arc<crate::lock::FileLock>>>,
+    /// One write transaction at a time, queued here rather than in SQLite's
+    /// busy handler, which sleeps and retries (up to 100 ms a try): with 64
+    /// tables' commands at once, writers waited there for hundreds of
+    /// milliseconds (issue 28). SQLite is one process (`lock`), so this
+    /// covers every writer.
+    writer: tokio::sync::Mutex<()>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -100,6 +106,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             pool,
             lock: std::sync::Mutex::new(lock),
+            writer: tokio::sync::Mutex::new(()),
         })
     }
 }
@@ -138,6 +145,7 @@ impl Store for SqliteStore {
 
     async fn create_table(&self, table: NewTable) -> Result<TableId, StoreError> {
         let row = common::prepare_table(table)?;
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         if let Some(campaign) = &row.campaign {
             let system: Option<String> =
@@ -351,6 +359,7 @@ impl Store for SqliteStore {
         }
         // IMMEDIATE: this transaction holds the file's one write lock from its first
         // statement, so the seq it reads cannot change before it writes.
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         // An ended table's log is closed (`end_table`).
         let current: Option<(i64, Option<i64>)> = sqlx::query_as(
@@ -458,6 +467,7 @@ impl Store for SqliteStore {
         if !common::findable(&[id]) {
             return Err(StoreError::NotFound);
         }
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let exists: Option<i64> =
             sqlx::query_scalar("SELECT lines_through FROM tables WHERE id = ?1")
@@ -536,6 +546,7 @@ impl Store for SqliteStore {
         if !common::findable(&[campaign, seat]) {
             return Ok(None);
         }
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let old: Option<String> = sqlx::query_scalar(
             "SELECT token_hash FROM campaign_seats WHERE campaign_id = ?1 AND seat = ?2",
@@ -576,6 +587,7 @@ impl Store for SqliteStore {
 
     async fn create_campaign(&self, campaign: NewCampaign) -> Result<CampaignId, StoreError> {
         let row = common::prepare_campaign(campaign)?;
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
             "INSERT INTO campaigns (id, created_order, system, name, created_ms, settings) \
@@ -703,6 +715,7 @@ impl Store for SqliteStore {
             return Err(StoreError::CampaignNotFound);
         }
         // IMMEDIATE: the checks below and the insert see one campaign.
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM campaigns WHERE id = ?1")
             .bind(campaign)
@@ -822,6 +835,7 @@ impl Store for SqliteStore {
         if !common::findable(&[campaign, character]) {
             return Err(StoreError::CharacterNotFound);
         }
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         write_event(&mut tx, campaign, character, &row, common::now_ms()).await?;
         tx.commit().await?;
@@ -838,6 +852,7 @@ impl Store for SqliteStore {
             return Err(StoreError::NotFound);
         }
         // IMMEDIATE: of two calls, the second sees the first's ended_ms.
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let at_ms = common::now_ms();
         let ended: Option<Option<String>> = sqlx::query_scalar(
@@ -878,6 +893,7 @@ impl Store for SqliteStore {
             return Err(StoreError::NotFound);
         }
         // IMMEDIATE: no append slips in between the check and the deletes.
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let found: Option<(Option<String>, Option<i64>)> =
             sqlx::query_as("SELECT campaign_id, ended_ms FROM tables WHERE id = ?1")
@@ -893,6 +909,7 @@ impl Store for SqliteStore {
     }
 
     async fn expire_tables(&self, cutoff_ms: i64) -> Result<Vec<TableId>, StoreError> {
+        let _writer = self.writer.lock().await;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let ids: Vec<String> = sqlx::query_scalar(
             "SELECT id FROM tables WHERE touched_ms < ?1 AND campaign_id IS NULL \
