@@ -570,6 +570,50 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_view_or_sheets_go_out_only_when_they_changed() {
+        let mut sent = Sent::default();
+        assert_eq!(
+            sent.view_if_changed(Some("{\"a\":1}".into())).as_deref(),
+            Some("{\"a\":1}")
+        );
+        assert_eq!(sent.view_if_changed(Some("{\"a\":1}".into())), None);
+        // The sheets are remembered apart from the view.
+        assert_eq!(
+            sent.sheets_if_changed(Some("{\"a\":1}".into())).as_deref(),
+            Some("{\"a\":1}")
+        );
+        assert_eq!(
+            sent.view_if_changed(Some("{\"a\":2}".into())).as_deref(),
+            Some("{\"a\":2}")
+        );
+        // Back to an earlier text: it changed since the last one sent.
+        assert_eq!(
+            sent.view_if_changed(Some("{\"a\":1}".into())).as_deref(),
+            Some("{\"a\":1}")
+        );
+        // No view (refused): nothing sent, nothing forgotten.
+        assert_eq!(sent.view_if_changed(None), None);
+        assert_eq!(sent.view_if_changed(Some("{\"a\":1}".into())), None);
+    }
+
+    #[test]
+    fn a_message_with_parts_is_one_json_object() {
+        let head = json!({"type": "update", "seq": 3, "lines": [{"seq": 3}]});
+        let whole: Value = serde_json::from_str(&with_parts(
+            head.clone(),
+            Some("{\"v\":[1]}"),
+            Some("{\"s\":2}"),
+        ))
+        .unwrap();
+        assert_eq!(whole["view"], json!({"v": [1]}));
+        assert_eq!(whole["sheets"], json!({"s": 2}));
+        assert_eq!(whole["lines"], json!([{"seq": 3}]));
+        let bare: Value = serde_json::from_str(&with_parts(head, None, None)).unwrap();
+        assert!(bare.get("view").is_none() && bare.get("sheets").is_none());
+        assert_eq!(bare["seq"], 3);
+    }
+
+    #[test]
     fn lines_are_split_under_the_target_and_none_is_lost() {
         let lines: Vec<Value> = (1..=3000u64)
             .map(|seq| json!({"seq": seq, "text": "x".repeat((seq % 300) as usize)}))
