@@ -427,7 +427,38 @@ CASES = [
     ("1d6 / (1d4 / 2)", "by a fraction"),
     ("3d4 / 2 [half] + 1", "a label after a fraction"),
     ("1d6 / 2 + 1d20 >= 12 # save", "a fraction in a comparison with a comment"),
-
+    # Issue 30, item 2: `ro` and `e` with d20's selectors by rank (`h`, `l`):
+    # the dice the run selects, the earlier of equal dice first.
+    ("4d6rol1", "reroll the lowest die once"),
+    ("4d6roh1", "reroll the highest die once"),
+    ("4d6rol1kh3", "reroll the lowest once, then keep three"),
+    ("2d20rol1", "reroll the lower d20 once"),
+    ("1d8rol1 + 2", "one die: always rerolled once"),
+    ("3d6rol2", "reroll the two lowest once"),
+    ("2d6rol3", "a rank past the dice rolled: every die"),
+    ("3d6rol0", "a rank of none"),
+    ("3d6ro1rol1", "merged: a 1, or the lowest"),
+    ("4d6rol1ro6", "merged: the lowest, or a 6"),
+    ("3d4roh1rol1", "merged: the highest and the lowest"),
+    ("3d4rol1mi2", "reroll the lowest once, then a minimum"),
+    ("3d6mi2rol1", "a minimum, then reroll the lowest once"),
+    ("3d6rol1ro1", "merged in either order"),
+    ("4d4rol1pl1", "reroll the lowest once, then drop the lowest"),
+    ("3d6rol1 >= 12", "reroll the lowest once, then compare"),
+    ("2d6rol1 [best] + 1d4", "with a label, in arithmetic"),
+    ("1d6eh1", "explode the highest die: again while a new die beats all"),
+    ("2d6eh1", "explode the highest of two"),
+    ("3d4el1", "explode the lowest: again while a new die is below all"),
+    ("2d4eh2", "explode the two highest"),
+    ("3d4eh2kh2", "explode the two highest, then keep two"),
+    ("2d6eh1kl1", "explode the highest, then keep the lowest"),
+    ("1d10eh1", "explode the highest d10"),
+    ("2d4eh1el1", "merged: the highest and the lowest"),
+    ("2d4e4eh1", "merged with a test: a 4 or the highest"),
+    ("2d6eh1ro1", "explode the highest, then reroll 1s once"),
+    ("2d6ro1eh1", "reroll 1s once, then explode the highest"),
+    ("3d4el1 >= 10", "explode the lowest, then compare"),
+    ("2d8rol1e8", "reroll the lowest once, then explode eights"),
 ]
 
 
@@ -460,6 +491,11 @@ ICEPOOL = {
     "2d6ro1rr6": lambda: 2 @ d6.reroll([1], depth=1).map(
         lambda v: d6.reroll([6], depth='inf') if v == 6 else v
     ),
+    # rol1 rerolls the lower of two once, so the higher and a fresh d8 stay;
+    # then every 8 explodes with a fresh d8, again and again.
+    "2d8rol1e8": lambda: d8.highest(2, 1).map(
+        lambda v: v + d8.explode([8], depth=FOREVER) if v == 8 else v
+    ) + d8.explode([8], depth=FOREVER),
 }
 
 # Sequences walked before a case is given up for icepool.
