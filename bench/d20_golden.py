@@ -459,6 +459,20 @@ CASES = [
     ("2d6ro1eh1", "reroll 1s once, then explode the highest"),
     ("3d4el1 >= 10", "explode the lowest, then compare"),
     ("2d8rol1e8", "reroll the lowest once, then explode eights"),
+    # Issue 30, item 2: `ra` and `e` in one group, each in the order written.
+    ("1d4ra4e4", "reroll and add on a 4, then every 4 explodes"),
+    ("2d4ra4e4", "two dice: one more on a 4, then explosions"),
+    ("2d4e4ra4", "explosions, then one more die on a 4"),
+    ("1d6ra1e6", "one more die on a 1, then sixes explode"),
+    ("2d6ra1e6", "two d6: one more on a 1, sixes explode"),
+    ("1d8ra8e8", "reroll and add, then explode, on an 8"),
+    ("2d8ra8e8", "two d8: reroll and add, then explode"),
+    ("2d4rah1e4", "one more die always, then explosions"),
+    ("2d4ra1e4kh1", "reroll and add, explode, then keep the highest"),
+    ("2d4e4ra1", "explosions, then one more die on a 1"),
+    ("2d4ra<2e4", "reroll and add below 2, then explode"),
+    ("1d10ra10e10 + 2", "reroll and add, explode, plus a number"),
+    ("2d6ro1ra6e6", "reroll once, reroll and add, explode"),
 ]
 
 
@@ -496,7 +510,31 @@ ICEPOOL = {
     "2d8rol1e8": lambda: d8.highest(2, 1).map(
         lambda v: v + d8.explode([8], depth=FOREVER) if v == 8 else v
     ) + d8.explode([8], depth=FOREVER),
+    # `ra` then `e` (d20's `explode_once` with max_targets=1, then `explode`):
+    # one fresh die when any die matches, then every die's chain of
+    # explosions, the added die's too.
+    "2d4ra4e4": lambda: ra_then_e(2, d4, lambda v: v == 4, [4]),
+    "2d8ra8e8": lambda: ra_then_e(2, d8, lambda v: v == 8, [8]),
+    "2d4rah1e4": lambda: ra_then_e(2, d4, lambda v: True, [4]),
+    "2d6ro1ra6e6": lambda: ra_then_e(2, d6.reroll([1], depth=1), lambda v: v == 6, [6], fresh=d6),
 }
+
+
+def ra_then_e(n, die, adds, explodes_on, fresh=None):
+    """n dice of `die`; one more fresh die (of `fresh`, a plain die of the
+    same size by default) when any of them passes `adds`; then each die
+    explodes on `explodes_on` with fresh dice, again and again."""
+    if fresh is None:
+        fresh = Die(range(1, die.max_outcome() + 1))
+    chain = fresh.explode(explodes_on, depth=FOREVER)
+
+    def of(v):
+        return v + (chain if v in explodes_on else 0)
+
+    return icepool.map(
+        lambda *vs: sum(of(v) for v in vs) + (chain if any(adds(v) for v in vs) else 0),
+        *([die] * n),
+    )
 
 # Sequences walked before a case is given up for icepool.
 BUDGET = 400_000

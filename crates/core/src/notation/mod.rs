@@ -172,10 +172,13 @@
 //!   written after `ra`. At most one die for the whole group (`d20`'s
 //!   `max_targets=1`), unlike Foundry's `xo`, which adds one per matching
 //!   die. `2d6ra6` is 2d6 plus one more d6 when either shows a 6 (chance
-//!   11/36); its odds are exact ([`Modifier::RerollAdd`]). One run of `ra`
-//!   per group, and not with `e` ([`NotationError::Misplaced`]; `d20` reads
-//!   both). `rahN` and `ralN` take `d20`'s selectors by rank: with N of 1 or
-//!   more the highest (lowest) die always adds one more
+//!   11/36); its odds are exact ([`Modifier::RerollAdd`]). With `e` in the
+//!   same group each applies in the order written, as in `d20` (issue 30,
+//!   item 2): `2d6ra6e6` adds a die on a 6, then every 6 explodes, the added
+//!   die's too; `2d6e6ra1` adds a die when any die, the explosions' too,
+//!   shows a 1. One run of `ra` per group ([`NotationError::Misplaced`];
+//!   `d20` reads a second). `rahN` and `ralN` take `d20`'s selectors by
+//!   rank: with N of 1 or more the highest (lowest) die always adds one more
 //!   ([`Modifier::RerollAddRank`]).
 //!
 //! - `d20`'s selectors by rank on `ro` and `e` (issue 30, item 2;
@@ -212,8 +215,8 @@
 //! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (402 expressions:
-//! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (415 expressions:
+//! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, `ra` with `e`, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!

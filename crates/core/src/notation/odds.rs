@@ -399,7 +399,7 @@ pub(super) fn uniform(sides: Sides) -> Weights {
 }
 
 /// `Σ_v w(v) · f(v)`: a mixture of distributions (one step per weight added).
-fn mix<'a>(
+pub(super) fn mix<'a>(
     b: &Budget,
     w: impl IntoIterator<Item = (&'a i64, &'a f64)>,
     f: impl Fn(i64) -> Weights,
@@ -416,7 +416,7 @@ fn mix<'a>(
 }
 
 /// The sum of two independent values (one step per pair).
-fn conv(budget: &Budget, a: &Weights, b: &Weights) -> Weights {
+pub(super) fn conv(budget: &Budget, a: &Weights, b: &Weights) -> Weights {
     budget.spend(
         (a.len() as u64)
             .saturating_mul(b.len() as u64)
@@ -490,7 +490,7 @@ fn kept_faces(u: &Weights, matches: impl Fn(i64) -> bool) -> Weights {
     kept.into_iter().map(|v| (v, p)).collect()
 }
 
-fn apply_all(b: &Budget, mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
+pub(super) fn apply_all(b: &Budget, mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
     for pass in super::passes(mods) {
         w = apply(b, &w, pass, u);
     }
@@ -911,8 +911,9 @@ fn select_exploding(
 /// taken one by one with a flag saying whether one has matched yet, and the
 /// extra die is added to the totals where one has. Each die's final value
 /// comes from its face at the `ra` through the modifiers written after it;
-/// the extra die's from a fresh face through the same. The parser refuses
-/// `ra` with `e` in one group and a second run of `ra`.
+/// the extra die's from a fresh face through the same. `ra` with `e` in
+/// one group goes over pools instead (`super::pool`); the parser refuses a
+/// second run of `ra`.
 fn reroll_add(
     term: &DiceTerm,
     at: usize,

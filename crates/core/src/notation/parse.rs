@@ -1410,11 +1410,11 @@ impl Parser<'_> {
                 lone_explosion(explodes)?;
                 let adds = Modifier::adds;
                 let run_of_ra = term.modifiers.last().is_some_and(adds);
-                if (adds(&m) && (exploding || (!run_of_ra && term.modifiers.iter().any(adds))))
-                    || (explodes && term.modifiers.iter().any(adds))
-                {
+                // `ra` with `e` is d20's (issue 30, item 2): each pass in
+                // the order written.
+                if adds(&m) && !run_of_ra && term.modifiers.iter().any(adds) {
                     return Err(NotationError::Misplaced {
-                        reason: "one run of `ra` per group, and not with `e` (Tabula does not read them together yet)",
+                        reason: "one run of `ra` per group (Tabula does not read a second yet)",
                         position: at,
                     });
                 }

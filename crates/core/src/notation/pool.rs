@@ -33,10 +33,11 @@
 use std::collections::BTreeMap;
 
 use super::odds::{
-    Budget, Truncation, Weights, apply, certain, refuse_past_budget, to_dist, uniform,
+    Budget, Truncation, Weights, apply, apply_all, certain, conv, mix, refuse_past_budget, to_dist,
+    uniform,
 };
 use super::{
-    DiceTerm, MAX_EXPLOSIONS, MAX_STATE_VALUES, Modifier, Pick, STATE_STEPS, Select, kept_counts,
+    DiceTerm, MAP_STEPS, MAX_EXPLOSIONS, MAX_STATE_VALUES, Modifier, Pick, Select, kept_counts,
     passes, picked_counts,
 };
 use crate::odds::{Dist, OddsError};
@@ -46,6 +47,12 @@ type Counts = Vec<u32>;
 
 /// A distribution over pools.
 type Pools = BTreeMap<Counts, f64>;
+
+/// The steps of one pool made and inserted into a map, besides two per
+/// face it counts. Measured on `4d6ra6e6` and `4d20roh1` with release
+/// builds: 100 to 240 ns a pool, of six to forty counts, where a step is
+/// about five nanoseconds (see [`MAX_NOTATION_WORK`](super::MAX_NOTATION_WORK)).
+const POOL_STEPS: u64 = 32;
 
 /// Whether the group's odds need pools: its dice depend on each other, or
 /// its keeps and drops cannot be worked out die by die.
@@ -85,7 +92,7 @@ impl Ctx<'_> {
 
     /// The steps of one pool made and inserted.
     fn per_pool(&self) -> u64 {
-        STATE_STEPS + self.faces() as u64
+        POOL_STEPS + 2 * self.faces() as u64
     }
 
     /// Refuse, before it starts, work that makes `pools` more pools.
@@ -244,18 +251,51 @@ pub(super) fn group(
     for (c, p) in ctx.multinomial(term.count, &start)? {
         *pools.entry(c).or_insert(0.0) += p;
     }
-    for pass in all.get(lead..).unwrap_or_default() {
-        pools = step(&mut ctx, pools, pass, &u, t)?;
-        ctx.hold(pools.len(), ctx.faces())?;
-        b.check()?;
-    }
-    // Keeps and drops, then the score of each kept die.
     let selects: Vec<Select> = term
         .select
         .iter()
         .chain(&term.more_select)
         .copied()
         .collect();
+    // With no keep or drop but by value, the passes at the end that act on
+    // each die alone (or explode by tests, a chain per die) are summed die by
+    // die, not over pools.
+    // `Some(None)`: no keep or drop; `Some(Some(s))`: one by value.
+    let by_value: Option<Option<Select>> = match selects.as_slice() {
+        [] => Some(None),
+        [s] if s.by_value().is_some() => Some(Some(*s)),
+        _ => None,
+    };
+    let tail = match by_value {
+        Some(_) => all
+            .get(lead..)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .take_while(|p| alone(p) || explodes_by_test(p))
+            .count(),
+        None => 0,
+    };
+    let head_end = all.len() - tail;
+    for pass in all.get(lead..head_end).unwrap_or_default() {
+        pools = step(&mut ctx, pools, pass, &u, t)?;
+        ctx.hold(pools.len(), ctx.faces())?;
+        b.check()?;
+    }
+    if tail > 0 {
+        let select = by_value.flatten();
+        let kept = move |v: i64| select.is_none_or(|s| s.keeps_value(v));
+        let scored = |v: i64| if kept(v) { score(v) } else { 0 };
+        return summed(
+            &ctx,
+            pools,
+            all.get(head_end..).unwrap_or_default(),
+            &u,
+            &scored,
+            t,
+        );
+    }
+    // Keeps and drops, then the score of each kept die.
     ctx.refuse(pools.len() as u64)?;
     ctx.spend(pools.len() as u64);
     let mut out = Weights::new();
@@ -271,6 +311,166 @@ pub(super) fn group(
             .map(|(k, v)| i64::from(*k) * score(*v))
             .sum();
         *out.entry(total).or_insert(0.0) += p;
+    }
+    to_dist(out)
+}
+
+/// Whether a pass explodes by tests alone (`e6`, `e5e6`): a chain per die.
+fn explodes_by_test(pass: &[Modifier]) -> bool {
+    pass.iter().all(|m| matches!(m, Modifier::Explode(_)))
+}
+
+/// The total of pools whose last passes (`tail`) act on each die alone or
+/// explode by tests: each die of face j adds, independently, what one die
+/// of that face comes to through the tail (its chain of explosions
+/// included, [`MAX_EXPLOSIONS`] deep), scored by `score`. Each pool's
+/// total is the sum of those, face by face; pools in order share their
+/// first faces, so the partial sums of a pool are kept for the next.
+fn summed(
+    ctx: &Ctx<'_>,
+    pools: Pools,
+    tail: &[&[Modifier]],
+    u: &Weights,
+    score: &dyn Fn(i64) -> i64,
+    t: &mut Truncation,
+) -> Result<Dist<i64>, OddsError> {
+    let b = ctx.b;
+    let at = tail.iter().position(|p| explodes_by_test(p));
+    let (before, explosion, after) = match at {
+        Some(i) => (
+            tail.get(..i).unwrap_or_default(),
+            tail.get(i).copied(),
+            tail.get(i + 1..).unwrap_or_default(),
+        ),
+        None => (tail, None, &[][..]),
+    };
+    let apply_passes =
+        |w: Weights, passes: &[&[Modifier]]| passes.iter().fold(w, |w, p| apply_all(b, w, p, u));
+    // What a die showing v at the explosion (or at the end) scores after
+    // the passes written after it.
+    let after_of: BTreeMap<i64, Weights> = ctx
+        .values
+        .iter()
+        .map(|&v| {
+            (
+                v,
+                mix(b, &apply_passes(certain(v), after), |x| certain(score(x))),
+            )
+        })
+        .collect();
+    b.check()?;
+    let of = |v: i64| after_of.get(&v).cloned().unwrap_or_default();
+    // The chain below a die that explodes: fresh dice, each exploding while
+    // it matches and is less than [`MAX_EXPLOSIONS`] deep.
+    let matches = |v: i64| explosion.is_some_and(|p| super::pass_matches(p, v));
+    let mut below = Weights::new();
+    let mut reach = 0.0;
+    if explosion.is_some() {
+        below = mix(b, u, of);
+        for _ in 1..MAX_EXPLOSIONS {
+            let work = u
+                .keys()
+                .map(|v| {
+                    let n = after_of.get(v).map_or(0, |w| w.len() as u64);
+                    n.saturating_mul(below.len() as u64 + 1)
+                        .saturating_mul(2 * MAP_STEPS)
+                })
+                .fold(0u64, u64::saturating_add);
+            refuse_past_budget(b, work)?;
+            below = mix(b, u, |v| {
+                if matches(v) {
+                    conv(b, &of(v), &below)
+                } else {
+                    of(v)
+                }
+            });
+            b.check()?;
+        }
+        let p: f64 = u.iter().filter(|(v, _)| matches(**v)).map(|(_, p)| p).sum();
+        reach = p.powi(MAX_EXPLOSIONS as i32);
+    }
+    // What one die of each face comes to, and the chance its chain was cut.
+    let mut per_face: Vec<Weights> = Vec::with_capacity(ctx.faces());
+    let mut cut: Vec<f64> = Vec::with_capacity(ctx.faces());
+    for &v in &ctx.values {
+        let pre = apply_passes(certain(v), before);
+        refuse_past_budget(
+            b,
+            (pre.len() as u64)
+                .saturating_mul(below.len() as u64 + 1)
+                .saturating_mul(8 * MAP_STEPS),
+        )?;
+        per_face.push(mix(b, &pre, |x| {
+            if matches(x) {
+                conv(b, &of(x), &below)
+            } else {
+                of(x)
+            }
+        }));
+        let hit: f64 = pre
+            .iter()
+            .filter(|(x, _)| matches(**x))
+            .map(|(_, p)| p)
+            .sum();
+        cut.push(hit * reach);
+        b.check()?;
+    }
+    // Each pool: the sum over its faces of that many dice of the face.
+    let faces = ctx.faces();
+    let mut powers: BTreeMap<(usize, u32), Weights> = BTreeMap::new();
+    let mut partial: Vec<Weights> = vec![certain(0); faces + 1];
+    let mut last: Option<Counts> = None;
+    let mut out = Weights::new();
+    let mut truncated = 0.0;
+    for (c, p) in pools {
+        let same = last
+            .as_ref()
+            .map_or(0, |l| l.iter().zip(&c).take_while(|(a, b)| a == b).count());
+        for j in same..faces {
+            let n = c[j];
+            if n > 0 && !powers.contains_key(&(j, n)) {
+                let mut w = certain(0);
+                for _ in 0..n {
+                    refuse_past_budget(
+                        b,
+                        (w.len() as u64)
+                            .saturating_mul(per_face[j].len() as u64)
+                            .saturating_mul(MAP_STEPS),
+                    )?;
+                    w = conv(b, &w, &per_face[j]);
+                }
+                powers.insert((j, n), w);
+            }
+            let next = match powers.get(&(j, n)) {
+                Some(w) if n > 0 => {
+                    refuse_past_budget(
+                        b,
+                        (partial[j].len() as u64)
+                            .saturating_mul(w.len() as u64)
+                            .saturating_mul(MAP_STEPS),
+                    )?;
+                    conv(b, &partial[j], w)
+                }
+                _ => partial[j].clone(),
+            };
+            partial[j + 1] = next;
+        }
+        for (x, q) in &partial[faces] {
+            *out.entry(*x).or_insert(0.0) += p * q;
+        }
+        b.spend((partial[faces].len() as u64).saturating_mul(MAP_STEPS));
+        let survive: f64 = c
+            .iter()
+            .zip(&cut)
+            .map(|(n, q)| f64::from(*n) * (-q).ln_1p())
+            .sum();
+        truncated += p * -survive.exp_m1();
+        last = Some(c);
+        b.check()?;
+    }
+    if explosion.is_some() {
+        t.exact = false;
+        t.ln_survive += (-truncated).ln_1p();
     }
     to_dist(out)
 }
