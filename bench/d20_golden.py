@@ -427,7 +427,52 @@ CASES = [
     ("1d6 / (1d4 / 2)", "by a fraction"),
     ("3d4 / 2 [half] + 1", "a label after a fraction"),
     ("1d6 / 2 + 1d20 >= 12 # save", "a fraction in a comparison with a comment"),
-
+    # Issue 30, item 2: `ro` and `e` with d20's selectors by rank (`h`, `l`):
+    # the dice the run selects, the earlier of equal dice first.
+    ("4d6rol1", "reroll the lowest die once"),
+    ("4d6roh1", "reroll the highest die once"),
+    ("4d6rol1kh3", "reroll the lowest once, then keep three"),
+    ("2d20rol1", "reroll the lower d20 once"),
+    ("1d8rol1 + 2", "one die: always rerolled once"),
+    ("3d6rol2", "reroll the two lowest once"),
+    ("2d6rol3", "a rank past the dice rolled: every die"),
+    ("3d6rol0", "a rank of none"),
+    ("3d6ro1rol1", "merged: a 1, or the lowest"),
+    ("4d6rol1ro6", "merged: the lowest, or a 6"),
+    ("3d4roh1rol1", "merged: the highest and the lowest"),
+    ("3d4rol1mi2", "reroll the lowest once, then a minimum"),
+    ("3d6mi2rol1", "a minimum, then reroll the lowest once"),
+    ("3d6rol1ro1", "merged in either order"),
+    ("4d4rol1pl1", "reroll the lowest once, then drop the lowest"),
+    ("3d6rol1 >= 12", "reroll the lowest once, then compare"),
+    ("2d6rol1 [best] + 1d4", "with a label, in arithmetic"),
+    ("1d6eh1", "explode the highest die: again while a new die beats all"),
+    ("2d6eh1", "explode the highest of two"),
+    ("3d4el1", "explode the lowest: again while a new die is below all"),
+    ("2d4eh2", "explode the two highest"),
+    ("3d4eh2kh2", "explode the two highest, then keep two"),
+    ("2d6eh1kl1", "explode the highest, then keep the lowest"),
+    ("1d10eh1", "explode the highest d10"),
+    ("2d4eh1el1", "merged: the highest and the lowest"),
+    ("2d4e4eh1", "merged with a test: a 4 or the highest"),
+    ("2d6eh1ro1", "explode the highest, then reroll 1s once"),
+    ("2d6ro1eh1", "reroll 1s once, then explode the highest"),
+    ("3d4el1 >= 10", "explode the lowest, then compare"),
+    ("2d8rol1e8", "reroll the lowest once, then explode eights"),
+    # Issue 30, item 2: `ra` and `e` in one group, each in the order written.
+    ("1d4ra4e4", "reroll and add on a 4, then every 4 explodes"),
+    ("2d4ra4e4", "two dice: one more on a 4, then explosions"),
+    ("2d4e4ra4", "explosions, then one more die on a 4"),
+    ("1d6ra1e6", "one more die on a 1, then sixes explode"),
+    ("2d6ra1e6", "two d6: one more on a 1, sixes explode"),
+    ("1d8ra8e8", "reroll and add, then explode, on an 8"),
+    ("2d8ra8e8", "two d8: reroll and add, then explode"),
+    ("2d4rah1e4", "one more die always, then explosions"),
+    ("2d4ra1e4kh1", "reroll and add, explode, then keep the highest"),
+    ("2d4e4ra1", "explosions, then one more die on a 1"),
+    ("2d4ra<2e4", "reroll and add below 2, then explode"),
+    ("1d10ra10e10 + 2", "reroll and add, explode, plus a number"),
+    ("2d6ro1ra6e6", "reroll once, reroll and add, explode"),
 ]
 
 
@@ -460,7 +505,36 @@ ICEPOOL = {
     "2d6ro1rr6": lambda: 2 @ d6.reroll([1], depth=1).map(
         lambda v: d6.reroll([6], depth='inf') if v == 6 else v
     ),
+    # rol1 rerolls the lower of two once, so the higher and a fresh d8 stay;
+    # then every 8 explodes with a fresh d8, again and again.
+    "2d8rol1e8": lambda: d8.highest(2, 1).map(
+        lambda v: v + d8.explode([8], depth=FOREVER) if v == 8 else v
+    ) + d8.explode([8], depth=FOREVER),
+    # `ra` then `e` (d20's `explode_once` with max_targets=1, then `explode`):
+    # one fresh die when any die matches, then every die's chain of
+    # explosions, the added die's too.
+    "2d4ra4e4": lambda: ra_then_e(2, d4, lambda v: v == 4, [4]),
+    "2d8ra8e8": lambda: ra_then_e(2, d8, lambda v: v == 8, [8]),
+    "2d4rah1e4": lambda: ra_then_e(2, d4, lambda v: True, [4]),
+    "2d6ro1ra6e6": lambda: ra_then_e(2, d6.reroll([1], depth=1), lambda v: v == 6, [6], fresh=d6),
 }
+
+
+def ra_then_e(n, die, adds, explodes_on, fresh=None):
+    """n dice of `die`; one more fresh die (of `fresh`, a plain die of the
+    same size by default) when any of them passes `adds`; then each die
+    explodes on `explodes_on` with fresh dice, again and again."""
+    if fresh is None:
+        fresh = Die(range(1, die.max_outcome() + 1))
+    chain = fresh.explode(explodes_on, depth=FOREVER)
+
+    def of(v):
+        return v + (chain if v in explodes_on else 0)
+
+    return icepool.map(
+        lambda *vs: sum(of(v) for v in vs) + (chain if any(adds(v) for v in vs) else 0),
+        *([die] * n),
+    )
 
 # Sequences walked before a case is given up for icepool.
 BUDGET = 400_000

@@ -1440,14 +1440,14 @@ fn reroll_and_add_adds_one_die_at_most() {
     assert!(o.exact);
     assert!((o.dist.mean() - (7.0 + 11.0 / 36.0 * 3.5)).abs() < 1e-12);
     assert_eq!(o.dist.range(), (2, 18));
-    // Refused, never misread: `ra` with `e`, two runs of `ra`, no number.
-    for (text, at) in [("1d6ra6e6", 6), ("1d6e6ra6", 5), ("2d6ra6ro1ra5", 9)] {
-        assert!(
-            matches!(err(text), NotationError::Misplaced { position, .. } if position == at),
-            "{text}: {}",
-            err(text)
-        );
-    }
+    // Refused, never misread: two runs of `ra`, no number. (`ra` with `e`
+    // is read, issue 30, item 2: `notation_ra_explode.rs`.)
+    let text = "2d6ra6ro1ra5";
+    assert!(
+        matches!(err(text), NotationError::Misplaced { position: 9, .. }),
+        "{text}: {}",
+        err(text)
+    );
     assert!(matches!(
         err("1d6ra"),
         NotationError::UnexpectedEnd { position: 5, .. }

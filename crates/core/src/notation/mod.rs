@@ -27,11 +27,12 @@
 //! label    := "[" any text but "]" "]"       glued or after white space
 //! dice     := [number] "d" sides modifier* select* [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
-//! modifier := "ro" test                     reroll once
+//! modifier := "ro" (test | rank)            reroll once
 //!           | "rr" test                     reroll until the test fails
 //!           | "mi" number | "ma" number     minimum, maximum face
-//!           | "e" test                      explode
-//!           | "ra" (test | ("h" | "l") number)   reroll and add (d20's)
+//!           | "e" (test | rank)             explode
+//!           | "ra" (test | rank)            reroll and add (d20's)
+//! rank     := ("h" | "l") number            d20's: the N highest or lowest
 //! select   := ("kh" | "kl" | "dh" | "dl") number
 //!           | ("k" | "p" | "d") ("<" | ">") number   keep or drop by value
 //! success  := cmp number                    count successes; glued to the group
@@ -171,17 +172,38 @@
 //!   written after `ra`. At most one die for the whole group (`d20`'s
 //!   `max_targets=1`), unlike Foundry's `xo`, which adds one per matching
 //!   die. `2d6ra6` is 2d6 plus one more d6 when either shows a 6 (chance
-//!   11/36); its odds are exact ([`Modifier::RerollAdd`]). One run of `ra`
-//!   per group, and not with `e` ([`NotationError::Misplaced`]; `d20` reads
-//!   both). `rahN` and `ralN` take `d20`'s selectors by rank: with N of 1 or
-//!   more the highest (lowest) die always adds one more
+//!   11/36); its odds are exact ([`Modifier::RerollAdd`]). With `e` in the
+//!   same group each applies in the order written, as in `d20` (issue 30,
+//!   item 2): `2d6ra6e6` adds a die on a 6, then every 6 explodes, the added
+//!   die's too; `2d6e6ra1` adds a die when any die, the explosions' too,
+//!   shows a 1. One run of `ra` per group ([`NotationError::Misplaced`];
+//!   `d20` reads a second). `rahN` and `ralN` take `d20`'s selectors by
+//!   rank: with N of 1 or more the highest (lowest) die always adds one more
 //!   ([`Modifier::RerollAddRank`]).
 //!
+//! - `d20`'s selectors by rank on `ro` and `e` (issue 30, item 2;
+//!   `SetOperator.reroll_once` and `explode`): `rolN` (`rohN`) rerolls once
+//!   the N lowest (highest) dice, chosen when the pass starts (`4d6rol1kh3`:
+//!   the lowest die once more, then the best three;
+//!   [`Modifier::RerollOnceRank`]); `ehN` (`elN`) explodes the N highest
+//!   (lowest) dice, then, round after round, every die among the N highest
+//!   (lowest) of all the dice so far that has not exploded yet, until a
+//!   round finds none ([`Modifier::ExplodeRank`]). Among equal faces the
+//!   earlier die ranks first (Python's stable sort), so a new die joins the
+//!   highest only when strictly higher: `1d6eh1` goes on while each new die
+//!   beats every die before it. By rank alone an explosion always stops (at
+//!   most N times the faces explode: counted toward [`MAX_ROLLS`] before
+//!   rolling) and its odds are exact; in one run with a test (`ro1rol1`,
+//!   `e6eh1`) a die is selected when either selects it, and a run with a
+//!   test stops at [`MAX_EXPLOSIONS`] dice deep as `e` does. The odds of
+//!   such a group go over every multiset of its dice (`notation/pool.rs`),
+//!   within the work budget.
+//!
 //! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `h`/`l` selectors on `ro` and `e` (`rol1`, `eh1`;
-//! [`NotationError::RankSelectorNotRead`] names the modifier; `rrh1` and
-//! `rrl1` are refused for good: `d20` always finds a highest or lowest die,
-//! so they never stop there, and `d20` fails with "Too many dice rolled"), several keeps or drops when one
+//! misread): `rrh1` and `rrl1` are refused for good
+//! ([`NotationError::RankSelectorNotRead`] names the modifier): `d20`
+//! always finds a highest or lowest die, so they never stop there, and
+//! `d20` fails with "Too many dice rolled"; several keeps or drops when one
 //! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
 //! (`2d(1d4)`, `(2+1)d6`; `d20` 1.1.2 does not read them either: Roll20 and
 //! Foundry only, below), and `d20`'s bare `k3` / `p3` (keep or drop the
@@ -193,8 +215,8 @@
 //! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (372 expressions:
-//! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, labels,
+//! expression in `crates/core/tests/data/d20_golden.json` (415 expressions:
+//! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, `ra` with `e`, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
@@ -309,6 +331,7 @@ use crate::roller::Roller;
 
 mod odds;
 mod parse;
+mod pool;
 mod ratio;
 mod roll;
 
@@ -868,6 +891,36 @@ pub enum Modifier {
         /// N.
         count: u32,
     },
+    /// `rohN`, `rolN`: `ro` with `d20`'s selector by rank (`d20` 1.1.2
+    /// README, *Selectors*; `SetOperator.reroll_once`): the N highest (or
+    /// lowest) dice of the group, counted when the pass starts, are
+    /// rerolled once each and the new faces stand (`4d6rol1`: the lowest
+    /// die once more). Among equal faces the earlier die is taken first, as
+    /// `d20`'s stable sort does. In a run with `ro` tests (`ro1rol1`) a die
+    /// is rerolled once when any of them selects it. Issue 30, item 2.
+    RerollOnceRank {
+        /// `h` (true) or `l`.
+        highest: bool,
+        /// N.
+        count: u32,
+    },
+    /// `ehN`, `elN`: `e` with `d20`'s selector by rank (`SetOperator.explode`):
+    /// the N highest (or lowest) dice explode, each rolling one more die;
+    /// then, again and again, every die among the N highest (lowest) of all
+    /// the dice so far that has not exploded yet explodes too. Among equal
+    /// faces the earlier die ranks first, so a new die joins the N highest
+    /// only when it is strictly higher than one of them: `1d6eh1` goes on
+    /// while each new die beats every die before it, and always stops (at
+    /// most N times the faces of the die explode). In a run with `e` tests
+    /// (`e6eh1`) a die explodes when any of them selects it, and the
+    /// explosions stop at [`MAX_EXPLOSIONS`] dice deep as `e`'s do. Issue
+    /// 30, item 2.
+    ExplodeRank {
+        /// `h` (true) or `l`.
+        highest: bool,
+        /// N.
+        count: u32,
+    },
 }
 
 /// Which dice of a group are kept.
@@ -934,79 +987,165 @@ impl Select {
     }
 }
 
-/// Which dice of a group are kept by several keeps and drops by rank, as
-/// `d20` 1.1.2 applies them (`SetOperator.keep`, `SetOperator.drop`,
-/// `SetSelector.highestn`, `lowestn`, `_simplify_operations`): consecutive
-/// operators of one kind are one operator whose selection is the union of
-/// theirs (`4d6kh1kl1` keeps the highest and the lowest die), and each
-/// operator selects among the dice still kept, in the order written
-/// (`4d6kh3pl1` keeps the highest three, then drops the lowest of those).
-/// Among equal faces `d20` takes the earlier die first for the highest and
-/// for the lowest alike (Python's stable sort, `reverse=True` too), so a
-/// union can hold fewer dice than its parts: `4d6kh1kl1` on four 6s keeps
-/// one die. `values` in the order rolled; selections by value are not
-/// ranks and select nothing here (the parser allows them only alone).
+/// Which dice of a group are kept by several keeps and drops, as `d20`
+/// 1.1.2 applies them (`SetOperator.keep`, `SetOperator.drop`,
+/// `SetSelector.highestn`, `lowestn`, `lessthan`, `morethan`,
+/// `_simplify_operations`): consecutive operators of one kind are one
+/// operator whose selection is the union of theirs (`4d6kh1kl1` keeps the
+/// highest and the lowest die, `4d6kh1k>4` the highest and every die above
+/// 4), and each operator selects among the dice still kept, in the order
+/// written (`4d6kh3pl1` keeps the highest three, then drops the lowest of
+/// those; `4d6p<3kh2` drops the dice under 3, then keeps the highest two
+/// left). Among equal faces `d20` takes the earlier die first for the
+/// highest and for the lowest alike (Python's stable sort, `reverse=True`
+/// too), so a union can hold fewer dice than its parts: `4d6kh1kl1` on four
+/// 6s keeps one die. `values` in the order rolled. Issue 30, item 2.
 pub fn kept_by_rank(values: &[i64], selects: &[Select]) -> Vec<bool> {
-    let n = values.len();
-    let mut kept = vec![true; n];
+    let mut kept = vec![true; values.len()];
     for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
-        let mut alive: Vec<usize> = (0..n).filter(|&i| kept[i]).collect();
-        let mut chosen = vec![false; n];
-        for s in run {
-            let (k, highest) = match *s {
-                Select::KeepHighest(k) | Select::DropHighest(k) => (k, true),
-                Select::KeepLowest(k) | Select::DropLowest(k) => (k, false),
-                _ => continue,
-            };
-            // Stable: the earlier die first among equals, both ways.
-            if highest {
-                alive.sort_by_key(|&i| (std::cmp::Reverse(values[i]), i));
-            } else {
-                alive.sort_by_key(|&i| (values[i], i));
-            }
-            let k = usize::try_from(k).unwrap_or(usize::MAX).min(alive.len());
-            for &i in alive.get(..k).unwrap_or_default() {
-                chosen[i] = true;
-            }
-        }
+        let chosen = picked(values, &kept, run.iter().map(|s| s.pick()));
         let keep = run.first().is_some_and(|s| s.keeps());
-        for &i in &alive {
-            if chosen[i] != keep {
-                kept[i] = false;
+        for (k, c) in kept.iter_mut().zip(chosen) {
+            if *k && c != keep {
+                *k = false;
             }
         }
     }
     kept
 }
 
-/// [`kept_by_rank`] on counts: `counts[j]` dice show the j-th lowest face;
-/// the answer is how many of each are kept. Within a run of faces that are
-/// equal, every selection takes a prefix of the dice (the earlier first), so
-/// a union keeps the largest of its parts' shares and counts suffice.
-pub(crate) fn kept_counts(counts: &[u32], selects: &[Select]) -> Vec<u32> {
-    let mut alive = counts.to_vec();
-    for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
-        let total: u64 = alive.iter().map(|c| u64::from(*c)).sum();
-        let keep = run.first().is_some_and(|s| s.keeps());
-        let mut below = 0u64;
-        for c in alive.iter_mut() {
-            let (lo, hi) = (below, below + u64::from(*c));
-            below = hi;
-            let share = run
-                .iter()
-                .map(|s| {
-                    let (k, highest) = match *s {
-                        Select::KeepHighest(k) | Select::DropHighest(k) => (k, true),
-                        Select::KeepLowest(k) | Select::DropLowest(k) => (k, false),
-                        _ => return 0,
-                    };
-                    let k = u64::from(k).min(total);
+/// One of `d20`'s selectors (`SetSelector`): a test on the face (`1`, `<3`,
+/// `>4`), or the N highest or lowest (`h1`, `l2`). Issue 30, item 2.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Pick {
+    /// The dice whose face passes.
+    Face(Test),
+    /// The `count` highest (or lowest) dice; the earlier first among equals.
+    Rank {
+        /// The highest (true) or the lowest.
+        highest: bool,
+        /// How many.
+        count: u32,
+    },
+}
+
+impl Select {
+    /// The selector a keep or drop applies.
+    pub(crate) fn pick(self) -> Pick {
+        match self {
+            Select::KeepHighest(count) | Select::DropHighest(count) => Pick::Rank {
+                highest: true,
+                count,
+            },
+            Select::KeepLowest(count) | Select::DropLowest(count) => Pick::Rank {
+                highest: false,
+                count,
+            },
+            _ => match self.by_value() {
+                Some((test, _)) => Pick::Face(test),
+                None => Pick::Face(Test {
+                    compare: Compare::Below,
+                    target: 0,
+                }),
+            },
+        }
+    }
+}
+
+impl Modifier {
+    /// The selector of `ro`, `rr`, `e` or `ra` (by test or by rank); `None`
+    /// for `mi` and `ma`.
+    pub(crate) fn pick(&self) -> Option<Pick> {
+        match (self.test(), self.rank()) {
+            (Some(t), _) => Some(Pick::Face(t)),
+            (None, Some((highest, count))) => Some(Pick::Rank { highest, count }),
+            (None, None) => None,
+        }
+    }
+}
+
+/// Which of the dice still `alive` a run of selectors picks: the union of
+/// what each picks among them (`values` in the order rolled).
+pub(crate) fn picked(
+    values: &[i64],
+    alive: &[bool],
+    picks: impl IntoIterator<Item = Pick>,
+) -> Vec<bool> {
+    let n = values.len();
+    let mut chosen = vec![false; n];
+    let mut order: Vec<usize> = Vec::new();
+    for p in picks {
+        match p {
+            Pick::Face(t) => {
+                for i in 0..n {
+                    if alive[i] && t.test(values[i]) {
+                        chosen[i] = true;
+                    }
+                }
+            }
+            Pick::Rank { highest, count } => {
+                order.clear();
+                order.extend((0..n).filter(|&i| alive[i]));
+                // Stable: the earlier die first among equals, both ways.
+                if highest {
+                    order.sort_by_key(|&i| (std::cmp::Reverse(values[i]), i));
+                } else {
+                    order.sort_by_key(|&i| (values[i], i));
+                }
+                let k = usize::try_from(count)
+                    .unwrap_or(usize::MAX)
+                    .min(order.len());
+                for &i in order.get(..k).unwrap_or_default() {
+                    chosen[i] = true;
+                }
+            }
+        }
+    }
+    chosen
+}
+
+/// [`picked`] on counts: `counts[j]` dice show `values[j]` (rising); the
+/// answer is how many of each a run of selectors picks. Within a face every
+/// selector takes a prefix of its dice (the earlier first: a rank takes
+/// them in order, a test all or none), so the union takes the largest of
+/// the selectors' shares and counts suffice.
+pub(crate) fn picked_counts(
+    counts: &[u32],
+    values: &[i64],
+    picks: &[Pick],
+) -> impl Iterator<Item = u32> {
+    let total: u64 = counts.iter().map(|c| u64::from(*c)).sum();
+    let mut below = 0u64;
+    counts.iter().zip(values).map(move |(&c, &v)| {
+        let (lo, hi) = (below, below + u64::from(c));
+        below = hi;
+        let share = picks
+            .iter()
+            .map(|p| match *p {
+                Pick::Face(t) => u64::from(c) * u64::from(t.test(v)),
+                Pick::Rank { highest, count } => {
+                    let k = u64::from(count).min(total);
                     let (a, b) = if highest { (total - k, total) } else { (0, k) };
                     hi.min(b).saturating_sub(lo.max(a))
-                })
-                .max()
-                .unwrap_or(0);
-            let share = u32::try_from(share).unwrap_or(*c);
+                }
+            })
+            .max()
+            .unwrap_or(0);
+        u32::try_from(share).unwrap_or(c)
+    })
+}
+
+/// [`kept_by_rank`] on counts: `counts[j]` dice show `values[j]` (rising);
+/// the answer is how many of each are kept.
+pub(crate) fn kept_counts(counts: &[u32], values: &[i64], selects: &[Select]) -> Vec<u32> {
+    let mut alive = counts.to_vec();
+    let mut picks = Vec::with_capacity(selects.len());
+    for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
+        let keep = run.first().is_some_and(|s| s.keeps());
+        picks.clear();
+        picks.extend(run.iter().map(|s| s.pick()));
+        let shares: Vec<u32> = picked_counts(&alive, values, &picks).collect();
+        for (c, share) in alive.iter_mut().zip(shares) {
             *c = if keep { share } else { *c - share.min(*c) };
         }
     }
@@ -1071,8 +1210,36 @@ impl Modifier {
             | Modifier::Reroll(t)
             | Modifier::Explode(t)
             | Modifier::RerollAdd(t) => Some(t),
-            Modifier::Min(_) | Modifier::Max(_) | Modifier::RerollAddRank { .. } => None,
+            Modifier::Min(_)
+            | Modifier::Max(_)
+            | Modifier::RerollAddRank { .. }
+            | Modifier::RerollOnceRank { .. }
+            | Modifier::ExplodeRank { .. } => None,
         }
+    }
+
+    /// The selector by rank of `rahN`, `rohN`, `ehN` (and their `l`
+    /// forms): whether it takes the highest dice, and how many.
+    pub fn rank(&self) -> Option<(bool, u32)> {
+        match *self {
+            Modifier::RerollAddRank { highest, count }
+            | Modifier::RerollOnceRank { highest, count }
+            | Modifier::ExplodeRank { highest, count } => Some((highest, count)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `e`, by test or by rank.
+    pub fn explodes(&self) -> bool {
+        matches!(self, Modifier::Explode(_) | Modifier::ExplodeRank { .. })
+    }
+
+    /// Whether this is `ro`, by test or by rank.
+    pub fn rerolls_once(&self) -> bool {
+        matches!(
+            self,
+            Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. }
+        )
     }
 
     /// Whether this is `ra`, by test or by rank.
@@ -1090,9 +1257,14 @@ impl Modifier {
     pub fn merges_with(&self, next: &Modifier) -> bool {
         matches!(
             (self, next),
-            (Modifier::RerollOnce(_), Modifier::RerollOnce(_))
-                | (Modifier::Reroll(_), Modifier::Reroll(_))
-                | (Modifier::Explode(_), Modifier::Explode(_))
+            (
+                Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. },
+                Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. }
+            ) | (Modifier::Reroll(_), Modifier::Reroll(_))
+                | (
+                    Modifier::Explode(_) | Modifier::ExplodeRank { .. },
+                    Modifier::Explode(_) | Modifier::ExplodeRank { .. }
+                )
                 | (
                     Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. },
                     Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }
@@ -1110,7 +1282,9 @@ pub(crate) fn passes(mods: &[Modifier]) -> impl Iterator<Item = &[Modifier]> {
 
 /// Whether `value` matches any test of a pass (a run of `ro`, `rr`, `ra` or
 /// `e`). An `ra` by rank with a count of 1 or more matches every die (the
-/// group always adds one; only which die is marked differs).
+/// group always adds one; only which die is marked differs); `ro` and `e` by
+/// rank match no face by itself (their dice depend on the others: see
+/// [`picked`]).
 pub(crate) fn pass_matches(pass: &[Modifier], value: i64) -> bool {
     pass.iter().any(|m| match m {
         Modifier::RerollAddRank { count, .. } => *count > 0,
@@ -1328,9 +1502,11 @@ pub enum NotationError {
         /// Where the part that goes over starts.
         position: usize,
     },
-    /// `d20`'s selector by rank on a reroll or explosion (`rrl1`, `rol1`,
-    /// `eh1`; issue 30, item 2), which Tabula refuses, saying why: `rrh1` and
-    /// `rrl1` never stop in `d20`; `ro` and `e` by rank are not read yet.
+    /// `d20`'s selector by rank on a reroll until (`rrl1`, `rrh1`; issue 30,
+    /// item 2), which Tabula refuses for good, saying why: a highest or
+    /// lowest die always exists, so `d20` never stops there. (`ro` and `e`
+    /// by rank are read: [`Modifier::RerollOnceRank`],
+    /// [`Modifier::ExplodeRank`].)
     #[error("`{modifier}`: {reason} (position {position})")]
     RankSelectorNotRead {
         /// The modifier as written, with its selector (`rrl1`).
@@ -1712,6 +1888,12 @@ impl fmt::Display for Modifier {
             Modifier::RerollAdd(t) => ("ra", t),
             Modifier::RerollAddRank { highest, count } => {
                 return write!(f, "ra{}{count}", if *highest { "h" } else { "l" });
+            }
+            Modifier::RerollOnceRank { highest, count } => {
+                return write!(f, "ro{}{count}", if *highest { "h" } else { "l" });
+            }
+            Modifier::ExplodeRank { highest, count } => {
+                return write!(f, "e{}{count}", if *highest { "h" } else { "l" });
             }
             Modifier::Min(n) => return write!(f, "mi{n}"),
             Modifier::Max(n) => return write!(f, "ma{n}"),

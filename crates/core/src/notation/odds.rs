@@ -67,19 +67,19 @@ pub const STATE_STEPS: u64 = 64;
 pub const MAX_STATE_VALUES: u64 = 2_000_000;
 
 /// The steps counted so far, refused past [`MAX_NOTATION_WORK`].
-struct Budget {
+pub(super) struct Budget {
     used: Cell<u64>,
 }
 
 impl Budget {
     /// Count `n` steps (no check: the caller checks at the next checkpoint,
     /// and every single spend is bounded by the caps on sides and outcomes).
-    fn spend(&self, n: u64) {
+    pub(super) fn spend(&self, n: u64) {
         self.used.set(self.used.get().saturating_add(n));
     }
 
     /// Refuse once the budget is spent.
-    fn check(&self) -> Result<(), OddsError> {
+    pub(super) fn check(&self) -> Result<(), OddsError> {
         let steps = self.used.get();
         if steps > MAX_NOTATION_WORK {
             return Err(OddsError::TooMuchWork {
@@ -112,13 +112,13 @@ pub struct ExprOdds {
     pub work: u64,
 }
 
-type Weights = BTreeMap<i64, f64>;
+pub(super) type Weights = BTreeMap<i64, f64>;
 
 /// Whether an explosion was cut, and the log of the probability that every
 /// chain stayed short of the depth (a log, so that tiny masses survive).
-struct Truncation {
-    exact: bool,
-    ln_survive: f64,
+pub(super) struct Truncation {
+    pub(super) exact: bool,
+    pub(super) ln_survive: f64,
     /// At most this much probability underflowed to 0 (issue 30, item 4).
     underflow: f64,
 }
@@ -385,21 +385,21 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     to_dist(out)
 }
 
-fn to_dist(w: Weights) -> Result<Dist<i64>, OddsError> {
+pub(super) fn to_dist(w: Weights) -> Result<Dist<i64>, OddsError> {
     if w.len() > MAX_OUTCOMES {
         return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
     }
     Dist::from_weights(w)
 }
 
-fn uniform(sides: Sides) -> Weights {
+pub(super) fn uniform(sides: Sides) -> Weights {
     let (lo, hi) = sides.range();
     let p = 1.0 / (hi - lo + 1) as f64;
     (lo..=hi).map(|v| (v, p)).collect()
 }
 
 /// `Σ_v w(v) · f(v)`: a mixture of distributions (one step per weight added).
-fn mix<'a>(
+pub(super) fn mix<'a>(
     b: &Budget,
     w: impl IntoIterator<Item = (&'a i64, &'a f64)>,
     f: impl Fn(i64) -> Weights,
@@ -416,7 +416,7 @@ fn mix<'a>(
 }
 
 /// The sum of two independent values (one step per pair).
-fn conv(budget: &Budget, a: &Weights, b: &Weights) -> Weights {
+pub(super) fn conv(budget: &Budget, a: &Weights, b: &Weights) -> Weights {
     budget.spend(
         (a.len() as u64)
             .saturating_mul(b.len() as u64)
@@ -431,13 +431,13 @@ fn conv(budget: &Budget, a: &Weights, b: &Weights) -> Weights {
     out
 }
 
-fn certain(v: i64) -> Weights {
+pub(super) fn certain(v: i64) -> Weights {
     Weights::from([(v, 1.0)])
 }
 
 /// A die's value distribution after one pass of modifiers (a run of merged
 /// `ro`s or `rr`s, or one `mi` or `ma`; not an explosion).
-fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
+pub(super) fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
     let matches = |v: i64| super::pass_matches(pass, v);
     match pass.first() {
         Some(Modifier::RerollOnce(_)) => rerolled(b, w, &matches, u),
@@ -450,7 +450,15 @@ fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> Weights {
         }
         Some(Modifier::Min(x)) => mix(b, w, |v| certain(v.max(i64::from(*x)))),
         Some(Modifier::Max(x)) => mix(b, w, |v| certain(v.min(i64::from(*x)))),
-        Some(Modifier::Explode(_) | Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. })
+        // Passes that change the pool, not one die: the callers (and
+        // `super::pool`) work them out.
+        Some(
+            Modifier::Explode(_)
+            | Modifier::RerollAdd(_)
+            | Modifier::RerollAddRank { .. }
+            | Modifier::RerollOnceRank { .. }
+            | Modifier::ExplodeRank { .. },
+        )
         | None => w.clone(),
     }
 }
@@ -482,7 +490,7 @@ fn kept_faces(u: &Weights, matches: impl Fn(i64) -> bool) -> Weights {
     kept.into_iter().map(|v| (v, p)).collect()
 }
 
-fn apply_all(b: &Budget, mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
+pub(super) fn apply_all(b: &Budget, mut w: Weights, mods: &[Modifier], u: &Weights) -> Weights {
     for pass in super::passes(mods) {
         w = apply(b, &w, pass, u);
     }
@@ -516,9 +524,18 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             None => v,
         }
     };
+    // Dice that depend on each other, or keeps and drops that cannot be
+    // worked out die by die: over pools (issue 30, item 2).
+    if super::pool::needed(term) {
+        let score = move |v: i64| match success {
+            Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
+            None => v,
+        };
+        return super::pool::group(term, &score, trunc, b);
+    }
     if !term.more_select.is_empty() {
-        // Several keeps and drops by rank (no explosion, no `ra`: the parser
-        // allows them only on a fixed pool).
+        // Several keeps and drops by rank on independent dice (no
+        // explosion, no `ra`, none by value: those are over pools).
         let per_die = apply_all(
             b,
             uniform(term.sides),
@@ -743,7 +760,7 @@ fn note_underflow(scores: &[i64], summed: u32, r: &Dist<i64>, t: &mut Truncation
 
 /// Refuse, before it starts, a step of `steps` that would spend the budget,
 /// with what the whole would take so far.
-fn refuse_past_budget(b: &Budget, steps: u64) -> Result<(), OddsError> {
+pub(super) fn refuse_past_budget(b: &Budget, steps: u64) -> Result<(), OddsError> {
     let total = b.used.get().saturating_add(steps);
     if total > MAX_NOTATION_WORK {
         return Err(OddsError::TooMuchWork {
@@ -894,8 +911,9 @@ fn select_exploding(
 /// taken one by one with a flag saying whether one has matched yet, and the
 /// extra die is added to the totals where one has. Each die's final value
 /// comes from its face at the `ra` through the modifiers written after it;
-/// the extra die's from a fresh face through the same. The parser refuses
-/// `ra` with `e` in one group and a second run of `ra`.
+/// the extra die's from a fresh face through the same. `ra` with `e` in
+/// one group goes over pools instead (`super::pool`); the parser refuses a
+/// second run of `ra`.
 fn reroll_add(
     term: &DiceTerm,
     at: usize,
@@ -1081,6 +1099,7 @@ fn ranked(
         ln_fact[i] = ln_fact[i - 1] + (i as f64).ln();
     }
     let ln_p: Vec<f64> = faces.iter().map(|(_, p)| p.ln()).collect();
+    let values: Vec<i64> = faces.iter().map(|(v, _)| *v).collect();
     let mut out = Weights::new();
     // Every composition of n into f parts (Nijenhuis and Wilf's NEXCOM).
     let mut c = vec![0u32; f];
@@ -1094,7 +1113,7 @@ fn ranked(
                 ln_w += f64::from(cj) * ln_p[j] - ln_fact[cj as usize];
             }
         }
-        let kept = super::kept_counts(&c, selects);
+        let kept = super::kept_counts(&c, &values, selects);
         let total: i64 = kept
             .iter()
             .zip(&faces)

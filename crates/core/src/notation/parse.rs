@@ -1090,29 +1090,34 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `d20`'s selectors by rank on `ro`, `rr` and `e` (`rol1`, `rrh1`,
-    /// `eh1`; issue 30, item 2), refused with a reason that names the
-    /// modifier, never misread. `d20` 1.1.2 rerolls the selected dice in
-    /// `SetOperator.reroll` until the selection is empty, and a highest or
-    /// lowest die always exists, so `rrh1` and `rrl1` never stop there (it
-    /// fails with `TooManyRolls`); `ro` and `e` by rank are not read yet.
-    /// `pos` is on what follows the modifier's letters.
-    fn refuse_rank_selector(&self, modifier: &str) -> Result<(), NotationError> {
-        let Some(c @ (b'h' | b'l')) = self.peek_lower() else {
-            return Ok(());
+    /// Whether `d20`'s selector by rank starts at `pos`: `h` or `l`, then a
+    /// digit (`h1` in `rol1`, `eh1`; issue 30, item 2), and which: the
+    /// highest (true) or the lowest. Anything else (`1d20 roll for
+    /// stealth`, another dialect) is a test, the parser's usual error, or a
+    /// comment's plain words.
+    fn rank_selector(&self) -> Option<bool> {
+        let c @ (b'h' | b'l') = self.peek_lower()? else {
+            return None;
         };
-        // d20's selector is the letter and a number (`l1`); anything else
-        // is the parser's usual error, or a comment's plain words
-        // (`1d20 roll for stealth`).
         let digit_after = self
             .text
             .as_bytes()
             .get(self.pos + 1)
             .is_some_and(u8::is_ascii_digit);
-        if self.dialect != Dialect::D20 || !digit_after {
+        (self.dialect == Dialect::D20 && digit_after).then_some(c == b'h')
+    }
+
+    /// `d20`'s selectors by rank on `rr` (`rrl1`, `rrh1`; issue 30, item
+    /// 2), refused for good with a reason that names the modifier, never
+    /// misread: `d20` 1.1.2 rerolls the selected dice in
+    /// `SetOperator.reroll` until the selection is empty, and a highest or
+    /// lowest die always exists, so they never stop there (it fails with
+    /// `TooManyRolls`). `pos` is on what follows `rr`.
+    fn refuse_rank_selector(&self, modifier: &str) -> Result<(), NotationError> {
+        let Some(highest) = self.rank_selector() else {
             return Ok(());
-        }
-        let which = if c == b'h' { "highest" } else { "lowest" };
+        };
+        let which = if highest { "highest" } else { "lowest" };
         let digits: String = self
             .text
             .get(self.pos + 1..)
@@ -1120,23 +1125,11 @@ impl Parser<'_> {
             .chars()
             .take_while(char::is_ascii_digit)
             .collect();
-        let reason = if modifier == "rr" {
-            format!(
-                "there is always a {which} die to reroll, so it never stops (d20 fails with \"Too many dice rolled\"); reroll by face instead (`rr1`, `rr<3`)"
-            )
-        } else {
-            let verb = if modifier == "e" {
-                "exploding"
-            } else {
-                "rerolling once"
-            };
-            format!(
-                "{verb} the {which} dice is d20's, but Tabula does not read it yet; write a test on the face instead (`{modifier}1`, `{modifier}<3`, `{modifier}>5`)"
-            )
-        };
         Err(NotationError::RankSelectorNotRead {
-            modifier: format!("{modifier}{}{digits}", char::from(c)),
-            reason,
+            modifier: format!("{modifier}{}{digits}", if highest { 'h' } else { 'l' }),
+            reason: format!(
+                "there is always a {which} die to reroll, so it never stops (d20 fails with \"Too many dice rolled\"); reroll by face instead (`rr1`, `rr<3`)"
+            ),
             position: self.pos,
         })
     }
@@ -1264,16 +1257,48 @@ impl Parser<'_> {
                 Ok(Some(s)) => self.add_suffix(&mut term, s, at)?,
             }
         }
-        // The worst case of rerolls and explosions.
-        let mut pool = u64::from(count);
+        let b = self.group_reach(&term, count, count, sides, start)?;
+        *out = Node::Dice(term);
+        Ok(b)
+    }
+
+    /// The worst case of a group's rerolls and explosions, counted toward
+    /// [`MAX_ROLLS`], and the range of its value, for `count_lo..=count_hi`
+    /// dice of at most `sides` (variable dice, issue 30, item 3, give a
+    /// range; a group of its own count gives one number).
+    fn group_reach(
+        &mut self,
+        term: &DiceTerm,
+        count_lo: u32,
+        count_hi: u32,
+        sides: Sides,
+        start: usize,
+    ) -> Result<Bounds, NotationError> {
+        let mut pool = u64::from(count_hi);
         let mut rolls = pool;
         // One pass per run of merged modifiers (d20 merges `ro1ro2`).
         for pass in super::passes(&term.modifiers) {
             match pass.first() {
                 None => {}
-                Some(Modifier::RerollOnce(_)) => rolls += pool,
+                Some(Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. }) => rolls += pool,
                 Some(Modifier::Reroll(_)) => rolls += pool * u64::from(MAX_REROLLS),
-                Some(Modifier::Explode(_)) => match term.explode {
+                // d20's explosion by rank alone (issue 30, item 2): each die
+                // that explodes joins the N highest (or lowest) raising (or
+                // lowering) their sum by at least one, or fills them, so at
+                // most N times the faces explode, whatever the pool.
+                Some(Modifier::Explode(_) | Modifier::ExplodeRank { .. })
+                    if pass.iter().all(|m| m.rank().is_some()) =>
+                {
+                    let faces = sides.faces().count() as u64;
+                    let most = pass
+                        .iter()
+                        .filter_map(|m| m.rank())
+                        .map(|(_, n)| u64::from(n).saturating_mul(faces))
+                        .fold(0u64, u64::saturating_add);
+                    rolls = rolls.saturating_add(most);
+                    pool = pool.saturating_add(most);
+                }
+                Some(Modifier::Explode(_) | Modifier::ExplodeRank { .. }) => match term.explode {
                     ExplodeKind::Once => {
                         rolls += pool;
                         pool *= 2;
@@ -1301,10 +1326,10 @@ impl Parser<'_> {
                 position: start,
             });
         }
-        let (pmin, pmax) = (i128::from(count), i128::from(pool));
+        let (pmin, pmax) = (i128::from(count_lo), i128::from(pool));
         let (kmin, kmax) = match term.select {
-            // Several by rank: how many are kept depends on ties (issue 30,
-            // item 2), none to all.
+            // Several: how many are kept depends on ties and faces (issue
+            // 30, item 2), none to all.
             _ if !term.more_select.is_empty() => (0, pmax),
             None => (pmin, pmax),
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => (i128::from(k), i128::from(k)),
@@ -1319,10 +1344,7 @@ impl Parser<'_> {
         } else {
             let (fmin, fmax) = sides.range();
             let (mut fmin, mut fmax) = (i128::from(fmin), i128::from(fmax));
-            let exploding = term
-                .modifiers
-                .iter()
-                .any(|m| matches!(m, Modifier::Explode(_)));
+            let exploding = term.modifiers.iter().any(Modifier::explodes);
             match term.explode {
                 // An extra die counts one less than its face.
                 ExplodeKind::Penetrate if exploding => fmin -= 1,
@@ -1336,9 +1358,7 @@ impl Parser<'_> {
             }
             Bounds::of([kmin * fmin, kmax * fmin, kmin * fmax, kmax * fmax])
         };
-        let b = self.check_bounds(b, start)?;
-        *out = Node::Dice(term);
-        Ok(b)
+        self.check_bounds(b, start)
     }
 
     /// Check a suffix against what the group already has, and add it.
@@ -1359,17 +1379,11 @@ impl Parser<'_> {
                 position: at,
             });
         }
-        let exploding = term
-            .modifiers
-            .iter()
-            .any(|m| matches!(m, Modifier::Explode(_)));
+        let exploding = term.modifiers.iter().any(Modifier::explodes);
         // Roll20 and Foundry apply modifiers in their own order: an explosion
         // is read only alone in its group (issue 30, item 3).
         let lone_explosion = |explodes: bool| -> Result<(), NotationError> {
-            let others = term
-                .modifiers
-                .iter()
-                .any(|m| !matches!(m, Modifier::Explode(_)));
+            let others = term.modifiers.iter().any(|m| !m.explodes());
             if self.dialect != Dialect::D20 && ((explodes && others) || (!explodes && exploding)) {
                 return Err(NotationError::NotInDialect {
                     reason: "an explosion with rerolls, minimum or maximum in one group is applied in the dialect's own order, which Tabula does not read yet; roll them as two groups".into(),
@@ -1392,15 +1406,15 @@ impl Parser<'_> {
                 Suffix::Modifier(Modifier::Explode(t))
             }
             Suffix::Modifier(m) => {
-                let explodes = matches!(m, Modifier::Explode(_));
+                let explodes = m.explodes();
                 lone_explosion(explodes)?;
                 let adds = Modifier::adds;
                 let run_of_ra = term.modifiers.last().is_some_and(adds);
-                if (adds(&m) && (exploding || (!run_of_ra && term.modifiers.iter().any(adds))))
-                    || (explodes && term.modifiers.iter().any(adds))
-                {
+                // `ra` with `e` is d20's (issue 30, item 2): each pass in
+                // the order written.
+                if adds(&m) && !run_of_ra && term.modifiers.iter().any(adds) {
                     return Err(NotationError::Misplaced {
-                        reason: "one run of `ra` per group, and not with `e` (Tabula does not read them together yet)",
+                        reason: "one run of `ra` per group (Tabula does not read a second yet)",
                         position: at,
                     });
                 }
@@ -1480,13 +1494,7 @@ impl Parser<'_> {
                             position: at,
                         });
                     }
-                    Modifier::Explode(_)
-                        if run.is_empty()
-                            && term
-                                .modifiers
-                                .iter()
-                                .any(|m| matches!(m, Modifier::Explode(_))) =>
-                    {
+                    _ if m.explodes() && run.is_empty() && exploding => {
                         return Err(NotationError::Misplaced {
                             reason: "explosions go together in one run (`e5e6`), not on both sides of other modifiers",
                             position: at,
@@ -1517,10 +1525,7 @@ impl Parser<'_> {
                     // item 2): by rank, on a group that neither explodes
                     // nor adds dice, so the pool is `count` dice.
                     let by_rank = |s: Select| s.by_value().is_none();
-                    let fixed_pool = !term
-                        .modifiers
-                        .iter()
-                        .any(|m| matches!(m, Modifier::Explode(_)) || m.adds());
+                    let fixed_pool = !term.modifiers.iter().any(|m| m.explodes() || m.adds());
                     if self.dialect != Dialect::D20 || !by_rank(first) || !by_rank(s) {
                         return Err(NotationError::Misplaced {
                             reason: "at most one keep or drop per group of dice, but several by rank (`kh3pl1`) in d20's notation",
@@ -1588,7 +1593,15 @@ impl Parser<'_> {
             b'e' => {
                 self.pos += 1;
                 self.skip_ws();
-                self.refuse_rank_selector("e")?;
+                // `eh1`, `el1`: d20's selectors by rank (issue 30, item 2).
+                if let Some(highest) = self.rank_selector() {
+                    self.pos += 1;
+                    let count = self.number("a number after `eh` or `el`")?;
+                    return Ok(Some(Suffix::Modifier(Modifier::ExplodeRank {
+                        highest,
+                        count,
+                    })));
+                }
                 Ok(Some(Suffix::Modifier(Modifier::Explode(
                     self.test(false, "a number after `e`")?,
                 ))))
@@ -1626,8 +1639,17 @@ impl Parser<'_> {
                     (Some(b'o'), _) => {
                         self.pos += 1;
                         self.skip_ws();
-                        self.refuse_rank_selector("ro")?;
-                        Modifier::RerollOnce(self.test(false, "a number after `ro`")?)
+                        // `roh1`, `rol1`: d20's selectors by rank (issue 30,
+                        // item 2).
+                        if let Some(highest) = self.rank_selector() {
+                            self.pos += 1;
+                            Modifier::RerollOnceRank {
+                                highest,
+                                count: self.number("a number after `roh` or `rol`")?,
+                            }
+                        } else {
+                            Modifier::RerollOnce(self.test(false, "a number after `ro`")?)
+                        }
                     }
                     (Some(b'r'), Dialect::Foundry) => {
                         self.pos += 1;

@@ -888,7 +888,22 @@ fn roll_dice_into(
             continue;
         };
         match *first {
-            Modifier::RerollOnce(_) => {
+            // d20's `ro` by rank (issue 30, item 2): the dice the run
+            // selects when it starts, each rerolled once.
+            Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. }
+                if pass.iter().any(|m| m.rank().is_some()) =>
+            {
+                let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+                let all = vec![true; dice.len()];
+                let chosen = super::picked(&values, &all, pass.iter().filter_map(Modifier::pick));
+                for (d, c) in dice.iter_mut().zip(chosen) {
+                    if c && !roller.short() {
+                        d.rerolled_from.push(d.value);
+                        d.value = face(roller)?;
+                    }
+                }
+            }
+            Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. } => {
                 for d in &mut dice {
                     if matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
@@ -958,6 +973,12 @@ fn roll_dice_into(
                     }
                 }
             }
+            // d20's `e` by rank (issue 30, item 2).
+            Modifier::Explode(_) | Modifier::ExplodeRank { .. }
+                if pass.iter().any(|m| m.rank().is_some()) =>
+            {
+                explode_by_rank(pass, &mut dice, roller, die, sides)?;
+            }
             Modifier::Explode(_) if term.explode == ExplodeKind::Compound => {
                 // Roll20's `!!`: the chain's faces added into the die.
                 for d in &mut dice {
@@ -975,7 +996,7 @@ fn roll_dice_into(
                     }
                 }
             }
-            Modifier::Explode(_) => {
+            Modifier::Explode(_) | Modifier::ExplodeRank { .. } => {
                 let cap = if term.explode == ExplodeKind::Once {
                     1
                 } else {
@@ -1043,6 +1064,53 @@ fn roll_dice_into(
         dice,
     };
     Ok(())
+}
+
+/// `d20`'s explosion with selectors by rank (`eh1`, `el2`, `e6eh1`; its
+/// `SetOperator.explode`; issue 30, item 2), in rounds: every die the run
+/// selects that has not exploded yet explodes, rolling one more die each (in
+/// the order of the dice), until a round selects none. Among equal faces the
+/// earlier die ranks first, so a new die joins the N highest only when it is
+/// strictly higher than one of them, and the rounds always end when every
+/// selector is by rank (at most N times the faces explode: the parser's
+/// bound). With tests on faces in the run (`e6eh1`) a die
+/// [`MAX_EXPLOSIONS`] deep does not explode, as in a plain `e`: every die a
+/// round adds is one deeper than the round.
+fn explode_by_rank(
+    pass: &[Modifier],
+    dice: &mut Vec<DieOutcome>,
+    roller: &mut dyn Roller,
+    die: Die,
+    sides: Sides,
+) -> Result<(), RollError> {
+    let capped = pass.iter().any(|m| m.test().is_some());
+    let picks: Vec<super::Pick> = pass.iter().filter_map(Modifier::pick).collect();
+    // Whether each die has exploded in this pass (a die `ra` marked has not).
+    let mut done = vec![false; dice.len()];
+    let mut round = 0u32;
+    loop {
+        if capped && round >= MAX_EXPLOSIONS {
+            return Ok(());
+        }
+        let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+        let all = vec![true; dice.len()];
+        let chosen = super::picked(&values, &all, picks.iter().copied());
+        let now: Vec<usize> = (0..dice.len()).filter(|&i| chosen[i] && !done[i]).collect();
+        if now.is_empty() {
+            return Ok(());
+        }
+        for i in now {
+            if roller.short() {
+                return Ok(());
+            }
+            done[i] = true;
+            dice[i].exploded = true;
+            let v = sides.value(roller.roll(die)?);
+            dice.push(new_die(die, sides, v, true));
+            done.push(false);
+        }
+        round += 1;
+    }
 }
 
 /// Mark the dice whose value meets Roll20's `cs` or `cf` (a success marks
