@@ -57,9 +57,23 @@ function word(value, quoting) {
 export function commandText(spec, values, quoting) {
   const parts = [spec.name];
   let lastKeyword = null;
+  const given = (i) => (values[i] === undefined || values[i] === null ? "" : String(values[i]).trim());
   spec.params.forEach((p, i) => {
-    const v = values[i] === undefined || values[i] === null ? "" : String(values[i]).trim();
+    let v = given(i);
     const st = paramStyle(p);
+    // In a run of keyword values after one word (`success DICE TOKENS`), a
+    // later value after an empty earlier one would be read in its place: the
+    // earlier is written as its smallest number (as CommandSpec::line does).
+    if (v === "" && st.style === "keyword" && p.kind && p.kind.kind === "int") {
+      for (let j = i + 1; j < spec.params.length; j++) {
+        const q = paramStyle(spec.params[j]);
+        if (q.style !== "keyword" || q.keyword !== st.keyword) break;
+        if (given(j) !== "") {
+          v = String(p.kind.min);
+          break;
+        }
+      }
+    }
     if (v === "") {
       lastKeyword = null;
       return;

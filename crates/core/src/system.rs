@@ -323,13 +323,38 @@ impl CommandSpec {
     /// ]);
     /// assert_eq!(spec.line(&["Quick Hands", "4", "", "ongoing"]), r#"fate "Quick Hands" vs 4 ongoing"#);
     /// assert_eq!(spec.line(&["Fighting", "", "2"]), "fate Fighting d6=2");
+    /// // Tokens without dice: the dice are written as their smallest number.
+    /// let divert = CommandSpec::new("divert", "", vec![
+    ///     ParamSpec::int("success dice", 0, 10).keyword("success"),
+    ///     ParamSpec::int("success tokens", 0, 5).keyword("success"),
+    /// ]);
+    /// assert_eq!(divert.line(&["", "2"]), "divert success 0 2");
+    /// assert_eq!(divert.line(&["3", ""]), "divert success 3");
     /// ```
     pub fn line<S: AsRef<str>>(&self, values: &[S]) -> String {
         use crate::grammar::quote;
         let mut parts = vec![self.name.clone()];
         let mut last_word: Option<&str> = None;
+        let given = |i: usize| values.get(i).map_or("", |v| v.as_ref().trim());
         for (i, p) in self.params.iter().enumerate() {
-            let v = values.get(i).map_or("", |v| v.as_ref().trim());
+            let mut v = given(i);
+            // In a run of keyword values written after one word (`success
+            // DICE TOKENS`), a later value given after an empty earlier one
+            // would be read in the earlier's place: the earlier is written
+            // as its smallest number instead (`success 0 2`, not `success 2`).
+            let floor;
+            if v.is_empty()
+                && let (ParamSyntax::Keyword { word }, ParamKind::Int { min, .. }) =
+                    (&p.syntax, &p.kind)
+                && self.params[i + 1..]
+                    .iter()
+                    .enumerate()
+                    .take_while(|(_, q)| q.syntax == ParamSyntax::Keyword { word: word.clone() })
+                    .any(|(k, _)| !given(i + 1 + k).is_empty())
+            {
+                floor = min.to_string();
+                v = &floor;
+            }
             if v.is_empty() {
                 last_word = None;
                 continue;

@@ -1248,6 +1248,18 @@ async fn browser_page_modules_spell_commands_and_draw_symbols() {
         ),
         (
             CommandSpec::new(
+                "divert",
+                "",
+                vec![
+                    P::int("success dice", 0, 10).keyword("success"),
+                    P::int("success tokens", 0, 5).keyword("success"),
+                ],
+            ),
+            vec!["", "2"],
+            "divert success 0 2",
+        ),
+        (
+            CommandSpec::new(
                 "spend",
                 "",
                 vec![
