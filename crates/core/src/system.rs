@@ -841,7 +841,9 @@ pub trait TextPlay: System {
     /// Every command of this system, whatever the moment, once each: the
     /// source of `help`'s usage lines, of the parser's usage messages and of
     /// `docs/COMMANDS.md`. Every name [`System::legal_commands`] returns is
-    /// here.
+    /// here: its first word (a variant may follow: Bastards' `bet wild`) or
+    /// its last (the participant it is given for may come first: Tiers'
+    /// `Steve roll`, Scratch's `breakhelm attack`).
     const COMMANDS: &'static [CommandDoc];
 
     /// The book: its id, title, seed file and randomizer, as every citation

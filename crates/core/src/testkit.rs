@@ -170,7 +170,8 @@ pub fn walk_legal<S: TextPlay>(
 }
 
 /// Before the end some seat has a legal command, and every one is in
-/// [`TextPlay::COMMANDS`] (by a word of its name); returns them ([`all_legal`]). `step` is for the
+/// [`TextPlay::COMMANDS`] (by its name's first or last word, as that
+/// constant's documentation says); returns them ([`all_legal`]). `step` is for the
 /// message.
 fn assert_not_locked<S: TextPlay>(state: &S::State, step: usize) -> Vec<(Seat, CommandSpec)> {
     let legal = all_legal::<S>(state);
@@ -183,9 +184,10 @@ fn assert_not_locked<S: TextPlay>(state: &S::State, step: usize) -> Vec<(Seat, C
         // A name may carry more words than the command: the character it
         // is given for (Tiers' `Steve roll`) or a variant (Bastards' `bet
         // wild`).
-        let known = spec
-            .name
-            .split(' ')
+        let mut words = spec.name.split(' ');
+        let (first, last) = (words.next().unwrap_or_default(), words.next_back());
+        let known = std::iter::once(first)
+            .chain(last)
             .any(|w| crate::system::find_command(S::COMMANDS, w).is_some());
         assert!(
             known,

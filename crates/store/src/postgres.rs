@@ -76,14 +76,18 @@ impl PgStore {
         Ok(PgStore { pool })
     }
 
-    /// A failed entry insert: a `(table_id, seq)` clash (another server appended first
-    /// and committed) is a [`StoreError::Conflict`] at the log's seq now, anything else
-    /// a database error.
+    /// `error` from an append that expected the table at seq `expect`: a
+    /// unique violation after another process appended (its rows or their
+    /// lines hold the keys: which one the statement reports first is not
+    /// fixed) is [`StoreError::Conflict`] with the current seq; one with the
+    /// table still at `expect` is the caller's own (a line given twice) and
+    /// stays the database's error.
     async fn unique_to_conflict(
         &self,
         error: sqlx::Error,
         tx: sqlx::Transaction<'static, sqlx::Postgres>,
         id: &str,
+        expect: i64,
     ) -> StoreError {
         let unique = matches!(&error, sqlx::Error::Database(db) if db.is_unique_violation());
         if !unique {
@@ -97,12 +101,15 @@ impl PgStore {
                 .bind(id)
                 .fetch_one(&self.pool)
                 .await;
-        match current
-            .map_err(StoreError::from)
-            .and_then(|c| seq_from_db(c, "entries.seq"))
-        {
-            Ok(current) => StoreError::Conflict { current },
-            Err(error) => error,
+        match current {
+            Ok(current) if current == expect => error.into(),
+            current => match current
+                .map_err(StoreError::from)
+                .and_then(|c| seq_from_db(c, "entries.seq"))
+            {
+                Ok(current) => StoreError::Conflict { current },
+                Err(error) => error,
+            },
         }
     }
 }
@@ -420,13 +427,7 @@ impl Store for PgStore {
         .execute(&mut *tx)
         .await;
         if let Err(error) = appended {
-            // A line given twice is the caller's error, not a lost race.
-            let on_lines = matches!(&error, sqlx::Error::Database(db)
-                if db.constraint() == Some("log_lines_pkey"));
-            if on_lines {
-                return Err(error.into());
-            }
-            return Err(self.unique_to_conflict(error, tx, id).await);
+            return Err(self.unique_to_conflict(error, tx, id, rows.expect).await);
         }
         if let Some(state) = &rows.snapshot {
             sqlx::query(
