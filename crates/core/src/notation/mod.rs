@@ -107,15 +107,19 @@
 //!   they may keep no die (the group is then 0). Among equal dice, the earlier
 //!   one counts as the lower. A selection comes after every modifier
 //!   ([`NotationError::Misplaced`]).
-//! - Several keeps and drops by rank on one group are `d20`'s (issue 30,
-//!   item 2; [`kept_by_rank`]): applied in the order written, each among the
-//!   dice still kept (`4d6kh3pl1` is the middle two of four), and consecutive
-//!   ones of one kind select the union of theirs (`4d6kh1kl1`, the highest
-//!   and the lowest). Among equal faces `d20` takes the earlier die first for
+//! - Several keeps and drops on one group are `d20`'s (issue 30, item 2;
+//!   [`kept_by_rank`]): applied in the order written, each among the dice
+//!   still kept (`4d6kh3pl1` is the middle two of four; `4d6p<3kh2` drops
+//!   the dice under 3, then keeps the highest two left), and consecutive
+//!   ones of one kind (`k`, or `p`) select the union of theirs (`4d6kh1kl1`,
+//!   the highest and the lowest; `4d6kh3k>2`, the highest three and every
+//!   die above 2). Among equal faces `d20` takes the earlier die first for
 //!   the highest and for the lowest alike, so `4d6kh1kl1` on four 6s keeps
-//!   one die (6), and Tabula agrees. Exact odds by every multiset of faces,
-//!   refused past the work budget (`100d20kh50kl10`). Only by rank, and not
-//!   after `e` or `ra` ([`NotationError::Misplaced`]).
+//!   one die (6), and Tabula agrees. After `e` or `ra` they count every die
+//!   of the group, the added ones too (`4d6e6kh3pl1`). Exact odds by every
+//!   multiset of faces (over pools of dice when the group explodes or adds
+//!   dice), refused past the work budget (`100d20kh50kl10`,
+//!   `6d6e6kh3pl1`).
 //! - A success test, glued to its group, counts the kept dice whose face
 //!   passes it, and that count is the group's value: `10d6>=5` is the number
 //!   of dice showing 5 or 6. (Python `d20` instead compares the whole sum and
@@ -203,8 +207,7 @@
 //! misread): `rrh1` and `rrl1` are refused for good
 //! ([`NotationError::RankSelectorNotRead`] names the modifier): `d20`
 //! always finds a highest or lowest die, so they never stop there, and
-//! `d20` fails with "Too many dice rolled"; several keeps or drops when one
-//! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
+//! `d20` fails with "Too many dice rolled"; variable dice
 //! (`2d(1d4)`, `(2+1)d6`; `d20` 1.1.2 does not read them either: Roll20 and
 //! Foundry only, below), and `d20`'s bare `k3` / `p3` (keep or drop the
 //! dice showing 3), which Roll20 reads as "keep the highest 3": both are
@@ -215,7 +218,7 @@
 //! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (415 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (439 expressions:
 //! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, `ra` with `e`, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
 //! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
@@ -795,7 +798,7 @@ pub struct DiceTerm {
     pub modifiers: Vec<Modifier>,
     /// Which dice are kept; `None` keeps them all.
     pub select: Option<Select>,
-    /// Further keeps and drops by rank after `select`, in the order written
+    /// Further keeps and drops after `select`, in the order written
     /// (`4d6kh3pl1`, `4d6kh1kl1`): `d20`'s several set operators on one
     /// group, applied as [`kept_by_rank`] says (issue 30, item 2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -510,32 +510,29 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
     };
     let success = term.success;
     let failure = term.failure;
-    // A selection by value (`k<3`) keeps or drops each die on its own value:
-    // a dropped die scores 0 (issue 30, item 2).
+    // A kept die's score: its value, or a success (1) less a failure (1;
+    // Roll20's `f`, Foundry's `df`; issue 30, item 3).
+    let score = move |v: i64| match success {
+        Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
+        None => v,
+    };
+    // A single selection by value (`k<3`) keeps or drops each die on its own
+    // value: a dropped die scores 0 (issue 30, item 2).
     let by_value = term.select.filter(|s| s.by_value().is_some());
-    // A die's score: its value, or a success (1) less a failure (1; Roll20's
-    // `f`, Foundry's `df`; issue 30, item 3).
     let g = move |v: i64| {
         if by_value.is_some_and(|s| !s.keeps_value(v)) {
             return 0;
         }
-        match success {
-            Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
-            None => v,
-        }
+        score(v)
     };
-    // Dice that depend on each other, or keeps and drops that cannot be
-    // worked out die by die: over pools (issue 30, item 2).
+    // Dice that depend on each other, or several keeps and drops on a pool
+    // that grows: over pools (issue 30, item 2).
     if super::pool::needed(term) {
-        let score = move |v: i64| match success {
-            Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
-            None => v,
-        };
         return super::pool::group(term, &score, trunc, b);
     }
     if !term.more_select.is_empty() {
-        // Several keeps and drops by rank on independent dice (no
-        // explosion, no `ra`, none by value: those are over pools).
+        // Several keeps and drops on independent dice (no explosion, no
+        // `ra`: those are over pools), by rank or by value.
         let per_die = apply_all(
             b,
             uniform(term.sides),
@@ -549,7 +546,7 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             .chain(&term.more_select)
             .copied()
             .collect();
-        return ranked(b, term.count, &per_die, &selects, &g);
+        return ranked(b, term.count, &per_die, &selects, &score);
     }
     if let Some(i) = term.modifiers.iter().position(Modifier::adds) {
         return reroll_add(term, i, &u, &g, b);

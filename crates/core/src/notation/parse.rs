@@ -1520,21 +1520,12 @@ impl Parser<'_> {
                 term.modifiers.push(m);
             }
             Suffix::Select(s) => {
-                if let Some(first) = term.select {
+                if term.select.is_some() {
                     // d20's several keeps and drops on one group (issue 30,
-                    // item 2): by rank, on a group that neither explodes
-                    // nor adds dice, so the pool is `count` dice.
-                    let by_rank = |s: Select| s.by_value().is_none();
-                    let fixed_pool = !term.modifiers.iter().any(|m| m.explodes() || m.adds());
-                    if self.dialect != Dialect::D20 || !by_rank(first) || !by_rank(s) {
+                    // item 2): by rank or by value, on any pool.
+                    if self.dialect != Dialect::D20 {
                         return Err(NotationError::Misplaced {
-                            reason: "at most one keep or drop per group of dice, but several by rank (`kh3pl1`) in d20's notation",
-                            position: at,
-                        });
-                    }
-                    if !fixed_pool {
-                        return Err(NotationError::Misplaced {
-                            reason: "several keeps or drops on a group that explodes or adds dice are not read yet",
+                            reason: "at most one keep or drop per group of dice, but several (`kh3pl1`) in d20's notation",
                             position: at,
                         });
                     }

@@ -54,8 +54,9 @@ type Pools = BTreeMap<Counts, f64>;
 /// about five nanoseconds (see [`MAX_NOTATION_WORK`](super::MAX_NOTATION_WORK)).
 const POOL_STEPS: u64 = 32;
 
-/// Whether the group's odds need pools: its dice depend on each other, or
-/// its keeps and drops cannot be worked out die by die.
+/// Whether the group's odds need pools: its dice depend on each other
+/// (`ro` or `e` by rank, `ra` with `e`), or it keeps and drops several times
+/// among a pool that grows (`e`, `ra`).
 pub(super) fn needed(term: &DiceTerm) -> bool {
     let mods = &term.modifiers;
     let by_rank = mods.iter().any(|m| {
@@ -67,12 +68,7 @@ pub(super) fn needed(term: &DiceTerm) -> bool {
     let adds = mods.iter().any(Modifier::adds);
     let explodes = mods.iter().any(Modifier::explodes);
     let several = !term.more_select.is_empty();
-    let by_value = term
-        .select
-        .iter()
-        .chain(&term.more_select)
-        .any(|s| s.by_value().is_some());
-    by_rank || (adds && explodes) || (several && (adds || explodes || by_value))
+    by_rank || (adds && explodes) || (several && (adds || explodes))
 }
 
 /// What the pools are worked out with: the faces, one fresh die, the budget.
