@@ -503,6 +503,20 @@ CASES = [
     ("4d6ra6kh3kl1", "reroll and add, keeps merged"),
     ("2d4ra4e4kh2pl1", "reroll and add, explode, keep and drop"),
     ("2d6eh1kh2pl1", "explode the highest, keep two, drop the lower"),
+    # Issue 30, item 2: fractions inside a set, kept and dropped on their
+    # exact totals, the set's total rounded toward zero at the end.
+    ("(1d6 / 2, 1d4)kh1", "the issue's set: half a d6 or a d4, the higher"),
+    ("(1d6 / 2, 1d4)kl1", "the lower of half a d6 and a d4"),
+    ("(1d4 / 2, 1d3 / 3)kh1 * 6", "fractions kept, then multiplied"),
+    ("(1d6 * 1.5, 2d4)pl1", "a decimal in a set, drop the lower"),
+    ("(1d4 / 2, 1d4 / 2)k>1", "fractions kept by value"),
+    ("(1d6 / 4,)", "a set of one fraction"),
+    ("(1d4 / 4, 1d4 / 4, 1) * 4", "quarters summed in a set"),
+    ("-(1d6 / 2, 1d4)kh1", "a set of fractions, negated"),
+    ("(1d6 / 2, 1d6 / 2) + 1d6 / 2", "a set of halves plus a half"),
+    ("(1d4 / 2, 2)p<2 * 2", "fractions dropped by value"),
+    ("(1d3 / 2, 1)kh1 >= 1", "a set of fractions compared"),
+    ("(1d8 / 2, 1d6 / 2, 1d4)kh2", "the higher two of three"),
 ]
 
 

@@ -65,8 +65,10 @@
 //!   fractions where `d20` uses floats, so where `d20`'s float lands just
 //!   under a whole number (`(1 / 49) * 49`: 0.999..., so 0 in `d20`) Tabula
 //!   gives the exact answer (1). A fraction's denominator may reach
-//!   [`MAX_DENOMINATOR`] ([`NotationError::FractionTooFine`]); a set's items
-//!   stay whole (`(1d6 / 2, 1d4)kh1` is refused, [`NotationError::Misplaced`]).
+//!   [`MAX_DENOMINATOR`] ([`NotationError::FractionTooFine`]). A set's
+//!   items may hold fractions too (issue 30, item 2): `(1d6 / 2, 1d4)kh1`
+//!   keeps the higher of half a d6 and a d4 on their exact totals, as `d20`
+//!   compares its float totals, and the set's total keeps the fraction.
 //!   In Roll20 and Foundry `/` stays where their rounding functions take it
 //!   (below).
 //!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`,
@@ -164,8 +166,8 @@
 //!   total, `(1d4, 1d6)pl1` drops the lower, `(1d6, 1d6)k>3` keeps the
 //!   totals above 3, `(1d6,)` is a set of one (a comma and no second item),
 //!   and a set without keep or drop is the sum of its items. Keep and drop
-//!   count among the items' totals, at most one per set; among equal totals
-//!   the earlier counts as the lower. Written in canonical spelling as
+//!   count among the items' exact totals (fractions too), at most one per
+//!   set; among equal totals the earlier counts as the lower. Written in canonical spelling as
 //!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
 //!   not read.
 //!
@@ -218,10 +220,10 @@
 //! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (439 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (451 expressions:
 //! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, `ra` with `e`, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
-//! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
+//! value, sets (of fractions too), each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
 //! # Dialects
 //!
@@ -972,6 +974,25 @@ impl Select {
     pub fn keeps_value(self, value: i64) -> bool {
         match self.by_value() {
             Some((test, keep)) => test.test(value) == keep,
+            None => true,
+        }
+    }
+
+    /// [`Select::keeps_value`] of an exact total, a fraction in `d20`'s sets
+    /// (issue 30, item 2).
+    pub(crate) fn keeps_exact(self, value: Ratio) -> bool {
+        match self.by_value() {
+            Some((test, keep)) => {
+                let target = Ratio::int(i128::from(test.target));
+                let pass = match test.compare {
+                    Compare::AtLeast => value >= target,
+                    Compare::Above => value > target,
+                    Compare::AtMost => value <= target,
+                    Compare::Below => value < target,
+                    Compare::Equal => value == target,
+                };
+                pass == keep
+            }
             None => true,
         }
     }

@@ -197,6 +197,7 @@ fn exact_node(
             out
         }
         Node::Group(x) | Node::Labelled(x, _) => exact_node(x, t, budget)?,
+        Node::Set(set) => exact_set(set, t, budget)?,
         Node::Binary(op, ab) => {
             let a = exact_node(&ab[0], t, budget)?;
             let b = exact_node(&ab[1], t, budget)?;
@@ -219,6 +220,67 @@ fn exact_node(
         // Numbers, dice, sets (of whole items) and functions are whole.
         _ => whole(node(n, t, budget)?),
     })
+}
+
+/// The exact totals of `d20`'s set whose items may hold fractions (issue 30,
+/// item 2): every item's exact values scaled by the least common multiple
+/// of their denominators to whole numbers, kept and dropped as whole totals
+/// are ([`set_of`]: scaling keeps their order and their sums), then scaled
+/// back. Refused when the scaled totals would not fit.
+fn exact_set(
+    set: &SetTerm,
+    t: &mut Truncation,
+    b: &Budget,
+) -> Result<BTreeMap<Ratio, f64>, OddsError> {
+    let mut items = Vec::with_capacity(set.items.len());
+    for item in &set.items {
+        items.push(exact_node(item, t, b)?);
+    }
+    let too_large = OddsError::TooLarge { max: MAX_OUTCOMES };
+    let mut scale: i128 = 1;
+    for v in items.iter().flat_map(|m| m.keys()) {
+        let d = v.den();
+        let g = gcd(scale, d);
+        scale = (scale / g).checked_mul(d).ok_or(too_large.clone())?;
+        if scale > super::MAX_DENOMINATOR {
+            return Err(too_large);
+        }
+    }
+    // Every item's scaled values, and their sum, within ±2^62.
+    let limit = i128::from(i64::MAX / 2);
+    let mut reach: i128 = 0;
+    let mut scaled = Vec::with_capacity(items.len());
+    for m in &items {
+        let mut w = Weights::new();
+        let mut most: i128 = 0;
+        for (v, p) in m {
+            let x = v.mul(Ratio::int(scale)).ok_or(too_large.clone())?.trunc();
+            most = most.max(x.abs());
+            let x = i64::try_from(x).map_err(|_| too_large.clone())?;
+            *w.entry(x).or_insert(0.0) += p;
+        }
+        reach = reach.saturating_add(most);
+        if reach > limit {
+            return Err(too_large);
+        }
+        scaled.push(to_dist(w)?);
+    }
+    let scale64 = i64::try_from(scale).map_err(|_| too_large.clone())?;
+    let d = set_of(set, &scaled, scale64, b)?;
+    let mut out = BTreeMap::new();
+    for (v, p) in d.iter() {
+        let r = Ratio::new(i128::from(*v), scale).ok_or(too_large.clone())?;
+        *out.entry(r).or_insert(0.0) += p;
+    }
+    Ok(out)
+}
+
+/// The greatest common divisor of two positive numbers.
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs().max(1)
 }
 
 fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, OddsError> {
@@ -313,6 +375,18 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     for item in &set.items {
         items.push(node(item, t, b)?);
     }
+    set_of(set, &items, 1, b)
+}
+
+/// [`set_odds`] of items whose totals are given, each `scale` times its
+/// value (`d20`'s items with fractions, scaled to whole numbers; issue 30,
+/// item 2): a keep or drop by value compares with its number times `scale`.
+fn set_of(
+    set: &SetTerm,
+    items: &[Dist<i64>],
+    scale: i64,
+    b: &Budget,
+) -> Result<Dist<i64>, OddsError> {
     let (success, failure) = (set.success, set.failure);
     let g = move |v: i64| match success {
         Some(s) => i64::from(s.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
@@ -321,9 +395,16 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     // No selection, or d20's by value (`k<3`): each item on its own total.
     let by_value = set.select.filter(|s| s.by_value().is_some());
     let Some(select) = set.select.filter(|_| by_value.is_none()) else {
-        let keeps = |v: i64| by_value.is_none_or(|s| s.keeps_value(v));
+        let keeps = |v: i64| {
+            by_value.is_none_or(|s| match s.by_value() {
+                Some((t, keep)) => {
+                    t.compare.test(v, i64::from(t.target).saturating_mul(scale)) == keep
+                }
+                None => true,
+            })
+        };
         let mut total = Dist::certain(0);
-        for d in &items {
+        for d in items {
             total = total.add(&d.map(|v| if keeps(*v) { g(*v) } else { 0 }))?;
         }
         return Ok(total);
@@ -340,7 +421,7 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     // the earlier item, as rolling's stable sort does (the totals are equal,
     // so the score is the same either way).
     let mut states: BTreeMap<Held, f64> = BTreeMap::from([((Vec::new(), 0), 1.0)]);
-    for d in &items {
+    for d in items {
         let per_state = (d.len() as u64).saturating_mul(k as u64 + 1 + STATE_STEPS);
         refuse_past_budget(b, per_state.saturating_mul(states.len() as u64))?;
         let mut next: BTreeMap<Held, f64> = BTreeMap::new();

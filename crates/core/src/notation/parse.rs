@@ -916,12 +916,6 @@ impl Parser<'_> {
         let mut items = Vec::new();
         let mut bounds = Vec::new();
         if let Some((item, b)) = first {
-            if b.fractional() {
-                return Err(NotationError::Misplaced {
-                    reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
-                    position: start,
-                });
-            }
             items.push(item);
             bounds.push(b);
             // On the `,`: a trailing one ends a set of one, `(1d6,)`.
@@ -1024,6 +1018,20 @@ impl Parser<'_> {
         };
         let b = if set.success.is_some() {
             Bounds::int(if set.failure.is_some() { -kept } else { 0 }, kept)
+        } else if bounds.iter().any(Bounds::fractional) {
+            // d20's fractions in a set's items (issue 30, item 2): the kept
+            // items' exact sum, its denominator at most the product of theirs.
+            let (mut lo, mut hi, mut den) = (Ratio::ZERO, Ratio::ZERO, 1i128);
+            for b in &bounds {
+                lo = lo
+                    .add(b.rlo().min(Ratio::ZERO))
+                    .ok_or_else(|| self.too_large(start))?;
+                hi = hi
+                    .add(b.rhi().max(Ratio::ZERO))
+                    .ok_or_else(|| self.too_large(start))?;
+                den = den.saturating_mul(b.den());
+            }
+            Bounds::real(lo, hi, den)
         } else {
             Bounds::int(
                 bounds.iter().map(|b| b.lo.min(0)).sum(),
@@ -1044,15 +1052,8 @@ impl Parser<'_> {
     ) -> Result<(), NotationError> {
         loop {
             self.skip_ws();
-            let item_at = self.pos;
             let mut item = Node::Number(0);
             let b = self.expr(&mut item)?;
-            if b.fractional() {
-                return Err(NotationError::Misplaced {
-                    reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
-                    position: item_at,
-                });
-            }
             items.push(item);
             bounds.push(b);
             self.skip_ws();

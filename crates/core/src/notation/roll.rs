@@ -115,7 +115,9 @@ pub enum NodeOutcome {
     },
     /// A group of rolls in braces (Roll20, Foundry).
     Set {
-        /// The sum of the kept items, or the successes less the failures.
+        /// The sum of the kept items (their exact sum rounded toward zero
+        /// when they hold `d20`'s fractions), or the successes less the
+        /// failures.
         value: i64,
         /// Whether `value` counts successes rather than summing.
         counts_successes: bool,
@@ -184,7 +186,8 @@ impl NodeOutcome {
             | NodeOutcome::Neg { .. }
             | NodeOutcome::Group { .. }
             | NodeOutcome::Labelled { .. }
-            | NodeOutcome::Binary { .. } => self.exact()?.trunc_i64(),
+            | NodeOutcome::Binary { .. }
+            | NodeOutcome::Set { .. } => self.exact()?.trunc_i64(),
             _ => self.evaluate_whole(),
         }
     }
@@ -197,6 +200,26 @@ impl NodeOutcome {
             NodeOutcome::Group { inner, .. } | NodeOutcome::Labelled { inner, .. } => inner.exact(),
             NodeOutcome::Binary { op, operands, .. } => {
                 op.apply_exact(operands.lhs.exact()?, operands.rhs.exact()?)
+            }
+            // The kept items' exact sum (d20's items may hold fractions;
+            // issue 30, item 2), or the successes less the failures.
+            NodeOutcome::Set {
+                counts_successes,
+                items,
+                ..
+            } => {
+                let mut total = Ratio::ZERO;
+                for item in items.iter().filter(|i| i.kept) {
+                    total = total.add(if *counts_successes {
+                        Ratio::int(
+                            i128::from(item.success == Some(true))
+                                - i128::from(item.failure == Some(true)),
+                        )
+                    } else {
+                        item.outcome.exact()?
+                    })?;
+                }
+                Some(total)
             }
             _ => Some(Ratio::int(i128::from(self.evaluate_whole()?))),
         }
@@ -537,6 +560,30 @@ fn exact_values(node: &mut NodeOutcome) -> Ratio {
             let b = exact_values(&mut operands.rhs);
             (op.apply_exact(a, b).unwrap_or(Ratio::ZERO), value)
         }
+        // d20's set of items with fractions: the kept items' exact sum.
+        NodeOutcome::Set {
+            value,
+            items,
+            counts_successes,
+            ..
+        } => {
+            let mut sum = Ratio::ZERO;
+            for item in items.iter_mut() {
+                let e = exact_values(&mut item.outcome);
+                if item.kept {
+                    let e = if *counts_successes {
+                        Ratio::int(
+                            i128::from(item.success == Some(true))
+                                - i128::from(item.failure == Some(true)),
+                        )
+                    } else {
+                        e
+                    };
+                    sum = sum.add(e).unwrap_or(sum);
+                }
+            }
+            (sum, value)
+        }
         other => return Ratio::int(i128::from(other.value())),
     };
     *slot = exact.trunc_i64().unwrap_or(0);
@@ -789,14 +836,18 @@ fn roll_set(
             failure: None,
         });
     }
+    // d20's items may hold fractions (issue 30, item 2): kept and dropped
+    // on their exact totals, as d20 compares its float totals.
+    let exact = |o: &NodeOutcome| o.exact().unwrap_or(Ratio::int(i128::from(o.value())));
     if let Some(select) = set.select.filter(|s| s.by_value().is_some()) {
         // d20's `k<3`, `p>4` on a set: each item on its own total.
         for item in &mut items {
-            item.kept = select.keeps_value(item.outcome.value());
+            item.kept = select.keeps_exact(exact(&item.outcome));
         }
     } else if let Some(select) = set.select {
+        let totals: Vec<Ratio> = items.iter().map(|i| exact(&i.outcome)).collect();
         let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by_key(|&i| items[i].outcome.value());
+        order.sort_by_key(|&i| totals[i]);
         let mut kept = vec![true; items.len()];
         dropped_by_rank(select, &order, |i| kept[i] = false);
         for (item, k) in items.iter_mut().zip(kept) {
