@@ -205,16 +205,20 @@
 //!   such a group go over every multiset of its dice (`notation/pool.rs`),
 //!   within the work budget.
 //!
-//! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `rrh1` and `rrl1` are refused for good
+//! Refused for good: `rrh1` and `rrl1`
 //! ([`NotationError::RankSelectorNotRead`] names the modifier): `d20`
 //! always finds a highest or lowest die, so they never stop there, and
-//! `d20` fails with "Too many dice rolled"; variable dice
-//! (`2d(1d4)`, `(2+1)d6`; `d20` 1.1.2 does not read them either: Roll20 and
-//! Foundry only, below), and `d20`'s bare `k3` / `p3` (keep or drop the
-//! dice showing 3), which Roll20 reads as "keep the highest 3": both are
-//! refused with a message asking for `h` or `l` after the letter. Explosions
-//! in one run only (`e5e6`) per dice group. Still read differently from
+//! `d20` fails with "Too many dice rolled". Not in this dialect, as `d20`
+//! 1.1.2 does not read them either: variable dice (`2d(1d4)`, `(2+1)d6`;
+//! Roll20 and Foundry only, below). Not yet `d20`'s (issue 30, item 2's
+//! leftovers, each refused, never misread, [`NotationError::Misplaced`]
+//! unless said): a second run of `e` or `ra` in one group after another
+//! modifier (`1d6e6ro1e5`, `2d6ra6ro1ra5`), a modifier after a keep or drop
+//! (`4d6kh3ro1`, which `d20` applies to the kept dice only), several keeps
+//! or drops on a set (`(1d6, 1d6)kh1kl1`), and `d20`'s bare `k3` / `p3`
+//! (keep or drop the dice showing 3), which Roll20 reads as "keep the
+//! highest 3": refused with a message asking for `h` or `l` after the
+//! letter ([`NotationError::UnexpectedChar`]). Still read differently from
 //! `d20`: `d%` (above), a success test glued to its group (`10d6>=5`),
 //! exact fractions where `d20`'s floats round (above), and the caps on
 //! rerolls and explosions.
@@ -264,7 +268,8 @@
 //! | `{4d6+3, 2d8}kh1`, `{1d20, 1d20}kh`, `{...}dl1` | yes | yes | a group of rolls: keep or drop among their totals (Roll20, Grouped Rolls; Foundry, dice pools) |
 //! | `{4d6, 3d8}>10`, `{...}cs>10` | yes | yes | count the rolls whose total passes; with `f` (Roll20) or `df` (Foundry) subtract failures |
 //! | `floor(x)`, `ceil(x)`, `round(x)`, `abs(x)` | yes | yes | rounding down, up, to nearest with a half up (JavaScript's `Math.round`: `round(-2.5)` is -2), absolute value (Roll20, Math Operators and Functions; Foundry formulas take `Math` functions) |
-//! | `(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6)` | yes | yes | variable dice: the count and the sides, each a number or a parenthesised group, worked out first (count, then sides), then that many dice of that many sides, one size for the whole group (Roll20's computed dice; Foundry's parenthetical terms); exact odds; a count that can leave 0..=[`MAX_POOL`] or sides that can leave 1..=[`MAX_SIDES`] are refused ([`NotationError::VariableDiceOutOfRange`]), and the count's worst case counts toward the dice cap; no modifiers on them yet (refused) |
+//! | `(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6)` | yes | yes | variable dice: the count and the sides, each a number or a parenthesised group, worked out first (count, then sides), then that many dice of that many sides, one size for the whole group (Roll20's computed dice; Foundry's parenthetical terms); exact odds; a count that can leave 0..=[`MAX_POOL`] or sides that can leave 1..=[`MAX_SIDES`] are refused ([`NotationError::VariableDiceOutOfRange`]), and the count's worst case counts toward the dice cap |
+//! | `2d(1d4)kh1`, `(2+1)d6!`, `(1d4)d6min3` | yes | yes | variable dice with modifiers: that group rolled as written with the count and sides worked out (the same documents: the numbers are worked out, then the dice rolled); each modifier checked for every die the group may roll (a face of the smallest die for `mi`, `ma`; a keep within the fewest dice; a reroll or explosion some face of the smallest die escapes), the worst case of rerolls and explosions bounded by the most dice and sides; exact odds mixed over every count and sides ([`Node::ModifiedVarDice`]); `!` or `x` without a number (the highest face) refused when the sides vary (`2d(1d4)!`: write `!>4`) |
 //! | `a % b` | yes | yes | JavaScript's remainder, with the sign of `a` (`-7 % 3` is -1; Roll20, Math Operators) |
 //! | `1d20+5 Roll for initiative`, `1d20 # text` | yes | yes | a comment, as in `d20` (above) |
 //!
@@ -280,7 +285,8 @@
 //!   not read yet. Foundry's `{4d6}kh` keeps the one total and is read.
 //! - Foundry's capped forms (`20d20r1=1`, `x2>5`: a count, then the test),
 //!   `sf`, `ms`, `even`, `odd`; Roll20's matches (`m`, `mt`), sorting
-//!   (`s`, `sa`, `sd`), `**`, and modifiers on variable dice (`(1d4)d6kh1`);
+//!   (`s`, `sa`, `sd`), `**`; the highest face by default on variable
+//!   dice whose sides vary (`2d(1d4)!`);
 //!   keep or drop by value (`k<3`, `d20`'s).
 //! - Modifiers after white space (`4d6 k3`): both read them glued only.
 //!
@@ -603,8 +609,32 @@ pub enum Node {
     /// Variable dice, Roll20's and Foundry's (issue 30, item 3): the count
     /// and the sides, each a number or a parenthesised group worked out
     /// first (`(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6 + 2)`), then that many dice
-    /// of that many sides summed. No modifiers on them (refused).
+    /// of that many sides summed. With modifiers, [`Node::ModifiedVarDice`].
     VarDice(Box<[Node; 2]>),
+    /// Variable dice with modifiers, keeps and drops or tests (`2d(1d4)kh1`,
+    /// `(2+1)d6!`; Roll20 and Foundry, issue 30, item 3): the count and
+    /// the sides worked out first, then that group of dice with them, as
+    /// if the numbers were written.
+    ModifiedVarDice(Box<VarDice>),
+}
+
+/// Variable dice with their modifiers (`2d(1d4)kh1`, `(1d4)d6!>5`; Roll20's
+/// computed dice and Foundry's parenthetical terms, each documenting that
+/// the count and the sides are worked out first and the dice then rolled as
+/// written with those numbers; issue 30, item 3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VarDice {
+    /// The count: a number or a parenthesised group.
+    pub count: Node,
+    /// The sides: a number or a parenthesised group.
+    pub sides: Node,
+    /// The modifiers, keeps and drops and tests, held as a group of dice
+    /// holds them. Its `count` and `sides` are the fewest dice and sides the
+    /// group can have, which the parser checked every modifier against (a
+    /// face of every die, a keep within every count, a test some face of
+    /// the smallest die fails); rolling puts the numbers worked out in
+    /// their place.
+    pub term: DiceTerm,
 }
 
 /// An arithmetic operator or a comparison of two totals.
@@ -1800,6 +1830,12 @@ impl Node {
                 f.write_str("d")?;
                 sub(f, &cs[1])
             }
+            Node::ModifiedVarDice(v) => {
+                sub(f, &v.count)?;
+                f.write_str("d")?;
+                sub(f, &v.sides)?;
+                v.term.fmt_suffix_in(f, dialect == Dialect::Foundry)
+            }
             Node::Set(set) => {
                 // d20's sets are in parentheses, a set of one with a comma.
                 let d20 = dialect == Dialect::D20;
@@ -1858,6 +1894,12 @@ impl DiceTerm {
     /// test keeps its `=` when a success test follows it (for Foundry).
     fn fmt_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {
         write!(f, "{}{}", self.count, self.sides)?;
+        self.fmt_suffix_in(f, explicit_equal)
+    }
+
+    /// What follows the count and the sides in the canonical spelling: the
+    /// modifiers, keeps and drops and tests (see [`DiceTerm::fmt_in`]).
+    fn fmt_suffix_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {
         let last = self.modifiers.len().wrapping_sub(1);
         for (i, m) in self.modifiers.iter().enumerate() {
             let equal_shown = explicit_equal

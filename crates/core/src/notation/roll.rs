@@ -611,7 +611,7 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
             let rhs = total_node(&ab[1], roller)?;
             op.apply(lhs, rhs).unwrap_or(0)
         }
-        Node::Func(..) | Node::Set(_) | Node::VarDice(_) => {
+        Node::Func(..) | Node::Set(_) | Node::VarDice(_) | Node::ModifiedVarDice(_) => {
             roll_node(node, roller, Dialect::D20)?.value()
         }
     })
@@ -793,30 +793,53 @@ fn roll_other(
             }
         }
         Node::Set(set) => roll_set(set, roller, dialect)?,
-        Node::VarDice(cs) => {
-            let count = roll_node(&cs[0], roller, dialect)?;
-            let sides = roll_node(&cs[1], roller, dialect)?;
-            // The parser's bounds keep both within the caps.
-            let term = DiceTerm {
-                count: u32::try_from(count.value()).unwrap_or(0),
-                sides: Sides::Number(u32::try_from(sides.value()).unwrap_or(1).max(1)),
-                modifiers: Vec::new(),
-                select: None,
-                more_select: Vec::new(),
-                success: None,
-                explode: ExplodeKind::Plain,
-                failure: None,
-                critical_success: None,
-                critical_failure: None,
-            };
-            let dice = roll_dice(&term, roller)?;
-            NodeOutcome::VarDice {
-                value: dice.value(),
-                count: Box::new(count),
-                sides: Box::new(sides),
-                dice: Box::new(dice),
-            }
+        Node::VarDice(cs) => roll_var_dice(&cs[0], &cs[1], None, roller, dialect)?,
+        Node::ModifiedVarDice(v) => {
+            roll_var_dice(&v.count, &v.sides, Some(&v.term), roller, dialect)?
         }
+    })
+}
+
+/// Variable dice (issue 30, item 3): the count, then the sides, then that
+/// many dice of that many sides, with `modifiers`' modifiers, keeps and
+/// drops and tests when given.
+fn roll_var_dice(
+    count: &Node,
+    sides: &Node,
+    modifiers: Option<&DiceTerm>,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
+    let count = roll_node(count, roller, dialect)?;
+    let sides = roll_node(sides, roller, dialect)?;
+    // The parser's bounds keep both within the caps.
+    let n = u32::try_from(count.value()).unwrap_or(0);
+    let s = Sides::Number(u32::try_from(sides.value()).unwrap_or(1).max(1));
+    let term = match modifiers {
+        Some(m) => DiceTerm {
+            count: n,
+            sides: s,
+            ..m.clone()
+        },
+        None => DiceTerm {
+            count: n,
+            sides: s,
+            modifiers: Vec::new(),
+            select: None,
+            more_select: Vec::new(),
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+        },
+    };
+    let dice = roll_dice(&term, roller)?;
+    Ok(NodeOutcome::VarDice {
+        value: dice.value(),
+        count: Box::new(count),
+        sides: Box::new(sides),
+        dice: Box::new(dice),
     })
 }
 
