@@ -9,7 +9,10 @@ which is how d20 1.1.2 rolls a die) with an odometer that walks every sequence
 of faces in turn, weighting each sequence by the product of 1/sides of its dice.
 So the distribution of ``d20.roll(text).total`` is exact, whatever d20 does
 with the dice (merged repeated operators, selectors, annotations, comments,
-truncation of the total with ``int``). Rerolls and explosions are unbounded in
+truncation of the total with ``int``). Where walking every sequence would take
+too long, the case is built with icepool after d20's code (``ICEPOOL``), or, for
+keeps and drops after explosions, over every pool of dice with d20's own
+``SetOperator`` code keeping and dropping (``POOLS``). Rerolls and explosions are unbounded in
 d20: a branch whose probability falls below ``PRUNE`` is not followed, and the
 mass so left out is written with the case (``pruned``); every case here keeps
 it below 1e-10, so Tabula's capped rerolls (50) and explosions (20) agree to
@@ -29,6 +32,7 @@ The test crates/core/tests/notation_d20.rs parses each expression with Tabula,
 computes ``Expr::odds`` and requires agreement to 1e-9 (issue 30).
 """
 import json
+import math
 import re
 import sys
 from fractions import Fraction
@@ -473,6 +477,46 @@ CASES = [
     ("2d4ra<2e4", "reroll and add below 2, then explode"),
     ("1d10ra10e10 + 2", "reroll and add, explode, plus a number"),
     ("2d6ro1ra6e6", "reroll once, reroll and add, explode"),
+    # Issue 30, item 2: several keeps and drops with one by value, or on a
+    # group that explodes or adds dice (consecutive ones of a kind a union).
+    ("4d6kh3k>2", "keeps merged: the highest three or any above 2"),
+    ("4d6k>2kh2", "keeps merged: any above 2 or the highest two"),
+    ("4d6p<3kh2", "drop those under 3, then keep the highest two"),
+    ("4d6kh3p<3", "keep three, then drop those under 3"),
+    ("5d6k>4kl1", "keeps merged: above 4, or the lowest"),
+    ("4d4kh1k<2", "keeps merged: the highest, or any under 2"),
+    ("3d6k>3pl1", "keep those above 3, then drop the lowest of them"),
+    ("4d6p<2p>5", "drops merged: under 2 or above 5"),
+    ("4d6k<3kh1", "keeps merged: under 3, or the highest"),
+    ("4d6kh1p>5", "keep the highest, then drop it when a 6"),
+    ("3d8ro1kh2k>6", "reroll once, then keeps merged"),
+    ("4d6kh3p<3 + 1", "keep and drop by value, plus a number"),
+    ("2d6e6kh1kl1", "explode, then the highest and the lowest"),
+    ("2d4e4kh1kl1", "explode fours, then the highest and the lowest"),
+    ("3d4e4kh2pl1", "explode, keep two, drop the lower"),
+    ("2d6e6k>2pl1", "explode, keep above 2, drop the lowest"),
+    ("2d4e4p<2kh1", "explode, drop ones, keep the highest"),
+    ("2d8e8kh2kl1", "explode eights, keeps merged"),
+    ("4d6e6kh3pl1", "explode, keep three, drop the lowest of them"),
+    ("2d6ra6kh2kl1", "reroll and add, then keeps merged"),
+    ("3d4ra4kh2pl1", "reroll and add, keep two, drop the lower"),
+    ("4d6ra6kh3kl1", "reroll and add, keeps merged"),
+    ("2d4ra4e4kh2pl1", "reroll and add, explode, keep and drop"),
+    ("2d6eh1kh2pl1", "explode the highest, keep two, drop the lower"),
+    # Issue 30, item 2: fractions inside a set, kept and dropped on their
+    # exact totals, the set's total rounded toward zero at the end.
+    ("(1d6 / 2, 1d4)kh1", "the issue's set: half a d6 or a d4, the higher"),
+    ("(1d6 / 2, 1d4)kl1", "the lower of half a d6 and a d4"),
+    ("(1d4 / 2, 1d3 / 3)kh1 * 6", "fractions kept, then multiplied"),
+    ("(1d6 * 1.5, 2d4)pl1", "a decimal in a set, drop the lower"),
+    ("(1d4 / 2, 1d4 / 2)k>1", "fractions kept by value"),
+    ("(1d6 / 4,)", "a set of one fraction"),
+    ("(1d4 / 4, 1d4 / 4, 1) * 4", "quarters summed in a set"),
+    ("-(1d6 / 2, 1d4)kh1", "a set of fractions, negated"),
+    ("(1d6 / 2, 1d6 / 2) + 1d6 / 2", "a set of halves plus a half"),
+    ("(1d4 / 2, 2)p<2 * 2", "fractions dropped by value"),
+    ("(1d3 / 2, 1)kh1 >= 1", "a set of fractions compared"),
+    ("(1d8 / 2, 1d6 / 2, 1d4)kh2", "the higher two of three"),
 ]
 
 
@@ -518,6 +562,85 @@ ICEPOOL = {
     "2d4rah1e4": lambda: ra_then_e(2, d4, lambda v: True, [4]),
     "2d6ro1ra6e6": lambda: ra_then_e(2, d6.reroll([1], depth=1), lambda v: v == 6, [6], fresh=d6),
 }
+
+# Keeps and drops after an explosion, where walking every sequence would take
+# too long: every pool of dice (the explosions POOL_DEPTH deep), each kept and
+# dropped by d20's own `SetOperator` code.
+POOLS = {
+    "3d4e4kh2pl1": lambda: pools_then_keep("3d4e4kh2pl1", 3, 4, None, [4]),
+    "4d6e6kh3pl1": lambda: pools_then_keep("4d6e6kh3pl1", 4, 6, None, [6]),
+    "2d4ra4e4kh2pl1": lambda: pools_then_keep("2d4ra4e4kh2pl1", 2, 4, [4], [4]),
+}
+
+# How deep the chains of `pools_then_keep` go: a chain of 30 matching dice
+# has a chance below 4**-30 (1e-18) here.
+POOL_DEPTH = 30
+
+
+def pools_then_keep(text, n, sides, adds_on, explodes_on):
+    """n dice of `sides` faces; one more fresh die when any shows a face in
+    `adds_on` (d20's `ra`, at most one); then every die showing a face in
+    `explodes_on` adds a fresh die, which does the same (POOL_DEPTH deep);
+    then the keeps and drops of `text`, applied to each pool (its dice in
+    any order: they change which die is kept, not the total) by d20 1.1.2's
+    own `SetOperator.operate`."""
+    from d20 import expression as ex
+
+    faces = range(1, sides + 1)
+    q = Fraction(1, sides)
+
+    def chain(v, depth):
+        """Every (dice, chance) a die showing v at `depth` comes to."""
+        if v not in explodes_on or depth >= POOL_DEPTH:
+            return [((v,), Fraction(1))]
+        return [((v,) + rest, q * p) for w in faces for rest, p in chain(w, depth + 1)]
+
+    pools = {(): Fraction(1)}
+    for _ in range(n):
+        pools = merge((k + (v,), p * q) for k, p in pools.items() for v in faces)
+    if adds_on:
+        pools = merge(
+            item
+            for k, p in pools.items()
+            for item in (
+                [(k + (v,), p * q) for v in faces] if any(v in adds_on for v in k) else [(k, p)]
+            )
+        )
+    # Each die's chain, one die at a time: (dice done, dice left).
+    steps = {((), k): p for k, p in pools.items()}
+    while any(left for _, left in steps):
+        nxt = {}
+        for (done, left), p in steps.items():
+            outs = [((done, left), Fraction(1))] if not left else [
+                ((tuple(sorted(done + c)), left[1:]), pc) for c, pc in chain(left[0], 0)
+            ]
+            for key, pc in outs:
+                nxt[key] = nxt.get(key, Fraction(0)) + p * pc
+        steps = nxt
+    pools = {done: p for (done, _), p in steps.items()}
+    ops = [
+        ex.SetOperator.from_ast(op)
+        for op in d20.parse(text).roll.operations
+        if op.op in ("k", "p")
+    ]
+    dist = {}
+    for k, p in pools.items():
+        dice = ex.Dice(len(k), sides, [ex.Die(sides, [ex.Literal(v)]) for v in k])
+        for op in ops:
+            op.operate(dice)
+        dist[dice.total] = dist.get(dice.total, Fraction(0)) + p
+    # An icepool die with whole weights (the chances over one denominator).
+    lcm = math.lcm(*(p.denominator for p in dist.values()))
+    return Die({v: int(p * lcm) for v, p in dist.items()})
+
+
+def merge(items):
+    """Pools as sorted tuples, their chances summed."""
+    out = {}
+    for k, p in items:
+        k = tuple(sorted(k))
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
 
 
 def ra_then_e(n, die, adds, explodes_on, fresh=None):
@@ -645,10 +768,12 @@ def main():
             continue
         # A comment: "#", or plain words after the roll (digit, space, letter).
         comments = "#" in text or re.search(r"\d\s+[a-zA-Z]", text) is not None
-        if text in ICEPOOL:
-            die = ICEPOOL[text]()
+        if text in ICEPOOL or text in POOLS:
+            die = (ICEPOOL.get(text) or POOLS[text])()
             dist = dict(zip(die.outcomes(), (Fraction(p) for p in die.probabilities())))
             pruned, method = Fraction(0), f"icepool {icepool.__version__}"
+            if text in POOLS:
+                method = f"d20 1.1.2's keep and drop on every pool ({POOL_DEPTH} deep)"
         else:
             found = exact(text, comments)
             if found is None:

@@ -242,6 +242,27 @@ CASES = [
     (R, "(1d4)d6", "a count from a die", lambda: d4 @ d6),
     (F, "(1d4)d(1d6)", "count and sides from dice", lambda: d4.map(lambda c: d6.map(lambda s: c @ d(s)))),
     (F, "(1d3 - 1)d8 + 2", "a count that can be 0", lambda: (d(3) - 1) @ d8 + 2),
+    # Modifiers on variable dice (issue 30, item 3): the group rolled as
+    # written with the count and sides worked out (Roll20's computed dice,
+    # Foundry's parenthetical terms).
+    (R, "2d(1d4)kh1", "keep the higher of two dice, sides from a d4", lambda: d4.map(lambda s: keep(2, d(s), 1))),
+    (F, "2d(1d4)kh1", "keep the higher of two dice, sides from a d4", lambda: d4.map(lambda s: keep(2, d(s), 1))),
+    (R, "(2+1)d6!", "a computed count, exploding", lambda: total(3, explode(d6, [6]))),
+    (F, "(2+1)d6x", "a computed count, exploding", lambda: total(3, explode(d6, [6]))),
+    (R, "(1d3)d4!", "a count from a die, exploding", lambda: d(3) @ explode(d4, [4])),
+    (R, "2d(1d4+1)!>4", "sides from a die, exploding on 4 or more", lambda: (d4 + 1).map(lambda s: total(2, explode(d(s), list(range(4, s + 1)))))),
+    (R, "(1d2+1)d4>3", "successes among a computed count", lambda: (d(2) + 1).map(lambda c: count(c, d4, at_least(3)))),
+    (R, "2d(1d3+1)r1", "reroll 1s until, sides from a die", lambda: (d(3) + 1).map(lambda s: total(2, d(s).reroll([1], depth="inf")))),
+    (F, "2d(1d3+1)r1", "reroll 1s once, sides from a die", lambda: (d(3) + 1).map(lambda s: total(2, d(s).reroll([1], depth=1)))),
+    (R, "(1d3)d3!!", "compounding, a count from a die", lambda: d(3) @ explode(d(3), [3])),
+    (R, "(1d3)d3!p", "penetrating, a count from a die", lambda: d(3) @ penetrate(d(3), [3])),
+    (F, "(1d3)d4xo", "explode once, a count from a die", lambda: d(3) @ explode(d4, [4], depth=1)),
+    (F, "(1d4)d6min3", "a minimum, a count from a die", lambda: d4 @ clamp_min(d6, 3)),
+    (R, "2d(1d4)>3f1", "successes less failures, sides from a die", lambda: d4.map(lambda s: successes_less_failures(2, d(s), at_least(3), equal(1)))),
+    (R, "(1d2)d(1d3)kl1", "keep the lowest, count and sides from dice", lambda: d(2).map(lambda c: d(3).map(lambda s: keep(c, d(s), 1, highest=False)))),
+    (F, "(1d3)d4cs>=3df=1", "successes less failures, a count from a die", lambda: d(3).map(lambda c: successes_less_failures(c, d4, at_least(3), equal(1)))),
+    (F, "(1d4)d6dl1 + 1", "drop the lowest, a count from a die", lambda: d4.map(lambda c: keep(c, d6, c - 1)) + 1),
+    (R, "2d(1d6)k1", "Roll20's `k1`, sides from a die", lambda: d6.map(lambda s: keep(2, d(s), 1))),
 ]
 
 

@@ -125,14 +125,50 @@ fn bad_fractions_are_refused_naming_the_part() {
         err("1000000000 / 0.000001 * 1000000000"),
         NotationError::TotalTooLarge { .. }
     ));
-    // Sets hold whole numbers.
+    // Sets hold fractions too (issue 30, item 2): see below.
+    parse("(1d6 / 2, 1d4)kh1");
+    parse("(1d4, 1.5)kh1");
+}
+
+/// Issue 30, item 2: a fraction inside a set (`(1d6 / 2, 1d4)kh1`) is kept
+/// or dropped on its exact total, as d20 compares its float totals, and the
+/// set's total keeps the fraction until the end.
+#[test]
+fn sets_keep_and_drop_fractions_on_their_exact_totals() {
+    // 3 / 2 = 1.5 against 1: the half is higher, and the total 1.5 rounds to 1.
+    let out = roll("(1d6 / 2, 1d4)kh1", &[3, 1]);
+    assert_eq!(out.total, 1);
+    assert_eq!(out.to_string(), "(1d6 (3) / 2, 1d4 (1) dropped)kh1 = 1");
+    // 1.5 + 1.5 kept: 3, not 1 + 1.
+    assert_eq!(roll("(1d4 / 2, 1d4 / 2)k>1", &[3, 3]).total, 3);
+    // 0.5 is not above 1: dropped by value.
+    assert_eq!(roll("(1d4 / 2, 1d4 / 2)k>1", &[1, 3]).total, 1);
+    // Equal exact totals: the earlier counts as the lower.
+    let out = roll("(1d4 / 2, 1d2)kl1", &[2, 1]);
+    assert_eq!(out.to_string(), "(1d4 (2) / 2, 1d2 (1) dropped)kl1 = 1");
+    // The set's exact total goes on into the arithmetic around it.
+    assert_eq!(roll("(1d6 / 2, 1d6 / 2) + 1d6 / 2", &[1, 1, 1]).total, 1);
+    assert_eq!(roll("(1d4 / 4, 1d4 / 4, 1) * 4", &[1, 1]).total, 6);
+    assert_eq!(roll("-(1d6 / 2, 1d4)kh1", &[5, 1]).total, -2);
+    // Exact odds: every roll of a d6 and a d4 walked here.
+    let odds = parse("(1d6 / 2, 1d4)kh1").odds().unwrap();
+    let mut want = std::collections::BTreeMap::<i64, f64>::new();
+    for a in 1..=6i64 {
+        for b in 1..=4i64 {
+            // max(a / 2, b), rounded toward zero.
+            let total = if a > 2 * b { a / 2 } else { b };
+            *want.entry(total).or_insert(0.0) += 1.0 / 24.0;
+        }
+    }
+    assert_eq!(odds.dist.len(), want.len());
+    for (v, p) in &want {
+        assert!((odds.dist.p(v) - p).abs() < 1e-12, "P({v})");
+    }
+    assert!(odds.exact);
+    // The kept fractions' sum is bounded like any fraction.
     assert!(matches!(
-        err("(1d6 / 2, 1d4)kh1"),
-        NotationError::Misplaced { .. }
-    ));
-    assert!(matches!(
-        err("(1d4, 1.5)kh1"),
-        NotationError::Misplaced { .. }
+        err("(1d6 / 1d1000 / 1d1000, 1d6 / 1d1000 / 1d1000)kh1"),
+        NotationError::FractionTooFine { .. }
     ));
 }
 

@@ -65,8 +65,10 @@
 //!   fractions where `d20` uses floats, so where `d20`'s float lands just
 //!   under a whole number (`(1 / 49) * 49`: 0.999..., so 0 in `d20`) Tabula
 //!   gives the exact answer (1). A fraction's denominator may reach
-//!   [`MAX_DENOMINATOR`] ([`NotationError::FractionTooFine`]); a set's items
-//!   stay whole (`(1d6 / 2, 1d4)kh1` is refused, [`NotationError::Misplaced`]).
+//!   [`MAX_DENOMINATOR`] ([`NotationError::FractionTooFine`]). A set's
+//!   items may hold fractions too (issue 30, item 2): `(1d6 / 2, 1d4)kh1`
+//!   keeps the higher of half a d6 and a d4 on their exact totals, as `d20`
+//!   compares its float totals, and the set's total keeps the fraction.
 //!   In Roll20 and Foundry `/` stays where their rounding functions take it
 //!   (below).
 //!   A divisor that can be 0 (`1d6 / 0`, `1d6 / (1d2 - 1)`, `1 / 1dF`,
@@ -107,15 +109,19 @@
 //!   they may keep no die (the group is then 0). Among equal dice, the earlier
 //!   one counts as the lower. A selection comes after every modifier
 //!   ([`NotationError::Misplaced`]).
-//! - Several keeps and drops by rank on one group are `d20`'s (issue 30,
-//!   item 2; [`kept_by_rank`]): applied in the order written, each among the
-//!   dice still kept (`4d6kh3pl1` is the middle two of four), and consecutive
-//!   ones of one kind select the union of theirs (`4d6kh1kl1`, the highest
-//!   and the lowest). Among equal faces `d20` takes the earlier die first for
+//! - Several keeps and drops on one group are `d20`'s (issue 30, item 2;
+//!   [`kept_by_rank`]): applied in the order written, each among the dice
+//!   still kept (`4d6kh3pl1` is the middle two of four; `4d6p<3kh2` drops
+//!   the dice under 3, then keeps the highest two left), and consecutive
+//!   ones of one kind (`k`, or `p`) select the union of theirs (`4d6kh1kl1`,
+//!   the highest and the lowest; `4d6kh3k>2`, the highest three and every
+//!   die above 2). Among equal faces `d20` takes the earlier die first for
 //!   the highest and for the lowest alike, so `4d6kh1kl1` on four 6s keeps
-//!   one die (6), and Tabula agrees. Exact odds by every multiset of faces,
-//!   refused past the work budget (`100d20kh50kl10`). Only by rank, and not
-//!   after `e` or `ra` ([`NotationError::Misplaced`]).
+//!   one die (6), and Tabula agrees. After `e` or `ra` they count every die
+//!   of the group, the added ones too (`4d6e6kh3pl1`). Exact odds by every
+//!   multiset of faces (over pools of dice when the group explodes or adds
+//!   dice), refused past the work budget (`100d20kh50kl10`,
+//!   `6d6e6kh3pl1`).
 //! - A success test, glued to its group, counts the kept dice whose face
 //!   passes it, and that count is the group's value: `10d6>=5` is the number
 //!   of dice showing 5 or 6. (Python `d20` instead compares the whole sum and
@@ -160,8 +166,8 @@
 //!   total, `(1d4, 1d6)pl1` drops the lower, `(1d6, 1d6)k>3` keeps the
 //!   totals above 3, `(1d6,)` is a set of one (a comma and no second item),
 //!   and a set without keep or drop is the sum of its items. Keep and drop
-//!   count among the items' totals, at most one per set; among equal totals
-//!   the earlier counts as the lower. Written in canonical spelling as
+//!   count among the items' exact totals (fractions too), at most one per
+//!   set; among equal totals the earlier counts as the lower. Written in canonical spelling as
 //!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
 //!   not read.
 //!
@@ -199,26 +205,29 @@
 //!   such a group go over every multiset of its dice (`notation/pool.rs`),
 //!   within the work budget.
 //!
-//! Not supported yet (issue 30, item 2 is not finished; each is refused, never
-//! misread): `rrh1` and `rrl1` are refused for good
+//! Refused for good: `rrh1` and `rrl1`
 //! ([`NotationError::RankSelectorNotRead`] names the modifier): `d20`
 //! always finds a highest or lowest die, so they never stop there, and
-//! `d20` fails with "Too many dice rolled"; several keeps or drops when one
-//! is by value or the group explodes or adds dice (`4d6e6kh3pl1`), variable dice
-//! (`2d(1d4)`, `(2+1)d6`; `d20` 1.1.2 does not read them either: Roll20 and
-//! Foundry only, below), and `d20`'s bare `k3` / `p3` (keep or drop the
-//! dice showing 3), which Roll20 reads as "keep the highest 3": both are
-//! refused with a message asking for `h` or `l` after the letter. Explosions
-//! in one run only (`e5e6`) per dice group. Still read differently from
+//! `d20` fails with "Too many dice rolled". Not in this dialect, as `d20`
+//! 1.1.2 does not read them either: variable dice (`2d(1d4)`, `(2+1)d6`;
+//! Roll20 and Foundry only, below). Not yet `d20`'s (issue 30, item 2's
+//! leftovers, each refused, never misread, [`NotationError::Misplaced`]
+//! unless said): a second run of `e` or `ra` in one group after another
+//! modifier (`1d6e6ro1e5`, `2d6ra6ro1ra5`), a modifier after a keep or drop
+//! (`4d6kh3ro1`, which `d20` applies to the kept dice only), several keeps
+//! or drops on a set (`(1d6, 1d6)kh1kl1`), and `d20`'s bare `k3` / `p3`
+//! (keep or drop the dice showing 3), which Roll20 reads as "keep the
+//! highest 3": refused with a message asking for `h` or `l` after the
+//! letter ([`NotationError::UnexpectedChar`]). Still read differently from
 //! `d20`: `d%` (above), a success test glued to its group (`10d6>=5`),
 //! exact fractions where `d20`'s floats round (above), and the caps on
 //! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (415 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (451 expressions:
 //! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, `ra` with `e`, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
-//! value, sets, each form on d4 to d20), made by `bench/d20_golden.py`.
+//! value, sets (of fractions too), each form on d4 to d20), made by `bench/d20_golden.py`.
 //!
 //! # Dialects
 //!
@@ -259,7 +268,8 @@
 //! | `{4d6+3, 2d8}kh1`, `{1d20, 1d20}kh`, `{...}dl1` | yes | yes | a group of rolls: keep or drop among their totals (Roll20, Grouped Rolls; Foundry, dice pools) |
 //! | `{4d6, 3d8}>10`, `{...}cs>10` | yes | yes | count the rolls whose total passes; with `f` (Roll20) or `df` (Foundry) subtract failures |
 //! | `floor(x)`, `ceil(x)`, `round(x)`, `abs(x)` | yes | yes | rounding down, up, to nearest with a half up (JavaScript's `Math.round`: `round(-2.5)` is -2), absolute value (Roll20, Math Operators and Functions; Foundry formulas take `Math` functions) |
-//! | `(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6)` | yes | yes | variable dice: the count and the sides, each a number or a parenthesised group, worked out first (count, then sides), then that many dice of that many sides, one size for the whole group (Roll20's computed dice; Foundry's parenthetical terms); exact odds; a count that can leave 0..=[`MAX_POOL`] or sides that can leave 1..=[`MAX_SIDES`] are refused ([`NotationError::VariableDiceOutOfRange`]), and the count's worst case counts toward the dice cap; no modifiers on them yet (refused) |
+//! | `(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6)` | yes | yes | variable dice: the count and the sides, each a number or a parenthesised group, worked out first (count, then sides), then that many dice of that many sides, one size for the whole group (Roll20's computed dice; Foundry's parenthetical terms); exact odds; a count that can leave 0..=[`MAX_POOL`] or sides that can leave 1..=[`MAX_SIDES`] are refused ([`NotationError::VariableDiceOutOfRange`]), and the count's worst case counts toward the dice cap |
+//! | `2d(1d4)kh1`, `(2+1)d6!`, `(1d4)d6min3` | yes | yes | variable dice with modifiers: that group rolled as written with the count and sides worked out (the same documents: the numbers are worked out, then the dice rolled); each modifier checked for every die the group may roll (a face of the smallest die for `mi`, `ma`; a keep within the fewest dice; a reroll or explosion some face of the smallest die escapes), the worst case of rerolls and explosions bounded by the most dice and sides; exact odds mixed over every count and sides ([`Node::ModifiedVarDice`]); `!` or `x` without a number (the highest face) refused when the sides vary (`2d(1d4)!`: write `!>4`) |
 //! | `a % b` | yes | yes | JavaScript's remainder, with the sign of `a` (`-7 % 3` is -1; Roll20, Math Operators) |
 //! | `1d20+5 Roll for initiative`, `1d20 # text` | yes | yes | a comment, as in `d20` (above) |
 //!
@@ -275,7 +285,8 @@
 //!   not read yet. Foundry's `{4d6}kh` keeps the one total and is read.
 //! - Foundry's capped forms (`20d20r1=1`, `x2>5`: a count, then the test),
 //!   `sf`, `ms`, `even`, `odd`; Roll20's matches (`m`, `mt`), sorting
-//!   (`s`, `sa`, `sd`), `**`, and modifiers on variable dice (`(1d4)d6kh1`);
+//!   (`s`, `sa`, `sd`), `**`; the highest face by default on variable
+//!   dice whose sides vary (`2d(1d4)!`);
 //!   keep or drop by value (`k<3`, `d20`'s).
 //! - Modifiers after white space (`4d6 k3`): both read them glued only.
 //!
@@ -598,8 +609,32 @@ pub enum Node {
     /// Variable dice, Roll20's and Foundry's (issue 30, item 3): the count
     /// and the sides, each a number or a parenthesised group worked out
     /// first (`(2+1)d6`, `2d(1d4)`, `(1d4)d(1d6 + 2)`), then that many dice
-    /// of that many sides summed. No modifiers on them (refused).
+    /// of that many sides summed. With modifiers, [`Node::ModifiedVarDice`].
     VarDice(Box<[Node; 2]>),
+    /// Variable dice with modifiers, keeps and drops or tests (`2d(1d4)kh1`,
+    /// `(2+1)d6!`; Roll20 and Foundry, issue 30, item 3): the count and
+    /// the sides worked out first, then that group of dice with them, as
+    /// if the numbers were written.
+    ModifiedVarDice(Box<VarDice>),
+}
+
+/// Variable dice with their modifiers (`2d(1d4)kh1`, `(1d4)d6!>5`; Roll20's
+/// computed dice and Foundry's parenthetical terms, each documenting that
+/// the count and the sides are worked out first and the dice then rolled as
+/// written with those numbers; issue 30, item 3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VarDice {
+    /// The count: a number or a parenthesised group.
+    pub count: Node,
+    /// The sides: a number or a parenthesised group.
+    pub sides: Node,
+    /// The modifiers, keeps and drops and tests, held as a group of dice
+    /// holds them. Its `count` and `sides` are the fewest dice and sides the
+    /// group can have, which the parser checked every modifier against (a
+    /// face of every die, a keep within every count, a test some face of
+    /// the smallest die fails); rolling puts the numbers worked out in
+    /// their place.
+    pub term: DiceTerm,
 }
 
 /// An arithmetic operator or a comparison of two totals.
@@ -795,7 +830,7 @@ pub struct DiceTerm {
     pub modifiers: Vec<Modifier>,
     /// Which dice are kept; `None` keeps them all.
     pub select: Option<Select>,
-    /// Further keeps and drops by rank after `select`, in the order written
+    /// Further keeps and drops after `select`, in the order written
     /// (`4d6kh3pl1`, `4d6kh1kl1`): `d20`'s several set operators on one
     /// group, applied as [`kept_by_rank`] says (issue 30, item 2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -969,6 +1004,25 @@ impl Select {
     pub fn keeps_value(self, value: i64) -> bool {
         match self.by_value() {
             Some((test, keep)) => test.test(value) == keep,
+            None => true,
+        }
+    }
+
+    /// [`Select::keeps_value`] of an exact total, a fraction in `d20`'s sets
+    /// (issue 30, item 2).
+    pub(crate) fn keeps_exact(self, value: Ratio) -> bool {
+        match self.by_value() {
+            Some((test, keep)) => {
+                let target = Ratio::int(i128::from(test.target));
+                let pass = match test.compare {
+                    Compare::AtLeast => value >= target,
+                    Compare::Above => value > target,
+                    Compare::AtMost => value <= target,
+                    Compare::Below => value < target,
+                    Compare::Equal => value == target,
+                };
+                pass == keep
+            }
             None => true,
         }
     }
@@ -1776,6 +1830,12 @@ impl Node {
                 f.write_str("d")?;
                 sub(f, &cs[1])
             }
+            Node::ModifiedVarDice(v) => {
+                sub(f, &v.count)?;
+                f.write_str("d")?;
+                sub(f, &v.sides)?;
+                v.term.fmt_suffix_in(f, dialect == Dialect::Foundry)
+            }
             Node::Set(set) => {
                 // d20's sets are in parentheses, a set of one with a comma.
                 let d20 = dialect == Dialect::D20;
@@ -1834,6 +1894,12 @@ impl DiceTerm {
     /// test keeps its `=` when a success test follows it (for Foundry).
     fn fmt_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {
         write!(f, "{}{}", self.count, self.sides)?;
+        self.fmt_suffix_in(f, explicit_equal)
+    }
+
+    /// What follows the count and the sides in the canonical spelling: the
+    /// modifiers, keeps and drops and tests (see [`DiceTerm::fmt_in`]).
+    fn fmt_suffix_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {
         let last = self.modifiers.len().wrapping_sub(1);
         for (i, m) in self.modifiers.iter().enumerate() {
             let equal_shown = explicit_equal

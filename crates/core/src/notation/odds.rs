@@ -197,6 +197,7 @@ fn exact_node(
             out
         }
         Node::Group(x) | Node::Labelled(x, _) => exact_node(x, t, budget)?,
+        Node::Set(set) => exact_set(set, t, budget)?,
         Node::Binary(op, ab) => {
             let a = exact_node(&ab[0], t, budget)?;
             let b = exact_node(&ab[1], t, budget)?;
@@ -219,6 +220,67 @@ fn exact_node(
         // Numbers, dice, sets (of whole items) and functions are whole.
         _ => whole(node(n, t, budget)?),
     })
+}
+
+/// The exact totals of `d20`'s set whose items may hold fractions (issue 30,
+/// item 2): every item's exact values scaled by the least common multiple
+/// of their denominators to whole numbers, kept and dropped as whole totals
+/// are ([`set_of`]: scaling keeps their order and their sums), then scaled
+/// back. Refused when the scaled totals would not fit.
+fn exact_set(
+    set: &SetTerm,
+    t: &mut Truncation,
+    b: &Budget,
+) -> Result<BTreeMap<Ratio, f64>, OddsError> {
+    let mut items = Vec::with_capacity(set.items.len());
+    for item in &set.items {
+        items.push(exact_node(item, t, b)?);
+    }
+    let too_large = OddsError::TooLarge { max: MAX_OUTCOMES };
+    let mut scale: i128 = 1;
+    for v in items.iter().flat_map(|m| m.keys()) {
+        let d = v.den();
+        let g = gcd(scale, d);
+        scale = (scale / g).checked_mul(d).ok_or(too_large.clone())?;
+        if scale > super::MAX_DENOMINATOR {
+            return Err(too_large);
+        }
+    }
+    // Every item's scaled values, and their sum, within ±2^62.
+    let limit = i128::from(i64::MAX / 2);
+    let mut reach: i128 = 0;
+    let mut scaled = Vec::with_capacity(items.len());
+    for m in &items {
+        let mut w = Weights::new();
+        let mut most: i128 = 0;
+        for (v, p) in m {
+            let x = v.mul(Ratio::int(scale)).ok_or(too_large.clone())?.trunc();
+            most = most.max(x.abs());
+            let x = i64::try_from(x).map_err(|_| too_large.clone())?;
+            *w.entry(x).or_insert(0.0) += p;
+        }
+        reach = reach.saturating_add(most);
+        if reach > limit {
+            return Err(too_large);
+        }
+        scaled.push(to_dist(w)?);
+    }
+    let scale64 = i64::try_from(scale).map_err(|_| too_large.clone())?;
+    let d = set_of(set, &scaled, scale64, b)?;
+    let mut out = BTreeMap::new();
+    for (v, p) in d.iter() {
+        let r = Ratio::new(i128::from(*v), scale).ok_or(too_large.clone())?;
+        *out.entry(r).or_insert(0.0) += p;
+    }
+    Ok(out)
+}
+
+/// The greatest common divisor of two positive numbers.
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs().max(1)
 }
 
 fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, OddsError> {
@@ -255,7 +317,63 @@ fn node(n: &Node, t: &mut Truncation, budget: &Budget) -> Result<Dist<i64>, Odds
         }
         Node::Set(set) => set_odds(set, t, budget),
         Node::VarDice(cs) => var_dice(cs, t, budget),
+        Node::ModifiedVarDice(v) => modified_var_dice(v, t, budget),
     }
+}
+
+/// Variable dice with modifiers (issue 30, item 3): for each count and
+/// number of sides, the odds of that group of dice with the modifiers, mixed
+/// by their chances; the truncated mass of explosions mixed the same way.
+/// Each group's work is bounded before any is done (about as many steps as
+/// summing its dice one by one: count squared times sides squared), and
+/// refused past the budget.
+fn modified_var_dice(
+    v: &super::VarDice,
+    t: &mut Truncation,
+    b: &Budget,
+) -> Result<Dist<i64>, OddsError> {
+    let count = node(&v.count, t, b)?;
+    let sides = node(&v.sides, t, b)?;
+    let mut steps: u64 = 0;
+    for (s, _) in sides.iter() {
+        for (c, _) in count.iter() {
+            let (c, s) = ((*c).max(0) as u64 + 1, (*s).max(1) as u64);
+            steps = steps.saturating_add(
+                c.saturating_mul(c)
+                    .saturating_mul(s)
+                    .saturating_mul(s)
+                    .saturating_mul(MAP_STEPS),
+            );
+        }
+    }
+    refuse_past_budget(b, steps)?;
+    b.spend(steps);
+    let mut out = Weights::new();
+    let mut cut = 0.0;
+    for (s, ps) in sides.iter() {
+        for (c, pc) in count.iter() {
+            let term = DiceTerm {
+                count: u32::try_from(*c).unwrap_or(0),
+                sides: Sides::Number(u32::try_from(*s).unwrap_or(1).max(1)),
+                ..v.term.clone()
+            };
+            let mut tc = Truncation {
+                exact: true,
+                ln_survive: 0.0,
+                underflow: 0.0,
+            };
+            let d = dice(&term, &mut tc, b)?;
+            b.check()?;
+            for (x, q) in d.iter() {
+                *out.entry(*x).or_insert(0.0) += ps * pc * q;
+            }
+            t.exact &= tc.exact;
+            t.underflow += ps * pc * tc.underflow;
+            cut += ps * pc * (-tc.ln_survive.exp_m1()).max(0.0);
+        }
+    }
+    t.ln_survive += (-cut).ln_1p();
+    to_dist(out)
 }
 
 /// Variable dice (issue 30, item 3): for each number of sides, the sums of
@@ -313,6 +431,18 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     for item in &set.items {
         items.push(node(item, t, b)?);
     }
+    set_of(set, &items, 1, b)
+}
+
+/// [`set_odds`] of items whose totals are given, each `scale` times its
+/// value (`d20`'s items with fractions, scaled to whole numbers; issue 30,
+/// item 2): a keep or drop by value compares with its number times `scale`.
+fn set_of(
+    set: &SetTerm,
+    items: &[Dist<i64>],
+    scale: i64,
+    b: &Budget,
+) -> Result<Dist<i64>, OddsError> {
     let (success, failure) = (set.success, set.failure);
     let g = move |v: i64| match success {
         Some(s) => i64::from(s.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
@@ -321,9 +451,16 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     // No selection, or d20's by value (`k<3`): each item on its own total.
     let by_value = set.select.filter(|s| s.by_value().is_some());
     let Some(select) = set.select.filter(|_| by_value.is_none()) else {
-        let keeps = |v: i64| by_value.is_none_or(|s| s.keeps_value(v));
+        let keeps = |v: i64| {
+            by_value.is_none_or(|s| match s.by_value() {
+                Some((t, keep)) => {
+                    t.compare.test(v, i64::from(t.target).saturating_mul(scale)) == keep
+                }
+                None => true,
+            })
+        };
         let mut total = Dist::certain(0);
-        for d in &items {
+        for d in items {
             total = total.add(&d.map(|v| if keeps(*v) { g(*v) } else { 0 }))?;
         }
         return Ok(total);
@@ -340,7 +477,7 @@ fn set_odds(set: &SetTerm, t: &mut Truncation, b: &Budget) -> Result<Dist<i64>, 
     // the earlier item, as rolling's stable sort does (the totals are equal,
     // so the score is the same either way).
     let mut states: BTreeMap<Held, f64> = BTreeMap::from([((Vec::new(), 0), 1.0)]);
-    for d in &items {
+    for d in items {
         let per_state = (d.len() as u64).saturating_mul(k as u64 + 1 + STATE_STEPS);
         refuse_past_budget(b, per_state.saturating_mul(states.len() as u64))?;
         let mut next: BTreeMap<Held, f64> = BTreeMap::new();
@@ -510,32 +647,29 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
     };
     let success = term.success;
     let failure = term.failure;
-    // A selection by value (`k<3`) keeps or drops each die on its own value:
-    // a dropped die scores 0 (issue 30, item 2).
+    // A kept die's score: its value, or a success (1) less a failure (1;
+    // Roll20's `f`, Foundry's `df`; issue 30, item 3).
+    let score = move |v: i64| match success {
+        Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
+        None => v,
+    };
+    // A single selection by value (`k<3`) keeps or drops each die on its own
+    // value: a dropped die scores 0 (issue 30, item 2).
     let by_value = term.select.filter(|s| s.by_value().is_some());
-    // A die's score: its value, or a success (1) less a failure (1; Roll20's
-    // `f`, Foundry's `df`; issue 30, item 3).
     let g = move |v: i64| {
         if by_value.is_some_and(|s| !s.keeps_value(v)) {
             return 0;
         }
-        match success {
-            Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
-            None => v,
-        }
+        score(v)
     };
-    // Dice that depend on each other, or keeps and drops that cannot be
-    // worked out die by die: over pools (issue 30, item 2).
+    // Dice that depend on each other, or several keeps and drops on a pool
+    // that grows: over pools (issue 30, item 2).
     if super::pool::needed(term) {
-        let score = move |v: i64| match success {
-            Some(t) => i64::from(t.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
-            None => v,
-        };
         return super::pool::group(term, &score, trunc, b);
     }
     if !term.more_select.is_empty() {
-        // Several keeps and drops by rank on independent dice (no
-        // explosion, no `ra`, none by value: those are over pools).
+        // Several keeps and drops on independent dice (no explosion, no
+        // `ra`: those are over pools), by rank or by value.
         let per_die = apply_all(
             b,
             uniform(term.sides),
@@ -549,7 +683,7 @@ fn dice(term: &DiceTerm, trunc: &mut Truncation, b: &Budget) -> Result<Dist<i64>
             .chain(&term.more_select)
             .copied()
             .collect();
-        return ranked(b, term.count, &per_die, &selects, &g);
+        return ranked(b, term.count, &per_die, &selects, &score);
     }
     if let Some(i) = term.modifiers.iter().position(Modifier::adds) {
         return reroll_add(term, i, &u, &g, b);

@@ -6,7 +6,7 @@ use super::{
     BinOp, Compare, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_DECIMALS,
     MAX_DENOMINATOR, MAX_DEPTH, MAX_EXPLOSIONS, MAX_INPUT_LEN, MAX_NUMBER, MAX_POOL, MAX_REROLLS,
     MAX_ROLLS, MAX_SIDES, MAX_TERMS, MAX_TOTAL, Modifier, Node, NotationError, Select, SetTerm,
-    Sides, Test,
+    Sides, Test, VarDice,
 };
 
 /// The range of values a node can take, worked out before rolling: whole
@@ -107,6 +107,7 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         dialect,
         divs: Vec::new(),
         fractional: false,
+        sides_vary: false,
     };
     p.skip_ws();
     let mut root = Node::Number(0);
@@ -153,6 +154,9 @@ fn check_divs(
         Node::Number(_) | Node::Decimal(_) | Node::Dice(_) => Ok(()),
         Node::VarDice(cs) => cs
             .iter()
+            .try_for_each(|x| check_divs(x, false, divs, i, dialect)),
+        Node::ModifiedVarDice(v) => [&v.count, &v.sides]
+            .into_iter()
             .try_for_each(|x| check_divs(x, false, divs, i, dialect)),
         Node::Group(x) => check_divs(x, allowed, divs, i, dialect),
         Node::Neg(x) | Node::Labelled(x, _) => check_divs(x, false, divs, i, dialect),
@@ -229,6 +233,9 @@ struct Parser<'a> {
     /// Whether a `d20` `/` or a decimal was read: the expression is then
     /// worked out in exact fractions (issue 30, item 2).
     fractional: bool,
+    /// Whether the modifiers being read are those of variable dice whose
+    /// sides vary (`2d(1d4)!`): a default highest face is then refused.
+    sides_vary: bool,
 }
 
 /// What a dice group may be followed by, before its checks.
@@ -733,7 +740,8 @@ impl Parser<'_> {
     }
 
     /// Variable dice (issue 30, item 3), `pos` just after the `d`: the sides
-    /// (a number or a parenthesised group), then no modifier. The count's
+    /// (a number or a parenthesised group), then the group's modifiers,
+    /// keeps and drops and tests, as a group of dice reads them. The count's
     /// and the sides' ranges are checked against the caps before anything
     /// is rolled: at worst [`MAX_POOL`] dice in the expression and
     /// [`MAX_SIDES`] sides, at least 0 dice and 1 side.
@@ -792,26 +800,46 @@ impl Parser<'_> {
                 position: start,
             });
         }
-        self.rolls = self.rolls.saturating_add(most);
-        if self.rolls > MAX_ROLLS {
-            return Err(NotationError::TooManyRolls {
-                count: self.rolls,
-                max: MAX_ROLLS,
-                position: start,
-            });
+        // Modifiers, keeps and drops and tests (issue 30, item 3): read as
+        // a group's, checked for the fewest dice and sides the group can
+        // have (a face every die has, a keep within every count, a test
+        // some face of the smallest die fails), and bounded by the most.
+        let (clo, chi) = (cb.lo as u32, cb.hi as u32);
+        let (slo, shi) = (sb.lo as u32, sb.hi as u32);
+        let mut term = DiceTerm {
+            count: clo,
+            sides: Sides::Number(slo),
+            modifiers: Vec::new(),
+            select: None,
+            more_select: Vec::new(),
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+        };
+        let before = self.pos;
+        let vary = std::mem::replace(&mut self.sides_vary, slo != shi);
+        let read = self.suffixes(&mut term);
+        self.sides_vary = vary;
+        read?;
+        if self.pos == before {
+            self.rolls = self.rolls.saturating_add(most);
+            if self.rolls > MAX_ROLLS {
+                return Err(NotationError::TooManyRolls {
+                    count: self.rolls,
+                    max: MAX_ROLLS,
+                    position: start,
+                });
+            }
+            let b = self.check_bounds(Bounds::int(cb.lo, cb.hi * sb.hi), start)?;
+            return Ok((Node::VarDice(Box::new([count, sides])), b));
         }
-        if self
-            .peek_char()
-            .is_some_and(|c| c.is_alphanumeric() || "!<>=".contains(c))
-        {
-            return Err(NotationError::NotInDialect {
-                reason: "variable dice take no modifiers yet; roll them plain (`(1d4)d6`) or give the count and sides as numbers".into(),
-                dialect: self.dialect,
-                position: self.pos,
-            });
-        }
-        let b = self.check_bounds(Bounds::int(cb.lo, cb.hi * sb.hi), start)?;
-        Ok((Node::VarDice(Box::new([count, sides])), b))
+        let b = self.group_reach(&term, clo, chi, Sides::Number(shi), start)?;
+        Ok((
+            Node::ModifiedVarDice(Box::new(VarDice { count, sides, term })),
+            b,
+        ))
     }
 
     /// The rest of a decimal from its `.`, `whole` the digits before it
@@ -916,12 +944,6 @@ impl Parser<'_> {
         let mut items = Vec::new();
         let mut bounds = Vec::new();
         if let Some((item, b)) = first {
-            if b.fractional() {
-                return Err(NotationError::Misplaced {
-                    reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
-                    position: start,
-                });
-            }
             items.push(item);
             bounds.push(b);
             // On the `,`: a trailing one ends a set of one, `(1d6,)`.
@@ -1024,6 +1046,20 @@ impl Parser<'_> {
         };
         let b = if set.success.is_some() {
             Bounds::int(if set.failure.is_some() { -kept } else { 0 }, kept)
+        } else if bounds.iter().any(Bounds::fractional) {
+            // d20's fractions in a set's items (issue 30, item 2): the kept
+            // items' exact sum, its denominator at most the product of theirs.
+            let (mut lo, mut hi, mut den) = (Ratio::ZERO, Ratio::ZERO, 1i128);
+            for b in &bounds {
+                lo = lo
+                    .add(b.rlo().min(Ratio::ZERO))
+                    .ok_or_else(|| self.too_large(start))?;
+                hi = hi
+                    .add(b.rhi().max(Ratio::ZERO))
+                    .ok_or_else(|| self.too_large(start))?;
+                den = den.saturating_mul(b.den());
+            }
+            Bounds::real(lo, hi, den)
         } else {
             Bounds::int(
                 bounds.iter().map(|b| b.lo.min(0)).sum(),
@@ -1044,15 +1080,8 @@ impl Parser<'_> {
     ) -> Result<(), NotationError> {
         loop {
             self.skip_ws();
-            let item_at = self.pos;
             let mut item = Node::Number(0);
             let b = self.expr(&mut item)?;
-            if b.fractional() {
-                return Err(NotationError::Misplaced {
-                    reason: "a set's items are whole numbers here: a `/` or a decimal inside a set is not read yet (`//` rounds down)",
-                    position: item_at,
-                });
-            }
             items.push(item);
             bounds.push(b);
             self.skip_ws();
@@ -1207,6 +1236,17 @@ impl Parser<'_> {
             critical_success: None,
             critical_failure: None,
         };
+        self.suffixes(&mut term)?;
+        let b = self.group_reach(&term, count, count, sides, start)?;
+        *out = Node::Dice(term);
+        Ok(b)
+    }
+
+    /// A group's modifiers, keeps and drops and tests, glued to it (or, in
+    /// `d20`, after white space), each checked and added to `term`.
+    #[inline(always)]
+    fn suffixes(&mut self, term: &mut DiceTerm) -> Result<(), NotationError> {
+        let sides = term.sides;
         loop {
             let before = self.pos;
             self.skip_ws();
@@ -1254,12 +1294,10 @@ impl Parser<'_> {
                     break;
                 }
                 Err(e) => return Err(e),
-                Ok(Some(s)) => self.add_suffix(&mut term, s, at)?,
+                Ok(Some(s)) => self.add_suffix(term, s, at)?,
             }
         }
-        let b = self.group_reach(&term, count, count, sides, start)?;
-        *out = Node::Dice(term);
-        Ok(b)
+        Ok(())
     }
 
     /// The worst case of a group's rerolls and explosions, counted toward
@@ -1520,21 +1558,12 @@ impl Parser<'_> {
                 term.modifiers.push(m);
             }
             Suffix::Select(s) => {
-                if let Some(first) = term.select {
+                if term.select.is_some() {
                     // d20's several keeps and drops on one group (issue 30,
-                    // item 2): by rank, on a group that neither explodes
-                    // nor adds dice, so the pool is `count` dice.
-                    let by_rank = |s: Select| s.by_value().is_none();
-                    let fixed_pool = !term.modifiers.iter().any(|m| m.explodes() || m.adds());
-                    if self.dialect != Dialect::D20 || !by_rank(first) || !by_rank(s) {
+                    // item 2): by rank or by value, on any pool.
+                    if self.dialect != Dialect::D20 {
                         return Err(NotationError::Misplaced {
-                            reason: "at most one keep or drop per group of dice, but several by rank (`kh3pl1`) in d20's notation",
-                            position: at,
-                        });
-                    }
-                    if !fixed_pool {
-                        return Err(NotationError::Misplaced {
-                            reason: "several keeps or drops on a group that explodes or adds dice are not read yet",
+                            reason: "at most one keep or drop per group of dice, but several (`kh3pl1`) in d20's notation",
                             position: at,
                         });
                     }
@@ -1771,6 +1800,15 @@ impl Parser<'_> {
                 return Ok(t);
             }
             _ => {}
+        }
+        if self.sides_vary && matches!(face, DefaultFace::Highest) {
+            return Err(NotationError::NotInDialect {
+                reason: format!(
+                    "{after} without a number means the highest face, which differs among dice whose sides vary; write the compare point (`!>4`, `x>=4`)"
+                ),
+                dialect: self.dialect,
+                position: self.pos,
+            });
         }
         let (lo, hi) = sides.range();
         let target = match face {

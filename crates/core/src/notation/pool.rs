@@ -1,8 +1,7 @@
 //! Exact odds of a dice group whose dice stop being independent of each
 //! other (issue 30, item 2): `d20`'s `ro` and `e` with selectors by rank
 //! (`4d6rol1`, `2d6eh1`), `ra` together with `e` (`2d6ra6e6`), and several
-//! keeps and drops on a group that explodes or adds dice, or with a keep by
-//! value (`4d6e6kh3pl1`, `4d6kh3k>2`).
+//! keeps and drops on a group that explodes or adds dice (`4d6e6kh3pl1`).
 //!
 //! The distribution is carried over *pools*: how many dice show each face
 //! (a multiset of faces, in the order of the faces). Which die of a face is
@@ -24,11 +23,14 @@
 //!
 //! Then the keeps and drops of [`super::kept_counts`] and the score of each
 //! kept die. The pools before the first pass that needs them are every
-//! multiset of the group's dice with its multinomial chance. Every pass
-//! counts its steps against the budget before it makes them
-//! ([`MAX_NOTATION_WORK`](super::MAX_NOTATION_WORK)): each pool made and
-//! inserted costs [`STATE_STEPS`] plus one step per face, and the pools held
-//! at once are capped at [`MAX_STATE_VALUES`] values.
+//! multiset of the group's dice with its multinomial chance. With no keep
+//! or drop (or one by value), the last passes that act on each die alone or
+//! explode by tests are not carried over pools: each die of a pool adds,
+//! independently, what one die of its face comes to through them
+//! ([`summed`]). Every pass counts its steps against the budget before it
+//! makes them ([`MAX_NOTATION_WORK`](super::MAX_NOTATION_WORK)): each pool
+//! made and inserted costs [`POOL_STEPS`] plus two steps per face, and the
+//! pools held at once are capped at [`MAX_STATE_VALUES`] values.
 
 use std::collections::BTreeMap;
 
@@ -54,8 +56,9 @@ type Pools = BTreeMap<Counts, f64>;
 /// about five nanoseconds (see [`MAX_NOTATION_WORK`](super::MAX_NOTATION_WORK)).
 const POOL_STEPS: u64 = 32;
 
-/// Whether the group's odds need pools: its dice depend on each other, or
-/// its keeps and drops cannot be worked out die by die.
+/// Whether the group's odds need pools: its dice depend on each other
+/// (`ro` or `e` by rank, `ra` with `e`), or it keeps and drops several times
+/// among a pool that grows (`e`, `ra`).
 pub(super) fn needed(term: &DiceTerm) -> bool {
     let mods = &term.modifiers;
     let by_rank = mods.iter().any(|m| {
@@ -67,12 +70,7 @@ pub(super) fn needed(term: &DiceTerm) -> bool {
     let adds = mods.iter().any(Modifier::adds);
     let explodes = mods.iter().any(Modifier::explodes);
     let several = !term.more_select.is_empty();
-    let by_value = term
-        .select
-        .iter()
-        .chain(&term.more_select)
-        .any(|s| s.by_value().is_some());
-    by_rank || (adds && explodes) || (several && (adds || explodes || by_value))
+    by_rank || (adds && explodes) || (several && (adds || explodes))
 }
 
 /// What the pools are worked out with: the faces, one fresh die, the budget.
@@ -205,7 +203,8 @@ impl Ctx<'_> {
 
     /// The face index of `v`.
     fn index(&self, v: i64) -> usize {
-        usize::try_from(v - self.values[0]).unwrap_or(0)
+        let lowest = self.values.first().copied().unwrap_or(v);
+        usize::try_from(v - lowest).unwrap_or(0)
     }
 }
 
@@ -222,17 +221,14 @@ pub(super) fn group(
     t: &mut Truncation,
     b: &Budget,
 ) -> Result<Dist<i64>, OddsError> {
-    let values: Vec<i64> = term.sides.faces().collect();
     let u = uniform(term.sides);
     let mut ctx = Ctx {
-        fresh: u
-            .iter()
-            .map(|(v, p)| ((v - values[0]) as usize, *p))
-            .collect(),
-        values,
+        values: term.sides.faces().collect(),
+        fresh: Vec::new(),
         b,
         fresh_pools: BTreeMap::new(),
     };
+    ctx.fresh = u.iter().map(|(v, p)| (ctx.index(*v), *p)).collect();
     let all: Vec<&[Modifier]> = passes(&term.modifiers).collect();
     // The passes on each die alone before the first that is not: one die's
     // distribution.

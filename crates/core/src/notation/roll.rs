@@ -115,7 +115,9 @@ pub enum NodeOutcome {
     },
     /// A group of rolls in braces (Roll20, Foundry).
     Set {
-        /// The sum of the kept items, or the successes less the failures.
+        /// The sum of the kept items (their exact sum rounded toward zero
+        /// when they hold `d20`'s fractions), or the successes less the
+        /// failures.
         value: i64,
         /// Whether `value` counts successes rather than summing.
         counts_successes: bool,
@@ -184,7 +186,8 @@ impl NodeOutcome {
             | NodeOutcome::Neg { .. }
             | NodeOutcome::Group { .. }
             | NodeOutcome::Labelled { .. }
-            | NodeOutcome::Binary { .. } => self.exact()?.trunc_i64(),
+            | NodeOutcome::Binary { .. }
+            | NodeOutcome::Set { .. } => self.exact()?.trunc_i64(),
             _ => self.evaluate_whole(),
         }
     }
@@ -197,6 +200,26 @@ impl NodeOutcome {
             NodeOutcome::Group { inner, .. } | NodeOutcome::Labelled { inner, .. } => inner.exact(),
             NodeOutcome::Binary { op, operands, .. } => {
                 op.apply_exact(operands.lhs.exact()?, operands.rhs.exact()?)
+            }
+            // The kept items' exact sum (d20's items may hold fractions;
+            // issue 30, item 2), or the successes less the failures.
+            NodeOutcome::Set {
+                counts_successes,
+                items,
+                ..
+            } => {
+                let mut total = Ratio::ZERO;
+                for item in items.iter().filter(|i| i.kept) {
+                    total = total.add(if *counts_successes {
+                        Ratio::int(
+                            i128::from(item.success == Some(true))
+                                - i128::from(item.failure == Some(true)),
+                        )
+                    } else {
+                        item.outcome.exact()?
+                    })?;
+                }
+                Some(total)
             }
             _ => Some(Ratio::int(i128::from(self.evaluate_whole()?))),
         }
@@ -537,6 +560,30 @@ fn exact_values(node: &mut NodeOutcome) -> Ratio {
             let b = exact_values(&mut operands.rhs);
             (op.apply_exact(a, b).unwrap_or(Ratio::ZERO), value)
         }
+        // d20's set of items with fractions: the kept items' exact sum.
+        NodeOutcome::Set {
+            value,
+            items,
+            counts_successes,
+            ..
+        } => {
+            let mut sum = Ratio::ZERO;
+            for item in items.iter_mut() {
+                let e = exact_values(&mut item.outcome);
+                if item.kept {
+                    let e = if *counts_successes {
+                        Ratio::int(
+                            i128::from(item.success == Some(true))
+                                - i128::from(item.failure == Some(true)),
+                        )
+                    } else {
+                        e
+                    };
+                    sum = sum.add(e).unwrap_or(sum);
+                }
+            }
+            (sum, value)
+        }
         other => return Ratio::int(i128::from(other.value())),
     };
     *slot = exact.trunc_i64().unwrap_or(0);
@@ -564,7 +611,7 @@ fn total_node(node: &Node, roller: &mut dyn Roller) -> Result<i64, RollError> {
             let rhs = total_node(&ab[1], roller)?;
             op.apply(lhs, rhs).unwrap_or(0)
         }
-        Node::Func(..) | Node::Set(_) | Node::VarDice(_) => {
+        Node::Func(..) | Node::Set(_) | Node::VarDice(_) | Node::ModifiedVarDice(_) => {
             roll_node(node, roller, Dialect::D20)?.value()
         }
     })
@@ -746,30 +793,53 @@ fn roll_other(
             }
         }
         Node::Set(set) => roll_set(set, roller, dialect)?,
-        Node::VarDice(cs) => {
-            let count = roll_node(&cs[0], roller, dialect)?;
-            let sides = roll_node(&cs[1], roller, dialect)?;
-            // The parser's bounds keep both within the caps.
-            let term = DiceTerm {
-                count: u32::try_from(count.value()).unwrap_or(0),
-                sides: Sides::Number(u32::try_from(sides.value()).unwrap_or(1).max(1)),
-                modifiers: Vec::new(),
-                select: None,
-                more_select: Vec::new(),
-                success: None,
-                explode: ExplodeKind::Plain,
-                failure: None,
-                critical_success: None,
-                critical_failure: None,
-            };
-            let dice = roll_dice(&term, roller)?;
-            NodeOutcome::VarDice {
-                value: dice.value(),
-                count: Box::new(count),
-                sides: Box::new(sides),
-                dice: Box::new(dice),
-            }
+        Node::VarDice(cs) => roll_var_dice(&cs[0], &cs[1], None, roller, dialect)?,
+        Node::ModifiedVarDice(v) => {
+            roll_var_dice(&v.count, &v.sides, Some(&v.term), roller, dialect)?
         }
+    })
+}
+
+/// Variable dice (issue 30, item 3): the count, then the sides, then that
+/// many dice of that many sides, with `modifiers`' modifiers, keeps and
+/// drops and tests when given.
+fn roll_var_dice(
+    count: &Node,
+    sides: &Node,
+    modifiers: Option<&DiceTerm>,
+    roller: &mut dyn Roller,
+    dialect: Dialect,
+) -> Result<NodeOutcome, RollError> {
+    let count = roll_node(count, roller, dialect)?;
+    let sides = roll_node(sides, roller, dialect)?;
+    // The parser's bounds keep both within the caps.
+    let n = u32::try_from(count.value()).unwrap_or(0);
+    let s = Sides::Number(u32::try_from(sides.value()).unwrap_or(1).max(1));
+    let term = match modifiers {
+        Some(m) => DiceTerm {
+            count: n,
+            sides: s,
+            ..m.clone()
+        },
+        None => DiceTerm {
+            count: n,
+            sides: s,
+            modifiers: Vec::new(),
+            select: None,
+            more_select: Vec::new(),
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+        },
+    };
+    let dice = roll_dice(&term, roller)?;
+    Ok(NodeOutcome::VarDice {
+        value: dice.value(),
+        count: Box::new(count),
+        sides: Box::new(sides),
+        dice: Box::new(dice),
     })
 }
 
@@ -789,14 +859,18 @@ fn roll_set(
             failure: None,
         });
     }
+    // d20's items may hold fractions (issue 30, item 2): kept and dropped
+    // on their exact totals, as d20 compares its float totals.
+    let exact = |o: &NodeOutcome| o.exact().unwrap_or(Ratio::int(i128::from(o.value())));
     if let Some(select) = set.select.filter(|s| s.by_value().is_some()) {
         // d20's `k<3`, `p>4` on a set: each item on its own total.
         for item in &mut items {
-            item.kept = select.keeps_value(item.outcome.value());
+            item.kept = select.keeps_exact(exact(&item.outcome));
         }
     } else if let Some(select) = set.select {
+        let totals: Vec<Ratio> = items.iter().map(|i| exact(&i.outcome)).collect();
         let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by_key(|&i| items[i].outcome.value());
+        order.sort_by_key(|&i| totals[i]);
         let mut kept = vec![true; items.len()];
         dropped_by_rank(select, &order, |i| kept[i] = false);
         for (item, k) in items.iter_mut().zip(kept) {
