@@ -6,11 +6,11 @@
 //! refused for good: a highest or lowest die always exists, so d20 never
 //! stops there (it fails with "Too many dice rolled").
 
-use std::collections::BTreeMap;
+mod common;
 
+use common::{brute_force, roll};
 use tabula_core::notation::{Dialect, Expr, MAX_NOTATION_WORK, Modifier, Node, NotationError};
 use tabula_core::odds::OddsError;
-use tabula_core::{Card, Die, RollError, RollOutcome, Roller, Scripted};
 
 fn refused(text: &str) -> (String, String, usize) {
     match Expr::parse(text) {
@@ -34,64 +34,6 @@ fn reroll_until_by_rank_is_refused_for_never_stopping() {
     assert!(reason.contains("highest"), "{reason}");
     // Letters in any case.
     assert_eq!(refused("4D6RRL1").0, "rrl1");
-}
-
-fn roll(text: &str, faces: &[u32]) -> RollOutcome {
-    let expr = Expr::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let mut dice = Scripted::dice(faces.iter().copied());
-    let out = expr.roll(&mut dice).unwrap();
-    assert_eq!(dice.remaining(), 0, "{text}: dice left");
-    out
-}
-
-/// A roller that walks every sequence of faces in turn, like an odometer.
-struct Walk {
-    path: Vec<(u32, u32)>,
-    at: usize,
-}
-
-impl Roller for Walk {
-    fn roll(&mut self, die: Die) -> Result<u32, RollError> {
-        if self.at == self.path.len() {
-            self.path.push((1, die.sides()));
-        }
-        let face = self.path[self.at].0;
-        self.at += 1;
-        Ok(face)
-    }
-
-    fn draw(&mut self, _: &[Card]) -> Result<usize, RollError> {
-        Err(RollError::EmptyPile)
-    }
-}
-
-/// The distribution of the total over every sequence of dice the roll can
-/// ask for.
-fn brute_force(expr: &Expr) -> BTreeMap<i64, f64> {
-    let mut walk = Walk {
-        path: Vec::new(),
-        at: 0,
-    };
-    let mut dist = BTreeMap::new();
-    loop {
-        walk.at = 0;
-        let out = expr.roll(&mut walk).unwrap();
-        walk.path.truncate(walk.at);
-        let p: f64 = walk.path.iter().map(|(_, s)| 1.0 / f64::from(*s)).product();
-        *dist.entry(out.total).or_insert(0.0) += p;
-        loop {
-            match walk.path.last_mut() {
-                None => return dist,
-                Some(last) if last.0 < last.1 => {
-                    last.0 += 1;
-                    break;
-                }
-                Some(_) => {
-                    walk.path.pop();
-                }
-            }
-        }
-    }
 }
 
 fn odds_are_brute_force(text: &str) {

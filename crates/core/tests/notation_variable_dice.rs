@@ -6,11 +6,12 @@
 //! the count's and the sides' worst cases before anything is rolled; `d20`
 //! does not read them.
 
-use std::collections::BTreeMap;
+mod common;
 
+use common::brute_force;
+use tabula_core::Scripted;
 use tabula_core::notation::{Dialect, Expr, MAX_NOTATION_WORK, Node, NotationError};
 use tabula_core::odds::OddsError;
-use tabula_core::{Card, Die, RollError, Roller, Scripted};
 
 const DIALECTS: [Dialect; 2] = [Dialect::Roll20, Dialect::Foundry];
 
@@ -161,56 +162,6 @@ fn out_of_range_counts_and_sides_are_refused_before_rolling() {
     // d20 reads neither (d20 1.1.2: "expected DICE_VALUE").
     assert!(Expr::parse("2d(1d4)").is_err());
     assert!(Expr::parse("(2+1)d6").is_err());
-}
-
-/// A roller that walks every sequence of faces in turn, like an odometer.
-struct Walk {
-    path: Vec<(u32, u32)>,
-    at: usize,
-}
-
-impl Roller for Walk {
-    fn roll(&mut self, die: Die) -> Result<u32, RollError> {
-        if self.at == self.path.len() {
-            self.path.push((1, die.sides()));
-        }
-        let face = self.path[self.at].0;
-        self.at += 1;
-        Ok(face)
-    }
-
-    fn draw(&mut self, _: &[Card]) -> Result<usize, RollError> {
-        Err(RollError::EmptyPile)
-    }
-}
-
-/// The distribution of the total over every sequence of dice the roll can
-/// ask for (explosions to their cap included).
-fn brute_force(expr: &Expr) -> BTreeMap<i64, f64> {
-    let mut walk = Walk {
-        path: Vec::new(),
-        at: 0,
-    };
-    let mut dist = BTreeMap::new();
-    loop {
-        walk.at = 0;
-        let out = expr.roll(&mut walk).unwrap();
-        walk.path.truncate(walk.at);
-        let p: f64 = walk.path.iter().map(|(_, s)| 1.0 / f64::from(*s)).product();
-        *dist.entry(out.total).or_insert(0.0) += p;
-        loop {
-            match walk.path.last_mut() {
-                None => return dist,
-                Some(last) if last.0 < last.1 => {
-                    last.0 += 1;
-                    break;
-                }
-                Some(_) => {
-                    walk.path.pop();
-                }
-            }
-        }
-    }
 }
 
 /// Issue 30, item 3 (the brief's item 5): modifiers on variable dice mean
