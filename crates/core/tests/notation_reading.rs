@@ -252,7 +252,7 @@ fn looks_like_words(c: &str) -> bool {
 
 /// The text without white space, without unary `+` signs and without leading
 /// zeros outside labels (the canonical spelling drops them: `+1d4` is `1d4`,
-/// `007` is `7`).
+/// `007` is `7`), a decimal with a digit before its point (`.5` is `0.5`).
 fn squeeze(s: &str) -> String {
     let mut out = String::new();
     let mut in_label = false;
@@ -266,6 +266,11 @@ fn squeeze(s: &str) -> String {
                 }) =>
             {
                 continue;
+            }
+            // A decimal without a digit before its point (`.5`) is written
+            // `0.5`.
+            '.' if !in_label && !out.chars().last().is_some_and(|p| p.is_ascii_digit()) => {
+                out.push('0');
             }
             _ => {}
         }
