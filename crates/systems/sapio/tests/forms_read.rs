@@ -8,7 +8,7 @@
 //!
 //! Three forms hold a line no declaration can keep a form from writing, so
 //! they are checked on their own ([`check_unwritable`]) and left out of
-//! [`testkit::assert_forms_read`] through [`Forms`]:
+//! [`testkit::assert_specs_read`] through [`forms`]:
 //!
 //! - `roll`: `at TARGET` only after `with WEAPON` (usage `roll [with WEAPON
 //!   [at TARGET]]`); a form with a target and no weapon writes `roll at T`,
@@ -23,12 +23,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use tabula_core::system::{
-    CommandDoc, CommandParseError, CommandSpec, ParamKind, ParamSpec, Seat, System, Table, TextPlay,
-};
+use tabula_core::Scripted;
+use tabula_core::system::{CommandSpec, ParamKind, ParamSpec, Seat, Table, TextPlay};
 use tabula_core::testkit::{self, Choice};
-use tabula_core::{Roller, RuleError, Scripted};
-use tabula_sapio::{Command, Event, Sapio, State};
+use tabula_sapio::{Sapio, State};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/sapio")
@@ -53,90 +51,13 @@ fn ok(t: &mut Table<Sapio>, who: &str, line: &str, faces: &[&str]) {
 /// (see the module documentation): checked by [`check_unwritable`].
 const UNWRITABLE: [&str; 3] = ["roll", "advance", "change"];
 
-/// Sapio with the [`UNWRITABLE`] commands left out of its legal commands,
-/// for [`testkit::assert_forms_read`]; everything else is Sapio's own.
-struct Forms;
-
-impl System for Forms {
-    const ID: &'static str = Sapio::ID;
-    type State = State;
-    type Command = Command;
-    type Event = Event;
-    type View = State;
-
-    fn decide(
-        state: &State,
-        seat: &Seat,
-        command: &Command,
-        roller: &mut dyn Roller,
-    ) -> Result<Vec<Event>, RuleError> {
-        Sapio::decide(state, seat, command, roller)
-    }
-
-    fn evolve(state: &mut State, event: &Event) {
-        Sapio::evolve(state, event);
-    }
-
-    fn view(state: &State, seat: &Seat) -> State {
-        Sapio::view(state, seat)
-    }
-
-    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        Sapio::legal_commands(state, seat)
-            .into_iter()
-            .filter(|c| !UNWRITABLE.contains(&c.name.as_str()))
-            .collect()
-    }
-}
-
-impl TextPlay for Forms {
-    type SetupError = <Sapio as TextPlay>::SetupError;
-    const COMMANDS: &'static [CommandDoc] = Sapio::COMMANDS;
-    const BOOK: tabula_core::rule::Book = Sapio::BOOK;
-
-    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
-        text: &str,
-        files: &F,
-    ) -> Result<State, Self::SetupError> {
-        Sapio::setup(text, files)
-    }
-
-    fn default_seat(state: &State) -> Seat {
-        Sapio::default_seat(state)
-    }
-
-    fn seats(state: &State) -> Vec<Seat> {
-        Sapio::seats(state)
-    }
-
-    fn parse_command_with(
-        state: &State,
-        seat: &Seat,
-        line: &str,
-        sheets: &dyn tabula_core::files::SheetFiles,
-    ) -> Result<Command, CommandParseError> {
-        Sapio::parse_command_with(state, seat, line, sheets)
-    }
-
-    fn describe(state: &State, event: &Event) -> String {
-        Sapio::describe(state, event)
-    }
-
-    fn status(state: &State, seat: &Seat) -> String {
-        Sapio::status(state, seat)
-    }
-
-    fn finished(state: &State) -> bool {
-        Sapio::finished(state)
-    }
-
-    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
-        Sapio::sheet(state, seat, name)
-    }
-
-    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
-        Sapio::sheet_doc(state, seat)
-    }
+/// Every legal command but the [`UNWRITABLE`] ones, for
+/// [`testkit::assert_specs_read`].
+fn forms(state: &State) -> Vec<(Seat, CommandSpec)> {
+    testkit::all_legal::<Sapio>(state)
+        .into_iter()
+        .filter(|(_, c)| !UNWRITABLE.contains(&c.name.as_str()))
+        .collect()
 }
 
 /// The first option of `spec`'s parameter `i`, if it is a choice.
@@ -418,8 +339,9 @@ fn every_legal_form_writes_a_line_the_parser_reads() {
             let mut t = start.clone();
             let mut rng = Rng((seed + 1) * 0x9E37_79B9 + n as u64);
             let mut at_each = |state: &State| {
-                read +=
-                    testkit::assert_forms_read::<Forms>(state, |spec, p| samples(state, spec, p));
+                read += testkit::assert_specs_read::<Sapio>(state, forms(state), |spec, p| {
+                    samples(state, spec, p)
+                });
                 unwritable += check_unwritable(state);
                 for (_, spec) in testkit::all_legal::<Sapio>(state) {
                     offered.insert(spec.name);

@@ -9,7 +9,7 @@
 //! storyteller's `as NAME` of `afflict`, `cure`, `giveback`, `heal`,
 //! `situation`, `award`, `reject`; see [`REQUIRED_KEYWORDS`]) the book
 //! declares it `.required()`, so the page's form asks for it. The walk also
-//! reads the book's commands through [`Forms`], the book with each of those
+//! reads the book's commands through [`forms`], the book's with each of those
 //! parameters written as a required `WORD VALUE` (two required words), and
 //! checks that the list is exact: each is declared required, and the line
 //! without the keyword does not read.
@@ -21,10 +21,8 @@ use std::collections::BTreeSet;
 use common::{TWO_SHEETS, example_table, table_from};
 use tabula_core::system::{ParamSyntax, TextPlay};
 use tabula_core::testkit::{self, Choice};
-use tabula_core::{
-    CommandParseError, CommandSpec, ParamKind, ParamSpec, Roller, RuleError, Seat, System, Table,
-};
-use tabula_sour_grapes::table::{Command, Event, State, View};
+use tabula_core::{CommandSpec, ParamKind, ParamSpec, Seat, Table};
+use tabula_sour_grapes::table::State;
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 /// The parameters the parser needs although their syntax is a keyword, as
@@ -52,119 +50,42 @@ fn required_word(command: &str, param: &ParamSpec) -> Option<&'static str> {
         .map(|(_, _, w)| *w)
 }
 
-/// Sour Grapes with each of [`REQUIRED_KEYWORDS`] declared as the required
+/// Every legal command of Sour Grapes, with each of [`REQUIRED_KEYWORDS`] declared as the required
 /// pair it is: a positional choice of the word alone, then the value,
 /// positional. Everything else is the book's own.
-struct Forms;
-
-impl System for Forms {
-    const ID: &'static str = SourGrapes::ID;
-    type State = State;
-    type Command = Command;
-    type Event = Event;
-    type View = View;
-
-    fn decide(
-        state: &State,
-        seat: &Seat,
-        command: &Command,
-        roller: &mut dyn Roller,
-    ) -> Result<Vec<Event>, RuleError> {
-        SourGrapes::decide(state, seat, command, roller)
-    }
-
-    fn evolve(state: &mut State, event: &Event) {
-        SourGrapes::evolve(state, event);
-    }
-
-    fn view(state: &State, seat: &Seat) -> View {
-        SourGrapes::view(state, seat)
-    }
-
-    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        SourGrapes::legal_commands(state, seat)
-            .into_iter()
-            .map(|mut spec| {
-                let mut params = Vec::new();
-                for p in spec.params {
-                    match required_word(&spec.name, &p) {
-                        Some(word) => {
-                            assert_eq!(
-                                p.syntax,
-                                ParamSyntax::Keyword { word: word.into() },
-                                "{}'s {:?}",
-                                spec.name,
-                                p.name
-                            );
-                            assert!(
-                                !p.optional,
-                                "{}'s {:?} is declared required",
-                                spec.name, p.name
-                            );
-                            params.push(ParamSpec::choice(word, [word]));
-                            params.push(ParamSpec {
-                                syntax: ParamSyntax::Positional,
-                                ..p
-                            });
-                        }
-                        None => params.push(p),
+fn forms(state: &State) -> Vec<(Seat, CommandSpec)> {
+    testkit::all_legal::<SourGrapes>(state)
+        .into_iter()
+        .map(|(seat, mut spec)| {
+            let mut params = Vec::new();
+            for p in spec.params {
+                match required_word(&spec.name, &p) {
+                    Some(word) => {
+                        assert_eq!(
+                            p.syntax,
+                            ParamSyntax::Keyword { word: word.into() },
+                            "{}'s {:?}",
+                            spec.name,
+                            p.name
+                        );
+                        assert!(
+                            !p.optional,
+                            "{}'s {:?} is declared required",
+                            spec.name, p.name
+                        );
+                        params.push(ParamSpec::choice(word, [word]));
+                        params.push(ParamSpec {
+                            syntax: ParamSyntax::Positional,
+                            ..p
+                        });
                     }
+                    None => params.push(p),
                 }
-                spec.params = params;
-                spec
-            })
-            .collect()
-    }
-}
-
-impl TextPlay for Forms {
-    type SetupError = <SourGrapes as TextPlay>::SetupError;
-    const COMMANDS: &'static [tabula_core::CommandDoc] = SourGrapes::COMMANDS;
-    const BOOK: tabula_core::rule::Book = SourGrapes::BOOK;
-
-    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
-        text: &str,
-        files: &F,
-    ) -> Result<State, Self::SetupError> {
-        SourGrapes::setup(text, files)
-    }
-
-    fn default_seat(state: &State) -> Seat {
-        SourGrapes::default_seat(state)
-    }
-
-    fn seats(state: &State) -> Vec<Seat> {
-        SourGrapes::seats(state)
-    }
-
-    fn parse_command_with(
-        state: &State,
-        seat: &Seat,
-        line: &str,
-        sheets: &dyn tabula_core::files::SheetFiles,
-    ) -> Result<Command, CommandParseError> {
-        SourGrapes::parse_command_with(state, seat, line, sheets)
-    }
-
-    fn describe(state: &State, event: &Event) -> String {
-        SourGrapes::describe(state, event)
-    }
-
-    fn status(state: &State, seat: &Seat) -> String {
-        SourGrapes::status(state, seat)
-    }
-
-    fn finished(state: &State) -> bool {
-        SourGrapes::finished(state)
-    }
-
-    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
-        SourGrapes::sheet(state, seat, name)
-    }
-
-    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
-        SourGrapes::sheet_doc(state, seat)
-    }
+            }
+            spec.params = params;
+            (seat, spec)
+        })
+        .collect()
 }
 
 /// Values a player types into a free-text field the parser reads: a stat's
@@ -329,12 +250,13 @@ const TOOLS: &[&str] = &[
 fn walk(mut table: Table<SourGrapes>, seed: u64, steps: usize, tally: &mut Tally) {
     let mut picks = Picks(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let check = |s: &State, tally: &mut Tally| {
-        tally.read += testkit::assert_forms_read::<Forms>(s, |_, p| text_samples(s, p));
+        tally.read +=
+            testkit::assert_specs_read::<SourGrapes>(s, forms(s), |_, p| text_samples(s, p));
         tally.refused_without_keyword += assert_required_keywords_needed(s);
         // The commands read: those whose required parameters all have a
         // sample (`assert_forms_read` passes over the others).
         tally.commands.extend(
-            testkit::all_legal::<Forms>(s)
+            forms(s)
                 .into_iter()
                 .filter(|(_, spec)| {
                     spec.params.iter().all(|p| {
@@ -353,7 +275,7 @@ fn walk(mut table: Table<SourGrapes>, seed: u64, steps: usize, tally: &mut Tally
         seed,
         steps,
         |t, _| {
-            let mut legal = testkit::all_legal::<Forms>(t.state());
+            let mut legal = forms(t.state());
             // The storyteller's tools are many; most steps play the moment.
             if choose_picks.below(4) != 0 {
                 let play: Vec<_> = legal
