@@ -231,6 +231,7 @@ trait DynSession: Send + Sync {
     fn log_for(&self, seat: &Seat, after: u64) -> Vec<LogLine>;
     fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine>;
     fn raw_rows_after(&self, after: u64) -> Vec<RawRow>;
+    fn first_held_seq(&self) -> u64;
     fn initial_state(&self) -> serde_json::Value;
     fn state(&self) -> serde_json::Value;
     fn roller(&self) -> &Seeded;
@@ -418,8 +419,11 @@ where
             })
             .collect()
     }
+    fn first_held_seq(&self) -> u64 {
+        Session::first_held_seq(self)
+    }
     fn initial_state(&self) -> serde_json::Value {
-        serde_json::to_value(self.table().initial()).unwrap_or(serde_json::Value::Null)
+        serde_json::to_value(Session::initial_state(self)).unwrap_or(serde_json::Value::Null)
     }
     fn state(&self) -> serde_json::Value {
         serde_json::to_value(Session::state(self)).unwrap_or(serde_json::Value::Null)
@@ -636,6 +640,53 @@ impl AnyTable {
             dice_dialect: stored.dice_dialect,
             sheet_dir: None,
         })
+    }
+
+    /// Rebuild a table from its latest snapshot and the rows from the
+    /// snapshot's row on, without reading the rows before it (issue 28, item
+    /// 1; [`Session::restore_tail`]): `snapshot` is `(seq, state)`, the state
+    /// (as [`AnyTable::state`] gave it) right after row `seq`, and `rows` start
+    /// at row `seq`. The table answers as [`AnyTable::restore`]'s would, except
+    /// that [`AnyTable::raw_rows_after`] and [`AnyTable::log_for`] hold rows from
+    /// [`AnyTable::first_held_seq`] on, and an undo back past the snapshot is
+    /// refused with [`CommandError::OlderRowsNeeded`]: load the whole journal
+    /// with [`AnyTable::restore`] then.
+    ///
+    /// # Errors
+    /// [`LoadError`] when the JSON is not this system's, the rows do not start
+    /// at the snapshot's row, or an undo after it goes back before it (load
+    /// the whole journal instead).
+    pub fn restore_tail(
+        system: SystemId,
+        initial_state: &serde_json::Value,
+        initial_roller: &serde_json::Value,
+        snapshot: (u64, &serde_json::Value),
+        rows: &[RawRow],
+    ) -> Result<AnyTable, LoadError> {
+        let inner: Box<dyn DynSession> = dispatch!(system, S => {
+            let initial: <S as System>::State = read_json("initial state", initial_state)?;
+            let roller: Seeded = read_json("roller", initial_roller)?;
+            let state = read_json("snapshot", snapshot.1)?;
+            let typed = typed_rows::<S>(rows)?;
+            Box::new(Session::<S>::restore_tail(initial, roller, (snapshot.0, state), typed)?)
+        });
+        let stored = read_json::<StoredDice>("roller", initial_roller)?;
+        Ok(AnyTable {
+            system,
+            inner,
+            autopilot: Vec::new(),
+            dice: stored.dice,
+            dice_dialect: stored.dice_dialect,
+            sheet_dir: None,
+        })
+    }
+
+    /// The seq of the first journal row this table holds in memory: 1, or the
+    /// snapshot's row for a table loaded with [`AnyTable::restore_tail`].
+    /// [`AnyTable::raw_rows_after`]`(after)` is the whole answer only when
+    /// `after + 1 >= first_held_seq()`.
+    pub fn first_held_seq(&self) -> u64 {
+        self.inner.first_held_seq()
     }
 
     /// The sheet of every character at the table as the encounter leaves it

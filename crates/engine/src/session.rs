@@ -152,6 +152,12 @@ pub enum CommandError {
     /// Undo with nothing to undo.
     #[error("nothing to undo")]
     NothingToUndo,
+    /// The undo goes back to a command before the rows this table holds in
+    /// memory (it was loaded from a snapshot: [`Session::restore_tail`]).
+    /// Nothing changed; the caller loads the whole journal
+    /// ([`Session::restore`]) and undoes there. Issue 28, item 1.
+    #[error("the undo goes back before the rows loaded: load the whole log and undo again")]
+    OlderRowsNeeded,
     /// The policy was asked to play a participant the table is not waiting
     /// on, or one another seat gives.
     #[error("the table is not waiting on {participant} from this seat; it waits on {}", if awaiting.is_empty() { "nobody".to_string() } else { awaiting.join(", ") })]
@@ -218,6 +224,14 @@ pub enum RestoreError {
         "the stored state disagrees with the replay of its log; the file was edited or is damaged"
     )]
     Disagrees,
+    /// Loading from a snapshot ([`Session::restore_tail`]): an undo row after
+    /// the snapshot goes back to a command before it, or the rows do not start
+    /// at the snapshot's row. The caller replays the whole journal instead.
+    #[error("row {seq}: the rows after the snapshot need older rows; replay the whole log")]
+    NeedsOlderRows {
+        /// The row that needs them.
+        seq: u64,
+    },
 }
 
 /// A point the table can be taken back to: right after a command.
@@ -268,6 +282,27 @@ pub struct Session<S: TextPlay> {
     /// The state just after each row of the last command, to describe its
     /// lines without replaying the journal.
     recent: Vec<(u64, S::State)>,
+    /// Set when the table was loaded from a snapshot ([`Session::restore_tail`]):
+    /// the rows before the snapshot's are not held, and the rules' table starts
+    /// at the snapshot's state. `None`: every row from 1 is held.
+    tail: Option<Box<TailStart<S::State>>>,
+}
+
+/// Where a table loaded from a snapshot starts (issue 28, item 1): the rows up
+/// to and including `seq` are in the store only, except row `seq` itself,
+/// which is held (its roller and whether it ends a command are needed).
+#[derive(Clone, Debug)]
+struct TailStart<St> {
+    /// The snapshot's row.
+    seq: u64,
+    /// The table's own initial state (before row 1), for
+    /// [`Session::initial_state`].
+    initial: St,
+    /// The seeded roller right after row `seq`.
+    roller: Seeded,
+    /// True when row `seq` ends a command of the rules, so an undo may go
+    /// back to it (the whole journal's replay would have an undo point there).
+    undo_point: bool,
 }
 
 /// The rules' table with initial state `initial`, current state `state` and the live
@@ -332,7 +367,122 @@ impl<S: TextPlay> Session<S> {
             initial_roller: roller.clone(),
             roller,
             recent: Vec::new(),
+            tail: None,
         }
+    }
+
+    /// Rebuild a table from its latest snapshot and the rows from the
+    /// snapshot's row on, without the older rows (issue 28, item 1: a long
+    /// table loads in time and memory that do not grow with its log).
+    /// `initial` and `initial_roller` are the table's own (before row 1);
+    /// `snapshot` is `(seq, state)`, the state right after row `seq`; `rows`
+    /// start at row `seq` itself (its roller is the roller at the snapshot).
+    ///
+    /// The table then holds rows `seq..`: [`Session::rows`] starts there,
+    /// [`Session::log_for`] describes rows after `seq - 1` only, and an undo
+    /// back past row `seq` is refused with [`CommandError::OlderRowsNeeded`]
+    /// (the caller loads the whole journal with [`Session::restore`]). The
+    /// snapshot is trusted as [`Session::restore_from_snapshot`] trusts it.
+    ///
+    /// # Errors
+    /// [`RestoreError::NeedsOlderRows`] when `rows` do not start at the
+    /// snapshot's row or it has no roller, or an undo row after it goes back
+    /// before it; [`RestoreError`] as [`Session::restore`] for the rest.
+    pub fn restore_tail(
+        initial: S::State,
+        initial_roller: Seeded,
+        snapshot: (u64, S::State),
+        rows: Vec<Row<S::Event>>,
+    ) -> Result<Self, RestoreError> {
+        let (at, state) = snapshot;
+        let mut rows = rows.into_iter();
+        let base = rows
+            .next()
+            .filter(|r| r.seq == at && at >= 1)
+            .ok_or(RestoreError::NeedsOlderRows { seq: at })?;
+        let roller = base
+            .roller
+            .clone()
+            .ok_or(RestoreError::NeedsOlderRows { seq: at })?;
+        let undo_point = base.command_end && matches!(base.entry, Entry::Event { .. });
+        let mut s = Session {
+            table: Table::new(state),
+            rows: Vec::new(),
+            roller: roller.clone(),
+            initial_roller,
+            boundaries: Vec::new(),
+            recent: Vec::new(),
+            tail: Some(Box::new(TailStart {
+                seq: at,
+                initial,
+                roller,
+                undo_point,
+            })),
+        };
+        s.start_tail(base);
+        for row in rows {
+            s.replay_row(row)?;
+        }
+        Ok(s)
+    }
+
+    /// Put the snapshot's own row in place: it is held but not replayed (the
+    /// snapshot's state is the state after it), and it is an undo point when
+    /// it ends a command.
+    fn start_tail(&mut self, base: Row<S::Event>) {
+        if let Some(t) = self.tail.as_ref().filter(|t| t.undo_point) {
+            self.boundaries.push(Boundary {
+                seq: t.seq,
+                events: 0,
+                roller: t.roller.clone(),
+            });
+        }
+        self.rows.push(base);
+    }
+
+    /// An empty replay of what this table holds: the table before row 1, or,
+    /// loaded from a snapshot, the state at the snapshot's row with that row
+    /// held.
+    fn start(&self) -> Session<S> {
+        match &self.tail {
+            None => Session::new(self.table.initial().clone(), self.initial_roller.clone()),
+            Some(t) => {
+                let mut s = Session {
+                    table: Table::new(self.table.initial().clone()),
+                    rows: Vec::new(),
+                    roller: t.roller.clone(),
+                    initial_roller: self.initial_roller.clone(),
+                    boundaries: Vec::new(),
+                    recent: Vec::new(),
+                    tail: self.tail.clone(),
+                };
+                if let Some(base) = self.rows.first() {
+                    s.start_tail(base.clone());
+                }
+                s
+            }
+        }
+    }
+
+    /// True when every row from 1 is held (the table was not loaded from a
+    /// snapshot, or has been since reloaded whole).
+    pub fn holds_whole_log(&self) -> bool {
+        self.tail.is_none()
+    }
+
+    /// The seq of the first row held: 1 for a whole journal, the snapshot's
+    /// row for a table loaded with [`Session::restore_tail`] (rows before it
+    /// are in the store only). 1 for an empty journal.
+    pub fn first_held_seq(&self) -> u64 {
+        self.tail.as_ref().map_or(1, |t| t.seq)
+    }
+
+    /// The table's initial state (before row 1), whether or not its rows are
+    /// all held.
+    pub fn initial_state(&self) -> &S::State {
+        self.tail
+            .as_ref()
+            .map_or_else(|| self.table.initial(), |t| &t.initial)
     }
 
     /// Rebuild a table from its initial state, the roller it started with, and
@@ -376,6 +526,9 @@ impl<S: TextPlay> Session<S> {
                 }
             }
             Entry::Undo { back_to } => {
+                if self.tail.is_some() && self.boundaries.len() < 2 {
+                    return Err(RestoreError::NeedsOlderRows { seq: row.seq });
+                }
                 let expected = self.undo_target().map_or(0, |b| b.seq);
                 if self.boundaries.len() < 2 || *back_to != expected {
                     return Err(RestoreError::BadUndo {
@@ -804,10 +957,11 @@ impl<S: TextPlay> Session<S> {
                 what: "undo".into(),
             });
         }
-        let back_to = self
-            .undo_target()
-            .map(|b| b.seq)
-            .ok_or(CommandError::NothingToUndo)?;
+        let back_to = match self.undo_target() {
+            Some(b) => b.seq,
+            None if self.tail.is_some() => return Err(CommandError::OlderRowsNeeded),
+            None => return Err(CommandError::NothingToUndo),
+        };
         if self.seq() >= MAX_JOURNAL_ROWS {
             return Err(CommandError::JournalFull {
                 max: MAX_JOURNAL_ROWS,
@@ -972,12 +1126,15 @@ impl<S: TextPlay> Session<S> {
     }
 
     /// The log after row `after`, as `seat` may see it. Replays the journal from
-    /// the start (each line is described in the state just after its event).
+    /// the start of what the table holds (each line is described in the state
+    /// just after its event): row 1, or for a table loaded from a snapshot
+    /// ([`Session::restore_tail`]) the row after the snapshot's, so rows before
+    /// that get no line here (the store keeps every row's lines).
     pub fn log_for(&self, seat: &Seat, after: u64) -> Vec<LogLine> {
-        let mut replay: Session<S> =
-            Session::new(self.table.initial().clone(), self.initial_roller.clone());
+        let mut replay: Session<S> = self.start();
         let mut lines = Vec::new();
-        for row in &self.rows {
+        let held = usize::from(self.tail.is_some());
+        for row in &self.rows[held.min(self.rows.len())..] {
             let seq = row.seq;
             if replay.replay_row(row.clone()).is_err() {
                 break;

@@ -819,7 +819,7 @@ pub async fn end_encounter(
     table: &AnyTable,
 ) -> Result<Ended, AppError> {
     let loaded = store
-        .load_table(table_id)
+        .load_table_tail(table_id)
         .await
         .map_err(AppError::store)?
         .ok_or_else(|| AppError::NotFound(format!("no table {table_id}")))?;

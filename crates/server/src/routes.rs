@@ -586,6 +586,7 @@ async fn apply(
     const MAX_OTHERS_ROWS: u64 = 256;
     let (slot, mut guard) = state.write(id).await?;
     let mut checked = false;
+    let mut whole = false;
     let mut conflicts = 0;
     loop {
         let t = guard
@@ -598,6 +599,9 @@ async fn apply(
                     let key = seat_key(seat);
                     expected < before
                         && before - expected <= MAX_OTHERS_ROWS
+                        // Rows a table loaded from its snapshot does not hold
+                        // are not looked up: stale, as for a longer gap.
+                        && expected + 1 >= t.first_held_seq()
                         && t.raw_rows_after(expected)
                             .iter()
                             .all(|r| r.seat != key && r.entry["kind"] != "undo")
@@ -631,6 +635,12 @@ async fn apply(
                 }
                 Err(e) => return Err(e),
             },
+            Err(AppError::Command(CommandError::OlderRowsNeeded)) if !whole => {
+                // An undo back past the snapshot the table was loaded from:
+                // load the whole log, once, and decide again (issue 28, item 1).
+                whole = true;
+                *guard = Some(crate::state::load_whole(state.store().as_ref(), id).await?);
+            }
             Err(e @ (AppError::Stale { .. } | AppError::Command(_))) if !checked => {
                 checked = true;
                 if !state.catch_up(&slot, &mut guard, id).await? {
@@ -755,7 +765,7 @@ pub async fn reissue(
     // campaign's way to the table (issue 27, bug 2).
     let campaign = state
         .store()
-        .load_table(&id)
+        .load_table_tail(&id)
         .await
         .map_err(AppError::store)?
         .and_then(|t| t.summary.campaign);

@@ -18,7 +18,8 @@ use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
 use tabula_engine::{AnyTable, RawRow, SystemId};
 use tabula_store::{
-    FeedEvent, NewEntry, NewLine, Role, SNAPSHOT_EVERY, SeatRecord, Store, StoreError, StoredEntry,
+    FeedEvent, LoadedTable, NewEntry, NewLine, Role, SNAPSHOT_EVERY, SeatRecord, Store, StoreError,
+    StoredEntry,
 };
 
 use crate::auth;
@@ -811,14 +812,65 @@ pub fn raw_row(e: StoredEntry) -> RawRow {
     }
 }
 
-/// Rebuild table `id` from the store: its initial state and roller, every row
-/// replayed.
+/// Rebuild table `id` from the store: from its latest snapshot and the rows
+/// from the snapshot's on when it can ([`Store::load_table_tail`],
+/// [`AnyTable::restore_tail`]: at most about [`SNAPSHOT_EVERY`] rows read,
+/// whatever the log's length; issue 28, item 1), else its initial state and
+/// roller with every row replayed ([`load_whole`]).
 ///
 /// # Errors
 /// [`AppError::Unauthorized`] when the store has no such table (the caller was
 /// authenticated a moment ago, so it was just removed); [`AppError::Internal`]
 /// when the store fails or the rows do not replay.
 pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
+    let loaded = store
+        .load_table_tail(id)
+        .await
+        .map_err(AppError::store)?
+        .ok_or(AppError::Unauthorized(UNAUTHORIZED_MESSAGE))?;
+    if let Some(table) = from_snapshot(id, &loaded) {
+        return Ok(table);
+    }
+    load_whole(store, id).await
+}
+
+/// The table of `loaded` (a [`Store::load_table_tail`] answer) rebuilt from
+/// its snapshot and the rows from the snapshot's on, when it can be: it has a
+/// snapshot, every row's log lines are stored (older rows are never described
+/// again), and the rows after the snapshot replay without going back before it.
+/// `None`: load the whole log instead. Issue 28, item 1.
+fn from_snapshot(id: &str, loaded: &LoadedTable) -> Option<AnyTable> {
+    let snapshot = loaded.snapshot.as_ref()?;
+    if loaded.lines_through < loaded.summary.seq
+        || loaded.entries.first().map(|e| e.seq) != Some(snapshot.seq)
+    {
+        return None;
+    }
+    let system: SystemId = loaded.summary.system.parse().ok()?;
+    let roller = loaded.initial_roller.as_ref()?;
+    let rows: Vec<RawRow> = loaded.entries.iter().cloned().map(raw_row).collect();
+    match AnyTable::restore_tail(
+        system,
+        &loaded.initial_state,
+        roller,
+        (snapshot.seq, &snapshot.state),
+        &rows,
+    ) {
+        Ok(t) if t.seq() == loaded.summary.seq => Some(t),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::info!(table = id, error = %e, "the snapshot does not load; replaying the whole log");
+            None
+        }
+    }
+}
+
+/// Load table `id` from every row of its log, as [`load`] does when the
+/// snapshot cannot be used, and before an undo back past the snapshot.
+///
+/// # Errors
+/// As [`load`].
+pub async fn load_whole(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
     let loaded = store
         .load_table(id)
         .await
@@ -836,11 +888,6 @@ pub async fn load(store: &dyn Store, id: &str) -> Result<AnyTable, AppError> {
     let stored_seq = loaded.summary.seq;
     let lines_through = loaded.lines_through;
     let rows: Vec<RawRow> = loaded.entries.into_iter().map(raw_row).collect();
-    // The snapshot is not used here: the whole journal is parsed anyway (the
-    // log, `?after=` and undo need it), parsing is most of a load, and
-    // rebuilding the rules' table from a snapshot costs more than the replay
-    // it saves (docs/BENCHMARKS.md). It is written and checked against the
-    // replay for the day the journal is loaded lazily.
     let table = AnyTable::restore(system, &loaded.initial_state, &roller, &rows)
         .map_err(|e| AppError::Internal(format!("table {id} does not replay: {e}")))?;
     if lines_through < stored_seq && table.seq() == stored_seq {

@@ -423,7 +423,9 @@ pub struct LoadedTable {
     pub initial_roller: Option<serde_json::Value>,
     /// The seats, in creation order.
     pub seats: Vec<SeatRecord>,
-    /// The whole log, in seq order `1..=summary.seq`.
+    /// The whole log, in seq order `1..=summary.seq` ([`Store::load_table`]);
+    /// from `snapshot.seq` on when a snapshot exists and the table was read
+    /// with [`Store::load_table_tail`].
     pub entries: Vec<StoredEntry>,
     /// The table's newest snapshot, if one was written (its `seq` is at most
     /// `summary.seq`).
@@ -675,6 +677,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The whole table (summary, initial state and roller, seats in creation order,
     /// every entry in seq order), or `None` when no table has this id.
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError>;
+
+    /// [`Store::load_table`] without the rows the table's snapshot covers
+    /// (issue 28, item 1: loading a long table reads at most
+    /// [`SNAPSHOT_EVERY`] rows and a bit, whatever the log's length): when the
+    /// table has a snapshot, `entries` start at the snapshot's own row
+    /// (`snapshot.seq`, whose roller is the roller at the snapshot) and run to
+    /// `summary.seq`; without one, they are the whole log. Everything else is
+    /// as [`Store::load_table`] answers.
+    async fn load_table_tail(&self, id: &str) -> Result<Option<LoadedTable>, StoreError>;
 
     /// The seat of table `id` whose token hash is exactly `token_hash`, or `None`
     /// (unknown table, or no such seat at this table: another table's seat never

@@ -237,62 +237,11 @@ impl Store for SqliteStore {
     }
 
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
-        if !common::findable(&[id]) {
-            return Ok(None);
-        }
-        // One read transaction: the summary, seats and entries are one snapshot.
-        let mut tx = self.pool.begin().await?;
-        let row: Option<LoadRow> = sqlx::query_as(&format!(
-            "SELECT {SUMMARY_COLUMNS}, t.initial_state, t.initial_roller \
-             FROM tables t WHERE t.id = ?1"
-        ))
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let (summary, initial_state, initial_roller) = common::split_load_row(row)?;
-        let seats: Vec<SeatRecordRow> = sqlx::query_as(
-            "SELECT table_id, seat, role, display_name FROM seats \
-             WHERE table_id = ?1 ORDER BY position",
-        )
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
-        let entries: Vec<StoredEntryRow> = sqlx::query_as(
-            "SELECT seq, seat, entry, at_ms, command_end, roller FROM entries \
-             WHERE table_id = ?1 ORDER BY seq",
-        )
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
-        let snapshot: Option<SnapshotRow> =
-            sqlx::query_as("SELECT seq, state, roller FROM snapshots WHERE table_id = ?1")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let lines_through: i64 =
-            sqlx::query_scalar("SELECT lines_through FROM tables WHERE id = ?1")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-        tx.commit().await?;
-        Ok(Some(LoadedTable {
-            lines_through: seq_from_db(lines_through, "tables.lines_through")?,
-            snapshot: snapshot.map(common::snapshot).transpose()?,
-            summary,
-            initial_state,
-            initial_roller,
-            seats: seats
-                .into_iter()
-                .map(seat_record)
-                .collect::<Result<_, _>>()?,
-            entries: entries
-                .into_iter()
-                .map(stored_entry)
-                .collect::<Result<_, _>>()?,
-        }))
+        self.load(id, false).await
+    }
+
+    async fn load_table_tail(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
+        self.load(id, true).await
     }
 
     async fn seat_for_token(
@@ -937,6 +886,73 @@ impl Store for SqliteStore {
 }
 
 impl SqliteStore {
+    /// [`Store::load_table`] (`tail` false) or [`Store::load_table_tail`].
+    async fn load(&self, id: &str, tail: bool) -> Result<Option<LoadedTable>, StoreError> {
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
+        // One read transaction: the summary, seats and entries are one snapshot.
+        let mut tx = self.pool.begin().await?;
+        let row: Option<LoadRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS}, t.initial_state, t.initial_roller \
+             FROM tables t WHERE t.id = ?1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (summary, initial_state, initial_roller) = common::split_load_row(row)?;
+        let seats: Vec<SeatRecordRow> = sqlx::query_as(
+            "SELECT table_id, seat, role, display_name FROM seats \
+             WHERE table_id = ?1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let snapshot: Option<SnapshotRow> =
+            sqlx::query_as("SELECT seq, state, roller FROM snapshots WHERE table_id = ?1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        // A tail load reads the rows from the snapshot's own row on (issue 28,
+        // item 1); without a snapshot, every row.
+        let from: i64 = match (&snapshot, tail) {
+            (Some((seq, _, _)), true) => *seq,
+            _ => 0,
+        };
+        let entries: Vec<StoredEntryRow> = sqlx::query_as(
+            "SELECT seq, seat, entry, at_ms, command_end, roller FROM entries \
+             WHERE table_id = ?1 AND seq >= ?2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(from)
+        .fetch_all(&mut *tx)
+        .await?;
+        let lines_through: i64 =
+            sqlx::query_scalar("SELECT lines_through FROM tables WHERE id = ?1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        Ok(Some(LoadedTable {
+            lines_through: seq_from_db(lines_through, "tables.lines_through")?,
+            snapshot: snapshot.map(common::snapshot).transpose()?,
+            summary,
+            initial_state,
+            initial_roller,
+            seats: seats
+                .into_iter()
+                .map(seat_record)
+                .collect::<Result<_, _>>()?,
+            entries: entries
+                .into_iter()
+                .map(stored_entry)
+                .collect::<Result<_, _>>()?,
+        }))
+    }
+
     /// A failed entry insert: a `(table_id, seq)` clash is a [`StoreError::Conflict`]
     /// at the log's seq now, anything else a database error. (With `BEGIN IMMEDIATE`
     /// a clash means the stored log disagrees with itself; kept for symmetry with

@@ -193,3 +193,95 @@ fn rows_that_do_not_follow_on_are_refused() {
     assert!(behind.extend(&rows[2..3]).is_err());
     assert_eq!(behind.seq(), 1);
 }
+
+/// Issue 28, item 1: a table loaded from a snapshot and the rows from the
+/// snapshot's row on (never the older ones) answers as the whole replay does:
+/// state, roller, the rows it holds, every seat's log after the snapshot and
+/// view; its undos agree with the whole table's until one would go back past
+/// the snapshot, which is refused as `OlderRowsNeeded` (the server then loads
+/// the whole log), never answered wrongly.
+#[test]
+fn a_table_loaded_from_a_snapshot_and_the_rows_after_it_is_the_replayed_table() {
+    let (mut checked, mut refused, mut past) = (0, 0, 0);
+    for (system, stem, t) in played_tables() {
+        let rows = t.raw_rows_after(0);
+        let ends: Vec<usize> = (0..rows.len()).filter(|&k| rows[k].command_end).collect();
+        for (i, &k) in ends.iter().enumerate().filter(|(i, _)| i % 2 == 0) {
+            let at = rows[k].seq;
+            let what = format!("{system} {stem} snapshot at {at}");
+            let state = replay(&t, &rows[..=k]).state();
+            let loaded = AnyTable::restore_tail(
+                system,
+                &t.initial_state(),
+                &t.initial_roller(),
+                (at, &state),
+                &rows[k..],
+            );
+            let mut a = match loaded {
+                Ok(a) => a,
+                Err(_) => {
+                    // Only an undo row after the snapshot that goes back before it
+                    // may refuse the tail (the whole log is loaded instead).
+                    let back = rows[k + 1..].iter().any(|r| {
+                        r.entry["kind"] == "undo"
+                            && r.entry["back_to"].as_u64().is_some_and(|b| b <= at)
+                    });
+                    assert!(back, "{what}: refused without an undo past it");
+                    refused += 1;
+                    continue;
+                }
+            };
+            assert_eq!(a.first_held_seq(), at, "{what}: first row held");
+            assert_eq!(a.seq(), t.seq(), "{what}: seq");
+            assert_eq!(a.state(), t.state(), "{what}: state");
+            assert_eq!(a.roller(), t.roller(), "{what}: roller");
+            assert_eq!(a.initial_state(), t.initial_state(), "{what}: initial");
+            assert_eq!(
+                a.raw_rows_after(at - 1),
+                t.raw_rows_after(at - 1),
+                "{what}: rows held"
+            );
+            for seat in t.seats() {
+                assert_eq!(a.log_for(&seat, at), t.log_for(&seat, at), "{what}: log");
+                assert_eq!(
+                    a.view(&seat, &seat).ok(),
+                    t.view(&seat, &seat).ok(),
+                    "{what}: view"
+                );
+            }
+            let mut b = replay(&t, &rows);
+            for _ in 0..if i % 4 == 0 { usize::MAX } else { 2 } {
+                match a.undo(&Seat::Gm) {
+                    Ok(_) => {
+                        b.undo(&Seat::Gm).unwrap();
+                        assert_eq!(a.state(), b.state(), "{what}: state after undo");
+                        assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
+                        let (from, to) = (a.first_held_seq(), a.seq());
+                        assert_eq!(a.raw_rows_after(from), b.raw_rows_after(from));
+                        for seat in b.seats() {
+                            assert_eq!(
+                                a.lines_since(&seat, to - 1),
+                                b.lines_since(&seat, to - 1),
+                                "{what}: the undo's line"
+                            );
+                        }
+                    }
+                    Err(tabula_engine::CommandError::OlderRowsNeeded) => {
+                        // The whole table still has a point to go back to.
+                        assert!(b.undo(&Seat::Gm).is_ok(), "{what}: refused a real undo");
+                        past += 1;
+                        break;
+                    }
+                    Err(e) => {
+                        assert_eq!(Err(e), b.undo(&Seat::Gm).map(|_| ()), "{what}");
+                        break;
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} tails checked");
+    assert!(past > 5, "only {past} undos went back past a snapshot");
+    eprintln!("{checked} tails, {refused} refused for an undo past them, {past} undos past");
+}

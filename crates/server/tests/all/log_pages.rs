@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use tabula_engine::core::system::Seat;
 use tabula_engine::{AnyTable, Dice};
-use tabula_server::state::{describe_lines, load};
+use tabula_server::state::{describe_lines, load, load_whole};
 use tabula_server::{AppState, MAX_LOG_PAGE, WS_MESSAGE_TARGET_BYTES};
 use tabula_store::{
     CampaignId, CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite,
@@ -81,6 +81,14 @@ impl Store for Counting {
     }
     async fn load_table(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
         let loaded = self.inner.load_table(id).await?;
+        if let Some(t) = &loaded {
+            self.entries
+                .fetch_add(t.entries.len() as u64, Ordering::SeqCst);
+        }
+        Ok(loaded)
+    }
+    async fn load_table_tail(&self, id: &str) -> Result<Option<LoadedTable>, StoreError> {
+        let loaded = self.inner.load_table_tail(id).await?;
         if let Some(t) = &loaded {
             self.entries
                 .fetch_add(t.entries.len() as u64, Ordering::SeqCst);
@@ -268,8 +276,10 @@ async fn fill(store: &dyn Store, id: &str, rows: u64, with_lines: bool) -> AnyTa
                 })
                 .collect();
             let described = with_lines.then(|| std::mem::take(&mut lines));
+            // Each batch carries the snapshot the server would have written.
+            let snapshot = Some(table.state());
             let seq = store
-                .append_with_lines(id, stored, entries, roller, None, described)
+                .append_with_lines(id, stored, entries, roller, snapshot, described)
                 .await
                 .expect("the batch is stored");
             assert_eq!(seq, table.seq());
@@ -422,6 +432,52 @@ async fn ten_thousand_rows(db: Db) {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let update = next_of(&mut ws, "update", 16).await;
     assert!(seqs(lines_of(&update)).iter().all(|s| *s > now), "{update}");
+    drop(ws);
+    restart_loads_the_snapshot(&counting, &t).await;
+}
+
+/// Issue 28, item 1: a restart (a new server on the same store) loads the long
+/// table from its snapshot and the rows after it, reading no more than about
+/// `SNAPSHOT_EVERY` journal rows, and answers as the whole log's replay does;
+/// undos go back as far as before, the one past the snapshot loading the whole
+/// log once.
+async fn restart_loads_the_snapshot(counting: &Counting, t: &Table) {
+    let gm = t.gm();
+    let restarted = Counting::new(counting.inner.clone());
+    let c = Client::with_state(AppState::new(restarted.clone()));
+    let whole_view =
+        |table: &AnyTable| serde_json::to_value(table.view(&Seat::Gm, &Seat::Gm).unwrap()).unwrap();
+    let view = c.get(&t.url("view"), &gm).await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+    let (_, loaded_rows) = restarted.take();
+    let seq = view.json["seq"].as_u64().unwrap();
+    assert!(seq > ROWS);
+    assert!(
+        loaded_rows <= tabula_store::SNAPSHOT_EVERY,
+        "{loaded_rows} rows read to load a table of {seq}"
+    );
+    let whole = load_whole(&*counting.inner, &t.id).await.unwrap();
+    assert_eq!(view.json["view"], whole_view(&whole));
+
+    // Undo, three times: the first ones within the rows loaded, then back past
+    // the snapshot (the whole log is read once, then never again).
+    let mut whole_reads = 0;
+    for _ in 0..3 {
+        let undo = c.command(t, &gm, "undo").await;
+        assert_eq!(undo.status, StatusCode::OK, "{}", undo.text);
+        let (_, rows_read) = restarted.take();
+        if rows_read > ROWS {
+            whole_reads += 1;
+        }
+        let view = c.get(&t.url("view"), &gm).await;
+        let whole = load_whole(&*counting.inner, &t.id).await.unwrap();
+        assert_eq!(view.json["seq"].as_u64().unwrap(), whole.seq());
+        assert_eq!(view.json["view"], whole_view(&whole), "after an undo");
+    }
+    assert_eq!(
+        whole_reads, 1,
+        "the whole log is read once, for the undo past the snapshot"
+    );
 }
 
 /// The engine's seat for a seat key of the example table.
@@ -436,7 +492,7 @@ fn played_seat(key: &str) -> Seat {
 /// Seat `seat`'s lines of `from..=through` as the rules describe them, by
 /// replaying the table as a fresh server loads it.
 async fn tail_lines(c: &Client, t: &Table, seat: &Seat, from: u64, through: u64) -> Vec<Value> {
-    let table = load(&**c.state.store(), &t.id).await.unwrap();
+    let table = load_whole(&**c.state.store(), &t.id).await.unwrap();
     table
         .log_for(seat, from - 1)
         .into_iter()

@@ -12,8 +12,8 @@ use common::{Db, seat};
 use serde_json::{Value, json};
 use sqlx::Connection;
 use tabula_store::{
-    FeedEvent, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewTable, Role, SeatRecord, Snapshot,
-    Store, StoreError,
+    FeedEvent, LoadedTable, MAX_ENTRY_BYTES, MAX_STATE_BYTES, NewEntry, NewTable, Role, SeatRecord,
+    Snapshot, Store, StoreError,
 };
 
 stories!(
@@ -721,6 +721,35 @@ async fn a_snapshot_is_written_with_its_entries_and_replaced(db: Db) {
             roller: None
         })
     );
+    // A tail load reads the rows from the snapshot's own on, and is otherwise
+    // the whole load's answer (issue 28, item 1).
+    store
+        .append(&id, 4, vec![entry("gm", json!("e"))], None)
+        .await
+        .unwrap();
+    let whole = store.load_table(&id).await.unwrap().unwrap();
+    let tail = store.load_table_tail(&id).await.unwrap().unwrap();
+    let seqs: Vec<u64> = tail.entries.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [4, 5]);
+    assert_eq!(tail.entries[..], whole.entries[3..]);
+    assert_eq!(
+        LoadedTable {
+            entries: whole.entries.clone(),
+            ..tail
+        },
+        whole
+    );
+    // Without a snapshot, a tail load is the whole log.
+    let other = store.create_table(friday()).await.unwrap();
+    store
+        .append(&other, 0, vec![entry("gm", json!("a"))], None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_table_tail(&other).await.unwrap(),
+        store.load_table(&other).await.unwrap()
+    );
+    assert_eq!(store.load_table_tail("no-such-table").await.unwrap(), None);
 }
 
 async fn the_feed_hears_every_append(db: Db) {
