@@ -14,8 +14,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabula_core::Seat;
 use tabula_core::{Policy, Seeded, System, TextPlay};
 use tabula_tiers::Tiers;
-use tabula_tiers::decide::Command;
-use tabula_tiers::table::State;
+use tabula_tiers::command::Command;
+use tabula_tiers::state::State;
 
 fn example_state() -> State {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers");

@@ -1,7 +1,8 @@
 //! Character creation the way the book's "Character Creation" chapter teaches
 //! it, as one [`tabula_core::CharacterBook`] description shared by every front
-//! end; the lasting changes of an encounter ([`crate::after`]) and advancement
-//! ([`crate::advance`]) complete the trait.
+//! end; the lasting changes of an encounter and advancement
+//! ([`crate::advance`]) complete the trait, implemented here for
+//! [`crate::Tiers`].
 //!
 //! The steps follow the chapter's order: (a name, Tabula's), "Starting
 //! Items", "Dice" and "Rounding", "Starting Stats" (the level), "Leveling Up"
@@ -37,8 +38,12 @@ use serde::{Deserialize, Serialize};
 use tabula_core::builder::{
     Budget, ChoiceOption, Derived, FieldKind, FieldView, MAX_TEXT_CHARS, StepView,
 };
-use tabula_core::{BuildProblem, BuildRefusal, BuildView, FieldValue};
+use tabula_core::{
+    AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldValue,
+    Roller, Seat, SheetAfter,
+};
 
+use crate::Tiers;
 use crate::character::{
     self, Character, CharacterDraft, CharacterFileError, DraftProblem, MAX_ITEMS, MAX_LEVEL,
     MAX_SP_PER_STAT, MAX_TALLY, SP_PER_LEVEL, STARTING_SP, STARTING_TIER_1, Stat, StatPoints,
@@ -830,6 +835,65 @@ pub fn draft_from_sheet(sheet: &str) -> Result<Draft, Vec<BuildProblem>> {
     toml::from_str::<CharacterDraft>(sheet)
         .map(Draft::from_sheet)
         .map_err(|e| vec![file_problem(format!("not a character file: {e}"))])
+}
+
+/// Characters outside the table: this module (creation),
+/// [`crate::advance`] (the sheets an encounter leaves, and leveling up) and
+/// [`crate::place`].
+impl CharacterBook for Tiers {
+    type Draft = Draft;
+
+    fn place<F: tabula_core::files::SheetFiles + ?Sized>(
+        table: &str,
+        files: &F,
+        players: &[tabula_core::place::Placed],
+    ) -> Result<String, tabula_core::place::PlaceError> {
+        crate::place::place(table, files, players)
+    }
+
+    fn build_view(draft: &Self::Draft) -> BuildView {
+        view(draft)
+    }
+
+    fn set(draft: &mut Self::Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
+        set(draft, key, value)
+    }
+
+    fn clear(draft: &mut Self::Draft, key: &str) -> Result<(), BuildRefusal> {
+        clear(draft, key)
+    }
+
+    fn force(draft: &mut Self::Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
+        apply(draft, key, value)
+    }
+
+    fn draft_sheet(draft: &Self::Draft) -> String {
+        sheet_text(draft)
+    }
+
+    fn validate(sheet: &str) -> Result<String, Vec<BuildProblem>> {
+        validate(sheet)
+    }
+
+    fn draft_from_sheet(sheet: &str) -> Result<Self::Draft, Vec<BuildProblem>> {
+        draft_from_sheet(sheet)
+    }
+
+    fn sheets_after(state: &Self::State) -> Vec<SheetAfter> {
+        crate::advance::sheets_after(state)
+    }
+
+    const ADVANCEMENT: &'static [tabula_core::system::CommandDoc] = crate::advance::ADVANCEMENT;
+
+    /// Tiers' advancement rolls no dice: `roller` is unused.
+    fn advance(
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        _roller: &mut dyn Roller,
+    ) -> Result<Advanced, AdvanceError> {
+        crate::advance::advance(sheet, seat, line)
+    }
 }
 
 #[cfg(test)]

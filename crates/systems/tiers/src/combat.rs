@@ -3,9 +3,10 @@
 
 use crate::content::{ActionDef, ActionEffect, Reach, When};
 use crate::decide::*;
+use crate::event::Event;
 use crate::roleplay::{self, Contest, ContestResult};
 use crate::rules;
-use crate::table::{Event, State, Turret};
+use crate::state::{State, Turret};
 use tabula_core::{Die, Roller, RuleError};
 
 pub(crate) fn check_free_to_move(s: &State, i: usize) -> R<()> {

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::character::{Character, CharacterFileError};
+use crate::event::Event;
 use crate::rules;
-use crate::table::{Event, State, Target};
+use crate::state::{State, Target};
 use tabula_core::{Refusal, RuleError, Seat};
 
 /// SP cost of one d6 Roll ("Creating Combat").

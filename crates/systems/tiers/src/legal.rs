@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::character::Stat;
 use crate::content::When;
 use crate::gm::Purchase;
-use crate::table::{Mode, Outcome, Phase, State};
+use crate::state::{Mode, Outcome, Phase, State};
 use tabula_core::{CommandSpec, ParamSpec, Seat};
 
 fn stats() -> Vec<&'static str> {
@@ -22,7 +22,7 @@ fn typed(name: &str) -> String {
 /// `=` are [`ParamSpec::equals`] (`d6=2`, `pay=cp`, `zone=Street`); `on`,
 /// `vs`, and `add`'s `as` and `at` are [`ParamSpec::keyword`]s (`on Gob`,
 /// `vs Gob`); the rest are required positional values, as the usage in
-/// [`crate::commands::COMMANDS`] has them. Two words the parser requires are
+/// [`crate::text::COMMANDS`] has them. Two words the parser requires are
 /// declared optional, as these syntaxes are: `spawn`'s `zone=` and the
 /// second `roleplay`'s `vs` (the first `roleplay` is the one without it).
 pub fn legal_commands(s: &State, seat: &Seat) -> Vec<CommandSpec> {
@@ -290,7 +290,7 @@ fn character_commands(s: &State, i: usize, prefix: &str, out: &mut Vec<CommandSp
                     vec![ParamSpec::int(
                         "hours",
                         1,
-                        i64::from(crate::decide::MAX_REST_HOURS),
+                        i64::from(crate::command::MAX_REST_HOURS),
                     )],
                 ));
             }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::character::Stat;
 use crate::content::{ActionEffect, When};
 use crate::roleplay::{Contest, ContestResult, RollKind, TieRule, contest};
-use crate::table::{Mode, Pending, Phase, State};
+use crate::state::{Mode, Pending, Phase, State};
 use tabula_core::odds::{Dist, OddsError};
 use tabula_core::{ChoiceOdds, Seat};
 

@@ -111,7 +111,7 @@
 //! A character is taken out at 0 Health ("Health": it "cannot contribute to
 //! the fight") or dead (Death Rolls); since players are fully healed after
 //! combat ("Player Phase"), a finished combat is read from its record
-//! ([`crate::table::CombatRecord`]). Resources: `Health`, `max Health`, `AP`
+//! ([`crate::state::CombatRecord`]). Resources: `Health`, `max Health`, `AP`
 //! and `Items` for characters; `Health` for enemies.
 
 use tabula_core::Seat;
@@ -121,12 +121,12 @@ use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, 
 use crate::Tiers;
 use crate::character::Stat;
 use crate::combat::{reach_ok, step_ok};
+use crate::command::{Command, Pay};
 use crate::content::{ActionDef, ActionEffect, Response, UseDie, UseEffect, When};
-use crate::decide::{Command, Pay};
 use crate::gm::Purchase;
 use crate::odds;
 use crate::roleplay::{Contest, RollKind};
-use crate::table::{Enemy, Hero, Mode, Outcome, Phase, State};
+use crate::state::{Enemy, Hero, Mode, Outcome, Phase, State};
 
 /// The round past which the GM ends a combat that has not ended by itself
 /// (the policy's own cap: the book gives combat no other end).
@@ -908,7 +908,7 @@ fn healer_response(s: &State, e: usize) -> Option<Command> {
         dice: Purchase {
             combat_points: cp
                 .min(o.start_health - o.health)
-                .min(crate::decide::MAX_SPEND),
+                .min(crate::command::MAX_SPEND),
             ..Purchase::default()
         },
         heal_d6: 0,

@@ -45,7 +45,7 @@ use crate::character::{Character, CharacterDraft, CharacterFileError, MAX_NAME, 
 use crate::content::{ActionDef, Catalog, ContentError, EnemyKind, ItemDef, Npc, PerkDef, RollUse};
 use crate::gm::{self, CombatDifficulty, Purchase, PurchaseError};
 use crate::roleplay::TieRule;
-use crate::table::{CustomRules, Enemy, Hero, Mode, Phase, State, TableOptions};
+use crate::state::{CustomRules, Enemy, Hero, Mode, Phase, State, TableOptions};
 use crate::zones::{ZoneDef, ZoneError, Zones};
 use tabula_core::{D3Mode, Seat};
 

@@ -1,6 +1,6 @@
 //! The sheets as one description ([`tabula_core::sheet::SheetDoc`]): what
-//! `sheet` prints ([`crate::commands::sheet`]) and what `view` shows
-//! ([`crate::legal::view`]), with live values at the table.
+//! `sheet` prints ([`sheet`], the character sheet in plain text) and what
+//! `view` shows ([`crate::legal::view`]), with live values at the table.
 //!
 //! A hero's sheet is the book's character sheet (Tiers, "Character
 //! Creation", "Starting Stats", "Leveling Up", "Health", "Stats and Tiers",
@@ -17,12 +17,13 @@
 //! are the GM's ("Enemy Health", "Buying Rolls"; R-TI-5), an
 //! [`Item::Hidden`] to a player.
 
-use tabula_core::Seat;
+use tabula_core::names::{NameLookupError, resolve};
 use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
+use tabula_core::{CommandParseError, Seat};
 
 use crate::character::Stat;
 use crate::rules;
-use crate::table::{Enemy, Hero, Mode, Phase, State};
+use crate::state::{Enemy, Hero, Mode, Phase, State};
 
 /// The sheets at the table as `seat` sees them: the table's facts, then every
 /// hero (players and NPC allies, those the GM added included) and every
@@ -78,9 +79,9 @@ fn table_facts(state: &State, gm: bool) -> Vec<Item> {
     }
     if let Some(o) = state.outcome {
         let word = match o {
-            crate::table::Outcome::Won => "won",
-            crate::table::Outcome::Lost => "lost",
-            crate::table::Outcome::Ended => "ended by the GM",
+            crate::state::Outcome::Won => "won",
+            crate::state::Outcome::Lost => "lost",
+            crate::state::Outcome::Ended => "ended by the GM",
         };
         out.push(Item::value("Last combat", word));
     }
@@ -278,4 +279,214 @@ fn enemy_doc(state: &State, e: &Enemy, viewer: &Seat, gm: bool) -> CharacterShee
         doc.push(kind);
     }
     doc
+}
+
+fn bonus_line(h: &Hero, st: Stat) -> String {
+    let p = h.character.stat(st);
+    let tiers: Vec<String> = p.tiers().iter().map(u32::to_string).collect();
+    format!(
+        "  {:<10} {:>2} SP  tiers {}  Roleplay Bonus +{}",
+        st.name(),
+        p.total(),
+        tiers.join(" "),
+        h.character.roleplay_bonus(st)
+    )
+}
+
+/// A hero's sheet, as the book's character sheet has it ("Character
+/// Creation": level, Health, total SP, the four Stats with six tiers each and
+/// their Roleplay Bonus, Items), with the values now: Health, AP, Zone, the
+/// Actions open to it (a tier with at least 1 SP, R-TI-4) and its conditions.
+fn hero_sheet(s: &State, h: &Hero) -> String {
+    let c = &h.character;
+    let mut out = format!(
+        "{}{} (level {}, {} total SP{})\n",
+        c.name(),
+        if h.ally {
+            ", NPC ally played by the GM"
+        } else {
+            ""
+        },
+        c.level(),
+        c.total_sp(),
+        if c.unspent_sp() > 0 {
+            format!(", {} SP to place", c.unspent_sp())
+        } else {
+            String::new()
+        }
+    );
+    out.push_str(&format!(
+        "  Health {}/{}  AP {}/{}  Zone {}\n",
+        h.health,
+        h.max_health,
+        h.ap,
+        c.max_ap(),
+        s.zones.name(h.zone)
+    ));
+    for st in Stat::ALL {
+        out.push_str(&bonus_line(h, st));
+        out.push('\n');
+    }
+    let open: Vec<&str> = s
+        .catalog
+        .actions
+        .iter()
+        .filter(|a| c.stat(a.stat).has_tier(a.tier))
+        .map(|a| a.name.as_str())
+        .collect();
+    out.push_str(&format!(
+        "  Actions: {}\n",
+        if open.is_empty() {
+            "none".to_string()
+        } else {
+            open.join(", ")
+        }
+    ));
+    out.push_str(&format!(
+        "  Items: {}\n",
+        if h.items.is_empty() {
+            "none".to_string()
+        } else {
+            h.items.join(", ")
+        }
+    ));
+    let mut cond: Vec<String> = Vec::new();
+    if h.dead {
+        cond.push("dead".into());
+    } else if h.health == 0 {
+        cond.push("at 0 Health: cannot act or be healed".into());
+    }
+    if let Some(e) = h.grappled_by.and_then(|e| s.enemies.get(e)) {
+        cond.push(format!("grappled by {}", e.name));
+    }
+    if let Some(e) = h.ensnared_by.and_then(|e| s.enemies.get(e)) {
+        cond.push(format!("ensnared by {}", e.name));
+    }
+    if h.reduction > 0 {
+        cond.push(format!("the next damage is reduced by {}", h.reduction));
+    }
+    if h.wounds > 0 {
+        cond.push(format!("{} permanent wounds", h.wounds));
+    }
+    out.push_str(&format!(
+        "  Conditions: {}\n",
+        if cond.is_empty() {
+            "none".to_string()
+        } else {
+            cond.join("; ")
+        }
+    ));
+    for n in c.notes() {
+        out.push_str(&format!("  Note: {n}\n"));
+    }
+    out
+}
+
+/// An enemy's entry ("Enemies"): its kind and what the kind does, its Zone and
+/// state. Its Health only for the GM: players see whether it is up or
+/// defeated, as in `status` and `view`.
+fn enemy_sheet(s: &State, e: &Enemy, gm: bool) -> String {
+    let health = if e.health == 0 {
+        "defeated".to_string()
+    } else if gm {
+        format!("Health {}/{}", e.health, e.start_health)
+    } else {
+        "up".to_string()
+    };
+    let mut out = format!(
+        "{} ({}), enemy\n  {health}  Zone {}{}\n",
+        e.name,
+        e.kind,
+        s.zones.name(e.zone),
+        if e.shadow { "  in a shadow" } else { "" }
+    );
+    if let Some(k) = s.catalog.enemy(&e.kind) {
+        if !k.description.is_empty() {
+            out.push_str(&format!("  {}\n", k.description));
+        }
+        for (what, text) in [
+            ("Movement", &k.movement),
+            ("Actions", &k.actions),
+            ("Responses", &k.responses),
+        ] {
+            if !text.is_empty() {
+                out.push_str(&format!("  {what}: {text}\n"));
+            }
+        }
+    }
+    if gm && let Some(h) = e.ensnaring.and_then(|h| s.heroes.get(h)) {
+        out.push_str(&format!("  ensnaring {}\n", h.name()));
+    }
+    out
+}
+
+/// The sheet of `name` (a player character, an NPC ally or an enemy) or,
+/// without a name, of the characters `seat` plays: a player its own
+/// character; the GM every character and every enemy. Heroes are open to
+/// every seat (as in `view`); an enemy's Health only to the GM.
+///
+/// # Errors
+/// [`CommandParseError::Name`] when `name` is no character or enemy,
+/// listing them.
+pub fn sheet(s: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+    let gm = seat.is_gm();
+    let mut parts: Vec<String> = Vec::new();
+    match name {
+        Some(n) => {
+            let names: Vec<&str> = s
+                .heroes
+                .iter()
+                .filter(|h| !h.left)
+                .map(|h| h.name())
+                .chain(
+                    s.enemies
+                        .iter()
+                        .filter(|e| !e.left)
+                        .map(|e| e.name.as_str()),
+                )
+                .collect();
+            let found = resolve("character", n, names)?;
+            if let Some(i) = s.hero(found) {
+                parts.extend(s.heroes.get(i).map(|h| hero_sheet(s, h)));
+            } else if let Some(i) = s.enemy(found) {
+                parts.extend(s.enemies.get(i).map(|e| enemy_sheet(s, e, gm)));
+            }
+        }
+        None if gm => {
+            parts.extend(
+                s.heroes
+                    .iter()
+                    .filter(|h| !h.left)
+                    .map(|h| hero_sheet(s, h)),
+            );
+            parts.extend(
+                s.enemies
+                    .iter()
+                    .filter(|e| !e.left)
+                    .map(|e| enemy_sheet(s, e, true)),
+            );
+        }
+        None => {
+            let Seat::Player(p) = seat else {
+                return Ok(String::new());
+            };
+            match s.hero(p).and_then(|i| s.heroes.get(i)) {
+                Some(h) => parts.push(hero_sheet(s, h)),
+                None => {
+                    return Err(NameLookupError::Unknown {
+                        field: "player".into(),
+                        got: p.clone(),
+                        candidates: s
+                            .heroes
+                            .iter()
+                            .filter(|h| !h.ally)
+                            .map(|h| h.name().to_string())
+                            .collect(),
+                    }
+                    .into());
+                }
+            }
+        }
+    }
+    Ok(parts.join("\n").trim_end().to_string())
 }

@@ -19,7 +19,7 @@ use tabula_tiers::Tiers;
 use tabula_tiers::builder::Draft;
 use tabula_tiers::character::{Character, Stat};
 use tabula_tiers::rules;
-use tabula_tiers::table::State;
+use tabula_tiers::state::State;
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers")
@@ -757,7 +757,7 @@ fn check_after(s: &State) -> Result<(), TestCaseError> {
     let after = Tiers::sheets_after(s);
     // The table file's characters; an NPC ally the GM `add`ed mid-encounter
     // is a copy of a sheet and leaves none.
-    let sheeted: Vec<&tabula_tiers::table::Hero> = s.heroes.iter().filter(|h| !h.joined).collect();
+    let sheeted: Vec<&tabula_tiers::state::Hero> = s.heroes.iter().filter(|h| !h.joined).collect();
     prop_assert_eq!(after.len(), sheeted.len());
     for (a, h) in after.iter().zip(sheeted.iter().copied()) {
         let c = Tiers::validate(&a.sheet);
@@ -776,7 +776,7 @@ fn check_after(s: &State) -> Result<(), TestCaseError> {
         let next = next.unwrap();
         for (n, h) in next.heroes.iter().zip(sheeted.iter().copied()) {
             prop_assert!(n.health <= n.max_health);
-            if !matches!(s.mode, tabula_tiers::table::Mode::Combat { .. }) {
+            if !matches!(s.mode, tabula_tiers::state::Mode::Combat { .. }) {
                 prop_assert_eq!(n.health, h.health.min(h.max_health));
             }
         }

@@ -12,7 +12,7 @@ use tabula_core::system::find_command;
 use tabula_core::{CommandParseError, Scripted, Seat, Seeded, Table, TextPlay};
 use tabula_tiers::Tiers;
 use tabula_tiers::character::Stat;
-use tabula_tiers::decide::{Command, Pay};
+use tabula_tiers::command::{Command, Pay};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers")
@@ -402,7 +402,7 @@ proptest! {
                     prop_assert!(!(names_enemy && text.contains("Health")), "{}", text);
                     prop_assert!(!text.contains("reserve left") && !text.contains("(left:"), "{}", text);
                     let sent = Tiers::event_for(t.state(), &entry.event, &seat);
-                    let spawn_sent = matches!(sent, Some(tabula_tiers::table::Event::EnemySpawned { .. }));
+                    let spawn_sent = matches!(sent, Some(tabula_tiers::event::Event::EnemySpawned { .. }));
                     prop_assert!(!spawn_sent, "{:?}", sent);
                 }
             }

@@ -8,9 +8,10 @@ use std::path::PathBuf;
 
 use tabula_core::{Refusal, Table, TextPlay};
 use tabula_tiers::Tiers;
+use tabula_tiers::event::Event;
 use tabula_tiers::rules;
 use tabula_tiers::setup::SetupError;
-use tabula_tiers::table::{Event, Target};
+use tabula_tiers::state::Target;
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers")

@@ -16,9 +16,9 @@ use tabula_core::{
 };
 use tabula_tiers::Tiers;
 use tabula_tiers::character::{Character, Stat};
-use tabula_tiers::decide::Command;
+use tabula_tiers::command::Command;
+use tabula_tiers::event::Event;
 use tabula_tiers::rules;
-use tabula_tiers::table::Event;
 
 /// "Leveling Up": Brawn, level 1 with +4 Strength (tier 2 open), a Warhammer.
 const LEGAL: &str = include_str!("../../../../examples/tiers/level1-strength.toml");

@@ -10,10 +10,11 @@ use common::{example_state, give, no, ok};
 use tabula_core::testkit;
 use tabula_core::{Refusal, Scripted, Seat, System, Table, TextPlay};
 use tabula_tiers::Tiers;
-use tabula_tiers::decide::Command;
+use tabula_tiers::command::Command;
+use tabula_tiers::event::Event;
 use tabula_tiers::gm::{BUNDLED_SHEETS, addable, bundled_characters};
 use tabula_tiers::rules;
-use tabula_tiers::table::{Event, Outcome, Target};
+use tabula_tiers::state::{Outcome, Target};
 
 fn table() -> Table<Tiers> {
     Table::new(example_state(false))

@@ -9,9 +9,9 @@ use proptest::prelude::*;
 use tabula_core::testkit::{self, STEP_CAP};
 use tabula_core::{Policy, Seat, Table};
 use tabula_tiers::Tiers;
-use tabula_tiers::decide::Command;
+use tabula_tiers::command::Command;
 use tabula_tiers::policy::{ENEMIES, PLAYERS, ROUND_CAP};
-use tabula_tiers::table::{Mode, Phase, State};
+use tabula_tiers::state::{Mode, Phase, State};
 
 fn example_state() -> State {
     table_state(false)

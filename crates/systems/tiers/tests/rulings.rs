@@ -9,10 +9,11 @@ use std::path::Path;
 
 use tabula_core::{Refusal, Seat, System, Table, TextPlay};
 use tabula_tiers::Tiers;
+use tabula_tiers::event::Event;
 use tabula_tiers::gm::{Purchase, PurchaseError};
 use tabula_tiers::rules;
 use tabula_tiers::setup::SetupError;
-use tabula_tiers::table::{Event, Outcome, Target};
+use tabula_tiers::state::{Outcome, Target};
 
 const LEVEL_0: &str =
     "level = 0\nstats = { strength = [3], skill = [3], support = [3], scharisma = [3] }\n";
@@ -523,10 +524,10 @@ fn names_are_checked_and_unknown_names_list_the_choices() {
     assert!(e.contains("Yard"), "{e}");
     // A command built without the parser is refused by the rules, listing them.
     let before = t.clone();
-    let cmd = tabula_tiers::decide::Command::MovePlayer {
+    let cmd = tabula_tiers::command::Command::MovePlayer {
         player: "Cid".into(),
         to: "Yard".into(),
-        pay: tabula_tiers::decide::Pay::Cp,
+        pay: tabula_tiers::command::Pay::Cp,
     };
     let e = t
         .submit(&Seat::Gm, &cmd, &mut tabula_core::Scripted::dice([]))

@@ -7,11 +7,12 @@ use proptest::prelude::*;
 use tabula_core::testkit;
 use tabula_core::{Refusal, Roller, RuleError, Scripted, Seat, Seeded, System, Table, TextPlay};
 use tabula_tiers::Tiers;
-use tabula_tiers::decide::Command;
+use tabula_tiers::command::Command;
+use tabula_tiers::event::Event;
 use tabula_tiers::gm::PurchaseError;
 use tabula_tiers::roleplay::{ContestResult, TieRule};
 use tabula_tiers::setup::SetupError;
-use tabula_tiers::table::{Event, Mode, Outcome, Phase, State, Target};
+use tabula_tiers::state::{Mode, Outcome, Phase, State, Target};
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/tiers")

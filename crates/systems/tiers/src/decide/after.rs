@@ -82,7 +82,7 @@ pub(crate) fn rolls_left_after(s: &State, out: &[Event]) -> Purchase {
     for e in out {
         evolve_spent(&mut spent, e);
     }
-    crate::table::rolls_left(s.rolls, spent)
+    crate::state::rolls_left(s.rolls, spent)
 }
 
 /// The turrets in play after `s` and then `out`.

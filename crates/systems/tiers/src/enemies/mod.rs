@@ -2,11 +2,13 @@
 //! roll uses ("Describing Rolls"), moving enemies and players ("Enemy
 //! Movement", "Using Rolls"), and the sample enemies' own rules.
 
+use crate::command::{Command, Pay};
 use crate::content::Response;
 use crate::decide::*;
+use crate::event::Event;
 use crate::gm::Purchase;
 use crate::rules;
-use crate::table::{Enemy, Event, State, Target};
+use crate::state::{Enemy, State, Target};
 use tabula_core::{Roller, RuleError};
 
 mod spend;

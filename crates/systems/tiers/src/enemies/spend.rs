@@ -5,12 +5,14 @@
 
 use super::{move_enemy, moved_by_enemies};
 use crate::character::Stat;
+use crate::command::Pay;
 use crate::content::{Response, RollUse, UseDie, UseEffect};
 use crate::decide::*;
+use crate::event::Event;
 use crate::gm::Purchase;
 use crate::roleplay::{self, Contest, ContestResult};
 use crate::rules;
-use crate::table::{Enemy, Event, State};
+use crate::state::{Enemy, State};
 use tabula_core::{Roller, RuleError};
 
 /// One spend, its checks passed: the enemy, the use, what is spent and on

@@ -1,4 +1,6 @@
-//! Terminal play: reading command lines, describing events, the status line.
+//! Terminal play: reading command lines ([`parse`]), describing events and the
+//! status line (`describe.rs`), the command reference ([`COMMANDS`],
+//! `reference.rs`).
 //!
 //! Lines follow the one command grammar ([`tabula_core::grammar`]): names
 //! with spaces are typed in double quotes (`act "Shield Up" on Cristy`,
@@ -8,18 +10,18 @@
 //! unambiguous prefix ([`parse`]).
 //!
 //! Every command, with its usage and rule, is listed once in
-//! [`crate::commands::COMMANDS`]; the GM gives an NPC ally's command by
+//! [`COMMANDS`]; the GM gives an NPC ally's command by
 //! putting the ally's name first (`GM: Steve move Yard`).
 
 use std::collections::BTreeMap;
 
 use crate::character::Stat;
-use crate::commands::{COMMANDS, args};
+use crate::command::{Command, Pay};
 use crate::content::ActionEffect;
-use crate::decide::{Command, Pay};
+use crate::event::Event;
 use crate::gm::Purchase;
 use crate::roleplay::{ContestResult, TieRule, parse_goal};
-use crate::table::{Event, Mode, Outcome, Phase, State, Target};
+use crate::state::{Mode, Outcome, Phase, State, Target};
 use tabula_core::files::SheetFiles;
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, resolve};
@@ -27,20 +29,23 @@ use tabula_core::system::find_command;
 use tabula_core::{CommandParseError, Seat};
 
 /// Words that start a command (and may not name an NPC ally): every name and
-/// alias of [`crate::commands::COMMANDS`], and the driver's words.
+/// alias of [`COMMANDS`], and the driver's words.
 const DRIVER_WORDS: [&str; 8] = [
     "help", "status", "view", "sheet", "log", "undo", "quit", "exit",
 ];
 
 /// True when `word` starts a command (any case): a command or alias of
-/// [`crate::commands::COMMANDS`], or a word of the driver (`help`, `sheet`, ...).
+/// [`COMMANDS`], or a word of the driver (`help`, `sheet`, ...).
 pub fn is_command(word: &str) -> bool {
     let w = word.trim();
     find_command(COMMANDS, w).is_some() || DRIVER_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w))
 }
 
-mod log;
-mod read;
+mod describe;
+mod parse;
+mod reference;
 
-pub use log::{describe, describe_for, event_for, status};
-pub use read::{parse, parse_with};
+pub use describe::{describe, describe_for, event_for, status};
+pub use parse::{parse, parse_with};
+pub use reference::COMMANDS;
+pub(crate) use reference::args;

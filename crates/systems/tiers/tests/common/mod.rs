@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 use tabula_core::{CommandSpec, ParamKind, RuleError, Scripted, Seat, Table, TextPlay};
 use tabula_tiers::Tiers;
-use tabula_tiers::table::{Event, State};
+use tabula_tiers::event::Event;
+use tabula_tiers::state::State;
 
 /// Split `SEAT: command` as the play driver does.
 pub fn seat_and_body<'a>(state: &State, line: &'a str) -> (Seat, &'a str) {

@@ -1,6 +1,11 @@
 //! What happened at the table: [`Event`], every die in it.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use crate::character::Stat;
+use crate::gm::Purchase;
+use crate::roleplay::{CheckOutcome, Contest, ContestResult, RollResult};
+use crate::state::*;
 
 /// What happened. Every die is in the event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,17 +1,19 @@
-//! The table: state, commands and events of a Tiers game, and `evolve`.
+//! The table's state: a Tiers game's heroes, enemies, Zones, mode and phase.
 //!
 //! A game starts out of combat (Roleplaying) or in combat. Combat runs in
 //! phases ("Phases"): the Enemy Phase, where the GM spends the enemies' bought
 //! Rolls, then the Player Phase, where players (and NPC allies) spend AP.
-//! [`crate::Tiers`] implements [`tabula_core::System`] over these types;
-//! `decide` lives in [`crate::decide`], the terminal text in [`crate::text`].
+//! [`crate::Tiers`] ([`crate::table`]) implements [`tabula_core::System`] over
+//! these types; the commands are [`crate::command`], the events
+//! [`crate::event`], `decide` lives in [`crate::decide`], `evolve` in
+//! [`crate::evolve`], the terminal text in [`crate::text`].
 
 use serde::{Deserialize, Serialize};
 
-use crate::character::{Character, MAX_AP, Stat};
+use crate::character::{Character, Stat};
 use crate::content::Catalog;
 use crate::gm::{CombatDifficulty, Purchase};
-use crate::roleplay::{CheckOutcome, Contest, ContestResult, RollResult, TieRule};
+use crate::roleplay::TieRule;
 use crate::zones::Zones;
 use tabula_core::D3Mode;
 
@@ -392,12 +394,3 @@ pub(crate) fn rolls_left(rolls: Purchase, spent: Purchase) -> Purchase {
         combat_points: rolls.combat_points.saturating_sub(spent.combat_points),
     }
 }
-
-mod event;
-mod evolve;
-
-pub use event::Event;
-pub use evolve::evolve;
-pub(crate) use evolve::{
-    evolve_enemy, evolve_hero, evolve_mode, evolve_spent, touches_enemy, touches_hero,
-};

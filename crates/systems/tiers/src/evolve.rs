@@ -1,7 +1,10 @@
 //! `evolve`: applying one event, and the per-character and per-enemy parts
 //! `decide` reads the state after a command's events with.
 
-use super::*;
+use crate::character::MAX_AP;
+use crate::event::Event;
+use crate::gm::Purchase;
+use crate::state::*;
 
 /// Which characters or enemies an event changes: none, one (by index), or
 /// every one. [`evolve`] applies [`evolve_hero`] and [`evolve_enemy`] to

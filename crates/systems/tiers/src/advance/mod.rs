@@ -1,4 +1,6 @@
-//! Advancement between encounters: "Leveling Up" as two commands.
+//! What lasts after an encounter and advancement between encounters: the
+//! sheets an encounter leaves ([`sheets_after`], in `lasting.rs`) and
+//! "Leveling Up" as two commands (this file).
 //!
 //! The book has no XP and no milestones: when a character levels up is the
 //! GM's call (`level-up`, GM only). The level gives 4 SP and 10 max Health
@@ -20,6 +22,10 @@ use crate::character::{
     Stat, StatsDraft,
 };
 use crate::rules;
+
+mod lasting;
+
+pub use lasting::{sheet_after, sheets_after};
 
 /// The advancement commands of Tiers (002_631931fd73349179.txt).
 pub const ADVANCEMENT: &[CommandDoc] = &[

@@ -12,13 +12,13 @@
 //! - Dead ("Death Rolls") and Permanent Wounds ("Custom Rules").
 //!
 //! Level, Stats and SP never change at a table: levels come between
-//! encounters ([`crate::advance`]).
+//! encounters ([`crate::advance::advance`]).
 
 use tabula_core::SheetAfter;
 
 use crate::builder::write_sheet;
 use crate::character::MAX_TALLY;
-use crate::table::{Hero, Mode, State};
+use crate::state::{Hero, Mode, State};
 
 /// The sheet of `hero` as the encounter in `state` leaves it (TOML that
 /// `tabula tiers character validate` accepts).
