@@ -31,7 +31,7 @@ pub struct ActorOdds {
 
 /// The odds of every attack and action `seat`'s characters may take now (the
 /// character whose turn is on, or each who may start one), against every
-/// target: what `status` prints next to each choice and [`TextPlay::odds`]
+/// target: what `status` prints next to each choice and [`TextPlay::odds`](tabula_core::TextPlay::odds)
 /// offers. Empty when it is not the seat's group's turn.
 ///
 /// Scratch RPS, "Rolls", "Basic Actions", "Attack Abilities", "Healing"

@@ -2,7 +2,7 @@
 //! and turned into the rolls it makes ("Basic Actions", "Attack Abilities",
 //! "Stalking Abilities", "Movement Abilities", "Support Abilities").
 //!
-//! [`plan`] checks that the actor may act at all ([`check_may_act`]) and that
+//! [`plan()`] checks that the actor may act at all ([`check_may_act`]) and that
 //! his turn allows this action ([`check_turn_allows`]), then hands the action
 //! to its own step, one function per action, each reading the actor through
 //! [`Actor`].

@@ -1,6 +1,6 @@
 //! Terminal play in text: the command-line parser ([`parse`](mod@parse)), the
 //! log lines and the status ([`describe`](mod@describe)), and the command
-//! reference ([`reference`]: [`COMMANDS`]). The character sheet in plain text
+//! reference ([`reference`](mod@reference): [`COMMANDS`]). The character sheet in plain text
 //! is in [`crate::sheet`].
 
 pub mod describe;
