@@ -366,8 +366,8 @@ impl SystemId {
             return Ok(String::new());
         }
         match self {
-            SystemId::Scratch => tabula_scratch::table::setting_rules(text)
-                .map(|r| tabula_scratch::table::setting_text(&r))
+            SystemId::Scratch => tabula_scratch::setup::setting_rules(text)
+                .map(|r| tabula_scratch::setup::setting_text(&r))
                 .map_err(|e| self.settings_error(e.to_string())),
             _ => Err(self
                 .settings_error("this book takes no campaign settings: leave them empty".into())),
@@ -390,7 +390,7 @@ impl SystemId {
         if self != SystemId::Scratch || settings.trim().is_empty() {
             return Ok(None);
         }
-        tabula_scratch::table::setting_rules(settings)
+        tabula_scratch::setup::setting_rules(settings)
             .map(Some)
             .map_err(|e| self.settings_error(e.to_string()))
     }
@@ -424,10 +424,8 @@ impl SystemId {
         roller: &mut dyn Roller,
     ) -> Result<Advanced, CharacterError> {
         match self.scratch_setting(settings)? {
-            Some(rules) => {
-                tabula_scratch::advancement::advance_in(sheet, seat, line, roller, &rules)
-                    .map_err(CharacterError::Advance)
-            }
+            Some(rules) => tabula_scratch::advance::advance_in(sheet, seat, line, roller, &rules)
+                .map_err(CharacterError::Advance),
             None => self.advance(sheet, seat, line, roller),
         }
     }
@@ -514,7 +512,7 @@ impl SystemId {
     /// the setting's, or it does not read.
     pub fn table_in(self, settings: &str, table: &str) -> Result<String, CharacterError> {
         match self.scratch_setting(settings)? {
-            Some(rules) => tabula_scratch::table::table_in_setting(table, &rules)
+            Some(rules) => tabula_scratch::setup::table_in_setting(table, &rules)
                 .map_err(|e| self.settings_error(e.to_string())),
             None => Ok(table.to_string()),
         }

@@ -17,7 +17,7 @@ use tabula_core::tool::{
 use crate::character::Carrying;
 use crate::rolls::{self, AttackKind, MAX_NUMBER};
 use crate::rules::{MAX_CP_CAP, MAX_LEVEL_CAP};
-use crate::table::{MAX_STRENGTH_BASE, check_rules, setting_rules, setting_text, table_rules};
+use crate::setup::{MAX_STRENGTH_BASE, check_rules, setting_rules, setting_text, table_rules};
 use crate::{Character, D20Method, Scratch, TableRules};
 
 /// How the twenty-sided die is rolled (R-SCR-6).

@@ -15,11 +15,12 @@ use tabula_core::names::check_name;
 use tabula_core::names::{NameLookupError, resolve};
 use tabula_core::{Refusal, RuleError, Seat};
 
-use crate::actions::Command;
 use crate::character::{Character, CharacterDraft, slug};
-use crate::commands::{args_err, key};
-use crate::encounter::{Event, Phase, State, seats_match};
+use crate::command::Command;
+use crate::event::Event;
 use crate::rules::{self, TableRules};
+use crate::state::{Phase, State, seats_match};
+use crate::text::parse::{args_err, key};
 
 /// A value of a character the GM may `adjust`: the book tracks it at the
 /// table and it changes during play.
@@ -316,7 +317,7 @@ pub struct Kind {
 /// Every kind the GM may name in `add`: each character at the table (its
 /// sheet as loaded, minions included), then each bundled sheet ([`BUNDLED`])
 /// whose name is not one of them. Names compare as typed names do
-/// ([`crate::commands::key`]).
+/// ([`crate::text::parse::key`]).
 pub fn kinds(state: &State) -> Vec<Kind> {
     let mut out: Vec<Kind> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -570,7 +571,8 @@ fn admit(
     draft.crafted.clear();
     for n in &chosen {
         let id = slug(n);
-        if crate::table::RESERVED.contains(&id.as_str()) || crate::commands::is_command_word(&id) {
+        if crate::setup::RESERVED.contains(&id.as_str()) || crate::text::parse::is_command_word(&id)
+        {
             return Err(RuleError::forbidden(
                 rules::NAMES,
                 format!("{n:?} is a command word and cannot name a character"),

@@ -1,5 +1,5 @@
 //! The sheets as one description ([`tabula_core::sheet::SheetDoc`]): what
-//! `sheet` prints ([`crate::commands::sheet`]) and what the table shows,
+//! `sheet` prints ([`sheet()`]) and what the table shows,
 //! with live values at the table.
 //!
 //! A Scratch RPS sheet is the book's character line and ability lines
@@ -11,14 +11,16 @@
 //! character points of the table (R-SCR-7, R-SCR-8).
 //!
 //! Nothing is hidden: the book plays with every sheet in the open, and every
-//! seat's view is the same ([`crate::table::view_of`]), so every seat's
+//! seat's view is the same ([`crate::view::view_of`]), so every seat's
 //! document holds every sheet whole, its own marked `mine`.
 
 use tabula_core::Seat;
 use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 
 use crate::character::Carrying;
-use crate::encounter::{Phase, State};
+use crate::state::{Phase, State};
+use crate::text::parse::{everyone, label, resolve_character};
+use tabula_core::CommandParseError;
 
 /// The sheets at the table as `seat` sees them: the table's facts (phase,
 /// round, whose turn, the initiative order, terrain, cover, things to throw)
@@ -166,7 +168,7 @@ fn character_doc(state: &State, i: usize, viewer: &Seat) -> Option<CharacterShee
         enc.push(Item::value("Regular action", used(c.regular_used)));
         enc.push(Item::value("Bonus action", used(c.bonus_used)));
     }
-    enc.push(Item::tags("States", crate::table::states_of(c)));
+    enc.push(Item::tags("States", crate::view::states_of(c)));
     doc.push(enc);
     // R-SCR-7, R-SCR-8: character points and the table's maximum level;
     // "Defenses": what strength carries.
@@ -193,4 +195,110 @@ fn character_doc(state: &State, i: usize, viewer: &Seat) -> Option<CharacterShee
             )),
     );
     Some(doc)
+}
+
+fn carrying_text(c: &Carrying) -> String {
+    format!(
+        "pack {} kg ({} lbs), carry {} kg ({} lbs), lift {} kg ({} lbs)",
+        c.pack_kg, c.pack_lb, c.carry_kg, c.carry_lb, c.lift_kg, c.lift_lb
+    )
+}
+
+/// One character's sheet, as the book prints its characters ("Support
+/// Abilities", "Combat Example"): `Name (A agility, I intelligence, S
+/// strength, T stamina): description`, then one line per ability, `LEVEL
+/// ability: note`; then what the encounter has done to it: hit points and
+/// their state ("Hit Points"), the states it is in, its side and seat.
+/// The defenses in the first line are the ones now, states included.
+fn sheet_of(state: &State, i: usize) -> String {
+    let Some(c) = state.get(i) else {
+        return String::new();
+    };
+    let d = c.base_defenses(&state.rules);
+    let ch = &c.character;
+    let mut out = format!(
+        "{} ({} agility, {} intelligence, {} strength, {} stamina)",
+        ch.name(),
+        state.agility(i),
+        state.intelligence(i),
+        state.strength(i),
+        d.stamina
+    );
+    if !ch.description().is_empty() {
+        out.push_str(&format!(": {}", ch.description()));
+    }
+    out.push('\n');
+    for (a, l) in ch.levels() {
+        let note = ch
+            .note(a.name())
+            .map(|n| format!(": {n}"))
+            .unwrap_or_default();
+        out.push_str(&format!("  {l} {a}{note}\n"));
+    }
+    for (a, l) in ch.other_abilities() {
+        out.push_str(&format!("  {l} {a} (no rules in the book)\n"));
+    }
+    out.push_str(&format!(
+        "  hit points {} of {}: {}\n",
+        c.hit_points,
+        d.max_hit_points,
+        c.hp_state(&state.rules)
+    ));
+    let states = crate::view::states_of(c);
+    out.push_str(&format!(
+        "  states: {}\n",
+        if states.is_empty() {
+            "none".to_string()
+        } else {
+            states.join(", ")
+        }
+    ));
+    if let Some(l) = c.leader.and_then(|l| state.get(l)) {
+        out.push_str(&format!("  minion of {}\n", l.character.name()));
+    }
+    out.push_str(&format!(
+        "  id {}; side {}; played by {}; {} of {} CP, maximum level {}\n",
+        c.id,
+        state.side_of(i).unwrap_or_default(),
+        state.seat_of(i).map(|s| s.to_string()).unwrap_or_default(),
+        ch.cp_spent(),
+        ch.cp(),
+        ch.max_level()
+    ));
+    out.push_str(&format!(
+        "  carrying (strength {}): {}\n",
+        d.strength,
+        carrying_text(&Carrying::for_strength(d.strength))
+    ));
+    out
+}
+
+/// The sheets of `name` or, without a name, of every character `seat`
+/// controls (the GM: every character at the table). Scratch RPS hides
+/// nothing: every seat may read every sheet.
+///
+/// # Errors
+/// [`CommandParseError::Name`] when `name` is no character, listing them.
+pub fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
+    let which: Vec<usize> = match name {
+        Some(n) => vec![resolve_character(state, "character", n, &everyone(state))?],
+        None if seat.is_gm() => everyone(state),
+        None => (0..state.characters.len())
+            .filter(|i| state.controls(seat, *i))
+            .collect(),
+    };
+    if which.is_empty() {
+        let all: Vec<String> = everyone(state).iter().map(|i| label(state, *i)).collect();
+        return Ok(format!(
+            "{seat} plays no character at this table; name one: {}",
+            all.join(", ")
+        ));
+    }
+    Ok(which
+        .iter()
+        .map(|i| sheet_of(state, *i))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string())
 }

@@ -21,7 +21,7 @@ fn load_under(name: &str, rules: &TableRules) -> Character {
 
 /// The rules of the example table that seats every book character (R-SCR-7).
 fn example_table_rules() -> TableRules {
-    tabula_scratch::table::table_rules(&example("table.toml")).unwrap()
+    tabula_scratch::setup::table_rules(&example("table.toml")).unwrap()
 }
 
 /// (file, agility, intelligence, strength, stamina) as computed.
@@ -102,7 +102,7 @@ fn minions_beyond_command_are_refused() {
 
 #[test]
 fn breakhelm_x_19() {
-    let combat = tabula_scratch::table::table_rules(&example("combat-example.toml")).unwrap();
+    let combat = tabula_scratch::setup::table_rules(&example("combat-example.toml")).unwrap();
     assert_eq!((combat.cp, combat.max_level), (14, 6));
     let c = load_under("breakhelm-x-19.toml", &combat);
     assert_eq!(c.id(), "breakhelm");

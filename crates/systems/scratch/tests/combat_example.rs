@@ -28,7 +28,7 @@ use std::path::PathBuf;
 
 use tabula_core::testkit;
 use tabula_core::{Refusal, Scripted, Seat, Table, TextPlay};
-use tabula_scratch::encounter::Phase;
+use tabula_scratch::state::Phase;
 use tabula_scratch::{HitPointState, Scratch, State};
 
 fn dir() -> PathBuf {
@@ -173,7 +173,7 @@ fn the_narrated_second_wrestling_attack_is_refused_under_r_scr_4() {
 
 #[test]
 fn odds_of_each_damage_outcome_in_the_example() {
-    use tabula_scratch::actions::{Action, preview};
+    use tabula_scratch::{Action, decide::preview};
     let mut t = table();
     submit(&mut t, "gm", "initiative", &[13, 17, 14]);
     let s = t.state();

@@ -3,8 +3,8 @@
 
 use tabula_core::names::NameLookupError;
 use tabula_core::{CommandParseError, Refusal, RuleError, Scripted, Seat, Table, TextPlay};
-use tabula_scratch::encounter::Phase;
-use tabula_scratch::table::{EncounterFile, build_state};
+use tabula_scratch::setup::{EncounterFile, build_state};
+use tabula_scratch::state::Phase;
 use tabula_scratch::{Character, Scratch, TableRules};
 
 /// A character from inline TOML (name first, then `ability = level` pairs).

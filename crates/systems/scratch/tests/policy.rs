@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use tabula_core::policy::{Awaiting, Policy};
 use tabula_core::testkit::{self, STEP_CAP};
 use tabula_core::{Seat, Seeded, System, Table, TextPlay};
-use tabula_scratch::encounter::Phase;
+use tabula_scratch::state::Phase;
 use tabula_scratch::{Action, Command, Scratch, State};
 
 fn example() -> State {

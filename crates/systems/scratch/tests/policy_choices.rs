@@ -346,7 +346,7 @@ fn the_random_commands_vary_the_states() {
                         *seen.entry(k).or_default() += 1;
                     }
                 };
-                let any = |f: &dyn Fn(&tabula_scratch::encounter::Combatant) -> bool| {
+                let any = |f: &dyn Fn(&tabula_scratch::state::Combatant) -> bool| {
                     s.characters.iter().any(f)
                 };
                 see("bonus", any(&|c| !c.bonuses.is_empty()));

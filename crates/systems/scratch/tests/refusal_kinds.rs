@@ -8,7 +8,7 @@
 //! submitted at the table.
 
 use tabula_core::{Refusal, RuleError, Scripted, Seat, Table, TextPlay};
-use tabula_scratch::table::{EncounterFile, build_state};
+use tabula_scratch::setup::{EncounterFile, build_state};
 use tabula_scratch::{Character, Scratch, TableRules};
 
 /// Room for any test character (R-SCR-7: the table's limits bind every sheet).

@@ -1,6 +1,6 @@
 //! Character creation the way the book teaches it, and the sheet an encounter
 //! leaves: the creation half of `impl CharacterBook for Scratch` (advancement
-//! is in [`crate::advancement`]).
+//! is in [`crate::advance`]).
 //!
 //! The book has no numbered creation procedure: creation is its "Abilities"
 //! section ("Characters may be created by distributing character points (CP)
@@ -34,8 +34,8 @@ use crate::character::{
     Carrying, Character, CharacterDraft, CraftedBonus, Defenses, HitPointState, LoadError,
     MAX_MINIONS, Printed, Problem,
 };
-use crate::encounter::State;
 use crate::rules::{self, MAX_LEVEL_CAP, TableRules};
+use crate::state::State;
 use crate::table::Scratch;
 
 mod help;
@@ -75,7 +75,7 @@ pub struct Draft {
     /// The maximum level when lower than the book's 4 (R-SCR-7).
     pub max_level: Option<i64>,
     /// CP the GM awarded since creation (R-SCR-8, proposed): kept from an
-    /// imported sheet, never offered as a field (see [`crate::advancement`]).
+    /// imported sheet, never offered as a field (see [`crate::advance`]).
     pub awarded_cp: Option<i64>,
     /// The book's abilities by name (`shooting`) with the level chosen.
     pub abilities: BTreeMap<String, i64>,
@@ -553,7 +553,7 @@ impl CharacterBook for Scratch {
             .collect()
     }
 
-    const ADVANCEMENT: &'static [CommandDoc] = &crate::advancement::ADVANCEMENT;
+    const ADVANCEMENT: &'static [CommandDoc] = &crate::advance::ADVANCEMENT;
 
     fn advance(
         sheet: &str,
@@ -561,6 +561,6 @@ impl CharacterBook for Scratch {
         line: &str,
         roller: &mut dyn Roller,
     ) -> Result<Advanced, AdvanceError> {
-        crate::advancement::advance(sheet, seat, line, roller)
+        crate::advance::advance(sheet, seat, line, roller)
     }
 }

@@ -6,7 +6,7 @@
 //! the players' characters fight for theirs. The policy never rolls: it reads
 //! the state and the exact odds of each roll (the same "Rolls" arithmetic as
 //! [`crate::rolls::probability`], from one table per d20 method built once),
-//! and gives a command [`crate::actions::decide`] accepts.
+//! and gives a command [`crate::decide::decide`] accepts.
 //!
 //! **Who the table waits on** ([`Policy::awaiting`]):
 //! - Before the encounter, the GM: `initiative` ("Turns": "at the beginning
@@ -93,11 +93,13 @@ use tabula_core::Seat;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 
 use crate::abilities::Ability;
-use crate::actions::{self, Action, Command};
 use crate::character::HitPointState;
-use crate::encounter::{Combatant, Phase, State, Unrepeatable, names_match};
+use crate::command::{Action, Command};
+use crate::event::Unrepeatable;
+use crate::legal;
 use crate::rolls::d20_distribution;
 use crate::rules::{D20Method, MAX_CHARACTERS};
+use crate::state::{Combatant, Phase, State, names_match};
 use crate::table::Scratch;
 
 mod report;

@@ -37,7 +37,7 @@ impl Policy for Scratch {
                     return Vec::new();
                 };
                 let seat = &group.seat;
-                // `actions::actors` of the group's own seat, without its Vec.
+                // `legal::actors` of the group's own seat, without its Vec.
                 let one = |i: usize| {
                     state
                         .get(i)
@@ -69,7 +69,7 @@ impl Policy for Scratch {
                     .iter()
                     .position(|c| c.id == name)
                     .or_else(|| state.find(name))?;
-                if !actions::may_act(state, &awaiting.seat, a) {
+                if !legal::may_act(state, &awaiting.seat, a) {
                     return None;
                 }
                 choose(state, a)

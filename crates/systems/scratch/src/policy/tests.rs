@@ -32,7 +32,7 @@ fn seats_match_answers_as_same_seat() {
         for b in seats {
             let (a, b) = (Seat::parse(a), Seat::parse(b));
             assert_eq!(
-                crate::encounter::seats_match(&a, &b),
+                crate::state::seats_match(&a, &b),
                 a.same_seat(&b),
                 "{a:?} {b:?}"
             );

@@ -2,13 +2,13 @@
 //! and turned into the rolls it makes ("Basic Actions", "Attack Abilities",
 //! "Stalking Abilities", "Movement Abilities", "Support Abilities").
 //!
-//! [`plan`] checks that the actor may act at all ([`check_may_act`]) and that
+//! [`plan()`] checks that the actor may act at all ([`check_may_act`]) and that
 //! his turn allows this action ([`check_turn_allows`]), then hands the action
 //! to its own step, one function per action, each reading the actor through
 //! [`Actor`].
 
 use super::*;
-use crate::encounter::Combatant;
+use crate::state::Combatant;
 
 /// The actor as every action's plan reads him: his state, his health, his
 /// turn and the modifiers to his rolls ("Basic Actions": cover -2 to rolls,
@@ -85,7 +85,7 @@ impl Actor<'_> {
 /// The plan of `action` by `a` on his turn `now`: the rules checked, the
 /// rolls it makes and what it does ("Basic Actions", "Attack Abilities",
 /// "Stalking Abilities", "Movement Abilities", "Support Abilities").
-pub(super) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, RuleError> {
+pub(crate) fn plan(s: &State, a: usize, now: TurnNow, action: &Action) -> Result<Plan, RuleError> {
     let Some(c) = s.get(a) else {
         return Err(unknown_character(s, ""));
     };
@@ -504,7 +504,7 @@ fn blast(x: &Actor<'_>, p: &mut Plan, targets: &[String]) -> Result<(), RuleErro
         let t = target_of(s, a, id, Some(Range::Long), false)?;
         let ally = matches!(
             (s.side_of(a), s.side_of(t)),
-            (Some(mine), Some(theirs)) if crate::encounter::names_match(mine, theirs)
+            (Some(mine), Some(theirs)) if crate::state::names_match(mine, theirs)
         );
         if ally {
             return Err(RuleError::forbidden(

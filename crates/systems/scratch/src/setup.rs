@@ -2,7 +2,196 @@
 //! bind them (R-SCR-7, R-SCR-9), the initiative groups ("Turns") and the
 //! temporary bonuses the sheets carry ("Support Abilities").
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+use tabula_core::Seat;
+use tabula_core::names::{NameError, check_name, check_seat_name};
+
+use crate::abilities::{Ability, Terrain};
+use crate::character::{Character, CharacterDraft, LoadError};
+use crate::command::Action;
+use crate::rules::{MAX_CHARACTERS, MAX_CP_CAP, MAX_LEVEL_CAP, TableRules};
+use crate::state::{Combatant, Group, Phase, State};
+
+/// The encounter part of a table file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterFile {
+    /// Terrain names: obstacles, level-ground, room-to-fly, water, deep-water.
+    #[serde(default)]
+    pub terrain: Vec<String>,
+    /// There is cover to take.
+    #[serde(default)]
+    pub cover: bool,
+    /// Dangerous throwable objects are at hand.
+    #[serde(default)]
+    pub throwable_objects: bool,
+}
+
+/// One initiative group in a table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupFile {
+    /// The controlling seat (`gm` or a player's name).
+    pub seat: String,
+    /// The side (groups on one side are companions).
+    pub side: String,
+    /// Character files, relative to the table file (`"thug.toml"`, or
+    /// `{ file = "thug.toml", id = "thug-a" }` to seat one file twice). A
+    /// character's minions join the same group.
+    pub characters: Vec<CharacterEntry>,
+}
+
+/// One character in a group of a table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CharacterEntry {
+    /// A character file.
+    File(String),
+    /// A character file with the id it has at this table.
+    WithId(CharacterRef),
+}
+
+/// A character file with an id for this table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterRef {
+    /// The file, relative to the table file.
+    pub file: String,
+    /// The id at this table (letters, digits, `-`).
+    pub id: Option<String>,
+}
+
+impl CharacterEntry {
+    fn parts(&self) -> (&str, Option<&str>) {
+        match self {
+            CharacterEntry::File(f) => (f, None),
+            CharacterEntry::WithId(r) => (&r.file, r.id.as_deref()),
+        }
+    }
+}
+
+/// A table file (TOML).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    /// The table's options.
+    #[serde(default)]
+    pub rules: TableRules,
+    /// The encounter.
+    #[serde(default)]
+    pub encounter: EncounterFile,
+    /// The initiative groups.
+    #[serde(default)]
+    pub groups: Vec<GroupFile>,
+}
+
+/// Settings text on one line (`cp = 12, max_level = 5, ...`), for messages.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A table file could not be set up. Each names the field or file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Not TOML of the table format.
+    #[error("not a table file: {0}")]
+    Toml(String),
+    /// A table opened from a campaign sets `[rules]` other than the
+    /// campaign's setting (R-SCR-9).
+    #[error(
+        "rules: a table opened from this campaign uses its setting's rules (R-SCR-9): the campaign's are {}, the table's {}; leave [rules] out of the table file",
+        one_line(setting),
+        one_line(table)
+    )]
+    NotTheSetting {
+        /// The table's `[rules]`, as settings text.
+        table: String,
+        /// The campaign's setting, as settings text.
+        setting: String,
+    },
+    /// A rule option is out of range.
+    #[error("rules.{field}: {value} must be between {min} and {max}")]
+    Rule {
+        /// The option.
+        field: &'static str,
+        /// Its value.
+        value: u32,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+    },
+    /// An unknown terrain name.
+    #[error(
+        "encounter.terrain: {0:?} is not a terrain (obstacles, level-ground, room-to-fly, water, deep-water)"
+    )]
+    Terrain(String),
+    /// No groups.
+    #[error("groups: a table needs at least one initiative group")]
+    NoGroups,
+    /// A group without characters.
+    #[error(
+        "groups.characters: seat {seat:?} has no characters; an initiative group holds the characters its person controls (\"Turns\")"
+    )]
+    EmptyGroup {
+        /// The group's seat.
+        seat: String,
+    },
+    /// Every group on one side: nobody to fight.
+    #[error("groups.side: every group is on side {side:?}; an encounter needs at least two sides")]
+    OneSide {
+        /// The one side.
+        side: String,
+    },
+    /// A seat or side name that is not a name (control characters, ':' in a
+    /// seat, empty, too long).
+    #[error("groups.{0}")]
+    Name(NameError),
+    /// Two groups with one seat.
+    #[error("groups: seat {0:?} has two initiative groups; one per controlling person (\"Turns\")")]
+    DuplicateSeat(String),
+    /// A character file cannot be read.
+    #[error("{file}: cannot read: {error}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        error: String,
+    },
+    /// A character file is broken.
+    #[error("{file}: {error}")]
+    Character {
+        /// The file.
+        file: String,
+        /// What is broken.
+        error: LoadError,
+    },
+    /// Two characters with one id.
+    #[error("{file}: id {id:?} is taken by another character; give one an `id`")]
+    DuplicateId {
+        /// The file.
+        file: String,
+        /// The id.
+        id: String,
+    },
+    /// An id that is a command word.
+    #[error("{file}: id {id:?} is a command word; give the character another `id`")]
+    ReservedId {
+        /// The file.
+        file: String,
+        /// The id.
+        id: String,
+    },
+    /// Too many characters (or groups).
+    #[error("groups: more than {MAX_CHARACTERS} characters or groups")]
+    TooManyCharacters,
+}
 
 /// Words that cannot be character ids (commands of the system or the driver).
 pub const RESERVED: [&str; 15] = [
@@ -277,7 +466,7 @@ pub(super) fn carry_crafted_bonuses(state: &mut State) {
             let Some(j) = state
                 .characters
                 .iter()
-                .position(|c| crate::encounter::names_match(&c.id, &crafter))
+                .position(|c| crate::state::names_match(&c.id, &crafter))
             else {
                 continue;
             };
@@ -302,7 +491,7 @@ pub(super) fn carry_crafted_bonuses(state: &mut State) {
             {
                 c.bonuses.insert(
                     ability,
-                    crate::encounter::CraftBonus {
+                    crate::state::CraftBonus {
                         crafter: j,
                         usable: true,
                     },

@@ -1,7 +1,14 @@
 //! "What may this seat do now": the characters a seat may act with and every
 //! command that is legal now, with its parameters ("Turns").
 
-use super::*;
+use std::collections::BTreeMap;
+
+use tabula_core::{CommandSpec, ParamSpec, Seat};
+
+use crate::abilities::{Ability, Terrain};
+use crate::command::Action;
+use crate::decide::{TurnNow, may_end, movement, plan};
+use crate::state::{Phase, State};
 
 /// The characters `seat` may act with now.
 pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
@@ -11,7 +18,7 @@ pub fn actors(state: &State, seat: &Seat) -> Vec<usize> {
     let Some(group) = state.groups.get(g) else {
         return Vec::new();
     };
-    if !crate::encounter::seats_match(&group.seat, seat) {
+    if !crate::state::seats_match(&group.seat, seat) {
         return Vec::new();
     }
     match state.active {
@@ -36,7 +43,7 @@ pub(super) fn may_act_now(state: &State, seat: &Seat, i: usize) -> bool {
     let Some(group) = state.current_group().and_then(|g| state.groups.get(g)) else {
         return false;
     };
-    if !crate::encounter::seats_match(&group.seat, seat) {
+    if !crate::state::seats_match(&group.seat, seat) {
         return false;
     }
     match state.active {

@@ -1,6 +1,6 @@
-//! Typed commands: the reference list ([`COMMANDS`]), the parser that reads a
-//! command line in the one command grammar ([`tabula_core::grammar`]) and
-//! resolves every name in it, and the character sheet in plain text.
+//! Typed commands: the parser that reads a command line in the one command
+//! grammar ([`tabula_core::grammar`]) and resolves every name in it; the
+//! commands it knows are listed in [`COMMANDS`].
 //!
 //! Names of characters, abilities and terrains match without regard to case,
 //! with `_` or `-` for a space, and by unambiguous prefix (`"the boss"`,
@@ -11,251 +11,13 @@
 use tabula_core::files::{NoSheets, SheetFiles};
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, normalize, resolve};
-use tabula_core::system::{CommandDoc, Giver, find_command};
+use tabula_core::system::{CommandDoc, find_command};
 use tabula_core::{CommandParseError, Seat};
 
+use super::reference::{ACTION_WORDS, COMMANDS};
 use crate::abilities::{Ability, Terrain};
-use crate::actions::{self, Action, Command};
-use crate::character::Carrying;
-use crate::encounter::State;
-use crate::rules;
-
-/// The commands that are actions of a character on its turn, in [`COMMANDS`]
-/// order: `[CHARACTER] ACTION ...`.
-const ACTION_WORDS: [&str; 17] = [
-    "attack",
-    "throw",
-    "hold",
-    "distract",
-    "evade",
-    "escape",
-    "engage",
-    "cover",
-    "leave-cover",
-    "shoot",
-    "blast",
-    "knockout",
-    "fight",
-    "surprise",
-    "intimidate",
-    "heal",
-    "end",
-];
-
-/// Every command of Scratch RPS, once each (001_337b5a42e331e513.txt): the
-/// table's commands, then the actions a character takes on its turn. An action
-/// is written `CHARACTER ACTION ...`; the character may be left out when the
-/// seat has only one that may act now (the one whose turn is on).
-pub const COMMANDS: &[CommandDoc] = &[
-    CommandDoc::new(
-        "initiative",
-        &[],
-        "initiative",
-        "a twenty-sided die is rolled for each initiative group, adding stealth and detection; the highest goes first",
-        Giver::Gm,
-        rules::TURNS,
-    ),
-    CommandDoc::new(
-        "roll",
-        &[],
-        "roll CHARACTER [ABILITY] DIFFICULTY [requires]",
-        "roll a twenty-sided die and add the ability level; equal to or greater than the difficulty succeeds, a natural 20 always does",
-        Giver::Gm,
-        rules::ROLLS,
-    ),
-    CommandDoc::new(
-        "adjust",
-        &[],
-        "adjust CHARACTER VALUE AMOUNT",
-        "the GM sets (N) or changes (+N, -N) a character's hit points (0 to its maximum); at 0 it is incapacitated",
-        Giver::Gm,
-        rules::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "remove",
-        &[],
-        "remove CHARACTER",
-        "the GM takes a character out of the encounter, as one who escaped is out of it",
-        Giver::Gm,
-        rules::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "add",
-        &[],
-        "add KIND|FILE.toml [as NAME] [to SEAT]",
-        "the GM adds a character (one at the table, one of the book's sheets, or an uploaded sheet file) to a seat's initiative group (default the GM's), at full hit points; a name in use gets NAME 2",
-        Giver::Gm,
-        rules::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "end-encounter",
-        &[],
-        "end-encounter",
-        "the GM ends the encounter now",
-        Giver::Gm,
-        rules::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "terrain",
-        &[],
-        "terrain add|remove TERRAIN",
-        "add or remove a terrain (obstacles, level ground, room to fly, water, deep water) that movement abilities need",
-        Giver::Gm,
-        rules::MOVEMENT_ABILITIES,
-    ),
-    CommandDoc::new(
-        "craft",
-        &[],
-        "craft CRAFTER COMPANION ABILITY [hurry]",
-        "before the encounter, give a companion a temporary +1 to an ability he has; in a hurry, a craftsmanship roll of 10",
-        Giver::Player,
-        rules::SUPPORT_ABILITIES,
-    ),
-    CommandDoc::new(
-        "uncraft",
-        &[],
-        "uncraft CRAFTER COMPANION ABILITY",
-        "before the encounter, take back a temporary bonus the crafter gave",
-        Giver::Player,
-        rules::SUPPORT_ABILITIES,
-    ),
-    CommandDoc::new(
-        "attack",
-        &[],
-        "[CHARACTER] attack TARGET [with ABILITY]",
-        "basic attack: a close range normal attack against the target's agility, 1 damage",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "throw",
-        &[],
-        "[CHARACTER] throw TARGET",
-        "throw object: a long range normal attack against the target's agility, 1 damage, when a throwable object is at hand",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "hold",
-        &[],
-        "[CHARACTER] hold TARGET [with ABILITY]",
-        "a close range force attack against the target's strength; it delays the target and stops him evading",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "distract",
-        &[],
-        "[CHARACTER] distract TARGET [with ABILITY]",
-        "an unrepeatable close range psychic attack against the target's intelligence; it delays the target",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "evade",
-        &[],
-        "[CHARACTER] evade [[with] ABILITY]",
-        "add a movement ability level to agility and strength until the next turn or until held",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "escape",
-        &[],
-        "[CHARACTER] escape",
-        "leave the encounter, after evading on the last turn",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "engage",
-        &[],
-        "[CHARACTER] engage",
-        "bonus action before a close range attack, which is then the turn's action: +2 to close range attack rolls this turn, -2 agility until the next",
-        Giver::Player,
-        rules::ENGAGE,
-    ),
-    CommandDoc::new(
-        "cover",
-        &["take-cover"],
-        "[CHARACTER] cover",
-        "take cover, a bonus action before any other: +2 agility, -2 to all rolls",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "leave-cover",
-        &[],
-        "[CHARACTER] leave-cover",
-        "leave cover whenever he wants",
-        Giver::Player,
-        rules::BASIC_ACTIONS,
-    ),
-    CommandDoc::new(
-        "shoot",
-        &[],
-        "[CHARACTER] shoot TARGET",
-        "shooting: a powerful long range normal attack against the target's agility, 2 damage (5 when automatic)",
-        Giver::Player,
-        rules::SHOOTING_AUTOMATIC,
-    ),
-    CommandDoc::new(
-        "blast",
-        &[],
-        "[CHARACTER] blast TARGET [TARGET [TARGET]]",
-        "blasting: a long range normal attack against up to three separate enemies (none of the blaster's side), 1 damage each",
-        Giver::Player,
-        rules::BLASTING_ENEMIES,
-    ),
-    CommandDoc::new(
-        "knockout",
-        &[],
-        "[CHARACTER] knockout TARGET",
-        "an extremely devastating close range normal attack: 4 damage when healthy, 2 when injured; delays the attacker",
-        Giver::Player,
-        rules::ATTACK_ABILITIES,
-    ),
-    CommandDoc::new(
-        "fight",
-        &[],
-        "[CHARACTER] fight TARGET [TARGET]",
-        "fighting: a healthy attacker does two basic attacks as a single action",
-        Giver::Player,
-        rules::ATTACK_ABILITIES,
-    ),
-    CommandDoc::new(
-        "surprise",
-        &[],
-        "[CHARACTER] surprise TARGET [with ABILITY]",
-        "an unrepeatable long range psychic attack with stealth or detection against the target's intelligence; it panics the target",
-        Giver::Player,
-        rules::STALKING_ABILITIES,
-    ),
-    CommandDoc::new(
-        "intimidate",
-        &[],
-        "[CHARACTER] intimidate TARGET",
-        "an unrepeatable long range psychic attack with command against the greater of intelligence and strength; it panics the target",
-        Giver::Player,
-        rules::SUPPORT_ABILITIES,
-    ),
-    CommandDoc::new(
-        "heal",
-        &["revive"],
-        "[CHARACTER] heal TARGET",
-        "healing: revive an incapacitated or heal an injured character, difficulty 10",
-        Giver::Player,
-        rules::SUPPORT_ABILITIES,
-    ),
-    CommandDoc::new(
-        "end",
-        &["pass"],
-        "[CHARACTER] end",
-        "end the turn, doing nothing more",
-        Giver::Player,
-        rules::TURNS,
-    ),
-];
+use crate::command::{Action, Command};
+use crate::state::State;
 
 /// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
 pub(crate) fn args_err(command: &str, problem: impl Into<String>) -> CommandParseError {
@@ -271,7 +33,7 @@ pub fn key(name: &str) -> String {
 
 /// How a character is named in a list of candidates: its name, or its id
 /// when another character has the same name.
-fn label(state: &State, i: usize) -> String {
+pub(crate) fn label(state: &State, i: usize) -> String {
     let Some(c) = state.get(i) else {
         return String::new();
     };
@@ -345,7 +107,7 @@ pub fn resolve_character(
     })
 }
 
-fn everyone(state: &State) -> Vec<usize> {
+pub(crate) fn everyone(state: &State) -> Vec<usize> {
     (0..state.characters.len()).collect()
 }
 
@@ -676,7 +438,7 @@ pub fn parse_with(
             _ => {
                 // An action; the actor is implied: the character whose turn is
                 // on, or the only one this seat may act with.
-                let who = actions::actors(state, seat);
+                let who = crate::legal::actors(state, seat);
                 let [a] = who.as_slice() else {
                     return Err(args_err(
                         d.name,
@@ -804,110 +566,4 @@ fn parse_craft(state: &State, name: &str, args: &[&str]) -> Result<Command, Comm
             ability,
         }
     })
-}
-
-fn carrying_text(c: &Carrying) -> String {
-    format!(
-        "pack {} kg ({} lbs), carry {} kg ({} lbs), lift {} kg ({} lbs)",
-        c.pack_kg, c.pack_lb, c.carry_kg, c.carry_lb, c.lift_kg, c.lift_lb
-    )
-}
-
-/// One character's sheet, as the book prints its characters ("Support
-/// Abilities", "Combat Example"): `Name (A agility, I intelligence, S
-/// strength, T stamina): description`, then one line per ability, `LEVEL
-/// ability: note`; then what the encounter has done to it: hit points and
-/// their state ("Hit Points"), the states it is in, its side and seat.
-/// The defenses in the first line are the ones now, states included.
-fn sheet_of(state: &State, i: usize) -> String {
-    let Some(c) = state.get(i) else {
-        return String::new();
-    };
-    let d = c.base_defenses(&state.rules);
-    let ch = &c.character;
-    let mut out = format!(
-        "{} ({} agility, {} intelligence, {} strength, {} stamina)",
-        ch.name(),
-        state.agility(i),
-        state.intelligence(i),
-        state.strength(i),
-        d.stamina
-    );
-    if !ch.description().is_empty() {
-        out.push_str(&format!(": {}", ch.description()));
-    }
-    out.push('\n');
-    for (a, l) in ch.levels() {
-        let note = ch
-            .note(a.name())
-            .map(|n| format!(": {n}"))
-            .unwrap_or_default();
-        out.push_str(&format!("  {l} {a}{note}\n"));
-    }
-    for (a, l) in ch.other_abilities() {
-        out.push_str(&format!("  {l} {a} (no rules in the book)\n"));
-    }
-    out.push_str(&format!(
-        "  hit points {} of {}: {}\n",
-        c.hit_points,
-        d.max_hit_points,
-        c.hp_state(&state.rules)
-    ));
-    let states = crate::table::states_of(c);
-    out.push_str(&format!(
-        "  states: {}\n",
-        if states.is_empty() {
-            "none".to_string()
-        } else {
-            states.join(", ")
-        }
-    ));
-    if let Some(l) = c.leader.and_then(|l| state.get(l)) {
-        out.push_str(&format!("  minion of {}\n", l.character.name()));
-    }
-    out.push_str(&format!(
-        "  id {}; side {}; played by {}; {} of {} CP, maximum level {}\n",
-        c.id,
-        state.side_of(i).unwrap_or_default(),
-        state.seat_of(i).map(|s| s.to_string()).unwrap_or_default(),
-        ch.cp_spent(),
-        ch.cp(),
-        ch.max_level()
-    ));
-    out.push_str(&format!(
-        "  carrying (strength {}): {}\n",
-        d.strength,
-        carrying_text(&Carrying::for_strength(d.strength))
-    ));
-    out
-}
-
-/// The sheets of `name` or, without a name, of every character `seat`
-/// controls (the GM: every character at the table). Scratch RPS hides
-/// nothing: every seat may read every sheet.
-///
-/// # Errors
-/// [`CommandParseError::Name`] when `name` is no character, listing them.
-pub fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
-    let which: Vec<usize> = match name {
-        Some(n) => vec![resolve_character(state, "character", n, &everyone(state))?],
-        None if seat.is_gm() => everyone(state),
-        None => (0..state.characters.len())
-            .filter(|i| state.controls(seat, *i))
-            .collect(),
-    };
-    if which.is_empty() {
-        let all: Vec<String> = everyone(state).iter().map(|i| label(state, *i)).collect();
-        return Ok(format!(
-            "{seat} plays no character at this table; name one: {}",
-            all.join(", ")
-        ));
-    }
-    Ok(which
-        .iter()
-        .map(|i| sheet_of(state, *i))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .trim_end()
-        .to_string())
 }

@@ -34,7 +34,7 @@ pub(super) fn act(
 /// After engage, the turn's action is a close range attack (R-SCR-10): the
 /// turn does not end before it is made, unless no close range attack is
 /// possible at all (engage is refused then, so this guards a lock-up only).
-pub(super) fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
+pub(crate) fn may_end(s: &State, a: usize, turn: TurnNow) -> Result<(), RuleError> {
     if engage_pending(turn) && close_attack_possible(s, a) {
         return Err(RuleError::forbidden(
             rules::ENGAGE,
@@ -281,7 +281,7 @@ pub(super) fn pick(
     }
 }
 
-pub(super) fn movement(s: &State) -> Vec<Ability> {
+pub(crate) fn movement(s: &State) -> Vec<Ability> {
     Ability::MOVEMENT
         .into_iter()
         .filter(|a| s.terrain_allows(*a))

@@ -1,20 +1,18 @@
 //! Encounters: initiative groups, turns, hit points and states ("Turns", "Hit
-//! Points", "Basic Actions", the abilities). The state, its events and `evolve`;
-//! the commands and `decide` are in [`crate::actions`].
+//! Points", "Basic Actions", the abilities). The state; its events are in
+//! [`crate::event`], `evolve` in [`crate::evolve`], the commands in
+//! [`crate::command`] and `decide` in [`crate::decide`].
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::abilities::{Ability, Terrain};
 use crate::character::{Character, Defenses, HitPointState};
-use crate::rolls::{Check, D20Roll};
 use crate::rules::TableRules;
 use tabula_core::Seat;
 use tabula_core::names::same_name;
 
-mod event;
-pub use event::*;
-mod evolve;
+use crate::event::Unrepeatable;
 
 /// [`same_name`] without allocating for plain names (ASCII letters, digits
 /// and `-`, as every id is): the same answer for every pair of names.
@@ -420,7 +418,7 @@ impl State {
     }
 
     /// Move to the next group (and round) with a character who may act.
-    fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         if self.phase != Phase::Turns {
             return;
         }
@@ -447,7 +445,7 @@ impl State {
     /// maximum hit points it feeds, and the character stays at full hit points.
     ///
     /// "Support Abilities" (craftsmanship), "Hit Points" (001_337b5a42e331e513.txt).
-    fn full_before_the_encounter(&mut self, i: usize) {
+    pub(crate) fn full_before_the_encounter(&mut self, i: usize) {
         if self.phase != Phase::Preparation {
             return;
         }
@@ -477,7 +475,7 @@ impl State {
         true
     }
 
-    fn refresh_over(&mut self) {
+    pub(crate) fn refresh_over(&mut self) {
         debug_assert_eq!(
             self.at_most_one_side_standing(),
             self.sides_standing().len() <= 1

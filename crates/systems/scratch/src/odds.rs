@@ -1,17 +1,23 @@
 //! The odds of each action a seat may take now, for the status and the
 //! page ("Rolls").
 
-use super::*;
+use tabula_core::{ChoiceOdds, Seat};
+
+use crate::command::Action;
+use crate::decide::{self, RollPreview};
+use crate::event::ActionKind;
+use crate::legal;
+use crate::state::{Phase, State};
 
 /// One action a character may take now against one target, with the chance of
-/// its roll and the damage split ([`actions::preview`]).
+/// its roll and the damage split ([`decide::preview`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionOdds {
     /// The action as typed: `attack`, `hold`, `shoot`, `fight`, `knockout`, `heal`.
     pub verb: &'static str,
     /// The chance of the action's (first) roll at the target and the chance of
     /// each total damage to it.
-    pub roll: actions::RollPreview,
+    pub roll: RollPreview,
 }
 
 /// The actions one character of the seat may take now, with their odds.
@@ -25,7 +31,7 @@ pub struct ActorOdds {
 
 /// The odds of every attack and action `seat`'s characters may take now (the
 /// character whose turn is on, or each who may start one), against every
-/// target: what `status` prints next to each choice and [`TextPlay::odds`]
+/// target: what `status` prints next to each choice and [`TextPlay::odds`](tabula_core::TextPlay::odds)
 /// offers. Empty when it is not the seat's group's turn.
 ///
 /// Scratch RPS, "Rolls", "Basic Actions", "Attack Abilities", "Healing"
@@ -35,7 +41,7 @@ pub fn action_odds(state: &State, seat: &Seat) -> Vec<ActorOdds> {
     if state.phase != Phase::Turns {
         return out;
     }
-    for a in actions::actors(state, seat) {
+    for a in legal::actors(state, seat) {
         if state.get(a).is_none() {
             continue;
         }
@@ -68,7 +74,7 @@ pub fn action_odds(state: &State, seat: &Seat) -> Vec<ActorOdds> {
                 if ally != matches!(tpl, Action::Heal { .. }) {
                     continue;
                 }
-                if let Some(p) = actions::preview(state, a, &tpl)
+                if let Some(p) = decide::preview(state, a, &tpl)
                     && let Some(first) = p.into_iter().next()
                 {
                     choices.push(ActionOdds {
@@ -129,4 +135,36 @@ pub(super) fn verb(kind: ActionKind) -> &'static str {
         ActionKind::Intimidate => "tries to intimidate",
         ActionKind::Heal => "uses healing",
     }
+}
+
+/// [`action_odds`], one entry per action and target: the chance of its
+/// (first) roll at that target, with the damage split in the detail.
+pub fn choice_odds(state: &State, seat: &Seat) -> Vec<ChoiceOdds> {
+    let mut out = Vec::new();
+    for o in action_odds(state, seat) {
+        let Some(c) = state.get(o.actor) else {
+            continue;
+        };
+        for x in o.choices {
+            let what = match x.verb {
+                "heal" => "the healing roll reaches its difficulty",
+                "hold" => "the hold reaches the target's strength",
+                "fight" => "each fighting attack reaches the target's agility",
+                "shoot" => "the shot reaches the target's agility",
+                _ => "the roll reaches the target's defense",
+            };
+            let what = format!("{what} (d20 + level, a natural 20 always succeeds)");
+            let detail = if x.roll.damage.iter().all(|(v, _)| *v == 0) {
+                what
+            } else {
+                format!("{what}; damage{}", damage_text(&x.roll.damage))
+            };
+            out.push(ChoiceOdds {
+                choice: format!("{} {} {}", c.id, x.verb, x.roll.target),
+                probability: x.roll.probability.clamp(0.0, 1.0),
+                detail,
+            });
+        }
+    }
+    out
 }

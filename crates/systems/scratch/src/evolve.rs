@@ -1,7 +1,9 @@
 //! `evolve`: each event applied to the state; never fails, events are facts
 //! ("Turns", "Hit Points", "Basic Actions", the abilities).
 
-use super::*;
+use crate::character::Character;
+use crate::event::{Effect, Event, Slot};
+use crate::state::{Combatant, CraftBonus, Phase, State};
 
 impl State {
     /// Apply one event. Never fails: events are facts.

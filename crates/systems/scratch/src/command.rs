@@ -1,30 +1,10 @@
-//! The commands of an encounter and `decide`: every basic action and ability
-//! action, checked against the rules, then rolled.
+//! The commands of an encounter: what a seat gives ([`Command`]) and what a
+//! character does on its turn ([`Action`]) ("Turns", "Basic Actions", the
+//! abilities).
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-
-use tabula_core::{CommandSpec, ParamSpec, Refusal, Roller, RuleError, Seat};
 
 use crate::abilities::{Ability, Terrain};
-use crate::character::HitPointState;
-use crate::encounter::{
-    ActionKind, Effect, Evading, Event, InitiativeRoll, Phase, Slot, State, TargetRoll,
-    Unrepeatable,
-};
-use crate::rolls::{Check, roll_d20_for};
-use crate::rules::{self, MAX_TIE_ROLLS};
-
-mod decide;
-pub use decide::*;
-mod turn;
-use turn::*;
-mod plan;
-use plan::*;
-mod execute;
-pub use execute::*;
-mod legal;
-pub use legal::*;
 
 /// A command a seat gives.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,111 +187,4 @@ pub enum Action {
     },
     /// Do nothing more: end the turn.
     End,
-}
-
-/// What a successful roll does to its target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum OnSuccess {
-    Delay,
-    Panic,
-    Held,
-    SetHp(u32),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct PlannedRoll {
-    target: usize,
-    against: &'static str,
-    level: u32,
-    modifier: i64,
-    difficulty: i64,
-    normal: u32,
-    automatic: u32,
-    on_success: Vec<OnSuccess>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Plan {
-    kind: ActionKind,
-    slot: Slot,
-    ability: Option<Ability>,
-    rolls: Vec<PlannedRoll>,
-    effects: Vec<Effect>,
-    after: Vec<Effect>,
-}
-
-/// The chance of a planned roll, for "what may this seat do now".
-#[derive(Clone, Debug, PartialEq)]
-pub struct RollPreview {
-    /// The target's id.
-    pub target: String,
-    /// The chance of success.
-    pub probability: f64,
-    /// The chance of each total damage this action deals to this target (all
-    /// its rolls at the target together), damage ascending.
-    pub damage: Vec<(i64, f64)>,
-}
-
-use crate::rolls::Range;
-
-fn find(state: &State, id: &str) -> Result<usize, RuleError> {
-    state.find(id).ok_or_else(|| unknown_character(state, id))
-}
-
-/// An unknown character name, refused with the valid choices (every
-/// character's id).
-pub fn unknown_character(state: &State, id: &str) -> RuleError {
-    RuleError::unknown_among(
-        rules::TABLE,
-        "character",
-        id,
-        state.characters.iter().map(|c| c.id.as_str()),
-    )
-}
-
-fn name(state: &State, i: usize) -> String {
-    state
-        .get(i)
-        .map(|c| c.character.name().to_string())
-        .unwrap_or_default()
-}
-
-/// The actor's own turn as the rules read it for his command: as it stands
-/// when his turn is on, or as [`Event::TurnStarted`] leaves it (the turn
-/// counter one higher, both actions free, no engage) when the command starts
-/// his turn. `decide` reads the state through this instead of cloning it and
-/// applying `TurnStarted`: the other fields that event changes (the actor's
-/// evading and flying out of reach, the active character) are read only for
-/// targets, never for the actor ("Turns", "Basic Actions").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct TurnNow {
-    turns: u32,
-    regular_used: bool,
-    bonus_used: bool,
-    engaged_on_turn: Option<u32>,
-}
-
-impl TurnNow {
-    fn of(state: &State, a: usize) -> TurnNow {
-        match state.get(a) {
-            Some(c) if state.active == Some(a) => TurnNow {
-                turns: c.turns,
-                regular_used: c.regular_used,
-                bonus_used: c.bonus_used,
-                engaged_on_turn: c.engaged_on_turn,
-            },
-            Some(c) => TurnNow {
-                turns: c.turns.saturating_add(1),
-                regular_used: false,
-                bonus_used: false,
-                engaged_on_turn: None,
-            },
-            None => TurnNow {
-                turns: 0,
-                regular_used: false,
-                bonus_used: false,
-                engaged_on_turn: None,
-            },
-        }
-    }
 }

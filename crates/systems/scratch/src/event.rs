@@ -1,7 +1,12 @@
 //! What happens in an encounter: the events, each with every die, the
 //! effects of an action, and the unrepeatable actions ("Turns").
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use crate::abilities::{Ability, Terrain};
+use crate::character::Character;
+use crate::rolls::{Check, D20Roll};
+use crate::state::Evading;
 
 /// The unrepeatable actions ("Turns").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

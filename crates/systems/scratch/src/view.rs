@@ -1,6 +1,10 @@
 //! What every seat sees of the table ([`View`]): Scratch RPS hides nothing.
 
-use super::*;
+use serde::Serialize;
+
+use crate::abilities::Terrain;
+use crate::character::HitPointState;
+use crate::state::{Combatant, Phase, State};
 
 /// One character as every seat sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
