@@ -11,7 +11,7 @@ use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
 use tabula_core::Rule;
 
-use crate::characters::{Character, TalentEffect};
+use crate::character::{Character, TalentEffect};
 use crate::checks::{AutoSymbols, PoolSpec};
 use crate::harm::largest_penalty;
 

@@ -15,7 +15,7 @@ use tabula_core::{
 };
 use tabula_sapio::Sapio;
 use tabula_sapio::builder::Draft;
-use tabula_sapio::characters::{
+use tabula_sapio::character::{
     CharacterDraft, RULE_ADVANCEMENT, RULE_ELEMENTS, RULE_LUCK, RULE_MAGIC, RULE_PROFESSIONS,
     RULE_QUALITIES, RULE_SHEET, RULE_STARTING, RULE_TALENTS, parse_character,
 };
@@ -810,7 +810,7 @@ fn draft(sheet: &str) -> CharacterDraft {
 /// as a line, not taken as part of a name.
 #[test]
 fn an_advanced_special_talent_carries_its_effect() {
-    use tabula_sapio::characters::TalentEffect;
+    use tabula_sapio::character::TalentEffect;
     let due = adv(
         &example("roof-runner.toml"),
         "GM",

@@ -9,7 +9,8 @@ use tabula_core::policy::Policy;
 use tabula_core::system::{ParamKind, Seat, System, Table, TextPlay};
 use tabula_core::testkit;
 use tabula_core::{CharacterBook, Refusal, RuleError, Scripted};
-use tabula_sapio::table::{Event, MAX_CHARACTERS};
+use tabula_sapio::event::Event;
+use tabula_sapio::table::MAX_CHARACTERS;
 use tabula_sapio::{Command, Sapio, State};
 
 fn examples() -> PathBuf {

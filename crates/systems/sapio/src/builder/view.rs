@@ -638,7 +638,7 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
                 "{} was gained alone by advancement and gives nothing until its pair is gained",
                 u.trim()
             ),
-            rule: crate::characters::RULE_MAGIC_UNPAIRED,
+            rule: crate::character::RULE_MAGIC_UNPAIRED,
         });
     }
     out.push(Derived {
@@ -647,7 +647,7 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
         rule: Rule::book(crate::BOOK, "Using The Spiral Dice"),
     });
     if !d.advancements.is_empty() {
-        let cycle = crate::characters::cycles(&d.advancements).unwrap_or_default();
+        let cycle = crate::character::cycles(&d.advancements).unwrap_or_default();
         out.push(Derived {
             name: "Advancements".into(),
             value: format!(
@@ -656,7 +656,7 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
                 cycle.completed,
                 d.cycle_changes.len()
             ),
-            rule: crate::characters::RULE_ADVANCEMENT,
+            rule: crate::character::RULE_ADVANCEMENT,
         });
     }
     if d.advancement_due {

@@ -1,7 +1,13 @@
 //! The reference of every command ([`COMMANDS`]): `help`, the parser's
 //! usage messages and `docs/COMMANDS.md`.
 
-use super::*;
+use tabula_core::system::{CommandDoc, Giver};
+
+use crate::character;
+use crate::checks;
+use crate::harm;
+use crate::invoking;
+use crate::table;
 
 /// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
@@ -125,7 +131,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "luck N",
         "Spend Luck one for one for bonus dice",
         Giver::Player,
-        characters::RULE_LUCK,
+        character::RULE_LUCK,
     ),
     CommandDoc::new(
         "declare",
@@ -213,7 +219,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "luck-principle CHARACTER",
         "Trouble for following the Principle: the character gains 1 Luck",
         Giver::Gm,
-        characters::RULE_PRINCIPLES,
+        character::RULE_PRINCIPLES,
     ),
     CommandDoc::new(
         "luck-impulse",
@@ -221,7 +227,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "luck-impulse CHARACTER OTHER",
         "The Worst Impulse caused trouble: the most inconvenienced other gains 1 Luck",
         Giver::Any,
-        characters::RULE_PRINCIPLES,
+        character::RULE_PRINCIPLES,
     ),
     CommandDoc::new(
         "adjust",
@@ -229,7 +235,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "adjust CHARACTER VALUE AMOUNT",
         "The GM sets (N) or changes (+N, -N) a character's Luck (0 to 99)",
         Giver::Gm,
-        characters::RULE_LUCK,
+        character::RULE_LUCK,
     ),
     CommandDoc::new(
         "add",
@@ -253,7 +259,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "give-luck CHARACTER N",
         "Luck for compelling choices",
         Giver::Gm,
-        characters::RULE_LUCK,
+        character::RULE_LUCK,
     ),
     CommandDoc::new(
         "release",
@@ -285,7 +291,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
         "A change on completing an advancement cycle",
         Giver::Player,
-        characters::RULE_ADVANCEMENT,
+        character::RULE_ADVANCEMENT,
     ),
     CommandDoc::new(
         "end-sequence",

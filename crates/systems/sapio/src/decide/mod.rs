@@ -1,6 +1,25 @@
 //! `decide`: the refusals and events of every command, by phase.
 
-use super::*;
+use crate::name_match::same_name;
+use tabula_core::system::Seat;
+use tabula_core::{Refusal, Roller, Rule, RuleError};
+
+use crate::character::{
+    Advance, CycleChange, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK, RULE_MAGIC_UNPAIRED,
+    RULE_PRINCIPLES,
+};
+use crate::checks::{self, MAX_BONUS, MAX_TN};
+use crate::command::Command;
+use crate::event::{Event, LuckReason, Step};
+use crate::harm::{self, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR};
+use crate::invoking::{
+    self, Element, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE, RULE_LOCKS,
+    RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
+};
+use crate::state::{Member, PendingInjury, State, Until};
+use crate::table::{
+    MAX_LUCK_SPEND, MAX_NARRATION, RULE_PLAYERS, RULE_SEATS, RULE_SEQUENCE, RULE_SESSION,
+};
 
 mod check;
 mod pool;
@@ -9,7 +28,7 @@ mod roll;
 mod sequence;
 mod session;
 
-pub(in crate::table) use sequence::round_end_after;
+pub(crate) use sequence::round_end_after;
 pub use session::due_advancements;
 
 /// Decide a command: the refusals every command shares (the encounter over, a

@@ -7,22 +7,14 @@
 //! "Injuries and Stresses", "Weapons and causing Injury", "Character versus
 //! Character", "Advancement"; R-SA-1 to R-SA-10.
 
-use crate::name_match::same_name;
-use serde::{Deserialize, Serialize};
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
-use tabula_core::{Refusal, Roller, Rule, RuleError};
+use tabula_core::{Roller, Rule, RuleError};
 
 use crate::ID;
-use crate::characters::{
-    Advance, Character, CycleChange, DraftError, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK,
-    RULE_MAGIC_UNPAIRED, RULE_PRINCIPLES,
-};
-use crate::checks::{self, CheckRoll, MAX_BONUS, MAX_TN, PoolSpec};
-use crate::harm::{self, BoxRef, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR, Recording};
-use crate::invoking::{
-    self, Declaration, Element, Help, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE,
-    RULE_LOCKS, RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
-};
+use crate::command::Command;
+use crate::event::Event;
+use crate::setup::{SetupError, setup};
+use crate::state::State;
 
 /// "Action Sequences": rounds, turns, focal and supporting characters.
 pub const RULE_SEQUENCE: Rule = Rule::book(crate::BOOK, "Action Sequences in Play");
@@ -42,19 +34,6 @@ pub const MAX_LUCK_SPEND: u32 = 12;
 /// The most text in a framing or a declaration (characters).
 pub const MAX_NARRATION: usize = 500;
 
-mod command;
-mod decide;
-mod event;
-mod evolve;
-mod setup;
-mod state;
-
-pub use command::Command;
-pub use decide::due_advancements;
-pub use event::{Event, LuckReason, Step};
-pub use setup::{SetupError, TableCharacter, TableFile, setup};
-pub use state::{Lock, Member, Participant, PendingInjury, Sequence, State, Until};
-
 /// The Sapio System at the table.
 pub struct Sapio;
 
@@ -71,16 +50,16 @@ impl System for Sapio {
         command: &Command,
         roller: &mut dyn Roller,
     ) -> Result<Vec<Event>, RuleError> {
-        let mut events = decide::decide(state, seat, command, roller)?;
+        let mut events = crate::decide::decide(state, seat, command, roller)?;
         // "The round ends and a new round begins when all characters have been focal once."
-        if let Some(round) = decide::round_end_after(state, &events) {
+        if let Some(round) = crate::decide::round_end_after(state, &events) {
             events.push(Event::RoundEnded { round });
         }
         Ok(events)
     }
 
     fn evolve(state: &mut State, event: &Event) {
-        evolve::evolve(state, event);
+        crate::evolve::evolve(state, event);
     }
 
     fn view(state: &State, _seat: &Seat) -> State {
@@ -88,7 +67,7 @@ impl System for Sapio {
     }
 
     fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        crate::text::legal(state, seat)
+        crate::legal::legal(state, seat)
     }
 }
 
@@ -117,7 +96,7 @@ impl TextPlay for Sapio {
         crate::text::default_seat(state)
     }
 
-    /// The parser proper ([`crate::commands::parse_with`]): the GM's `add
+    /// The parser proper ([`crate::text::parse_with`]): the GM's `add
     /// FILE.toml` reads the sheet sent with the line (issue 27, item 6);
     /// `parse_command` is this with no sheets.
     fn parse_command_with(
@@ -126,10 +105,10 @@ impl TextPlay for Sapio {
         line: &str,
         sheets: &dyn tabula_core::files::SheetFiles,
     ) -> Result<Command, CommandParseError> {
-        crate::commands::parse_with(state, seat, line, sheets)
+        crate::text::parse_with(state, seat, line, sheets)
     }
 
-    const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::commands::COMMANDS;
+    const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::text::COMMANDS;
     /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`]).
     const END_COMMANDS: &'static [&'static str] = &["end"];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols =

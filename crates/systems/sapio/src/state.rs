@@ -1,6 +1,12 @@
 //! The table's state: characters, locks, the Action Sequence.
 
-use super::*;
+use crate::name_match::same_name;
+use serde::{Deserialize, Serialize};
+
+use crate::character::Character;
+use crate::checks::CheckRoll;
+use crate::harm::Level;
+use crate::invoking::OpenCheck;
 
 /// How long an invoked element stays invoked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,10 @@
 //! The commands a seat gives.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use crate::character::{Advance, CycleChange};
+use crate::harm::{HarmKind, Level};
+use crate::invoking::Nature;
 
 /// The default of [`Command::Defend`]'s `fully`: a Main Profession is taken
 /// as fully applicable unless the defender says partly (as `invoke` does).
@@ -9,7 +13,8 @@ fn fully_applicable() -> bool {
 }
 
 /// A command a seat gives. Characters are named by their index in the table's
-/// `characters`; the terminal reads names (see [`TextPlay::parse_command`]).
+/// `characters`; the terminal reads names (see
+/// [`TextPlay::parse_command`](tabula_core::system::TextPlay::parse_command)).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "kebab-case")]
 pub enum Command {

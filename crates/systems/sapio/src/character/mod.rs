@@ -97,8 +97,8 @@ pub const EXAMPLE_QUALITIES: [&str; 35] = [
 ];
 
 mod advance;
-mod character;
 mod draft;
+mod elements;
 mod problem;
 #[cfg(test)]
 mod tests;
