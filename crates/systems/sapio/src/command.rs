@@ -224,7 +224,7 @@ pub enum Command {
     /// [to SEAT]`): one of the book's bundled sheets, a copy of a character
     /// at the table, or the character of an uploaded sheet file, with fresh
     /// Injury and Stress tracks, played by the GM or by `to`'s seat. Issue
-    /// 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    /// 27, item 6 ([`crate::rules::RULE_GM_TOOLS`]).
     Add {
         /// A bundled sheet (`roof-runner`) or a character at the table; with
         /// `sheet`, the sheet file's name as the line gave it (`mira.toml`).
@@ -244,7 +244,7 @@ pub enum Command {
         sheet: Option<String>,
     },
     /// GM: a GM character leaves the encounter (`remove CHARACTER`), between
-    /// turns. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    /// turns. Issue 27, item 6 ([`crate::rules::RULE_GM_TOOLS`]).
     Remove {
         /// Who.
         character: usize,

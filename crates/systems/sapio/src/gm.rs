@@ -7,23 +7,18 @@
 //! `remove` cite the table's own [`RULE_GM_TOOLS`] (see
 //! `docs/systems/sapio.md`, "GM tools").
 
+use crate::rules::{RULE_GM_TOOLS, RULE_LUCK, RULE_SEATS, RULE_SHEET, RULE_VERSUS};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use tabula_core::{CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
 
-use crate::character::{Character, CharacterDraft, MAX_LUCK, RULE_LUCK, RULE_SHEET, SheetError};
+use crate::character::{Character, CharacterDraft, MAX_LUCK, SheetError};
 use crate::event::Event;
 use crate::harm::Track;
-use crate::invoking::RULE_VERSUS;
 use crate::name_match::same_name;
 use crate::state::State;
-use crate::table::{MAX_CHARACTERS, RULE_SEATS};
-
-/// The GM's tools for the table (Tabula's own rule, issue 27, item 6): a
-/// character joins the encounter (`add`) or leaves it (`remove`), as
-/// `docs/systems/sapio.md` ("GM tools") writes down.
-pub const RULE_GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
+use crate::table::MAX_CHARACTERS;
 
 /// The book's bundled character sheets (`examples/sapio/*.toml`, the table
 /// file left out), by the file's name without `.toml`: the kinds `add`

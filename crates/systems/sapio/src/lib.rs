@@ -8,10 +8,11 @@
 //!
 //! | module | role | chapters of the book |
 //! |---|---|---|
+//! | [`rules`] | every [`tabula_core::Rule`] constant the crate cites | every chapter below |
 //! | [`character`] | the character, its sheet and validation, the draft | "The Elements of a Character", "Professions and Specializations", "Qualities", "Special Talents", "Principles and Worst Impulses" |
 //! | [`builder`] | creation as steps ([`tabula_core::CharacterBook`]) | "Building a Starting Character" |
 //! | [`advance`] | advancement between sessions; the sheets an encounter leaves ([`advance::lasting`]) | "Advancement", "Injuries and Stresses", "Luck" |
-//! | [`table`] | [`Sapio`], its [`tabula_core::System`] and [`tabula_core::TextPlay`] impls, the table limits and rules | "Action Sequences", "Players in the Action Sequence" |
+//! | [`table`] | [`Sapio`], its [`tabula_core::System`] and [`tabula_core::TextPlay`] impls, the table limits | "Action Sequences", "Players in the Action Sequence" |
 //! | [`state`] | the table's state: characters, locks, the Action Sequence | |
 //! | [`command`] | the [`Command`] enum | |
 //! | [`event`] | the [`Event`] enum | |
@@ -29,8 +30,6 @@
 //! | [`invoking`] | a check's pool from invoked elements, help, Luck, Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5) | "Invoking an Element", "Character versus Character" |
 //! | [`harm`] | Injuries and Stresses (R-SA-6), weapons (R-SA-4) | "Injuries and Stresses", "Weapons and causing Injury" |
 //!
-//! There is no separate `rules` module: each [`tabula_core::Rule`] constant
-//! lives beside the code that applies it.
 //!
 //! It depends on `tabula-core` only.
 //!
@@ -68,6 +67,7 @@ mod name_match;
 pub mod odds;
 pub mod place;
 pub mod policy;
+pub mod rules;
 pub mod setup;
 pub mod sheet;
 pub mod spiral_dice;

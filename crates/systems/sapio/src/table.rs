@@ -8,24 +8,13 @@
 //! Character", "Advancement"; R-SA-1 to R-SA-10.
 
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
-use tabula_core::{Roller, Rule, RuleError};
+use tabula_core::{Roller, RuleError};
 
 use crate::ID;
 use crate::command::Command;
 use crate::event::Event;
 use crate::setup::{SetupError, setup};
 use crate::state::State;
-
-/// "Action Sequences": rounds, turns, focal and supporting characters.
-pub const RULE_SEQUENCE: Rule = Rule::book(crate::BOOK, "Action Sequences in Play");
-/// "Players in the Action Sequence".
-pub const RULE_PLAYERS: Rule = Rule::book(crate::BOOK, "Players in the Action Sequence");
-/// Who gives which command at the table (Tabula's own rule: the GM sets TNs and
-/// records harm, a player acts for their own character).
-pub const RULE_SEATS: Rule = Rule::table("Seats");
-/// Advancement happens at the GM's end-of-session step, one per character after
-/// a consequential session. "Advancement"; R-SA-9.
-pub const RULE_SESSION: Rule = Rule::book(crate::BOOK, "Advancement").ruling("R-SA-9");
 
 /// The most characters at one table (a table limit).
 pub const MAX_CHARACTERS: usize = 24;
@@ -109,7 +98,7 @@ impl TextPlay for Sapio {
     }
 
     const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::text::COMMANDS;
-    /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`]).
+    /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`](crate::rules::RULE_SEQUENCE)).
     const END_COMMANDS: &'static [&'static str] = &["end"];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols =
         tabula_core::system::LogSymbols::SpiralDice;
@@ -117,7 +106,7 @@ impl TextPlay for Sapio {
     /// Issue 27, bug 8: a check's Spiral Dice are the focal character's roll,
     /// credited to the seat that plays the focal character (the GM for a
     /// character without a player), whoever's command rolled them
-    /// ([`RULE_SEQUENCE`]).
+    /// ([`RULE_SEQUENCE`](crate::rules::RULE_SEQUENCE)).
     fn event_seat(state: &State, event: &Event) -> Option<Seat> {
         let Event::Rolled { check, .. } = event else {
             return None;

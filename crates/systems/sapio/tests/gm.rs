@@ -317,7 +317,7 @@ fn each_refusal_changes_nothing() {
     let mut t = table();
     let e = refused(&mut t, "Ana", "remove Vance");
     assert_eq!(e.kind, Refusal::NotPermitted);
-    assert_eq!(e.rule, tabula_sapio::gm::RULE_GM_TOOLS);
+    assert_eq!(e.rule, tabula_sapio::rules::RULE_GM_TOOLS);
     let e = refused(&mut t, "Ana", "add enforcer");
     assert_eq!(e.kind, Refusal::NotPermitted);
     let e = refused(&mut t, "GM", "remove Wren");

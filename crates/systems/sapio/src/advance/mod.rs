@@ -30,16 +30,16 @@
 //! Every refusal changes nothing and names its rule; the sheet written is
 //! checked again by [`Character::from_draft`].
 
+use crate::rules::{
+    RULE_ADVANCEMENT, RULE_INJURIES, RULE_LUCK, RULE_SEATS, RULE_SESSION, RULE_WEAPONS,
+};
 use tabula_core::names::same_name;
 use tabula_core::system::{CommandDoc, Giver};
 use tabula_core::{AdvanceError, Advanced, Seat};
 
 use crate::builder::{validate, write_sheet};
-use crate::character::{
-    Advance, Character, CharacterDraft, CycleChange, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK, Talent,
-};
-use crate::harm::{HarmKind, RULE_INJURIES, RULE_WEAPONS, Track};
-use crate::table::{RULE_SEATS, RULE_SESSION};
+use crate::character::{Advance, Character, CharacterDraft, CycleChange, MAX_LUCK, Talent};
+use crate::harm::{HarmKind, Track};
 
 pub mod lasting;
 

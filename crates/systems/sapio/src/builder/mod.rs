@@ -62,6 +62,7 @@
 //! assert!(Sapio::validate(&Sapio::finish(&d).unwrap()).is_ok());
 //! ```
 
+use crate::rules::RULE_SHEET;
 use serde::{Deserialize, Serialize};
 
 use tabula_core::builder::{
@@ -73,11 +74,9 @@ use tabula_core::{BuildProblem, BuildRefusal, BuildView, FieldValue, Rule};
 use crate::ID;
 use crate::character::{
     AdvanceKind, Character, CharacterDraft, CycleChangeKind, DraftProblem, EXAMPLE_QUALITIES,
-    MAX_ELEMENTS, MAX_LUCK, ProfessionDraft, RULE_LUCK, RULE_MAGIC, RULE_PRINCIPLES,
-    RULE_PROFESSIONS, RULE_QUALITIES, RULE_SHEET, RULE_STARTING, Talent, TalentEffect, Weapon,
-    is_magic_quality,
+    MAX_ELEMENTS, MAX_LUCK, ProfessionDraft, Talent, TalentEffect, Weapon, is_magic_quality,
 };
-use crate::harm::{Level, RULE_WEAPONS, Track};
+use crate::harm::{Level, Track};
 
 mod edit;
 pub(crate) mod fields;
@@ -86,10 +85,6 @@ mod view;
 pub use edit::{clear, force, set};
 use fields::*;
 pub use view::{build_problem, build_view, problems};
-
-/// "Character Elements": first come up with a concept, then translate it into
-/// elements.
-pub const RULE_CONCEPT: Rule = Rule::book(crate::BOOK, "Character Elements");
 
 /// The most characters of a Special Talent's text the builder takes (the
 /// sheet allows more, see [`crate::character::MAX_TEXT`]; a draft read from

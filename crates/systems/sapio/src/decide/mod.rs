@@ -1,25 +1,21 @@
 //! `decide`: the refusals and events of every command, by phase.
 
 use crate::name_match::same_name;
+use crate::rules::{
+    RULE_INJURIES, RULE_INVOKE, RULE_LUCK, RULE_MAGIC_UNPAIRED, RULE_PLAYERS, RULE_SEATS,
+    RULE_SESSION, RULE_SIMILAR,
+};
 use tabula_core::system::Seat;
 use tabula_core::{Refusal, Roller, Rule, RuleError};
 
-use crate::character::{
-    Advance, CycleChange, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK, RULE_MAGIC_UNPAIRED,
-    RULE_PRINCIPLES,
-};
+use crate::character::{Advance, CycleChange, MAX_LUCK};
 use crate::checks::{self, MAX_BONUS, MAX_TN};
 use crate::command::Command;
 use crate::event::{Event, LuckReason, Step};
-use crate::harm::{self, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR};
-use crate::invoking::{
-    self, Element, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE, RULE_LOCKS,
-    RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
-};
+use crate::harm::{self, Damage, HarmKind, Level};
+use crate::invoking::{self, Element, Nature, OpenCheck, ProfessionUse};
 use crate::state::{Member, PendingInjury, State, Until};
-use crate::table::{
-    MAX_LUCK_SPEND, MAX_NARRATION, RULE_PLAYERS, RULE_SEATS, RULE_SEQUENCE, RULE_SESSION,
-};
+use crate::table::{MAX_LUCK_SPEND, MAX_NARRATION};
 
 mod check;
 mod pool;
@@ -276,7 +272,7 @@ fn not_debilitated(state: &State, i: usize) -> Result<(), RuleError> {
     let m = known(state, i)?;
     if m.character.dead() {
         return Err(RuleError::condition(
-            harm::RULE_WEAPONS,
+            crate::rules::RULE_WEAPONS,
             "dead",
             format!("{} is dead", state.name(i)),
         ));

@@ -2,6 +2,7 @@
 //! leaving, ending, and the end of a round ("Action Sequences in Play").
 
 use super::*;
+use crate::rules::{RULE_SEQUENCE, RULE_VERSUS};
 
 /// The turn bookkeeping of an Action Sequence, all that ending a round reads
 /// of it: the round, turns framed, whether a turn waits for its focal

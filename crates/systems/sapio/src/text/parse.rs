@@ -67,7 +67,7 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
 /// [`names_sheet_file`]) reads `FILE.toml` from `sheets` and checks it with
 /// the book's validating reader ([`crate::gm::read_sheet`]); the command
 /// carries the sheet's text, which `decide` checks again. Issue 27, item 6
-/// ([`crate::gm::RULE_GM_TOOLS`]).
+/// ([`crate::rules::RULE_GM_TOOLS`]).
 ///
 /// # Errors
 /// As [`parse`]; [`CommandParseError::Sheet`] naming the file when it was
