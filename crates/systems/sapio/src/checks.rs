@@ -7,19 +7,11 @@
 //! This module is arithmetic on counts of dice; which character element gave
 //! which die is the business of [`crate::invoking`].
 
+use crate::rules::{RULE_BONUS_PAST_SIX, RULE_WHEN_TO_ROLL};
 use serde::{Deserialize, Serialize};
-use tabula_core::{RollError, Roller, Rule};
+use tabula_core::{RollError, Roller};
 
 use crate::spiral_dice::{self, Face, Symbols};
-
-/// "When to Roll": the GM sets a TN between 1 and 5; a pool never holds more than
-/// six dice.
-pub const RULE_WHEN_TO_ROLL: Rule = Rule::book(crate::BOOK, "When to Roll");
-/// Bonus dice past six lower the TN. R-SA-2.
-pub const RULE_BONUS_PAST_SIX: Rule = Rule::book(crate::BOOK, "When to Roll").ruling("R-SA-2");
-/// Improbable Success. R-SA-3.
-pub const RULE_IMPROBABLE: Rule =
-    Rule::book(crate::BOOK, "Special Situations when Rolling").ruling("R-SA-3");
 
 /// The most dice a pool may hold. "When to Roll".
 pub const MAX_DICE: u32 = 6;
@@ -361,7 +353,7 @@ pub enum CheckError {
         got: u32,
     },
     /// The Injury/Stress penalty is 0, 1 (Moderate) or 2 (Severe).
-    #[error("the Injury or Stress penalty is 0, 1 or 2, not {got} [{rule}]", rule = crate::harm::RULE_PENALTY)]
+    #[error("the Injury or Stress penalty is 0, 1 or 2, not {got} [{rule}]", rule = crate::rules::RULE_PENALTY)]
     Penalty {
         /// The number given.
         got: u32,

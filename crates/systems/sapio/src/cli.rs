@@ -11,7 +11,7 @@ use tabula_core::tool::{
 };
 
 use crate::Sapio;
-use crate::characters::{self, Character};
+use crate::character::{self, Character};
 use crate::checks::{self, PoolSpec};
 use crate::odds;
 use crate::spiral_dice::normalize_face;
@@ -72,7 +72,7 @@ impl BookTools for Sapio {
     }
 
     fn character_sheet(_settings: &str, sheet: &str) -> Result<CharacterSheet, String> {
-        characters::parse_character(sheet)
+        character::parse_character(sheet)
             .map(|c| character_sheet(&c))
             .map_err(|e| e.to_string())
     }

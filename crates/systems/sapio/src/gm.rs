@@ -7,21 +7,18 @@
 //! `remove` cite the table's own [`RULE_GM_TOOLS`] (see
 //! `docs/systems/sapio.md`, "GM tools").
 
+use crate::rules::{RULE_GM_TOOLS, RULE_LUCK, RULE_SEATS, RULE_SHEET, RULE_VERSUS};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use tabula_core::{CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
 
-use crate::characters::{Character, CharacterDraft, MAX_LUCK, RULE_LUCK, RULE_SHEET, SheetError};
+use crate::character::{Character, CharacterDraft, MAX_LUCK, SheetError};
+use crate::event::Event;
 use crate::harm::Track;
-use crate::invoking::RULE_VERSUS;
 use crate::name_match::same_name;
-use crate::table::{Event, MAX_CHARACTERS, RULE_SEATS, State};
-
-/// The GM's tools for the table (Tabula's own rule, issue 27, item 6): a
-/// character joins the encounter (`add`) or leaves it (`remove`), as
-/// `docs/systems/sapio.md` ("GM tools") writes down.
-pub const RULE_GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
+use crate::state::State;
+use crate::table::MAX_CHARACTERS;
 
 /// The book's bundled character sheets (`examples/sapio/*.toml`, the table
 /// file left out), by the file's name without `.toml`: the kinds `add`
@@ -270,7 +267,7 @@ pub fn add(
 /// encounter exactly as a bundled sheet does ([`add`]: fresh tracks, `to`'s
 /// seat or the GM, " 2" on a taken name, the whole sheet in the event). The
 /// sheet is read by the book's own validating reader
-/// ([`crate::characters::parse_character`], the one `tabula sapio character
+/// ([`crate::character::parse_character`], the one `tabula sapio character
 /// validate` and a table file's `file = "..."` use), here again even though
 /// the parser read it: a command sent as JSON cannot skip the sheet's rules.
 ///
@@ -305,14 +302,14 @@ pub fn add_sheet(
 }
 
 /// An uploaded sheet read by the book's validating reader
-/// ([`crate::characters::parse_character`]): the character, or the rule of
+/// ([`crate::character::parse_character`]): the character, or the rule of
 /// the first problem and every problem in words, each naming its field or
 /// rule (unreadable TOML is one problem, under [`RULE_SHEET`]).
 ///
 /// # Errors
 /// `(rule, problems)`, at least one problem.
 pub fn read_sheet(text: &str) -> Result<Character, (Rule, Vec<String>)> {
-    crate::characters::parse_character(text).map_err(|e| match e {
+    crate::character::parse_character(text).map_err(|e| match e {
         SheetError::Toml(message) => (RULE_SHEET, vec![message]),
         SheetError::Rules(e) => (
             e.problems.first().map_or(RULE_SHEET, |p| p.rule()),

@@ -11,17 +11,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use tabula_core::Rule;
-
-/// "Injuries and Stresses": boxes and escalation.
-pub const RULE_INJURIES: Rule = Rule::book(crate::BOOK, "Injuries and Stresses");
-/// Whether a new entry is similar is the GM's call, named by the command. R-SA-6.
-pub const RULE_SIMILAR: Rule = Rule::book(crate::BOOK, "Injuries and Stresses").ruling("R-SA-6");
-/// Moderate +1, Severe +2, only the largest; may pass 5. R-SA-7.
-pub const RULE_PENALTY: Rule = Rule::book(crate::BOOK, "Injuries and Stresses").ruling("R-SA-7");
-/// Weapon base level and upgrades by extra Hits. R-SA-4.
-pub const RULE_WEAPONS: Rule =
-    Rule::book(crate::BOOK, "Weapons and causing Injury").ruling("R-SA-4");
 
 /// The most words an Injury or Stress is recorded as ("one or two words"; a table
 /// allows up to this many characters).

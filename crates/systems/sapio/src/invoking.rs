@@ -9,32 +9,10 @@
 
 use crate::name_match::same_name;
 use serde::{Deserialize, Serialize};
-use tabula_core::Rule;
 
-use crate::characters::{Character, TalentEffect};
+use crate::character::{Character, TalentEffect};
 use crate::checks::{AutoSymbols, PoolSpec};
 use crate::harm::largest_penalty;
-
-/// "When to Roll": the steps of building the pool; one Profession, one
-/// Specialization of it, one Quality.
-pub const RULE_INVOKE: Rule = Rule::book(crate::BOOK, "When to Roll");
-/// "Invoking an Element": locks for simultaneous tasks; the Main Profession exception.
-pub const RULE_LOCKS: Rule = Rule::book(crate::BOOK, "Invoking an Element");
-/// "Special Situations when Rolling": receiving help.
-pub const RULE_HELP: Rule = Rule::book(crate::BOOK, "Special Situations when Rolling");
-/// A Principle or Worst Impulse bonus die needs the GM's acceptance. R-SA-8.
-pub const RULE_SACRIFICE: Rule =
-    Rule::book(crate::BOOK, "Principles and Worst Impulses").ruling("R-SA-8");
-/// Character versus Character: TN from 1, raised by each element the defender
-/// invokes, to 5. R-SA-5 (by the dice the element would add: R-SA-11).
-pub const RULE_VERSUS: Rule =
-    Rule::book(crate::BOOK, "Character versus Character").ruling("R-SA-5");
-/// Character versus Character: "Players may not add luck to this": neither the
-/// aggressor nor the defender spends Luck on that roll. R-SA-11.
-pub const RULE_VERSUS_LUCK: Rule =
-    Rule::book(crate::BOOK, "Character versus Character").ruling("R-SA-11");
-/// "Special Talents": they apply only when the character is focal.
-pub const RULE_TALENT_USE: Rule = Rule::book(crate::BOOK, "Special Talents");
 
 /// How a Profession is invoked (step 2 of building the pool).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

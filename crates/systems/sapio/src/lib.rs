@@ -3,28 +3,33 @@
 //! The rules of The Sapio System v0.6 (004_f39b4146df158cae.txt), system id `sapio`,
 //! with the rulings R-SA-1 to R-SA-12 of `RULINGS.md`.
 //!
-//! Modules follow the book:
+//! Modules follow the shared skeleton of the book crates (issue 26, item 5)
+//! and the book's chapters:
 //!
-//! - [`spiral_dice`]: the twelve-faced Spiral Die (R-SA-1): Hits, Spares, Spirals.
-//! - [`checks`]: building the pool (six dice at most, bonus dice past six lower the
-//!   TN, R-SA-2), the TN and its Injury/Stress penalty (R-SA-7), success and extra
-//!   Hits, net Spares and Spirals, Improbable Success (R-SA-3).
-//! - [`odds`]: exact odds of a check.
-//! - [`harm`]: Injuries and Stresses (R-SA-6), weapons (R-SA-4).
+//! | module | role | chapters of the book |
+//! |---|---|---|
+//! | [`rules`] | every [`tabula_core::Rule`] constant the crate cites | every chapter below |
+//! | [`character`] | the character, its sheet and validation, the draft | "The Elements of a Character", "Professions and Specializations", "Qualities", "Special Talents", "Principles and Worst Impulses" |
+//! | [`builder`] | creation as steps ([`tabula_core::CharacterBook`]) | "Building a Starting Character" |
+//! | [`advance`] | advancement between sessions; the sheets an encounter leaves ([`advance::lasting`]) | "Advancement", "Injuries and Stresses", "Luck" |
+//! | [`table`] | [`Sapio`], its [`tabula_core::System`] and [`tabula_core::TextPlay`] impls, the table limits | "Action Sequences", "Players in the Action Sequence" |
+//! | [`state`] | the table's state: characters, locks, the Action Sequence | |
+//! | [`command`] | the [`Command`] enum | |
+//! | [`event`] | the [`Event`] enum | |
+//! | `decide` | `decide`, by phase: `check`, `pool`, `roll`, `record`, `sequence`, `session` | "When to Roll", "Invoking an Element", "Luck", "Action Sequences", "Injuries and Stresses", "Advancement" |
+//! | `evolve` | `evolve`: each event applied to the table | |
+//! | [`setup`] | reading a table file | |
+//! | [`legal`] | `legal_commands`: what a seat may do now | |
+//! | [`text`] | the status line and the odds in front of a seat; [`text::parse`](mod@text::parse) (the command-line parser), `describe` (log lines), [`text::COMMANDS`] (the reference) | |
+//! | [`sheet`] | the character sheet (`sheet [NAME]`, `SheetDoc`) | |
+//! | [`policy`] | the NPC autopilot and simulation policy ([`tabula_core::Policy`]): a fight played as an Action Sequence, pools built and Luck spent by the odds | |
+//! | [`odds`] | exact odds of a check | "When to Roll", "Special Situations when Rolling" |
+//! | [`gm`], [`place`], [`cli`] | the GM's tools, placing sheets at a table, the command line | |
+//! | [`spiral_dice`] | the twelve-faced Spiral Die: Hits, Spares, Spirals (R-SA-1) | "Using The Spiral Dice" |
+//! | [`checks`] | building the pool (six dice at most, bonus dice past six lower the TN, R-SA-2), the TN and its Injury/Stress penalty (R-SA-7), success and extra Hits, net Spares and Spirals, Improbable Success (R-SA-3) | "When to Roll", "Special Situations when Rolling" |
+//! | [`invoking`] | a check's pool from invoked elements, help, Luck, Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5) | "Invoking an Element", "Character versus Character" |
+//! | [`harm`] | Injuries and Stresses (R-SA-6), weapons (R-SA-4) | "Injuries and Stresses", "Weapons and causing Injury" |
 //!
-//! - [`characters`]: the sheet, its validation, the starting build and advancement.
-//! - [`builder`]: characters outside the table ([`tabula_core::CharacterBook`]):
-//!   creation in the order of "Building a Starting Character", the sheets an
-//!   encounter leaves ([`builder::lasting`]) and "Advancement" between sessions
-//!   ([`builder::advance`]).
-//! - [`invoking`]: building a check's pool from invoked elements, help, Luck,
-//!   Principle and Worst Impulse (R-SA-8), Character versus Character (R-SA-5).
-//! - [`table`]: the table as a decide/evolve [`tabula_core::System`] ([`Sapio`]):
-//!   checks, Action Sequences, Luck, Injuries and Stresses, advancement.
-//! - [`policy`]: the NPC autopilot and simulation policy ([`tabula_core::Policy`]):
-//!   a fight played as an Action Sequence, pools built and Luck spent by the odds.
-//! - [`commands`]: command lines in the one command grammar and their
-//!   reference; [`sheet`]: `sheet [NAME]`, the character sheet in text.
 //!
 //! It depends on `tabula-core` only.
 //!
@@ -45,24 +50,36 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod advance;
 pub mod builder;
-pub mod characters;
+pub mod character;
 pub mod checks;
 pub mod cli;
-pub mod commands;
+pub mod command;
+mod decide;
+pub mod event;
+mod evolve;
 pub mod gm;
 pub mod harm;
 pub mod invoking;
+pub mod legal;
 mod name_match;
 pub mod odds;
 pub mod place;
 pub mod policy;
+pub mod rules;
+pub mod setup;
 pub mod sheet;
 pub mod spiral_dice;
+pub mod state;
 pub mod table;
-mod text;
+pub mod text;
 
-pub use table::{Command, Event, Sapio, State};
+pub use command::Command;
+pub use decide::due_advancements;
+pub use event::Event;
+pub use state::State;
+pub use table::Sapio;
 
 use tabula_core::{
     AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldValue,
@@ -109,10 +126,10 @@ impl CharacterBook for Sapio {
     }
 
     fn sheets_after(state: &Self::State) -> Vec<SheetAfter> {
-        builder::lasting::sheets_after(state)
+        advance::lasting::sheets_after(state)
     }
 
-    const ADVANCEMENT: &'static [tabula_core::system::CommandDoc] = builder::advance::ADVANCEMENT;
+    const ADVANCEMENT: &'static [tabula_core::system::CommandDoc] = advance::ADVANCEMENT;
 
     /// Advancement in Sapio rolls no dice: `roller` is unused.
     fn advance(
@@ -121,7 +138,7 @@ impl CharacterBook for Sapio {
         line: &str,
         _roller: &mut dyn Roller,
     ) -> Result<Advanced, AdvanceError> {
-        builder::advance::advance(sheet, seat, line)
+        advance::advance(sheet, seat, line)
     }
 }
 

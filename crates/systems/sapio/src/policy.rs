@@ -98,12 +98,14 @@ use crate::name_match::same_name;
 use tabula_core::policy::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource};
 use tabula_core::system::{Seat, TextPlay};
 
-use crate::characters::TalentEffect;
+use crate::character::TalentEffect;
 use crate::checks::{self, MAX_TN, Pool, PoolSpec};
+use crate::command::Command;
 use crate::harm::{self, Level, Track};
 use crate::invoking::{self, Element, OpenCheck};
 use crate::odds;
-use crate::table::{Command, MAX_LUCK_SPEND, Member, Sapio, State};
+use crate::state::{Member, State};
+use crate::table::{MAX_LUCK_SPEND, Sapio};
 
 /// The side of the characters that have a player.
 pub const SIDE_PLAYERS: &str = "players";
@@ -908,7 +910,7 @@ impl Policy for Sapio {
 /// The GM's end of the encounter: `end`, or `end carry` while an advancement
 /// is due (the policy takes no player's choice; "Advancement"; R-SA-9).
 fn end(state: &State) -> Command {
-    if crate::table::due_advancements(state).is_empty() {
+    if crate::decide::due_advancements(state).is_empty() {
         Command::End
     } else {
         Command::EndCarrying

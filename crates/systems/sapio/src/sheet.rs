@@ -24,7 +24,7 @@ use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::harm::{Level, Track};
-use crate::table::{Member, State, Until};
+use crate::state::{Member, State, Until};
 
 /// The sheets `seat` asks for: `name`'s (among every character, without
 /// regard to case, by unambiguous prefix; quotes read as the grammar reads

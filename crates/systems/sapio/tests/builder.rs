@@ -5,6 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use tabula_sapio::rules::{
+    RULE_ADVANCEMENT, RULE_ELEMENTS, RULE_INJURIES, RULE_LUCK, RULE_MAGIC, RULE_PROFESSIONS,
+    RULE_QUALITIES, RULE_SEATS, RULE_SESSION, RULE_SHEET, RULE_STARTING, RULE_TALENTS,
+    RULE_WEAPONS,
+};
 
 use proptest::prelude::*;
 use tabula_core::builder::{complete_greedily, random_build, refusal_agrees};
@@ -15,12 +20,8 @@ use tabula_core::{
 };
 use tabula_sapio::Sapio;
 use tabula_sapio::builder::Draft;
-use tabula_sapio::characters::{
-    CharacterDraft, RULE_ADVANCEMENT, RULE_ELEMENTS, RULE_LUCK, RULE_MAGIC, RULE_PROFESSIONS,
-    RULE_QUALITIES, RULE_SHEET, RULE_STARTING, RULE_TALENTS, parse_character,
-};
-use tabula_sapio::harm::{Level, RULE_INJURIES, RULE_WEAPONS};
-use tabula_sapio::table::{RULE_SEATS, RULE_SESSION};
+use tabula_sapio::character::{CharacterDraft, parse_character};
+use tabula_sapio::harm::Level;
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../examples/sapio")
@@ -810,7 +811,7 @@ fn draft(sheet: &str) -> CharacterDraft {
 /// as a line, not taken as part of a name.
 #[test]
 fn an_advanced_special_talent_carries_its_effect() {
-    use tabula_sapio::characters::TalentEffect;
+    use tabula_sapio::character::TalentEffect;
     let due = adv(
         &example("roof-runner.toml"),
         "GM",

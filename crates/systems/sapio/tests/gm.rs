@@ -9,7 +9,8 @@ use tabula_core::policy::Policy;
 use tabula_core::system::{ParamKind, Seat, System, Table, TextPlay};
 use tabula_core::testkit;
 use tabula_core::{CharacterBook, Refusal, RuleError, Scripted};
-use tabula_sapio::table::{Event, MAX_CHARACTERS};
+use tabula_sapio::event::Event;
+use tabula_sapio::table::MAX_CHARACTERS;
 use tabula_sapio::{Command, Sapio, State};
 
 fn examples() -> PathBuf {
@@ -316,7 +317,7 @@ fn each_refusal_changes_nothing() {
     let mut t = table();
     let e = refused(&mut t, "Ana", "remove Vance");
     assert_eq!(e.kind, Refusal::NotPermitted);
-    assert_eq!(e.rule, tabula_sapio::gm::RULE_GM_TOOLS);
+    assert_eq!(e.rule, tabula_sapio::rules::RULE_GM_TOOLS);
     let e = refused(&mut t, "Ana", "add enforcer");
     assert_eq!(e.kind, Refusal::NotPermitted);
     let e = refused(&mut t, "GM", "remove Wren");

@@ -14,8 +14,9 @@ use proptest::prelude::*;
 use tabula_core::files::{InMemoryFiles, NoSheets};
 use tabula_core::system::{CommandParseError, Seat, System, Table, TextPlay};
 use tabula_core::{CharacterBook, Refusal, RuleError, Scripted};
-use tabula_sapio::characters::MAX_LUCK;
-use tabula_sapio::table::{Event, MAX_CHARACTERS};
+use tabula_sapio::character::MAX_LUCK;
+use tabula_sapio::event::Event;
+use tabula_sapio::table::MAX_CHARACTERS;
 use tabula_sapio::{Command, Sapio};
 
 fn examples() -> PathBuf {

@@ -11,8 +11,8 @@ use tabula_core::policy::{Awaiting, Policy};
 use tabula_core::system::{Seat, System, Table, TextPlay};
 use tabula_core::testkit::{self, STEP_CAP};
 use tabula_sapio::checks::{self, PoolSpec};
+use tabula_sapio::event::Event;
 use tabula_sapio::policy::{DEFENSIVE_TN, LUCK_MIN_GAIN, ROUND_CAP, SIDE_GM, SIDE_PLAYERS};
-use tabula_sapio::table::Event;
 use tabula_sapio::{Command, Sapio, State, odds};
 
 fn examples() -> PathBuf {

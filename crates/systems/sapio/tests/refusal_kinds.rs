@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use tabula_core::system::{Seat, Table, TextPlay};
 use tabula_core::{Refusal, RuleError, Scripted};
-use tabula_sapio::characters::CycleChange;
+use tabula_sapio::character::CycleChange;
 use tabula_sapio::{Command, Sapio};
 
 fn table() -> Table<Sapio> {

@@ -8,9 +8,11 @@ use tabula_core::system::{ParamKind, Seat, System, Table, TextPlay};
 use tabula_core::testkit::{self, Choice};
 use tabula_core::{Refusal, Roller, Scripted, Seeded};
 use tabula_sapio::checks::Net;
+use tabula_sapio::event::Event;
 use tabula_sapio::harm::{Damage, Level};
 use tabula_sapio::invoking::ProfessionUse;
-use tabula_sapio::table::{Event, SetupError, Until};
+use tabula_sapio::setup::SetupError;
+use tabula_sapio::state::Until;
 use tabula_sapio::{Sapio, State};
 
 fn examples() -> PathBuf {
@@ -169,7 +171,7 @@ fn ongoing_tasks_lock_their_elements_except_the_main_profession() {
     assert!(matches!(
         ev[0],
         Event::Invoked {
-            step: tabula_sapio::table::Step::Profession(ProfessionUse::MainAgain),
+            step: tabula_sapio::event::Step::Profession(ProfessionUse::MainAgain),
             ..
         }
     ));
@@ -750,7 +752,7 @@ fn advancement_at_the_table() {
         .expect("the new Special Talent");
     assert_eq!(
         sense.effect,
-        Some(tabula_sapio::characters::TalentEffect::BonusDice { dice: 2 })
+        Some(tabula_sapio::character::TalentEffect::BonusDice { dice: 2 })
     );
     assert_eq!(sense.text, "Knows when the rain comes");
     ok(
@@ -1250,7 +1252,7 @@ proptest! {
             }
             let st = t.state();
             for m in &st.characters {
-                prop_assert!(m.character.luck() <= tabula_sapio::characters::MAX_LUCK);
+                prop_assert!(m.character.luck() <= tabula_sapio::character::MAX_LUCK);
                 let elements = m.character.elements();
                 for l in &m.locked {
                     prop_assert!(elements.iter().any(|e| e.eq_ignore_ascii_case(&l.element)));

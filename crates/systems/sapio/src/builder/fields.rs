@@ -122,7 +122,7 @@ pub(super) fn offered(d: &Draft, f: Field) -> bool {
 
 /// The kinds of [`TalentEffect`], as the builder offers them, with the book's
 /// example of each ("Special Talents").
-pub(super) const EFFECTS: [(&str, &str, &str); 8] = [
+pub(crate) const EFFECTS: [(&str, &str, &str); 8] = [
     (
         "none",
         "No effect on a roll",
@@ -179,7 +179,7 @@ pub(super) fn effect_name(e: Option<TalentEffect>) -> &'static str {
 }
 
 /// The effect called `name` with the book's example amount.
-pub(super) fn effect_of(name: &str) -> Option<Option<TalentEffect>> {
+pub(crate) fn effect_of(name: &str) -> Option<Option<TalentEffect>> {
     Some(match name {
         "none" => None,
         "bonus-dice" => Some(TalentEffect::BonusDice { dice: 1 }),
@@ -193,7 +193,7 @@ pub(super) fn effect_of(name: &str) -> Option<Option<TalentEffect>> {
     })
 }
 
-pub(super) fn has_amount(e: TalentEffect) -> bool {
+pub(crate) fn has_amount(e: TalentEffect) -> bool {
     !matches!(e, TalentEffect::IgnoreInjury)
 }
 
@@ -209,7 +209,7 @@ pub(super) fn amount_of(e: TalentEffect) -> u32 {
     }
 }
 
-pub(super) fn with_amount(e: TalentEffect, n: u32) -> TalentEffect {
+pub(crate) fn with_amount(e: TalentEffect, n: u32) -> TalentEffect {
     match e {
         TalentEffect::BonusDice { .. } => TalentEffect::BonusDice { dice: n },
         TalentEffect::TnCap { .. } => TalentEffect::TnCap { max: n },
@@ -221,7 +221,7 @@ pub(super) fn with_amount(e: TalentEffect, n: u32) -> TalentEffect {
     }
 }
 
-/// The amounts the sheet's check allows (`characters::effect_problem`): a TN
+/// The amounts the sheet's check allows (`character::effect_problem`): a TN
 /// cap 0 to 5, every other amount 1 to 3.
 pub(super) fn amount_range(e: TalentEffect) -> (i64, i64) {
     match e {

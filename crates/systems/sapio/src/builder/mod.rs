@@ -1,7 +1,7 @@
 //! Characters outside the table: [`tabula_core::CharacterBook`] for The Sapio
 //! System, creation in the order of "Building a Starting Character", the sheet
-//! an encounter leaves ([`lasting`]) and "Advancement" between sessions
-//! ([`advance`]).
+//! an encounter leaves ([`crate::advance::lasting`]) and "Advancement" between
+//! sessions ([`crate::advance`]).
 //!
 //! The Sapio System, "Character Elements", "Professions and Specializations",
 //! "Qualities", "Special Talents", "Principles and Worst Impulses", "Building a
@@ -62,6 +62,7 @@
 //! assert!(Sapio::validate(&Sapio::finish(&d).unwrap()).is_ok());
 //! ```
 
+use crate::rules::RULE_SHEET;
 use serde::{Deserialize, Serialize};
 
 use tabula_core::builder::{
@@ -71,30 +72,22 @@ use tabula_core::names::MAX_NAME_CHARS;
 use tabula_core::{BuildProblem, BuildRefusal, BuildView, FieldValue, Rule};
 
 use crate::ID;
-use crate::characters::{
+use crate::character::{
     AdvanceKind, Character, CharacterDraft, CycleChangeKind, DraftProblem, EXAMPLE_QUALITIES,
-    MAX_ELEMENTS, MAX_LUCK, ProfessionDraft, RULE_LUCK, RULE_MAGIC, RULE_PRINCIPLES,
-    RULE_PROFESSIONS, RULE_QUALITIES, RULE_SHEET, RULE_STARTING, Talent, TalentEffect, Weapon,
-    is_magic_quality,
+    MAX_ELEMENTS, MAX_LUCK, ProfessionDraft, Talent, TalentEffect, Weapon, is_magic_quality,
 };
-use crate::harm::{Level, RULE_WEAPONS, Track};
+use crate::harm::{Level, Track};
 
-pub mod advance;
 mod edit;
-mod fields;
-pub mod lasting;
+pub(crate) mod fields;
 mod view;
 
 pub use edit::{clear, force, set};
 use fields::*;
 pub use view::{build_problem, build_view, problems};
 
-/// "Character Elements": first come up with a concept, then translate it into
-/// elements.
-pub const RULE_CONCEPT: Rule = Rule::book(crate::BOOK, "Character Elements");
-
 /// The most characters of a Special Talent's text the builder takes (the
-/// sheet allows more, see [`crate::characters::MAX_TEXT`]; a draft read from
+/// sheet allows more, see [`crate::character::MAX_TEXT`]; a draft read from
 /// such a sheet keeps it).
 pub const MAX_TALENT_TEXT: usize = MAX_TEXT_CHARS;
 
@@ -302,7 +295,7 @@ fn file_problem(message: String) -> BuildProblem {
 }
 
 /// What `tabula sapio character validate` says of `sheet` (the same
-/// [`crate::characters::parse_character`]): the character's name, or every
+/// [`crate::character::parse_character`]): the character's name, or every
 /// problem; TOML that is not a sheet as one problem.
 ///
 /// # Errors

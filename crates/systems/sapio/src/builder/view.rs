@@ -2,6 +2,10 @@
 //! with its fields, the budgets, the derived values and the problems.
 
 use super::*;
+use crate::rules::{
+    RULE_CONCEPT, RULE_LUCK, RULE_MAGIC, RULE_PRINCIPLES, RULE_PROFESSIONS, RULE_QUALITIES,
+    RULE_STARTING, RULE_WEAPONS,
+};
 
 /// One [`DraftProblem`] of [`Character::from_draft`] as a [`BuildProblem`]:
 /// the rule, the message, the builder's field, and whether it is merely
@@ -638,7 +642,7 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
                 "{} was gained alone by advancement and gives nothing until its pair is gained",
                 u.trim()
             ),
-            rule: crate::characters::RULE_MAGIC_UNPAIRED,
+            rule: crate::rules::RULE_MAGIC_UNPAIRED,
         });
     }
     out.push(Derived {
@@ -647,7 +651,7 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
         rule: Rule::book(crate::BOOK, "Using The Spiral Dice"),
     });
     if !d.advancements.is_empty() {
-        let cycle = crate::characters::cycles(&d.advancements).unwrap_or_default();
+        let cycle = crate::character::cycles(&d.advancements).unwrap_or_default();
         out.push(Derived {
             name: "Advancements".into(),
             value: format!(
@@ -656,14 +660,14 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
                 cycle.completed,
                 d.cycle_changes.len()
             ),
-            rule: crate::characters::RULE_ADVANCEMENT,
+            rule: crate::rules::RULE_ADVANCEMENT,
         });
     }
     if d.advancement_due {
         out.push(Derived {
             name: "Advancement due".into(),
             value: "one, after a consequential session".into(),
-            rule: crate::table::RULE_SESSION,
+            rule: crate::rules::RULE_SESSION,
         });
     }
     for (name, t) in [("Injuries", &d.injuries), ("Stresses", &d.stresses)] {
@@ -679,7 +683,7 @@ pub(super) fn derived(d: &Draft) -> Vec<Derived> {
             out.push(Derived {
                 name: name.into(),
                 value: v.join(", "),
-                rule: crate::harm::RULE_INJURIES,
+                rule: crate::rules::RULE_INJURIES,
             });
         }
     }

@@ -1,11 +1,12 @@
 //! [`describe`]: one or more lines for each event, with every die.
 
 use super::name;
-use crate::characters::Advance;
+use crate::character::Advance;
 use crate::checks::{self, CheckRoll, Net, PoolSpec};
+use crate::event::{Event, LuckReason, Step};
 use crate::harm::{Damage, HarmKind, Placement, Recording};
 use crate::invoking::{Nature, OpenCheck, ProfessionUse};
-use crate::table::{Event, LuckReason, PendingInjury, State, Step};
+use crate::state::{PendingInjury, State};
 
 /// One or more lines for an event, with every die.
 pub fn describe(state: &State, event: &Event) -> String {
@@ -251,9 +252,9 @@ fn luck_gained(state: &State, character: usize, amount: u32, reason: LuckReason)
         "{} gains {amount} Luck ({}), now {}",
         name(state, character),
         match reason {
-            crate::table::LuckReason::Principle => "trouble from their Principle",
-            crate::table::LuckReason::WorstImpulse => "inconvenienced by a Worst Impulse",
-            crate::table::LuckReason::Gm => "from the GM",
+            crate::event::LuckReason::Principle => "trouble from their Principle",
+            crate::event::LuckReason::WorstImpulse => "inconvenienced by a Worst Impulse",
+            crate::event::LuckReason::Gm => "from the GM",
         },
         state
             .characters

@@ -1,23 +1,25 @@
 //! The terminal side of the table: describing events ([`describe()`]), the
-//! status line and "what may this seat do now" ([`legal()`]).
-//!
-//! The command lines are read by [`crate::commands`] (the reference of every
-//! command is [`crate::commands::COMMANDS`], written out in `docs/COMMANDS.md`).
+//! status line, the odds in front of a seat ([`choice_odds`]), the command
+//! lines read by [`parse()`] and the reference of every command ([`COMMANDS`],
+//! written out in `docs/COMMANDS.md`). "What may this seat do now" is
+//! [`crate::legal`].
 
 use tabula_core::system::{ChoiceOdds, Seat};
 
 use crate::checks;
 use crate::name_match::same_name;
 use crate::odds;
-use crate::table::State;
+use crate::state::State;
 
 mod describe;
-mod legal;
+pub mod parse;
+mod reference;
 
 pub use describe::describe;
-pub use legal::legal;
+pub use parse::{parse, parse_with};
+pub use reference::COMMANDS;
 
-fn name(state: &State, i: usize) -> &str {
+pub(crate) fn name(state: &State, i: usize) -> &str {
     state.characters.get(i).map_or("?", |m| m.character.name())
 }
 

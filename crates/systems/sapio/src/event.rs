@@ -1,6 +1,12 @@
 //! What happens at the table.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use crate::character::{Advance, Character, CycleChange};
+use crate::checks::{CheckRoll, PoolSpec};
+use crate::harm::{BoxRef, Damage, HarmKind, Recording};
+use crate::invoking::{Nature, OpenCheck, ProfessionUse};
+use crate::state::{PendingInjury, Until};
 
 /// A step of building the pool ("When you invoke a character element").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -34,19 +34,18 @@ use crate::name_match::same_name;
 use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
 use tabula_core::grammar::words;
 use tabula_core::names::resolve;
-use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
+use tabula_core::system::{CommandDoc, CommandParseError, Seat, find_command};
 
-use crate::characters::{self, Advance, Character, CycleChange};
-use crate::checks;
-use crate::harm::{self, HarmKind, Level, Track};
-use crate::invoking::{self, Nature};
-use crate::table::{self, Command, State};
+use crate::character::{Advance, Character, CycleChange};
+use crate::command::Command;
+use crate::harm::{HarmKind, Level, Track};
+use crate::invoking::Nature;
+use crate::state::State;
 
 mod line;
-mod reference;
 
+use super::COMMANDS;
 use line::*;
-pub use reference::COMMANDS;
 
 /// Read one command line given by `seat` (without the `seat:` prefix) against
 /// `state`, resolving every name it holds (see the [module documentation](self)).
@@ -68,7 +67,7 @@ pub fn parse(state: &State, seat: &Seat, line: &str) -> Result<Command, CommandP
 /// [`names_sheet_file`]) reads `FILE.toml` from `sheets` and checks it with
 /// the book's validating reader ([`crate::gm::read_sheet`]); the command
 /// carries the sheet's text, which `decide` checks again. Issue 27, item 6
-/// ([`crate::gm::RULE_GM_TOOLS`]).
+/// ([`crate::rules::RULE_GM_TOOLS`]).
 ///
 /// # Errors
 /// As [`parse`]; [`CommandParseError::Sheet`] naming the file when it was
@@ -577,7 +576,7 @@ fn advance(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError
         "talent" | "special-talent" => {
             let rest = l.rest();
             Advance::SpecialTalent {
-                talent: crate::builder::advance::parse_talent(&rest).map_err(|e| l.bad(e))?,
+                talent: crate::advance::parse_talent(&rest).map_err(|e| l.bad(e))?,
             }
         }
         _ => {

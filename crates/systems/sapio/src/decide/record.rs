@@ -2,6 +2,7 @@
 //! "Principles and Worst Impulses", "Luck").
 
 use super::*;
+use crate::rules::{RULE_INJURIES, RULE_LUCK, RULE_PRINCIPLES};
 
 /// `decide` for [`Command::Harm`].
 pub(super) fn harm(

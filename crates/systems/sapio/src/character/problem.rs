@@ -1,6 +1,10 @@
 //! What a draft breaks ([`DraftProblem`], [`DraftError`]).
 
 use super::*;
+use crate::rules::{
+    RULE_ADVANCEMENT, RULE_ELEMENTS, RULE_LUCK, RULE_MAGIC, RULE_MAGIC_UNPAIRED, RULE_PROFESSIONS,
+    RULE_QUALITIES, RULE_SHEET, RULE_STARTING, RULE_TALENTS,
+};
 
 /// One broken rule in a character draft.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]

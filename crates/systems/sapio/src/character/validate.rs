@@ -40,7 +40,7 @@ impl Character {
 }
 
 /// The character's name is one a table can show, and its player a seat
-/// name that is not the GM's ([`RULE_SHEET`], Tabula's own).
+/// name that is not the GM's ([`RULE_SHEET`](crate::rules::RULE_SHEET), Tabula's own).
 fn name_and_player(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     if d.name.trim().is_empty() {
         p.push(DraftProblem::NoName);
@@ -58,7 +58,7 @@ fn name_and_player(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     }
 }
 
-/// `s` in `field` is at most [`MAX_TEXT`] characters ([`RULE_SHEET`]).
+/// `s` in `field` is at most [`MAX_TEXT`] characters ([`RULE_SHEET`](crate::rules::RULE_SHEET)).
 fn long(p: &mut Vec<DraftProblem>, field: &str, s: &str) {
     if s.chars().count() > MAX_TEXT {
         p.push(DraftProblem::TooLong {
@@ -68,7 +68,7 @@ fn long(p: &mut Vec<DraftProblem>, field: &str, s: &str) {
 }
 
 /// No control characters anywhere a sheet's text reaches a screen (a
-/// Special Talent's text may hold line breaks; [`RULE_SHEET`]).
+/// Special Talent's text may hold line breaks; [`RULE_SHEET`](crate::rules::RULE_SHEET)).
 fn control_characters(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     let mut texts: Vec<(String, &str, bool)> = vec![
         ("principle".into(), &d.principle, false),
@@ -118,7 +118,7 @@ fn control_characters(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
 }
 
 /// The Principle, the Worst Impulse and the Special Talents within the text
-/// limits, and no list longer than [`MAX_ELEMENTS`] ([`RULE_SHEET`]).
+/// limits, and no list longer than [`MAX_ELEMENTS`] ([`RULE_SHEET`](crate::rules::RULE_SHEET)).
 fn sizes(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     long(p, "principle", &d.principle);
     long(p, "worst_impulse", &d.worst_impulse);
@@ -151,9 +151,9 @@ fn sizes(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
 }
 
 /// The elements one by one: Professions of two words or less
-/// ([`RULE_PROFESSIONS`]), no empty or overlong Specialization, Quality,
+/// ([`RULE_PROFESSIONS`](crate::rules::RULE_PROFESSIONS)), no empty or overlong Specialization, Quality,
 /// Special Talent, track entry or weapon, a Special Talent's effect in its
-/// range ([`RULE_TALENTS`]), and no element named twice ([`RULE_ELEMENTS`]).
+/// range ([`RULE_TALENTS`](crate::rules::RULE_TALENTS)), and no element named twice ([`RULE_ELEMENTS`](crate::rules::RULE_ELEMENTS)).
 fn elements(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     let mut profs: Vec<(String, &ProfessionDraft)> =
         vec![("profession".to_string(), &d.profession)];
@@ -234,10 +234,10 @@ fn elements(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     }
 }
 
-/// "Lucky" and "Competent" may not be Qualities ([`RULE_QUALITIES`],
+/// "Lucky" and "Competent" may not be Qualities ([`RULE_QUALITIES`](crate::rules::RULE_QUALITIES),
 /// R-SA-10); magic needs both a specific Quality and a Special Talent
-/// ([`RULE_MAGIC`], R-SA-10); a half gained alone by advancement may wait
-/// for the other, marked `unpaired` ([`RULE_MAGIC_UNPAIRED`], R-SA-12):
+/// ([`RULE_MAGIC`](crate::rules::RULE_MAGIC), R-SA-10); a half gained alone by advancement may wait
+/// for the other, marked `unpaired` ([`RULE_MAGIC_UNPAIRED`](crate::rules::RULE_MAGIC_UNPAIRED), R-SA-12):
 /// never at creation, so only when an advancement of its kind was taken.
 fn qualities_and_magic(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     for (i, q) in d.qualities.iter().enumerate() {
@@ -298,8 +298,8 @@ fn qualities_and_magic(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
 }
 
 /// The elements every character has: a Side Profession, a Quality, a
-/// Special Talent, a Principle and a Worst Impulse ([`RULE_STARTING`],
-/// [`RULE_PRINCIPLES`]).
+/// Special Talent, a Principle and a Worst Impulse ([`RULE_STARTING`](crate::rules::RULE_STARTING),
+/// [`RULE_PRINCIPLES`](crate::rules::RULE_PRINCIPLES)).
 fn missing_elements(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     let mut missing = |field: &str, what: &str, ok: bool| {
         if !ok {
@@ -332,8 +332,8 @@ fn missing_elements(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
 /// Profession, two Qualities and one Special Talent, each advancement
 /// adding its element (after a swap the Specializations count together);
 /// the cycle rule and no more cycle changes than completed cycles
-/// ([`RULE_STARTING`], [`RULE_ADVANCEMENT`]); Luck at most [`MAX_LUCK`]
-/// ([`RULE_LUCK`]).
+/// ([`RULE_STARTING`](crate::rules::RULE_STARTING), [`RULE_ADVANCEMENT`](crate::rules::RULE_ADVANCEMENT)); Luck at most [`MAX_LUCK`]
+/// ([`RULE_LUCK`](crate::rules::RULE_LUCK)).
 fn build_counts(d: &CharacterDraft, p: &mut Vec<DraftProblem>) {
     let n = |k: AdvanceKind| d.advancements.iter().filter(|a| **a == k).count();
     let side_specs: usize = d

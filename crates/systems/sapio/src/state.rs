@@ -1,6 +1,12 @@
 //! The table's state: characters, locks, the Action Sequence.
 
-use super::*;
+use crate::name_match::same_name;
+use serde::{Deserialize, Serialize};
+
+use crate::character::Character;
+use crate::checks::CheckRoll;
+use crate::harm::Level;
+use crate::invoking::OpenCheck;
 
 /// How long an invoked element stays invoked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,13 +42,13 @@ pub struct Member {
     /// The GM removed the character from the encounter (`remove`): it keeps
     /// its place (indices and the log stay valid) and its sheet (the sheets
     /// the encounter leaves), but no longer takes part: no command names it,
-    /// no list offers it. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    /// no list offers it. Issue 27, item 6 ([`crate::rules::RULE_GM_TOOLS`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub removed: bool,
     /// Brought in by the GM's `add`: a guest, whose sheet the encounter does
     /// not write back to a campaign (a copy or a bundled sheet never
     /// overwrites a campaign character of the same name). Issue 27, item 6
-    /// ([`crate::gm::RULE_GM_TOOLS`]).
+    /// ([`crate::rules::RULE_GM_TOOLS`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub added: bool,
 }

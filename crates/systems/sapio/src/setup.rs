@@ -1,6 +1,11 @@
 //! Reading a table file.
 
-use super::*;
+use crate::name_match::same_name;
+use serde::Deserialize;
+
+use crate::character::{Character, DraftError};
+use crate::state::State;
+use crate::table::MAX_CHARACTERS;
 
 /// A table file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -70,7 +75,7 @@ pub struct TableCharacter {
     pub file: Option<String>,
     /// An inline sheet.
     #[serde(default)]
-    pub sheet: Option<crate::characters::CharacterDraft>,
+    pub sheet: Option<crate::character::CharacterDraft>,
 }
 
 /// Build a table from a table file's text.

@@ -30,7 +30,7 @@ use tabula_core::SheetAfter;
 
 use crate::builder::write_sheet;
 use crate::harm::{HarmKind, MAX_ENTRY_CHARS};
-use crate::table::{Member, State};
+use crate::state::{Member, State};
 
 /// One character's sheet as the encounter leaves it (see the module).
 pub fn sheet_after(state: &State, index: usize, m: &Member) -> SheetAfter {

@@ -2,7 +2,8 @@
 //! ("Advancement"; R-SA-9).
 
 use super::*;
-use crate::characters::AdvanceError;
+use crate::character::AdvanceError;
+use crate::rules::{RULE_ADVANCEMENT, RULE_SEQUENCE, RULE_SESSION};
 
 /// The living characters whose advancement is due at the end-of-session step,
 /// as "Name (player)" ("Name (GM)" for a character without a player). The dead

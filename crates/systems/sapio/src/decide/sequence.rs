@@ -2,6 +2,7 @@
 //! leaving, ending, and the end of a round ("Action Sequences in Play").
 
 use super::*;
+use crate::rules::{RULE_SEQUENCE, RULE_VERSUS};
 
 /// The turn bookkeeping of an Action Sequence, all that ending a round reads
 /// of it: the round, turns framed, whether a turn waits for its focal
@@ -14,7 +15,7 @@ struct Turns {
 }
 
 /// The round that ends once `events` are applied to `state`: `Some(round)`
-/// when, in the state [`Sapio::evolve`] would make, an Action Sequence is
+/// when, in the state [`Sapio::evolve`](crate::evolve::evolve) would make, an Action Sequence is
 /// under way, no check is open, no framed turn waits for its focal
 /// character, a turn has been framed this round, and every participant still
 /// in action (at least one) has been focal. Found without evolving a copy of
@@ -30,7 +31,7 @@ struct Turns {
 /// table would be copied each time (the copy this function replaced). The
 /// policy tests check it against `Decided`'s table (`tests/policy.rs`,
 /// `decide_ends_rounds_as_a_full_evolve_says`).
-pub(in crate::table) fn round_end_after(state: &State, events: &[Event]) -> Option<u32> {
+pub(crate) fn round_end_after(state: &State, events: &[Event]) -> Option<u32> {
     let mut seq = state.sequence.as_ref().map(|s| Turns {
         round: s.round,
         turns: s.turns,

@@ -1,6 +1,10 @@
 //! The commands a seat gives.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use crate::character::{Advance, CycleChange};
+use crate::harm::{HarmKind, Level};
+use crate::invoking::Nature;
 
 /// The default of [`Command::Defend`]'s `fully`: a Main Profession is taken
 /// as fully applicable unless the defender says partly (as `invoke` does).
@@ -9,7 +13,8 @@ fn fully_applicable() -> bool {
 }
 
 /// A command a seat gives. Characters are named by their index in the table's
-/// `characters`; the terminal reads names (see [`TextPlay::parse_command`]).
+/// `characters`; the terminal reads names (see
+/// [`TextPlay::parse_command`](tabula_core::system::TextPlay::parse_command)).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "kebab-case")]
 pub enum Command {
@@ -219,7 +224,7 @@ pub enum Command {
     /// [to SEAT]`): one of the book's bundled sheets, a copy of a character
     /// at the table, or the character of an uploaded sheet file, with fresh
     /// Injury and Stress tracks, played by the GM or by `to`'s seat. Issue
-    /// 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    /// 27, item 6 ([`crate::rules::RULE_GM_TOOLS`]).
     Add {
         /// A bundled sheet (`roof-runner`) or a character at the table; with
         /// `sheet`, the sheet file's name as the line gave it (`mira.toml`).
@@ -239,7 +244,7 @@ pub enum Command {
         sheet: Option<String>,
     },
     /// GM: a GM character leaves the encounter (`remove CHARACTER`), between
-    /// turns. Issue 27, item 6 ([`crate::gm::RULE_GM_TOOLS`]).
+    /// turns. Issue 27, item 6 ([`crate::rules::RULE_GM_TOOLS`]).
     Remove {
         /// Who.
         character: usize,

@@ -3,16 +3,16 @@
 
 use tabula_core::system::{CommandSpec, ParamSpec, Seat};
 
-use super::name;
 use crate::checks;
 use crate::invoking::OpenCheck;
 use crate::name_match::same_name;
-use crate::table::{Sequence, State};
+use crate::state::{Sequence, State};
+use crate::text::name;
 
 /// What `seat` may do now, with parameters. Each parameter declares how it
 /// is written ([`tabula_core::system::ParamSyntax`]) as the parser in
-/// [`crate::commands`] reads it and each command's usage in
-/// [`crate::commands::COMMANDS`] says (issue 26, item 1): `ongoing` a flag,
+/// [`crate::text::parse()`] reads it and each command's usage in
+/// [`crate::text::COMMANDS`] says (issue 26, item 1): `ongoing` a flag,
 /// `with`, `at`, `except`, `similar-to`, `as` and `to` keywords, an optional
 /// goal, element or `full|partial`, and the rest of an `advance` or `change`
 /// line as typed.
@@ -121,7 +121,7 @@ fn legal_between(
                 )],
             ));
         }
-        if crate::table::due_advancements(state).is_empty() {
+        if crate::decide::due_advancements(state).is_empty() {
             out.push(CommandSpec::new("end", "end the encounter", vec![]));
         } else {
             // Ending while an advancement is due only as `end carry`:

@@ -2,6 +2,7 @@
 //! causing Injury"; R-SA-4, R-SA-6).
 
 use super::*;
+use crate::rules::{RULE_SACRIFICE, RULE_SIMILAR, RULE_VERSUS};
 
 /// `decide` for [`Command::Roll`].
 pub(super) fn roll(
@@ -15,7 +16,7 @@ pub(super) fn roll(
     let m = known(state, c.focal)?;
     if c.tn.is_none() {
         return Err(RuleError::new(
-            checks::RULE_WHEN_TO_ROLL,
+            crate::rules::RULE_WHEN_TO_ROLL,
             Refusal::WrongPhase,
             "the GM sets the TN first",
         ));
@@ -30,7 +31,7 @@ pub(super) fn roll(
     let w = match weapon {
         Some(w) => Some(m.character.find_weapon(w).ok_or_else(|| {
             unknown_among(
-                harm::RULE_WEAPONS,
+                crate::rules::RULE_WEAPONS,
                 &format!("weapon of {}", m.character.name()),
                 w,
                 &m.character
@@ -123,7 +124,7 @@ fn attack_target(
     let Some(w) = weapon else {
         return match target {
             Some(_) => Err(RuleError::forbidden(
-                harm::RULE_WEAPONS,
+                crate::rules::RULE_WEAPONS,
                 "a target is named for an attack with a weapon: roll with WEAPON at TARGET",
             )),
             None => Ok(None),
@@ -141,7 +142,7 @@ fn attack_target(
         (None, Some(t)) => t,
         (None, None) => {
             return Err(RuleError::forbidden(
-                harm::RULE_WEAPONS,
+                crate::rules::RULE_WEAPONS,
                 format!(
                     "name whom the {w} attacks: roll with {w} at TARGET; the Injury is recorded on the target"
                 ),
@@ -151,13 +152,13 @@ fn attack_target(
     let m = known(state, t)?;
     if t == c.focal {
         return Err(RuleError::forbidden(
-            harm::RULE_WEAPONS,
+            crate::rules::RULE_WEAPONS,
             "a character does not attack themself",
         ));
     }
     if m.character.dead() {
         return Err(RuleError::condition(
-            harm::RULE_WEAPONS,
+            crate::rules::RULE_WEAPONS,
             "dead",
             format!("{} is dead already", m.character.name()),
         ));

@@ -2,6 +2,7 @@
 //! Character").
 
 use super::*;
+use crate::rules::{RULE_INJURIES, RULE_SEQUENCE, RULE_VERSUS};
 
 /// `decide` for [`Command::Check`].
 pub(super) fn check(
@@ -23,7 +24,7 @@ pub(super) fn check(
     not_debilitated(state, *character)?;
     if *tn == 0 || *tn > MAX_TN {
         return Err(RuleError::out_of_range(
-            checks::RULE_WHEN_TO_ROLL,
+            crate::rules::RULE_WHEN_TO_ROLL,
             "TN",
             1,
             5,
@@ -81,7 +82,7 @@ pub(super) fn tn(
     }
     if *tn == 0 || *tn > MAX_TN {
         return Err(RuleError::out_of_range(
-            checks::RULE_WHEN_TO_ROLL,
+            crate::rules::RULE_WHEN_TO_ROLL,
             "TN",
             1,
             5,

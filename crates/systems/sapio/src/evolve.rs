@@ -1,6 +1,13 @@
 //! `evolve`: each event applied to the table.
 
-use super::*;
+use crate::name_match::same_name;
+
+use crate::character::MAX_LUCK;
+use crate::checks::CheckRoll;
+use crate::event::{Event, Step};
+use crate::harm::HarmKind;
+use crate::invoking::{Declaration, Help, OpenCheck};
+use crate::state::{Lock, Member, Participant, Sequence, State, Until};
 
 /// Play resumes after the end-of-session step: the next session begins, and an
 /// advancement not taken at the step is not carried into it (R-SA-9).

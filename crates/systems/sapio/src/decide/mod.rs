@@ -1,6 +1,21 @@
 //! `decide`: the refusals and events of every command, by phase.
 
-use super::*;
+use crate::name_match::same_name;
+use crate::rules::{
+    RULE_INJURIES, RULE_INVOKE, RULE_LUCK, RULE_MAGIC_UNPAIRED, RULE_PLAYERS, RULE_SEATS,
+    RULE_SESSION, RULE_SIMILAR,
+};
+use tabula_core::system::Seat;
+use tabula_core::{Refusal, Roller, Rule, RuleError};
+
+use crate::character::{Advance, CycleChange, MAX_LUCK};
+use crate::checks::{self, MAX_BONUS, MAX_TN};
+use crate::command::Command;
+use crate::event::{Event, LuckReason, Step};
+use crate::harm::{self, Damage, HarmKind, Level};
+use crate::invoking::{self, Element, Nature, OpenCheck, ProfessionUse};
+use crate::state::{Member, PendingInjury, State, Until};
+use crate::table::{MAX_LUCK_SPEND, MAX_NARRATION};
 
 mod check;
 mod pool;
@@ -9,7 +24,7 @@ mod roll;
 mod sequence;
 mod session;
 
-pub(in crate::table) use sequence::round_end_after;
+pub(crate) use sequence::round_end_after;
 pub use session::due_advancements;
 
 /// Decide a command: the refusals every command shares (the encounter over, a
@@ -257,7 +272,7 @@ fn not_debilitated(state: &State, i: usize) -> Result<(), RuleError> {
     let m = known(state, i)?;
     if m.character.dead() {
         return Err(RuleError::condition(
-            harm::RULE_WEAPONS,
+            crate::rules::RULE_WEAPONS,
             "dead",
             format!("{} is dead", state.name(i)),
         ));

@@ -3,6 +3,10 @@
 //! "Invoking an Element", "Special Situations when Rolling").
 
 use super::*;
+use crate::rules::{
+    RULE_HELP, RULE_INVOKE, RULE_LOCKS, RULE_LUCK, RULE_PLAYERS, RULE_SACRIFICE, RULE_SEQUENCE,
+    RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
+};
 
 /// `decide` for [`Command::Invoke`].
 pub(super) fn invoke(
@@ -390,7 +394,7 @@ pub(super) fn bonus(state: &State, seat: &Seat, dice: &u32) -> Result<Vec<Event>
     let c = open_check(state)?;
     if *dice == 0 || c.gm_bonus.saturating_add(*dice) > MAX_BONUS {
         return Err(RuleError::out_of_range(
-            checks::RULE_BONUS_PAST_SIX,
+            crate::rules::RULE_BONUS_PAST_SIX,
             "bonus dice",
             1,
             i64::from(MAX_BONUS.saturating_sub(c.gm_bonus)),

@@ -17,36 +17,6 @@ use tabula_core::system::Seat;
 
 use crate::harm::{Level, Track};
 
-/// "The Elements of a Character".
-pub const RULE_ELEMENTS: Rule = Rule::book(crate::BOOK, "The Elements of a Character");
-/// "Professions and Specializations": two words or less.
-pub const RULE_PROFESSIONS: Rule = Rule::book(crate::BOOK, "Professions and Specializations");
-/// "Qualities": not so broad they could apply anywhere; "Lucky" and "Competent"
-/// are refused. R-SA-10.
-pub const RULE_QUALITIES: Rule = Rule::book(crate::BOOK, "Qualities").ruling("R-SA-10");
-/// Magical or divine abilities need both a specific Quality and a Special Talent.
-/// "Building a Starting Character" (the footnote on the starred Qualities); R-SA-10.
-pub const RULE_MAGIC: Rule =
-    Rule::book(crate::BOOK, "Building a Starting Character").ruling("R-SA-10");
-/// A magic Quality and its magic Special Talent may be gained one advancement
-/// apart: the first alone is kept, marked unpaired, and gives nothing until
-/// the pair is complete. "Advancement", "Building a Starting Character";
-/// R-SA-12.
-pub const RULE_MAGIC_UNPAIRED: Rule = Rule::book(crate::BOOK, "Advancement").ruling("R-SA-12");
-/// "Special Talents".
-pub const RULE_TALENTS: Rule = Rule::book(crate::BOOK, "Special Talents");
-/// "Principles and Worst Impulses".
-pub const RULE_PRINCIPLES: Rule = Rule::book(crate::BOOK, "Principles and Worst Impulses");
-/// "Building a Starting Character".
-pub const RULE_STARTING: Rule = Rule::book(crate::BOOK, "Building a Starting Character");
-/// "Advancement": the cycle rule and the changes a completed cycle allows.
-pub const RULE_ADVANCEMENT: Rule = Rule::book(crate::BOOK, "Advancement");
-/// "Luck".
-pub const RULE_LUCK: Rule = Rule::book(crate::BOOK, "Luck");
-/// Tabula's own limits on a sheet (names a table can show, no control
-/// characters, text lengths and list sizes, TOML that reads).
-pub const RULE_SHEET: Rule = Rule::table("Character sheets");
-
 /// The longest name or phrase accepted (a table limit).
 pub const MAX_TEXT: usize = 200;
 /// The most elements of one kind a character may list (a table limit).
@@ -97,8 +67,8 @@ pub const EXAMPLE_QUALITIES: [&str; 35] = [
 ];
 
 mod advance;
-mod character;
 mod draft;
+mod elements;
 mod problem;
 #[cfg(test)]
 mod tests;

@@ -30,16 +30,18 @@
 //! Every refusal changes nothing and names its rule; the sheet written is
 //! checked again by [`Character::from_draft`].
 
+use crate::rules::{
+    RULE_ADVANCEMENT, RULE_INJURIES, RULE_LUCK, RULE_SEATS, RULE_SESSION, RULE_WEAPONS,
+};
 use tabula_core::names::same_name;
 use tabula_core::system::{CommandDoc, Giver};
 use tabula_core::{AdvanceError, Advanced, Seat};
 
 use crate::builder::{validate, write_sheet};
-use crate::characters::{
-    Advance, Character, CharacterDraft, CycleChange, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK, Talent,
-};
-use crate::harm::{HarmKind, RULE_INJURIES, RULE_WEAPONS, Track};
-use crate::table::{RULE_SEATS, RULE_SESSION};
+use crate::character::{Advance, Character, CharacterDraft, CycleChange, MAX_LUCK, Talent};
+use crate::harm::{HarmKind, Track};
+
+pub mod lasting;
 
 /// The commands The Sapio System gives between sessions.
 pub const ADVANCEMENT: &[CommandDoc] = &[
@@ -249,8 +251,11 @@ pub(crate) fn parse_talent(rest: &[String]) -> Result<Talent, String> {
         match key.to_ascii_lowercase().as_str() {
             "effect" => {
                 let kind = value.trim().to_ascii_lowercase();
-                effect = Some(super::effect_of(&kind).ok_or_else(|| {
-                    let kinds: Vec<&str> = super::EFFECTS.iter().map(|(k, _, _)| *k).collect();
+                effect = Some(crate::builder::fields::effect_of(&kind).ok_or_else(|| {
+                    let kinds: Vec<&str> = crate::builder::fields::EFFECTS
+                        .iter()
+                        .map(|(k, _, _)| *k)
+                        .collect();
                     format!("effect={value:?}: expected one of {}", kinds.join(", "))
                 })?);
             }
@@ -278,7 +283,9 @@ pub(crate) fn parse_talent(rest: &[String]) -> Result<Talent, String> {
         return Err("the Special Talent is missing".to_string());
     }
     let effect = match (effect.flatten(), amount) {
-        (Some(e), Some(n)) if super::has_amount(e) => Some(super::with_amount(e, n)),
+        (Some(e), Some(n)) if crate::builder::fields::has_amount(e) => {
+            Some(crate::builder::fields::with_amount(e, n))
+        }
         (Some(_), Some(_)) | (None, Some(_)) => {
             return Err(
                 "amount= goes with an effect that has an amount (bonus-dice, tn-cap, tn-reduction, extra-hits, extra-spares, extra-spirals)"
@@ -351,7 +358,7 @@ fn parse_change(args: &[String]) -> Result<CycleChange, AdvanceError> {
 /// [`AdvanceError::Refused`] naming the rule; nothing changes.
 pub fn advance(sheet: &str, seat: &Seat, line: &str) -> Result<Advanced, AdvanceError> {
     let c = match validate(sheet) {
-        Ok(_) => crate::characters::parse_character(sheet).map_err(|e| {
+        Ok(_) => crate::character::parse_character(sheet).map_err(|e| {
             AdvanceError::parse(format!("the sheet does not read: {e}"), ADVANCEMENT)
         })?,
         Err(problems) => return Err(AdvanceError::Sheet { problems }),

@@ -7,33 +7,14 @@
 //! "Injuries and Stresses", "Weapons and causing Injury", "Character versus
 //! Character", "Advancement"; R-SA-1 to R-SA-10.
 
-use crate::name_match::same_name;
-use serde::{Deserialize, Serialize};
 use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
-use tabula_core::{Refusal, Roller, Rule, RuleError};
+use tabula_core::{Roller, RuleError};
 
 use crate::ID;
-use crate::characters::{
-    Advance, Character, CycleChange, DraftError, MAX_LUCK, RULE_ADVANCEMENT, RULE_LUCK,
-    RULE_MAGIC_UNPAIRED, RULE_PRINCIPLES,
-};
-use crate::checks::{self, CheckRoll, MAX_BONUS, MAX_TN, PoolSpec};
-use crate::harm::{self, BoxRef, Damage, HarmKind, Level, RULE_INJURIES, RULE_SIMILAR, Recording};
-use crate::invoking::{
-    self, Declaration, Element, Help, Nature, OpenCheck, ProfessionUse, RULE_HELP, RULE_INVOKE,
-    RULE_LOCKS, RULE_SACRIFICE, RULE_TALENT_USE, RULE_VERSUS, RULE_VERSUS_LUCK,
-};
-
-/// "Action Sequences": rounds, turns, focal and supporting characters.
-pub const RULE_SEQUENCE: Rule = Rule::book(crate::BOOK, "Action Sequences in Play");
-/// "Players in the Action Sequence".
-pub const RULE_PLAYERS: Rule = Rule::book(crate::BOOK, "Players in the Action Sequence");
-/// Who gives which command at the table (Tabula's own rule: the GM sets TNs and
-/// records harm, a player acts for their own character).
-pub const RULE_SEATS: Rule = Rule::table("Seats");
-/// Advancement happens at the GM's end-of-session step, one per character after
-/// a consequential session. "Advancement"; R-SA-9.
-pub const RULE_SESSION: Rule = Rule::book(crate::BOOK, "Advancement").ruling("R-SA-9");
+use crate::command::Command;
+use crate::event::Event;
+use crate::setup::{SetupError, setup};
+use crate::state::State;
 
 /// The most characters at one table (a table limit).
 pub const MAX_CHARACTERS: usize = 24;
@@ -41,19 +22,6 @@ pub const MAX_CHARACTERS: usize = 24;
 pub const MAX_LUCK_SPEND: u32 = 12;
 /// The most text in a framing or a declaration (characters).
 pub const MAX_NARRATION: usize = 500;
-
-mod command;
-mod decide;
-mod event;
-mod evolve;
-mod setup;
-mod state;
-
-pub use command::Command;
-pub use decide::due_advancements;
-pub use event::{Event, LuckReason, Step};
-pub use setup::{SetupError, TableCharacter, TableFile, setup};
-pub use state::{Lock, Member, Participant, PendingInjury, Sequence, State, Until};
 
 /// The Sapio System at the table.
 pub struct Sapio;
@@ -71,16 +39,16 @@ impl System for Sapio {
         command: &Command,
         roller: &mut dyn Roller,
     ) -> Result<Vec<Event>, RuleError> {
-        let mut events = decide::decide(state, seat, command, roller)?;
+        let mut events = crate::decide::decide(state, seat, command, roller)?;
         // "The round ends and a new round begins when all characters have been focal once."
-        if let Some(round) = decide::round_end_after(state, &events) {
+        if let Some(round) = crate::decide::round_end_after(state, &events) {
             events.push(Event::RoundEnded { round });
         }
         Ok(events)
     }
 
     fn evolve(state: &mut State, event: &Event) {
-        evolve::evolve(state, event);
+        crate::evolve::evolve(state, event);
     }
 
     fn view(state: &State, _seat: &Seat) -> State {
@@ -88,7 +56,7 @@ impl System for Sapio {
     }
 
     fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        crate::text::legal(state, seat)
+        crate::legal::legal(state, seat)
     }
 }
 
@@ -117,7 +85,7 @@ impl TextPlay for Sapio {
         crate::text::default_seat(state)
     }
 
-    /// The parser proper ([`crate::commands::parse_with`]): the GM's `add
+    /// The parser proper ([`crate::text::parse_with`]): the GM's `add
     /// FILE.toml` reads the sheet sent with the line (issue 27, item 6);
     /// `parse_command` is this with no sheets.
     fn parse_command_with(
@@ -126,11 +94,11 @@ impl TextPlay for Sapio {
         line: &str,
         sheets: &dyn tabula_core::files::SheetFiles,
     ) -> Result<Command, CommandParseError> {
-        crate::commands::parse_with(state, seat, line, sheets)
+        crate::text::parse_with(state, seat, line, sheets)
     }
 
-    const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::commands::COMMANDS;
-    /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`]).
+    const COMMANDS: &'static [tabula_core::system::CommandDoc] = crate::text::COMMANDS;
+    /// The GM ends the encounter with `end` ([`RULE_SEQUENCE`](crate::rules::RULE_SEQUENCE)).
     const END_COMMANDS: &'static [&'static str] = &["end"];
     const LOG_SYMBOLS: tabula_core::system::LogSymbols =
         tabula_core::system::LogSymbols::SpiralDice;
@@ -138,7 +106,7 @@ impl TextPlay for Sapio {
     /// Issue 27, bug 8: a check's Spiral Dice are the focal character's roll,
     /// credited to the seat that plays the focal character (the GM for a
     /// character without a player), whoever's command rolled them
-    /// ([`RULE_SEQUENCE`]).
+    /// ([`RULE_SEQUENCE`](crate::rules::RULE_SEQUENCE)).
     fn event_seat(state: &State, event: &Event) -> Option<Seat> {
         let Event::Rolled { check, .. } = event else {
             return None;

@@ -1,6 +1,10 @@
 //! Advancements and cycle changes, and why one is refused ("Advancement").
 
 use super::*;
+use crate::rules::{
+    RULE_ADVANCEMENT, RULE_ELEMENTS, RULE_MAGIC, RULE_MAGIC_UNPAIRED, RULE_PROFESSIONS,
+    RULE_QUALITIES, RULE_TALENTS,
+};
 
 /// An advancement chosen after a consequential session. "Advancement".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! The reference of every command ([`COMMANDS`]): `help`, the parser's
 //! usage messages and `docs/COMMANDS.md`.
 
-use super::*;
+use tabula_core::system::{CommandDoc, Giver};
 
 /// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
@@ -13,7 +13,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "check CHARACTER TN [ongoing]",
         "Call for a check outside an Action Sequence (TN 1 to 5)",
         Giver::Gm,
-        checks::RULE_WHEN_TO_ROLL,
+        crate::rules::RULE_WHEN_TO_ROLL,
     ),
     CommandDoc::new(
         "confront",
@@ -21,7 +21,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "confront AGGRESSOR DEFENDER",
         "Character versus Character: one roll, the defender raises the TN",
         Giver::Gm,
-        invoking::RULE_VERSUS,
+        crate::rules::RULE_VERSUS,
     ),
     CommandDoc::new(
         "fight",
@@ -29,7 +29,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "fight AGGRESSOR DEFENDER",
         "A fight: an Action Sequence with the aggressor focal first",
         Giver::Gm,
-        invoking::RULE_VERSUS,
+        crate::rules::RULE_VERSUS,
     ),
     CommandDoc::new(
         "begin-sequence",
@@ -37,7 +37,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "begin-sequence [GOAL]",
         "Begin an Action Sequence toward the group's goal",
         Giver::Gm,
-        table::RULE_SEQUENCE,
+        crate::rules::RULE_SEQUENCE,
     ),
     CommandDoc::new(
         "threaten",
@@ -45,7 +45,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "threaten CHARACTER",
         "At a round's start: the character is threatened and must take a turn",
         Giver::Gm,
-        table::RULE_SEQUENCE,
+        crate::rules::RULE_SEQUENCE,
     ),
     CommandDoc::new(
         "enter-fray",
@@ -53,7 +53,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "enter-fray CHARACTER",
         "At a round's start: the character enters the fray",
         Giver::Player,
-        table::RULE_PLAYERS,
+        crate::rules::RULE_PLAYERS,
     ),
     CommandDoc::new(
         "leave-fray",
@@ -61,7 +61,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "leave-fray CHARACTER",
         "At a round's start: a participant not threatened leaves the fray",
         Giver::Player,
-        table::RULE_PLAYERS,
+        crate::rules::RULE_PLAYERS,
     ),
     CommandDoc::new(
         "frame",
@@ -69,7 +69,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "frame TEXT",
         "Frame the turn: what the characters and NPCs are doing",
         Giver::Gm,
-        table::RULE_SEQUENCE,
+        crate::rules::RULE_SEQUENCE,
     ),
     CommandDoc::new(
         "focal",
@@ -77,7 +77,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "focal CHARACTER",
         "The focal character of this turn (focal once a round)",
         Giver::Player,
-        table::RULE_PLAYERS,
+        crate::rules::RULE_PLAYERS,
     ),
     CommandDoc::new(
         "tn",
@@ -85,7 +85,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "tn N [except NAME, NAME]",
         "Set the TN; the Injuries and Stresses named are not relevant",
         Giver::Gm,
-        harm::RULE_PENALTY,
+        crate::rules::RULE_PENALTY,
     ),
     CommandDoc::new(
         "invoke",
@@ -93,7 +93,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "invoke ELEMENT [full|partial]",
         "Invoke a Profession, a Specialization of it or a Quality for dice",
         Giver::Player,
-        invoking::RULE_INVOKE,
+        crate::rules::RULE_INVOKE,
     ),
     CommandDoc::new(
         "assist",
@@ -101,7 +101,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "assist HELPER ELEMENT",
         "Receiving Help: the helper invokes one element for a bonus die",
         Giver::Player,
-        invoking::RULE_HELP,
+        crate::rules::RULE_HELP,
     ),
     CommandDoc::new(
         "defend",
@@ -109,7 +109,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "defend ELEMENT [full|partial]",
         "The defender invokes an element to raise the TN by its dice (Main Profession full 2)",
         Giver::Player,
-        invoking::RULE_VERSUS,
+        crate::rules::RULE_VERSUS,
     ),
     CommandDoc::new(
         "talent",
@@ -117,7 +117,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "talent NAME",
         "Call out a Special Talent for this check",
         Giver::Player,
-        invoking::RULE_TALENT_USE,
+        crate::rules::RULE_TALENT_USE,
     ),
     CommandDoc::new(
         "luck",
@@ -125,7 +125,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "luck N",
         "Spend Luck one for one for bonus dice",
         Giver::Player,
-        characters::RULE_LUCK,
+        crate::rules::RULE_LUCK,
     ),
     CommandDoc::new(
         "declare",
@@ -133,7 +133,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "declare principle|impulse TEXT",
         "Declare a sacrifice for the Principle or an overindulgence of the Worst Impulse",
         Giver::Player,
-        invoking::RULE_SACRIFICE,
+        crate::rules::RULE_SACRIFICE,
     ),
     CommandDoc::new(
         "accept",
@@ -141,7 +141,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "accept",
         "Accept the declaration: its bonus die",
         Giver::Gm,
-        invoking::RULE_SACRIFICE,
+        crate::rules::RULE_SACRIFICE,
     ),
     CommandDoc::new(
         "reject",
@@ -149,7 +149,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "reject",
         "Reject the declaration",
         Giver::Gm,
-        invoking::RULE_SACRIFICE,
+        crate::rules::RULE_SACRIFICE,
     ),
     CommandDoc::new(
         "bonus",
@@ -157,7 +157,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "bonus N",
         "Bonus dice for especially helpful support or the situation",
         Giver::Gm,
-        checks::RULE_BONUS_PAST_SIX,
+        crate::rules::RULE_BONUS_PAST_SIX,
     ),
     CommandDoc::new(
         "roll",
@@ -165,7 +165,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "roll [with WEAPON [at TARGET]]",
         "Roll the pool of Spiral Dice; a weapon's Injury goes on the target",
         Giver::Player,
-        checks::RULE_WHEN_TO_ROLL,
+        crate::rules::RULE_WHEN_TO_ROLL,
     ),
     CommandDoc::new(
         "similar-to",
@@ -173,7 +173,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "similar-to ENTRY",
         "The weapon's new Injury is of a similar nature to this one",
         Giver::Gm,
-        harm::RULE_SIMILAR,
+        crate::rules::RULE_SIMILAR,
     ),
     CommandDoc::new(
         "different",
@@ -181,7 +181,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "different",
         "The weapon's new Injury is of a different nature",
         Giver::Gm,
-        harm::RULE_SIMILAR,
+        crate::rules::RULE_SIMILAR,
     ),
     CommandDoc::new(
         "injury",
@@ -189,7 +189,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "injury CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
         "Record an Injury, naming an existing one of a similar nature",
         Giver::Gm,
-        harm::RULE_SIMILAR,
+        crate::rules::RULE_SIMILAR,
     ),
     CommandDoc::new(
         "stress",
@@ -197,7 +197,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
         "Record a Stress, naming an existing one of a similar nature",
         Giver::Gm,
-        harm::RULE_SIMILAR,
+        crate::rules::RULE_SIMILAR,
     ),
     CommandDoc::new(
         "heal",
@@ -205,7 +205,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "heal CHARACTER injury|stress WORDS",
         "An Injury heals or a Stress clears",
         Giver::Gm,
-        harm::RULE_INJURIES,
+        crate::rules::RULE_INJURIES,
     ),
     CommandDoc::new(
         "luck-principle",
@@ -213,7 +213,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "luck-principle CHARACTER",
         "Trouble for following the Principle: the character gains 1 Luck",
         Giver::Gm,
-        characters::RULE_PRINCIPLES,
+        crate::rules::RULE_PRINCIPLES,
     ),
     CommandDoc::new(
         "luck-impulse",
@@ -221,7 +221,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "luck-impulse CHARACTER OTHER",
         "The Worst Impulse caused trouble: the most inconvenienced other gains 1 Luck",
         Giver::Any,
-        characters::RULE_PRINCIPLES,
+        crate::rules::RULE_PRINCIPLES,
     ),
     CommandDoc::new(
         "adjust",
@@ -229,7 +229,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "adjust CHARACTER VALUE AMOUNT",
         "The GM sets (N) or changes (+N, -N) a character's Luck (0 to 99)",
         Giver::Gm,
-        characters::RULE_LUCK,
+        crate::rules::RULE_LUCK,
     ),
     CommandDoc::new(
         "add",
@@ -237,7 +237,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "add KIND|FILE.toml [as NAME] [to SEAT]",
         "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...), a copy of one at the table, or an uploaded sheet file, fresh Injury and Stress tracks, played by the GM or SEAT",
         Giver::Gm,
-        crate::gm::RULE_GM_TOOLS,
+        crate::rules::RULE_GM_TOOLS,
     ),
     CommandDoc::new(
         "remove",
@@ -245,7 +245,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "remove CHARACTER",
         "The GM removes a GM character from the encounter, between turns",
         Giver::Gm,
-        crate::gm::RULE_GM_TOOLS,
+        crate::rules::RULE_GM_TOOLS,
     ),
     CommandDoc::new(
         "give-luck",
@@ -253,7 +253,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "give-luck CHARACTER N",
         "Luck for compelling choices",
         Giver::Gm,
-        characters::RULE_LUCK,
+        crate::rules::RULE_LUCK,
     ),
     CommandDoc::new(
         "release",
@@ -261,7 +261,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "release CHARACTER [ELEMENT]",
         "An ongoing task ends, or one invoked element is free again",
         Giver::Gm,
-        invoking::RULE_LOCKS,
+        crate::rules::RULE_LOCKS,
     ),
     CommandDoc::new(
         "end-session",
@@ -269,7 +269,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "end-session consequential|inconsequential",
         "The end-of-session step: after a consequential session, one advancement each",
         Giver::Gm,
-        table::RULE_SESSION,
+        crate::rules::RULE_SESSION,
     ),
     CommandDoc::new(
         "advance",
@@ -277,7 +277,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME [effect=KIND amount=N text=\"WORDS\" magic=yes|no]",
         "Take one advancement after a consequential session",
         Giver::Player,
-        table::RULE_SESSION,
+        crate::rules::RULE_SESSION,
     ),
     CommandDoc::new(
         "change",
@@ -285,7 +285,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
         "A change on completing an advancement cycle",
         Giver::Player,
-        characters::RULE_ADVANCEMENT,
+        crate::rules::RULE_ADVANCEMENT,
     ),
     CommandDoc::new(
         "end-sequence",
@@ -293,7 +293,7 @@ pub const COMMANDS: &[CommandDoc] = &[
         "end-sequence",
         "End the Action Sequence",
         Giver::Gm,
-        table::RULE_SEQUENCE,
+        crate::rules::RULE_SEQUENCE,
     ),
     CommandDoc::new(
         "end",
@@ -301,6 +301,6 @@ pub const COMMANDS: &[CommandDoc] = &[
         "end [carry]",
         "End the encounter (carry: advancements still due stay due on the sheets)",
         Giver::Gm,
-        table::RULE_SEQUENCE,
+        crate::rules::RULE_SEQUENCE,
     ),
 ];
