@@ -9,7 +9,8 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use tabula_core::{Policy, Seeded, System, TextPlay};
 use tabula_sour_grapes::SourGrapes;
-use tabula_sour_grapes::table::{Command, State};
+use tabula_sour_grapes::command::Command;
+use tabula_sour_grapes::state::State;
 
 fn example() -> State {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../examples/sour-grapes");

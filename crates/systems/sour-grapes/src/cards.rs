@@ -424,7 +424,7 @@ impl ActionCard {
     /// The card as a table file writes it (`[[card]]`): reads back, through
     /// [`ActionCard::from_draft`], as this card. A sheet carries a table's own
     /// effect card this way (Sour Grapes, "Effects"; see
-    /// `crate::builder::lasting`).
+    /// `crate::advance::lasting`).
     pub fn to_draft(&self) -> CardDraft {
         let na = |s: Option<Stat>| s.map_or("N/A".to_string(), |s| s.name().to_string());
         let (value, star) = match self.value {

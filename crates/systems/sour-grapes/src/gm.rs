@@ -13,10 +13,12 @@ use tabula_core::{CommandParseError, CommandSpec, ParamSpec, Refusal, Rule, Rule
 
 use crate::cards::{CardType, book_cards, same_key};
 use crate::character::Character;
-use crate::commands::Args;
+use crate::command::Command;
+use crate::event::Event;
 use crate::rules;
+use crate::state::{MAX_PARTICIPANTS, Moment, Participant, State};
 use crate::stats::Stat;
-use crate::table::{Command, Event, MAX_PARTICIPANTS, Moment, Participant, State};
+use crate::text::parse::Args;
 
 /// The GM's tools: the table's own citation (issue 27, item 6).
 pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
@@ -536,7 +538,7 @@ pub(crate) fn legal(s: &State, out: &mut Vec<CommandSpec>) {
     let names = s.participant_names();
     let stats = || Stat::ALL.iter().map(|st| st.name().to_string());
     if matches!(s.moment, Moment::Event(_)) {
-        // Offered outside Events with the moment's commands (`table::legal`).
+        // Offered outside Events with the moment's commands (`crate::legal`).
         out.push(CommandSpec::new(
             "giveback",
             "give exhausted points (or skill tokens) back",

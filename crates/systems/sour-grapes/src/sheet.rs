@@ -25,8 +25,8 @@ use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::{CommandParseError, Seat};
 
 use crate::cards::CardValue;
+use crate::state::{Moment, Participant, State};
 use crate::stats::{Nature, Stat};
-use crate::table::{Moment, Participant, State};
 
 /// The most full sheets `sheet` without a name prints for the storyteller;
 /// past it, one line per character.
@@ -321,8 +321,8 @@ fn table_facts(state: &State) -> Vec<Item> {
 /// Compliments and Diverts (step 5), the Compliment that succeeded, and
 /// Reactions (step 7); every seat sees them on the table. Sour Grapes, "Event",
 /// "Targeting & Betting" (000_05a1db5b88f54528.txt); R-SG-11.
-fn cards_in_play(t: &crate::table::Turn) -> Vec<Row> {
-    let row = |kind: &str, p: &crate::table::CardPlay| {
+fn cards_in_play(t: &crate::state::Turn) -> Vec<Row> {
+    let row = |kind: &str, p: &crate::state::CardPlay| {
         let mut detail = format!("by {}, Success {}", p.by, p.success);
         if !p.result.is_empty() {
             let _ = write!(detail, ", Result {}", p.result);

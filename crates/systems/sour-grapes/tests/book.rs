@@ -5,7 +5,8 @@ mod common;
 use common::*;
 use tabula_core::testkit;
 use tabula_core::{Scripted, Seat, Seeded, System, TextPlay};
-use tabula_sour_grapes::table::{Event, Moment, Step};
+use tabula_sour_grapes::event::Event;
+use tabula_sour_grapes::state::{Moment, Step};
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 fn hero_stat(t: &tabula_core::Table<SourGrapes>, stat: Stat) -> u32 {

@@ -18,7 +18,7 @@ use tabula_core::{
 use tabula_sour_grapes::builder::Draft;
 use tabula_sour_grapes::character::Character;
 use tabula_sour_grapes::rules;
-use tabula_sour_grapes::table::State;
+use tabula_sour_grapes::state::State;
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 type B = SourGrapes;

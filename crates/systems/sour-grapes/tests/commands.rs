@@ -12,8 +12,9 @@ use common::*;
 use tabula_core::names::NameLookupError;
 use tabula_core::roller::Answer;
 use tabula_core::{CommandParseError, Manual, Scripted, Seat, Seeded, System, Table, TextPlay};
-use tabula_sour_grapes::commands::COMMANDS;
-use tabula_sour_grapes::table::{Bet, Command, Pool};
+use tabula_sour_grapes::command::Command;
+use tabula_sour_grapes::state::{Bet, Pool};
+use tabula_sour_grapes::text::COMMANDS;
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 fn gm() -> Seat {

@@ -22,13 +22,13 @@ use common::{TWO_SHEETS, example_table, table_from};
 use tabula_core::system::{ParamSyntax, TextPlay};
 use tabula_core::testkit::{self, Choice};
 use tabula_core::{CommandSpec, ParamKind, ParamSpec, Seat, Table};
-use tabula_sour_grapes::table::State;
+use tabula_sour_grapes::state::State;
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 /// The parameters the parser needs although their syntax is a keyword, as
 /// `(command, parameter, word)`: `check STAT DICE [TOKENS] vs DIFFICULTY`,
 /// `divert CARD ... to NAME`, and the storyteller's `... as NAME` (usage
-/// lines in `tabula_sour_grapes::commands::COMMANDS`).
+/// lines in `tabula_sour_grapes::text::COMMANDS`).
 const REQUIRED_KEYWORDS: &[(&str, &str, &str)] = &[
     ("check", "difficulty (vs)", "vs"),
     ("divert", "to", "to"),

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use tabula_core::testkit;
 use tabula_core::{Scripted, Seat, System, Table, TextPlay};
-use tabula_sour_grapes::table::Event;
+use tabula_sour_grapes::event::Event;
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 fn stat_of(t: &Table<SourGrapes>, who: &str, stat: Stat) -> (u32, bool) {

@@ -11,7 +11,8 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use tabula_core::files::{InMemoryFiles, NoSheets};
 use tabula_core::{CommandParseError, Refusal, Scripted, Seat, Table, TextPlay};
-use tabula_sour_grapes::table::{Command, Event};
+use tabula_sour_grapes::command::Command;
+use tabula_sour_grapes::event::Event;
 use tabula_sour_grapes::{SourGrapes, Stat, gm};
 
 /// The example table's Rook sheet (`examples/sour-grapes/rook.toml`), called

@@ -9,7 +9,9 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use tabula_core::testkit;
 use tabula_core::{Refusal, Scripted, Seat, Seeded, System, Table, TextPlay};
-use tabula_sour_grapes::table::{Command, Event, State};
+use tabula_sour_grapes::command::Command;
+use tabula_sour_grapes::event::Event;
+use tabula_sour_grapes::state::State;
 use tabula_sour_grapes::{SourGrapes, Stat, gm};
 
 fn names(t: &Table<SourGrapes>) -> Vec<String> {
@@ -349,7 +351,7 @@ fn refusals_name_the_rule_and_change_nothing() {
 #[test]
 fn add_and_remove_are_documented_and_offered_with_choices() {
     let t = example_table();
-    let help = tabula_sour_grapes::commands::COMMANDS;
+    let help = tabula_sour_grapes::text::COMMANDS;
     for c in ["add", "remove"] {
         assert!(help.iter().any(|d| d.name == c), "{c} in help");
     }

@@ -8,8 +8,9 @@ use proptest::prelude::*;
 use tabula_core::testkit::{self, STEP_CAP};
 use tabula_core::{Awaiting, Policy, Seat, Seeded, System, Table, TextPlay};
 use tabula_sour_grapes::SourGrapes;
+use tabula_sour_grapes::command::Command;
 use tabula_sour_grapes::policy::{MAX_ROUNDS, at_least, successes};
-use tabula_sour_grapes::table::{Bet, Command, State};
+use tabula_sour_grapes::state::{Bet, State};
 
 fn initial() -> State {
     example_table().state().clone()
@@ -165,7 +166,7 @@ fn play_until(pred: impl Fn(&State) -> bool) -> State {
 fn the_attack_goes_where_the_exact_odds_say() {
     let mut state = play_until(|s| {
         s.turn().is_some_and(|t| {
-            t.controller == "Rook" && t.step == tabula_sour_grapes::table::Step::Targeting
+            t.controller == "Rook" && t.step == tabula_sour_grapes::state::Step::Targeting
         }) && ["Tavern Brute", "Drunk Sailor"].iter().all(|n| {
             s.participant(n)
                 .is_some_and(|p| p.character.stat(tabula_sour_grapes::Stat::Vitality).current > 0)
@@ -228,7 +229,7 @@ fn the_attack_goes_where_the_exact_odds_say() {
 /// issue 27, bug 12). Over 100 seeds of the example table.
 #[test]
 fn a_declared_stunt_places_a_success_roll_that_can_succeed() {
-    use tabula_sour_grapes::table::{Moment, Step};
+    use tabula_sour_grapes::state::{Moment, Step};
     let mut targets = 0;
     for seed in 0..100 {
         let mut state = initial();

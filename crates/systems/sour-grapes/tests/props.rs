@@ -7,8 +7,8 @@ use common::*;
 use proptest::prelude::*;
 use tabula_core::testkit;
 use tabula_core::{Seeded, System, Table};
+use tabula_sour_grapes::state::State;
 use tabula_sour_grapes::stats::MAX_STAT;
-use tabula_sour_grapes::table::State;
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 const SEATS: [&str; 4] = ["gm", "Sam", "Ana", "Nobody"];
@@ -188,7 +188,7 @@ fn script_replays_identically() {
 
 /// Lines that fit the state now (so whole turns get played), chosen by `pick`.
 fn fitting_line(s: &State, pick: &mut impl FnMut(u32) -> u32) -> String {
-    use tabula_sour_grapes::table::{Moment, Step};
+    use tabula_sour_grapes::state::{Moment, Step};
     let seat_of = |n: &str| {
         s.participant(n)
             .map_or("gm".to_string(), |p| p.seat.to_string())
@@ -403,7 +403,7 @@ fn submit(t: &mut Table<SourGrapes>, seat: &Seat, line: &str, roller: &mut Seede
 /// each receiver in step 7. Panics when a step has no such command or it is
 /// refused (R-SG-11: "A turn always reaches its end").
 fn finish_turn(t: &mut Table<SourGrapes>, roller: &mut Seeded) {
-    use tabula_sour_grapes::table::Step;
+    use tabula_sour_grapes::state::Step;
     let turns_ended = |t: &Table<SourGrapes>| {
         t.log()
             .entries()

@@ -7,7 +7,8 @@ mod common;
 use common::*;
 use tabula_core::testkit;
 use tabula_core::{Scripted, Table, TextPlay};
-use tabula_sour_grapes::table::{Event, Moment, Purpose, Step};
+use tabula_sour_grapes::event::{Event, Purpose};
+use tabula_sour_grapes::state::{Moment, Step};
 use tabula_sour_grapes::{SourGrapes, Stat};
 
 fn stat_of(t: &Table<SourGrapes>, who: &str, stat: Stat) -> u32 {

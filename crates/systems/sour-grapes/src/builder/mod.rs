@@ -1,6 +1,7 @@
 //! Characters outside the table: [`tabula_core::CharacterBook`] for Sour
 //! Grapes, creation in the book's order, the sheet an encounter leaves
-//! ([`lasting`]) and the Experience table rule between sessions ([`advance`]).
+//! ([`crate::advance::lasting`]) and the Experience table rule between
+//! sessions ([`crate::advance`]).
 //!
 //! Sour Grapes, "Character Creation", "Stats", "Stat Mechanics", "Skills",
 //! "Skill Mechanics", "Stat and Skill Summary", "Cards", "Effects",
@@ -36,18 +37,17 @@ use tabula_core::{
     FieldValue, Roller, Seat,
 };
 
+use crate::advance::{self, lasting};
 use crate::cards::{CardType, book_cards};
 use crate::character::{
     CardBonus, Character, CharacterDraft, CharacterFileError, EffectEntry, MAX_SKILL, MAX_SKILLS,
     Problem, SkillDraft, StatEntry,
 };
 use crate::rules;
+use crate::state::State;
 use crate::stats::{MAX_STAT, Stat};
-use crate::table::State;
 use crate::{ID, SourGrapes};
 
-pub mod advance;
-pub mod lasting;
 pub mod write;
 
 pub use write::sheet_toml;

@@ -59,8 +59,9 @@ use tabula_core::{Awaiting, EncounterReport, ParticipantReport, Policy, Resource
 
 use crate::SourGrapes;
 use crate::cards::{ActionCard, CardType, Outcome};
+use crate::command::Command;
+use crate::state::{Bet, Moment, Participant, Pool, State, Step, Turn};
 use crate::stats::{Condition, Stat};
-use crate::table::{Bet, Command, Moment, Participant, Pool, State, Step, Turn};
 
 /// The expected exhaustion of one die, in Stat points: it shows 1 one time in
 /// six ("Check").

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use tabula_core::{Roller, Seat, Table, TextPlay};
 use tabula_sour_grapes::SourGrapes;
-use tabula_sour_grapes::table::State;
+use tabula_sour_grapes::state::State;
 
 pub fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../examples/sour-grapes")

@@ -20,11 +20,10 @@
 use tabula_core::SheetAfter;
 use tabula_core::names::same_name;
 
+use crate::builder::sheet_toml;
 use crate::cards::{ActionCard, Keep, book_cards, same_key};
 use crate::character::{Character, CharacterDraft, EffectEntry};
-use crate::table::{ActiveEffect, Moment, State};
-
-use super::sheet_toml;
+use crate::state::{ActiveEffect, Moment, State};
 
 /// True when effect `card` lasts past the encounter: a negative effect
 /// (countdown, or staying until cured); a card the table does not know lasts

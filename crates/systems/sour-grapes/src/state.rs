@@ -1,60 +1,19 @@
-//! The table: the game moments (Spend, Check, Situation, Event) as a decide/evolve
-//! [`System`].
+//! The table's state: the participants, the moment (Free, Situation, Event
+//! with its turn), bets and cards in play, and the lookups every rule makes.
 //!
-//! Sour Grapes, "Game Moments", "Spend", "Check", "Situation", "Event", "Turn
-//! Mechanics", "Stunt", "Interrupt", "Compliment", "Divert", "Reactions",
-//! "Effects", "Injury, Exhaust & Damage", "Experience" (000_05a1db5b88f54528.txt);
-//! R-SG-1..R-SG-12.
-//!
-//! The moment is one of [`Moment::Free`] (single Spends and Checks),
-//! [`Moment::Situation`] (a running difficulty ending in a final check) or
-//! [`Moment::Event`] (initiative, rounds, and each turn's eight steps):
-//!
-//! | step | who | command |
-//! |---|---|---|
-//! | 1 Prep | Controller | `recover` (the free point), `keep`/`discard` effects |
-//! | 2 Stunt | Controller | `stunt CARD` (or `end` the turn without one) |
-//! | 3 Interrupt | any other | `interrupt CARD DICE TOKENS`; `pass` closes the window |
-//! | 4 Targeting & Betting | Controller | `target WHO success D T result D T` |
-//! | 5 Compliments & Diversions | any | `compliment`, `divert`; `pass` closes |
-//! | 6 their success rolls | automatic | |
-//! | 7 Reactions | each receiver | `react CARD DICE TOKENS` or `take` |
-//! | 8 Final rolls | automatic | stunt, reactions, damage once |
-//!
-//! The storyteller (seat `gm`) also runs the monsters, opens Situations and
-//! Events, gives points and tokens back (`giveback`), heals injuries, puts effects
-//! on and takes them off (`afflict`, `cure`), rejects invalid cards (`reject`),
-//! and awards experience (`award`; players `raise` and `improve`).
+//! Sour Grapes, "Game Moments", "Situation", "Event", "Turn Mechanics"
+//! (000_05a1db5b88f54528.txt); R-SG-1..R-SG-12.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use tabula_core::{CommandSpec, Die, ParamSpec, Refusal, Roller, Rule, RuleError, Seat, System};
+use tabula_core::Seat;
 
-use crate::SourGrapes;
-use crate::cards::{
-    ActionCard, CardType, CardValue, EffectRule, Keep, Outcome, StarRule, same_key,
-};
-use crate::character::{Character, MAX_EXPERIENCE, same_name};
-use crate::check::{CheckRoll, MAX_DIFFICULTY, passes};
-use crate::rules;
+use crate::cards::{ActionCard, CardType, EffectRule, same_key};
+use crate::character::{Character, same_name};
+use crate::decide::rolls;
 use crate::stats::{Condition, Stat};
-
-mod command;
-mod event;
-mod evolve;
-mod legal;
-mod moments;
-mod rolls;
-mod turn;
-
-pub use command::Command;
-pub use event::{Event, Purpose};
-use evolve::evolve;
-use legal::legal;
-use moments::decide;
-use rolls::Dec;
 
 /// The most participants one table may hold.
 pub const MAX_PARTICIPANTS: usize = 30;
@@ -255,7 +214,7 @@ pub struct Turn {
 }
 
 impl Turn {
-    fn new(controller: String, pending_effects: Vec<String>) -> Self {
+    pub(crate) fn new(controller: String, pending_effects: Vec<String>) -> Self {
         Turn {
             controller,
             step: Step::Prep,
@@ -389,7 +348,7 @@ impl State {
             .find(|p| same_name(p.character.name(), name))
     }
 
-    fn participant_mut(&mut self, name: &str) -> Option<&mut Participant> {
+    pub(crate) fn participant_mut(&mut self, name: &str) -> Option<&mut Participant> {
         self.participants
             .iter_mut()
             .find(|p| same_name(p.character.name(), name))
@@ -408,7 +367,7 @@ impl State {
         }
     }
 
-    fn event_mut(&mut self) -> Option<&mut EventState> {
+    pub(crate) fn event_mut(&mut self) -> Option<&mut EventState> {
         match &mut self.moment {
             Moment::Event(e) => Some(e),
             _ => None,
@@ -420,7 +379,7 @@ impl State {
         self.event().and_then(|e| e.turn.as_ref())
     }
 
-    fn turn_mut(&mut self) -> Option<&mut Turn> {
+    pub(crate) fn turn_mut(&mut self) -> Option<&mut Turn> {
         self.event_mut().and_then(|e| e.turn.as_mut())
     }
 
@@ -524,7 +483,11 @@ impl State {
     }
 
     /// True when `name`'s effects include one whose rule is `pred`.
-    fn effect_rule(&self, name: &str, pred: impl Fn(&EffectRule) -> bool) -> Option<EffectRule> {
+    pub(crate) fn effect_rule(
+        &self,
+        name: &str,
+        pred: impl Fn(&EffectRule) -> bool,
+    ) -> Option<EffectRule> {
         let p = self.participant(name)?;
         p.effects.iter().find_map(|e| {
             self.card(&e.card)
@@ -563,7 +526,7 @@ impl State {
     }
 
     /// True when the Event is at an end: one side (players / monsters) all Dying.
-    fn one_side_down(&self) -> bool {
+    pub(crate) fn one_side_down(&self) -> bool {
         let down = |monster: bool| {
             let side: Vec<&Participant> = self
                 .participants
@@ -573,57 +536,5 @@ impl State {
             !side.is_empty() && side.iter().all(|p| p.character.has(Condition::Dying))
         };
         down(true) || down(false)
-    }
-}
-
-/// What a seat sees: the whole table (the book keeps nothing hidden beyond the
-/// sheets on the table), which characters it plays, and what it may do.
-#[derive(Clone, Debug, Serialize)]
-pub struct View {
-    /// The seat.
-    pub seat: Seat,
-    /// The characters it plays.
-    pub plays: Vec<String>,
-    /// The table.
-    pub state: State,
-    /// What it may do now.
-    pub may: Vec<CommandSpec>,
-}
-
-impl System for SourGrapes {
-    const ID: &'static str = crate::ID;
-    type State = State;
-    type Command = Command;
-    type Event = Event;
-    type View = View;
-
-    fn decide(
-        state: &State,
-        seat: &Seat,
-        command: &Command,
-        roller: &mut dyn Roller,
-    ) -> Result<Vec<Event>, RuleError> {
-        let seat = state.seat(seat);
-        let mut d = Dec::new(state, roller);
-        decide(&mut d, &seat, command)?;
-        Ok(d.into_events())
-    }
-
-    fn evolve(state: &mut State, event: &Event) {
-        evolve(state, event);
-    }
-
-    fn view(state: &State, seat: &Seat) -> View {
-        let seat = &state.seat(seat);
-        View {
-            seat: seat.clone(),
-            plays: state.controlled_by(seat),
-            state: state.clone(),
-            may: legal(state, seat),
-        }
-    }
-
-    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        legal(state, &state.seat(seat))
     }
 }

@@ -52,7 +52,7 @@ impl OnTurn {
 /// The commands of a turn's steps: the turn in progress, then the command's
 /// own step.
 /// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
-pub(in crate::table) fn turn_command(
+pub(in crate::decide) fn turn_command(
     d: &mut Dec<'_>,
     seat: &Seat,
     cmd: &Command,

@@ -1,15 +1,23 @@
 //! The choices of the moment with their exact odds (`Offer`, `offers`,
 //! `choice_odds`).
 
-use super::*;
+use std::fmt::Write as _;
 
-pub(super) fn cur(state: &State, who: &str, stat: Stat) -> u32 {
+use tabula_core::names::same_name;
+use tabula_core::{ChoiceOdds, Seat};
+
+use crate::cards::{self, CardType, CardValue, StarRule};
+use crate::check;
+use crate::state::{Moment, State, Step, Turn};
+use crate::stats::Stat;
+
+pub(crate) fn cur(state: &State, who: &str, stat: Stat) -> u32 {
     state
         .participant(who)
         .map_or(0, |p| p.character.stat(stat).current)
 }
 
-pub(super) fn tokens_of(state: &State, who: &str, skill: Option<&str>) -> u32 {
+pub(crate) fn tokens_of(state: &State, who: &str, skill: Option<&str>) -> u32 {
     skill
         .and_then(|k| {
             state
@@ -19,7 +27,7 @@ pub(super) fn tokens_of(state: &State, who: &str, skill: Option<&str>) -> u32 {
         .map_or(0, |k| k.available)
 }
 
-pub(super) fn dazed(state: &State, who: &str) -> u32 {
+pub(crate) fn dazed(state: &State, who: &str) -> u32 {
     if state
         .participant(who)
         .is_some_and(|p| p.character.has(crate::stats::Condition::Dazed))
@@ -68,7 +76,7 @@ pub enum Goal {
 
 /// One roll a character may choose the dice for now, with the exact chance of
 /// every dice count: what `status` prints next to the choice and what
-/// [`TextPlay::odds`] offers the seat that plays the character.
+/// [`tabula_core::TextPlay::odds`] offers the seat that plays the character.
 ///
 /// Sour Grapes, "Check" ("The player may choose to use less dice in a roll to
 /// prevent additional ones"), "Card Mechanics", "Turn Mechanics"
@@ -100,14 +108,14 @@ pub struct Offer {
 }
 
 /// The chance that `dice` + `tokens` beats (strictly) a roll of `sd` + `st`.
-pub(super) fn p_beat(dice: u32, tokens: u32, sd: u32, st: u32) -> Option<f64> {
+pub(crate) fn p_beat(dice: u32, tokens: u32, sd: u32, st: u32) -> Option<f64> {
     let r = check::successes_dist(dice, tokens).ok()?;
     let s = check::successes_dist(sd, st).ok()?;
     Some(r.combine(&s, |a, b| a > b).ok()?.p(&true))
 }
 
 /// The offer for `who` rolling `card`'s Success against a fixed need.
-pub(super) fn card_offer(
+pub(crate) fn card_offer(
     state: &State,
     kind: OfferKind,
     who: &str,
@@ -143,7 +151,7 @@ pub(super) fn card_offer(
 
 /// Cards whose success chance is a fixed need now (not a Reaction that must beat
 /// the Stunt's roll, nor a card that is never rolled).
-pub(super) fn offers_odds(card: &cards::ActionCard) -> bool {
+pub(crate) fn offers_odds(card: &cards::ActionCard) -> bool {
     card.success.is_some()
         && !matches!(
             card.value,
@@ -153,7 +161,7 @@ pub(super) fn offers_odds(card: &cards::ActionCard) -> bool {
 
 /// The Stunt's placed Success dice and tokens as they can be rolled now: dice up
 /// to the Controller's Current value, tokens up to the skill's (R-SG-11).
-pub(super) fn stunt_now(state: &State, t: &crate::table::Turn) -> (u32, u32) {
+pub(crate) fn stunt_now(state: &State, t: &Turn) -> (u32, u32) {
     let Some(c) = t.stunt.as_deref().and_then(|c| state.card(c)) else {
         return (t.success.dice, t.success.tokens);
     };
@@ -349,7 +357,7 @@ pub fn offers(state: &State) -> Vec<Offer> {
 
 /// An offer as status prints it: `Hero Attack [Agility 5, Swords tokens 2,
 /// needs 4; odds by dice]: 0d:0.0% 1d:0.0% ...`.
-pub(super) fn offer_line(o: &Offer) -> String {
+pub(crate) fn offer_line(o: &Offer) -> String {
     let card = o.card.as_deref().unwrap_or("");
     match o.goal {
         Goal::BeatStunt { .. } => format!(

@@ -1,134 +1,22 @@
-//! The game moments outside a turn: Spend, Check, Situation, declaring an Event
-//! and initiative, effects put on by the storyteller, experience.
+//! Between moments (the Free moment): Spend, a single Check, and the
+//! storyteller's stat tools (give-back, tokens back, heal, rest), rejecting a
+//! card and putting effects on and off.
 //!
-//! Sour Grapes, "Game Moments", "Spend", "Check", "Situation", "Event",
-//! "Experience" (000_05a1db5b88f54528.txt); R-SG-1, R-SG-8.
-//!
-//! [`decide`] finds the command's moment; each command is one function: the
-//! stat tools and effects here, the Situation in `situation`, the Event
-//! and initiative in `event`, the Experience rule in `experience`, the
-//! turn's steps in `super::turn`.
+//! Sour Grapes, "Spend", "Check", "Stat Mechanics", "Skill Mechanics",
+//! "Effects" (000_05a1db5b88f54528.txt); R-SG-1, R-SG-9, R-SG-10.
 
-use super::rolls::*;
-use super::turn::*;
 use super::*;
-
-mod event;
-mod experience;
-mod situation;
-
-use event::*;
-use experience::*;
-use situation::*;
-
-/// Check a command against the rules and produce its events.
-/// Sour Grapes, "Game Moments" (000_05a1db5b88f54528.txt) and the sections cited below.
-pub(super) fn decide(d: &mut Dec<'_>, seat: &Seat, cmd: &Command) -> Result<(), RuleError> {
-    if d.s().over {
-        return Err(RuleError::new(
-            rules::MOMENTS,
-            Refusal::WrongPhase,
-            "the encounter is over",
-        ));
-    }
-    match cmd {
-        Command::Spend { who, stat } => spend(d, seat, who, *stat)?,
-        Command::Check {
-            who,
-            stat,
-            dice,
-            tokens,
-            skill,
-            difficulty,
-        } => {
-            let bet = Bet {
-                dice: *dice,
-                tokens: *tokens,
-            };
-            make_check(d, seat, who, *stat, bet, skill, *difficulty)?;
-        }
-        Command::GiveBack { who, stat, points } => give_back(d, seat, who, *stat, *points)?,
-        Command::TokensBack { who, skill, points } => tokens_back(d, seat, who, skill, *points)?,
-        Command::Reject { who } => reject(d, seat, who)?,
-        Command::Heal { who, stat } => heal(d, seat, who, *stat)?,
-        Command::Rest => rest(d, seat)?,
-        Command::Situation {
-            who,
-            stat,
-            skill,
-            difficulty,
-        } => start_situation(d, seat, who, *stat, skill, *difficulty)?,
-        Command::Difficulty { value } => change_difficulty(d, seat, *value)?,
-        Command::Final { dice, tokens } => {
-            let bet = Bet {
-                dice: *dice,
-                tokens: *tokens,
-            };
-            final_check(d, seat, bet)?;
-        }
-        Command::StartEvent => start_event(d, seat)?,
-        Command::Initiative { who, stat, dice } => initiative(d, seat, who, *stat, *dice)?,
-        Command::EndEvent => end_event(d, seat)?,
-        _ => effects_experience_and_gm_tools(d, seat, cmd)?,
-    }
-    Ok(())
-}
-
-/// The commands of [`decide`] that put effects on and off, the Experience
-/// rule's, and the storyteller's tools; the turn's steps go on to
-/// `turn_command`. Sour Grapes, "Effects", "Experience"
-/// (000_05a1db5b88f54528.txt); GM tools (issue 27, item 6).
-fn effects_experience_and_gm_tools(
-    d: &mut Dec<'_>,
-    seat: &Seat,
-    cmd: &Command,
-) -> Result<(), RuleError> {
-    match cmd {
-        Command::Cure { who, effect } => cure(d, seat, who, effect)?,
-        Command::Afflict { who, card } => afflict(d, seat, who, card)?,
-        Command::Award { who, points } => award(d, seat, who, *points)?,
-        Command::Raise { who, what } => raise(d, seat, who, what)?,
-        Command::Improve { who, card, damage } => improve(d, seat, who, card, *damage)?,
-        Command::Adjust { who, stat, amount } => {
-            need_gm(seat, "adjust a character's stats", crate::gm::GM_TOOLS)?;
-            let who = who_known(d.s(), who, rules::STAT_MECHANICS)?;
-            let e = crate::gm::adjust(d.s(), &who, *stat, *amount)?;
-            d.emit(e);
-        }
-        Command::Add {
-            kind,
-            name,
-            seat: to,
-            sheet,
-        } => {
-            need_gm(seat, "add a character", crate::gm::GM_TOOLS)?;
-            let e = crate::gm::add(d.s(), kind, sheet.as_deref(), name.as_deref(), to.as_ref())?;
-            d.emit(e);
-        }
-        Command::Remove { who } => {
-            need_gm(seat, "remove a character", crate::gm::GM_TOOLS)?;
-            let who = who_known(d.s(), who, crate::gm::GM_TOOLS)?;
-            let e = crate::gm::remove(d.s(), &who)?;
-            d.emit(e);
-            // The last participant still to roll initiative left: the order.
-            if d.s().event().is_some_and(|e| e.order.is_empty()) {
-                settle_initiative(d)?;
-            }
-        }
-        Command::EndEncounter => {
-            need_gm(seat, "end the encounter", rules::MOMENTS)?;
-            d.emit(Event::EncounterEnded);
-        }
-        _ => turn_command(d, seat, cmd)?,
-    }
-    Ok(())
-}
 
 /// Spend: exhaust a point of a stat without a roll; a player spends for
 /// their own character, the storyteller dictates it to anyone (`as NAME`).
 /// Nothing to spend from a depleted stat.
 /// Sour Grapes, "Spend" (000_05a1db5b88f54528.txt).
-fn spend(d: &mut Dec<'_>, seat: &Seat, who: &Option<String>, stat: Stat) -> Result<(), RuleError> {
+pub(super) fn spend(
+    d: &mut Dec<'_>,
+    seat: &Seat,
+    who: &Option<String>,
+    stat: Stat,
+) -> Result<(), RuleError> {
     let who = if seat.is_gm() {
         match who {
             Some(w) => who_known(d.s(), w, rules::SPEND)?,
@@ -163,7 +51,7 @@ fn spend(d: &mut Dec<'_>, seat: &Seat, who: &Option<String>, stat: Stat) -> Resu
 /// checks. Inside a Situation the tokens are held until it ends.
 /// Sour Grapes, "Check", "Stats", "Skill Mechanics" (000_05a1db5b88f54528.txt);
 /// R-SG-1, R-SG-12.
-fn make_check(
+pub(super) fn make_check(
     d: &mut Dec<'_>,
     seat: &Seat,
     who: &Option<String>,
@@ -215,7 +103,7 @@ fn make_check(
 /// The storyteller gives exhausted points of a stat back (a reward), up to
 /// what is exhausted, unless a condition keeps the stat from recovering.
 /// Sour Grapes, "Spend", "Stat Mechanics" (000_05a1db5b88f54528.txt); R-SG-13.
-fn give_back(
+pub(super) fn give_back(
     d: &mut Dec<'_>,
     seat: &Seat,
     who: &str,
@@ -246,7 +134,7 @@ fn give_back(
 
 /// The storyteller gives spent skill tokens back, up to those spent.
 /// Sour Grapes, "Skill Mechanics" (000_05a1db5b88f54528.txt); R-SG-4.
-fn tokens_back(
+pub(super) fn tokens_back(
     d: &mut Dec<'_>,
     seat: &Seat,
     who: &str,
@@ -282,7 +170,7 @@ fn tokens_back(
 
 /// The storyteller removes the Injury marker from an injured stat.
 /// Sour Grapes, "Stat Mechanics" (000_05a1db5b88f54528.txt); R-SG-13.
-fn heal(d: &mut Dec<'_>, seat: &Seat, who: &str, stat: Stat) -> Result<(), RuleError> {
+pub(super) fn heal(d: &mut Dec<'_>, seat: &Seat, who: &str, stat: Stat) -> Result<(), RuleError> {
     need_gm(seat, "remove an injury", rules::STAT_MECHANICS)?;
     let who = who_known(d.s(), who, rules::STAT_MECHANICS)?;
     let injured = d
@@ -302,7 +190,7 @@ fn heal(d: &mut Dec<'_>, seat: &Seat, who: &str, stat: Stat) -> Result<(), RuleE
 /// A short rest between moments: every stat that is not injured, and every
 /// skill token, recovers.
 /// Sour Grapes, "Stat Mechanics" (000_05a1db5b88f54528.txt).
-fn rest(d: &mut Dec<'_>, seat: &Seat) -> Result<(), RuleError> {
+pub(super) fn rest(d: &mut Dec<'_>, seat: &Seat) -> Result<(), RuleError> {
     need_gm(seat, "call a rest", rules::STAT_MECHANICS)?;
     if !matches!(d.s().moment, Moment::Free) {
         return Err(RuleError::new(
@@ -319,7 +207,7 @@ fn rest(d: &mut Dec<'_>, seat: &Seat) -> Result<(), RuleError> {
 /// The storyteller rejects a card offered in the open step (3 or 5) as
 /// invalid: it is taken back unrolled.
 /// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
-fn reject(d: &mut Dec<'_>, seat: &Seat, who: &str) -> Result<(), RuleError> {
+pub(super) fn reject(d: &mut Dec<'_>, seat: &Seat, who: &str) -> Result<(), RuleError> {
     need_gm(seat, "reject a card", rules::TURN)?;
     let who = who_known(d.s(), who, rules::TURN)?;
     let Some(t) = d.s().turn() else {
@@ -347,7 +235,7 @@ fn reject(d: &mut Dec<'_>, seat: &Seat, who: &str) -> Result<(), RuleError> {
 
 /// The storyteller removes an effect in play whose condition is met.
 /// Sour Grapes, "Effects" (000_05a1db5b88f54528.txt).
-fn cure(d: &mut Dec<'_>, seat: &Seat, who: &str, effect: &str) -> Result<(), RuleError> {
+pub(super) fn cure(d: &mut Dec<'_>, seat: &Seat, who: &str, effect: &str) -> Result<(), RuleError> {
     need_gm(seat, "remove an effect", rules::EFFECTS)?;
     let who = who_known(d.s(), who, rules::EFFECTS)?;
     let card = find_card(d.s(), effect)?;
@@ -372,7 +260,12 @@ fn cure(d: &mut Dec<'_>, seat: &Seat, who: &str, effect: &str) -> Result<(), Rul
 /// The storyteller puts an effect card in play on a character (once each),
 /// with its tokens.
 /// Sour Grapes, "Effects" (000_05a1db5b88f54528.txt).
-fn afflict(d: &mut Dec<'_>, seat: &Seat, who: &str, card: &str) -> Result<(), RuleError> {
+pub(super) fn afflict(
+    d: &mut Dec<'_>,
+    seat: &Seat,
+    who: &str,
+    card: &str,
+) -> Result<(), RuleError> {
     need_gm(seat, "put an effect in play", rules::EFFECTS)?;
     let who = who_known(d.s(), who, rules::EFFECTS)?;
     let c = find_card(d.s(), card)?;

@@ -1,7 +1,12 @@
 //! What a seat asks of the table ([`Command`]), one variant per command of
-//! [`crate::commands::COMMANDS`].
+//! [`crate::text::COMMANDS`].
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use tabula_core::Seat;
+
+use crate::state::*;
+use crate::stats::Stat;
 
 /// A command from a seat. `who` is the character acting (`None`: the one the
 /// seat controls, or the Controller).

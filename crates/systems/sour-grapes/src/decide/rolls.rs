@@ -18,14 +18,14 @@ use tabula_core::decided::Decided;
 /// rolls, the next Controller, the end of the Event) is the state cloned, once,
 /// and the events so far applied to the copy ([`Dec::s`]; [`Decided`]'s
 /// laziness).
-pub(super) struct Dec<'a> {
+pub(crate) struct Dec<'a> {
     /// The state `decide` was given and the events emitted so far.
     decided: Decided<'a, SourGrapes>,
-    pub(super) roller: &'a mut dyn Roller,
+    pub(crate) roller: &'a mut dyn Roller,
 }
 
 impl<'a> Dec<'a> {
-    pub(super) fn new(base: &'a State, roller: &'a mut dyn Roller) -> Self {
+    pub(crate) fn new(base: &'a State, roller: &'a mut dyn Roller) -> Self {
         Dec {
             decided: Decided::new(base),
             roller,
@@ -33,22 +33,22 @@ impl<'a> Dec<'a> {
     }
 
     /// The state as it stands after every event emitted so far.
-    pub(super) fn s(&mut self) -> &State {
+    pub(crate) fn s(&mut self) -> &State {
         self.decided.state()
     }
 
     /// Emit an event; it is applied when the state is next read.
-    pub(super) fn emit(&mut self, e: Event) {
+    pub(crate) fn emit(&mut self, e: Event) {
         self.decided.emit(e);
     }
 
     /// The events emitted, in order: `decide`'s answer.
-    pub(super) fn into_events(self) -> Vec<Event> {
+    pub(crate) fn into_events(self) -> Vec<Event> {
         self.decided.into_events()
     }
 }
 
-pub(super) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleError> {
+pub(crate) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleError> {
     if seat.is_gm() {
         Ok(())
     } else {
@@ -61,7 +61,7 @@ pub(super) fn need_gm(seat: &Seat, what: &str, rule: Rule) -> Result<(), RuleErr
 }
 
 /// Refuse an unknown character name, listing the names the table knows.
-pub(super) fn unknown_character(s: &State, rule: Rule, name: &str) -> RuleError {
+pub(crate) fn unknown_character(s: &State, rule: Rule, name: &str) -> RuleError {
     let names = s.participant_names();
     RuleError::unknown_among(
         rule,
@@ -73,7 +73,7 @@ pub(super) fn unknown_character(s: &State, rule: Rule, name: &str) -> RuleError 
 
 /// The character a command from `seat` acts for. A player seat acts only for
 /// the characters it plays; the storyteller for the monsters (Tabula's seats).
-pub(super) fn actor(
+pub(crate) fn actor(
     s: &State,
     seat: &Seat,
     who: &Option<String>,
@@ -124,14 +124,14 @@ pub(super) fn actor(
 }
 
 /// A character by name, or refuse naming the field.
-pub(super) fn who_known(s: &State, name: &str, rule: Rule) -> Result<String, RuleError> {
+pub(crate) fn who_known(s: &State, name: &str, rule: Rule) -> Result<String, RuleError> {
     s.participant(name)
         .map(|p| p.character.name().to_string())
         .ok_or_else(|| unknown_character(s, rule, name))
 }
 
 /// The +2 of Dazed. Sour Grapes, "Stats": "All actions are +2 difficulty to perform".
-pub(super) fn dazed(s: &State, who: &str) -> u32 {
+pub(crate) fn dazed(s: &State, who: &str) -> u32 {
     if s.participant(who)
         .is_some_and(|p| p.character.has(Condition::Dazed))
     {
@@ -151,7 +151,7 @@ fn article(kind: CardType) -> &'static str {
 
 /// What a roll is for, as a manual roller's prompt says it ("Rook, Dodge
 /// (Reaction, Agility): roll 2 d6").
-pub(super) fn what_for(purpose: &Purpose, card: Option<&str>, stat: Stat) -> String {
+pub(crate) fn what_for(purpose: &Purpose, card: Option<&str>, stat: Stat) -> String {
     let card = card.unwrap_or("card");
     match purpose {
         Purpose::Check => format!("{stat} check"),
@@ -174,7 +174,7 @@ pub(super) fn what_for(purpose: &Purpose, card: Option<&str>, stat: Stat) -> Str
 /// Sour Grapes, "Check" (dice up to the Current Stat Value, tokens up to the
 /// skill); "Effects" (Intoxicated, Trained Breathing); R-SG-1, R-SG-4.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn roll_for(
+pub(crate) fn roll_for(
     d: &mut Dec<'_>,
     purpose: Purpose,
     who: &str,
@@ -248,7 +248,7 @@ pub(super) fn roll_for(
 /// reaches its end.
 ///
 /// Sour Grapes, "Turn Mechanics" steps 4 and 8, "Effects"; R-SG-11.
-pub(super) fn committed_bet(
+pub(crate) fn committed_bet(
     s: &State,
     who: &str,
     stat: Stat,
@@ -273,7 +273,7 @@ pub(super) fn committed_bet(
 }
 
 /// Validate a bet: returns (dice allowed = current, the skill's real name).
-pub(super) fn prepare_roll(
+pub(crate) fn prepare_roll(
     s: &State,
     who: &str,
     stat: Stat,
@@ -355,7 +355,7 @@ pub(super) fn prepare_roll(
 /// Sour Grapes, "Stats": "When a stat is depleted you cannot use any action, item
 /// or ability that lists that stat as part of the Success or Result"; Panicked,
 /// Incapacitated, Dying; R-SG-10.
-pub(super) fn may_play(
+pub(crate) fn may_play(
     s: &State,
     who: &str,
     card: &ActionCard,
@@ -393,7 +393,7 @@ pub(super) fn may_play(
 ///
 /// Sour Grapes, "Stats" (the conditions and the note on depleted stats);
 /// R-SG-10, R-SG-12.
-pub(super) fn card_usable(s: &State, who: &str, card: &ActionCard) -> Result<(), RuleError> {
+pub(crate) fn card_usable(s: &State, who: &str, card: &ActionCard) -> Result<(), RuleError> {
     let p = s
         .participant(who)
         .ok_or_else(|| unknown_character(s, rules::CARDS, who))?;
@@ -430,7 +430,7 @@ pub(super) fn card_usable(s: &State, who: &str, card: &ActionCard) -> Result<(),
 
 /// Why a character may not use a card now, in the order [`card_usable`]
 /// reports it.
-pub(super) enum Unusable {
+pub(crate) enum Unusable {
     /// Dying: no card.
     Dying,
     /// Panicked: no card using a Mental stat.
@@ -443,7 +443,7 @@ pub(super) enum Unusable {
 
 /// The test of [`card_usable`] without the message: `None` when `c` may use
 /// `card`. Sour Grapes, "Stats"; R-SG-10, R-SG-12.
-pub(super) fn unusable(c: &Character, card: &ActionCard) -> Option<Unusable> {
+pub(crate) fn unusable(c: &Character, card: &ActionCard) -> Option<Unusable> {
     if c.has(Condition::Dying) {
         return Some(Unusable::Dying);
     }
@@ -461,7 +461,7 @@ pub(super) fn unusable(c: &Character, card: &ActionCard) -> Option<Unusable> {
 }
 
 /// A card of the table by name, or refuse listing the table's cards.
-pub(super) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> {
+pub(crate) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> {
     s.card(name).cloned().ok_or_else(|| {
         let known: Vec<&str> = s.cards.iter().map(|c| c.name.as_str()).collect();
         RuleError::unknown_among(rules::CARDS, "card", name.trim(), known)
@@ -469,7 +469,7 @@ pub(super) fn find_card(s: &State, name: &str) -> Result<ActionCard, RuleError> 
 }
 
 /// Refuse an unknown skill of `who`, listing their skills.
-pub(super) fn unknown_skill(s: &State, rule: Rule, who: &str, name: &str) -> RuleError {
+pub(crate) fn unknown_skill(s: &State, rule: Rule, who: &str, name: &str) -> RuleError {
     let skills: Vec<&str> = s
         .participant(who)
         .map(|p| {
@@ -484,7 +484,7 @@ pub(super) fn unknown_skill(s: &State, rule: Rule, who: &str, name: &str) -> Rul
 }
 
 /// Successes a card needs from `who` (R-SG-2, R-SG-5, R-SG-6), Dazed included.
-pub(super) fn card_needs(s: &State, card: &ActionCard, who: &str, stunt_successes: u32) -> u32 {
+pub(crate) fn card_needs(s: &State, card: &ActionCard, who: &str, stunt_successes: u32) -> u32 {
     let base = match card.value {
         // Experience: a card bonus may lower a numeric value ("cost less").
         CardValue::Needs(n) => n.saturating_sub(
@@ -506,7 +506,7 @@ pub(super) fn card_needs(s: &State, card: &ActionCard, who: &str, stunt_successe
 /// Tokens of `who`'s skill `skill` already placed on bets of this turn that are
 /// not rolled yet: they are committed (R-SG-11) and one pool (R-SG-4), so a
 /// later bet cannot place them again.
-pub(super) fn committed_tokens(s: &State, who: &str, skill: &str) -> u32 {
+pub(crate) fn committed_tokens(s: &State, who: &str, skill: &str) -> u32 {
     let (Some(t), Some(p)) = (s.turn(), s.participant(who)) else {
         return 0;
     };
@@ -548,7 +548,7 @@ pub(super) fn committed_tokens(s: &State, who: &str, skill: &str) -> u32 {
 /// Step 4 (and every offered card): dice up to the Current Stat Value, and one
 /// token pool for Success and Result.
 /// Sour Grapes, "Turn Mechanics" (Targeting & Betting) (000_05a1db5b88f54528.txt); R-SG-4.
-pub(super) fn check_bet_tokens(
+pub(crate) fn check_bet_tokens(
     s: &State,
     who: &str,
     card: &ActionCard,
@@ -596,7 +596,7 @@ pub(super) fn check_bet_tokens(
 
 /// Damage to a stat's Current Stat Value, doubled once by Frail, Despised or Lost.
 /// Sour Grapes, "Injury, Exhaust & Damage" and "Stats" (000_05a1db5b88f54528.txt); R-SG-7, R-SG-10.
-pub(super) fn apply_damage(
+pub(crate) fn apply_damage(
     d: &mut Dec<'_>,
     who: &str,
     stat: Stat,

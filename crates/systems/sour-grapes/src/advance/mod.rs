@@ -8,7 +8,7 @@
 //! modifying the requirements of an action card to cost less or deal more
 //! damage. At the end of Chapter moments hand out enough of these points".
 //!
-//! Each command is the table's own command ([`crate::table::Command`]) given
+//! Each command is the table's own command ([`crate::command::Command`]) given
 //! at a table of one: the sheet's character, between moments, with the
 //! Experience rule on and the book's cards. So the rules, the refusals and
 //! their citations are exactly the table's; `as NAME` may be left out.
@@ -20,12 +20,14 @@ use tabula_core::{AdvanceError, Advanced, Roller, Seat, System, grammar};
 
 use crate::cards::{CardType, book_cards, same_key};
 
+use crate::builder::{file_problems, sheet_toml};
 use crate::character::{Character, EffectEntry};
+use crate::command::Command;
 use crate::rules;
-use crate::table::{ActiveEffect, Command, Moment, Participant, Pool, State, TableOptions};
-use crate::{SourGrapes, commands};
+use crate::state::{ActiveEffect, Moment, Participant, Pool, State, TableOptions};
+use crate::{SourGrapes, text};
 
-use super::{file_problems, sheet_toml};
+pub mod lasting;
 
 /// The advancement commands, for `help` and the reference. The storyteller
 /// awards points, heals, calls a rest and cures; a player spends their
@@ -256,7 +258,7 @@ pub fn advance(
         format!("{line} as {}", grammar::quote(character.name()))
     };
     let (state, entries) = table_of_one(character, seat);
-    let cmd = commands::parse(&state, seat, &line).map_err(|e| AdvanceError::Parse {
+    let cmd = text::parse::parse(&state, seat, &line).map_err(|e| AdvanceError::Parse {
         message: e.to_string(),
         usage: doc.usage.to_string(),
     })?;

@@ -6,7 +6,7 @@ use tabula_core::grammar;
 use tabula_core::system::{CommandDoc, find_command};
 
 use super::COMMANDS;
-use crate::table::Bet;
+use crate::state::Bet;
 
 /// The words that start a keyword argument.
 const KEYWORDS: [&str; 8] = [

@@ -5,8 +5,8 @@ use tabula_core::names::{NameLookupError, resolve, same_name};
 use tabula_core::{CommandParseError, Seat};
 
 use crate::cards::CardType;
+use crate::state::{Pool, State};
 use crate::stats::Stat;
-use crate::table::{Pool, State};
 
 /// Resolve `typed` among `preferred` (the names that fit here: exact, case-blind,
 /// or an unambiguous prefix). A name of `rest` written out in full is taken

@@ -1,8 +1,8 @@
 //! "What may this seat do now": the legal commands with their parameters.
 //!
 //! Every parameter declares how the line writes it
-//! ([`tabula_core::system::ParamSyntax`]), as [`crate::commands`] reads it
-//! and each command's usage in [`crate::commands::COMMANDS`] shows: `as
+//! ([`tabula_core::system::ParamSyntax`]), as [`crate::text::parse`] reads it
+//! and each command's usage in [`crate::text::COMMANDS`] shows: `as
 //! NAME`, `with SKILL`, `vs DIFFICULTY`, `to NAME`, `success DICE [TOKENS]`
 //! and `result DICE [TOKENS]` are keywords; TOKENS after DICE (and
 //! `giveback`'s POINTS) may be left out; `target`'s names are written as
@@ -10,23 +10,29 @@
 //! even where the command needs it (`check`'s `vs`, `divert`'s `to`, the
 //! storyteller's `as NAME`): the parser then says what is missing.
 
-use super::rolls::*;
-use super::*;
+use crate::decide::rolls::*;
 
-/// `summary` followed by the command's usage from [`crate::commands::COMMANDS`]
+use tabula_core::{CommandSpec, ParamSpec, Seat};
+
+use crate::cards::{CardType, Keep};
+use crate::check::MAX_DIFFICULTY;
+use crate::state::*;
+use crate::stats::Stat;
+
+/// `summary` followed by the command's usage from [`crate::text::COMMANDS`]
 /// (one copy of every usage line).
 fn with_usage(name: &str, summary: &str) -> String {
-    match tabula_core::system::find_command(crate::commands::COMMANDS, name) {
+    match tabula_core::system::find_command(crate::text::COMMANDS, name) {
         Some(doc) => format!("{summary}. `{}`", doc.usage),
         None => summary.to_string(),
     }
 }
 
-pub(super) fn stat_names() -> Vec<String> {
+pub(crate) fn stat_names() -> Vec<String> {
     Stat::ALL.iter().map(|s| s.name().to_string()).collect()
 }
 
-pub(super) fn cards_of(s: &State, who: &str, kind: CardType) -> Vec<String> {
+pub(crate) fn cards_of(s: &State, who: &str, kind: CardType) -> Vec<String> {
     s.participant(who)
         .map(|p| {
             p.cards
@@ -90,7 +96,7 @@ fn max_dice(s: &State, who: &str, stats: &[Stat]) -> i64 {
 /// What `seat` may do now: the moment's commands, then the storyteller's tools
 /// ([`crate::gm::legal`]: `giveback`, `heal`, `adjust`, `add`, `remove`), in
 /// every moment (issue 27, item 6).
-pub(super) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
+pub(crate) fn legal(s: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = moment_legal(s, seat);
     if seat.is_gm() {
         crate::gm::legal(s, &mut out);

@@ -1,7 +1,12 @@
 //! What happened at the table ([`Event`], with every die) and why a roll was
 //! made ([`Purpose`]): the log that replays the table.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+
+use crate::cards::ActionCard;
+use crate::check::CheckRoll;
+use crate::state::*;
+use crate::stats::Stat;
 
 /// Why a roll was made.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,11 +1,17 @@
 //! Applying events: never rolls, never fails, so replaying the log rebuilds the
 //! table.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use crate::cards::Keep;
+use crate::character::same_name;
+use crate::event::Event;
+use crate::state::*;
+use crate::stats::Stat;
 
 /// Apply one event; never rolls, never fails: each kind of event is applied
 /// by the step of the rules it belongs to.
-pub(super) fn evolve(s: &mut State, e: &Event) {
+pub(crate) fn evolve(s: &mut State, e: &Event) {
     match e {
         Event::Spent { .. }
         | Event::GivenBack { .. }
