@@ -33,7 +33,8 @@ use crate::character::{
     RULE_ADVANTAGES, RULE_CAPS, RULE_POINTS, RULE_POOLS, RULE_SKILLS, RULE_SPECIALTIES, SKILLS,
     SpecialtyDraft, Trait, Weapon, is_skill,
 };
-use crate::opposition::{Body, RULE_SEATS, State};
+use crate::rules::RULE_SEATS;
+use crate::state::{Body, State};
 
 /// The most XP one `award` gives (a cap on input).
 pub const MAX_AWARD: i64 = 100;
