@@ -13,7 +13,7 @@
 //!   Wildcards "at the beginning of the scene", so they outlive scenes), the
 //!   weapons in hand and carried (a weapon dropped and left on the ground goes
 //!   back to its owner's sheet). Desperation and being knocked out follow from
-//!   the pools when the next encounter starts (`table::setup`).
+//!   the pools when the next encounter starts (`setup::setup`).
 //! - **Not lasting**: the hand, the initiative card, Berserk ("until the end of
 //!   the current scene") and every other status, Followers and Extras brought
 //!   in ("Building A Scene").

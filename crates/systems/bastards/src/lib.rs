@@ -5,13 +5,13 @@
 //! | module | role | the book's chapters |
 //! |---|---|---|
 //! | [`rules`] | the table's [`Rule`](tabula_core::rule::Rule) citations and limits | "Steps", "Core Mechanic", "Initiative", "Combat", ... |
-//! | [`values`], [`deck`] | card values, suit order, the shoe; drawing with Jokers and Wildcards | "Card Values", "Jokers", "Shuffling"; R-GB-1 .. R-GB-3 |
+//! | [`values`], [`deck`] | card values, suit order, the shoe; drawing with Jokers and Wildcards | "Combat" (card values), "Shuffling", "Jokers – Unbound by Fate"; R-GB-1 .. R-GB-3 |
 //! | [`fate`], [`chance`] | Skill Hands against the Dealer's Fate Draw, the simple opposed hand; exact odds | "Skill Hand", "Core Mechanic"; R-GB-6, R-GB-11 |
-//! | [`character`], [`advantages`] | the sheet and its validating constructor; the 31 Advantages | "Character Creation", "Advantages" |
-//! | [`builder`] | creation step by step ([`tabula_core::builder::CharacterBook`]) | "Character Creation" |
-//! | [`advance`] | what an encounter leaves on a sheet, and spending XP | "Experience" |
+//! | [`character`], [`advantages`] | the sheet and its validating constructor; the 31 Advantages | "Character Building Rules", "Skills", "Specialties", "Advantages" |
+//! | [`builder`] | creation step by step ([`tabula_core::builder::CharacterBook`]) | "Character Building Rules" |
+//! | [`advance`] | what an encounter leaves on a sheet, and spending XP | issue 16 |
 //! | [`table`] | [`Bastards`]: [`System`](tabula_core::system::System) and [`TextPlay`](tabula_core::system::TextPlay), delegating to the modules below | |
-//! | [`state`], [`command`], [`event`] | the table's state, commands and events | "Steps", "Opposition" |
+//! | [`state`], [`command`], [`event`] | the table's state, commands and events | "Steps" / "Opposition" |
 //! | [`decide`] | `decide`, one file per phase (`table`, `skill_check`, `turn`, `exchange`, `action`, `dramatic`) and the chapters they share (`hand`, `turns`, `round`, `advantage`, `out`) | "Steps", "Skill Hands in Oppositions", "Initiative", "Desperation", "Advantages", "Building A Scene" |
 //! | [`evolve`] | `evolve`, by kind of event | |
 //! | [`setup`] | the table file read into a [`State`] | "Building A Scene", "Optional Rules" |

@@ -24,7 +24,7 @@
 //! appear, distance); and the book's chapters those steps share: `hand` (the
 //! opposed hand and its consequences), `turns` and `round` ("Steps",
 //! "Initiative"), `advantage` (Advantages used on their own), `out` (names,
-//! who commands whom, and [`Out`]).
+//! who commands whom, and `Out`).
 
 use std::borrow::Cow;
 

@@ -1,6 +1,6 @@
 //! Text for the terminal (`tabula bastards play`) and the log: the status
-//! line, events in words ([`describe`]: R-GB-12, what each seat may see), the
-//! command-line parser ([`parse`]) and the command reference ([`reference`]).
+//! line, events in words ([`describe`](fn@describe): R-GB-12, what each seat may see), the
+//! command-line parser ([`parse`]) and the command reference ([`reference`](mod@reference)).
 
 use tabula_core::names::same_name;
 use tabula_core::system::Seat;
