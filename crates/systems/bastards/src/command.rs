@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use tabula_core::system::Seat;
 
 use crate::character::{Trait, Weapon};
-use crate::state::*;
+use crate::state::{AttackOptions, HandKind};
 
 /// A command a seat gives.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

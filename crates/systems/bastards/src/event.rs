@@ -6,7 +6,7 @@ use tabula_core::cards::Card;
 use crate::character::{Trait, Weapon};
 use crate::deck::DrawStep;
 use crate::fate::FateDrawResult;
-use crate::state::*;
+use crate::state::{Combatant, Defense, Exchange, Side, Status};
 
 /// Why cards were drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

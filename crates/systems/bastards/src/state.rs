@@ -7,7 +7,7 @@ use tabula_core::system::Seat;
 
 use crate::advantages::{Advantage, Kind};
 use crate::character::{Character, Trait, Weapon};
-use crate::rules::*;
+use crate::rules::HAND_SIZE;
 
 /// What a combatant is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
