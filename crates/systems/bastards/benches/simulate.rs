@@ -8,7 +8,8 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use std::hint::black_box;
 use std::path::PathBuf;
 use tabula_bastards::Bastards;
-use tabula_bastards::opposition::{Command, State};
+use tabula_bastards::command::Command;
+use tabula_bastards::state::State;
 use tabula_core::policy::Policy;
 use tabula_core::roller::Seeded;
 use tabula_core::system::{Seat, System, TextPlay};

@@ -13,7 +13,7 @@
 //!   Wildcards "at the beginning of the scene", so they outlive scenes), the
 //!   weapons in hand and carried (a weapon dropped and left on the ground goes
 //!   back to its owner's sheet). Desperation and being knocked out follow from
-//!   the pools when the next encounter starts (`table::setup`).
+//!   the pools when the next encounter starts (`setup::setup`).
 //! - **Not lasting**: the hand, the initiative card, Berserk ("until the end of
 //!   the current scene") and every other status, Followers and Extras brought
 //!   in ("Building A Scene").
@@ -33,7 +33,8 @@ use crate::character::{
     RULE_ADVANTAGES, RULE_CAPS, RULE_POINTS, RULE_POOLS, RULE_SKILLS, RULE_SPECIALTIES, SKILLS,
     SpecialtyDraft, Trait, Weapon, is_skill,
 };
-use crate::opposition::{Body, RULE_SEATS, State};
+use crate::rules::RULE_SEATS;
+use crate::state::{Body, State};
 
 /// The most XP one `award` gives (a cap on input).
 pub const MAX_AWARD: i64 = 100;

@@ -16,10 +16,10 @@ use tabula_core::names::{check_name, check_seat_name, same_name};
 use tabula_core::{Refusal, Roller, Rule, RuleError, Seat};
 
 use crate::character::{Character, MAX_WILDCARDS, Trait};
-use crate::opposition::{
-    Body, Combatant, DrawReason, Event, MAX_COMBATANTS, Out, Phase, RULE_EXTRAS, RULE_POOLS,
-    RULE_WILDCARD, State, Status, auto_initiative, pool_emptied, takes_no_further_part, who,
-};
+use crate::decide::{Out, auto_initiative, pool_emptied, takes_no_further_part, who};
+use crate::event::{DrawReason, Event};
+use crate::rules::{MAX_COMBATANTS, RULE_EXTRAS, RULE_POOLS, RULE_WILDCARD};
+use crate::state::{Body, Combatant, Phase, State, Status};
 
 /// The GM's tools: the table's own citation (issue 27, item 6).
 pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
@@ -345,7 +345,7 @@ pub fn kinds(state: &State) -> Vec<(String, Combatant)> {
         if !out.iter().any(|(n, _)| same_name(n, ch.name())) {
             out.push((
                 ch.name().to_string(),
-                crate::table::fated_from_sheet(ch, Seat::Gm),
+                crate::setup::fated_from_sheet(ch, Seat::Gm),
             ));
         }
     }
@@ -427,7 +427,7 @@ fn template(state: &State, source: Source<'_>) -> Result<(String, Combatant), Ru
             })?;
             Ok((
                 ch.name().to_string(),
-                crate::table::fated_from_sheet(&ch, Seat::Gm),
+                crate::setup::fated_from_sheet(&ch, Seat::Gm),
             ))
         }
     }

@@ -2,22 +2,28 @@
 //!
 //! The rules of A Game of Bastards (003_2dfeea144768d328.txt), system id `bastards`.
 //!
-//! - [`values`]: card values, the suit order for ties, the shoe (R-GB-1, R-GB-2).
-//! - [`deck`]: drawing with Jokers and Wildcards (R-GB-3), running out of cards.
-//! - [`fate`]: Skill Hands against the Dealer's Fate Draw, the Difficulty Modifier
-//!   (R-GB-6) and the simple opposed hand.
-//! - [`chance`]: exact odds (R-GB-11).
+//! | module | role | the book's chapters |
+//! |---|---|---|
+//! | [`rules`] | the table's [`Rule`](tabula_core::rule::Rule) citations and limits | "Steps", "Core Mechanic", "Initiative", "Combat", ... |
+//! | [`values`], [`deck`] | card values, suit order, the shoe; drawing with Jokers and Wildcards | "Combat" (card values), "Shuffling", "Jokers – Unbound by Fate"; R-GB-1 .. R-GB-3 |
+//! | [`fate`], [`chance`] | Skill Hands against the Dealer's Fate Draw, the simple opposed hand; exact odds | "Skill Hand", "Core Mechanic"; R-GB-6, R-GB-11 |
+//! | [`character`], [`advantages`] | the sheet and its validating constructor; the 31 Advantages | "Character Building Rules", "Skills", "Specialties", "Advantages" |
+//! | [`builder`] | creation step by step ([`tabula_core::builder::CharacterBook`]) | "Character Building Rules" |
+//! | [`advance`] | what an encounter leaves on a sheet, and spending XP | issue 16 |
+//! | [`table`] | [`Bastards`]: [`System`](tabula_core::system::System) and [`TextPlay`](tabula_core::system::TextPlay), delegating to the modules below | |
+//! | [`state`], [`command`], [`event`] | the table's state, commands and events | "Steps" / "Opposition" |
+//! | [`decide`] | `decide`, one file per phase (`table`, `skill_check`, `turn`, `exchange`, `action`, `dramatic`) and the chapters they share (`hand`, `turns`, `round`, `advantage`, `out`) | "Steps", "Skill Hands in Oppositions", "Initiative", "Desperation", "Advantages", "Building A Scene" |
+//! | [`evolve`] | `evolve`, by kind of event | |
+//! | [`setup`] | the table file read into a [`State`] | "Building A Scene", "Optional Rules" |
+//! | [`legal`], [`view`] | what a seat may do now; what it may see | R-GB-12 |
+//! | [`text`] | status, events in words, the command-line parser, the command reference | R-GB-12 |
+//! | [`sheet`] | the index card ([`tabula_core::sheet::SheetDoc`]) | |
+//! | [`policy`] | the autopilot and simulation policy ([`tabula_core::policy::Policy`]) | |
+//! | [`odds`] | odds in the betting step | R-GB-11, R-GB-12 |
+//! | [`gm`], [`place`], [`cli`] | the GM's tools, placing a campaign's characters, the CLI tools | |
 //!
-//! - [`character`], [`advantages`]: sheets and the 31 Advantages.
-//! - [`builder`]: creation step by step ([`tabula_core::builder::CharacterBook`]);
-//!   [`advance`]: what an encounter leaves on a sheet, and spending XP.
-//! - [`opposition`]: the decide/evolve turn structure; [`view`] what a seat may see
-//!   and do (R-GB-12); [`table`] the table file and the terminal text;
-//!   [`commands`] the command lines and their reference; [`sheet`] the index card.
-//! - [`policy`]: the autopilot and simulation policy ([`tabula_core::policy::Policy`]).
-//!
-//! Hidden information (R-GB-12): [`System::view`], [`TextPlay::status`] and
-//! [`TextPlay::describe`] show only what the book puts on the table plus, for the
+//! Hidden information (R-GB-12): [`System::view`](tabula_core::system::System::view), [`TextPlay::status`](tabula_core::system::TextPlay::status) and
+//! [`TextPlay::describe`](tabula_core::system::TextPlay::describe) show only what the book puts on the table plus, for the
 //! asking seat, its own hands and its own characters' pools. `describe` is for a
 //! shared log (everyone); [`Bastards::describe_for`] is one seat's log line.
 //!
@@ -50,15 +56,23 @@ pub mod builder;
 pub mod chance;
 pub mod character;
 pub mod cli;
-pub mod commands;
+pub mod command;
+pub mod decide;
 pub mod deck;
+pub mod event;
+pub mod evolve;
 pub mod fate;
 pub mod gm;
-pub mod opposition;
+pub mod legal;
+pub mod odds;
 pub mod place;
 pub mod policy;
+pub mod rules;
+pub mod setup;
 pub mod sheet;
+pub mod state;
 pub mod table;
+pub mod text;
 pub mod values;
 pub mod view;
 
@@ -74,188 +88,8 @@ pub const BOOK: tabula_core::rule::Book = tabula_core::rule::Book {
     randomizer: "a shoe of two 54-card decks; skill hands and Fate Draws",
 };
 
-pub use opposition::{Command, Event, State};
+pub use command::Command;
+pub use event::Event;
+pub use state::State;
+pub use table::Bastards;
 pub use view::View;
-
-use tabula_core::roller::Roller;
-use tabula_core::rule::RuleError;
-use tabula_core::system::{CommandParseError, CommandSpec, Seat, System, TextPlay};
-
-/// A Game of Bastards as a Tabula rule system.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Bastards;
-
-impl Bastards {
-    /// One event described for one seat: [`TextPlay::describe`] (what everyone at
-    /// the table sees) plus that seat's own cards drawn and discarded, its own
-    /// characters' pools, and for the Dealer the Dealer's side of a Fate Draw
-    /// (R-GB-12). See [`table::describe_for`].
-    pub fn describe_for(state: &State, event: &Event, seat: &Seat) -> String {
-        table::describe_for(state, event, seat)
-    }
-}
-
-impl System for Bastards {
-    const ID: &'static str = ID;
-    type State = State;
-    type Command = Command;
-    type Event = Event;
-    type View = View;
-
-    fn decide(
-        state: &State,
-        seat: &Seat,
-        command: &Command,
-        roller: &mut dyn Roller,
-    ) -> Result<Vec<Event>, RuleError> {
-        opposition::decide(state, seat, command, roller)
-    }
-
-    fn evolve(state: &mut State, event: &Event) {
-        opposition::evolve(state, event);
-    }
-
-    fn view(state: &State, seat: &Seat) -> View {
-        view::view(state, seat)
-    }
-
-    fn legal_commands(state: &State, seat: &Seat) -> Vec<CommandSpec> {
-        view::legal_commands(state, seat)
-    }
-}
-
-impl TextPlay for Bastards {
-    const BOOK: tabula_core::rule::Book = crate::BOOK;
-
-    type SetupError = table::TableError;
-
-    fn setup<F: tabula_core::files::SheetFiles + ?Sized>(
-        text: &str,
-        files: &F,
-    ) -> Result<State, table::TableError> {
-        table::setup(text, files)
-    }
-
-    fn seats(state: &State) -> Vec<Seat> {
-        tabula_core::system::seat_list(state.combatants.iter().map(|c| c.controller.clone()))
-    }
-
-    fn default_seat(state: &State) -> Seat {
-        table::default_seat(state)
-    }
-
-    const COMMANDS: &'static [tabula_core::system::CommandDoc] = commands::COMMANDS;
-    /// The Dealer ends the encounter with `finish` ([`opposition::RULE_STEPS`]).
-    const END_COMMANDS: &'static [&'static str] = &["finish"];
-    const LOG_SYMBOLS: tabula_core::system::LogSymbols = tabula_core::system::LogSymbols::Cards;
-
-    /// [`commands::parse_command_with`]: the GM's `add FILE.toml` reads the
-    /// sheet from `sheets` and validates it (issue 27, item 6).
-    fn parse_command_with(
-        state: &State,
-        seat: &Seat,
-        line: &str,
-        sheets: &dyn tabula_core::files::SheetFiles,
-    ) -> Result<Command, CommandParseError> {
-        commands::parse_command_with(state, seat, line, sheets)
-    }
-
-    /// [`sheet::sheet`]: the index card, pools and hand only for the seat that
-    /// commands the character (R-GB-12).
-    fn sheet(state: &State, seat: &Seat, name: Option<&str>) -> Result<String, CommandParseError> {
-        sheet::sheet(state, seat, name)
-    }
-
-    /// [`sheet::sheet_doc`]: the table's facts and every index card, pools
-    /// and hand only for the seat that commands the character (R-GB-12).
-    fn sheet_doc(state: &State, seat: &Seat) -> tabula_core::sheet::SheetDoc {
-        sheet::sheet_doc(state, seat)
-    }
-
-    fn describe(state: &State, event: &Event) -> String {
-        table::describe(state, event)
-    }
-
-    fn status(state: &State, seat: &Seat) -> String {
-        table::status(state, seat)
-    }
-
-    /// One seat's log line: the shared text plus that seat's own cards and
-    /// pools (R-GB-12; [`table::describe_for`]).
-    fn describe_for(state: &State, event: &Event, seat: &Seat) -> String {
-        table::describe_for(state, event, seat)
-    }
-
-    /// The event's JSON goes to a seat only when it holds nothing hidden
-    /// (R-GB-12): table phases, the turn order, face-up cards, revealed hands and
-    /// public statuses. Events that name cards in a hand, a face-down card, a
-    /// discard, a Fate Draw's unplayed cards or pool points are shown to every
-    /// seat, the GM included, only as [`TextPlay::describe_for`]'s text, which
-    /// says to each seat what that seat may see.
-    fn event_for(_state: &State, event: &Event, _seat: &Seat) -> Option<Event> {
-        use opposition::Event as E;
-        match event {
-            E::Shuffled
-            | E::OppositionBegan
-            | E::Order { .. }
-            | E::TurnBegan { .. }
-            | E::DrawStepDone
-            | E::Initiative { .. }
-            | E::FaceUp { .. }
-            | E::Revealed { .. }
-            | E::MembersLost { .. }
-            | E::Desperate { .. }
-            | E::KnockedOut { .. }
-            | E::Removed { .. }
-            | E::TurnEnded
-            | E::RoundEnded { .. }
-            | E::OppositionEnded
-            | E::Finished
-            | E::SceneBegan
-            | E::KarmicShuffle => Some(event.clone()),
-            _ => None,
-        }
-    }
-
-    fn finished(state: &State) -> bool {
-        state.finished
-    }
-
-    /// [`table::bet_odds`]: `call`, each `bet CARD` and `bet wild` for the side
-    /// to bet, from what the seat may see (R-GB-12).
-    fn odds(state: &State, seat: &Seat) -> Vec<tabula_core::system::ChoiceOdds> {
-        table::bet_odds(state, seat)
-    }
-
-    /// Whose cards a draw is, for cards a seat types (issue 28, item 2): a
-    /// combatant's draws are its controller's (a Fated's player, the GM's
-    /// Followers and Extras); the Fate Draw against a Skill Hand is the
-    /// Dealer's, so the GM's ("The Dealer or another player draws 6 cards
-    /// minus the trait", A Game of Bastards, "Skill Hand", 003_2dfeea144768d328.txt).
-    /// A draw the rules did not announce is no seat's: the table draws it.
-    /// Issue 27, bug 8: a draw (a hand, an initiative card, a Fate Draw) is
-    /// credited to the seat that commands the character who drew, whoever's
-    /// command dealt it ([`opposition::RULE_STEPS`]).
-    fn event_seat(state: &State, event: &opposition::Event) -> Option<Seat> {
-        use opposition::Event;
-        let who = match event {
-            Event::Drew { who, .. }
-            | Event::Initiative { who, .. }
-            | Event::FateDrawn { who, .. } => *who,
-            _ => return None,
-        };
-        state.combatants.get(who).map(|c| c.controller.clone())
-    }
-
-    fn roll_owner(state: &State, who: Option<&str>, _sender: &Seat) -> Option<Seat> {
-        let who = who?;
-        if who.eq_ignore_ascii_case(fate::DEALER) {
-            return Some(Seat::Gm);
-        }
-        state
-            .combatants
-            .iter()
-            .find(|c| tabula_core::names::same_name(&c.name, who))
-            .map(|c| c.controller.clone())
-    }
-}

@@ -8,8 +8,8 @@
 //!
 //! The policy never rolls and never clones the state: it reads the state and
 //! the exact odds the crate computes ([`crate::chance::card_wins`],
-//! [`crate::table::lead_chance_after`]) and gives a command
-//! [`crate::opposition::decide`] accepts. It reads only what the seat giving
+//! [`crate::odds::lead_chance_after`]) and gives a command
+//! [`crate::decide::decide`] accepts. It reads only what the seat giving
 //! the command may see (R-GB-12): its own characters' hands and pools, and
 //! what is on the table (Traits and skills of the index cards, hand sizes,
 //! initiative and face-up cards, Wildcards, Desperation, knock-outs, the
@@ -66,7 +66,7 @@
 //!   cards, a new hand bringing at least three more; "Core Mechanic"; R-GB-16)
 //!   when it has already acted this round, so no action is sacrificed.
 //! - **Betting** (steps 6-8): from the exact chance of winning if both call
-//!   ([`crate::table::lead_chance_after`], from the cards the seat has seen):
+//!   ([`crate::odds::lead_chance_after`], from the cards the seat has seen):
 //!   call when that chance is at least 70%; else bet the lowest card of the
 //!   hand that lifts it to 70%; else bet the best card if it adds at least 15
 //!   points and leaves at least a one in ten chance (keep fighting for a
@@ -96,8 +96,9 @@ use crate::Bastards;
 use crate::advantages::Advantage;
 use crate::chance;
 use crate::character::Trait;
-use crate::opposition::{AttackOptions, Body, Combatant, Command, HandKind, Phase, Side, State};
-use crate::table::{BetMove, lead_chance_after};
+use crate::command::Command;
+use crate::odds::{BetMove, lead_chance_after};
+use crate::state::{AttackOptions, Body, Combatant, HandKind, Phase, Side, State};
 use crate::values;
 
 /// The round after which the Dealer ends an Opposition no side has won: the
@@ -551,7 +552,7 @@ fn best_plan(state: &State, i: usize, c: &Combatant) -> Option<Plan> {
         if t == i
             || !foe.active()
             || same_side(state, c, foe)
-            || !crate::opposition::can_play_in_a_hand(foe, dry)
+            || !crate::decide::can_play_in_a_hand(foe, dry)
         {
             continue;
         }
@@ -738,7 +739,7 @@ fn defense_bonus(
 }
 
 /// Steps 6-8: bet or call by the exact chance of winning if both call.
-fn bet(state: &State, seat: &Seat, x: &crate::opposition::Exchange, c: &Combatant) -> Command {
+fn bet(state: &State, seat: &Seat, x: &crate::state::Exchange, c: &Combatant) -> Command {
     let side = x.to_act;
     let chance = |mv: BetMove<'_>| lead_chance_after(state, seat, side, mv).unwrap_or(0.0);
     let now = chance(BetMove::Call);

@@ -16,7 +16,7 @@
 //!
 //! Without a name, a player gets the sheets of the characters it commands; the
 //! GM gets every character's (a table holds at most
-//! [`crate::opposition::MAX_COMBATANTS`], so the list stays short).
+//! [`crate::rules::MAX_COMBATANTS`], so the list stays short).
 
 use std::fmt::Write as _;
 
@@ -25,7 +25,7 @@ use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::system::{CommandParseError, Seat};
 
 use crate::character::Trait;
-use crate::opposition::{Body, Combatant, Side, State};
+use crate::state::{Body, Combatant, Side, State};
 use crate::view::PhaseView;
 
 /// The sheets `seat` asks for: `name`'s (resolved among every character at the
@@ -177,7 +177,7 @@ fn card(s: &State, c: &Combatant, seat: &Seat) -> String {
     if c.desperate() {
         conditions.push("Desperate".into());
     }
-    let status = crate::table::status_text(s, &c.status);
+    let status = crate::text::status_text(s, &c.status);
     if status != "nothing special" {
         conditions.push(status);
     }
@@ -456,7 +456,7 @@ fn character_sheet(s: &State, c: &Combatant, seat: &Seat) -> CharacterSheet {
     if c.desperate() {
         conditions.push("Desperate".into());
     }
-    let status = crate::table::status_text(s, &c.status);
+    let status = crate::text::status_text(s, &c.status);
     if status != "nothing special" {
         conditions.push(status);
     }

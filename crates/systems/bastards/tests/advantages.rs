@@ -3,7 +3,8 @@
 mod common;
 use common::*;
 use tabula_bastards::character::Trait;
-use tabula_bastards::opposition::{Event, Phase};
+use tabula_bastards::event::Event;
+use tabula_bastards::state::Phase;
 use tabula_core::roller::Scripted;
 
 const A_HAND: [&str; 5] = ["2C", "9S", "5H", "KD", "4H"];
@@ -542,7 +543,7 @@ fn advantages_of_a_suit_with_an_empty_pool_cannot_be_used() {
     );
     // Empty A's SP by hand-editing the start state.
     let mut s = t.state().clone();
-    if let tabula_bastards::opposition::Body::Fated { pools, .. } = &mut s.combatants[0].body {
+    if let tabula_bastards::state::Body::Fated { pools, .. } = &mut s.combatants[0].body {
         pools[1] = 0;
     }
     t = tabula_core::system::Table::new(s);
@@ -585,7 +586,7 @@ fn desperation_then_knock_out() {
 
 #[test]
 fn extras_lose_a_member_per_two_points_r_gb_9() {
-    use tabula_bastards::opposition::Body;
+    use tabula_bastards::state::Body;
     let mut thugs = fated(draft("B", "b", &[]));
     thugs.body = Body::Extras {
         power: 2,
@@ -845,7 +846,7 @@ fn acrobat_redraws_in_a_fate_draw() {
 
 #[test]
 fn a_follower_takes_damage_to_its_one_power_pool() {
-    use tabula_bastards::opposition::Body;
+    use tabula_bastards::state::Body;
     let mut f = fated(draft("B", "b", &[]));
     f.body = Body::Follower { power: 5, pool: 5 };
     let mut t = opened(
@@ -987,11 +988,11 @@ fn status_shows_the_chance_of_winning_if_both_call() {
     let a = tabula_core::system::Seat::Player("a".into());
     // A has 15; B has 1 + an unknown card among the 97 A has not seen: only the
     // two Aces of Diamonds (15, Diamonds, the defender's tie) beat it.
-    let p = tabula_bastards::table::lead_chance(t.state(), &a).unwrap();
+    let p = tabula_bastards::odds::lead_chance(t.state(), &a).unwrap();
     assert!((p - 95.0 / 97.0).abs() < 1e-12, "{p}");
-    assert!(tabula_bastards::table::status(t.state(), &a).contains("97.9%"));
+    assert!(tabula_bastards::text::status(t.state(), &a).contains("97.9%"));
     assert!(
-        tabula_bastards::table::lead_chance(t.state(), &tabula_core::system::Seat::Gm).is_none()
+        tabula_bastards::odds::lead_chance(t.state(), &tabula_core::system::Seat::Gm).is_none()
     );
 }
 

@@ -18,7 +18,8 @@ use tabula_bastards::character::{
     RULE_SUITS, Trait,
 };
 use tabula_bastards::fate::{SkillHand, check};
-use tabula_bastards::opposition::{Body, RULE_SEATS, State};
+use tabula_bastards::rules::RULE_SEATS;
+use tabula_bastards::state::{Body, State};
 use tabula_core::builder::{
     AdvanceError, BuildRefusal, CharacterBook, FieldKind, FieldValue, complete_greedily,
     finished_validates, random_build, refusal_agrees,

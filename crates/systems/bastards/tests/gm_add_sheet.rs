@@ -11,8 +11,10 @@ use common::*;
 use std::collections::BTreeMap;
 use tabula_bastards::Bastards;
 use tabula_bastards::character::{Character, Trait};
+use tabula_bastards::command::Command;
+use tabula_bastards::event::Event;
 use tabula_bastards::gm::GM_TOOLS;
-use tabula_bastards::opposition::{Body, Command, Event};
+use tabula_bastards::state::Body;
 use tabula_core::files::{InMemoryFiles, NoSheets};
 use tabula_core::roller::{Scripted, Seeded};
 use tabula_core::system::{CommandParseError, Table};
@@ -249,7 +251,7 @@ fn gm_add_sheet_without_files_is_a_sheet_error_naming_the_file() {
     let e = Bastards::parse_command_with(t.state(), &Seat::Gm, "add x.toml", &NoSheets);
     assert!(matches!(e, Err(CommandParseError::Sheet { .. })));
     // The reference says a file may stand for the kind.
-    let doc = tabula_bastards::commands::COMMANDS
+    let doc = tabula_bastards::text::COMMANDS
         .iter()
         .find(|d| d.name == "add")
         .unwrap();

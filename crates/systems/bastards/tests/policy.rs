@@ -5,9 +5,10 @@ mod common;
 use common::{draft, fated, state};
 use proptest::prelude::*;
 use std::path::PathBuf;
-use tabula_bastards::opposition::{Command, HandKind, Phase, Side, State};
+use tabula_bastards::command::Command;
+use tabula_bastards::odds::{BetMove, lead_chance_after};
 use tabula_bastards::policy::{ROUND_CAP, opposition_over};
-use tabula_bastards::table::{BetMove, lead_chance_after};
+use tabula_bastards::state::{HandKind, Phase, Side, State};
 use tabula_bastards::{Bastards, deck};
 use tabula_core::cards::Card;
 use tabula_core::policy::{Awaiting, EncounterReport, Policy};
@@ -145,7 +146,7 @@ fn blind(state: &State, seat: &Seat) -> State {
         for k in &mut c.hand {
             k.face = other;
         }
-        if let tabula_bastards::opposition::Body::Fated { pools, .. } = &mut c.body {
+        if let tabula_bastards::state::Body::Fated { pools, .. } = &mut c.body {
             *pools = [3, 3, 3, 3];
         }
     }
@@ -330,7 +331,7 @@ fn a_desperate_foe_is_hit_where_it_still_has_points() {
         if c.name == "Thugs" || c.name == "Bodyguard" {
             c.knocked_out = true;
         }
-        if let tabula_bastards::opposition::Body::Fated { desperate, .. } = &mut c.body
+        if let tabula_bastards::state::Body::Fated { desperate, .. } = &mut c.body
             && c.name == "The investor"
         {
             *desperate = true;

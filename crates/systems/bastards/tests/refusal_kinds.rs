@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tabula_bastards::opposition::{Body, Combatant};
+use tabula_bastards::state::{Body, Combatant};
 use tabula_core::roller::Scripted;
 use tabula_core::rule::{Refusal, RuleError};
 

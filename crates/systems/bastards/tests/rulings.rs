@@ -6,7 +6,8 @@ mod common;
 use common::*;
 use tabula_bastards::Bastards;
 use tabula_bastards::character::{Trait, Weapon};
-use tabula_bastards::opposition::{Body, Combatant, Event, HandKind, Phase};
+use tabula_bastards::event::Event;
+use tabula_bastards::state::{Body, Combatant, HandKind, Phase};
 use tabula_core::roller::Scripted;
 use tabula_core::system::{Seat, System, Table, TextPlay};
 

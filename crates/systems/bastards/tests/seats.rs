@@ -8,8 +8,9 @@ use common::*;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use tabula_bastards::opposition::{Body, Event, Phase, State};
-use tabula_bastards::{Bastards, table};
+use tabula_bastards::event::Event;
+use tabula_bastards::state::{Body, Phase, State};
+use tabula_bastards::{Bastards, odds};
 use tabula_core::cards::Card;
 use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
@@ -463,10 +464,10 @@ proptest! {
 
 /// Set pool `k` (BP, SP, MP, LP) of a Fated to `to`.
 fn with_pool(
-    mut c: tabula_bastards::opposition::Combatant,
+    mut c: tabula_bastards::state::Combatant,
     k: usize,
     to: i64,
-) -> tabula_bastards::opposition::Combatant {
+) -> tabula_bastards::state::Combatant {
     if let Body::Fated { pools, .. } = &mut c.body {
         pools[k] = to;
     }
@@ -656,14 +657,14 @@ fn the_odds_shown_do_not_depend_on_unseen_discards_r_gb_12() {
         &mut r,
     );
     let s = t.state().clone();
-    let p = table::lead_chance(&s, &player("a")).unwrap();
+    let p = odds::lead_chance(&s, &player("a")).unwrap();
     let mut other = s.clone();
     let unseen: Vec<Card> = other.shoe.pile().iter().take(40).copied().collect();
     for c in unseen {
         assert!(other.shoe.take(c));
         other.shoe.discard(c).unwrap();
     }
-    assert_eq!(table::lead_chance(&other, &player("a")), Some(p));
+    assert_eq!(odds::lead_chance(&other, &player("a")), Some(p));
 }
 
 /// "Core Mechanic": "Each hand, every player involved draws a new card from the
@@ -1036,7 +1037,7 @@ fn odds_of_each_bet_count_only_what_the_seat_sees_r_gb_12() {
     let Phase::Exchange(x) = &s.phase else {
         panic!("{:?}", s.phase)
     };
-    let (me, other) = if x.to_act == tabula_bastards::opposition::Side::Attacker {
+    let (me, other) = if x.to_act == tabula_bastards::state::Side::Attacker {
         (player("a"), player("b"))
     } else {
         (player("b"), player("a"))
@@ -1047,9 +1048,9 @@ fn odds_of_each_bet_count_only_what_the_seat_sees_r_gb_12() {
     assert!(Bastards::odds(&s, &Seat::Gm).is_empty());
     // Call: the lead chance status prints.
     let call = odds.iter().find(|o| o.choice == "call").unwrap();
-    assert_eq!(Some(call.probability), table::lead_chance(&s, &me));
+    assert_eq!(Some(call.probability), odds::lead_chance(&s, &me));
     assert!(
-        Bastards::status(&s, &me).contains(&table::percent(call.probability)),
+        Bastards::status(&s, &me).contains(&odds::percent(call.probability)),
         "{}",
         Bastards::status(&s, &me)
     );

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use std::path::PathBuf;
 use tabula_bastards::Bastards;
 use tabula_bastards::character::Trait;
-use tabula_bastards::opposition::{Command, Phase, State};
+use tabula_bastards::command::Command;
+use tabula_bastards::state::{Phase, State};
 use tabula_bastards::view::PhaseView;
 use tabula_core::names::NameLookupError;
 use tabula_core::roller::{Scripted, Seeded};
@@ -414,7 +415,8 @@ fn indirect_opposition_gives_the_opposing_hands_to_the_player_not_involved() {
 fn any_command() -> impl Strategy<Value = tabula_bastards::Command> {
     use tabula_bastards::Command as C;
     use tabula_bastards::character::Trait;
-    use tabula_bastards::opposition::{AttackOptions, HandKind, UseAdvantage};
+    use tabula_bastards::command::UseAdvantage;
+    use tabula_bastards::state::{AttackOptions, HandKind};
     let name = prop::sample::select(vec![
         "Cynthia",
         "Kodos",

@@ -59,7 +59,7 @@ pub const RULE_SHEET: Rule = Rule::table("Character sheets");
 pub const RULE_FATES: Rule = RULE_SUITS;
 /// "Building A Scene": Reinforce and Involve give a Power Rating equal to the
 /// highest Trait.
-pub const RULE_SCENE: Rule = crate::opposition::RULE_DRAMATIC;
+pub const RULE_SCENE: Rule = crate::rules::RULE_DRAMATIC;
 
 /// A skill beyond the thirteen of [`SKILLS`]: `<Weapon> Combat`, `Craft
 /// <Type>`, or one the Dealer allows (written to `custom_skills`).

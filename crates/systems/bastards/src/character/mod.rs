@@ -290,7 +290,7 @@ pub struct CharacterDraft {
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub wildcards: u32,
     /// The pools as the last encounter left them (each `0..=Trait x 5`, R-GB-5);
-    /// a pool not written is full. Read by `table::setup`; written by
+    /// a pool not written is full. Read by `setup::setup`; written by
     /// `CharacterBook::sheets_after`.
     #[serde(default, skip_serializing_if = "Pools::is_full")]
     pub pools: Pools,

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use tabula_bastards::Bastards;
 use tabula_bastards::character::{Character, CharacterDraft, Weapon};
-use tabula_bastards::opposition::{Body, Combatant, Command, Phase, State, Status};
+use tabula_bastards::command::Command;
+use tabula_bastards::state::{Body, Combatant, Phase, State, Status};
 use tabula_core::cards::Shoe;
 use tabula_core::roller::{Roller, Scripted};
 use tabula_core::rule::RuleError;

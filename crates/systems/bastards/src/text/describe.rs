@@ -86,16 +86,16 @@ pub fn describe(s: &State, e: &Event) -> String {
     describe_as(s, e, Reader::Everyone)
 }
 
-/// Text for one event (after it was applied) for one seat: [`describe`] plus that
+/// Text for one event (after it was applied) for one seat: [`describe`](fn@describe) plus that
 /// seat's own cards drawn and discarded and its own characters' pools, and for the
 /// Dealer (the GM seat) the Dealer's side of a Fate Draw (R-GB-12). A server or a
 /// driver that shows each seat its own log uses this; a shared screen uses
-/// [`describe`].
+/// [`describe`](fn@describe).
 pub fn describe_for(s: &State, e: &Event, seat: &Seat) -> String {
     describe_as(s, e, Reader::Seat(seat))
 }
 
-/// The text of `e` for `reader` ([`describe`], [`describe_for`]), by the kind
+/// The text of `e` for `reader` ([`describe`](fn@describe), [`describe_for`]), by the kind
 /// of event: the flow, cards, the opposed hand, pools, the cast.
 pub(crate) fn describe_as(s: &State, e: &Event, reader: Reader<'_>) -> String {
     match e {

@@ -1,6 +1,10 @@
 //! The commands a seat gives ("Steps", "Advantages", "Building A Scene").
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use tabula_core::system::Seat;
+
+use crate::character::{Trait, Weapon};
+use crate::state::{AttackOptions, HandKind};
 
 /// A command a seat gives.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,10 @@
 //! [`evolve`]: an event applied to the state.
 
-use super::*;
+use tabula_core::cards::Card;
+
+use crate::deck;
+use crate::event::Event;
+use crate::state::{Body, Combatant, Phase, Side, State, Status, trait_index};
 
 pub(crate) fn remove_from_hand(c: &mut Combatant, card: Card) {
     if let Some(p) = c.hand.iter().position(|k| k.id == card.id) {

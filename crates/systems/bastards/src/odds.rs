@@ -1,7 +1,10 @@
 //! Odds in the betting step, from what a seat may see (R-GB-2, R-GB-11,
 //! R-GB-12), and percent as the terminal writes it.
 
-use super::*;
+use tabula_core::system::Seat;
+
+use crate::state::{Phase, Side, State};
+use crate::{deck, values};
 
 /// In the betting step, the chance that `seat`'s side wins if both call now: the
 /// other side's face-down card is any card the seat cannot see (the 104 non-Joker

@@ -1,7 +1,13 @@
 //! The table's state: combatants, their bodies and statuses, the opposed hand
 //! in progress, the phases ("Steps", "Skill Hands in Oppositions"; R-GB-5).
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use tabula_core::cards::{Card, Shoe};
+use tabula_core::system::Seat;
+
+use crate::advantages::{Advantage, Kind};
+use crate::character::{Character, Trait, Weapon};
+use crate::rules::HAND_SIZE;
 
 /// What a combatant is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,12 @@
 //! The events an Opposition records (what [`super::evolve`] applies).
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use tabula_core::cards::Card;
+
+use crate::character::{Trait, Weapon};
+use crate::deck::DrawStep;
+use crate::fate::FateDrawResult;
+use crate::state::{Combatant, Defense, Exchange, Side, Status};
 
 /// Why cards were drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -372,7 +372,7 @@ mod tests {
             combatants: sheets
                 .iter()
                 .take(2)
-                .map(|ch| crate::table::fated_from_sheet(ch, Seat::Gm))
+                .map(|ch| crate::setup::fated_from_sheet(ch, Seat::Gm))
                 .collect(),
             phase: Phase::Scene,
             round: 0,

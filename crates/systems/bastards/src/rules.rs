@@ -1,34 +1,12 @@
-//! Oppositions: initiative, the fourteen steps, skill hands with betting, damage,
-//! Desperation, followers and extras, dramatic actions, and the Advantages.
-//!
-//! A Game of Bastards, "Steps" / "Opposition", "Skill Hands in Oppositions",
-//! "Initiative", "Desperation", "Random Rules", "Advantages", "Optional Rules",
-//! "Building A Scene" (003_2dfeea144768d328.txt); R-GB-2 .. R-GB-10.
-//!
-//! The fourteen steps map onto phases and commands: (1) the Draw Step is `begin`
-//! (every hand drawn); initiative is chosen with `init`; (2) the acting character's
-//! `draw` or `mulligan`; (3) the active phase: `discard`, `wield`, `wildcard` and
-//! the quick Advantages; (4) `attack` (or `reinit`, `pickup`, `study`, `pass`...),
-//! with raises counted from the margin (R-GB-4); (5) `play` face down, attacker then
-//! defender; (6)-(8) `bet` / `call`, the affected side first, until both call;
-//! (9) consequences, automatic; (10) the turn ends; (11) the next initiative acts;
-//! (12) the round ends and restarts from the lowest initiative; (13) `end`; (14) all
-//! cards are shuffled back into the deck.
+//! The book's rule citations for the table ([`Rule`] constants) and the
+//! table's limits: the Opposition's "Steps", "Skill Hands in Oppositions",
+//! "Initiative", "Core Mechanic", "Combat", "Advantages", "Random Rules",
+//! "Building A Scene" and "Optional Rules" (003_2dfeea144768d328.txt);
+//! R-GB-2 .. R-GB-16.
 
-use std::borrow::Cow;
+use tabula_core::rule::Rule;
 
-use serde::{Deserialize, Serialize};
-use tabula_core::cards::{Card, Shoe};
-use tabula_core::names::check_name;
-use tabula_core::roller::Roller;
-use tabula_core::rule::{Refusal, Rule, RuleError};
-use tabula_core::system::Seat;
-
-use crate::advantages::{Advantage, Kind};
-use crate::character::{Character, Trait, Weapon};
-use crate::deck::{self, DrawStep};
-use crate::fate::{self, FateDrawResult, SkillHand};
-use crate::values::{self, Total};
+use crate::values;
 
 /// "Steps": the order of an Opposition.
 pub const RULE_STEPS: Rule = Rule::book(crate::BOOK, "Steps");
@@ -68,27 +46,3 @@ pub const MAX_COMBATANTS: usize = 32;
 pub const MAX_MEMBERS: i64 = 5;
 /// The most cards a hand may hold (a cap; Wildcards and Advantages add cards).
 pub const MAX_HAND: usize = 30;
-
-mod advantage;
-mod command;
-mod decide;
-mod event;
-mod evolve;
-mod hand;
-mod out;
-mod round;
-mod skill_check;
-mod state;
-mod turns;
-
-pub(crate) use advantage::*;
-pub use command::*;
-pub use decide::*;
-pub use event::*;
-pub use evolve::*;
-pub use hand::*;
-pub use out::*;
-pub(crate) use round::*;
-pub use skill_check::*;
-pub use state::*;
-pub(crate) use turns::*;

@@ -1,4 +1,4 @@
-//! Command lines: the reference entries ([`COMMANDS`]) and the parser, in the
+//! Command lines: the parser of the reference entries ([`COMMANDS`]), in the
 //! one command grammar of `tabula-core` ([`tabula_core::grammar`]).
 //!
 //! Every line is split by [`tabula_core::grammar::words`]: `"double quotes"`
@@ -24,234 +24,20 @@
 //!   (`pickup`); Advantages used on their own (`use`).
 //!
 //! Where the character a name belongs to is not known yet (no one is acting),
-//! the name is passed on and [`crate::opposition::decide`] refuses it listing the
+//! the name is passed on and [`crate::decide::decide`] refuses it listing the
 //! names that fit.
 
 use tabula_core::cards::CardSpec;
 use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, normalize, resolve};
-use tabula_core::system::{CommandDoc, CommandParseError, Giver, Seat, find_command};
+use tabula_core::system::{CommandDoc, CommandParseError, Seat, find_command};
 
+use super::reference::COMMANDS;
 use crate::character::{SKILLS, Trait, Weapon, is_skill};
-use crate::opposition::{
-    self, AttackOptions, Combatant, Command, HandKind, Phase, Side, State, UseAdvantage,
-};
-use crate::{fate, values};
-
-/// Every command of A Game of Bastards, once each (003_2dfeea144768d328.txt;
-/// the rule each plays is cited in its entry): the source of `help`, of the
-/// parser's usage messages and of `docs/COMMANDS.md`.
-pub const COMMANDS: &[CommandDoc] = &[
-    CommandDoc::new(
-        "fate",
-        &["check"],
-        "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]",
-        "Skill Check: a Skill Hand against the Dealer's Fate Draw (Difficulty Modifier 0..20)",
-        Giver::Player,
-        fate::RULE_SKILL_HAND,
-    ),
-    CommandDoc::new(
-        "scene",
-        &[],
-        "scene",
-        "Begin a new scene: shuffle the deck; Berserk and Distance end",
-        Giver::Gm,
-        values::RULE_SHOE,
-    ),
-    CommandDoc::new(
-        "begin",
-        &[],
-        "begin",
-        "Begin an Opposition: shuffle, everyone draws a hand",
-        Giver::Gm,
-        opposition::RULE_STEPS,
-    ),
-    CommandDoc::new(
-        "init",
-        &["initiative"],
-        "init WHO CARD",
-        "Play a card for initiative (Ace = 1, lowest acts first)",
-        Giver::Player,
-        opposition::RULE_INITIATIVE,
-    ),
-    CommandDoc::new(
-        "draw",
-        &[],
-        "draw",
-        "Draw step: draw one card",
-        Giver::Any,
-        opposition::RULE_HAND,
-    ),
-    CommandDoc::new(
-        "mulligan",
-        &[],
-        "mulligan",
-        "Sacrifice the action, discard the hand, draw a new one (in the draw step, or the one acted against before its face-down card)",
-        Giver::Any,
-        opposition::RULE_MULLIGAN,
-    ),
-    CommandDoc::new(
-        "discard",
-        &[],
-        "discard CARD",
-        "Discard a card (once a hand; the one affected before its face-down card)",
-        Giver::Any,
-        opposition::RULE_HAND,
-    ),
-    CommandDoc::new(
-        "wildcard",
-        &[],
-        "wildcard WHO",
-        "Spend a Wildcard to draw a card into the hand",
-        Giver::Player,
-        opposition::RULE_WILDCARD,
-    ),
-    CommandDoc::new(
-        "attack",
-        &[],
-        "attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]",
-        "Declare an opposed hand against a target",
-        Giver::Any,
-        opposition::RULE_STEPS,
-    ),
-    CommandDoc::new(
-        "play",
-        &[],
-        "play CARD [SKILL] [mom] [counter=N]",
-        "Play the face-down card (the one affected names its skill)",
-        Giver::Any,
-        opposition::RULE_BETTING,
-    ),
-    CommandDoc::new(
-        "bet",
-        &[],
-        "bet CARD|wild",
-        "Bet a card face up from the hand, or a Wildcard's new card",
-        Giver::Any,
-        opposition::RULE_BETTING,
-    ),
-    CommandDoc::new(
-        "call",
-        &[],
-        "call",
-        "Call; when both call, reveal and settle",
-        Giver::Any,
-        opposition::RULE_STEPS,
-    ),
-    CommandDoc::new(
-        "reinit",
-        &[],
-        "reinit CARD",
-        "Replace the initiative card (the action, unless Speedy)",
-        Giver::Any,
-        opposition::RULE_INITIATIVE,
-    ),
-    CommandDoc::new(
-        "wield",
-        &[],
-        "wield WEAPON",
-        "Take a carried weapon in hand (the action unless it is ready)",
-        Giver::Any,
-        opposition::RULE_RANDOM,
-    ),
-    CommandDoc::new(
-        "pickup",
-        &[],
-        "pickup WEAPON",
-        "Pick up a weapon from the ground (the action)",
-        Giver::Any,
-        opposition::RULE_RANDOM,
-    ),
-    CommandDoc::new(
-        "pass",
-        &[],
-        "pass",
-        "End the action without acting",
-        Giver::Any,
-        opposition::RULE_STEPS,
-    ),
-    CommandDoc::new(
-        "use",
-        &[],
-        "use WHO all-out-defense|stance N|serendipity|iron-wall|karmic-shuffle|soul-of-steel|study TARGET|dodge|ass-pull|berserk|calm",
-        "Use an Advantage that is not part of an attack",
-        Giver::Player,
-        opposition::RULE_ADVANTAGES,
-    ),
-    CommandDoc::new(
-        "reinforce",
-        &[],
-        "reinforce WHO NAME [WEAPON DAMAGE]",
-        "Reinforce: a Wildcard brings a group of 5 Extras",
-        Giver::Player,
-        opposition::RULE_EXTRAS,
-    ),
-    CommandDoc::new(
-        "involve",
-        &[],
-        "involve WHO NAME [WEAPON DAMAGE]",
-        "Involve: a Wildcard brings two Touched",
-        Giver::Player,
-        opposition::RULE_DRAMATIC,
-    ),
-    CommandDoc::new(
-        "appear",
-        &[],
-        "appear WHO",
-        "Appearance: a Fated not yet present enters the Opposition",
-        Giver::Player,
-        opposition::RULE_DRAMATIC,
-    ),
-    CommandDoc::new(
-        "distance",
-        &[],
-        "distance WHO WILDCARDS",
-        "Distance: Wildcards for rounds before melee (once a scene)",
-        Giver::Player,
-        opposition::RULE_DRAMATIC,
-    ),
-    CommandDoc::new(
-        "end",
-        &[],
-        "end",
-        "End the Opposition and shuffle every card back",
-        Giver::Gm,
-        opposition::RULE_STEPS,
-    ),
-    CommandDoc::new(
-        "adjust",
-        &[],
-        "adjust WHO VALUE AMOUNT",
-        "The Dealer sets (N) or changes (+N, -N) a combatant's pool (bp, sp, mp, lp: 0 to Trait x 5; a Follower's Power Pool is bp), members (Extras, 0 to 5) or Wildcards while an Opposition runs; an emptied pool counts as damage would",
-        Giver::Gm,
-        crate::gm::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "add",
-        &[],
-        "add KIND|FILE.toml [as NAME] [to SEAT]",
-        "The Dealer brings a participant in: a copy of one the table loaded or of the book's sheets (Carlton, Cynthia, Kodos, The investor), or the character of a sheet file sent with the command, named NAME (a name taken becomes NAME 2), controlled by SEAT (default the GM); mid-Opposition it draws its hand and plays its lowest card as initiative",
-        Giver::Gm,
-        crate::gm::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "remove",
-        &[],
-        "remove WHO",
-        "The Dealer takes a participant out of the encounter: its hand and initiative card go to the discard pile; its turn or opposed hand ends",
-        Giver::Gm,
-        crate::gm::GM_TOOLS,
-    ),
-    CommandDoc::new(
-        "finish",
-        &[],
-        "finish",
-        "End the encounter",
-        Giver::Gm,
-        opposition::RULE_STEPS,
-    ),
-];
+use crate::command::{Command, UseAdvantage};
+use crate::decide;
+use crate::state::{AttackOptions, Combatant, HandKind, Phase, Side, State};
 
 /// The Advantages used on their own, as `use` takes them.
 const ADVANTAGE_WORDS: [&str; 12] = [
@@ -322,7 +108,7 @@ pub fn parse_command_with(
         "scene" => Command::Scene,
         "init" => {
             let who = ctx.character(a.arg(0, "who")?)?;
-            let card = ctx.card(opposition::find(state, &who), a.arg(1, "card")?)?;
+            let card = ctx.card(decide::find(state, &who), a.arg(1, "card")?)?;
             Command::Init { who, card }
         }
         "draw" => Command::Draw,
@@ -434,7 +220,7 @@ impl Args<'_> {
 /// ("Skill Hand", "Difficulty Modifier", "Specialties"; R-GB-6).
 fn parse_fate(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
     let who = ctx.character(a.arg(0, "who")?)?;
-    let i = opposition::find(ctx.state, &who);
+    let i = decide::find(ctx.state, &who);
     let skill = ctx.skill(i, a.arg(1, "skill")?)?;
     let trait_used = ctx.trait_named(a.arg(2, "trait")?)?;
     let mut modifier = 0;
@@ -686,12 +472,12 @@ impl Context<'_> {
     }
 
     /// A character at the table, by unique prefix; `investor` still finds `The
-    /// investor` ([`opposition::find`]).
+    /// investor` ([`decide::find`]).
     fn character(&self, typed: &str) -> Result<String, CommandParseError> {
         let names = self.state.combatants.iter().map(|c| c.name.as_str());
         match resolve("character", typed, names) {
             Ok(n) => Ok(n.to_string()),
-            Err(e @ NameLookupError::Unknown { .. }) => opposition::find(self.state, typed)
+            Err(e @ NameLookupError::Unknown { .. }) => decide::find(self.state, typed)
                 .and_then(|i| self.state.combatants.get(i))
                 .map(|c| c.name.clone())
                 .ok_or(e.into()),
@@ -699,9 +485,9 @@ impl Context<'_> {
         }
     }
 
-    /// The acting character in its active phase ([`opposition::actor`]), if any.
+    /// The acting character in its active phase ([`decide::actor`]), if any.
     fn acting(&self) -> Option<usize> {
-        opposition::actor(self.state)
+        decide::actor(self.state)
     }
 
     /// Whoever discards now: the actor in its turn, the one affected before its
