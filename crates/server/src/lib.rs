@@ -30,8 +30,9 @@
 //! appends ([`AppState::follow_store`], `LISTEN/NOTIFY`) to catch its tables up
 //! and push other processes' moves to its own WebSockets. Every
 //! [`tabula_store::SNAPSHOT_EVERY`] rows a command's append carries a
-//! snapshot of the state (checked against the replay by the tests; loading
-//! does not use it yet: see [`state::load`]).
+//! snapshot of the state, and a table loads from its latest snapshot and the
+//! rows after it ([`state::load`]; the whole log only for an undo back past
+//! the snapshot, [`state::load_whole`]).
 //!
 //! ## Secrets
 //!
