@@ -1,6 +1,7 @@
 //! [`legal`]: what a seat may do now, with each parameter's kind and how it
 //! is written.
 
+use tabula_core::grammar::quote;
 use tabula_core::system::{CommandSpec, ParamSpec, Seat};
 
 use crate::checks;
@@ -13,9 +14,10 @@ use crate::text::name;
 /// is written ([`tabula_core::system::ParamSyntax`]) as the parser in
 /// [`crate::text::parse()`] reads it and each command's usage in
 /// [`crate::text::COMMANDS`] says (issue 26, item 1): `ongoing` a flag,
-/// `with`, `at`, `except`, `similar-to`, `as` and `to` keywords, an optional
-/// goal, element or `full|partial`, and the rest of an `advance` or `change`
-/// line as typed.
+/// `roll`'s attack one raw choice `with WEAPON at TARGET` (a target only
+/// with a weapon, see `attacks`), `except`, `similar-to`, `as` and `to`
+/// keywords, an optional goal, element or `full|partial`, and the rest of an
+/// `advance` or `change` line as typed.
 pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if state.over {
@@ -67,6 +69,32 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         legal_records(&all, &mut out);
     }
     crate::gm::legal(state, seat, &mut out);
+    out
+}
+
+/// The attacks the focal character `m` may roll now, each written as the
+/// parser reads it (`with "Hunting Rifle" at Vance`): every weapon on its
+/// sheet at every target `decide` takes, the defender in Character versus
+/// Character, else every other character present and alive. A target is only
+/// ever offered with a weapon: the target is whom the weapon's Injury goes
+/// on, and a roll without a weapon has none ("Weapons and causing Injury",
+/// "Character versus Character", 004_f39b4146df158cae.txt; R-SA-4, R-SA-5;
+/// issue 26, item 1).
+fn attacks(state: &State, c: &OpenCheck, m: &crate::state::Member) -> Vec<String> {
+    let targets: Vec<String> = match c.versus {
+        Some(d) => vec![name(state, d).to_string()],
+        None => state
+            .present()
+            .filter(|(i, m)| *i != c.focal && !m.character.dead())
+            .map(|(_, m)| m.character.name().to_string())
+            .collect(),
+    };
+    let mut out = Vec::new();
+    for w in &m.character.sheet().weapons {
+        for t in &targets {
+            out.push(format!("with {} at {}", quote(w.name.trim()), quote(t)));
+        }
+    }
     out
 }
 
@@ -352,28 +380,16 @@ fn legal_check(
             ));
         }
         if c.tn.is_some() && c.declaration.as_ref().is_none_or(|d| d.accepted.is_some()) {
-            let weapons: Vec<String> = m
-                .character
-                .sheet()
-                .weapons
-                .iter()
-                .map(|w| w.name.clone())
-                .collect();
-            let targets: Vec<String> = match c.versus {
-                Some(d) => vec![name(state, d).to_string()],
-                None => state
-                    .present()
-                    .filter(|(i, m)| *i != c.focal && !m.character.dead())
-                    .map(|(_, m)| m.character.name().to_string())
-                    .collect(),
+            let attacks = attacks(state, c, m);
+            let params = if attacks.is_empty() {
+                Vec::new()
+            } else {
+                vec![ch("with WEAPON at TARGET", &attacks).raw()]
             };
             out.push(CommandSpec::new(
                 "roll",
                 "roll the pool; with a weapon, the Injury is recorded on the target",
-                vec![
-                    ch("with weapon", &weapons).keyword("with"),
-                    ch("at target", &targets).keyword("at"),
-                ],
+                params,
             ));
         }
     }
