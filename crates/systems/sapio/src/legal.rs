@@ -296,7 +296,7 @@ fn legal_sequence(
 
 /// While a check is built: the TN, rulings, bonus dice, the focal character's
 /// pool and roll, help, the defender's raise ("When to Roll", "Character
-/// versus Character").
+/// versus Character"), in that order.
 fn legal_check(
     state: &State,
     gm: bool,
@@ -304,36 +304,52 @@ fn legal_check(
     out: &mut Vec<CommandSpec>,
     c: &OpenCheck,
 ) {
-    let focal = name(state, c.focal).to_string();
     if gm {
-        if c.versus.is_none() {
-            out.push(CommandSpec::new(
-                "tn",
-                "set the TN",
-                vec![
-                    ParamSpec::int("tn", 1, 5),
-                    ParamSpec::text("except").keyword("except"),
-                ],
-            ));
-        }
-        if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
-            out.push(CommandSpec::new(
-                "accept",
-                "accept the declaration (R-SA-8)",
-                vec![],
-            ));
-            out.push(CommandSpec::new(
-                "reject",
-                "reject the declaration (R-SA-8)",
-                vec![],
-            ));
-        }
+        legal_check_gm(out, c);
+    }
+    legal_check_focal(state, mine, out, c);
+    legal_check_help(state, mine, out, c);
+    legal_check_defend(state, mine, out, c);
+}
+
+/// The GM's part of a check: the TN (outside Character versus Character),
+/// accepting or rejecting a declaration (R-SA-8), bonus dice ("When to
+/// Roll", "Special Situations when Rolling").
+fn legal_check_gm(out: &mut Vec<CommandSpec>, c: &OpenCheck) {
+    if c.versus.is_none() {
         out.push(CommandSpec::new(
-            "bonus",
-            "bonus dice for helpful support",
-            vec![ParamSpec::int("dice", 1, i64::from(MAX_BONUS_LEFT))],
+            "tn",
+            "set the TN",
+            vec![
+                ParamSpec::int("tn", 1, 5),
+                ParamSpec::text("except").keyword("except"),
+            ],
         ));
     }
+    if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
+        out.push(CommandSpec::new(
+            "accept",
+            "accept the declaration (R-SA-8)",
+            vec![],
+        ));
+        out.push(CommandSpec::new(
+            "reject",
+            "reject the declaration (R-SA-8)",
+            vec![],
+        ));
+    }
+    out.push(CommandSpec::new(
+        "bonus",
+        "bonus dice for helpful support",
+        vec![ParamSpec::int("dice", 1, i64::from(MAX_BONUS_LEFT))],
+    ));
+}
+
+/// The focal player's part of a check: invoking elements, Special Talents,
+/// Luck, a declaration (R-SA-8) and the roll ("When to Roll", "Invoking an
+/// Element", "Luck", "Weapons and causing Injury").
+fn legal_check_focal(state: &State, mine: &[String], out: &mut Vec<CommandSpec>, c: &OpenCheck) {
+    let focal = name(state, c.focal).to_string();
     if mine.contains(&focal)
         && let Some(m) = state.characters.get(c.focal)
     {
@@ -393,6 +409,12 @@ fn legal_check(
             ));
         }
     }
+}
+
+/// Help for the focal character: `assist` outside an Action Sequence,
+/// `support` inside one, by the seat's characters who may help ("Receiving
+/// Help", "Action Sequences in Play").
+fn legal_check_help(state: &State, mine: &[String], out: &mut Vec<CommandSpec>, c: &OpenCheck) {
     let helpers: Vec<String> = state
         .present()
         .filter(|(i, m)| {
@@ -435,6 +457,10 @@ fn legal_check(
             vec![ch("helper", &helpers), ch("element", &elements)],
         ));
     }
+}
+
+/// The defender's raise in Character versus Character (R-SA-5, R-SA-11).
+fn legal_check_defend(state: &State, mine: &[String], out: &mut Vec<CommandSpec>, c: &OpenCheck) {
     if let Some(d) = c.versus
         && mine.iter().any(|n| n == name(state, d))
         && let Some(m) = state.characters.get(d)
