@@ -1,6 +1,7 @@
 //! [`legal`]: what a seat may do now, with each parameter's kind and how it
 //! is written.
 
+use tabula_core::grammar::quote;
 use tabula_core::system::{CommandSpec, ParamSpec, Seat};
 
 use crate::checks;
@@ -13,9 +14,10 @@ use crate::text::name;
 /// is written ([`tabula_core::system::ParamSyntax`]) as the parser in
 /// [`crate::text::parse()`] reads it and each command's usage in
 /// [`crate::text::COMMANDS`] says (issue 26, item 1): `ongoing` a flag,
-/// `with`, `at`, `except`, `similar-to`, `as` and `to` keywords, an optional
-/// goal, element or `full|partial`, and the rest of an `advance` or `change`
-/// line as typed.
+/// `roll`'s attack one raw choice `with WEAPON at TARGET` (a target only
+/// with a weapon, see `attacks`), `except`, `similar-to`, `as` and `to`
+/// keywords, an optional goal, element or `full|partial`, and the rest of an
+/// `advance` or `change` line as typed.
 pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
     let mut out = Vec::new();
     if state.over {
@@ -67,6 +69,32 @@ pub fn legal(state: &State, seat: &Seat) -> Vec<CommandSpec> {
         legal_records(&all, &mut out);
     }
     crate::gm::legal(state, seat, &mut out);
+    out
+}
+
+/// The attacks the focal character `m` may roll now, each written as the
+/// parser reads it (`with "Hunting Rifle" at Vance`): every weapon on its
+/// sheet at every target `decide` takes, the defender in Character versus
+/// Character, else every other character present and alive. A target is only
+/// ever offered with a weapon: the target is whom the weapon's Injury goes
+/// on, and a roll without a weapon has none ("Weapons and causing Injury",
+/// "Character versus Character", 004_f39b4146df158cae.txt; R-SA-4, R-SA-5;
+/// issue 26, item 1).
+fn attacks(state: &State, c: &OpenCheck, m: &crate::state::Member) -> Vec<String> {
+    let targets: Vec<String> = match c.versus {
+        Some(d) => vec![name(state, d).to_string()],
+        None => state
+            .present()
+            .filter(|(i, m)| *i != c.focal && !m.character.dead())
+            .map(|(_, m)| m.character.name().to_string())
+            .collect(),
+    };
+    let mut out = Vec::new();
+    for w in &m.character.sheet().weapons {
+        for t in &targets {
+            out.push(format!("with {} at {}", quote(w.name.trim()), quote(t)));
+        }
+    }
     out
 }
 
@@ -268,7 +296,7 @@ fn legal_sequence(
 
 /// While a check is built: the TN, rulings, bonus dice, the focal character's
 /// pool and roll, help, the defender's raise ("When to Roll", "Character
-/// versus Character").
+/// versus Character"), in that order.
 fn legal_check(
     state: &State,
     gm: bool,
@@ -276,36 +304,52 @@ fn legal_check(
     out: &mut Vec<CommandSpec>,
     c: &OpenCheck,
 ) {
-    let focal = name(state, c.focal).to_string();
     if gm {
-        if c.versus.is_none() {
-            out.push(CommandSpec::new(
-                "tn",
-                "set the TN",
-                vec![
-                    ParamSpec::int("tn", 1, 5),
-                    ParamSpec::text("except").keyword("except"),
-                ],
-            ));
-        }
-        if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
-            out.push(CommandSpec::new(
-                "accept",
-                "accept the declaration (R-SA-8)",
-                vec![],
-            ));
-            out.push(CommandSpec::new(
-                "reject",
-                "reject the declaration (R-SA-8)",
-                vec![],
-            ));
-        }
+        legal_check_gm(out, c);
+    }
+    legal_check_focal(state, mine, out, c);
+    legal_check_help(state, mine, out, c);
+    legal_check_defend(state, mine, out, c);
+}
+
+/// The GM's part of a check: the TN (outside Character versus Character),
+/// accepting or rejecting a declaration (R-SA-8), bonus dice ("When to
+/// Roll", "Special Situations when Rolling").
+fn legal_check_gm(out: &mut Vec<CommandSpec>, c: &OpenCheck) {
+    if c.versus.is_none() {
         out.push(CommandSpec::new(
-            "bonus",
-            "bonus dice for helpful support",
-            vec![ParamSpec::int("dice", 1, i64::from(MAX_BONUS_LEFT))],
+            "tn",
+            "set the TN",
+            vec![
+                ParamSpec::int("tn", 1, 5),
+                ParamSpec::text("except").keyword("except"),
+            ],
         ));
     }
+    if c.declaration.as_ref().is_some_and(|d| d.accepted.is_none()) {
+        out.push(CommandSpec::new(
+            "accept",
+            "accept the declaration (R-SA-8)",
+            vec![],
+        ));
+        out.push(CommandSpec::new(
+            "reject",
+            "reject the declaration (R-SA-8)",
+            vec![],
+        ));
+    }
+    out.push(CommandSpec::new(
+        "bonus",
+        "bonus dice for helpful support",
+        vec![ParamSpec::int("dice", 1, i64::from(MAX_BONUS_LEFT))],
+    ));
+}
+
+/// The focal player's part of a check: invoking elements, Special Talents,
+/// Luck, a declaration (R-SA-8) and the roll ("When to Roll", "Invoking an
+/// Element", "Luck", "Weapons and causing Injury").
+fn legal_check_focal(state: &State, mine: &[String], out: &mut Vec<CommandSpec>, c: &OpenCheck) {
+    let focal = name(state, c.focal).to_string();
     if mine.contains(&focal)
         && let Some(m) = state.characters.get(c.focal)
     {
@@ -352,31 +396,25 @@ fn legal_check(
             ));
         }
         if c.tn.is_some() && c.declaration.as_ref().is_none_or(|d| d.accepted.is_some()) {
-            let weapons: Vec<String> = m
-                .character
-                .sheet()
-                .weapons
-                .iter()
-                .map(|w| w.name.clone())
-                .collect();
-            let targets: Vec<String> = match c.versus {
-                Some(d) => vec![name(state, d).to_string()],
-                None => state
-                    .present()
-                    .filter(|(i, m)| *i != c.focal && !m.character.dead())
-                    .map(|(_, m)| m.character.name().to_string())
-                    .collect(),
+            let attacks = attacks(state, c, m);
+            let params = if attacks.is_empty() {
+                Vec::new()
+            } else {
+                vec![ch("with WEAPON at TARGET", &attacks).raw()]
             };
             out.push(CommandSpec::new(
                 "roll",
                 "roll the pool; with a weapon, the Injury is recorded on the target",
-                vec![
-                    ch("with weapon", &weapons).keyword("with"),
-                    ch("at target", &targets).keyword("at"),
-                ],
+                params,
             ));
         }
     }
+}
+
+/// Help for the focal character: `assist` outside an Action Sequence,
+/// `support` inside one, by the seat's characters who may help ("Receiving
+/// Help", "Action Sequences in Play").
+fn legal_check_help(state: &State, mine: &[String], out: &mut Vec<CommandSpec>, c: &OpenCheck) {
     let helpers: Vec<String> = state
         .present()
         .filter(|(i, m)| {
@@ -419,6 +457,10 @@ fn legal_check(
             vec![ch("helper", &helpers), ch("element", &elements)],
         ));
     }
+}
+
+/// The defender's raise in Character versus Character (R-SA-5, R-SA-11).
+fn legal_check_defend(state: &State, mine: &[String], out: &mut Vec<CommandSpec>, c: &OpenCheck) {
     if let Some(d) = c.versus
         && mine.iter().any(|n| n == name(state, d))
         && let Some(m) = state.characters.get(d)

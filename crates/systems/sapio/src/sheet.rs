@@ -23,6 +23,7 @@ use tabula_core::names::resolve;
 use tabula_core::sheet::{CharacterSheet, Item, Row, Section, SheetDoc};
 use tabula_core::system::{CommandParseError, Seat};
 
+use crate::character::{Character, CharacterDraft};
 use crate::harm::{Level, Track};
 use crate::state::{Member, State, Until};
 
@@ -305,7 +306,8 @@ pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
     }
 }
 
-/// One character's sheet, as [`sheet`] writes it.
+/// One character's sheet, as [`sheet`] writes it: the book's sections in
+/// order, each built by its own step.
 fn character_sheet(s: &State, m: &Member, seat: &Seat) -> CharacterSheet {
     let c = &m.character;
     let d = c.sheet();
@@ -313,6 +315,38 @@ fn character_sheet(s: &State, m: &Member, seat: &Seat) -> CharacterSheet {
         .player()
         .map_or("a GM character".to_string(), |p| format!("played by {p}"));
     let mut out = CharacterSheet::new(c.name(), subtitle).played_by(&seat_of(m), seat);
+    out.push(professions_section(d));
+    out.push(qualities_section(c, d));
+    out.push(principles_section(c, d));
+    out.push(harm_section(c));
+    out.push(condition_section(s, m));
+    out.push(advancement_section(m));
+    out
+}
+
+/// The Main Profession and the Side Professions with their
+/// Specializations ("Professions and Specializations").
+fn professions_section(d: &CharacterDraft) -> Section {
+    Section::new("Professions")
+        .with(Item::list(
+            "Main Profession",
+            vec![
+                Row::new(d.profession.name.clone(), "")
+                    .detail(d.profession.specializations.join(", ")),
+            ],
+        ))
+        .with(Item::list(
+            "Side Professions",
+            d.side_professions
+                .iter()
+                .map(|p| Row::new(p.name.clone(), "").detail(p.specializations.join(", ")))
+                .collect(),
+        ))
+}
+
+/// Qualities and Special Talents, a magic half waiting for its pair marked
+/// (R-SA-12) ("Qualities", "Special Talents").
+fn qualities_section(c: &Character, d: &CharacterDraft) -> Section {
     // A magic half waiting for its pair (R-SA-12).
     let mark = |name: &str| {
         if c.is_unpaired(name) {
@@ -321,71 +355,60 @@ fn character_sheet(s: &State, m: &Member, seat: &Seat) -> CharacterSheet {
             String::new()
         }
     };
-    out.push(
-        Section::new("Professions")
-            .with(Item::list(
-                "Main Profession",
-                vec![
-                    Row::new(d.profession.name.clone(), "")
-                        .detail(d.profession.specializations.join(", ")),
-                ],
-            ))
-            .with(Item::list(
-                "Side Professions",
-                d.side_professions
-                    .iter()
-                    .map(|p| Row::new(p.name.clone(), "").detail(p.specializations.join(", ")))
-                    .collect(),
-            )),
-    );
-    out.push(
-        Section::new("Qualities and Talents")
-            .with(Item::list(
-                "Qualities",
-                d.qualities
-                    .iter()
-                    .map(|q| Row::new(q.clone(), "").detail(mark(q)))
-                    .collect(),
-            ))
-            .with(Item::list(
-                "Special Talents",
-                d.special_talents
-                    .iter()
-                    .map(|t| {
-                        let mut detail = t.text.trim().to_string();
-                        if let Some(e) = t.effect {
-                            detail = if detail.is_empty() {
-                                e.to_string()
-                            } else {
-                                format!("{detail}; {e}")
-                            };
-                        }
-                        let m = mark(&t.name);
-                        if !m.is_empty() {
-                            detail = if detail.is_empty() {
-                                m
-                            } else {
-                                format!("{detail}; {m}")
-                            };
-                        }
-                        Row::new(t.name.clone(), "").detail(detail)
-                    })
-                    .collect(),
-            )),
-    );
-    out.push(
-        Section::new("Principles")
-            .with(Item::value("Principle", &d.principle))
-            .with(Item::value("Worst Impulse", &d.worst_impulse))
-            .with(Item::value("Luck", c.luck()))
-            .with(Item::list(
-                "Weapons",
-                d.weapons
-                    .iter()
-                    .map(|w| Row::new(w.name.clone(), w.level.to_string()))
-                    .collect(),
-            )),
-    );
+    Section::new("Qualities and Talents")
+        .with(Item::list(
+            "Qualities",
+            d.qualities
+                .iter()
+                .map(|q| Row::new(q.clone(), "").detail(mark(q)))
+                .collect(),
+        ))
+        .with(Item::list(
+            "Special Talents",
+            d.special_talents
+                .iter()
+                .map(|t| {
+                    let mut detail = t.text.trim().to_string();
+                    if let Some(e) = t.effect {
+                        detail = if detail.is_empty() {
+                            e.to_string()
+                        } else {
+                            format!("{detail}; {e}")
+                        };
+                    }
+                    let m = mark(&t.name);
+                    if !m.is_empty() {
+                        detail = if detail.is_empty() {
+                            m
+                        } else {
+                            format!("{detail}; {m}")
+                        };
+                    }
+                    Row::new(t.name.clone(), "").detail(detail)
+                })
+                .collect(),
+        ))
+}
+
+/// Principle, Worst Impulse, Luck and weapons ("Principles and Worst
+/// Impulses", "Luck", "Weapons and causing Injury").
+fn principles_section(c: &Character, d: &CharacterDraft) -> Section {
+    Section::new("Principles")
+        .with(Item::value("Principle", &d.principle))
+        .with(Item::value("Worst Impulse", &d.worst_impulse))
+        .with(Item::value("Luck", c.luck()))
+        .with(Item::list(
+            "Weapons",
+            d.weapons
+                .iter()
+                .map(|w| Row::new(w.name.clone(), w.level.to_string()))
+                .collect(),
+        ))
+}
+
+/// The Injury and Stress tracks and their boxes ("Injuries and Stresses";
+/// R-SA-6).
+fn harm_section(c: &Character) -> Section {
     let track = |label: &str, t: &Track| {
         let filled = i64::try_from(t.entries().len()).unwrap_or(i64::MAX);
         Item::Track {
@@ -395,13 +418,17 @@ fn character_sheet(s: &State, m: &Member, seat: &Seat) -> CharacterSheet {
             note: worst(t).map_or_else(String::new, |l| format!("worst {l}")),
         }
     };
-    out.push(
-        Section::new("Injuries and Stresses")
-            .with(track("Injuries", c.injuries()))
-            .with(Item::list("Injury boxes", box_rows(c.injuries())))
-            .with(track("Stresses", c.stresses()))
-            .with(Item::list("Stress boxes", box_rows(c.stresses()))),
-    );
+    Section::new("Injuries and Stresses")
+        .with(track("Injuries", c.injuries()))
+        .with(Item::list("Injury boxes", box_rows(c.injuries())))
+        .with(track("Stresses", c.stresses()))
+        .with(Item::list("Stress boxes", box_rows(c.stresses())))
+}
+
+/// Conditions (dead, debilitated, the TN penalty of R-SA-7, the Action
+/// Sequence part) and the invoked elements.
+fn condition_section(s: &State, m: &Member) -> Section {
+    let c = &m.character;
     let mut conditions: Vec<String> = Vec::new();
     if c.dead() {
         conditions.push("dead".into());
@@ -439,24 +466,24 @@ fn character_sheet(s: &State, m: &Member, seat: &Seat) -> CharacterSheet {
             Until::TaskEnd(id) => format!("{} (ongoing task {id})", l.element),
         })
         .collect();
-    let cycle = c.cycle();
-    out.push(
-        Section::new("Condition")
-            .with(Item::tags("Condition", conditions))
-            .with(Item::tags("Invoked", invoked)),
-    );
-    out.push(
-        Section::new("Advancement")
-            .with(Item::value(
-                "Advancement due",
-                if m.advancement_due { "yes" } else { "no" },
-            ))
-            .with(Item::value("Advancements taken", d.advancements.len()))
-            .with(Item::value("Cycles complete", cycle.completed))
-            .with(Item::tags(
-                "This cycle",
-                cycle.current.iter().map(ToString::to_string),
-            )),
-    );
-    out
+    Section::new("Condition")
+        .with(Item::tags("Condition", conditions))
+        .with(Item::tags("Invoked", invoked))
+}
+
+/// Advancement due, taken and the current cycle ("Advancement"; R-SA-9).
+fn advancement_section(m: &Member) -> Section {
+    let d = m.character.sheet();
+    let cycle = m.character.cycle();
+    Section::new("Advancement")
+        .with(Item::value(
+            "Advancement due",
+            if m.advancement_due { "yes" } else { "no" },
+        ))
+        .with(Item::value("Advancements taken", d.advancements.len()))
+        .with(Item::value("Cycles complete", cycle.completed))
+        .with(Item::tags(
+            "This cycle",
+            cycle.current.iter().map(ToString::to_string),
+        ))
 }
