@@ -381,6 +381,26 @@ pub fn advancement_usage(commands: &[CommandDoc]) -> String {
         .join(" | ")
 }
 
+/// A campaign's settings text that its book does not take (R-SCR-9: "A
+/// campaign carries its setting's rules"; [`CharacterBook::read_setting`],
+/// [`CharacterBook::table_in`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum SettingError {
+    /// The book takes no campaign settings: only empty text is its own.
+    #[error("this book takes no campaign settings: leave them empty")]
+    NotTaken,
+    /// The text is not the book's setting, or a table file does not fit the
+    /// campaign's setting: the book's own message, naming the field.
+    #[error("{message}")]
+    Invalid {
+        /// What is wrong, naming the field, in the book's words.
+        message: String,
+        /// The rule the setting is read under (R-SCR-9 for Scratch RPS).
+        rule: Rule,
+    },
+}
+
 /// What one advancement command did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Advanced {
@@ -418,6 +438,79 @@ pub trait CharacterBook: TextPlay {
 
     /// An example of that settings text (the form's placeholder).
     const CAMPAIGN_SETTINGS_EXAMPLE: Option<&'static str> = None;
+
+    /// A campaign's setting as the book reads it from the campaign's settings
+    /// text (R-SCR-9: a Scratch RPS campaign carries its setting's rules, the
+    /// `[rules]` a table takes). A book that takes no settings says `()` and
+    /// keeps the default methods below, which refuse any text
+    /// ([`SettingError::NotTaken`]) and play by the book's own rules.
+    type Setting: Clone + fmt::Debug;
+
+    /// Read a campaign's settings text (never empty: empty text is the book's
+    /// own rules and has no setting).
+    ///
+    /// # Errors
+    /// [`SettingError::NotTaken`] (the default: the book takes none), or
+    /// [`SettingError::Invalid`] naming the field.
+    fn read_setting(text: &str) -> Result<Self::Setting, SettingError> {
+        let _ = text;
+        Err(SettingError::NotTaken)
+    }
+
+    /// The settings text of `setting` as a campaign keeps it: written back
+    /// whole, every option (R-SCR-9). Default: empty.
+    fn setting_text(setting: &Self::Setting) -> String {
+        let _ = setting;
+        String::new()
+    }
+
+    /// [`CharacterBook::validate`] in a campaign with `setting`: the sheet is
+    /// checked against the setting's rules, not the book's (R-SCR-9).
+    /// Default: the book's own validation.
+    ///
+    /// # Errors
+    /// Every broken rule of the sheet under the setting.
+    fn validate_in(setting: &Self::Setting, sheet: &str) -> Result<String, Vec<BuildProblem>> {
+        let _ = setting;
+        Self::validate(sheet)
+    }
+
+    /// [`CharacterBook::advance`] in a campaign with `setting`: the sheet is
+    /// read and its limits are the setting's (R-SCR-9). Default: the book's
+    /// own advancement.
+    ///
+    /// # Errors
+    /// [`AdvanceError`] naming the rule; nothing changes.
+    fn advance_in(
+        setting: &Self::Setting,
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        roller: &mut dyn Roller,
+    ) -> Result<Advanced, AdvanceError> {
+        let _ = setting;
+        Self::advance(sheet, seat, line, roller)
+    }
+
+    /// `draft` built under `setting`: every limit, problem and derived value
+    /// the builder shows, and every change it checks, are the setting's
+    /// (R-SCR-9). The setting is never read from a draft's JSON: the caller
+    /// applies it each time, so a draft cannot raise its own limits. Default:
+    /// the draft unchanged.
+    fn draft_in(setting: &Self::Setting, draft: Self::Draft) -> Self::Draft {
+        let _ = setting;
+        draft
+    }
+
+    /// A table file's text opened from a campaign with `setting` (R-SCR-9:
+    /// "every table opened from it uses them"). Default: unchanged.
+    ///
+    /// # Errors
+    /// [`SettingError::Invalid`] when the table does not fit the setting.
+    fn table_in(setting: &Self::Setting, table: &str) -> Result<String, SettingError> {
+        let _ = setting;
+        Ok(table.to_string())
+    }
 
     /// Everything the front ends show of `draft` now. Implementations end with
     /// [`BuildView::settle`].

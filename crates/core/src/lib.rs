@@ -60,7 +60,7 @@ pub mod tool;
 
 pub use builder::{
     AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldKind,
-    FieldValue, SheetAfter,
+    FieldValue, SettingError, SheetAfter,
 };
 pub use cards::{Card, CardId, Face, Rank, Shoe, Suit};
 pub use dice::{D3Mode, DiceError, Die};

@@ -14,7 +14,7 @@ use std::fmt;
 
 use tabula_core::builder::{
     AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldValue,
-    SheetAfter,
+    SettingError, SheetAfter,
 };
 use tabula_core::{CommandDoc, Roller, Seat};
 
@@ -59,8 +59,9 @@ pub enum CharacterError {
     /// the sheet's, or a history that does not start with a sheet).
     #[error("the history does not replay: {0}")]
     History(String),
-    /// A campaign's settings are not its book's setting rules (Scratch RPS:
-    /// the `[rules]` a table takes, R-SCR-9), or the book takes none.
+    /// A campaign's settings are not its book's setting
+    /// (`CharacterBook::read_setting`; Scratch RPS: the `[rules]` a table
+    /// takes, R-SCR-9), a table does not fit them, or the book takes none.
     #[error("campaign settings for {system}: {message}")]
     Settings {
         /// The system id.
@@ -237,6 +238,25 @@ fn change<B: CharacterBook>(
     answer::<B>(system, &d, refusal)
 }
 
+/// The setting of a campaign with `settings` for book `B`
+/// (`CharacterBook::read_setting`; R-SCR-9). `None`: empty text (the book's
+/// own rules), or a book that takes no settings, whose rules stay its own
+/// whatever the text ([`SystemId::campaign_settings`] refuses that text when
+/// a campaign is made).
+fn setting<B: CharacterBook>(
+    system: SystemId,
+    settings: &str,
+) -> Result<Option<B::Setting>, CharacterError> {
+    if settings.trim().is_empty() {
+        return Ok(None);
+    }
+    match B::read_setting(settings) {
+        Ok(s) => Ok(Some(s)),
+        Err(SettingError::NotTaken) => Ok(None),
+        Err(e) => Err(system.settings_error(&e)),
+    }
+}
+
 /// One change to a draft: set a field, or take a choice back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -329,9 +349,10 @@ impl SystemId {
         self.needs_edit_in("", sheet)
     }
 
-    /// [`SystemId::needs_edit`] in a campaign with `settings` (R-SCR-9: a
-    /// Scratch RPS sheet is checked against the setting's rules; settings
-    /// that do not read are a problem the GM must fix).
+    /// [`SystemId::needs_edit`] in a campaign with `settings` (R-SCR-9: the
+    /// sheet is checked against the setting's rules,
+    /// [`SystemId::validate_sheet_in`]; settings that do not read are a
+    /// problem the GM must fix).
     pub fn needs_edit_in(self, settings: &str, sheet: &str) -> Vec<BuildProblem> {
         match self.validate_sheet_in(settings, sheet) {
             Err(CharacterError::Sheet { problems }) => problems,
@@ -354,10 +375,11 @@ impl SystemId {
     }
 
     /// A campaign's settings text checked for this book, as the campaign keeps
-    /// it: Scratch RPS reads the `[rules]` a table takes (`cp`, `max_level`,
-    /// `strength_base`, `d20`) and writes them back whole (R-SCR-9); the other
-    /// books take none yet (empty text only). Empty text is the book's own
-    /// rules and stays empty.
+    /// it: the book reads it (`CharacterBook::read_setting`; Scratch RPS: the
+    /// `[rules]` a table takes, `cp`, `max_level`, `strength_base`, `d20`,
+    /// R-SCR-9) and writes it back whole (`CharacterBook::setting_text`); a
+    /// book that takes no settings takes empty text only. Empty text is the
+    /// book's own rules and stays empty.
     ///
     /// # Errors
     /// [`CharacterError::Settings`] naming the field.
@@ -365,53 +387,36 @@ impl SystemId {
         if text.trim().is_empty() {
             return Ok(String::new());
         }
-        match self {
-            SystemId::Scratch => tabula_scratch::setup::setting_rules(text)
-                .map(|r| tabula_scratch::setup::setting_text(&r))
-                .map_err(|e| self.settings_error(e.to_string())),
-            _ => Err(self
-                .settings_error("this book takes no campaign settings: leave them empty".into())),
-        }
+        dispatch!(self, S => <S as CharacterBook>::read_setting(text)
+            .map(|s| <S as CharacterBook>::setting_text(&s))
+            .map_err(|e| self.settings_error(&e)))
     }
 
-    fn settings_error(self, message: String) -> CharacterError {
+    fn settings_error(self, e: &SettingError) -> CharacterError {
         CharacterError::Settings {
             system: self.id(),
-            message,
+            message: e.to_string(),
         }
-    }
-
-    /// Scratch RPS's setting rules in `settings` (None: another book, or the
-    /// book's own rules).
-    fn scratch_setting(
-        self,
-        settings: &str,
-    ) -> Result<Option<tabula_scratch::TableRules>, CharacterError> {
-        if self != SystemId::Scratch || settings.trim().is_empty() {
-            return Ok(None);
-        }
-        tabula_scratch::setup::setting_rules(settings)
-            .map(Some)
-            .map_err(|e| self.settings_error(e.to_string()))
     }
 
     /// [`SystemId::validate_sheet`] in a campaign with `settings`
     /// ([`SystemId::campaign_settings`]): a campaign's characters are checked
-    /// against its setting (R-SCR-9).
+    /// against its setting (`CharacterBook::validate_in`; R-SCR-9).
     ///
     /// # Errors
     /// [`CharacterError::Sheet`] with every broken rule;
     /// [`CharacterError::Settings`].
     pub fn validate_sheet_in(self, settings: &str, sheet: &str) -> Result<String, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => tabula_scratch::builder::validate_in(sheet, &rules)
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => <S as CharacterBook>::validate_in(&s, sheet)
                 .map_err(|problems| CharacterError::Sheet { problems }),
             None => self.validate_sheet(sheet),
-        }
+        })
     }
 
     /// [`SystemId::advance`] in a campaign with `settings`: the sheet is read
-    /// and its limits are the setting's (R-SCR-9).
+    /// and its limits are the setting's (`CharacterBook::advance_in`;
+    /// R-SCR-9).
     ///
     /// # Errors
     /// As [`SystemId::advance`]; [`CharacterError::Settings`].
@@ -423,30 +428,31 @@ impl SystemId {
         line: &str,
         roller: &mut dyn Roller,
     ) -> Result<Advanced, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => tabula_scratch::advance::advance_in(sheet, seat, line, roller, &rules)
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => <S as CharacterBook>::advance_in(&s, sheet, seat, line, roller)
                 .map_err(CharacterError::Advance),
             None => self.advance(sheet, seat, line, roller),
-        }
+        })
     }
 
     /// [`SystemId::new_draft`] in a campaign with `settings`: the builder's
-    /// limits are the setting's (R-SCR-9).
+    /// limits are the setting's (`CharacterBook::draft_in`; R-SCR-9).
     ///
     /// # Errors
     /// [`CharacterError::Settings`].
     pub fn new_draft_in(self, settings: &str) -> Result<BuildAnswer, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => {
-                let d = tabula_scratch::Draft::default().in_setting(rules);
-                answer::<tabula_scratch::Scratch>(self, &d, None)
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => {
+                let d = <S as CharacterBook>::draft_in(&s, Default::default());
+                answer::<S>(self, &d, None)
             }
             None => Ok(self.new_draft()),
-        }
+        })
     }
 
     /// [`SystemId::change_draft`] in a campaign with `settings`: every change is
-    /// checked against the setting's rules (R-SCR-9).
+    /// checked against the setting's rules (`CharacterBook::draft_in`;
+    /// R-SCR-9).
     ///
     /// # Errors
     /// As [`SystemId::change_draft`]; [`CharacterError::Settings`].
@@ -456,33 +462,33 @@ impl SystemId {
         draft: &Value,
         changes: &[DraftChange],
     ) -> Result<BuildAnswer, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => {
-                type S = tabula_scratch::Scratch;
-                let d = read_draft::<S>(self, draft)?.in_setting(rules);
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => {
+                let d = <S as CharacterBook>::draft_in(&s, read_draft::<S>(self, draft)?);
                 change::<S>(self, d, changes)
             }
             None => self.change_draft(draft, changes),
-        }
+        })
     }
 
-    /// [`SystemId::finish_draft`] in a campaign with `settings` (R-SCR-9).
+    /// [`SystemId::finish_draft`] in a campaign with `settings`
+    /// (`CharacterBook::draft_in`; R-SCR-9).
     ///
     /// # Errors
     /// As [`SystemId::finish_draft`]; [`CharacterError::Settings`].
     pub fn finish_draft_in(self, settings: &str, draft: &Value) -> Result<String, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => {
-                type S = tabula_scratch::Scratch;
-                let d = read_draft::<S>(self, draft)?.in_setting(rules);
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => {
+                let d = <S as CharacterBook>::draft_in(&s, read_draft::<S>(self, draft)?);
                 <S as CharacterBook>::finish(&d)
                     .map_err(|problems| CharacterError::Unfinished { problems })
             }
             None => self.finish_draft(draft),
-        }
+        })
     }
 
-    /// [`SystemId::draft_from_sheet`] in a campaign with `settings` (R-SCR-9).
+    /// [`SystemId::draft_from_sheet`] in a campaign with `settings`
+    /// (`CharacterBook::draft_in`; R-SCR-9).
     ///
     /// # Errors
     /// As [`SystemId::draft_from_sheet`]; [`CharacterError::Settings`].
@@ -491,31 +497,32 @@ impl SystemId {
         settings: &str,
         sheet: &str,
     ) -> Result<BuildAnswer, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => {
-                type S = tabula_scratch::Scratch;
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => {
                 let d = <S as CharacterBook>::draft_from_sheet(sheet)
-                    .map_err(|problems| CharacterError::Sheet { problems })?
-                    .in_setting(rules);
+                    .map_err(|problems| CharacterError::Sheet { problems })?;
+                let d = <S as CharacterBook>::draft_in(&s, d);
                 answer::<S>(self, &d, None)
             }
             None => self.draft_from_sheet(sheet),
-        }
+        })
     }
 
-    /// A table file's text opened from a campaign with `settings`: Scratch
-    /// RPS's table takes the setting's `[rules]` (R-SCR-9: "every table opened
-    /// from it uses them"); other books' tables are unchanged.
+    /// A table file's text opened from a campaign with `settings`
+    /// (`CharacterBook::table_in`; R-SCR-9: "every table opened from it uses
+    /// them": Scratch RPS's table takes the setting's `[rules]`); a book
+    /// without settings leaves its tables unchanged.
     ///
     /// # Errors
-    /// [`CharacterError::Settings`] when the table's own `[rules]` differ from
-    /// the setting's, or it does not read.
+    /// [`CharacterError::Settings`] when the table does not fit the setting
+    /// (Scratch RPS: its own `[rules]` differ from the setting's, or it does
+    /// not read).
     pub fn table_in(self, settings: &str, table: &str) -> Result<String, CharacterError> {
-        match self.scratch_setting(settings)? {
-            Some(rules) => tabula_scratch::setup::table_in_setting(table, &rules)
-                .map_err(|e| self.settings_error(e.to_string())),
+        dispatch!(self, S => match setting::<S>(self, settings)? {
+            Some(s) => <S as CharacterBook>::table_in(&s, table)
+                .map_err(|e| self.settings_error(&e)),
             None => Ok(table.to_string()),
-        }
+        })
     }
 
     /// The table file `table` of this book with a campaign's player

@@ -206,3 +206,38 @@ fn r_scr_9_every_table_opened_from_the_campaign_uses_its_setting() {
     assert_eq!(scratch.table_in("", table).unwrap(), table);
     assert_eq!(SystemId::Tiers.table_in("", "x = 1").unwrap(), "x = 1");
 }
+
+/// The settings hook is each book's (`CharacterBook::Setting`): a book whose
+/// facts offer no campaign settings refuses any text when a campaign is made,
+/// and plays by its own rules whatever text it is given afterwards; a book
+/// that offers them (Scratch RPS, R-SCR-9) reads them.
+#[test]
+fn r_scr_9_only_a_book_that_takes_settings_reads_them() {
+    for system in SystemId::ALL {
+        let read = system.campaign_settings(SLIGHTLY_MORE);
+        if system.facts().campaign_settings.is_some() {
+            assert!(read.is_ok(), "{system}: {read:?}");
+            continue;
+        }
+        assert_eq!(
+            read,
+            Err(CharacterError::Settings {
+                system: system.id(),
+                message: "this book takes no campaign settings: leave them empty".into(),
+            })
+        );
+        let sheet = "name = 1\n";
+        assert_eq!(
+            system.validate_sheet_in(SLIGHTLY_MORE, sheet),
+            system.validate_sheet(sheet)
+        );
+        assert_eq!(
+            system.table_in(SLIGHTLY_MORE, "[encounter]\n").unwrap(),
+            "[encounter]\n"
+        );
+        assert_eq!(
+            system.new_draft_in(SLIGHTLY_MORE).unwrap(),
+            system.new_draft()
+        );
+    }
+}

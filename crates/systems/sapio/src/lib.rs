@@ -88,6 +88,7 @@ use tabula_core::{
 
 impl CharacterBook for Sapio {
     type Draft = builder::Draft;
+    type Setting = ();
 
     fn place<F: tabula_core::files::SheetFiles + ?Sized>(
         table: &str,

@@ -48,6 +48,10 @@ pub const NAMED_ABILITY: Rule = book("Abilities").ruling("R-SCR-5");
 /// A table's `[rules]` bind every character in it; a sheet cannot carry its own
 /// CP or maximum level; R-SCR-7.
 pub const TABLE_LIMITS: Rule = book("Abilities").ruling("R-SCR-7");
+/// A campaign carries its setting's rules (the `[rules]` a table takes: CP,
+/// maximum level, d20 method, strength base); its characters are checked
+/// against them, and every table opened from it uses them; R-SCR-9.
+pub const SETTING: Rule = book("Abilities").ruling("R-SCR-9");
 /// The character the introduction shows ("A Scratch RPS character looks
 /// something like this"): a name, the defenses, a line of description, then
 /// `LEVEL ability: what it represents`.

@@ -842,6 +842,7 @@ pub fn draft_from_sheet(sheet: &str) -> Result<Draft, Vec<BuildProblem>> {
 /// [`crate::place`].
 impl CharacterBook for Tiers {
     type Draft = Draft;
+    type Setting = ();
 
     fn place<F: tabula_core::files::SheetFiles + ?Sized>(
         table: &str,

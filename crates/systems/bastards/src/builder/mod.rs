@@ -534,6 +534,7 @@ pub const RULE_DISADVANTAGES_AT_CREATION: Rule = Rule {
 
 impl CharacterBook for Bastards {
     type Draft = Draft;
+    type Setting = ();
 
     fn place<F: tabula_core::files::SheetFiles + ?Sized>(
         table: &str,

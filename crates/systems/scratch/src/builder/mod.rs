@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use tabula_core::builder::{
     AdvanceError, Advanced, Budget, BuildProblem, BuildRefusal, BuildView, CharacterBook, Derived,
-    FieldKind, FieldValue, FieldView, MAX_TEXT_CHARS, SheetAfter, StepView,
+    FieldKind, FieldValue, FieldView, MAX_TEXT_CHARS, SettingError, SheetAfter, StepView,
 };
 use tabula_core::names::same_name;
 use tabula_core::system::CommandDoc;
@@ -465,6 +465,15 @@ fn numbers(d: &Draft) -> Numbers {
     }
 }
 
+/// A campaign's setting that does not read, or a table that does not fit it,
+/// as the book says it (R-SCR-9).
+fn setting_error(e: crate::setup::SetupError) -> SettingError {
+    SettingError::Invalid {
+        message: e.to_string(),
+        rule: rules::SETTING,
+    }
+}
+
 impl CharacterBook for Scratch {
     /// R-SCR-9: a Scratch RPS campaign carries its setting's rules.
     const CAMPAIGN_SETTINGS: Option<&'static str> = Some(
@@ -475,6 +484,49 @@ impl CharacterBook for Scratch {
     const CAMPAIGN_SETTINGS_EXAMPLE: Option<&'static str> = Some("[rules]\ncp = 12\nmax_level = 5");
 
     type Draft = Draft;
+
+    /// R-SCR-9: "A campaign carries its setting's rules (the `[rules]` a
+    /// Scratch table takes: CP, maximum level, d20 method, strength base)".
+    type Setting = TableRules;
+
+    /// [`crate::setup::setting_rules`] (R-SCR-9).
+    fn read_setting(text: &str) -> Result<TableRules, SettingError> {
+        crate::setup::setting_rules(text).map_err(setting_error)
+    }
+
+    /// [`crate::setup::setting_text`]: the `[rules]` written back whole
+    /// (R-SCR-9).
+    fn setting_text(setting: &TableRules) -> String {
+        crate::setup::setting_text(setting)
+    }
+
+    /// [`crate::builder::validate_in`]: "its characters are checked against them" (R-SCR-9).
+    fn validate_in(setting: &TableRules, sheet: &str) -> Result<String, Vec<BuildProblem>> {
+        crate::builder::validate_in(sheet, setting)
+    }
+
+    /// [`crate::advance::advance_in`]: the CP and maximum level are the
+    /// setting's (R-SCR-9).
+    fn advance_in(
+        setting: &TableRules,
+        sheet: &str,
+        seat: &Seat,
+        line: &str,
+        roller: &mut dyn Roller,
+    ) -> Result<Advanced, AdvanceError> {
+        crate::advance::advance_in(sheet, seat, line, roller, setting)
+    }
+
+    /// [`Draft::in_setting`] (R-SCR-9).
+    fn draft_in(setting: &TableRules, draft: Draft) -> Draft {
+        draft.in_setting(*setting)
+    }
+
+    /// [`crate::setup::table_in_setting`]: "every table opened from it uses
+    /// them" (R-SCR-9).
+    fn table_in(setting: &TableRules, table: &str) -> Result<String, SettingError> {
+        crate::setup::table_in_setting(table, setting).map_err(setting_error)
+    }
 
     fn place<F: tabula_core::files::SheetFiles + ?Sized>(
         table: &str,

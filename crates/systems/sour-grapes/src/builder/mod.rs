@@ -810,6 +810,7 @@ pub fn draft_from_sheet(sheet: &str) -> Result<Draft, Vec<BuildProblem>> {
 
 impl CharacterBook for SourGrapes {
     type Draft = Draft;
+    type Setting = ();
 
     fn place<F: tabula_core::files::SheetFiles + ?Sized>(
         table: &str,
