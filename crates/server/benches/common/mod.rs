@@ -107,4 +107,3 @@ pub async fn call(
         .expect("a body");
     serde_json::from_slice(&bytes).expect("JSON")
 }
-
