@@ -961,6 +961,7 @@ impl Parser<'_> {
         let mut set = SetTerm {
             items,
             select: None,
+            more_select: Vec::new(),
             success: None,
             failure: None,
         };
@@ -971,13 +972,9 @@ impl Parser<'_> {
             let second = rest.get(1).map(u8::to_ascii_lowercase);
             match self.peek_lower() {
                 // d20's sets take a keep or drop only.
+                // Several are d20's too (`(1d6, 1d6)kh1kl1`; issue 30, item
+                // 2), applied as on a group of dice.
                 Some(b'k' | b'p' | b'd') if d20 => {
-                    if set.select.is_some() {
-                        return Err(NotationError::Misplaced {
-                            reason: "at most one keep or drop per set",
-                            position: at,
-                        });
-                    }
                     let sel = self.select()?;
                     let (verb, n) = select_count(sel);
                     let rolled = set.items.len() as u32;
@@ -989,7 +986,11 @@ impl Parser<'_> {
                             position: at,
                         });
                     }
-                    set.select = Some(sel);
+                    if set.select.is_some() {
+                        set.more_select.push(sel);
+                    } else {
+                        set.select = Some(sel);
+                    }
                 }
                 _ if d20 => break,
                 Some(b'<' | b'>' | b'=') if set.success.is_none() => {
@@ -1040,6 +1041,7 @@ impl Parser<'_> {
         }
         let n = set.items.len() as i128;
         let kept = match set.select {
+            _ if !set.more_select.is_empty() => n,
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => i128::from(k),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => n - i128::from(k),
             _ => n,
@@ -1353,7 +1355,9 @@ impl Parser<'_> {
                     rolls += 1;
                     pool += 1;
                 }
-                Some(Modifier::Min(_) | Modifier::Max(_)) => {}
+                // A keep or drop before more modifiers (issue 30, item 2)
+                // leaves the same dice or fewer.
+                Some(Modifier::Min(_) | Modifier::Max(_) | Modifier::Select(_)) => {}
             }
         }
         self.rolls = self.rolls.saturating_add(rolls);
@@ -1365,10 +1369,12 @@ impl Parser<'_> {
             });
         }
         let (pmin, pmax) = (i128::from(count_lo), i128::from(pool));
+        let stepped = term.modifiers.iter().any(|m| m.select().is_some());
         let (kmin, kmax) = match term.select {
-            // Several: how many are kept depends on ties and faces (issue
+            // Several, or a keep or drop before more modifiers: how many are
+            // kept depends on ties, faces and the dice added after it (issue
             // 30, item 2), none to all.
-            _ if !term.more_select.is_empty() => (0, pmax),
+            _ if !term.more_select.is_empty() || stepped => (0, pmax),
             None => (pmin, pmax),
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => (i128::from(k), i128::from(k)),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
@@ -1450,7 +1456,13 @@ impl Parser<'_> {
                 let run_of_ra = term.modifiers.last().is_some_and(adds);
                 // `ra` with `e` is d20's (issue 30, item 2): each pass in
                 // the order written.
-                if adds(&m) && !run_of_ra && term.modifiers.iter().any(adds) {
+                // A second run of `ra` after another modifier is d20's too
+                // (`2d6ra6ro1ra5`: each run in the order written).
+                if adds(&m)
+                    && !run_of_ra
+                    && term.modifiers.iter().any(adds)
+                    && self.dialect != Dialect::D20
+                {
                     return Err(NotationError::Misplaced {
                         reason: "one run of `ra` per group (Tabula does not read a second yet)",
                         position: at,
@@ -1486,11 +1498,20 @@ impl Parser<'_> {
                 *slot = Some(t);
             }
             Suffix::Modifier(m) => {
-                if term.select.is_some() {
-                    return Err(NotationError::Misplaced {
-                        reason: "rerolls, `mi`, `ma` and `e` come before keep or drop",
-                        position: at,
-                    });
+                if let Some(select) = term.select {
+                    if self.dialect != Dialect::D20 {
+                        return Err(NotationError::Misplaced {
+                            reason: "rerolls, `mi`, `ma` and `e` come before keep or drop",
+                            position: at,
+                        });
+                    }
+                    // d20 applies each operation in order, the later ones
+                    // among the dice still kept (`4d6kh3ro1`; issue 30,
+                    // item 2): the keeps and drops so far become steps.
+                    term.modifiers.push(Modifier::Select(select));
+                    term.modifiers
+                        .extend(term.more_select.drain(..).map(Modifier::Select));
+                    term.select = None;
                 }
                 // The run this modifier joins (d20 merges `ro1ro2` into one
                 // pass): its tests together must leave some face unmatched.
@@ -1532,7 +1553,13 @@ impl Parser<'_> {
                             position: at,
                         });
                     }
-                    _ if m.explodes() && run.is_empty() && exploding => {
+                    // d20 reads a second run of `e` after another modifier
+                    // (`1d6e6ro1e5`; issue 30, item 2): each in turn.
+                    _ if m.explodes()
+                        && run.is_empty()
+                        && exploding
+                        && self.dialect != Dialect::D20 =>
+                    {
                         return Err(NotationError::Misplaced {
                             reason: "explosions go together in one run (`e5e6`), not on both sides of other modifiers",
                             position: at,
