@@ -948,10 +948,11 @@ fn roll_dice_into(
     let mut dice = Vec::with_capacity(term.count as usize);
     // The group's dice in one call per chunk: no call per die through the
     // trait object for a seeded roller.
-    let mut faces = [0u32; 64];
+    // A small chunk: zeroing it is part of every roll.
+    let mut faces = [0u32; 16];
     let mut left = term.count as usize;
     while left > 0 {
-        let chunk = faces.get_mut(..left.min(64)).unwrap_or_default();
+        let chunk = faces.get_mut(..left.min(16)).unwrap_or_default();
         roller.roll_many(die, chunk)?;
         // Built in place by `extend` (a die built on the stack and pushed
         // was copied, through a stalled store-to-load forward of its small
@@ -965,6 +966,7 @@ fn roll_dice_into(
     }
     // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
     // showing 1 or 2, as in d20 (issue 30, item 2).
+    let stepped = !term.modifiers.is_empty() && term.modifiers.iter().any(|m| m.select().is_some());
     for pass in super::passes(&term.modifiers) {
         let matches = |v: i64| super::pass_matches(pass, v);
         let Some(first) = pass.first() else {
@@ -1117,7 +1119,7 @@ fn roll_dice_into(
             }
         }
     }
-    if dice.iter().any(|d| !d.kept) {
+    if stepped {
         // After a keep or drop with modifiers after it (issue 30, item 2):
         // the last keeps and drops among the dice still kept.
         let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
