@@ -1251,13 +1251,21 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     const SMALL: usize = 32;
     let len = dice.len();
     if len <= SMALL {
-        let mut small = [0usize; SMALL];
-        for (i, slot) in small.iter_mut().enumerate().take(len) {
-            *slot = i;
+        // (value, index) pairs side by side, put in order by insertion
+        // (stable: an equal value stays after the earlier die), so the
+        // sort reads no die.
+        let mut pairs = [(0i64, 0usize); SMALL];
+        for (i, d) in dice.iter().enumerate().take(len) {
+            let mut j = i;
+            while j > 0 && pairs[j - 1].0 > d.value {
+                pairs[j] = pairs[j - 1];
+                j -= 1;
+            }
+            pairs[j] = (d.value, i);
         }
-        let order = &mut small[..len];
-        order.sort_by_key(|&i| dice[i].value);
-        mark_dropped(select, order, dice);
+        for &(_, i) in pairs.get(dropped_range(select, len)).unwrap_or_default() {
+            dice[i].kept = false;
+        }
     } else {
         let mut order: Vec<usize> = (0..len).collect();
         order.sort_by_key(|&i| dice[i].value);
@@ -1274,19 +1282,25 @@ fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
 /// Call `drop` on each index `select` drops, given the indices from lowest to
 /// highest (a selection by rank; by value drops none here).
 fn dropped_by_rank(select: Select, order: &[usize], mut drop: impl FnMut(usize)) {
-    let len = order.len();
+    for &i in order
+        .get(dropped_range(select, order.len()))
+        .unwrap_or_default()
+    {
+        drop(i);
+    }
+}
+
+/// The ranks, from the lowest (0) to the highest (`len - 1`), that a
+/// selection by rank drops among `len` dice (none for one by value).
+fn dropped_range(select: Select, len: usize) -> std::ops::Range<usize> {
     let n = |k: u32| usize::try_from(k).unwrap_or(usize::MAX).min(len);
-    // The range of `order` that is dropped.
-    let dropped = match select {
+    match select {
         Select::KeepHighest(k) => 0..len - n(k),
         Select::KeepLowest(k) => n(k)..len,
         Select::DropHighest(k) => len - n(k)..len,
         Select::DropLowest(k) => 0..n(k),
         // Selections by value never come here (see `apply_select`).
         _ => 0..0,
-    };
-    for &i in order.get(dropped).unwrap_or_default() {
-        drop(i);
     }
 }
 
