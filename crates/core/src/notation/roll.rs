@@ -966,15 +966,15 @@ fn roll_dice_into(
     }
     // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
     // showing 1 or 2, as in d20 (issue 30, item 2).
-    let stepped = !term.modifiers.is_empty() && term.modifiers.iter().any(|m| m.select().is_some());
+    // Whether a keep or drop comes before more modifiers: every modifier
+    // then acts on the dice still kept (issue 30, item 2).
+    let stepped = term.modifiers.iter().any(|m| m.select().is_some());
     for pass in super::passes(&term.modifiers) {
         let matches = |v: i64| super::pass_matches(pass, v);
         let Some(first) = pass.first() else {
             continue;
         };
         match *first {
-            // d20's `ro` by rank (issue 30, item 2): the dice the run
-            // selects when it starts, each rerolled once.
             // A keep or drop with more modifiers after it (issue 30, item
             // 2): among the dice still kept, as d20's `keptset`.
             Modifier::Select(_) => {
@@ -986,6 +986,8 @@ fn roll_dice_into(
                     d.kept = k;
                 }
             }
+            // d20's `ro` by rank (issue 30, item 2): the dice the run
+            // selects when it starts, each rerolled once.
             Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. }
                 if pass.iter().any(|m| m.rank().is_some()) =>
             {
