@@ -65,6 +65,21 @@ fn main() {
         .unwrap_or(2.0);
     let budget = Duration::from_secs_f64(seconds);
     let mut seeded = Seeded::from_seed(1);
+    // `-- calls N EXPR`: parse and roll one expression exactly N times, for
+    // an instruction count (`valgrind --tool=callgrind`) that does not depend
+    // on the time taken.
+    if std::env::args().nth(1).as_deref() == Some("calls") {
+        let n: u64 = std::env::args()
+            .nth(2)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100_000);
+        let text = std::env::args().nth(3).unwrap_or_else(|| "4d6kh3".into());
+        for _ in 0..n {
+            let expr = Expr::parse(black_box(&text)).expect("valid notation");
+            black_box(expr.roll(&mut seeded).expect("seeded rolls never fail"));
+        }
+        return;
+    }
     // `-- SECONDS EXPR odds`: time Tabula's exact odds of one expression.
     if let (Some(text), Some("odds")) =
         (std::env::args().nth(2), std::env::args().nth(3).as_deref())

@@ -739,12 +739,12 @@ fn exploding_dice() {
     assert_eq!(values(&roll("1d6ro1e6", &[1, 6, 1])), [6, 1]);
     // Issue 30, item 2: explosions written together merge as in d20 (one
     // pass on 5 or 6); an explosion on both sides of another modifier is
-    // refused.
+    // d20's: each run in turn (issue 30, item 2): 6 explodes into a 1, the
+    // 1 rerolls once into a 5, which explodes into a 2.
     assert_eq!(values(&roll("1d6e6e5", &[5, 6, 2])), [5, 6, 2]);
-    assert!(matches!(
-        err("1d6e6ro1e5"),
-        NotationError::Misplaced { position: 8, .. }
-    ));
+    let out = roll("1d6e6ro1e5", &[6, 1, 5, 2]);
+    assert_eq!(values(&out), [6, 5, 2]);
+    assert_eq!(out.total, 13);
 }
 
 #[test]
@@ -779,9 +779,10 @@ fn thresholds_every_face_meets_are_refused() {
 
 #[test]
 fn modifiers_come_before_keep_and_the_test_comes_last() {
+    // A modifier after a keep or drop is d20's (issue 30, item 2): among
+    // the dice still kept (`notation_order.rs`).
+    assert_eq!(parse("4d6kh3 ro1").to_string(), "4d6kh3ro1");
     for (text, position) in [
-        ("4d6kh3ro1", 6),
-        ("4d6kh3 ro1", 7),
         // Several keeps are d20's, by value too (issue 30, item 2:
         // `3d6k<3kl1` is read, `notation_keeps_and_drops.rs`).
         ("1d6>=5kh1", 6),
@@ -1440,14 +1441,10 @@ fn reroll_and_add_adds_one_die_at_most() {
     assert!(o.exact);
     assert!((o.dist.mean() - (7.0 + 11.0 / 36.0 * 3.5)).abs() < 1e-12);
     assert_eq!(o.dist.range(), (2, 18));
-    // Refused, never misread: two runs of `ra`, no number. (`ra` with `e`
-    // is read, issue 30, item 2: `notation_ra_explode.rs`.)
-    let text = "2d6ra6ro1ra5";
-    assert!(
-        matches!(err(text), NotationError::Misplaced { position: 9, .. }),
-        "{text}: {}",
-        err(text)
-    );
+    // Two runs of `ra` are d20's, each in turn (issue 30, item 2:
+    // `notation_order.rs`), and `ra` with `e` (`notation_ra_explode.rs`).
+    // Refused, never misread: no number.
+    assert_eq!(roll("2d6ra6ro1ra5", &[6, 2, 1, 5, 3]).total, 6 + 2 + 5 + 3);
     assert!(matches!(
         err("1d6ra"),
         NotationError::UnexpectedEnd { position: 5, .. }
@@ -1483,12 +1480,11 @@ fn several_keeps_and_drops_apply_in_order() {
     assert!(o.exact);
     assert_eq!(o.dist.range(), (1, 11));
     // By value with another selection, and after an explosion or `ra`, are
-    // read too (issue 30, item 2: `notation_keeps_and_drops.rs`). Refused:
-    // a modifier after them.
-    assert!(matches!(
-        err("4d6kh3kl1e6"),
-        NotationError::Misplaced { position: 9, .. }
-    ));
+    // read too (issue 30, item 2: `notation_keeps_and_drops.rs`), and a
+    // modifier after them, among the dice they keep (`notation_order.rs`).
+    // `kh3kl1` is one union (all four here), then the 6 explodes.
+    assert_eq!(roll("4d6kh3kl1e6", &[6, 2, 3, 1, 4]).total, 16);
+    assert_eq!(roll("4d6kh3pl1e6", &[6, 2, 3, 1, 4]).total, 6 + 3 + 4);
     // The work is known before it starts: too many multisets are refused.
     assert!(matches!(
         parse("100d20kh50kl10").odds(),

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{brute_force, roll};
-use tabula_core::notation::{Expr, MAX_NOTATION_WORK, NotationError};
+use tabula_core::notation::{Expr, MAX_NOTATION_WORK};
 use tabula_core::odds::OddsError;
 
 #[test]
@@ -33,11 +33,10 @@ fn reroll_and_add_with_explode_apply_in_the_order_written() {
         let e = Expr::parse(text).unwrap();
         assert_eq!(Expr::parse(&e.to_string()), Ok(e.clone()), "{text}");
     }
-    // Still refused, never misread: a second run of `ra`.
-    assert!(matches!(
-        Expr::parse("2d6ra6e6ra5"),
-        Err(NotationError::Misplaced { position: 8, .. })
-    ));
+    // A second run of `ra` is d20's too, in its turn (issue 30, item 2:
+    // `notation_order.rs`): a 6 adds a 2, the 6 explodes into a 1, then
+    // the 5 adds a 3.
+    assert_eq!(roll("2d6ra6e6ra5", &[6, 5, 2, 1, 3]).total, 17);
 }
 
 #[test]

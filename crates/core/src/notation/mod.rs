@@ -25,7 +25,7 @@
 //! atom     := (number | decimal | dice | "(" compare ")" | set) label*
 //! decimal  := [digits] "." digits            d20's: `1.5`, `.5`
 //! label    := "[" any text but "]" "]"       glued or after white space
-//! dice     := [number] "d" sides modifier* select* [success]
+//! dice     := [number] "d" sides (modifier | select)* [success]
 //! sides    := number | "%" | "F"            d% is d100, dF the Fudge die
 //! modifier := "ro" (test | rank)            reroll once
 //!           | "rr" test                     reroll until the test fails
@@ -97,8 +97,10 @@
 //!   matches none of them (`2d6rr1rr2` is 6..12), and consecutive `e`s explode
 //!   on any of their tests (`1d6e5e6` is `1d6e>=5`), consecutive `ra`s add
 //!   one die when any die matches any of their tests. `mi` and `ma` are never
-//!   merged (each applies in turn, as in `d20`). A second explosion after
-//!   another modifier (`1d6e6ro1e5`) is refused.
+//!   merged (each applies in turn, as in `d20`). A second run of `e` or
+//!   `ra` after another modifier is `d20`'s too (issue 30, item 2): each
+//!   run in the order written (`1d6e6ro1e5`: the 6s explode, a 1 rerolls
+//!   once, then the 5s explode, those the first run left too).
 //! - `kh N` keeps the highest N dice, `kl N` the lowest, `dh N` drops the
 //!   highest N, `dl N` the lowest, counted among all the group's dice
 //!   (explosions included). `ph` and `pl` (Python `d20`'s spelling) are read as
@@ -107,8 +109,14 @@
 //!   all). `k<N` and `k>N` keep the dice below or above N, `p<N` and `p>N`
 //!   (or `d<N`, `d>N`) drop them, as `d20`'s selectors (issue 30, item 2);
 //!   they may keep no die (the group is then 0). Among equal dice, the earlier
-//!   one counts as the lower. A selection comes after every modifier
-//!   ([`NotationError::Misplaced`]).
+//!   one counts as the lower. A modifier after a keep or drop is `d20`'s
+//!   (issue 30, item 2; [`Modifier::Select`]): every operation in the
+//!   order written, each later one among the dice still kept, as `d20`'s
+//!   operators select among the set's `keptset` (`4d6kh3ro1` rerolls a 1
+//!   among the three kept dice, never the dropped one; `3d6kh2e6` explodes
+//!   the kept 6s; `4d6kh3ro1kh2` then keeps two of those). Exact odds over
+//!   the multisets of the kept dice (`notation/pool.rs`), within the work
+//!   budget.
 //! - Several keeps and drops on one group are `d20`'s (issue 30, item 2;
 //!   [`kept_by_rank`]): applied in the order written, each among the dice
 //!   still kept (`4d6kh3pl1` is the middle two of four; `4d6p<3kh2` drops
@@ -166,8 +174,11 @@
 //!   total, `(1d4, 1d6)pl1` drops the lower, `(1d6, 1d6)k>3` keeps the
 //!   totals above 3, `(1d6,)` is a set of one (a comma and no second item),
 //!   and a set without keep or drop is the sum of its items. Keep and drop
-//!   count among the items' exact totals (fractions too), at most one per
-//!   set; among equal totals the earlier counts as the lower. Written in canonical spelling as
+//!   count among the items' exact totals (fractions too); several apply as
+//!   on a group of dice ([`kept_by_rank`]: `(1d6, 1d6)kh1kl1` keeps both,
+//!   or one when they tie), their odds over every joint outcome of the
+//!   items, refused past the work budget; among equal totals the earlier
+//!   counts as the lower. Written in canonical spelling as
 //!   `(a, b)kh1`; with white space before it (`(a, b) kh1`) the keep is
 //!   not read.
 //!
@@ -182,8 +193,8 @@
 //!   same group each applies in the order written, as in `d20` (issue 30,
 //!   item 2): `2d6ra6e6` adds a die on a 6, then every 6 explodes, the added
 //!   die's too; `2d6e6ra1` adds a die when any die, the explosions' too,
-//!   shows a 1. One run of `ra` per group ([`NotationError::Misplaced`];
-//!   `d20` reads a second). `rahN` and `ralN` take `d20`'s selectors by
+//!   shows a 1. A second run of `ra` after another modifier applies in
+//!   its turn (`2d6ra6ro1ra5`). `rahN` and `ralN` take `d20`'s selectors by
 //!   rank: with N of 1 or more the highest (lowest) die always adds one more
 //!   ([`Modifier::RerollAddRank`]).
 //!
@@ -210,24 +221,21 @@
 //! always finds a highest or lowest die, so they never stop there, and
 //! `d20` fails with "Too many dice rolled". Not in this dialect, as `d20`
 //! 1.1.2 does not read them either: variable dice (`2d(1d4)`, `(2+1)d6`;
-//! Roll20 and Foundry only, below). Not yet `d20`'s (issue 30, item 2's
-//! leftovers, each refused, never misread, [`NotationError::Misplaced`]
-//! unless said): a second run of `e` or `ra` in one group after another
-//! modifier (`1d6e6ro1e5`, `2d6ra6ro1ra5`), a modifier after a keep or drop
-//! (`4d6kh3ro1`, which `d20` applies to the kept dice only), several keeps
-//! or drops on a set (`(1d6, 1d6)kh1kl1`), and `d20`'s bare `k3` / `p3`
-//! (keep or drop the dice showing 3), which Roll20 reads as "keep the
-//! highest 3": refused with a message asking for `h` or `l` after the
-//! letter ([`NotationError::UnexpectedChar`]). Still read differently from
+//! Roll20 and Foundry only, below). Refused by decision, never misread:
+//! `d20`'s bare `k3` / `p3` (keep or drop the dice showing 3), which Roll20
+//! reads as "keep the highest 3": refused with a message asking for `h` or
+//! `l` after the letter ([`NotationError::UnexpectedChar`]). Still read differently from
 //! `d20`: `d%` (above), a success test glued to its group (`10d6>=5`),
 //! exact fractions where `d20`'s floats round (above), and the caps on
 //! rerolls and explosions.
 //!
 //! Agreement with `d20` 1.1.2 is checked on the exact distribution of every
-//! expression in `crates/core/tests/data/d20_golden.json` (451 expressions:
+//! expression in `crates/core/tests/data/d20_golden.json` (486 expressions:
 //! arithmetic, `/` keeping fractions and decimals, keep and drop (several on one group too), `ro`, `rr`, `ra`, `mi`, `ma`, explosions, `ro` and `e` by rank, `ra` with `e`, labels,
 //! comments, merged modifiers, comparisons, `%`, `//`, keep and drop by
-//! value, sets (of fractions too), each form on d4 to d20), made by `bench/d20_golden.py`.
+//! value, sets (of fractions too, several keeps too), modifiers after a
+//! keep or drop, second runs of `e` and `ra`, each form on d4 to d20),
+//! made by `bench/d20_golden.py`.
 //!
 //! # Dialects
 //!
@@ -573,6 +581,11 @@ pub struct SetTerm {
     pub items: Vec<Node>,
     /// Which items' totals are kept; `None` keeps them all.
     pub select: Option<Select>,
+    /// Further keeps and drops after `select`, in the order written
+    /// (`(1d6, 1d6)kh1kl1`): `d20`'s several set operators on a set,
+    /// applied as [`kept_by_rank`] says (issue 30, item 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_select: Vec<Select>,
     /// When present, the group counts the kept items whose total passes.
     pub success: Option<Test>,
     /// With `success`, each kept item whose total passes this subtracts one.
@@ -825,10 +838,13 @@ pub struct DiceTerm {
     /// The die.
     pub sides: Sides,
     /// Rerolls, minimum, maximum and explosion, in the order written;
-    /// consecutive `ro`s, `rr`s or `e`s are one pass (as in `d20`), and the
-    /// explosions are one such run at most.
+    /// consecutive `ro`s, `rr`s or `e`s are one pass (as in `d20`). In
+    /// `d20`'s notation a keep or drop with modifiers after it is a step
+    /// here ([`Modifier::Select`]; `4d6kh3ro1`, issue 30, item 2), and the
+    /// later steps act on the dice still kept.
     pub modifiers: Vec<Modifier>,
-    /// Which dice are kept; `None` keeps them all.
+    /// Which dice are kept (among those the steps before kept); `None`
+    /// keeps them all.
     pub select: Option<Select>,
     /// Further keeps and drops after `select`, in the order written
     /// (`4d6kh3pl1`, `4d6kh1kl1`): `d20`'s several set operators on one
@@ -956,6 +972,16 @@ pub enum Modifier {
         /// N.
         count: u32,
     },
+    /// A keep or drop with more modifiers written after it (`kh3` in
+    /// `4d6kh3ro1`, `4d6kh3e6kh3`): `d20` applies each operation of a group
+    /// in the order written, and every later one acts only on the dice
+    /// still kept (`SetOperator.operate` selects among the set's
+    /// `keptset`; `d20` 1.1.2, `expression.py`), so `4d6kh3ro1` rerolls a 1
+    /// among the three kept dice and never a dropped one. Consecutive keeps
+    /// and drops here are one run, as [`kept_by_rank`] applies them. A keep
+    /// or drop with no modifier after it is the group's
+    /// [`DiceTerm::select`] instead. Issue 30, item 2.
+    Select(Select),
 }
 
 /// Which dice of a group are kept.
@@ -1012,18 +1038,23 @@ impl Select {
     /// (issue 30, item 2).
     pub(crate) fn keeps_exact(self, value: Ratio) -> bool {
         match self.by_value() {
-            Some((test, keep)) => {
-                let target = Ratio::int(i128::from(test.target));
-                let pass = match test.compare {
-                    Compare::AtLeast => value >= target,
-                    Compare::Above => value > target,
-                    Compare::AtMost => value <= target,
-                    Compare::Below => value < target,
-                    Compare::Equal => value == target,
-                };
-                pass == keep
-            }
+            Some((test, keep)) => test.test_exact(value) == keep,
             None => true,
+        }
+    }
+}
+
+impl Test {
+    /// Whether an exact total, a fraction in `d20`'s sets, passes (issue
+    /// 30, item 2).
+    pub(crate) fn test_exact(self, value: Ratio) -> bool {
+        let target = Ratio::int(i128::from(self.target));
+        match self.compare {
+            Compare::AtLeast => value >= target,
+            Compare::Above => value > target,
+            Compare::AtMost => value <= target,
+            Compare::Below => value < target,
+            Compare::Equal => value == target,
         }
     }
 }
@@ -1055,9 +1086,20 @@ impl Select {
 /// too), so a union can hold fewer dice than its parts: `4d6kh1kl1` on four
 /// 6s keeps one die. `values` in the order rolled. Issue 30, item 2.
 pub fn kept_by_rank(values: &[i64], selects: &[Select]) -> Vec<bool> {
+    kept_by_rank_of(values, selects, &|t: Test, v: i64| t.test(v))
+}
+
+/// [`kept_by_rank`] on any totals that order (`d20`'s set items, exact
+/// fractions; issue 30, item 2), `test` telling whether a total passes a
+/// selector's test.
+pub(crate) fn kept_by_rank_of<T: Ord + Copy>(
+    values: &[T],
+    selects: &[Select],
+    test: &dyn Fn(Test, T) -> bool,
+) -> Vec<bool> {
     let mut kept = vec![true; values.len()];
     for run in selects.chunk_by(|a, b| a.keeps() == b.keeps()) {
-        let chosen = picked(values, &kept, run.iter().map(|s| s.pick()));
+        let chosen = picked_of(values, &kept, run.iter().map(|s| s.pick()), test);
         let keep = run.first().is_some_and(|s| s.keeps());
         for (k, c) in kept.iter_mut().zip(chosen) {
             if *k && c != keep {
@@ -1125,6 +1167,17 @@ pub(crate) fn picked(
     alive: &[bool],
     picks: impl IntoIterator<Item = Pick>,
 ) -> Vec<bool> {
+    picked_of(values, alive, picks, &|t: Test, v: i64| t.test(v))
+}
+
+/// [`picked`] on any totals that order, `test` telling whether a total
+/// passes a test.
+fn picked_of<T: Ord + Copy>(
+    values: &[T],
+    alive: &[bool],
+    picks: impl IntoIterator<Item = Pick>,
+    test: &dyn Fn(Test, T) -> bool,
+) -> Vec<bool> {
     let n = values.len();
     let mut chosen = vec![false; n];
     let mut order: Vec<usize> = Vec::new();
@@ -1132,7 +1185,7 @@ pub(crate) fn picked(
         match p {
             Pick::Face(t) => {
                 for i in 0..n {
-                    if alive[i] && t.test(values[i]) {
+                    if alive[i] && test(t, values[i]) {
                         chosen[i] = true;
                     }
                 }
@@ -1268,7 +1321,8 @@ impl Modifier {
             | Modifier::Max(_)
             | Modifier::RerollAddRank { .. }
             | Modifier::RerollOnceRank { .. }
-            | Modifier::ExplodeRank { .. } => None,
+            | Modifier::ExplodeRank { .. }
+            | Modifier::Select(_) => None,
         }
     }
 
@@ -1323,7 +1377,28 @@ impl Modifier {
                     Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. },
                     Modifier::RerollAdd(_) | Modifier::RerollAddRank { .. }
                 )
+                | (Modifier::Select(_), Modifier::Select(_))
         )
+    }
+
+    /// The keep or drop of a [`Modifier::Select`] step.
+    pub fn select(&self) -> Option<Select> {
+        match *self {
+            Modifier::Select(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Apply the keeps and drops `selects` (one run, as [`kept_by_rank`]
+/// applies several) among the dice still `kept`, leaving the dropped ones
+/// dropped: `d20`'s keep and drop select among the set's `keptset`
+/// (issue 30, item 2). `values` in the order rolled.
+pub(crate) fn keep_among(values: &[i64], kept: &mut [bool], selects: &[Select]) {
+    let alive: Vec<usize> = (0..values.len()).filter(|&i| kept[i]).collect();
+    let live: Vec<i64> = alive.iter().map(|&i| values[i]).collect();
+    for (i, k) in alive.into_iter().zip(kept_by_rank(&live, selects)) {
+        kept[i] = k;
     }
 }
 
@@ -1859,7 +1934,7 @@ impl Node {
 impl SetTerm {
     /// The selection and tests after the braces: `kh1`, `>=12`, `>=7f=1`.
     pub(crate) fn fmt_suffix(&self, f: &mut dyn fmt::Write) -> fmt::Result {
-        if let Some(s) = self.select {
+        for s in self.select.iter().chain(&self.more_select) {
             write!(f, "{s}")?;
         }
         write_tests(f, self.success, self.failure)
@@ -1963,6 +2038,7 @@ impl fmt::Display for Modifier {
             }
             Modifier::Min(n) => return write!(f, "mi{n}"),
             Modifier::Max(n) => return write!(f, "ma{n}"),
+            Modifier::Select(s) => return fmt::Display::fmt(s, f),
         };
         f.write_str(name)?;
         if test.compare != Compare::Equal {

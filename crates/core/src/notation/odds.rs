@@ -448,6 +448,9 @@ fn set_of(
         Some(s) => i64::from(s.test(v)) - i64::from(failure.is_some_and(|f| f.test(v))),
         None => v,
     };
+    if !set.more_select.is_empty() {
+        return set_several(set, items, scale, &g, b);
+    }
     // No selection, or d20's by value (`k<3`): each item on its own total.
     let by_value = set.select.filter(|s| s.by_value().is_some());
     let Some(select) = set.select.filter(|_| by_value.is_none()) else {
@@ -522,6 +525,71 @@ fn set_of(
     to_dist(out)
 }
 
+/// A set with several keeps and drops (`d20`'s `(1d6, 1d6)kh1kl1`; issue
+/// 30, item 2): every joint outcome of its items, kept as rolling keeps
+/// them ([`super::kept_by_rank`], ties to the earlier item), each kept
+/// item scored by `g`. The items are not alike, so no multiset shortcut:
+/// the joint outcomes are counted first and refused past the budget.
+fn set_several(
+    set: &SetTerm,
+    items: &[Dist<i64>],
+    scale: i64,
+    g: &dyn Fn(i64) -> i64,
+    b: &Budget,
+) -> Result<Dist<i64>, OddsError> {
+    let selects: Vec<Select> = set.select.iter().chain(&set.more_select).copied().collect();
+    let supports: Vec<Vec<(i64, f64)>> = items
+        .iter()
+        .map(|d| d.iter().map(|(v, p)| (*v, p)).collect())
+        .collect();
+    let joint = supports
+        .iter()
+        .map(|s| s.len() as u64)
+        .fold(1u64, u64::saturating_mul);
+    let per = (supports.len() as u64 + 1)
+        .saturating_mul(selects.len() as u64 + 1)
+        .saturating_add(STATE_STEPS);
+    refuse_past_budget(b, joint.saturating_mul(per))?;
+    let test =
+        move |t: super::Test, v: i64| t.compare.test(v, i64::from(t.target).saturating_mul(scale));
+    let mut at = vec![0usize; supports.len()];
+    let mut values = vec![0i64; supports.len()];
+    let mut out = Weights::new();
+    if supports.iter().any(Vec::is_empty) {
+        return to_dist(out);
+    }
+    loop {
+        let mut p = 1.0;
+        for ((s, i), v) in supports.iter().zip(&at).zip(values.iter_mut()) {
+            let (x, q) = s[*i];
+            *v = x;
+            p *= q;
+        }
+        b.spend(per);
+        let kept = super::kept_by_rank_of(&values, &selects, &test);
+        let score: i64 = values
+            .iter()
+            .zip(kept)
+            .filter(|(_, k)| *k)
+            .map(|(v, _)| g(*v))
+            .sum();
+        *out.entry(score).or_insert(0.0) += p;
+        // The next joint outcome, the last item fastest.
+        let mut j = supports.len();
+        loop {
+            if j == 0 {
+                return to_dist(out);
+            }
+            j -= 1;
+            at[j] += 1;
+            if at[j] < supports[j].len() {
+                break;
+            }
+            at[j] = 0;
+        }
+    }
+}
+
 pub(super) fn to_dist(w: Weights) -> Result<Dist<i64>, OddsError> {
     if w.len() > MAX_OUTCOMES {
         return Err(OddsError::TooLarge { max: MAX_OUTCOMES });
@@ -594,7 +662,8 @@ pub(super) fn apply(b: &Budget, w: &Weights, pass: &[Modifier], u: &Weights) -> 
             | Modifier::RerollAdd(_)
             | Modifier::RerollAddRank { .. }
             | Modifier::RerollOnceRank { .. }
-            | Modifier::ExplodeRank { .. },
+            | Modifier::ExplodeRank { .. }
+            | Modifier::Select(_),
         )
         | None => w.clone(),
     }

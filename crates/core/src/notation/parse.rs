@@ -97,6 +97,16 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
             position: MAX_INPUT_LEN,
         });
     }
+    if dialect == Dialect::D20
+        && let Some(expr) = fast(text)
+    {
+        return Ok(expr);
+    }
+    parse_full(text, dialect)
+}
+
+/// [`parse`] by the full recursive descent, whatever the text.
+fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
     let mut p = Parser {
         text,
         pos: 0,
@@ -131,6 +141,294 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         dialect,
         fractional: p.fractional,
     })
+}
+
+/// The most terms, dice in a group and sides [`fast`] reads: well within
+/// every cap, so no check of the full parser can fail on what it accepts.
+const FAST_TERMS: usize = 8;
+const FAST_COUNT: u32 = 100;
+const FAST_SIDES: u32 = 1_000;
+const FAST_NUMBER: u32 = 1_000_000;
+/// The deepest parentheses [`fast`] reads.
+const FAST_DEPTH: usize = 4;
+/// The largest value [`fast`] lets an expression reach, far below
+/// [`MAX_TOTAL`].
+const FAST_REACH: u128 = 1 << 50;
+
+/// The common forms in one pass, for speed (issue 30, item 6): sums and
+/// products (`+`, `-`, `*`, spaces around them or not) of numbers, dice
+/// groups and parenthesised sums, each group `NdS` with at most one `roT`
+/// or `eT`, then at most one `khN`, `klN`, `dhN`, `dlN` (`phN`, `plN`),
+/// then at most one glued success test: the benchmark's `10d6>=5`,
+/// `4d6kh3`, `1d20+5`, `2d6 + 1d4`, `(1d4 + 1) * 2`, `4d6ro<3kh3`,
+/// `1d6e6 + 2`. Lower case, at most [`FAST_TERMS`] terms, [`FAST_COUNT`]
+/// dice of [`FAST_SIDES`] sides, numbers up to [`FAST_NUMBER`],
+/// [`FAST_DEPTH`] parentheses deep, values within [`FAST_REACH`]: every cap
+/// holds. Anything else (and anything the full parser would refuse, such as
+/// a keep of more dice than rolled or a test every face passes) is `None`,
+/// and the full parser reads it. What this accepts, it builds exactly as
+/// the full parser does (the same tree and dice count; property tests
+/// compare them), so the same seed rolls the same dice.
+fn fast(text: &str) -> Option<Expr> {
+    let mut f = Fast {
+        b: text.as_bytes(),
+        i: 0,
+        dice: 0,
+        terms: 0,
+    };
+    let mut root = Node::Number(0);
+    let reach = f.sum(0, &mut root)?;
+    (f.i == f.b.len() && reach <= FAST_REACH).then_some(Expr {
+        root,
+        comment: None,
+        dice: f.dice,
+        dialect: Dialect::D20,
+        fractional: false,
+    })
+}
+
+/// The state of [`fast`]: the text, where it stands, the dice and terms
+/// read so far. Each level writes its node into its caller's slot, and an
+/// operator's right operand is read straight into its box, so no node is
+/// moved after it is built.
+struct Fast<'a> {
+    b: &'a [u8],
+    i: usize,
+    dice: u32,
+    terms: usize,
+}
+
+/// Put `node` into `slot`, which holds a placeholder number: the
+/// placeholder needs no drop (forgetting it frees nothing), so the drop
+/// glue of a whole node is not run for it.
+#[inline(always)]
+fn put(slot: &mut Node, node: Node) {
+    std::mem::forget(std::mem::replace(slot, node));
+}
+
+impl Fast<'_> {
+    #[inline(always)]
+    fn spaces(&mut self) {
+        while self.b.get(self.i) == Some(&b' ') {
+            self.i += 1;
+        }
+    }
+
+    /// The operator at `i` after spaces, or `None` with `i` left as it was.
+    #[inline(always)]
+    fn operator(&mut self, products: bool) -> Option<BinOp> {
+        let before = self.i;
+        self.spaces();
+        let op = match self.b.get(self.i) {
+            Some(b'+') if !products => BinOp::Add,
+            Some(b'-') if !products => BinOp::Sub,
+            Some(b'*') if products => BinOp::Mul,
+            _ => {
+                self.i = before;
+                return None;
+            }
+        };
+        self.i += 1;
+        self.spaces();
+        Some(op)
+    }
+
+    /// `product (("+" | "-") product)*` into `out`; the largest value it
+    /// reaches.
+    fn sum(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
+        let mut reach = self.product(depth, out)?;
+        while let Some(op) = self.operator(false) {
+            let lhs = std::mem::replace(out, Node::Number(0));
+            let mut pair = Box::new([lhs, Node::Number(0)]);
+            reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
+            put(out, Node::Binary(op, pair));
+        }
+        Some(reach)
+    }
+
+    /// `atom ("*" atom)*` into `out`.
+    #[inline(always)]
+    fn product(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
+        let mut reach = self.atom(depth, out)?;
+        while let Some(op) = self.operator(true) {
+            let lhs = std::mem::replace(out, Node::Number(0));
+            let mut pair = Box::new([lhs, Node::Number(0)]);
+            reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
+            put(out, Node::Binary(op, pair));
+        }
+        Some(reach)
+    }
+
+    /// A number, a dice group or `"(" sum ")"` into `out`.
+    #[inline(always)]
+    fn atom(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
+        if self.b.get(self.i) != Some(&b'(') {
+            self.terms += 1;
+            if self.terms > FAST_TERMS {
+                return None;
+            }
+            return fast_term(self.b, &mut self.i, &mut self.dice, out);
+        }
+        if depth >= FAST_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        self.spaces();
+        let mut inner = Box::new(Node::Number(0));
+        let reach = self.sum(depth + 1, &mut inner)?;
+        self.spaces();
+        if self.b.get(self.i) != Some(&b')') {
+            return None;
+        }
+        self.i += 1;
+        put(out, Node::Group(inner));
+        Some(reach)
+    }
+}
+
+/// Digits at `i`, at most [`FAST_NUMBER`].
+#[inline(always)]
+fn fast_number(b: &[u8], i: &mut usize) -> Option<u32> {
+    let start = *i;
+    let mut v: u32 = 0;
+    while let Some(d) = b.get(*i).filter(|d| d.is_ascii_digit()) {
+        v = v * 10 + u32::from(d - b'0');
+        *i += 1;
+        if v > FAST_NUMBER {
+            return None;
+        }
+    }
+    (*i > start).then_some(v)
+}
+
+/// A test at `i` as [`Parser::test`] reads it in `d20` (no white space):
+/// `>=5`, `>5`, `<=2`, `<3`, `=6`, `==6`, or with `bare` a number alone
+/// (equal).
+fn fast_test(b: &[u8], i: &mut usize, bare: bool) -> Option<Test> {
+    let compare = match b.get(*i) {
+        Some(b'>') => Compare::Above,
+        Some(b'<') => Compare::Below,
+        Some(b'=') => Compare::Equal,
+        _ if bare => {
+            return Some(Test {
+                compare: Compare::Equal,
+                target: fast_number(b, i)?,
+            });
+        }
+        _ => return None,
+    };
+    *i += 1;
+    let compare = if b.get(*i) == Some(&b'=') {
+        *i += 1;
+        match compare {
+            Compare::Above => Compare::AtLeast,
+            Compare::Below => Compare::AtMost,
+            other => other,
+        }
+    } else {
+        compare
+    };
+    Some(Test {
+        compare,
+        target: fast_number(b, i)?,
+    })
+}
+
+/// Whether a number or a dice group of [`fast`] may end before `next`: an
+/// operator, a closing parenthesis, a space or the end (anything else is
+/// the full parser's: `4d6kh3ro1`, `1d20[STR]`, `1.5`).
+fn fast_end(next: Option<&u8>) -> bool {
+    matches!(next, None | Some(b'+' | b'-' | b'*' | b')' | b' '))
+}
+
+/// A number or a dice group of [`fast`] at `i` into `out`, and the
+/// largest value it reaches.
+#[inline(always)]
+fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<u128> {
+    let count = if b.get(*i) == Some(&b'd') {
+        1
+    } else {
+        let n = fast_number(b, i)?;
+        if b.get(*i) != Some(&b'd') {
+            if !fast_end(b.get(*i)) {
+                return None;
+            }
+            put(out, Node::Number(n));
+            return Some(u128::from(n));
+        }
+        n
+    };
+    *i += 1;
+    let sides = fast_number(b, i)?;
+    if !(1..=FAST_COUNT).contains(&count) || !(2..=FAST_SIDES).contains(&sides) {
+        return None;
+    }
+    *dice += count;
+    let mut term = DiceTerm {
+        count,
+        sides: Sides::Number(sides),
+        modifiers: Vec::new(),
+        select: None,
+        more_select: Vec::new(),
+        success: None,
+        explode: ExplodeKind::Plain,
+        failure: None,
+        critical_success: None,
+        critical_failure: None,
+    };
+    let faces = 1..=i64::from(sides);
+    // One `roT` or `eT`.
+    match (b.get(*i), b.get(*i + 1)) {
+        (Some(b'r'), Some(b'o')) => {
+            *i += 2;
+            term.modifiers
+                .push(Modifier::RerollOnce(fast_test(b, i, true)?));
+        }
+        (Some(b'e'), _) => {
+            *i += 1;
+            let t = fast_test(b, i, true)?;
+            // An explosion on every face is refused: the full parser says so.
+            if faces.clone().all(|v| t.test(v)) {
+                return None;
+            }
+            term.modifiers.push(Modifier::Explode(t));
+        }
+        _ => {}
+    }
+    // One keep or drop by rank, within the dice rolled.
+    if let (Some(&k @ (b'k' | b'd' | b'p')), Some(&hl @ (b'h' | b'l'))) = (b.get(*i), b.get(*i + 1))
+    {
+        *i += 2;
+        let n = fast_number(b, i)?;
+        if n > count {
+            return None;
+        }
+        term.select = Some(match (k == b'k', hl == b'h') {
+            (true, true) => Select::KeepHighest(n),
+            (true, false) => Select::KeepLowest(n),
+            (false, true) => Select::DropHighest(n),
+            (false, false) => Select::DropLowest(n),
+        });
+    }
+    // One glued success test that some face fails.
+    if matches!(b.get(*i), Some(b'>' | b'<' | b'=')) {
+        let t = fast_test(b, i, false)?;
+        if faces.clone().all(|v| t.test(v)) {
+            return None;
+        }
+        term.success = Some(t);
+    }
+    if !fast_end(b.get(*i)) {
+        return None;
+    }
+    // Every die exploding as often as rolling lets it, at its highest face.
+    let chain = if term.modifiers.is_empty() {
+        1
+    } else {
+        1 + u128::from(MAX_EXPLOSIONS)
+    };
+    put(out, Node::Dice(term));
+    Some(u128::from(count) * u128::from(sides) * chain)
 }
 
 /// Replace `out` by `out op rhs` (both operands in one allocation).
@@ -961,6 +1259,7 @@ impl Parser<'_> {
         let mut set = SetTerm {
             items,
             select: None,
+            more_select: Vec::new(),
             success: None,
             failure: None,
         };
@@ -971,13 +1270,9 @@ impl Parser<'_> {
             let second = rest.get(1).map(u8::to_ascii_lowercase);
             match self.peek_lower() {
                 // d20's sets take a keep or drop only.
+                // Several are d20's too (`(1d6, 1d6)kh1kl1`; issue 30, item
+                // 2), applied as on a group of dice.
                 Some(b'k' | b'p' | b'd') if d20 => {
-                    if set.select.is_some() {
-                        return Err(NotationError::Misplaced {
-                            reason: "at most one keep or drop per set",
-                            position: at,
-                        });
-                    }
                     let sel = self.select()?;
                     let (verb, n) = select_count(sel);
                     let rolled = set.items.len() as u32;
@@ -989,7 +1284,11 @@ impl Parser<'_> {
                             position: at,
                         });
                     }
-                    set.select = Some(sel);
+                    if set.select.is_some() {
+                        set.more_select.push(sel);
+                    } else {
+                        set.select = Some(sel);
+                    }
                 }
                 _ if d20 => break,
                 Some(b'<' | b'>' | b'=') if set.success.is_none() => {
@@ -1040,6 +1339,7 @@ impl Parser<'_> {
         }
         let n = set.items.len() as i128;
         let kept = match set.select {
+            _ if !set.more_select.is_empty() => n,
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => i128::from(k),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => n - i128::from(k),
             _ => n,
@@ -1353,7 +1653,9 @@ impl Parser<'_> {
                     rolls += 1;
                     pool += 1;
                 }
-                Some(Modifier::Min(_) | Modifier::Max(_)) => {}
+                // A keep or drop before more modifiers (issue 30, item 2)
+                // leaves the same dice or fewer.
+                Some(Modifier::Min(_) | Modifier::Max(_) | Modifier::Select(_)) => {}
             }
         }
         self.rolls = self.rolls.saturating_add(rolls);
@@ -1365,10 +1667,12 @@ impl Parser<'_> {
             });
         }
         let (pmin, pmax) = (i128::from(count_lo), i128::from(pool));
+        let stepped = term.modifiers.iter().any(|m| m.select().is_some());
         let (kmin, kmax) = match term.select {
-            // Several: how many are kept depends on ties and faces (issue
+            // Several, or a keep or drop before more modifiers: how many are
+            // kept depends on ties, faces and the dice added after it (issue
             // 30, item 2), none to all.
-            _ if !term.more_select.is_empty() => (0, pmax),
+            _ if !term.more_select.is_empty() || stepped => (0, pmax),
             None => (pmin, pmax),
             Some(Select::KeepHighest(k) | Select::KeepLowest(k)) => (i128::from(k), i128::from(k)),
             Some(Select::DropHighest(k) | Select::DropLowest(k)) => {
@@ -1450,7 +1754,13 @@ impl Parser<'_> {
                 let run_of_ra = term.modifiers.last().is_some_and(adds);
                 // `ra` with `e` is d20's (issue 30, item 2): each pass in
                 // the order written.
-                if adds(&m) && !run_of_ra && term.modifiers.iter().any(adds) {
+                // A second run of `ra` after another modifier is d20's too
+                // (`2d6ra6ro1ra5`: each run in the order written).
+                if adds(&m)
+                    && !run_of_ra
+                    && term.modifiers.iter().any(adds)
+                    && self.dialect != Dialect::D20
+                {
                     return Err(NotationError::Misplaced {
                         reason: "one run of `ra` per group (Tabula does not read a second yet)",
                         position: at,
@@ -1486,11 +1796,20 @@ impl Parser<'_> {
                 *slot = Some(t);
             }
             Suffix::Modifier(m) => {
-                if term.select.is_some() {
-                    return Err(NotationError::Misplaced {
-                        reason: "rerolls, `mi`, `ma` and `e` come before keep or drop",
-                        position: at,
-                    });
+                if let Some(select) = term.select {
+                    if self.dialect != Dialect::D20 {
+                        return Err(NotationError::Misplaced {
+                            reason: "rerolls, `mi`, `ma` and `e` come before keep or drop",
+                            position: at,
+                        });
+                    }
+                    // d20 applies each operation in order, the later ones
+                    // among the dice still kept (`4d6kh3ro1`; issue 30,
+                    // item 2): the keeps and drops so far become steps.
+                    term.modifiers.push(Modifier::Select(select));
+                    term.modifiers
+                        .extend(term.more_select.drain(..).map(Modifier::Select));
+                    term.select = None;
                 }
                 // The run this modifier joins (d20 merges `ro1ro2` into one
                 // pass): its tests together must leave some face unmatched.
@@ -1532,7 +1851,13 @@ impl Parser<'_> {
                             position: at,
                         });
                     }
-                    _ if m.explodes() && run.is_empty() && exploding => {
+                    // d20 reads a second run of `e` after another modifier
+                    // (`1d6e6ro1e5`; issue 30, item 2): each in turn.
+                    _ if m.explodes()
+                        && run.is_empty()
+                        && exploding
+                        && self.dialect != Dialect::D20 =>
+                    {
                         return Err(NotationError::Misplaced {
                             reason: "explosions go together in one run (`e5e6`), not on both sides of other modifiers",
                             position: at,
@@ -1946,5 +2271,168 @@ fn select_count(s: Select) -> (&'static str, u32) {
         Select::KeepHighest(n) | Select::KeepLowest(n) => ("keep", n),
         Select::DropHighest(n) | Select::DropLowest(n) => ("drop", n),
         _ => ("keep", 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dialect, fast, parse_full};
+    use proptest::prelude::*;
+
+    /// Pieces of the flat forms and of what lies just past them.
+    const PIECES: &[&str] = &[
+        "1", "4", "10", "0", "6", "20", "100", "101", "1000", "1001", "d", "D", "d%", "dF", "kh",
+        "kl", "dh", "dl", "ph", "pl", "k", "p", "ro", "rr", "e", "ra", "eh", "rol", ">=", ">",
+        "<=", "<", "=", "==", "!=", "+", "-", "*", "/", " ", "  ", "(", ")", ",", "[a]", "#", "x",
+        "mi", ".", "\t",
+    ];
+
+    /// Sums and products of numbers and groups, in parentheses or not.
+    fn nested() -> impl Strategy<Value = String> {
+        let leaf = prop::sample::select(
+            &[
+                "1",
+                "0",
+                "7",
+                "1000000",
+                "1d6",
+                "d20",
+                "4d6kh3",
+                "2d4e4",
+                "3d6ro1kl1",
+                "10d6>=5",
+                "1d1",
+            ][..],
+        )
+        .prop_map(str::to_string);
+        leaf.prop_recursive(5, 24, 2, |inner| {
+            prop_oneof![
+                (
+                    inner.clone(),
+                    prop::sample::select(&["(", "( "][..]),
+                    prop::sample::select(&[")", " )"][..])
+                )
+                    .prop_map(|(a, o, c)| format!("{o}{a}{c}")),
+                (
+                    inner.clone(),
+                    prop::sample::select(&["+", " - ", "*", " * ", "-", "/"][..]),
+                    inner
+                )
+                    .prop_map(|(a, op, b)| format!("{a}{op}{b}")),
+            ]
+        })
+    }
+
+    fn same(text: &str) {
+        if let Some(quick) = fast(text) {
+            assert_eq!(parse_full(text, Dialect::D20), Ok(quick), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_reads_the_benchmark_and_its_neighbours_as_the_parser_does() {
+        for text in [
+            "10d6>=5",
+            "4d6kh3",
+            "1d20+5",
+            "2d6 + 1d4",
+            "4d6ro<3kh3",
+            "1d6e6 + 2",
+            "d20",
+            "1d20 - 2",
+            "3d6 + 2d4 - 1",
+            "4d6dl1",
+            "4d6ph1",
+            "1d6e>=5",
+            "1d20==20",
+            "10d10<3",
+            "2d6ro1",
+            "1d6=6",
+            "100d1000kh100>=1000",
+            "(1d4 + 1) * 2",
+            "2 * 3d6",
+            "( 1d6 + 2 ) * (1d4 - 1)",
+            "(((1d6)))",
+            "1d6*2*3",
+            "1 - 2 * 3",
+        ] {
+            assert!(fast(text).is_some(), "{text}");
+            same(text);
+        }
+        // Left to the parser: what it refuses or reads otherwise.
+        for text in [
+            "4d6kh5",
+            "1d6e<7",
+            "1d6e<=6",
+            "10d6>=1",
+            "0d6",
+            "1d1",
+            "101d6",
+            "1d1001",
+            "1d20 ",
+            " 1d20",
+            "4d6 kh3",
+            "1d20 dex save",
+            "5 d6",
+            "1d20 >= 5",
+            "4D6",
+            "4d6kh3ro1",
+            "1d6ro1ro2",
+            "1d20[STR]",
+            "1d20+5 # hit",
+            "1d6eh1",
+            "4d6k3",
+            "1d6!=3",
+            "2d6+",
+            "1d20+1000001",
+            "(1d20 + 5",
+            "(1d6,)",
+            "1d6 / 2",
+            "(((((1d6)))))",
+            "1000000 * 1000000 * 1000000",
+            "(1d4)d6",
+            "(1d4) [a]",
+        ] {
+            assert!(fast(text).is_none(), "{text}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn the_fast_path_builds_what_the_parser_builds(
+            pieces in prop::collection::vec(prop::sample::select(PIECES), 1..12)
+        ) {
+            let text: String = pieces.concat();
+            same(&text);
+        }
+
+        #[test]
+        fn nested_sums_and_products_read_alike(text in nested()) {
+            same(&text);
+        }
+
+        #[test]
+        fn flat_sums_read_alike(
+            terms in prop::collection::vec(
+                (0u32..12, 1u32..25, prop::sample::select(&["", "ro1", "ro<3", "e6", "e>=5", "e=2"][..]),
+                 prop::sample::select(&["", "kh1", "kl2", "dh1", "pl3", "kh0"][..]),
+                 prop::sample::select(&["", ">=5", ">3", "<=2", "<4", "=6", "==1"][..]),
+                 prop::sample::select(&[" + ", "+", "-", " - ", "  +  "][..]), any::<bool>()),
+                1..6)
+        ) {
+            let mut text = String::new();
+            for (i, (n, s, m, k, t, op, number)) in terms.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(op);
+                }
+                if *number {
+                    text.push_str(&n.to_string());
+                } else {
+                    text.push_str(&format!("{n}d{s}{m}{k}{t}"));
+                }
+            }
+            same(&text);
+        }
     }
 }

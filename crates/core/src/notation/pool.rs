@@ -70,7 +70,13 @@ pub(super) fn needed(term: &DiceTerm) -> bool {
     let adds = mods.iter().any(Modifier::adds);
     let explodes = mods.iter().any(Modifier::explodes);
     let several = !term.more_select.is_empty();
-    by_rank || (adds && explodes) || (several && (adds || explodes))
+    // d20's order of operations (issue 30, item 2): a keep or drop before
+    // more modifiers (`4d6kh3ro1`), or a second run of `e` or `ra` after
+    // another modifier (`1d6e6ro1e5`, `2d6ra6ro1ra5`).
+    let stepped = mods.iter().any(|m| m.select().is_some());
+    let runs = |f: fn(&Modifier) -> bool| passes(mods).filter(|p| p.first().is_some_and(f)).count();
+    let again = runs(Modifier::explodes) > 1 || runs(Modifier::adds) > 1;
+    by_rank || (adds && explodes) || (several && (adds || explodes)) || stepped || again
 }
 
 /// What the pools are worked out with: the faces, one fresh die, the budget.
@@ -262,13 +268,23 @@ pub(super) fn group(
         [s] if s.by_value().is_some() => Some(Some(*s)),
         _ => None,
     };
+    // At most one explosion among them (a chain per die); the passes
+    // before a second are over pools.
+    let mut explosions = 0;
     let tail = match by_value {
         Some(_) => all
             .get(lead..)
             .unwrap_or_default()
             .iter()
             .rev()
-            .take_while(|p| alone(p) || explodes_by_test(p))
+            .take_while(|p| {
+                if explodes_by_test(p) {
+                    explosions += 1;
+                    explosions == 1
+                } else {
+                    alone(p)
+                }
+            })
             .count(),
         None => 0,
     };
@@ -489,8 +505,24 @@ fn step(
     u: &Weights,
     t: &mut Truncation,
 ) -> Result<Pools, OddsError> {
-    let picks: Vec<Pick> = pass.iter().filter_map(Modifier::pick).collect();
     let first = pass.first();
+    if first.is_some_and(|m| m.select().is_some()) {
+        // A keep or drop before more modifiers (`4d6kh3ro1`; issue 30, item
+        // 2): the dice it drops take no part in anything after it, as in
+        // d20 (every later operator selects among the kept dice), so the
+        // pool goes on with the kept dice alone.
+        let run: Vec<Select> = pass.iter().filter_map(Modifier::select).collect();
+        ctx.refuse(pools.len() as u64)?;
+        ctx.spend(pools.len() as u64);
+        let mut next = Pools::new();
+        for (c, p) in pools {
+            *next
+                .entry(kept_counts(&c, &ctx.values, &run))
+                .or_insert(0.0) += p;
+        }
+        return Ok(next);
+    }
+    let picks: Vec<Pick> = pass.iter().filter_map(Modifier::pick).collect();
     if alone(pass) {
         return each_die(ctx, pools, pass, u);
     }

@@ -862,7 +862,16 @@ fn roll_set(
     // d20's items may hold fractions (issue 30, item 2): kept and dropped
     // on their exact totals, as d20 compares its float totals.
     let exact = |o: &NodeOutcome| o.exact().unwrap_or(Ratio::int(i128::from(o.value())));
-    if let Some(select) = set.select.filter(|s| s.by_value().is_some()) {
+    if !set.more_select.is_empty() {
+        // Several keeps and drops (d20's, issue 30, item 2), on the exact
+        // totals.
+        let totals: Vec<Ratio> = items.iter().map(|i| exact(&i.outcome)).collect();
+        let selects: Vec<Select> = set.select.iter().chain(&set.more_select).copied().collect();
+        let kept = super::kept_by_rank_of(&totals, &selects, &|t: Test, v: Ratio| t.test_exact(v));
+        for (item, k) in items.iter_mut().zip(kept) {
+            item.kept = k;
+        }
+    } else if let Some(select) = set.select.filter(|s| s.by_value().is_some()) {
         // d20's `k<3`, `p>4` on a set: each item on its own total.
         for item in &mut items {
             item.kept = select.keeps_exact(exact(&item.outcome));
@@ -939,10 +948,11 @@ fn roll_dice_into(
     let mut dice = Vec::with_capacity(term.count as usize);
     // The group's dice in one call per chunk: no call per die through the
     // trait object for a seeded roller.
-    let mut faces = [0u32; 64];
+    // A small chunk: zeroing it is part of every roll.
+    let mut faces = [0u32; 16];
     let mut left = term.count as usize;
     while left > 0 {
-        let chunk = faces.get_mut(..left.min(64)).unwrap_or_default();
+        let chunk = faces.get_mut(..left.min(16)).unwrap_or_default();
         roller.roll_many(die, chunk)?;
         // Built in place by `extend` (a die built on the stack and pushed
         // was copied, through a stalled store-to-load forward of its small
@@ -956,19 +966,33 @@ fn roll_dice_into(
     }
     // One pass per run of merged modifiers: `ro1ro2` rerolls once each die
     // showing 1 or 2, as in d20 (issue 30, item 2).
+    // Whether a keep or drop comes before more modifiers: every modifier
+    // then acts on the dice still kept (issue 30, item 2).
+    let stepped = term.modifiers.iter().any(|m| m.select().is_some());
     for pass in super::passes(&term.modifiers) {
         let matches = |v: i64| super::pass_matches(pass, v);
         let Some(first) = pass.first() else {
             continue;
         };
         match *first {
+            // A keep or drop with more modifiers after it (issue 30, item
+            // 2): among the dice still kept, as d20's `keptset`.
+            Modifier::Select(_) => {
+                let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+                let mut kept: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+                let run: Vec<Select> = pass.iter().filter_map(Modifier::select).collect();
+                super::keep_among(&values, &mut kept, &run);
+                for (d, k) in dice.iter_mut().zip(kept) {
+                    d.kept = k;
+                }
+            }
             // d20's `ro` by rank (issue 30, item 2): the dice the run
             // selects when it starts, each rerolled once.
             Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. }
                 if pass.iter().any(|m| m.rank().is_some()) =>
             {
                 let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
-                let all = vec![true; dice.len()];
+                let all: Vec<bool> = dice.iter().map(|d| d.kept).collect();
                 let chosen = super::picked(&values, &all, pass.iter().filter_map(Modifier::pick));
                 for (d, c) in dice.iter_mut().zip(chosen) {
                     if c && !roller.short() {
@@ -979,7 +1003,7 @@ fn roll_dice_into(
             }
             Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. } => {
                 for d in &mut dice {
-                    if matches(d.value) && !roller.short() {
+                    if d.kept && matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
                         d.value = face(roller)?;
                     }
@@ -990,7 +1014,7 @@ fn roll_dice_into(
                 // on every face, so there is at least one.
                 let kept: Vec<i64> = sides.faces().filter(|v| !matches(*v)).collect();
                 let kept_die = Die::new(kept.len() as u64).unwrap_or(Die::D6);
-                for d in &mut dice {
+                for d in dice.iter_mut().filter(|d| d.kept) {
                     let mut n = 0;
                     while n < MAX_REROLLS && matches(d.value) && !roller.short() {
                         d.rerolled_from.push(d.value);
@@ -1017,17 +1041,18 @@ fn roll_dice_into(
                     Modifier::RerollAddRank { count: 0, .. } => None,
                     Modifier::RerollAddRank { highest, .. } => {
                         let key = |i: &usize| dice[*i].value;
+                        let kept = |i: &usize| dice[*i].kept;
                         if highest {
                             // The earlier die first among equals, as d20's
                             // stable sort with `reverse=True`.
-                            (0..dice.len()).rev().max_by_key(key)
+                            (0..dice.len()).rev().filter(kept).max_by_key(key)
                         } else {
-                            (0..dice.len()).min_by_key(key)
+                            (0..dice.len()).filter(kept).min_by_key(key)
                         }
                     }
                     _ => dice
                         .iter()
-                        .position(|d| m.test().is_some_and(|t| t.test(d.value))),
+                        .position(|d| d.kept && m.test().is_some_and(|t| t.test(d.value))),
                 });
                 if let Some(i) = marked
                     && !roller.short()
@@ -1040,7 +1065,7 @@ fn roll_dice_into(
             Modifier::Min(x) | Modifier::Max(x) => {
                 let x = i64::from(x);
                 let min = matches!(first, Modifier::Min(_));
-                for d in &mut dice {
+                for d in dice.iter_mut().filter(|d| d.kept) {
                     if (min && d.value < x) || (!min && d.value > x) {
                         d.clamped_from.get_or_insert(d.value);
                         d.value = x;
@@ -1055,7 +1080,7 @@ fn roll_dice_into(
             }
             Modifier::Explode(_) if term.explode == ExplodeKind::Compound => {
                 // Roll20's `!!`: the chain's faces added into the die.
-                for d in &mut dice {
+                for d in dice.iter_mut().filter(|d| d.kept) {
                     let mut last = d.value;
                     let mut n = 0;
                     while n < MAX_EXPLOSIONS && matches(last) && !roller.short() {
@@ -1084,7 +1109,7 @@ fn roll_dice_into(
                 chain.extend(dice.iter().map(|d| (0, d.value)));
                 let mut i = 0;
                 while let Some(&(depth, shown)) = chain.get(i) {
-                    if depth < cap && matches(shown) && !roller.short() {
+                    if depth < cap && dice[i].kept && matches(shown) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
                         let value = if penetrate { v - 1 } else { v };
@@ -1096,7 +1121,22 @@ fn roll_dice_into(
             }
         }
     }
-    if !term.more_select.is_empty() {
+    if stepped {
+        // After a keep or drop with modifiers after it (issue 30, item 2):
+        // the last keeps and drops among the dice still kept.
+        let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+        let mut kept: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+        let selects: Vec<Select> = term
+            .select
+            .iter()
+            .chain(&term.more_select)
+            .copied()
+            .collect();
+        super::keep_among(&values, &mut kept, &selects);
+        for (d, k) in dice.iter_mut().zip(kept) {
+            d.kept = k;
+        }
+    } else if !term.more_select.is_empty() {
         // Several keeps and drops by rank (d20's, issue 30, item 2): the
         // ranks kept, then the dice at those ranks.
         let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
@@ -1167,7 +1207,7 @@ fn explode_by_rank(
             return Ok(());
         }
         let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
-        let all = vec![true; dice.len()];
+        let all: Vec<bool> = dice.iter().map(|d| d.kept).collect();
         let chosen = super::picked(&values, &all, picks.iter().copied());
         let now: Vec<usize> = (0..dice.len()).filter(|&i| chosen[i] && !done[i]).collect();
         if now.is_empty() {
@@ -1213,13 +1253,21 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     const SMALL: usize = 32;
     let len = dice.len();
     if len <= SMALL {
-        let mut small = [0usize; SMALL];
-        for (i, slot) in small.iter_mut().enumerate().take(len) {
-            *slot = i;
+        // (value, index) pairs side by side, put in order by insertion
+        // (stable: an equal value stays after the earlier die), so the
+        // sort reads no die.
+        let mut pairs = [(0i64, 0usize); SMALL];
+        for (i, d) in dice.iter().enumerate().take(len) {
+            let mut j = i;
+            while j > 0 && pairs[j - 1].0 > d.value {
+                pairs[j] = pairs[j - 1];
+                j -= 1;
+            }
+            pairs[j] = (d.value, i);
         }
-        let order = &mut small[..len];
-        order.sort_by_key(|&i| dice[i].value);
-        mark_dropped(select, order, dice);
+        for &(_, i) in pairs.get(dropped_range(select, len)).unwrap_or_default() {
+            dice[i].kept = false;
+        }
     } else {
         let mut order: Vec<usize> = (0..len).collect();
         order.sort_by_key(|&i| dice[i].value);
@@ -1236,19 +1284,25 @@ fn mark_dropped(select: Select, order: &[usize], dice: &mut [DieOutcome]) {
 /// Call `drop` on each index `select` drops, given the indices from lowest to
 /// highest (a selection by rank; by value drops none here).
 fn dropped_by_rank(select: Select, order: &[usize], mut drop: impl FnMut(usize)) {
-    let len = order.len();
+    for &i in order
+        .get(dropped_range(select, order.len()))
+        .unwrap_or_default()
+    {
+        drop(i);
+    }
+}
+
+/// The ranks, from the lowest (0) to the highest (`len - 1`), that a
+/// selection by rank drops among `len` dice (none for one by value).
+fn dropped_range(select: Select, len: usize) -> std::ops::Range<usize> {
     let n = |k: u32| usize::try_from(k).unwrap_or(usize::MAX).min(len);
-    // The range of `order` that is dropped.
-    let dropped = match select {
+    match select {
         Select::KeepHighest(k) => 0..len - n(k),
         Select::KeepLowest(k) => n(k)..len,
         Select::DropHighest(k) => len - n(k)..len,
         Select::DropLowest(k) => 0..n(k),
         // Selections by value never come here (see `apply_select`).
         _ => 0..0,
-    };
-    for &i in order.get(dropped).unwrap_or_default() {
-        drop(i);
     }
 }
 
