@@ -276,7 +276,7 @@ fn record_table(args: RecordArgs) -> Result<(), CliError> {
         let store = tabula_store::open(&args.db.database_url)
             .await
             .map_err(store_error)?;
-        let loaded = tabula_server::state::load(store.as_ref(), &args.id).await;
+        let loaded = tabula_server::state::load_whole(store.as_ref(), &args.id).await;
         store.close().await;
         let table = loaded.map_err(app_error)?;
         let seat = table
@@ -296,7 +296,7 @@ fn table_links(args: LinksArgs, ctx: Ctx) -> Result<(), CliError> {
             .map_err(store_error)?;
         let result = async {
             let loaded = store
-                .load_table(&args.id)
+                .load_table_tail(&args.id)
                 .await
                 .map_err(store_error)?
                 .ok_or_else(|| CliError::BadInput(format!("no table {:?} in the database", args.id)))?;
