@@ -20,8 +20,11 @@
 //!   message or a failure.
 //!
 //! The table's broadcast channel carries only [`Signal`]s (a seq, a seat key);
-//! each connection computes its own seat's view and lines under the table's
+//! each connection reads its own seat's view and lines under the table's
 //! read lock, so another seat's secret never passes through a shared message.
+//! A seat's view and sheets are made once per state for all of that seat's
+//! connections (`Slot::seat_texts`), never given to another
+//! seat's.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -452,7 +455,7 @@ fn split_texts(lines: Vec<String>) -> Vec<Vec<String>> {
 /// each text, so a message carries each only when it changed since (issue
 /// 28: an update sends what changed, and the socket keeps 16 bytes for it,
 /// not the texts; the texts and their hashes are made once per seat and seq,
-/// [`crate::state::Slot::seat_texts`]).
+/// `Slot::seat_texts`).
 #[derive(Debug, Default)]
 struct Sent {
     view: Option<u64>,
