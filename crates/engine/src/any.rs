@@ -232,6 +232,7 @@ trait DynSession: Send + Sync {
     fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine>;
     fn raw_rows_after(&self, after: u64) -> Vec<RawRow>;
     fn first_held_seq(&self) -> u64;
+    fn state_seq(&self) -> u64;
     fn initial_state(&self) -> serde_json::Value;
     fn state(&self) -> serde_json::Value;
     fn roller(&self) -> &Seeded;
@@ -405,6 +406,13 @@ where
             return Session::log_for(self, seat, before);
         }
         self.lines_for(&rows, seat)
+    }
+    fn state_seq(&self) -> u64 {
+        self.rows()
+            .iter()
+            .rev()
+            .find(|r| matches!(r.entry, Entry::Event { .. } | Entry::Undo { .. }))
+            .map_or_else(|| self.first_held_seq().saturating_sub(1), |r| r.seq)
     }
     fn raw_rows_after(&self, after: u64) -> Vec<RawRow> {
         let all = self.rows();
@@ -687,6 +695,17 @@ impl AnyTable {
     /// `after + 1 >= first_held_seq()`.
     pub fn first_held_seq(&self) -> u64 {
         self.inner.first_held_seq()
+    }
+
+    /// The seq of the latest row that may have changed the rules' state: the
+    /// state is the one right after that row (0: the initial state). Rows of
+    /// table talk and free rolls after it change nothing in the state
+    /// ([`crate::session::Entry::Talk`], [`crate::session::Entry::Roll`]), so
+    /// every view and sheet of the table is the same at any seq with the same
+    /// `state_seq` (issue 28: a follower's update skips remaking them).
+    /// Walks back over the trailing talk and rolls only.
+    pub fn state_seq(&self) -> u64 {
+        self.inner.state_seq()
     }
 
     /// The sheet of every character at the table as the encounter leaves it

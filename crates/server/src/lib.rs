@@ -153,9 +153,11 @@ pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// took (256 KiB); a send past it fails and closes the connection.
 pub const WS_MAX_WRITE_BUFFER_BYTES: usize = 256 * 1024;
 
-/// The read buffer of one WebSocket (4 KiB: clients send only their token and
-/// pings), so ten thousand idle connections cost little memory.
-pub const WS_READ_BUFFER_BYTES: usize = 4 * 1024;
+/// The read buffer of one WebSocket (1 KiB: clients send only their token,
+/// a message of about a hundred bytes, and pings; a larger message still
+/// reads, in more than one call), so ten thousand idle connections cost
+/// little memory (issue 28: 4 KiB before).
+pub const WS_READ_BUFFER_BYTES: usize = 1024;
 
 /// How many table moves a slow WebSocket may fall behind before it skips to
 /// the newest (it then sends every missed line at once: nothing is lost).

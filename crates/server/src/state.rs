@@ -9,7 +9,8 @@
 //! ever sits in a message shared between seats.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast, watch};
@@ -56,6 +57,85 @@ pub struct Slot {
     /// The lines this server described for its latest appends (see
     /// [`RecentLines`]).
     pub(crate) recent: Mutex<RecentLines>,
+    /// Each seat's view and sheets as text at one seq, made once for all of
+    /// that seat's sockets (see [`SeatTexts`]).
+    texts: Mutex<HashMap<String, TextsAt>>,
+    /// How many times a seat's view and sheets were made for the followers
+    /// ([`Slot::texts_made`]).
+    texts_made: AtomicU64,
+}
+
+/// One seat's entry in a slot's text cache: the seat, the state it was made
+/// at ([`AnyTable::state_seq`]), and the texts, made by the first socket that asks (a `OnceLock`, so
+/// sockets of that seat asking at once wait for the one making it).
+type TextsAt = (Seat, u64, Arc<OnceLock<Arc<SeatTexts>>>);
+
+/// A text sent to followers with a hash of it, so a socket can tell whether
+/// it changed since what it sent last by keeping only the hash; cheap to
+/// clone (the text is shared).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    /// The JSON text.
+    pub(crate) text: Arc<str>,
+    /// Its hash ([`text_hash`]).
+    pub(crate) hash: u64,
+}
+
+impl Part {
+    fn of(text: String) -> Part {
+        Part {
+            hash: text_hash(&text),
+            text: Arc::from(text),
+        }
+    }
+}
+
+impl From<&str> for Part {
+    fn from(text: &str) -> Part {
+        Part::of(text.to_string())
+    }
+}
+
+impl std::ops::Deref for Part {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A hash of `text`, to tell whether a text changed since it was last sent.
+pub(crate) fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// One seat's view of itself ([`AnyTable::view_text`]) and its sheets
+/// ([`AnyTable::sheet_doc`]) as JSON text at one state: both are functions
+/// of the table's state and the seat alone (`Session::view_of`,
+/// `TextPlay::sheet_doc`), and the state after a row is fixed once the
+/// row is stored (an undo appends a row; a command's rows reach readers only
+/// after they are stored), so every socket of the seat can be sent the same
+/// texts (issue 28: made once per seat and state, not once per socket). An
+/// entry is only ever given to sockets of its own seat.
+#[derive(Debug)]
+pub(crate) struct SeatTexts {
+    /// The view; `None` when the table refused it.
+    pub(crate) view: Option<Part>,
+    /// The sheets; `None` when they could not be written.
+    pub(crate) sheets: Option<Part>,
+}
+
+impl SeatTexts {
+    fn of(table: &AnyTable, seat: &Seat) -> SeatTexts {
+        SeatTexts {
+            view: table.view_text(seat, seat).ok().map(Part::of),
+            sheets: serde_json::to_string(&table.sheet_doc(seat))
+                .ok()
+                .map(Part::of),
+        }
+    }
 }
 
 impl Slot {
@@ -65,7 +145,53 @@ impl Slot {
             table: Arc::new(RwLock::new(table)),
             tx: broadcast::channel(BROADCAST_CAPACITY).0,
             recent: Mutex::new(RecentLines::empty_at(seq)),
+            texts: Mutex::new(HashMap::new()),
+            texts_made: AtomicU64::new(0),
         }
+    }
+
+    /// Seat `seat`'s (key `key`) view and sheets as text as `table` stands
+    /// (`table` is this slot's table, read under its lock): made by the
+    /// first socket of the seat that asks at this state and shared by the
+    /// others. The entry is keyed by [`AnyTable::state_seq`], so rows that
+    /// change nothing in the rules' state (talk, free rolls) remake nothing.
+    /// One entry per seat, replaced when the state moves.
+    pub(crate) fn seat_texts(&self, table: &AnyTable, seat: &Seat, key: &str) -> Arc<SeatTexts> {
+        let seq = table.state_seq();
+        let cell = {
+            let mut texts = self
+                .texts
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match texts.get(key) {
+                Some((s, at, cell)) if s == seat && *at == seq => Arc::clone(cell),
+                _ => {
+                    let cell = Arc::new(OnceLock::new());
+                    texts.insert(key.to_string(), (seat.clone(), seq, Arc::clone(&cell)));
+                    cell
+                }
+            }
+        };
+        Arc::clone(cell.get_or_init(|| {
+            self.texts_made.fetch_add(1, Ordering::Relaxed);
+            Arc::new(SeatTexts::of(table, seat))
+        }))
+    }
+
+    /// Forget every seat's texts: the table was reloaded or caught up (kept
+    /// texts are only ever of the table as this slot holds it).
+    fn forget_texts(&self) {
+        self.texts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
+    }
+
+    /// How many times this table's followers had a seat's view and sheets
+    /// made (once per seat and seq however many sockets the seat has open;
+    /// for tests and diagnostics).
+    pub fn texts_made(&self) -> u64 {
+        self.texts_made.load(Ordering::Relaxed)
     }
 
     /// The recent lines window, usable even if a holder panicked (every change
@@ -96,8 +222,9 @@ pub const RECENT_LINES: usize = 256;
 pub(crate) struct RecentLines {
     from: u64,
     to: u64,
-    /// `(seq, seat key, line)`, in seq order.
-    lines: std::collections::VecDeque<(u64, String, serde_json::Value)>,
+    /// `(seq, seat key, line as JSON text)`, in seq order: written out
+    /// once here, not once per follower that sends it.
+    lines: std::collections::VecDeque<(u64, String, String)>,
 }
 
 impl RecentLines {
@@ -124,7 +251,7 @@ impl RecentLines {
         self.lines.extend(
             added
                 .into_iter()
-                .map(|l| (l.seq, l.seat.clone(), l.line.clone())),
+                .map(|l| (l.seq, l.seat.clone(), l.line.to_string())),
         );
         self.to = after;
         while self.lines.len() > RECENT_LINES {
@@ -138,14 +265,9 @@ impl RecentLines {
         }
     }
 
-    /// Seat `key`'s lines with `after < seq <= through`, when the window
-    /// covers that range; `None` when it does not (read the store).
-    pub(crate) fn lines(
-        &self,
-        key: &str,
-        after: u64,
-        through: u64,
-    ) -> Option<Vec<serde_json::Value>> {
+    /// Seat `key`'s lines with `after < seq <= through`, as JSON texts, when
+    /// the window covers that range; `None` when it does not (read the store).
+    pub(crate) fn texts(&self, key: &str, after: u64, through: u64) -> Option<Vec<String>> {
         if after < self.from || through > self.to {
             return None;
         }
@@ -158,6 +280,22 @@ impl RecentLines {
                 .map(|(_, _, line)| line.clone())
                 .collect(),
         )
+    }
+
+    /// [`RecentLines::texts`] read back as JSON values.
+    #[cfg(test)]
+    pub(crate) fn lines(
+        &self,
+        key: &str,
+        after: u64,
+        through: u64,
+    ) -> Option<Vec<serde_json::Value>> {
+        self.texts(key, after, through).map(|texts| {
+            texts
+                .iter()
+                .filter_map(|t| serde_json::from_str(t).ok())
+                .collect()
+        })
     }
 }
 
@@ -558,6 +696,7 @@ impl AppState {
         let Some(t) = guard.as_mut() else {
             let t = load(self.store().as_ref(), id).await?;
             *slot.recent() = RecentLines::empty_at(t.seq());
+            slot.forget_texts();
             *guard = Some(t);
             return Ok(true);
         };
@@ -579,6 +718,7 @@ impl AppState {
         let seq = guard.as_ref().map_or(before, AnyTable::seq);
         // Another server described these rows: they are in the store only.
         *slot.recent() = RecentLines::empty_at(seq);
+        slot.forget_texts();
         let _ = slot.tx.send(Signal::Advanced(seq));
         Ok(true)
     }
@@ -756,6 +896,7 @@ impl AppState {
             Ok(t) => {
                 let seq = t.seq();
                 *slot.recent() = RecentLines::empty_at(seq);
+                slot.forget_texts();
                 *guard = Some(t);
                 if seq != before {
                     let _ = slot.tx.send(Signal::Advanced(seq));
@@ -764,6 +905,7 @@ impl AppState {
             Err(e) => {
                 tracing::error!(table = id, error = %e, "reload after a failed append");
                 *guard = None;
+                slot.forget_texts();
             }
         }
         Err(error)

@@ -20,8 +20,11 @@
 //!   message or a failure.
 //!
 //! The table's broadcast channel carries only [`Signal`]s (a seq, a seat key);
-//! each connection computes its own seat's view and lines under the table's
+//! each connection reads its own seat's view and lines under the table's
 //! read lock, so another seat's secret never passes through a shared message.
+//! A seat's view and sheets are made once per state for all of that seat's
+//! connections (`Slot::seat_texts`), never given to another
+//! seat's.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -42,7 +45,7 @@ use tabula_store::LineQuery;
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
 use crate::listen::ConnectionPermit;
 use crate::routes::AfterQuery;
-use crate::state::{AppState, Authed, Signal};
+use crate::state::{AppState, Authed, Part, SeatTexts, Signal};
 use crate::{
     MAX_WS_MESSAGE_BYTES, WS_AUTH_TIMEOUT, WS_LINES_PAGE, WS_MAX_WRITE_BUFFER_BYTES,
     WS_MESSAGE_TARGET_BYTES, WS_READ_BUFFER_BYTES, WS_SEND_TIMEOUT, auth,
@@ -184,15 +187,14 @@ async fn follow(
         table: id.clone(),
         seat: who.key.clone(),
     };
+    let key = seat_key(&who.seat);
     // Subscribe before reading the table, so no move falls between the two.
     let mut rx = slot.subscribe();
     let first = match state.read(&id).await {
-        Ok((_, guard)) => guard.as_ref().map(|t| {
+        Ok((slot, guard)) => guard.as_ref().map(|t| {
             let seq = t.seq();
             let mut sent = Sent::default();
-            let view = sent.view_if_changed(t.view_text(&who.seat, &who.seat).ok());
-            let sheets =
-                sent.sheets_if_changed(serde_json::to_string(&t.sheet_doc(&who.seat)).ok());
+            let (view, sheets) = sent.take(&slot.seat_texts(t, &who.seat, &key));
             let head = json!({
                 "type": "hello",
                 "table": id,
@@ -211,7 +213,6 @@ async fn follow(
     let Some((mut last, (hello, mut sent))) = first else {
         return refuse(&mut socket, &AppError::Internal("table not loaded".into())).await;
     };
-    let key = seat_key(&who.seat);
     tracing::info!(table = %id, seat = %who.key, seq = last, "websocket follows");
     if !send_text(&mut socket, hello).await {
         return;
@@ -246,15 +247,13 @@ async fn follow(
                         Ok((slot, guard)) => guard.as_ref().and_then(|t| {
                             let seq = t.seq();
                             (seq > last).then(|| {
-                                // Written straight to text, and sent only
-                                // when it changed since this socket's last
-                                // message (issue 28).
-                                let view = sent.view_if_changed(t.view_text(&who.seat, &who.seat).ok());
-                                let sheets = sent.sheets_if_changed(
-                                    serde_json::to_string(&t.sheet_doc(&who.seat)).ok(),
-                                );
-                                let lines = slot.recent().lines(&key, last, seq);
-                                (seq, (view, sheets), lines)
+                                // Written straight to text once per seat
+                                // and seq for all its sockets, and sent
+                                // only when it changed since this socket's
+                                // last message (issue 28).
+                                let parts = sent.take(&slot.seat_texts(t, &who.seat, &key));
+                                let lines = slot.recent().texts(&key, last, seq);
+                                (seq, parts, lines)
                             })
                         }),
                         Err(e) => return refuse(&mut socket, &e).await,
@@ -265,7 +264,11 @@ async fn follow(
                             // Rows another server wrote, or more than the
                             // window holds: from the store, in one update
                             // when they fit, else split under the cap.
-                            None => stored_lines(&state, &id, &key, last, seq).await,
+                            None => stored_lines(&state, &id, &key, last, seq)
+                                .await
+                                .iter()
+                                .map(Value::to_string)
+                                .collect(),
                         };
                         last = seq;
                         if !send_update(&mut socket, seq, view, lines).await {
@@ -425,12 +428,16 @@ fn log_message(seq: u64, lines: &[String]) -> String {
 /// [`WS_MESSAGE_TARGET_BYTES`] (less room for the message around them); a
 /// line larger than that is a group of its own.
 fn split_lines(lines: Vec<Value>) -> Vec<Vec<String>> {
+    split_texts(lines.iter().map(Value::to_string).collect())
+}
+
+/// [`split_lines`] of lines already written as JSON texts.
+fn split_texts(lines: Vec<String>) -> Vec<Vec<String>> {
     const ROOM: usize = WS_MESSAGE_TARGET_BYTES - 1024;
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut current: Vec<String> = Vec::new();
     let mut size = 0usize;
-    for line in lines {
-        let text = line.to_string();
+    for text in lines {
         if !current.is_empty() && size + text.len() + 1 > ROOM {
             groups.push(std::mem::take(&mut current));
             size = 0;
@@ -447,7 +454,8 @@ fn split_lines(lines: Vec<Value>) -> Vec<Vec<String>> {
 /// What one socket was last sent of its seat's view and sheets: a hash of
 /// each text, so a message carries each only when it changed since (issue
 /// 28: an update sends what changed, and the socket keeps 16 bytes for it,
-/// not the texts).
+/// not the texts; the texts and their hashes are made once per seat and seq,
+/// `Slot::seat_texts`).
 #[derive(Debug, Default)]
 struct Sent {
     view: Option<u64>,
@@ -456,28 +464,33 @@ struct Sent {
 
 impl Sent {
     /// `view` when it differs from the view last sent (remembered), else `None`.
-    fn view_if_changed(&mut self, view: Option<String>) -> Option<String> {
+    fn view_if_changed(&mut self, view: Option<Part>) -> Option<Part> {
         changed(&mut self.view, view)
     }
 
     /// `sheets` when they differ from the sheets last sent (remembered), else `None`.
-    fn sheets_if_changed(&mut self, sheets: Option<String>) -> Option<String> {
+    fn sheets_if_changed(&mut self, sheets: Option<Part>) -> Option<Part> {
         changed(&mut self.sheets, sheets)
+    }
+
+    /// The view and sheets of `texts`, each when it changed since this
+    /// socket last sent it.
+    fn take(&mut self, texts: &SeatTexts) -> (Option<Part>, Option<Part>) {
+        (
+            self.view_if_changed(texts.view.clone()),
+            self.sheets_if_changed(texts.sheets.clone()),
+        )
     }
 }
 
-/// `text` when its hash differs from `*last` (which becomes its hash).
-fn changed(last: &mut Option<u64>, text: Option<String>) -> Option<String> {
-    use std::hash::{Hash, Hasher};
-    let text = text?;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    let hash = h.finish();
-    if *last == Some(hash) {
+/// `part` when its hash differs from `*last` (which becomes its hash).
+fn changed(last: &mut Option<u64>, part: Option<Part>) -> Option<Part> {
+    let part = part?;
+    if *last == Some(part.hash) {
         return None;
     }
-    *last = Some(hash);
-    Some(text)
+    *last = Some(part.hash);
+    Some(part)
 }
 
 /// The JSON object `head` with `"view"` and `"sheets"` (JSON texts) added
@@ -485,6 +498,12 @@ fn changed(last: &mut Option<u64>, text: Option<String>) -> Option<String> {
 fn with_parts(head: Value, view: Option<&str>, sheets: Option<&str>) -> String {
     let mut text = head.to_string();
     text.pop();
+    close_with_parts(text, view, sheets)
+}
+
+/// `text`, a JSON object missing its closing brace, with `"view"` and
+/// `"sheets"` (JSON texts) added when given, and closed.
+fn close_with_parts(mut text: String, view: Option<&str>, sheets: Option<&str>) -> String {
     for (key, part) in [("view", view), ("sheets", sheets)] {
         if let Some(part) = part {
             text.push_str(",\"");
@@ -507,30 +526,42 @@ fn with_parts(head: Value, view: Option<&str>, sheets: Option<&str>) -> String {
 async fn send_update(
     socket: &mut WebSocket,
     seq: u64,
-    view_sheets: (Option<String>, Option<String>),
-    lines: Vec<Value>,
+    view_sheets: (Option<Part>, Option<Part>),
+    lines: Vec<String>,
 ) -> bool {
     let (view, sheets) = view_sheets;
     let (view, sheets) = (view.as_deref(), sheets.as_deref());
-    let whole = with_parts(
-        json!({"type": "update", "seq": seq, "lines": &lines}),
-        view,
-        sheets,
-    );
+    let whole = update_message(seq, &lines, view, sheets);
     if whole.len() <= WS_MESSAGE_TARGET_BYTES {
         return send_text(socket, whole).await;
     }
-    for chunk in split_lines(lines) {
+    for chunk in split_texts(lines) {
         if !send_text(socket, log_message(seq, &chunk)).await {
             return false;
         }
     }
-    let bare = with_parts(
-        json!({"type": "update", "seq": seq, "lines": []}),
-        view,
-        sheets,
-    );
-    send_text(socket, bare).await
+    send_text(socket, update_message(seq, &[], view, sheets)).await
+}
+
+/// `{"type": "update", "seq", "lines", "view"?, "sheets"?}` as text, from
+/// lines, view and sheets already written as JSON texts.
+fn update_message(seq: u64, lines: &[String], view: Option<&str>, sheets: Option<&str>) -> String {
+    let size = lines.iter().map(|l| l.len() + 1).sum::<usize>()
+        + view.map_or(0, str::len)
+        + sheets.map_or(0, str::len)
+        + 64;
+    let mut text = String::with_capacity(size);
+    text.push_str("{\"type\":\"update\",\"seq\":");
+    text.push_str(&seq.to_string());
+    text.push_str(",\"lines\":[");
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(line);
+    }
+    text.push(']');
+    close_with_parts(text, view, sheets)
 }
 
 /// What a table's pages are told when the GM ends its encounter.

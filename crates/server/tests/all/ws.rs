@@ -208,6 +208,82 @@ story!(
     super::follow_live
 );
 
+/// Two sockets of one seat get the same messages, while the seat's view and
+/// sheets are made once per seq for both (issue 28: made once per seat and
+/// seq, not once per socket); another seat's socket gets its own.
+async fn one_seats_sockets_share_its_view(db: Db) {
+    let state = AppState::new(db.open().await);
+    let base = serve(state.clone()).await;
+    let c = Client::with_state(state.clone());
+    let t = c
+        .create(json!({"system": "bastards", "example": "table", "seed": 1}))
+        .await;
+    let mut first = connect(&base, &t, &t.token("Stella"), true, None).await;
+    let mut second = connect(&base, &t, &t.token("Stella"), false, None).await;
+    let mut other = connect(&base, &t, &t.token("Blaine"), true, None).await;
+    // Presence messages depend on when each socket came: compare the rest.
+    let not_presence = |msgs: Vec<Value>| -> Vec<Value> {
+        msgs.into_iter()
+            .filter(|m| m["type"] != "presence")
+            .map(|mut m| {
+                if m["type"] == "hello"
+                    && let Some(o) = m.as_object_mut()
+                {
+                    o.remove("online");
+                }
+                m
+            })
+            .collect()
+    };
+    let a = not_presence(until_seq(&mut first, 0).await);
+    let b = not_presence(until_seq(&mut second, 0).await);
+    let o = not_presence(until_seq(&mut other, 0).await);
+    assert_eq!(a, b);
+    assert_eq!(a[0]["view"]["seat"]["player"], "Stella");
+    assert_eq!(o[0]["view"]["seat"]["player"], "Blaine");
+    let slot = state.slot(&t.id).unwrap();
+    // The hello: once for Stella's two sockets, once for Blaine's.
+    assert_eq!(slot.texts_made(), 2);
+    let script = script("bastards", "encounter.script");
+    let mut seq = 0;
+    let mut views = 0;
+    for (n, line) in script.iter().take(12).enumerate() {
+        seq = command(&c, &t, line).await;
+        let a = not_presence(until_seq(&mut first, seq).await);
+        let b = not_presence(until_seq(&mut second, seq).await);
+        let o = not_presence(until_seq(&mut other, seq).await);
+        assert_eq!(a, b, "after {line}");
+        assert!(a.iter().all(|m| m["type"] == "update"), "{a:?}");
+        assert_eq!(a.last().unwrap()["seq"], seq);
+        views += a.iter().filter(|m| m["view"].is_object()).count();
+        if let Some(v) = o.iter().rev().find_map(|m| m["view"].as_object()) {
+            assert_eq!(v["seat"]["player"], "Blaine");
+        }
+        // Once per seat and command, not once per socket.
+        assert_eq!(slot.texts_made(), 2 * (n as u64 + 2), "after {line}");
+    }
+    assert!(seq >= 12);
+    assert!(views > 0, "Stella's view changed at least once");
+    // Table talk changes nothing in the rules' state: the update carries the
+    // line, no view or sheets, and nothing is made again.
+    let made = slot.texts_made();
+    let said = command(&c, &t, "Stella: say We should talk to the investor.").await;
+    assert_eq!(said, seq + 1);
+    let a = not_presence(until_seq(&mut first, said).await);
+    let b = not_presence(until_seq(&mut second, said).await);
+    until_seq(&mut other, said).await;
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert!(a[0].get("view").is_none() && a[0].get("sheets").is_none());
+    assert_eq!(a[0]["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(slot.texts_made(), made);
+}
+
+story!(
+    one_seats_sockets_get_the_same_view_made_once,
+    super::one_seats_sockets_share_its_view
+);
+
 /// Read `ws` up to `seq`.
 async fn drain(ws: &mut Socket, seq: u64) {
     until_seq(ws, seq).await;
