@@ -1134,19 +1134,36 @@ fn roll_dice_into(
                     MAX_EXPLOSIONS
                 };
                 let penetrate = term.explode == ExplodeKind::Penetrate;
-                // Each die's depth (how many explosions led to it) and the
-                // face it showed (a penetrating die counts one less), in one
-                // allocation.
-                let mut chain: Vec<(u32, i64)> = Vec::with_capacity(dice.len() + 4);
-                chain.extend(dice.iter().map(|d| (0, d.value)));
+                // The dice there before the pass are at depth 0 (no
+                // explosion led to them) and show their value. Each die the
+                // pass adds is one deeper than the die that rolled it, and
+                // showed one more than it counts when it penetrates: its
+                // depth is kept, on the stack for the first 32 (no
+                // allocation for the common chains), in a vector after.
+                let before = dice.len();
+                let mut near = [0u32; 32];
+                let mut far: Vec<u32> = Vec::new();
                 let mut i = 0;
-                while let Some(&(depth, shown)) = chain.get(i) {
-                    if depth < cap && dice[i].kept && matches(shown) && !roller.short() {
+                while let Some(d) = dice.get(i) {
+                    let (depth, shown) = match i.checked_sub(before) {
+                        None => (0, d.value),
+                        Some(k) => (
+                            near.get(k)
+                                .or_else(|| far.get(k - near.len()))
+                                .copied()
+                                .unwrap_or(cap),
+                            if penetrate { d.value + 1 } else { d.value },
+                        ),
+                    };
+                    if depth < cap && d.kept && matches(shown) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
                         let value = if penetrate { v - 1 } else { v };
+                        match near.get_mut(dice.len() - before) {
+                            Some(slot) => *slot = depth + 1,
+                            None => far.push(depth + 1),
+                        }
                         dice.push(new_die(die, sides, value, true));
-                        chain.push((depth + 1, v));
                     }
                     i += 1;
                 }
