@@ -961,6 +961,19 @@ fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutco
     }
 }
 
+/// `term.clone()`, without a vector's clone for the empty lists of
+/// modifiers and extra selections most groups have.
+fn clone_term(term: &DiceTerm) -> DiceTerm {
+    fn copy<T: Clone>(v: &[T]) -> Vec<T> {
+        if v.is_empty() { Vec::new() } else { v.to_vec() }
+    }
+    DiceTerm {
+        modifiers: copy(&term.modifiers),
+        more_select: copy(&term.more_select),
+        ..*term
+    }
+}
+
 fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
     let mut out = NodeOutcome::Number { value: 0 };
     roll_dice_into(term, roller, &mut out)?;
@@ -1223,7 +1236,7 @@ fn roll_dice_into(
     put(
         out,
         NodeOutcome::Dice {
-            term: term.clone(),
+            term: clone_term(term),
             value,
             counts_successes: term.success.is_some(),
             dice,
