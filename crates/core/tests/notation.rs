@@ -748,6 +748,22 @@ fn exploding_dice() {
 }
 
 #[test]
+fn long_explosion_chains_keep_their_depth() {
+    // Three chains of sixes, each capped at MAX_EXPLOSIONS deep: the dice
+    // an explosion adds come in rounds (one per original die), so more than
+    // 32 dice are added and the depths of the later ones are kept past the
+    // first 32.
+    let n = 3 * (1 + MAX_EXPLOSIONS as usize);
+    let out = roll("3d6e6", &vec![6; n]);
+    let d = out.root.dice();
+    assert_eq!(d.len(), n);
+    assert_eq!(out.total, 6 * n as i64);
+    let exploded: Vec<bool> = d.iter().map(|d| d.exploded).collect();
+    assert!(exploded[..n - 3].iter().all(|e| *e));
+    assert!(exploded[n - 3..].iter().all(|e| !*e));
+}
+
+#[test]
 fn thresholds_every_face_meets_are_refused() {
     for (text, operator) in [
         ("1d6rr<7", "rr"),

@@ -156,6 +156,16 @@ pub struct Operands {
     pub rhs: NodeOutcome,
 }
 
+impl Default for Operands {
+    /// Two zeros: the placeholders the roll writes each operand over.
+    fn default() -> Self {
+        Operands {
+            lhs: NodeOutcome::Number { value: 0 },
+            rhs: NodeOutcome::Number { value: 0 },
+        }
+    }
+}
+
 impl NodeOutcome {
     /// The node's value.
     pub fn value(&self) -> i64 {
@@ -699,6 +709,17 @@ fn roll_node(
     Ok(out)
 }
 
+/// Put `node` into `slot`, which holds a placeholder number (every caller
+/// of [`roll_into`] and [`roll_dice_into`] passes a fresh
+/// `NodeOutcome::Number`): the placeholder owns nothing, so forgetting it
+/// frees nothing, and the drop glue of a whole outcome is not run for it.
+#[inline(always)]
+fn put(slot: &mut NodeOutcome, node: NodeOutcome) {
+    let old = std::mem::replace(slot, node);
+    debug_assert!(matches!(old, NodeOutcome::Number { .. }));
+    std::mem::forget(old);
+}
+
 /// Roll `node` into `out`, in place: an operator's operands are rolled
 /// straight into their one allocation, a group's dice into the outcome, so
 /// that no outcome is moved after it is built. Asks the roller for the same
@@ -711,33 +732,41 @@ fn roll_into(
 ) -> Result<(), RollError> {
     match node {
         Node::Number(v) => {
-            *out = NodeOutcome::Number {
-                value: i64::from(*v),
-            };
+            put(
+                out,
+                NodeOutcome::Number {
+                    value: i64::from(*v),
+                },
+            );
         }
         Node::Dice(d) => roll_dice_into(d, roller, out)?,
         Node::Neg(x) => {
             let mut operand = Box::new(NodeOutcome::Number { value: 0 });
             roll_into(x, roller, dialect, &mut operand)?;
-            *out = NodeOutcome::Neg {
-                // The parser's bounds keep every value within ±2^53.
-                value: operand.value().saturating_neg(),
-                operand,
-            };
+            put(
+                out,
+                NodeOutcome::Neg {
+                    // The parser's bounds keep every value within ±2^53.
+                    value: operand.value().saturating_neg(),
+                    operand,
+                },
+            );
         }
         Node::Group(x) => {
             let mut inner = Box::new(NodeOutcome::Number { value: 0 });
             roll_into(x, roller, dialect, &mut inner)?;
-            *out = NodeOutcome::Group {
-                value: inner.value(),
-                inner,
-            };
+            put(
+                out,
+                NodeOutcome::Group {
+                    value: inner.value(),
+                    inner,
+                },
+            );
         }
         Node::Binary(op, ab) => {
-            let mut operands = Box::new(Operands {
-                lhs: NodeOutcome::Number { value: 0 },
-                rhs: NodeOutcome::Number { value: 0 },
-            });
+            // Built in its allocation (`Box::default` writes in place), not
+            // on the stack and copied.
+            let mut operands: Box<Operands> = Box::default();
             roll_into(&ab[0], roller, dialect, &mut operands.lhs)?;
             roll_into(&ab[1], roller, dialect, &mut operands.rhs)?;
             // The parser's bounds rule out overflow and a zero divisor; 0 is
@@ -745,13 +774,16 @@ fn roll_into(
             let value = op
                 .apply(operands.lhs.value(), operands.rhs.value())
                 .unwrap_or(0);
-            *out = NodeOutcome::Binary {
-                op: *op,
-                value,
-                operands,
-            };
+            put(
+                out,
+                NodeOutcome::Binary {
+                    op: *op,
+                    value,
+                    operands,
+                },
+            );
         }
-        _ => *out = roll_other(node, roller, dialect)?,
+        _ => put(out, roll_other(node, roller, dialect)?),
     }
     Ok(())
 }
@@ -929,6 +961,19 @@ fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutco
     }
 }
 
+/// `term.clone()`, without a vector's clone for the empty lists of
+/// modifiers and extra selections most groups have.
+fn clone_term(term: &DiceTerm) -> DiceTerm {
+    fn copy<T: Clone>(v: &[T]) -> Vec<T> {
+        if v.is_empty() { Vec::new() } else { v.to_vec() }
+    }
+    DiceTerm {
+        modifiers: copy(&term.modifiers),
+        more_select: copy(&term.more_select),
+        ..*term
+    }
+}
+
 fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, RollError> {
     let mut out = NodeOutcome::Number { value: 0 };
     roll_dice_into(term, roller, &mut out)?;
@@ -1102,19 +1147,36 @@ fn roll_dice_into(
                     MAX_EXPLOSIONS
                 };
                 let penetrate = term.explode == ExplodeKind::Penetrate;
-                // Each die's depth (how many explosions led to it) and the
-                // face it showed (a penetrating die counts one less), in one
-                // allocation.
-                let mut chain: Vec<(u32, i64)> = Vec::with_capacity(dice.len() + 4);
-                chain.extend(dice.iter().map(|d| (0, d.value)));
+                // The dice there before the pass are at depth 0 (no
+                // explosion led to them) and show their value. Each die the
+                // pass adds is one deeper than the die that rolled it, and
+                // showed one more than it counts when it penetrates: its
+                // depth is kept, on the stack for the first 32 (no
+                // allocation for the common chains), in a vector after.
+                let before = dice.len();
+                let mut near = [0u32; 32];
+                let mut far: Vec<u32> = Vec::new();
                 let mut i = 0;
-                while let Some(&(depth, shown)) = chain.get(i) {
-                    if depth < cap && dice[i].kept && matches(shown) && !roller.short() {
+                while let Some(d) = dice.get(i) {
+                    let (depth, shown) = match i.checked_sub(before) {
+                        None => (0, d.value),
+                        Some(k) => (
+                            near.get(k)
+                                .or_else(|| far.get(k - near.len()))
+                                .copied()
+                                .unwrap_or(cap),
+                            if penetrate { d.value + 1 } else { d.value },
+                        ),
+                    };
+                    if depth < cap && d.kept && matches(shown) && !roller.short() {
                         dice[i].exploded = true;
                         let v = face(roller)?;
                         let value = if penetrate { v - 1 } else { v };
+                        match near.get_mut(dice.len() - before) {
+                            Some(slot) => *slot = depth + 1,
+                            None => far.push(depth + 1),
+                        }
                         dice.push(new_die(die, sides, value, true));
-                        chain.push((depth + 1, v));
                     }
                     i += 1;
                 }
@@ -1171,12 +1233,15 @@ fn roll_dice_into(
     };
     mark_critical(term.critical_success, Critical::Success, &mut dice);
     mark_critical(term.critical_failure, Critical::Failure, &mut dice);
-    *out = NodeOutcome::Dice {
-        term: term.clone(),
-        value,
-        counts_successes: term.success.is_some(),
-        dice,
-    };
+    put(
+        out,
+        NodeOutcome::Dice {
+            term: clone_term(term),
+            value,
+            counts_successes: term.success.is_some(),
+            dice,
+        },
+    );
     Ok(())
 }
 
@@ -1250,28 +1315,37 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     }
     // Indices from lowest to highest value; a stable sort keeps earlier dice
     // lower among equals. Small groups sort on the stack.
-    const SMALL: usize = 32;
     let len = dice.len();
-    if len <= SMALL {
-        // (value, index) pairs side by side, put in order by insertion
-        // (stable: an equal value stays after the earlier die), so the
-        // sort reads no die.
-        let mut pairs = [(0i64, 0usize); SMALL];
-        for (i, d) in dice.iter().enumerate().take(len) {
-            let mut j = i;
-            while j > 0 && pairs[j - 1].0 > d.value {
-                pairs[j] = pairs[j - 1];
-                j -= 1;
-            }
-            pairs[j] = (d.value, i);
-        }
-        for &(_, i) in pairs.get(dropped_range(select, len)).unwrap_or_default() {
-            dice[i].kept = false;
-        }
+    if len <= 8 {
+        // A small buffer: zeroing it is part of every roll.
+        drop_small::<8>(select, dice);
+    } else if len <= 32 {
+        drop_small::<32>(select, dice);
     } else {
         let mut order: Vec<usize> = (0..len).collect();
         order.sort_by_key(|&i| dice[i].value);
         mark_dropped(select, &order, dice);
+    }
+}
+
+/// [`apply_select`] by rank for at most `N` dice, sorted on the stack:
+/// (value, index) pairs side by side, put in order by insertion (stable: an
+/// equal value stays after the earlier die), so the sort reads no die.
+fn drop_small<const N: usize>(select: Select, dice: &mut [DieOutcome]) {
+    let len = dice.len().min(N);
+    let mut pairs = [(0i64, 0usize); N];
+    for (i, d) in dice.iter().enumerate().take(len) {
+        let mut j = i;
+        while j > 0 && pairs[j - 1].0 > d.value {
+            pairs[j] = pairs[j - 1];
+            j -= 1;
+        }
+        pairs[j] = (d.value, i);
+    }
+    for &(_, i) in pairs.get(dropped_range(select, len)).unwrap_or_default() {
+        if let Some(d) = dice.get_mut(i) {
+            d.kept = false;
+        }
     }
 }
 
