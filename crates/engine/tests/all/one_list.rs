@@ -85,3 +85,51 @@ fn a_book_is_named_in_one_line_of_the_engine_outside_its_crate() {
         "a book is written again outside its crate: {rest:#?}"
     );
 }
+
+/// Issue 26, item 5: every book's crate has one skeleton, the same file (or
+/// folder) names for the same roles directly under `src/`
+/// (docs/ARCHITECTURE.md, "Layout"), no file over about 1,000 lines.
+#[test]
+fn every_book_crate_has_the_one_skeleton() {
+    const ROLES: [&str; 16] = [
+        "rules",
+        "character",
+        "builder",
+        "advance",
+        "table",
+        "state",
+        "command",
+        "event",
+        "decide",
+        "evolve",
+        "setup",
+        "legal",
+        "text",
+        "sheet",
+        "policy",
+        "odds",
+    ];
+    let systems = Path::new(env!("CARGO_MANIFEST_DIR")).join("../systems");
+    let mut books = 0;
+    for id in SystemId::ALL {
+        let src = systems.join(id.id()).join("src");
+        assert!(src.is_dir(), "{}: no crate at {}", id.id(), src.display());
+        books += 1;
+        for role in ROLES {
+            let file = src.join(format!("{role}.rs"));
+            let folder = src.join(role).join("mod.rs");
+            assert!(
+                file.is_file() || folder.is_file(),
+                "{}: no `{role}` (src/{role}.rs or src/{role}/mod.rs)",
+                id.id()
+            );
+        }
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for f in files {
+            let lines = std::fs::read_to_string(&f).unwrap().lines().count();
+            assert!(lines <= 1_050, "{}: {lines} lines", f.display());
+        }
+    }
+    assert_eq!(books, SystemId::ALL.len());
+}
