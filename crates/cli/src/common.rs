@@ -99,7 +99,7 @@ pub fn finish(roller: &mut dyn Roller) -> Result<(), CliError> {
 }
 
 /// Read a file to text with the size cap every input has
-/// ([`MAX_FILE_BYTES`](tabula_engine::core::files::MAX_FILE_BYTES)), naming it in
+/// ([`tabula_engine::core::files::MAX_FILE_BYTES`]), naming it in
 /// the error (missing, a directory, too large, not text).
 ///
 /// # Errors

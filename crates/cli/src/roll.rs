@@ -14,7 +14,7 @@ pub struct RollArgs {
     /// operators `+ - * / // %` and parentheses, comparisons of totals
     /// (`1d20 + 5 >= 15` is 1 or 0), keep/drop (4d6kh3, 2d20kl1, 4d6dl1),
     /// reroll (ro<3, rr1), mi/ma, explode (e6), count successes (10d6>=5), dF,
-    /// d%, `[label]`s on any term (1d8 [slashing] + 2d6 [fire]), and a comment
+    /// d%, `[label]`s on any term (`1d8 [slashing] + 2d6 [fire]`), and a comment
     /// after the roll: `#` and any text, or plain words (no digits or signs).
     #[arg(allow_hyphen_values = true, value_name = "NOTATION")]
     pub notation: String,

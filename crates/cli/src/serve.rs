@@ -32,7 +32,7 @@ pub struct ServeArgs {
     /// Only requests with `Authorization: Bearer TOKEN` may create tables.
     #[arg(long, env = "TABULA_CREATE_TOKEN", hide_env_values = true)]
     pub create_token: Option<String>,
-    /// The server's address as players reach it (https://tabula.example): the
+    /// The server's address as players reach it (`https://tabula.example`): the
     /// base of its links and the one host it answers for besides loopback.
     /// Without it, a non-loopback --bind does not check the Host header.
     #[arg(long, env = "TABULA_PUBLIC_URL")]

@@ -5,7 +5,7 @@
 //! Each system implements [`Policy`] in its own crate with what its policy
 //! tries to do, in the book's terms. A policy never rolls: it reads the state
 //! (and the exact odds the system already computes) and returns a command that
-//! [`System::decide`] accepts. The dice are the only randomness of a
+//! [`System::decide`](crate::System::decide) accepts. The dice are the only randomness of a
 //! simulation, so the same seed plays the same encounter.
 
 use serde::{Deserialize, Serialize};
@@ -103,7 +103,7 @@ pub trait Policy: TextPlay {
 
     /// The command the policy gives for `awaiting` now; `None` when it has
     /// nothing legal to give. Every `Some` is accepted by
-    /// [`System::decide`] for `awaiting.seat` (a property test in each
+    /// [`System::decide`](crate::System::decide) for `awaiting.seat` (a property test in each
     /// system checks it over random states of its example tables).
     fn suggest_for(state: &Self::State, awaiting: &Awaiting) -> Option<Self::Command>;
 

@@ -53,7 +53,7 @@ macro_rules! system_ids {
     (() $($V:ident => $m:ident = $krate:ident :: $T:ident,)*) => {
         $(pub use $krate as $m;)*
 
-        /// One of the rule systems Tabula plays ([`books!`]'s list): its
+        /// One of the rule systems Tabula plays (`books!`'s list): its
         /// facts are the book's own ([`SystemId::facts`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(rename_all = "kebab-case")]

@@ -18,7 +18,7 @@
 //!
 //! A seat name is matched against [`TextPlay::seats`] without regard to case, and
 //! a name that is no seat is refused with the list of seats. Undo is the GM's
-//! alone. A player sees only its own [`System::view`]; what the log shows each
+//! alone. A player sees only its own [`System::view`](tabula_core::System::view); what the log shows each
 //! seat goes through [`TextPlay::describe_for`] and [`TextPlay::event_for`].
 
 use serde::{Deserialize, Serialize};

@@ -208,7 +208,7 @@ impl Slot {
     }
 }
 
-/// The most lines [`RecentLines`] keeps (of all seats together): 256, some
+/// The most lines `RecentLines` keeps (of all seats together): 256, some
 /// dozens of commands at a table of a few seats (a follower is rarely more
 /// than one behind), so a table held in memory keeps tens of KiB of lines.
 pub const RECENT_LINES: usize = 256;
@@ -661,7 +661,7 @@ impl AppState {
     /// checked against the store first (that would cost every command a round
     /// trip; on PostgreSQL the store's notices keep it current): a command
     /// decided on a copy another server has moved past is refused by the
-    /// store's seq check, and [`AppState::persist`] catches the copy up so the
+    /// store's seq check, and `AppState::persist` catches the copy up so the
     /// command can be decided again; a refusal or a stale `expect_seq` is
     /// checked with [`AppState::catch_up`] before it is answered.
     ///

@@ -556,7 +556,7 @@ impl CharacterBook for Scratch {
     }
 
     /// [`tabula_core::builder::set_checked`], with the book's own leniency
-    /// first ([`no_new_problem`]): a budget overspent by no more than before
+    /// first (`no_new_problem`): a budget overspent by no more than before
     /// is not new, one overspent further is.
     fn set(draft: &mut Draft, key: &str, value: &FieldValue) -> Result<(), BuildRefusal> {
         let before = problems(draft);

@@ -32,7 +32,7 @@
 //! | between moments | storyteller | `event` (the encounter is the Event); `end-encounter` once one side is all Dying |
 //! | Situation | its character | `final`: dice and tokens by the odds against the Difficulty |
 //! | initiative | each | the Stat with the highest Current value, every die (initiative exhausts nothing, R-SG-8) |
-//! | 1 Prep | Controller | the free point into Vitality, else the lowest exhausted Stat its cards use, else a spent token ([`free_point`]); an effect to roll for is kept when its odds are worth it, else discarded (R-SG-9) |
+//! | 1 Prep | Controller | the free point into Vitality, else the lowest exhausted Stat its cards use, else a spent token (`free_point`); an effect to roll for is kept when its odds are worth it, else discarded (R-SG-9) |
 //! | 2 Stunt | Controller | a damaging Stunt (Attack) when a foe stands; otherwise `end` |
 //! | 3 Interrupt | the first foe of the Controller with a worthwhile Interrupt | Sand Strike with the best bet; then the Controller passes |
 //! | 4 Targeting & Betting | Controller | the foe and the Success / Result dice and tokens with the greatest expected damage, against the foe's best Dodge (R-SG-4, R-SG-5) |
