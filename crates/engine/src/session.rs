@@ -405,62 +405,61 @@ impl<S: TextPlay> Session<S> {
             .clone()
             .ok_or(RestoreError::NeedsOlderRows { seq: at })?;
         let undo_point = base.command_end && matches!(base.entry, Entry::Event { .. });
-        let mut s = Session {
-            table: Table::new(state),
-            rows: Vec::new(),
-            roller: roller.clone(),
-            initial_roller,
-            boundaries: Vec::new(),
-            recent: Vec::new(),
-            tail: Some(Box::new(TailStart {
-                seq: at,
-                initial,
-                roller,
-                undo_point,
-            })),
+        let tail = TailStart {
+            seq: at,
+            initial,
+            roller,
+            undo_point,
         };
-        s.start_tail(base);
+        let mut s = Session::at_tail(state, initial_roller, Box::new(tail), base);
         for row in rows {
             s.replay_row(row)?;
         }
         Ok(s)
     }
 
-    /// Put the snapshot's own row in place: it is held but not replayed (the
-    /// snapshot's state is the state after it), and it is an undo point when
-    /// it ends a command.
-    fn start_tail(&mut self, base: Row<S::Event>) {
-        if let Some(t) = self.tail.as_ref().filter(|t| t.undo_point) {
-            self.boundaries.push(Boundary {
-                seq: t.seq,
+    /// A table at the snapshot's row (`state` is the state after it) holding
+    /// only that row: it is held but not replayed, and it is an undo point
+    /// when it ends a command. [`Session::restore_tail`] replays the rows
+    /// after it; [`Session::start`] starts a replay of what a table holds.
+    fn at_tail(
+        state: S::State,
+        initial_roller: Seeded,
+        tail: Box<TailStart<S::State>>,
+        base: Row<S::Event>,
+    ) -> Self {
+        let boundaries = if tail.undo_point {
+            vec![Boundary {
+                seq: tail.seq,
                 events: 0,
-                roller: t.roller.clone(),
-            });
+                roller: tail.roller.clone(),
+            }]
+        } else {
+            Vec::new()
+        };
+        Session {
+            table: Table::new(state),
+            rows: vec![base],
+            roller: tail.roller.clone(),
+            initial_roller,
+            boundaries,
+            recent: Vec::new(),
+            tail: Some(tail),
         }
-        self.rows.push(base);
     }
 
     /// An empty replay of what this table holds: the table before row 1, or,
     /// loaded from a snapshot, the state at the snapshot's row with that row
     /// held.
     fn start(&self) -> Session<S> {
-        match &self.tail {
-            None => Session::new(self.table.initial().clone(), self.initial_roller.clone()),
-            Some(t) => {
-                let mut s = Session {
-                    table: Table::new(self.table.initial().clone()),
-                    rows: Vec::new(),
-                    roller: t.roller.clone(),
-                    initial_roller: self.initial_roller.clone(),
-                    boundaries: Vec::new(),
-                    recent: Vec::new(),
-                    tail: self.tail.clone(),
-                };
-                if let Some(base) = self.rows.first() {
-                    s.start_tail(base.clone());
-                }
-                s
-            }
+        match (&self.tail, self.rows.first()) {
+            (Some(t), Some(base)) => Session::at_tail(
+                self.table.initial().clone(),
+                self.initial_roller.clone(),
+                t.clone(),
+                base.clone(),
+            ),
+            _ => Session::new(self.table.initial().clone(), self.initial_roller.clone()),
         }
     }
 
