@@ -19,6 +19,8 @@
 //! - [`files`]: capped reads of table and sheet files, from disk or uploaded.
 //! - [`grammar`]: the one command grammar (words, quotes, `SEAT:` prefixes)
 //!   every system, the terminal and the server read.
+//! - [`usage`]: the one core parser: a typed line read against the usage
+//!   line of its command's [`CommandDoc`], the one declaration of its syntax.
 //! - [`names`]: the checks every typed name passes (no control characters, no `:`
 //!   in a seat name) and case-blind matching.
 //! - [`builder`]: character creation as each book teaches it (one
@@ -57,6 +59,7 @@ pub mod system;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod tool;
+pub mod usage;
 
 pub use builder::{
     AdvanceError, Advanced, BuildProblem, BuildRefusal, BuildView, CharacterBook, FieldKind,
