@@ -53,6 +53,14 @@ A line is `[SEAT:] COMMAND WORD...`.
   the line's first word is no command), so free text later in a line may hold
   colons. `GM`, `Storyteller` and `Dealer` all name the GM seat. Seats match
   without regard to case; a name that is no seat is refused with the seats.
+- **Usage.** Each command's usage below is the one declaration of how it is
+  written: `help` prints it and the one parser of every book reads lines
+  against it. `CAPITALS` is a value of one word (quote it if it has spaces),
+  `CAPITALS...` one or more words (`act Shield Up on Iron Wolf`), lower case a
+  word typed as shown (any case), `a|b` one of them, `[...]` may be left out,
+  `( x | y )` one of the sequences, and `key=VALUE` a word written with its key,
+  anywhere after the command. A line that does not fit is refused with the
+  usage and what is missing or unexpected (`attack: TARGET is missing`).
 - **Comments.** A line that is empty or starts with `#` is skipped.
 - **Caps.** A line is at most 4,096 bytes and 64 words.
 - **Refusals** name the rule in the book's words, by title and section

@@ -40,6 +40,10 @@ fn every_system_lists_its_commands_once_with_usage_and_rule() {
                 c.name,
                 c.usage
             );
+            // The usage is the grammar the one parser reads (issue 26, item 1).
+            if let Err(e) = tabula_core::usage::Pattern::compile(c) {
+                panic!("{system}: {e}");
+            }
             assert!(!c.summary.is_empty(), "{system}: {} has no summary", c.name);
             assert!(
                 !c.rule.section.is_empty(),
