@@ -185,6 +185,9 @@ pub fn parse_with(
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
     let first = words(line)?.into_iter().next().unwrap_or_default();
+    if first.is_empty() {
+        return Err(CommandParseError::unknown_command("", COMMANDS));
+    }
     if find_command(COMMANDS, &first).is_none() {
         return ally_or_unknown(s, seat, line, &first);
     }
@@ -215,7 +218,7 @@ fn ally_or_unknown(
     line: &str,
     first: &str,
 ) -> Result<Command, CommandParseError> {
-    if seat.is_gm() && !first.is_empty() {
+    if seat.is_gm() {
         let ally = match resolve("character", first, hero_names(s)) {
             Ok(a) => Some(a.to_string()),
             Err(e @ NameLookupError::Ambiguous { .. }) => return Err(e.into()),
