@@ -5,9 +5,9 @@
 //! ([`testkit::assert_forms_read`]).
 //!
 //! Two commands have a word the parser requires: `spawn`'s `zone=` ("spawn
-//! NAME KIND health=N zone=ZONE") and the second `roleplay`'s `vs`
-//! ("roleplay STAT D3 vs ENEMY"); they are declared `.required()`, so the
-//! kit writes them in every line.
+//! NAME KIND... [health=N] zone=ZONE") and the second `roleplay`'s `vs`
+//! ("roleplay STAT D3 (GOAL | vs ENEMY)"); they are declared `.required()`,
+//! so the kit writes them in every line.
 
 mod common;
 

@@ -2,18 +2,18 @@
 //! status line (`describe.rs`), the command reference ([`COMMANDS`],
 //! `reference.rs`).
 //!
-//! Lines follow the one command grammar ([`tabula_core::grammar`]): names
-//! with spaces are typed in double quotes (`act "Shield Up" on Cristy`,
-//! `to="Ice Cream Shop"`), `_` still stands for a space (`Shield_Up`), and
-//! where a command takes the rest of the line as a name it may be typed as it
-//! is (`item Fast Potion`). Names match without regard to case and by
-//! unambiguous prefix ([`parse`]).
+//! Lines are read by [`tabula_core::usage::read`] against the usage of
+//! their command in [`COMMANDS`], the one declaration of its syntax (also
+//! what `help` and `docs/COMMANDS.md` print), in the one command grammar
+//! ([`tabula_core::grammar`]): names with spaces are typed in double quotes
+//! (`act "Shield Up" on Cristy`, `to="Ice Cream Shop"`), and a value the
+//! usage writes `NAME...` may be typed as it is (`item Fast Potion`).
+//! [`parse`] then builds the command, matching names without regard to case
+//! and by unambiguous prefix (`_` stands for a space: `Shield_Up`).
 //!
 //! Every command, with its usage and rule, is listed once in
 //! [`COMMANDS`]; the GM gives an NPC ally's command by
 //! putting the ally's name first (`GM: Steve move Yard`).
-
-use std::collections::BTreeMap;
 
 use crate::character::Stat;
 use crate::command::{Command, Pay};
@@ -48,4 +48,3 @@ mod reference;
 pub use describe::{describe, describe_for, event_for, status};
 pub use parse::{parse, parse_with};
 pub use reference::COMMANDS;
-pub(crate) use reference::args;

@@ -1,92 +1,65 @@
-//! Reading one command line ([`parse`]).
+//! Reading one command line ([`parse`]): [`tabula_core::usage::read`]
+//! matches the line against its command's usage in [`COMMANDS`] (the words,
+//! `...` values, `[...]` and `(...)` parts and `key=value` words); this file
+//! only builds the [`Command`] from the [`Reading`]: it resolves names against
+//! the table, reads numbers, Stats, Goals and amounts, and reads `move`'s path
+//! (Zones joined by `>` or `,`) inside its one value.
+
+use tabula_core::usage::{self, Reading};
 
 use super::*;
 
-struct Line {
-    cmd: String,
-    words: Vec<String>,
-    keys: BTreeMap<String, String>,
+/// The `i`-th value `name` of the line (the reader has matched the usage, so
+/// a value outside `[...]` is there).
+///
+/// # Errors
+/// [`CommandParseError::Arguments`] "NAME is missing", with the usage.
+fn value<'r>(r: &'r Reading<'_>, name: &str, i: usize) -> Result<&'r str, CommandParseError> {
+    r.nth(name, i)
+        .ok_or_else(|| r.problem(format!("{name} is missing")))
 }
 
-/// Split a line in the one command grammar: the command, its words, and its
-/// `key=value` options (a quoted value may hold spaces: `to="Ice Cream Shop"`).
-fn split(line: &str) -> Result<Line, CommandParseError> {
-    let mut it = words(line)?.into_iter();
-    let cmd = it.next().unwrap_or_default().to_ascii_lowercase();
-    let mut ws = Vec::new();
-    let mut keys = BTreeMap::new();
-    for w in it {
-        match w.split_once('=') {
-            Some((k, v)) if !k.is_empty() => {
-                keys.insert(k.to_ascii_lowercase(), v.to_string());
-            }
-            _ => ws.push(w),
-        }
-    }
-    Ok(Line {
-        cmd,
-        words: ws,
-        keys,
-    })
-}
-
-/// A Stat by name, any case, by unambiguous prefix (`str`, `SCH`).
+/// The `i`-th Stat `STAT` by name, any case, by unambiguous prefix (`str`,
+/// `SCH`).
 ///
 /// # Errors
 /// [`CommandParseError::Arguments`] when it is missing,
 /// [`CommandParseError::Name`] listing the Stats when it fits none.
-fn stat(cmd: &str, w: Option<&String>) -> Result<Stat, CommandParseError> {
-    let w = w.ok_or_else(|| args(cmd, "a Stat is missing"))?;
+fn stat(r: &Reading<'_>, i: usize) -> Result<Stat, CommandParseError> {
+    let w = value(r, "STAT", i)?;
     let found = resolve("Stat", w, Stat::ALL.iter().map(|s| s.key()))?;
-    Stat::parse(found).ok_or_else(|| args(cmd, format!("{w:?} is not a Stat")))
+    Stat::parse(found).ok_or_else(|| r.problem(format!("{w:?} is not a Stat")))
 }
 
-fn num(cmd: &str, name: &str, w: Option<&str>) -> Result<u32, CommandParseError> {
-    match w {
-        None => Ok(0),
-        Some(t) => t
-            .parse::<u32>()
-            .map_err(|_| args(cmd, format!("{name} must be a whole number, not {t:?}"))),
-    }
+/// The whole number `name` (a value or a `key=` word), 0 when left out.
+fn num(r: &Reading<'_>, name: &str) -> Result<u32, CommandParseError> {
+    Ok(r.number::<u32>(name)?.unwrap_or(0))
 }
 
-fn word(cmd: &str, what: &str, w: Option<&String>) -> Result<String, CommandParseError> {
-    w.cloned()
-        .ok_or_else(|| args(cmd, format!("{what} is missing")))
+/// A Goal: a number or a difficulty ("Asking for Rolls", "Suggested
+/// Difficulty Curve"; [`parse_goal`]).
+fn goal(r: &Reading<'_>) -> Result<u32, CommandParseError> {
+    parse_goal(value(r, "GOAL", 0)?).map_err(|e| r.problem(e.to_string()))
 }
 
-fn pay(cmd: &str, w: Option<&String>) -> Result<Pay, CommandParseError> {
-    match w.map(|x| x.to_ascii_lowercase()).as_deref() {
+/// `pay=`: a d3 when left out (the usage names the choices each command
+/// takes, so the reader refuses any other).
+fn pay(r: &Reading<'_>) -> Result<Pay, CommandParseError> {
+    match r.key("pay") {
         None | Some("d3") => Ok(Pay::D3),
         Some("cp") => Ok(Pay::Cp),
         Some("d6") => Ok(Pay::D6),
-        Some(o) => Err(args(cmd, format!("pay={o} (use d3, d6 or cp)"))),
+        Some(o) => Err(r.problem(format!("pay={o} (use d3, d6 or cp)"))),
     }
 }
 
-fn dice(l: &Line) -> Result<Purchase, CommandParseError> {
-    for k in l.keys.keys() {
-        if !["d6", "d3", "cp", "heal", "to", "pay", "health", "zone"].contains(&k.as_str()) {
-            return Err(args(&l.cmd, format!("unknown key {k}=")));
-        }
-    }
-    let key = |k: &str| l.keys.get(k).map(String::as_str);
+/// The Rolls and Combat Points bought: `d6=`, `d3=`, `cp=` (0 when left out).
+fn dice(r: &Reading<'_>) -> Result<Purchase, CommandParseError> {
     Ok(Purchase {
-        d6: num(&l.cmd, "d6", key("d6"))?,
-        d3: num(&l.cmd, "d3", key("d3"))?,
-        combat_points: num(&l.cmd, "cp", key("cp"))?,
+        d6: num(r, "d6")?,
+        d3: num(r, "d3")?,
+        combat_points: num(r, "cp")?,
     })
-}
-
-/// Split words at a lone `on`: (before, after).
-fn split_on(words: &[String]) -> (Vec<String>, Option<Vec<String>>) {
-    match words.iter().position(|w| w.eq_ignore_ascii_case("on")) {
-        Some(p) => (
-            words.get(..p).map(<[_]>::to_vec).unwrap_or_default(),
-            Some(words.get(p + 1..).map(<[_]>::to_vec).unwrap_or_default()),
-        ),
-        None => (words.to_vec(), None),
-    }
 }
 
 /// Resolve `typed` among `names` ([`resolve`]) and return the name as the
@@ -179,19 +152,20 @@ fn roll_use(s: &State, enemy: &str, typed: &str) -> Result<String, CommandParseE
     }
 }
 
-/// Read one command line in the one command grammar
-/// ([`tabula_core::grammar`]): `"double quotes"` group a name with spaces
-/// (`act "Shield Up" on Cristy`), `_` still stands for a space, and every
-/// name (characters, enemies, Stats, Actions, Items, roll uses, enemy kinds,
-/// Zones) matches without regard to case and by unambiguous prefix, so the
-/// command carries the name as the table writes it. Where a command takes
-/// the rest of the line as a name, it may also be typed unquoted
-/// (`item Fast Potion`).
+/// Read one command line: the line is matched against its command's usage in
+/// [`COMMANDS`] by [`tabula_core::usage::read`] (the one command grammar,
+/// [`tabula_core::grammar`]: `"double quotes"` group a name with spaces,
+/// `act "Shield Up" on Cristy`, and a value written `NAME...` in the usage
+/// may be typed unquoted, `item Fast Potion`), then every name (characters,
+/// enemies, Stats, Actions, Items, roll uses, enemy kinds, Zones) matches
+/// without regard to case and by unambiguous prefix (`_` stands for a
+/// space), so the command carries the name as the table writes it.
 ///
 /// # Errors
 /// [`CommandParseError`]: an unknown command (listing the commands), wrong
-/// arguments (with the usage from [`COMMANDS`]), a name that fits nothing or
-/// several (listing the names that fit there), an unclosed quote.
+/// arguments (with the usage from [`COMMANDS`], naming what is missing or
+/// unexpected), a name that fits nothing or several (listing the names that
+/// fit there), an unclosed quote.
 pub fn parse(s: &State, seat: &Seat, line: &str) -> Result<Command, CommandParseError> {
     parse_with(s, seat, line, &tabula_core::files::NoSheets)
 }
@@ -210,114 +184,105 @@ pub fn parse_with(
     line: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let l = split(line)?;
-    if l.cmd.is_empty() {
+    let first = words(line)?.into_iter().next().unwrap_or_default();
+    if first.is_empty() {
         return Err(CommandParseError::unknown_command("", COMMANDS));
     }
-    let Some(doc) = find_command(COMMANDS, &l.cmd) else {
-        // "Phases": the GM plays the NPC allies, `GM: Steve move Yard`.
-        if seat.is_gm() {
-            let first = words(line)?.into_iter().next().unwrap_or_default();
-            let ally = match resolve("character", &first, hero_names(s)) {
-                Ok(a) => Some(a.to_string()),
-                Err(e @ NameLookupError::Ambiguous { .. }) => return Err(e.into()),
-                Err(NameLookupError::Unknown { .. }) => None,
-            };
-            if let Some(ally) = ally {
-                let rest = rest_after_first(line);
-                if rest.is_empty() {
-                    return Err(CommandParseError::Arguments {
-                        command: ally,
-                        problem: "the ally's command is missing".into(),
-                        usage: "ALLY act|move|item|roleplay|roll|rest ...".into(),
-                    });
-                }
-                let does = parse(s, &Seat::Player(ally.clone()), rest)?;
-                return Ok(Command::Ally {
-                    ally,
-                    does: Box::new(does),
-                });
-            }
-        }
-        let mut e = CommandParseError::unknown_command(&l.cmd, COMMANDS);
-        if let CommandParseError::Unknown { known, .. } = &mut e {
-            let allies: Vec<&str> = s
-                .heroes
-                .iter()
-                .filter(|h| h.ally)
-                .map(|h| h.name())
-                .collect();
-            if !allies.is_empty() {
-                known.push_str(&format!(
-                    "; the GM plays an NPC ally with ALLY COMMAND ({})",
-                    allies.join(", ")
-                ));
-            }
-        }
-        return Err(e);
-    };
-    let c = doc.name;
+    if find_command(COMMANDS, &first).is_none() {
+        return ally_or_unknown(s, seat, line, &first);
+    }
+    let r = usage::read(COMMANDS, line)?;
+    let c = r.command.name;
     match c {
-        "roll" | "compete" | "pvp" | "consent" | "super6" | "rest" => read_out_of_combat(s, &l, c),
+        "roll" | "compete" | "pvp" | "consent" | "super6" | "rest" => read_out_of_combat(s, &r, c),
         "fight" | "end-phase" | "end-combat" | "close" | "adjust" | "add" | "remove" => {
-            read_table(s, &l, c, sheets)
+            read_table(s, &r, c, sheets)
         }
-        "act" | "move" | "item" | "roleplay" => read_player_phase(s, &l, c),
-        _ => read_enemy_side(s, &l, c),
+        "act" | "move" | "item" | "roleplay" => read_player_phase(s, &r, c),
+        _ => read_enemy_side(s, &r, c),
     }
 }
 
+/// A line whose first word is no command: the GM giving an NPC ally's
+/// command, or else an unknown command.
+///
+/// "Phases": the GM plays the NPC allies, `GM: Steve move Yard`. This stays a
+/// step before [`usage::read`] because the usage language cannot say it: the
+/// prefix is the GM's only (a player's line is never read so), it is a name
+/// resolved against the table's characters by prefix, and the rest of the
+/// line is read as that ally's own line (as its seat), whichever of its
+/// commands it is.
+fn ally_or_unknown(
+    s: &State,
+    seat: &Seat,
+    line: &str,
+    first: &str,
+) -> Result<Command, CommandParseError> {
+    if seat.is_gm() {
+        let ally = match resolve("character", first, hero_names(s)) {
+            Ok(a) => Some(a.to_string()),
+            Err(e @ NameLookupError::Ambiguous { .. }) => return Err(e.into()),
+            Err(NameLookupError::Unknown { .. }) => None,
+        };
+        if let Some(ally) = ally {
+            let rest = rest_after_first(line);
+            if rest.is_empty() {
+                return Err(CommandParseError::Arguments {
+                    command: ally,
+                    problem: "the ally's command is missing".into(),
+                    usage: "ALLY act|move|item|roleplay|roll|rest ...".into(),
+                });
+            }
+            let does = parse(s, &Seat::Player(ally.clone()), rest)?;
+            return Ok(Command::Ally {
+                ally,
+                does: Box::new(does),
+            });
+        }
+    }
+    let mut e = CommandParseError::unknown_command(&first.to_ascii_lowercase(), COMMANDS);
+    if let CommandParseError::Unknown { known, .. } = &mut e {
+        let allies: Vec<&str> = s
+            .heroes
+            .iter()
+            .filter(|h| h.ally)
+            .map(|h| h.name())
+            .collect();
+        if !allies.is_empty() {
+            known.push_str(&format!(
+                "; the GM plays an NPC ally with ALLY COMMAND ({})",
+                allies.join(", ")
+            ));
+        }
+    }
+    Err(e)
+}
+
 /// The commands out of combat: `roll`, `compete`, `pvp`, `consent`, `super6`, `rest`.
-fn read_out_of_combat(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
-    let w = &l.words;
+fn read_out_of_combat(s: &State, r: &Reading<'_>, c: &str) -> Result<Command, CommandParseError> {
     match c {
-        "roll" => {
-            let goal =
-                parse_goal(&word(c, "the Goal", w.get(1))?).map_err(|e| args(c, e.to_string()))?;
-            Ok(Command::Roll {
-                stat: stat(c, w.first())?,
-                goal,
-            })
-        }
-        "compete" | "pvp" => {
-            let a = pick(
-                "character",
-                &word(c, "the first character", w.first())?,
-                hero_names(s),
-            )?;
-            let sa = stat(c, w.get(1))?;
-            let b = pick(
-                "character",
-                &word(c, "the second character", w.get(2))?,
-                hero_names(s),
-            )?;
-            let sb = stat(c, w.get(3))?;
-            Ok(if c == "pvp" {
-                Command::Pvp {
-                    actor: a,
-                    actor_stat: sa,
-                    defendant: b,
-                    defendant_stat: sb,
-                }
-            } else {
-                Command::Compete {
-                    first: a,
-                    first_stat: sa,
-                    second: b,
-                    second_stat: sb,
-                }
-            })
-        }
+        "roll" => Ok(Command::Roll {
+            stat: stat(r, 0)?,
+            goal: goal(r)?,
+        }),
+        "compete" => Ok(Command::Compete {
+            first: pick("character", value(r, "CHARACTER", 0)?, hero_names(s))?,
+            first_stat: stat(r, 0)?,
+            second: pick("character", value(r, "CHARACTER", 1)?, hero_names(s))?,
+            second_stat: stat(r, 1)?,
+        }),
+        "pvp" => Ok(Command::Pvp {
+            actor: pick("character", value(r, "ACTOR", 0)?, hero_names(s))?,
+            actor_stat: stat(r, 0)?,
+            defendant: pick("character", value(r, "DEFENDANT", 0)?, hero_names(s))?,
+            defendant_stat: stat(r, 1)?,
+        }),
         "consent" => Ok(Command::Consent {
-            actor: pick(
-                "character",
-                &word(c, "the actor", w.first())?,
-                hero_names(s),
-            )?,
+            actor: pick("character", value(r, "ACTOR", 0)?, hero_names(s))?,
         }),
         "super6" => Ok(Command::Super6),
         "rest" => Ok(Command::Rest {
-            hours: num(c, "hours", w.first().map(String::as_str))?,
+            hours: num(r, "HOURS")?,
         }),
         _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
     }
@@ -326,60 +291,50 @@ fn read_out_of_combat(s: &State, l: &Line, c: &str) -> Result<Command, CommandPa
 /// The GM's table commands and tools: `fight`, `end-phase`, `end-combat`, `close`, `adjust`, `add`, `remove`.
 fn read_table(
     s: &State,
-    l: &Line,
+    r: &Reading<'_>,
     c: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let w = &l.words;
     match c {
         "fight" => Ok(Command::Fight),
         "end-phase" => Ok(Command::EndPhase),
         "end-combat" => Ok(Command::EndCombat),
         "close" => Ok(Command::Close),
         "adjust" => {
-            let character = pick(
-                "character",
-                &word(c, "the character", w.first())?,
-                hero_names(s)
-                    .chain(enemy_names(s))
-                    .chain(std::iter::once(crate::gm::RESERVE)),
-            )?;
             // `adjust reserve AMOUNT`: the pool's reserve is Health.
-            let reserve = w.len() == 2
-                && s.hero(&character).is_none()
-                && s.enemy(&character).is_none()
-                && tabula_core::names::same_name(&character, crate::gm::RESERVE);
-            let value = if reserve {
-                crate::gm::HeroValue::Health
+            let (character, value) = if r.has(crate::gm::RESERVE) {
+                (crate::gm::RESERVE.to_string(), crate::gm::HeroValue::Health)
             } else {
-                let typed = word(c, "the value", w.get(1))?;
-                match crate::gm::HeroValue::parse(&typed) {
+                let typed = r.get("CHARACTER").or_else(|| r.get("ENEMY"));
+                let typed = typed.ok_or_else(|| r.problem("CHARACTER is missing"))?;
+                let character = pick(
+                    "character",
+                    typed,
+                    hero_names(s)
+                        .chain(enemy_names(s))
+                        .chain(std::iter::once(crate::gm::RESERVE)),
+                )?;
+                let typed = self::value(r, "VALUE", 0)?;
+                let value = match crate::gm::HeroValue::parse(typed) {
                     Some(v) => v,
                     None => {
                         let key = resolve(
                             "value",
-                            &typed,
+                            typed,
                             crate::gm::HeroValue::ALL.iter().map(|v| v.key()),
                         )?;
                         crate::gm::HeroValue::parse(key)
-                            .ok_or_else(|| args(c, format!("{typed:?} is not a value")))?
+                            .ok_or_else(|| r.problem(format!("{typed:?} is not a value")))?
                     }
-                }
+                };
+                (character, value)
             };
-            let at = if reserve { 1 } else { 2 };
-            let typed = word(c, "the amount", w.get(at))?;
-            let amount = crate::gm::Amount::parse(&typed).ok_or_else(|| {
-                args(
-                    c,
-                    format!("the amount must be N, +N or -N (whole numbers), not {typed:?}"),
-                )
+            let typed = self::value(r, "AMOUNT", 0)?;
+            let amount = crate::gm::Amount::parse(typed).ok_or_else(|| {
+                r.problem(format!(
+                    "the amount must be N, +N or -N (whole numbers), not {typed:?}"
+                ))
             })?;
-            if w.len() > at + 1 {
-                return Err(args(
-                    c,
-                    "adjust takes CHARACTER VALUE AMOUNT (or reserve AMOUNT)",
-                ));
-            }
             Ok(Command::Adjust {
                 character,
                 value,
@@ -387,134 +342,91 @@ fn read_table(
             })
         }
         "add" => {
-            // add KIND [as NAME] [at ZONE], the keywords in any case.
-            let mut kind: Vec<&str> = Vec::new();
-            let mut name: Option<Vec<&str>> = None;
-            let mut zone: Option<Vec<&str>> = None;
-            let mut into = 0;
-            for x in w {
-                if x.eq_ignore_ascii_case("as") && name.is_none() {
-                    name = Some(Vec::new());
-                    into = 1;
-                } else if x.eq_ignore_ascii_case("at") && zone.is_none() {
-                    zone = Some(Vec::new());
-                    into = 2;
-                } else {
-                    match into {
-                        1 => name.get_or_insert_with(Vec::new).push(x),
-                        2 => zone.get_or_insert_with(Vec::new).push(x),
-                        _ => kind.push(x),
-                    }
-                }
-            }
-            if kind.is_empty() {
-                return Err(args(c, "the character to add is missing"));
-            }
-            let (kind, sheet) = add_kind(s, &kind.join(" "), sheets)?;
-            let name = match name {
-                Some(n) if n.is_empty() => return Err(args(c, "the name after `as` is missing")),
-                Some(n) => Some(n.join(" ").replace('_', " ")),
-                None => None,
-            };
-            let zone = match zone {
-                Some(z) if z.is_empty() => return Err(args(c, "the Zone after `at` is missing")),
-                Some(z) => Some(pick("Zone", &z.join(" "), zone_names(s))?),
-                None => None,
-            };
+            let (kind, sheet) = add_kind(s, value(r, "CHARACTER", 0)?, sheets)?;
             Ok(Command::Add {
                 kind,
                 sheet,
-                name,
-                zone,
+                name: r.get("NAME").map(|n| n.replace('_', " ")),
+                zone: match r.get("ZONE") {
+                    Some(z) => Some(pick("Zone", z, zone_names(s))?),
+                    None => None,
+                },
             })
         }
-        "remove" => {
-            let typed = w.join(" ");
-            if typed.is_empty() {
-                return Err(args(c, "the character to remove is missing"));
-            }
-            Ok(Command::Remove {
-                character: pick("character", &typed, hero_names(s).chain(enemy_names(s)))?,
-            })
-        }
+        "remove" => Ok(Command::Remove {
+            character: pick(
+                "character",
+                value(r, "CHARACTER", 0)?,
+                hero_names(s).chain(enemy_names(s)),
+            )?,
+        }),
         _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
     }
 }
 
 /// The Player Phase: `act`, `move`, `item`, `roleplay`.
-fn read_player_phase(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
-    let w = &l.words;
+fn read_player_phase(s: &State, r: &Reading<'_>, c: &str) -> Result<Command, CommandParseError> {
     match c {
         "act" => {
-            let mut words = w.clone();
-            let cover = words
-                .last()
-                .is_some_and(|x| x.eq_ignore_ascii_case("cover"));
-            if cover {
-                words.pop();
-            }
-            let (name, target) = split_on(&words);
-            if name.is_empty() {
-                return Err(args(c, "the Action is missing"));
-            }
             let action = pick(
                 "Action",
-                &name.join(" "),
+                value(r, "ACTION", 0)?,
                 s.catalog.actions.iter().map(|a| a.name.as_str()),
             )?;
-            let target = match target.filter(|t| !t.is_empty()) {
-                Some(t) => Some(action_target(s, &action, &t.join(" "))?),
+            let target = match r.get("TARGET") {
+                Some(t) => Some(action_target(s, &action, t)?),
                 None => None,
             };
             Ok(Command::Act {
                 action,
                 target,
-                cover,
+                cover: r.has("cover"),
             })
         }
         "move" => {
-            let rest = w.join(" ");
-            let path: Vec<String> = rest
+            // "Movement": the path is Zones joined by `>` (or `,`), each
+            // touching the one before (`move Yard > Shop`, `move Yard>Shop`).
+            let path: Vec<String> = value(r, "PATH", 0)?
                 .split(['>', ','])
                 .map(str::trim)
                 .filter(|x| !x.is_empty())
                 .map(|z| pick("Zone", z, zone_names(s)))
                 .collect::<Result<_, _>>()?;
             if path.is_empty() {
-                return Err(args(c, "the Zone is missing"));
+                return Err(r.problem("PATH names no Zone"));
             }
             Ok(Command::Move { path })
         }
-        "item" => {
-            let (name, target) = split_on(w);
-            if name.is_empty() {
-                return Err(args(c, "the Item is missing"));
-            }
-            Ok(Command::UseItem {
-                item: pick(
-                    "Item",
-                    &name.join(" "),
-                    s.catalog.items.iter().map(|i| i.name.as_str()),
-                )?,
-                target: match target.filter(|t| !t.is_empty()) {
-                    Some(t) => Some(pick("player", &t.join(" "), hero_names(s))?),
-                    None => None,
-                },
-            })
-        }
+        "item" => Ok(Command::UseItem {
+            item: pick(
+                "Item",
+                value(r, "ITEM", 0)?,
+                s.catalog.items.iter().map(|i| i.name.as_str()),
+            )?,
+            target: match r.get("PLAYER") {
+                Some(t) => Some(pick("player", t, hero_names(s))?),
+                None => None,
+            },
+        }),
         "roleplay" => {
-            let st = stat(c, w.first())?;
-            let d3 = num(c, "d3", Some(&word(c, "the number of d3", w.get(1))?))?;
-            if w.get(2).is_some_and(|x| x.eq_ignore_ascii_case("vs")) {
-                Ok(Command::RoleplayVs {
-                    enemy: pick("enemy", &word(c, "the enemy", w.get(3))?, enemy_names(s))?,
+            let st = stat(r, 0)?;
+            let d3 = num(r, "D3")?;
+            match r.get("ENEMY") {
+                Some(enemy) => Ok(Command::RoleplayVs {
+                    enemy: pick("enemy", enemy, enemy_names(s))?,
                     stat: st,
                     d3,
-                })
-            } else {
-                let goal = parse_goal(&word(c, "the Goal", w.get(2))?)
-                    .map_err(|e| args(c, e.to_string()))?;
-                Ok(Command::Roleplay { stat: st, d3, goal })
+                }),
+                // `roleplay STAT D3 vs` reads `vs` as the Goal: say what
+                // is missing instead.
+                None if r.get("GOAL").is_some_and(|g| g.eq_ignore_ascii_case("vs")) => {
+                    Err(r.problem("ENEMY is missing"))
+                }
+                None => Ok(Command::Roleplay {
+                    stat: st,
+                    d3,
+                    goal: goal(r)?,
+                }),
             }
         }
         _ => Err(CommandParseError::unknown_command(c, COMMANDS)),
@@ -522,97 +434,66 @@ fn read_player_phase(s: &State, l: &Line, c: &str) -> Result<Command, CommandPar
 }
 
 /// The GM's enemy side: `answer`, `spend`, `move-enemy`, `move-player`, `spawn`, `sink`, `emerge`, `ensnare`, `absorb` (the last, as before, for any other command of the list).
-fn read_enemy_side(s: &State, l: &Line, c: &str) -> Result<Command, CommandParseError> {
-    let w = &l.words;
+fn read_enemy_side(s: &State, r: &Reading<'_>, c: &str) -> Result<Command, CommandParseError> {
     match c {
-        "answer" => Ok(Command::Answer { raise: dice(l)? }),
+        "answer" => Ok(Command::Answer { raise: dice(r)? }),
         "spend" => {
-            let (before, target) = split_on(w);
-            let en = pick(
-                "enemy",
-                &word(c, "the enemy", before.first())?,
-                enemy_names(s),
-            )?;
-            let use_name = before.get(1..).map(|x| x.join(" ")).unwrap_or_default();
-            if use_name.is_empty() {
-                return Err(args(c, "the roll use is missing (Bite, Block, ...)"));
-            }
-            let use_name = roll_use(s, &en, &use_name)?;
+            let en = pick("enemy", value(r, "ENEMY", 0)?, enemy_names(s))?;
+            let use_name = roll_use(s, &en, value(r, "USE", 0)?)?;
             Ok(Command::Spend {
                 enemy: en,
                 use_name,
-                dice: dice(l)?,
-                heal_d6: num(c, "heal", l.keys.get("heal").map(String::as_str))?,
-                target: match target.filter(|t| !t.is_empty()) {
-                    Some(t) => Some(any_target(s, &t.join(" "))?),
+                dice: dice(r)?,
+                heal_d6: num(r, "heal")?,
+                target: match r.get("TARGET") {
+                    Some(t) => Some(any_target(s, t)?),
                     None => None,
                 },
-                to: match l.keys.get("to") {
+                to: match r.key("to") {
                     Some(z) => Some(pick("Zone", z, zone_names(s))?),
                     None => None,
                 },
             })
         }
-        "move-enemy" | "move-player" => {
-            let who = word(c, "who moves", w.first())?;
-            let to = w.get(1..).map(|x| x.join(" ")).unwrap_or_default();
-            if to.is_empty() {
-                return Err(args(c, "the Zone is missing"));
-            }
-            let to = pick("Zone", &to, zone_names(s))?;
-            let pay = pay(c, l.keys.get("pay"))?;
-            Ok(if c == "move-enemy" {
-                Command::MoveEnemy {
-                    enemy: pick("enemy", &who, enemy_names(s))?,
-                    to,
-                    pay,
-                }
-            } else {
-                Command::MovePlayer {
-                    player: pick("player", &who, hero_names(s))?,
-                    to,
-                    pay,
-                }
-            })
-        }
+        "move-enemy" => Ok(Command::MoveEnemy {
+            enemy: pick("enemy", value(r, "ENEMY", 0)?, enemy_names(s))?,
+            to: pick("Zone", value(r, "ZONE", 0)?, zone_names(s))?,
+            pay: pay(r)?,
+        }),
+        "move-player" => Ok(Command::MovePlayer {
+            player: pick("player", value(r, "PLAYER", 0)?, hero_names(s))?,
+            to: pick("Zone", value(r, "ZONE", 0)?, zone_names(s))?,
+            pay: pay(r)?,
+        }),
         "spawn" => {
-            let name = word(c, "the name", w.first())?;
-            let kind = w.get(1..).map(|x| x.join(" ")).unwrap_or_default();
-            if kind.is_empty() {
-                return Err(args(c, "the enemy kind is missing"));
-            }
-            let zone = l
-                .keys
-                .get("zone")
-                .ok_or_else(|| args(c, "zone= is missing"))?;
+            let zone = r.key("zone").ok_or_else(|| r.problem("zone= is missing"))?;
             Ok(Command::Spawn {
-                name,
+                name: value(r, "NAME", 0)?.to_string(),
                 kind: pick(
                     "enemy kind",
-                    &kind,
+                    value(r, "KIND", 0)?,
                     s.catalog.enemies.iter().map(|k| k.name.as_str()),
                 )?,
-                health: num(c, "health", l.keys.get("health").map(String::as_str))?,
+                health: num(r, "health")?,
                 zone: pick("Zone", zone, zone_names(s))?,
             })
         }
-        "sink" | "emerge" => {
-            let en = pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?;
-            let pay = pay(c, l.keys.get("pay"))?;
-            Ok(if c == "sink" {
-                Command::Sink { enemy: en, pay }
-            } else {
-                Command::Emerge { enemy: en, pay }
-            })
-        }
+        "sink" => Ok(Command::Sink {
+            enemy: pick("enemy", value(r, "ENEMY", 0)?, enemy_names(s))?,
+            pay: pay(r)?,
+        }),
+        "emerge" => Ok(Command::Emerge {
+            enemy: pick("enemy", value(r, "ENEMY", 0)?, enemy_names(s))?,
+            pay: pay(r)?,
+        }),
         "ensnare" => Ok(Command::Ensnare {
-            enemy: pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?,
-            player: pick("player", &word(c, "the player", w.get(1))?, hero_names(s))?,
-            pay: pay(c, l.keys.get("pay"))?,
+            enemy: pick("enemy", value(r, "ENEMY", 0)?, enemy_names(s))?,
+            player: pick("player", value(r, "PLAYER", 0)?, hero_names(s))?,
+            pay: pay(r)?,
         }),
         _ => Ok(Command::Absorb {
-            enemy: pick("enemy", &word(c, "the enemy", w.first())?, enemy_names(s))?,
-            dice: dice(l)?,
+            enemy: pick("enemy", value(r, "ENEMY", 0)?, enemy_names(s))?,
+            dice: dice(r)?,
         }),
     }
 }

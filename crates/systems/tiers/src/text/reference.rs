@@ -2,10 +2,10 @@
 //! its usage, a summary in the book's words, who gives it and the rule it
 //! plays. The character sheet in plain text is [`crate::sheet::sheet`].
 //!
-//! `help`, the parser's usage messages ([`crate::text::parse`]) and
-//! `docs/COMMANDS.md` are all made from [`COMMANDS`].
+//! `help`, `docs/COMMANDS.md` and the parser are all made from [`COMMANDS`]:
+//! each usage is written in the usage language of [`tabula_core::usage`],
+//! which reads every line against it ([`crate::text::parse`]).
 
-use tabula_core::CommandParseError;
 use tabula_core::system::{CommandDoc, Giver};
 
 use crate::rules;
@@ -97,7 +97,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "adjust",
         &[],
-        "adjust CHARACTER VALUE AMOUNT | adjust ENEMY health AMOUNT | adjust reserve AMOUNT",
+        "adjust (CHARACTER|ENEMY VALUE AMOUNT | reserve AMOUNT)",
         "the GM sets (N) or changes (+N, -N) a character's Health (0 to max Health) or AP (0 to 6), an enemy's Health (to and from the pool's reserve) or the pool's reserve; 0 Health takes the character out, or defeats the enemy, as damage would",
         Giver::Gm,
         rules::GM_TOOLS,
@@ -105,7 +105,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add CHARACTER|FILE.toml [as NAME] [at ZONE]",
+        "add CHARACTER...|FILE.toml (at ZONE... as NAME... | [as NAME...] [at ZONE...])",
         "in combat, the GM brings in one of the table's characters, a bundled sheet (John, Cristy, Steve, Prologue, Even Steven, Brawn) or an uploaded character sheet FILE.toml as an NPC ally with full AP; a name already taken becomes \"NAME 2\"; enemies join by `spawn`",
         Giver::Gm,
         rules::GM_TOOLS,
@@ -113,7 +113,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "remove",
         &[],
-        "remove CHARACTER",
+        "remove CHARACTER...",
         "in combat, the GM takes an NPC ally or an enemy out of the encounter (not a player's character)",
         Giver::Gm,
         rules::GM_TOOLS,
@@ -121,7 +121,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "act",
         &[],
-        "act ACTION [on TARGET] [cover]",
+        "act ACTION... [on TARGET...] [cover]",
         "use an Action of a tier you have at least 1 SP in, paying its AP",
         Giver::Player,
         rules::ACTIONS,
@@ -129,15 +129,15 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "move",
         &[],
-        "move ZONE [> ZONE ...]",
-        "move to a touching, accessible Zone for 1 AP each",
+        "move PATH...",
+        "move along PATH: a touching, accessible Zone, or several joined by > (Yard > Shop), for 1 AP each",
         Giver::Player,
         rules::MOVEMENT,
     ),
     CommandDoc::new(
         "item",
         &["use"],
-        "item ITEM [on PLAYER]",
+        "item ITEM... [on PLAYER...]",
         "use an Item you carry, paying its AP",
         Giver::Player,
         rules::ITEMS,
@@ -145,7 +145,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "roleplay",
         &[],
-        "roleplay STAT D3 GOAL | roleplay STAT D3 vs ENEMY",
+        "roleplay STAT D3 (GOAL | vs ENEMY)",
         "roleplaying in combat: 1 AP per d3, added to the Stat's Roleplay Bonus, against a Goal or an enemy's 1d3",
         Giver::Player,
         rules::ROLEPLAYING_IN_COMBAT,
@@ -161,7 +161,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "spend",
         &[],
-        "spend ENEMY USE [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE] [on TARGET]",
+        "spend ENEMY USE... [on TARGET...] [d6=N] [d3=N] [cp=N] [heal=N] [to=ZONE]",
         "an enemy uses bought Rolls: Bite, Block, Fireball and the other roll uses",
         Giver::Gm,
         rules::DESCRIBING_ROLLS,
@@ -169,7 +169,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "move-enemy",
         &[],
-        "move-enemy ENEMY ZONE [pay=d3|cp]",
+        "move-enemy ENEMY ZONE... [pay=d3|cp]",
         "move an enemy to a touching, accessible Zone for a d3 or 1 Combat Point",
         Giver::Gm,
         rules::USING_ROLLS_MOVE,
@@ -177,7 +177,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "move-player",
         &[],
-        "move-player PLAYER ZONE [pay=d3|cp]",
+        "move-player PLAYER ZONE... [pay=d3|cp]",
         "enemy movement: move a player a Zone for a d3 or 2 Combat Points",
         Giver::Gm,
         rules::ENEMY_MOVEMENT,
@@ -185,7 +185,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "spawn",
         &[],
-        "spawn NAME KIND health=N zone=ZONE",
+        "spawn NAME KIND... [health=N] zone=ZONE",
         "an enemy joins, its Health from the pool's reserve",
         Giver::Gm,
         rules::ENEMY_HEALTH,
@@ -224,7 +224,14 @@ pub const COMMANDS: &[CommandDoc] = &[
     ),
 ];
 
-/// The error for wrong arguments of `command`, with its usage from [`COMMANDS`].
-pub(crate) fn args(command: &str, problem: impl Into<String>) -> CommandParseError {
-    CommandParseError::arguments_for(COMMANDS, command, problem)
+#[cfg(test)]
+mod tests {
+    use super::COMMANDS;
+
+    /// Every usage is written in the usage language the parser reads lines
+    /// with ([`tabula_core::usage`]).
+    #[test]
+    fn every_usage_compiles() {
+        assert_eq!(tabula_core::usage::check_all(COMMANDS), Ok(()));
+    }
 }
