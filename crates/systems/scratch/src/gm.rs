@@ -13,6 +13,7 @@ use tabula_core::builder::BuildProblem;
 use tabula_core::files::{SheetFiles, names_sheet_file};
 use tabula_core::names::check_name;
 use tabula_core::names::{NameLookupError, resolve};
+use tabula_core::usage::Reading;
 use tabula_core::{Refusal, RuleError, Seat};
 
 use crate::character::{Character, CharacterDraft, slug};
@@ -20,7 +21,7 @@ use crate::command::Command;
 use crate::event::Event;
 use crate::rules::{self, TableRules};
 use crate::state::{Phase, State, seats_match};
-use crate::text::parse::{args_err, key};
+use crate::text::parse::key;
 
 /// A value of a character the GM may `adjust`: the book tracks it at the
 /// table and it changes during play.
@@ -614,7 +615,8 @@ fn admit(
     }])
 }
 
-/// `add KIND|FILE.toml [as NAME] [to SEAT]` (issue 27, item 6): the kind is
+/// `add KIND|FILE.toml [as NAME] [to SEAT]` (issue 27, item 6), from its
+/// [`Reading`] (`all`: the line's words): the kind is
 /// resolved among [`kinds`] (any case, `-` or `_` for a space, an
 /// unambiguous prefix), the seat among the initiative groups' seats; the
 /// name is kept as typed. A KIND ending in `.toml` ([`names_sheet_file`])
@@ -624,44 +626,18 @@ fn admit(
 pub(crate) fn parse_add(
     state: &State,
     seat: &Seat,
-    args: &[&str],
+    r: &Reading<'_>,
+    all: &[String],
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    const USAGE: &str = "write add KIND|FILE.toml [as NAME] [to SEAT]";
-    // KIND, then `as` and `to` once each; a value runs to the next keyword,
-    // so names of several words may go unquoted (`add The Boss as Big Boss`).
-    let mut parts: Vec<(Option<String>, Vec<&str>)> = vec![(None, Vec::new())];
-    for word in args {
-        let lower = word.to_ascii_lowercase();
-        if matches!(lower.as_str(), "as" | "to") {
-            if parts
-                .iter()
-                .any(|(k, _)| k.as_deref() == Some(lower.as_str()))
-            {
-                return Err(args_err("add", format!("{word:?} is given twice; {USAGE}")));
-            }
-            parts.push((Some(lower), Vec::new()));
-        } else if let Some((_, words)) = parts.last_mut() {
-            words.push(word);
-        }
-    }
-    let (mut kind, mut name, mut to) = (None, None, None);
-    for (keyword, words) in parts {
-        if words.is_empty() {
-            let what = keyword.as_deref().unwrap_or("KIND");
-            return Err(args_err("add", format!("{what} needs a value; {USAGE}")));
-        }
-        let value = words.join(" ");
-        match keyword.as_deref() {
-            None => kind = Some(value),
-            Some("as") => name = Some(value),
-            _ => to = Some(value),
-        }
-    }
-    let Some(kind) = kind else {
-        return Err(args_err("add", USAGE));
+    add_keywords_once(r, all)?;
+    let kind = match r.get("FILE.toml") {
+        Some(file) => file,
+        None => r.require("KIND")?,
     };
-    if names_sheet_file(&kind) {
+    let name = r.get("NAME").map(str::to_string);
+    let to = r.get("SEAT").map(str::to_string);
+    if names_sheet_file(kind) {
         let file = kind.trim().to_string();
         let sheet = if seat.is_gm() {
             Some(read_sheet_file(state, &file, sheets)?)
@@ -676,7 +652,6 @@ pub(crate) fn parse_add(
             to,
         });
     }
-    let kind = kind.as_str();
     let kinds = kinds(state);
     let keys: Vec<String> = kinds.iter().map(|k| key(&k.name)).collect();
     let found =
@@ -708,6 +683,40 @@ pub(crate) fn parse_add(
         name,
         to,
     })
+}
+
+/// `as` and `to` are `add`'s keywords wherever they stand, once each, so that
+/// names of several words go unquoted (`add The Boss as Big Boss`). The usage
+/// language cannot say that a value of several words holds neither (`KIND...`
+/// and `NAME...` would read `add thug as a as b` as the name `a as b`, `add
+/// thug as` as the kind `thug as`), so this refuses a keyword the reading
+/// took into a value, naming the value it leaves out.
+fn add_keywords_once(r: &Reading<'_>, all: &[String]) -> Result<(), CommandParseError> {
+    const KEYWORDS: [(&str, &str); 2] = [("as", "NAME"), ("to", "SEAT")];
+    let args = all.get(1..).unwrap_or_default();
+    let slot_of = |w: &str| {
+        KEYWORDS
+            .iter()
+            .find(|(k, _)| w.eq_ignore_ascii_case(k))
+            .map(|(_, s)| *s)
+    };
+    for (kw, slot) in KEYWORDS {
+        let at: Vec<usize> = (0..args.len())
+            .filter(|i| args.get(*i).is_some_and(|w| w.eq_ignore_ascii_case(kw)))
+            .collect();
+        match at.as_slice() {
+            [] => {}
+            [_] if r.has(kw) => {}
+            [0] => return Err(r.problem("KIND is missing")),
+            [i] => {
+                let before = i.checked_sub(1).and_then(|b| args.get(b));
+                let missing = before.and_then(|w| slot_of(w)).unwrap_or(slot);
+                return Err(r.problem(format!("{missing} is missing")));
+            }
+            _ => return Err(r.problem(format!("{kw:?} is given twice"))),
+        }
+    }
+    Ok(())
 }
 
 /// The seat typed after `add ... to`, resolved among the initiative groups'

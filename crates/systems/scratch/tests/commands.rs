@@ -200,6 +200,54 @@ fn every_legal_command_is_in_the_reference() {
     assert!(seen > 50, "{seen}");
 }
 
+/// Every usage in `COMMANDS` is written in the usage language the one core
+/// parser reads lines with (`tabula_core::usage`, issue 26, item 1).
+#[test]
+fn every_usage_compiles() {
+    tabula_core::usage::check_all(Scratch::COMMANDS).unwrap();
+}
+
+/// Lines the usage reads in more than one way build the command the book
+/// means: a last `requires` is the switch, `as` and `to` of `add` come in
+/// either order and once each (issue 26, item 1).
+#[test]
+fn ambiguous_looking_lines_read_as_meant() {
+    let t = in_turns();
+    assert_eq!(
+        parse(&t, "gm", "roll breakhelm 12 requires").unwrap(),
+        Command::Roll {
+            character: "breakhelm".into(),
+            ability: None,
+            difficulty: 12,
+            requires: true
+        }
+    );
+    let a = parse(&t, "gm", "add The Boss as Big Boss to alice").unwrap();
+    let b = parse(&t, "gm", "add The Boss to alice as Big Boss").unwrap();
+    assert_eq!(a, b);
+    assert!(
+        matches!(&a, Command::Add { kind, name: Some(n), to: Some(s), .. }
+        if kind == "The Boss" && n == "Big Boss" && s == "alice"),
+        "{a:?}"
+    );
+    for (line, problem) in [
+        ("add thug as a as b", "\"as\" is given twice"),
+        ("add thug to alice to bob", "\"to\" is given twice"),
+        ("add thug as", "NAME is missing"),
+        ("add thug to", "SEAT is missing"),
+        ("add thug as to alice", "NAME is missing"),
+        ("add as x", "KIND is missing"),
+        ("add", "expected KIND or FILE.toml at the end"),
+    ] {
+        match parse(&t, "gm", line) {
+            Err(CommandParseError::Arguments { problem: p, .. }) => {
+                assert_eq!(p, problem, "{line}")
+            }
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+}
+
 /// Every name and alias in `COMMANDS` is a command the parser knows.
 #[test]
 fn every_command_in_the_reference_is_recognised() {

@@ -1,6 +1,8 @@
-//! Typed commands: the parser that reads a command line in the one command
-//! grammar ([`tabula_core::grammar`]) and resolves every name in it; the
-//! commands it knows are listed in [`COMMANDS`].
+//! Typed commands: every line is read by the one core parser,
+//! [`tabula_core::usage::read`], against the usage of its command in
+//! [`COMMANDS`] (issue 26, item 1); this module only builds the [`Command`]
+//! from the [`Reading`], resolving every name in it against the table and
+//! checking its numbers.
 //!
 //! Names of characters, abilities and terrains match without regard to case,
 //! with `_` or `-` for a space, and by unambiguous prefix (`"the boss"`,
@@ -12,6 +14,7 @@ use tabula_core::files::{NoSheets, SheetFiles};
 use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, normalize, resolve};
 use tabula_core::system::{CommandDoc, find_command};
+use tabula_core::usage::{self, Reading};
 use tabula_core::{CommandParseError, Seat};
 
 use super::reference::{ACTION_WORDS, COMMANDS};
@@ -211,112 +214,6 @@ impl Action {
     pub fn word_known(word: &str) -> bool {
         action_doc(word).is_some()
     }
-
-    /// Read an action: `WORD [TARGET...] [with ABILITY]`. Targets are kept as
-    /// typed; [`crate::Scratch`]'s parser resolves them to ids.
-    ///
-    /// # Errors
-    /// [`CommandParseError`] naming the argument.
-    pub fn parse(words: &[&str]) -> Result<Action, CommandParseError> {
-        let Some((w, rest)) = words.split_first() else {
-            return Err(CommandParseError::Arguments {
-                command: "act".into(),
-                problem: "an action is missing".into(),
-                usage: "CHARACTER ACTION [TARGET...] [with ABILITY]".into(),
-            });
-        };
-        let Some(d) = action_doc(w) else {
-            return Err(CommandParseError::Unknown {
-                got: (*w).to_string(),
-                known: ACTION_WORDS.join(", "),
-            });
-        };
-        let w = d.name;
-        let (args, with) = match rest.iter().position(|x| x.eq_ignore_ascii_case("with")) {
-            Some(i) => {
-                let after = rest.get(i + 1..).unwrap_or(&[]);
-                let [ab] = after else {
-                    return Err(args_err(w, "`with` takes one ability"));
-                };
-                (rest.get(..i).unwrap_or(&[]), Some(ability_arg(ab)?))
-            }
-            None => (rest, None),
-        };
-        let one = || -> Result<String, CommandParseError> {
-            match args {
-                [t] => Ok(t.to_string()),
-                _ => Err(args_err(w, format!("takes one target, got {}", args.len()))),
-            }
-        };
-        let none = || -> Result<(), CommandParseError> {
-            if args.is_empty() {
-                Ok(())
-            } else {
-                Err(args_err(w, "takes no target"))
-            }
-        };
-        let no_with = |a: Action| -> Result<Action, CommandParseError> {
-            if with.is_some() {
-                Err(args_err(w, "takes no `with`"))
-            } else {
-                Ok(a)
-            }
-        };
-        match w {
-            "attack" => Ok(Action::Attack {
-                target: one()?,
-                with,
-            }),
-            "hold" => Ok(Action::Hold {
-                target: one()?,
-                with,
-            }),
-            "distract" => Ok(Action::Distract {
-                target: one()?,
-                with,
-            }),
-            "surprise" => Ok(Action::Surprise {
-                target: one()?,
-                with,
-            }),
-            "evade" => {
-                if args.len() > 1 || (args.len() == 1 && with.is_some()) {
-                    return Err(args_err(w, "takes at most one movement ability"));
-                }
-                let evade_with = match (args, with) {
-                    ([ab], None) => Some(ability_arg(ab)?),
-                    _ => with,
-                };
-                Ok(Action::Evade { with: evade_with })
-            }
-            "throw" => no_with(Action::Throw { target: one()? }),
-            "shoot" => no_with(Action::Shoot { target: one()? }),
-            "knockout" => no_with(Action::Knockout { target: one()? }),
-            "intimidate" => no_with(Action::Intimidate { target: one()? }),
-            "heal" => no_with(Action::Heal { target: one()? }),
-            "blast" => {
-                if args.is_empty() || args.len() > 3 {
-                    return Err(args_err(w, "takes one to three targets"));
-                }
-                no_with(Action::Blast {
-                    targets: args.iter().map(|s| s.to_string()).collect(),
-                })
-            }
-            "fight" => {
-                if args.is_empty() || args.len() > 2 {
-                    return Err(args_err(w, "takes one or two targets"));
-                }
-                no_with(Action::Fight {
-                    targets: args.iter().map(|s| s.to_string()).collect(),
-                })
-            }
-            "escape" => none().and_then(|_| no_with(Action::Escape)),
-            "engage" => none().and_then(|_| no_with(Action::Engage)),
-            "cover" => none().and_then(|_| no_with(Action::TakeCover)),
-            "leave-cover" => none().and_then(|_| no_with(Action::LeaveCover)),
-            _ => none().and_then(|_| no_with(Action::End)),
-        }
-    }
 }
 
 /// The [`COMMANDS`] entry of action word `word`, if it is one.
@@ -324,49 +221,115 @@ fn action_doc(word: &str) -> Option<&'static CommandDoc> {
     find_command(COMMANDS, word).filter(|d| ACTION_WORDS.contains(&d.name))
 }
 
-/// The action with every target resolved to a character id.
-fn resolve_targets(state: &State, action: Action) -> Result<Action, CommandParseError> {
-    let t = |s: String| character_id(state, "target", &s);
-    let ts = |v: Vec<String>| -> Result<Vec<String>, CommandParseError> {
-        v.into_iter()
-            .map(|s| character_id(state, "target", &s))
+/// The action a reading of `[CHARACTER] ACTION ...` names, with every target
+/// resolved to a character id and the ability (`with ABILITY`; evade's
+/// `[with] ABILITY`) read ("Basic Actions", "Attack Abilities").
+fn action(state: &State, r: &Reading<'_>) -> Result<Action, CommandParseError> {
+    let with = r.get("ABILITY").map(ability_arg).transpose()?;
+    let target = || character_id(state, "target", r.require("TARGET")?);
+    // blast: one to three targets; fight: one or two (the usage says how many).
+    let targets = || -> Result<Vec<String>, CommandParseError> {
+        (0..)
+            .map_while(|i| r.nth("TARGET", i))
+            .map(|t| character_id(state, "target", t))
             .collect()
     };
-    Ok(match action {
-        Action::Attack { target, with } => Action::Attack {
-            target: t(target)?,
+    Ok(match r.command.name {
+        "attack" => Action::Attack {
+            target: target()?,
             with,
         },
-        Action::Hold { target, with } => Action::Hold {
-            target: t(target)?,
+        "hold" => Action::Hold {
+            target: target()?,
             with,
         },
-        Action::Distract { target, with } => Action::Distract {
-            target: t(target)?,
+        "distract" => Action::Distract {
+            target: target()?,
             with,
         },
-        Action::Surprise { target, with } => Action::Surprise {
-            target: t(target)?,
+        "surprise" => Action::Surprise {
+            target: target()?,
             with,
         },
-        Action::Throw { target } => Action::Throw { target: t(target)? },
-        Action::Shoot { target } => Action::Shoot { target: t(target)? },
-        Action::Knockout { target } => Action::Knockout { target: t(target)? },
-        Action::Intimidate { target } => Action::Intimidate { target: t(target)? },
-        Action::Heal { target } => Action::Heal { target: t(target)? },
-        Action::Blast { targets } => Action::Blast {
-            targets: ts(targets)?,
+        "evade" => Action::Evade { with },
+        "throw" => Action::Throw { target: target()? },
+        "shoot" => Action::Shoot { target: target()? },
+        "knockout" => Action::Knockout { target: target()? },
+        "intimidate" => Action::Intimidate { target: target()? },
+        "heal" => Action::Heal { target: target()? },
+        "blast" => Action::Blast {
+            targets: targets()?,
         },
-        Action::Fight { targets } => Action::Fight {
-            targets: ts(targets)?,
+        "fight" => Action::Fight {
+            targets: targets()?,
         },
-        other => other,
+        "escape" => Action::Escape,
+        "engage" => Action::Engage,
+        "cover" => Action::TakeCover,
+        "leave-cover" => Action::LeaveCover,
+        "end" => Action::End,
+        other => return Err(r.problem(format!("{other} is not an action"))),
     })
 }
 
-/// Read one command line (without the seat prefix) in the one command
-/// grammar, resolving every character, ability and terrain name in it; no
-/// sheet file comes with it ([`parse_with`] with [`NoSheets`]).
+/// The unknown-command error for a line whose first word is no command,
+/// listing the commands and the characters (`candidates`).
+fn unknown(got: &str, candidates: &[String]) -> CommandParseError {
+    let known: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    CommandParseError::Unknown {
+        got: got.to_string(),
+        known: format!(
+            "{}, or a character ({})",
+            known.join(", "),
+            candidates.join(", ")
+        ),
+    }
+}
+
+/// The id of the acting character typed before an action word; a name that
+/// fits no character is an unknown command (the line may have meant one).
+fn actor_id(state: &State, typed: &str) -> Result<String, CommandParseError> {
+    match resolve_character(state, "character", typed, &everyone(state)) {
+        Ok(i) => Ok(state.get(i).map(|c| c.id.clone()).unwrap_or_default()),
+        Err(NameLookupError::Unknown { candidates, .. }) => Err(unknown(typed, &candidates)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The error for a line [`usage::read`] finds no command in, as the book
+/// words it: when the first word is a character, its second word is no
+/// action (listing the actions); else the first word is neither a command
+/// nor a character (listing both).
+fn no_command(state: &State, line: &str, e: CommandParseError) -> CommandParseError {
+    if !matches!(e, CommandParseError::Unknown { .. }) {
+        return e;
+    }
+    let Ok(all) = words(line) else {
+        return e;
+    };
+    let Some(first) = all.first() else {
+        return e;
+    };
+    if let Err(e) = actor_id(state, first) {
+        return e;
+    }
+    match all.get(1) {
+        Some(second) => CommandParseError::Unknown {
+            got: second.clone(),
+            known: ACTION_WORDS.join(", "),
+        },
+        None => CommandParseError::Arguments {
+            command: "act".into(),
+            problem: "an action is missing".into(),
+            usage: "CHARACTER ACTION [TARGET...] [with ABILITY]".into(),
+        },
+    }
+}
+
+/// Read one command line (without the seat prefix) with
+/// [`tabula_core::usage::read`], resolving every character, ability and
+/// terrain name in it; no sheet file comes with it ([`parse_with`] with
+/// [`NoSheets`]).
 ///
 /// # Errors
 /// [`CommandParseError`]: an unknown command (listing the commands and the
@@ -391,83 +354,39 @@ pub fn parse_with(
     line: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let owned = words(line)?;
-    let words: Vec<&str> = owned.iter().map(String::as_str).collect();
-    let Some(first) = words.first() else {
-        return Err(CommandParseError::unknown_command("", COMMANDS));
-    };
-    if let Some(d) = find_command(COMMANDS, first) {
-        let args = words.get(1..).unwrap_or(&[]);
-        match d.name {
-            "initiative" => {
-                if !args.is_empty() {
-                    return Err(args_err("initiative", "takes nothing after it"));
+    let r = usage::read(COMMANDS, line).map_err(|e| no_command(state, line, e))?;
+    match r.command.name {
+        "initiative" => Ok(Command::Initiative),
+        "roll" => roll(state, &r),
+        "adjust" => adjust(state, &r),
+        "remove" => Ok(Command::Remove {
+            character: character_id(state, "character", r.require("CHARACTER")?)?,
+        }),
+        "add" => crate::gm::parse_add(state, seat, &r, &words(line)?, sheets),
+        "end-encounter" => Ok(Command::EndEncounter),
+        "terrain" => Ok(Command::Terrain {
+            terrain: terrain_arg(r.require("TERRAIN")?)?,
+            present: r.has("add"),
+        }),
+        "craft" | "uncraft" => craft(state, &r),
+        _ => {
+            // An action. Without a CHARACTER before it, the actor is implied:
+            // the character whose turn is on, or the only one this seat may
+            // act with.
+            let actor = match r.get("CHARACTER") {
+                Some(typed) => actor_id(state, typed)?,
+                None => {
+                    let who = crate::legal::actors(state, seat);
+                    let [a] = who.as_slice() else {
+                        return Err(r.problem("name the character first (CHARACTER ACTION ...)"));
+                    };
+                    state.get(*a).map(|c| c.id.clone()).unwrap_or_default()
                 }
-                return Ok(Command::Initiative);
-            }
-            "roll" => return parse_roll(state, args),
-            "adjust" => return parse_adjust(state, args),
-            "remove" => {
-                let [character] = args else {
-                    return Err(args_err("remove", "write remove CHARACTER"));
-                };
-                return Ok(Command::Remove {
-                    character: character_id(state, "character", character)?,
-                });
-            }
-            "add" => return crate::gm::parse_add(state, seat, args, sheets),
-            "end-encounter" => {
-                if !args.is_empty() {
-                    return Err(args_err("end-encounter", "takes nothing after it"));
-                }
-                return Ok(Command::EndEncounter);
-            }
-            "terrain" => {
-                let [change, t] = args else {
-                    return Err(args_err("terrain", "write terrain add|remove TERRAIN"));
-                };
-                let present = match change.to_ascii_lowercase().as_str() {
-                    "add" => true,
-                    "remove" => false,
-                    other => return Err(args_err("terrain", format!("{other:?}: add or remove"))),
-                };
-                let terrain = terrain_arg(t)?;
-                return Ok(Command::Terrain { terrain, present });
-            }
-            "craft" | "uncraft" => return parse_craft(state, d.name, args),
-            _ => {
-                // An action; the actor is implied: the character whose turn is
-                // on, or the only one this seat may act with.
-                let who = crate::legal::actors(state, seat);
-                let [a] = who.as_slice() else {
-                    return Err(args_err(
-                        d.name,
-                        "name the character first (CHARACTER ACTION ...)",
-                    ));
-                };
-                let actor = state.get(*a).map(|c| c.id.clone()).unwrap_or_default();
-                let action = resolve_targets(state, Action::parse(&words)?)?;
-                return Ok(Command::Act { actor, action });
-            }
+            };
+            let action = action(state, &r)?;
+            Ok(Command::Act { actor, action })
         }
     }
-    let actor = match resolve_character(state, "character", first, &everyone(state)) {
-        Ok(i) => state.get(i).map(|c| c.id.clone()).unwrap_or_default(),
-        Err(NameLookupError::Unknown { candidates, .. }) => {
-            let known: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
-            return Err(CommandParseError::Unknown {
-                got: (*first).to_string(),
-                known: format!(
-                    "{}, or a character ({})",
-                    known.join(", "),
-                    candidates.join(", ")
-                ),
-            });
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let action = resolve_targets(state, Action::parse(words.get(1..).unwrap_or(&[]))?)?;
-    Ok(Command::Act { actor, action })
 }
 
 /// True when `word` is one of the [`COMMANDS`] (a name or an alias, any
@@ -476,13 +395,11 @@ pub fn is_command_word(word: &str) -> bool {
     find_command(COMMANDS, word).is_some()
 }
 
-/// `roll CHARACTER [ABILITY] DIFFICULTY [requires]`.
-/// `adjust CHARACTER VALUE AMOUNT` (issue 27, item 6).
-fn parse_adjust(state: &State, args: &[&str]) -> Result<Command, CommandParseError> {
-    let [character, value, amount] = args else {
-        return Err(args_err("adjust", "write adjust CHARACTER VALUE AMOUNT"));
-    };
-    let character = character_id(state, "character", character)?;
+/// `adjust CHARACTER VALUE AMOUNT` (issue 27, item 6): the value by its word
+/// or an unambiguous prefix, the amount `N`, `+N` or `-N`.
+fn adjust(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let character = character_id(state, "character", r.require("CHARACTER")?)?;
+    let value = r.require("VALUE")?;
     let value = match crate::gm::Value::parse(value) {
         Some(v) => v,
         None => {
@@ -492,14 +409,14 @@ fn parse_adjust(state: &State, args: &[&str]) -> Result<Command, CommandParseErr
                 crate::gm::Value::ALL.iter().map(|v| v.key()),
             )?;
             crate::gm::Value::parse(found)
-                .ok_or_else(|| args_err("adjust", format!("{value:?} is not a value")))?
+                .ok_or_else(|| r.problem(format!("{value:?} is not a value")))?
         }
     };
+    let amount = r.require("AMOUNT")?;
     let amount = crate::gm::Amount::parse(amount).ok_or_else(|| {
-        args_err(
-            "adjust",
-            format!("the amount must be N, +N or -N (whole numbers), not {amount:?}"),
-        )
+        r.problem(format!(
+            "the amount must be N, +N or -N (whole numbers), not {amount:?}"
+        ))
     })?;
     Ok(Command::Adjust {
         character,
@@ -508,56 +425,30 @@ fn parse_adjust(state: &State, args: &[&str]) -> Result<Command, CommandParseErr
     })
 }
 
-fn parse_roll(state: &State, args: &[&str]) -> Result<Command, CommandParseError> {
-    let mut rest: Vec<&str> = args.to_vec();
-    let requires = rest
-        .last()
-        .is_some_and(|w| w.eq_ignore_ascii_case("requires"));
-    if requires {
-        rest.pop();
-    }
-    let (character, ability, difficulty) = match rest.as_slice() {
-        [c, d] => (c, None, d),
-        [c, a, d] => (c, Some(ability_arg(a)?), d),
-        _ => {
-            return Err(args_err(
-                "roll",
-                "write roll CHARACTER [ABILITY] DIFFICULTY [requires]",
-            ));
-        }
-    };
-    let difficulty = difficulty_arg(difficulty)?;
+/// `roll CHARACTER [ABILITY] DIFFICULTY [requires]` ("Rolls").
+fn roll(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let ability = r.get("ABILITY").map(ability_arg).transpose()?;
+    let difficulty = difficulty_arg(r.require("DIFFICULTY")?)?;
     Ok(Command::Roll {
-        character: character_id(state, "character", character)?,
+        character: character_id(state, "character", r.require("CHARACTER")?)?,
         ability,
         difficulty,
-        requires,
+        requires: r.has("requires"),
     })
 }
 
-/// `craft CRAFTER COMPANION ABILITY [hurry]`, `uncraft CRAFTER COMPANION ABILITY`.
-fn parse_craft(state: &State, name: &str, args: &[&str]) -> Result<Command, CommandParseError> {
-    let craft = name == "craft";
-    let (c, t, a, hurry) = match args {
-        [c, t, a] => (c, t, a, false),
-        [c, t, a, h] if craft && h.eq_ignore_ascii_case("hurry") => (c, t, a, true),
-        [_, _, _, ..] => return Err(args_err(name, "too many arguments")),
-        _ => {
-            return Err(args_err(
-                name,
-                "name the crafter, the companion and the ability",
-            ));
-        }
-    };
-    let ability = ability_arg(a)?;
-    let crafter = character_id(state, "crafter", c)?;
-    let target = character_id(state, "companion", t)?;
-    Ok(if craft {
+/// `craft CRAFTER COMPANION ABILITY [hurry]`, `uncraft CRAFTER COMPANION
+/// ABILITY` ("Support Abilities").
+fn craft(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let ability = ability_arg(r.require("ABILITY")?)?;
+    let crafter = character_id(state, "crafter", r.require("CRAFTER")?)?;
+    let target = character_id(state, "companion", r.require("COMPANION")?)?;
+    Ok(if r.command.name == "craft" {
         Command::Craft {
             crafter,
             target,
             ability,
-            hurry,
+            hurry: r.has("hurry"),
         }
     } else {
         Command::Uncraft {

@@ -43,7 +43,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "roll",
         &[],
-        "roll CHARACTER [ABILITY] DIFFICULTY [requires]",
+        "roll CHARACTER (DIFFICULTY | ABILITY DIFFICULTY) [requires]",
         "roll a twenty-sided die and add the ability level; equal to or greater than the difficulty succeeds, a natural 20 always does",
         Giver::Gm,
         rules::ROLLS,
@@ -67,7 +67,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "add KIND...|FILE.toml [as NAME... [to SEAT...] | to SEAT... [as NAME...]]",
         "the GM adds a character (one at the table, one of the book's sheets, or an uploaded sheet file) to a seat's initiative group (default the GM's), at full hit points; a name in use gets NAME 2",
         Giver::Gm,
         rules::GM_TOOLS,
