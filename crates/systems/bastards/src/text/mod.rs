@@ -1,6 +1,9 @@
 //! Text for the terminal (`tabula bastards play`) and the log: the status
 //! line, events in words ([`describe`](fn@describe): R-GB-12, what each seat may see), the
-//! command-line parser ([`parse`]) and the command reference ([`reference`](mod@reference)).
+//! command-line parser ([`parse`]: each line is read against its command's usage
+//! by [`tabula_core::usage::read`], then its names are resolved against the
+//! table) and the command reference ([`reference`](mod@reference)), whose usages
+//! are that parser's grammar.
 
 use tabula_core::names::same_name;
 use tabula_core::system::Seat;

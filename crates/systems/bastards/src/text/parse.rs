@@ -1,11 +1,19 @@
-//! Command lines: the parser of the reference entries ([`COMMANDS`]), in the
-//! one command grammar of `tabula-core` ([`tabula_core::grammar`]).
+//! Command lines: each is read against its command's usage in the reference
+//! ([`COMMANDS`]) by the one core parser, [`tabula_core::usage::read`]
+//! (issue 26, item 1), and the [`Command`] is built here from the values read.
 //!
-//! Every line is split by [`tabula_core::grammar::words`]: `"double quotes"`
-//! group a name with spaces, `_` still stands for a space. Every name typed is
-//! resolved here against the names that fit where it is typed, without regard
-//! to case and by unambiguous prefix ([`tabula_core::names::resolve`]), so the
-//! [`Command`] carries the name as the table writes it:
+//! The usage line is the one declaration of a command's syntax: the reader
+//! splits the line ([`tabula_core::grammar::words`]: `"double quotes"` group a
+//! name with spaces), finds the command by name or alias, matches literal
+//! words, optional parts and `key=value` words, and refuses a line that does
+//! not fit, naming what is missing or unexpected, with the usage. What is left
+//! to the book is what the usage cannot know: every name typed is resolved
+//! against the names that fit where it is typed, without regard to case and by
+//! unambiguous prefix ([`tabula_core::names::resolve`]; `_` still stands for a
+//! space), so the [`Command`] carries the name as the table writes it; numbers
+//! are read as whole numbers (one past the integer range is "too large") and
+//! range-checked by [`crate::decide`]; the sub-syntax inside one value is the
+//! book's (a card, an Advantage word, an `adjust` AMOUNT):
 //!
 //! - characters (`WHO`, `TARGET`, `study TARGET`): every character at the table
 //!   (decide refuses one the seat does not command). A first word after `The`
@@ -29,9 +37,9 @@
 
 use tabula_core::cards::CardSpec;
 use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
-use tabula_core::grammar::words;
 use tabula_core::names::{NameLookupError, normalize, resolve};
-use tabula_core::system::{CommandDoc, CommandParseError, Seat, find_command};
+use tabula_core::system::{CommandParseError, Seat};
+use tabula_core::usage::{Reading, read};
 
 use super::reference::COMMANDS;
 use crate::character::{SKILLS, Trait, Weapon, is_skill};
@@ -90,53 +98,42 @@ pub fn parse_command_with(
     line: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let w = words(line)?;
-    let Some(head) = w.first() else {
-        return Err(CommandParseError::unknown_command("", COMMANDS));
-    };
-    let Some(doc) = find_command(COMMANDS, head) else {
-        return Err(CommandParseError::unknown_command(head, COMMANDS));
-    };
-    let a = Args {
-        doc,
-        words: w.iter().skip(1).map(String::as_str).collect(),
-    };
+    let r = read(COMMANDS, line)?;
     let ctx = Context { state, seat };
-    Ok(match doc.name {
-        "fate" => parse_fate(&ctx, &a)?,
+    Ok(match r.command.name {
+        "fate" => parse_fate(&ctx, &r)?,
         "begin" => Command::Begin,
         "scene" => Command::Scene,
         "init" => {
-            let who = ctx.character(a.arg(0, "who")?)?;
-            let card = ctx.card(decide::find(state, &who), a.arg(1, "card")?)?;
+            let who = ctx.character(r.require("WHO")?)?;
+            let card = ctx.card(decide::find(state, &who), r.require("CARD")?)?;
             Command::Init { who, card }
         }
         "draw" => Command::Draw,
         "mulligan" => Command::Mulligan,
         "discard" => Command::Discard {
-            card: ctx.card(ctx.discarder(), a.arg(0, "card")?)?,
+            card: ctx.card(ctx.discarder(), r.require("CARD")?)?,
         },
         "wildcard" => Command::Wildcard {
-            who: ctx.character(a.arg(0, "who")?)?,
+            who: ctx.character(r.require("WHO")?)?,
         },
-        "attack" => parse_attack(&ctx, &a)?,
-        "play" => parse_play(&ctx, &a)?,
+        "attack" => parse_attack(&ctx, &r)?,
+        "play" => parse_play(&ctx, &r)?,
         "bet" => {
-            let c = a.arg(0, "card (or wild)")?;
-            if c.eq_ignore_ascii_case("wild") || c.eq_ignore_ascii_case("wildcard") {
+            if r.has("wild") || r.has("wildcard") {
                 Command::BetWild
             } else {
                 Command::Bet {
-                    card: ctx.card(ctx.player_of_the_hand(), c)?,
+                    card: ctx.card(ctx.player_of_the_hand(), r.require("CARD")?)?,
                 }
             }
         }
         "call" => Command::Call,
         "reinit" => Command::Reinit {
-            card: ctx.card(ctx.acting(), a.arg(0, "card")?)?,
+            card: ctx.card(ctx.acting(), r.require("CARD")?)?,
         },
         "wield" => {
-            let typed = a.arg(0, "weapon")?;
+            let typed = r.require("WEAPON")?;
             let carried = ctx.acting().and_then(|i| state.combatants.get(i));
             Command::Wield {
                 weapon: match carried {
@@ -146,134 +143,104 @@ pub fn parse_command_with(
             }
         }
         "pickup" => Command::Pickup {
-            weapon: weapon_named("weapon on the ground", a.arg(0, "weapon")?, &state.ground)?,
+            weapon: weapon_named("weapon on the ground", r.require("WEAPON")?, &state.ground)?,
         },
         "pass" => Command::Pass,
-        "use" => parse_use(&ctx, &a)?,
-        "reinforce" | "involve" => parse_newcomers(&ctx, &a)?,
+        "use" => parse_use(&ctx, &r)?,
+        "reinforce" | "involve" => parse_newcomers(&ctx, &r)?,
         "appear" => Command::Appear {
-            who: ctx.character(a.arg(0, "who")?)?,
+            who: ctx.character(r.require("WHO")?)?,
         },
         "distance" => {
-            let who = ctx.character(a.arg(0, "who")?)?;
-            let n = a.int(a.arg(1, "wildcards")?, "wildcards")?;
+            let who = ctx.character(r.require("WHO")?)?;
+            let n = int(&r, r.require("WILDCARDS")?, "WILDCARDS")?;
             let wildcards = u32::try_from(n).map_err(|_| {
-                a.bad(format!(
-                    "wildcards must be 1 or more (and at most the Wildcards held), not {n}"
+                r.problem(format!(
+                    "WILDCARDS must be 1 or more (and at most the Wildcards held), not {n}"
                 ))
             })?;
             Command::Distance { who, wildcards }
         }
         "end" => Command::End,
-        "adjust" => parse_adjust(&ctx, &a)?,
-        "add" => parse_add(&ctx, &a, sheets)?,
-        "remove" => {
-            if a.words.len() > 1 {
-                return Err(a.bad("remove takes WHO".into()));
-            }
-            Command::Remove {
-                who: ctx.character(a.arg(0, "who")?)?,
-            }
-        }
+        "adjust" => parse_adjust(&ctx, &r)?,
+        "add" => parse_add(&ctx, &r, sheets)?,
+        "remove" => Command::Remove {
+            who: ctx.character(r.require("WHO")?)?,
+        },
         _ => Command::Finish,
     })
 }
 
-/// The words after a command's name, with the command's reference entry
-/// for the usage its errors quote.
-struct Args<'a> {
-    /// The command's entry in [`COMMANDS`].
-    doc: &'a CommandDoc,
-    /// The words after the command's name.
-    words: Vec<&'a str>,
-}
-
-impl Args<'_> {
-    /// A problem with the arguments, quoting the command's usage.
-    fn bad(&self, problem: String) -> CommandParseError {
-        CommandParseError::arguments(self.doc, problem)
-    }
-
-    /// Argument `i`, or "missing NAME".
-    fn arg(&self, i: usize, name: &str) -> Result<&str, CommandParseError> {
-        self.words
-            .get(i)
-            .copied()
-            .ok_or_else(|| self.bad(format!("missing {name}")))
-    }
-
-    /// `text` as a whole number (checked: one out of range is "too large").
-    fn int(&self, text: &str, name: &str) -> Result<i64, CommandParseError> {
-        text.parse::<i64>().map_err(|e| {
-            use std::num::IntErrorKind;
-            self.bad(match e.kind() {
-                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
-                    format!("{name} {text:?} is too large (out of range)")
-                }
-                _ => format!("{name} must be a whole number, not {text:?}"),
-            })
+/// `text` as a whole number for the value `name` of `r`'s command (checked:
+/// one out of range is "too large"; the book's ranges are `decide`'s).
+fn int(r: &Reading, text: &str, name: &str) -> Result<i64, CommandParseError> {
+    text.parse::<i64>().map_err(|e| {
+        use std::num::IntErrorKind;
+        r.problem(match e.kind() {
+            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                format!("{name} {text:?} is too large (out of range)")
+            }
+            _ => format!("{name} must be a whole number, not {text:?}"),
         })
-    }
+    })
 }
 
-/// `fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]`: a Skill Check
-/// ("Skill Hand", "Difficulty Modifier", "Specialties"; R-GB-6).
-fn parse_fate(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
-    let who = ctx.character(a.arg(0, "who")?)?;
+/// `fate WHO SKILL TRAIT [acrobat [MODIFIER] | MODIFIER [acrobat]]
+/// [spec=NAME]`: a Skill Check ("Skill Hand", "Difficulty Modifier",
+/// "Specialties"; R-GB-6). The modifier may be written `+N`.
+fn parse_fate(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
+    let who = ctx.character(r.require("WHO")?)?;
     let i = decide::find(ctx.state, &who);
-    let skill = ctx.skill(i, a.arg(1, "skill")?)?;
-    let trait_used = ctx.trait_named(a.arg(2, "trait")?)?;
-    let mut modifier = 0;
-    let mut acrobat = false;
-    let mut specialty = None;
-    for w in a.words.iter().skip(3) {
-        if w.eq_ignore_ascii_case("acrobat") {
-            acrobat = true;
-        } else if let Some(sp) = strip_key(w, "spec=") {
-            specialty = Some(ctx.specialty(i, sp)?);
-        } else {
-            modifier = a.int(w.trim_start_matches('+'), "modifier")?;
-        }
-    }
+    let skill = ctx.skill(i, r.require("SKILL")?)?;
+    let trait_used = ctx.trait_named(r.require("TRAIT")?)?;
+    let modifier = match r.get("MODIFIER") {
+        Some(m) => int(r, m.trim_start_matches('+'), "MODIFIER")?,
+        None => 0,
+    };
+    let specialty = match r.key("spec") {
+        Some(sp) => Some(ctx.specialty(i, sp)?),
+        None => None,
+    };
     Ok(Command::Fate {
         who,
         skill,
         trait_used,
         modifier,
-        acrobat,
+        acrobat: r.has("acrobat"),
         specialty,
     })
 }
 
-/// `attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune]
-/// [disarm] [savage] [wild=N] [spec=NAME]`: an opposed hand declared, with
-/// the Advantages that go with it ("Steps", "Core Mechanic", "Advantages";
-/// R-GB-15).
-fn parse_attack(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
-    let target = ctx.character(a.arg(0, "target")?)?;
+/// The words of an opposed hand's kind ([`HandKind::parse`]), as `attack`'s
+/// usage lists them.
+const HAND_KINDS: [&str; 7] = [
+    "physical", "social", "fear", "simple", "melee", "mental", "sanity",
+];
+
+/// `attack TARGET SKILL [physical|social|fear|simple|melee|mental|sanity]
+/// [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]`: an opposed hand
+/// declared (physical unless said), with the Advantages that go with it
+/// ("Steps", "Core Mechanic", "Advantages"; R-GB-15).
+fn parse_attack(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
+    let target = ctx.character(r.require("TARGET")?)?;
     let me = ctx.acting();
-    let skill = ctx.skill(me, a.arg(1, "skill")?)?;
-    let mut kind = HandKind::Physical;
-    let mut options = AttackOptions::default();
-    for w in a.words.iter().skip(2) {
-        let l = w.to_ascii_lowercase();
-        if let Some(k) = HandKind::parse(&l) {
-            kind = k;
-        } else if l == "zeal" {
-            options.zeal = true;
-        } else if l == "fortune" {
-            options.fortune = true;
-        } else if l == "disarm" {
-            options.disarm = true;
-        } else if l == "savage" {
-            options.savage = true;
-        } else if let Some(n) = strip_key(w, "wild=") {
-            options.wild_swing = a.int(n, "wild swing")?;
-        } else if let Some(n) = strip_key(w, "spec=") {
-            options.specialty = Some(ctx.specialty(me, n)?);
-        } else {
-            return Err(a.bad(format!("unknown option {w:?}")));
-        }
+    let skill = ctx.skill(me, r.require("SKILL")?)?;
+    let kind = r
+        .which(&HAND_KINDS)
+        .and_then(HandKind::parse)
+        .unwrap_or(HandKind::Physical);
+    let mut options = AttackOptions {
+        zeal: r.has("zeal"),
+        fortune: r.has("fortune"),
+        disarm: r.has("disarm"),
+        savage: r.has("savage"),
+        ..AttackOptions::default()
+    };
+    if let Some(n) = r.key("wild") {
+        options.wild_swing = int(r, n, "wild swing")?;
+    }
+    if let Some(n) = r.key("spec") {
+        options.specialty = Some(ctx.specialty(me, n)?);
     }
     Ok(Command::Attack {
         target,
@@ -283,44 +250,51 @@ fn parse_attack(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
     })
 }
 
-/// `play CARD [SKILL] [mom] [counter=N]`: the face-down card, the one
-/// affected naming its skill, Mind Over Matter or Counter ("Skill Hands in
-/// Oppositions", "Advantages").
-fn parse_play(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
+/// `play CARD [mom [SKILL] | SKILL [mom]] [counter=N]`: the face-down card,
+/// the one affected naming its skill, Mind Over Matter or Counter ("Skill
+/// Hands in Oppositions", "Advantages").
+fn parse_play(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
     let me = ctx.player_of_the_hand();
-    let card = ctx.card(me, a.arg(0, "card")?)?;
-    let mut skill = None;
-    let mut mind_over_matter = false;
-    let mut counter = 0;
-    for w in a.words.iter().skip(1) {
-        if w.eq_ignore_ascii_case("mom") {
-            mind_over_matter = true;
-        } else if let Some(n) = strip_key(w, "counter=") {
-            counter = a.int(n, "counter")?;
-        } else {
-            skill = Some(ctx.skill(me, w)?);
-        }
-    }
+    let card = ctx.card(me, r.require("CARD")?)?;
+    let skill = match r.get("SKILL") {
+        Some(s) => Some(ctx.skill(me, s)?),
+        None => None,
+    };
+    let counter = match r.key("counter") {
+        Some(n) => int(r, n, "counter")?,
+        None => 0,
+    };
     Ok(Command::Play {
         card,
         skill,
-        mind_over_matter,
+        mind_over_matter: r.has("mom"),
         counter,
     })
 }
 
-/// `use WHO ADVANTAGE [N|TARGET]`: an Advantage used on its own
-/// ("Advantages"; R-GB-8).
-fn parse_use(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
-    let who = ctx.character(a.arg(0, "who")?)?;
-    let advantage = match advantage_word(a.arg(1, "advantage")?)? {
+/// `use WHO ADVANTAGE [N|TARGET]`: an Advantage used on its own, by its
+/// word in [`ADVANTAGE_WORDS`] ("Advantages"; R-GB-8); Defensive Stance
+/// takes N, Study its TARGET. The Advantage is a value, not the usage's
+/// words, because it is read without regard to case or punctuation and by
+/// unique prefix ([`advantage_word`]).
+fn parse_use(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
+    let who = ctx.character(r.require("WHO")?)?;
+    // `[N|TARGET]` is one word: the reader binds it to the first name, N.
+    let more = || r.get("N").or_else(|| r.get("TARGET"));
+    let advantage = match advantage_word(r.require("ADVANTAGE")?)? {
         "all-out-defense" => UseAdvantage::AllOutDefense,
-        "stance" | "defensive-stance" => UseAdvantage::DefensiveStance(a.int(a.arg(2, "N")?, "N")?),
+        "stance" | "defensive-stance" => {
+            let n = more().ok_or_else(|| r.problem("N is missing"))?;
+            UseAdvantage::DefensiveStance(int(r, n, "N")?)
+        }
         "serendipity" => UseAdvantage::Serendipity,
         "iron-wall" => UseAdvantage::IronWall,
         "karmic-shuffle" => UseAdvantage::KarmicShuffle,
         "soul-of-steel" => UseAdvantage::SoulOfSteel,
-        "study" => UseAdvantage::Study(ctx.character(a.arg(2, "target")?)?),
+        "study" => {
+            let target = more().ok_or_else(|| r.problem("TARGET is missing"))?;
+            UseAdvantage::Study(ctx.character(target)?)
+        }
         "dodge" => UseAdvantage::Dodge,
         "ass-pull" => UseAdvantage::AssPull,
         "berserk" => UseAdvantage::Berserk,
@@ -331,12 +305,12 @@ fn parse_use(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
 
 /// `reinforce|involve WHO NAME [WEAPON DAMAGE]`: a Wildcard brings Extras
 /// or Touched ("Optional Rules", "Building A Scene"; R-GB-9).
-fn parse_newcomers(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
-    let who = ctx.character(a.arg(0, "who")?)?;
-    let name = spaced(a.arg(1, "name")?);
-    let weapon = match a.words.get(2) {
+fn parse_newcomers(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
+    let who = ctx.character(r.require("WHO")?)?;
+    let name = spaced(r.require("NAME")?);
+    let weapon = match r.get("WEAPON") {
         Some(w) => {
-            let damage = a.int(a.arg(3, "weapon damage")?, "weapon damage")?;
+            let damage = int(r, r.require("DAMAGE")?, "DAMAGE")?;
             let w = spaced(w);
             Some(Weapon {
                 skill: format!("{w} Combat"),
@@ -348,7 +322,7 @@ fn parse_newcomers(ctx: &Context, a: &Args) -> Result<Command, CommandParseError
         }
         None => None,
     };
-    Ok(if a.doc.name == "reinforce" {
+    Ok(if r.command.name == "reinforce" {
         Command::Reinforce { who, name, weapon }
     } else {
         Command::Involve { who, name, weapon }
@@ -357,30 +331,27 @@ fn parse_newcomers(ctx: &Context, a: &Args) -> Result<Command, CommandParseError
 
 /// `adjust WHO VALUE AMOUNT`: the Dealer sets or changes a pool, members or
 /// Wildcards ([`crate::gm::GM_TOOLS`]; issue 27, item 6).
-fn parse_adjust(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
-    let who = ctx.character(a.arg(0, "who")?)?;
-    let typed = a.arg(1, "value")?;
+fn parse_adjust(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
+    let who = ctx.character(r.require("WHO")?)?;
+    let typed = r.require("VALUE")?;
     let value = match crate::gm::Value::parse(typed) {
         Some(v) => v,
         None => {
-            let found = tabula_core::names::resolve(
+            let found = resolve(
                 "value",
                 typed,
                 crate::gm::Value::ALL.iter().map(|v| v.key()),
             )?;
             crate::gm::Value::parse(found)
-                .ok_or_else(|| a.bad(format!("{typed:?} is not a value")))?
+                .ok_or_else(|| r.problem(format!("{typed:?} is not a value")))?
         }
     };
-    let typed = a.arg(2, "amount")?;
+    let typed = r.require("AMOUNT")?;
     let amount = crate::gm::Amount::parse(typed).ok_or_else(|| {
-        a.bad(format!(
+        r.problem(format!(
             "the amount must be N, +N or -N (whole numbers), not {typed:?}"
         ))
     })?;
-    if a.words.len() > 3 {
-        return Err(a.bad("adjust takes WHO VALUE AMOUNT".into()));
-    }
     Ok(Command::Adjust { who, value, amount })
 }
 
@@ -389,11 +360,13 @@ fn parse_adjust(ctx: &Context, a: &Args) -> Result<Command, CommandParseError> {
 /// sent with the line ([`crate::gm::GM_TOOLS`]; issue 27, item 6).
 fn parse_add(
     ctx: &Context,
-    a: &Args,
+    r: &Reading,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
     let state = ctx.state;
-    let typed = a.arg(0, "kind")?;
+    // `KIND|FILE.toml` is one word: the reader binds it to the first name.
+    let typed = r.get("KIND").or_else(|| r.get("FILE.toml"));
+    let typed = typed.ok_or_else(|| r.problem("KIND is missing"))?;
     let (kind, sheet) = if names_sheet_file(typed) {
         let file = typed.trim().to_string();
         (file.clone(), Some(read_sheet_file(&file, sheets)?))
@@ -402,16 +375,9 @@ fn parse_add(
         let kind = resolve("kind", typed, kinds.iter().map(|(n, _)| n.as_str()))?;
         (kind.to_string(), None)
     };
-    let mut name = None;
-    let mut to = None;
-    let mut rest = a.words.iter().skip(1);
-    while let Some(word) = rest.next() {
-        let value = rest
-            .next()
-            .ok_or_else(|| a.bad(format!("say what follows `{word}`")))?;
-        if word.eq_ignore_ascii_case("as") && name.is_none() {
-            name = Some(spaced(value));
-        } else if word.eq_ignore_ascii_case("to") && to.is_none() {
+    let name = r.get("NAME").map(spaced);
+    let to = match r.get("SEAT") {
+        Some(value) => {
             let seats = tabula_core::system::seat_list(
                 state.combatants.iter().map(|c| c.controller.clone()),
             );
@@ -421,13 +387,10 @@ fn parse_add(
             } else {
                 resolve("seat", value, words.iter().map(String::as_str))?
             };
-            to = Some(Seat::parse(found));
-        } else {
-            return Err(a.bad(format!(
-                "add takes KIND|FILE.toml [as NAME] [to SEAT], not {word:?}"
-            )));
+            Some(Seat::parse(found))
         }
-    }
+        None => None,
+    };
     Ok(Command::Add {
         kind,
         name,
@@ -444,14 +407,6 @@ fn parse_add(
 /// broken rule of the sheet.
 fn read_sheet_file(file: &str, sheets: &dyn SheetFiles) -> Result<String, CommandParseError> {
     tabula_core::files::read_checked_sheet(sheets, file, crate::gm::read_sheet)
-}
-
-/// `key=value` without regard to the key's case.
-fn strip_key<'a>(word: &'a str, key: &str) -> Option<&'a str> {
-    let head = word.get(..key.len())?;
-    head.eq_ignore_ascii_case(key)
-        .then(|| word.get(key.len()..))
-        .flatten()
 }
 
 /// A typed name as the table compares it: `_` read as a space, trimmed.

@@ -1,19 +1,21 @@
 //! The command reference: every command once ([`COMMANDS`]), the source of
-//! `help`, of the parser's usage messages ([`super::parse`]) and of
-//! `docs/COMMANDS.md`.
+//! `help`, of `docs/COMMANDS.md` and of the parser's grammar: each usage is
+//! the line [`tabula_core::usage::read`] matches a typed line against
+//! ([`super::parse`]).
 
 use tabula_core::system::{CommandDoc, Giver};
 
 use crate::{fate, rules, values};
 
 /// Every command of A Game of Bastards, once each (003_2dfeea144768d328.txt;
-/// the rule each plays is cited in its entry): the source of `help`, of the
-/// parser's usage messages and of `docs/COMMANDS.md`.
+/// the rule each plays is cited in its entry): the source of `help`, of
+/// `docs/COMMANDS.md` and of the parser's grammar (each usage is read by
+/// [`tabula_core::usage::read`]).
 pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "fate",
         &["check"],
-        "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]",
+        "fate WHO SKILL TRAIT [acrobat [MODIFIER] | MODIFIER [acrobat]] [spec=NAME]",
         "Skill Check: a Skill Hand against the Dealer's Fate Draw (Difficulty Modifier 0..20)",
         Giver::Player,
         fate::RULE_SKILL_HAND,
@@ -77,7 +79,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "attack",
         &[],
-        "attack TARGET SKILL [physical|social|fear|simple] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]",
+        "attack TARGET SKILL [physical|social|fear|simple|melee|mental|sanity] [zeal] [fortune] [disarm] [savage] [wild=N] [spec=NAME]",
         "Declare an opposed hand against a target",
         Giver::Any,
         rules::RULE_STEPS,
@@ -85,7 +87,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "play",
         &[],
-        "play CARD [SKILL] [mom] [counter=N]",
+        "play CARD [mom [SKILL] | SKILL [mom]] [counter=N]",
         "Play the face-down card (the one affected names its skill)",
         Giver::Any,
         rules::RULE_BETTING,
@@ -93,7 +95,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "bet",
         &[],
-        "bet CARD|wild",
+        "bet CARD|wild|wildcard",
         "Bet a card face up from the hand, or a Wildcard's new card",
         Giver::Any,
         rules::RULE_BETTING,
@@ -141,8 +143,8 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "use",
         &[],
-        "use WHO all-out-defense|stance N|serendipity|iron-wall|karmic-shuffle|soul-of-steel|study TARGET|dodge|ass-pull|berserk|calm",
-        "Use an Advantage that is not part of an attack",
+        "use WHO ADVANTAGE [N|TARGET]",
+        "Use an Advantage that is not part of an attack: all-out-defense, stance N (Defensive Stance), serendipity, iron-wall, karmic-shuffle, soul-of-steel, study TARGET, dodge, ass-pull, berserk or calm",
         Giver::Player,
         rules::RULE_ADVANTAGES,
     ),
@@ -219,3 +221,15 @@ pub const COMMANDS: &[CommandDoc] = &[
         rules::RULE_STEPS,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::COMMANDS;
+
+    /// Every usage is written in the usage language, since the parser reads
+    /// lines with it ([`tabula_core::usage`]; issue 26, item 1).
+    #[test]
+    fn every_usage_compiles() {
+        tabula_core::usage::check_all(COMMANDS).unwrap();
+    }
+}
