@@ -10,7 +10,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "check",
         &[],
-        "check CHARACTER TN [ongoing]",
+        "check CHARACTER... TN [ongoing]",
         "Call for a check outside an Action Sequence (TN 1 to 5)",
         Giver::Gm,
         crate::rules::RULE_WHEN_TO_ROLL,
@@ -18,7 +18,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "confront",
         &[],
-        "confront AGGRESSOR DEFENDER",
+        "confront AGGRESSOR... DEFENDER...",
         "Character versus Character: one roll, the defender raises the TN",
         Giver::Gm,
         crate::rules::RULE_VERSUS,
@@ -26,7 +26,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "fight",
         &[],
-        "fight AGGRESSOR DEFENDER",
+        "fight AGGRESSOR... DEFENDER...",
         "A fight: an Action Sequence with the aggressor focal first",
         Giver::Gm,
         crate::rules::RULE_VERSUS,
@@ -34,7 +34,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "begin-sequence",
         &[],
-        "begin-sequence [GOAL]",
+        "begin-sequence [GOAL...]",
         "Begin an Action Sequence toward the group's goal",
         Giver::Gm,
         crate::rules::RULE_SEQUENCE,
@@ -42,7 +42,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "threaten",
         &[],
-        "threaten CHARACTER",
+        "threaten CHARACTER...",
         "At a round's start: the character is threatened and must take a turn",
         Giver::Gm,
         crate::rules::RULE_SEQUENCE,
@@ -50,7 +50,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "enter-fray",
         &[],
-        "enter-fray CHARACTER",
+        "enter-fray CHARACTER...",
         "At a round's start: the character enters the fray",
         Giver::Player,
         crate::rules::RULE_PLAYERS,
@@ -58,7 +58,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "leave-fray",
         &[],
-        "leave-fray CHARACTER",
+        "leave-fray CHARACTER...",
         "At a round's start: a participant not threatened leaves the fray",
         Giver::Player,
         crate::rules::RULE_PLAYERS,
@@ -66,7 +66,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "frame",
         &[],
-        "frame TEXT",
+        "frame TEXT...",
         "Frame the turn: what the characters and NPCs are doing",
         Giver::Gm,
         crate::rules::RULE_SEQUENCE,
@@ -74,7 +74,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "focal",
         &[],
-        "focal CHARACTER",
+        "focal CHARACTER...",
         "The focal character of this turn (focal once a round)",
         Giver::Player,
         crate::rules::RULE_PLAYERS,
@@ -82,15 +82,15 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "tn",
         &[],
-        "tn N [except NAME, NAME]",
-        "Set the TN; the Injuries and Stresses named are not relevant",
+        "tn N [except NAMES...]",
+        "Set the TN; the Injuries and Stresses named (NAME, NAME) are not relevant",
         Giver::Gm,
         crate::rules::RULE_PENALTY,
     ),
     CommandDoc::new(
         "invoke",
         &[],
-        "invoke ELEMENT [full|partial]",
+        "invoke ELEMENT... [full|fully|partial|partly]",
         "Invoke a Profession, a Specialization of it or a Quality for dice",
         Giver::Player,
         crate::rules::RULE_INVOKE,
@@ -98,7 +98,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "assist",
         &["help", "support"],
-        "assist HELPER ELEMENT",
+        "assist HELPER... ELEMENT...",
         "Receiving Help: the helper invokes one element for a bonus die",
         Giver::Player,
         crate::rules::RULE_HELP,
@@ -106,7 +106,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "defend",
         &[],
-        "defend ELEMENT [full|partial]",
+        "defend ELEMENT... [full|fully|partial|partly]",
         "The defender invokes an element to raise the TN by its dice (Main Profession full 2)",
         Giver::Player,
         crate::rules::RULE_VERSUS,
@@ -114,7 +114,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "talent",
         &[],
-        "talent NAME",
+        "talent NAME...",
         "Call out a Special Talent for this check",
         Giver::Player,
         crate::rules::RULE_TALENT_USE,
@@ -130,7 +130,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "declare",
         &[],
-        "declare principle|impulse TEXT",
+        "declare principle|impulse|worst-impulse TEXT...",
         "Declare a sacrifice for the Principle or an overindulgence of the Worst Impulse",
         Giver::Player,
         crate::rules::RULE_SACRIFICE,
@@ -162,7 +162,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "roll",
         &[],
-        "roll [with WEAPON [at TARGET]]",
+        "roll [with WEAPON... [at TARGET...]]",
         "Roll the pool of Spiral Dice; a weapon's Injury goes on the target",
         Giver::Player,
         crate::rules::RULE_WHEN_TO_ROLL,
@@ -170,7 +170,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "similar-to",
         &[],
-        "similar-to ENTRY",
+        "similar-to ENTRY...",
         "The weapon's new Injury is of a similar nature to this one",
         Giver::Gm,
         crate::rules::RULE_SIMILAR,
@@ -186,7 +186,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "injury",
         &[],
-        "injury CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
+        "injury CHARACTER... minor|moderate|severe WORDS... [similar-to ENTRY...]",
         "Record an Injury, naming an existing one of a similar nature",
         Giver::Gm,
         crate::rules::RULE_SIMILAR,
@@ -194,7 +194,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "stress",
         &[],
-        "stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
+        "stress CHARACTER... minor|moderate|severe WORDS... [similar-to ENTRY...]",
         "Record a Stress, naming an existing one of a similar nature",
         Giver::Gm,
         crate::rules::RULE_SIMILAR,
@@ -202,7 +202,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "heal",
         &[],
-        "heal CHARACTER injury|stress WORDS",
+        "heal CHARACTER... injury|stress WORDS...",
         "An Injury heals or a Stress clears",
         Giver::Gm,
         crate::rules::RULE_INJURIES,
@@ -210,7 +210,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "luck-principle",
         &[],
-        "luck-principle CHARACTER",
+        "luck-principle CHARACTER...",
         "Trouble for following the Principle: the character gains 1 Luck",
         Giver::Gm,
         crate::rules::RULE_PRINCIPLES,
@@ -218,7 +218,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "luck-impulse",
         &[],
-        "luck-impulse CHARACTER OTHER",
+        "luck-impulse CHARACTER... OTHER...",
         "The Worst Impulse caused trouble: the most inconvenienced other gains 1 Luck",
         Giver::Any,
         crate::rules::RULE_PRINCIPLES,
@@ -226,7 +226,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "adjust",
         &[],
-        "adjust CHARACTER VALUE AMOUNT",
+        "adjust CHARACTER... VALUE AMOUNT",
         "The GM sets (N) or changes (+N, -N) a character's Luck (0 to 99)",
         Giver::Gm,
         crate::rules::RULE_LUCK,
@@ -234,7 +234,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "add KIND...|FILE.toml [as NAME... [to SEAT...] | to SEAT... [as NAME...]]",
         "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...), a copy of one at the table, or an uploaded sheet file, fresh Injury and Stress tracks, played by the GM or SEAT",
         Giver::Gm,
         crate::rules::RULE_GM_TOOLS,
@@ -242,7 +242,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "remove",
         &[],
-        "remove CHARACTER",
+        "remove CHARACTER...",
         "The GM removes a GM character from the encounter, between turns",
         Giver::Gm,
         crate::rules::RULE_GM_TOOLS,
@@ -250,7 +250,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "give-luck",
         &[],
-        "give-luck CHARACTER N",
+        "give-luck CHARACTER... N",
         "Luck for compelling choices",
         Giver::Gm,
         crate::rules::RULE_LUCK,
@@ -258,7 +258,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "release",
         &[],
-        "release CHARACTER [ELEMENT]",
+        "release CHARACTER... [ELEMENT...]",
         "An ongoing task ends, or one invoked element is free again",
         Giver::Gm,
         crate::rules::RULE_LOCKS,
@@ -274,7 +274,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "advance",
         &[],
-        "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME [effect=KIND amount=N text=\"WORDS\" magic=yes|no]",
+        "advance CHARACTER... (specialization|side-profession|quality NAME... | side-specialization SIDE... NAME... | talent|special-talent NAME... [effect=KIND] [amount=N] [text=\"WORDS\"] [magic=yes|no|true|false|magical|not-magical|from-words])",
         "Take one advancement after a consequential session",
         Giver::Player,
         crate::rules::RULE_SESSION,
@@ -282,7 +282,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "change",
         &[],
-        "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
+        "change CHARACTER... (word PROFESSION... to NEW... | swap SIDE... | quality OLD... to NEW...)",
         "A change on completing an advancement cycle",
         Giver::Player,
         crate::rules::RULE_ADVANCEMENT,
@@ -304,3 +304,13 @@ pub const COMMANDS: &[CommandDoc] = &[
         crate::rules::RULE_SEQUENCE,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    /// Every usage is written in the usage language ([`tabula_core::usage`]),
+    /// which reads every line of this book.
+    #[test]
+    fn every_usage_compiles() {
+        tabula_core::usage::check_all(super::COMMANDS).unwrap();
+    }
+}
