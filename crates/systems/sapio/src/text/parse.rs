@@ -36,9 +36,9 @@
 //!
 //! Two things the usage language cannot say stay here, each at its spot:
 //! where two unquoted names typed one after the other split
-//! ([`names::name_then_rest`]: only the names at the table know), and a
+//! (`names::name_then_rest`: only the names at the table know), and a
 //! keyword typed last with nothing after it (`roll with Sword at`), which the
-//! reader keeps as part of the name before it ([`names::no_last_word`]).
+//! reader keeps as part of the name before it (`names::no_last_word`).
 
 use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
 use tabula_core::names::resolve;
@@ -527,4 +527,136 @@ fn change(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> 
         character: i,
         change,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Sapio;
+    use tabula_core::system::TextPlay;
+
+    /// Two characters with two-word names, playing the same sheet.
+    fn iron() -> State {
+        let one = |name: &str, player: &str| {
+            format!(
+                "[[characters]]\nsheet = {{ name = \"{name}\", player = \"{player}\", qualities = [\"Strong\", \"Quick\"], principle = \"p\", worst_impulse = \"w\", profession = {{ name = \"Ship Pilot\", specializations = [\"Evasion\"] }}, side_professions = [{{ name = \"Ship Cook\" }}], special_talents = [{{ name = \"Steady\" }}] }}\n"
+            )
+        };
+        let text = one("Iron Wolf", "Ana") + &one("Iron Maiden", "Ben");
+        Sapio::setup(&text, &tabula_core::files::NoSheets).unwrap()
+    }
+
+    fn read(s: &State, line: &str) -> Result<Command, CommandParseError> {
+        parse(s, &Seat::Gm, line)
+    }
+
+    /// Two unquoted names one after the other split where the table's names
+    /// do (`names::name_then_rest`), quoted or not.
+    #[test]
+    fn two_unquoted_names_split_by_the_names_at_the_table() {
+        let s = iron();
+        let want = Command::Confront {
+            aggressor: 0,
+            defender: 1,
+        };
+        for line in [
+            "confront Iron Wolf Iron Maiden",
+            "confront \"Iron Wolf\" \"Iron Maiden\"",
+            "confront Iron_Wolf iron m",
+            "confront iron_w Iron Maiden",
+        ] {
+            assert_eq!(read(&s, line).unwrap(), want, "{line}");
+        }
+        assert_eq!(
+            read(&s, "assist Iron Maiden Ship Cook").unwrap(),
+            Command::Help {
+                helper: 1,
+                element: "Ship Cook".into()
+            }
+        );
+        assert_eq!(
+            read(&s, "release Iron Wolf").unwrap(),
+            Command::Release {
+                character: 0,
+                element: None
+            }
+        );
+        let e = read(&s, "confront Iron Wolf").unwrap_err().to_string();
+        assert!(e.contains("DEFENDER is missing"), "{e}");
+        assert_eq!(
+            read(
+                &s,
+                "advance Iron Wolf side-specialization Ship Cook Galley Fires"
+            )
+            .unwrap(),
+            Command::Advance {
+                character: 0,
+                advance: Advance::SideSpecialization {
+                    profession: "Ship Cook".into(),
+                    name: "Galley Fires".into()
+                }
+            }
+        );
+    }
+
+    /// A keyword typed last with nothing after it is refused, naming what is
+    /// missing (`names::no_last_word`); `add` takes `as` and `to` in either
+    /// order.
+    #[test]
+    fn a_last_keyword_is_refused_and_add_takes_as_and_to_in_either_order() {
+        let s = iron();
+        for (line, missing) in [
+            ("roll with Knife at", "TARGET is missing"),
+            (
+                "injury \"Iron Wolf\" minor Cut similar-to",
+                "ENTRY is missing",
+            ),
+            ("add enforcer as", "NAME is missing"),
+            ("add enforcer as Bo to", "SEAT is missing"),
+            ("add enforcer to Ana as", "NAME is missing"),
+        ] {
+            let e = read(&s, line).unwrap_err().to_string();
+            assert!(e.contains(missing), "{line}: {e}");
+        }
+        let want = Command::Add {
+            kind: "enforcer".into(),
+            name: Some("Night Owl".into()),
+            to: Some("Ana".into()),
+            sheet: None,
+        };
+        assert_eq!(read(&s, "add enforcer as Night Owl to ana").unwrap(), want);
+        assert_eq!(read(&s, "add enforcer to Ana as Night Owl").unwrap(), want);
+    }
+
+    /// The words the old parser took beside the usage's first spelling:
+    /// `fully`/`partly`, `worst-impulse`, `special-talent`, `magic=true`.
+    #[test]
+    fn other_spellings_still_read() {
+        let s = iron();
+        assert!(matches!(
+            read(&s, "declare worst-impulse I grab it").unwrap(),
+            Command::Declare {
+                nature: Nature::WorstImpulse,
+                ..
+            }
+        ));
+        let Command::Advance {
+            advance: Advance::SpecialTalent { talent },
+            ..
+        } = read(
+            &s,
+            "advance Iron Wolf special-talent Weather Sense magic=true text=\"Knows rain\"",
+        )
+        .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(talent.name, "Weather Sense");
+        assert_eq!(talent.text, "Knows rain");
+        assert_eq!(talent.magic, Some(true));
+        let e = read(&s, "advance Iron Wolf quality Brave magic=yes")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("go with talent"), "{e}");
+    }
 }

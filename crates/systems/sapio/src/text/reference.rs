@@ -1,11 +1,15 @@
 //! The reference of every command ([`COMMANDS`]): `help`, the parser's
-//! usage messages and `docs/COMMANDS.md`.
+//! usage messages and `docs/COMMANDS.md`. Each usage is also the grammar
+//! [`tabula_core::usage::read`] reads the command's lines with: `NAME...` a
+//! value of one or more unquoted words, `( a | b )` alternatives, `[...]`
+//! optional, `key=VALUE` words.
 
 use tabula_core::system::{CommandDoc, Giver};
 
 /// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
-/// parser's usage messages and of `docs/COMMANDS.md`.
+/// parser's grammar and usage messages ([`tabula_core::usage`]) and of
+/// `docs/COMMANDS.md`.
 pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "check",
