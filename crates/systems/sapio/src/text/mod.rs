@@ -1,7 +1,9 @@
 //! The terminal side of the table: describing events ([`describe()`]), the
 //! status line, the odds in front of a seat ([`choice_odds`]), the command
 //! lines read by [`parse()`] and the reference of every command ([`COMMANDS`],
-//! written out in `docs/COMMANDS.md`). "What may this seat do now" is
+//! written out in `docs/COMMANDS.md`). Every line is read by the one core
+//! parser, [`tabula_core::usage::read`], against its command's usage in
+//! [`COMMANDS`]; [`parse()`] builds the command from that reading. "What may this seat do now" is
 //! [`crate::legal`].
 
 use tabula_core::system::{ChoiceOdds, Seat};

@@ -1,12 +1,16 @@
-//! Command lines: the reference entries ([`COMMANDS`]) and the parser, in the
-//! one command grammar of `tabula-core` ([`tabula_core::grammar`]).
+//! Command lines: every line is read by the one core parser,
+//! [`tabula_core::usage::read`], against its command's usage in
+//! [`COMMANDS`] (issue 26, item 1), and the [`Command`] is built from the
+//! [`Reading`]: names resolved against the table, numbers checked, and the
+//! book's own syntax inside one value (the `tn ... except` comma list, a
+//! talent's `key=value` words) read here.
 //!
-//! A line is split by [`tabula_core::grammar::words`]: `"double quotes"` group
-//! a name with spaces (`invoke "Roof Runner" full`), `_` still stands for a
-//! space. A name may also be typed unquoted when its words follow one another
-//! and the whole name is written (`invoke Roof Runner full`), as the book's
-//! names read. Every name is resolved against the names that fit where it is
-//! typed, without regard to case and by unambiguous prefix
+//! A line's words are split by [`tabula_core::grammar::words`]: `"double
+//! quotes"` group a name with spaces (`invoke "Roof Runner" full`), `_` still
+//! stands for a space. A name may also be typed unquoted (`NAME...` in the
+//! usage) when its words follow one another (`invoke Roof Runner full`), as
+//! the book's names read. Every name is resolved against the names that fit
+//! where it is typed, without regard to case and by unambiguous prefix
 //! ([`tabula_core::names::resolve`]), so the [`Command`] carries the name as
 //! the sheet writes it:
 //!
@@ -28,24 +32,29 @@
 //! no entry of that kind), the name is passed on and
 //! [`crate::table`]'s `decide` refuses it with the names it knows. Free text
 //! (a framing, a goal, a declaration, a new entry's words, a new element's
-//! name) is the rest of the line, its words joined by single spaces.
+//! name) is a value's words joined by single spaces.
+//!
+//! Two things the usage language cannot say stay here, each at its spot:
+//! where two unquoted names typed one after the other split
+//! (`names::name_then_rest`: only the names at the table know), and a
+//! keyword typed last with nothing after it (`roll with Sword at`), which the
+//! reader keeps as part of the name before it (`names::no_last_word`).
 
-use crate::name_match::same_name;
 use tabula_core::files::{NoSheets, SheetFiles, names_sheet_file};
-use tabula_core::grammar::words;
 use tabula_core::names::resolve;
-use tabula_core::system::{CommandDoc, CommandParseError, Seat, find_command};
+use tabula_core::system::{CommandParseError, Seat};
+use tabula_core::usage::{Reading, read};
 
 use crate::character::{Advance, Character, CycleChange};
 use crate::command::Command;
-use crate::harm::{HarmKind, Level, Track};
+use crate::harm::{HarmKind, Level};
 use crate::invoking::Nature;
 use crate::state::State;
 
-mod line;
+mod names;
 
 use super::COMMANDS;
-use line::*;
+use names::*;
 
 /// Read one command line given by `seat` (without the `seat:` prefix) against
 /// `state`, resolving every name it holds (see the [module documentation](self)).
@@ -80,99 +89,129 @@ pub fn parse_with(
     line: &str,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let mut all = words(line)?;
-    if all.is_empty() {
-        return Err(CommandParseError::unknown_command("", COMMANDS));
-    }
-    let head = all.remove(0);
-    let Some(doc) = find_command(COMMANDS, &head) else {
-        return Err(CommandParseError::unknown_command(&head, COMMANDS));
-    };
-    let mut l = Line {
-        doc,
-        state,
-        words: all,
-        pos: 0,
-    };
-    let focal = state.check.as_ref().map(|c| c.focal);
-    let focal_sheet = focal.and_then(|i| sheet_of(state, i));
-    let cmd = match doc.name {
-        "check" => check(&mut l)?,
-        "confront" | "fight" | "luck-impulse" => two_characters(&mut l, doc)?,
+    let r = read(COMMANDS, line)?;
+    let focal_sheet = state.check.as_ref().and_then(|c| sheet_of(state, c.focal));
+    let one = |name: &str| character(state, &r, r.require(name)?);
+    Ok(match r.command.name {
+        "check" => Command::Check {
+            character: one("CHARACTER")?,
+            tn: number(&r, "TN")?,
+            ongoing: r.has("ongoing"),
+        },
+        "confront" | "fight" | "luck-impulse" => two_characters(state, &r)?,
         "begin-sequence" => Command::BeginSequence {
-            goal: if l.at_end() {
-                String::new()
-            } else {
-                l.text("the goal")?
+            goal: match r.get("GOAL") {
+                None => String::new(),
+                Some(_) => text(&r, "GOAL")?,
             },
         },
-        "release" => release(&mut l, state)?,
-        "threaten" | "enter-fray" | "leave-fray" | "focal" | "luck-principle" => {
-            one_character(&mut l, doc)?
-        }
+        "release" => release(state, &r)?,
+        "threaten" => Command::Threaten {
+            character: one("CHARACTER")?,
+        },
+        "enter-fray" => Command::EnterFray {
+            character: one("CHARACTER")?,
+        },
+        "leave-fray" => Command::LeaveFray {
+            character: one("CHARACTER")?,
+        },
+        "focal" => Command::Focal {
+            character: one("CHARACTER")?,
+        },
+        "luck-principle" => Command::LuckPrinciple {
+            character: one("CHARACTER")?,
+        },
+        "remove" => Command::Remove {
+            character: one("CHARACTER")?,
+        },
         "frame" => Command::Frame {
-            text: l.text("the framing")?,
+            text: text(&r, "TEXT")?,
         },
-        "tn" => tn(&mut l, focal_sheet)?,
-        "invoke" => invoke(&mut l, focal_sheet)?,
-        "assist" => assist(&mut l, state)?,
-        "defend" => defend(&mut l, state)?,
-        "talent" => talent(&mut l, focal_sheet)?,
+        "tn" => tn(&r, focal_sheet)?,
+        "invoke" => Command::Invoke {
+            element: element_of(focal_sheet, r.require("ELEMENT")?)?,
+            fully: fully(&r),
+        },
+        "assist" => assist(state, &r)?,
+        "defend" => {
+            let defender = state.check.as_ref().and_then(|c| c.versus);
+            Command::Defend {
+                element: element_of(
+                    defender.and_then(|d| sheet_of(state, d)),
+                    r.require("ELEMENT")?,
+                )?,
+                fully: fully(&r),
+            }
+        }
+        "talent" => Command::Talent {
+            name: pick(
+                "Special Talent",
+                r.require("NAME")?,
+                &focal_sheet.map(talents).unwrap_or_default(),
+            )?,
+        },
         "luck" => Command::SpendLuck {
-            amount: l.number("the Luck spent")?,
+            amount: number(&r, "N")?,
         },
-        "declare" => declare(&mut l)?,
+        "bonus" => Command::Bonus {
+            dice: number(&r, "N")?,
+        },
+        "declare" => Command::Declare {
+            nature: if r.has("principle") {
+                Nature::Principle
+            } else {
+                Nature::WorstImpulse
+            },
+            text: text(&r, "TEXT")?,
+        },
         "accept" | "reject" => Command::Rule {
-            accept: doc.name == "accept",
+            accept: r.command.name == "accept",
         },
         "different" => Command::SimilarInjury { similar_to: None },
-        "similar-to" => similar_to(&mut l, state)?,
-        "end-session" => end_session(&mut l)?,
-        "bonus" => Command::Bonus {
-            dice: l.number("the bonus dice")?,
+        "similar-to" => similar_to(state, &r)?,
+        "end-session" => Command::EndSession {
+            consequential: r.has("consequential"),
         },
-        "roll" => roll(&mut l, focal_sheet)?,
-        "injury" | "stress" => harm(&mut l, state, doc)?,
-        "heal" => heal(&mut l, state)?,
-        "adjust" => adjust(&mut l, state)?,
-        "add" => add(&mut l, state, sheets)?,
-        "remove" => Command::Remove {
-            character: l.character()?,
+        "roll" => roll(state, &r, focal_sheet)?,
+        "injury" | "stress" => harm(state, &r)?,
+        "heal" => heal(state, &r)?,
+        "adjust" => adjust(state, &r)?,
+        "add" => add(state, &r, sheets)?,
+        "give-luck" => Command::GiveLuck {
+            character: one("CHARACTER")?,
+            amount: number(&r, "N")?,
         },
-        "give-luck" => give_luck(&mut l)?,
-        "advance" => advance(&mut l, state)?,
-        "change" => change(&mut l, state)?,
+        "advance" => advance(state, &r)?,
+        "change" => change(state, &r)?,
         "end-sequence" => Command::EndSequence,
-        _ => end(&mut l)?,
-    };
-    l.done()?;
-    Ok(cmd)
-}
-
-/// `check`: the words after the command word.
-fn check(l: &mut Line<'_>) -> Result<Command, CommandParseError> {
-    let character = l.character()?;
-    let tn = l.number("the TN")?;
-    let ongoing = match l.words.get(l.pos) {
-        None => false,
-        Some(w) if w.eq_ignore_ascii_case("ongoing") => {
-            l.pos += 1;
-            true
+        _ => {
+            if r.has("carry") {
+                Command::EndCarrying
+            } else {
+                Command::End
+            }
         }
-        Some(w) => return Err(l.bad(format!("{w:?}: expected `ongoing` or nothing"))),
-    };
-    Ok(Command::Check {
-        character,
-        tn,
-        ongoing,
     })
 }
 
-/// `confront`: the words after the command word.
-fn two_characters(l: &mut Line<'_>, doc: &CommandDoc) -> Result<Command, CommandParseError> {
-    let a = l.character()?;
-    let b = l.character()?;
-    Ok(match doc.name {
+/// How a Profession applies: `full`/`fully` (the default) or
+/// `partial`/`partly` ("Professions and Specializations"; for `defend`,
+/// R-SA-11).
+fn fully(r: &Reading<'_>) -> bool {
+    !(r.has("partial") || r.has("partly"))
+}
+
+/// `confront`, `fight` (R-SA-11, "Character versus Character") and
+/// `luck-impulse` ("Principles and Worst Impulses"): two characters.
+fn two_characters(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let (first, second) = match r.command.name {
+        "luck-impulse" => ("CHARACTER", "OTHER"),
+        _ => ("AGGRESSOR", "DEFENDER"),
+    };
+    let (a, b) = name_then_rest(r, first, second, &state.names())?;
+    let b = b.ok_or_else(|| r.problem(format!("{second} is missing")))?;
+    let (a, b) = (character(state, r, &a)?, character(state, r, &b)?);
+    Ok(match r.command.name {
         "confront" => Command::Confront {
             aggressor: a,
             defender: b,
@@ -188,46 +227,32 @@ fn two_characters(l: &mut Line<'_>, doc: &CommandDoc) -> Result<Command, Command
     })
 }
 
-/// `release`: the words after the command word.
-fn release(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let character = l.character()?;
-    let element = if l.at_end() {
-        None
-    } else {
-        let locked: Vec<String> = state
-            .characters
-            .get(character)
-            .map(|m| m.locked.iter().map(|k| k.element.clone()).collect())
-            .unwrap_or_default();
-        Some(l.whole_name("invoked element", &locked, usize::MAX)?)
+/// `release CHARACTER [ELEMENT]`: an ongoing task ends, or one invoked
+/// element is free again ("Ongoing tasks", R-SA-8).
+fn release(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let (who, element) = name_then_rest(r, "CHARACTER", "ELEMENT", &state.names())?;
+    let character = character(state, r, &who)?;
+    let element = match element {
+        None => None,
+        Some(typed) => {
+            let locked: Vec<String> = state
+                .characters
+                .get(character)
+                .map(|m| m.locked.iter().map(|k| k.element.clone()).collect())
+                .unwrap_or_default();
+            Some(pick("invoked element", &typed, &locked)?)
+        }
     };
     Ok(Command::Release { character, element })
 }
 
-/// `threaten`: the words after the command word.
-fn one_character(l: &mut Line<'_>, doc: &CommandDoc) -> Result<Command, CommandParseError> {
-    let character = l.character()?;
-    Ok(match doc.name {
-        "threaten" => Command::Threaten { character },
-        "enter-fray" => Command::EnterFray { character },
-        "focal" => Command::Focal { character },
-        "leave-fray" => Command::LeaveFray { character },
-        _ => Command::LuckPrinciple { character },
-    })
-}
-
-/// `tn`: the words after the command word.
-fn tn(l: &mut Line<'_>, focal_sheet: Option<&Character>) -> Result<Command, CommandParseError> {
-    let tn = l.number("the TN")?;
+/// `tn N [except NAME, NAME]`: the TN, and the focal character's Injuries
+/// and Stresses the GM rules not relevant, a comma list in one value
+/// ("Injuries and Stresses as penalties").
+fn tn(r: &Reading<'_>, focal_sheet: Option<&Character>) -> Result<Command, CommandParseError> {
+    let tn = number(r, "N")?;
     let mut not_relevant = Vec::new();
-    if !l.at_end() {
-        if !l.words[l.pos].eq_ignore_ascii_case("except") {
-            return Err(l.bad(format!(
-                "{:?}: expected `except NAME, NAME` or nothing",
-                l.words[l.pos]
-            )));
-        }
-        l.pos += 1;
+    if let Some(list) = r.get("NAMES") {
         let harm: Vec<String> = focal_sheet
             .map(|c| {
                 let mut v = entries(c.injuries());
@@ -235,7 +260,6 @@ fn tn(l: &mut Line<'_>, focal_sheet: Option<&Character>) -> Result<Command, Comm
                 v
             })
             .unwrap_or_default();
-        let list = l.text("the Injuries and Stresses")?;
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             not_relevant.push(pick("Injury or Stress", name, &harm)?);
         }
@@ -243,147 +267,73 @@ fn tn(l: &mut Line<'_>, focal_sheet: Option<&Character>) -> Result<Command, Comm
     Ok(Command::Tn { tn, not_relevant })
 }
 
-/// `invoke`: the words after the command word.
-fn invoke(l: &mut Line<'_>, focal_sheet: Option<&Character>) -> Result<Command, CommandParseError> {
-    let (typed, fully) = element_and_use(l)?;
-    let element = element_of(focal_sheet, &typed)?;
-    Ok(Command::Invoke { element, fully })
-}
-
-/// `assist`: the words after the command word.
-fn assist(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let helper = l.character()?;
-    let typed = l.text("the element")?;
+/// `assist HELPER ELEMENT` ("Receiving Help"): the helper's element.
+fn assist(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let (helper, element) = name_then_rest(r, "HELPER", "ELEMENT", &state.names())?;
+    let helper = character(state, r, &helper)?;
+    let element = element.ok_or_else(|| r.problem("ELEMENT is missing"))?;
     Ok(Command::Help {
         helper,
-        element: element_of(sheet_of(state, helper), &typed)?,
+        element: element_of(sheet_of(state, helper), element.trim())?,
     })
 }
 
-/// `defend`: the words after the command word.
-fn defend(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let defender = state.check.as_ref().and_then(|c| c.versus);
-    let (typed, fully) = element_and_use(l)?;
-    Ok(Command::Defend {
-        element: element_of(defender.and_then(|d| sheet_of(state, d)), &typed)?,
-        fully,
-    })
-}
-
-/// `talent`: the words after the command word.
-fn talent(l: &mut Line<'_>, focal_sheet: Option<&Character>) -> Result<Command, CommandParseError> {
-    let names = focal_sheet.map(talents).unwrap_or_default();
-    Ok(Command::Talent {
-        name: l.whole_name("Special Talent", &names, usize::MAX)?,
-    })
-}
-
-/// `declare`: the words after the command word.
-fn declare(l: &mut Line<'_>) -> Result<Command, CommandParseError> {
-    let w = l.word("principle or impulse")?;
-    let nature = match w.to_ascii_lowercase().as_str() {
-        "principle" => Nature::Principle,
-        "impulse" | "worst-impulse" => Nature::WorstImpulse,
-        _ => return Err(l.bad(format!("{w:?}: expected principle or impulse"))),
-    };
-    Ok(Command::Declare {
-        nature,
-        text: l.text("what the character does")?,
-    })
-}
-
-/// `similar-to`: the words after the command word.
-fn similar_to(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
+/// `similar-to ENTRY` (R-SA-6): one of the target's Injuries.
+fn similar_to(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
     let existing: Vec<String> = state
         .pending_injury
         .as_ref()
         .and_then(|p| sheet_of(state, p.character))
         .map(|c| entries(c.injuries()))
         .unwrap_or_default();
-    if l.at_end() {
-        return Err(l.bad("the existing Injury is missing"));
-    }
     Ok(Command::SimilarInjury {
-        similar_to: Some(l.whole_name("Injury", &existing, usize::MAX)?),
+        similar_to: Some(pick("Injury", r.require("ENTRY")?, &existing)?),
     })
 }
 
-/// `end-session`: the words after the command word.
-fn end_session(l: &mut Line<'_>) -> Result<Command, CommandParseError> {
-    let w = l
-        .word("consequential or inconsequential")
-        .map_err(|_| l.bad("say whether the session was consequential or inconsequential"))?;
-    let consequential = match w.to_ascii_lowercase().as_str() {
-        "consequential" => true,
-        "inconsequential" => false,
-        _ => {
-            return Err(l.bad(format!("{w:?}: expected consequential or inconsequential")));
-        }
-    };
-    Ok(Command::EndSession { consequential })
-}
-
-/// `roll`: the words after the command word.
-fn roll(l: &mut Line<'_>, focal_sheet: Option<&Character>) -> Result<Command, CommandParseError> {
-    Ok(if l.at_end() {
-        Command::Roll {
+/// `roll [with WEAPON [at TARGET]]` ("Weapons and causing Injury").
+fn roll(
+    state: &State,
+    r: &Reading<'_>,
+    focal_sheet: Option<&Character>,
+) -> Result<Command, CommandParseError> {
+    let Some(typed) = r.get("WEAPON") else {
+        return Ok(Command::Roll {
             weapon: None,
             target: None,
-        }
-    } else {
-        let w = l.word("with")?;
-        if !w.eq_ignore_ascii_case("with") {
-            let rest = l.words.join(" ");
-            return Err(l.bad(format!("{rest:?}: expected `with WEAPON [at TARGET]`")));
-        }
-        let at = l.find_word("at");
-        let arms = focal_sheet.map(weapons).unwrap_or_default();
-        let weapon = l.whole_name("weapon", &arms, at.unwrap_or(usize::MAX))?;
-        let target = match at {
-            Some(_) => {
-                l.pos += 1;
-                if l.at_end() {
-                    return Err(l.bad("the target is missing after `at`"));
-                }
-                Some(l.character()?)
-            }
-            None => None,
-        };
-        Command::Roll {
-            weapon: Some(weapon),
-            target,
-        }
+        });
+    };
+    no_last_word(r, typed, "at", "TARGET")?;
+    let arms = focal_sheet.map(weapons).unwrap_or_default();
+    Ok(Command::Roll {
+        weapon: Some(pick("weapon", typed, &arms)?),
+        target: r
+            .get("TARGET")
+            .map(|t| character(state, r, t))
+            .transpose()?,
     })
 }
 
-/// `injury`: the words after the command word.
-fn harm(l: &mut Line<'_>, state: &State, doc: &CommandDoc) -> Result<Command, CommandParseError> {
-    let character = l.character()?;
-    let lw = l.word("the level")?;
-    let level = Level::parse(&lw)
-        .ok_or_else(|| l.bad(format!("{lw:?}: expected minor, moderate or severe")))?;
-    let kind = if doc.name == "injury" {
+/// `injury|stress CHARACTER LEVEL WORDS [similar-to ENTRY]` (R-SA-6).
+fn harm(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let character = character(state, r, r.require("CHARACTER")?)?;
+    let level = r
+        .which(&["minor", "moderate", "severe"])
+        .and_then(Level::parse)
+        .ok_or_else(|| r.problem("the level is missing"))?;
+    let kind = if r.command.name == "injury" {
         HarmKind::Injury
     } else {
         HarmKind::Stress
     };
-    let similar_at = l.find_word("similar-to");
-    let end = similar_at.unwrap_or(l.words.len());
-    if l.pos >= end {
-        return Err(l.bad("the words of the entry are missing"));
-    }
-    let name = l.words[l.pos..end].join(" ");
-    l.pos = end;
-    let similar_to = match similar_at {
-        Some(_) => {
-            l.pos += 1;
-            if l.at_end() {
-                return Err(l.bad("similar-to needs the existing entry"));
-            }
+    let name = r.require("WORDS")?;
+    no_last_word(r, name, "similar-to", "ENTRY")?;
+    let similar_to = match r.get("ENTRY") {
+        Some(typed) => {
             let existing = sheet_of(state, character)
                 .map(|c| entries(track(c, kind)))
                 .unwrap_or_default();
-            Some(l.whole_name("entry", &existing, usize::MAX)?)
+            Some(pick("entry", typed, &existing)?)
         }
         None => None,
     };
@@ -391,65 +341,49 @@ fn harm(l: &mut Line<'_>, state: &State, doc: &CommandDoc) -> Result<Command, Co
         character,
         kind,
         level,
-        name,
+        name: name.to_string(),
         similar_to,
     })
 }
 
-/// `heal`: the words after the command word.
-fn heal(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let character = l.character()?;
-    let kw = l.word("injury or stress")?;
-    let kind = match kw.to_ascii_lowercase().as_str() {
-        "injury" => HarmKind::Injury,
-        "stress" => HarmKind::Stress,
-        _ => return Err(l.bad(format!("{kw:?}: expected injury or stress"))),
+/// `heal CHARACTER injury|stress WORDS` ("Injuries and Stresses").
+fn heal(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let character = character(state, r, r.require("CHARACTER")?)?;
+    let (kind, field) = if r.has("injury") {
+        (HarmKind::Injury, "Injury")
+    } else {
+        (HarmKind::Stress, "Stress")
     };
     let existing = sheet_of(state, character)
         .map(|c| entries(track(c, kind)))
         .unwrap_or_default();
-    if l.at_end() {
-        return Err(l.bad("the entry is missing"));
-    }
     Ok(Command::Heal {
         character,
         kind,
-        name: l.whole_name(
-            if kind == HarmKind::Injury {
-                "Injury"
-            } else {
-                "Stress"
-            },
-            &existing,
-            usize::MAX,
-        )?,
+        name: pick(field, r.require("WORDS")?, &existing)?,
     })
 }
 
-/// `adjust`: the words after the command word.
-fn adjust(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let names = state.names();
-    let end = l.words.len().saturating_sub(2);
-    let n = l.name_until("character", &names, end)?;
-    let character = state
-        .find(&n)
-        .ok_or_else(|| l.bad(format!("no character {n:?}")))?;
-    let typed = l.word("the value")?;
-    let value = match crate::gm::Value::parse(&typed) {
+/// `adjust CHARACTER VALUE AMOUNT`: the GM sets or changes a value
+/// ([`crate::rules::RULE_LUCK`]).
+fn adjust(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let character = character(state, r, r.require("CHARACTER")?)?;
+    let typed = r.require("VALUE")?;
+    let value = match crate::gm::Value::parse(typed) {
         Some(v) => v,
         None => {
             let found = resolve(
                 "value",
-                &typed,
+                typed,
                 crate::gm::Value::ALL.iter().map(|v| v.key()),
             )?;
             crate::gm::Value::parse(found)
-                .ok_or_else(|| l.bad(format!("{typed:?} is not a value")))?
+                .ok_or_else(|| r.problem(format!("{typed:?} is not a value")))?
         }
     };
-    let typed = l.word("the amount")?;
-    let amount = crate::gm::Amount::parse(&typed).ok_or_else(|| {
-        l.bad(format!(
+    let typed = r.require("AMOUNT")?;
+    let amount = crate::gm::Amount::parse(typed).ok_or_else(|| {
+        r.problem(format!(
             "the amount must be N, +N or -N (whole numbers), not {typed:?}"
         ))
     })?;
@@ -460,68 +394,44 @@ fn adjust(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError>
     })
 }
 
-/// `add`: the words after the command word. A KIND ending in `.toml` is a
-/// sheet file read from `sheets` ([`parse_with`]).
+/// `add KIND|FILE.toml [as NAME] [to SEAT]` ([`crate::rules::RULE_GM_TOOLS`]).
+/// A KIND ending in `.toml` is a sheet file read from `sheets`
+/// ([`parse_with`]).
 fn add(
-    l: &mut Line<'_>,
     state: &State,
+    r: &Reading<'_>,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let kinds = crate::gm::kinds(state);
-    let end = [l.find_word("as"), l.find_word("to")]
-        .into_iter()
-        .flatten()
-        .min()
-        .unwrap_or(l.words.len());
-    let file = l
-        .words
-        .get(l.pos..end)
-        .map(|w| w.join(" "))
-        .filter(|f| names_sheet_file(f));
-    let kind = match &file {
-        Some(f) => {
-            l.pos = end;
-            f.trim().to_string()
-        }
-        None => l.name_until("kind", &kinds, end)?,
-    };
-    let (mut name, mut to) = (None, None);
-    while !l.at_end() {
-        let kw = l.word("as or to")?.to_ascii_lowercase();
-        let next = [l.find_word("as"), l.find_word("to")]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(l.words.len());
-        if l.pos >= next {
-            return Err(l.bad(format!("a value is missing after `{kw}`")));
-        }
-        let value = l.words[l.pos..next].join(" ");
-        l.pos = next;
-        match kw.as_str() {
-            "as" if name.is_none() => name = Some(value.trim().to_string()),
-            "to" if to.is_none() => {
-                let seats = crate::gm::player_seats(state);
-                to = Some(if Seat::parse(&value).is_gm() {
-                    "GM".to_string()
-                } else {
-                    pick("seat", &value, &seats)?
-                });
-            }
-            _ => {
-                return Err(l.bad(format!(
-                    "{kw:?}: expected `as NAME` or `to SEAT`, once each"
-                )));
-            }
-        }
+    let typed = r.require("KIND")?;
+    no_last_word(r, typed, "as", "NAME")?;
+    no_last_word(r, typed, "to", "SEAT")?;
+    let name = r.get("NAME");
+    if let Some(n) = name {
+        no_last_word(r, n, "to", "SEAT")?;
     }
-    let sheet = match file {
+    let to = r.get("SEAT");
+    if let Some(s) = to {
+        no_last_word(r, s, "as", "NAME")?;
+    }
+    let file = names_sheet_file(typed);
+    let kind = if file {
+        typed.trim().to_string()
+    } else {
+        pick("kind", typed, &crate::gm::kinds(state))?
+    };
+    let to = match to {
         None => None,
-        Some(_) => Some(sheet_text(&kind, sheets)?),
+        Some(s) if Seat::parse(s).is_gm() => Some("GM".to_string()),
+        Some(s) => Some(pick("seat", s, &crate::gm::player_seats(state))?),
+    };
+    let sheet = if file {
+        Some(sheet_text(&kind, sheets)?)
+    } else {
+        None
     };
     Ok(Command::Add {
         kind,
-        name,
+        name: name.map(|n| n.trim().to_string()),
         to,
         sheet,
     })
@@ -539,50 +449,47 @@ fn sheet_text(file: &str, sheets: &dyn SheetFiles) -> Result<String, CommandPars
     })
 }
 
-/// `give-luck`: the words after the command word.
-fn give_luck(l: &mut Line<'_>) -> Result<Command, CommandParseError> {
-    let character = l.character()?;
-    Ok(Command::GiveLuck {
-        character,
-        amount: l.number("the Luck given")?,
-    })
-}
+/// The `key=value` words of a Special Talent taken by advancement
+/// ("Special Talents"; [`crate::advance::parse_talent`]).
+const TALENT_KEYS: [&str; 4] = ["effect", "amount", "text", "magic"];
 
-/// `advance`: the words after the command word.
-fn advance(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let i = l.character()?;
-    let kw = l.word("the advancement")?;
-    let advance = match kw.to_ascii_lowercase().as_str() {
-        "specialization" => Advance::ProfessionSpecialization {
-            name: l.text("the Specialization")?,
-        },
-        "side-specialization" => {
-            let sides = sheet_of(state, i).map(sides).unwrap_or_default();
-            if sides.is_empty() {
-                return Err(l.bad("the character has no Side Profession"));
-            }
-            let profession = l.name_until("Side Profession", &sides, usize::MAX)?;
-            Advance::SideSpecialization {
-                profession,
-                name: l.text("the Specialization")?,
+/// `advance CHARACTER ...`: one advancement after a consequential session
+/// ("Advancement", R-SA-9).
+fn advance(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let i = character(state, r, r.require("CHARACTER")?)?;
+    let talent = r.has("talent") || r.has("special-talent");
+    if !talent && !r.keys.is_empty() {
+        return Err(r.problem("effect=, amount=, text= and magic= go with talent NAME"));
+    }
+    let advance = if talent {
+        let mut words = vec![r.require("NAME")?.to_string()];
+        for key in TALENT_KEYS {
+            if let Some(v) = r.key(key) {
+                words.push(format!("{key}={v}"));
             }
         }
-        "side-profession" => Advance::SideProfession {
-            name: l.text("the Side Profession")?,
-        },
-        "quality" => Advance::Quality {
-            name: l.text("the Quality")?,
-        },
-        "talent" | "special-talent" => {
-            let rest = l.rest();
-            Advance::SpecialTalent {
-                talent: crate::advance::parse_talent(&rest).map_err(|e| l.bad(e))?,
-            }
+        Advance::SpecialTalent {
+            talent: crate::advance::parse_talent(&words).map_err(|e| r.problem(e))?,
         }
-        _ => {
-            return Err(l.bad(format!(
-                "{kw:?}: expected specialization, side-specialization, side-profession, quality or talent"
-            )));
+    } else if r.has("side-specialization") {
+        let sides = sheet_of(state, i).map(sides).unwrap_or_default();
+        if sides.is_empty() {
+            return Err(r.problem("the character has no Side Profession"));
+        }
+        let (side, name) = name_then_rest(r, "SIDE", "NAME", &sides)?;
+        let name = name.ok_or_else(|| r.problem("NAME is missing"))?;
+        Advance::SideSpecialization {
+            profession: pick("Side Profession", &side, &sides)?,
+            name: name.trim().to_string(),
+        }
+    } else {
+        let name = text(r, "NAME")?;
+        if r.has("specialization") {
+            Advance::ProfessionSpecialization { name }
+        } else if r.has("side-profession") {
+            Advance::SideProfession { name }
+        } else {
+            Advance::Quality { name }
         }
     };
     Ok(Command::Advance {
@@ -591,53 +498,30 @@ fn advance(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError
     })
 }
 
-/// `change`: the words after the command word.
-fn change(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError> {
-    let i = l.character()?;
-    let kw = l.word("word, swap or quality")?;
+/// `change CHARACTER ...`: a change on completing an advancement cycle
+/// ("Advancement").
+fn change(state: &State, r: &Reading<'_>) -> Result<Command, CommandParseError> {
+    let i = character(state, r, r.require("CHARACTER")?)?;
     let sheet = sheet_of(state, i);
-    let change = match kw.to_ascii_lowercase().as_str() {
-        "word" | "quality" => {
-            let Some(to) = l.find_word("to") else {
-                return Err(l.bad(if kw.eq_ignore_ascii_case("word") {
-                    "expected `word PROFESSION to NEW`"
-                } else {
-                    "expected `quality OLD to NEW`"
-                }));
-            };
-            let word = kw.eq_ignore_ascii_case("word");
-            let (field, names) = if word {
-                ("Profession", sheet.map(professions).unwrap_or_default())
-            } else {
-                (
-                    "Quality",
-                    sheet
-                        .map(|c| c.sheet().qualities.clone())
-                        .unwrap_or_default(),
-                )
-            };
-            let from = l.whole_name(field, &names, to)?;
-            l.pos = to + 1;
-            let new = l.text("the new words")?;
-            if word {
-                CycleChange::ProfessionWord {
-                    profession: from,
-                    to: new,
-                }
-            } else {
-                CycleChange::Quality { from, to: new }
-            }
+    let change = if r.has("swap") {
+        let sides = sheet.map(sides).unwrap_or_default();
+        CycleChange::Swap {
+            side: pick("Side Profession", r.require("SIDE")?, &sides)?,
         }
-        "swap" => {
-            let sides = sheet.map(sides).unwrap_or_default();
-            if l.at_end() {
-                return Err(l.bad("the Side Profession is missing"));
-            }
-            CycleChange::Swap {
-                side: l.whole_name("Side Profession", &sides, usize::MAX)?,
-            }
+    } else if r.has("word") {
+        let names = sheet.map(professions).unwrap_or_default();
+        CycleChange::ProfessionWord {
+            profession: pick("Profession", r.require("PROFESSION")?, &names)?,
+            to: text(r, "NEW")?,
         }
-        _ => return Err(l.bad(format!("{kw:?}: expected word, swap or quality"))),
+    } else {
+        let names = sheet
+            .map(|c| c.sheet().qualities.clone())
+            .unwrap_or_default();
+        CycleChange::Quality {
+            from: pick("Quality", r.require("OLD")?, &names)?,
+            to: text(r, "NEW")?,
+        }
     };
     Ok(Command::Change {
         character: i,
@@ -645,15 +529,134 @@ fn change(l: &mut Line<'_>, state: &State) -> Result<Command, CommandParseError>
     })
 }
 
-/// `end`: the words after the command word.
-fn end(l: &mut Line<'_>) -> Result<Command, CommandParseError> {
-    Ok(if l.at_end() {
-        Command::End
-    } else {
-        let w = l.word("carry")?;
-        if !w.eq_ignore_ascii_case("carry") {
-            return Err(l.bad(format!("{w:?}: expected carry or nothing")));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Sapio;
+    use tabula_core::system::TextPlay;
+
+    /// Two characters with two-word names, playing the same sheet.
+    fn iron() -> State {
+        let one = |name: &str, player: &str| {
+            format!(
+                "[[characters]]\nsheet = {{ name = \"{name}\", player = \"{player}\", qualities = [\"Strong\", \"Quick\"], principle = \"p\", worst_impulse = \"w\", profession = {{ name = \"Ship Pilot\", specializations = [\"Evasion\"] }}, side_professions = [{{ name = \"Ship Cook\" }}], special_talents = [{{ name = \"Steady\" }}] }}\n"
+            )
+        };
+        let text = one("Iron Wolf", "Ana") + &one("Iron Maiden", "Ben");
+        Sapio::setup(&text, &tabula_core::files::NoSheets).unwrap()
+    }
+
+    fn read(s: &State, line: &str) -> Result<Command, CommandParseError> {
+        parse(s, &Seat::Gm, line)
+    }
+
+    /// Two unquoted names one after the other split where the table's names
+    /// do (`names::name_then_rest`), quoted or not.
+    #[test]
+    fn two_unquoted_names_split_by_the_names_at_the_table() {
+        let s = iron();
+        let want = Command::Confront {
+            aggressor: 0,
+            defender: 1,
+        };
+        for line in [
+            "confront Iron Wolf Iron Maiden",
+            "confront \"Iron Wolf\" \"Iron Maiden\"",
+            "confront Iron_Wolf iron m",
+            "confront iron_w Iron Maiden",
+        ] {
+            assert_eq!(read(&s, line).unwrap(), want, "{line}");
         }
-        Command::EndCarrying
-    })
+        assert_eq!(
+            read(&s, "assist Iron Maiden Ship Cook").unwrap(),
+            Command::Help {
+                helper: 1,
+                element: "Ship Cook".into()
+            }
+        );
+        assert_eq!(
+            read(&s, "release Iron Wolf").unwrap(),
+            Command::Release {
+                character: 0,
+                element: None
+            }
+        );
+        let e = read(&s, "confront Iron Wolf").unwrap_err().to_string();
+        assert!(e.contains("DEFENDER is missing"), "{e}");
+        assert_eq!(
+            read(
+                &s,
+                "advance Iron Wolf side-specialization Ship Cook Galley Fires"
+            )
+            .unwrap(),
+            Command::Advance {
+                character: 0,
+                advance: Advance::SideSpecialization {
+                    profession: "Ship Cook".into(),
+                    name: "Galley Fires".into()
+                }
+            }
+        );
+    }
+
+    /// A keyword typed last with nothing after it is refused, naming what is
+    /// missing (`names::no_last_word`); `add` takes `as` and `to` in either
+    /// order.
+    #[test]
+    fn a_last_keyword_is_refused_and_add_takes_as_and_to_in_either_order() {
+        let s = iron();
+        for (line, missing) in [
+            ("roll with Knife at", "TARGET is missing"),
+            (
+                "injury \"Iron Wolf\" minor Cut similar-to",
+                "ENTRY is missing",
+            ),
+            ("add enforcer as", "NAME is missing"),
+            ("add enforcer as Bo to", "SEAT is missing"),
+            ("add enforcer to Ana as", "NAME is missing"),
+        ] {
+            let e = read(&s, line).unwrap_err().to_string();
+            assert!(e.contains(missing), "{line}: {e}");
+        }
+        let want = Command::Add {
+            kind: "enforcer".into(),
+            name: Some("Night Owl".into()),
+            to: Some("Ana".into()),
+            sheet: None,
+        };
+        assert_eq!(read(&s, "add enforcer as Night Owl to ana").unwrap(), want);
+        assert_eq!(read(&s, "add enforcer to Ana as Night Owl").unwrap(), want);
+    }
+
+    /// The words the old parser took beside the usage's first spelling:
+    /// `fully`/`partly`, `worst-impulse`, `special-talent`, `magic=true`.
+    #[test]
+    fn other_spellings_still_read() {
+        let s = iron();
+        assert!(matches!(
+            read(&s, "declare worst-impulse I grab it").unwrap(),
+            Command::Declare {
+                nature: Nature::WorstImpulse,
+                ..
+            }
+        ));
+        let Command::Advance {
+            advance: Advance::SpecialTalent { talent },
+            ..
+        } = read(
+            &s,
+            "advance Iron Wolf special-talent Weather Sense magic=true text=\"Knows rain\"",
+        )
+        .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(talent.name, "Weather Sense");
+        assert_eq!(talent.text, "Knows rain");
+        assert_eq!(talent.magic, Some(true));
+        let e = read(&s, "advance Iron Wolf quality Brave magic=yes")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("go with talent"), "{e}");
+    }
 }

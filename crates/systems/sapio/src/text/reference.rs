@@ -1,16 +1,20 @@
 //! The reference of every command ([`COMMANDS`]): `help`, the parser's
-//! usage messages and `docs/COMMANDS.md`.
+//! usage messages and `docs/COMMANDS.md`. Each usage is also the grammar
+//! [`tabula_core::usage::read`] reads the command's lines with: `NAME...` a
+//! value of one or more unquoted words, `( a | b )` alternatives, `[...]`
+//! optional, `key=VALUE` words.
 
 use tabula_core::system::{CommandDoc, Giver};
 
 /// Every command of The Sapio System, once each (004_f39b4146df158cae.txt;
 /// the rule each plays is cited in its entry): the source of `help`, of the
-/// parser's usage messages and of `docs/COMMANDS.md`.
+/// parser's grammar and usage messages ([`tabula_core::usage`]) and of
+/// `docs/COMMANDS.md`.
 pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "check",
         &[],
-        "check CHARACTER TN [ongoing]",
+        "check CHARACTER... TN [ongoing]",
         "Call for a check outside an Action Sequence (TN 1 to 5)",
         Giver::Gm,
         crate::rules::RULE_WHEN_TO_ROLL,
@@ -18,7 +22,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "confront",
         &[],
-        "confront AGGRESSOR DEFENDER",
+        "confront AGGRESSOR... DEFENDER...",
         "Character versus Character: one roll, the defender raises the TN",
         Giver::Gm,
         crate::rules::RULE_VERSUS,
@@ -26,7 +30,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "fight",
         &[],
-        "fight AGGRESSOR DEFENDER",
+        "fight AGGRESSOR... DEFENDER...",
         "A fight: an Action Sequence with the aggressor focal first",
         Giver::Gm,
         crate::rules::RULE_VERSUS,
@@ -34,7 +38,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "begin-sequence",
         &[],
-        "begin-sequence [GOAL]",
+        "begin-sequence [GOAL...]",
         "Begin an Action Sequence toward the group's goal",
         Giver::Gm,
         crate::rules::RULE_SEQUENCE,
@@ -42,7 +46,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "threaten",
         &[],
-        "threaten CHARACTER",
+        "threaten CHARACTER...",
         "At a round's start: the character is threatened and must take a turn",
         Giver::Gm,
         crate::rules::RULE_SEQUENCE,
@@ -50,7 +54,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "enter-fray",
         &[],
-        "enter-fray CHARACTER",
+        "enter-fray CHARACTER...",
         "At a round's start: the character enters the fray",
         Giver::Player,
         crate::rules::RULE_PLAYERS,
@@ -58,7 +62,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "leave-fray",
         &[],
-        "leave-fray CHARACTER",
+        "leave-fray CHARACTER...",
         "At a round's start: a participant not threatened leaves the fray",
         Giver::Player,
         crate::rules::RULE_PLAYERS,
@@ -66,7 +70,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "frame",
         &[],
-        "frame TEXT",
+        "frame TEXT...",
         "Frame the turn: what the characters and NPCs are doing",
         Giver::Gm,
         crate::rules::RULE_SEQUENCE,
@@ -74,7 +78,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "focal",
         &[],
-        "focal CHARACTER",
+        "focal CHARACTER...",
         "The focal character of this turn (focal once a round)",
         Giver::Player,
         crate::rules::RULE_PLAYERS,
@@ -82,15 +86,15 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "tn",
         &[],
-        "tn N [except NAME, NAME]",
-        "Set the TN; the Injuries and Stresses named are not relevant",
+        "tn N [except NAMES...]",
+        "Set the TN; the Injuries and Stresses named (NAME, NAME) are not relevant",
         Giver::Gm,
         crate::rules::RULE_PENALTY,
     ),
     CommandDoc::new(
         "invoke",
         &[],
-        "invoke ELEMENT [full|partial]",
+        "invoke ELEMENT... [full|fully|partial|partly]",
         "Invoke a Profession, a Specialization of it or a Quality for dice",
         Giver::Player,
         crate::rules::RULE_INVOKE,
@@ -98,7 +102,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "assist",
         &["help", "support"],
-        "assist HELPER ELEMENT",
+        "assist HELPER... ELEMENT...",
         "Receiving Help: the helper invokes one element for a bonus die",
         Giver::Player,
         crate::rules::RULE_HELP,
@@ -106,7 +110,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "defend",
         &[],
-        "defend ELEMENT [full|partial]",
+        "defend ELEMENT... [full|fully|partial|partly]",
         "The defender invokes an element to raise the TN by its dice (Main Profession full 2)",
         Giver::Player,
         crate::rules::RULE_VERSUS,
@@ -114,7 +118,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "talent",
         &[],
-        "talent NAME",
+        "talent NAME...",
         "Call out a Special Talent for this check",
         Giver::Player,
         crate::rules::RULE_TALENT_USE,
@@ -130,7 +134,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "declare",
         &[],
-        "declare principle|impulse TEXT",
+        "declare principle|impulse|worst-impulse TEXT...",
         "Declare a sacrifice for the Principle or an overindulgence of the Worst Impulse",
         Giver::Player,
         crate::rules::RULE_SACRIFICE,
@@ -162,7 +166,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "roll",
         &[],
-        "roll [with WEAPON [at TARGET]]",
+        "roll [with WEAPON... [at TARGET...]]",
         "Roll the pool of Spiral Dice; a weapon's Injury goes on the target",
         Giver::Player,
         crate::rules::RULE_WHEN_TO_ROLL,
@@ -170,7 +174,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "similar-to",
         &[],
-        "similar-to ENTRY",
+        "similar-to ENTRY...",
         "The weapon's new Injury is of a similar nature to this one",
         Giver::Gm,
         crate::rules::RULE_SIMILAR,
@@ -186,7 +190,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "injury",
         &[],
-        "injury CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
+        "injury CHARACTER... minor|moderate|severe WORDS... [similar-to ENTRY...]",
         "Record an Injury, naming an existing one of a similar nature",
         Giver::Gm,
         crate::rules::RULE_SIMILAR,
@@ -194,7 +198,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "stress",
         &[],
-        "stress CHARACTER minor|moderate|severe WORDS [similar-to ENTRY]",
+        "stress CHARACTER... minor|moderate|severe WORDS... [similar-to ENTRY...]",
         "Record a Stress, naming an existing one of a similar nature",
         Giver::Gm,
         crate::rules::RULE_SIMILAR,
@@ -202,7 +206,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "heal",
         &[],
-        "heal CHARACTER injury|stress WORDS",
+        "heal CHARACTER... injury|stress WORDS...",
         "An Injury heals or a Stress clears",
         Giver::Gm,
         crate::rules::RULE_INJURIES,
@@ -210,7 +214,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "luck-principle",
         &[],
-        "luck-principle CHARACTER",
+        "luck-principle CHARACTER...",
         "Trouble for following the Principle: the character gains 1 Luck",
         Giver::Gm,
         crate::rules::RULE_PRINCIPLES,
@@ -218,7 +222,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "luck-impulse",
         &[],
-        "luck-impulse CHARACTER OTHER",
+        "luck-impulse CHARACTER... OTHER...",
         "The Worst Impulse caused trouble: the most inconvenienced other gains 1 Luck",
         Giver::Any,
         crate::rules::RULE_PRINCIPLES,
@@ -226,7 +230,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "adjust",
         &[],
-        "adjust CHARACTER VALUE AMOUNT",
+        "adjust CHARACTER... VALUE AMOUNT",
         "The GM sets (N) or changes (+N, -N) a character's Luck (0 to 99)",
         Giver::Gm,
         crate::rules::RULE_LUCK,
@@ -234,7 +238,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "add KIND...|FILE.toml [as NAME... [to SEAT...] | to SEAT... [as NAME...]]",
         "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...), a copy of one at the table, or an uploaded sheet file, fresh Injury and Stress tracks, played by the GM or SEAT",
         Giver::Gm,
         crate::rules::RULE_GM_TOOLS,
@@ -242,7 +246,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "remove",
         &[],
-        "remove CHARACTER",
+        "remove CHARACTER...",
         "The GM removes a GM character from the encounter, between turns",
         Giver::Gm,
         crate::rules::RULE_GM_TOOLS,
@@ -250,7 +254,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "give-luck",
         &[],
-        "give-luck CHARACTER N",
+        "give-luck CHARACTER... N",
         "Luck for compelling choices",
         Giver::Gm,
         crate::rules::RULE_LUCK,
@@ -258,7 +262,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "release",
         &[],
-        "release CHARACTER [ELEMENT]",
+        "release CHARACTER... [ELEMENT...]",
         "An ongoing task ends, or one invoked element is free again",
         Giver::Gm,
         crate::rules::RULE_LOCKS,
@@ -274,7 +278,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "advance",
         &[],
-        "advance CHARACTER specialization|side-specialization SIDE|side-profession|quality|talent NAME [effect=KIND amount=N text=\"WORDS\" magic=yes|no]",
+        "advance CHARACTER... (specialization|side-profession|quality NAME... | side-specialization SIDE... NAME... | talent|special-talent NAME... [effect=KIND] [amount=N] [text=\"WORDS\"] [magic=yes|no|true|false|magical|not-magical|from-words])",
         "Take one advancement after a consequential session",
         Giver::Player,
         crate::rules::RULE_SESSION,
@@ -282,7 +286,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "change",
         &[],
-        "change CHARACTER word PROFESSION to NEW | swap SIDE | quality OLD to NEW",
+        "change CHARACTER... (word PROFESSION... to NEW... | swap SIDE... | quality OLD... to NEW...)",
         "A change on completing an advancement cycle",
         Giver::Player,
         crate::rules::RULE_ADVANCEMENT,
@@ -304,3 +308,13 @@ pub const COMMANDS: &[CommandDoc] = &[
         crate::rules::RULE_SEQUENCE,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    /// Every usage is written in the usage language ([`tabula_core::usage`]),
+    /// which reads every line of this book.
+    #[test]
+    fn every_usage_compiles() {
+        tabula_core::usage::check_all(super::COMMANDS).unwrap();
+    }
+}
