@@ -9,6 +9,7 @@
 use tabula_core::builder::BuildProblem;
 use tabula_core::files::{SheetFiles, names_sheet_file};
 use tabula_core::names::{check_name, check_seat_name, resolve, same_name};
+use tabula_core::usage::Reading;
 use tabula_core::{CommandParseError, CommandSpec, ParamSpec, Refusal, Rule, RuleError, Seat};
 
 use crate::cards::{CardType, book_cards, same_key};
@@ -18,7 +19,6 @@ use crate::event::Event;
 use crate::rules;
 use crate::state::{MAX_PARTICIPANTS, Moment, Participant, State};
 use crate::stats::Stat;
-use crate::text::parse::Args;
 
 /// The GM's tools: the table's own citation (issue 27, item 6).
 pub const GM_TOOLS: Rule = Rule::table("GM tools (issue 27, item 6)");
@@ -220,7 +220,8 @@ pub fn read_upload(
     tabula_core::files::read_checked_sheet(sheets, file, |text| uploaded(s, text))
 }
 
-/// `add KIND|FILE.toml [as NAME] [to SEAT]`: the kind among [`kinds`] (any
+/// `add KIND|FILE.toml [as NAME] [to SEAT]`, built from the line's reading
+/// ([`tabula_core::usage::read`]): the kind among [`kinds`] (any
 /// case, unambiguous prefix), or a word ending in `.toml`
 /// ([`names_sheet_file`]): a character sheet file read from `sheets`
 /// ([`read_upload`]); the name as typed; the seat among the table's (`gm` or
@@ -234,41 +235,38 @@ pub fn read_upload(
 /// [`CommandParseError::Sheet`] for a sheet file not sent or broken.
 pub(crate) fn parse_add(
     state: &State,
-    a: &Args,
+    r: &Reading<'_>,
     sheets: &dyn SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let typed = a.positional.join(" ");
-    if typed.trim().is_empty() {
-        return Err(a.err(
-            "name the kind of character or a sheet file: add KIND|FILE.toml [as NAME] [to SEAT]",
-        ));
-    }
-    let (kind, sheet) = if names_sheet_file(&typed) {
+    let typed = r
+        .get("KIND")
+        .or_else(|| r.get("FILE.toml"))
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| r.problem("KIND is missing"))?;
+    let (kind, sheet) = if names_sheet_file(typed) {
         let file = typed.trim().to_string();
         let text = read_upload(state, &file, sheets)?;
         (file, Some(text))
     } else {
         let kinds = kinds(state);
-        let kind = resolve("kind", &typed, kinds.iter().map(String::as_str))?;
+        let kind = resolve("kind", typed, kinds.iter().map(String::as_str))?;
         (kind.to_string(), None)
     };
-    if a.kw("as").is_some() && a.kw_text("as").is_none() {
-        return Err(a.err("say the newcomer's name after `as`"));
-    }
-    let seat = match a.kw_text("to") {
-        None if a.kw("to").is_some() => return Err(a.err("say whose seat after `to`")),
-        None => None,
-        Some(t) => {
-            let typed_seat = seats(state)
-                .into_iter()
-                .find(|s| same_name(s, &t))
-                .unwrap_or(t);
-            Some(state.seat(&Seat::parse(&typed_seat)))
-        }
+    let given = |name: &str| match r.get(name).map(str::trim) {
+        Some("") => Err(r.problem(format!("{name} is missing"))),
+        other => Ok(other),
     };
+    let name = given("NAME")?.map(String::from);
+    let seat = given("SEAT")?.map(|t| {
+        let typed_seat = seats(state)
+            .into_iter()
+            .find(|s| same_name(s, t))
+            .unwrap_or_else(|| t.to_string());
+        state.seat(&Seat::parse(&typed_seat))
+    });
     Ok(Command::Add {
         kind,
-        name: a.kw_text("as").map(|n| n.trim().to_string()),
+        name,
         seat,
         sheet,
     })

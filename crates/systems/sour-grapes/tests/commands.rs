@@ -93,7 +93,7 @@ fn usage_and_the_command_list_come_from_commands() {
         err,
         CommandParseError::Arguments {
             command: "check".into(),
-            problem: "the difficulty is missing (vs D)".into(),
+            problem: "expected TOKENS, vs or difficulty at the end".into(),
             usage: check.usage.into(),
         }
     );

@@ -252,7 +252,10 @@ pub fn advance(
             || w.split_once('=')
                 .is_some_and(|(k, _)| k.eq_ignore_ascii_case("as"))
     });
-    let line = if named {
+    // The acting character is named only where the table's usage has `as
+    // NAME` (`rest` names none: the line is read against its usage).
+    let takes_as = find_command(text::COMMANDS, first).is_some_and(|d| d.usage.contains("as NAME"));
+    let line = if named || !takes_as {
         line.to_string()
     } else {
         format!("{line} as {}", grammar::quote(character.name()))

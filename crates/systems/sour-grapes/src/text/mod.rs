@@ -1,5 +1,6 @@
-//! Terminal play: reading a command line ([`parse`](mod@parse), with every
-//! name resolved), the command reference ([`COMMANDS`]), the log lines
+//! Terminal play: reading a command line ([`parse`](mod@parse): read by
+//! [`tabula_core::usage::read`] against its usage in [`COMMANDS`], then built
+//! with every name resolved), the command reference ([`COMMANDS`]), the log lines
 //! ([`describe`]) and what is printed before each prompt ([`status`]). The
 //! table file is read in [`crate::setup`], the odds of the choices are in
 //! [`crate::odds`](mod@crate::odds), and [`tabula_core::TextPlay`] is implemented in

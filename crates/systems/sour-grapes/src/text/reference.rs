@@ -8,14 +8,16 @@ use tabula_core::system::{CommandDoc, Giver};
 use crate::rules;
 
 /// Every command of a Sour Grapes table, once, in the order of the book's game
-/// moments: the source of `help`, of the parser's usage messages and of
-/// `docs/COMMANDS.md`. `as NAME` names the character acting when a seat plays
-/// several (the storyteller, `gm`, acts for anyone with it).
+/// moments: the source of `help`, of `docs/COMMANDS.md` and of the parser,
+/// each usage written in the usage language of [`tabula_core::usage`], which
+/// reads every line against it ([`crate::text::parse`]). `as NAME` names the
+/// character acting when a seat plays several (the storyteller, `gm`, acts
+/// for anyone with it).
 pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "spend",
         &[],
-        "spend STAT [as NAME]",
+        "spend STAT [as NAME...]",
         "Spend: exhaust a point of a stat without a roll (the storyteller may dictate it)",
         Giver::Player,
         rules::SPEND,
@@ -23,7 +25,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "check",
         &[],
-        "check STAT DICE [TOKENS] vs DIFFICULTY [with SKILL] [as NAME]",
+        "check STAT DICE [TOKENS] vs|difficulty DIFFICULTY [with SKILL...] [as NAME...]",
         "Check: dice up to the stat's Current value plus skill tokens; a success needs more successes than the Difficulty",
         Giver::Player,
         rules::CHECK,
@@ -31,7 +33,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "giveback",
         &["give-back"],
-        "giveback STAT|SKILL [POINTS] as NAME",
+        "giveback STAT|SKILL... [POINTS] as NAME...",
         "give exhausted stat points or spent skill tokens back (a reward)",
         Giver::Gm,
         rules::SPEND,
@@ -39,7 +41,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "adjust",
         &[],
-        "adjust NAME STAT AMOUNT",
+        "adjust NAME... STAT AMOUNT",
         "the storyteller sets (N) or changes (+N, -N) a stat's Current Stat Value, 0 to its Actual Stat Value; at zero it is injured",
         Giver::Gm,
         crate::gm::GM_TOOLS,
@@ -47,7 +49,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND|FILE.toml [as NAME] [to SEAT]",
+        "add KIND...|FILE.toml (to SEAT... as NAME... | [as NAME...] [to SEAT...])",
         "the storyteller brings a character into the encounter: a fresh copy of a table's character, of a book's sheet or of an uploaded sheet file (a taken name gets \" 2\"); played by the storyteller unless `to SEAT`",
         Giver::Gm,
         crate::gm::GM_TOOLS,
@@ -55,7 +57,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "remove",
         &[],
-        "remove NAME",
+        "remove NAME...",
         "the storyteller takes a character out of the encounter, with its cards and effects (not while it has a part in the turn in progress or the Situation)",
         Giver::Gm,
         crate::gm::GM_TOOLS,
@@ -63,7 +65,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "heal",
         &[],
-        "heal STAT as NAME",
+        "heal STAT as NAME...",
         "remove the Injury marker from a stat",
         Giver::Gm,
         rules::STAT_MECHANICS,
@@ -79,7 +81,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "situation",
         &[],
-        "situation DIFFICULTY STAT [with SKILL] as NAME",
+        "situation DIFFICULTY STAT [with SKILL...] as NAME...",
         "announce a Situation: a difficulty that rises and falls, ending in a final check",
         Giver::Gm,
         rules::SITUATION,
@@ -111,7 +113,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "initiative",
         &[],
-        "initiative STAT DICE [as NAME]",
+        "initiative STAT DICE [as NAME...]",
         "roll initiative: a check with any stat the player makes a case for, exhausting nothing, plus a d20",
         Giver::Player,
         rules::INITIATIVE,
@@ -119,7 +121,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "recover",
         &[],
-        "recover STAT|SKILL",
+        "recover STAT|SKILL...",
         "step 1, Prep: the Controller's free point back into an exhausted, uninjured stat or a skill",
         Giver::Any,
         rules::PREP,
@@ -127,7 +129,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "keep",
         &[],
-        "keep EFFECT DICE [TOKENS]",
+        "keep EFFECT... DICE [TOKENS]",
         "step 1, Prep: roll for an effect to keep it; on a failure it is discarded",
         Giver::Any,
         rules::EFFECTS,
@@ -135,7 +137,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "discard",
         &[],
-        "discard EFFECT",
+        "discard EFFECT...",
         "step 1, Prep: discard an effect",
         Giver::Any,
         rules::EFFECTS,
@@ -143,7 +145,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "stunt",
         &[],
-        "stunt CARD",
+        "stunt CARD...",
         "step 2: the Controller lays down a Stunt",
         Giver::Any,
         rules::STUNT,
@@ -159,7 +161,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "interrupt",
         &[],
-        "interrupt CARD DICE [TOKENS] [as NAME]",
+        "interrupt CARD... DICE [TOKENS] [as NAME...]",
         "step 3: another player offers an Interrupt, rolled when the step closes; a success ends the turn",
         Giver::Player,
         rules::INTERRUPT,
@@ -175,15 +177,15 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "target",
         &[],
-        "target [NAME[, NAME]...] success DICE [TOKENS] [result DICE [TOKENS]]",
-        "step 4, Targeting & Betting: the targets, and dice and tokens placed on Success and Result, not rolled",
+        "target [TARGETS...] [success DICE [TOKENS]] [result DICE [TOKENS]]",
+        "step 4, Targeting & Betting: the targets (names separated by commas, or each quoted), and dice and tokens placed on Success and Result, not rolled",
         Giver::Any,
         rules::BETTING,
     ),
     CommandDoc::new(
         "compliment",
         &[],
-        "compliment CARD success DICE [TOKENS] [result DICE [TOKENS]] [as NAME]",
+        "compliment CARD... [success DICE [TOKENS]] [result DICE [TOKENS]] [as NAME...]",
         "step 5: offer a Compliment that modifies the Stunt",
         Giver::Player,
         rules::COMPLIMENT,
@@ -191,7 +193,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "divert",
         &[],
-        "divert CARD success DICE [TOKENS] to NAME [as NAME]",
+        "divert CARD... [success DICE [TOKENS]] to TARGET... [as NAME...]",
         "step 5: offer a Divert that redirects the Stunt to another receiver",
         Giver::Player,
         rules::DIVERT,
@@ -199,7 +201,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "reject",
         &[],
-        "reject as NAME",
+        "reject as NAME...",
         "reject a card offered in the open step as invalid: it is taken back unrolled",
         Giver::Gm,
         rules::TURN,
@@ -207,7 +209,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "react",
         &[],
-        "react CARD DICE [TOKENS] [as NAME]",
+        "react CARD... DICE [TOKENS] [as NAME...]",
         "step 7: a receiver plays a Reaction; it must beat the Stunt's successes",
         Giver::Player,
         rules::REACTION,
@@ -215,7 +217,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "take",
         &[],
-        "take [as NAME]",
+        "take [as NAME...]",
         "step 7: a receiver takes the Stunt without a Reaction",
         Giver::Player,
         rules::REACTION,
@@ -223,7 +225,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "afflict",
         &[],
-        "afflict EFFECT as NAME",
+        "afflict EFFECT... as NAME...",
         "put an effect card in play on a character",
         Giver::Gm,
         rules::EFFECTS,
@@ -231,7 +233,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "cure",
         &[],
-        "cure EFFECT as NAME",
+        "cure EFFECT... as NAME...",
         "remove an effect whose condition has been met",
         Giver::Gm,
         rules::EFFECTS,
@@ -247,7 +249,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "award",
         &[],
-        "award POINTS as NAME",
+        "award POINTS as NAME...",
         "Experience: award experience points at a chapter's end",
         Giver::Gm,
         rules::EXPERIENCE,
@@ -255,7 +257,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "raise",
         &[],
-        "raise STAT|SKILL [as NAME]",
+        "raise STAT|SKILL... [as NAME...]",
         "Experience: spend a point to raise a stat or a skill by one (a new skill starts at 1)",
         Giver::Player,
         rules::EXPERIENCE,
@@ -263,7 +265,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "improve",
         &[],
-        "improve CARD easier|damage [as NAME]",
+        "improve CARD... easier|damage [as NAME...]",
         "Experience: spend a point on a card: one success less needed, or one more damage",
         Giver::Player,
         rules::EXPERIENCE,
@@ -277,3 +279,15 @@ pub const COMMANDS: &[CommandDoc] = &[
         rules::MOMENTS,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::COMMANDS;
+
+    /// Every usage is written in the usage language the parser reads it by
+    /// ([`tabula_core::usage`]).
+    #[test]
+    fn every_usage_compiles() {
+        assert_eq!(tabula_core::usage::check_all(COMMANDS), Ok(()));
+    }
+}

@@ -2,23 +2,26 @@
 //! line into a [`Command`] with every name resolved ([`parse`]).
 //!
 //! The line follows the one command grammar of `tabula-core`
-//! ([`tabula_core::grammar`], `docs/COMMANDS.md`): words separated by spaces,
-//! `"double quotes"` group a name with spaces (`target "Tavern Brute" success
-//! 3`), `_` still stands for a space. Names of characters, Stats, Skills, cards
-//! and effects match without regard to case and by unambiguous prefix
+//! ([`tabula_core::grammar`], `docs/COMMANDS.md`) and is read by
+//! [`tabula_core::usage::read`] against its command's usage in [`COMMANDS`]
+//! (the line `help` prints): words separated by spaces, `"double quotes"`
+//! group a name with spaces (`target "Tavern Brute" success 3`), `_` still
+//! stands for a space. A value written `NAME...` in the usage may be a name
+//! left unquoted across several words (`stunt Sand Strike`). Keywords
+//! introduce the rest of a command: `as NAME` (the character acting), `with
+//! SKILL`, `vs DIFFICULTY`, `success DICE [TOKENS]`, `result DICE [TOKENS]`,
+//! `to TARGET`; each may also be written `KEY=VALUE` (`as="Tavern Brute"`).
+//!
+//! What this module adds to the reading: names of characters, Stats, Skills,
+//! cards and effects match without regard to case and by unambiguous prefix
 //! ([`tabula_core::names::resolve`]); an unknown or ambiguous name is refused
-//! with the names that fit there. Cards also match by their key (`sand-strike`,
-//! [`crate::cards::key`]). A name left unquoted across several words still
-//! reads as one name where the command expects one (`stunt Sand Strike`).
-//!
-//! Keywords introduce the rest of a command: `as NAME` (the character acting),
-//! `with SKILL`, `vs DIFFICULTY` (or `difficulty`), `success DICE [TOKENS]`,
-//! `result DICE [TOKENS]`, `to NAME`; each may also be written `KEY=VALUE`
-//! (`as="Tavern Brute"`).
-//!
-//! The words of a line are split in `args`, its names resolved in `names`;
-//! [`parse_with`] reads each moment's commands in its own function.
+//! with the names that fit there. Cards also match by their key
+//! (`sand-strike`, [`crate::cards::key`]). Numbers are whole numbers 0 or
+//! more; a name is told from the numbers after it, targets are split at
+//! commas (`args`, `names`). [`parse_with`] builds each moment's commands in
+//! its own function.
 
+use tabula_core::usage::{self, Reading};
 use tabula_core::{CommandParseError, Seat};
 
 use super::reference::COMMANDS;
@@ -30,15 +33,14 @@ use crate::stats::Stat;
 mod args;
 mod names;
 
-pub(crate) use args::Args;
-use args::split;
+use args::{bets, name_and_numbers, num, opt_num, spell_out_keys, text, value_words};
 use names::Names;
 
 /// Read one command line (without the seat prefix) given by `seat` at the table
-/// `state`: the words by the one grammar, the command by [`COMMANDS`] (name or
-/// alias, any case), every name resolved to the name the table writes (see the
-/// [module documentation](self)). The steps and who gives what are in
-/// [`crate::table`].
+/// `state`: the line by [`tabula_core::usage::read`] against the usage of its
+/// command in [`COMMANDS`] (name or alias, any case), every name resolved to
+/// the name the table writes (see the [module documentation](self)). The
+/// steps and who gives what are in [`crate::table`].
 ///
 /// # Errors
 /// [`CommandParseError::Grammar`] for an unclosed quote;
@@ -64,26 +66,25 @@ pub fn parse_with(
     line: &str,
     sheets: &dyn tabula_core::files::SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let a = split(line)?;
+    let line = no_targets(&spell_out_keys(line)?);
+    let r = usage::read(COMMANDS, &line)?;
     let n = Names { s: state, seat };
     // `add`'s `as NAME` is the newcomer's name, not a character of the table.
-    if a.doc.name == "add" {
-        return crate::gm::parse_add(state, &a, sheets);
+    if r.command.name == "add" {
+        return crate::gm::parse_add(state, &r, sheets);
     }
-    let who = match a.kw_text("as") {
-        Some(w) => Some(n.acting(&w)?),
-        None if a.kw("as").is_some() => return Err(a.err("say who after `as`")),
-        None => None,
+    let who = if r.has("as") {
+        Some(n.acting(r.require("NAME")?)?)
+    } else {
+        None
     };
     let actor = n.actor(who.as_deref());
-    let (name, nums) = a.name_and_numbers();
     let l = Line {
-        a: &a,
+        r: &r,
+        line: &line,
         n,
         who,
         actor,
-        name,
-        nums,
     };
     if let Some(cmd) = read_moment(&l)? {
         return Ok(cmd);
@@ -94,32 +95,60 @@ pub fn parse_with(
     read_tool(&l)
 }
 
-/// A line being read: its words, the names it resolves against, the
-/// character it names with `as NAME` (`who`) or acts for without it
-/// (`actor`), its leading name and the numbers after it.
+/// `target` with no names before its bets (`target success 3`) read with an
+/// empty `TARGETS` (`target "" success 3`).
+///
+/// A pre-step, because the usage reader fills an optional value before it
+/// tries leaving it out: `target [TARGETS...] [success DICE [TOKENS]]` would
+/// read `success 3` as the targets. The page's form writes such a line when
+/// its targets field is left empty ([`crate::legal`]).
+fn no_targets(line: &str) -> String {
+    let mut it = line.trim_start().splitn(2, char::is_whitespace);
+    let (Some(first), Some(rest)) = (it.next(), it.next()) else {
+        return line.to_string();
+    };
+    let next = rest
+        .trim_start()
+        .split(char::is_whitespace)
+        .next()
+        .unwrap_or_default();
+    let bet_word = ["success", "result"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(next));
+    if first.eq_ignore_ascii_case("target") && bet_word {
+        format!("{first} \"\" {rest}")
+    } else {
+        line.to_string()
+    }
+}
+
+/// A line being read: its reading, the line as read, the names it resolves
+/// against, the character it names with `as NAME` (`who`) or acts for
+/// without it (`actor`).
 struct Line<'a> {
-    a: &'a Args,
+    r: &'a Reading<'a>,
+    line: &'a str,
     n: Names<'a>,
     who: Option<String>,
     actor: Option<String>,
-    name: String,
-    nums: &'a [String],
 }
 
 impl Line<'_> {
-    /// The character named with `as NAME`, which the command needs: refused
-    /// saying `what` without it.
-    fn need_who(&self, what: &str) -> Result<String, CommandParseError> {
-        self.who.clone().ok_or_else(|| self.a.err(what.to_string()))
+    /// The character named with `as NAME`, which the usage requires here.
+    fn need_who(&self) -> Result<String, CommandParseError> {
+        self.who
+            .clone()
+            .ok_or_else(|| self.r.problem("NAME is missing"))
     }
 
-    /// The stat named by `typed`; refused when nothing is named.
-    fn stat(&self, typed: &str) -> Result<Stat, CommandParseError> {
-        if typed.trim().is_empty() {
-            Err(self.a.err("name a stat"))
-        } else {
-            self.n.stat(typed)
-        }
+    /// The stat `STAT` of the line.
+    fn stat(&self) -> Result<Stat, CommandParseError> {
+        self.n.stat(self.r.require("STAT")?)
+    }
+
+    /// The stat or skill of `STAT|SKILL...`, as typed.
+    fn stat_or_skill(&self) -> Option<&str> {
+        text(self.r, "STAT").or_else(|| text(self.r, "SKILL"))
     }
 }
 
@@ -129,92 +158,80 @@ impl Line<'_> {
 /// Sour Grapes, "Spend", "Check", "Situation", "Event" (000_05a1db5b88f54528.txt).
 fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
     let Line {
-        a,
-        n,
-        who,
-        actor,
-        name,
-        nums,
+        r, n, who, actor, ..
     } = l;
-    let need_who = |what: &str| l.need_who(what);
-    let stat = |typed: &str| l.stat(typed);
-    let cmd = match a.doc.name {
+    let cmd = match r.command.name {
         "spend" => Command::Spend {
             who: who.clone(),
-            stat: stat(name)?,
+            stat: l.stat()?,
         },
-        "check" => {
-            let difficulty = a
-                .kw("vs")
-                .or_else(|| a.kw("difficulty"))
-                .ok_or_else(|| a.err("the difficulty is missing (vs D)"))?;
-            Command::Check {
-                who: who.clone(),
-                stat: stat(name)?,
-                dice: a.num("dice", nums.first())?,
-                tokens: a.opt_num("tokens", nums.get(1))?,
-                skill: a
-                    .kw_text("with")
-                    .map(|k| n.skill(actor.as_deref(), &k))
-                    .transpose()?,
-                difficulty: a.num("difficulty", difficulty.first())?,
-            }
-        }
+        "check" => Command::Check {
+            who: who.clone(),
+            stat: l.stat()?,
+            dice: num(r, "DICE", r.get("DICE"))?,
+            tokens: opt_num(r, "TOKENS", r.get("TOKENS"))?,
+            skill: text(r, "SKILL")
+                .map(|k| n.skill(actor.as_deref(), k))
+                .transpose()?,
+            difficulty: num(r, "DIFFICULTY", r.get("DIFFICULTY"))?,
+        },
         "giveback" => {
-            let who = need_who("say who: as NAME")?;
+            let who = l.need_who()?;
+            let (typed, nums) = name_and_numbers(l.stat_or_skill(), [r.get("POINTS")]);
             let points = match nums.first() {
                 None => 1,
-                some => a.num("points", some)?,
+                some => num(r, "POINTS", some.copied())?,
             };
-            if name.is_empty() {
-                return Err(a.err("name a stat or skill"));
-            }
-            match n.pool(Some(&who), name, false)? {
+            match n.pool(Some(&who), &typed, false)? {
                 Pool::Stat(stat) => Command::GiveBack { who, stat, points },
                 Pool::Skill(skill) => Command::TokensBack { who, skill, points },
             }
         }
-        "reject" => Command::Reject {
-            who: need_who("say whose card: as NAME")?,
-        },
+        "reject" => Command::Reject { who: l.need_who()? },
         "heal" => Command::Heal {
-            who: need_who("say who: as NAME")?,
-            stat: stat(name)?,
+            who: l.need_who()?,
+            stat: l.stat()?,
         },
         "rest" => Command::Rest,
         "situation" => {
-            let who = need_who("say who works it: as NAME")?;
-            let stat_words = a
-                .positional
-                .get(1..)
-                .map(|w| w.join(" "))
-                .unwrap_or_default();
+            let who = l.need_who()?;
             Command::Situation {
-                difficulty: a.num("difficulty", a.positional.first())?,
-                stat: stat(&stat_words)?,
-                skill: a
-                    .kw_text("with")
-                    .map(|k| n.skill(Some(&who), &k))
+                difficulty: num(r, "DIFFICULTY", r.get("DIFFICULTY"))?,
+                stat: l.stat()?,
+                skill: text(r, "SKILL")
+                    .map(|k| n.skill(Some(&who), k))
                     .transpose()?,
                 who,
             }
         }
         "difficulty" => Command::Difficulty {
-            value: a.num("difficulty", a.positional.first())?,
+            value: num(r, "DIFFICULTY", r.get("DIFFICULTY"))?,
         },
         "final" => Command::Final {
-            dice: a.num("dice", nums.first())?,
-            tokens: a.opt_num("tokens", nums.get(1))?,
+            dice: num(r, "DICE", r.get("DICE"))?,
+            tokens: opt_num(r, "TOKENS", r.get("TOKENS"))?,
         },
         "event" => Command::StartEvent,
         "initiative" => Command::Initiative {
             who: who.clone(),
-            stat: stat(name)?,
-            dice: a.num("dice", nums.first())?,
+            stat: l.stat()?,
+            dice: num(r, "DICE", r.get("DICE"))?,
         },
         _ => return Ok(None),
     };
     Ok(Some(cmd))
+}
+
+/// The card or effect `slot` of the line and the bet after it (`CARD...
+/// DICE [TOKENS]`), the name told from the numbers ([`name_and_numbers`]).
+fn named_bet(l: &Line<'_>, slot: &str) -> Result<(String, crate::state::Bet), CommandParseError> {
+    let r = l.r;
+    let (name, nums) = name_and_numbers(r.get(slot), [r.get("DICE"), r.get("TOKENS")]);
+    let bet = crate::state::Bet {
+        dice: num(r, "DICE", nums.first().copied())?,
+        tokens: opt_num(r, "TOKENS", nums.get(1).copied())?,
+    };
+    Ok((name, bet))
 }
 
 /// The steps of a turn: the free point and effects (Prep), the Stunt, the
@@ -223,107 +240,82 @@ fn read_moment(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
 /// Sour Grapes, "Turn Mechanics" (000_05a1db5b88f54528.txt).
 fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
     let Line {
-        a,
-        n,
-        who,
-        actor,
-        name,
-        nums,
+        r, n, who, actor, ..
     } = l;
-    let cmd = match a.doc.name {
+    let cmd = match r.command.name {
         "recover" => {
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name a stat or skill"));
-            }
+            let typed = l.stat_or_skill().unwrap_or_default();
             Command::Recover {
-                into: n.pool(n.controller().as_deref(), &typed, false)?,
+                into: n.pool(n.controller().as_deref(), typed, false)?,
             }
         }
         "keep" => {
-            if name.is_empty() {
-                return Err(a.err("name the effect"));
-            }
+            let (effect, bet) = named_bet(l, "EFFECT")?;
             Command::Keep {
-                effect: n.effect(n.controller().as_deref(), name)?,
-                bet: a.bet_of(nums)?,
+                effect: n.effect(n.controller().as_deref(), &effect)?,
+                bet,
             }
         }
-        "discard" => {
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name the effect"));
-            }
-            Command::Discard {
-                effect: n.effect(n.controller().as_deref(), &typed)?,
-            }
-        }
-        "stunt" => {
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name the card"));
-            }
-            Command::Stunt {
-                card: n.card(n.controller().as_deref(), Some(CardType::Stunt), &typed)?,
-            }
-        }
+        "discard" => Command::Discard {
+            effect: n.effect(n.controller().as_deref(), r.require("EFFECT")?)?,
+        },
+        "stunt" => Command::Stunt {
+            card: n.card(
+                n.controller().as_deref(),
+                Some(CardType::Stunt),
+                r.require("CARD")?,
+            )?,
+        },
         "end" => Command::EndTurn,
-        "interrupt" | "react" => {
-            if name.is_empty() {
-                return Err(a.err("name the card"));
+        "interrupt" => {
+            let (card, bet) = named_bet(l, "CARD")?;
+            Command::Interrupt {
+                who: who.clone(),
+                card: n.card(actor.as_deref(), Some(CardType::Interrupt), &card)?,
+                bet,
             }
-            let (kind, bet) = (
-                if a.doc.name == "react" {
-                    CardType::Reaction
-                } else {
-                    CardType::Interrupt
-                },
-                a.bet_of(nums)?,
-            );
-            let card = n.card(actor.as_deref(), Some(kind), name)?;
-            if kind == CardType::Reaction {
-                Command::React {
-                    who: who.clone(),
-                    card,
-                    bet,
-                }
-            } else {
-                Command::Interrupt {
-                    who: who.clone(),
-                    card,
-                    bet,
-                }
+        }
+        "react" => {
+            let (card, bet) = named_bet(l, "CARD")?;
+            Command::React {
+                who: who.clone(),
+                card: n.card(actor.as_deref(), Some(CardType::Reaction), &card)?,
+                bet,
             }
         }
         "pass" => Command::Pass,
-        "target" => Command::Target {
-            targets: n.targets(&a.positional)?,
-            success: a.bet("success")?,
-            result: a.bet("result")?,
-        },
-        "compliment" => {
-            if name.is_empty() {
-                return Err(a.err("name the card"));
+        "target" => {
+            let (success, result) = bets(r)?;
+            let targets = match r.get("TARGETS") {
+                Some(typed) => n.targets(&value_words(l.line, 1, typed)?)?,
+                None => Vec::new(),
+            };
+            Command::Target {
+                targets,
+                success,
+                result,
             }
+        }
+        "compliment" => {
+            let (success, result) = bets(r)?;
             Command::Compliment {
                 who: who.clone(),
-                card: n.card(actor.as_deref(), Some(CardType::Compliment), name)?,
-                success: a.bet("success")?,
-                result: a.bet("result")?,
+                card: n.card(
+                    actor.as_deref(),
+                    Some(CardType::Compliment),
+                    r.require("CARD")?,
+                )?,
+                success,
+                result,
             }
         }
         "divert" => {
-            if name.is_empty() {
-                return Err(a.err("name the card"));
-            }
-            let to = a
-                .kw_text("to")
-                .ok_or_else(|| a.err("the new target is missing (to NAME)"))?;
+            let (success, _) = bets(r)?;
             Command::Divert {
                 who: who.clone(),
-                card: n.card(actor.as_deref(), Some(CardType::Divert), name)?,
-                success: a.bet("success")?,
-                to: n.character(&to)?,
+                card: n.card(actor.as_deref(), Some(CardType::Divert), r.require("CARD")?)?,
+                success,
+                to: n.character(r.require("TARGET")?)?,
             }
         }
         "take" => Command::Take { who: who.clone() },
@@ -339,94 +331,57 @@ fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
 /// (issue 27, item 6).
 fn read_tool(l: &Line<'_>) -> Result<Command, CommandParseError> {
     let Line {
-        a, n, who, actor, ..
+        r, n, who, actor, ..
     } = l;
-    let need_who = |what: &str| l.need_who(what);
-    let stat = |typed: &str| l.stat(typed);
-    let cmd = match a.doc.name {
+    let cmd = match r.command.name {
         "afflict" => {
-            let who = need_who("say who: as NAME")?;
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name the effect"));
-            }
+            let who = l.need_who()?;
             Command::Afflict {
-                card: n.effect(None, &typed)?,
+                card: n.effect(None, r.require("EFFECT")?)?,
                 who,
             }
         }
         "cure" => {
-            let who = need_who("say who: as NAME")?;
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name the effect"));
-            }
+            let who = l.need_who()?;
             Command::Cure {
-                effect: n.effect(Some(&who), &typed)?,
+                effect: n.effect(Some(&who), r.require("EFFECT")?)?,
                 who,
             }
         }
-        "improve" => {
-            let Some((last, card)) = a.positional.split_last() else {
-                return Err(a.err("name a card and easier or damage"));
-            };
-            let damage = match last.to_ascii_lowercase().as_str() {
-                "damage" => true,
-                "easier" => false,
-                _ => return Err(a.err("end with easier or damage")),
-            };
-            let typed = card.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name the card"));
-            }
-            Command::Improve {
-                who: who.clone(),
-                card: n.card(actor.as_deref(), None, &typed)?,
-                damage,
-            }
-        }
+        "improve" => Command::Improve {
+            who: who.clone(),
+            card: n.card(actor.as_deref(), None, r.require("CARD")?)?,
+            damage: r.has("damage"),
+        },
         "end-event" => Command::EndEvent,
         "end-encounter" => Command::EndEncounter,
         "adjust" => {
-            let words = &a.positional;
-            let [names @ .., typed_stat, typed_amount] = words.as_slice() else {
-                return Err(a.err("write adjust NAME STAT AMOUNT"));
-            };
-            if names.is_empty() {
-                return Err(a.err("say whose stat: adjust NAME STAT AMOUNT"));
-            }
-            let who = n.character(&names.join(" "))?;
-            let stat = stat(typed_stat)?;
-            let amount = crate::gm::Amount::parse(typed_amount).ok_or_else(|| {
-                a.err(format!(
-                    "the amount must be N, +N or -N (whole numbers), not {typed_amount:?}"
-                ))
-            })?;
-            Command::Adjust { who, stat, amount }
-        }
-        "remove" => {
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("say who leaves: remove NAME"));
-            }
-            Command::Remove {
-                who: n.character(&typed)?,
+            let typed = r.require("AMOUNT")?;
+            Command::Adjust {
+                who: n.character(r.require("NAME")?)?,
+                stat: l.stat()?,
+                amount: crate::gm::Amount::parse(typed).ok_or_else(|| {
+                    r.problem(format!(
+                        "the AMOUNT must be N, +N or -N (whole numbers), not {typed:?}"
+                    ))
+                })?,
             }
         }
-        "award" => Command::Award {
-            who: need_who("say who: as NAME")?,
-            points: a.num("points", a.positional.first())?,
+        "remove" => Command::Remove {
+            who: n.character(r.require("NAME")?)?,
         },
-        "raise" => {
-            let typed = a.positional.join(" ");
-            if typed.trim().is_empty() {
-                return Err(a.err("name a stat or skill"));
-            }
-            Command::Raise {
-                what: n.pool(actor.as_deref(), &typed, true)?,
-                who: who.clone(),
-            }
-        }
+        "award" => Command::Award {
+            who: l.need_who()?,
+            points: num(r, "POINTS", r.get("POINTS"))?,
+        },
+        "raise" => Command::Raise {
+            what: n.pool(
+                actor.as_deref(),
+                l.stat_or_skill().unwrap_or_default(),
+                true,
+            )?,
+            who: who.clone(),
+        },
         other => return Err(CommandParseError::unknown_command(other, COMMANDS)),
     };
     Ok(cmd)
