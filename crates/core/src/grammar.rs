@@ -72,13 +72,43 @@ fn is_quote(c: char) -> bool {
 /// assert!(words(r#"attack "Iron Wolf"#).is_err());
 /// ```
 pub fn words(line: &str) -> Result<Vec<String>, GrammarError> {
+    Ok(marked_words(line)?.into_iter().map(|w| w.text).collect())
+}
+
+/// One word of a command line, and whether any of it was quoted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// The word, quotes taken off.
+    pub text: String,
+    /// True when some of the word was written in quotes (`"with"`,
+    /// `spec="Knife Fighting"`): the usage reader
+    /// ([`crate::usage::read`]) never takes such a word for one of a
+    /// usage's own words, so a name that is one of them can be typed.
+    pub quoted: bool,
+}
+
+/// [`words`], each marked with whether it was quoted.
+///
+/// # Errors
+/// As [`words`].
+///
+/// # Examples
+/// ```
+/// use tabula_core::grammar::marked_words;
+/// let w = marked_words(r#"roll with "at""#).unwrap();
+/// assert_eq!((w[2].text.as_str(), w[2].quoted), ("at", true));
+/// assert!(!w[1].quoted);
+/// ```
+pub fn marked_words(line: &str) -> Result<Vec<Word>, GrammarError> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
+    let mut quoted = false;
     let mut chars = line.chars().enumerate().peekable();
     while let Some((i, c)) = chars.next() {
         if is_quote(c) {
             in_word = true;
+            quoted = true;
             let mut closed = false;
             while let Some((_, q)) = chars.next() {
                 if is_quote(q) {
@@ -100,8 +130,9 @@ pub fn words(line: &str) -> Result<Vec<String>, GrammarError> {
             }
         } else if c.is_whitespace() {
             if in_word {
-                push_word(&mut out, &mut cur)?;
+                push_word(&mut out, &mut cur, quoted)?;
                 in_word = false;
+                quoted = false;
             }
         } else {
             in_word = true;
@@ -109,16 +140,19 @@ pub fn words(line: &str) -> Result<Vec<String>, GrammarError> {
         }
     }
     if in_word {
-        push_word(&mut out, &mut cur)?;
+        push_word(&mut out, &mut cur, quoted)?;
     }
     Ok(out)
 }
 
-fn push_word(out: &mut Vec<String>, cur: &mut String) -> Result<(), GrammarError> {
+fn push_word(out: &mut Vec<Word>, cur: &mut String, quoted: bool) -> Result<(), GrammarError> {
     if out.len() >= MAX_WORDS {
         return Err(GrammarError::TooManyWords { max: MAX_WORDS });
     }
-    out.push(std::mem::take(cur));
+    out.push(Word {
+        text: std::mem::take(cur),
+        quoted,
+    });
     Ok(())
 }
 

@@ -21,6 +21,12 @@
 //! | ` \| ` (spaced) | alternatives, up to the nearest `[`/`(` or the line's ends | |
 //! | `key=VALUE`, `key=a\|b` | a `key=value` word, anywhere after the command | `pay=d3\|d6\|cp` |
 //!
+//! A word typed unquoted that is one of the usage's own words is read as
+//! that word wherever a reading allows it (`fate Mira acrobat` is the flag,
+//! not a MODIFIER; `target success 3` names no target); only when no such
+//! reading fits may a value hold it (free text: `injury Ann severe a minor
+//! cut`). A quoted word is always a value (`roll with "Sword at"`).
+//!
 //! Words before the command word (`[CHARACTER] attack TARGET`) are allowed:
 //! a line whose first word is no command is read as such a prefix when its
 //! second word is a command whose usage starts with one. Of alternatives, a
@@ -62,7 +68,7 @@
 
 use std::fmt;
 
-use crate::grammar::words;
+use crate::grammar::{Word, marked_words};
 use crate::system::{CommandDoc, CommandParseError};
 
 /// The most matching steps one line may take before it is refused as too
@@ -112,6 +118,8 @@ struct KeyDecl {
 pub struct Pattern {
     items: Vec<Item>,
     keys: Vec<KeyDecl>,
+    /// Every literal word of the usage, lower case.
+    literals: Vec<String>,
     /// True when words come before the command word.
     prefixed: bool,
 }
@@ -279,6 +287,8 @@ impl Pattern {
             Ok([one]) => one,
             Err(alts) => vec![Item::Group(alts)],
         };
+        let mut literals = Vec::new();
+        collect_literals(&items, &mut literals);
         let called = |i: &Item| matches!(i, Item::Word(w) if doc.is_called(w));
         let prefixed = !items.first().is_some_and(called);
         if prefixed && !items.iter().any(called) {
@@ -287,8 +297,21 @@ impl Pattern {
         Ok(Pattern {
             items,
             keys: c.keys,
+            literals,
             prefixed,
         })
+    }
+}
+
+fn collect_literals(items: &[Item], out: &mut Vec<String>) {
+    for item in items {
+        match item {
+            Item::Word(w) if !out.contains(w) => out.push(w.clone()),
+            Item::Optional(alts) | Item::Group(alts) => {
+                alts.iter().for_each(|a| collect_literals(a, out));
+            }
+            _ => {}
+        }
     }
 }
 
@@ -313,6 +336,14 @@ struct Furthest {
 
 struct Matcher<'w> {
     words: &'w [String],
+    /// Which words were quoted ([`crate::grammar::Word::quoted`]).
+    quoted: &'w [bool],
+    /// The usage's literal words, lower case.
+    literals: &'w [String],
+    /// The first reading: an unquoted word that is one of the usage's own
+    /// words is never taken into a value, and a quoted word never stands
+    /// for one of them.
+    strict: bool,
     /// The command's own name and aliases: its literal matches them.
     doc: &'w CommandDoc,
     steps: usize,
@@ -322,6 +353,16 @@ struct Matcher<'w> {
 type Cont<'k> = &'k mut dyn FnMut(&mut Matcher<'_>, usize, &mut Vec<Bind>) -> bool;
 
 impl Matcher<'_> {
+    /// True when the word at `at` may be (part of) a value in this reading.
+    fn free(&self, at: usize) -> bool {
+        !self.strict
+            || self.quoted.get(at).copied().unwrap_or(false)
+            || !self
+                .words
+                .get(at)
+                .is_some_and(|w| self.literals.iter().any(|l| l.eq_ignore_ascii_case(w)))
+    }
+
     fn expect(&mut self, at: usize, what: impl fmt::Display) {
         if at > self.furthest.at {
             self.furthest = Furthest {
@@ -354,10 +395,12 @@ impl Matcher<'_> {
         match item {
             Item::Key => k(self, at, b),
             Item::Word(w) => {
-                let fits = self.words.get(at).is_some_and(|typed| {
-                    typed.eq_ignore_ascii_case(w)
-                        || (self.doc.is_called(w) && self.doc.is_called(typed))
-                });
+                let quoted = self.strict && self.quoted.get(at).copied().unwrap_or(false);
+                let fits = !quoted
+                    && self.words.get(at).is_some_and(|typed| {
+                        typed.eq_ignore_ascii_case(w)
+                            || (self.doc.is_called(w) && self.doc.is_called(typed))
+                    });
                 if !fits {
                     self.expect(at, w);
                     return false;
@@ -376,6 +419,10 @@ impl Matcher<'_> {
                 }
                 let last = if *many { self.words.len() } else { at + 1 };
                 for to in at + 1..=last {
+                    if !self.free(to - 1) {
+                        self.expect(to - 1, name);
+                        break;
+                    }
                     b.push(Bind::Value {
                         name: name.clone(),
                         from: at,
@@ -414,6 +461,9 @@ pub struct Reading<'a> {
     pub words: Vec<String>,
     /// The `key=value` words, keys lower case, values as typed.
     pub keys: Vec<(String, String)>,
+    /// The words each value of [`Reading::values`] was read from, in the
+    /// same order (a name quoted stays one word: `"Tavern Brute" Sailor`).
+    pub parts: Vec<Vec<String>>,
 }
 
 impl Reading<'_> {
@@ -431,6 +481,17 @@ impl Reading<'_> {
             .filter(|(n, _)| n == name)
             .nth(i)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The words the first value for `name` was read from (quotes taken
+    /// off, each quoted name one word), if given: for a list of names typed
+    /// one after another (`target "Tavern Brute" "Drunk Sailor"`).
+    pub fn parts(&self, name: &str) -> Option<&[String]> {
+        self.values
+            .iter()
+            .position(|(n, _)| n == name)
+            .and_then(|i| self.parts.get(i))
+            .map(Vec::as_slice)
     }
 
     /// The value for `name`, which the caller's rules need here.
@@ -492,12 +553,12 @@ impl Reading<'_> {
 /// given twice, a key's value that is not one of its choices), or when the
 /// usage itself cannot be compiled ([`UsageError`]).
 pub fn read<'a>(commands: &'a [CommandDoc], line: &str) -> Result<Reading<'a>, CommandParseError> {
-    let all = words(line)?;
-    let first = all.first().map(String::as_str).unwrap_or_default();
+    let all = marked_words(line)?;
+    let first = all.first().map(|w| w.text.as_str()).unwrap_or_default();
     let (doc, pattern) = match crate::system::find_command(commands, first) {
         Some(doc) => (doc, compiled(doc)?),
         None => {
-            let second = all.get(1).map(String::as_str).unwrap_or_default();
+            let second = all.get(1).map(|w| w.text.as_str()).unwrap_or_default();
             let prefixed = crate::system::find_command(commands, second)
                 .map(|doc| compiled(doc).map(|p| (doc, p)))
                 .transpose()?
@@ -522,16 +583,17 @@ type Keys = Vec<(String, String)>;
 fn take_keys(
     doc: &CommandDoc,
     pattern: &Pattern,
-    all: Vec<String>,
-) -> Result<(Vec<String>, Keys), CommandParseError> {
+    all: Vec<Word>,
+) -> Result<(Vec<Word>, Keys), CommandParseError> {
     let mut rest = Vec::with_capacity(all.len());
     let mut keys: Vec<(String, String)> = Vec::new();
-    for (i, w) in all.into_iter().enumerate() {
+    for (i, word) in all.into_iter().enumerate() {
+        let w = &word.text;
         let split = w
             .split_once('=')
             .filter(|(k, _)| i > 0 && !k.is_empty() && !pattern.keys.is_empty());
         let Some((k, v)) = split else {
-            rest.push(w);
+            rest.push(word);
             continue;
         };
         let key = k.to_ascii_lowercase();
@@ -590,14 +652,20 @@ fn or_list(items: &[String]) -> String {
     }
 }
 
-fn read_with<'a>(
-    doc: &'a CommandDoc,
+/// One way through `pattern` for `words`: the binds, or what was expected
+/// at the furthest word reached and whether the step cap was passed.
+fn match_words(
+    doc: &CommandDoc,
     pattern: &Pattern,
-    all: Vec<String>,
-) -> Result<Reading<'a>, CommandParseError> {
-    let (words, keys) = take_keys(doc, pattern, all)?;
+    words: &[String],
+    quoted: &[bool],
+    strict: bool,
+) -> Result<Vec<Bind>, (Furthest, bool)> {
     let mut m = Matcher {
-        words: &words,
+        words,
+        quoted,
+        literals: &pattern.literals,
+        strict,
         doc,
         steps: 0,
         furthest: Furthest::default(),
@@ -614,29 +682,51 @@ fn read_with<'a>(
         }
     };
     m.seq(&pattern.items, 0, &mut Vec::new(), &mut end);
-    let Some(binds) = found else {
-        if m.steps > MAX_STEPS {
-            return Err(CommandParseError::arguments(
-                doc,
-                "the line is too complex to read; quote names with spaces",
-            ));
-        }
-        return Err(CommandParseError::arguments(
-            doc,
-            mismatch(&words, &m.furthest),
-        ));
+    found.ok_or((m.furthest, m.steps > MAX_STEPS))
+}
+
+/// Match the line: first the strict reading (an unquoted word that is one
+/// of the usage's own words stays that word: `act Slash on` misses its
+/// TARGET, `add thug as a as b` has one `as` too many), then, when none
+/// fits, the loose one (free text may hold such words: `injury Ann severe a
+/// minor cut`). A line that fits neither is refused with what the strict
+/// reading expected.
+fn read_with<'a>(
+    doc: &'a CommandDoc,
+    pattern: &Pattern,
+    all: Vec<Word>,
+) -> Result<Reading<'a>, CommandParseError> {
+    let (marked, keys) = take_keys(doc, pattern, all)?;
+    let quoted: Vec<bool> = marked.iter().map(|w| w.quoted).collect();
+    let words: Vec<String> = marked.into_iter().map(|w| w.text).collect();
+    let binds = match match_words(doc, pattern, &words, &quoted, true) {
+        Ok(b) => b,
+        Err((strict, _)) => match match_words(doc, pattern, &words, &quoted, false) {
+            Ok(b) => b,
+            Err((_, too_many_steps)) if too_many_steps => {
+                return Err(CommandParseError::arguments(
+                    doc,
+                    "the line is too complex to read; quote names with spaces",
+                ));
+            }
+            Err(_) => {
+                return Err(CommandParseError::arguments(doc, mismatch(&words, &strict)));
+            }
+        },
     };
     let mut r = Reading {
         command: doc,
         values: Vec::new(),
         words: Vec::new(),
         keys,
+        parts: Vec::new(),
     };
     for bind in binds {
         match bind {
             Bind::Value { name, from, to } => {
-                let v = words.get(from..to).map(|w| w.join(" ")).unwrap_or_default();
-                r.values.push((name, v));
+                let part = words.get(from..to).map(<[_]>::to_vec).unwrap_or_default();
+                r.values.push((name, part.join(" ")));
+                r.parts.push(part);
             }
             Bind::Word(at) => {
                 r.words.push(
@@ -740,6 +830,10 @@ mod tests {
         assert_eq!(r.get("ACTION"), Some("Shield Up"));
         assert_eq!(r.get("TARGET"), Some("Iron Wolf"));
         assert!(r.has("cover"));
+        assert_eq!(
+            r.parts("TARGET"),
+            Some(&["Iron".to_string(), "Wolf".to_string()][..])
+        );
         let r = read1(u, "act \"Shield on\" on Cristy").unwrap();
         assert_eq!(r.get("ACTION"), Some("Shield on"));
         assert!(!r.has("cover"));
@@ -820,6 +914,31 @@ mod tests {
             read(docs, "Pip run"),
             Err(CommandParseError::Unknown { .. })
         ));
+    }
+
+    #[test]
+    fn a_usage_word_stays_itself_where_it_can_and_quotes_make_it_a_value() {
+        // The strict reading: `acrobat` is the usage's word, not MODIFIER.
+        let r = read1("fate WHO [MODIFIER] [acrobat]", "fate Mira acrobat").unwrap();
+        assert_eq!(r.get("MODIFIER"), None);
+        assert!(r.has("acrobat"));
+        // An optional value before a keyword is left out rather than take it.
+        let u = "target [TARGETS...] [success DICE]";
+        let r = read1(u, "target success 3").unwrap();
+        assert_eq!((r.get("TARGETS"), r.get("DICE")), (None, Some("3")));
+        // Quoted, the word is a value.
+        let r = read1("fate WHO [MODIFIER] [acrobat]", "fate Mira \"acrobat\"").unwrap();
+        assert_eq!(r.get("MODIFIER"), Some("acrobat"));
+        let r = read1(
+            "roll [with WEAPON... [at TARGET...]]",
+            "roll with \"Sword at\"",
+        )
+        .unwrap();
+        assert_eq!((r.get("WEAPON"), r.get("TARGET")), (Some("Sword at"), None));
+        // When no strict reading fits, free text may hold usage words.
+        let u = "injury WHO minor|severe WORDS... [similar-to ENTRY]";
+        let r = read1(u, "injury Ann severe a minor cut").unwrap();
+        assert_eq!(r.get("WORDS"), Some("a minor cut"));
     }
 
     #[test]

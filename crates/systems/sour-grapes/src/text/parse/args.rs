@@ -136,33 +136,6 @@ pub(super) fn bets(r: &Reading<'_>) -> Result<(Bet, Bet), CommandParseError> {
     Ok((success, result))
 }
 
-/// The words of the line `line` that the value `value` was read from, when
-/// it starts at word `from`: a name each quoted stays one word (`target
-/// "Tavern Brute" "Drunk Sailor"`), which the value, joined by spaces, no
-/// longer tells ([`crate::text::parse`] reads targets by them).
-///
-/// # Errors
-/// [`CommandParseError::Grammar`] for an unclosed quote or too many words.
-pub(super) fn value_words(
-    line: &str,
-    from: usize,
-    value: &str,
-) -> Result<Vec<String>, CommandParseError> {
-    let words = grammar::words(line)?;
-    let rest = words.get(from..).unwrap_or_default();
-    let mut joined = String::new();
-    for (k, w) in rest.iter().enumerate() {
-        if k > 0 {
-            joined.push(' ');
-        }
-        joined.push_str(w);
-        if joined == value {
-            return Ok(rest[..=k].to_vec());
-        }
-    }
-    Ok(vec![value.to_string()])
-}
-
 /// The whole number `text`, 0 or more, named `what` when it is missing or
 /// is not one.
 ///
@@ -240,7 +213,10 @@ mod tests {
 
     #[test]
     fn a_value_keeps_its_quoted_words() {
-        let words = value_words(r#"target "a b" c success 3"#, 1, "a b c").unwrap();
-        assert_eq!(words, ["a b", "c"]);
+        let r =
+            tabula_core::usage::read(crate::text::COMMANDS, r#"target "a b" c success 3"#).unwrap();
+        assert_eq!(r.parts("TARGETS").unwrap(), ["a b", "c"]);
+        let r = tabula_core::usage::read(crate::text::COMMANDS, "target success 3").unwrap();
+        assert_eq!((r.get("TARGETS"), r.get("DICE")), (None, Some("3")));
     }
 }

@@ -33,7 +33,7 @@ use crate::stats::Stat;
 mod args;
 mod names;
 
-use args::{bets, name_and_numbers, num, opt_num, spell_out_keys, text, value_words};
+use args::{bets, name_and_numbers, num, opt_num, spell_out_keys, text};
 use names::Names;
 
 /// Read one command line (without the seat prefix) given by `seat` at the table
@@ -66,7 +66,9 @@ pub fn parse_with(
     line: &str,
     sheets: &dyn tabula_core::files::SheetFiles,
 ) -> Result<Command, CommandParseError> {
-    let line = no_targets(&spell_out_keys(line)?);
+    // `target success 3` names no targets: the reader keeps `success` the
+    // usage's word rather than a target's name (`tabula_core::usage`).
+    let line = spell_out_keys(line)?;
     let r = usage::read(COMMANDS, &line)?;
     let n = Names { s: state, seat };
     // `add`'s `as NAME` is the newcomer's name, not a character of the table.
@@ -93,33 +95,6 @@ pub fn parse_with(
         return Ok(cmd);
     }
     read_tool(&l)
-}
-
-/// `target` with no names before its bets (`target success 3`) read with an
-/// empty `TARGETS` (`target "" success 3`).
-///
-/// A pre-step, because the usage reader fills an optional value before it
-/// tries leaving it out: `target [TARGETS...] [success DICE [TOKENS]]` would
-/// read `success 3` as the targets. The page's form writes such a line when
-/// its targets field is left empty ([`crate::legal`]).
-fn no_targets(line: &str) -> String {
-    let mut it = line.trim_start().splitn(2, char::is_whitespace);
-    let (Some(first), Some(rest)) = (it.next(), it.next()) else {
-        return line.to_string();
-    };
-    let next = rest
-        .trim_start()
-        .split(char::is_whitespace)
-        .next()
-        .unwrap_or_default();
-    let bet_word = ["success", "result"]
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(next));
-    if first.eq_ignore_ascii_case("target") && bet_word {
-        format!("{first} \"\" {rest}")
-    } else {
-        line.to_string()
-    }
 }
 
 /// A line being read: its reading, the line as read, the names it resolves
@@ -287,7 +262,7 @@ fn read_turn_step(l: &Line<'_>) -> Result<Option<Command>, CommandParseError> {
         "target" => {
             let (success, result) = bets(r)?;
             let targets = match r.get("TARGETS") {
-                Some(typed) => n.targets(&value_words(l.line, 1, typed)?)?,
+                Some(_) => n.targets(r.parts("TARGETS").unwrap_or_default())?,
                 None => Vec::new(),
             };
             Command::Target {
