@@ -83,7 +83,6 @@ pub fn parse_with(
     let actor = n.actor(who.as_deref());
     let l = Line {
         r: &r,
-        line: &line,
         n,
         who,
         actor,
@@ -97,12 +96,11 @@ pub fn parse_with(
     read_tool(&l)
 }
 
-/// A line being read: its reading, the line as read, the names it resolves
+/// A line being read: its reading, the names it resolves
 /// against, the character it names with `as NAME` (`who`) or acts for
 /// without it (`actor`).
 struct Line<'a> {
     r: &'a Reading<'a>,
-    line: &'a str,
     n: Names<'a>,
     who: Option<String>,
     actor: Option<String>,
