@@ -16,7 +16,7 @@
 //! | `CAPITALS` | one word the player fills in (quoted if it has spaces) | `TARGET` |
 //! | `CAPITALS...` | one or more words, as few as the rest of the line allows | `ACTION...` |
 //! | `a\|b\|C` (no spaces) | one of these words or values | `physical\|social` |
-//! | `[ ... ]` | may be left out | `[cover]` |
+//! | `[ ... ]` | may be left out; side by side, in any order, once each | `[zeal] [fortune]` |
 //! | `( ... )` | a group, for alternatives | `(swap SIDE \| quality OLD to NEW)` |
 //! | ` \| ` (spaced) | alternatives, up to the nearest `[`/`(` or the line's ends | |
 //! | `key=VALUE`, `key=a\|b` | a `key=value` word, anywhere after the command | `pay=d3\|d6\|cp` |
@@ -381,10 +381,57 @@ impl Matcher<'_> {
     }
 
     fn seq(&mut self, items: &[Item], at: usize, b: &mut Vec<Bind>, k: Cont<'_>) -> bool {
+        let run = items
+            .iter()
+            .take_while(|i| matches!(i, Item::Optional(_)))
+            .count();
+        if run >= 2 {
+            let (options, rest) = items.split_at(run);
+            let options: Vec<&Item> = options.iter().collect();
+            return self.any_order(&options, rest, at, b, k);
+        }
         match items.split_first() {
             None => k(self, at, b),
             Some((first, rest)) => self.item(first, at, b, &mut |m, p, b| m.seq(rest, p, b, k)),
         }
+    }
+
+    /// A run of `[...]` parts side by side, each given at most once and in
+    /// any order (`attack B Brawl zeal social`), the usage's own order
+    /// tried first; then the rest of the usage.
+    fn any_order(
+        &mut self,
+        options: &[&Item],
+        rest: &[Item],
+        at: usize,
+        b: &mut Vec<Bind>,
+        k: Cont<'_>,
+    ) -> bool {
+        for (i, option) in options.iter().enumerate() {
+            let Item::Optional(alts) = option else {
+                continue;
+            };
+            let others: Vec<&Item> = options
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, o)| *o)
+                .collect();
+            for alt in alts {
+                self.steps += 1;
+                if self.steps > MAX_STEPS {
+                    return false;
+                }
+                // A part that reads no word (a key) counts as left out.
+                let found = self.seq(alt, at, b, &mut |m, p, b| {
+                    p > at && m.any_order(&others, rest, p, b, k)
+                });
+                if found {
+                    return true;
+                }
+            }
+        }
+        self.seq(rest, at, b, k)
     }
 
     fn item(&mut self, item: &Item, at: usize, b: &mut Vec<Bind>, k: Cont<'_>) -> bool {
@@ -755,7 +802,11 @@ fn mismatch(words: &[String], f: &Furthest) -> String {
             _ => format!("expected {expected} at the end"),
         },
         Some(w) if expected.is_empty() => format!("{w:?} is one word too many"),
-        Some(w) if f.end => format!("{w:?} is not expected here (expected {expected} or the end)"),
+        Some(w) if f.end => {
+            let mut all = f.expected.clone();
+            all.push("the end".into());
+            format!("{w:?} is not expected here (expected {})", or_list(&all))
+        }
         Some(w) => format!("{w:?} is not expected here (expected {expected})"),
     }
 }
@@ -939,6 +990,24 @@ mod tests {
         let u = "injury WHO minor|severe WORDS... [similar-to ENTRY]";
         let r = read1(u, "injury Ann severe a minor cut").unwrap();
         assert_eq!(r.get("WORDS"), Some("a minor cut"));
+    }
+
+    #[test]
+    fn options_side_by_side_come_in_any_order_once_each() {
+        let u = "attack TARGET SKILL [physical|social] [zeal] [wild=N] [as NAME... [to SEAT]]";
+        let r = read1(u, "attack B Brawl zeal social wild=2").unwrap();
+        assert_eq!(r.which(&["physical", "social"]), Some("social"));
+        assert!(r.has("zeal"));
+        let r = read1(u, "attack B Brawl as Big Boss zeal").unwrap();
+        assert_eq!(r.get("NAME"), Some("Big Boss"));
+        assert!(r.has("zeal"));
+        assert_eq!(
+            err(u, "attack B Brawl zeal zeal"),
+            "\"zeal\" is not expected here (expected physical, social, as or the end)"
+        );
+        // In the usage's order, as before.
+        let r = read1(u, "attack B Brawl physical zeal").unwrap();
+        assert_eq!(r.words, ["physical", "zeal"]);
     }
 
     #[test]

@@ -500,7 +500,7 @@ fn the_legal_commands_offer_add_and_remove_as_choices() {
     let e = Sapio::parse_command(t.state(), &Seat::Gm, "add").unwrap_err();
     assert!(
         e.to_string()
-            .contains("add KIND...|FILE.toml [as NAME... [to SEAT...] | to SEAT... [as NAME...]]"),
+            .contains("add KIND...|FILE.toml [as NAME...] [to SEAT...]"),
         "{e}"
     );
 }

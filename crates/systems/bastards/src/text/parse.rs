@@ -185,8 +185,8 @@ fn int(r: &Reading, text: &str, name: &str) -> Result<i64, CommandParseError> {
     })
 }
 
-/// `fate WHO SKILL TRAIT [acrobat [MODIFIER] | MODIFIER [acrobat]]
-/// [spec=NAME]`: a Skill Check ("Skill Hand", "Difficulty Modifier",
+/// `fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]` (the options in
+/// any order): a Skill Check ("Skill Hand", "Difficulty Modifier",
 /// "Specialties"; R-GB-6). The modifier may be written `+N`.
 fn parse_fate(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {
     let who = ctx.character(r.require("WHO")?)?;
@@ -250,7 +250,7 @@ fn parse_attack(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError
     })
 }
 
-/// `play CARD [mom [SKILL] | SKILL [mom]] [counter=N]`: the face-down card,
+/// `play CARD [SKILL] [mom] [counter=N]` (the options in any order): the face-down card,
 /// the one affected naming its skill, Mind Over Matter or Counter ("Skill
 /// Hands in Oppositions", "Advantages").
 fn parse_play(ctx: &Context, r: &Reading) -> Result<Command, CommandParseError> {

@@ -15,7 +15,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "fate",
         &["check"],
-        "fate WHO SKILL TRAIT [acrobat [MODIFIER] | MODIFIER [acrobat]] [spec=NAME]",
+        "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]",
         "Skill Check: a Skill Hand against the Dealer's Fate Draw (Difficulty Modifier 0..20)",
         Giver::Player,
         fate::RULE_SKILL_HAND,
@@ -87,7 +87,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "play",
         &[],
-        "play CARD [mom [SKILL] | SKILL [mom]] [counter=N]",
+        "play CARD [SKILL] [mom] [counter=N]",
         "Play the face-down card (the one affected names its skill)",
         Giver::Any,
         rules::RULE_BETTING,

@@ -238,7 +238,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND...|FILE.toml [as NAME... [to SEAT...] | to SEAT... [as NAME...]]",
+        "add KIND...|FILE.toml [as NAME...] [to SEAT...]",
         "The GM adds a character to the encounter: a bundled sheet (roof-runner, ...), a copy of one at the table, or an uploaded sheet file, fresh Injury and Stress tracks, played by the GM or SEAT",
         Giver::Gm,
         crate::rules::RULE_GM_TOOLS,

@@ -67,7 +67,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND...|FILE.toml [as NAME... [to SEAT...] | to SEAT... [as NAME...]]",
+        "add KIND...|FILE.toml [as NAME...] [to SEAT...]",
         "the GM adds a character (one at the table, one of the book's sheets, or an uploaded sheet file) to a seat's initiative group (default the GM's), at full hit points; a name in use gets NAME 2",
         Giver::Gm,
         rules::GM_TOOLS,

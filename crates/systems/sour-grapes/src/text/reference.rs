@@ -49,7 +49,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add KIND...|FILE.toml (to SEAT... as NAME... | [as NAME...] [to SEAT...])",
+        "add KIND...|FILE.toml [as NAME...] [to SEAT...]",
         "the storyteller brings a character into the encounter: a fresh copy of a table's character, of a book's sheet or of an uploaded sheet file (a taken name gets \" 2\"); played by the storyteller unless `to SEAT`",
         Giver::Gm,
         crate::gm::GM_TOOLS,

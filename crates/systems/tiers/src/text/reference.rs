@@ -105,7 +105,7 @@ pub const COMMANDS: &[CommandDoc] = &[
     CommandDoc::new(
         "add",
         &[],
-        "add CHARACTER...|FILE.toml (at ZONE... as NAME... | [as NAME...] [at ZONE...])",
+        "add CHARACTER...|FILE.toml [as NAME...] [at ZONE...]",
         "in combat, the GM brings in one of the table's characters, a bundled sheet (John, Cristy, Steve, Prologue, Even Steven, Brawn) or an uploaded character sheet FILE.toml as an NPC ally with full AP; a name already taken becomes \"NAME 2\"; enemies join by `spawn`",
         Giver::Gm,
         rules::GM_TOOLS,
