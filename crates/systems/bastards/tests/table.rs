@@ -188,6 +188,13 @@ fn out_of_turn_and_illegal_commands_are_refused_and_change_nothing() {
     assert!(Bastards::parse_command(t.state(), &gm, "attack").is_err());
     assert!(Bastards::parse_command(t.state(), &gm, "juggle").is_err());
     assert!(Bastards::parse_command(t.state(), &gm, "use Kodos flying").is_err());
+    // Options side by side come in any order, once each (`tabula_core::usage`;
+    // issue 26, item 1).
+    let blaine = Seat::parse("Blaine");
+    let read = |line: &str| Bastards::parse_command(t.state(), &blaine, line);
+    let a = read("attack investor Influence social zeal").unwrap();
+    assert_eq!(read("attack investor Influence zeal social").unwrap(), a);
+    assert!(read("attack investor Influence zeal social zeal").is_err());
 }
 
 #[test]
