@@ -1010,6 +1010,57 @@ mod tests {
         assert_eq!(r.words, ["physical", "zeal"]);
     }
 
+    /// Usages of every shape the books use, for the property test.
+    const SHAPES: &[&str] = &[
+        "act ACTION... [on TARGET...] [cover] [pay=d3|cp]",
+        "[CHARACTER] attack TARGET [with ABILITY]",
+        "change CHARACTER... (word PROFESSION... to NEW... | swap SIDE... | quality OLD... to NEW...)",
+        "target [TARGETS...] [success DICE [TOKENS]] [result DICE [TOKENS]]",
+        "fate WHO SKILL TRAIT [MODIFIER] [acrobat] [spec=NAME]",
+        "bet CARD|wild",
+    ];
+
+    proptest::proptest! {
+        /// Nothing a player types makes the reader panic or hang; a reading
+        /// holds only the line's own words, each used once.
+        #[test]
+        fn any_line_is_read_or_refused_never_a_panic(
+            shape in 0..SHAPES.len(),
+            words in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("on".to_string()),
+                    proptest::strategy::Just("to".to_string()),
+                    proptest::strategy::Just("success".to_string()),
+                    proptest::strategy::Just("cover".to_string()),
+                    proptest::strategy::Just("pay=cp".to_string()),
+                    proptest::strategy::Just("\"a b\"".to_string()),
+                    "[a-z0-9=]{1,6}",
+                ],
+                0..40,
+            ),
+        ) {
+            let usage = SHAPES[shape];
+            let name = if shape == 1 { "attack" } else { usage.split_whitespace().next().unwrap_or("x") };
+            let docs: &'static [CommandDoc] = Box::leak(Box::new([doc(
+                Box::leak(name.to_string().into_boxed_str()),
+                usage,
+            )]));
+            let line = format!("{name} {}", words.join(" "));
+            if let Ok(r) = read(docs, &line) {
+                let typed = crate::grammar::words(&line).unwrap();
+                let used: usize = r.parts.iter().map(Vec::len).sum::<usize>()
+                    + r.words.len()
+                    + r.keys.len();
+                proptest::prop_assert_eq!(used + 1, typed.len(), "{:?}", r);
+                for part in &r.parts {
+                    for w in part {
+                        proptest::prop_assert!(typed.contains(w));
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_usages_are_refused() {
         for bad in ["x [a", "x a]", "x (a | )", "x k=a| k=b", "y TARGET"] {
