@@ -9,27 +9,14 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use common::table_of;
-use tabula_server::AppState;
+use common::{SqliteBench, sqlite_bench, table_of};
 use tabula_server::state::{load, load_whole};
-use tabula_store::Store;
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let url = format!("sqlite://{}", dir.path().join("bench.db").display());
-    let store: Arc<dyn Store> = rt
-        .block_on(tabula_store::open(&url))
-        .expect("the store opens");
-    let state = AppState::new(store.clone());
+    let SqliteBench { rt, state, .. } = sqlite_bench();
+    let store = state.store().clone();
     let mut group = c.benchmark_group("load_table");
     for rows in [1_000u64, 10_000] {
         let (id, _, played) = rt.block_on(table_of(&state, rows, true));

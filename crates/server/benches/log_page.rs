@@ -8,28 +8,15 @@
 mod common;
 
 use std::hint::black_box;
-use std::sync::Arc;
 
 use axum::http::Method;
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use common::{call, table_of};
+use common::{SqliteBench, call, sqlite_bench, table_of};
 use tabula_engine::core::system::Seat;
-use tabula_server::AppState;
-use tabula_store::Store;
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let url = format!("sqlite://{}", dir.path().join("bench.db").display());
-    let store: Arc<dyn Store> = rt
-        .block_on(tabula_store::open(&url))
-        .expect("the store opens");
-    let state = AppState::new(store);
+    let SqliteBench { rt, state, .. } = sqlite_bench();
     let mut group = c.benchmark_group("log_page");
     for rows in [100u64, 10_000] {
         let (id, gm, played) = rt.block_on(table_of(&state, rows, false));

@@ -12,6 +12,36 @@ use tabula_server::state::{describe_lines, load};
 use tabula_server::{AppState, app};
 use tabula_store::{NewEntry, Store};
 
+/// A server state on a fresh SQLite file in a temporary directory, and the
+/// two-thread runtime the benches drive it with; the directory lives as long
+/// as this value.
+pub struct SqliteBench {
+    /// The runtime to `block_on` the server's futures with.
+    pub rt: tokio::runtime::Runtime,
+    /// The server's state over the file.
+    pub state: AppState,
+    _dir: tempfile::TempDir,
+}
+
+/// A [`SqliteBench`].
+pub fn sqlite_bench() -> SqliteBench {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("bench.db").display());
+    let store = rt
+        .block_on(tabula_store::open(&url))
+        .expect("the store opens");
+    SqliteBench {
+        rt,
+        state: AppState::new(store),
+        _dir: dir,
+    }
+}
+
 /// A table of the bundled Sour Grapes example, played by the GM's `rest` to
 /// `rows` rows through the engine and stored in batches with every seat's
 /// lines, as the server stores each command. With `snapshots`, each batch but
