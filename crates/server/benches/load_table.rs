@@ -11,15 +11,17 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use common::{SqliteBench, sqlite_bench, table_of};
+use common::{sqlite_bench, table_of};
 use tabula_server::state::{load, load_whole};
 
 fn bench(c: &mut Criterion) {
-    let SqliteBench { rt, state, .. } = sqlite_bench();
+    // `bench` keeps the SQLite file's directory until the end.
+    let bench = sqlite_bench();
+    let (rt, state) = (&bench.rt, &bench.state);
     let store = state.store().clone();
     let mut group = c.benchmark_group("load_table");
     for rows in [1_000u64, 10_000] {
-        let (id, _, played) = rt.block_on(table_of(&state, rows, true));
+        let (id, _, played) = rt.block_on(table_of(state, rows, true));
         let tail = rt.block_on(load(&*store, &id)).expect("loads");
         assert_eq!(tail.seq(), played.seq());
         assert!(
