@@ -941,11 +941,14 @@ function onMessage(msg) {
   if (msg.line) lines.push(msg.line);
   if (lines.length) addLines(lines);
   // An update carries the view and the sheets only when they changed since
-  // this socket's last message (issue 28): keep what we have otherwise.
-  const newView = msg.view && typeof msg.view === "object";
-  const newSheets = msg.sheets && typeof msg.sheets === "object";
-  if (newView) S.view = msg.view;
-  if (newSheets) S.sheets = msg.sheets;
+  // this socket's last message, whole or as a patch of the pieces that
+  // changed (issue 28): keep what we have otherwise.
+  const newView = (msg.view && typeof msg.view === "object") || (Array.isArray(msg.view_patch) && S.view);
+  const newSheets = (msg.sheets && typeof msg.sheets === "object") || (Array.isArray(msg.sheets_patch) && S.sheets);
+  if (msg.view && typeof msg.view === "object") S.view = msg.view;
+  else if (newView) S.view = patched(S.view, msg.view_patch);
+  if (msg.sheets && typeof msg.sheets === "object") S.sheets = msg.sheets;
+  else if (newSheets) S.sheets = patched(S.sheets, msg.sheets_patch);
   if (newView || newSheets) drawSheets();
   const seq = typeof msg.seq === "number" ? msg.seq : lines.length ? lines[lines.length - 1].seq : null;
   if (seq !== null && seq !== S.seq) {
@@ -953,6 +956,30 @@ function onMessage(msg) {
   }
   // Legal commands, odds and status follow from the new state: fetch them.
   scheduleRefresh();
+}
+
+/**
+ * `base` with each `[path, value]` of `patch` set (the server's
+ * `view_patch`/`sheets_patch`, crates/server/src/patch.rs): a path is one or
+ * two keys, a member's name or an element's index. The pieces on the path are
+ * copied, so `base` itself is not changed.
+ */
+function patched(base, patch) {
+  const out = Array.isArray(base) ? [...base] : { ...base };
+  for (const entry of patch) {
+    if (!Array.isArray(entry) || !Array.isArray(entry[0]) || !entry[0].length) continue;
+    const [path, value] = entry;
+    if (path.length === 1) {
+      out[path[0]] = value;
+      continue;
+    }
+    const inner = out[path[0]];
+    if (!inner || typeof inner !== "object") continue;
+    const copy = Array.isArray(inner) ? [...inner] : { ...inner };
+    copy[path[1]] = value;
+    out[path[0]] = copy;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ wiring

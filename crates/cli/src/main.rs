@@ -11,6 +11,13 @@ mod editor;
 mod roll;
 mod serve;
 
+/// mimalloc instead of the system allocator: the server's commands and
+/// WebSocket updates allocate many short-lived texts, and glibc's malloc took
+/// about a quarter of the server's CPU under load (issue 28; measured in
+/// docs/BENCHMARKS.md, "Tabula against boardgame.io").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 

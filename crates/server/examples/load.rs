@@ -32,6 +32,11 @@
 //! its end. Every run also prints the followers' latency (from a command's
 //! send to a follower's update carrying its seq).
 
+/// The allocator `tabula serve` uses (crates/cli/src/main.rs), so that the
+/// measured server is the shipped one.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};

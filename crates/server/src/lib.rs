@@ -72,6 +72,7 @@ pub mod examples;
 pub mod guard;
 pub mod listen;
 pub mod logging;
+mod patch;
 pub mod quota;
 pub mod routes;
 pub mod serve;

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, broadcast, watch};
 
+use crate::patch::Shape;
 use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
 use tabula_engine::{AnyTable, RawRow, SystemId};
@@ -70,21 +71,21 @@ pub struct Slot {
 /// sockets of that seat asking at once wait for the one making it).
 type TextsAt = (Seat, u64, Arc<OnceLock<Arc<SeatTexts>>>);
 
-/// A text sent to followers with a hash of it, so a socket can tell whether
-/// it changed since what it sent last by keeping only the hash; cheap to
-/// clone (the text is shared).
+/// A text sent to followers with its [`Shape`] (its hash and its pieces'),
+/// so a socket can tell whether and where it changed since what it sent
+/// last by keeping only the last shape; cheap to clone (both are shared).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Part {
     /// The JSON text.
     pub(crate) text: Arc<str>,
-    /// Its hash ([`text_hash`]).
-    pub(crate) hash: u64,
+    /// Its hash and its pieces' ([`crate::patch`]).
+    pub(crate) shape: Arc<Shape>,
 }
 
 impl Part {
     fn of(text: String) -> Part {
         Part {
-            hash: text_hash(&text),
+            shape: Arc::new(Shape::of(&text)),
             text: Arc::from(text),
         }
     }

@@ -44,6 +44,7 @@ use tabula_store::LineQuery;
 
 use crate::error::{ApiQuery, AppError, UNAUTHORIZED_MESSAGE};
 use crate::listen::ConnectionPermit;
+use crate::patch::{self, Out};
 use crate::routes::AfterQuery;
 use crate::state::{AppState, Authed, Part, SeatTexts, Signal};
 use crate::{
@@ -205,7 +206,7 @@ async fn follow(
             });
             (
                 seq,
-                (with_parts(head, view.as_deref(), sheets.as_deref()), sent),
+                (with_parts(head, view.as_ref(), sheets.as_ref()), sent),
             )
         }),
         Err(e) => return refuse(&mut socket, &e).await,
@@ -451,65 +452,60 @@ fn split_texts(lines: Vec<String>) -> Vec<Vec<String>> {
     groups
 }
 
-/// What one socket was last sent of its seat's view and sheets: a hash of
-/// each text, so a message carries each only when it changed since (issue
-/// 28: an update sends what changed, and the socket keeps 16 bytes for it,
-/// not the texts; the texts and their hashes are made once per seat and seq,
+/// What one socket was last sent of its seat's view and sheets: the shape
+/// of each text (its hash and its pieces', [`crate::patch`]), so a message
+/// carries each only when it changed since, and then only the pieces that
+/// changed when that is smaller (issue 28: an update sends what changed; the
+/// socket keeps two pointers to shapes shared with its seat's other sockets,
+/// not the texts; the texts and shapes are made once per seat and seq,
 /// `Slot::seat_texts`).
 #[derive(Debug, Default)]
 struct Sent {
-    view: Option<u64>,
-    sheets: Option<u64>,
+    view: patch::Last,
+    sheets: patch::Last,
 }
 
 impl Sent {
-    /// `view` when it differs from the view last sent (remembered), else `None`.
-    fn view_if_changed(&mut self, view: Option<Part>) -> Option<Part> {
-        changed(&mut self.view, view)
+    /// What to send of `view`: the whole view or a patch when it differs
+    /// from the view last sent (remembered), else `None`.
+    fn view_if_changed(&mut self, view: Option<&Part>) -> Option<Out> {
+        patch::take(&mut self.view, view)
     }
 
-    /// `sheets` when they differ from the sheets last sent (remembered), else `None`.
-    fn sheets_if_changed(&mut self, sheets: Option<Part>) -> Option<Part> {
-        changed(&mut self.sheets, sheets)
+    /// What to send of `sheets`: the whole sheets or a patch when they
+    /// differ from the sheets last sent (remembered), else `None`.
+    fn sheets_if_changed(&mut self, sheets: Option<&Part>) -> Option<Out> {
+        patch::take(&mut self.sheets, sheets)
     }
 
-    /// The view and sheets of `texts`, each when it changed since this
-    /// socket last sent it.
-    fn take(&mut self, texts: &SeatTexts) -> (Option<Part>, Option<Part>) {
+    /// What to send of the view and sheets of `texts`, each when it changed
+    /// since this socket last sent it.
+    fn take(&mut self, texts: &SeatTexts) -> (Option<Out>, Option<Out>) {
         (
-            self.view_if_changed(texts.view.clone()),
-            self.sheets_if_changed(texts.sheets.clone()),
+            self.view_if_changed(texts.view.as_ref()),
+            self.sheets_if_changed(texts.sheets.as_ref()),
         )
     }
 }
 
-/// `part` when its hash differs from `*last` (which becomes its hash).
-fn changed(last: &mut Option<u64>, part: Option<Part>) -> Option<Part> {
-    let part = part?;
-    if *last == Some(part.hash) {
-        return None;
-    }
-    *last = Some(part.hash);
-    Some(part)
-}
-
-/// The JSON object `head` with `"view"` and `"sheets"` (JSON texts) added
-/// when given, as text.
-fn with_parts(head: Value, view: Option<&str>, sheets: Option<&str>) -> String {
+/// The JSON object `head` with `"view"` and `"sheets"` (or their
+/// `_patch`es) added when given, as text.
+fn with_parts(head: Value, view: Option<&Out>, sheets: Option<&Out>) -> String {
     let mut text = head.to_string();
     text.pop();
     close_with_parts(text, view, sheets)
 }
 
 /// `text`, a JSON object missing its closing brace, with `"view"` and
-/// `"sheets"` (JSON texts) added when given, and closed.
-fn close_with_parts(mut text: String, view: Option<&str>, sheets: Option<&str>) -> String {
+/// `"sheets"` (or `"view_patch"` and `"sheets_patch"`, [`crate::patch`])
+/// added when given, and closed.
+fn close_with_parts(mut text: String, view: Option<&Out>, sheets: Option<&Out>) -> String {
     for (key, part) in [("view", view), ("sheets", sheets)] {
         if let Some(part) = part {
             text.push_str(",\"");
-            text.push_str(key);
+            text.push_str(&part.field(key));
             text.push_str("\":");
-            text.push_str(part);
+            text.push_str(part.text());
         }
     }
     text.push('}');
@@ -519,18 +515,20 @@ fn close_with_parts(mut text: String, view: Option<&str>, sheets: Option<&str>) 
 /// Send `{"type": "update", "seq", "view"?, "sheets"?, "lines"}`
 /// (`view_sheets`: the seat's view and its
 /// [`tabula_engine::core::sheet::SheetDoc`] as JSON texts, each only when it
-/// changed since this socket's last message: the page keeps what it has): in
+/// changed since this socket's last message, and then as `view_patch` /
+/// `sheets_patch` when only some pieces changed ([`crate::patch`]): the
+/// page keeps what it has): in
 /// one message when it fits under [`WS_MESSAGE_TARGET_BYTES`], else the lines
 /// first as `log` messages and then the update without them. False when the
 /// connection is gone.
 async fn send_update(
     socket: &mut WebSocket,
     seq: u64,
-    view_sheets: (Option<Part>, Option<Part>),
+    view_sheets: (Option<Out>, Option<Out>),
     lines: Vec<String>,
 ) -> bool {
     let (view, sheets) = view_sheets;
-    let (view, sheets) = (view.as_deref(), sheets.as_deref());
+    let (view, sheets) = (view.as_ref(), sheets.as_ref());
     let whole = update_message(seq, &lines, view, sheets);
     if whole.len() <= WS_MESSAGE_TARGET_BYTES {
         return send_text(socket, whole).await;
@@ -545,10 +543,10 @@ async fn send_update(
 
 /// `{"type": "update", "seq", "lines", "view"?, "sheets"?}` as text, from
 /// lines, view and sheets already written as JSON texts.
-fn update_message(seq: u64, lines: &[String], view: Option<&str>, sheets: Option<&str>) -> String {
+fn update_message(seq: u64, lines: &[String], view: Option<&Out>, sheets: Option<&Out>) -> String {
     let size = lines.iter().map(|l| l.len() + 1).sum::<usize>()
-        + view.map_or(0, str::len)
-        + sheets.map_or(0, str::len)
+        + view.map_or(0, |v| v.text().len())
+        + sheets.map_or(0, |s| s.text().len())
         + 64;
     let mut text = String::with_capacity(size);
     text.push_str("{\"type\":\"update\",\"seq\":");
@@ -600,48 +598,58 @@ impl Drop for Presence {
 mod tests {
     use super::*;
 
+    /// The text sent, whole or patch.
+    fn sent_text(out: Option<Out>) -> Option<String> {
+        out.map(|o| o.text().to_string())
+    }
+
     #[test]
     fn a_view_or_sheets_go_out_only_when_they_changed() {
+        let a1 = Part::from("{\"a\":1}");
+        let a2 = Part::from("{\"a\":2}");
         let mut sent = Sent::default();
         assert_eq!(
-            sent.view_if_changed(Some("{\"a\":1}".into())).as_deref(),
+            sent_text(sent.view_if_changed(Some(&a1))).as_deref(),
             Some("{\"a\":1}")
         );
-        assert_eq!(sent.view_if_changed(Some("{\"a\":1}".into())), None);
+        assert_eq!(sent.view_if_changed(Some(&a1)), None);
         // The sheets are remembered apart from the view.
         assert_eq!(
-            sent.sheets_if_changed(Some("{\"a\":1}".into())).as_deref(),
+            sent_text(sent.sheets_if_changed(Some(&a1))).as_deref(),
             Some("{\"a\":1}")
         );
         assert_eq!(
-            sent.view_if_changed(Some("{\"a\":2}".into())).as_deref(),
+            sent_text(sent.view_if_changed(Some(&a2))).as_deref(),
             Some("{\"a\":2}")
         );
         // Back to an earlier text: it changed since the last one sent.
         assert_eq!(
-            sent.view_if_changed(Some("{\"a\":1}".into())).as_deref(),
+            sent_text(sent.view_if_changed(Some(&a1))).as_deref(),
             Some("{\"a\":1}")
         );
         // No view (refused): nothing sent, nothing forgotten.
         assert_eq!(sent.view_if_changed(None), None);
-        assert_eq!(sent.view_if_changed(Some("{\"a\":1}".into())), None);
+        assert_eq!(sent.view_if_changed(Some(&a1)), None);
     }
 
     #[test]
     fn a_message_with_parts_is_one_json_object() {
         let head = json!({"type": "update", "seq": 3, "lines": [{"seq": 3}]});
-        let whole: Value = serde_json::from_str(&with_parts(
-            head.clone(),
-            Some("{\"v\":[1]}"),
-            Some("{\"s\":2}"),
-        ))
-        .unwrap();
+        let view = Out::Whole(Part::from("{\"v\":[1]}"));
+        let sheets = Out::Whole(Part::from("{\"s\":2}"));
+        let whole: Value =
+            serde_json::from_str(&with_parts(head.clone(), Some(&view), Some(&sheets))).unwrap();
         assert_eq!(whole["view"], json!({"v": [1]}));
         assert_eq!(whole["sheets"], json!({"s": 2}));
         assert_eq!(whole["lines"], json!([{"seq": 3}]));
-        let bare: Value = serde_json::from_str(&with_parts(head, None, None)).unwrap();
+        let bare: Value = serde_json::from_str(&with_parts(head.clone(), None, None)).unwrap();
         assert!(bare.get("view").is_none() && bare.get("sheets").is_none());
         assert_eq!(bare["seq"], 3);
+        // A patch goes under its own name, the whole text's field absent.
+        let patch = Out::Patch("[[[\"v\",0],2]]".into());
+        let patched: Value = serde_json::from_str(&with_parts(head, Some(&patch), None)).unwrap();
+        assert_eq!(patched["view_patch"], json!([[["v", 0], 2]]));
+        assert!(patched.get("view").is_none());
     }
 
     #[test]

@@ -24,6 +24,10 @@ use crate::{
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
+/// Journal rows one INSERT statement writes at most (7 parameters each, far
+/// under SQLite's 32,766 variables).
+const ENTRIES_PER_INSERT: usize = 1000;
+
 /// Connections kept to one file: readers run side by side in WAL mode.
 const MAX_CONNECTIONS: u32 = 8;
 
@@ -329,52 +333,63 @@ impl Store for SqliteStore {
                 current: seq_from_db(current, "entries.seq")?,
             });
         }
-        for entry in &rows.entries {
-            let inserted = sqlx::query(
-                "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )
-            .bind(id)
-            .bind(entry.seq)
-            .bind(&entry.seat)
-            .bind(&entry.entry)
-            .bind(rows.at_ms)
-            .bind(entry.command_end)
-            .bind(&entry.roller)
-            .execute(&mut *tx)
-            .await;
-            if let Err(error) = inserted {
-                return Err(self.unique_to_conflict(error, tx, id).await);
-            }
+        // Every write of the append in one multi-statement query: one trip to
+        // sqlx's SQLite worker thread instead of one per statement (issue 28:
+        // each trip wakes two threads).
+        let mut batch = sqlx::QueryBuilder::<sqlx::Sqlite>::new("");
+        for chunk in rows.entries.chunks(ENTRIES_PER_INSERT) {
+            batch.push(
+                "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) ",
+            );
+            batch.push_values(chunk, |mut row, entry| {
+                row.push_bind(id)
+                    .push_bind(entry.seq)
+                    .push_bind(&entry.seat)
+                    .push_bind(&entry.entry)
+                    .push_bind(rows.at_ms)
+                    .push_bind(entry.command_end)
+                    .push_bind(&entry.roller);
+            });
+            batch.push("; ");
         }
-        insert_lines(&mut tx, id, &lines, false).await?;
-        sqlx::query(
-            "UPDATE tables SET roller = ?1, lines_through = CASE \
-             WHEN ?3 AND lines_through = ?4 THEN ?5 ELSE lines_through END, \
-             touched_ms = MAX(touched_ms, ?6) \
-             WHERE id = ?2",
-        )
-        .bind(&rows.roller)
-        .bind(id)
-        .bind(described)
-        .bind(rows.expect)
-        .bind(seq_to_db(rows.last)?)
-        .bind(rows.at_ms)
-        .execute(&mut *tx)
-        .await?;
+        for chunk in lines.chunks(common::LINES_PER_INSERT) {
+            batch.push("INSERT INTO log_lines (table_id, seat, seq, line) ");
+            batch.push_values(chunk, |mut row, line| {
+                row.push_bind(id)
+                    .push_bind(&line.seat)
+                    .push_bind(line.seq)
+                    .push_bind(&line.line);
+            });
+            batch.push("; ");
+        }
+        batch.push("UPDATE tables SET roller = ");
+        batch.push_bind(&rows.roller);
+        batch.push(", lines_through = CASE WHEN ");
+        batch.push_bind(described);
+        batch.push(" AND lines_through = ");
+        batch.push_bind(rows.expect);
+        batch.push(" THEN ");
+        batch.push_bind(seq_to_db(rows.last)?);
+        batch.push(" ELSE lines_through END, touched_ms = MAX(touched_ms, ");
+        batch.push_bind(rows.at_ms);
+        batch.push(") WHERE id = ");
+        batch.push_bind(id);
         if let Some(state) = &rows.snapshot {
-            sqlx::query(
-                "INSERT INTO snapshots (table_id, seq, state, roller) \
-                 VALUES (?1, ?2, ?3, ?4) \
-                 ON CONFLICT (table_id) DO UPDATE \
+            batch.push("; INSERT INTO snapshots (table_id, seq, state, roller) VALUES (");
+            batch.push_bind(id);
+            batch.push(", ");
+            batch.push_bind(seq_to_db(rows.last)?);
+            batch.push(", ");
+            batch.push_bind(state);
+            batch.push(", ");
+            batch.push_bind(&rows.roller);
+            batch.push(
+                ") ON CONFLICT (table_id) DO UPDATE \
                  SET seq = excluded.seq, state = excluded.state, roller = excluded.roller",
-            )
-            .bind(id)
-            .bind(seq_to_db(rows.last)?)
-            .bind(state)
-            .bind(&rows.roller)
-            .execute(&mut *tx)
-            .await?;
+            );
+        }
+        if let Err(error) = batch.build().execute(&mut *tx).await {
+            return Err(self.unique_to_conflict(error, tx, id).await);
         }
         tx.commit().await?;
         Ok(rows.last)
@@ -963,7 +978,10 @@ impl SqliteStore {
         tx: sqlx::Transaction<'static, sqlx::Sqlite>,
         id: &str,
     ) -> StoreError {
-        let unique = matches!(&error, sqlx::Error::Database(db) if db.is_unique_violation());
+        // Only a row of the journal taken first is a conflict; a duplicate
+        // log line is the caller's error, reported as it is.
+        let unique = matches!(&error, sqlx::Error::Database(db)
+            if db.is_unique_violation() && db.message().contains("entries."));
         if !unique {
             return error.into();
         }

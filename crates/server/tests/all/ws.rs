@@ -15,6 +15,39 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 use common::{Client, Db, Socket, Table, WAIT, connect, next, script, serve, split_line};
 
+/// `base` after the message `m`: its `field` (`view` or `sheets`) when it
+/// carries it whole, else `base` with each `[path, value]` of its
+/// `field_patch` set, as the page does (`patched` in web/table.js), else
+/// `base` unchanged (issue 28: an update sends what changed).
+fn after_message(base: &Value, m: &Value, field: &str) -> Value {
+    if m[field].is_object() {
+        return m[field].clone();
+    }
+    let Some(patch) = m[format!("{field}_patch")].as_array() else {
+        return base.clone();
+    };
+    let mut out = base.clone();
+    for entry in patch {
+        let path = entry[0].as_array().expect("a patch's path is a list");
+        assert!(
+            (1..=2).contains(&path.len()),
+            "a path is one or two keys: {entry}"
+        );
+        let mut at = &mut out;
+        for key in path {
+            at = match key {
+                Value::String(k) => at.get_mut(k.as_str()).expect("a member"),
+                Value::Number(i) => at
+                    .get_mut(usize::try_from(i.as_u64().unwrap()).unwrap())
+                    .expect("an element"),
+                other => panic!("a path key is a name or an index, not {other}"),
+            };
+        }
+        *at = entry[1].clone();
+    }
+    out
+}
+
 /// Messages until one reports `seq` (updates may be merged when a socket is
 /// slow: every line still arrives).
 async fn until_seq(ws: &mut Socket, seq: u64) -> Vec<Value> {
@@ -81,6 +114,7 @@ async fn follow_live(db: Db) {
     // Each socket's view as it stands: the hello's, then each update's
     // when it carries one (only when it changed, issue 28).
     let mut views: Vec<Value> = Vec::new();
+    let mut sheets: Vec<Value> = Vec::new();
     for (ws, seat) in [(&mut stella, "Stella"), (&mut blaine, "Blaine")] {
         let hello = next(ws).await.expect("hello");
         assert_eq!(hello["type"], "hello");
@@ -88,7 +122,9 @@ async fn follow_live(db: Db) {
         assert_eq!(hello["seq"], 0);
         assert_eq!(hello["view"]["seat"]["player"], seat, "{hello}");
         views.push(hello["view"].clone());
+        sheets.push(hello["sheets"].clone());
     }
+    let mut patches = 0;
 
     // Play to the initiative cards, then two turns.
     let script = script("bastards", "encounter.script");
@@ -117,11 +153,21 @@ async fn follow_live(db: Db) {
                 .await;
             assert_eq!(lines(&msgs), log.json["lines"].as_array().unwrap().clone());
             // The view is this seat's: its own hand, no other hand. An
-            // update carries it only when it changed (issue 28): the last
-            // one sent.
-            if let Some(m) = msgs.iter().rev().find(|m| m["view"].is_object()) {
-                views[i] = m["view"].clone();
+            // update carries it only when it changed, whole or as a patch
+            // of what changed (issue 28): the page's copy, rebuilt from the
+            // messages, is the seat's view and sheets as the server has them.
+            for m in &msgs {
+                patches += usize::from(m.get("view_patch").is_some())
+                    + usize::from(m.get("sheets_patch").is_some());
+                views[i] = after_message(&views[i], m, "view");
+                sheets[i] = after_message(&sheets[i], m, "sheets");
             }
+            let now = c.get(&t.url("view"), &t.token(seat)).await;
+            assert_eq!(views[i], now.json["view"], "{seat}'s view after {line}");
+            assert_eq!(
+                sheets[i], now.json["sheets"],
+                "{seat}'s sheets after {line}"
+            );
             let combatants = views[i]["combatants"].as_array().unwrap();
             for cmb in combatants {
                 if cmb["name"] == mine {
@@ -140,6 +186,8 @@ async fn follow_live(db: Db) {
             assert!(!text.contains("word_pos"));
         }
     }
+
+    assert!(patches > 0, "some update sent only what changed");
 
     // Reconnecting with after=SEQ: the missed lines first.
     drop(blaine);
@@ -255,7 +303,10 @@ async fn one_seats_sockets_share_its_view(db: Db) {
         assert_eq!(a, b, "after {line}");
         assert!(a.iter().all(|m| m["type"] == "update"), "{a:?}");
         assert_eq!(a.last().unwrap()["seq"], seq);
-        views += a.iter().filter(|m| m["view"].is_object()).count();
+        views += a
+            .iter()
+            .filter(|m| m["view"].is_object() || m["view_patch"].is_array())
+            .count();
         if let Some(v) = o.iter().rev().find_map(|m| m["view"].as_object()) {
             assert_eq!(v["seat"]["player"], "Blaine");
         }
@@ -274,7 +325,9 @@ async fn one_seats_sockets_share_its_view(db: Db) {
     until_seq(&mut other, said).await;
     assert_eq!(a, b);
     assert_eq!(a.len(), 1, "{a:?}");
-    assert!(a[0].get("view").is_none() && a[0].get("sheets").is_none());
+    for field in ["view", "sheets", "view_patch", "sheets_patch"] {
+        assert!(a[0].get(field).is_none(), "{field} after talk: {a:?}");
+    }
     assert_eq!(a[0]["lines"].as_array().unwrap().len(), 1);
     assert_eq!(slot.texts_made(), made);
 }

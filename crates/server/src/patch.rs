@@ -1,0 +1,374 @@
+//! What changed in a seat's view or sheets since a socket last got them, sent
+//! as a patch instead of the whole text (issue 28, item 1: "updates that send
+//! what changed in a seat's view rather than the whole view").
+//!
+//! A JSON text is cut into its top-level members (an object's members, an
+//! array's elements), and each member whose value is itself an object or an
+//! array into its own members: two levels, each piece with a hash of its
+//! text and where it lies in the text ([`Shape`]). A socket keeps the
+//! [`Shape`] of what it was last sent (shared with the other sockets of its
+//! seat, made once per seat and state by `Slot::seat_texts`), never the text.
+//! The next update then carries, for each piece whose hash changed, its path
+//! and its new value:
+//!
+//! ```json
+//! "view_patch": [[["hand"], ["7 of Hearts", "Queen of Spades"]], [["characters", 2], {...}]]
+//! ```
+//!
+//! A path is one or two keys: a member's name (a string) or an element's index
+//! (a number). The page sets each value at its path, in order. The whole text
+//! goes instead when the members are not the same names in the same order as
+//! last time (a piece appeared or went away: a patch would need deletions),
+//! when the text is not an object or array, or when the patch would be at
+//! least half the size of the whole text.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::de::{Deserializer as _, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::state::{Part, text_hash};
+
+/// A JSON text cut into its pieces two levels down, each with its hash and
+/// its place in the text.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// The hash of the whole text ([`text_hash`]).
+    pub(crate) hash: u64,
+    /// The top-level members (object) or elements (array), in order; empty
+    /// when the text is neither.
+    members: Vec<Piece>,
+}
+
+/// One member of an object or element of an array.
+#[derive(Debug, PartialEq, Eq)]
+struct Piece {
+    /// The member's name as JSON text (`"hand"`), or the element's index (`3`).
+    key: Box<str>,
+    /// The hash of the value's text.
+    hash: u64,
+    /// Where the value lies in the whole text (bytes).
+    range: Range<usize>,
+    /// The value's own members or elements when it is an object or array
+    /// (ranges in the whole text); empty otherwise.
+    children: Vec<Piece>,
+}
+
+impl Shape {
+    /// The shape of `text`, a JSON text: its pieces when it is an object or
+    /// array (two levels down), none otherwise (then it is only ever sent
+    /// whole).
+    pub(crate) fn of(text: &str) -> Shape {
+        Shape {
+            hash: text_hash(text),
+            members: pieces(text, 0, true),
+        }
+    }
+
+    /// Whether `self` and `other` have the same keys in the same order at the
+    /// top level.
+    fn same_keys(&self, other: &Shape) -> bool {
+        same_keys(&self.members, &other.members)
+    }
+}
+
+/// Whether two lists of pieces have the same keys in the same order.
+fn same_keys(a: &[Piece], b: &[Piece]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.key == b.key)
+}
+
+/// The members or elements of the JSON value `text` (which starts at byte
+/// `at` of the whole text), with their own when `deeper`; empty when `text`
+/// is not an object or array (or not JSON, which never happens for a text
+/// the server wrote).
+fn pieces(text: &str, at: usize, deeper: bool) -> Vec<Piece> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let Ok(raw) = de.deserialize_any(RawPieces) else {
+        return Vec::new();
+    };
+    raw.into_iter()
+        .map(|(key, value)| {
+            let value = value.get();
+            // `value` is a slice of `text`: its offset is where it lies.
+            let start = at + (value.as_ptr() as usize - text.as_ptr() as usize);
+            Piece {
+                key,
+                hash: text_hash(value),
+                range: start..start + value.len(),
+                children: if deeper {
+                    pieces(value, start, false)
+                } else {
+                    Vec::new()
+                },
+            }
+        })
+        .collect()
+}
+
+/// Reads an object's members or an array's elements as (key as JSON text,
+/// the value's own text), borrowed from the text read.
+struct RawPieces;
+
+impl<'de> Visitor<'de> for RawPieces {
+    type Value = Vec<(Box<str>, &'de RawValue)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object or array")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some((key, value)) = map.next_entry::<Cow<'de, str>, &'de RawValue>()? {
+            let key = serde_json::to_string(&key).map_err(serde::de::Error::custom)?;
+            out.push((key.into_boxed_str(), value));
+        }
+        Ok(out)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(value) = seq.next_element::<&'de RawValue>()? {
+            out.push((out.len().to_string().into_boxed_str(), value));
+        }
+        Ok(out)
+    }
+}
+
+/// What a socket sends of a view or sheets that changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Out {
+    /// The whole text (`"view": {...}`).
+    Whole(Part),
+    /// The pieces that changed (`"view_patch": [[path, value], ...]`), as the
+    /// JSON text of that list.
+    Patch(String),
+}
+
+impl Out {
+    /// The text this sends: the whole JSON text, or the patch's list.
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            Out::Whole(part) => part,
+            Out::Patch(patch) => patch,
+        }
+    }
+
+    /// The message's field for this under `name` (`view` or `sheets`):
+    /// `name` itself for the whole text, `name_patch` for a patch.
+    pub(crate) fn field(&self, name: &str) -> String {
+        match self {
+            Out::Whole(_) => name.to_string(),
+            Out::Patch(_) => format!("{name}_patch"),
+        }
+    }
+}
+
+/// What to send of `new` to a socket that was last sent the text of shape
+/// `last` (`None`: nothing yet): nothing when it did not change, a patch
+/// when the pieces are the same names in the same order and the patch is
+/// under half the whole text, else the whole text. The caller remembers
+/// `new.shape` as sent when this returns something.
+pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
+    let Some(last) = last else {
+        return Some(Out::Whole(new.clone()));
+    };
+    if last.hash == new.shape.hash {
+        return None;
+    }
+    let shape = &new.shape;
+    if shape.members.is_empty() || !last.same_keys(shape) {
+        return Some(Out::Whole(new.clone()));
+    }
+    let text: &str = new;
+    let budget = text.len() / 2;
+    let mut patch = String::from("[");
+    let mut push = |path: &[&str], value: &str| {
+        if patch.len() > 1 {
+            patch.push(',');
+        }
+        patch.push_str("[[");
+        patch.push_str(&path.join(","));
+        patch.push_str("],");
+        patch.push_str(value);
+        patch.push(']');
+        patch.len() < budget
+    };
+    for (old, now) in last.members.iter().zip(&shape.members) {
+        if old.hash == now.hash {
+            continue;
+        }
+        let fits = if !now.children.is_empty() && same_keys(&old.children, &now.children) {
+            old.children
+                .iter()
+                .zip(&now.children)
+                .filter(|(o, n)| o.hash != n.hash)
+                .all(|(_, n)| push(&[&now.key, &n.key], &text[n.range.clone()]))
+        } else {
+            push(&[&now.key], &text[now.range.clone()])
+        };
+        if !fits {
+            return Some(Out::Whole(new.clone()));
+        }
+    }
+    patch.push(']');
+    Some(Out::Patch(patch))
+}
+
+/// What one socket was last sent of a text: its shape, shared with the
+/// other sockets of the seat (8 bytes per socket).
+pub(crate) type Last = Option<Arc<Shape>>;
+
+/// `part` as it should go to a socket whose last text was `last` (updated
+/// when something is sent); `None` when there is no part (the table refused
+/// it: nothing sent, nothing forgotten) or it did not change.
+pub(crate) fn take(last: &mut Last, part: Option<&Part>) -> Option<Out> {
+    let part = part?;
+    let out = diff(last.as_deref(), part)?;
+    *last = Some(Arc::clone(&part.shape));
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// `old` patched by `out` as the page does it (`web/table.js`, `patched`).
+    fn apply(old: &Value, out: &Out) -> Value {
+        match out {
+            Out::Whole(part) => serde_json::from_str(part).unwrap(),
+            Out::Patch(patch) => {
+                let mut value = old.clone();
+                let patch: Vec<(Vec<Value>, Value)> = serde_json::from_str(patch).unwrap();
+                for (path, new) in patch {
+                    let mut at = &mut value;
+                    for key in &path {
+                        at = match key {
+                            Value::String(k) => at.get_mut(k.as_str()).unwrap(),
+                            Value::Number(i) => at
+                                .get_mut(usize::try_from(i.as_u64().unwrap()).unwrap())
+                                .unwrap(),
+                            other => panic!("a path key is a name or an index, not {other}"),
+                        };
+                    }
+                    *at = new;
+                }
+                value
+            }
+        }
+    }
+
+    fn part(value: &Value) -> Part {
+        Part::from(value.to_string().as_str())
+    }
+
+    #[test]
+    fn a_changed_member_goes_alone_with_its_path() {
+        let hand: Vec<String> = (0..20).map(|i| format!("card number {i}")).collect();
+        let old = json!({"round": 1, "hand": hand, "seats": {"gm": "here", "ann": "away"}});
+        let mut last: Last = None;
+        assert!(matches!(
+            take(&mut last, Some(&part(&old))),
+            Some(Out::Whole(_))
+        ));
+        assert_eq!(
+            take(&mut last, Some(&part(&old))),
+            None,
+            "unchanged: nothing"
+        );
+        let new = json!({"round": 2, "hand": hand, "seats": {"gm": "here", "ann": "here"}});
+        let out = take(&mut last, Some(&part(&new))).unwrap();
+        assert_eq!(
+            out,
+            Out::Patch(r#"[[["round"],2],[["seats","ann"],"here"]]"#.into())
+        );
+        assert_eq!(out.field("view"), "view_patch");
+        assert_eq!(apply(&old, &out), new);
+    }
+
+    #[test]
+    fn an_element_of_an_array_of_the_same_length_goes_by_index() {
+        let sheet = |n: u32| json!({"name": format!("sheet {n}"), "lines": vec!["a long line of the sheet"; 6]});
+        let old = json!({"table": [], "characters": [sheet(0), sheet(1), sheet(2)]});
+        let new = json!({"table": [], "characters": [sheet(0), sheet(7), sheet(2)]});
+        let last = Shape::of(&old.to_string());
+        let out = diff(Some(&last), &part(&new)).unwrap();
+        let Out::Patch(patch) = &out else {
+            panic!("{out:?}")
+        };
+        assert!(patch.starts_with(r#"[[["characters",1],"#), "{patch}");
+        assert_eq!(apply(&old, &out), new);
+    }
+
+    #[test]
+    fn new_or_gone_members_or_a_big_change_send_the_whole_text() {
+        let old = json!({"a": 1, "b": [1, 2, 3]});
+        // A member appeared.
+        let grown = json!({"a": 1, "b": [1, 2, 3], "c": 0});
+        let last = Shape::of(&old.to_string());
+        assert!(matches!(
+            diff(Some(&last), &part(&grown)),
+            Some(Out::Whole(_))
+        ));
+        // Everything changed: the patch would be bigger than half the text.
+        let all = json!({"a": 2, "b": [4, 5, 6]});
+        assert!(matches!(
+            diff(Some(&last), &part(&all)),
+            Some(Out::Whole(_))
+        ));
+        // An array that grew is sent whole at its own level when that is small.
+        let long: Vec<u32> = (0..50).collect();
+        let base = json!({"hand": [1, 2], "rest": long});
+        let more = json!({"hand": [1, 2, 3], "rest": long});
+        let out = diff(Some(&Shape::of(&base.to_string())), &part(&more)).unwrap();
+        assert_eq!(out, Out::Patch(r#"[[["hand"],[1,2,3]]]"#.into()));
+        assert_eq!(apply(&base, &out), more);
+        // Not an object or array: whole.
+        assert!(matches!(
+            diff(Some(&Shape::of("1")), &Part::from("2")),
+            Some(Out::Whole(_))
+        ));
+    }
+
+    #[test]
+    fn keys_with_quotes_and_unicode_keep_their_json_spelling() {
+        let filler = "x".repeat(200);
+        let old = json!({"say \"hi\"": 1, "é": 2, "filler": filler});
+        let new = json!({"say \"hi\"": 3, "é": 2, "filler": filler});
+        let out = diff(Some(&Shape::of(&old.to_string())), &part(&new)).unwrap();
+        assert_eq!(apply(&old, &out), new);
+    }
+
+    proptest::proptest! {
+        /// Whatever two JSON values of the shapes views and sheets have, the
+        /// first patched by what `diff` sends is the second.
+        #[test]
+        fn a_patch_always_rebuilds_the_new_text(
+            a in proptest::collection::vec((0u8..6, 0u8..4, 0u8..5), 0..8),
+            b in proptest::collection::vec((0u8..6, 0u8..4, 0u8..5), 0..8),
+        ) {
+            let build = |spec: &[(u8, u8, u8)]| {
+                let mut object = serde_json::Map::new();
+                for (key, kind, v) in spec {
+                    let value = match kind {
+                        0 => json!(v),
+                        1 => json!(vec![*v; usize::from(*v)]),
+                        2 => json!({"x": v, "y": [v, v], "z": "text ".repeat(usize::from(*v))}),
+                        _ => json!((0..*v).map(|i| json!({"i": i, "v": v})).collect::<Vec<_>>()),
+                    };
+                    object.insert(format!("k{key}"), value);
+                }
+                Value::Object(object)
+            };
+            let (old, new) = (build(&a), build(&b));
+            let last = Shape::of(&old.to_string());
+            match diff(Some(&last), &part(&new)) {
+                None => proptest::prop_assert_eq!(old, new),
+                Some(out) => proptest::prop_assert_eq!(apply(&old, &out), new),
+            }
+        }
+    }
+}
