@@ -5,11 +5,13 @@
 //! A JSON text is cut into its top-level members (an object's members, an
 //! array's elements), and each member whose value is itself an object or an
 //! array into its own members: two levels, each piece with a hash of its
-//! text and where it lies in the text ([`Shape`]). A socket keeps the
-//! [`Shape`] of what it was last sent (shared with the other sockets of its
-//! seat, made once per seat and state by `Slot::seat_texts`), never the text.
-//! The next update then carries, for each piece whose hash changed, its path
-//! and its new value:
+//! text and where it lies in the text ([`Shape`]). A socket keeps a pointer
+//! to the [`Shape`] (and so the text) it was last sent, shared with the
+//! other sockets of its seat and made once per seat and state by
+//! `Slot::seat_texts`: at most the seat's previous text stays alive for a
+//! socket that has not been sent the newer one yet. The next update then
+//! carries, for each piece that changed (its hash first, then its text),
+//! its path and its new value:
 //!
 //! ```json
 //! "view_patch": [[["hand"], ["7 of Hearts", "Queen of Spades"]], [["characters", 2], {...}]]
@@ -22,15 +24,19 @@
 //! when the text is not an object or array, or when the patch would be at
 //! least half the size of the whole text.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::state::{Part, text_hash};
+use crate::state::{Part, bytes_hash, text_hash};
 
 /// A JSON text cut into its pieces two levels down, each with its hash and
-/// its place in the text.
+/// its place in the text. Keeps the text (shared), so that the names of a
+/// shape last sent can be compared with a new one's.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
+    /// The JSON text.
+    pub(crate) text: Arc<str>,
     /// The hash of the whole text ([`text_hash`]).
     pub(crate) hash: u64,
     /// The top-level members (object) or elements (array), in order; empty
@@ -41,14 +47,15 @@ pub(crate) struct Shape {
 /// One member of an object or element of an array.
 #[derive(Debug, PartialEq, Eq)]
 struct Piece {
-    /// The member's name as JSON text (`"hand"`), or the element's index (`3`).
-    key: Box<str>,
+    /// Where the member's name lies in the text, as JSON (quotes included);
+    /// `None` for an element of an array (its key is its index).
+    name: Option<Range<usize>>,
     /// The hash of the value's text.
     hash: u64,
-    /// Where the value lies in the whole text (bytes).
+    /// Where the value lies in the text (bytes).
     range: Range<usize>,
-    /// The value's own members or elements when it is an object or array
-    /// (ranges in the whole text); empty otherwise.
+    /// The value's own members or elements when it is an object or array;
+    /// empty otherwise.
     children: Vec<Piece>,
 }
 
@@ -56,82 +63,70 @@ impl Shape {
     /// The shape of `text`, a JSON text: its pieces when it is an object or
     /// array (two levels down), none otherwise (then it is only ever sent
     /// whole).
-    pub(crate) fn of(text: &str) -> Shape {
+    pub(crate) fn of(text: Arc<str>) -> Shape {
         Shape {
-            hash: text_hash(text),
-            members: pieces(text, 0, true),
+            hash: text_hash(&text),
+            members: pieces(&text),
+            text,
         }
     }
 
-    /// Whether `self` and `other` have the same keys in the same order at the
-    /// top level.
-    fn same_keys(&self, other: &Shape) -> bool {
-        same_keys(&self.members, &other.members)
+    /// The key of `piece` (one of this shape's), as JSON: the member's name
+    /// with its quotes, or the element's index `index`.
+    fn key(&self, piece: &Piece, index: usize) -> Cow<'_, str> {
+        match &piece.name {
+            Some(name) => Cow::Borrowed(&self.text[name.clone()]),
+            None => Cow::Owned(index.to_string()),
+        }
+    }
+
+    /// Whether the pieces `a` of `self` and `b` of `other` have the same
+    /// keys in the same order.
+    fn same_keys(&self, a: &[Piece], other: &Shape, b: &[Piece]) -> bool {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| match (&x.name, &y.name) {
+                (Some(x), Some(y)) => self.text[x.clone()] == other.text[y.clone()],
+                (None, None) => true,
+                _ => false,
+            })
     }
 }
 
-/// Whether two lists of pieces have the same keys in the same order.
-fn same_keys(a: &[Piece], b: &[Piece]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.key == b.key)
-}
-
-/// The members or elements of the JSON value `text` (which starts at byte
-/// `at` of the whole text), with their own when `deeper`; empty when `text`
-/// is not an object or array, or is not well formed (never for a text the
-/// server wrote with `serde_json`; then the text is only sent whole).
+/// The members or elements of the JSON text `text`, each with its own when
+/// it is an object or array; empty when `text` is neither, or is not well
+/// formed (never for a text the server wrote with `serde_json`; then the text
+/// is only sent whole).
 ///
-/// A scan of the bytes for the structure only (strings skipped with their
-/// escapes, values not decoded): `serde_json`'s own reader, borrowing each
-/// value as a `RawValue`, validated every value and took a tenth of the
-/// server's CPU under load (issue 28).
-fn pieces(text: &str, at: usize, deeper: bool) -> Vec<Piece> {
-    scan(text.as_bytes()).map_or_else(Vec::new, |raw| {
-        raw.into_iter()
-            .map(|(key, value)| {
-                let range = at + value.start..at + value.end;
-                let inner = &text[value.clone()];
-                Piece {
-                    key: match key {
-                        Key::Name(name) => text[name].into(),
-                        Key::Index(i) => i.to_string().into_boxed_str(),
-                    },
-                    hash: text_hash(inner),
-                    children: if deeper {
-                        pieces(inner, range.start, false)
-                    } else {
-                        Vec::new()
-                    },
-                    range,
-                }
-            })
-            .collect()
-    })
+/// One pass over the bytes for the structure only, strings skipped to their
+/// next quote or backslash with `memchr`, values not decoded: `serde_json`'s
+/// own reader, borrowing each value as a `RawValue`, validated every value and
+/// took a tenth of the server's CPU under load (issue 28).
+fn pieces(text: &str) -> Vec<Piece> {
+    let b = text.as_bytes();
+    let i = skip_space(b, 0);
+    match container(b, i, true) {
+        Some((pieces, end)) if skip_space(b, end) == b.len() => pieces,
+        _ => Vec::new(),
+    }
 }
 
-/// A piece's key as the scan finds it.
-enum Key {
-    /// A member's name: where its JSON string (quotes included) lies.
-    Name(Range<usize>),
-    /// An element's index.
-    Index(usize),
-}
-
-/// The members (object) or elements (array) of the JSON value `b`, each with
-/// where its value lies; `None` when `b` is neither or is not well formed.
-fn scan(b: &[u8]) -> Option<Vec<(Key, Range<usize>)>> {
-    let mut i = skip_space(b, 0);
+/// The members (object) or elements (array) of the JSON container starting
+/// at byte `i` of `b`, each with its own when `deeper`, and the byte after
+/// the container; `None` when there is no container at `i` or it is not
+/// well formed.
+fn container(b: &[u8], i: usize, deeper: bool) -> Option<(Vec<Piece>, usize)> {
     let (object, close) = match b.get(i)? {
         b'{' => (true, b'}'),
         b'[' => (false, b']'),
         _ => return None,
     };
-    i = skip_space(b, i + 1);
+    let mut i = skip_space(b, i + 1);
     let mut out = Vec::new();
     if b.get(i) == Some(&close) {
-        return (skip_space(b, i + 1) == b.len()).then_some(out);
+        return Some((out, i + 1));
     }
     loop {
-        let key = if object {
+        let name = if object {
             let end = string_end(b, i)?;
             let name = i..end;
             i = skip_space(b, end);
@@ -139,18 +134,24 @@ fn scan(b: &[u8]) -> Option<Vec<(Key, Range<usize>)>> {
                 return None;
             }
             i = skip_space(b, i + 1);
-            Key::Name(name)
+            Some(name)
         } else {
-            Key::Index(out.len())
+            None
         };
-        let end = value_end(b, i)?;
-        out.push((key, i..end));
+        let (children, end) = match b.get(i)? {
+            b'{' | b'[' if deeper => container(b, i, false)?,
+            _ => (Vec::new(), value_end(b, i)?),
+        };
+        out.push(Piece {
+            name,
+            hash: bytes_hash(&b[i..end]),
+            range: i..end,
+            children,
+        });
         i = skip_space(b, end);
         match b.get(i)? {
             b',' => i = skip_space(b, i + 1),
-            c if *c == close => {
-                return (skip_space(b, i + 1) == b.len()).then_some(out);
-            }
+            c if *c == close => return Some((out, i + 1)),
             _ => return None,
         }
     }
@@ -172,11 +173,12 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
     }
     let mut j = i + 1;
     loop {
-        match b.get(j)? {
-            b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
+        j += memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[j] == b'"' {
+            return Some(j + 1);
         }
+        // A backslash and the character it escapes.
+        j += 2;
     }
 }
 
@@ -257,14 +259,14 @@ pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
     let Some(last) = last else {
         return Some(Out::Whole(new.clone()));
     };
-    if last.hash == new.shape.hash {
+    let shape: &Shape = &new.shape;
+    if last.hash == shape.hash && last.text == shape.text {
         return None;
     }
-    let shape = &new.shape;
-    if shape.members.is_empty() || !last.same_keys(shape) {
+    if shape.members.is_empty() || !last.same_keys(&last.members, shape, &shape.members) {
         return Some(Out::Whole(new.clone()));
     }
-    let text: &str = new;
+    let text: &str = &shape.text;
     let budget = text.len() / 2;
     let mut patch = String::from("[");
     let mut push = |path: &[&str], value: &str| {
@@ -278,19 +280,24 @@ pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
         patch.push(']');
         patch.len() < budget
     };
-    for (old, now) in last.members.iter().zip(&shape.members) {
-        if old.hash == now.hash {
+    for (index, (old, now)) in last.members.iter().zip(&shape.members).enumerate() {
+        if old.hash == now.hash && last.text[old.range.clone()] == text[now.range.clone()] {
             continue;
         }
-        let fits = if !now.children.is_empty() && same_keys(&old.children, &now.children) {
-            old.children
-                .iter()
-                .zip(&now.children)
-                .filter(|(o, n)| o.hash != n.hash)
-                .all(|(_, n)| push(&[&now.key, &n.key], &text[n.range.clone()]))
-        } else {
-            push(&[&now.key], &text[now.range.clone()])
-        };
+        let key = shape.key(now, index);
+        let fits =
+            if !now.children.is_empty() && last.same_keys(&old.children, shape, &now.children) {
+                old.children
+                    .iter()
+                    .zip(&now.children)
+                    .enumerate()
+                    .filter(|(_, (o, n))| {
+                        o.hash != n.hash || last.text[o.range.clone()] != text[n.range.clone()]
+                    })
+                    .all(|(i, (_, n))| push(&[&key, &shape.key(n, i)], &text[n.range.clone()]))
+            } else {
+                push(&[&key], &text[now.range.clone()])
+            };
         if !fits {
             return Some(Out::Whole(new.clone()));
         }
@@ -300,7 +307,7 @@ pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
 }
 
 /// What one socket was last sent of a text: its shape, shared with the
-/// other sockets of the seat (8 bytes per socket).
+/// other sockets of the seat (8 bytes per socket; the shape keeps the text).
 pub(crate) type Last = Option<Arc<Shape>>;
 
 /// `part` as it should go to a socket whose last text was `last` (updated
@@ -343,6 +350,10 @@ mod tests {
         }
     }
 
+    fn shape_of(text: impl AsRef<str>) -> Shape {
+        Shape::of(Arc::from(text.as_ref()))
+    }
+
     fn part(value: &Value) -> Part {
         Part::from(value.to_string().as_str())
     }
@@ -376,7 +387,7 @@ mod tests {
         let sheet = |n: u32| json!({"name": format!("sheet {n}"), "lines": vec!["a long line of the sheet"; 6]});
         let old = json!({"table": [], "characters": [sheet(0), sheet(1), sheet(2)]});
         let new = json!({"table": [], "characters": [sheet(0), sheet(7), sheet(2)]});
-        let last = Shape::of(&old.to_string());
+        let last = shape_of(old.to_string());
         let out = diff(Some(&last), &part(&new)).unwrap();
         let Out::Patch(patch) = &out else {
             panic!("{out:?}")
@@ -390,7 +401,7 @@ mod tests {
         let old = json!({"a": 1, "b": [1, 2, 3]});
         // A member appeared.
         let grown = json!({"a": 1, "b": [1, 2, 3], "c": 0});
-        let last = Shape::of(&old.to_string());
+        let last = shape_of(old.to_string());
         assert!(matches!(
             diff(Some(&last), &part(&grown)),
             Some(Out::Whole(_))
@@ -405,12 +416,12 @@ mod tests {
         let long: Vec<u32> = (0..50).collect();
         let base = json!({"hand": [1, 2], "rest": long});
         let more = json!({"hand": [1, 2, 3], "rest": long});
-        let out = diff(Some(&Shape::of(&base.to_string())), &part(&more)).unwrap();
+        let out = diff(Some(&shape_of(base.to_string())), &part(&more)).unwrap();
         assert_eq!(out, Out::Patch(r#"[[["hand"],[1,2,3]]]"#.into()));
         assert_eq!(apply(&base, &out), more);
         // Not an object or array: whole.
         assert!(matches!(
-            diff(Some(&Shape::of("1")), &Part::from("2")),
+            diff(Some(&shape_of("1")), &Part::from("2")),
             Some(Out::Whole(_))
         ));
     }
@@ -428,9 +439,9 @@ mod tests {
             "\"s",
             "{\"a\":\"x}",
         ] {
-            assert!(Shape::of(text).members.is_empty(), "{text}");
+            assert!(shape_of(text).members.is_empty(), "{text}");
         }
-        assert_eq!(Shape::of(" [ 1 , {\"b\" : [ ] } ] ").members.len(), 2);
+        assert_eq!(shape_of(" [ 1 , {\"b\" : [ ] } ] ").members.len(), 2);
     }
 
     #[test]
@@ -438,7 +449,7 @@ mod tests {
         let filler = "x".repeat(200);
         let old = json!({"say \"hi\"": 1, "é": 2, "filler": filler});
         let new = json!({"say \"hi\"": 3, "é": 2, "filler": filler});
-        let out = diff(Some(&Shape::of(&old.to_string())), &part(&new)).unwrap();
+        let out = diff(Some(&shape_of(old.to_string())), &part(&new)).unwrap();
         assert_eq!(apply(&old, &out), new);
     }
 
@@ -471,15 +482,15 @@ mod tests {
         #[test]
         fn the_scan_agrees_with_serde_json(value in any_json()) {
             let text = value.to_string();
-            let shape = Shape::of(&text);
+            let shape = shape_of(&text);
             let expected: Vec<(Value, &Value)> = match &value {
                 Value::Object(m) => m.iter().map(|(k, v)| (json!(k), v)).collect(),
                 Value::Array(a) => a.iter().enumerate().map(|(i, v)| (json!(i), v)).collect(),
                 _ => Vec::new(),
             };
             proptest::prop_assert_eq!(shape.members.len(), expected.len());
-            for (piece, (key, member)) in shape.members.iter().zip(&expected) {
-                let read_key: Value = serde_json::from_str(&piece.key).unwrap();
+            for (index, (piece, (key, member))) in shape.members.iter().zip(&expected).enumerate() {
+                let read_key: Value = serde_json::from_str(&shape.key(piece, index)).unwrap();
                 proptest::prop_assert_eq!(&read_key, key);
                 let read: Value = serde_json::from_str(&text[piece.range.clone()]).unwrap();
                 proptest::prop_assert_eq!(&read, *member);
@@ -489,9 +500,9 @@ mod tests {
                     _ => 0,
                 };
                 proptest::prop_assert_eq!(piece.children.len(), children);
-                for child in &piece.children {
+                for (i, child) in piece.children.iter().enumerate() {
                     let read: Value = serde_json::from_str(&text[child.range.clone()]).unwrap();
-                    let key: Value = serde_json::from_str(&child.key).unwrap();
+                    let key: Value = serde_json::from_str(&shape.key(child, i)).unwrap();
                     let expected = match (member, &key) {
                         (Value::Object(m), Value::String(k)) => &m[k.as_str()],
                         (Value::Array(a), Value::Number(i)) => &a[usize::try_from(i.as_u64().unwrap()).unwrap()],
@@ -506,7 +517,7 @@ mod tests {
         /// sends is the second.
         #[test]
         fn any_value_patched_is_the_new_one(old in any_json(), new in any_json()) {
-            let last = Shape::of(&old.to_string());
+            let last = shape_of(old.to_string());
             match diff(Some(&last), &part(&new)) {
                 None => proptest::prop_assert_eq!(old, new),
                 Some(out) => proptest::prop_assert_eq!(apply(&old, &out), new),
@@ -534,7 +545,7 @@ mod tests {
                 Value::Object(object)
             };
             let (old, new) = (build(&a), build(&b));
-            let last = Shape::of(&old.to_string());
+            let last = shape_of(old.to_string());
             match diff(Some(&last), &part(&new)) {
                 None => proptest::prop_assert_eq!(old, new),
                 Some(out) => proptest::prop_assert_eq!(apply(&old, &out), new),

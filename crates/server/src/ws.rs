@@ -456,8 +456,8 @@ fn split_texts(lines: Vec<String>) -> Vec<Vec<String>> {
 /// of each text (its hash and its pieces', [`crate::patch`]), so a message
 /// carries each only when it changed since, and then only the pieces that
 /// changed when that is smaller (issue 28: an update sends what changed; the
-/// socket keeps two pointers to shapes shared with its seat's other sockets,
-/// not the texts; the texts and shapes are made once per seat and seq,
+/// socket keeps two pointers to shapes, with their texts, shared with its
+/// seat's other sockets; the texts and shapes are made once per seat and seq,
 /// `Slot::seat_texts`).
 #[derive(Debug, Default)]
 struct Sent {
