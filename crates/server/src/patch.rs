@@ -4,13 +4,13 @@
 //!
 //! A JSON text is cut into its top-level members (an object's members, an
 //! array's elements), and each member whose value is itself an object or an
-//! array into its own members: two levels, each piece with a hash of its
-//! text and where it lies in the text ([`Shape`]). A socket keeps a pointer
+//! array into its own members: two levels, each piece with where it lies
+//! in the text ([`Shape`]). A socket keeps a pointer
 //! to the [`Shape`] (and so the text) it was last sent, shared with the
 //! other sockets of its seat and made once per seat and state by
 //! `Slot::seat_texts`: at most the seat's previous text stays alive for a
 //! socket that has not been sent the newer one yet. The next update then
-//! carries, for each piece that changed (its hash first, then its text),
+//! carries, for each piece whose text changed,
 //! its path and its new value:
 //!
 //! ```json
@@ -28,17 +28,15 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::state::{Part, bytes_hash, text_hash};
+use crate::state::Part;
 
-/// A JSON text cut into its pieces two levels down, each with its hash and
-/// its place in the text. Keeps the text (shared), so that the names of a
+/// A JSON text cut into its pieces two levels down, each with its place in
+/// the text. Keeps the text (shared), so that the names of a
 /// shape last sent can be compared with a new one's.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
     /// The JSON text.
     pub(crate) text: Arc<str>,
-    /// The hash of the whole text ([`text_hash`]).
-    pub(crate) hash: u64,
     /// The top-level members (object) or elements (array), in order; empty
     /// when the text is neither.
     members: Vec<Piece>,
@@ -50,8 +48,6 @@ struct Piece {
     /// Where the member's name lies in the text, as JSON (quotes included);
     /// `None` for an element of an array (its key is its index).
     name: Option<Range<usize>>,
-    /// The hash of the value's text.
-    hash: u64,
     /// Where the value lies in the text (bytes).
     range: Range<usize>,
     /// The value's own members or elements when it is an object or array;
@@ -65,7 +61,6 @@ impl Shape {
     /// whole).
     pub(crate) fn of(text: Arc<str>) -> Shape {
         Shape {
-            hash: text_hash(&text),
             members: pieces(&text),
             text,
         }
@@ -144,7 +139,6 @@ fn container(b: &[u8], i: usize, deeper: bool) -> Option<(Vec<Piece>, usize)> {
         };
         out.push(Piece {
             name,
-            hash: bytes_hash(&b[i..end]),
             range: i..end,
             children,
         });
@@ -260,7 +254,7 @@ pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
         return Some(Out::Whole(new.clone()));
     };
     let shape: &Shape = &new.shape;
-    if last.hash == shape.hash && last.text == shape.text {
+    if last.text == shape.text {
         return None;
     }
     if shape.members.is_empty() || !last.same_keys(&last.members, shape, &shape.members) {
@@ -281,7 +275,7 @@ pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
         patch.len() < budget
     };
     for (index, (old, now)) in last.members.iter().zip(&shape.members).enumerate() {
-        if old.hash == now.hash && last.text[old.range.clone()] == text[now.range.clone()] {
+        if last.text[old.range.clone()] == text[now.range.clone()] {
             continue;
         }
         let key = shape.key(now, index);
@@ -291,9 +285,7 @@ pub(crate) fn diff(last: Option<&Shape>, new: &Part) -> Option<Out> {
                     .iter()
                     .zip(&now.children)
                     .enumerate()
-                    .filter(|(_, (o, n))| {
-                        o.hash != n.hash || last.text[o.range.clone()] != text[n.range.clone()]
-                    })
+                    .filter(|(_, (o, n))| last.text[o.range.clone()] != text[n.range.clone()])
                     .all(|(i, (_, n))| push(&[&key, &shape.key(n, i)], &text[n.range.clone()]))
             } else {
                 push(&[&key], &text[now.range.clone()])

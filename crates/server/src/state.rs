@@ -71,12 +71,12 @@ pub struct Slot {
 /// sockets of that seat asking at once wait for the one making it).
 type TextsAt = (Seat, u64, Arc<OnceLock<Arc<SeatTexts>>>);
 
-/// A text sent to followers, with its [`Shape`] (its hash and its
-/// pieces'), so a socket can tell whether and where it changed since what it
-/// sent last by keeping only the last shape; cheap to clone (shared).
+/// A text sent to followers, with its [`Shape`] (its pieces), so a socket
+/// can tell whether and where it changed since what it sent last by keeping
+/// only the last shape; cheap to clone (shared).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Part {
-    /// The JSON text, its hash and its pieces' ([`crate::patch`]).
+    /// The JSON text and its pieces ([`crate::patch`]).
     pub(crate) shape: Arc<Shape>,
 }
 
@@ -99,24 +99,6 @@ impl std::ops::Deref for Part {
     fn deref(&self) -> &str {
         &self.shape.text
     }
-}
-
-/// A hash of `text`, to tell whether a text changed since it was last sent.
-///
-/// foldhash, seeded at random once per process: a text's hash is compared
-/// only with hashes this process made, and a stranger cannot aim at a
-/// collision without the seed. A faster hash than the standard library's
-/// SipHash, for texts of kilobytes hashed on every update (issue 28).
-pub(crate) fn text_hash(text: &str) -> u64 {
-    bytes_hash(text.as_bytes())
-}
-
-/// [`text_hash`] of bytes.
-pub(crate) fn bytes_hash(bytes: &[u8]) -> u64 {
-    use std::hash::BuildHasher;
-    static SEED: std::sync::LazyLock<foldhash::quality::RandomState> =
-        std::sync::LazyLock::new(foldhash::quality::RandomState::default);
-    SEED.hash_one(bytes)
 }
 
 /// One seat's view of itself ([`AnyTable::view_text`]) and its sheets

@@ -453,7 +453,7 @@ fn split_texts(lines: Vec<String>) -> Vec<Vec<String>> {
 }
 
 /// What one socket was last sent of its seat's view and sheets: the shape
-/// of each text (its hash and its pieces', [`crate::patch`]), so a message
+/// of each text (its text and its pieces, [`crate::patch`]), so a message
 /// carries each only when it changed since, and then only the pieces that
 /// changed when that is smaller (issue 28: an update sends what changed; the
 /// socket keeps two pointers to shapes, with their texts, shared with its
