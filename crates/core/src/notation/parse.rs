@@ -89,24 +89,53 @@ impl Bounds {
     }
 }
 
+#[inline]
 pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
+    // One result, built where it is returned: the tree is parsed straight
+    // into its place in the answer (a tree moved there after it was built
+    // was read back wider than it was written: a stalled store-to-load
+    // forward on every parse).
+    let mut out = Ok(Expr {
+        root: Node::Number(0),
+        comment: None,
+        dice: 0,
+        dialect,
+        fractional: false,
+    });
     if text.len() > MAX_INPUT_LEN {
-        return Err(NotationError::TooLong {
+        out = Err(NotationError::TooLong {
             len: text.len(),
             max: MAX_INPUT_LEN,
             position: MAX_INPUT_LEN,
         });
-    }
-    if dialect == Dialect::D20
-        && let Some(expr) = fast(text)
+    } else if let Ok(expr) = &mut out
+        && !(dialect == Dialect::D20 && fast_into(text, expr))
+        && let Err(e) = parse_full_into(text, expr)
     {
-        return Ok(expr);
+        out = Err(e);
     }
-    parse_full(text, dialect)
+    out
 }
 
 /// [`parse`] by the full recursive descent, whatever the text.
+#[cfg(test)]
 fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
+    let mut expr = Expr {
+        root: Node::Number(0),
+        comment: None,
+        dice: 0,
+        dialect,
+        fractional: false,
+    };
+    parse_full_into(text, &mut expr)?;
+    Ok(expr)
+}
+
+/// [`parse`] by the full recursive descent into `expr`, which holds a
+/// placeholder number for its root and the dialect to read in.
+#[inline(never)]
+fn parse_full_into(text: &str, expr: &mut Expr) -> Result<(), NotationError> {
+    let dialect = expr.dialect;
     let mut p = Parser {
         text,
         pos: 0,
@@ -120,8 +149,8 @@ fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
         sides_vary: false,
     };
     p.skip_ws();
-    let mut root = Node::Number(0);
-    p.compare(&mut root)?;
+    let root = &mut expr.root;
+    p.compare(root)?;
     let before = p.pos;
     p.skip_ws();
     let rest = text.get(p.pos..).unwrap_or_default();
@@ -132,28 +161,39 @@ fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
         Some(_) => return Err(p.unexpected(AFTER_ROLL)),
     };
     if dialect != Dialect::D20 {
-        check_divs(&root, false, &p.divs, &mut 0, dialect)?;
+        check_divs(root, false, &p.divs, &mut 0, dialect)?;
     }
-    Ok(Expr {
-        root,
-        comment,
-        dice: p.dice as u32,
-        dialect,
-        fractional: p.fractional,
-    })
+    expr.comment = comment;
+    expr.dice = p.dice as u32;
+    expr.fractional = p.fractional;
+    Ok(())
 }
 
-/// The most terms, dice in a group and sides [`fast`] reads: well within
+/// The most terms, dice in a group and sides [`fast_into`] reads: well within
 /// every cap, so no check of the full parser can fail on what it accepts.
 const FAST_TERMS: usize = 8;
 const FAST_COUNT: u32 = 100;
 const FAST_SIDES: u32 = 1_000;
 const FAST_NUMBER: u32 = 1_000_000;
-/// The deepest parentheses [`fast`] reads.
+/// The deepest parentheses [`fast_into`] reads.
 const FAST_DEPTH: usize = 4;
-/// The largest value [`fast`] lets an expression reach, far below
+/// The largest value [`fast_into`] lets an expression reach, far below
 /// [`MAX_TOTAL`].
 const FAST_REACH: u128 = 1 << 50;
+
+/// [`fast_into`] into a new expression (the tests compare it with
+/// [`parse_full`]).
+#[cfg(test)]
+fn fast(text: &str) -> Option<Expr> {
+    let mut expr = Expr {
+        root: Node::Number(0),
+        comment: None,
+        dice: 0,
+        dialect: Dialect::D20,
+        fractional: false,
+    };
+    fast_into(text, &mut expr).then_some(expr)
+}
 
 /// The common forms in one pass, for speed (issue 30, item 6): sums and
 /// products (`+`, `-`, `*`, spaces around them or not) of numbers, dice
@@ -165,29 +205,35 @@ const FAST_REACH: u128 = 1 << 50;
 /// dice of [`FAST_SIDES`] sides, numbers up to [`FAST_NUMBER`],
 /// [`FAST_DEPTH`] parentheses deep, values within [`FAST_REACH`]: every cap
 /// holds. Anything else (and anything the full parser would refuse, such as
-/// a keep of more dice than rolled or a test every face passes) is `None`,
-/// and the full parser reads it. What this accepts, it builds exactly as
-/// the full parser does (the same tree and dice count; property tests
-/// compare them), so the same seed rolls the same dice.
-fn fast(text: &str) -> Option<Expr> {
+/// a keep of more dice than rolled or a test every face passes) is refused
+/// (`false`, `expr` left as it was), and the full parser reads it. What
+/// this accepts, it builds exactly as the full parser does (the same tree
+/// and dice count; property tests compare them), so the same seed rolls
+/// the same dice.
+///
+/// `expr` holds a placeholder number for its root; the answer is whether
+/// the text was read into it.
+#[inline(never)]
+fn fast_into(text: &str, expr: &mut Expr) -> bool {
     let mut f = Fast {
         b: text.as_bytes(),
         i: 0,
         dice: 0,
         terms: 0,
     };
-    let mut root = Node::Number(0);
-    let reach = f.sum(0, &mut root)?;
-    (f.i == f.b.len() && reach <= FAST_REACH).then_some(Expr {
-        root,
-        comment: None,
-        dice: f.dice,
-        dialect: Dialect::D20,
-        fractional: false,
-    })
+    let read = f
+        .sum(0, &mut expr.root)
+        .is_some_and(|reach| f.i == f.b.len() && reach <= FAST_REACH);
+    if read {
+        expr.dice = f.dice;
+    } else {
+        // Back to the placeholder for the full parser.
+        expr.root = Node::Number(0);
+    }
+    read
 }
 
-/// The state of [`fast`]: the text, where it stands, the dice and terms
+/// The state of [`fast_into`]: the text, where it stands, the dice and terms
 /// read so far. Each level writes its node into its caller's slot, and an
 /// operator's right operand is read straight into its box, so no node is
 /// moved after it is built.
@@ -204,6 +250,16 @@ struct Fast<'a> {
 #[inline(always)]
 fn put(slot: &mut Node, node: Node) {
     std::mem::forget(std::mem::replace(slot, node));
+}
+
+/// A box of two placeholders, the first swapped with `out` (which is left
+/// a placeholder): the left operand moves into its box without a copy
+/// through the stack.
+#[inline(always)]
+fn new_pair(out: &mut Node) -> Box<[Node; 2]> {
+    let mut pair = Box::new([Node::Number(0), Node::Number(0)]);
+    std::mem::swap(&mut pair[0], out);
+    pair
 }
 
 impl Fast<'_> {
@@ -238,8 +294,7 @@ impl Fast<'_> {
     fn sum(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
         let mut reach = self.product(depth, out)?;
         while let Some(op) = self.operator(false) {
-            let lhs = std::mem::replace(out, Node::Number(0));
-            let mut pair = Box::new([lhs, Node::Number(0)]);
+            let mut pair = new_pair(out);
             reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
             put(out, Node::Binary(op, pair));
         }
@@ -251,8 +306,7 @@ impl Fast<'_> {
     fn product(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
         let mut reach = self.atom(depth, out)?;
         while let Some(op) = self.operator(true) {
-            let lhs = std::mem::replace(out, Node::Number(0));
-            let mut pair = Box::new([lhs, Node::Number(0)]);
+            let mut pair = new_pair(out);
             reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
             put(out, Node::Binary(op, pair));
         }
@@ -334,14 +388,14 @@ fn fast_test(b: &[u8], i: &mut usize, bare: bool) -> Option<Test> {
     })
 }
 
-/// Whether a number or a dice group of [`fast`] may end before `next`: an
+/// Whether a number or a dice group of [`fast_into`] may end before `next`: an
 /// operator, a closing parenthesis, a space or the end (anything else is
 /// the full parser's: `4d6kh3ro1`, `1d20[STR]`, `1.5`).
 fn fast_end(next: Option<&u8>) -> bool {
     matches!(next, None | Some(b'+' | b'-' | b'*' | b')' | b' '))
 }
 
-/// A number or a dice group of [`fast`] at `i` into `out`, and the
+/// A number or a dice group of [`fast_into`] at `i` into `out`, and the
 /// largest value it reaches.
 #[inline(always)]
 fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<u128> {
@@ -364,17 +418,26 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
         return None;
     }
     *dice += count;
-    let mut term = DiceTerm {
-        count,
-        sides: Sides::Number(sides),
-        modifiers: Vec::new(),
-        select: None,
-        more_select: Vec::new(),
-        success: None,
-        explode: ExplodeKind::Plain,
-        failure: None,
-        critical_success: None,
-        critical_failure: None,
+    // Built in `out` itself, field by field: a group built on the stack and
+    // moved into `out` was read back wider than it was written (a stalled
+    // store-to-load forward: most of the time of a short parse).
+    put(
+        out,
+        Node::Dice(DiceTerm {
+            count,
+            sides: Sides::Number(sides),
+            modifiers: Vec::new(),
+            select: None,
+            more_select: Vec::new(),
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+        }),
+    );
+    let Node::Dice(term) = out else {
+        return None;
     };
     let faces = 1..=i64::from(sides);
     // One `roT` or `eT`.
@@ -427,7 +490,6 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     } else {
         1 + u128::from(MAX_EXPLOSIONS)
     };
-    put(out, Node::Dice(term));
     Some(u128::from(count) * u128::from(sides) * chain)
 }
 

@@ -525,6 +525,10 @@ impl fmt::Display for RollOutcome {
     }
 }
 
+/// [`Expr::roll`]: small, so that it is inlined and the outcome is built
+/// where the caller keeps it (an outcome returned from a call is copied
+/// into the caller's place, read back wider than it was written).
+#[inline]
 pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, RollError> {
     let mut outcome = RollOutcome {
         total: 0,
@@ -532,13 +536,25 @@ pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, 
         comment: None,
         dialect: expr.dialect,
     };
+    roll_outcome(expr, roller, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// Roll `expr` into `outcome`, which holds a placeholder number for its
+/// root.
+#[inline(never)]
+fn roll_outcome(
+    expr: &Expr,
+    roller: &mut dyn Roller,
+    outcome: &mut RollOutcome,
+) -> Result<(), RollError> {
     roll_into(&expr.root, roller, expr.dialect, &mut outcome.root)?;
     if expr.fractional {
         exact_values(&mut outcome.root);
     }
     outcome.total = outcome.root.value();
     outcome.comment.clone_from(&expr.comment);
-    Ok(outcome)
+    Ok(())
 }
 
 pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, RollError> {
