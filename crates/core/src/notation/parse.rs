@@ -89,7 +89,7 @@ impl Bounds {
     }
 }
 
-#[inline]
+#[inline(always)]
 pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
     // One result, built where it is returned: the tree is parsed straight
     // into its place in the answer (a tree moved there after it was built
@@ -103,11 +103,7 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         fractional: false,
     });
     if text.len() > MAX_INPUT_LEN {
-        out = Err(NotationError::TooLong {
-            len: text.len(),
-            max: MAX_INPUT_LEN,
-            position: MAX_INPUT_LEN,
-        });
+        out = Err(too_long(text));
     } else if let Ok(expr) = &mut out
         && !(dialect == Dialect::D20 && fast_into(text, expr))
         && let Err(e) = parse_full_into(text, expr)
@@ -115,6 +111,18 @@ pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError>
         out = Err(e);
     }
     out
+}
+
+/// The error for a text longer than [`MAX_INPUT_LEN`], out of the way of
+/// [`parse`], which is inlined.
+#[cold]
+#[inline(never)]
+fn too_long(text: &str) -> NotationError {
+    NotationError::TooLong {
+        len: text.len(),
+        max: MAX_INPUT_LEN,
+        position: MAX_INPUT_LEN,
+    }
 }
 
 /// [`parse`] by the full recursive descent, whatever the text.

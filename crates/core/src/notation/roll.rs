@@ -1333,14 +1333,35 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     // lower among equals. Small groups sort on the stack.
     let len = dice.len();
     if len <= 8 {
-        // A small buffer: zeroing it is part of every roll.
-        drop_small::<8>(select, dice);
+        drop_by_ranks(select, dice);
     } else if len <= 32 {
         drop_small::<32>(select, dice);
     } else {
         let mut order: Vec<usize> = (0..len).collect();
         order.sort_by_key(|&i| dice[i].value);
         mark_dropped(select, &order, dice);
+    }
+}
+
+/// [`apply_select`] by rank for at most 8 dice (all kept), without
+/// sorting or a branch on the faces (a sort's comparisons of random faces
+/// were mispredicted, most of the time of a keep). The dropped ranks are
+/// the lowest or the highest few, so each is found in turn: the lowest (or
+/// highest) die still kept, by a key that is its value with its index in
+/// the low bits, so that no two are equal and the earlier of equal values
+/// is the lower (the stable order of [`drop_small`]).
+fn drop_by_ranks(select: Select, dice: &mut [DieOutcome]) {
+    // Values are within ±2^53 (the parser's bounds), so the shift keeps
+    // them.
+    let key = |(i, d): (usize, &DieOutcome)| (d.value << 3) | (i & 7) as i64;
+    let dropped = dropped_range(select, dice.len().min(8));
+    let lowest = dropped.start == 0;
+    for _ in dropped {
+        let live = dice.iter().enumerate().filter(|(_, d)| d.kept).map(key);
+        let found = if lowest { live.min() } else { live.max() };
+        if let Some(d) = found.and_then(|k| dice.get_mut((k & 7) as usize)) {
+            d.kept = false;
+        }
     }
 }
 
