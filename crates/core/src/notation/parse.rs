@@ -265,7 +265,9 @@ fn put(slot: &mut Node, node: Node) {
 /// through the stack.
 #[inline(always)]
 fn new_pair(out: &mut Node) -> Box<[Node; 2]> {
-    let mut pair = Box::new([Node::Number(0), Node::Number(0)]);
+    // Written in the allocation (`Box::new` built the pair on the stack
+    // and copied it whole).
+    let mut pair = Box::write(Box::new_uninit(), [Node::Number(0), Node::Number(0)]);
     std::mem::swap(&mut pair[0], out);
     pair
 }
@@ -336,7 +338,7 @@ impl Fast<'_> {
         }
         self.i += 1;
         self.spaces();
-        let mut inner = Box::new(Node::Number(0));
+        let mut inner = Box::write(Box::new_uninit(), Node::Number(0));
         let reach = self.sum(depth + 1, &mut inner)?;
         self.spaces();
         if self.b.get(self.i) != Some(&b')') {

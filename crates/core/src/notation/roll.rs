@@ -736,6 +736,13 @@ fn put(slot: &mut NodeOutcome, node: NodeOutcome) {
     std::mem::forget(old);
 }
 
+/// A box holding a placeholder number, written in its allocation
+/// (`Box::new` built a whole outcome on the stack and copied it).
+#[inline(always)]
+fn placeholder_box() -> Box<NodeOutcome> {
+    Box::write(Box::new_uninit(), NodeOutcome::Number { value: 0 })
+}
+
 /// Roll `node` into `out`, in place: an operator's operands are rolled
 /// straight into their one allocation, a group's dice into the outcome, so
 /// that no outcome is moved after it is built. Asks the roller for the same
@@ -757,7 +764,7 @@ fn roll_into(
         }
         Node::Dice(d) => roll_dice_into(d, roller, out)?,
         Node::Neg(x) => {
-            let mut operand = Box::new(NodeOutcome::Number { value: 0 });
+            let mut operand = placeholder_box();
             roll_into(x, roller, dialect, &mut operand)?;
             put(
                 out,
@@ -769,7 +776,7 @@ fn roll_into(
             );
         }
         Node::Group(x) => {
-            let mut inner = Box::new(NodeOutcome::Number { value: 0 });
+            let mut inner = placeholder_box();
             roll_into(x, roller, dialect, &mut inner)?;
             put(
                 out,
