@@ -449,7 +449,10 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     let Node::Dice(term) = out else {
         return None;
     };
-    let faces = 1..=i64::from(sides);
+    // Whether every face 1..=sides passes a test: a test is a threshold or
+    // an equality, so the lowest and the highest face tell (no loop over a
+    // d1000's faces).
+    let every_face = |t: Test| t.test(1) && t.test(i64::from(sides));
     // One `roT` or `eT`.
     match (b.get(*i), b.get(*i + 1)) {
         (Some(b'r'), Some(b'o')) => {
@@ -461,7 +464,7 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
             *i += 1;
             let t = fast_test(b, i, true)?;
             // An explosion on every face is refused: the full parser says so.
-            if faces.clone().all(|v| t.test(v)) {
+            if every_face(t) {
                 return None;
             }
             term.modifiers.push(Modifier::Explode(t));
@@ -486,7 +489,7 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     // One glued success test that some face fails.
     if matches!(b.get(*i), Some(b'>' | b'<' | b'=')) {
         let t = fast_test(b, i, false)?;
-        if faces.clone().all(|v| t.test(v)) {
+        if every_face(t) {
             return None;
         }
         term.success = Some(t);

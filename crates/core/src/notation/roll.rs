@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::ratio::Ratio;
 use super::{
-    BinOp, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS,
+    BinOp, Compare, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS,
     Modifier, Node, Select, SetTerm, Sides, Test,
 };
 use crate::dice::Die;
@@ -1238,6 +1238,7 @@ fn roll_dice_into(
         apply_select(select, &mut dice);
     }
     let value = match term.success {
+        Some(test) if term.failure.is_none() => mark_successes(test, &mut dice),
         Some(test) => {
             let mut hits: i64 = 0;
             for d in dice.iter_mut().filter(|d| d.kept) {
@@ -1312,6 +1313,28 @@ fn explode_by_rank(
             done.push(false);
         }
         round += 1;
+    }
+}
+
+/// Mark each kept die's success on `test` and count them: the comparison
+/// chosen once for the group, not once a die.
+fn mark_successes(test: Test, dice: &mut [DieOutcome]) -> i64 {
+    fn count(dice: &mut [DieOutcome], pass: impl Fn(i64) -> bool) -> i64 {
+        let mut hits = 0;
+        for d in dice.iter_mut().filter(|d| d.kept) {
+            let hit = pass(d.value);
+            d.success = Some(hit);
+            hits += i64::from(hit);
+        }
+        hits
+    }
+    let t = i64::from(test.target);
+    match test.compare {
+        Compare::AtLeast => count(dice, |v| v >= t),
+        Compare::Above => count(dice, |v| v > t),
+        Compare::AtMost => count(dice, |v| v <= t),
+        Compare::Below => count(dice, |v| v < t),
+        Compare::Equal => count(dice, |v| v == t),
     }
 }
 
@@ -1456,5 +1479,43 @@ mod term_text {
             Some(e) => D::Error::custom(e),
             None => D::Error::custom(format!("{text:?} is not one group of dice")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DieOutcome, Select, Sides, drop_by_ranks, drop_small, new_die};
+    use crate::dice::Die;
+
+    /// Every group of 1 to 6 dice of faces 1 to 3 (many ties), each keep
+    /// and drop by rank: finding the dropped dice in turn marks the same
+    /// dice as the stable sort it stands in for (issue 30, item 6).
+    #[test]
+    fn dropping_in_turn_marks_what_the_stable_sort_marks() {
+        let die = Die::new(3).unwrap_or(Die::D6);
+        for len in 1..=6u32 {
+            for code in 0..3u32.pow(len) {
+                let dice: Vec<DieOutcome> = (0..len)
+                    .map(|i| {
+                        let face = i64::from(code / 3u32.pow(i) % 3) + 1;
+                        new_die(die, Sides::Number(3), face, false)
+                    })
+                    .collect();
+                for k in 0..=len {
+                    for select in [
+                        Select::KeepHighest(k),
+                        Select::KeepLowest(k),
+                        Select::DropHighest(k),
+                        Select::DropLowest(k),
+                    ] {
+                        let mut fast = dice.clone();
+                        drop_by_ranks(select, &mut fast);
+                        let mut sorted = dice.clone();
+                        drop_small::<8>(select, &mut sorted);
+                        assert_eq!(fast, sorted, "{select:?} of {code} ({len} dice)");
+                    }
+                }
+            }
+        }
     }
 }
