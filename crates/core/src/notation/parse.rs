@@ -260,16 +260,11 @@ fn put(slot: &mut Node, node: Node) {
     std::mem::forget(std::mem::replace(slot, node));
 }
 
-/// A box of two placeholders, the first swapped with `out` (which is left
-/// a placeholder): the left operand moves into its box without a copy
-/// through the stack.
+/// A box of two placeholders, written in its allocation (`Box::new` built
+/// the pair on the stack and copied it whole).
 #[inline(always)]
-fn new_pair(out: &mut Node) -> Box<[Node; 2]> {
-    // Written in the allocation (`Box::new` built the pair on the stack
-    // and copied it whole).
-    let mut pair = Box::write(Box::new_uninit(), [Node::Number(0), Node::Number(0)]);
-    std::mem::swap(&mut pair[0], out);
-    pair
+fn placeholder_pair() -> Box<[Node; 2]> {
+    Box::write(Box::new_uninit(), [Node::Number(0), Node::Number(0)])
 }
 
 impl Fast<'_> {
@@ -302,25 +297,75 @@ impl Fast<'_> {
     /// `product (("+" | "-") product)*` into `out`; the largest value it
     /// reaches.
     fn sum(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
-        let mut reach = self.product(depth, out)?;
-        while let Some(op) = self.operator(false) {
-            let mut pair = new_pair(out);
-            reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
-            put(out, Node::Binary(op, pair));
+        if !self.operator_ahead(false) {
+            return self.product(depth, out);
         }
-        Some(reach)
+        // The first operand is read straight into the box it ends in, and
+        // each operator's node into the box of the next (left to right, as
+        // before): a group moved into its box after it was written was read
+        // back wider than it was written, a stalled store-to-load forward.
+        let mut pair = placeholder_pair();
+        let mut reach = self.product(depth, &mut pair[0])?;
+        let mut op = self.operator(false)?;
+        loop {
+            reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
+            match self.operator(false) {
+                Some(next) => {
+                    pair = Box::write(Box::new_uninit(), [Node::Binary(op, pair), Node::Number(0)]);
+                    op = next;
+                }
+                None => {
+                    put(out, Node::Binary(op, pair));
+                    return Some(reach);
+                }
+            }
+        }
     }
 
-    /// `atom ("*" atom)*` into `out`.
+    /// `atom ("*" atom)*` into `out`, its operands read into their boxes
+    /// as [`Fast::sum`]'s are.
     #[inline(always)]
     fn product(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
-        let mut reach = self.atom(depth, out)?;
-        while let Some(op) = self.operator(true) {
-            let mut pair = new_pair(out);
-            reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
-            put(out, Node::Binary(op, pair));
+        if !self.operator_ahead(true) {
+            return self.atom(depth, out);
         }
-        Some(reach)
+        let mut pair = placeholder_pair();
+        let mut reach = self.atom(depth, &mut pair[0])?;
+        let mut op = self.operator(true)?;
+        loop {
+            reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
+            match self.operator(true) {
+                Some(next) => {
+                    pair = Box::write(Box::new_uninit(), [Node::Binary(op, pair), Node::Number(0)]);
+                    op = next;
+                }
+                None => {
+                    put(out, Node::Binary(op, pair));
+                    return Some(reach);
+                }
+            }
+        }
+    }
+
+    /// Whether an operator of this level stands ahead, outside parentheses,
+    /// before the level ends (a `)` closing it, or the end): `*` for a
+    /// product (which a `+` or `-` ends), `+` or `-` for a sum. No number,
+    /// dice group or modifier [`fast_into`] reads holds one of them. When
+    /// it says yes but the text does not read, [`fast_into`] refuses it.
+    #[inline(always)]
+    fn operator_ahead(&self, products: bool) -> bool {
+        let mut depth = 0u32;
+        for &c in self.b.get(self.i..).unwrap_or_default() {
+            match c {
+                b'(' => depth += 1,
+                b')' if depth == 0 => return false,
+                b')' => depth -= 1,
+                b'+' | b'-' if depth == 0 => return !products,
+                b'*' if depth == 0 && products => return true,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// A number, a dice group or `"(" sum ")"` into `out`.
