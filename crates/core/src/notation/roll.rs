@@ -548,11 +548,13 @@ fn roll_outcome(
     roller: &mut dyn Roller,
     outcome: &mut RollOutcome,
 ) -> Result<(), RollError> {
-    roll_into(&expr.root, roller, expr.dialect, &mut outcome.root)?;
-    if expr.fractional {
+    let total = roll_into(&expr.root, roller, expr.dialect, &mut outcome.root)?;
+    outcome.total = if expr.fractional {
         exact_values(&mut outcome.root);
-    }
-    outcome.total = outcome.root.value();
+        outcome.root.value()
+    } else {
+        total
+    };
     outcome.comment.clone_from(&expr.comment);
     Ok(())
 }
@@ -746,57 +748,44 @@ fn placeholder_box() -> Box<NodeOutcome> {
 /// Roll `node` into `out`, in place: an operator's operands are rolled
 /// straight into their one allocation, a group's dice into the outcome, so
 /// that no outcome is moved after it is built. Asks the roller for the same
-/// dice in the same order as [`roll_node`] (left operand first).
+/// dice in the same order as [`roll_node`] (left operand first). Returns
+/// the node's value, so that an operator does not read it back from its
+/// operands' outcomes.
 fn roll_into(
     node: &Node,
     roller: &mut dyn Roller,
     dialect: Dialect,
     out: &mut NodeOutcome,
-) -> Result<(), RollError> {
-    match node {
+) -> Result<i64, RollError> {
+    Ok(match node {
         Node::Number(v) => {
-            put(
-                out,
-                NodeOutcome::Number {
-                    value: i64::from(*v),
-                },
-            );
+            let value = i64::from(*v);
+            put(out, NodeOutcome::Number { value });
+            value
         }
         Node::Dice(d) => roll_dice_into(d, roller, out)?,
         Node::Neg(x) => {
             let mut operand = placeholder_box();
-            roll_into(x, roller, dialect, &mut operand)?;
-            put(
-                out,
-                NodeOutcome::Neg {
-                    // The parser's bounds keep every value within ±2^53.
-                    value: operand.value().saturating_neg(),
-                    operand,
-                },
-            );
+            // The parser's bounds keep every value within ±2^53.
+            let value = roll_into(x, roller, dialect, &mut operand)?.saturating_neg();
+            put(out, NodeOutcome::Neg { value, operand });
+            value
         }
         Node::Group(x) => {
             let mut inner = placeholder_box();
-            roll_into(x, roller, dialect, &mut inner)?;
-            put(
-                out,
-                NodeOutcome::Group {
-                    value: inner.value(),
-                    inner,
-                },
-            );
+            let value = roll_into(x, roller, dialect, &mut inner)?;
+            put(out, NodeOutcome::Group { value, inner });
+            value
         }
         Node::Binary(op, ab) => {
             // Built in its allocation (`Box::default` writes in place), not
             // on the stack and copied.
             let mut operands: Box<Operands> = Box::default();
-            roll_into(&ab[0], roller, dialect, &mut operands.lhs)?;
-            roll_into(&ab[1], roller, dialect, &mut operands.rhs)?;
+            let lhs = roll_into(&ab[0], roller, dialect, &mut operands.lhs)?;
+            let rhs = roll_into(&ab[1], roller, dialect, &mut operands.rhs)?;
             // The parser's bounds rule out overflow and a zero divisor; 0 is
             // never reached.
-            let value = op
-                .apply(operands.lhs.value(), operands.rhs.value())
-                .unwrap_or(0);
+            let value = op.apply(lhs, rhs).unwrap_or(0);
             put(
                 out,
                 NodeOutcome::Binary {
@@ -805,10 +794,13 @@ fn roll_into(
                     operands,
                 },
             );
+            value
         }
-        _ => put(out, roll_other(node, roller, dialect)?),
-    }
-    Ok(())
+        _ => {
+            put(out, roll_other(node, roller, dialect)?);
+            out.value()
+        }
+    })
 }
 
 /// The rarer nodes of [`roll_into`], built whole.
@@ -1003,12 +995,12 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     Ok(out)
 }
 
-/// Roll a group of dice into `out`.
+/// Roll a group of dice into `out`; returns the group's value.
 fn roll_dice_into(
     term: &DiceTerm,
     roller: &mut dyn Roller,
     out: &mut NodeOutcome,
-) -> Result<(), RollError> {
+) -> Result<i64, RollError> {
     let sides = term.sides;
     let die = sides.die();
     let face =
@@ -1266,7 +1258,7 @@ fn roll_dice_into(
             dice,
         },
     );
-    Ok(())
+    Ok(value)
 }
 
 /// `d20`'s explosion with selectors by rank (`eh1`, `el2`, `e6eh1`; its
