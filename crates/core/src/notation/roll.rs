@@ -5,8 +5,8 @@ use std::fmt;
 
 use super::ratio::Ratio;
 use super::{
-    BinOp, Compare, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS,
-    Modifier, Node, Select, SetTerm, Sides, Test,
+    BinOp, Compare, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS,
+    MAX_REROLLS, Modifier, Node, Select, SetTerm, Sides, Test,
 };
 use crate::dice::Die;
 use crate::roller::{RollError, Roller};
