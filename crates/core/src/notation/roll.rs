@@ -1245,7 +1245,9 @@ fn roll_dice_into(
             }
             hits
         }
-        None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
+        // Without a branch on which dice a keep dropped (mispredicted: it
+        // depends on the faces).
+        None => dice.iter().map(|d| d.value & -i64::from(d.kept)).sum(),
     };
     mark_critical(term.critical_success, Critical::Success, &mut dice);
     mark_critical(term.critical_failure, Critical::Failure, &mut dice);
@@ -1378,10 +1380,19 @@ fn drop_by_ranks(select: Select, dice: &mut [DieOutcome]) {
     let key = |(i, d): (usize, &DieOutcome)| (d.value << 3) | (i & 7) as i64;
     let dropped = dropped_range(select, dice.len().min(8));
     let lowest = dropped.start == 0;
+    // A die already dropped stands past every key, where the search never
+    // takes it (no branch on which dice were dropped).
+    let gone = if lowest { i64::MAX } else { i64::MIN };
     for _ in dropped {
-        let live = dice.iter().enumerate().filter(|(_, d)| d.kept).map(key);
+        let live = dice
+            .iter()
+            .enumerate()
+            .map(|(i, d)| if d.kept { key((i, d)) } else { gone });
         let found = if lowest { live.min() } else { live.max() };
-        if let Some(d) = found.and_then(|k| dice.get_mut((k & 7) as usize)) {
+        if let Some(d) = found
+            .filter(|k| *k != gone)
+            .and_then(|k| dice.get_mut((k & 7) as usize))
+        {
             d.kept = false;
         }
     }
