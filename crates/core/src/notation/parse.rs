@@ -502,8 +502,7 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     match (b.get(*i), b.get(*i + 1)) {
         (Some(b'r'), Some(b'o')) => {
             *i += 2;
-            term.modifiers
-                .push(Modifier::RerollOnce(fast_test(b, i, true)?));
+            term.modifiers = vec![Modifier::RerollOnce(fast_test(b, i, true)?)];
         }
         (Some(b'e'), _) => {
             *i += 1;
@@ -512,7 +511,7 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
             if every_face(t) {
                 return None;
             }
-            term.modifiers.push(Modifier::Explode(t));
+            term.modifiers = vec![Modifier::Explode(t)];
         }
         _ => {}
     }

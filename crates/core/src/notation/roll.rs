@@ -1056,7 +1056,7 @@ fn roll_dice_into(
                 let chosen = super::picked(&values, &all, pass.iter().filter_map(Modifier::pick));
                 for (d, c) in dice.iter_mut().zip(chosen) {
                     if c && !roller.short() {
-                        d.rerolled_from.push(d.value);
+                        rerolled_once(d);
                         d.value = face(roller)?;
                     }
                 }
@@ -1064,7 +1064,7 @@ fn roll_dice_into(
             Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. } => {
                 for d in &mut dice {
                     if d.kept && matches(d.value) && !roller.short() {
-                        d.rerolled_from.push(d.value);
+                        rerolled_once(d);
                         d.value = face(roller)?;
                     }
                 }
@@ -1307,6 +1307,17 @@ fn explode_by_rank(
             done.push(false);
         }
         round += 1;
+    }
+}
+
+/// Record that `d` is rerolled once from its face: a vector of exactly one
+/// face when it is the first (a push grows an empty vector through the
+/// general path, to room for four).
+fn rerolled_once(d: &mut DieOutcome) {
+    if d.rerolled_from.is_empty() {
+        d.rerolled_from = vec![d.value];
+    } else {
+        d.rerolled_from.push(d.value);
     }
 }
 
