@@ -1005,7 +1005,14 @@ fn roll_dice_into(
     let die = sides.die();
     let face =
         |roller: &mut dyn Roller| -> Result<i64, RollError> { Ok(sides.value(roller.roll(die)?)) };
-    let mut dice = Vec::with_capacity(term.count as usize);
+    // Room for a few dice explosions or `ra` add, so that the first of
+    // them does not move the whole vector.
+    let spare = if term.modifiers.iter().any(|m| m.explodes() || m.adds()) {
+        4
+    } else {
+        0
+    };
+    let mut dice = Vec::with_capacity(term.count as usize + spare);
     // The group's dice in one call per chunk: no call per die through the
     // trait object for a seeded roller.
     // A small chunk: zeroing it is part of every roll.
