@@ -297,15 +297,16 @@ impl Fast<'_> {
     /// `product (("+" | "-") product)*` into `out`; the largest value it
     /// reaches.
     fn sum(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
-        if !self.operator_ahead(false) {
-            return self.product(depth, out);
+        let (plus, times) = self.operators_ahead();
+        if !plus {
+            return self.product_ahead(depth, out, times);
         }
         // The first operand is read straight into the box it ends in, and
         // each operator's node into the box of the next (left to right, as
         // before): a group moved into its box after it was written was read
         // back wider than it was written, a stalled store-to-load forward.
         let mut pair = placeholder_pair();
-        let mut reach = self.product(depth, &mut pair[0])?;
+        let mut reach = self.product_ahead(depth, &mut pair[0], times)?;
         let mut op = self.operator(false)?;
         loop {
             reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
@@ -326,7 +327,14 @@ impl Fast<'_> {
     /// as [`Fast::sum`]'s are.
     #[inline(always)]
     fn product(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
-        if !self.operator_ahead(true) {
+        let times = self.operators_ahead().1;
+        self.product_ahead(depth, out, times)
+    }
+
+    /// [`Fast::product`], `times` telling whether a `*` stands ahead.
+    #[inline(always)]
+    fn product_ahead(&mut self, depth: usize, out: &mut Node, times: bool) -> Option<u128> {
+        if !times {
             return self.atom(depth, out);
         }
         let mut pair = placeholder_pair();
@@ -347,25 +355,26 @@ impl Fast<'_> {
         }
     }
 
-    /// Whether an operator of this level stands ahead, outside parentheses,
-    /// before the level ends (a `)` closing it, or the end): `*` for a
-    /// product (which a `+` or `-` ends), `+` or `-` for a sum. No number,
-    /// dice group or modifier [`fast_into`] reads holds one of them. When
-    /// it says yes but the text does not read, [`fast_into`] refuses it.
+    /// Whether operators stand ahead, outside parentheses, before the level
+    /// ends (a `)` closing it, or the end): a `+` or `-` (a sum's), and a
+    /// `*` before the first of those (the first product's). No number,
+    /// dice group or modifier [`fast_into`] reads holds one of them. When it
+    /// says yes but the text does not read, [`fast_into`] refuses it.
     #[inline(always)]
-    fn operator_ahead(&self, products: bool) -> bool {
+    fn operators_ahead(&self) -> (bool, bool) {
         let mut depth = 0u32;
+        let mut times = false;
         for &c in self.b.get(self.i..).unwrap_or_default() {
             match c {
                 b'(' => depth += 1,
-                b')' if depth == 0 => return false,
+                b')' if depth == 0 => break,
                 b')' => depth -= 1,
-                b'+' | b'-' if depth == 0 => return !products,
-                b'*' if depth == 0 && products => return true,
+                b'+' | b'-' if depth == 0 => return (true, times),
+                b'*' if depth == 0 => times = true,
                 _ => {}
             }
         }
-        false
+        (false, times)
     }
 
     /// A number, a dice group or `"(" sum ")"` into `out`.
