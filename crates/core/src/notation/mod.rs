@@ -1725,6 +1725,7 @@ impl Expr {
     /// character that cannot stand where it is, a text that ends too soon
     /// (`1d6kh`), a threshold every face meets, a divisor that can be 0, or a
     /// cap exceeded (see the [module documentation](self)).
+    #[inline]
     pub fn parse(text: &str) -> Result<Expr, NotationError> {
         parse::parse(text, Dialect::D20)
     }
@@ -1751,6 +1752,7 @@ impl Expr {
     ///
     /// As [`Expr::parse`], and [`NotationError::NotInDialect`] for text the
     /// dialect reads otherwise or not at all.
+    #[inline]
     pub fn parse_in(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
         parse::parse(text, dialect)
     }
@@ -1786,6 +1788,7 @@ impl Expr {
     ///
     /// Whatever the roller reports: a typed value that is not a face of its die
     /// ([`crate::RollError::NotAFace`]), a script that ran out.
+    #[inline]
     pub fn roll(&self, roller: &mut dyn Roller) -> Result<RollOutcome, crate::RollError> {
         roll::roll(self, roller)
     }

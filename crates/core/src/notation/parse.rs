@@ -89,24 +89,61 @@ impl Bounds {
     }
 }
 
+#[inline(always)]
 pub(super) fn parse(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
+    // One result, built where it is returned: the tree is parsed straight
+    // into its place in the answer (a tree moved there after it was built
+    // was read back wider than it was written: a stalled store-to-load
+    // forward on every parse).
+    let mut out = Ok(Expr {
+        root: Node::Number(0),
+        comment: None,
+        dice: 0,
+        dialect,
+        fractional: false,
+    });
     if text.len() > MAX_INPUT_LEN {
-        return Err(NotationError::TooLong {
-            len: text.len(),
-            max: MAX_INPUT_LEN,
-            position: MAX_INPUT_LEN,
-        });
-    }
-    if dialect == Dialect::D20
-        && let Some(expr) = fast(text)
+        out = Err(too_long(text));
+    } else if let Ok(expr) = &mut out
+        && !(dialect == Dialect::D20 && fast_into(text, expr))
+        && let Err(e) = parse_full_into(text, expr)
     {
-        return Ok(expr);
+        out = Err(e);
     }
-    parse_full(text, dialect)
+    out
+}
+
+/// The error for a text longer than [`MAX_INPUT_LEN`], out of the way of
+/// [`parse`], which is inlined.
+#[cold]
+#[inline(never)]
+fn too_long(text: &str) -> NotationError {
+    NotationError::TooLong {
+        len: text.len(),
+        max: MAX_INPUT_LEN,
+        position: MAX_INPUT_LEN,
+    }
 }
 
 /// [`parse`] by the full recursive descent, whatever the text.
+#[cfg(test)]
 fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
+    let mut expr = Expr {
+        root: Node::Number(0),
+        comment: None,
+        dice: 0,
+        dialect,
+        fractional: false,
+    };
+    parse_full_into(text, &mut expr)?;
+    Ok(expr)
+}
+
+/// [`parse`] by the full recursive descent into `expr`, which holds a
+/// placeholder number for its root and the dialect to read in.
+#[inline(never)]
+fn parse_full_into(text: &str, expr: &mut Expr) -> Result<(), NotationError> {
+    let dialect = expr.dialect;
     let mut p = Parser {
         text,
         pos: 0,
@@ -120,8 +157,8 @@ fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
         sides_vary: false,
     };
     p.skip_ws();
-    let mut root = Node::Number(0);
-    p.compare(&mut root)?;
+    let root = &mut expr.root;
+    p.compare(root)?;
     let before = p.pos;
     p.skip_ws();
     let rest = text.get(p.pos..).unwrap_or_default();
@@ -132,28 +169,39 @@ fn parse_full(text: &str, dialect: Dialect) -> Result<Expr, NotationError> {
         Some(_) => return Err(p.unexpected(AFTER_ROLL)),
     };
     if dialect != Dialect::D20 {
-        check_divs(&root, false, &p.divs, &mut 0, dialect)?;
+        check_divs(root, false, &p.divs, &mut 0, dialect)?;
     }
-    Ok(Expr {
-        root,
-        comment,
-        dice: p.dice as u32,
-        dialect,
-        fractional: p.fractional,
-    })
+    expr.comment = comment;
+    expr.dice = p.dice as u32;
+    expr.fractional = p.fractional;
+    Ok(())
 }
 
-/// The most terms, dice in a group and sides [`fast`] reads: well within
+/// The most terms, dice in a group and sides [`fast_into`] reads: well within
 /// every cap, so no check of the full parser can fail on what it accepts.
 const FAST_TERMS: usize = 8;
 const FAST_COUNT: u32 = 100;
 const FAST_SIDES: u32 = 1_000;
 const FAST_NUMBER: u32 = 1_000_000;
-/// The deepest parentheses [`fast`] reads.
+/// The deepest parentheses [`fast_into`] reads.
 const FAST_DEPTH: usize = 4;
-/// The largest value [`fast`] lets an expression reach, far below
+/// The largest value [`fast_into`] lets an expression reach, far below
 /// [`MAX_TOTAL`].
 const FAST_REACH: u128 = 1 << 50;
+
+/// [`fast_into`] into a new expression (the tests compare it with
+/// [`parse_full`]).
+#[cfg(test)]
+fn fast(text: &str) -> Option<Expr> {
+    let mut expr = Expr {
+        root: Node::Number(0),
+        comment: None,
+        dice: 0,
+        dialect: Dialect::D20,
+        fractional: false,
+    };
+    fast_into(text, &mut expr).then_some(expr)
+}
 
 /// The common forms in one pass, for speed (issue 30, item 6): sums and
 /// products (`+`, `-`, `*`, spaces around them or not) of numbers, dice
@@ -165,29 +213,35 @@ const FAST_REACH: u128 = 1 << 50;
 /// dice of [`FAST_SIDES`] sides, numbers up to [`FAST_NUMBER`],
 /// [`FAST_DEPTH`] parentheses deep, values within [`FAST_REACH`]: every cap
 /// holds. Anything else (and anything the full parser would refuse, such as
-/// a keep of more dice than rolled or a test every face passes) is `None`,
-/// and the full parser reads it. What this accepts, it builds exactly as
-/// the full parser does (the same tree and dice count; property tests
-/// compare them), so the same seed rolls the same dice.
-fn fast(text: &str) -> Option<Expr> {
+/// a keep of more dice than rolled or a test every face passes) is refused
+/// (`false`, `expr` left as it was), and the full parser reads it. What
+/// this accepts, it builds exactly as the full parser does (the same tree
+/// and dice count; property tests compare them), so the same seed rolls
+/// the same dice.
+///
+/// `expr` holds a placeholder number for its root; the answer is whether
+/// the text was read into it.
+#[inline(never)]
+fn fast_into(text: &str, expr: &mut Expr) -> bool {
     let mut f = Fast {
         b: text.as_bytes(),
         i: 0,
         dice: 0,
         terms: 0,
     };
-    let mut root = Node::Number(0);
-    let reach = f.sum(0, &mut root)?;
-    (f.i == f.b.len() && reach <= FAST_REACH).then_some(Expr {
-        root,
-        comment: None,
-        dice: f.dice,
-        dialect: Dialect::D20,
-        fractional: false,
-    })
+    let read = f
+        .sum(0, &mut expr.root)
+        .is_some_and(|reach| f.i == f.b.len() && reach <= FAST_REACH);
+    if read {
+        expr.dice = f.dice;
+    } else {
+        // Back to the placeholder for the full parser.
+        expr.root = Node::Number(0);
+    }
+    read
 }
 
-/// The state of [`fast`]: the text, where it stands, the dice and terms
+/// The state of [`fast_into`]: the text, where it stands, the dice and terms
 /// read so far. Each level writes its node into its caller's slot, and an
 /// operator's right operand is read straight into its box, so no node is
 /// moved after it is built.
@@ -204,6 +258,13 @@ struct Fast<'a> {
 #[inline(always)]
 fn put(slot: &mut Node, node: Node) {
     std::mem::forget(std::mem::replace(slot, node));
+}
+
+/// A box of two placeholders, written in its allocation (`Box::new` built
+/// the pair on the stack and copied it whole).
+#[inline(always)]
+fn placeholder_pair() -> Box<[Node; 2]> {
+    Box::write(Box::new_uninit(), [Node::Number(0), Node::Number(0)])
 }
 
 impl Fast<'_> {
@@ -236,27 +297,84 @@ impl Fast<'_> {
     /// `product (("+" | "-") product)*` into `out`; the largest value it
     /// reaches.
     fn sum(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
-        let mut reach = self.product(depth, out)?;
-        while let Some(op) = self.operator(false) {
-            let lhs = std::mem::replace(out, Node::Number(0));
-            let mut pair = Box::new([lhs, Node::Number(0)]);
-            reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
-            put(out, Node::Binary(op, pair));
+        let (plus, times) = self.operators_ahead();
+        if !plus {
+            return self.product_ahead(depth, out, times);
         }
-        Some(reach)
+        // The first operand is read straight into the box it ends in, and
+        // each operator's node into the box of the next (left to right, as
+        // before): a group moved into its box after it was written was read
+        // back wider than it was written, a stalled store-to-load forward.
+        let mut pair = placeholder_pair();
+        let mut reach = self.product_ahead(depth, &mut pair[0], times)?;
+        let mut op = self.operator(false)?;
+        loop {
+            reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
+            match self.operator(false) {
+                Some(next) => {
+                    pair = Box::write(Box::new_uninit(), [Node::Binary(op, pair), Node::Number(0)]);
+                    op = next;
+                }
+                None => {
+                    put(out, Node::Binary(op, pair));
+                    return Some(reach);
+                }
+            }
+        }
     }
 
-    /// `atom ("*" atom)*` into `out`.
+    /// `atom ("*" atom)*` into `out`, its operands read into their boxes
+    /// as [`Fast::sum`]'s are.
     #[inline(always)]
     fn product(&mut self, depth: usize, out: &mut Node) -> Option<u128> {
-        let mut reach = self.atom(depth, out)?;
-        while let Some(op) = self.operator(true) {
-            let lhs = std::mem::replace(out, Node::Number(0));
-            let mut pair = Box::new([lhs, Node::Number(0)]);
-            reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
-            put(out, Node::Binary(op, pair));
+        let times = self.operators_ahead().1;
+        self.product_ahead(depth, out, times)
+    }
+
+    /// [`Fast::product`], `times` telling whether a `*` stands ahead.
+    #[inline(always)]
+    fn product_ahead(&mut self, depth: usize, out: &mut Node, times: bool) -> Option<u128> {
+        if !times {
+            return self.atom(depth, out);
         }
-        Some(reach)
+        let mut pair = placeholder_pair();
+        let mut reach = self.atom(depth, &mut pair[0])?;
+        let mut op = self.operator(true)?;
+        loop {
+            reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
+            match self.operator(true) {
+                Some(next) => {
+                    pair = Box::write(Box::new_uninit(), [Node::Binary(op, pair), Node::Number(0)]);
+                    op = next;
+                }
+                None => {
+                    put(out, Node::Binary(op, pair));
+                    return Some(reach);
+                }
+            }
+        }
+    }
+
+    /// Whether operators stand ahead, outside parentheses, before the level
+    /// ends (a `)` closing it, or the end): a `+` or `-` (a sum's), and a
+    /// `*` before the first of those (the first product's). No number,
+    /// dice group or modifier [`fast_into`] reads holds one of them. When it
+    /// says yes but the text does not read, [`fast_into`] refuses it.
+    #[inline(always)]
+    fn operators_ahead(&self) -> (bool, bool) {
+        let mut depth = 0u32;
+        let mut times = false;
+        for &c in self.b.get(self.i..).unwrap_or_default() {
+            match c {
+                b'(' => depth += 1,
+                b')' if depth == 0 => break,
+                b')' => depth -= 1,
+                b'+' | b'-' if depth == 0 => return (true, times),
+                b'*' if depth == 0 => times = true,
+                _ => {}
+            }
+        }
+        (false, times)
     }
 
     /// A number, a dice group or `"(" sum ")"` into `out`.
@@ -274,7 +392,7 @@ impl Fast<'_> {
         }
         self.i += 1;
         self.spaces();
-        let mut inner = Box::new(Node::Number(0));
+        let mut inner = Box::write(Box::new_uninit(), Node::Number(0));
         let reach = self.sum(depth + 1, &mut inner)?;
         self.spaces();
         if self.b.get(self.i) != Some(&b')') {
@@ -334,14 +452,14 @@ fn fast_test(b: &[u8], i: &mut usize, bare: bool) -> Option<Test> {
     })
 }
 
-/// Whether a number or a dice group of [`fast`] may end before `next`: an
+/// Whether a number or a dice group of [`fast_into`] may end before `next`: an
 /// operator, a closing parenthesis, a space or the end (anything else is
 /// the full parser's: `4d6kh3ro1`, `1d20[STR]`, `1.5`).
 fn fast_end(next: Option<&u8>) -> bool {
     matches!(next, None | Some(b'+' | b'-' | b'*' | b')' | b' '))
 }
 
-/// A number or a dice group of [`fast`] at `i` into `out`, and the
+/// A number or a dice group of [`fast_into`] at `i` into `out`, and the
 /// largest value it reaches.
 #[inline(always)]
 fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<u128> {
@@ -364,34 +482,45 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
         return None;
     }
     *dice += count;
-    let mut term = DiceTerm {
-        count,
-        sides: Sides::Number(sides),
-        modifiers: Vec::new(),
-        select: None,
-        more_select: Vec::new(),
-        success: None,
-        explode: ExplodeKind::Plain,
-        failure: None,
-        critical_success: None,
-        critical_failure: None,
+    // Built in `out` itself, field by field: a group built on the stack and
+    // moved into `out` was read back wider than it was written (a stalled
+    // store-to-load forward: most of the time of a short parse).
+    put(
+        out,
+        Node::Dice(DiceTerm {
+            count,
+            sides: Sides::Number(sides),
+            modifiers: Vec::new(),
+            select: None,
+            more_select: Vec::new(),
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+        }),
+    );
+    let Node::Dice(term) = out else {
+        return None;
     };
-    let faces = 1..=i64::from(sides);
+    // Whether every face 1..=sides passes a test: a test is a threshold or
+    // an equality, so the lowest and the highest face tell (no loop over a
+    // d1000's faces).
+    let every_face = |t: Test| t.test(1) && t.test(i64::from(sides));
     // One `roT` or `eT`.
     match (b.get(*i), b.get(*i + 1)) {
         (Some(b'r'), Some(b'o')) => {
             *i += 2;
-            term.modifiers
-                .push(Modifier::RerollOnce(fast_test(b, i, true)?));
+            term.modifiers = vec![Modifier::RerollOnce(fast_test(b, i, true)?)];
         }
         (Some(b'e'), _) => {
             *i += 1;
             let t = fast_test(b, i, true)?;
             // An explosion on every face is refused: the full parser says so.
-            if faces.clone().all(|v| t.test(v)) {
+            if every_face(t) {
                 return None;
             }
-            term.modifiers.push(Modifier::Explode(t));
+            term.modifiers = vec![Modifier::Explode(t)];
         }
         _ => {}
     }
@@ -413,7 +542,7 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     // One glued success test that some face fails.
     if matches!(b.get(*i), Some(b'>' | b'<' | b'=')) {
         let t = fast_test(b, i, false)?;
-        if faces.clone().all(|v| t.test(v)) {
+        if every_face(t) {
             return None;
         }
         term.success = Some(t);
@@ -427,7 +556,6 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     } else {
         1 + u128::from(MAX_EXPLOSIONS)
     };
-    put(out, Node::Dice(term));
     Some(u128::from(count) * u128::from(sides) * chain)
 }
 

@@ -5,8 +5,8 @@ use std::fmt;
 
 use super::ratio::Ratio;
 use super::{
-    BinOp, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS, MAX_REROLLS,
-    Modifier, Node, Select, SetTerm, Sides, Test,
+    BinOp, Compare, Decimal, Dialect, DiceTerm, ExplodeKind, Expr, Func, MAX_EXPLOSIONS,
+    MAX_REROLLS, Modifier, Node, Select, SetTerm, Sides, Test,
 };
 use crate::dice::Die;
 use crate::roller::{RollError, Roller};
@@ -525,6 +525,10 @@ impl fmt::Display for RollOutcome {
     }
 }
 
+/// [`Expr::roll`]: small, so that it is inlined and the outcome is built
+/// where the caller keeps it (an outcome returned from a call is copied
+/// into the caller's place, read back wider than it was written).
+#[inline]
 pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, RollError> {
     let mut outcome = RollOutcome {
         total: 0,
@@ -532,13 +536,27 @@ pub(super) fn roll(expr: &Expr, roller: &mut dyn Roller) -> Result<RollOutcome, 
         comment: None,
         dialect: expr.dialect,
     };
-    roll_into(&expr.root, roller, expr.dialect, &mut outcome.root)?;
-    if expr.fractional {
-        exact_values(&mut outcome.root);
-    }
-    outcome.total = outcome.root.value();
-    outcome.comment.clone_from(&expr.comment);
+    roll_outcome(expr, roller, &mut outcome)?;
     Ok(outcome)
+}
+
+/// Roll `expr` into `outcome`, which holds a placeholder number for its
+/// root.
+#[inline(never)]
+fn roll_outcome(
+    expr: &Expr,
+    roller: &mut dyn Roller,
+    outcome: &mut RollOutcome,
+) -> Result<(), RollError> {
+    let total = roll_into(&expr.root, roller, expr.dialect, &mut outcome.root)?;
+    outcome.total = if expr.fractional {
+        exact_values(&mut outcome.root);
+        outcome.root.value()
+    } else {
+        total
+    };
+    outcome.comment.clone_from(&expr.comment);
+    Ok(())
 }
 
 pub(super) fn roll_total(expr: &Expr, roller: &mut dyn Roller) -> Result<i64, RollError> {
@@ -720,60 +738,54 @@ fn put(slot: &mut NodeOutcome, node: NodeOutcome) {
     std::mem::forget(old);
 }
 
+/// A box holding a placeholder number, written in its allocation
+/// (`Box::new` built a whole outcome on the stack and copied it).
+#[inline(always)]
+fn placeholder_box() -> Box<NodeOutcome> {
+    Box::write(Box::new_uninit(), NodeOutcome::Number { value: 0 })
+}
+
 /// Roll `node` into `out`, in place: an operator's operands are rolled
 /// straight into their one allocation, a group's dice into the outcome, so
 /// that no outcome is moved after it is built. Asks the roller for the same
-/// dice in the same order as [`roll_node`] (left operand first).
+/// dice in the same order as [`roll_node`] (left operand first). Returns
+/// the node's value, so that an operator does not read it back from its
+/// operands' outcomes.
 fn roll_into(
     node: &Node,
     roller: &mut dyn Roller,
     dialect: Dialect,
     out: &mut NodeOutcome,
-) -> Result<(), RollError> {
-    match node {
+) -> Result<i64, RollError> {
+    Ok(match node {
         Node::Number(v) => {
-            put(
-                out,
-                NodeOutcome::Number {
-                    value: i64::from(*v),
-                },
-            );
+            let value = i64::from(*v);
+            put(out, NodeOutcome::Number { value });
+            value
         }
         Node::Dice(d) => roll_dice_into(d, roller, out)?,
         Node::Neg(x) => {
-            let mut operand = Box::new(NodeOutcome::Number { value: 0 });
-            roll_into(x, roller, dialect, &mut operand)?;
-            put(
-                out,
-                NodeOutcome::Neg {
-                    // The parser's bounds keep every value within ±2^53.
-                    value: operand.value().saturating_neg(),
-                    operand,
-                },
-            );
+            let mut operand = placeholder_box();
+            // The parser's bounds keep every value within ±2^53.
+            let value = roll_into(x, roller, dialect, &mut operand)?.saturating_neg();
+            put(out, NodeOutcome::Neg { value, operand });
+            value
         }
         Node::Group(x) => {
-            let mut inner = Box::new(NodeOutcome::Number { value: 0 });
-            roll_into(x, roller, dialect, &mut inner)?;
-            put(
-                out,
-                NodeOutcome::Group {
-                    value: inner.value(),
-                    inner,
-                },
-            );
+            let mut inner = placeholder_box();
+            let value = roll_into(x, roller, dialect, &mut inner)?;
+            put(out, NodeOutcome::Group { value, inner });
+            value
         }
         Node::Binary(op, ab) => {
             // Built in its allocation (`Box::default` writes in place), not
             // on the stack and copied.
             let mut operands: Box<Operands> = Box::default();
-            roll_into(&ab[0], roller, dialect, &mut operands.lhs)?;
-            roll_into(&ab[1], roller, dialect, &mut operands.rhs)?;
+            let lhs = roll_into(&ab[0], roller, dialect, &mut operands.lhs)?;
+            let rhs = roll_into(&ab[1], roller, dialect, &mut operands.rhs)?;
             // The parser's bounds rule out overflow and a zero divisor; 0 is
             // never reached.
-            let value = op
-                .apply(operands.lhs.value(), operands.rhs.value())
-                .unwrap_or(0);
+            let value = op.apply(lhs, rhs).unwrap_or(0);
             put(
                 out,
                 NodeOutcome::Binary {
@@ -782,10 +794,13 @@ fn roll_into(
                     operands,
                 },
             );
+            value
         }
-        _ => put(out, roll_other(node, roller, dialect)?),
-    }
-    Ok(())
+        _ => {
+            put(out, roll_other(node, roller, dialect)?);
+            out.value()
+        }
+    })
 }
 
 /// The rarer nodes of [`roll_into`], built whole.
@@ -980,17 +995,24 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     Ok(out)
 }
 
-/// Roll a group of dice into `out`.
+/// Roll a group of dice into `out`; returns the group's value.
 fn roll_dice_into(
     term: &DiceTerm,
     roller: &mut dyn Roller,
     out: &mut NodeOutcome,
-) -> Result<(), RollError> {
+) -> Result<i64, RollError> {
     let sides = term.sides;
     let die = sides.die();
     let face =
         |roller: &mut dyn Roller| -> Result<i64, RollError> { Ok(sides.value(roller.roll(die)?)) };
-    let mut dice = Vec::with_capacity(term.count as usize);
+    // Room for a few dice explosions or `ra` add, so that the first of
+    // them does not move the whole vector.
+    let spare = if term.modifiers.iter().any(|m| m.explodes() || m.adds()) {
+        4
+    } else {
+        0
+    };
+    let mut dice = Vec::with_capacity(term.count as usize + spare);
     // The group's dice in one call per chunk: no call per die through the
     // trait object for a seeded roller.
     // A small chunk: zeroing it is part of every roll.
@@ -1041,7 +1063,7 @@ fn roll_dice_into(
                 let chosen = super::picked(&values, &all, pass.iter().filter_map(Modifier::pick));
                 for (d, c) in dice.iter_mut().zip(chosen) {
                     if c && !roller.short() {
-                        d.rerolled_from.push(d.value);
+                        rerolled_once(d);
                         d.value = face(roller)?;
                     }
                 }
@@ -1049,7 +1071,7 @@ fn roll_dice_into(
             Modifier::RerollOnce(_) | Modifier::RerollOnceRank { .. } => {
                 for d in &mut dice {
                     if d.kept && matches(d.value) && !roller.short() {
-                        d.rerolled_from.push(d.value);
+                        rerolled_once(d);
                         d.value = face(roller)?;
                     }
                 }
@@ -1215,6 +1237,7 @@ fn roll_dice_into(
         apply_select(select, &mut dice);
     }
     let value = match term.success {
+        Some(test) if term.failure.is_none() => mark_successes(test, &mut dice),
         Some(test) => {
             let mut hits: i64 = 0;
             for d in dice.iter_mut().filter(|d| d.kept) {
@@ -1229,7 +1252,9 @@ fn roll_dice_into(
             }
             hits
         }
-        None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
+        // Without a branch on which dice a keep dropped (mispredicted: it
+        // depends on the faces).
+        None => dice.iter().map(|d| d.value & -i64::from(d.kept)).sum(),
     };
     mark_critical(term.critical_success, Critical::Success, &mut dice);
     mark_critical(term.critical_failure, Critical::Failure, &mut dice);
@@ -1242,7 +1267,7 @@ fn roll_dice_into(
             dice,
         },
     );
-    Ok(())
+    Ok(value)
 }
 
 /// `d20`'s explosion with selectors by rank (`eh1`, `el2`, `e6eh1`; its
@@ -1292,6 +1317,39 @@ fn explode_by_rank(
     }
 }
 
+/// Record that `d` is rerolled once from its face: a vector of exactly one
+/// face when it is the first (a push grows an empty vector through the
+/// general path, to room for four).
+fn rerolled_once(d: &mut DieOutcome) {
+    if d.rerolled_from.is_empty() {
+        d.rerolled_from = vec![d.value];
+    } else {
+        d.rerolled_from.push(d.value);
+    }
+}
+
+/// Mark each kept die's success on `test` and count them: the comparison
+/// chosen once for the group, not once a die.
+fn mark_successes(test: Test, dice: &mut [DieOutcome]) -> i64 {
+    fn count(dice: &mut [DieOutcome], pass: impl Fn(i64) -> bool) -> i64 {
+        let mut hits = 0;
+        for d in dice.iter_mut().filter(|d| d.kept) {
+            let hit = pass(d.value);
+            d.success = Some(hit);
+            hits += i64::from(hit);
+        }
+        hits
+    }
+    let t = i64::from(test.target);
+    match test.compare {
+        Compare::AtLeast => count(dice, |v| v >= t),
+        Compare::Above => count(dice, |v| v > t),
+        Compare::AtMost => count(dice, |v| v <= t),
+        Compare::Below => count(dice, |v| v < t),
+        Compare::Equal => count(dice, |v| v == t),
+    }
+}
+
 /// Mark the dice whose value meets Roll20's `cs` or `cf` (a success marks
 /// over a failure).
 fn mark_critical(test: Option<Test>, mark: Critical, dice: &mut [DieOutcome]) {
@@ -1317,14 +1375,44 @@ fn apply_select(select: Select, dice: &mut [DieOutcome]) {
     // lower among equals. Small groups sort on the stack.
     let len = dice.len();
     if len <= 8 {
-        // A small buffer: zeroing it is part of every roll.
-        drop_small::<8>(select, dice);
+        drop_by_ranks(select, dice);
     } else if len <= 32 {
         drop_small::<32>(select, dice);
     } else {
         let mut order: Vec<usize> = (0..len).collect();
         order.sort_by_key(|&i| dice[i].value);
         mark_dropped(select, &order, dice);
+    }
+}
+
+/// [`apply_select`] by rank for at most 8 dice (all kept), without
+/// sorting or a branch on the faces (a sort's comparisons of random faces
+/// were mispredicted, most of the time of a keep). The dropped ranks are
+/// the lowest or the highest few, so each is found in turn: the lowest (or
+/// highest) die still kept, by a key that is its value with its index in
+/// the low bits, so that no two are equal and the earlier of equal values
+/// is the lower (the stable order of [`drop_small`]).
+fn drop_by_ranks(select: Select, dice: &mut [DieOutcome]) {
+    // Values are within ±2^53 (the parser's bounds), so the shift keeps
+    // them.
+    let key = |(i, d): (usize, &DieOutcome)| (d.value << 3) | (i & 7) as i64;
+    let dropped = dropped_range(select, dice.len().min(8));
+    let lowest = dropped.start == 0;
+    // A die already dropped stands past every key, where the search never
+    // takes it (no branch on which dice were dropped).
+    let gone = if lowest { i64::MAX } else { i64::MIN };
+    for _ in dropped {
+        let live = dice
+            .iter()
+            .enumerate()
+            .map(|(i, d)| if d.kept { key((i, d)) } else { gone });
+        let found = if lowest { live.min() } else { live.max() };
+        if let Some(d) = found
+            .filter(|k| *k != gone)
+            .and_then(|k| dice.get_mut((k & 7) as usize))
+        {
+            d.kept = false;
+        }
     }
 }
 
@@ -1412,5 +1500,43 @@ mod term_text {
             Some(e) => D::Error::custom(e),
             None => D::Error::custom(format!("{text:?} is not one group of dice")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DieOutcome, Select, Sides, drop_by_ranks, drop_small, new_die};
+    use crate::dice::Die;
+
+    /// Every group of 1 to 6 dice of faces 1 to 3 (many ties), each keep
+    /// and drop by rank: finding the dropped dice in turn marks the same
+    /// dice as the stable sort it stands in for (issue 30, item 6).
+    #[test]
+    fn dropping_in_turn_marks_what_the_stable_sort_marks() {
+        let die = Die::new(3).unwrap_or(Die::D6);
+        for len in 1..=6u32 {
+            for code in 0..3u32.pow(len) {
+                let dice: Vec<DieOutcome> = (0..len)
+                    .map(|i| {
+                        let face = i64::from(code / 3u32.pow(i) % 3) + 1;
+                        new_die(die, Sides::Number(3), face, false)
+                    })
+                    .collect();
+                for k in 0..=len {
+                    for select in [
+                        Select::KeepHighest(k),
+                        Select::KeepLowest(k),
+                        Select::DropHighest(k),
+                        Select::DropLowest(k),
+                    ] {
+                        let mut fast = dice.clone();
+                        drop_by_ranks(select, &mut fast);
+                        let mut sorted = dice.clone();
+                        drop_small::<8>(select, &mut sorted);
+                        assert_eq!(fast, sorted, "{select:?} of {code} ({len} dice)");
+                    }
+                }
+            }
+        }
     }
 }
