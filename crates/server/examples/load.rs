@@ -493,6 +493,8 @@ async fn main() -> Result<(), String> {
 
     // Every seat follows its table (on the servers in turn) and counts updates.
     let updates = Arc::new(AtomicU64::new(0));
+    // The bytes of the updates received (issue 28: an update sends what changed).
+    let update_bytes = Arc::new(AtomicU64::new(0));
     let mut followers = Vec::new();
     let mut seen: Vec<(usize, Seen)> = Vec::new();
     let per_table = if args.no_follow {
@@ -518,6 +520,7 @@ async fn main() -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())?;
             let updates = updates.clone();
+            let update_bytes = update_bytes.clone();
             let mine: Seen = Arc::default();
             seen.push((i, mine.clone()));
             followers.push(tokio::spawn(async move {
@@ -527,6 +530,7 @@ async fn main() -> Result<(), String> {
                     {
                         let at = Instant::now();
                         updates.fetch_add(1, Ordering::Relaxed);
+                        update_bytes.fetch_add(t.len() as u64, Ordering::Relaxed);
                         if let Ok(v) = serde_json::from_str::<Value>(t.as_str())
                             && v["type"] == "update"
                             && let Some(seq) = v["seq"].as_u64()
@@ -556,9 +560,10 @@ async fn main() -> Result<(), String> {
     }
     let mut lat: Vec<Duration> = sent.iter().map(|c| c.latency).collect();
     report(&backend, args.tables, clients, elapsed, &mut lat);
+    let received = updates.load(Ordering::Relaxed);
     println!(
-        "  followers={followers_n} updates received={} errors={errors}",
-        updates.load(Ordering::Relaxed)
+        "  followers={followers_n} updates received={received} errors={errors} bytes per update={}",
+        update_bytes.load(Ordering::Relaxed) / received.max(1)
     );
     if followers_n > 0 {
         let mut fl = follower_latencies(&sent, &seen);
