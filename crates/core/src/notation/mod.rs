@@ -1968,6 +1968,24 @@ impl fmt::Display for DiceTerm {
 }
 
 impl DiceTerm {
+    /// `count` dice of `sides` with no modifier, selection or test (`3d6`).
+    /// Inlined, so a caller that puts it in place builds it there.
+    #[inline(always)]
+    pub(super) fn plain(count: u32, sides: Sides) -> DiceTerm {
+        DiceTerm {
+            count,
+            sides,
+            modifiers: Vec::new(),
+            select: None,
+            more_select: Vec::new(),
+            success: None,
+            explode: ExplodeKind::Plain,
+            failure: None,
+            critical_success: None,
+            critical_failure: None,
+        }
+    }
+
     /// The canonical spelling; with `explicit_equal`, the last modifier's
     /// test keeps its `=` when a success test follows it (for Foundry).
     fn fmt_in(&self, f: &mut fmt::Formatter<'_>, explicit_equal: bool) -> fmt::Result {

@@ -487,18 +487,7 @@ fn fast_term(b: &[u8], i: &mut usize, dice: &mut u32, out: &mut Node) -> Option<
     // store-to-load forward: most of the time of a short parse).
     put(
         out,
-        Node::Dice(DiceTerm {
-            count,
-            sides: Sides::Number(sides),
-            modifiers: Vec::new(),
-            select: None,
-            more_select: Vec::new(),
-            success: None,
-            explode: ExplodeKind::Plain,
-            failure: None,
-            critical_success: None,
-            critical_failure: None,
-        }),
+        Node::Dice(DiceTerm::plain(count, Sides::Number(sides))),
     );
     let Node::Dice(term) = out else {
         return None;

@@ -868,18 +868,7 @@ fn roll_var_dice(
             sides: s,
             ..m.clone()
         },
-        None => DiceTerm {
-            count: n,
-            sides: s,
-            modifiers: Vec::new(),
-            select: None,
-            more_select: Vec::new(),
-            success: None,
-            explode: ExplodeKind::Plain,
-            failure: None,
-            critical_success: None,
-            critical_failure: None,
-        },
+        None => DiceTerm::plain(n, s),
     };
     let dice = roll_dice(&term, roller)?;
     Ok(NodeOutcome::VarDice {
