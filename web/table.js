@@ -40,6 +40,9 @@ const S = {
   undos: [],
   view: null,
   legal: [],
+  // The view and sheets as this page's socket was last sent them (whole or
+  // patched), the base of the next patch.
+  live: { view: null, sheets: null },
   busy: false,
   ws: null,
   attempts: 0,
@@ -942,13 +945,14 @@ function onMessage(msg) {
   if (lines.length) addLines(lines);
   // An update carries the view and the sheets only when they changed since
   // this socket's last message, whole or as a patch of the pieces that
-  // changed (issue 28): keep what we have otherwise.
-  const newView = (msg.view && typeof msg.view === "object") || (Array.isArray(msg.view_patch) && S.view);
-  const newSheets = (msg.sheets && typeof msg.sheets === "object") || (Array.isArray(msg.sheets_patch) && S.sheets);
-  if (msg.view && typeof msg.view === "object") S.view = msg.view;
-  else if (newView) S.view = patched(S.view, msg.view_patch);
-  if (msg.sheets && typeof msg.sheets === "object") S.sheets = msg.sheets;
-  else if (newSheets) S.sheets = patched(S.sheets, msg.sheets_patch);
+  // changed since then (issue 28): keep what we have otherwise. A patch is
+  // applied to the copy this socket was sent (`S.live`), never to one
+  // fetched over HTTP in between, which may hold a piece the patch does not
+  // name because it changed and changed back.
+  const newView = takeLive("view", msg);
+  const newSheets = takeLive("sheets", msg);
+  if (newView) S.view = S.live.view;
+  if (newSheets) S.sheets = S.live.sheets;
   if (newView || newSheets) drawSheets();
   const seq = typeof msg.seq === "number" ? msg.seq : lines.length ? lines[lines.length - 1].seq : null;
   if (seq !== null && seq !== S.seq) {
@@ -956,6 +960,25 @@ function onMessage(msg) {
   }
   // Legal commands, odds and status follow from the new state: fetch them.
   scheduleRefresh();
+}
+
+/**
+ * Take the socket message `msg`'s `field` (`view` or `sheets`) into
+ * `S.live[field]`, the copy this socket was sent: whole, or the copy
+ * patched by `field_patch`. True when it changed.
+ */
+function takeLive(field, msg) {
+  const whole = msg[field];
+  if (whole && typeof whole === "object") {
+    S.live[field] = whole;
+    return true;
+  }
+  const patch = msg[`${field}_patch`];
+  if (Array.isArray(patch) && S.live[field]) {
+    S.live[field] = patched(S.live[field], patch);
+    return true;
+  }
+  return false;
 }
 
 /**
