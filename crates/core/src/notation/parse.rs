@@ -306,21 +306,8 @@ impl Fast<'_> {
         // before): a group moved into its box after it was written was read
         // back wider than it was written, a stalled store-to-load forward.
         let mut pair = placeholder_pair();
-        let mut reach = self.product_ahead(depth, &mut pair[0], times)?;
-        let mut op = self.operator(false)?;
-        loop {
-            reach = reach.saturating_add(self.product(depth, &mut pair[1])?);
-            match self.operator(false) {
-                Some(next) => {
-                    pair = Box::write(Box::new_uninit(), [Node::Binary(op, pair), Node::Number(0)]);
-                    op = next;
-                }
-                None => {
-                    put(out, Node::Binary(op, pair));
-                    return Some(reach);
-                }
-            }
-        }
+        let reach = self.product_ahead(depth, &mut pair[0], times)?;
+        self.chain(depth, out, pair, reach, false)
     }
 
     /// `atom ("*" atom)*` into `out`, its operands read into their boxes
@@ -338,11 +325,35 @@ impl Fast<'_> {
             return self.atom(depth, out);
         }
         let mut pair = placeholder_pair();
-        let mut reach = self.atom(depth, &mut pair[0])?;
-        let mut op = self.operator(true)?;
+        let reach = self.atom(depth, &mut pair[0])?;
+        self.chain(depth, out, pair, reach, true)
+    }
+
+    /// The rest of a sum (`products` false: `+`/`-` between products) or
+    /// of a product (`products` true: `*` between atoms) into `out`, its
+    /// first operand already read into `pair[0]` reaching `reach`: each
+    /// next operand is read into the pair's second box, and each
+    /// operator's node into the first box of the next pair (left to
+    /// right). The largest value the chain reaches (sums add, products
+    /// multiply). Inlined into [`Fast::sum`] and [`Fast::product_ahead`],
+    /// so `products` is a constant there.
+    #[inline(always)]
+    fn chain(
+        &mut self,
+        depth: usize,
+        out: &mut Node,
+        mut pair: Box<[Node; 2]>,
+        mut reach: u128,
+        products: bool,
+    ) -> Option<u128> {
+        let mut op = self.operator(products)?;
         loop {
-            reach = reach.saturating_mul(self.atom(depth, &mut pair[1])?);
-            match self.operator(true) {
+            reach = if products {
+                reach.saturating_mul(self.atom(depth, &mut pair[1])?)
+            } else {
+                reach.saturating_add(self.product(depth, &mut pair[1])?)
+            };
+            match self.operator(products) {
                 Some(next) => {
                     pair = Box::write(Box::new_uninit(), [Node::Binary(op, pair), Node::Number(0)]);
                     op = next;
@@ -1221,18 +1232,7 @@ impl Parser<'_> {
         // some face of the smallest die fails), and bounded by the most.
         let (clo, chi) = (cb.lo as u32, cb.hi as u32);
         let (slo, shi) = (sb.lo as u32, sb.hi as u32);
-        let mut term = DiceTerm {
-            count: clo,
-            sides: Sides::Number(slo),
-            modifiers: Vec::new(),
-            select: None,
-            more_select: Vec::new(),
-            success: None,
-            explode: ExplodeKind::Plain,
-            failure: None,
-            critical_success: None,
-            critical_failure: None,
-        };
+        let mut term = DiceTerm::plain(clo, Sides::Number(slo));
         let before = self.pos;
         let vary = std::mem::replace(&mut self.sides_vary, slo != shi);
         let read = self.suffixes(&mut term);
@@ -1641,18 +1641,7 @@ impl Parser<'_> {
                 Sides::Number(n)
             }
         };
-        let mut term = DiceTerm {
-            count,
-            sides,
-            modifiers: Vec::new(),
-            select: None,
-            more_select: Vec::new(),
-            success: None,
-            explode: ExplodeKind::Plain,
-            failure: None,
-            critical_success: None,
-            critical_failure: None,
-        };
+        let mut term = DiceTerm::plain(count, sides);
         self.suffixes(&mut term)?;
         let b = self.group_reach(&term, count, count, sides, start)?;
         *out = Node::Dice(term);
