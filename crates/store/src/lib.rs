@@ -8,7 +8,10 @@
 //!
 //! - **SQLite** (`sqlite://tabula.db`), the embedded default: the file is created if
 //!   missing, in WAL mode, with foreign keys on and a busy timeout of
-//!   [`SQLITE_BUSY_TIMEOUT`], so one process serves many tables.
+//!   [`SQLITE_BUSY_TIMEOUT`], so one process serves many tables. Appends are
+//!   written by one thread with a connection of its own, the appends of several
+//!   tables that arrive together in one transaction (issue 28); everything else
+//!   goes through sqlx.
 //! - **PostgreSQL** (`postgres://...` or `postgresql://...`), for several stateless
 //!   servers sharing one log. [`open_with_schema`] keeps the store in a schema of its
 //!   own (tests use one fresh schema per run).
@@ -121,6 +124,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod appender;
 mod common;
 mod error;
 mod feed;
@@ -1027,7 +1031,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 ///
 /// - `sqlite:` (e.g. `sqlite://tabula.db`, a path relative to the working directory,
 ///   or `sqlite:///var/lib/tabula.db`; `sqlite::memory:` for a store that lives as long
-///   as the returned value): the file is created if missing, opened in WAL mode with
+///   as the returned value, kept in a private file in a temporary directory that
+///   is removed with it, so that its two connections see one database): the file is created if missing, opened in WAL mode with
 ///   foreign keys on and a busy timeout of [`SQLITE_BUSY_TIMEOUT`]. Writes are synced
 ///   with `synchronous = NORMAL`: a committed append survives the process crashing; a
 ///   power cut may lose the last few.

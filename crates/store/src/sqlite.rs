@@ -24,10 +24,6 @@ use crate::{
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
-/// Journal rows one INSERT statement writes at most (7 parameters each, far
-/// under SQLite's 32,766 variables).
-const ENTRIES_PER_INSERT: usize = 1000;
-
 /// Connections kept to one file: readers run side by side in WAL mode.
 const MAX_CONNECTIONS: u32 = 8;
 
@@ -41,7 +37,11 @@ pub(crate) struct SqliteStore {
     /// tables' commands at once, writers waited there for hundreds of
     /// milliseconds (issue 28). SQLite is one process (`lock`), so this
     /// covers every writer.
-    writer: tokio::sync::Mutex<()>,
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// The thread that writes every append ([`crate::appender`]).
+    appender: crate::appender::Appender,
+    /// The temporary directory of a `sqlite::memory:` store, removed with it.
+    temporary: std::sync::Mutex<Option<tempfile::TempDir>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -71,46 +71,52 @@ const EVENT_COLUMNS: &str = "seq, seat, kind, entry, sheet, at_ms";
 impl SqliteStore {
     /// Opens (creating if missing) the file named by a `sqlite:` URL and migrates it.
     pub(crate) async fn open(url: &str) -> Result<SqliteStore, StoreError> {
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|e| StoreError::BadUrl(e.to_string()))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(SQLITE_BUSY_TIMEOUT);
         let lower = url.to_ascii_lowercase();
         let in_memory = lower.contains(":memory:") || lower.contains("mode=memory");
-        // Before the first connection: a second process must not even migrate.
-        let lock = if in_memory {
+        // In memory: a private temporary file, removed when the store goes, so
+        // that the appender's own connection sees the same database (an
+        // in-memory database is one connection's alone).
+        let temporary = if in_memory {
+            Some(
+                tempfile::Builder::new()
+                    .prefix("tabula-memory-")
+                    .tempdir()
+                    .map_err(|e| {
+                        StoreError::Database(format!("cannot make a temporary directory: {e}"))
+                    })?,
+            )
+        } else {
             None
-        } else {
-            Some(crate::lock::lock(options.get_filename())?)
         };
-        if !in_memory {
-            create_private(options.get_filename())?;
+        let options = match &temporary {
+            Some(dir) => SqliteConnectOptions::new().filename(dir.path().join("tabula.db")),
+            None => SqliteConnectOptions::from_str(url)
+                .map_err(|e| StoreError::BadUrl(e.to_string()))?,
         }
-        let pool = if in_memory {
-            // An in-memory database lives as long as one connection to it: keep exactly
-            // one, forever (a shared cache would also fail writers with SQLITE_LOCKED
-            // instead of waiting).
-            SqlitePoolOptions::new()
-                .max_connections(1)
-                .min_connections(1)
-                .idle_timeout(None)
-                .max_lifetime(None)
-        } else {
-            SqlitePoolOptions::new().max_connections(MAX_CONNECTIONS)
-        }
-        // A file on this machine: nothing can drop the connection, so no ping
-        // before each acquire (issue 28).
-        .test_before_acquire(false)
-        .connect_with(options)
-        .await?;
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(SQLITE_BUSY_TIMEOUT);
+        // Before the first connection: a second process must not even migrate.
+        let lock = Some(crate::lock::lock(options.get_filename())?);
+        create_private(options.get_filename())?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            // A file on this machine: nothing can drop the connection, so no ping
+            // before each acquire (issue 28).
+            .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await?;
         MIGRATOR.run(&pool).await?;
+        let writer = std::sync::Arc::new(tokio::sync::Mutex::new(()));
+        let appender = crate::appender::Appender::start(options.get_filename(), writer.clone())?;
         Ok(SqliteStore {
             pool,
             lock: std::sync::Mutex::new(lock),
-            writer: tokio::sync::Mutex::new(()),
+            writer,
+            appender,
+            temporary: std::sync::Mutex::new(temporary),
         })
     }
 }
@@ -310,89 +316,10 @@ impl Store for SqliteStore {
         if !common::findable(&[id]) {
             return Err(StoreError::NotFound);
         }
-        // IMMEDIATE: this transaction holds the file's one write lock from its first
-        // statement, so the seq it reads cannot change before it writes.
-        let _writer = self.writer.lock().await;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        // An ended table's log is closed (`end_table`).
-        let current: Option<(i64, Option<i64>)> = sqlx::query_as(
-            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE table_id = ?1), 0), ended_ms \
-             FROM tables WHERE id = ?1",
-        )
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((current, ended_ms)) = current else {
-            return Err(StoreError::NotFound);
-        };
-        if ended_ms.is_some() {
-            return Err(StoreError::Ended);
-        }
-        if current != rows.expect {
-            return Err(StoreError::Conflict {
-                current: seq_from_db(current, "entries.seq")?,
-            });
-        }
-        // Every write of the append in one multi-statement query: one trip to
-        // sqlx's SQLite worker thread instead of one per statement (issue 28:
-        // each trip wakes two threads).
-        let mut batch = sqlx::QueryBuilder::<sqlx::Sqlite>::new("");
-        for chunk in rows.entries.chunks(ENTRIES_PER_INSERT) {
-            batch.push(
-                "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) ",
-            );
-            batch.push_values(chunk, |mut row, entry| {
-                row.push_bind(id)
-                    .push_bind(entry.seq)
-                    .push_bind(&entry.seat)
-                    .push_bind(&entry.entry)
-                    .push_bind(rows.at_ms)
-                    .push_bind(entry.command_end)
-                    .push_bind(&entry.roller);
-            });
-            batch.push("; ");
-        }
-        for chunk in lines.chunks(common::LINES_PER_INSERT) {
-            batch.push("INSERT INTO log_lines (table_id, seat, seq, line) ");
-            batch.push_values(chunk, |mut row, line| {
-                row.push_bind(id)
-                    .push_bind(&line.seat)
-                    .push_bind(line.seq)
-                    .push_bind(&line.line);
-            });
-            batch.push("; ");
-        }
-        batch.push("UPDATE tables SET roller = ");
-        batch.push_bind(&rows.roller);
-        batch.push(", lines_through = CASE WHEN ");
-        batch.push_bind(described);
-        batch.push(" AND lines_through = ");
-        batch.push_bind(rows.expect);
-        batch.push(" THEN ");
-        batch.push_bind(seq_to_db(rows.last)?);
-        batch.push(" ELSE lines_through END, touched_ms = MAX(touched_ms, ");
-        batch.push_bind(rows.at_ms);
-        batch.push(") WHERE id = ");
-        batch.push_bind(id);
-        if let Some(state) = &rows.snapshot {
-            batch.push("; INSERT INTO snapshots (table_id, seq, state, roller) VALUES (");
-            batch.push_bind(id);
-            batch.push(", ");
-            batch.push_bind(seq_to_db(rows.last)?);
-            batch.push(", ");
-            batch.push_bind(state);
-            batch.push(", ");
-            batch.push_bind(&rows.roller);
-            batch.push(
-                ") ON CONFLICT (table_id) DO UPDATE \
-                 SET seq = excluded.seq, state = excluded.state, roller = excluded.roller",
-            );
-        }
-        if let Err(error) = batch.build().execute(&mut *tx).await {
-            return Err(self.unique_to_conflict(error, tx, id).await);
-        }
-        tx.commit().await?;
-        Ok(rows.last)
+        // One message to the appender thread, which writes it (with any other
+        // tables' appends waiting) in one `BEGIN IMMEDIATE` transaction: the
+        // seq check, the rows, their lines, the roller, the snapshot (issue 28).
+        self.appender.append(id, rows, lines, described).await
     }
 
     async fn entries_after(&self, id: &str, after: u64) -> Result<Vec<StoredEntry>, StoreError> {
@@ -892,8 +819,13 @@ impl Store for SqliteStore {
     }
 
     async fn close(&self) {
+        self.appender.stop().await;
         self.pool.close().await;
         self.lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        self.temporary
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
@@ -966,40 +898,6 @@ impl SqliteStore {
                 .map(stored_entry)
                 .collect::<Result<_, _>>()?,
         }))
-    }
-
-    /// A failed entry insert: a `(table_id, seq)` clash is a [`StoreError::Conflict`]
-    /// at the log's seq now, anything else a database error. (With `BEGIN IMMEDIATE`
-    /// a clash means the stored log disagrees with itself; kept for symmetry with
-    /// PostgreSQL.)
-    async fn unique_to_conflict(
-        &self,
-        error: sqlx::Error,
-        tx: sqlx::Transaction<'static, sqlx::Sqlite>,
-        id: &str,
-    ) -> StoreError {
-        // Only a row of the journal taken first is a conflict; a duplicate
-        // log line is the caller's error, reported as it is.
-        let unique = matches!(&error, sqlx::Error::Database(db)
-            if db.is_unique_violation() && db.message().contains("entries."));
-        if !unique {
-            return error.into();
-        }
-        if let Err(error) = tx.rollback().await {
-            return error.into();
-        }
-        let current: Result<i64, sqlx::Error> =
-            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE table_id = ?1")
-                .bind(id)
-                .fetch_one(&self.pool)
-                .await;
-        match current
-            .map_err(StoreError::from)
-            .and_then(|c| seq_from_db(c, "entries.seq"))
-        {
-            Ok(current) => StoreError::Conflict { current },
-            Err(error) => error,
-        }
     }
 }
 

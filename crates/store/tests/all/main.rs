@@ -7,6 +7,7 @@ mod common;
 
 mod campaign;
 mod campaign_settings;
+mod concurrent;
 mod delete;
 mod file_mode;
 mod log_lines;

@@ -231,24 +231,31 @@ fn card(s: &State, c: &Combatant, seat: &Seat) -> String {
 /// the seat that commands the character (R-GB-12): every other seat, the
 /// Dealer included, gets [`Item::Hidden`] pools and a face-down count.
 pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
-    let v = crate::view::view(s, seat);
+    // The phase only: the whole view would also work out the seat's legal
+    // commands, which the sheet does not show (issue 28: a sheet is made for
+    // every seat on every change).
+    let phase = crate::view::phase_view(s, seat);
     let mut table = vec![
-        Item::value("Round", v.round),
+        Item::value("Round", s.round),
         Item::value(
             "Phase",
             if s.finished {
                 "the encounter is over".to_string()
             } else {
-                phase_text(&v.phase)
+                phase_text(&phase)
             },
         ),
         Item::value(
             "Deck",
-            format!("{} cards, {} discarded", v.deck, v.discards),
+            format!(
+                "{} cards, {} discarded",
+                s.shoe.pile().len(),
+                s.shoe.discards().len()
+            ),
         ),
-        Item::value("Dealer's Wildcards", v.dealer_wildcards),
+        Item::value("Dealer's Wildcards", s.dealer_wildcards),
     ];
-    if let PhaseView::Exchange(x) = &v.phase {
+    if let PhaseView::Exchange(x) = &phase {
         for (who, down, played, up) in [
             (
                 &x.attacker,
@@ -274,7 +281,7 @@ pub fn sheet_doc(s: &State, seat: &Seat) -> SheetDoc {
     }
     table.push(Item::tags(
         "On the ground",
-        v.ground.iter().map(|w| w.name.clone()),
+        s.ground.iter().map(|w| w.name.clone()),
     ));
     SheetDoc {
         table,

@@ -164,8 +164,9 @@ fn combatant_view(c: &Combatant, seat: &Seat) -> CombatantView {
     }
 }
 
-/// The view of `seat`.
-pub fn view(s: &State, seat: &Seat) -> View {
+/// What `seat` sees of the phase: whose turn, the initiative cards awaited,
+/// an exchange's cards (a face-down card only to its owner's seat).
+pub(crate) fn phase_view(s: &State, seat: &Seat) -> PhaseView {
     let name = |i: usize| {
         s.combatants
             .get(i)
@@ -173,7 +174,7 @@ pub fn view(s: &State, seat: &Seat) -> View {
             .unwrap_or_default()
     };
     let owns = |i: usize| s.combatants.get(i).is_some_and(|c| c.controlled_by(seat));
-    let phase = match &s.phase {
+    match &s.phase {
         Phase::Scene => PhaseView::Scene,
         Phase::Initiative => PhaseView::Initiative(
             s.combatants
@@ -199,7 +200,12 @@ pub fn view(s: &State, seat: &Seat) -> View {
             defender_up: x.defender_up.clone(),
             to_act: x.to_act,
         })),
-    };
+    }
+}
+
+/// The view of `seat`.
+pub fn view(s: &State, seat: &Seat) -> View {
+    let phase = phase_view(s, seat);
     View {
         seat: seat.clone(),
         title: s.title.clone(),
