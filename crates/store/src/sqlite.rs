@@ -97,7 +97,13 @@ impl SqliteStore {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(SQLITE_BUSY_TIMEOUT);
+        .busy_timeout(SQLITE_BUSY_TIMEOUT)
+        // As the appender's connection: a rare write through sqlx must not
+        // checkpoint at SQLite's default of 1,000 pages either.
+        .pragma(
+            "wal_autocheckpoint",
+            crate::appender::WAL_AUTOCHECKPOINT.to_string(),
+        );
         // Before the first connection: a second process must not even migrate.
         let lock = Some(crate::lock::lock(options.get_filename())?);
         create_private(options.get_filename())?;
