@@ -10,12 +10,13 @@ use serde_json::Value;
 use tabula_core::names::{check_name, check_seat_name, normalize};
 
 use crate::{
-    CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LinePage,
-    LineQuery, LoadedCampaign, MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS,
-    MAX_CAMPAIGN_SHEET_BYTES, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES,
-    MAX_EVENT_KIND_CHARS, MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES,
-    NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role,
-    SeatRecord, Snapshot, StoreError, StoredEntry, StoredLine, TableSummary,
+    CampaignPage, CampaignSeat, CampaignSummary, CharacterEvent, CharacterQuery, CharacterRecord,
+    CharacterWrite, LinePage, LineQuery, LoadedCampaign, MAX_APPEND_ENTRIES,
+    MAX_CAMPAIGN_CHARACTERS, MAX_CAMPAIGN_SHEET_BYTES, MAX_CHARACTER_ENTRY_BYTES,
+    MAX_CHARACTER_EVENTS, MAX_CHARACTERS_PAGE, MAX_ENTRY_BYTES, MAX_EVENT_KIND_CHARS,
+    MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign, NewCharacter,
+    NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role, SeatRecord, Snapshot,
+    StoreError, StoredEntry, StoredLine, TableSummary,
 };
 
 /// A fresh id (of a table, a campaign, a character): 128 random bits as 32 lowercase
@@ -754,6 +755,40 @@ pub(crate) fn loaded_campaign(
             .map(character_record)
             .collect::<Result<_, _>>()?,
         tables: tables.into_iter().map(summary).collect::<Result<_, _>>()?,
+    })
+}
+
+/// The most characters a [`CharacterQuery`] reads, as the database's `LIMIT`.
+pub(crate) fn character_limit(query: &CharacterQuery) -> i64 {
+    i64::from(query.limit.min(MAX_CHARACTERS_PAGE))
+}
+
+/// A campaign with a page of its characters from its rows, as selected by
+/// `campaign_page`: `total` the characters the query may see, `remaining` those
+/// of them after its cursor.
+pub(crate) fn campaign_page(
+    summary_row: CampaignSummaryRow,
+    seats: Vec<CampaignSeatRow>,
+    tables: Vec<SummaryRow>,
+    characters: Vec<CharacterRecordRow>,
+    total: i64,
+    remaining: i64,
+) -> Result<CampaignPage, StoreError> {
+    let characters: Vec<CharacterRecord> = characters
+        .into_iter()
+        .map(character_record)
+        .collect::<Result<_, _>>()?;
+    let page = i64::try_from(characters.len()).unwrap_or(i64::MAX);
+    Ok(CampaignPage {
+        summary: campaign_summary(summary_row)?,
+        seats: seats
+            .into_iter()
+            .map(campaign_seat)
+            .collect::<Result<_, _>>()?,
+        tables: tables.into_iter().map(summary).collect::<Result<_, _>>()?,
+        characters,
+        total: u64::from(count_from_db(total, "characters in one campaign")?),
+        more: remaining > page,
     })
 }
 
