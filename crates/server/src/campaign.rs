@@ -280,7 +280,9 @@ impl CharacterPageQuery {
 /// Campaign `id` as `seat` may see it, with one page of the characters it
 /// may see (a player only its own): at most `limit` of them (0: none, the
 /// campaign alone) after the character `after`, in the order they were
-/// added. The store reads only the page's characters (issue 28).
+/// added, and no more than fit in [`crate::MAX_CHARACTERS_PAGE_BYTES`] of
+/// sheets (one at least). The store reads only the page's characters
+/// (issue 28).
 ///
 /// # Errors
 /// [`AppError::NotFound`] when there is no such campaign;
@@ -297,6 +299,7 @@ pub async fn page(
         owner: (seat.role != Role::Gm).then(|| seat.seat.clone()),
         after: after.map(str::to_string),
         limit,
+        max_bytes: Some(crate::MAX_CHARACTERS_PAGE_BYTES),
     };
     match store.campaign_page(id, &query).await {
         Ok(Some(page)) => Ok(page),

@@ -129,6 +129,12 @@ pub const MAX_CHARACTERS_PAGE: u32 = 200;
 /// `characters_limit` (50).
 pub const DEFAULT_CHARACTERS_PAGE: u32 = 50;
 
+/// The most bytes the sheets of one page of `GET /api/campaigns/ID` take
+/// together (2 MiB): the page ends before the character whose sheet would
+/// pass it (it holds one character at least, a sheet being at most 1 MiB), so
+/// one answer holds at most about 3 MiB of sheets. Issue 28.
+pub const MAX_CHARACTERS_PAGE_BYTES: u64 = 2 << 20;
+
 /// How many lines a WebSocket reads from the store at a time when it sends a
 /// follower lines it missed (the catch-up of `?after=SEQ`, or an update too
 /// far behind the table's window of recent lines): [`MAX_LOG_PAGE`].

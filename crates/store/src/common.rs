@@ -763,6 +763,23 @@ pub(crate) fn character_limit(query: &CharacterQuery) -> i64 {
     i64::from(query.limit.min(MAX_CHARACTERS_PAGE))
 }
 
+/// How many of the sheets whose sizes (in bytes, in page order) are `sizes`
+/// fit within `max_bytes` together; at least one when there is one.
+pub(crate) fn sheets_fitting(sizes: &[i64], max_bytes: u64) -> i64 {
+    let mut total: u64 = 0;
+    let mut fit: i64 = 0;
+    for size in sizes {
+        let size = u64::try_from(*size).unwrap_or(0);
+        let after = total.saturating_add(size);
+        if fit > 0 && after > max_bytes {
+            break;
+        }
+        total = after;
+        fit += 1;
+    }
+    fit
+}
+
 /// A campaign with a page of its characters from its rows, as selected by
 /// `campaign_page`: `total` the characters the query may see, `remaining` those
 /// of them after its cursor.
@@ -927,6 +944,20 @@ mod tests {
             seat: "gm".into(),
             entry: Value::String("x".repeat(bytes)),
         }
+    }
+
+    #[test]
+    fn a_page_holds_the_sheets_that_fit_and_at_least_one() {
+        assert_eq!(sheets_fitting(&[], 10), 0);
+        assert_eq!(sheets_fitting(&[50], 10), 1, "one sheet always");
+        assert_eq!(sheets_fitting(&[4, 6, 1], 10), 2, "exactly the budget fits");
+        assert_eq!(
+            sheets_fitting(&[4, 7, 1], 10),
+            1,
+            "the page ends at the first past it"
+        );
+        assert_eq!(sheets_fitting(&[1, 1, 1], 10), 3);
+        assert_eq!(sheets_fitting(&[i64::MAX, i64::MAX], u64::MAX), 2);
     }
 
     #[test]

@@ -551,6 +551,11 @@ pub struct CharacterQuery {
     /// The most characters to read: 0 reads none (the campaign without its
     /// sheets), more than [`MAX_CHARACTERS_PAGE`] reads [`MAX_CHARACTERS_PAGE`].
     pub limit: u32,
+    /// The most bytes the page's sheets take together (`None`: no bound but
+    /// `limit`): the page ends before the character whose sheet would take
+    /// it past this, yet holds at least one character (a sheet is at most
+    /// [`MAX_SHEET_BYTES`]). Only the sheets' sizes are read to decide.
+    pub max_bytes: Option<u64>,
 }
 
 /// A campaign with one page of its characters: [`Store::campaign_page`]'s answer.

@@ -701,7 +701,22 @@ impl Store for SqliteStore {
         .bind(from)
         .fetch_one(&mut *tx)
         .await?;
-        let limit = common::character_limit(query);
+        let mut limit = common::character_limit(query);
+        if let (Some(max_bytes), true) = (query.max_bytes, limit > 0) {
+            // The sheets' sizes only: the page ends where they pass the budget.
+            let sizes: Vec<i64> = sqlx::query_scalar(&format!(
+                "SELECT LENGTH(CAST(e.sheet AS BLOB)) FROM {CHARACTER_FROM} \
+                 WHERE h.campaign_id = ?1 AND (?2 IS NULL OR h.owner = ?2) AND h.created_order > ?3 \
+                 ORDER BY h.created_order LIMIT ?4"
+            ))
+            .bind(id)
+            .bind(owner)
+            .bind(from)
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await?;
+            limit = common::sheets_fitting(&sizes, max_bytes);
+        }
         let characters: Vec<CharacterRecordRow> = if limit == 0 {
             Vec::new()
         } else {

@@ -13,7 +13,9 @@ use axum::http::{Method, StatusCode};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use tabula_server::{AppState, DEFAULT_CHARACTERS_PAGE, MAX_CHARACTERS_PAGE};
+use tabula_server::{
+    AppState, DEFAULT_CHARACTERS_PAGE, MAX_CHARACTERS_PAGE, MAX_CHARACTERS_PAGE_BYTES,
+};
 use tabula_store::Store;
 
 use common::{Campaign, Client, Db};
@@ -322,6 +324,76 @@ async fn pages(db: Db) {
 }
 
 story!(pages_walk_every_character_once, super::pages);
+
+/// `sheet(name)` with comment lines until it takes about `bytes`.
+fn padded(name: &str, bytes: usize) -> String {
+    let mut s = sheet(name);
+    let line = format!("# {}\n", "x".repeat(1021));
+    while s.len() + line.len() <= bytes {
+        s.push_str(&line);
+    }
+    s
+}
+
+/// Large sheets: a page ends where its sheets pass
+/// `MAX_CHARACTERS_PAGE_BYTES` (one character at least), whatever
+/// `characters_limit` says; `characters_next` still walks everyone.
+async fn large_sheets(db: Db) {
+    let counting = Counting::new(db.open().await);
+    let store: Arc<dyn Store> = counting.clone();
+    let c = Client::with_state(AppState::new(store));
+    let camp = campaign(&c).await;
+    // Five sheets of 900 KiB (4.4 MiB, under the campaign's 16 MiB): two fit
+    // in a page's 2 MiB.
+    let size = 900 * 1024;
+    assert!(2 * size <= MAX_CHARACTERS_PAGE_BYTES as usize);
+    assert!(3 * size > MAX_CHARACTERS_PAGE_BYTES as usize);
+    let mut everyone = Vec::new();
+    for i in 0..5 {
+        let name = format!("Giant {i}");
+        let a = c
+            .post(
+                &format!("/api/campaigns/{}/characters", camp.id),
+                &camp.token("gm"),
+                &json!({"sheet": padded(&name, size), "owner": "alice"}),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+        everyone.push(a.json["id"].as_str().expect("an id").to_string());
+    }
+    counting.take_characters();
+    let a = show(&c, &camp, "gm", "?characters_limit=200").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(ids(&a.json), everyone[..2]);
+    assert_eq!(a.json["characters_next"], json!(everyone[1]));
+    assert_eq!(a.json["characters_total"], 5);
+    assert_eq!(
+        counting.take_characters(),
+        2,
+        "only the page's sheets are read"
+    );
+    assert!(a.text.len() < 3 << 20, "{} bytes", a.text.len());
+    for seat in ["gm", "alice"] {
+        let (seen, total) = walk(&c, &camp, seat, 200).await;
+        assert_eq!(seen, everyone, "{seat}");
+        assert_eq!(total, 5);
+    }
+    // The last page: the last giant, nothing next.
+    let a = show(
+        &c,
+        &camp,
+        "alice",
+        &format!("?characters_after={}&characters_limit=1", everyone[3]),
+    )
+    .await;
+    assert_eq!(ids(&a.json), everyone[4..]);
+    assert!(a.json["characters_next"].is_null(), "{}", a.text);
+}
+
+story!(
+    a_page_of_large_sheets_ends_at_its_bytes,
+    super::large_sheets
+);
 
 /// Walk a campaign whose characters have random owners with a random page
 /// size, as every seat: each sees exactly its characters (the GM all), in

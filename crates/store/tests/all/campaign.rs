@@ -1266,6 +1266,7 @@ async fn a_campaign_page_reads_only_its_characters(db: Db) {
         owner: owner.map(str::to_string),
         after: after.map(str::to_string),
         limit,
+        max_bytes: None,
     };
 
     // The first page: what the whole campaign says, and three characters.
@@ -1339,6 +1340,42 @@ async fn a_campaign_page_reads_only_its_characters(db: Db) {
         .unwrap();
     assert!(page.characters.is_empty());
     assert_eq!((page.total, page.more), (0, false));
+
+    // A budget of bytes: the sheets that fit, at least one, `more` as ever.
+    let size = whole.characters[0].sheet.len() as u64;
+    assert!(
+        whole
+            .characters
+            .iter()
+            .all(|c| c.sheet.len() as u64 == size)
+    );
+    for (max_bytes, fit) in [(0, 1), (size, 1), (3 * size, 3), (3 * size + 1, 3)] {
+        let page = store
+            .campaign_page(
+                &campaign,
+                &CharacterQuery {
+                    max_bytes: Some(max_bytes),
+                    ..query(None, Some(&added[0].id), 5)
+                },
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(page.characters, whole.characters[1..1 + fit], "{max_bytes}");
+        assert_eq!((page.total, page.more), (7, true));
+    }
+    let page = store
+        .campaign_page(
+            &campaign,
+            &CharacterQuery {
+                max_bytes: Some(u64::MAX),
+                ..query(Some("ann"), None, 0)
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(page.characters.is_empty(), "a limit of 0 reads none");
 
     // Bad cursors: another owner's, another campaign's, unknown, with U+0000.
     for (owner, after) in [
