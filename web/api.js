@@ -89,9 +89,18 @@ export class Campaign {
     this.token = token;
     this.base = `/api/campaigns/${encodeURIComponent(id)}`;
   }
-  /** The campaign as this seat may see it. */
-  show() {
-    return call("GET", this.base, { token: this.token });
+  /**
+   * The campaign as this seat may see it, with one page of its characters
+   * (`after`: the `characters_next` of the page before; `limit`: 1 to 200,
+   * the server's default 50): `characters`, `characters_total`,
+   * `characters_next` (null on the last page).
+   */
+  show({ after, limit } = {}) {
+    const q = new URLSearchParams();
+    if (after) q.set("characters_after", after);
+    if (limit) q.set("characters_limit", String(limit));
+    const query = q.toString();
+    return call("GET", query ? `${this.base}?${query}` : this.base, { token: this.token });
   }
   /** One character with its history. */
   character(cid) {

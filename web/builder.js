@@ -146,7 +146,8 @@ async function loadCampaign() {
     return;
   }
   S.camp = new Campaign(S.campaign, S.token);
-  const r = await S.camp.show();
+  // The campaign's name, seats and settings: one character is the least page.
+  const r = await S.camp.show({ limit: 1 });
   if (!r.ok) {
     note.textContent = `The campaign link is not valid (${describeError(r).message}); you can still build and download the sheet.`;
     S.camp = null;

@@ -15,11 +15,22 @@ const $ = (id) => document.getElementById(id);
 /** The most NPC sheets sent with one table (the server caps them too). */
 const MAX_FILES = 64;
 
+/** The characters one "More characters" asks for (the server's default page). */
+const PAGE = 50;
+
+/** The most characters one page of the campaign holds (the server's cap). */
+const MAX_PAGE = 200;
+
 const S = {
   id: "",
   token: "",
   api: null,
   campaign: null,
+  // The characters shown: the pages read so far, in the order added.
+  characters: [],
+  // The next page's `characters_after`, or null when every character is shown.
+  next: null,
+  total: 0,
   histories: new Map(),
   results: new Map(),
   openSheets: new Set(),
@@ -55,9 +66,17 @@ function fatal(message) {
   document.body.dataset.ready = "false";
 }
 
-/** Load the campaign, each character's history and the book's advancement commands. */
+/**
+ * Load the campaign with its first page of characters (as many pages as were
+ * shown before, on a reload), the shown characters' histories and the book's
+ * advancement commands.
+ */
 async function load() {
-  const r = await S.api.show();
+  const shown = S.characters.length;
+  // Every character was shown: show every one again (and any added since).
+  const all = shown > 0 && !S.next;
+  const size = (n) => Math.min(Math.max(n, PAGE), MAX_PAGE);
+  const r = await S.api.show({ limit: size(shown) });
   if (r.status === 401 || r.status === 404) {
     fatal("This campaign link is not valid. Ask the GM for yours.");
     return;
@@ -68,15 +87,23 @@ async function load() {
   }
   S.campaign = r.body;
   const c = S.campaign;
+  let characters = c.characters || [];
+  let next = c.characters_next || null;
+  while (next && (all || characters.length < shown)) {
+    const more = await S.api.show({ after: next, limit: size(shown - characters.length) });
+    if (!more.ok) break;
+    characters = characters.concat(more.body.characters || []);
+    next = more.body.characters_next || null;
+  }
+  S.characters = characters;
+  S.next = next;
+  S.total = c.characters_total ?? characters.length;
   if (!S.advancement.length) {
     const a = await builder.advancement(c.system);
     S.advancement = a.ok && Array.isArray(a.body) ? a.body : [];
   }
-  const histories = await Promise.all((c.characters || []).map((ch) => S.api.character(ch.id)));
   S.histories = new Map();
-  histories.forEach((h, i) => {
-    if (h.ok) S.histories.set(c.characters[i].id, h.body.history || []);
-  });
+  await loadHistories(characters);
   S.encounters = { bundled: [], earlier: [] };
   if (c.role === "gm") {
     const e = await S.api.encounters();
@@ -86,6 +113,45 @@ async function load() {
   S.loads += 1;
   document.body.dataset.loads = String(S.loads);
   document.body.dataset.ready = "true";
+}
+
+/** Read the histories of `characters` (the page just shown), one request each. */
+async function loadHistories(characters) {
+  const histories = await Promise.all(characters.map((ch) => S.api.character(ch.id)));
+  histories.forEach((h, i) => {
+    if (h.ok) S.histories.set(characters[i].id, h.body.history || []);
+  });
+}
+
+/** Show the next page of characters below those shown (their histories too). */
+async function moreCharacters() {
+  if (!S.next) return;
+  const button = $("more-characters");
+  button.disabled = true;
+  const r = await S.api.show({ after: S.next, limit: PAGE });
+  button.disabled = false;
+  if (!r.ok) {
+    $("characters-count").textContent = `More characters could not be loaded: ${describeError(r).message}`;
+    return;
+  }
+  const page = r.body.characters || [];
+  await loadHistories(page);
+  S.characters = S.characters.concat(page);
+  S.next = r.body.characters_next || null;
+  S.total = r.body.characters_total ?? S.total;
+  if (S.characters.length === page.length) replace($("characters"), []);
+  $("characters").append(...page.map(characterCard));
+  drawMore();
+  S.loads += 1;
+  document.body.dataset.loads = String(S.loads);
+}
+
+/** How many characters are shown of how many, and "More characters" while some are not. */
+function drawMore() {
+  const box = $("characters-more");
+  box.hidden = !S.next;
+  $("characters-count").textContent = `Showing ${S.characters.length} of ${S.total} characters.`;
+  document.body.dataset.characters = String(S.characters.length);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -100,8 +166,9 @@ function draw() {
   document.body.dataset.role = c.role;
   document.body.dataset.seat = c.seat;
   $("new-character").href = `/new/${encodeURIComponent(c.system)}?campaign=${encodeURIComponent(S.id)}#${S.token}`;
-  const chars = c.characters || [];
+  const chars = S.characters;
   replace($("characters"), chars.length ? chars.map(characterCard) : el("p", { class: "muted" }, gm ? "No characters yet: make one or import a sheet." : "You have no character in this campaign yet: make one or import a sheet."));
+  drawMore();
   drawSeats();
   drawTables();
   if (gm) drawEncounters();
@@ -460,6 +527,7 @@ async function openTable(ev) {
 /** Listen to the page's forms and buttons. */
 function wire() {
   $("reload").addEventListener("click", load);
+  $("more-characters").addEventListener("click", moreCharacters);
   $("import-form").addEventListener("submit", importSheet);
   $("open-table-form").addEventListener("submit", openTable);
   $("table-file").addEventListener("change", chooseUpload);

@@ -25,8 +25,8 @@ use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
 use tabula_engine::{AnyTable, SystemId};
 use tabula_store::{
-    CampaignSeat, CharacterRecord, CharacterWrite, LoadedCampaign, NewCampaign, NewCharacter,
-    NewCharacterEvent, NewSeat, Role, Store, StoreError,
+    CampaignPage, CampaignSeat, CharacterQuery, CharacterRecord, CharacterWrite, LoadedCampaign,
+    NewCampaign, NewCharacter, NewCharacterEvent, NewSeat, Role, Store, StoreError,
 };
 
 use crate::auth;
@@ -225,8 +225,9 @@ async fn load_whole(store: &dyn Store, id: &str) -> Result<LoadedCampaign, AppEr
         .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))
 }
 
-/// Campaign `id` as `seat` may see it: a player's character list holds only
-/// its own characters.
+/// Campaign `id` as `seat` may see it, whole: a player's character list holds
+/// only its own characters. For the terminal (`tabula campaign`, on the GM's
+/// own database); the HTTP answer reads a page at a time ([`page`]).
 ///
 /// # Errors
 /// [`AppError::NotFound`] when there is no such campaign.
@@ -240,6 +241,75 @@ pub async fn load(
         c.characters.retain(|ch| ch.owner == seat.seat);
     }
     Ok(c)
+}
+
+/// `?characters_after=CID&characters_limit=N` of `GET /api/campaigns/ID`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterPageQuery {
+    /// Only the characters after this one (its id: the `characters_next` of
+    /// the page before) in the order they were added.
+    #[serde(default)]
+    pub characters_after: Option<String>,
+    /// The most characters: 1 to [`crate::MAX_CHARACTERS_PAGE`] (default
+    /// [`crate::DEFAULT_CHARACTERS_PAGE`]).
+    #[serde(default)]
+    pub characters_limit: Option<u64>,
+}
+
+impl CharacterPageQuery {
+    /// The page size asked for.
+    ///
+    /// # Errors
+    /// [`AppError::BadRequest`] naming `characters_limit` for 0 or more than
+    /// [`crate::MAX_CHARACTERS_PAGE`].
+    pub fn limit(&self) -> Result<u32, AppError> {
+        let max = crate::MAX_CHARACTERS_PAGE;
+        match self.characters_limit {
+            None => Ok(crate::DEFAULT_CHARACTERS_PAGE),
+            Some(n) if n >= 1 && n <= u64::from(max) => {
+                u32::try_from(n).map_err(|_| AppError::Internal("page size".into()))
+            }
+            Some(n) => Err(AppError::BadRequest(format!(
+                "characters_limit must be 1 to {max} (the most characters one page of a campaign holds), not {n}"
+            ))),
+        }
+    }
+}
+
+/// Campaign `id` as `seat` may see it, with one page of the characters it
+/// may see (a player only its own): at most `limit` of them (0: none, the
+/// campaign alone) after the character `after`, in the order they were
+/// added, and no more than fit in [`crate::MAX_CHARACTERS_PAGE_BYTES`] of
+/// sheets (one at least). The store reads only the page's characters
+/// (issue 28).
+///
+/// # Errors
+/// [`AppError::NotFound`] when there is no such campaign;
+/// [`AppError::BadRequest`] naming `characters_after` when `after` is no
+/// character of the campaign that `seat` may see.
+pub async fn page(
+    store: &dyn Store,
+    id: &str,
+    seat: &CampaignSeat,
+    after: Option<&str>,
+    limit: u32,
+) -> Result<CampaignPage, AppError> {
+    let query = CharacterQuery {
+        owner: (seat.role != Role::Gm).then(|| seat.seat.clone()),
+        after: after.map(str::to_string),
+        limit,
+        max_bytes: Some(crate::MAX_CHARACTERS_PAGE_BYTES),
+    };
+    match store.campaign_page(id, &query).await {
+        Ok(Some(page)) => Ok(page),
+        Ok(None) => Err(AppError::NotFound(format!("no campaign {id}"))),
+        Err(StoreError::CharacterNotFound) => Err(AppError::BadRequest(format!(
+            "characters_after: {:?} is no character of this campaign that you may see (give the `characters_next` of the page before)",
+            after.unwrap_or_default()
+        ))),
+        Err(e) => Err(AppError::store(e)),
+    }
 }
 
 /// The character `character` of campaign `id`, if `seat` may see it (its owner
@@ -946,18 +1016,28 @@ pub fn needs_edit(system: &str, settings: &str, record: &CharacterRecord) -> Vec
         .collect()
 }
 
-/// A loaded campaign's characters as the API and `campaign show --json`
-/// give them: each record with `needs_edit`, the rules its sheet breaks
-/// (empty for a legal sheet).
+/// A loaded campaign's characters as `campaign show --json` gives them:
+/// each record with `needs_edit`, the rules its sheet breaks (empty for a
+/// legal sheet).
 pub fn character_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
-    c.characters
+    characters_with_notes(&c.summary.system, &c.summary.settings, &c.characters)
+}
+
+/// Characters of a campaign of `system` set to `settings` as the API gives
+/// them: each record with `needs_edit` (see [`character_list`]).
+pub fn characters_with_notes(
+    system: &str,
+    settings: &str,
+    characters: &[CharacterRecord],
+) -> Vec<serde_json::Value> {
+    characters
         .iter()
         .map(|ch| {
             let mut v = serde_json::to_value(ch).unwrap_or(serde_json::Value::Null);
             if let Some(o) = v.as_object_mut() {
                 o.insert(
                     "needs_edit".into(),
-                    serde_json::to_value(needs_edit(&c.summary.system, &c.summary.settings, ch))
+                    serde_json::to_value(needs_edit(system, settings, ch))
                         .unwrap_or(serde_json::Value::Null),
                 );
             }
@@ -968,7 +1048,12 @@ pub fn character_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
 
 /// The seats of a loaded campaign as `{seat, role}`.
 pub fn seat_list(c: &LoadedCampaign) -> Vec<serde_json::Value> {
-    c.seats
+    seats_of(&c.seats)
+}
+
+/// Campaign seats as `{seat, role}` (never a token).
+pub fn seats_of(seats: &[CampaignSeat]) -> Vec<serde_json::Value> {
+    seats
         .iter()
         .map(|s| serde_json::json!({"seat": s.seat, "role": s.role}))
         .collect()

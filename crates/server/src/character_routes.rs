@@ -17,7 +17,7 @@ use tabula_store::{CampaignSeat, Role};
 use crate::auth;
 use crate::campaign::{self, AddCharacter, OpenTable};
 use crate::create::SeatLink;
-use crate::error::{ApiJson, AppError};
+use crate::error::{ApiJson, ApiQuery, AppError};
 use crate::state::AppState;
 
 /// The most changes in one builder request.
@@ -253,14 +253,37 @@ pub async fn reissue_and_tell(
     Ok(link)
 }
 
-/// `GET /api/campaigns/ID`: the campaign as the token's seat may see it.
+/// `GET /api/campaigns/ID[?characters_after=CID][&characters_limit=N]`: the
+/// campaign as the token's seat may see it, with one page of its characters
+/// (a player only its own), in the order they were added: `characters_total`
+/// counts them all, `characters_next` is the `characters_after` of the next
+/// page (`null` on the last). Issue 28: the store reads only the page.
+///
+/// # Errors
+/// 400 `bad-request` for a `characters_limit` of 0 or over
+/// [`crate::MAX_CHARACTERS_PAGE`], or a `characters_after` that is no
+/// character the seat may see.
 pub async fn show_campaign(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    ApiQuery(q): ApiQuery<campaign::CharacterPageQuery>,
 ) -> Result<Json<Value>, AppError> {
+    let limit = q.limit()?;
     let seat = who(&state, &id, &headers).await?;
-    let c = campaign::load(state.store().as_ref(), &id, &seat).await?;
+    let c = campaign::page(
+        state.store().as_ref(),
+        &id,
+        &seat,
+        q.characters_after.as_deref(),
+        limit,
+    )
+    .await?;
+    let next = if c.more {
+        c.characters.last().map(|ch| ch.id.clone())
+    } else {
+        None
+    };
     Ok(Json(json!({
         "id": c.summary.id,
         "system": c.summary.system,
@@ -269,8 +292,10 @@ pub async fn show_campaign(
         "settings": c.summary.settings,
         "seat": seat.seat,
         "role": seat.role,
-        "seats": campaign::seat_list(&c),
-        "characters": campaign::character_list(&c),
+        "seats": campaign::seats_of(&c.seats),
+        "characters": campaign::characters_with_notes(&c.summary.system, &c.summary.settings, &c.characters),
+        "characters_total": c.total,
+        "characters_next": next,
         "tables": c.tables,
     })))
 }
@@ -375,8 +400,9 @@ pub async fn encounters(
     headers: HeaderMap,
 ) -> Result<Json<crate::encounters::Encounters>, AppError> {
     let seat = who(&state, &id, &headers).await?;
-    let c = campaign::load(state.store().as_ref(), &id, &seat).await?;
-    crate::encounters::list(state.store().as_ref(), &c)
+    // The campaign's book and tables: no character is read.
+    let c = campaign::page(state.store().as_ref(), &id, &seat, None, 0).await?;
+    crate::encounters::list(state.store().as_ref(), &c.summary.system, &c.tables)
         .await
         .map(Json)
 }

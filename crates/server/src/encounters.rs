@@ -28,7 +28,7 @@ use tabula_engine::SystemId;
 use tabula_engine::core::Seat;
 use tabula_engine::core::files::InMemoryFiles;
 use tabula_engine::core::place::Placed;
-use tabula_store::{LoadedCampaign, Role, Store};
+use tabula_store::{LoadedCampaign, Role, Store, TableSummary};
 
 use crate::error::AppError;
 use crate::{create, examples};
@@ -65,12 +65,17 @@ pub struct Encounters {
     pub earlier: Vec<Earlier>,
 }
 
-/// What campaign `campaign` may open next.
+/// What a campaign of book `system` whose tables are `tables` may open next.
 ///
 /// # Errors
+/// [`AppError::UnknownSystem`] for a book this server does not know;
 /// [`AppError::Internal`] when the store fails.
-pub async fn list(store: &dyn Store, campaign: &LoadedCampaign) -> Result<Encounters, AppError> {
-    let system = system(campaign)?;
+pub async fn list(
+    store: &dyn Store,
+    system: &str,
+    tables: &[TableSummary],
+) -> Result<Encounters, AppError> {
+    let system = system_id(system)?;
     let bundled = examples::tables(system)
         .into_iter()
         .filter_map(|n| {
@@ -81,7 +86,7 @@ pub async fn list(store: &dyn Store, campaign: &LoadedCampaign) -> Result<Encoun
         })
         .collect();
     let mut earlier = Vec::new();
-    for t in &campaign.tables {
+    for t in tables {
         if store
             .table_source(&t.id)
             .await
@@ -102,10 +107,12 @@ pub async fn list(store: &dyn Store, campaign: &LoadedCampaign) -> Result<Encoun
 
 /// The campaign's book.
 fn system(campaign: &LoadedCampaign) -> Result<SystemId, AppError> {
-    campaign
-        .summary
-        .system
-        .parse()
+    system_id(&campaign.summary.system)
+}
+
+/// The book named `id`.
+fn system_id(id: &str) -> Result<SystemId, AppError> {
+    id.parse()
         .map_err(|e: tabula_engine::UnknownSystem| AppError::UnknownSystem(e.to_string()))
 }
 

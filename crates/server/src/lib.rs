@@ -120,6 +120,21 @@ pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
 /// 400, and a page without `limit` holds this many. Issue 28.
 pub const MAX_LOG_PAGE: u32 = 500;
 
+/// The most characters one page of `GET /api/campaigns/ID` holds (200); a
+/// larger `characters_limit` is a 400. Issue 28: a campaign's answer holds a
+/// page of sheets, never all of them.
+pub const MAX_CHARACTERS_PAGE: u32 = 200;
+
+/// The characters a page of `GET /api/campaigns/ID` holds without
+/// `characters_limit` (50).
+pub const DEFAULT_CHARACTERS_PAGE: u32 = 50;
+
+/// The most bytes the sheets of one page of `GET /api/campaigns/ID` take
+/// together (2 MiB): the page ends before the character whose sheet would
+/// pass it (it holds one character at least, a sheet being at most 1 MiB), so
+/// one answer holds at most about 3 MiB of sheets. Issue 28.
+pub const MAX_CHARACTERS_PAGE_BYTES: u64 = 2 << 20;
+
 /// How many lines a WebSocket reads from the store at a time when it sends a
 /// follower lines it missed (the catch-up of `?after=SEQ`, or an update too
 /// far behind the table's window of recent lines): [`MAX_LOG_PAGE`].

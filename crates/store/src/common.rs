@@ -10,12 +10,13 @@ use serde_json::Value;
 use tabula_core::names::{check_name, check_seat_name, normalize};
 
 use crate::{
-    CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite, LinePage,
-    LineQuery, LoadedCampaign, MAX_APPEND_ENTRIES, MAX_CAMPAIGN_CHARACTERS,
-    MAX_CAMPAIGN_SHEET_BYTES, MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_ENTRY_BYTES,
-    MAX_EVENT_KIND_CHARS, MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES,
-    NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role,
-    SeatRecord, Snapshot, StoreError, StoredEntry, StoredLine, TableSummary,
+    CampaignPage, CampaignSeat, CampaignSummary, CharacterEvent, CharacterQuery, CharacterRecord,
+    CharacterWrite, LinePage, LineQuery, LoadedCampaign, MAX_APPEND_ENTRIES,
+    MAX_CAMPAIGN_CHARACTERS, MAX_CAMPAIGN_SHEET_BYTES, MAX_CHARACTER_ENTRY_BYTES,
+    MAX_CHARACTER_EVENTS, MAX_CHARACTERS_PAGE, MAX_ENTRY_BYTES, MAX_EVENT_KIND_CHARS,
+    MAX_LINE_BYTES, MAX_LINES_PAGE, MAX_SHEET_BYTES, MAX_STATE_BYTES, NewCampaign, NewCharacter,
+    NewCharacterEvent, NewEntry, NewLine, NewSeat, NewTable, Role, SeatRecord, Snapshot,
+    StoreError, StoredEntry, StoredLine, TableSummary,
 };
 
 /// A fresh id (of a table, a campaign, a character): 128 random bits as 32 lowercase
@@ -757,6 +758,57 @@ pub(crate) fn loaded_campaign(
     })
 }
 
+/// The most characters a [`CharacterQuery`] reads, as the database's `LIMIT`.
+pub(crate) fn character_limit(query: &CharacterQuery) -> i64 {
+    i64::from(query.limit.min(MAX_CHARACTERS_PAGE))
+}
+
+/// How many of the sheets whose sizes (in bytes, in page order) are `sizes`
+/// fit within `max_bytes` together; at least one when there is one.
+pub(crate) fn sheets_fitting(sizes: &[i64], max_bytes: u64) -> i64 {
+    let mut total: u64 = 0;
+    let mut fit: i64 = 0;
+    for size in sizes {
+        let size = u64::try_from(*size).unwrap_or(0);
+        let after = total.saturating_add(size);
+        if fit > 0 && after > max_bytes {
+            break;
+        }
+        total = after;
+        fit += 1;
+    }
+    fit
+}
+
+/// A campaign with a page of its characters from its rows, as selected by
+/// `campaign_page`: `total` the characters the query may see, `remaining` those
+/// of them after its cursor.
+pub(crate) fn campaign_page(
+    summary_row: CampaignSummaryRow,
+    seats: Vec<CampaignSeatRow>,
+    tables: Vec<SummaryRow>,
+    characters: Vec<CharacterRecordRow>,
+    total: i64,
+    remaining: i64,
+) -> Result<CampaignPage, StoreError> {
+    let characters: Vec<CharacterRecord> = characters
+        .into_iter()
+        .map(character_record)
+        .collect::<Result<_, _>>()?;
+    let page = i64::try_from(characters.len()).unwrap_or(i64::MAX);
+    Ok(CampaignPage {
+        summary: campaign_summary(summary_row)?,
+        seats: seats
+            .into_iter()
+            .map(campaign_seat)
+            .collect::<Result<_, _>>()?,
+        tables: tables.into_iter().map(summary).collect::<Result<_, _>>()?,
+        characters,
+        total: u64::from(count_from_db(total, "characters in one campaign")?),
+        more: remaining > page,
+    })
+}
+
 /// A campaign's summary columns (the same on both backends), of `campaigns c`.
 pub(crate) const CAMPAIGN_COLUMNS: &str = "c.id, c.system, c.name, c.created_ms, \
      (SELECT COUNT(*) FROM campaign_seats s WHERE s.campaign_id = c.id), \
@@ -892,6 +944,20 @@ mod tests {
             seat: "gm".into(),
             entry: Value::String("x".repeat(bytes)),
         }
+    }
+
+    #[test]
+    fn a_page_holds_the_sheets_that_fit_and_at_least_one() {
+        assert_eq!(sheets_fitting(&[], 10), 0);
+        assert_eq!(sheets_fitting(&[50], 10), 1, "one sheet always");
+        assert_eq!(sheets_fitting(&[4, 6, 1], 10), 2, "exactly the budget fits");
+        assert_eq!(
+            sheets_fitting(&[4, 7, 1], 10),
+            1,
+            "the page ends at the first past it"
+        );
+        assert_eq!(sheets_fitting(&[1, 1, 1], 10), 3);
+        assert_eq!(sheets_fitting(&[i64::MAX, i64::MAX], u64::MAX), 2);
     }
 
     #[test]

@@ -536,6 +536,52 @@ pub struct LoadedCampaign {
     pub tables: Vec<TableSummary>,
 }
 
+/// The most characters one [`Store::campaign_page`] page holds: 1000. A larger
+/// `limit` is read as this.
+pub const MAX_CHARACTERS_PAGE: u32 = 1000;
+
+/// Which of a campaign's characters [`Store::campaign_page`] reads: those added
+/// after `after` (owned by `owner` when given), at most `limit` of them, in the
+/// order they were added (a stable order: a character keeps its place, and one
+/// added later comes after every character already there).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterQuery {
+    /// Only the characters this seat owns (a player's own); `None`: every
+    /// character (the GM's view).
+    pub owner: Option<String>,
+    /// Only the characters added after this one (its id; it must be a character
+    /// of the campaign, and of `owner` when given); `None`: from the first.
+    pub after: Option<CharacterId>,
+    /// The most characters to read: 0 reads none (the campaign without its
+    /// sheets), more than [`MAX_CHARACTERS_PAGE`] reads [`MAX_CHARACTERS_PAGE`].
+    pub limit: u32,
+    /// The most bytes the page's sheets take together (`None`: no bound but
+    /// `limit`): the page ends before the character whose sheet would take
+    /// it past this, yet holds at least one character (a sheet is at most
+    /// [`MAX_SHEET_BYTES`]). Only the sheets' sizes are read to decide.
+    pub max_bytes: Option<u64>,
+}
+
+/// A campaign with one page of its characters: [`Store::campaign_page`]'s answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignPage {
+    /// The campaign's summary (its `characters` counts every character).
+    pub summary: CampaignSummary,
+    /// Its seats, in creation order.
+    pub seats: Vec<CampaignSeat>,
+    /// Its tables, newest first.
+    pub tables: Vec<TableSummary>,
+    /// The page: at most the query's `limit` characters with their current
+    /// sheets, in the order they were added.
+    pub characters: Vec<CharacterRecord>,
+    /// How many characters the query's `owner` has in the campaign (every
+    /// character without an owner), whatever the page.
+    pub total: u64,
+    /// Whether characters the query may see follow the page's last (for an
+    /// empty page: the cursor).
+    pub more: bool,
+}
+
 /// One event of a character's history, about to be written: what happened to the
 /// sheet (an advancement, an encounter's lasting harm, an import) and the sheet
 /// after it.
@@ -860,6 +906,21 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// current sheets in the order they were added, tables newest first), or `None`
     /// when no campaign has this id. One consistent read.
     async fn load_campaign(&self, id: &str) -> Result<Option<LoadedCampaign>, StoreError>;
+
+    /// Campaign `id` with one page of its characters ([`CharacterQuery`]), or
+    /// `None` when no campaign has this id. One consistent read; the characters
+    /// read are the page's only, so what it holds is bounded by `limit`
+    /// sheets (each at most [`MAX_SHEET_BYTES`]).
+    ///
+    /// # Errors
+    /// [`StoreError::CharacterNotFound`] when `after` is no character of the
+    /// campaign (or not `owner`'s, when an owner is given), or `owner` or
+    /// `after` holds U+0000.
+    async fn campaign_page(
+        &self,
+        id: &str,
+        query: &CharacterQuery,
+    ) -> Result<Option<CampaignPage>, StoreError>;
 
     /// The seat of campaign `campaign` whose token hash is exactly `token_hash`, or
     /// `None` (unknown campaign, or no such seat in it: another campaign's seat, or a

@@ -15,9 +15,10 @@ use crate::common::{
     SnapshotRow, StoredEntryRow, SummaryRow, seat_record, seq_from_db, seq_to_db, stored_entry,
 };
 use crate::{
-    CampaignId, CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite,
-    LinePage, LineQuery, LoadedCampaign, LoadedTable, NewCampaign, NewCharacter, NewCharacterEvent,
-    NewEntry, NewLine, NewTable, SeatRecord, Store, StoreError, StoredEntry, TableId, TableSummary,
+    CampaignId, CampaignPage, CampaignSeat, CampaignSummary, CharacterEvent, CharacterQuery,
+    CharacterRecord, CharacterWrite, LinePage, LineQuery, LoadedCampaign, LoadedTable, NewCampaign,
+    NewCharacter, NewCharacterEvent, NewEntry, NewLine, NewTable, SeatRecord, Store, StoreError,
+    StoredEntry, TableId, TableSummary,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -719,6 +720,112 @@ impl Store for PgStore {
         .await?;
         tx.commit().await?;
         common::loaded_campaign(row, seats, characters, tables).map(Some)
+    }
+
+    async fn campaign_page(
+        &self,
+        id: &str,
+        query: &CharacterQuery,
+    ) -> Result<Option<CampaignPage>, StoreError> {
+        let owner = query.owner.as_deref();
+        let after = query.after.as_deref();
+        if !common::findable(&[id]) {
+            return Ok(None);
+        }
+        if !common::findable(&[owner.unwrap_or(""), after.unwrap_or("")]) {
+            return Err(StoreError::CharacterNotFound);
+        }
+        // One read transaction: the page, the counts and the cursor agree.
+        let mut tx = self
+            .pool
+            .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .await?;
+        let row: Option<CampaignSummaryRow> = sqlx::query_as(&format!(
+            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let seats: Vec<CampaignSeatRow> = sqlx::query_as(
+            "SELECT campaign_id, seat, role, display_name FROM campaign_seats \
+             WHERE campaign_id = $1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let tables: Vec<SummaryRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM tables t \
+             WHERE t.campaign_id = $1 ORDER BY t.created_order DESC"
+        ))
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        // The cursor's place in the order added (before every character when absent).
+        let from: i64 = match after {
+            None => i64::MIN,
+            Some(after) => sqlx::query_scalar(
+                "SELECT created_order FROM characters \
+                 WHERE id = $1 AND campaign_id = $2 AND (CAST($3 AS TEXT) IS NULL OR owner = $3)",
+            )
+            .bind(after)
+            .bind(id)
+            .bind(owner)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(StoreError::CharacterNotFound)?,
+        };
+        let total: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM characters WHERE campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR owner = $2)",
+        )
+        .bind(id)
+        .bind(owner)
+        .fetch_one(&mut *tx)
+        .await?;
+        let remaining: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM characters \
+             WHERE campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR owner = $2) AND created_order > $3",
+        )
+        .bind(id)
+        .bind(owner)
+        .bind(from)
+        .fetch_one(&mut *tx)
+        .await?;
+        let mut limit = common::character_limit(query);
+        if let (Some(max_bytes), true) = (query.max_bytes, limit > 0) {
+            // The sheets' sizes only: the page ends where they pass the budget.
+            let sizes: Vec<i64> = sqlx::query_scalar(&format!(
+                "SELECT octet_length(e.sheet)::BIGINT FROM {CHARACTER_FROM} \
+                 WHERE h.campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR h.owner = $2) AND h.created_order > $3 \
+                 ORDER BY h.created_order LIMIT $4"
+            ))
+            .bind(id)
+            .bind(owner)
+            .bind(from)
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await?;
+            limit = common::sheets_fitting(&sizes, max_bytes);
+        }
+        let characters: Vec<CharacterRecordRow> = if limit == 0 {
+            Vec::new()
+        } else {
+            sqlx::query_as(&format!(
+                "SELECT {CHARACTER_COLUMNS} FROM {CHARACTER_FROM} \
+                 WHERE h.campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR h.owner = $2) AND h.created_order > $3 \
+                 ORDER BY h.created_order LIMIT $4"
+            ))
+            .bind(id)
+            .bind(owner)
+            .bind(from)
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await?
+        };
+        tx.commit().await?;
+        common::campaign_page(row, seats, tables, characters, total, remaining).map(Some)
     }
 
     async fn campaign_seat_for_token(

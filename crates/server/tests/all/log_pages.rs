@@ -21,29 +21,38 @@ use tabula_engine::{AnyTable, Dice};
 use tabula_server::state::{describe_lines, load, load_whole};
 use tabula_server::{AppState, MAX_LOG_PAGE, WS_MESSAGE_TARGET_BYTES};
 use tabula_store::{
-    CampaignId, CampaignSeat, CampaignSummary, CharacterEvent, CharacterRecord, CharacterWrite,
-    Feed, LinePage, LineQuery, LoadedCampaign, LoadedTable, NewCampaign, NewCharacter,
-    NewCharacterEvent, NewEntry, NewLine, NewTable, SeatRecord, Store, StoreError, StoredEntry,
-    TableId, TableSummary,
+    CampaignId, CampaignPage, CampaignSeat, CampaignSummary, CharacterEvent, CharacterQuery,
+    CharacterRecord, CharacterWrite, Feed, LinePage, LineQuery, LoadedCampaign, LoadedTable,
+    NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewLine, NewTable, SeatRecord, Store,
+    StoreError, StoredEntry, TableId, TableSummary,
 };
 
 use common::{Client, Db, Table, connect, next, serve};
 
-/// A store that counts the log lines and journal entries it hands back.
+/// A store that counts the log lines, journal entries and campaign
+/// characters it hands back (also used by `campaign_pages`).
 #[derive(Debug)]
-struct Counting {
+pub(crate) struct Counting {
     inner: Arc<dyn Store>,
     lines: AtomicU64,
     entries: AtomicU64,
+    characters: AtomicU64,
 }
 
 impl Counting {
-    fn new(inner: Arc<dyn Store>) -> Arc<Counting> {
+    pub(crate) fn new(inner: Arc<dyn Store>) -> Arc<Counting> {
         Arc::new(Counting {
             inner,
             lines: AtomicU64::new(0),
             entries: AtomicU64::new(0),
+            characters: AtomicU64::new(0),
         })
+    }
+
+    /// The campaign characters (records with their sheets) handed back since
+    /// the last call.
+    pub(crate) fn take_characters(&self) -> u64 {
+        self.characters.swap(0, Ordering::SeqCst)
     }
 
     /// (lines, entries) handed back since the last call.
@@ -161,7 +170,24 @@ impl Store for Counting {
         self.inner.list_campaigns().await
     }
     async fn load_campaign(&self, id: &str) -> Result<Option<LoadedCampaign>, StoreError> {
-        self.inner.load_campaign(id).await
+        let loaded = self.inner.load_campaign(id).await?;
+        if let Some(c) = &loaded {
+            self.characters
+                .fetch_add(c.characters.len() as u64, Ordering::SeqCst);
+        }
+        Ok(loaded)
+    }
+    async fn campaign_page(
+        &self,
+        id: &str,
+        query: &CharacterQuery,
+    ) -> Result<Option<CampaignPage>, StoreError> {
+        let page = self.inner.campaign_page(id, query).await?;
+        if let Some(p) = &page {
+            self.characters
+                .fetch_add(p.characters.len() as u64, Ordering::SeqCst);
+        }
+        Ok(page)
     }
     async fn campaign_seat_for_token(
         &self,
@@ -201,7 +227,11 @@ impl Store for Counting {
         campaign: &str,
         character: &str,
     ) -> Result<Option<CharacterRecord>, StoreError> {
-        self.inner.character(campaign, character).await
+        let found = self.inner.character(campaign, character).await?;
+        if found.is_some() {
+            self.characters.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(found)
     }
     async fn character_history(
         &self,

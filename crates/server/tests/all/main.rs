@@ -7,6 +7,7 @@ mod common;
 
 mod campaign;
 mod campaign_books;
+mod campaign_pages;
 mod campaign_settings;
 mod delete;
 mod gm_add;

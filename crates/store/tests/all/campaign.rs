@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::{Db, seat};
 use serde_json::{Value, json};
 use tabula_store::{
-    CampaignSeat, CharacterRecord, CharacterWrite, MAX_CAMPAIGN_SHEET_BYTES,
+    CampaignSeat, CharacterQuery, CharacterRecord, CharacterWrite, MAX_CAMPAIGN_SHEET_BYTES,
     MAX_CHARACTER_ENTRY_BYTES, MAX_CHARACTER_EVENTS, MAX_EVENT_KIND_CHARS, MAX_SHEET_BYTES,
     NewCampaign, NewCharacter, NewCharacterEvent, NewEntry, NewTable, Role, Store, StoreError,
 };
@@ -28,6 +28,7 @@ stories!(
     of_two_servers_ending_one_table_exactly_one_writes,
     a_reopened_store_has_its_campaigns_back,
     a_reissued_campaign_token_opens_nothing_anymore,
+    a_campaign_page_reads_only_its_characters,
 );
 
 // ---------------------------------------------------------------------------------
@@ -1229,5 +1230,178 @@ async fn a_campaigns_sheets_stay_within_their_bytes(db: Db) {
             .sum::<usize>()
             <= max,
         "the cap holds"
+    );
+}
+
+/// `campaign_page` (issue 28): the summary, seats and tables with one page of
+/// the characters, in the order added, after a cursor, for one owner or all;
+/// the counts agree with the whole campaign; a bad cursor is `CharacterNotFound`.
+async fn a_campaign_page_reads_only_its_characters(db: Db) {
+    let store = db.store();
+    let campaign = store.create_campaign(iron_coast()).await.unwrap();
+    // Another campaign's characters never show.
+    let other = store.create_campaign(iron_coast()).await.unwrap();
+    let stranger = store
+        .add_character(&other, new_character("Stranger", "stranger.toml", "ann"))
+        .await
+        .unwrap();
+    let table = store
+        .create_table(encounter(Some(&campaign)))
+        .await
+        .unwrap();
+    let mut added = Vec::new();
+    for i in 0..7 {
+        let owner = if i % 2 == 0 { "ann" } else { "gm" };
+        let c = store
+            .add_character(
+                &campaign,
+                new_character(&format!("Hero {i}"), &format!("hero-{i}.toml"), owner),
+            )
+            .await
+            .unwrap();
+        added.push(c);
+    }
+    let whole = store.load_campaign(&campaign).await.unwrap().unwrap();
+    let query = |owner: Option<&str>, after: Option<&str>, limit: u32| CharacterQuery {
+        owner: owner.map(str::to_string),
+        after: after.map(str::to_string),
+        limit,
+        max_bytes: None,
+    };
+
+    // The first page: what the whole campaign says, and three characters.
+    let page = store
+        .campaign_page(&campaign, &query(None, None, 3))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(page.summary, whole.summary);
+    assert_eq!(page.seats, whole.seats);
+    assert_eq!(page.tables, whole.tables);
+    assert_eq!(page.tables[0].id, table);
+    assert_eq!(page.characters, whole.characters[..3]);
+    assert_eq!(page.total, 7);
+    assert!(page.more);
+    // After the third: the next three; after the sixth: the last, no more.
+    let page = store
+        .campaign_page(&campaign, &query(None, Some(&added[2].id), 3))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(page.characters, whole.characters[3..6]);
+    assert!(page.more);
+    let page = store
+        .campaign_page(&campaign, &query(None, Some(&added[5].id), 3))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(page.characters, whole.characters[6..]);
+    assert!(!page.more);
+    // A page of none: the campaign alone, and whether characters follow.
+    let page = store
+        .campaign_page(&campaign, &query(None, None, 0))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(page.characters.is_empty());
+    assert_eq!((page.total, page.more), (7, true));
+    let page = store
+        .campaign_page(&campaign, &query(None, Some(&added[6].id), 0))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((page.total, page.more), (7, false));
+
+    // One owner's: only ann's, counted alone, paged by her own characters.
+    let anns: Vec<&CharacterRecord> = whole
+        .characters
+        .iter()
+        .filter(|c| c.owner == "ann")
+        .collect();
+    let page = store
+        .campaign_page(&campaign, &query(Some("ann"), None, 2))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(page.characters.iter().collect::<Vec<_>>(), anns[..2]);
+    assert_eq!((page.total, page.more), (4, true));
+    let page = store
+        .campaign_page(&campaign, &query(Some("ann"), Some(&anns[1].id), 5))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(page.characters.iter().collect::<Vec<_>>(), anns[2..]);
+    assert!(!page.more);
+    // A seat with no character: an empty page.
+    let page = store
+        .campaign_page(&campaign, &query(Some("bo"), None, 5))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(page.characters.is_empty());
+    assert_eq!((page.total, page.more), (0, false));
+
+    // A budget of bytes: the sheets that fit, at least one, `more` as ever.
+    let size = whole.characters[0].sheet.len() as u64;
+    assert!(
+        whole
+            .characters
+            .iter()
+            .all(|c| c.sheet.len() as u64 == size)
+    );
+    for (max_bytes, fit) in [(0, 1), (size, 1), (3 * size, 3), (3 * size + 1, 3)] {
+        let page = store
+            .campaign_page(
+                &campaign,
+                &CharacterQuery {
+                    max_bytes: Some(max_bytes),
+                    ..query(None, Some(&added[0].id), 5)
+                },
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(page.characters, whole.characters[1..1 + fit], "{max_bytes}");
+        assert_eq!((page.total, page.more), (7, true));
+    }
+    let page = store
+        .campaign_page(
+            &campaign,
+            &CharacterQuery {
+                max_bytes: Some(u64::MAX),
+                ..query(Some("ann"), None, 0)
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(page.characters.is_empty(), "a limit of 0 reads none");
+
+    // Bad cursors: another owner's, another campaign's, unknown, with U+0000.
+    for (owner, after) in [
+        (Some("ann"), added[1].id.as_str()),
+        (None, stranger.id.as_str()),
+        (None, "0123456789abcdef0123456789abcdef"),
+        (None, ""),
+        (None, "a\0b"),
+    ] {
+        assert_eq!(
+            store
+                .campaign_page(&campaign, &query(owner, Some(after), 3))
+                .await,
+            Err(StoreError::CharacterNotFound),
+            "{owner:?} after {after:?}"
+        );
+    }
+    // No such campaign.
+    assert_eq!(
+        store
+            .campaign_page("0123456789abcdef0123456789abcdef", &query(None, None, 3))
+            .await,
+        Ok(None)
+    );
+    assert_eq!(
+        store.campaign_page("a\0b", &query(None, None, 3)).await,
+        Ok(None)
     );
 }

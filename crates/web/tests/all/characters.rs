@@ -948,6 +948,157 @@ async fn browser_a_players_campaign_page_shows_only_its_own() {
     let _ = c.close().await;
 }
 
+/// The histories the page fetched (`GET .../characters/CID`), by character id.
+async fn fetched_histories(c: &Client) -> Vec<String> {
+    let v = js(
+        c,
+        "return (window.__seen || []).map(s => /^fetch \\/api\\/campaigns\\/[0-9a-f]+\\/characters\\/([0-9a-f]{32}) /.exec(s)).filter(m => m).map(m => m[1]);",
+    )
+    .await;
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Issue 28, item 4: a campaign of 53 characters shows the first page of 50
+/// (and fetches only their histories), "More characters" shows the rest, a
+/// reload after an advancement keeps every character shown, and a player's
+/// page of its own few has no such button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_a_campaign_page_shows_its_characters_a_page_at_a_time() {
+    let Some((mut driver, _one)) = browser("browser_a_campaign_page_shows_its_characters").await
+    else {
+        return;
+    };
+    let server = Server::start().await;
+    let (status, made) = server
+        .api(
+            Method::POST,
+            "/api/campaigns",
+            None,
+            Some(json!({"system": "tiers", "name": "A crowd", "players": ["John"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["campaign"].as_str().expect("an id").to_string();
+    let token = |seat: &str| {
+        made["seats"]
+            .as_array()
+            .and_then(|a| a.iter().find(|s| s["seat"] == json!(seat)))
+            .and_then(|s| s["token"].as_str())
+            .expect("a token")
+            .to_string()
+    };
+    let john = example_text("john.toml");
+    let mut ids = Vec::new();
+    for i in 0..53 {
+        let name = format!("Hero {i:02}");
+        let owner = if i % 10 == 0 { "John" } else { "gm" };
+        let (status, v) = server
+            .api(
+                Method::POST,
+                &format!("/api/campaigns/{id}/characters"),
+                Some(&token("gm")),
+                Some(json!({
+                    "sheet": john.replace("name = \"John\"", &format!("name = {name:?}")),
+                    "owner": owner,
+                })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{name}: {v}");
+        ids.push(v["id"].as_str().expect("an id").to_string());
+    }
+    let names = |range: std::ops::Range<usize>| -> Vec<String> {
+        range.map(|i| format!("Hero {i:02}")).collect()
+    };
+
+    let c = driver.session(390, 844).await;
+    c.goto(&format!("{}/c/{id}#{}", server.base, token("gm")))
+        .await
+        .expect("the GM's campaign page");
+    wait_page(&c).await;
+    assert_eq!(shown_characters(&c).await, names(0..50));
+    let mut fetched = fetched_histories(&c).await;
+    fetched.sort();
+    let mut first_page = ids[..50].to_vec();
+    first_page.sort();
+    assert_eq!(fetched, first_page, "only the shown characters' histories");
+    let count = js(
+        &c,
+        "const b = document.getElementById('characters-more'); return [b.hidden, document.getElementById('characters-count').innerText];",
+    )
+    .await;
+    assert_eq!(count, json!([false, "Showing 50 of 53 characters."]));
+    assert_labelled(&c).await;
+    assert_fits(&c, 390).await;
+    // The foot of the list (the page itself is 50 characters long), on a
+    // phone and on a laptop.
+    for width in [390, 1280] {
+        set_viewport(&c, width, 844).await;
+        js(
+            &c,
+            "document.getElementById('characters-more').scrollIntoView({block: 'center'}); return true;",
+        )
+        .await;
+        let png = c.screenshot().await.expect("a screenshot");
+        let path = save_screenshot(&format!("campaign-more-characters-{width}"), &png);
+        eprintln!("screenshot: {}", path.display());
+    }
+    set_viewport(&c, 390, 844).await;
+
+    // The next page: the last three, their histories fetched, the button gone.
+    let loads = body_number(&c, "loads").await;
+    click(&c, "#more-characters").await;
+    until("the next page", || async {
+        (body_number(&c, "loads").await > loads).then_some(())
+    })
+    .await;
+    assert_eq!(shown_characters(&c).await, names(0..53));
+    assert_eq!(history_kinds(&c, "Hero 52").await, ["created"]);
+    let fetched = fetched_histories(&c).await;
+    assert_eq!(fetched.len(), 53, "each history once: {fetched:?}");
+    assert_eq!(
+        js(
+            &c,
+            "return document.getElementById('characters-more').hidden;"
+        )
+        .await,
+        json!(true)
+    );
+
+    // An advancement reloads the campaign: every character stays shown.
+    let (kind, text) = advance(&c, "Hero 51", "level-up", "").await;
+    assert_eq!(kind, "ok", "{text}");
+    assert_eq!(shown_characters(&c).await, names(0..53));
+    assert_eq!(history_kinds(&c, "Hero 51").await, ["created", "advanced"]);
+
+    // John's page: his six characters, no "More characters".
+    let p = driver.session(390, 844).await;
+    p.goto(&format!("{}/c/{id}#{}", server.base, token("John")))
+        .await
+        .expect("John's campaign page");
+    wait_page(&p).await;
+    let johns: Vec<String> = (0..53)
+        .filter(|i| i % 10 == 0)
+        .map(|i| format!("Hero {i:02}"))
+        .collect();
+    assert_eq!(shown_characters(&p).await, johns);
+    assert_eq!(
+        js(
+            &p,
+            "return document.getElementById('characters-more').hidden;"
+        )
+        .await,
+        json!(true)
+    );
+    let _ = p.close().await;
+    let _ = c.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_every_books_builder_draws_its_steps_with_labelled_controls() {
     let Some((mut driver, _one)) = browser("browser_every_books_builder").await else {
