@@ -361,11 +361,6 @@ pub use odds::{
     EXPLODE_DEPTH, ExprOdds, MAP_STEPS, MAX_NOTATION_WORK, MAX_STATE_VALUES, STATE_STEPS,
 };
 pub use roll::{Critical, DieOutcome, NodeOutcome, Operands, RollOutcome, SetItemOutcome};
-/// The vector of a [`DieOutcome`]'s lists (the crate `thin-vec`): one
-/// pointer wide, and no allocation while empty, as nearly all of them are,
-/// so that a die takes fewer bytes to build and move (issue 30, item 6).
-/// It reads as a slice; `thin_vec![..]` builds one.
-pub use thin_vec::{ThinVec, thin_vec};
 
 /// The longest text [`Expr::parse`] reads, in bytes.
 pub const MAX_INPUT_LEN: usize = 1_000;

@@ -2,7 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use thin_vec::{ThinVec, thin_vec};
 
 use super::ratio::Ratio;
 use super::{
@@ -348,7 +347,7 @@ pub struct DieOutcome {
     /// `None` for dropped dice and for groups that sum.
     pub success: Option<bool>,
     /// The faces rerolls replaced, oldest first (`ro`, `rr`).
-    pub rerolled_from: ThinVec<i64>,
+    pub rerolled_from: Vec<i64>,
     /// The value before `mi` or `ma` first changed it.
     pub clamped_from: Option<i64>,
     /// True when this die met the explosion test and rolled another die.
@@ -364,8 +363,8 @@ pub struct DieOutcome {
     pub critical: Option<Critical>,
     /// For a compounding die (Roll20's `!!`), the faces added into `value`,
     /// in the order rolled (empty otherwise).
-    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
-    pub compounded: ThinVec<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compounded: Vec<i64>,
 }
 
 /// A die marked by Roll20's `cs` or `cf` (issue 30, item 3).
@@ -956,13 +955,13 @@ fn new_die(die: Die, sides: Sides, value: i64, from_explosion: bool) -> DieOutco
         value,
         kept: true,
         success: None,
-        rerolled_from: ThinVec::new(),
+        rerolled_from: Vec::new(),
         clamped_from: None,
         exploded: false,
         from_explosion,
         failure: None,
         critical: None,
-        compounded: ThinVec::new(),
+        compounded: Vec::new(),
     }
 }
 
@@ -1393,7 +1392,7 @@ fn explode_by_rank(
 /// general path, to room for four).
 fn rerolled_once(d: &mut DieOutcome) {
     if d.rerolled_from.is_empty() {
-        d.rerolled_from = thin_vec![d.value];
+        d.rerolled_from = vec![d.value];
     } else {
         d.rerolled_from.push(d.value);
     }
@@ -1586,7 +1585,7 @@ mod tests {
 
     /// Every plain group of 0 to [`PLAIN_DICE`] dice of a few sizes (dF
     /// too), each keep and drop by rank and by value, with and without a
-    /// success test, rolled from a few seeds: the one-pass roll gives the
+    /// success test, rolled from a few seeds: the plain roll gives the
     /// same outcome as the general one and leaves the roller at the same
     /// place (issue 30, item 6).
     #[test]
