@@ -10,8 +10,8 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tabula_core::{Roller, Seeded};
 use tabula_core::notation::Expr;
+use tabula_core::{Roller, Seeded};
 
 /// (Tabula, caith) spellings of the same roll. caith: `K3` keeps the highest 3,
 /// `r2` rerolls a die showing 2 or less once, `ie6` explodes on 6 without
@@ -84,7 +84,9 @@ fn main() {
     // `roll_many` (ChaCha20 and the face from its words): the part of a
     // parse + roll that no change of the notation's code can remove.
     if let (Some(n), Some("dice")) = (
-        std::env::args().nth(3).and_then(|n| n.parse::<usize>().ok()),
+        std::env::args()
+            .nth(3)
+            .and_then(|n| n.parse::<usize>().ok()),
         std::env::args().nth(2).as_deref(),
     ) {
         let mut faces = vec![0u32; n];
