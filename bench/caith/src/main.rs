@@ -10,8 +10,8 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tabula_core::Seeded;
 use tabula_core::notation::Expr;
+use tabula_core::{Roller, Seeded};
 
 /// (Tabula, caith) spellings of the same roll. caith: `K3` keeps the highest 3,
 /// `r2` rerolls a die showing 2 or less once, `ie6` explodes on 6 without
@@ -78,6 +78,25 @@ fn main() {
             let expr = Expr::parse(black_box(&text)).expect("valid notation");
             black_box(expr.roll(&mut seeded).expect("seeded rolls never fail"));
         }
+        return;
+    }
+    // `-- SECONDS dice N`: time the seeded roller alone, N d6 in one
+    // `roll_many` (ChaCha20 and the face from its words): the part of a
+    // parse + roll that no change of the notation's code can remove.
+    if let (Some(n), Some("dice")) = (
+        std::env::args()
+            .nth(3)
+            .and_then(|n| n.parse::<usize>().ok()),
+        std::env::args().nth(2).as_deref(),
+    ) {
+        let mut faces = vec![0u32; n];
+        let rate = measure(budget, || {
+            seeded
+                .roll_many(tabula_core::dice::Die::D6, black_box(&mut faces))
+                .expect("seeded rolls never fail");
+            black_box(&faces);
+        });
+        println!("{n} d6 from the seeded roller: {:.1} ns", 1e9 / rate);
         return;
     }
     // `-- SECONDS EXPR odds`: time Tabula's exact odds of one expression.

@@ -763,7 +763,7 @@ fn roll_into(
             put(out, NodeOutcome::Number { value });
             value
         }
-        Node::Dice(d) => roll_dice_into(d, roller, out)?,
+        Node::Dice(d) => roll_group_into(d, roller, out)?,
         Node::Neg(x) => {
             let mut operand = placeholder_box();
             // The parser's bounds keep every value within ±2^53.
@@ -982,6 +982,87 @@ fn roll_dice(term: &DiceTerm, roller: &mut dyn Roller) -> Result<NodeOutcome, Ro
     let mut out = NodeOutcome::Number { value: 0 };
     roll_dice_into(term, roller, &mut out)?;
     Ok(out)
+}
+
+/// The most dice [`roll_plain_into`] rolls: their faces on the stack.
+const PLAIN_DICE: usize = 16;
+
+/// Roll a group of dice into `out`, by [`roll_plain_into`] when it is a
+/// plain group (the common forms: `4d6kh3`, `10d6>=5`, `1d20`), by
+/// [`roll_dice_into`] otherwise; returns the group's value.
+#[inline(always)]
+fn roll_group_into(
+    term: &DiceTerm,
+    roller: &mut dyn Roller,
+    out: &mut NodeOutcome,
+) -> Result<i64, RollError> {
+    if is_plain(term) {
+        roll_plain_into(term, roller, out)
+    } else {
+        roll_dice_into(term, roller, out)
+    }
+}
+
+/// Whether [`roll_plain_into`] rolls `term`: at most [`PLAIN_DICE`] dice,
+/// no modifier, at most one keep or drop, no failure test and no critical
+/// marks.
+#[inline(always)]
+fn is_plain(term: &DiceTerm) -> bool {
+    term.count as usize <= PLAIN_DICE
+        && term.modifiers.is_empty()
+        && term.more_select.is_empty()
+        && term.failure.is_none()
+        && term.critical_success.is_none()
+        && term.critical_failure.is_none()
+}
+
+/// [`roll_dice_into`] for a group [`is_plain`] accepts (issue 30, item 6),
+/// without its passes over modifiers, its steps of keeps and drops and its
+/// critical marks: the faces rolled onto the stack in one call, each die
+/// built in the vector, then the keep or drop and the success test. The
+/// same dice asked of the roller in the same order, and the same outcome,
+/// as [`roll_dice_into`] (a test compares them on every plain group of up
+/// to [`PLAIN_DICE`] dice).
+#[inline(never)]
+fn roll_plain_into(
+    term: &DiceTerm,
+    roller: &mut dyn Roller,
+    out: &mut NodeOutcome,
+) -> Result<i64, RollError> {
+    let sides = term.sides;
+    let die = sides.die();
+    let mut buffer = [0u32; PLAIN_DICE];
+    let faces = buffer.get_mut(..term.count as usize).unwrap_or_default();
+    roller.roll_many(die, faces)?;
+    let mut dice = Vec::with_capacity(faces.len());
+    dice.extend(
+        faces
+            .iter()
+            .map(|&f| new_die(die, sides, sides.value(f), false)),
+    );
+    if let Some(select) = term.select {
+        apply_select(select, &mut dice);
+    }
+    let success = term.success;
+    let value = match success {
+        Some(test) => mark_successes(test, &mut dice),
+        None => dice.iter().map(|d| d.value & -i64::from(d.kept)).sum(),
+    };
+    put(
+        out,
+        NodeOutcome::Dice {
+            // A plain group's lists are empty: a copy of its other fields.
+            term: DiceTerm {
+                modifiers: Vec::new(),
+                more_select: Vec::new(),
+                ..*term
+            },
+            value,
+            counts_successes: success.is_some(),
+            dice,
+        },
+    );
+    Ok(value)
 }
 
 /// Roll a group of dice into `out`; returns the group's value.
@@ -1494,8 +1575,71 @@ mod term_text {
 
 #[cfg(test)]
 mod tests {
-    use super::{DieOutcome, Select, Sides, drop_by_ranks, drop_small, new_die};
+    use super::{
+        DiceTerm, DieOutcome, NodeOutcome, PLAIN_DICE, Select, Sides, drop_by_ranks, drop_small,
+        is_plain, new_die, roll_dice_into, roll_plain_into,
+    };
     use crate::dice::Die;
+    use crate::notation::{Compare, Test};
+    use crate::roller::{Roller, Seeded};
+
+    /// Every plain group of 0 to [`PLAIN_DICE`] dice of a few sizes (dF
+    /// too), each keep and drop by rank and by value, with and without a
+    /// success test, rolled from a few seeds: the plain roll gives the
+    /// same outcome as the general one and leaves the roller at the same
+    /// place (issue 30, item 6).
+    #[test]
+    fn the_plain_roll_is_the_general_roll() {
+        let tests = [
+            None,
+            Some(Test {
+                compare: Compare::AtLeast,
+                target: 2,
+            }),
+            Some(Test {
+                compare: Compare::Equal,
+                target: 1,
+            }),
+        ];
+        for count in 0..=PLAIN_DICE as u32 {
+            let mut selects = vec![None, Some(Select::KeepBelow(3)), Some(Select::DropAbove(1))];
+            for k in 0..=count {
+                selects.extend([
+                    Some(Select::KeepHighest(k)),
+                    Some(Select::KeepLowest(k)),
+                    Some(Select::DropHighest(k)),
+                    Some(Select::DropLowest(k)),
+                ]);
+            }
+            for sides in [
+                Sides::Number(2),
+                Sides::Number(6),
+                Sides::Number(20),
+                Sides::Fudge,
+            ] {
+                for select in &selects {
+                    for success in tests {
+                        let term = DiceTerm {
+                            select: *select,
+                            success,
+                            ..DiceTerm::plain(count, sides)
+                        };
+                        assert!(is_plain(&term));
+                        for seed in 0..4 {
+                            let (mut a, mut b) = (Seeded::from_seed(seed), Seeded::from_seed(seed));
+                            let mut plain = NodeOutcome::Number { value: 0 };
+                            let mut general = NodeOutcome::Number { value: 0 };
+                            let va = roll_plain_into(&term, &mut a, &mut plain);
+                            let vb = roll_dice_into(&term, &mut b, &mut general);
+                            assert_eq!(va, vb, "{term}");
+                            assert_eq!(plain, general, "{term}");
+                            assert_eq!(a.roll(Die::D20), b.roll(Die::D20), "{term}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Every group of 1 to 6 dice of faces 1 to 3 (many ties), each keep
     /// and drop by rank: finding the dropped dice in turn marks the same
