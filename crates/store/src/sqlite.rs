@@ -532,32 +532,12 @@ impl Store for SqliteStore {
         }
         // One read transaction: one snapshot of the campaign.
         let mut tx = self.pool.begin().await?;
-        let row: Option<CampaignSummaryRow> = sqlx::query_as(&format!(
-            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ?1"
-        ))
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
+        let Some((row, seats, tables)) = campaign_head(&mut tx, id).await? else {
             return Ok(None);
         };
-        let seats: Vec<CampaignSeatRow> = sqlx::query_as(
-            "SELECT campaign_id, seat, role, display_name FROM campaign_seats \
-             WHERE campaign_id = ?1 ORDER BY position",
-        )
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
         let characters: Vec<CharacterRecordRow> = sqlx::query_as(&format!(
             "SELECT {CHARACTER_COLUMNS} FROM {CHARACTER_FROM} \
              WHERE h.campaign_id = ?1 ORDER BY h.created_order"
-        ))
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
-        let tables: Vec<SummaryRow> = sqlx::query_as(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM tables t \
-             WHERE t.campaign_id = ?1 ORDER BY t.created_order DESC"
         ))
         .bind(id)
         .fetch_all(&mut *tx)
@@ -581,29 +561,9 @@ impl Store for SqliteStore {
         }
         // One read transaction: the page, the counts and the cursor agree.
         let mut tx = self.pool.begin().await?;
-        let row: Option<CampaignSummaryRow> = sqlx::query_as(&format!(
-            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ?1"
-        ))
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
+        let Some((row, seats, tables)) = campaign_head(&mut tx, id).await? else {
             return Ok(None);
         };
-        let seats: Vec<CampaignSeatRow> = sqlx::query_as(
-            "SELECT campaign_id, seat, role, display_name FROM campaign_seats \
-             WHERE campaign_id = ?1 ORDER BY position",
-        )
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
-        let tables: Vec<SummaryRow> = sqlx::query_as(&format!(
-            "SELECT {SUMMARY_COLUMNS} FROM tables t \
-             WHERE t.campaign_id = ?1 ORDER BY t.created_order DESC"
-        ))
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
         // The cursor's place in the order added (before every character when absent).
         let from: i64 = match after {
             None => i64::MIN,
@@ -618,16 +578,10 @@ impl Store for SqliteStore {
             .await?
             .ok_or(StoreError::CharacterNotFound)?,
         };
-        let total: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM characters WHERE campaign_id = ?1 AND (?2 IS NULL OR owner = ?2)",
-        )
-        .bind(id)
-        .bind(owner)
-        .fetch_one(&mut *tx)
-        .await?;
-        let remaining: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM characters \
-             WHERE campaign_id = ?1 AND (?2 IS NULL OR owner = ?2) AND created_order > ?3",
+        // Every character the seat may see, and those after the cursor.
+        let (total, remaining): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), COALESCE(SUM(created_order > ?3), 0) FROM characters \
+             WHERE campaign_id = ?1 AND (?2 IS NULL OR owner = ?2)",
         )
         .bind(id)
         .bind(owner)
@@ -1102,4 +1056,37 @@ async fn insert_lines(
         insert.build().execute(&mut **tx).await?;
     }
     Ok(())
+}
+
+/// A campaign's summary, seats and tables (the part of [`Store::load_campaign`]
+/// and [`Store::campaign_page`] that does not depend on the characters), read
+/// in the caller's transaction; `None` when there is no such campaign.
+async fn campaign_head(
+    tx: &mut sqlx::SqliteConnection,
+    id: &str,
+) -> Result<Option<(CampaignSummaryRow, Vec<CampaignSeatRow>, Vec<SummaryRow>)>, StoreError> {
+    let row: Option<CampaignSummaryRow> = sqlx::query_as(&format!(
+        "SELECT {CAMPAIGN_COLUMNS} FROM campaigns c WHERE c.id = ?1"
+    ))
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let seats: Vec<CampaignSeatRow> = sqlx::query_as(
+        "SELECT campaign_id, seat, role, display_name FROM campaign_seats \
+             WHERE campaign_id = ?1 ORDER BY position",
+    )
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let tables: Vec<SummaryRow> = sqlx::query_as(&format!(
+        "SELECT {SUMMARY_COLUMNS} FROM tables t \
+             WHERE t.campaign_id = ?1 ORDER BY t.created_order DESC"
+    ))
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(Some((row, seats, tables)))
 }
