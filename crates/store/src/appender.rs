@@ -470,4 +470,39 @@ mod tests {
         assert_eq!(seq_of(&conn, &ids[0]), 2);
         store.close().await;
     }
+
+    /// `sqlite::memory:` is a private file the appender's connection shares:
+    /// an append lands and reads back; once the store is closed an append is
+    /// refused, not lost in a channel nobody reads.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_memory_store_appends_through_the_appender_too() {
+        let store = crate::open("sqlite::memory:").await.unwrap();
+        let id = store
+            .create_table(NewTable {
+                system: "bastards".into(),
+                name: "memory".into(),
+                initial_state: json!({}),
+                roller: None,
+                seats: vec![],
+                campaign: None,
+            })
+            .await
+            .unwrap();
+        let entries = vec![NewEntry {
+            seat: "gm".into(),
+            entry: json!({"n": 1}),
+        }];
+        assert_eq!(store.append(&id, 0, entries, None).await.unwrap(), 1);
+        let loaded = store.load_table(&id).await.unwrap().unwrap();
+        assert_eq!(loaded.entries.len(), 1);
+        store.close().await;
+        let entries = vec![NewEntry {
+            seat: "gm".into(),
+            entry: json!({"n": 2}),
+        }];
+        assert!(matches!(
+            store.append(&id, 1, entries, None).await,
+            Err(StoreError::Database(m)) if m.contains("closed")
+        ));
+    }
 }
