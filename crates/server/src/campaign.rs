@@ -193,24 +193,42 @@ pub async fn authenticate(
 
 /// The seat of `campaign` named `name` (compared as seat names are: case and
 /// spacing aside).
-fn seat_named<'c>(campaign: &'c LoadedCampaign, name: &str) -> Option<&'c CampaignSeat> {
-    campaign
-        .seats
+fn seat_named<'c>(seats: &'c [CampaignSeat], name: &str) -> Option<&'c CampaignSeat> {
+    seats
         .iter()
         .find(|s| tabula_engine::core::names::same_name(&s.seat, name))
 }
 
 /// "`name` is no seat of this campaign (its seats: ...)".
-fn no_seat(campaign: &LoadedCampaign, name: &str) -> String {
+fn no_seat(seats: &[CampaignSeat], name: &str) -> String {
     format!(
         "{name:?} is no seat of this campaign (its seats: {})",
-        campaign
-            .seats
+        seats
             .iter()
             .map(|s| s.seat.as_str())
             .collect::<Vec<_>>()
             .join(", ")
     )
+}
+
+/// Campaign `id` without its characters (its summary, seats and tables), for
+/// the server's own use where no sheet is needed: reads no sheet, where the
+/// whole campaign may be up to 16 MiB of them (issue 28).
+///
+/// # Errors
+/// [`AppError::NotFound`] when there is no such campaign.
+async fn load_head(store: &dyn Store, id: &str) -> Result<CampaignPage, AppError> {
+    let query = CharacterQuery {
+        owner: None,
+        after: None,
+        limit: 0,
+        max_bytes: None,
+    };
+    store
+        .campaign_page(id, &query)
+        .await
+        .map_err(AppError::store)?
+        .ok_or_else(|| AppError::NotFound(format!("no campaign {id}")))
 }
 
 /// Campaign `id` whole (every character), for the server's own use.
@@ -390,7 +408,7 @@ pub async fn add_character(
     seat: &CampaignSeat,
     request: &AddCharacter,
 ) -> Result<CharacterRecord, AppError> {
-    let campaign = load_whole(store, id).await?;
+    let campaign = load_head(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let name = system
         .validate_sheet_in(&campaign.summary.settings, &request.sheet)
@@ -398,8 +416,9 @@ pub async fn add_character(
     let owner = match &request.owner {
         None => seat.seat.clone(),
         Some(o) => {
-            let wanted = seat_named(&campaign, o)
-                .ok_or_else(|| AppError::BadRequest(format!("owner {}", no_seat(&campaign, o))))?;
+            let wanted = seat_named(&campaign.seats, o).ok_or_else(|| {
+                AppError::BadRequest(format!("owner {}", no_seat(&campaign.seats, o)))
+            })?;
             if seat.role != Role::Gm && wanted.seat != seat.seat {
                 return Err(AppError::Forbidden(
                     "a player adds characters only for its own seat".into(),
@@ -513,7 +532,7 @@ pub async fn replay(
     id: &str,
     record: &CharacterRecord,
 ) -> Result<String, AppError> {
-    let campaign = load_whole(store, id).await?;
+    let campaign = load_head(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let rows = store
         .character_history(id, &record.id)
@@ -576,7 +595,7 @@ pub async fn edit(
         ));
     }
     let record = character(store, id, character_id, seat).await?;
-    let campaign = load_whole(store, id).await?;
+    let campaign = load_head(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let name = system
         .validate_sheet_in(&campaign.summary.settings, sheet)
@@ -645,7 +664,7 @@ pub async fn advance(
         return Err(AppError::BadRequest("`command` is too long".into()));
     }
     let record = character(store, id, character_id, seat).await?;
-    let campaign = load_whole(store, id).await?;
+    let campaign = load_head(store, id).await?;
     let system = system_of(&campaign.summary.system)?;
     let who = if seat.role == Role::Gm {
         Seat::Gm
@@ -982,9 +1001,9 @@ pub async fn reissue(
             "only the GM reissues a campaign seat's link".into(),
         ));
     }
-    let campaign = load_whole(store, id).await?;
-    let target =
-        seat_named(&campaign, name).ok_or_else(|| AppError::NotFound(no_seat(&campaign, name)))?;
+    let campaign = load_head(store, id).await?;
+    let target = seat_named(&campaign.seats, name)
+        .ok_or_else(|| AppError::NotFound(no_seat(&campaign.seats, name)))?;
     let token = auth::new_token()?;
     let changed = store
         .reissue_campaign_token(id, &target.seat, &auth::hash_token(&token))

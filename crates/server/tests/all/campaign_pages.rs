@@ -308,8 +308,11 @@ async fn pages(db: Db) {
     // A character added between two pages comes last: the walk goes on
     // where it was and finds it.
     let a = show(&c, &camp, "gm", "?characters_limit=40").await;
+    assert_eq!(counting.take_characters(), 40);
     let next = a.json["characters_next"].as_str().unwrap().to_string();
     let late = add(&c, &camp, "Latecomer", "bob").await;
+    // Adding a character reads no other character's sheet.
+    assert_eq!(counting.take_characters(), 0);
     let a = show(
         &c,
         &camp,
@@ -321,6 +324,18 @@ async fn pages(db: Db) {
     rest.push(late);
     assert_eq!(ids(&a.json), rest);
     assert_eq!(a.json["characters_total"], n + 1);
+    counting.take_characters();
+
+    // Reissuing a seat's link reads no character either.
+    let a = c
+        .post(
+            &format!("/api/campaigns/{}/seats/bob/reissue", camp.id),
+            &camp.token("gm"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(counting.take_characters(), 0);
 }
 
 story!(pages_walk_every_character_once, super::pages);
