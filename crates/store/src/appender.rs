@@ -86,7 +86,6 @@ impl Appender {
              PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT};"
         ))
         .map_err(database)?;
-
         let (tx, rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("tabula-sqlite-appender".into())
