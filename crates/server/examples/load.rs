@@ -23,8 +23,9 @@
 //!
 //! For the side-by-side benchmark against boardgame.io (`bench/vs_boardgameio.sh`):
 //! `--serve` runs only the server (the same site `tabula serve` runs, with the
-//! rate limits of issue 28 raised far above the load, which `tabula serve`
-//! has no flag for) and prints `serving on http://ADDR`; `--prefill N` plays N
+//! rate limits of issue 28 raised far above the load: `tabula serve` takes
+//! flags for the command limits but not for WebSocket connects per address)
+//! and prints `serving on http://ADDR`; `--prefill N` plays N
 //! commands at every table before the followers connect and the measure
 //! starts; `--followers N` follows each table with N WebSockets (the seats'
 //! tokens in turn; default one per seat); `--pid PID` reads that server's CPU
