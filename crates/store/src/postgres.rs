@@ -40,6 +40,13 @@ const SUMMARY_COLUMNS: &str = "t.id, t.system, t.name, t.created_ms, \
      COALESCE((SELECT MAX(e.seq) FROM entries e WHERE e.table_id = t.id), 0), \
      (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id), t.campaign_id, t.ended_ms, t.touched_ms";
 
+/// The page of campaign `$1`'s characters that seat `$2` owns
+/// (every one when NULL), after the one added at `$3`, in the order
+/// added, at most `$4`: for [`Store::campaign_page`]'s sheets' sizes and its
+/// characters alike.
+const PAGE_OF_CHARACTERS: &str = "WHERE h.campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR h.owner = $2) AND h.created_order > $3 \
+     ORDER BY h.created_order LIMIT $4";
+
 const ENTRY_COLUMNS: &str = "seq, seat, entry::text, at_ms, command_end, roller::text";
 
 const EVENT_COLUMNS: &str = "seq, seat, kind, entry::text, sheet, at_ms";
@@ -751,9 +758,7 @@ impl Store for PgStore {
         if let (Some(max_bytes), true) = (query.max_bytes, limit > 0) {
             // The sheets' sizes only: the page ends where they pass the budget.
             let sizes: Vec<i64> = sqlx::query_scalar(&format!(
-                "SELECT octet_length(e.sheet)::BIGINT FROM {CHARACTER_FROM} \
-                 WHERE h.campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR h.owner = $2) AND h.created_order > $3 \
-                 ORDER BY h.created_order LIMIT $4"
+                "SELECT octet_length(e.sheet)::BIGINT FROM {CHARACTER_FROM} {PAGE_OF_CHARACTERS}"
             ))
             .bind(id)
             .bind(owner)
@@ -767,9 +772,7 @@ impl Store for PgStore {
             Vec::new()
         } else {
             sqlx::query_as(&format!(
-                "SELECT {CHARACTER_COLUMNS} FROM {CHARACTER_FROM} \
-                 WHERE h.campaign_id = $1 AND (CAST($2 AS TEXT) IS NULL OR h.owner = $2) AND h.created_order > $3 \
-                 ORDER BY h.created_order LIMIT $4"
+                "SELECT {CHARACTER_COLUMNS} FROM {CHARACTER_FROM} {PAGE_OF_CHARACTERS}"
             ))
             .bind(id)
             .bind(owner)

@@ -449,34 +449,20 @@ async fn type_into(c: &Client, id: &str, text: &str) {
 
 /// The characters a campaign page shows, by name.
 async fn shown_characters(c: &Client) -> Vec<String> {
-    let v = js(
+    js_strings(
         c,
         "return [...document.querySelectorAll('#characters .character')].map(a => a.dataset.name);",
     )
-    .await;
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+    .await
 }
 
 /// The kinds of the history events of character `name` on a campaign page.
 async fn history_kinds(c: &Client, name: &str) -> Vec<String> {
-    let v = js(
+    js_strings(
         c,
         &format!("const a = document.querySelector('#characters .character[data-name=\"{name}\"]'); return a ? [...a.querySelectorAll('ol.history li')].map(l => l.dataset.kind) : [];"),
     )
-    .await;
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+    .await
 }
 
 /// Give advancement command `command` (with `args`) to `name` from the
@@ -950,18 +936,11 @@ async fn browser_a_players_campaign_page_shows_only_its_own() {
 
 /// The histories the page fetched (`GET .../characters/CID`), by character id.
 async fn fetched_histories(c: &Client) -> Vec<String> {
-    let v = js(
+    js_strings(
         c,
         "return (window.__seen || []).map(s => /^fetch \\/api\\/campaigns\\/[0-9a-f]+\\/characters\\/([0-9a-f]{32}) /.exec(s)).filter(m => m).map(m => m[1]);",
     )
-    .await;
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+    .await
 }
 
 /// Issue 28, item 4: a campaign of 53 characters shows the first page of 50

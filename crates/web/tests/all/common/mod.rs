@@ -506,6 +506,19 @@ pub async fn js(client: &Client, script: &str) -> Value {
         .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
 }
 
+/// The strings a page script returns as a list (empty when it returns
+/// anything else; entries that are not strings are left out).
+pub async fn js_strings(client: &Client, script: &str) -> Vec<String> {
+    let v = js(client, script).await;
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A number the page keeps on `<body data-...>` (`seq`, `logSeq`).
 pub async fn body_number(client: &Client, key: &str) -> u64 {
     js(
@@ -646,18 +659,11 @@ pub async fn use_control(client: &Client, name: &str, values: &[(&str, &str)]) -
 
 /// The names of the commands the page offers now.
 pub async fn offered(client: &Client) -> Vec<String> {
-    let v = js(
+    js_strings(
         client,
         "return [...document.querySelectorAll('#commands .cmd')].map(c => c.dataset.command);",
     )
-    .await;
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+    .await
 }
 
 /// Everything the page fetched (HTTP answers and WebSocket messages) and its DOM.
