@@ -232,6 +232,7 @@ trait DynSession: Send + Sync {
     fn lines_since(&self, seat: &Seat, before: u64) -> Vec<LogLine>;
     fn raw_rows_after(&self, after: u64) -> Vec<RawRow>;
     fn first_held_seq(&self) -> u64;
+    fn snapshot_kept(&mut self);
     fn state_seq(&self) -> u64;
     fn initial_state(&self) -> serde_json::Value;
     fn state(&self) -> serde_json::Value;
@@ -429,6 +430,9 @@ where
     }
     fn first_held_seq(&self) -> u64 {
         Session::first_held_seq(self)
+    }
+    fn snapshot_kept(&mut self) {
+        Session::snapshot_kept(self);
     }
     fn initial_state(&self) -> serde_json::Value {
         serde_json::to_value(Session::initial_state(self)).unwrap_or(serde_json::Value::Null)
@@ -689,8 +693,19 @@ impl AnyTable {
         })
     }
 
+    /// Tell the table that the store now keeps a snapshot of its current
+    /// state: from the second time on, it forgets the rows before the
+    /// previous snapshot ([`Session::snapshot_kept`]; issue 28: memory and
+    /// undo that do not grow with the evening). [`AnyTable::first_held_seq`]
+    /// moves on; an undo back past it is refused with
+    /// [`CommandError::OlderRowsNeeded`].
+    pub fn snapshot_kept(&mut self) {
+        self.inner.snapshot_kept();
+    }
+
     /// The seq of the first journal row this table holds in memory: 1, or the
-    /// snapshot's row for a table loaded with [`AnyTable::restore_tail`].
+    /// snapshot's row for a table loaded with [`AnyTable::restore_tail`] (or
+    /// trimmed by [`AnyTable::snapshot_kept`]).
     /// [`AnyTable::raw_rows_after`]`(after)` is the whole answer only when
     /// `after + 1 >= first_held_seq()`.
     pub fn first_held_seq(&self) -> u64 {

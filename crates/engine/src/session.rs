@@ -289,6 +289,10 @@ pub struct Session<S: TextPlay> {
     /// the rows before the snapshot's are not held, and the rules' table starts
     /// at the snapshot's state. `None`: every row from 1 is held.
     tail: Option<Box<TailStart<S::State>>>,
+    /// The latest row whose state the store keeps as a snapshot, with that
+    /// state ([`Session::snapshot_kept`]): the next snapshot forgets the rows
+    /// before this one.
+    kept: Option<Box<(u64, S::State)>>,
 }
 
 /// Where a table loaded from a snapshot starts (issue 28, item 1): the rows up
@@ -371,6 +375,7 @@ impl<S: TextPlay> Session<S> {
             roller,
             recent: Vec::new(),
             tail: None,
+            kept: None,
         }
     }
 
@@ -448,6 +453,7 @@ impl<S: TextPlay> Session<S> {
             boundaries,
             recent: Vec::new(),
             tail: Some(tail),
+            kept: None,
         }
     }
 
@@ -463,6 +469,54 @@ impl<S: TextPlay> Session<S> {
                 base.clone(),
             ),
             _ => Session::new(self.table.initial().clone(), self.initial_roller.clone()),
+        }
+    }
+
+    /// Note that the store now keeps a snapshot of the current state (the
+    /// state after the latest row), and forget the rows before the previous
+    /// snapshot noted, as if the table had been loaded from that one
+    /// ([`Session::restore_tail`]). Issue 28, "a long evening": a table played
+    /// in a server's memory then holds the rows since its second-latest
+    /// snapshot (about twice the store's `SNAPSHOT_EVERY`, 100 rows, plus the
+    /// last command's), not every row since row 1, so neither its memory
+    /// nor an undo (which replays the held events, [`Table::truncate`]) grows
+    /// with the evening. An undo back past the held rows is refused with
+    /// [`CommandError::OlderRowsNeeded`], as after a restart; the server then
+    /// loads the whole journal.
+    ///
+    /// Nothing is forgotten unless the trimmed table replays to the same seq
+    /// and state (an undo among the held rows that goes back before the
+    /// previous snapshot keeps every row), and a latest row with no roller
+    /// (not a command's end) is not noted: a snapshot's row must carry the
+    /// roller to start from. The trim replays the held rows once, about every
+    /// `SNAPSHOT_EVERY` commands.
+    pub fn snapshot_kept(&mut self) {
+        let seq = self.seq();
+        if !self.rows.last().is_some_and(|r| r.roller.is_some()) {
+            return;
+        }
+        let now = Box::new((seq, self.table.state().clone()));
+        let Some(previous) = self.kept.replace(now) else {
+            return;
+        };
+        let (at, state) = *previous;
+        if at <= self.first_held_seq() {
+            return;
+        }
+        let from = self.rows.partition_point(|r| r.seq < at);
+        let rows = self.rows[from..].to_vec();
+        let trimmed = Session::restore_tail(
+            self.initial_state().clone(),
+            self.initial_roller.clone(),
+            (at, state),
+            rows,
+        );
+        if let Ok(mut trimmed) = trimmed {
+            if trimmed.seq() == seq && trimmed.state() == self.state() {
+                trimmed.recent = std::mem::take(&mut self.recent);
+                trimmed.kept = self.kept.take();
+                *self = trimmed;
+            }
         }
     }
 

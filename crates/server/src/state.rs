@@ -765,6 +765,16 @@ impl AppState {
         self.slots().keys().cloned().collect()
     }
 
+    /// The rows table `id` holds in memory, `(first, last)` seq (`first` is 1
+    /// for a table holding its whole journal, [`AnyTable::first_held_seq`]),
+    /// or `None` when it is not held here. For diagnostics and tests: a table
+    /// played for a long evening holds a bounded number of rows (issue 28).
+    pub async fn held_rows(&self, id: &str) -> Option<(u64, u64)> {
+        let slot = self.slots().get(id).cloned()?;
+        let table = slot.table.read().await;
+        table.as_ref().map(|t| (t.first_held_seq(), t.seq()))
+    }
+
     /// Follow the store's feed of appends (PostgreSQL; SQLite has none) until
     /// the server shuts down: each notice catches the table up
     /// ([`AppState::heard`]), on a task of its own so one busy table never
@@ -811,7 +821,9 @@ impl AppState {
     /// Write the rows `table` gained after `before` to the store, as one
     /// append, with the roller state after them (and a snapshot of the state
     /// when the log passes a multiple of [`SNAPSHOT_EVERY`]). On success every
-    /// follower of the table hears of the new seq.
+    /// follower of the table hears of the new seq, and after a snapshot the
+    /// table forgets the rows before its previous one
+    /// ([`AnyTable::snapshot_kept`]).
     ///
     /// # Errors
     /// [`AppError::Stale`] when another server appended first: the table is
@@ -837,6 +849,7 @@ impl AppState {
         };
         let roller_after = last.roller.clone();
         let snapshot = (before / SNAPSHOT_EVERY != target / SNAPSHOT_EVERY).then(|| table.state());
+        let snapshotted = snapshot.is_some();
         // Described once, here, for every seat: kept in the store with the rows
         // and in the slot's window for the followers. Issue 28.
         let lines = describe_lines(table, before);
@@ -860,6 +873,13 @@ impl AppState {
             .await;
         let error = match result {
             Ok(seq) if seq == target => {
+                if snapshotted {
+                    // The rows before the previous snapshot are the store's
+                    // alone from now on (memory and undo bounded; issue 28).
+                    if let Some(table) = guard.as_mut() {
+                        table.snapshot_kept();
+                    }
+                }
                 slot.recent().push(before, seq, &lines);
                 let _ = slot.tx.send(Signal::Advanced(seq));
                 return Ok(seq);

@@ -285,3 +285,93 @@ fn a_table_loaded_from_a_snapshot_and_the_rows_after_it_is_the_replayed_table() 
     assert!(past > 5, "only {past} undos went back past a snapshot");
     eprintln!("{checked} tails, {refused} refused for an undo past them, {past} undos past");
 }
+
+/// Issue 28, "a long evening": a table told after some of its commands that
+/// the store keeps a snapshot of its state ([`AnyTable::snapshot_kept`])
+/// forgets the rows before the previous such snapshot, and still answers as
+/// the table that holds every row: seq, state, roller, the rows it holds,
+/// every seat's log after them and view. Its undos agree with the whole
+/// table's until one would go back past the rows it holds, which is refused
+/// as `OlderRowsNeeded` (the server then loads the whole log).
+#[test]
+fn a_table_that_forgets_the_rows_before_its_snapshots_is_the_whole_table() {
+    let (mut trimmed, mut past, mut reloaded) = (0, 0, 0);
+    for (system, stem, t) in played_tables() {
+        let rows = t.raw_rows_after(0);
+        for every in [1, 3] {
+            let what = format!("{system} {stem}, a snapshot every {every} commands");
+            let mut a = replay(&t, &[]);
+            let mut ends = 0;
+            for (k, row) in rows.iter().enumerate() {
+                if a.extend(std::slice::from_ref(row)).is_err() {
+                    // Only an undo back past the rows held: the server reloads
+                    // the whole log then (`catch_up`).
+                    assert!(
+                        row.entry["kind"] == "undo"
+                            && row.entry["back_to"]
+                                .as_u64()
+                                .is_some_and(|b| b < a.first_held_seq()),
+                        "{what}: row {} refused",
+                        row.seq
+                    );
+                    a = replay(&t, &rows[..=k]);
+                    reloaded += 1;
+                }
+                if row.command_end {
+                    ends += 1;
+                    if ends % every == 0 {
+                        let held = a.first_held_seq();
+                        a.snapshot_kept();
+                        if a.first_held_seq() > held {
+                            trimmed += 1;
+                        }
+                    }
+                }
+            }
+            let from = a.first_held_seq();
+            assert_eq!(a.seq(), t.seq(), "{what}: seq");
+            assert_eq!(a.state(), t.state(), "{what}: state");
+            assert_eq!(a.roller(), t.roller(), "{what}: roller");
+            assert_eq!(a.initial_state(), t.initial_state(), "{what}: initial");
+            assert_eq!(
+                a.raw_rows_after(from - 1),
+                t.raw_rows_after(from - 1),
+                "{what}: rows held"
+            );
+            for seat in t.seats() {
+                assert_eq!(
+                    a.log_for(&seat, from),
+                    t.log_for(&seat, from),
+                    "{what}: log"
+                );
+                assert_eq!(
+                    a.view(&seat, &seat).ok(),
+                    t.view(&seat, &seat).ok(),
+                    "{what}: view"
+                );
+            }
+            let mut b = replay(&t, &rows);
+            loop {
+                match a.undo(&Seat::Gm) {
+                    Ok(_) => {
+                        b.undo(&Seat::Gm).unwrap();
+                        assert_eq!(a.state(), b.state(), "{what}: state after undo");
+                        assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
+                    }
+                    Err(tabula_engine::CommandError::OlderRowsNeeded) => {
+                        assert!(b.undo(&Seat::Gm).is_ok(), "{what}: refused a real undo");
+                        past += 1;
+                        break;
+                    }
+                    Err(e) => {
+                        assert_eq!(Err(e), b.undo(&Seat::Gm).map(|_| ()), "{what}");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(trimmed > 50, "rows were forgotten only {trimmed} times");
+    assert!(past >= 5, "only {past} undos went back past the rows held");
+    eprintln!("rows forgotten {trimmed} times, {past} undos past them, {reloaded} reloads");
+}

@@ -579,3 +579,56 @@ async fn older_rows(db: Db) {
 }
 
 story!(older_rows_are_described_once_on_load, super::older_rows);
+
+/// Issue 28, "a long evening": a table played live past several snapshots
+/// holds only the rows since its previous snapshot (its memory and an undo's
+/// replay do not grow with the evening), and the GM's undos within them read
+/// nothing from the store and leave the view the whole replay's. (An undo back
+/// past the rows held loads the whole log once, as after a restart:
+/// `restart_loads_the_snapshot` above, and the engine's
+/// `a_table_that_forgets_the_rows_before_its_snapshots_is_the_whole_table`.)
+async fn a_live_table_forgets_old_rows(db: Db) {
+    let counting = Counting::new(db.open().await);
+    let store: Arc<dyn Store> = counting.clone();
+    let state = AppState::new(store.clone());
+    let c = Client::with_state(state.clone());
+    let t: Table = c
+        .create(json!({"system": "sour-grapes", "example": "table"}))
+        .await;
+    let gm = t.gm();
+    let every = tabula_store::SNAPSHOT_EVERY;
+    let mut seq = 0;
+    // Bounded: each `rest` adds at least one row.
+    for _ in 0..3 * every + 20 {
+        let a = c.command(&t, &gm, "rest").await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        seq = a.json["seq"].as_u64().unwrap();
+        let (first, last) = state.held_rows(&t.id).await.expect("the table is held");
+        assert_eq!(last, seq);
+        assert!(
+            last - first < 2 * every + 10,
+            "rows {first}..={last} held at seq {seq}"
+        );
+    }
+    let (first, _) = state.held_rows(&t.id).await.expect("the table is held");
+    assert!(first > every, "rows from {first} held after {seq} rows");
+
+    let whole_view =
+        |table: &AnyTable| serde_json::to_value(table.view(&Seat::Gm, &Seat::Gm).unwrap()).unwrap();
+    for undo in 1..=3 {
+        counting.take();
+        let a = c.command(&t, &gm, "undo").await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        let (_, rows_read) = counting.take();
+        assert_eq!(rows_read, 0, "undo {undo}: within the rows held");
+        let view = c.get(&t.url("view"), &gm).await;
+        let whole = load_whole(&*counting.inner, &t.id).await.unwrap();
+        assert_eq!(view.json["seq"].as_u64().unwrap(), whole.seq());
+        assert_eq!(view.json["view"], whole_view(&whole), "after undo {undo}");
+    }
+}
+
+crate::story!(
+    a_live_table_forgets_the_rows_before_its_previous_snapshot,
+    super::a_live_table_forgets_old_rows
+);
