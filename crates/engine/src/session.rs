@@ -492,7 +492,7 @@ impl<S: TextPlay> Session<S> {
     /// `SNAPSHOT_EVERY` commands.
     pub fn snapshot_kept(&mut self) {
         let seq = self.seq();
-        if !self.rows.last().is_some_and(|r| r.roller.is_some()) {
+        if self.rows.last().is_none_or(|r| r.roller.is_none()) {
             return;
         }
         let now = Box::new((seq, self.table.state().clone()));
@@ -511,12 +511,13 @@ impl<S: TextPlay> Session<S> {
             (at, state),
             rows,
         );
-        if let Ok(mut trimmed) = trimmed {
-            if trimmed.seq() == seq && trimmed.state() == self.state() {
-                trimmed.recent = std::mem::take(&mut self.recent);
-                trimmed.kept = self.kept.take();
-                *self = trimmed;
-            }
+        if let Ok(mut trimmed) = trimmed
+            && trimmed.seq() == seq
+            && trimmed.state() == self.state()
+        {
+            trimmed.recent = std::mem::take(&mut self.recent);
+            trimmed.kept = self.kept.take();
+            *self = trimmed;
         }
     }
 
