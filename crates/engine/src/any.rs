@@ -402,8 +402,13 @@ where
         // server's CPU at 50,000 rows went to that scan).
         let all = self.rows();
         let rows: Vec<_> = all[all.partition_point(|r| r.seq <= before)..].to_vec();
-        // An undo's line is described alone; events in the state after them.
-        if rows.iter().any(|r| matches!(r.entry, Entry::Undo { .. })) {
+        // Events before an undo among several rows are described in the
+        // states the undo took back, which only a replay has. An undo alone
+        // (the GM's command) is described without one: its line names the
+        // row it went back to and nothing of the state (issue 28: the replay
+        // made an undo's cost grow with the rows held, and with the undos
+        // among them).
+        if rows.len() > 1 && rows.iter().any(|r| matches!(r.entry, Entry::Undo { .. })) {
             return Session::log_for(self, seat, before);
         }
         self.lines_for(&rows, seat)

@@ -105,6 +105,12 @@ struct Args {
     /// them) before the followers connect and the measure starts.
     #[arg(long, default_value_t = 0)]
     prefill: usize,
+    /// After the prefill, the GM of the first table gives a command and
+    /// takes it back with `undo`, this many times, and the undos' latency
+    /// (and the server's CPU over them, with `--pid`) is printed: an undo's
+    /// cost against the log's length (issue 28).
+    #[arg(long, default_value_t = 0)]
+    undos: usize,
     /// WebSocket followers per table (the seats' tokens in turn). Default:
     /// one per seat.
     #[arg(long)]
@@ -145,6 +151,50 @@ async fn call(
         .map_err(|e| e.to_string())?
         .to_bytes();
     Ok((status, serde_json::from_slice(&body).unwrap_or(Value::Null)))
+}
+
+/// The GM of `table` (on `base`) gives its command and takes it back with
+/// `undo`, `n` times; prints the undos' p50 and p99 latency and, with `pid`,
+/// the server's CPU per command-and-undo pair.
+async fn undos(
+    http: &Http,
+    base: &str,
+    table: &(String, Vec<String>),
+    n: usize,
+    pid: Option<u32>,
+) -> Result<(), String> {
+    let (id, tokens) = table;
+    let url = format!("{base}/api/tables/{id}/commands");
+    let cpu_before = pid.map(proc_usage).transpose()?;
+    let mut latencies = Vec::with_capacity(n);
+    for _ in 0..n {
+        for text in [SEATS[0].1, "undo"] {
+            let t0 = Instant::now();
+            let body = json!({ "text": text });
+            match call(http, Method::POST, &url, Some(&tokens[0]), Some(&body)).await? {
+                (StatusCode::OK, _) => {}
+                (s, v) => return Err(format!("{text}: {s} {v}")),
+            }
+            if text == "undo" {
+                latencies.push(t0.elapsed());
+            }
+        }
+    }
+    latencies.sort();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
+    let cpu = match (pid, cpu_before) {
+        (Some(pid), Some((before, _))) => format!(
+            " cpu per command and undo={:.3}ms",
+            (proc_usage(pid)?.0 - before) * 1000.0 / n as f64
+        ),
+        _ => String::new(),
+    };
+    println!(
+        "  undos: {n}, each after a command: p50={:.3}ms p99={:.3}ms{cpu}",
+        at(0.5).as_secs_f64() * 1000.0,
+        at(0.99).as_secs_f64() * 1000.0,
+    );
+    Ok(())
 }
 
 /// The CPU seconds (utime + stime) and RSS bytes of process `pid`.
@@ -490,6 +540,10 @@ async fn main() -> Result<(), String> {
                 .map(|e| format!(" first error: {e}"))
                 .unwrap_or_default()
         );
+    }
+
+    if args.undos > 0 {
+        undos(&http, &bases[0], &tables[0], args.undos, args.pid).await?;
     }
 
     // Every seat follows its table (on the servers in turn) and counts updates.
