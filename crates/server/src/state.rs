@@ -700,10 +700,16 @@ impl AppState {
             return Ok(false);
         }
         let rows: Vec<RawRow> = newer.into_iter().map(raw_row).collect();
-        if let Err(e) = t.extend(&rows) {
-            tracing::warn!(table = id, error = %e, "catching up row by row failed; reloading");
-            *guard = None;
-            *guard = Some(load(self.store().as_ref(), id).await?);
+        match t.extend(&rows) {
+            // Past a multiple of SNAPSHOT_EVERY, as the appending server's
+            // snapshot: the older rows are forgotten here too (issue 28).
+            Ok(()) if before / SNAPSHOT_EVERY != t.seq() / SNAPSHOT_EVERY => t.snapshot_kept(),
+            Ok(()) => {}
+            Err(e) => {
+                tracing::warn!(table = id, error = %e, "catching up row by row failed; reloading");
+                *guard = None;
+                *guard = Some(load(self.store().as_ref(), id).await?);
+            }
         }
         let seq = guard.as_ref().map_or(before, AnyTable::seq);
         // Another server described these rows: they are in the store only.

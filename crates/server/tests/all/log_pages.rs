@@ -582,8 +582,9 @@ story!(older_rows_are_described_once_on_load, super::older_rows);
 
 /// Issue 28, "a long evening": a table played live past several snapshots
 /// holds only the rows since its previous snapshot (its memory and an undo's
-/// replay do not grow with the evening), and the GM's undos within them read
-/// nothing from the store and leave the view the whole replay's. (An undo back
+/// replay do not grow with the evening), as does a second server catching up
+/// with it, and the GM's undos within them read nothing from the store and
+/// leave the view the whole replay's. (An undo back
 /// past the rows held loads the whole log once, as after a restart:
 /// `restart_loads_the_snapshot` above, and the engine's
 /// `a_table_that_forgets_the_rows_before_its_snapshots_is_the_whole_table`.)
@@ -596,10 +597,12 @@ async fn a_live_table_forgets_old_rows(db: Db) {
         .create(json!({"system": "sour-grapes", "example": "table"}))
         .await;
     let gm = t.gm();
+    // A second server on the same store, catching up every ten commands.
+    let other = Client::new(db.open().await);
     let every = tabula_store::SNAPSHOT_EVERY;
     let mut seq = 0;
     // Bounded: each `rest` adds at least one row.
-    for _ in 0..3 * every + 20 {
+    for i in 0..3 * every + 20 {
         let a = c.command(&t, &gm, "rest").await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.text);
         seq = a.json["seq"].as_u64().unwrap();
@@ -609,9 +612,21 @@ async fn a_live_table_forgets_old_rows(db: Db) {
             last - first < 2 * every + 10,
             "rows {first}..={last} held at seq {seq}"
         );
+        if i % 10 == 9 {
+            let status = other.get(&t.url("status"), &gm).await;
+            assert_eq!(status.json["seq"], json!(seq));
+        }
     }
     let (first, _) = state.held_rows(&t.id).await.expect("the table is held");
     assert!(first > every, "rows from {first} held after {seq} rows");
+    let view = other.get(&t.url("view"), &gm).await;
+    assert_eq!(view.json, c.get(&t.url("view"), &gm).await.json);
+    let (first, last) = other.state.held_rows(&t.id).await.expect("held there too");
+    assert_eq!(last, seq);
+    assert!(
+        first > every && last - first < 2 * every + 20,
+        "the other server holds rows {first}..={last}"
+    );
 
     let whole_view =
         |table: &AnyTable| serde_json::to_value(table.view(&Seat::Gm, &Seat::Gm).unwrap()).unwrap();
