@@ -357,6 +357,15 @@ fn a_table_that_forgets_the_rows_before_its_snapshots_is_the_whole_table() {
                         b.undo(&Seat::Gm).unwrap();
                         assert_eq!(a.state(), b.state(), "{what}: state after undo");
                         assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
+                        // The undo's line, described alone, is the replay's.
+                        let before = a.seq() - 1;
+                        for seat in b.seats() {
+                            assert_eq!(
+                                a.lines_since(&seat, before),
+                                b.log_for(&seat, before),
+                                "{what}: the undo's line"
+                            );
+                        }
                     }
                     Err(tabula_engine::CommandError::OlderRowsNeeded) => {
                         assert!(b.undo(&Seat::Gm).is_ok(), "{what}: refused a real undo");
