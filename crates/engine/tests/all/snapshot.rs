@@ -232,51 +232,15 @@ fn a_table_loaded_from_a_snapshot_and_the_rows_after_it_is_the_replayed_table() 
                 }
             };
             assert_eq!(a.first_held_seq(), at, "{what}: first row held");
-            assert_eq!(a.seq(), t.seq(), "{what}: seq");
-            assert_eq!(a.state(), t.state(), "{what}: state");
-            assert_eq!(a.roller(), t.roller(), "{what}: roller");
-            assert_eq!(a.initial_state(), t.initial_state(), "{what}: initial");
-            assert_eq!(
-                a.raw_rows_after(at - 1),
-                t.raw_rows_after(at - 1),
-                "{what}: rows held"
-            );
-            for seat in t.seats() {
-                assert_eq!(a.log_for(&seat, at), t.log_for(&seat, at), "{what}: log");
-                assert_eq!(
-                    a.view(&seat, &seat).ok(),
-                    t.view(&seat, &seat).ok(),
-                    "{what}: view"
-                );
-            }
+            assert_holds_as_whole(&a, &t, &what);
             let mut b = replay(&t, &rows);
-            for _ in 0..if i % 4 == 0 { usize::MAX } else { 2 } {
-                match a.undo(&Seat::Gm) {
-                    Ok(_) => {
-                        b.undo(&Seat::Gm).unwrap();
-                        assert_eq!(a.state(), b.state(), "{what}: state after undo");
-                        assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
-                        let (from, to) = (a.first_held_seq(), a.seq());
-                        assert_eq!(a.raw_rows_after(from), b.raw_rows_after(from));
-                        for seat in b.seats() {
-                            assert_eq!(
-                                a.lines_since(&seat, to - 1),
-                                b.lines_since(&seat, to - 1),
-                                "{what}: the undo's line"
-                            );
-                        }
-                    }
-                    Err(tabula_engine::CommandError::OlderRowsNeeded) => {
-                        // The whole table still has a point to go back to.
-                        assert!(b.undo(&Seat::Gm).is_ok(), "{what}: refused a real undo");
-                        past += 1;
-                        break;
-                    }
-                    Err(e) => {
-                        assert_eq!(Err(e), b.undo(&Seat::Gm).map(|_| ()), "{what}");
-                        break;
-                    }
-                }
+            if undo_both(
+                &mut a,
+                &mut b,
+                if i % 4 == 0 { usize::MAX } else { 2 },
+                &what,
+            ) {
+                past += 1;
             }
             checked += 1;
         }
@@ -328,59 +292,78 @@ fn a_table_that_forgets_the_rows_before_its_snapshots_is_the_whole_table() {
                     }
                 }
             }
-            let from = a.first_held_seq();
-            assert_eq!(a.seq(), t.seq(), "{what}: seq");
-            assert_eq!(a.state(), t.state(), "{what}: state");
-            assert_eq!(a.roller(), t.roller(), "{what}: roller");
-            assert_eq!(a.initial_state(), t.initial_state(), "{what}: initial");
-            assert_eq!(
-                a.raw_rows_after(from - 1),
-                t.raw_rows_after(from - 1),
-                "{what}: rows held"
-            );
-            for seat in t.seats() {
-                assert_eq!(
-                    a.log_for(&seat, from),
-                    t.log_for(&seat, from),
-                    "{what}: log"
-                );
-                assert_eq!(
-                    a.view(&seat, &seat).ok(),
-                    t.view(&seat, &seat).ok(),
-                    "{what}: view"
-                );
-            }
+            assert_holds_as_whole(&a, &t, &what);
             let mut b = replay(&t, &rows);
-            loop {
-                match a.undo(&Seat::Gm) {
-                    Ok(_) => {
-                        b.undo(&Seat::Gm).unwrap();
-                        assert_eq!(a.state(), b.state(), "{what}: state after undo");
-                        assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
-                        // The undo's line, described alone, is the replay's.
-                        let before = a.seq() - 1;
-                        for seat in b.seats() {
-                            assert_eq!(
-                                a.lines_since(&seat, before),
-                                b.log_for(&seat, before),
-                                "{what}: the undo's line"
-                            );
-                        }
-                    }
-                    Err(tabula_engine::CommandError::OlderRowsNeeded) => {
-                        assert!(b.undo(&Seat::Gm).is_ok(), "{what}: refused a real undo");
-                        past += 1;
-                        break;
-                    }
-                    Err(e) => {
-                        assert_eq!(Err(e), b.undo(&Seat::Gm).map(|_| ()), "{what}");
-                        break;
-                    }
-                }
+            if undo_both(&mut a, &mut b, usize::MAX, &what) {
+                past += 1;
             }
         }
     }
     assert!(trimmed > 50, "rows were forgotten only {trimmed} times");
     assert!(past >= 5, "only {past} undos went back past the rows held");
     eprintln!("rows forgotten {trimmed} times, {past} undos past them, {reloaded} reloads");
+}
+
+/// `a`, holding the rows from its first held on, answers as the whole table
+/// `t` does: seq, state, roller, initial state, the rows it holds, every
+/// seat's log after them and view.
+fn assert_holds_as_whole(a: &AnyTable, t: &AnyTable, what: &str) {
+    let from = a.first_held_seq();
+    assert_eq!(a.seq(), t.seq(), "{what}: seq");
+    assert_eq!(a.state(), t.state(), "{what}: state");
+    assert_eq!(a.roller(), t.roller(), "{what}: roller");
+    assert_eq!(a.initial_state(), t.initial_state(), "{what}: initial");
+    assert_eq!(
+        a.raw_rows_after(from - 1),
+        t.raw_rows_after(from - 1),
+        "{what}: rows held"
+    );
+    for seat in t.seats() {
+        assert_eq!(
+            a.log_for(&seat, from),
+            t.log_for(&seat, from),
+            "{what}: log"
+        );
+        assert_eq!(
+            a.view(&seat, &seat).ok(),
+            t.view(&seat, &seat).ok(),
+            "{what}: view"
+        );
+    }
+}
+
+/// The GM undoes on `a` (holding some rows) and on `b` (the whole table) in
+/// turn, at most `limit` times: each pair agrees (state, roller, the rows
+/// `a` holds, and every seat's line of the undo is the replay's). Stops at
+/// the first refusal, which must be the whole table's too unless `a` refused
+/// as `OlderRowsNeeded`: then `b` still had a point to go back to, and this
+/// returns true.
+fn undo_both(a: &mut AnyTable, b: &mut AnyTable, limit: usize, what: &str) -> bool {
+    for _ in 0..limit {
+        match a.undo(&Seat::Gm) {
+            Ok(_) => {
+                b.undo(&Seat::Gm).unwrap();
+                assert_eq!(a.state(), b.state(), "{what}: state after undo");
+                assert_eq!(a.roller(), b.roller(), "{what}: roller after undo");
+                let (from, to) = (a.first_held_seq(), a.seq());
+                assert_eq!(a.raw_rows_after(from), b.raw_rows_after(from));
+                for seat in b.seats() {
+                    assert_eq!(
+                        a.lines_since(&seat, to - 1),
+                        b.log_for(&seat, to - 1),
+                        "{what}: the undo's line"
+                    );
+                }
+            }
+            Err(tabula_engine::CommandError::OlderRowsNeeded) => {
+                assert!(b.undo(&Seat::Gm).is_ok(), "{what}: refused a real undo");
+                return true;
+            }
+            Err(e) => {
+                assert_eq!(Err(e), b.undo(&Seat::Gm).map(|_| ()), "{what}");
+                return false;
+            }
+        }
+    }
+    false
 }

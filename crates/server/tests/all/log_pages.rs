@@ -339,7 +339,10 @@ async fn next_of(ws: &mut common::Socket, kind: &str, bound: usize) -> Value {
     panic!("no {kind} message in {bound}");
 }
 
-async fn ten_thousand_rows(db: Db) {
+/// A server over a fresh store of `db` that counts what it hands back, and a
+/// new Sour Grapes example table on it: the counting store, the same as a
+/// plain store, the server's state, a client of it, the table.
+async fn counted_table(db: &Db) -> (Arc<Counting>, Arc<dyn Store>, AppState, Client, Table) {
     let counting = Counting::new(db.open().await);
     let store: Arc<dyn Store> = counting.clone();
     let state = AppState::new(store.clone());
@@ -347,6 +350,11 @@ async fn ten_thousand_rows(db: Db) {
     let t: Table = c
         .create(json!({"system": "sour-grapes", "example": "table"}))
         .await;
+    (counting, store, state, c, t)
+}
+
+async fn ten_thousand_rows(db: Db) {
+    let (counting, store, state, c, t) = counted_table(&db).await;
     let played = fill(&*store, &t.id, ROWS, true).await;
     let seq = played.seq();
 
@@ -584,18 +592,12 @@ story!(older_rows_are_described_once_on_load, super::older_rows);
 /// holds only the rows since its previous snapshot (its memory and an undo's
 /// replay do not grow with the evening), as does a second server catching up
 /// with it, and the GM's undos within them read nothing from the store and
-/// leave the view the whole replay's. (An undo back
-/// past the rows held loads the whole log once, as after a restart:
+/// leave the view the whole replay's. (An undo back past the rows held
+/// loads the whole log once, as after a restart:
 /// `restart_loads_the_snapshot` above, and the engine's
 /// `a_table_that_forgets_the_rows_before_its_snapshots_is_the_whole_table`.)
 async fn a_live_table_forgets_old_rows(db: Db) {
-    let counting = Counting::new(db.open().await);
-    let store: Arc<dyn Store> = counting.clone();
-    let state = AppState::new(store.clone());
-    let c = Client::with_state(state.clone());
-    let t: Table = c
-        .create(json!({"system": "sour-grapes", "example": "table"}))
-        .await;
+    let (counting, _, state, c, t) = counted_table(&db).await;
     let gm = t.gm();
     // A second server on the same store, catching up every ten commands.
     let other = Client::new(db.open().await);
