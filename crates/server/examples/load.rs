@@ -31,7 +31,9 @@
 //! tokens in turn; default one per seat); `--pid PID` reads that server's CPU
 //! (utime + stime of /proc/PID/stat) over the measured window and its RSS at
 //! its end. Every run also prints the followers' latency (from a command's
-//! send to a follower's update carrying its seq).
+//! send to a follower's update carrying its seq). `--undos N` has the first
+//! table's GM give its command and take it back N times after the prefill,
+//! and prints the undos' latency (an undo's cost against the log's length).
 
 /// The allocator `tabula serve` uses (crates/cli/src/main.rs), so that the
 /// measured server is the shipped one.
