@@ -23,7 +23,7 @@ use std::thread::JoinHandle;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use crate::common::{AppendRows, LineRow, seq_from_db};
+use crate::common::{AppendRows, LineRow, check_append_head};
 use crate::{SQLITE_BUSY_TIMEOUT, StoreError};
 
 /// Appends one transaction takes at most: a bound on how long the first of
@@ -245,17 +245,7 @@ fn write_one(conn: &Connection, job: &Job) -> Result<u64, StoreError> {
         .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()
         .map_err(database)?;
-    let Some((current, ended_ms)) = current else {
-        return Err(StoreError::NotFound);
-    };
-    if ended_ms.is_some() {
-        return Err(StoreError::Ended);
-    }
-    if current != rows.expect {
-        return Err(StoreError::Conflict {
-            current: seq_from_db(current, "entries.seq")?,
-        });
-    }
+    check_append_head(current, rows.expect)?;
     let mut insert = conn
         .prepare_cached(
             "INSERT INTO entries (table_id, seq, seat, entry, at_ms, command_end, roller) \
@@ -319,6 +309,18 @@ mod tests {
     use crate::{NewEntry, NewLine, NewTable, Store};
     use serde_json::json;
 
+    /// A table named `name` with no seats and an empty state.
+    fn bare_table(name: &str) -> NewTable {
+        NewTable {
+            system: "bastards".into(),
+            name: name.into(),
+            initial_state: json!({}),
+            roller: None,
+            seats: vec![],
+            campaign: None,
+        }
+    }
+
     /// A migrated file with `n` tables, and a connection of the appender's kind.
     async fn tables(
         n: usize,
@@ -336,14 +338,7 @@ mod tests {
         let mut ids = Vec::new();
         for i in 0..n {
             let id = store
-                .create_table(NewTable {
-                    system: "bastards".into(),
-                    name: format!("table {i}"),
-                    initial_state: json!({}),
-                    roller: None,
-                    seats: vec![],
-                    campaign: None,
-                })
+                .create_table(bare_table(&format!("table {i}")))
                 .await
                 .unwrap();
             ids.push(id.to_string());
@@ -476,17 +471,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread")]
     async fn a_memory_store_appends_through_the_appender_too() {
         let store = crate::open("sqlite::memory:").await.unwrap();
-        let id = store
-            .create_table(NewTable {
-                system: "bastards".into(),
-                name: "memory".into(),
-                initial_state: json!({}),
-                roller: None,
-                seats: vec![],
-                campaign: None,
-            })
-            .await
-            .unwrap();
+        let id = store.create_table(bare_table("memory")).await.unwrap();
         let entries = vec![NewEntry {
             seat: "gm".into(),
             entry: json!({"n": 1}),

@@ -44,6 +44,32 @@ pub(crate) fn seq_from_db(value: i64, column: &str) -> Result<u64, StoreError> {
     u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} is {value}")))
 }
 
+/// The answer to an append whose table was read as `head`: its latest seq
+/// and when it ended (`None`: no such table), against the seq the append
+/// expects, `expect` (both backends' optimistic lock). Ok when the append
+/// may go on.
+///
+/// # Errors
+/// [`StoreError::NotFound`], [`StoreError::Ended`], or
+/// [`StoreError::Conflict`] with the table's seq.
+pub(crate) fn check_append_head(
+    head: Option<(i64, Option<i64>)>,
+    expect: i64,
+) -> Result<(), StoreError> {
+    let Some((current, ended_ms)) = head else {
+        return Err(StoreError::NotFound);
+    };
+    if ended_ms.is_some() {
+        return Err(StoreError::Ended);
+    }
+    if current != expect {
+        return Err(StoreError::Conflict {
+            current: seq_from_db(current, "entries.seq")?,
+        });
+    }
+    Ok(())
+}
+
 pub(crate) fn encode_state(value: &Value, what: &'static str) -> Result<String, StoreError> {
     let text = serde_json::to_string(value)
         .map_err(|e| StoreError::Corrupt(format!("{what} does not serialize: {e}")))?;

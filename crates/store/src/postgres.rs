@@ -377,17 +377,7 @@ impl Store for PgStore {
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((current, ended_ms)) = current else {
-            return Err(StoreError::NotFound);
-        };
-        if ended_ms.is_some() {
-            return Err(StoreError::Ended);
-        }
-        if current != rows.expect {
-            return Err(StoreError::Conflict {
-                current: seq_from_db(current, "entries.seq")?,
-            });
-        }
+        common::check_append_head(current, rows.expect)?;
         // Another server may have read the same seq: the first to insert seq
         // expect + 1 wins, the other waits for its commit and then hits the key.
         //
