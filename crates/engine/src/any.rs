@@ -178,6 +178,53 @@ pub fn split_table_settings(
     Ok((settings, rest.into()))
 }
 
+/// Settings chosen beside a table file (the page's "Dice notation" and
+/// "Players' own dice", the API's `dice_dialect` and `dice`): each one given
+/// wins over the file's own ([`with_table_settings`]; issue 30, item 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChosenSettings {
+    /// `dice`, when chosen.
+    pub dice: Option<DiceSetting>,
+    /// `dice_dialect`, when chosen.
+    pub dice_dialect: Option<Dialect>,
+}
+
+impl From<TableSettings> for ChosenSettings {
+    /// Both settings chosen, as `settings` has them.
+    fn from(settings: TableSettings) -> ChosenSettings {
+        ChosenSettings {
+            dice: Some(settings.dice),
+            dice_dialect: Some(settings.dice_dialect),
+        }
+    }
+}
+
+/// The table file `text` with `chosen` written at its top in place of the
+/// file's own `dice` and `dice_dialect` (the file's stay where nothing was
+/// chosen), so the table sets up with them and a kept copy of the file opens
+/// again with them. `text` comes back as it is when nothing is chosen.
+///
+/// # Errors
+/// As [`split_table_settings`]: the file's own `dice` or `dice_dialect` is
+/// not a setting.
+pub fn with_table_settings(text: &str, chosen: ChosenSettings) -> Result<String, String> {
+    if chosen == ChosenSettings::default() {
+        return Ok(text.to_string());
+    }
+    let (mut settings, rest) = split_table_settings(text)?;
+    if let Some(dice) = chosen.dice {
+        settings.dice = dice;
+    }
+    if let Some(dialect) = chosen.dice_dialect {
+        settings.dice_dialect = dialect;
+    }
+    Ok(format!(
+        "dice = \"{}\"\ndice_dialect = \"{}\"\n{rest}",
+        settings.dice.as_str(),
+        settings.dice_dialect.as_str()
+    ))
+}
+
 /// The initial roller as the store and save files keep it: the seeded
 /// roller's own JSON, with `"dice": "table"` and `"dice_dialect"` beside it
 /// when the table's settings say so (absent: `players` and `d20`; older
@@ -1002,7 +1049,7 @@ impl AnyTable {
                     kind: TableWordKind::Roll,
                     ..
                 },
-            ) if !self.inner.parses(seat, text) && read_roll(w.rest).is_ok() => {
+            ) if !self.inner.parses(seat, text) && read_roll(w.rest, self.dice_dialect).is_ok() => {
                 self.table_line(seat, w, dice)?;
             }
             _ => {
@@ -1021,7 +1068,7 @@ impl AnyTable {
     ) -> Result<u64, CommandError> {
         match w.kind {
             TableWordKind::Roll => {
-                let line = read_roll(w.rest).map_err(CommandError::Talk)?;
+                let line = read_roll(w.rest, self.dice_dialect).map_err(CommandError::Talk)?;
                 self.inner.free_roll(seat, &line, dice)
             }
             TableWordKind::Talk(voice) => {

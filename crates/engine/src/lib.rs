@@ -82,8 +82,8 @@ pub mod talk;
 pub mod tools;
 
 pub use any::{
-    Accepted, AnyTable, Dice, DiceSetting, LoadError, RawRow, SaveError, SaveFile, SetupFailure,
-    TableSettings, split_table_settings,
+    Accepted, AnyTable, ChosenSettings, Dice, DiceSetting, LoadError, RawRow, SaveError, SaveFile,
+    SetupFailure, TableSettings, split_table_settings, with_table_settings,
 };
 pub use session::{CommandError, LogLine};
 

@@ -290,12 +290,20 @@ pub fn split_whisper(rest: &str) -> Result<(&str, &str), TalkError> {
 
 /// A free roll's line after `roll`: the expression, its reason, and whether
 /// it is secret (`secret` first, or as the first plain word after the roll).
-/// The expression is read by [`tabula_core::notation::Expr::parse`].
+/// The expression is read in the table's dice dialect `dialect` (the table
+/// setting `dice_dialect`, issue 30, item 3) by
+/// [`tabula_core::notation::Expr::parse_in`]: at a `roll20` table `roll 8d6!`
+/// explodes and `roll 10d10>7` counts the dice of 7 or more, as Roll20 reads
+/// them; at a `d20` table (the default) the same text is read as d20 reads
+/// it or refused.
 ///
 /// # Errors
 /// [`TalkError::Empty`] for no expression; [`TalkError::Notation`] for an
-/// expression the notation cannot read.
-pub fn read_roll(rest: &str) -> Result<RollLine, TalkError> {
+/// expression the dialect cannot read.
+pub fn read_roll(
+    rest: &str,
+    dialect: tabula_core::notation::Dialect,
+) -> Result<RollLine, TalkError> {
     let mut text = rest.trim();
     let mut secret = false;
     if let Some(after) = strip_word(text, "secret") {
@@ -308,10 +316,11 @@ pub fn read_roll(rest: &str) -> Result<RollLine, TalkError> {
             what: "a dice expression (`roll 2d6 + 1 # reason`)".into(),
         });
     }
-    let expr = tabula_core::notation::Expr::parse(text).map_err(|e| TalkError::Notation {
-        expr: text.to_string(),
-        message: e.to_string(),
-    })?;
+    let expr =
+        tabula_core::notation::Expr::parse_in(text, dialect).map_err(|e| TalkError::Notation {
+            expr: text.to_string(),
+            message: e.to_string(),
+        })?;
     let mut reason = None;
     let mut written = text;
     if let Some(c) = expr.comment() {
@@ -362,6 +371,7 @@ pub struct RollLine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_core::notation::Dialect::D20;
 
     #[test]
     fn table_words_are_read_with_or_without_a_slash() {
@@ -376,19 +386,19 @@ mod tests {
 
     #[test]
     fn a_roll_reads_its_reason_and_secret() {
-        let r = read_roll("2d6 + 1 # test").unwrap();
+        let r = read_roll("2d6 + 1 # test", D20).unwrap();
         assert_eq!(r.written, "2d6 + 1");
         assert_eq!(r.reason.as_deref(), Some("test"));
         assert!(!r.secret);
-        let r = read_roll("secret 1d20 # ambush").unwrap();
+        let r = read_roll("secret 1d20 # ambush", D20).unwrap();
         assert!(r.secret);
         assert_eq!(r.written, "1d20");
-        let r = read_roll("1d20 secret").unwrap();
+        let r = read_roll("1d20 secret", D20).unwrap();
         assert!(r.secret);
         assert_eq!(r.reason, None);
-        assert!(matches!(read_roll(""), Err(TalkError::Empty { .. })));
+        assert!(matches!(read_roll("", D20), Err(TalkError::Empty { .. })));
         assert!(matches!(
-            read_roll("2d6 +"),
+            read_roll("2d6 +", D20),
             Err(TalkError::Notation { .. })
         ));
     }

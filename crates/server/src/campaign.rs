@@ -737,6 +737,15 @@ pub struct OpenTable {
     /// Fix the dice stream (demos and tests).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Whose meaning the table's free dice notation has (`"d20"`,
+    /// `"roll20"`, `"foundry"`); wins over the table file's `dice_dialect`
+    /// (issue 30, item 3).
+    #[serde(default)]
+    pub dice_dialect: Option<tabula_engine::core::notation::Dialect>,
+    /// Who may type dice and cards (`"players"`, `"table"`); wins over the
+    /// table file's `dice`.
+    #[serde(default)]
+    pub dice: Option<tabula_engine::DiceSetting>,
 }
 
 /// Open a table of campaign `id` (the GM only): the table file's sheets are
@@ -798,6 +807,18 @@ pub async fn open_table(
             ));
         }
     };
+    // Issue 30, item 3: the settings chosen with the request, kept in the
+    // table file (so `again` opens with them too) and set apart from what
+    // the setting's rules rewrite.
+    let table_text = create::with_chosen(
+        &table_text,
+        tabula_engine::ChosenSettings {
+            dice: request.dice,
+            dice_dialect: request.dice_dialect,
+        },
+    )?;
+    let (table_settings, bare_text) =
+        tabula_engine::split_table_settings(&table_text).map_err(AppError::BadTable)?;
     let mut files = npc_files.clone();
     for c in &campaign.characters {
         if files.contains_key(&c.file) {
@@ -815,8 +836,13 @@ pub async fn open_table(
     let files = tabula_engine::core::files::InMemoryFiles(files);
     // R-SCR-9: every table opened from the campaign uses its setting's rules.
     let text = system
-        .table_in(&campaign.summary.settings, &table_text)
+        .table_in(&campaign.summary.settings, &bare_text)
         .map_err(|e| AppError::BadTable(e.to_string()))?;
+    let text = if table_settings == tabula_engine::TableSettings::default() {
+        text
+    } else {
+        create::with_chosen(&text, table_settings.into())?
+    };
     let table = create::setup(system, &text, &files, roller).map_err(|e| {
         // A sheet an encounter left breaking a rule does not set up: say who
         // needs the GM's edit, and which rules.

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use tabula_engine::core::Seeded;
 use tabula_engine::core::files::SheetFiles;
+use tabula_engine::core::notation::Dialect;
 use tabula_engine::core::system::Seat;
 use tabula_engine::session::seat_key;
-use tabula_engine::{AnyTable, SystemId};
+use tabula_engine::{AnyTable, ChosenSettings, DiceSetting, SystemId, with_table_settings};
 use tabula_store::{NewSeat, NewTable, Role, Store, StoreError, TableSummary};
 
 use crate::auth;
@@ -72,6 +73,37 @@ pub struct CreateRequest {
     /// predict every roll). Default: a fresh stream from the operating system.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Whose meaning the table's free dice notation has: `"d20"`,
+    /// `"roll20"` or `"foundry"` (the page's "Dice notation"); wins over the
+    /// table file's `dice_dialect` (default: the file's, else `d20`; issue
+    /// 30, item 3).
+    #[serde(default)]
+    pub dice_dialect: Option<Dialect>,
+    /// Who may type dice and cards: `"players"` or `"table"` (the page's
+    /// "Players' own dice"); wins over the table file's `dice` (default: the
+    /// file's, else `players`; issue 28, item 6).
+    #[serde(default)]
+    pub dice: Option<DiceSetting>,
+}
+
+impl CreateRequest {
+    /// The settings this request chose beside its table file.
+    pub fn chosen(&self) -> ChosenSettings {
+        ChosenSettings {
+            dice: self.dice,
+            dice_dialect: self.dice_dialect,
+        }
+    }
+}
+
+/// The table file `text` with the settings a request chose written in
+/// ([`with_table_settings`]).
+///
+/// # Errors
+/// [`AppError::BadTable`] naming `dice` or `dice_dialect` when the file's
+/// own is not a setting.
+pub fn with_chosen(text: &str, chosen: ChosenSettings) -> Result<String, AppError> {
+    with_table_settings(text, chosen).map_err(AppError::BadTable)
 }
 
 /// The most uploaded files in one request.
@@ -106,7 +138,8 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
                     examples::names(system).join(", ")
                 ))
             })?;
-            (setup(system, text, &files, roller)?, text.to_string())
+            let text = with_chosen(text, request.chosen())?;
+            (setup(system, &text, &files, roller)?, text)
         }
         (None, Some(text)) => {
             if request.files.len() > MAX_FILES {
@@ -115,7 +148,8 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
                 )));
             }
             let files = tabula_engine::core::files::InMemoryFiles(request.files.clone());
-            (setup(system, text, &files, roller)?, text.clone())
+            let text = with_chosen(text, request.chosen())?;
+            (setup(system, &text, &files, roller)?, text)
         }
         _ => {
             return Err(AppError::BadRequest(

@@ -196,9 +196,18 @@ pub async fn resolve(
     for c in &campaign.characters {
         all.insert(c.file.clone(), c.sheet.clone());
     }
+    // The engine's own settings (`dice`, `dice_dialect`) are no book's:
+    // set apart while the book places the characters, then written back.
+    let (settings, bare) =
+        tabula_engine::split_table_settings(&text).map_err(AppError::BadTable)?;
     let placed = system
-        .place(&text, &InMemoryFiles(all), &players(campaign))
+        .place(&bare, &InMemoryFiles(all), &players(campaign))
         .map_err(|e| AppError::BadTable(e.to_string()))?;
+    let placed = if settings == tabula_engine::TableSettings::default() {
+        placed
+    } else {
+        crate::create::with_chosen(&placed, settings.into())?
+    };
     files.retain(|name, _| !campaign.characters.iter().any(|c| c.file == *name));
     Ok((placed, files))
 }

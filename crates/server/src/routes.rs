@@ -131,7 +131,10 @@ pub struct ViewQuery {
     pub seat: Option<String>,
 }
 
-/// `GET /api/tables/{id}/view`: the seat's view and the table's seq.
+/// `GET /api/tables/{id}/view`: the seat's view and sheets, the table's seq,
+/// and the table's settings every seat may know: `dice` (`"players"` or
+/// `"table"`, who may type dice and cards) and `dice_dialect` (`"d20"`,
+/// `"roll20"` or `"foundry"`, whose meaning free dice notation has).
 pub async fn view(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -159,6 +162,8 @@ pub async fn view(
         "of": seat_key(&whose),
         "view": view,
         "sheets": sheets,
+        "dice": t.dice_setting().as_str(),
+        "dice_dialect": t.dice_dialect().as_str(),
     })))
 }
 

@@ -325,3 +325,79 @@ fn every_book_credits_a_roll_to_the_seat_that_plays_the_roller() {
         "{last:?}"
     );
 }
+
+/// Issue 30, item 3: a table's free roller reads the table setting
+/// `dice_dialect`. At a `roll20` table `roll 8d6!` explodes and `roll
+/// 10d10>7` counts the dice of 7 or more, each exactly as
+/// `Expr::parse_in(TEXT, Roll20)` rolls it from the same stream, and the
+/// line says "(roll20)"; at a `d20` table (the default) the same text is
+/// read as d20 reads it (`10d10>7` counts the dice above 7) or refused
+/// (`8d6!`), and a refusal changes nothing.
+#[test]
+fn the_free_roller_reads_the_tables_dice_dialect_in_every_book() {
+    use tabula_core::notation::{Dialect, Expr};
+    let table = |system: SystemId, dialect: Dialect| {
+        let dir = common::examples(system);
+        let text = std::fs::read_to_string(dir.join("table.toml")).expect("table.toml");
+        let text = format!("dice_dialect = \"{dialect}\"\n{text}");
+        AnyTable::setup(system, &text, &dir, Seeded::from_seed(11)).expect("the example table")
+    };
+    // What the table's fresh stream gives for `text` read in `dialect`.
+    let expected = |text: &str, dialect: Dialect| {
+        Expr::parse_in(text, dialect)
+            .unwrap()
+            .roll(&mut Seeded::from_seed(11))
+            .unwrap()
+    };
+    for system in SystemId::ALL {
+        for (text, dialect) in [
+            ("8d6!", Dialect::Roll20),
+            ("10d10>7", Dialect::Roll20),
+            ("10d10>7", Dialect::D20),
+            ("{4d6+3, 2d8}kh1", Dialect::Foundry),
+        ] {
+            let mut t = table(system, dialect);
+            let ana = player(&t);
+            let acc = t
+                .submit_text(&ana, &format!("roll {text} # hits"), Dice::Table)
+                .unwrap_or_else(|e| panic!("{system:?} {dialect}: roll {text}: {e}"));
+            let want = expected(text, dialect);
+            let event = acc.events[0].event.as_ref().unwrap();
+            assert_eq!(
+                event["roll"]["total"].as_i64(),
+                Some(want.total),
+                "{system:?} {dialect}: {text}"
+            );
+            assert_eq!(event["roll"]["outcome"], want.to_string());
+            let line = &acc.events[0].text;
+            assert_eq!(
+                line.contains(&format!("({dialect})")),
+                !dialect.is_d20(),
+                "{system:?}: {line}"
+            );
+            for seat in t.seats() {
+                assert_eq!(said(&t, &seat, "“hits”").len(), 1, "{system:?}: {seat}");
+            }
+        }
+        // Roll20's `>` includes the target, d20's does not: the same faces
+        // count differently.
+        let faces = |o: &tabula_core::notation::RollOutcome| -> Vec<i64> {
+            o.root.dice().iter().map(|d| d.value).collect()
+        };
+        let (r20, d20) = (
+            expected("10d10>7", Dialect::Roll20),
+            expected("10d10>7", Dialect::D20),
+        );
+        assert_eq!(faces(&r20), faces(&d20));
+        let count = |at_least: i64| faces(&r20).iter().filter(|v| **v >= at_least).count();
+        assert_eq!(r20.total, count(7) as i64);
+        assert_eq!(d20.total, count(8) as i64);
+
+        // d20 has no `!`: refused at a d20 table, and nothing changes.
+        let mut t = table(system, Dialect::D20);
+        let ana = player(&t);
+        let seq = t.seq();
+        assert!(t.submit_text(&ana, "roll 8d6!", Dice::Table).is_err());
+        assert_eq!(t.seq(), seq, "{system:?}");
+    }
+}

@@ -276,4 +276,45 @@ fn issue_30_3_the_table_setting_dice_dialect() {
         tabula_engine::split_table_settings("dice_dialect = \"foundry\"\nname = \"x\"\n").unwrap();
     assert_eq!(settings.dice_dialect, Dialect::Foundry);
     assert!(!rest.contains("dice_dialect"));
+
+    // Settings chosen beside the file (the page's, the API's) win over the
+    // file's own; the file's stay where nothing was chosen.
+    use tabula_engine::{ChosenSettings, TableSettings, with_table_settings};
+    let file = "dice = \"table\"\ndice_dialect = \"foundry\"\nname = \"x\"\n";
+    let chosen = ChosenSettings {
+        dice: None,
+        dice_dialect: Some(Dialect::Roll20),
+    };
+    let written = with_table_settings(file, chosen).unwrap();
+    let (settings, rest) = tabula_engine::split_table_settings(&written).unwrap();
+    assert_eq!(
+        settings,
+        TableSettings {
+            dice: DiceSetting::Table,
+            dice_dialect: Dialect::Roll20
+        }
+    );
+    assert_eq!(rest.trim(), "name = \"x\"");
+    assert_eq!(
+        with_table_settings(file, ChosenSettings::default()).unwrap(),
+        file
+    );
+    let bad = with_table_settings("dice = \"mine\"\n", chosen).unwrap_err();
+    assert!(bad.contains("`dice`"), "{bad}");
+    let (text, dir) = example(SystemId::Scratch);
+    let chosen = ChosenSettings {
+        dice: Some(DiceSetting::Table),
+        dice_dialect: Some(Dialect::Foundry),
+    };
+    let t = AnyTable::setup(
+        SystemId::Scratch,
+        &with_table_settings(&text, chosen).unwrap(),
+        &dir,
+        Seeded::from_seed(1),
+    )
+    .unwrap();
+    assert_eq!(
+        (t.dice_setting(), t.dice_dialect()),
+        (DiceSetting::Table, Dialect::Foundry)
+    );
 }

@@ -145,11 +145,24 @@ async fn view(c: &Client, camp: &Campaign, created: &Value) -> String {
     v.to_string()
 }
 
+/// The table's `dice` and `dice_dialect` as its view reports them.
+async fn settings(c: &Client, camp: &Campaign, created: &Value) -> (String, String) {
+    let id = created["table"].as_str().expect("a table id");
+    let a = c
+        .get(&format!("/api/tables/{id}/view"), &camp.token("gm"))
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let text = |k: &str| a.json[k].as_str().unwrap_or_default().to_string();
+    (text("dice"), text("dice_dialect"))
+}
+
 /// Every book: the encounters list the bundled tables; the GM opens the
 /// bundled example with the campaign's characters placed (the example's
 /// player characters gone, its NPCs kept); the table is then listed as an
 /// earlier table and opens again; a player may list but not open (403);
-/// unknown names are refused, naming them.
+/// unknown names are refused, naming them. The first table is opened with
+/// `dice_dialect = "roll20"` and `dice = "table"` chosen, and opens again
+/// with them.
 async fn every_book_opens_the_next_encounter(db: Db) {
     let store = db.open().await;
     let c = Client::new(store.clone());
@@ -171,9 +184,22 @@ async fn every_book_opens_the_next_encounter(db: Db) {
         let a = open(&c, &camp, book.seats[0], &json!({"example": "table"})).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text);
 
-        let a = open(&c, &camp, "gm", &json!({"example": "table", "seed": 1})).await;
+        // Issue 30, item 3: the dice settings chosen with the request.
+        let a = open(
+            &c,
+            &camp,
+            "gm",
+            &json!({"example": "table", "seed": 1, "dice_dialect": "roll20", "dice": "table"}),
+        )
+        .await;
         assert_eq!(a.status, StatusCode::CREATED, "{}: {}", book.system, a.text);
         let first = a.json.clone();
+        assert_eq!(
+            settings(&c, &camp, &first).await,
+            ("table".into(), "roll20".into()),
+            "{}",
+            book.system
+        );
         let seats: Vec<&str> = first["seats"]
             .as_array()
             .expect("seats")
@@ -209,6 +235,13 @@ async fn every_book_opens_the_next_encounter(db: Db) {
         assert_eq!(a.status, StatusCode::CREATED, "{}: {}", book.system, a.text);
         let v = view(&c, &camp, &a.json).await;
         assert!(v.contains("\"Ivo\"") && v.contains("\"Mara\""), "{v}");
+        // Opened again, it keeps the settings it was opened with.
+        assert_eq!(
+            settings(&c, &camp, &a.json).await,
+            ("table".into(), "roll20".into()),
+            "{}",
+            book.system
+        );
 
         // Refusals name what is wrong; nothing opens.
         let a = open(&c, &camp, "gm", &json!({"example": "nowhere"})).await;

@@ -228,3 +228,86 @@ async fn presence_story(db: Db) {
 }
 
 story!(who_has_the_table_open_is_told_live, super::presence_story);
+
+/// Issue 30, item 3: the dice settings a table is created with (`POST
+/// /api/tables` with `dice_dialect` and `dice`, the lobby's "Dice notation"
+/// and "Players' own dice") win over the table file's, reach every seat's
+/// view, rule the free roller (`roll 8d6!` explodes at a Roll20 table and
+/// says so; a d20 table refuses it) and the typed dice, and survive a
+/// restart. A setting that is none is refused naming the field, and no
+/// table is made.
+async fn chosen_dice_settings_story(db: Db) {
+    let state = AppState::new(db.open().await);
+    let c = Client::with_state(state.clone());
+    let t = c
+        .create(json!({
+            "system": "bastards", "example": "table", "seed": 4,
+            "dice_dialect": "roll20", "dice": "table",
+        }))
+        .await;
+    let stella = t.players()[0].clone();
+    for token in [t.gm(), t.token(&stella)] {
+        let v = c.get(&t.url("view"), &token).await;
+        assert_eq!(v.json["dice_dialect"], "roll20", "{}", v.text);
+        assert_eq!(v.json["dice"], "table", "{}", v.text);
+    }
+    let rolled = say(&c, &t, &stella, "roll 8d6! # fire").await;
+    let line = rolled["events"][0]["text"].as_str().unwrap().to_string();
+    assert!(line.contains("(roll20)"), "{line}");
+    assert!(line.contains("“fire”"), "{line}");
+    let a = c
+        .post(
+            &t.url("commands"),
+            &t.token(&stella),
+            &json!({"text": "roll 1d6", "rolled": ["6"]}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(a.text.contains("dice = \\\"table\\\""), "{}", a.text);
+
+    // A restart: the settings come back with the table.
+    let state = AppState::new(db.open().await);
+    let c = Client::with_state(state);
+    let v = c.get(&t.url("view"), &t.gm()).await;
+    assert_eq!(
+        (v.json["dice_dialect"].as_str(), v.json["dice"].as_str()),
+        (Some("roll20"), Some("table")),
+        "{}",
+        v.text
+    );
+    let again = say(&c, &t, "gm", "roll 2d6!!").await;
+    assert!(
+        again["events"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("(roll20)")
+    );
+
+    // The default is d20's meaning and each seat's own dice; `8d6!` is not
+    // d20's.
+    let plain = c
+        .create(json!({"system": "bastards", "example": "table", "seed": 4}))
+        .await;
+    let v = c.get(&plain.url("view"), &plain.gm()).await;
+    assert_eq!(
+        (v.json["dice_dialect"].as_str(), v.json["dice"].as_str()),
+        (Some("d20"), Some("players"))
+    );
+    let a = c.command(&plain, &plain.gm(), "roll 8d6!").await;
+    assert_ne!(a.status, StatusCode::OK, "{}", a.text);
+
+    for (field, value) in [("dice_dialect", "avrae"), ("dice", "mine")] {
+        let mut body = json!({"system": "bastards", "example": "table"});
+        body[field] = json!(value);
+        let a = c
+            .call(axum::http::Method::POST, "/api/tables", None, Some(&body))
+            .await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
+        assert!(a.text.contains(field), "{field}: {}", a.text);
+    }
+}
+
+story!(
+    a_table_created_with_dice_settings_keeps_them,
+    super::chosen_dice_settings_story
+);
