@@ -8,6 +8,7 @@
 import { Campaign, builder, describeError } from "./api.js";
 import { el, replace } from "./dom.js";
 import { campaignLink, seatCard } from "./links.js";
+import { diceFields, chooseDice } from "./dice.js";
 import { bookTitle, loadBooks, ruleCite, problemList, downloadLink, readText } from "./characters.js";
 
 const $ = (id) => document.getElementById(id);
@@ -498,6 +499,7 @@ async function openTable(ev) {
   }
   const name = $("table-name").value.trim();
   if (name) request.name = name;
+  chooseDice(request);
   const button = $("open-table");
   button.disabled = true;
   const r = await S.api.openTable(request);
@@ -526,6 +528,7 @@ async function openTable(ev) {
 
 /** Listen to the page's forms and buttons. */
 function wire() {
+  $("dice-settings").replaceWith(diceFields());
   $("reload").addEventListener("click", load);
   $("more-characters").addEventListener("click", moreCharacters);
   $("import-form").addEventListener("submit", importSheet);

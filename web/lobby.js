@@ -6,6 +6,7 @@
 import { lobby, describeError, loadBooks, book, bookTitle } from "./api.js";
 import { el, replace } from "./dom.js";
 import { seatCard, seatLink, campaignLink } from "./links.js";
+import { diceFields, chooseDice } from "./dice.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -60,6 +61,7 @@ async function create(ev) {
   const request = { system };
   const name = $("table-name").value.trim();
   if (name) request.name = name;
+  chooseDice(request);
   try {
     if ($("source-upload").checked) {
       const t = $("table-file").files[0];
@@ -259,6 +261,7 @@ async function loadCampaigns() {
   );
 }
 
+$("dice-settings").replaceWith(diceFields());
 fillBooks(await loadBooks());
 $("system").addEventListener("change", fillExamples);
 $("new-campaign").addEventListener("submit", createCampaign);

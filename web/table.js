@@ -11,6 +11,7 @@ import { logText } from "./logtext.js";
 import { render, everything, seatName } from "./sheets.js";
 import { seatCard, seatLink } from "./links.js";
 import { problemList } from "./characters.js";
+import { dialect } from "./dice.js";
 
 /** Reconnect delays (ms): 0.5 s doubling up to 10 s; never gives up. */
 const RECONNECT_MIN_MS = 500;
@@ -180,6 +181,7 @@ async function refreshOnce() {
   S.legal = l.ok ? list(l.body, "legal", "commands") : [];
   await fetchLog();
   drawHeader(w);
+  drawDice(w);
   S.finished = !!(s.ok && s.body && s.body.finished);
   drawTurn(s.ok ? (typeof s.body === "string" ? s.body : s.body.status || s.body.text || "") : "");
   drawSheets();
@@ -259,6 +261,24 @@ function scheduleRefresh() {
 }
 
 // ------------------------------------------------------------------ drawing
+
+/**
+ * The table's dice settings (`GET /view`'s `dice_dialect` and `dice`): the
+ * free roll's example in the table's notation, and the own-dice choice only
+ * where this seat may type its dice (not a player's at a `dice = "table"` table).
+ */
+function drawDice(w) {
+  const d = dialect(w.dice_dialect);
+  $("roll-dialect").textContent = ` (${d.name} notation)`;
+  $("roll-example").textContent = `roll ${d.example} # why`;
+  const tableRolls = w.dice === "table" && w.role !== "gm";
+  $("table-dice").hidden = !tableRolls;
+  $("own-dice-choice").hidden = tableRolls;
+  if (tableRolls && $("own-dice").checked) {
+    $("own-dice").checked = false;
+    $("rolled-field").hidden = true;
+  }
+}
 
 function drawHeader(w) {
   const v = S.view || {};

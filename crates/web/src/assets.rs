@@ -63,6 +63,7 @@ static ASSETS: &[Asset] = files![
     "campaign.html",
     "campaign.js",
     "characters.js",
+    "dice.js",
 ];
 
 /// Every file of the page.

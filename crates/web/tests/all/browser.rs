@@ -1994,3 +1994,104 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
         }
     }
 }
+
+/// Issue 30, item 3: the lobby's "Dice notation for free rolls" and "Players'
+/// own dice" make the table (Roll20's notation, the table rolls for every
+/// player); the player's page then gives its roll example in Roll20's
+/// notation, offers no typed dice, and `roll 8d6! # fire` explodes (its line
+/// `8d6e6 (...) = N (roll20)`). The GM may still type the GM's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_the_lobbys_dice_settings_rule_the_table() {
+    let Some((mut driver, _one)) = browser("browser_the_lobbys_dice_settings").await else {
+        return;
+    };
+    let server = Server::start().await;
+    let c = driver.session(1280, 900).await;
+    c.goto(&format!("{}/", server.base))
+        .await
+        .expect("the lobby");
+    until("the examples to load", || async {
+        (js(
+            &c,
+            "return !!document.querySelector('#example option[value=\"table\"]');",
+        )
+        .await
+            == json!(true))
+        .then_some(())
+    })
+    .await;
+    for (id, value) in [
+        ("system", "bastards"),
+        ("dice-dialect", "roll20"),
+        ("dice", "table"),
+    ] {
+        c.find(Locator::Id(id))
+            .await
+            .unwrap_or_else(|e| panic!("#{id}: {e}"))
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("#{id} offers {value}: {e}"));
+    }
+    assert_labelled(&c).await;
+    c.find(Locator::Id("create"))
+        .await
+        .expect("the create button")
+        .click()
+        .await
+        .expect("clicked");
+    let links = until("a link per seat", || async {
+        let v = js(
+            &c,
+            "return Object.fromEntries([...document.querySelectorAll('#created .seat-card')].map(s => [s.dataset.seat, s.querySelector('input.link').value]));",
+        )
+        .await;
+        v.get("Stella").is_some().then_some(v)
+    })
+    .await;
+    let stella = links["Stella"].as_str().expect("Stella's link").to_string();
+    let gm = links["gm"].as_str().expect("the GM's link").to_string();
+
+    open(&c, &stella).await;
+    let shown = js(
+        &c,
+        "const shown = (id) => document.getElementById(id).getClientRects().length > 0; return [document.getElementById('roll-dialect').innerText, document.getElementById('roll-example').innerText, shown('table-dice'), shown('own-dice-choice')];",
+    )
+    .await;
+    assert_eq!(
+        shown,
+        json!([" (Roll20 notation)", "roll 8d6! # why", true, false]),
+        "{shown}"
+    );
+    ok(type_command(&c, "roll 8d6! # fire").await, "roll 8d6!");
+    let line = until("the roll's line", || async {
+        let l = js(
+            &c,
+            "const l = document.querySelector('#log li[data-kind=\"roll\"] .text'); return l ? l.innerText : null;",
+        )
+        .await;
+        l.as_str().map(String::from)
+    })
+    .await;
+    assert!(
+        // The outcome writes the group in d20's spelling (`8d6e6`: explode
+        // on a 6) and says which dialect read the text.
+        line.contains("rolls 8d6e6 (") && line.contains("(roll20)") && line.contains("“fire”"),
+        "{line}"
+    );
+    screenshot(&c, "table-dice-settings-player-1280").await;
+    set_viewport(&c, 390, 844).await;
+    screenshot(&c, "table-dice-settings-player-390").await;
+
+    // The GM may type the GM's own: the choice stays on the GM's page.
+    let g = driver.session(1280, 900).await;
+    open(&g, &gm).await;
+    let hidden = js(
+        &g,
+        "const shown = (id) => document.getElementById(id).getClientRects().length > 0; return [shown('table-dice'), shown('own-dice-choice')];",
+    )
+    .await;
+    assert_eq!(hidden, json!([false, true]), "{hidden}");
+    for c in [c, g] {
+        let _ = c.close().await;
+    }
+}

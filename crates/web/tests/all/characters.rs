@@ -612,9 +612,16 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
     )
     .await;
 
-    // The GM opens a table of the campaign's characters, Steve as an NPC.
+    // The GM opens a table of the campaign's characters, Steve as an NPC,
+    // in Foundry's dice notation (issue 30, item 3).
     type_into(&c, "table-file", &example("table.toml")).await;
     type_into(&c, "npc-files", &example("steve.toml")).await;
+    c.find(Locator::Id("dice-dialect"))
+        .await
+        .expect("the dice notation list")
+        .select_by_value("foundry")
+        .await
+        .expect("Foundry is offered");
     click(&c, "#open-table").await;
     let opened = wait_for(
         &c,
@@ -646,6 +653,12 @@ async fn browser_campaign_from_the_lobby_to_an_ended_encounter_and_advancement()
         "return !document.getElementById('campaign-gm').hidden;",
     )
     .await;
+    let notation = js(
+        &c,
+        "return document.getElementById('roll-dialect').innerText;",
+    )
+    .await;
+    assert_eq!(notation, json!(" (Foundry VTT notation)"), "{notation}");
     // One end button at a campaign table: the book's own end command is not
     // shown beside "End encounter and write back" (issue 27, bug 15).
     let book_end_hidden = js(
