@@ -36,7 +36,7 @@ pub struct RollArgs {
 }
 
 /// `--dialect`: `d20`, `roll20` or `foundry`.
-fn dialect_arg(text: &str) -> Result<Dialect, String> {
+pub(crate) fn dialect_arg(text: &str) -> Result<Dialect, String> {
     text.parse::<Dialect>().map_err(|e| e.to_string())
 }
 

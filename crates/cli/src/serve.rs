@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use tabula_engine::SystemId;
 use tabula_engine::core::Seeded;
+use tabula_engine::core::notation::Dialect;
+use tabula_engine::{ChosenSettings, DiceSetting, SystemId};
 use tabula_server::AppError;
 use tabula_server::create::{self, Created};
 use tabula_server::serve::{DEFAULT_BIND, DEFAULT_DATABASE_URL, ServeError, ServeOptions};
@@ -139,6 +140,27 @@ pub struct NewArgs {
     /// The table's name (default: the table file's title).
     #[arg(long)]
     pub name: Option<String>,
+    /// Whose meaning free dice notation has at the table: d20, roll20 or
+    /// foundry. Wins over the table file's `dice_dialect` (default: the
+    /// file's, else d20).
+    #[arg(long, value_name = "DIALECT", value_parser = crate::roll::dialect_arg)]
+    pub dice_dialect: Option<Dialect>,
+    /// Who may type dice and cards: players (each seat its own) or table
+    /// (the table rolls every player's). Wins over the table file's `dice`
+    /// (default: the file's, else players).
+    #[arg(long, value_name = "WHO", value_parser = dice_arg)]
+    pub dice: Option<DiceSetting>,
+}
+
+/// `--dice`: `players` or `table`.
+fn dice_arg(text: &str) -> Result<DiceSetting, String> {
+    match text {
+        "players" => Ok(DiceSetting::Players),
+        "table" => Ok(DiceSetting::Table),
+        _ => Err(format!(
+            "{text:?} is not a dice setting: players (each seat may type its own) or table (the table rolls every player's)"
+        )),
+    }
 }
 
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
@@ -342,6 +364,12 @@ fn table_links(args: LinksArgs, ctx: Ctx) -> Result<(), CliError> {
 fn new_table(args: NewArgs, ctx: Ctx) -> Result<(), CliError> {
     let system: SystemId = args.system.parse().map_err(CliError::bad)?;
     let text = read_file(&args.table)?;
+    let chosen = ChosenSettings {
+        dice: args.dice,
+        dice_dialect: args.dice_dialect,
+    };
+    let text = create::with_chosen(&text, chosen)
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
     let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
     let table = create::setup(system, &text, &dir, Seeded::from_entropy())
         .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;

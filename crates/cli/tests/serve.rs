@@ -94,6 +94,51 @@ fn table_new_and_list_share_one_database() {
     }
 }
 
+/// Issue 30, item 3: `--dice-dialect` and `--dice` choose the table's
+/// settings as the lobby does (kept with the table's dice in the database);
+/// a value that is none is refused naming the option, and nothing is made.
+#[test]
+fn table_new_takes_the_dice_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = db_url(&dir);
+    let o = tabula(&[
+        "table",
+        "new",
+        "scratch",
+        "examples/scratch/table.toml",
+        "--database-url",
+        &url,
+        "--dice-dialect",
+        "foundry",
+        "--dice",
+        "table",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let kept = ["tabula.db", "tabula.db-wal"].iter().any(|file| {
+        let bytes = std::fs::read(dir.path().join(file)).unwrap_or_default();
+        let has = |s: &str| bytes.windows(s.len()).any(|w| w == s.as_bytes());
+        has(r#""dice_dialect":"foundry""#) && has(r#""dice":"table""#)
+    });
+    assert!(kept, "the database keeps both settings with the table");
+    for (option, value) in [("--dice-dialect", "avrae"), ("--dice", "mine")] {
+        let bad = tabula(&[
+            "table",
+            "new",
+            "scratch",
+            "examples/scratch/table.toml",
+            "--database-url",
+            &url,
+            option,
+            value,
+        ]);
+        assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+        assert!(stderr(&bad).contains(option), "{}", stderr(&bad));
+    }
+    let list = tabula(&["table", "list", "--database-url", &url, "--json"]);
+    let tables: Value = serde_json::from_str(&stdout(&list)).unwrap();
+    assert_eq!(tables.as_array().map(Vec::len), Some(1));
+}
+
 #[test]
 fn table_new_refuses_broken_input_and_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
