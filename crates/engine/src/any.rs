@@ -201,14 +201,15 @@ impl From<TableSettings> for ChosenSettings {
 
 /// The table file `text` with `chosen` written at its top in place of the
 /// file's own `dice` and `dice_dialect` (the file's stay where nothing was
-/// chosen), so the table sets up with them and a kept copy of the file opens
-/// again with them. `text` comes back as it is when nothing is chosen.
+/// chosen), so a kept copy of the file opens again with them (a campaign's
+/// `again`). `text` comes back as it is when nothing is chosen, or when it
+/// is not TOML (the book then reports its own error).
 ///
 /// # Errors
 /// As [`split_table_settings`]: the file's own `dice` or `dice_dialect` is
 /// not a setting.
 pub fn with_table_settings(text: &str, chosen: ChosenSettings) -> Result<String, String> {
-    if chosen == ChosenSettings::default() {
+    if chosen == ChosenSettings::default() || text.parse::<toml::Table>().is_err() {
         return Ok(text.to_string());
     }
     let (mut settings, rest) = split_table_settings(text)?;
@@ -628,11 +629,35 @@ impl AnyTable {
         files: &dyn SheetFiles,
         roller: Seeded,
     ) -> Result<AnyTable, SetupFailure> {
+        AnyTable::setup_with(system, text, files, roller, ChosenSettings::default())
+    }
+
+    /// [`AnyTable::setup`] with settings chosen beside the table file (the
+    /// lobby's, the API's, `tabula table new --dice-dialect`): each one
+    /// given wins over the file's own `dice` or `dice_dialect` (issue 30,
+    /// item 3). The file's text is read as it is, so the book's errors name
+    /// its own lines.
+    ///
+    /// # Errors
+    /// [`SetupFailure`] with the system's message naming the broken field.
+    pub fn setup_with(
+        system: SystemId,
+        text: &str,
+        files: &dyn SheetFiles,
+        roller: Seeded,
+        chosen: ChosenSettings,
+    ) -> Result<AnyTable, SetupFailure> {
         let fail = |e: &dyn std::fmt::Display| SetupFailure {
             system,
             message: e.to_string(),
         };
-        let (settings, text) = split_table_settings(text).map_err(|e| fail(&e))?;
+        let (mut settings, text) = split_table_settings(text).map_err(|e| fail(&e))?;
+        if let Some(dice) = chosen.dice {
+            settings.dice = dice;
+        }
+        if let Some(dialect) = chosen.dice_dialect {
+            settings.dice_dialect = dialect;
+        }
         let text: &str = &text;
         let inner: Box<dyn DynSession> = dispatch!(system, S => {
             let state = <S as TextPlay>::setup(text, files).map_err(|e| fail(&e))?;

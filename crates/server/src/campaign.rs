@@ -807,16 +807,14 @@ pub async fn open_table(
             ));
         }
     };
-    // Issue 30, item 3: the settings chosen with the request, kept in the
-    // table file (so `again` opens with them too) and set apart from what
-    // the setting's rules rewrite.
-    let table_text = create::with_chosen(
-        &table_text,
-        tabula_engine::ChosenSettings {
-            dice: request.dice,
-            dice_dialect: request.dice_dialect,
-        },
-    )?;
+    // Issue 30, item 3: the settings chosen with the request win over the
+    // file's; they are kept in the table file (so `again` opens with them
+    // too) and set apart from what the setting's rules rewrite.
+    let chosen = tabula_engine::ChosenSettings {
+        dice: request.dice,
+        dice_dialect: request.dice_dialect,
+    };
+    let table_text = create::with_chosen(&table_text, chosen)?;
     let (table_settings, bare_text) =
         tabula_engine::split_table_settings(&table_text).map_err(AppError::BadTable)?;
     let mut files = npc_files.clone();
@@ -838,35 +836,31 @@ pub async fn open_table(
     let text = system
         .table_in(&campaign.summary.settings, &bare_text)
         .map_err(|e| AppError::BadTable(e.to_string()))?;
-    let text = if table_settings == tabula_engine::TableSettings::default() {
-        text
-    } else {
-        create::with_chosen(&text, table_settings.into())?
-    };
-    let table = create::setup(system, &text, &files, roller).map_err(|e| {
-        // A sheet an encounter left breaking a rule does not set up: say who
-        // needs the GM's edit, and which rules.
-        let waiting: Vec<String> = campaign
-            .characters
-            .iter()
-            .filter_map(|c| {
-                let notes = system.needs_edit_in(&campaign.summary.settings, &c.sheet);
-                (!notes.is_empty()).then(|| {
-                    let rules: Vec<String> = notes
-                        .into_iter()
-                        .map(|p| RuleNote::from(p).to_string())
-                        .collect();
-                    format!("{} needs the GM's edit: {}", c.name, rules.join("; "))
+    let table =
+        create::setup_with(system, &text, &files, roller, table_settings.into()).map_err(|e| {
+            // A sheet an encounter left breaking a rule does not set up: say who
+            // needs the GM's edit, and which rules.
+            let waiting: Vec<String> = campaign
+                .characters
+                .iter()
+                .filter_map(|c| {
+                    let notes = system.needs_edit_in(&campaign.summary.settings, &c.sheet);
+                    (!notes.is_empty()).then(|| {
+                        let rules: Vec<String> = notes
+                            .into_iter()
+                            .map(|p| RuleNote::from(p).to_string())
+                            .collect();
+                        format!("{} needs the GM's edit: {}", c.name, rules.join("; "))
+                    })
                 })
-            })
-            .collect();
-        match e {
-            AppError::BadTable(m) if !waiting.is_empty() => {
-                AppError::BadTable(format!("{m} ({})", waiting.join("; ")))
+                .collect();
+            match e {
+                AppError::BadTable(m) if !waiting.is_empty() => {
+                    AppError::BadTable(format!("{m} ({})", waiting.join("; ")))
+                }
+                other => other,
             }
-            other => other,
-        }
-    })?;
+        })?;
     let name = create::table_name(system, &table_text, request.name.as_deref());
     let mut hashes = BTreeMap::new();
     for s in &campaign.seats {

@@ -138,8 +138,10 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
                     examples::names(system).join(", ")
                 ))
             })?;
-            let text = with_chosen(text, request.chosen())?;
-            (setup(system, &text, &files, roller)?, text)
+            (
+                setup_with(system, text, &files, roller, request.chosen())?,
+                text.to_string(),
+            )
         }
         (None, Some(text)) => {
             if request.files.len() > MAX_FILES {
@@ -148,8 +150,10 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
                 )));
             }
             let files = tabula_engine::core::files::InMemoryFiles(request.files.clone());
-            let text = with_chosen(text, request.chosen())?;
-            (setup(system, &text, &files, roller)?, text)
+            (
+                setup_with(system, text, &files, roller, request.chosen())?,
+                text.clone(),
+            )
         }
         _ => {
             return Err(AppError::BadRequest(
@@ -181,7 +185,23 @@ pub fn setup(
     files: &dyn SheetFiles,
     roller: Seeded,
 ) -> Result<AnyTable, AppError> {
-    AnyTable::setup(system, text, files, roller).map_err(|e| AppError::BadTable(e.to_string()))
+    setup_with(system, text, files, roller, ChosenSettings::default())
+}
+
+/// [`setup`] with settings chosen beside the table file, which win over
+/// the file's own ([`AnyTable::setup_with`]).
+///
+/// # Errors
+/// [`AppError::BadTable`] with the system's message naming the field.
+pub fn setup_with(
+    system: SystemId,
+    text: &str,
+    files: &dyn SheetFiles,
+    roller: Seeded,
+    chosen: ChosenSettings,
+) -> Result<AnyTable, AppError> {
+    AnyTable::setup_with(system, text, files, roller, chosen)
+        .map_err(|e| AppError::BadTable(e.to_string()))
 }
 
 fn title_of(text: &str) -> Option<String> {

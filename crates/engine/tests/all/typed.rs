@@ -301,20 +301,48 @@ fn issue_30_3_the_table_setting_dice_dialect() {
     );
     let bad = with_table_settings("dice = \"mine\"\n", chosen).unwrap_err();
     assert!(bad.contains("`dice`"), "{bad}");
+    // Text that is not TOML comes back as it is: the book names its error.
+    assert_eq!(with_table_settings("[[x", chosen).unwrap(), "[[x");
     let (text, dir) = example(SystemId::Scratch);
     let chosen = ChosenSettings {
         dice: Some(DiceSetting::Table),
         dice_dialect: Some(Dialect::Foundry),
     };
-    let t = AnyTable::setup(
+    let written = AnyTable::setup(
         SystemId::Scratch,
         &with_table_settings(&text, chosen).unwrap(),
         &dir,
         Seeded::from_seed(1),
     )
     .unwrap();
-    assert_eq!(
-        (t.dice_setting(), t.dice_dialect()),
-        (DiceSetting::Table, Dialect::Foundry)
-    );
+    let given = AnyTable::setup_with(
+        SystemId::Scratch,
+        &format!("dice_dialect = \"roll20\"\n{text}"),
+        &dir,
+        Seeded::from_seed(1),
+        chosen,
+    )
+    .unwrap();
+    for t in [written, given] {
+        assert_eq!(
+            (t.dice_setting(), t.dice_dialect()),
+            (DiceSetting::Table, Dialect::Foundry)
+        );
+    }
+    // Chosen beside a broken file, the book's error is the same as without
+    // (it names the file's own lines).
+    let broken = format!("{text}\nunknown_key = 3\n");
+    let plain = AnyTable::setup(SystemId::Scratch, &broken, &dir, Seeded::from_seed(1))
+        .unwrap_err()
+        .to_string();
+    let with = AnyTable::setup_with(
+        SystemId::Scratch,
+        &broken,
+        &dir,
+        Seeded::from_seed(1),
+        chosen,
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(plain, with);
 }
