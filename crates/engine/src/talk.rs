@@ -7,7 +7,7 @@
 //! | `ooc TEXT` | any seat, out of character | every seat |
 //! | `narrate TEXT` | the GM | every seat |
 //! | `whisper SEAT TEXT` | any seat | the speaker, `SEAT` and the GM |
-//! | `roll EXPR [# reason]` | any seat | every seat |
+//! | `roll EXPR [# reason]` | any seat, in the table's `dice_dialect` | every seat |
 //! | `roll secret EXPR`, `roll EXPR secret` | the GM | the GM alone |
 //!
 //! Each is one journal row ([`crate::session::Entry::Talk`],
@@ -174,11 +174,16 @@ pub enum TalkError {
     /// A whisper to oneself.
     #[error("whisper to another seat: `whisper SEAT TEXT`")]
     WhisperToSelf,
-    /// The roll's expression could not be read.
-    #[error("the roll {expr:?} could not be read: {message}")]
+    /// The roll's expression could not be read in the table's dice
+    /// dialect (the table setting `dice_dialect`, issue 30, item 3).
+    #[error(
+        "the roll {expr:?} could not be read in {dialect} notation (this table's `dice_dialect`): {message}"
+    )]
     Notation {
         /// The expression.
         expr: String,
+        /// The dialect the table reads (`d20`, `roll20`, `foundry`).
+        dialect: tabula_core::notation::Dialect,
         /// The notation's words, with the position.
         message: String,
     },
@@ -319,6 +324,7 @@ pub fn read_roll(
     let expr =
         tabula_core::notation::Expr::parse_in(text, dialect).map_err(|e| TalkError::Notation {
             expr: text.to_string(),
+            dialect,
             message: e.to_string(),
         })?;
     let mut reason = None;

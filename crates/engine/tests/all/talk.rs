@@ -393,11 +393,21 @@ fn the_free_roller_reads_the_tables_dice_dialect_in_every_book() {
         assert_eq!(r20.total, count(7) as i64);
         assert_eq!(d20.total, count(8) as i64);
 
-        // d20 has no `!`: refused at a d20 table, and nothing changes.
+        // d20 has no `!`: refused at a d20 table, naming the dialect, and
+        // nothing changes (`/roll` is the table's word in every book; a
+        // bare `roll` a book has is that book's command when the dice
+        // notation cannot read the line).
         let mut t = table(system, Dialect::D20);
         let ana = player(&t);
         let seq = t.seq();
-        assert!(t.submit_text(&ana, "roll 8d6!", Dice::Table).is_err());
+        let refused = t
+            .submit_text(&ana, "/roll 8d6!", Dice::Table)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("in d20 notation (this table's `dice_dialect`)"),
+            "{system:?}: {refused}"
+        );
         assert_eq!(t.seq(), seq, "{system:?}");
     }
 }
