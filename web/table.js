@@ -635,7 +635,10 @@ function talkText(line) {
   }
   if (ev.roll) {
     const r = ev.roll;
-    return `rolls${r.secret ? " in secret" : ""} ${r.outcome}${r.reason ? ` for “${r.reason}”` : ""}${r.typed ? " (typed)" : ""}`;
+    // Read in another dialect than d20 (`FreeRoll::describe`): the text as
+    // typed, then the outcome in its one spelling.
+    const typed = r.dialect && r.dialect !== "d20" ? `${r.expr} → ` : "";
+    return `rolls${r.secret ? " in secret" : ""} ${typed}${r.outcome}${r.reason ? ` for “${r.reason}”` : ""}${r.typed ? " (typed)" : ""}`;
   }
   return null;
 }

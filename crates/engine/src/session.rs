@@ -1112,6 +1112,7 @@ impl<S: TextPlay> Session<S> {
             reason: line.reason.clone(),
             secret: line.secret,
             typed: typed && !from_table,
+            dialect: line.expr.dialect(),
         };
         self.push_free(seat, Entry::Roll { roll }, from_table.then_some(seeded))
     }

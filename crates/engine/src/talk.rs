@@ -113,6 +113,13 @@ pub struct FreeRoll {
     /// real table), not rolled by the table.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub typed: bool,
+    /// The dialect that read `expr` (the table's `dice_dialect`; issue 30,
+    /// item 3). Left out for `d20`, which rows from before dialects are.
+    #[serde(
+        default,
+        skip_serializing_if = "tabula_core::notation::Dialect::is_d20"
+    )]
+    pub dialect: tabula_core::notation::Dialect,
 }
 
 impl FreeRoll {
@@ -123,12 +130,19 @@ impl FreeRoll {
     }
 
     /// The roll in words (`Stella rolls 2d6 (3, 5) + 1 = 9 for “test”`).
+    /// The outcome writes each group in one spelling, d20's; read in another
+    /// dialect, the text as typed comes first, so a Roll20 player sees
+    /// their own `8d6!` (`Stella rolls 8d6! → 8d6e6 (6!, 2, ...) = 30
+    /// (roll20)`).
     pub fn describe(&self, roller: &Seat) -> String {
         let mut out = format!(
-            "{roller} rolls{} {}",
+            "{roller} rolls{} ",
             if self.secret { " in secret" } else { "" },
-            self.outcome
         );
+        if !self.dialect.is_d20() {
+            out.push_str(&format!("{} → ", self.expr));
+        }
+        out.push_str(&self.outcome);
         if let Some(r) = &self.reason {
             out.push_str(&format!(" for “{r}”"));
         }

@@ -375,6 +375,14 @@ fn the_free_roller_reads_the_tables_dice_dialect_in_every_book() {
                 !dialect.is_d20(),
                 "{system:?}: {line}"
             );
+            // Another dialect's text is shown as typed before the outcome's
+            // one spelling.
+            let typed_first = format!("{ana} rolls {text} → {want}");
+            assert_eq!(
+                line.starts_with(&typed_first),
+                !dialect.is_d20(),
+                "{system:?}: {line}"
+            );
             for seat in t.seats() {
                 assert_eq!(said(&t, &seat, "“hits”").len(), 1, "{system:?}: {seat}");
             }

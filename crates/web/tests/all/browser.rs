@@ -1999,7 +1999,7 @@ async fn browser_the_gm_adjusts_and_adds_a_participant_in_every_book() {
 /// own dice" make the table (Roll20's notation, the table rolls for every
 /// player); the player's page then gives its roll example in Roll20's
 /// notation, offers no typed dice, and `roll 8d6! # fire` explodes (its line
-/// `8d6e6 (...) = N (roll20)`). The GM may still type the GM's own.
+/// `8d6! → 8d6e6 (...) = N (roll20)`). The GM may still type the GM's own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_the_lobbys_dice_settings_rule_the_table() {
     let Some((mut driver, _one)) = browser("browser_the_lobbys_dice_settings").await else {
@@ -2073,9 +2073,11 @@ async fn browser_the_lobbys_dice_settings_rule_the_table() {
     })
     .await;
     assert!(
-        // The outcome writes the group in d20's spelling (`8d6e6`: explode
-        // on a 6) and says which dialect read the text.
-        line.contains("rolls 8d6e6 (") && line.contains("(roll20)") && line.contains("“fire”"),
+        // The text as typed, then the outcome in its one spelling (`8d6e6`:
+        // explode on a 6), saying which dialect read the text.
+        line.contains("rolls 8d6! → 8d6e6 (")
+            && line.contains("(roll20)")
+            && line.contains("“fire”"),
         "{line}"
     );
     screenshot(&c, "table-dice-settings-player-1280").await;
