@@ -189,6 +189,16 @@ pub struct ChosenSettings {
     pub dice_dialect: Option<Dialect>,
 }
 
+impl TableSettings {
+    /// These settings with each one `chosen` gives in its place.
+    pub fn with(self, chosen: ChosenSettings) -> TableSettings {
+        TableSettings {
+            dice: chosen.dice.unwrap_or(self.dice),
+            dice_dialect: chosen.dice_dialect.unwrap_or(self.dice_dialect),
+        }
+    }
+}
+
 impl From<TableSettings> for ChosenSettings {
     /// Both settings chosen, as `settings` has them.
     fn from(settings: TableSettings) -> ChosenSettings {
@@ -212,13 +222,8 @@ pub fn with_table_settings(text: &str, chosen: ChosenSettings) -> Result<String,
     if chosen == ChosenSettings::default() || text.parse::<toml::Table>().is_err() {
         return Ok(text.to_string());
     }
-    let (mut settings, rest) = split_table_settings(text)?;
-    if let Some(dice) = chosen.dice {
-        settings.dice = dice;
-    }
-    if let Some(dialect) = chosen.dice_dialect {
-        settings.dice_dialect = dialect;
-    }
+    let (settings, rest) = split_table_settings(text)?;
+    let settings = settings.with(chosen);
     Ok(format!(
         "dice = \"{}\"\ndice_dialect = \"{}\"\n{rest}",
         settings.dice.as_str(),
@@ -651,13 +656,8 @@ impl AnyTable {
             system,
             message: e.to_string(),
         };
-        let (mut settings, text) = split_table_settings(text).map_err(|e| fail(&e))?;
-        if let Some(dice) = chosen.dice {
-            settings.dice = dice;
-        }
-        if let Some(dialect) = chosen.dice_dialect {
-            settings.dice_dialect = dialect;
-        }
+        let (settings, text) = split_table_settings(text).map_err(|e| fail(&e))?;
+        let settings = settings.with(chosen);
         let text: &str = &text;
         let inner: Box<dyn DynSession> = dispatch!(system, S => {
             let state = <S as TextPlay>::setup(text, files).map_err(|e| fail(&e))?;

@@ -331,19 +331,7 @@ async fn browser_lobby_creates_a_table_with_a_link_and_qr_code_per_seat() {
     };
     let server = Server::start().await;
     let c = driver.session(1280, 900).await;
-    c.goto(&format!("{}/", server.base))
-        .await
-        .expect("the lobby");
-    until("the examples to load", || async {
-        (js(
-            &c,
-            "return !!document.querySelector('#example option[value=\"table\"]');",
-        )
-        .await
-            == json!(true))
-        .then_some(())
-    })
-    .await;
+    open_lobby(&c, &server).await;
     c.find(Locator::Id("system"))
         .await
         .expect("the system list")
@@ -2007,19 +1995,7 @@ async fn browser_the_lobbys_dice_settings_rule_the_table() {
     };
     let server = Server::start().await;
     let c = driver.session(1280, 900).await;
-    c.goto(&format!("{}/", server.base))
-        .await
-        .expect("the lobby");
-    until("the examples to load", || async {
-        (js(
-            &c,
-            "return !!document.querySelector('#example option[value=\"table\"]');",
-        )
-        .await
-            == json!(true))
-        .then_some(())
-    })
-    .await;
+    open_lobby(&c, &server).await;
     for (id, value) in [
         ("system", "bastards"),
         ("dice-dialect", "roll20"),

@@ -536,6 +536,24 @@ pub async fn open(client: &Client, link: &str) {
     wait_ready(client).await;
 }
 
+/// Open the lobby of `server` and wait until its examples are listed.
+pub async fn open_lobby(client: &Client, server: &Server) {
+    client
+        .goto(&format!("{}/", server.base))
+        .await
+        .expect("the lobby");
+    until("the examples to load", || async {
+        (js(
+            client,
+            "return !!document.querySelector('#example option[value=\"table\"]');",
+        )
+        .await
+            == json!(true))
+        .then_some(())
+    })
+    .await;
+}
+
 /// Wait until the page has drawn the table at least once.
 pub async fn wait_ready(client: &Client) {
     until("the table page to draw", || async {
