@@ -226,6 +226,12 @@ export function describeError(res) {
     else if (inner.parse === "name" && inner.kind === "unknown") message = `there is no ${inner.field} called "${inner.got}"; the ${inner.field} names here: ${(inner.candidates || []).join(", ")}`;
     else if (inner.parse === "name" && inner.kind === "ambiguous") message = `"${inner.got}" could be the ${inner.field} ${(inner.matches || []).join(" or ")}: type more of the name`;
   }
+  // A free roll the table's notation cannot read (`TalkError::Notation`):
+  // say which notation the table reads, as the terminal does.
+  if (inner.problem === "notation" && inner.expr !== undefined) {
+    const where = inner.dialect ? ` in ${inner.dialect} notation (this table's dice_dialect)` : "";
+    message = `the roll "${inner.expr}" could not be read${where}: ${message}`;
+  }
   if (!message) message = b.error ? String(b.error) : `HTTP ${res.status}`;
   return { message, rule: ruleObj ? citeRule(ruleObj) : null, kind: b.error || null };
 }

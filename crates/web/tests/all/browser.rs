@@ -2056,6 +2056,15 @@ async fn browser_the_lobbys_dice_settings_rule_the_table() {
             && line.contains("“fire”"),
         "{line}"
     );
+    // A roll the table's notation cannot read is refused saying which
+    // notation the table reads.
+    let (kind, text) = type_command(&c, "/roll 2d6 +").await;
+    assert_ne!(kind, "ok", "{text}");
+    assert!(
+        text.contains("could not be read in roll20 notation"),
+        "{text}"
+    );
+    ok(type_command(&c, "say Fire!").await, "say");
     screenshot(&c, "table-dice-settings-player-1280").await;
     set_viewport(&c, 390, 844).await;
     screenshot(&c, "table-dice-settings-player-390").await;
