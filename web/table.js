@@ -634,11 +634,12 @@ function talkText(line) {
     if (t.voice === "whisper") return `whispers${t.to ? ` to ${t.to === "GM" || t.to === "gm" ? "GM" : t.to}` : ""}: ${t.text}`;
   }
   if (ev.roll) {
-    const r = ev.roll;
-    // Read in another dialect than d20 (`FreeRoll::describe`): the text as
-    // typed, then the outcome in its one spelling.
-    const typed = r.dialect && r.dialect !== "d20" ? `${r.expr} → ` : "";
-    return `rolls${r.secret ? " in secret" : ""} ${typed}${r.outcome}${r.reason ? ` for “${r.reason}”` : ""}${r.typed ? " (typed)" : ""}`;
+    // The server's words (`FreeRoll::describe`: "Stella rolls 8d6! → 8d6e6
+    // (…) = 32 (roll20) for “fire”") without the roller's name, which is
+    // drawn beside them.
+    const text = String(line.text || "");
+    const who = `${line.seat === "gm" ? "GM" : line.seat} `;
+    return text.startsWith(who) ? text.slice(who.length) : text;
   }
   return null;
 }

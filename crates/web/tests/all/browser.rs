@@ -2050,8 +2050,9 @@ async fn browser_the_lobbys_dice_settings_rule_the_table() {
     .await;
     assert!(
         // The text as typed, then the outcome in its one spelling (`8d6e6`:
-        // explode on a 6), saying which dialect read the text.
-        line.contains("rolls 8d6! → 8d6e6 (")
+        // explode on a 6), saying which dialect read the text; the roller's
+        // name is drawn beside the words, not in them.
+        line.starts_with("rolls 8d6! → 8d6e6 (")
             && line.contains("(roll20)")
             && line.contains("“fire”"),
         "{line}"
