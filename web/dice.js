@@ -39,18 +39,18 @@ export function diceFields() {
   return el("fieldset", { class: "dice-settings" }, [
     el("legend", {}, "Dice"),
     el("div", { class: "field" }, [
-      el("label", { for: `dice-dialect` }, "Dice notation for free rolls"),
+      el("label", { for: "dice-dialect" }, "Dice notation for free rolls"),
       select(
-        `dice-dialect`,
+        "dice-dialect",
         DIALECTS,
         "The table file's (d20 if none)",
         "Whose meaning “roll …” has at this table (the same text can mean another roll elsewhere). Fixed once the table opens.",
       ),
     ]),
     el("div", { class: "field" }, [
-      el("label", { for: `dice` }, "Players' own dice"),
+      el("label", { for: "dice" }, "Players' own dice"),
       select(
-        `dice`,
+        "dice",
         DICE,
         "The table file's (players if none)",
         "Dice and cards typed at the real table. The GM may always type the GM's own.",

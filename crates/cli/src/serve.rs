@@ -369,7 +369,7 @@ fn new_table(args: NewArgs, ctx: Ctx) -> Result<(), CliError> {
         dice_dialect: args.dice_dialect,
     };
     let dir = args.table.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let table = create::setup_with(system, &text, &dir, Seeded::from_entropy(), chosen)
+    let table = create::setup(system, &text, &dir, Seeded::from_entropy(), chosen)
         .map_err(|e| CliError::BadInput(format!("{}: {e}", args.table.display())))?;
     let name = create::table_name(system, &text, args.name.as_deref());
     let created: Created = runtime()?.block_on(async {

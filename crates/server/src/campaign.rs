@@ -837,7 +837,7 @@ pub async fn open_table(
         .table_in(&campaign.summary.settings, &bare_text)
         .map_err(|e| AppError::BadTable(e.to_string()))?;
     let table =
-        create::setup_with(system, &text, &files, roller, table_settings.into()).map_err(|e| {
+        create::setup(system, &text, &files, roller, table_settings.into()).map_err(|e| {
             // A sheet an encounter left breaking a rule does not set up: say who
             // needs the GM's edit, and which rules.
             let waiting: Vec<String> = campaign

@@ -139,7 +139,7 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
                 ))
             })?;
             (
-                setup_with(system, text, &files, roller, request.chosen())?,
+                setup(system, text, &files, roller, request.chosen())?,
                 text.to_string(),
             )
         }
@@ -151,7 +151,7 @@ pub fn prepare(request: &CreateRequest) -> Result<(AnyTable, String), AppError> 
             }
             let files = tabula_engine::core::files::InMemoryFiles(request.files.clone());
             (
-                setup_with(system, text, &files, roller, request.chosen())?,
+                setup(system, text, &files, roller, request.chosen())?,
                 text.clone(),
             )
         }
@@ -175,25 +175,13 @@ pub fn table_name(system: SystemId, text: &str, given: Option<&str>) -> String {
     cut(&name)
 }
 
-/// Set up a table of `system` from `text`, its sheets read through `files`.
+/// Set up a table of `system` from `text`, its sheets read through `files`,
+/// with the settings `chosen` beside the file, which win over the file's
+/// own ([`AnyTable::setup_with`]; `ChosenSettings::default()` for none).
 ///
 /// # Errors
 /// [`AppError::BadTable`] with the system's message naming the field.
 pub fn setup(
-    system: SystemId,
-    text: &str,
-    files: &dyn SheetFiles,
-    roller: Seeded,
-) -> Result<AnyTable, AppError> {
-    setup_with(system, text, files, roller, ChosenSettings::default())
-}
-
-/// [`setup`] with settings chosen beside the table file, which win over
-/// the file's own ([`AnyTable::setup_with`]).
-///
-/// # Errors
-/// [`AppError::BadTable`] with the system's message naming the field.
-pub fn setup_with(
     system: SystemId,
     text: &str,
     files: &dyn SheetFiles,
